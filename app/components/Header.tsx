@@ -1,0 +1,69 @@
+import { useAtom, useAtomValue } from "jotai";
+import { Link, NavLink, useLocation } from "react-router";
+import type { CategoryNode } from "../lib/context";
+import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
+import { Logo } from "./Logo";
+import { SearchBox } from "./SearchBox";
+
+export function Header({ categories, signedIn }: { categories: CategoryNode[]; signedIn: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const { pathname, search } = useLocation();
+  const other = otherLocale(locale);
+  const [drawerOpen, setDrawerOpen] = useAtom(cartDrawerOpenAtom);
+  const count = useAtomValue(totalQuantityAtom);
+
+  return (
+    <header className="site-header">
+      <div className="site-header__bar container">
+        <Link to={to("/")} className="site-header__logo" aria-label={t("app.name")}>
+          <Logo />
+          <span className="site-header__name">{t("app.name")}</span>
+        </Link>
+        <SearchBox />
+        <div className="site-header__actions">
+          <Link
+            className="chip"
+            to={switchLocalePath(pathname, other) + search}
+            hrefLang={LOCALES[other].tag}
+            lang={LOCALES[other].tag}
+            aria-label={`${t("nav.switchLocale")}: ${t("nav.otherLocaleName")}`}
+            reloadDocument={false}
+          >
+            {t("nav.otherLocaleName")}
+          </Link>
+          <Link className="icon-button" to={signedIn ? to("/profile") : to("/auth/login")} aria-label={signedIn ? t("nav.account") : t("nav.signIn")}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" /><path d="M4 21c0-4 4-7 8-7s8 3 8 7" fill="none" stroke="currentColor" strokeWidth="2" /></svg>
+            <span className="icon-button__label">{signedIn ? t("nav.account") : t("nav.signIn")}</span>
+          </Link>
+          <button
+            type="button"
+            className="icon-button cart-button"
+            aria-expanded={drawerOpen}
+            aria-controls="cart-drawer"
+            aria-label={t("nav.cartCount", { count })}
+            onClick={() => setDrawerOpen(!drawerOpen)}
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
+            <span className="icon-button__label">{t("nav.cart")}</span>
+            {count > 0 ? <span className="badge" aria-hidden="true"><bdi>{count}</bdi></span> : null}
+          </button>
+        </div>
+      </div>
+      <nav className="site-nav" aria-label={t("nav.main")}>
+        <ul className="site-nav__list container">
+          <li><NavLink to={to("/")} end>{t("nav.home")}</NavLink></li>
+          <li><NavLink to={to("/products")} end>{t("nav.products")}</NavLink></li>
+          {categories.slice(0, 6).map((c) => (
+            <li key={c.id}><Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link></li>
+          ))}
+          <li><NavLink to={to("/services")}>{t("nav.services")}</NavLink></li>
+          <li><NavLink to={to("/track-order")}>{t("nav.trackOrder")}</NavLink></li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigation } from "react-router";
+
+/** Spec §9: throttle 200 ms, duration 2000 ms, hide delay 500 ms, reset delay 400 ms, 3 px high. */
+export const LOADING_BAR = { throttle: 200, duration: 2000, hideDelay: 500, resetDelay: 400, height: 3 } as const;
+
+type Phase = "idle" | "running" | "finishing";
+
+/** A thin bar at the top while a navigation is under way. */
+export function LoadingBar() {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [progress, setProgress] = useState(0);
+  const timers = useRef<number[]>([]);
+
+  useEffect(() => {
+    const clear = () => {
+      timers.current.forEach((id) => window.clearTimeout(id));
+      timers.current = [];
+    };
+    clear();
+    if (busy) {
+      // Only show for navigations slower than the throttle, so quick ones don't flash.
+      timers.current.push(
+        window.setTimeout(() => {
+          setPhase("running");
+          setProgress(0);
+          requestAnimationFrame(() => setProgress(90));
+        }, LOADING_BAR.throttle),
+      );
+    } else if (phase === "running") {
+      setPhase("finishing");
+      setProgress(100);
+      timers.current.push(
+        window.setTimeout(() => {
+          setPhase("idle");
+          timers.current.push(window.setTimeout(() => setProgress(0), LOADING_BAR.resetDelay));
+        }, LOADING_BAR.hideDelay),
+      );
+    }
+    return clear;
+    // phase is read, not followed: the bar reacts to navigation changes only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [busy]);
+
+  return (
+    <div
+      className="loading-bar"
+      role="progressbar"
+      aria-hidden={phase === "idle"}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={progress}
+      data-phase={phase}
+      style={{
+        blockSize: `${LOADING_BAR.height}px`,
+        inlineSize: `${progress}%`,
+        opacity: phase === "idle" ? 0 : 1,
+        transitionDuration: phase === "running" ? `${LOADING_BAR.duration}ms` : "200ms",
+      }}
+    />
+  );
+}

@@ -1,0 +1,29 @@
+import { toast } from "sonner";
+import { deviceTypeInBrowser } from "../device";
+import type { Locale } from "../locales";
+import { readSession } from "../session";
+import { createApi, type Api } from "./client";
+import { handleApiError, type HandledError } from "./errors";
+
+let base = "/backend";
+let lookupBase = "/backend";
+
+/** Set once from the root loader: where the browser reaches the backend. */
+export function configureBrowserApi(opts: { backendBase: string; lookupBase?: string }): void {
+  base = opts.backendBase.replace(/\/$/, "");
+  lookupBase = (opts.lookupBase ?? opts.backendBase).replace(/\/$/, "");
+}
+
+/** The backend client in the browser, with the identity held in session storage. */
+export function browserApi(locale: Locale): Api {
+  return createApi(
+    (path, init) => fetch(`${base}${path}`, init),
+    { locale, deviceType: deviceTypeInBrowser(), token: readSession("token"), guestId: readSession("guestId") },
+    (path, init) => fetch(`${lookupBase}${path}`, init),
+  );
+}
+
+/** The common handler in the browser: real navigation and sonner toasts. */
+export function handleBrowserError(error: unknown, locale: Locale, navigate: (to: string) => void): HandledError {
+  return handleApiError(error, { locale, redirect: navigate, toast: (m) => toast.error(m) });
+}

@@ -1,0 +1,97 @@
+import type { Locale } from "../locales";
+import { ApiError } from "./errors";
+
+export type DeviceType = 1 | 2;
+
+/** Who is calling: the headers of spec §7 come from here. */
+export interface ApiIdentity {
+  locale: Locale;
+  deviceType: DeviceType;
+  token?: string | null;
+  guestId?: string | null;
+}
+
+/** How a call reaches the backend: in-process on the server, HTTP in the browser or with BACKEND_URL. */
+export type ApiTransport = (path: string, init: RequestInit) => Promise<Response>;
+
+export interface CallOptions {
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** The `Id` header, sent on the calls that need it. */
+  id?: string | number;
+  signal?: AbortSignal;
+}
+
+export interface Envelope<T> {
+  data: T;
+  message?: string;
+  meta?: Record<string, unknown>;
+}
+
+export function buildHeaders(identity: ApiIdentity, opts: { id?: string | number; json?: boolean } = {}): Headers {
+  const h = new Headers({ accept: "application/json" });
+  h.set("content-language", identity.locale);
+  h.set("device-type", String(identity.deviceType));
+  if (identity.token) h.set("authorization", `Bearer ${identity.token}`);
+  else if (identity.guestId) h.set("guest-id", identity.guestId);
+  if (opts.id !== undefined && opts.id !== null && opts.id !== "") h.set("id", String(opts.id));
+  if (opts.json) h.set("content-type", "application/json");
+  return h;
+}
+
+export function withQuery(path: string, query?: CallOptions["query"]): string {
+  if (!query) return path;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `${path}${path.includes("?") ? "&" : "?"}${s}` : path;
+}
+
+/**
+ * The single backend client. Every backend call in the storefront goes through `request`, which
+ * sets the spec §7 headers, sends JSON, and turns failures into `ApiError` values.
+ */
+export function createApi(transport: ApiTransport, identity: ApiIdentity, lookupTransport: ApiTransport = transport) {
+  async function request<T>(method: string, path: string, opts: CallOptions = {}, via: ApiTransport = transport): Promise<Envelope<T>> {
+    const hasBody = opts.body !== undefined;
+    let res: Response;
+    try {
+      res = await via(withQuery(path, opts.query), {
+        method,
+        headers: buildHeaders(identity, { id: opts.id, json: hasBody }),
+        body: hasBody ? JSON.stringify(opts.body) : undefined,
+        signal: opts.signal,
+      });
+    } catch (cause) {
+      if (opts.signal?.aborted) throw cause;
+      throw new ApiError(0, "", {}, cause);
+    }
+    const text = await res.text();
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok) {
+      const body = (json ?? {}) as { message?: unknown; errors?: unknown };
+      const message = typeof body.message === "string" ? body.message : "";
+      const errors = body.errors && typeof body.errors === "object" ? (body.errors as Record<string, string[]>) : {};
+      throw new ApiError(res.status, message, errors, json);
+    }
+    return (json ?? { data: null }) as Envelope<T>;
+  }
+
+  return {
+    identity,
+    get: <T>(path: string, opts?: CallOptions) => request<T>("GET", path, opts),
+    post: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("POST", path, { ...opts, body: body ?? {} }),
+    put: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("PUT", path, { ...opts, body: body ?? {} }),
+    patch: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("PATCH", path, { ...opts, body: body ?? {} }),
+    delete: <T>(path: string, opts?: CallOptions) => request<T>("DELETE", path, opts),
+    /** A GET against the separate lookup base URL. */
+    lookup: <T>(path: string, opts?: CallOptions) => request<T>("GET", path, opts, lookupTransport),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

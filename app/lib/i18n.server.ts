@@ -1,0 +1,7 @@
+import ar from "../../locales/ar.json";
+import en from "../../locales/en.json";
+import { registerMessages } from "./i18n";
+
+// The server renders either locale on any request, so it holds both.
+registerMessages("en", en);
+registerMessages("ar", ar);

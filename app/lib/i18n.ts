@@ -1,0 +1,65 @@
+import rosetta from "rosetta";
+import { DEFAULT_LOCALE, type Locale } from "./locales";
+
+/**
+ * The one i18n module. Messages live in locales/{en,ar}.json with the same keys; templates use
+ * rosetta's `{{name}}` placeholders. The server registers both locales up front
+ * (i18n.server.ts); the browser loads the active one lazily, and the other on switch.
+ */
+export type Messages = Record<string, unknown>;
+type Params = Record<string, string | number>;
+
+const store = rosetta<Messages>();
+const loaded = new Set<Locale>();
+const pending = new Map<Locale, Promise<void>>();
+
+const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
+  en: () => import("../../locales/en.json"),
+  ar: () => import("../../locales/ar.json"),
+};
+
+export function registerMessages(locale: Locale, messages: Messages): void {
+  store.set(locale, messages);
+  loaded.add(locale);
+}
+
+export function isLoaded(locale: Locale): boolean {
+  return loaded.has(locale);
+}
+
+/** Loads a locale's messages once. Logs `Failed locale loading` on failure and never throws. */
+export function loadLocale(locale: Locale): Promise<void> {
+  if (loaded.has(locale)) return Promise.resolve();
+  let p = pending.get(locale);
+  if (!p) {
+    p = loaders[locale]()
+      .then((mod) => registerMessages(locale, mod.default))
+      .catch((error: unknown) => {
+        console.error("Failed locale loading", locale, error);
+        pending.delete(locale);
+      });
+    pending.set(locale, p);
+  }
+  return p;
+}
+
+/** Translates a dotted key; a missing key warns and falls back to English, then to the key. */
+export function translate(locale: Locale, key: string, params?: Params): string {
+  const value = loaded.has(locale) ? store.t(key, params, locale) : "";
+  if (value) return value;
+  if (loaded.has(locale)) console.warn(`[i18n] missing message "${key}" for ${locale}`);
+  const fallback = locale !== DEFAULT_LOCALE && loaded.has(DEFAULT_LOCALE) ? store.t(key, params, DEFAULT_LOCALE) : "";
+  return fallback || key;
+}
+
+export type Translate = (key: string, params?: Params) => string;
+
+export function translator(locale: Locale): Translate {
+  return (key, params) => translate(locale, key, params);
+}
+
+/** Loads a locale for display; when it cannot be loaded, English is loaded as the fallback. */
+export async function ensureLocale(locale: Locale): Promise<void> {
+  await loadLocale(locale);
+  if (!loaded.has(locale) && locale !== DEFAULT_LOCALE) await loadLocale(DEFAULT_LOCALE);
+}

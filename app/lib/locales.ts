@@ -1,0 +1,47 @@
+/** The shop's two locales (spec §3 "Locales"). */
+export const LOCALES = {
+  en: { code: "en", tag: "en-US", dir: "ltr", name: "English" },
+  ar: { code: "ar", tag: "ar-SA", dir: "rtl", name: "العربية" },
+} as const;
+
+export type Locale = keyof typeof LOCALES;
+export const DEFAULT_LOCALE: Locale = "en";
+export const LOCALE_COOKIE = "i18n_redirected";
+
+export function isLocale(value: unknown): value is Locale {
+  return value === "en" || value === "ar";
+}
+
+export function otherLocale(locale: Locale): Locale {
+  return locale === "en" ? "ar" : "en";
+}
+
+/** The locale a path is under (`/ar/products` → ar), or undefined for unprefixed paths. */
+export function localeOfPath(pathname: string): Locale | undefined {
+  const first = pathname.split("/")[1];
+  return isLocale(first) ? first : undefined;
+}
+
+/** The same path under another locale: `/en/products?x` → `/ar/products?x`; `/` → `/ar`. */
+export function switchLocalePath(pathname: string, to: Locale): string {
+  const parts = pathname.split("/");
+  if (isLocale(parts[1])) {
+    parts[1] = to;
+    return parts.join("/");
+  }
+  return pathname === "/" ? `/${to}` : `/${to}${pathname}`;
+}
+
+/** Picks en or ar from an Accept-Language header, by quality. */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale | undefined {
+  if (!header) return undefined;
+  const ranked = header
+    .split(",")
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.find((p) => p.trim().startsWith("q="));
+      return { lang: tag.trim().toLowerCase().split("-")[0], q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  return ranked.find((r) => isLocale(r.lang) && r.q > 0)?.lang as Locale | undefined;
+}

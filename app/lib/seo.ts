@@ -1,0 +1,76 @@
+import type { MetaDescriptor } from "react-router";
+import { translate } from "./i18n";
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from "./locales";
+
+/** The part of React Router's meta arguments this helper reads. */
+export interface MetaInput {
+  params: Record<string, string | undefined>;
+  location: { pathname: string; search: string };
+  matches: ReadonlyArray<{ id: string; data?: unknown } | undefined>;
+}
+
+export interface RootMetaData {
+  origin: string;
+  preferredLocale: Locale;
+}
+
+export function rootData(matches: MetaInput["matches"]): RootMetaData | undefined {
+  return matches.find((m) => m?.id === "root")?.data as RootMetaData | undefined;
+}
+
+export function metaLocale(args: MetaInput): Locale {
+  const p = args.params.locale;
+  return isLocale(p) ? p : (rootData(args.matches)?.preferredLocale ?? DEFAULT_LOCALE);
+}
+
+/** The path without its locale prefix: `/ar/products` → `/products`, `/en` → ``. */
+export function unprefixedPath(pathname: string): string {
+  const parts = pathname.split("/");
+  return isLocale(parts[1]) ? `/${parts.slice(2).join("/")}`.replace(/\/$/, "") : pathname.replace(/\/$/, "");
+}
+
+export interface PageMetaOptions {
+  /** Key under `pages.` in the locale files, for the default title and description. */
+  page: string;
+  title?: string;
+  description?: string;
+  noindex?: boolean;
+  /** Query parameters that make a distinct page (kept in canonical and alternates), such as `page`. */
+  keepQuery?: string[];
+  extra?: MetaDescriptor[];
+}
+
+/**
+ * Title, description, canonical and reciprocal hreflang alternates (en, ar, x-default), all
+ * absolute. Every route module's `meta` goes through here.
+ */
+export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor[] {
+  const locale = metaLocale(args);
+  const origin = rootData(args.matches)?.origin ?? "";
+  const t = (key: string) => translate(locale, key);
+  const appName = t("app.name");
+  const title = opts.title ?? t(`pages.${opts.page}.title`);
+  const description = opts.description ?? t(`pages.${opts.page}.description`);
+  const rest = unprefixedPath(args.location.pathname);
+  const query = new URLSearchParams(args.location.search);
+  const kept = new URLSearchParams();
+  for (const key of opts.keepQuery ?? []) {
+    const v = query.get(key);
+    if (v) kept.set(key, v);
+  }
+  const qs = kept.size ? `?${kept}` : "";
+  const url = (l: Locale) => `${origin}/${l}${rest}${qs}`;
+  const descriptors: MetaDescriptor[] = [
+    { title: `${title} | ${appName}` },
+    { name: "description", content: description },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:locale", content: LOCALES[locale].tag.replace("-", "_") },
+    { tagName: "link", rel: "canonical", href: url(locale) },
+    { tagName: "link", rel: "alternate", hrefLang: "en", href: url("en") },
+    { tagName: "link", rel: "alternate", hrefLang: "ar", href: url("ar") },
+    { tagName: "link", rel: "alternate", hrefLang: "x-default", href: rest === "" ? `${origin}/` : url("en") },
+  ];
+  if (opts.noindex) descriptors.push({ name: "robots", content: "noindex, nofollow" });
+  return [...descriptors, ...(opts.extra ?? [])];
+}

@@ -1,0 +1,41 @@
+/**
+ * The visitor's identity in the browser (spec §3): session storage keys `token`, `userId`,
+ * `guestId` and `products` (the string "true" while the cart holds a product, else "false").
+ * Every read tolerates a missing or blocked storage and malformed values.
+ */
+export const SESSION_KEYS = ["token", "userId", "guestId", "products"] as const;
+export type SessionKey = (typeof SESSION_KEYS)[number];
+
+function storage(): Storage | null {
+  try {
+    return typeof window === "undefined" ? null : window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function readSession(key: SessionKey): string | null {
+  const value = storage()?.getItem(key) ?? null;
+  if (value === null || value === "" || value === "null" || value === "undefined") return null;
+  if ((key === "token" || key === "guestId") && !/^[\w.~+/=-]{8,512}$/.test(value)) return null;
+  return value;
+}
+
+export function writeSession(key: SessionKey, value: string | null): void {
+  const s = storage();
+  if (!s) return;
+  try {
+    if (value === null) s.removeItem(key);
+    else s.setItem(key, value);
+  } catch {
+    // Storage full or blocked: the visitor continues without persistence.
+  }
+}
+
+export function clearSession(): void {
+  try {
+    storage()?.clear();
+  } catch {
+    // Nothing to clear.
+  }
+}

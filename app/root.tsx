@@ -1,0 +1,99 @@
+import { Provider as JotaiProvider } from "jotai";
+import { useEffect } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import { describeError, ErrorScreen } from "./components/ErrorScreen";
+import { LoadingBar } from "./components/LoadingBar";
+import { Logo } from "./components/Logo";
+import { configureBrowserApi } from "./lib/api/browser";
+import { shopContext } from "./lib/context";
+import { LOCALES } from "./lib/locales";
+import { useNonce } from "./lib/nonce";
+import { useLocale, useT } from "./lib/use-locale";
+import { validatePageMiddleware } from "./middleware/validate-page";
+import stylesUrl from "./styles/app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesUrl },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const shop = context.get(shopContext);
+  return {
+    origin: shop.origin,
+    preferredLocale: shop.preferredLocale,
+    backendBase: shop.publicBackendBase,
+    environment: shop.environment,
+  };
+}
+
+/** Toasts (spec §9): top-right, 3000 ms, dark theme; loading toasts stay until replaced. */
+export const TOASTER = { position: "top-right", duration: 3000, theme: "dark" } as const;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const locale = useLocale();
+  const info = LOCALES[locale];
+  const nonce = useNonce();
+
+  // Spec §2: on app render and on each locale change, set the document's direction and language.
+  useEffect(() => {
+    document.documentElement.lang = info.tag;
+    document.documentElement.dir = info.dir;
+  }, [info]);
+
+  return (
+    <html lang={info.tag} dir={info.dir}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f5fd7" />
+        <link rel="manifest" href={`/manifest.${locale}.webmanifest`} />
+        <link rel="apple-touch-icon" href="/icons/icon-192.png" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <JotaiProvider>
+          <LoadingBar />
+          {children}
+          <Toaster position={TOASTER.position} duration={TOASTER.duration} theme={TOASTER.theme} dir={info.dir} />
+        </JotaiProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  configureBrowserApi({ backendBase: loaderData.backendBase });
+  return <Outlet />;
+}
+
+/** Errors outside the shop layout (such as a fatal page-validation 404) render here. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { status, detail } = describeError(error);
+  const t = useT();
+  const locale = useLocale();
+  if (status >= 500) console.error(error);
+  return (
+    <>
+      <header className="site-header site-header--bare">
+        <div className="site-header__bar container">
+          <a href={`/${locale}`} className="site-header__logo" aria-label={t("app.name")}>
+            <Logo />
+            <span className="site-header__name">{t("app.name")}</span>
+          </a>
+        </div>
+      </header>
+      <main id="main" className="container">
+        <ErrorScreen status={status} detail={detail} />
+      </main>
+    </>
+  );
+}

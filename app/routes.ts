@@ -1,0 +1,44 @@
+import { type RouteConfig, index, route } from "@react-router/dev/routes";
+
+/**
+ * Every route of spec §2 lives once, under `:locale` (en or ar, validated by the root's page
+ * validation). The home page and /error also exist without a prefix, in the visitor's locale.
+ */
+const shopPages = [
+  index("routes/home.tsx"),
+  route("auth/login", "routes/auth.login.tsx"),
+  route("auth/register", "routes/auth.register.tsx"),
+  route("auth/otp", "routes/auth.otp.tsx"),
+  route("auth/forget-password", "routes/auth.forget-password.tsx"),
+  route("auth/confirm-password", "routes/auth.confirm-password.tsx"),
+  route("contact-us", "routes/contact-us.tsx"),
+  route("about-us", "routes/about-us.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
+  route("page", "routes/page._index.tsx"),
+  route("page/:slug", "routes/page.$slug.tsx"),
+  route("orders", "routes/orders.tsx"),
+  route("profile", "routes/profile._index.tsx"),
+  route("profile/:slug", "routes/profile.$slug.tsx"),
+  route("products", "routes/products.tsx"),
+  route("product-details", "routes/product-details._index.tsx"),
+  route("product-details/:slug", "routes/product-details.$slug.tsx"),
+  route("services", "routes/services._index.tsx"),
+  route("services/:slug", "routes/services.$slug.tsx"),
+  route("track-order", "routes/track-order.tsx"),
+  route("payment-status", "routes/payment-status.tsx"),
+  route("checkout", "routes/checkout.tsx"),
+  route("order/checkout/status", "routes/order.checkout.status.tsx"),
+  route("proceed-payement", "routes/proceed-payement.tsx"),
+  route("shopping-cart", "routes/shopping-cart.tsx"),
+  route("*", "routes/not-found.tsx"),
+];
+
+export default [
+  route("sitemap.xml", "routes/sitemap[.]xml.ts"),
+  route("robots.txt", "routes/robots[.]txt.ts"),
+  route("/", "routes/shop.tsx", { id: "shop-default" }, [
+    index("routes/home.tsx", { id: "home-default" }),
+    route("error", "routes/error.tsx"),
+  ]),
+  route(":locale", "routes/shop.tsx", shopPages),
+] satisfies RouteConfig;

@@ -1,0 +1,68 @@
+import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/shop";
+import { CartDrawer } from "../components/CartDrawer";
+import { describeError, ErrorScreen } from "../components/ErrorScreen";
+import { Footer } from "../components/Footer";
+import { Header } from "../components/Header";
+import { catalogContext, shopContext } from "../lib/context";
+import { ensureLocale } from "../lib/i18n";
+import { isLocale } from "../lib/locales";
+import { useT } from "../lib/use-locale";
+import { catalogMiddleware } from "../middleware/catalog";
+import { redirectMiddleware } from "../middleware/redirect";
+
+/** The one default layout: header, navigation, main, footer, cart drawer. */
+export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const [categories, session] = await Promise.all([context.get(catalogContext), context.get(shopContext).getSession()]);
+  return { categories, signedIn: session !== null };
+}
+
+/** On a client navigation into another locale, its messages load beside the server data. */
+export async function clientLoader({ serverLoader, params }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), isLocale(params.locale) ? ensureLocale(params.locale) : undefined]);
+  return data;
+}
+
+type ShopData = Awaited<ReturnType<typeof loader>>;
+
+function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode }) {
+  const t = useT();
+  return (
+    <>
+      <a className="skip-link" href="#main">{t("app.skipToContent")}</a>
+      <Header categories={data?.categories ?? []} signedIn={data?.signedIn ?? false} />
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+      <CartDrawer />
+    </>
+  );
+}
+
+export default function Shop({ loaderData }: Route.ComponentProps) {
+  return (
+    <Chrome data={loaderData}>
+      <Outlet />
+    </Chrome>
+  );
+}
+
+/** Errors inside the shop (an unmatched path, a missing product) keep the header and footer. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const prefixed = useRouteLoaderData("routes/shop") as ShopData | undefined;
+  const unprefixed = useRouteLoaderData("shop-default") as ShopData | undefined;
+  const data = prefixed ?? unprefixed;
+  const { status, detail } = describeError(error);
+  if (status >= 500) console.error(error);
+  return (
+    <Chrome data={data}>
+      <div className="container">
+        <ErrorScreen status={status} detail={detail} />
+      </div>
+    </Chrome>
+  );
+}

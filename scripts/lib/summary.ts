@@ -1,0 +1,27 @@
+// Reads vitest's JSON report and prints the plain `N passed, N failed` line CI reads.
+import { existsSync, readFileSync } from "node:fs";
+
+export const REPORT = "test-results/vitest.json";
+
+export function summarize(reportPath = REPORT, extraFailed = 0): { passed: number; failed: number; line: string } {
+  let passed = 0;
+  let failed = extraFailed;
+  if (existsSync(reportPath)) {
+    const report = JSON.parse(readFileSync(reportPath, "utf8")) as {
+      numPassedTests?: number;
+      numFailedTests?: number;
+      testResults?: { status: string; assertionResults: unknown[]; message?: string }[];
+    };
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    // A file that failed to load (syntax error, failing hook) has no test results but is a failure.
+    for (const file of report.testResults ?? []) if (file.status === "failed" && file.assertionResults.length === 0) failed += 1;
+  } else {
+    failed += 1;
+  }
+  return { passed, failed, line: `${passed} passed, ${failed} failed` };
+}
+
+if (import.meta.main) {
+  console.log(summarize(process.argv[2]).line);
+}

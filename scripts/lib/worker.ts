@@ -1,0 +1,87 @@
+// Starting the built worker locally: used by `npm start` and by the tests' global setup, so both
+// run the shop the same way (wrangler dev on build/, local D1 and KV under a persist directory).
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+const wranglerBin = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
+
+export const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "true", NO_COLOR: "1" };
+
+/** Runs wrangler to completion; throws with its output on failure. */
+export function wrangler(args: string[], opts: SpawnSyncOptions = {}): string {
+  const res = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env: baseEnv, encoding: "utf8", ...opts });
+  if (res.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${res.stdout}\n${res.stderr}`);
+  return String(res.stdout);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Applies the D1 migrations to the local database in persistDir, then seeds it if it is empty. */
+export async function prepareDatabase(persistDir: string): Promise<void> {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
+  const { seedIfEmpty } = await import("../seed.ts");
+  await seedIfEmpty(persistDir);
+}
+
+/** Starts `wrangler dev` on the built worker and resolves once it answers. */
+export interface RunningWorker {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => void;
+}
+
+export async function startWorker({
+  port,
+  persistDir,
+  vars = {},
+  stdio = "pipe",
+}: {
+  port: number;
+  persistDir: string;
+  vars?: Record<string, string>;
+  stdio?: "pipe" | "inherit";
+}): Promise<RunningWorker> {
+  const args = [wranglerBin, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
+  for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
+  const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+  let output = "";
+  const append = (d: Buffer) => (output += d.toString());
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/builds/latest.json`);
+      if (res.ok) return { url, child, output: () => output, stop: () => stopWorker(child) };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  stopWorker(child);
+  throw new Error(`wrangler dev did not answer within 60 s:\n${output}`);
+}
+
+export function stopWorker(child: ChildProcess): void {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    child.kill("SIGTERM");
+  }
+}

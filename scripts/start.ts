@@ -1,0 +1,39 @@
+// `npm start`: build, apply local D1 migrations, seed an empty database, and serve the shop on
+// http://localhost:8787 (PORT overrides), with local KV and D1 on disk under .wrangler/state.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { baseEnv, prepareDatabase, root, startWorker } from "./lib/worker.ts";
+
+const port = Number(process.env.PORT ?? 8787);
+const persistDir = join(root, ".wrangler", "state");
+
+if (!process.argv.includes("--no-build")) {
+  const build = spawnSync("npm", ["run", "build"], { cwd: root, env: baseEnv, stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+await prepareDatabase(persistDir);
+
+// Development secrets: generated once per checkout, kept out of git under .wrangler/.
+mkdirSync(join(root, ".wrangler"), { recursive: true });
+const secretsFile = join(root, ".wrangler", "dev-secrets.json");
+if (!existsSync(secretsFile)) {
+  const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  writeFileSync(secretsFile, JSON.stringify({ AUTH_PEPPER: random(), PAYMENT_SECRET: random() }, null, 2));
+}
+const secrets = JSON.parse(readFileSync(secretsFile, "utf8"));
+
+const worker = await startWorker({
+  port,
+  persistDir,
+  vars: { ENVIRONMENT: "development", ...secrets },
+  stdio: "inherit",
+});
+console.log(`\nThe shop is running on http://localhost:${port} (English: /en, Arabic: /ar). Ctrl+C stops it.\n`);
+const stop = () => {
+  worker.stop();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

@@ -1,0 +1,71 @@
+import { mkdirSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+
+const base = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("platform in Chromium", () => {
+  it("switching locale flips <html lang dir> without a reload and keeps the path", async () => {
+    const { context, page, errors } = await newPage(browser);
+    await page.goto(`${base}/en/products`);
+    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 42));
+    expect(await page.getAttribute("html", "lang")).toBe("en-US");
+    expect(await page.getAttribute("html", "dir")).toBe("ltr");
+
+    await page.getByRole("link", { name: /Switch language/ }).click();
+    await page.waitForURL(`${base}/ar/products`);
+    await page.waitForFunction(() => document.documentElement.dir === "rtl");
+    expect(await page.getAttribute("html", "lang")).toBe("ar-SA");
+    // Same document: the marker set before the switch survives, so there was no reload.
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+    await expect.poll(() => page.locator("h1").first().textContent()).toBe("جميع المنتجات");
+
+    await page.getByRole("link", { name: /تغيير اللغة/ }).click();
+    await page.waitForFunction(() => document.documentElement.dir === "ltr");
+    expect(await page.getAttribute("html", "lang")).toBe("en-US");
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  for (const locale of LOCALES) {
+    it(`home in ${locale}: the layout renders and a screenshot is taken`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(`${base}/${locale}`);
+      await expect.poll(() => page.locator("header.site-header").isVisible()).toBe(true);
+      expect(await page.locator("footer.site-footer").isVisible()).toBe(true);
+      await page.screenshot({ path: `${SCREENSHOTS}/home-${locale}.png`, fullPage: true });
+      // A narrow phone still lays out without horizontal scrolling.
+      await page.setViewportSize({ width: 360, height: 780 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SCREENSHOTS}/home-${locale}-360.png` });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("the cart button toggles the drawer and Escape closes it, returning focus", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${base}/en`);
+    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    const button = page.locator("button.cart-button");
+    await button.click();
+    await expect.poll(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(false);
+    expect(await button.evaluate((b) => b === document.activeElement)).toBe(true);
+    await context.close();
+  });
+});

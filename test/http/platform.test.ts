@@ -1,0 +1,143 @@
+import { describe, expect, inject, it } from "vitest";
+
+const base = inject("baseURL");
+
+const ROUTES = [
+  "",
+  "/auth/login",
+  "/auth/register",
+  "/auth/otp",
+  "/auth/forget-password",
+  "/auth/confirm-password",
+  "/contact-us",
+  "/about-us",
+  "/privacy-policy",
+  "/page",
+  "/page/{slug}",
+  "/orders",
+  "/profile",
+  "/profile/{slug}",
+  "/products",
+  "/product-details",
+  "/product-details/{slug}",
+  "/services",
+  "/track-order",
+  "/payment-status",
+  "/checkout",
+  "/order/checkout/status",
+  "/proceed-payement",
+  "/shopping-cart",
+];
+
+/** A real slug for the routes that take one, read from the seeded backend. */
+async function slugs(): Promise<Record<string, string>> {
+  const get = async (path: string) => (await (await fetch(`${base}/backend${path}`)).json()) as { data: { slug: string }[] };
+  const [products, pages] = await Promise.all([get("/products?per_page=1"), get("/pages")]);
+  return { "/page/{slug}": `/page/${pages.data[0].slug}`, "/product-details/{slug}": `/product-details/${products.data[0].slug}`, "/profile/{slug}": "/profile/orders" };
+}
+
+const htmlAttrs = (html: string) => html.match(/<html lang="([^"]+)" dir="([^"]+)"/)?.slice(1);
+
+describe("every route of the specification", () => {
+  for (const locale of ["en", "ar"] as const) {
+    it(`answers under /${locale} with the right <html lang dir>`, async () => {
+      const real = await slugs();
+      const expected = locale === "en" ? ["en-US", "ltr"] : ["ar-SA", "rtl"];
+      for (const route of ROUTES) {
+        const path = `/${locale}${real[route] ?? route}`;
+        const res = await fetch(`${base}${path}`, { redirect: "manual" });
+        if (route === "/orders" || route === "/profile/{slug}") {
+          // The auth guard sends an anonymous visitor to login and back.
+          expect(res.status, path).toBe(302);
+          expect(res.headers.get("location"), path).toBe(`/${locale}/auth/login?redirect=${encodeURIComponent(path)}`);
+          continue;
+        }
+        expect(res.status, path).toBe(200);
+        expect(htmlAttrs(await res.text()), path).toEqual(expected);
+      }
+    });
+  }
+
+  it("serves the home page at / in the locale of the i18n_redirected cookie, else Accept-Language", async () => {
+    const plain = await fetch(`${base}/`);
+    expect(plain.status).toBe(200);
+    expect(htmlAttrs(await plain.text())).toEqual(["en-US", "ltr"]);
+    const byHeader = await fetch(`${base}/`, { headers: { "accept-language": "ar-SA,ar;q=0.9" } });
+    expect(htmlAttrs(await byHeader.text())).toEqual(["ar-SA", "rtl"]);
+    const byCookie = await fetch(`${base}/`, { headers: { cookie: "i18n_redirected=ar", "accept-language": "en" } });
+    expect(htmlAttrs(await byCookie.text())).toEqual(["ar-SA", "rtl"]);
+  });
+
+  it("the redirect middleware remembers the locale in the i18n_redirected cookie", async () => {
+    const res = await fetch(`${base}/ar/products`);
+    expect(res.headers.get("set-cookie")).toMatch(/i18n_redirected=ar; Max-Age=\d+; Path=\/; SameSite=Lax/);
+    const again = await fetch(`${base}/ar/products`, { headers: { cookie: "i18n_redirected=ar" } });
+    expect(again.headers.get("set-cookie") ?? "").not.toContain("i18n_redirected");
+  });
+
+  it("an unknown locale fails page validation: 404 'Page Not Found: {full path}'", async () => {
+    const res = await fetch(`${base}/fr/products?x=1`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Page Not Found: /fr/products?x=1");
+    expect(html).toMatch(/error-screen__status[^>]*><bdi>404<\/bdi>/);
+  });
+
+  it("an unknown path is a 404 'Page not found: {path}' with a button home", async () => {
+    const res = await fetch(`${base}/ar/no/such/page`);
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Page not found: /ar/no/such/page");
+    expect(html).toContain('href="/ar"');
+    expect(htmlAttrs(html)).toEqual(["ar-SA", "rtl"]);
+  });
+
+  it("/error shows the error screen; other statuses get the generic message and no button", async () => {
+    const notFound = await fetch(`${base}/error`);
+    expect(notFound.status).toBe(404);
+    expect(await notFound.text()).toContain("find the page");
+    const server = await (await fetch(`${base}/error?status=500`)).text();
+    expect(server).toContain("something went wrong on our side");
+    const other = await fetch(`${base}/error?status=403`);
+    expect(other.status).toBe(403);
+    const html = await other.text();
+    expect(html).toContain("Something went wrong.");
+    expect(html).not.toContain("Back to the home page");
+  });
+});
+
+describe("headers", () => {
+  it("HTML carries the security headers and a nonce CSP without unsafe-inline scripts", async () => {
+    const res = await fetch(`${base}/en`);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const scriptSrc = csp.split(";").find((d) => d.trim().startsWith("script-src")) ?? "";
+    expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]+'/);
+    expect(scriptSrc).not.toContain("unsafe-inline");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const html = await res.text();
+    const nonce = scriptSrc.match(/'nonce-([^']+)'/)?.[1];
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+  });
+
+  it("each response gets a fresh nonce", async () => {
+    const a = (await fetch(`${base}/en`)).headers.get("content-security-policy");
+    const b = (await fetch(`${base}/en`)).headers.get("content-security-policy");
+    expect(a).not.toBe(b);
+  });
+
+  it("hashed assets are immutable for a year", async () => {
+    const html = await (await fetch(`${base}/en`)).text();
+    const asset = html.match(/\/assets\/[\w.-]+\.js/)?.[0];
+    expect(asset).toBeTruthy();
+    const res = await fetch(`${base}${asset}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+});

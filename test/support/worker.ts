@@ -1,0 +1,11 @@
+// The Worker the `workers` test project runs: the backend and the own-server API, without the
+// React build (which only exists after `vite build`; the built worker is tested in test/http).
+import { Hono } from "hono";
+import { apiApp } from "../../worker/api";
+import { backendApp } from "../../worker/backend";
+import type { HonoEnv } from "../../worker/env";
+
+const app = new Hono<HonoEnv>();
+app.route("/backend", backendApp);
+app.route("/api", apiApp);
+export default app;

@@ -1,0 +1,50 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Two projects:
+ * - `workers`: unit and integration tests inside the Workers runtime (workerd via miniflare),
+ *   with the real local KV and D1 and the D1 migrations applied.
+ * - `built`: HTTP tests and Chromium journeys against the real built worker under `wrangler dev`,
+ *   started once by the global setup on a free port with a fresh, seeded database.
+ */
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("worker/backend/migrations");
+  return {
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./test/support/worker.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ENVIRONMENT: "test",
+                  AUTH_PEPPER: "test-pepper",
+                  PAYMENT_SECRET: "test-payment-secret",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+            setupFiles: ["./test/support/apply-migrations.ts"],
+          },
+        },
+        {
+          test: {
+            name: "built",
+            environment: "node",
+            include: ["test/http/**/*.test.ts", "test/e2e/**/*.e2e.ts"],
+            globalSetup: ["./test/support/global-setup.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+          },
+        },
+      ],
+    },
+  };
+});

@@ -1,0 +1,33 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { BackendEnv } from "./env";
+import { errorBody } from "./http";
+import { catalogueRoutes } from "./routes/catalogue";
+import { contentRoutes } from "./routes/content";
+
+/**
+ * The reference commerce backend (DESIGN §6): an ordinary hono app on D1 that knows nothing of
+ * React. The Worker mounts it at /backend; the storefront calls it in-process or over HTTP.
+ */
+export const backendApp = new Hono<BackendEnv>();
+
+backendApp.use(async (c, next) => {
+  c.set("lang", c.req.header("content-language")?.toLowerCase().startsWith("ar") ? "ar" : "en");
+  c.set("deviceType", c.req.header("device-type") === "2" ? 2 : 1);
+  if (!c.get("requestId")) c.set("requestId", c.req.header("x-request-id") ?? crypto.randomUUID());
+  await next();
+  c.header("cache-control", c.res.headers.get("cache-control") ?? "no-store");
+});
+
+backendApp.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ message: "Payload too large" }, 413) }));
+
+backendApp.route("/", catalogueRoutes);
+backendApp.route("/", contentRoutes);
+
+backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
+
+backendApp.onError((err, c) => {
+  const { status, body } = errorBody(err, c.get("requestId"));
+  if (status >= 500) console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
+  return c.json(body, status);
+});

@@ -1,0 +1,66 @@
+import { Hono, type Context } from "hono";
+import { requestId } from "hono/request-id";
+import { timing } from "hono/timing";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { shopContext } from "../app/lib/context";
+import { apiApp } from "./api";
+import { readSession } from "./api/session";
+import { backendApp } from "./backend";
+import { errorBody } from "./backend/http";
+import { buildsApp } from "./builds";
+import type { Env, HonoEnv } from "./env";
+import { securityHeaders } from "./middleware/headers";
+import { localeDetector } from "./middleware/locale";
+
+const ssr = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+
+const app = new Hono<HonoEnv>();
+
+app.use(requestId());
+app.use(timing({ crossOrigin: false }));
+app.use(securityHeaders());
+
+app.route("/backend", backendApp);
+app.route("/api", apiApp);
+app.route("/builds", buildsApp);
+
+/** The in-process transport to the built-in backend, or HTTP to BACKEND_URL when configured. */
+function backendTransport(c: Context<HonoEnv>, requestId: string) {
+  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
+  return (path: string, init: RequestInit): Promise<Response> => {
+    const headers = new Headers(init.headers);
+    headers.set("x-request-id", requestId);
+    if (external) return fetch(`${external}${path}`, { ...init, headers });
+    return Promise.resolve(backendApp.request(path, { ...init, headers }, c.env, c.executionCtx));
+  };
+}
+
+app.all("*", localeDetector(), async (c) => {
+  const url = new URL(c.req.url);
+  const id = c.get("requestId");
+  const context = new RouterContextProvider();
+  let session: ReturnType<typeof readSession> | undefined;
+  context.set(shopContext, {
+    requestId: id,
+    nonce: c.get("secureHeadersNonce") ?? "",
+    origin: c.env.PUBLIC_ORIGIN || url.origin,
+    preferredLocale: c.get("language") === "ar" ? "ar" : "en",
+    environment: c.env.ENVIRONMENT,
+    backend: backendTransport(c, id),
+    publicBackendBase: c.env.BACKEND_URL || "/backend",
+    getSession: () => (session ??= readSession(c)),
+    waitUntil: (p) => c.executionCtx.waitUntil(p),
+  });
+  const response = await ssr(c.req.raw, context);
+  response.headers.set("x-request-id", id);
+  if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("cache-control", "no-cache");
+  return response;
+});
+
+app.onError((err, c) => {
+  const { status, body } = errorBody(err, c.get("requestId"));
+  if (status >= 500) console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
+  return c.json(body, status);
+});
+
+export default app satisfies ExportedHandler<Env>;
