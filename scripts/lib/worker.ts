@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 const wranglerBin = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
+/** The build output folder (BUILD_DIR overrides, for parallel builds). */
+export const buildDir = process.env.BUILD_DIR ?? "build";
+
 export const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "true", NO_COLOR: "1" };
 
 /** Runs wrangler to completion; throws with its output on failure. */
@@ -30,7 +33,7 @@ export function freePort(): Promise<number> {
 
 /** Applies the D1 migrations to the local database in persistDir, then seeds it if it is empty. */
 export async function prepareDatabase(persistDir: string): Promise<void> {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir, "-c", "wrangler.toml"]);
   const { seedIfEmpty } = await import("../seed.ts");
   await seedIfEmpty(persistDir);
 }
@@ -54,7 +57,7 @@ export async function startWorker({
   vars?: Record<string, string>;
   stdio?: "pipe" | "inherit";
 }): Promise<RunningWorker> {
-  const args = [wranglerBin, "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
+  const args = [wranglerBin, "dev", "-c", `${buildDir}/server/wrangler.json`, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
   let output = "";

@@ -2,8 +2,15 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { BackendEnv } from "./env";
 import { errorBody } from "./http";
+import { addressesRoutes } from "./routes/addresses";
+import { authRoutes } from "./routes/auth";
+import { cartRoutes } from "./routes/cart";
 import { catalogueRoutes } from "./routes/catalogue";
+import { checkoutRoutes } from "./routes/checkout";
 import { contentRoutes } from "./routes/content";
+import { ordersRoutes } from "./routes/orders";
+import { paymentsRoutes } from "./routes/payments";
+import { promoRoutes } from "./routes/promo";
 
 /**
  * The reference commerce backend (DESIGN §6): an ordinary hono app on D1 that knows nothing of
@@ -23,6 +30,13 @@ backendApp.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ message:
 
 backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
+backendApp.route("/client/auth", authRoutes);
+backendApp.route("/client/addresses", addressesRoutes);
+backendApp.route("/cart", cartRoutes);
+backendApp.route("/promo-code", promoRoutes);
+backendApp.route("/checkout", checkoutRoutes);
+backendApp.route("/orders", ordersRoutes);
+backendApp.route("/payments", paymentsRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
 

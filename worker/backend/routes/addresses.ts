@@ -1,0 +1,5 @@
+import { Hono } from "hono";
+import type { BackendEnv } from "../env";
+
+/** Addresses of the signed-in user: /client/addresses CRUD. */
+export const addressesRoutes = new Hono<BackendEnv>();
