@@ -1,0 +1,72 @@
+import "../styles/catalog.css";
+import type { ProductSummary } from "../lib/catalog";
+import { useLocalePath, useT } from "../lib/use-locale";
+import { Price } from "./Price";
+import { SmartLink } from "./SmartLink";
+import { StockBadge } from "./StockBadge";
+
+export interface ProductCardProps {
+  product: ProductSummary;
+  /** Above the fold: load the image eagerly (and with high priority when it is the LCP image). */
+  priority?: "lcp" | "eager" | "lazy";
+  /** The heading level of the product name within the page's outline. */
+  headingLevel?: 2 | 3;
+}
+
+/** The square the card image is drawn into; the product art is square. */
+export const CARD_IMAGE_SIZE = 320;
+
+/** A product in a grid: image, brand, name, price, stock; the whole card links to the product. */
+export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: ProductCardProps) {
+  const t = useT();
+  const to = useLocalePath();
+  const href = to(`/product-details/${encodeURIComponent(product.slug)}`);
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
+  return (
+    <article className="product-card" data-product={product.slug}>
+      <div className="product-card__media">
+        <img
+          src={product.image}
+          alt=""
+          width={CARD_IMAGE_SIZE}
+          height={CARD_IMAGE_SIZE}
+          loading={priority === "lazy" ? "lazy" : "eager"}
+          decoding="async"
+          fetchPriority={priority === "lcp" ? "high" : undefined}
+        />
+        <span className="product-card__flags">
+          {product.is_new ? <span className="flag flag--new">{t("catalog.new")}</span> : null}
+          {onSale ? <span className="flag flag--sale">{t("catalog.sale")}</span> : null}
+        </span>
+      </div>
+      <div className="product-card__body">
+        {product.brand ? <p className="product-card__brand">{product.brand.name}</p> : null}
+        <Heading className="product-card__name">
+          <SmartLink to={href} className="product-card__link">{product.name}</SmartLink>
+        </Heading>
+        <p className="product-card__model muted">
+          <span className="visually-hidden">{t("catalog.model")}: </span>
+          <bdi>{product.model}</bdi>
+        </p>
+        <div className="product-card__foot">
+          <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} />
+          <StockBadge stock={product.stock} inStock={product.in_stock} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** A responsive grid of product cards; the first `eager` cards load eagerly (above the fold). */
+export function ProductGrid({ products, eager = 0, lcp = false, headingLevel = 3 }: { products: ProductSummary[]; eager?: number; lcp?: boolean; headingLevel?: 2 | 3 }) {
+  return (
+    <ul className="product-grid" role="list">
+      {products.map((p, i) => (
+        <li key={p.id}>
+          <ProductCard product={p} headingLevel={headingLevel} priority={i === 0 && lcp ? "lcp" : i < eager ? "eager" : "lazy"} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,14 @@
+import { LOW_STOCK } from "../lib/catalog";
+import { useT } from "../lib/use-locale";
+
+/** In stock, only N left, or out of stock; the colour is never the only signal. */
+export function StockBadge({ stock, inStock, long = false }: { stock: number; inStock: boolean; long?: boolean }) {
+  const t = useT();
+  const ns = long ? "product" : "catalog";
+  if (!inStock || stock < 1) return <span className="stock stock--out">{t("catalog.outOfStock")}</span>;
+  if (stock <= LOW_STOCK)
+    return (
+      <span className="stock stock--low">{t(`${ns}.lowStock`, { count: stock })}</span>
+    );
+  return <span className="stock stock--in">{t(`${ns}.inStock`)}</span>;
+}
