@@ -1,0 +1,102 @@
+/**
+ * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
+ * payments"). Money is in minor units (halalas) with the order's currency.
+ */
+export const ORDER_STATUSES = ["pending_payment", "paid", "processing", "shipped", "delivered", "payment_failed", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
+export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];
+
+export interface OrderItem {
+  product_id: number;
+  name: string;
+  slug: string;
+  image: string | null;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface OrderAddress {
+  name?: string;
+  phone?: string;
+  city?: string;
+  district?: string;
+  street?: string;
+  building?: string | null;
+  postal_code?: string | null;
+  notes?: string | null;
+}
+
+export interface Order {
+  number: string;
+  status: string;
+  created_at: string;
+  email?: string | null;
+  items: OrderItem[];
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  address?: OrderAddress | null;
+  shipping_method?: string | { id?: string; name?: string } | null;
+  payment_method?: string | { id?: string; name?: string } | null;
+  payment_status?: string | null;
+}
+
+export interface PaymentStart {
+  payment_id: string;
+  redirect_url: string;
+}
+
+export type PaymentState = "pending" | "paid" | "failed";
+
+export interface PaymentStatus {
+  payment_id: string;
+  status: PaymentState;
+  order_number: string;
+  order_status: string;
+  message?: string;
+}
+
+export function isOrderStatus(value: string): value is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** The message key of a status; an unknown status from a newer backend shows as it came. */
+export function orderStatusKey(status: string): string | null {
+  return isOrderStatus(status) ? `orders.statuses.${status}` : null;
+}
+
+/** The tone of a status badge: done, in progress, or a problem. */
+export function orderStatusTone(status: string): "ok" | "progress" | "danger" | "neutral" {
+  if (status === "paid" || status === "delivered" || status === "shipped" || status === "processing") return "ok";
+  if (status === "pending_payment") return "progress";
+  if (status === "payment_failed" || status === "cancelled") return "danger";
+  return "neutral";
+}
+
+/** Which steps of the progress an order has reached (a failed or cancelled order has reached none past the first). */
+export function reachedSteps(status: string): Set<OrderStatus> {
+  const index = ORDER_PROGRESS.indexOf(status as OrderStatus);
+  if (index < 0) return new Set<OrderStatus>(["pending_payment"]);
+  return new Set(ORDER_PROGRESS.slice(0, index + 1));
+}
+
+/** A method as the backend may give it: an id string or an object with a name. */
+export function methodName(method: Order["shipping_method"]): string {
+  if (!method) return "";
+  return typeof method === "string" ? method : (method.name ?? method.id ?? "");
+}
+
+const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;
+
+/** A date in the visitor's language (Gregorian calendar, Latin digits, as the prices). */
+export function formatDate(iso: string, locale: "en" | "ar", withTime = false): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(DATE_TAGS[locale], withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" }).format(date);
+}
