@@ -1,0 +1,320 @@
+import type { Lang } from "../env";
+import { BackendError, unprocessable } from "../http";
+import { say } from "../i18n";
+import type { CartOwner } from "../identity";
+import { evaluatePromo, type AppliedPromo } from "./promo";
+
+/**
+ * Carts for guests (by a known guest id) and signed-in users. A line's quantity is bounded by the
+ * product's stock and its per-order maximum; the bound is checked inside the SQL statement that
+ * writes the line, so concurrent adds can never push a line past it.
+ */
+
+export interface ProductSummary {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name: string;
+  brand: { id: number; slug: string; name: string } | null;
+  category: { id: number; slug: string; name: string };
+  price: number;
+  compare_at_price: number | null;
+  currency: string;
+  stock: number;
+  in_stock: boolean;
+  max_per_order: number;
+  image: string;
+  images: string[];
+  is_featured: boolean;
+  is_new: boolean;
+}
+
+export interface CartLine {
+  product_id: number;
+  quantity: number;
+  product: ProductSummary;
+  line_total: number;
+}
+
+export interface Cart {
+  products: CartLine[];
+  total_quantity: number;
+  subtotal: number;
+  discount: number;
+  total: number;
+  currency: string;
+  promo: AppliedPromo | null;
+  /** Product ids whose quantity exceeds what can be ordered now. */
+  invalid: number[];
+}
+
+export interface ProductRow {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name_en: string;
+  name_ar: string;
+  price: number;
+  compare_at_price: number | null;
+  currency: string;
+  stock: number;
+  max_per_order: number;
+  images: string;
+  is_featured: number;
+  is_new: number;
+  category_id: number;
+  category_slug: string;
+  category_name_en: string;
+  category_name_ar: string;
+  brand_id: number | null;
+  brand_slug: string | null;
+  brand_name_en: string | null;
+  brand_name_ar: string | null;
+}
+
+/** The columns `summarizeProduct` reads; `p` is products, `c` categories, `b` brands. */
+export const PRODUCT_COLUMNS = `p.id, p.slug, p.sku, p.model, p.name_en, p.name_ar, p.price, p.compare_at_price, p.currency,
+  p.stock, p.max_per_order, p.images, p.is_featured, p.is_new,
+  c.id AS category_id, c.slug AS category_slug, c.name_en AS category_name_en, c.name_ar AS category_name_ar,
+  b.id AS brand_id, b.slug AS brand_slug, b.name_en AS brand_name_en, b.name_ar AS brand_name_ar`;
+export const PRODUCT_JOINS = "JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id";
+
+function parseImages(raw: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function productImage(slug: string, imagesJson: string): string {
+  return parseImages(imagesJson)[0] ?? `/backend/media/products/${slug}.svg`;
+}
+
+/** The contract's ProductSummary, localized to the caller's language. */
+export function summarizeProduct(row: ProductRow, lang: Lang): ProductSummary {
+  const images = parseImages(row.images);
+  return {
+    id: row.id,
+    slug: row.slug,
+    sku: row.sku,
+    model: row.model,
+    name: lang === "ar" ? row.name_ar : row.name_en,
+    brand:
+      row.brand_id !== null && row.brand_slug !== null
+        ? { id: row.brand_id, slug: row.brand_slug, name: (lang === "ar" ? row.brand_name_ar : row.brand_name_en) ?? row.brand_slug }
+        : null,
+    category: { id: row.category_id, slug: row.category_slug, name: lang === "ar" ? row.category_name_ar : row.category_name_en },
+    price: row.price,
+    compare_at_price: row.compare_at_price,
+    currency: row.currency,
+    stock: row.stock,
+    in_stock: row.stock > 0,
+    max_per_order: row.max_per_order,
+    image: images[0] ?? `/backend/media/products/${row.slug}.svg`,
+    images: images.length ? images : [`/backend/media/products/${row.slug}.svg`],
+    is_featured: row.is_featured === 1,
+    is_new: row.is_new === 1,
+  };
+}
+
+const ownerColumn = (owner: CartOwner) => (owner.userId !== null ? "user_id" : "guest_id");
+const ownerValue = (owner: CartOwner) => (owner.userId !== null ? owner.userId : owner.guestId);
+
+/** The owner's cart id, or null when the owner has no cart yet. */
+export async function findCartId(db: D1Database, owner: CartOwner): Promise<number | null> {
+  const row = await db.prepare(`SELECT id FROM carts WHERE ${ownerColumn(owner)} = ?`).bind(ownerValue(owner)).first<{ id: number }>();
+  return row?.id ?? null;
+}
+
+/** The owner's cart id, creating the cart on first use (safe under concurrent first adds). */
+export async function ensureCartId(db: D1Database, owner: CartOwner): Promise<number> {
+  const col = ownerColumn(owner);
+  const [, found] = await db.batch<{ id: number }>([
+    db.prepare(`INSERT INTO carts (${col}) VALUES (?) ON CONFLICT (${col}) DO NOTHING`).bind(ownerValue(owner)),
+    db.prepare(`SELECT id FROM carts WHERE ${col} = ?`).bind(ownerValue(owner)),
+  ]);
+  const id = found.results[0]?.id;
+  if (id === undefined) throw new Error("cart was not created");
+  return id;
+}
+
+async function productBound(db: D1Database, productId: number): Promise<{ stock: number; max_per_order: number } | null> {
+  return db.prepare("SELECT stock, max_per_order FROM products WHERE id = ?").bind(productId).first<{ stock: number; max_per_order: number }>();
+}
+
+/** The 422 for a quantity past the bound, naming the bound that applies. */
+function quantityRefused(lang: Lang, bound: { stock: number; max_per_order: number }, current: number): BackendError {
+  const message =
+    bound.stock <= 0
+      ? say(lang, { en: "This product is out of stock.", ar: "هذا المنتج غير متوفر حالياً." })
+      : bound.stock < bound.max_per_order
+        ? say(lang, { en: "Only {n} left in stock.", ar: "المتبقي في المخزون {n} فقط." }, { n: bound.stock })
+        : say(lang, { en: "You can order at most {n} of this product.", ar: "يمكنك طلب {n} كحد أقصى من هذا المنتج." }, { n: bound.max_per_order });
+  const errors: Record<string, string[]> = { quantity: [message] };
+  if (current > 0) {
+    errors.quantity.push(say(lang, { en: "You already have {n} in your cart.", ar: "لديك {n} في سلتك بالفعل." }, { n: current }));
+  }
+  return unprocessable(errors, message);
+}
+
+function unknownProduct(lang: Lang): BackendError {
+  const message = say(lang, { en: "This product does not exist.", ar: "هذا المنتج غير موجود." });
+  return unprocessable({ product_id: [message] }, message);
+}
+
+async function touchCart(db: D1Database, cartId: number): Promise<void> {
+  await db.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(cartId).run();
+}
+
+/**
+ * Adds `quantity` to the product's line. One statement: the insert or the increment only happens
+ * when the resulting quantity is within min(stock, max_per_order), so 50 concurrent adds give
+ * exactly the total the bound allows.
+ */
+export async function addProductToCart(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
+  const cartId = await ensureCartId(db, owner);
+  const result = await db
+    .prepare(
+      `INSERT INTO cart_items (cart_id, product_id, quantity)
+       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
+       ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
+       WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)`,
+    )
+    .bind(cartId, productId, quantity)
+    .run();
+  if (result.meta.changes === 1) return touchCart(db, cartId);
+  const bound = await productBound(db, productId);
+  if (!bound) throw unknownProduct(lang);
+  const current = await db
+    .prepare("SELECT quantity FROM cart_items WHERE cart_id = ? AND product_id = ?")
+    .bind(cartId, productId)
+    .first<{ quantity: number }>();
+  throw quantityRefused(lang, bound, current?.quantity ?? 0);
+}
+
+/** Sets the line's quantity; 0 removes the line. */
+export async function updateCartQuantity(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
+  if (quantity === 0) return removeProductFromCart(db, owner, productId);
+  const cartId = await ensureCartId(db, owner);
+  const result = await db
+    .prepare(
+      `INSERT INTO cart_items (cart_id, product_id, quantity)
+       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
+       ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity`,
+    )
+    .bind(cartId, productId, quantity)
+    .run();
+  if (result.meta.changes === 1) return touchCart(db, cartId);
+  const bound = await productBound(db, productId);
+  if (!bound) throw unknownProduct(lang);
+  throw quantityRefused(lang, bound, 0);
+}
+
+export async function removeProductFromCart(db: D1Database, owner: CartOwner, productId: number): Promise<void> {
+  const cartId = await findCartId(db, owner);
+  if (cartId === null) return;
+  await db.prepare("DELETE FROM cart_items WHERE cart_id = ? AND product_id = ?").bind(cartId, productId).run();
+  await touchCart(db, cartId);
+}
+
+export async function setCartPromo(db: D1Database, owner: CartOwner, code: string | null): Promise<void> {
+  const cartId = await ensureCartId(db, owner);
+  await db.prepare("UPDATE carts SET promo_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(code, cartId).run();
+}
+
+export interface CartContents {
+  cartId: number | null;
+  promoCode: string | null;
+  lines: CartLine[];
+  subtotal: number;
+  currency: string;
+  invalid: number[];
+}
+
+/** The raw lines and subtotal, without promo evaluation. */
+export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang): Promise<CartContents> {
+  const cart = await db
+    .prepare(`SELECT id, promo_code FROM carts WHERE ${ownerColumn(owner)} = ?`)
+    .bind(ownerValue(owner))
+    .first<{ id: number; promo_code: string | null }>();
+  if (!cart) return { cartId: null, promoCode: null, lines: [], subtotal: 0, currency: "SAR", invalid: [] };
+  const { results } = await db
+    .prepare(
+      `SELECT ${PRODUCT_COLUMNS}, ci.quantity AS line_quantity FROM cart_items ci
+       JOIN products p ON p.id = ci.product_id ${PRODUCT_JOINS}
+       WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.product_id`,
+    )
+    .bind(cart.id)
+    .all<ProductRow & { line_quantity: number }>();
+  const lines = results.map((row) => ({
+    product_id: row.id,
+    quantity: row.line_quantity,
+    product: summarizeProduct(row, lang),
+    line_total: row.price * row.line_quantity,
+  }));
+  return {
+    cartId: cart.id,
+    promoCode: cart.promo_code,
+    lines,
+    subtotal: lines.reduce((sum, l) => sum + l.line_total, 0),
+    currency: lines[0]?.product.currency ?? "SAR",
+    invalid: results.filter((r) => r.line_quantity > Math.min(r.stock, r.max_per_order)).map((r) => r.id),
+  };
+}
+
+/** The contract's Cart: lines, totals and the applied promo (when it still applies). */
+export async function loadCart(db: D1Database, owner: CartOwner, lang: Lang): Promise<Cart> {
+  const contents = await cartContents(db, owner, lang);
+  let promo: AppliedPromo | null = null;
+  if (contents.promoCode && contents.lines.length) {
+    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang);
+    if (evaluated.ok) promo = evaluated.promo;
+  }
+  const discount = promo?.discount ?? 0;
+  return {
+    products: contents.lines,
+    total_quantity: contents.lines.reduce((sum, l) => sum + l.quantity, 0),
+    subtotal: contents.subtotal,
+    discount,
+    total: Math.max(0, contents.subtotal - discount),
+    currency: contents.currency,
+    promo,
+    invalid: contents.invalid,
+  };
+}
+
+/** Empties the cart after a checkout (the lines became an order). */
+export function clearCartStatement(db: D1Database, cartId: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM carts WHERE id = ?").bind(cartId);
+}
+
+/**
+ * At login or register: the guest's lines move into the user's cart (quantities summed, capped
+ * by stock and max_per_order; a line already above the bound keeps its quantity), the guest's
+ * promo code carries over when the user has none, and the guest cart is deleted. One batch.
+ */
+export async function mergeGuestCart(db: D1Database, guestId: string, userId: number): Promise<void> {
+  const guest = await db.prepare("SELECT id, promo_code FROM carts WHERE guest_id = ?").bind(guestId).first<{ id: number; promo_code: string | null }>();
+  if (!guest) return;
+  const userCartId = await ensureCartId(db, { userId, guestId: null });
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO cart_items (cart_id, product_id, quantity)
+         SELECT ?1, gi.product_id, MIN(gi.quantity, p.stock, p.max_per_order)
+         FROM cart_items gi JOIN products p ON p.id = gi.product_id
+         WHERE gi.cart_id = ?2 AND MIN(gi.quantity, p.stock, p.max_per_order) > 0
+         ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = MAX(cart_items.quantity,
+           MIN(cart_items.quantity + excluded.quantity, (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)))`,
+      )
+      .bind(userCartId, guest.id),
+    db
+      .prepare("UPDATE carts SET promo_code = COALESCE(promo_code, ?), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+      .bind(guest.promo_code, userCartId),
+    db.prepare("DELETE FROM carts WHERE id = ?").bind(guest.id),
+  ]);
+}

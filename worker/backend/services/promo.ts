@@ -1,0 +1,138 @@
+import type { Lang } from "../env";
+import { say, type Bilingual } from "../i18n";
+import type { CartOwner } from "../identity";
+
+/**
+ * Promo codes: discount type 1 is a percentage (the default), 2 a fixed amount in halalas.
+ * A code applies within its dates, from its minimum order, while its usage limit and the
+ * shopper's per-user limit allow.
+ */
+
+export const DISCOUNT_PERCENT = 1;
+export const DISCOUNT_FIXED = 2;
+
+export interface AppliedPromo {
+  code: string;
+  discount_type: 1 | 2;
+  /** The discount on this cart, in halalas. */
+  discount: number;
+  /** The code's own value: a percent for type 1, halalas for type 2. */
+  value: number;
+}
+
+export interface PromoRow {
+  id: number;
+  code: string;
+  discount_type: 1 | 2;
+  value: number;
+  max_discount: number | null;
+  starts_at: string | null;
+  ends_at: string | null;
+  min_order: number;
+  usage_limit: number | null;
+  per_user_limit: number | null;
+  used_count: number;
+  active: number;
+}
+
+export type PromoEvaluation = { ok: true; promo: AppliedPromo; row: PromoRow } | { ok: false; message: string; reason: PromoRefusal };
+
+export type PromoRefusal = "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "empty_cart";
+
+const MESSAGES: Record<PromoRefusal, Bilingual> = {
+  unknown: { en: "This promo code does not exist.", ar: "رمز الخصم هذا غير موجود." },
+  not_started: { en: "This promo code is not active yet.", ar: "رمز الخصم هذا غير مفعّل بعد." },
+  expired: { en: "This promo code has expired.", ar: "انتهت صلاحية رمز الخصم هذا." },
+  below_minimum: {
+    en: "This promo code needs a minimum order of {amount} SAR.",
+    ar: "يتطلب رمز الخصم هذا حداً أدنى للطلب قدره {amount} ريال.",
+  },
+  used_up: { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." },
+  per_user: { en: "You have already used this promo code.", ar: "لقد استخدمت رمز الخصم هذا من قبل." },
+  empty_cart: { en: "Add products to your cart before applying a promo code.", ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم." },
+};
+
+export function promoMessage(lang: Lang, reason: PromoRefusal, minOrder = 0): string {
+  return say(lang, MESSAGES[reason], { amount: (minOrder / 100).toFixed(minOrder % 100 === 0 ? 0 : 2) });
+}
+
+/** The discount a code gives on a subtotal, never more than the subtotal. */
+export function discountFor(row: Pick<PromoRow, "discount_type" | "value" | "max_discount">, subtotal: number): number {
+  const raw = row.discount_type === DISCOUNT_FIXED ? row.value : Math.floor((subtotal * row.value) / 100);
+  const capped = row.max_discount !== null ? Math.min(raw, row.max_discount) : raw;
+  return Math.max(0, Math.min(capped, subtotal));
+}
+
+export async function findPromo(db: D1Database, code: string): Promise<PromoRow | null> {
+  return db.prepare("SELECT * FROM promo_codes WHERE code = ? COLLATE NOCASE").bind(code.trim()).first<PromoRow>();
+}
+
+/** How often this shopper (user, guest, or the checkout email) has redeemed the code. */
+async function redemptionsBy(db: D1Database, promoId: number, owner: CartOwner, email?: string): Promise<number> {
+  const ownerClause = owner.userId !== null ? "user_id = ?" : "guest_id = ?";
+  const params: (string | number)[] = [promoId, owner.userId ?? owner.guestId];
+  let sql = `SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ? AND (${ownerClause}`;
+  if (email) {
+    sql += " OR email = ? COLLATE NOCASE";
+    params.push(email);
+  }
+  sql += ")";
+  const row = await db.prepare(sql).bind(...params).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/** Checks every rule in a fixed order and answers the first refusal, or the discount. */
+export async function evaluatePromo(
+  db: D1Database,
+  code: string,
+  subtotal: number,
+  owner: CartOwner,
+  lang: Lang,
+  email?: string,
+): Promise<PromoEvaluation> {
+  const refuse = (reason: PromoRefusal, minOrder = 0): PromoEvaluation => ({ ok: false, reason, message: promoMessage(lang, reason, minOrder) });
+  const row = await findPromo(db, code);
+  if (!row || row.active !== 1) return refuse("unknown");
+  const now = new Date().toISOString();
+  if (row.starts_at && now < row.starts_at) return refuse("not_started");
+  if (row.ends_at && now > row.ends_at) return refuse("expired");
+  if (row.usage_limit !== null && row.used_count >= row.usage_limit) return refuse("used_up");
+  if (row.per_user_limit !== null && (await redemptionsBy(db, row.id, owner, email)) >= row.per_user_limit) return refuse("per_user");
+  if (subtotal <= 0) return refuse("empty_cart");
+  if (subtotal < row.min_order) return refuse("below_minimum", row.min_order);
+  return {
+    ok: true,
+    row,
+    promo: { code: row.code, discount_type: row.discount_type, discount: discountFor(row, subtotal), value: row.value },
+  };
+}
+
+/**
+ * The statements checkout adds to its batch when an order uses a code: the count goes up (the
+ * table's CHECK aborts the batch if a concurrent checkout took the last use) and the redemption
+ * is recorded for the per-user limit.
+ */
+export function redeemPromoStatements(
+  db: D1Database,
+  promoId: number,
+  orderNumber: string,
+  owner: CartOwner,
+  email: string,
+): D1PreparedStatement[] {
+  return [
+    db.prepare("UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ?").bind(promoId),
+    db
+      .prepare("INSERT INTO promo_redemptions (promo_id, order_id, user_id, guest_id, email) SELECT ?, id, ?, ?, ? FROM orders WHERE number = ?")
+      .bind(promoId, owner.userId, owner.guestId, email, orderNumber),
+  ];
+}
+
+/** Gives a use back when an order that redeemed the code is cancelled. */
+export function releasePromoStatements(db: D1Database, orderId: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("UPDATE promo_codes SET used_count = used_count - 1 WHERE id IN (SELECT promo_id FROM promo_redemptions WHERE order_id = ?) AND used_count > 0")
+      .bind(orderId),
+    db.prepare("DELETE FROM promo_redemptions WHERE order_id = ?").bind(orderId),
+  ];
+}
