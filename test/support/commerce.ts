@@ -1,0 +1,108 @@
+// Fixtures for the commerce tests: products, shoppers (guests and users) and a small HTTP client
+// that speaks to the backend the way the storefront does (content-language, Bearer or guest-id).
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { issueToken, mintGuestId } from "../../worker/backend/identity";
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+
+async function ensureCategory(): Promise<number> {
+  await env.DB.prepare(
+    "INSERT INTO categories (slug, name_en, name_ar) VALUES ('commerce-test', 'Test gadgets', 'أجهزة اختبار') ON CONFLICT (slug) DO NOTHING",
+  ).run();
+  const row = await env.DB.prepare("SELECT id FROM categories WHERE slug = 'commerce-test'").first<{ id: number }>();
+  return row!.id;
+}
+
+export interface TestProduct {
+  id: number;
+  slug: string;
+  price: number;
+}
+
+/** A product of its own for one test, so tests never share stock. Price in halalas. */
+export async function createProduct(opts: { price?: number; stock?: number; maxPerOrder?: number; name?: string } = {}): Promise<TestProduct> {
+  const categoryId = await ensureCategory();
+  const slug = unique("gadget");
+  const price = opts.price ?? 10000;
+  const row = await env.DB.prepare(
+    `INSERT INTO products (slug, sku, model, category_id, name_en, name_ar, price, stock, max_per_order)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(slug, slug.toUpperCase(), "T-1", categoryId, opts.name ?? "Test gadget", "جهاز اختبار", price, opts.stock ?? 10, opts.maxPerOrder ?? 5)
+    .first<{ id: number }>();
+  return { id: row!.id, slug, price };
+}
+
+export async function stockOf(productId: number): Promise<number> {
+  const row = await env.DB.prepare("SELECT stock FROM products WHERE id = ?").bind(productId).first<{ stock: number }>();
+  return row!.stock;
+}
+
+export interface Shopper {
+  headers: Record<string, string>;
+  guestId: string | null;
+  userId: number | null;
+  email: string;
+}
+
+/** A guest with an id the shop minted (known in KV). */
+export async function newGuest(lang: "en" | "ar" = "en"): Promise<Shopper> {
+  const guestId = await mintGuestId(env);
+  return { headers: { "guest-id": guestId, "content-language": lang }, guestId, userId: null, email: `${guestId.slice(0, 8)}@guest.example` };
+}
+
+/** A signed-in user with a real bearer token. */
+export async function newUser(lang: "en" | "ar" = "en"): Promise<Shopper> {
+  const email = `${unique("shopper")}@example.com`;
+  const row = await env.DB.prepare("INSERT INTO users (name, email, phone, password_hash) VALUES (?, ?, ?, ?) RETURNING id")
+    .bind("Test Shopper", email, `+9665${Math.floor(10000000 + Math.random() * 89999999)}`, "pbkdf2-sha256$100000$unused$unused")
+    .first<{ id: number }>();
+  const { token } = await issueToken(env.DB, row!.id);
+  return { headers: { authorization: `Bearer ${token}`, "content-language": lang }, guestId: null, userId: row!.id, email };
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: { data: T; message?: string; errors?: Record<string, string[]> };
+}
+
+/** Calls the backend at /backend like the storefront's client does. */
+// `any` by default: tests read answer fields loosely and assert on them, typing each is noise.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function call<T = any>(
+  shopper: Pick<Shopper, "headers"> | null,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { accept: "application/json", ...(shopper?.headers ?? {}) };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const res = await SELF.fetch(`http://shop.test/backend${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Answer<T>["body"] };
+}
+
+export const address = {
+  name: "Sara Test",
+  phone: "+966512345678",
+  city: "Riyadh",
+  district: "Olaya",
+  street: "King Fahd Road",
+  building: "12",
+  postal_code: "12211",
+};
+
+/** Adds one product and checks out; answers the checkout response. */
+export async function checkoutWith(shopper: Shopper, productId: number, quantity = 1, extra: Record<string, unknown> = {}) {
+  const add = await call(shopper, "POST", "/cart/add-product", { product_id: productId, quantity });
+  if (add.status !== 200) return add;
+  return call(shopper, "POST", "/checkout", {
+    idempotency_key: crypto.randomUUID(),
+    email: shopper.email,
+    address,
+    shipping_method: "standard",
+    payment_method: "card",
+    ...extra,
+  });
+}
