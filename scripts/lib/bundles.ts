@@ -1,0 +1,141 @@
+// What each route loads first, read from the build's manifests, and how big it is gzipped.
+// Used by the bundle budget test (test/http/bundle-budget.test.ts) and by `npm run bench`,
+// which prints the same table into docs/PERFORMANCE.md.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { root } from "./worker.ts";
+
+export interface Budgets {
+  framework: { chunk: string; packages: string[] };
+  perRoute: { appJsKB: number; cssKB: number };
+  homeCriticalKB: number;
+  gzipLevel: number;
+}
+
+export function readBudgets(): Budgets {
+  return JSON.parse(readFileSync(join(root, "budgets.json"), "utf8")) as Budgets;
+}
+
+/** React Router's browser manifest (window.__reactRouterManifest), the parts we read. */
+interface RouterManifest {
+  entry: { module: string; imports?: string[]; css?: string[] };
+  routes: Record<
+    string,
+    {
+      id: string;
+      parentId?: string;
+      path?: string;
+      index?: boolean;
+      hasDefaultExport?: boolean;
+      module: string;
+      imports?: string[];
+      css?: string[];
+      clientActionModule?: string;
+      clientLoaderModule?: string;
+      clientMiddlewareModule?: string;
+      hydrateFallbackModule?: string;
+    }
+  >;
+}
+
+/** Vite's client manifest: one entry per chunk, keyed by source id or "_chunk.js". */
+type ViteManifest = Record<string, { file: string; name?: string; imports?: string[]; css?: string[]; assets?: string[] }>;
+
+export interface RouteBundle {
+  /** The URL pattern, e.g. /:locale/products. */
+  path: string;
+  routeId: string;
+  /** gzip bytes */
+  appJs: number;
+  frameworkJs: number;
+  css: number;
+  files: string[];
+}
+
+export function readManifests(buildDir: string): { router: RouterManifest; vite: ViteManifest; clientDir: string } {
+  const clientDir = join(root, buildDir, "client");
+  const vitePath = join(clientDir, ".vite", "manifest.json");
+  if (!existsSync(vitePath)) throw new Error(`${vitePath} is missing: build first (vite.config.ts keeps build.manifest on).`);
+  const vite = JSON.parse(readFileSync(vitePath, "utf8")) as ViteManifest;
+  const name = readdirSync(join(clientDir, "assets")).find((f) => /^manifest-[\w-]+\.js$/.test(f));
+  if (!name) throw new Error(`No React Router manifest (assets/manifest-*.js) in ${clientDir}`);
+  const source = readFileSync(join(clientDir, "assets", name), "utf8");
+  const json = source.slice(source.indexOf("=") + 1).replace(/;\s*$/, "");
+  return { router: JSON.parse(json) as RouterManifest, vite, clientDir };
+}
+
+type ManifestRoute = RouterManifest["routes"][string];
+
+/** A route and its ancestors, root first. */
+function chainOf(manifest: RouterManifest, id: string): ManifestRoute[] {
+  const chain: ManifestRoute[] = [];
+  for (let r: ManifestRoute | undefined = manifest.routes[id]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r);
+  return chain;
+}
+
+/** The full URL pattern of a route, joining its ancestors' paths. */
+function routePath(manifest: RouterManifest, id: string): string {
+  const parts = chainOf(manifest, id).map((r) => (r.path ?? "").replace(/^\/|\/$/g, ""));
+  return `/${parts.filter(Boolean).join("/")}`;
+}
+
+export function measureRoutes(buildDir: string, budgets: Budgets = readBudgets()): RouteBundle[] {
+  const { router, vite, clientDir } = readManifests(buildDir);
+  const byFile = new Map(Object.values(vite).map((e) => [`/${e.file}`, e]));
+  const sizes = new Map<string, number>();
+  const gzipSize = (file: string): number => {
+    let size = sizes.get(file);
+    if (size === undefined) {
+      const path = join(clientDir, file);
+      if (!existsSync(path)) throw new Error(`${file} is named by the manifest but missing from ${clientDir}`);
+      size = gzipSync(readFileSync(path), { level: budgets.gzipLevel }).length;
+      sizes.set(file, size);
+    }
+    return size;
+  };
+  const isFramework = (file: string) => byFile.get(file)?.name === budgets.framework.chunk;
+
+  const result: RouteBundle[] = [];
+  const parents = new Set(Object.values(router.routes).map((r) => r.parentId));
+  for (const route of Object.values(router.routes)) {
+    // Pages only: layouts are counted inside their pages; resource routes (sitemap) load no JS.
+    if (!route.hasDefaultExport || parents.has(route.id)) continue;
+    const chain = chainOf(router, route.id);
+    const js = new Set<string>([router.entry.module, ...(router.entry.imports ?? [])]);
+    const css = new Set<string>(router.entry.css ?? []);
+    for (const r of chain) {
+      for (const f of [r.module, ...(r.imports ?? []), r.clientLoaderModule, r.clientActionModule, r.clientMiddlewareModule, r.hydrateFallbackModule]) {
+        if (f) js.add(f);
+      }
+      for (const f of r.css ?? []) css.add(f);
+    }
+    // Stylesheets imported with ?url (root's app.css) are Vite "assets" of the chunk, not "css".
+    for (const f of js) {
+      const entry = byFile.get(f);
+      for (const c of [...(entry?.css ?? []), ...(entry?.assets ?? []).filter((a) => a.endsWith(".css"))]) css.add(`/${c}`);
+    }
+    let appJs = 0;
+    let frameworkJs = 0;
+    for (const f of js) {
+      if (isFramework(f)) frameworkJs += gzipSize(f);
+      else appJs += gzipSize(f);
+    }
+    let cssBytes = 0;
+    for (const f of css) cssBytes += gzipSize(f);
+    result.push({ path: routePath(router, route.id), routeId: route.id, appJs, frameworkJs, css: cssBytes, files: [...js, ...css] });
+  }
+  return result.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+export const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** A markdown table of the per-route figures against the budgets. */
+export function bundleTable(routes: RouteBundle[], budgets: Budgets): string {
+  const lines = [
+    `| Route | App JS (≤ ${budgets.perRoute.appJsKB} KB) | Framework JS | CSS (≤ ${budgets.perRoute.cssKB} KB) | Total |`,
+    "|---|---:|---:|---:|---:|",
+  ];
+  for (const r of routes) lines.push(`| \`${r.path}\` (${r.routeId}) | ${kb(r.appJs)} | ${kb(r.frameworkJs)} | ${kb(r.css)} | ${kb(r.appJs + r.frameworkJs + r.css)} |`);
+  return lines.join("\n");
+}

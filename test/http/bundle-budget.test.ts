@@ -1,0 +1,55 @@
+// The bundle budget (budgets.json): what each route loads first, read from the build's manifests
+// and gzipped, stays within the shop's own JavaScript and CSS budgets.
+import { gzipSync } from "node:zlib";
+import { describe, expect, inject, it } from "vitest";
+import { bundleTable, kb, measureRoutes, readBudgets, readManifests } from "../../scripts/lib/bundles.ts";
+import { buildDir } from "../../scripts/lib/worker.ts";
+
+const base = inject("baseURL");
+const budgets = readBudgets();
+const routes = measureRoutes(buildDir, budgets);
+const KB = 1024;
+
+describe("the bundle budget", () => {
+  it("measures every page of the route table, and prints the figures", () => {
+    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/", "/:locale", "/:locale/products", "/:locale/product-details/:slug", "/:locale/privacy-policy"]));
+    console.log(`Bundle sizes, gzip KB, ${buildDir}:\n${bundleTable(routes, budgets)}`);
+  });
+
+  it("finds the framework chunk, so the framework is told apart from the shop's own code", () => {
+    const { vite } = readManifests(buildDir);
+    expect(Object.values(vite).some((e) => e.name === budgets.framework.chunk)).toBe(true);
+    for (const r of routes) expect(r.frameworkJs, r.path).toBeGreaterThan(0);
+  });
+
+  for (const r of routes) {
+    it(`${r.path} (${r.routeId}) loads at most ${budgets.perRoute.appJsKB} KB of the shop's own JavaScript and ${budgets.perRoute.cssKB} KB of CSS first`, () => {
+      expect(r.appJs, `${r.path}: ${kb(r.appJs)} KB gzip of the shop's own JavaScript on first load, budget ${budgets.perRoute.appJsKB} KB`).toBeLessThanOrEqual(budgets.perRoute.appJsKB * KB);
+      expect(r.css, `${r.path}: ${kb(r.css)} KB gzip of CSS on first load, budget ${budgets.perRoute.cssKB} KB`).toBeLessThanOrEqual(budgets.perRoute.cssKB * KB);
+    });
+  }
+
+  it("counts every script and stylesheet the served pages actually link", async () => {
+    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] }).data[0].slug;
+    const pages: [string, string][] = [
+      ["/en", "/:locale"],
+      ["/ar/products", "/:locale/products"],
+      [`/en/product-details/${slug}`, "/:locale/product-details/:slug"],
+    ];
+    for (const [url, pattern] of pages) {
+      const html = await (await fetch(`${base}${url}`)).text();
+      const linked = new Set([...html.matchAll(/(?:href="|import\(")(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]).filter((f) => !/\/manifest-[\w-]+\.js$/.test(f)));
+      const measured = new Set(routes.find((r) => r.path === pattern)?.files);
+      expect(linked.size, url).toBeGreaterThan(0);
+      for (const file of linked) expect(measured.has(file), `${url} links ${file}, which the budget does not count`).toBe(true);
+    }
+  });
+
+  it(`the home page's HTML and its stylesheets fit in the first ${budgets.homeCriticalKB} KB sent (gzip)`, async () => {
+    const html = await (await fetch(`${base}/en`)).text();
+    const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]);
+    let bytes = gzipSync(html, { level: budgets.gzipLevel }).length;
+    for (const href of sheets) bytes += gzipSync(Buffer.from(await (await fetch(`${base}${href}`)).arrayBuffer()), { level: budgets.gzipLevel }).length;
+    expect(bytes, `home: ${kb(bytes)} KB of HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
+  });
+});
