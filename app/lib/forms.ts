@@ -1,0 +1,208 @@
+import {
+  setError,
+  type FieldPath,
+  type FieldStore,
+  type FieldValues,
+  type FormStore,
+  type ResponseData,
+} from "@modular-forms/react";
+import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
+import * as v from "valibot";
+import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
+import type { Translate } from "./i18n";
+import { isPhoneKey, isValidE164 } from "./phone";
+
+/**
+ * Forms (spec §5, DESIGN §7): @modular-forms/react with valibot rules. Messages use the
+ * default texts of spec §5 in the visitor's language, appear once a field has been touched or
+ * changed (or the form submitted), and a 422 answer lands on the fields it names plus a summary.
+ *
+ * Components that read a form signal (`field.error.value`, `form.submitted.value`, ...) must call
+ * `useSignals()` from `@preact/signals-react/runtime`, or they never re-render on validation.
+ */
+
+/** Every form validates a field when it loses focus, then again on every change once it showed an error. */
+export const FORM_OPTIONS = { validateOn: "blur", revalidateOn: "change" } as const;
+
+export interface FormMessages {
+  required: (name: string) => string;
+  email: string;
+  url: string;
+  number: (name: string) => string;
+  mismatch: (name: string) => string;
+  minLength: (name: string, min: number) => string;
+  maxLength: (name: string, max: number) => string;
+  phone: string;
+  /** Form-level: 'Sorry, not all fields are filled out correctly.' */
+  formInvalid: string;
+  /** Summary header: 'There were errors in your form.' */
+  summary: string;
+  /** Fallback: 'This field is not valid.' */
+  fallback: string;
+}
+
+export function formMessages(t: Translate): FormMessages {
+  return {
+    required: (name) => t("form.required", { name }),
+    email: t("form.email"),
+    url: t("form.url"),
+    number: (name) => t("form.number", { name }),
+    mismatch: (name) => t("form.mismatch", { name }),
+    minLength: (name, min) => t("form.minLength", { name, min }),
+    maxLength: (name, max) => t("form.maxLength", { name, max }),
+    phone: t("form.phone"),
+    formInvalid: t("form.formInvalid"),
+    summary: t("form.summary"),
+    fallback: t("form.fallback"),
+  };
+}
+
+/** A modular-forms field validator: answers the message, or "" when the value is fine. */
+export type Validator = (value: string | null | undefined) => string;
+
+/** Runs a valibot schema as a field validator; an issue without a message gives the fallback. */
+export function fromSchema(schema: v.GenericSchema<string, unknown>, fallback: string): Validator {
+  return (value) => {
+    const result = v.safeParse(schema, value ?? "");
+    return result.success ? "" : result.issues[0]?.message || fallback;
+  };
+}
+
+/**
+ * The named rules, with their messages in the visitor's language. Combine them in a field's
+ * `validate={[rules.required(label), rules.email()]}`; the first failing one speaks. Rules
+ * other than `required` accept an empty value, so optional fields stay optional.
+ */
+export function formRules(t: Translate) {
+  const m = formMessages(t);
+  const optional = (check: Validator): Validator => (value) => ((value ?? "").trim() === "" ? "" : check(value));
+  return {
+    messages: m,
+    required: (name: string): Validator => fromSchema(v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
+    email: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.email(m.email)), m.fallback)),
+    url: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.url(m.url)), m.fallback)),
+    number: (name: string): Validator =>
+      optional(fromSchema(v.pipe(v.string(), v.trim(), v.regex(/^-?\d+(\.\d+)?$/, m.number(name))), m.fallback)),
+    minLength: (name: string, min: number): Validator => optional(fromSchema(v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
+    maxLength: (name: string, max: number): Validator => optional(fromSchema(v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
+    /** The value must equal another field's current value (password confirmation). */
+    matches: (name: string, other: () => string | null | undefined): Validator => (value) => ((value ?? "") === (other() ?? "") ? "" : m.mismatch(name)),
+    /** A phone number in E.164 that is valid for the country its calling code names. */
+    phone: (): Validator => optional((value) => (isValidE164(value) ? "" : m.phone)),
+    /** Email or phone (sign-in and reset forms accept either). */
+    emailOrPhone: (): Validator =>
+      optional((value) => {
+        const text = (value ?? "").trim();
+        if (text.includes("@")) return v.safeParse(v.pipe(v.string(), v.email()), text).success ? "" : m.email;
+        return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
+      }),
+    /** An arbitrary valibot schema with a message of the caller's choosing. */
+    schema: (schema: v.GenericSchema<string, unknown>): Validator => optional(fromSchema(schema, m.fallback)),
+  };
+}
+export type FormRules = ReturnType<typeof formRules>;
+
+/**
+ * The message to show under a field: only once the field was touched or changed, or the form
+ * was submitted (spec §5: "visible after a field is dirty"). Call from a component with useSignals().
+ */
+export function visibleError<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>>(
+  field: FieldStore<T, N>,
+  form?: FormStore<T, R>,
+): string {
+  const error = field.error.value;
+  if (!error) return "";
+  return field.dirty.value || field.touched.value || form?.submitted.value ? error : "";
+}
+
+/** The field errors carried by a failed call (ApiError or the common handler's answer), spec §5 shape. */
+export function fieldErrorsOf(error: unknown): FieldError[] {
+  if (error instanceof ApiError) return error.fieldErrors;
+  if (error && typeof error === "object" && "errors" in error) {
+    const errors = (error as HandledError).errors;
+    if (Array.isArray(errors)) return errors;
+    if (errors && typeof errors === "object") return toFieldErrors(errors as Record<string, string[]>);
+  }
+  return [];
+}
+
+/**
+ * Puts a 422 answer onto the form: each error whose type names a field of the form becomes that
+ * field's message (the field's messages joined by a comma, spec §5). Answers every error, for the
+ * summary, in the server's order.
+ */
+export function applyServerErrors<T extends FieldValues, R extends ResponseData>(
+  form: FormStore<T, R>,
+  errors: FieldError[],
+  aliases: Record<string, FieldPath<T>> = {},
+): FieldError[] {
+  for (const error of errors) {
+    const name = (aliases[error.type] ?? error.type) as FieldPath<T>;
+    if (form.internal.fields[name]) setError(form, name, error.message, { shouldFocus: false, shouldTouched: true });
+  }
+  return errors;
+}
+
+/* ---------- Input helpers (spec §5), as small props to spread onto an <input> ---------- */
+
+const DIGIT = /\p{Nd}/u;
+
+function modified(e: KeyboardEvent): boolean {
+  return e.ctrlKey || e.metaKey || e.altKey;
+}
+
+/** Keys that only modify others; they never insert text. */
+const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "AltGraph", "Meta", "CapsLock", "Unidentified", "Process"]);
+
+/**
+ * Phone-style keys: digits, Backspace, Delete, plus, and the navigation keys (arrows, Home, End,
+ * Tab, Enter); every other key is blocked. Shortcuts (Ctrl/Cmd + key) pass, the value is sanitized anyway.
+ */
+export function phoneKeyDown(e: KeyboardEvent<HTMLInputElement>): void {
+  if (modified(e) || MODIFIER_KEYS.has(e.key) || isPhoneKey(e.key)) return;
+  e.preventDefault();
+}
+
+function isPrintable(key: string): boolean {
+  return [...key].length === 1;
+}
+
+/** Refuses inserted text (typing, IME, drop) with anything other than digits and plus. */
+export function phoneBeforeInput(e: FormEvent<HTMLInputElement>): void {
+  const data = (e.nativeEvent as InputEvent).data;
+  if (data && !/^[0-9\u0660-\u0669\u06F0-\u06F9+\s]+$/.test(data)) e.preventDefault();
+}
+
+export const phoneInputProps = {
+  onKeyDown: phoneKeyDown,
+  onBeforeInput: phoneBeforeInput,
+  inputMode: "tel",
+  dir: "ltr",
+} as const;
+
+/** True when a key is refused in a name-style field (any digit, Latin or Arabic-Indic). */
+export function isNameBlockedKey(key: string): boolean {
+  return isPrintable(key) && DIGIT.test(key);
+}
+
+export function nameKeyDown(e: KeyboardEvent<HTMLInputElement>): void {
+  if (!modified(e) && isNameBlockedKey(e.key)) e.preventDefault();
+}
+
+export function nameBeforeInput(e: FormEvent<HTMLInputElement>): void {
+  const data = (e.nativeEvent as InputEvent).data;
+  if (data && DIGIT.test(data)) e.preventDefault();
+}
+
+/** Name-style fields: digit keys are blocked. */
+export const nameInputProps = { onKeyDown: nameKeyDown, onBeforeInput: nameBeforeInput } as const;
+
+/** Fields where the browser must not suggest or remember values (codes, confirmations). */
+export const noAutocompleteProps = { autoComplete: "off" } as const;
+
+function refuse(e: ClipboardEvent | DragEvent): void {
+  e.preventDefault();
+}
+
+/** No copy, cut, paste or drop (the password confirmation must be typed). */
+export const noCopyPasteProps = { onCopy: refuse, onCut: refuse, onPaste: refuse, onDrop: refuse } as const;
