@@ -1,0 +1,14 @@
+// Every statement of the demo seed, in order. Used by scripts/seed.ts (wrangler d1 execute, local
+// or --remote) and by test/support/catalogue.ts (D1 in the Workers test runtime). Each part is
+// idempotent (INSERT OR IGNORE / insert-when-missing), so running the whole seed twice is safe.
+import { catalogueStatements } from "./catalogue.ts";
+import { contentStatements } from "./content.ts";
+// Further seed parts (e.g. promo codes from ./promos.ts) are imported here and added below.
+
+export function seedStatements(): string[] {
+  return [
+    ...catalogueStatements(),
+    ...contentStatements(),
+    // Further parts go here, e.g. `...promoStatements(),`.
+  ];
+}
