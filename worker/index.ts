@@ -23,6 +23,9 @@ app.use(securityHeaders());
 app.route("/backend", backendApp);
 app.route("/api", apiApp);
 app.route("/builds", buildsApp);
+// An unknown /api or /backend path is a JSON 404, never a page from the storefront.
+app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
+app.all("/backend/*", (c) => c.json({ message: "Not found" }, 404));
 
 /** The in-process transport to the built-in backend, or HTTP to BACKEND_URL when configured. */
 function backendTransport(c: Context<HonoEnv>, requestId: string) {
