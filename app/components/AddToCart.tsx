@@ -1,25 +1,68 @@
+import { useAtomValue, useSetAtom } from "jotai";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
+import { cartDrawerOpenAtom, invalidQuantityAtom } from "../state/cart";
+import { QuantityStepper } from "./QuantityStepper";
+import "../styles/cart.css";
 
 export interface AddToCartProps {
   productId: number;
   /** How many the shopper may pick: the lower of stock and the per-order maximum. */
   maxQuantity: number;
+  /** The quantity picked at first. */
   quantity: number;
+  /** The product's name, for the quantity buttons' accessible names. */
+  name?: string;
 }
 
 /**
- * The add-to-cart button of a product. Until the cart lands it is disabled with its reason;
- * the cart issue wires it to the cart atoms.
+ * The add-to-cart button of a product: a quantity, then the add (spec §4: a guest id first when
+ * needed, the cart reloaded after, an invalid quantity recorded when refused). A success opens
+ * the drawer; a refusal shows the server's reason beside the button.
  */
-export function AddToCart({ maxQuantity }: AddToCartProps) {
+export function AddToCart({ productId, maxQuantity, quantity, name }: AddToCartProps) {
   const t = useT();
-  const reason = maxQuantity < 1 ? t("product.outOfStock") : t("product.cartUnavailable");
+  const cart = useCart();
+  const openDrawer = useSetAtom(cartDrawerOpenAtom);
+  const invalid = useAtomValue(invalidQuantityAtom).has(productId);
+  const [amount, setAmount] = useState(Math.max(1, Math.min(quantity || 1, Math.max(1, maxQuantity))));
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState("");
+  const soldOut = maxQuantity < 1;
+  const label = name ?? t("product.addToCart");
+
+  const add = async () => {
+    setBusy(true);
+    setMessage("");
+    const result = await cart.addProductToCart(productId, amount);
+    setBusy(false);
+    if (result.ok) {
+      toast.success(t("cart.added"));
+      openDrawer(true);
+    } else {
+      setMessage(result.message ?? t("cart.invalidQuantity"));
+    }
+  };
+
+  const reason = soldOut ? t("product.outOfStock") : message || (invalid ? t("cart.invalidQuantity") : "");
   return (
     <div className="add-to-cart">
-      <button type="button" className="button button--primary button--block" disabled aria-describedby="add-to-cart-reason">
-        {t("product.addToCart")}
+      {soldOut ? null : <QuantityStepper value={amount} max={maxQuantity} name={label} disabled={busy} onChange={(n) => setAmount(n)} />}
+      <button
+        type="button"
+        className="button button--primary add-to-cart__button"
+        disabled={soldOut || busy}
+        aria-busy={busy}
+        aria-describedby={reason ? `add-to-cart-reason-${productId}` : undefined}
+        onClick={() => void add()}
+      >
+        {busy ? t("cart.adding") : t("product.addToCart")}
       </button>
-      <p id="add-to-cart-reason" className="muted">{reason}</p>
+      <p id={`add-to-cart-reason-${productId}`} className={soldOut ? "muted add-to-cart__reason" : "add-to-cart__reason add-to-cart__reason--error"} role={soldOut ? undefined : "alert"}>
+        {reason}
+      </p>
     </div>
   );
 }

@@ -1,18 +1,27 @@
-import { useAtom } from "jotai";
+import { useAtom, useAtomValue } from "jotai";
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { useLocalePath, useT } from "../lib/use-locale";
-import { cartDrawerOpenAtom } from "../state/cart";
+import { useCartHydration } from "../lib/cart";
+import { formatMoney } from "../lib/money";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
+import { CartLine } from "./CartLine";
+import "../styles/cart.css";
 
 /**
  * The cart drawer. A modal <dialog>: the browser traps focus inside, Escape closes it, and focus
- * returns to the button that opened it.
+ * returns to the button that opened it. It also hydrates the cart for the whole app, since the
+ * layout renders it on every page.
  */
-export function CartDrawer({ children }: { children?: React.ReactNode }) {
+export function CartDrawer() {
   const t = useT();
   const to = useLocalePath();
+  const locale = useLocale();
   const [open, setOpen] = useAtom(cartDrawerOpenAtom);
+  const cart = useAtomValue(cartListAtom);
+  const count = useAtomValue(totalQuantityAtom);
   const ref = useRef<HTMLDialogElement>(null);
+  useCartHydration();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -21,32 +30,65 @@ export function CartDrawer({ children }: { children?: React.ReactNode }) {
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  const close = () => setOpen(false);
+  const empty = cart.products.length === 0;
+
   return (
     <dialog
       id="cart-drawer"
       ref={ref}
-      className="drawer"
+      className="drawer cart-drawer"
       aria-labelledby="cart-drawer-title"
-      onClose={() => setOpen(false)}
+      onClose={close}
       onClick={(e) => {
-        if (e.target === e.currentTarget) setOpen(false);
+        if (e.target === e.currentTarget) close();
       }}
     >
       <div className="drawer__panel">
         <div className="drawer__head">
-          <h2 id="cart-drawer-title">{t("cart.title")}</h2>
-          <button type="button" className="icon-button" onClick={() => setOpen(false)} aria-label={t("cart.close")}>
+          <h2 id="cart-drawer-title">
+            {t("cart.title")}
+            {count > 0 ? <span className="cart-drawer__count"> (<bdi>{count}</bdi>)</span> : null}
+          </h2>
+          <button type="button" className="icon-button" onClick={close} aria-label={t("cart.close")}>
             <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
           </button>
         </div>
         <div className="drawer__body">
-          {children ?? <p className="muted">{t("cart.empty")}</p>}
+          {empty ? (
+            <div className="empty-state">
+              <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
+              <p>{t("cart.empty")}</p>
+              <Link className="button" to={to("/products")} onClick={close}>{t("cart.continueShopping")}</Link>
+            </div>
+          ) : (
+            <ul className="cart-lines" aria-label={t("cart.lines")}>
+              {cart.products.map((line) => (
+                <CartLine key={line.product_id} line={line} currency={cart.currency} onNavigate={close} compact />
+              ))}
+            </ul>
+          )}
         </div>
-        <div className="drawer__foot">
-          <Link className="button button--primary button--block" to={to("/shopping-cart")} onClick={() => setOpen(false)}>
-            {t("cart.viewCart")}
-          </Link>
-        </div>
+        {empty ? null : (
+          <div className="drawer__foot">
+            <p className="cart-drawer__subtotal">
+              <span>{t("cart.subtotal")}</span>
+              <strong><bdi>{formatMoney(cart.subtotal, cart.currency, locale)}</bdi></strong>
+            </p>
+            {cart.discount > 0 ? (
+              <p className="cart-drawer__subtotal cart-drawer__subtotal--discount">
+                <span>{t("cart.discount")}</span>
+                <span><bdi>−{formatMoney(cart.discount, cart.currency, locale)}</bdi></span>
+              </p>
+            ) : null}
+            <Link className="button button--primary button--block" to={to("/checkout")} onClick={close}>
+              {t("cart.checkout")}
+            </Link>
+            <Link className="button button--block" to={to("/shopping-cart")} onClick={close}>
+              {t("cart.viewCart")}
+            </Link>
+          </div>
+        )}
       </div>
     </dialog>
   );

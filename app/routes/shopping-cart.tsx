@@ -1,6 +1,14 @@
+import { useAtomValue } from "jotai";
+import { Link } from "react-router";
 import type { Route } from "./+types/shopping-cart";
+import { CartLine } from "../components/CartLine";
+import { OrderSummary, type Totals } from "../components/OrderSummary";
+import { PromoCode } from "../components/PromoCode";
+import { optionsTotals, useCheckoutOptions } from "../lib/checkout";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { cartListAtom, cartLoadedAtom, totalQuantityAtom } from "../state/cart";
+import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "cart", noindex: true });
 
@@ -17,9 +25,53 @@ export function HydrateFallback() {
 
 export default function ShoppingCart() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const cart = useAtomValue(cartListAtom);
+  const loaded = useAtomValue(cartLoadedAtom);
+  const count = useAtomValue(totalQuantityAtom);
+  const empty = cart.products.length === 0;
+  // Shipping and the VAT line come from the checkout options, read again when the cart changes.
+  const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
+  const { options } = useCheckoutOptions(locale, revision, undefined, loaded && !empty);
+  const totals: Totals = options
+    ? { ...optionsTotals(options), subtotal: cart.subtotal, discount: cart.discount }
+    : { subtotal: cart.subtotal, discount: cart.discount, shipping: null, vat: null, total: cart.total, currency: cart.currency };
+  if (options) totals.total = cart.total + (totals.shipping ?? 0);
+
   return (
-    <div className="container page">
-      <h1>{t("pages.cart.title")}</h1>
+    <div className="container page cart-page">
+      <div className="page-head">
+        <h1>{t("pages.cart.title")}</h1>
+        {count > 0 ? <p className="muted">{t("cart.items", { count })}</p> : null}
+      </div>
+      {!loaded ? (
+        <p aria-busy="true">{t("app.loading")}</p>
+      ) : empty ? (
+        <div className="empty-state card">
+          <p>{t("cart.empty")}</p>
+          <p className="muted">{t("cart.emptyHint")}</p>
+          <Link className="button button--primary" to={to("/products")}>{t("cart.browseProducts")}</Link>
+        </div>
+      ) : (
+        <div className="cart-page__layout">
+          <section className="cart-page__lines" aria-labelledby="cart-lines-title">
+            <h2 id="cart-lines-title" className="visually-hidden">{t("cart.lines")}</h2>
+            <ul className="cart-lines">
+              {cart.products.map((line) => (
+                <CartLine key={line.product_id} line={line} currency={cart.currency} />
+              ))}
+            </ul>
+          </section>
+          <div className="cart-page__aside">
+            <OrderSummary totals={totals}>
+              <PromoCode />
+            </OrderSummary>
+            <Link className="button button--primary button--block" to={to("/checkout")}>{t("cart.proceedToCheckout")}</Link>
+            <Link className="button button--ghost button--block" to={to("/products")}>{t("cart.continueShopping")}</Link>
+          </div>
+        </div>
+      )}
     </div>
   );
 }

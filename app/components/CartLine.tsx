@@ -1,0 +1,69 @@
+import { useAtomValue } from "jotai";
+import { useState } from "react";
+import { toast } from "sonner";
+import { useCart } from "../lib/cart";
+import { formatMoney } from "../lib/money";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { invalidQuantityAtom, maxQuantityOf, type CartLine as Line } from "../state/cart";
+import { QuantityStepper } from "./QuantityStepper";
+import { SmartLink } from "./SmartLink";
+
+/** One cart line: image, name, unit price, quantity stepper, remove, and the line's total. */
+export function CartLine({ line, currency, onNavigate, compact = false }: { line: Line; currency: string; onNavigate?: () => void; compact?: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const cart = useCart();
+  const invalid = useAtomValue(invalidQuantityAtom).has(line.product_id);
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const product = line.product;
+  const name = product?.name ?? `#${line.product_id}`;
+  const href = product ? to(`/product-details/${encodeURIComponent(product.slug)}`) : undefined;
+  const messageId = `line-msg-${line.product_id}${compact ? "-d" : ""}`;
+
+  const change = async (quantity: number) => {
+    setMessage("");
+    const result = await cart.updateQuantity(line.product_id, quantity);
+    if (!result.ok) setMessage(result.message ?? t("cart.updateFailed"));
+  };
+  const remove = async () => {
+    setBusy(true);
+    const result = await cart.removeProduct(line.product_id);
+    setBusy(false);
+    if (result.ok) toast.success(t("cart.removed"));
+  };
+
+  return (
+    <li className={`cart-line${compact ? " cart-line--compact" : ""}`} data-product-id={line.product_id}>
+      <div className="cart-line__media">
+        {product?.image ? <img src={product.image} alt="" width={compact ? 64 : 96} height={compact ? 64 : 96} loading="lazy" decoding="async" /> : null}
+      </div>
+      <div className="cart-line__info">
+        {href ? (
+          <SmartLink to={href} className="cart-line__name" onClick={onNavigate}>{name}</SmartLink>
+        ) : (
+          <span className="cart-line__name">{name}</span>
+        )}
+        {product ? (
+          <p className="cart-line__unit muted">
+            <bdi>{product.model}</bdi>
+            <span aria-hidden="true"> · </span>
+            {t("cart.unitPrice", { price: formatMoney(product.price, currency, locale) })}
+          </p>
+        ) : null}
+        <div className="cart-line__controls">
+          <QuantityStepper value={line.quantity} max={Math.max(line.quantity, maxQuantityOf(line))} name={name} disabled={busy} onChange={(q) => void change(q)} />
+          <button type="button" className="link-button cart-line__remove" onClick={() => void remove()} disabled={busy} aria-label={t("cart.remove", { name })}>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+            <span>{t("cart.removeShort")}</span>
+          </button>
+        </div>
+        {invalid || message ? (
+          <p id={messageId} className="cart-line__error" role="alert">{message || t("cart.invalidQuantity")}</p>
+        ) : null}
+      </div>
+      <p className="cart-line__total"><bdi>{formatMoney(line.line_total ?? (product ? product.price * line.quantity : 0), currency, locale)}</bdi></p>
+    </li>
+  );
+}

@@ -1,0 +1,61 @@
+import { useAtomValue } from "jotai";
+import { useState } from "react";
+import { useCart } from "../lib/cart";
+import { useT } from "../lib/use-locale";
+import { promoAtom } from "../state/cart";
+
+/**
+ * The promo code field (spec §4, §5): the server validates; a valid code shows
+ * 'Discount received {n} on total payment', an invalid one the server's own message.
+ */
+export function PromoCode() {
+  const t = useT();
+  const cart = useCart();
+  const promo = useAtomValue(promoAtom);
+  const [code, setCode] = useState(promo.state === "valid" ? promo.code : "");
+  const [busy, setBusy] = useState(false);
+
+  const apply = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    await cart.checkPromoCode(code);
+    setBusy(false);
+  };
+  const remove = async () => {
+    setBusy(true);
+    await cart.removePromoCode();
+    setCode("");
+    setBusy(false);
+  };
+
+  const invalid = promo.state === "invalid";
+  return (
+    <form className="promo" onSubmit={(e) => void apply(e)} noValidate>
+      <label htmlFor="promo-code" className="promo__label">{t("cart.promo.label")}</label>
+      <div className="promo__row">
+        <input
+          id="promo-code"
+          name="code"
+          className="promo__input"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          dir="ltr"
+          aria-invalid={invalid}
+          aria-describedby={promo.message ? "promo-message" : undefined}
+          disabled={busy}
+        />
+        {promo.state === "valid" ? (
+          <button type="button" className="button" onClick={() => void remove()} disabled={busy}>{t("cart.promo.remove")}</button>
+        ) : (
+          <button type="submit" className="button" disabled={busy} aria-busy={busy}>{busy ? t("cart.promo.applying") : t("cart.promo.apply")}</button>
+        )}
+      </div>
+      <p id="promo-message" className={`promo__message promo__message--${promo.state}`} role="status" aria-live="polite">
+        {promo.message}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from "react";
+import { useT } from "../lib/use-locale";
+
+export interface QuantityStepperProps {
+  value: number;
+  min?: number;
+  max: number;
+  /** The product's name, for the buttons' accessible names. */
+  name: string;
+  disabled?: boolean;
+  onChange: (quantity: number) => void;
+  id?: string;
+}
+
+/** − [n] +: the buttons step by one; a typed number is applied when the field is left or Enter pressed. */
+export function QuantityStepper({ value, min = 1, max, name, disabled, onChange, id }: QuantityStepperProps) {
+  const t = useT();
+  const [draft, setDraft] = useState(String(value));
+  useEffect(() => setDraft(String(value)), [value]);
+
+  const commit = () => {
+    const n = Number.parseInt(draft.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)), 10);
+    if (!Number.isFinite(n) || n === value) return setDraft(String(value));
+    onChange(Math.max(min, Math.min(max, n)));
+  };
+
+  return (
+    <div className="stepper" role="group" aria-label={t("cart.quantityOf", { name })}>
+      <button type="button" className="stepper__button" aria-label={t("cart.decrease", { name })} disabled={disabled || value <= min} onClick={() => onChange(value - 1)}>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M5 12h14" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" /></svg>
+      </button>
+      <input
+        id={id}
+        className="stepper__input"
+        type="text"
+        inputMode="numeric"
+        dir="ltr"
+        aria-label={t("cart.quantityOf", { name })}
+        value={draft}
+        disabled={disabled}
+        onChange={(e) => setDraft(e.target.value.replace(/[^\d\u0660-\u0669]/g, "").slice(0, 3))}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") {
+            e.preventDefault();
+            commit();
+          }
+        }}
+      />
+      <button type="button" className="stepper__button" aria-label={t("cart.increase", { name })} disabled={disabled || value >= max} onClick={() => onChange(value + 1)}>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M5 12h14M12 5v14" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" /></svg>
+      </button>
+    </div>
+  );
+}

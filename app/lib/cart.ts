@@ -1,0 +1,308 @@
+import { useStore } from "jotai";
+import { useEffect, useMemo } from "react";
+import { useLocation, useNavigate } from "react-router";
+import {
+  cartFromResponse,
+  cartListAtom,
+  cartLoadedAtom,
+  EMPTY_CART,
+  IDLE_PROMO,
+  invalidPromo,
+  invalidQuantityAtom,
+  productsFlag,
+  promoAtom,
+  validPromo,
+  withInvalid,
+  withLineQuantity,
+  withoutInvalid,
+  type CartList,
+  type CartResponse,
+  type DiscountType,
+} from "../state/cart";
+import { browserApi, handleBrowserError } from "./api/browser";
+import { ApiError } from "./api/errors";
+import { translate } from "./i18n";
+import { localeOfPath, type Locale } from "./locales";
+import { formatMoney } from "./money";
+import { readSession, writeSession } from "./session";
+import { localePath, useLocale } from "./use-locale";
+
+/**
+ * The cart's actions (spec §4 "Cart", "Promo code"): every change goes to the backend through
+ * the one client and lands in the jotai atoms of app/state/cart.ts.
+ */
+type Store = ReturnType<typeof useStore>;
+
+export interface CartContext {
+  store: Store;
+  locale: Locale;
+  navigate: (to: string) => void;
+  /** The current path, read when a rule needs it (the checkout-page redirect). */
+  pathname: () => string;
+}
+
+/** What an action answers: whether it worked and, when not, the message to show. */
+export interface CartResult {
+  ok: boolean;
+  message?: string;
+}
+
+let guestIdRequest: Promise<string | null> | null = null;
+
+/**
+ * Spec §4: if the visitor has neither a token nor a guest id when the cart is used, a guest id
+ * is requested from the own server and stored. Concurrent callers share one request.
+ */
+export async function ensureGuestId(): Promise<string | null> {
+  if (readSession("token")) return null;
+  const existing = readSession("guestId");
+  if (existing) return existing;
+  guestIdRequest ??= (async () => {
+    try {
+      const res = await fetch("/api/cart/generate-guest-id", { headers: { accept: "application/json" }, credentials: "same-origin" });
+      if (!res.ok) throw new ApiError(res.status, "");
+      const body = (await res.json()) as { guestId?: unknown };
+      const guestId = typeof body.guestId === "string" ? body.guestId : null;
+      if (!guestId) throw new ApiError(500, "");
+      writeSession("guestId", guestId);
+      return guestId;
+    } finally {
+      guestIdRequest = null;
+    }
+  })();
+  return guestIdRequest;
+}
+
+/** Whether the visitor has an identity the backend can keep a cart for. */
+export function hasCartIdentity(): boolean {
+  return Boolean(readSession("token") || readSession("guestId"));
+}
+
+function isCheckoutPage(pathname: string): boolean {
+  return /^\/(en|ar)\/checkout\/?$/.test(pathname);
+}
+
+/** A refused quantity's message: the field's messages, else the server's, else ours. */
+function quantityMessage(error: unknown, locale: Locale): string {
+  if (error instanceof ApiError) {
+    const field = error.errors.quantity ?? error.errors.product_id ?? error.errors.productId;
+    if (Array.isArray(field) && field.length) return field.join(", ");
+    if (error.message) return error.message;
+  }
+  return translate(locale, "cart.invalidQuantity");
+}
+
+function setCart(ctx: CartContext, cart: CartList): void {
+  ctx.store.set(cartListAtom, cart);
+  ctx.store.set(cartLoadedAtom, true);
+  writeSession("products", productsFlag(cart));
+  // The backend's invalid ids join the set the shopper's refused changes built.
+  let invalid = ctx.store.get(invalidQuantityAtom);
+  for (const id of cart.invalid) invalid = withInvalid(invalid, id);
+  ctx.store.set(invalidQuantityAtom, invalid);
+  // A code already on the cart (a reload, another tab) shows as valid with its message.
+  const promo = ctx.store.get(promoAtom);
+  if (cart.promo && promo.state !== "valid") {
+    const { code, discount_type, discount, value } = cart.promo;
+    ctx.store.set(promoAtom, validPromo({ code, discount_type, discount: value ?? discount }, code, promoAmount(ctx.locale, cart.currency), promoTemplate(ctx.locale)));
+  } else if (!cart.promo && promo.state === "valid") {
+    ctx.store.set(promoAtom, IDLE_PROMO);
+  }
+}
+
+function handle(ctx: CartContext, error: unknown): string {
+  return handleBrowserError(error, ctx.locale, ctx.navigate).message;
+}
+
+/** GET /cart into the atoms. With no identity yet, the cart is simply empty. */
+export async function loadCart(ctx: CartContext): Promise<CartResult> {
+  if (!hasCartIdentity()) {
+    setCart(ctx, EMPTY_CART);
+    return { ok: true };
+  }
+  try {
+    const res = await browserApi(ctx.locale).get<CartResponse>("/cart");
+    setCart(ctx, cartFromResponse(res.data));
+    return { ok: true };
+  } catch (error) {
+    // An identity the backend no longer knows (an expired guest id): start over as a new guest.
+    if (error instanceof ApiError && error.status === 401 && !readSession("token")) {
+      writeSession("guestId", null);
+      setCart(ctx, EMPTY_CART);
+      return { ok: true };
+    }
+    return { ok: false, message: handle(ctx, error) };
+  }
+}
+
+/**
+ * Adds to a line. Spec §4: a guest id is requested first when needed; after a successful add the
+ * cart is reloaded; a failed add records the product id as having an invalid quantity.
+ */
+export async function addProductToCart(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
+  try {
+    await ensureGuestId();
+    await browserApi(ctx.locale).post<CartResponse>("/cart/add-product", { product_id: productId, quantity });
+  } catch (error) {
+    ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) return { ok: false, message: quantityMessage(error, ctx.locale) };
+    return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.invalidQuantity") };
+  }
+  ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+  await loadCart(ctx);
+  return { ok: true };
+}
+
+function leaveCheckoutIfEmpty(ctx: CartContext): void {
+  if (ctx.store.get(cartListAtom).products.length === 0 && isCheckoutPage(ctx.pathname())) ctx.navigate(localePath(ctx.locale, "/"));
+}
+
+/** Sets a line's quantity at once and asks the backend; on refusal the line rolls back. */
+export async function updateQuantity(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
+  const before = ctx.store.get(cartListAtom);
+  ctx.store.set(cartListAtom, withLineQuantity(before, productId, quantity));
+  try {
+    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/update-quantity", { product_id: productId, quantity });
+    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    setCart(ctx, cartFromResponse(res.data));
+    leaveCheckoutIfEmpty(ctx);
+    return { ok: true };
+  } catch (error) {
+    ctx.store.set(cartListAtom, before);
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
+      ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
+      return { ok: false, message: quantityMessage(error, ctx.locale) };
+    }
+    return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.updateFailed") };
+  }
+}
+
+/** Removes a line. Spec §4: if the cart becomes empty on a checkout page, go to the locale home. */
+export async function removeProduct(ctx: CartContext, productId: number): Promise<CartResult> {
+  const before = ctx.store.get(cartListAtom);
+  ctx.store.set(cartListAtom, withLineQuantity(before, productId, 0));
+  try {
+    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/remove-product", { productId });
+    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    setCart(ctx, cartFromResponse(res.data));
+    leaveCheckoutIfEmpty(ctx);
+    return { ok: true };
+  } catch (error) {
+    ctx.store.set(cartListAtom, before);
+    return { ok: false, message: handle(ctx, error) };
+  }
+}
+
+const PERCENT_TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
+
+/** n of the promo message: a percent for type 1, money for type 2. */
+export function promoAmount(locale: Locale, currency: string) {
+  return (type: DiscountType, discount: number): string =>
+    type === 2
+      ? formatMoney(discount, currency, locale)
+      : new Intl.NumberFormat(PERCENT_TAGS[locale], { style: "percent", maximumFractionDigits: 2 }).format(discount / 100);
+}
+
+export function promoTemplate(locale: Locale) {
+  return (n: string): string => translate(locale, "cart.promo.discountReceived", { n });
+}
+
+/**
+ * Spec §4 "Promo code": valid stores the type, value and 'Discount received {n} on total
+ * payment'; invalid stores the server's message and resets the discount to 0.
+ */
+export async function checkPromoCode(ctx: CartContext, code: string): Promise<CartResult> {
+  const trimmed = code.trim();
+  if (!trimmed) {
+    const message = translate(ctx.locale, "cart.promo.required");
+    ctx.store.set(promoAtom, invalidPromo(ctx.store.get(promoAtom), trimmed, message));
+    return { ok: false, message };
+  }
+  try {
+    await ensureGuestId();
+    const res = await browserApi(ctx.locale).post<{ code?: string; discount_type?: number; discount?: number }>("/promo-code/check", { code: trimmed });
+    const currency = ctx.store.get(cartListAtom).currency;
+    ctx.store.set(promoAtom, validPromo(res.data ?? {}, trimmed, promoAmount(ctx.locale, currency), promoTemplate(ctx.locale)));
+    await loadCart(ctx);
+    return { ok: true };
+  } catch (error) {
+    let message: string;
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400 || error.status === 404)) {
+      message = error.errors.code?.join(", ") || error.message || translate(ctx.locale, "errors.default");
+    } else {
+      message = handle(ctx, error);
+    }
+    ctx.store.set(promoAtom, invalidPromo(ctx.store.get(promoAtom), trimmed, message));
+    const cart = ctx.store.get(cartListAtom);
+    ctx.store.set(cartListAtom, { ...cart, discount: 0, total: cart.subtotal, promo: null });
+    return { ok: false, message };
+  }
+}
+
+export async function removePromoCode(ctx: CartContext): Promise<CartResult> {
+  try {
+    const res = await browserApi(ctx.locale).post<CartResponse>("/promo-code/remove", {});
+    ctx.store.set(promoAtom, IDLE_PROMO);
+    setCart(ctx, cartFromResponse(res.data));
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, message: handle(ctx, error) };
+  }
+}
+
+/** After a paid order the cart starts afresh (the backend emptied it at checkout). */
+export function clearCartState(ctx: CartContext): void {
+  ctx.store.set(cartListAtom, EMPTY_CART);
+  ctx.store.set(promoAtom, IDLE_PROMO);
+  ctx.store.set(invalidQuantityAtom, new Set<number>());
+  writeSession("products", "false");
+}
+
+/** The cart actions bound to this page's store, locale and navigation. */
+export function useCart() {
+  const store = useStore();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const pathRef = location.pathname;
+  return useMemo(() => {
+    const ctx: CartContext = {
+      store,
+      locale,
+      navigate: (to) => void navigate(to),
+      pathname: () => (typeof window === "undefined" ? pathRef : window.location.pathname),
+    };
+    return {
+      ctx,
+      loadCart: () => loadCart(ctx),
+      addProductToCart: (productId: number, quantity: number) => addProductToCart(ctx, productId, quantity),
+      updateQuantity: (productId: number, quantity: number) => updateQuantity(ctx, productId, quantity),
+      removeProduct: (productId: number) => removeProduct(ctx, productId),
+      checkPromoCode: (code: string) => checkPromoCode(ctx, code),
+      removePromoCode: () => removePromoCode(ctx),
+      clearCartState: () => clearCartState(ctx),
+    };
+  }, [store, locale, navigate, pathRef]);
+}
+
+/**
+ * Hydrates the cart when the app starts with an identity in session storage (spec §3), and
+ * again when the identity changes (sign-in merges the guest cart) or the locale does (product
+ * names come back in the page's language).
+ */
+export function useCartHydration(): void {
+  const { loadCart: load, ctx } = useCart();
+  const { pathname } = useLocation();
+  const locale = localeOfPath(pathname) ?? ctx.locale;
+  const identity = typeof window === "undefined" ? null : (readSession("token") ?? readSession("guestId"));
+  useEffect(() => {
+    if (identity || readSession("products") === "true") void load();
+    else setCartEmpty(ctx);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- reload only when who or which language changes
+  }, [identity, locale]);
+}
+
+function setCartEmpty(ctx: CartContext): void {
+  ctx.store.set(cartListAtom, EMPTY_CART);
+  ctx.store.set(cartLoadedAtom, true);
+}

@@ -1,0 +1,78 @@
+import { useEffect, useState } from "react";
+import type { Totals } from "../components/OrderSummary";
+import { browserApi } from "./api/browser";
+import type { Locale } from "./locales";
+
+/** GET /checkout/options (brief "Cart, checkout, orders, payments"). */
+export interface ShippingMethod {
+  id: string;
+  name: string;
+  price: number;
+  eta: string;
+}
+
+export interface PaymentMethod {
+  id: string;
+  name: string;
+}
+
+export interface CheckoutOptions {
+  shipping_methods: ShippingMethod[];
+  payment_methods: PaymentMethod[];
+  totals: { subtotal: number; discount: number; shipping: number; vat: number; total: number; currency: string };
+}
+
+/** The address a new order is sent to (POST /checkout `address`). */
+export interface NewAddress {
+  name: string;
+  phone: string;
+  city: string;
+  district: string;
+  street: string;
+  building?: string;
+  postal_code?: string;
+  notes?: string;
+}
+
+/** A saved address of a signed-in visitor (GET /client/addresses). */
+export interface SavedAddress extends NewAddress {
+  id: number;
+  label: string | null;
+  is_default: boolean;
+}
+
+export function optionsTotals(options: CheckoutOptions): Totals {
+  const { subtotal, discount, shipping, vat, total, currency } = options.totals;
+  return { subtotal, discount, shipping, vat, total, currency };
+}
+
+/**
+ * The checkout options and totals for the current cart, read again whenever `revision` (the
+ * cart's state) or the chosen shipping method changes. Failures leave `options` null.
+ */
+export function useCheckoutOptions(locale: Locale, revision: string, shippingMethod?: string, enabled = true) {
+  const [options, setOptions] = useState<CheckoutOptions | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!enabled) return;
+    const controller = new AbortController();
+    browserApi(locale)
+      .get<CheckoutOptions>("/checkout/options", { query: { shipping_method: shippingMethod }, signal: controller.signal })
+      .then((res) => {
+        setOptions(res.data);
+        setFailed(false);
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setFailed(true);
+      });
+    return () => controller.abort();
+  }, [locale, revision, shippingMethod, enabled, attempt]);
+  return { options, failed, retry: () => setAttempt((n) => n + 1) };
+}
+
+/** One idempotency key per checkout attempt: a doubled submit reuses it, a new attempt gets a new one. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto !== "undefined" && "randomUUID" in crypto) return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
