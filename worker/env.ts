@@ -13,10 +13,27 @@ export interface Env {
   AUTH_PEPPER?: string;
   /** Secret: HMAC key the payment provider signs callbacks with. */
   PAYMENT_SECRET?: string;
-  /** Messenger selection: "outbox" (default) or a real provider name. */
+  /** Messenger selection: "outbox" (default; the development outbox) or "http" (a real provider). */
   MESSENGER?: string;
+  /** With MESSENGER=http: the provider's send endpoint (HTTPS). */
+  MESSENGER_URL?: string;
+  /** Secret, with MESSENGER=http: the provider's API key, sent as a bearer token. */
+  MESSENGER_KEY?: string;
   /** JSON list of OpenID Connect providers for social sign-in; empty by default. */
   SOCIAL_PROVIDERS?: string;
+  /** Payment provider: "sandbox" (default, the backend's own card page) or "moyasar". */
+  PAYMENT_PROVIDER?: string;
+  /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
+  MOYASAR_SECRET_KEY?: string;
+  /** VAT rate included in prices, e.g. "0.15" (the default). */
+  VAT_RATE?: string;
+  /** Standard shipping in halalas (default 2500), free from FREE_SHIPPING_THRESHOLD (default 30000). */
+  SHIPPING_FLAT?: string;
+  FREE_SHIPPING_THRESHOLD?: string;
+  /** Express shipping in halalas (default 5000). */
+  SHIPPING_EXPRESS?: string;
+  /** Minutes an unpaid order holds its stock (default 30). */
+  RESERVATION_MINUTES?: string;
 }
 
 export type HonoEnv = {

@@ -8,6 +8,7 @@ import { cartRoutes } from "./routes/cart";
 import { catalogueRoutes } from "./routes/catalogue";
 import { checkoutRoutes } from "./routes/checkout";
 import { contentRoutes } from "./routes/content";
+import { devRoutes } from "./routes/dev";
 import { ordersRoutes } from "./routes/orders";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
@@ -37,6 +38,7 @@ backendApp.route("/promo-code", promoRoutes);
 backendApp.route("/checkout", checkoutRoutes);
 backendApp.route("/orders", ordersRoutes);
 backendApp.route("/payments", paymentsRoutes);
+backendApp.route("/dev", devRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
 

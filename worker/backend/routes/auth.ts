@@ -1,5 +1,140 @@
-import { Hono } from "hono";
-import type { BackendEnv } from "../env";
+import { Hono, type Context } from "hono";
+import * as v from "valibot";
+import type { BackendEnv, Lang } from "../env";
+import { BackendError, ok } from "../http";
+import { say } from "../i18n";
+import { bearerToken, knownGuest, requireUser, revokeToken } from "../identity";
+import {
+  changePassword,
+  checkPassword,
+  getProfile,
+  loginUser,
+  MESSAGES,
+  registerUser,
+  requestCode,
+  resetPassword,
+  socialPlatforms,
+  updateProfile,
+  verifyCode,
+  type Identifier,
+} from "../services/accounts";
+import { mergeGuestCart } from "../services/cart";
+import { withinLimits, clientIp, type LimiterName } from "../services/rate-limit";
+import { body, confirmed, identifierOf } from "./account-input";
 
-/** Accounts: the /client/auth/* calls of spec §7. */
+/** Accounts: the /client/auth/* calls of spec §7 (DESIGN §5). */
 export const authRoutes = new Hono<BackendEnv>();
+
+/**
+ * Counts this call against the caller's IP and the account identifier it names; over the limit
+ * answers 429. The key is the identifier as typed, never whether an account exists, so a 429
+ * reveals nothing either.
+ */
+async function limit(c: Context<BackendEnv>, limiter: LimiterName, action: string, subject: string | null): Promise<void> {
+  const ip = clientIp((name) => c.req.header(name));
+  const keys = [`${action}:ip:${ip}`];
+  if (subject !== null) keys.push(`${action}:id:${subject}`);
+  const allowed = await withinLimits(c.env, limiter, keys);
+  if (!allowed) {
+    c.header("retry-after", "60");
+    throw new BackendError(429, say(c.get("lang"), MESSAGES.tooMany));
+  }
+}
+
+/** Login and register bring the visitor's guest cart along (spec §4). */
+async function mergeCart(c: Context<BackendEnv>, userId: number): Promise<void> {
+  const guestId = await knownGuest(c);
+  if (guestId) await mergeGuestCart(c.env.DB, guestId, userId);
+}
+
+const lang = (c: Context<BackendEnv>): Lang => c.get("lang");
+
+authRoutes.post("/register", async (c) => {
+  const input = await body(c, (f) =>
+    v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, password: f.password, password_confirmation: f.confirmation }),
+  );
+  confirmed(c, input);
+  await limit(c, "AUTH_LIMITER", "register", input.email);
+  const result = await registerUser(c.env, { name: input.name, email: input.email, phone: input.phone || null, password: input.password }, lang(c));
+  await mergeCart(c, result.user.id);
+  return ok(c, result, { message: say(lang(c), MESSAGES.registered), status: 201 });
+});
+
+authRoutes.post("/login", async (c) => {
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }));
+  const who = identifierOf(c, input);
+  await limit(c, "AUTH_LIMITER", "login", who.value);
+  const result = await loginUser(c.env, who, input.password, lang(c));
+  await mergeCart(c, result.user.id);
+  return ok(c, result, { message: say(lang(c), MESSAGES.loggedIn) });
+});
+
+authRoutes.post("/reset-password", async (c) => {
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone }));
+  const who = identifierOf(c, input);
+  await limit(c, "OTP_LIMITER", "otp-send", who.value);
+  return ok(c, null, { message: await requestCode(c.env, who, "reset", lang(c)) });
+});
+
+authRoutes.post("/resend-code", async (c) => {
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, purpose: f.purpose }));
+  const who = identifierOf(c, input);
+  await limit(c, "OTP_LIMITER", "otp-send", who.value);
+  return ok(c, null, { message: await requestCode(c.env, who, input.purpose, lang(c)) });
+});
+
+authRoutes.post("/code-password-verify", async (c) => {
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, purpose: f.purpose }));
+  const who: Identifier = identifierOf(c, input);
+  // Counted on AUTH_LIMITER (10 a minute): a code's own limit is 5 tries, and it must be reachable.
+  await limit(c, "AUTH_LIMITER", "otp-verify", who.value);
+  const result = await verifyCode(c.env, who, input.purpose, input.code, lang(c));
+  if (result.purpose === "verify") return ok(c, { verified: true }, { message: say(lang(c), MESSAGES.verified) });
+  return ok(c, { reset_token: result.reset_token }, { message: say(lang(c), MESSAGES.codeAccepted) });
+});
+
+authRoutes.post("/update-password", async (c) => {
+  const input = await body(c, (f) => v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }));
+  confirmed(c, input);
+  // Per IP only: a 256-bit token cannot be guessed, and there is no account name to count against.
+  await limit(c, "AUTH_LIMITER", "update-password", null);
+  await resetPassword(c.env, input.reset_token, input.password, lang(c));
+  return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
+});
+
+authRoutes.post("/check-password", async (c) => {
+  const userId = await requireUser(c);
+  const input = await body(c, (f) => v.object({ password: f.loginPassword }));
+  await limit(c, "AUTH_LIMITER", "check-password", `user:${userId}`);
+  return ok(c, { valid: await checkPassword(c.env, userId, input.password) });
+});
+
+authRoutes.post("/change-password", async (c) => {
+  const userId = await requireUser(c);
+  const input = await body(c, (f) => v.object({ current_password: f.loginPassword, password: f.password, password_confirmation: f.confirmation }));
+  confirmed(c, input);
+  await limit(c, "AUTH_LIMITER", "change-password", `user:${userId}`);
+  await changePassword(c.env, userId, bearerToken(c) ?? "", input.current_password, input.password, lang(c));
+  return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
+});
+
+authRoutes.get("/profile", async (c) => {
+  const userId = await requireUser(c);
+  return ok(c, await getProfile(c.env, userId, lang(c)));
+});
+
+authRoutes.post("/profile", async (c) => {
+  const userId = await requireUser(c);
+  const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone }));
+  const user = await updateProfile(c.env, userId, { name: input.name, email: input.email, phone: input.phone || null }, lang(c));
+  return ok(c, user, { message: say(lang(c), MESSAGES.profileSaved) });
+});
+
+authRoutes.get("/social/platforms", (c) => ok(c, socialPlatforms(c.env.SOCIAL_PROVIDERS)));
+
+authRoutes.post("/logout", async (c) => {
+  await requireUser(c);
+  const token = bearerToken(c);
+  if (token) await revokeToken(c.env.DB, token);
+  return ok(c, null, { message: say(lang(c), MESSAGES.loggedOut) });
+});

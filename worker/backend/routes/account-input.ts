@@ -1,0 +1,110 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import type { BackendEnv, Lang } from "../env";
+import { unprocessable } from "../http";
+import { say } from "../i18n";
+import { MESSAGES, type Identifier } from "../services/accounts";
+import { OTP_PURPOSES } from "../services/otp";
+import { PASSWORD_MAX } from "../services/password";
+import { fieldErrors } from "../validate";
+
+/**
+ * Input schemas of the account calls. The messages are shopper-facing, so the schemas are built
+ * in the caller's language; `fieldErrors` from validate.ts gives the contract's 422 shape.
+ */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** E.164 after spaces, dashes and brackets are dropped: what the phone input sends. */
+const PHONE = /^\+[1-9]\d{7,14}$/;
+
+export function fields(lang: Lang) {
+  const t = (en: string, ar: string) => say(lang, { en, ar });
+  const required = (en: string, ar: string) => t(`${en} is required.`, `${ar} مطلوب.`);
+  const text = (en: string, ar: string) => v.string(required(en, ar));
+  const email = v.pipe(
+    text("Email", "البريد الإلكتروني"),
+    v.trim(),
+    v.toLowerCase(),
+    v.maxLength(254, t("The email may not be longer than 254 characters.", "يجب ألا يزيد البريد الإلكتروني عن 254 حرفًا.")),
+    v.check((s) => s === "" || EMAIL.test(s), t("Please enter a valid email address.", "يرجى إدخال بريد إلكتروني صالح.")),
+  );
+  const phone = v.pipe(
+    text("Phone", "رقم الجوال"),
+    v.transform((s) => s.replace(/[\s\-().]/g, "")),
+    v.check((s) => s === "" || PHONE.test(s), t("Please enter a valid phone number in international format.", "يرجى إدخال رقم جوال صالح بالصيغة الدولية.")),
+  );
+  const nonEmpty = (en: string, ar: string) => v.check((s: string) => s.length > 0, required(en, ar));
+  return {
+    t,
+    name: v.pipe(
+      text("Name", "الاسم"),
+      v.trim(),
+      nonEmpty("Name", "الاسم"),
+      v.maxLength(100, t("The name may not be longer than 100 characters.", "يجب ألا يزيد الاسم عن 100 حرف.")),
+    ),
+    requiredEmail: v.pipe(email, nonEmpty("Email", "البريد الإلكتروني")),
+    optionalEmail: v.optional(email, ""),
+    optionalPhone: v.optional(v.nullable(phone, ""), ""),
+    requiredPhone: v.pipe(phone, nonEmpty("Phone", "رقم الجوال")),
+    /** Policy (length, common passwords) is checked by the service; here only presence and a sane bound. */
+    password: v.pipe(
+      text("Password", "كلمة المرور"),
+      nonEmpty("Password", "كلمة المرور"),
+      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+    ),
+    loginPassword: v.pipe(
+      text("Password", "كلمة المرور"),
+      nonEmpty("Password", "كلمة المرور"),
+      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+    ),
+    confirmation: v.optional(v.string(), ""),
+    code: v.pipe(
+      text("Code", "الرمز"),
+      v.trim(),
+      v.regex(/^\d{6}$/, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
+    ),
+    purpose: v.picklist(OTP_PURPOSES, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")),
+    resetToken: v.pipe(
+      text("Reset token", "رمز إعادة التعيين"),
+      v.regex(/^[A-Za-z0-9_-]{20,128}$/, say(lang, MESSAGES.resetTokenInvalid)),
+    ),
+  };
+}
+
+export type Fields = ReturnType<typeof fields>;
+
+function invalid(c: Context<BackendEnv>, errors: Record<string, string[]>): never {
+  throw unprocessable(errors, say(c.get("lang"), MESSAGES.invalid));
+}
+
+/** Reads and validates a JSON body; anything else, malformed JSON included, is a 422, never a 500. */
+export async function body<S extends v.GenericSchema>(c: Context<BackendEnv>, build: (f: Fields) => S): Promise<v.InferOutput<S>> {
+  const f = fields(c.get("lang"));
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    invalid(c, { body: [f.t("The request body must be a JSON object.", "يجب أن يكون محتوى الطلب كائن JSON.")] });
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    invalid(c, { body: [f.t("The request body must be a JSON object.", "يجب أن يكون محتوى الطلب كائن JSON.")] });
+  }
+  const result = v.safeParse(build(f), raw);
+  if (!result.success) invalid(c, fieldErrors(result.issues));
+  return result.output;
+}
+
+/** `password_confirmation` must repeat `password`. */
+export function confirmed(c: Context<BackendEnv>, input: { password: string; password_confirmation: string }): void {
+  if (input.password !== input.password_confirmation) {
+    const f = fields(c.get("lang"));
+    invalid(c, { password_confirmation: [f.t("Password confirmation does not match.", "تأكيد كلمة المرور غير مطابق.")] });
+  }
+}
+
+/** Exactly one of `email` or `phone` names the account; email wins when both are sent. */
+export function identifierOf(c: Context<BackendEnv>, input: { email: string; phone: string }): Identifier {
+  if (input.email) return { field: "email", value: input.email };
+  if (input.phone) return { field: "phone", value: input.phone };
+  const f = fields(c.get("lang"));
+  return invalid(c, { email: [f.t("Email or phone is required.", "البريد الإلكتروني أو رقم الجوال مطلوب.")] });
+}
