@@ -1,8 +1,13 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
+import { installChunkReload } from "./lib/chunk-reload";
 import { ensureLocale } from "./lib/i18n";
 import { localeOfPath, DEFAULT_LOCALE, isLocale } from "./lib/locales";
+import { updatePoll } from "./lib/update-poll";
+
+// A chunk that fails to load after a deploy reloads the page once per path (spec §8).
+installChunkReload();
 
 // Load only the active locale's messages before hydrating; the other loads on a switch.
 const fromDocument = document.documentElement.lang.split("-")[0];
@@ -17,4 +22,6 @@ ensureLocale(locale).then(() => {
       </StrictMode>,
     );
   });
+  // Spec §4: poll for a new build every hour; a change makes the next navigation a full load.
+  updatePoll.start();
 });

@@ -5,6 +5,7 @@ import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
 import { LoadingBar } from "./components/LoadingBar";
+import { PwaStatus } from "./components/PwaStatus";
 import { Logo } from "./components/Logo";
 import { configureBrowserApi } from "./lib/api/browser";
 import { shopContext } from "./lib/context";
@@ -71,7 +72,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   configureBrowserApi({ backendBase: loaderData.backendBase });
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <PwaStatus />
+    </>
+  );
 }
 
 /** Errors outside the shop layout (such as a fatal page-validation 404) render here. */

@@ -1,0 +1,77 @@
+import { reportChunkLoadError } from "./chunk-reload";
+
+/**
+ * Service worker registration at /sw.js with scope / (spec §7), through workbox-window, which is
+ * imported lazily after hydration so it stays out of the first bundle. The UI (PwaStatus) passes
+ * callbacks and shows each state in the shopper's language.
+ */
+export type ServiceWorkerState =
+  /** The first service worker finished installing. */
+  | "installed"
+  /** It took control: the shop's shell is cached and works offline. */
+  | "offline-ready"
+  /** A new version is installed and waits for the shopper (asked, and answered "later"). */
+  | "waiting"
+  /** A new version is waiting and the shopper is asked to reload; accepting reloads the page when it takes control. */
+  | "need-refresh";
+
+export type InstallState = "unavailable" | "available" | "accepted" | "dismissed";
+
+/** Chromium's install prompt event (not in the DOM typings). */
+export interface BeforeInstallPromptEvent extends Event {
+  prompt: () => Promise<void>;
+  userChoice: Promise<{ outcome: "accepted" | "dismissed"; platform: string }>;
+}
+
+export interface PwaCallbacks {
+  onState: (state: ServiceWorkerState) => void;
+  onRegistrationError: (error: unknown) => void;
+}
+
+export interface PwaController {
+  /** The shopper accepted the update: activate the waiting worker; the page reloads when it takes control. */
+  acceptUpdate: () => void;
+}
+
+export const SW_URL = "/sw.js";
+export const SW_SCOPE = "/";
+
+export async function registerServiceWorker(callbacks: PwaCallbacks): Promise<PwaController | null> {
+  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return null;
+  try {
+    const { Workbox } = await import("workbox-window");
+    const wb = new Workbox(SW_URL, { scope: SW_SCOPE });
+    let accepted = false;
+
+    wb.addEventListener("installed", (event) => {
+      if (!event.isUpdate) callbacks.onState("installed");
+    });
+    wb.addEventListener("controlling", (event) => {
+      // The first worker claiming the page: offline-ready. A new version after the shopper
+      // accepted it: reload so the page runs the code the worker serves.
+      if (!event.isUpdate) callbacks.onState("offline-ready");
+      else if (accepted) window.location.reload();
+    });
+    wb.addEventListener("waiting", () => callbacks.onState("need-refresh"));
+
+    await wb.register();
+    return {
+      acceptUpdate() {
+        accepted = true;
+        wb.messageSkipWaiting();
+      },
+    };
+  } catch (error) {
+    // A chunk that cannot load after a deploy reloads the page (once); anything else is a
+    // registration error the UI shows.
+    if (!reportChunkLoadError(error)) callbacks.onRegistrationError(error);
+    return null;
+  }
+}
+
+/** Shows the captured install prompt and reports what the shopper chose. */
+export async function promptInstall(event: BeforeInstallPromptEvent): Promise<"accepted" | "dismissed"> {
+  await event.prompt();
+  const { outcome } = await event.userChoice;
+  return outcome;
+}
