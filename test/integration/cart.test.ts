@@ -73,7 +73,7 @@ describe("cart", () => {
     expect(bounded.filter((a) => a.status === 200)).toHaveLength(20);
     expect(bounded.filter((a) => a.status === 422)).toHaveLength(30);
     expect((await call(other, "GET", "/cart")).body.data.products[0].quantity).toBe(20);
-  });
+  }, 30_000);
 
   it("update-quantity sets the line, 0 removes it, and remove-product takes productId", async () => {
     const guest = await newGuest();

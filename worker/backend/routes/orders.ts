@@ -1,5 +1,37 @@
 import { Hono } from "hono";
+import * as v from "valibot";
 import type { BackendEnv } from "../env";
+import { notFound, ok } from "../http";
+import { say } from "../i18n";
+import { cartOwner, requireUser } from "../identity";
+import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { validate } from "../validate";
 
-/** Orders: list, one by number, and tracking. */
+/** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
 export const ordersRoutes = new Hono<BackendEnv>();
+
+const orderNumber = v.pipe(v.string("Enter the order number."), v.trim(), v.regex(/^SQ-[A-Za-z0-9]{8}$/, "An order number looks like SQ-7K3F9QX2."));
+
+ordersRoutes.get("/", async (c) => {
+  const userId = await requireUser(c);
+  return ok(c, await presentOrders(c.env.DB, await listUserOrders(c.env.DB, userId), c.get("lang")));
+});
+
+ordersRoutes.post(
+  "/track",
+  validate("json", v.object({ number: orderNumber, contact: v.pipe(v.string("Enter the email or phone used for the order."), v.trim(), v.minLength(3, "Enter the email or phone used for the order."), v.maxLength(254)) })),
+  async (c) => {
+    const { number, contact } = c.req.valid("json");
+    const order = await trackOrder(c.env.DB, number, contact);
+    // One answer for an unknown number and a wrong contact: tracking reveals nothing else.
+    if (!order) throw notFound(say(c.get("lang"), { en: "No order matches this number and contact.", ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل." }));
+    return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false }));
+  },
+);
+
+ordersRoutes.get("/:number", async (c) => {
+  const owner = await cartOwner(c);
+  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), owner);
+  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+  return ok(c, await presentOrder(c.env.DB, order, c.get("lang")));
+});

@@ -1,5 +1,39 @@
 import { Hono } from "hono";
+import * as v from "valibot";
 import type { BackendEnv } from "../env";
+import { ok, unprocessable } from "../http";
+import { say } from "../i18n";
+import { cartOwner } from "../identity";
+import { cartContents, loadCart, setCartPromo } from "../services/cart";
+import { evaluatePromo } from "../services/promo";
+import { validate } from "../validate";
 
-/** Promo codes: /promo-code/check and /promo-code/remove. */
+/** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
 export const promoRoutes = new Hono<BackendEnv>();
+
+const codeSchema = v.object({
+  code: v.pipe(v.string("Enter a promo code."), v.trim(), v.minLength(1, "Enter a promo code."), v.maxLength(40, "A promo code has at most 40 characters.")),
+});
+
+promoRoutes.post("/check", validate("json", codeSchema), async (c) => {
+  const owner = await cartOwner(c);
+  const lang = c.get("lang");
+  const contents = await cartContents(c.env.DB, owner, lang);
+  const result = await evaluatePromo(c.env.DB, c.req.valid("json").code, contents.subtotal, owner, lang);
+  if (!result.ok) {
+    // The storefront resets the discount to 0 on a refusal; the cart agrees.
+    if (contents.promoCode) await setCartPromo(c.env.DB, owner, null);
+    throw unprocessable({ code: [result.message] }, result.message);
+  }
+  await setCartPromo(c.env.DB, owner, result.promo.code);
+  const { code, discount_type, discount } = result.promo;
+  return ok(c, { code, discount_type, discount, value: result.promo.value }, {
+    message: say(lang, { en: "Promo code applied.", ar: "تم تطبيق رمز الخصم." }),
+  });
+});
+
+promoRoutes.post("/remove", async (c) => {
+  const owner = await cartOwner(c);
+  await setCartPromo(c.env.DB, owner, null);
+  return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
+});

@@ -1,0 +1,326 @@
+import type { Env } from "../../env";
+import type { Lang } from "../env";
+import { BackendError, unprocessable } from "../http";
+import { say, type Bilingual } from "../i18n";
+import type { CartOwner } from "../identity";
+import { cartContents, type CartContents } from "./cart";
+import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
+import { evaluatePromo, redeemPromoStatements } from "./promo";
+
+/**
+ * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
+ * placing an order. The order, its items, the stock reservation, the promo redemption and the
+ * cart's removal are ONE D1 batch, so either all of it happens or none of it does.
+ */
+
+export interface CommerceSettings {
+  vatRate: number;
+  shippingFlat: number;
+  freeShippingThreshold: number;
+  shippingExpress: number;
+  reservationMinutes: number;
+}
+
+function numberVar(raw: string | undefined, fallback: number, valid: (n: number) => boolean): number {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && valid(n) ? n : fallback;
+}
+
+/** The shop's money rules from configuration, with the documented defaults. */
+export function commerceSettings(env: Partial<Env>): CommerceSettings {
+  return {
+    vatRate: numberVar(env.VAT_RATE, 0.15, (n) => n >= 0 && n < 1),
+    shippingFlat: Math.round(numberVar(env.SHIPPING_FLAT, 2500, (n) => n >= 0)),
+    freeShippingThreshold: Math.round(numberVar(env.FREE_SHIPPING_THRESHOLD, 30000, (n) => n >= 0)),
+    shippingExpress: Math.round(numberVar(env.SHIPPING_EXPRESS, 5000, (n) => n >= 0)),
+    reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
+  };
+}
+
+export const SHIPPING_METHODS = ["standard", "express"] as const;
+export type ShippingMethodId = (typeof SHIPPING_METHODS)[number];
+export const PAYMENT_METHODS = ["card"] as const;
+export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
+
+const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual }> = {
+  standard: {
+    name: { en: "Standard delivery", ar: "التوصيل العادي" },
+    eta: { en: "3–5 business days", ar: "من 3 إلى 5 أيام عمل" },
+  },
+  express: {
+    name: { en: "Express delivery", ar: "التوصيل السريع" },
+    eta: { en: "1–2 business days", ar: "خلال يوم إلى يومي عمل" },
+  },
+};
+
+const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
+  card: { en: "Credit or debit card (mada, Visa, Mastercard)", ar: "بطاقة ائتمان أو مدى (مدى، فيزا، ماستركارد)" },
+};
+
+/** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
+export function shippingPrice(method: ShippingMethodId, goods: number, settings: CommerceSettings): number {
+  if (method === "express") return settings.shippingExpress;
+  return goods >= settings.freeShippingThreshold ? 0 : settings.shippingFlat;
+}
+
+export interface Totals {
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  /** The VAT contained in the total (prices include VAT). */
+  vat: number;
+  total: number;
+  currency: string;
+}
+
+export function computeTotals(subtotal: number, discount: number, method: ShippingMethodId, settings: CommerceSettings, currency = "SAR"): Totals {
+  const goods = Math.max(0, subtotal - discount);
+  const shipping = shippingPrice(method, goods, settings);
+  const total = goods + shipping;
+  return { subtotal, discount, shipping, vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)), total, currency };
+}
+
+export function shippingMethods(lang: Lang, goods: number, settings: CommerceSettings) {
+  return SHIPPING_METHODS.map((id) => ({
+    id,
+    name: say(lang, SHIPPING_TEXT[id].name),
+    price: shippingPrice(id, goods, settings),
+    eta: say(lang, SHIPPING_TEXT[id].eta),
+  }));
+}
+
+export function paymentMethods(lang: Lang) {
+  return PAYMENT_METHODS.map((id) => ({ id, name: say(lang, PAYMENT_TEXT[id]) }));
+}
+
+/** The promo discount the cart gets now (0 when none applies). */
+async function cartDiscount(db: D1Database, contents: CartContents, owner: CartOwner, lang: Lang): Promise<number> {
+  if (!contents.promoCode || !contents.lines.length) return 0;
+  const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang);
+  return evaluated.ok ? evaluated.promo.discount : 0;
+}
+
+export async function checkoutOptions(db: D1Database, env: Env, owner: CartOwner, method: ShippingMethodId, lang: Lang) {
+  const settings = commerceSettings(env);
+  const contents = await cartContents(db, owner, lang);
+  const discount = await cartDiscount(db, contents, owner, lang);
+  return {
+    shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
+    payment_methods: paymentMethods(lang),
+    totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
+    vat_rate: settings.vatRate,
+    free_shipping_threshold: settings.freeShippingThreshold,
+  };
+}
+
+export interface CheckoutInput {
+  idempotency_key: string;
+  email: string;
+  address?: OrderAddress;
+  address_id?: number;
+  shipping_method: ShippingMethodId;
+  payment_method: PaymentMethodId;
+}
+
+const ORDER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/** A readable, unguessable order number such as SQ-7K3F9QX2 (no 0/O, 1/I/L). */
+export function newOrderNumber(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `SQ-${[...bytes].map((b) => ORDER_ALPHABET[b % ORDER_ALPHABET.length]).join("")}`;
+}
+
+async function findByIdempotencyKey(db: D1Database, owner: CartOwner, key: string): Promise<OrderRow | null> {
+  const col = owner.userId !== null ? "user_id" : "guest_id";
+  return db
+    .prepare(`SELECT * FROM orders WHERE ${col} = ? AND idempotency_key = ?`)
+    .bind(owner.userId ?? owner.guestId, key)
+    .first<OrderRow>();
+}
+
+async function savedAddress(db: D1Database, owner: CartOwner, addressId: number, lang: Lang): Promise<OrderAddress> {
+  const refused = () => {
+    const message = say(lang, { en: "Choose one of your saved addresses.", ar: "اختر أحد عناوينك المحفوظة." });
+    return unprocessable({ address_id: [message] }, message);
+  };
+  if (owner.userId === null) throw refused();
+  try {
+    const row = await db
+      .prepare("SELECT name, phone, city, district, street, building, postal_code, notes FROM addresses WHERE id = ? AND user_id = ?")
+      .bind(addressId, owner.userId)
+      .first<OrderAddress>();
+    if (!row) throw refused();
+    return row;
+  } catch (err) {
+    if (err instanceof BackendError) throw err;
+    // The addresses table belongs to the accounts migration; without it there is nothing saved.
+    throw refused();
+  }
+}
+
+const isIdempotencyClash = (err: unknown) => /UNIQUE constraint failed: orders\.(user_id|guest_id), orders\.idempotency_key/i.test(String(err instanceof Error ? err.message : err));
+const isNumberClash = (err: unknown) => /UNIQUE constraint failed: orders\.number/i.test(String(err instanceof Error ? err.message : err));
+const isPromoLimit = (err: unknown) => /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) && /used_count/i.test(String(err instanceof Error ? err.message : err));
+
+/**
+ * Places the order for the owner's cart. The same idempotency key from the same owner answers
+ * the order it already made (`created: false`), also when two submits race.
+ */
+export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, input: CheckoutInput, lang: Lang): Promise<{ order: OrderRow; created: boolean }> {
+  const existing = await findByIdempotencyKey(db, owner, input.idempotency_key);
+  if (existing) return { order: existing, created: false };
+
+  let address: OrderAddress;
+  if (input.address_id !== undefined) address = await savedAddress(db, owner, input.address_id, lang);
+  else if (input.address) address = input.address;
+  else {
+    const message = say(lang, { en: "Enter a delivery address.", ar: "أدخل عنوان التوصيل." });
+    throw unprocessable({ address: [message] }, message);
+  }
+
+  await releaseExpiredReservations(db);
+  const contents = await cartContents(db, owner, lang);
+  if (!contents.lines.length || contents.cartId === null) {
+    const message = say(lang, { en: "Your cart is empty.", ar: "سلتك فارغة." });
+    throw unprocessable({ cart: [message] }, message);
+  }
+  if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
+
+  const settings = commerceSettings(env);
+  let discount = 0;
+  let promoId: number | null = null;
+  let promoCode: string | null = null;
+  if (contents.promoCode) {
+    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, input.email);
+    if (!evaluated.ok) throw unprocessable({ code: [evaluated.message] }, evaluated.message);
+    discount = evaluated.promo.discount;
+    promoId = evaluated.row.id;
+    promoCode = evaluated.row.code;
+  }
+  const totals = computeTotals(contents.subtotal, discount, input.shipping_method, settings, contents.currency);
+  return writeOrder(db, {
+    owner,
+    input,
+    address,
+    contents,
+    totals,
+    promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
+    reservedUntil: isoIn(settings.reservationMinutes),
+    lang,
+  });
+}
+
+export interface OrderDraft {
+  owner: CartOwner;
+  input: CheckoutInput;
+  address: OrderAddress;
+  /** The cart as read before the batch; the batch itself re-checks the stock. */
+  contents: CartContents;
+  totals: Totals;
+  promo: { id: number; code: string } | null;
+  reservedUntil: string;
+  lang: Lang;
+}
+
+/**
+ * The one batch that makes an order: insert it and its items, reserve each line's stock by a
+ * conditional update followed by its guard row, redeem the promo code, delete the cart. Any
+ * refused reservation aborts all of it.
+ */
+export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ order: OrderRow; created: boolean }> {
+  const { owner, input, address, contents, totals, reservedUntil, lang } = draft;
+  const promoId = draft.promo?.id ?? null;
+  const promoCode = draft.promo?.code ?? null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const number = newOrderNumber();
+    const orderId = `(SELECT id FROM orders WHERE number = '${number}')`; // number is our own [A-Z0-9-] string
+    const statements: D1PreparedStatement[] = [
+      db
+        .prepare(
+          `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
+             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+        )
+        .bind(
+          number,
+          owner.userId,
+          owner.guestId,
+          input.email,
+          address.phone,
+          totals.subtotal,
+          totals.discount,
+          totals.shipping,
+          totals.vat,
+          totals.total,
+          totals.currency,
+          promoCode,
+          JSON.stringify(address),
+          input.shipping_method,
+          input.payment_method,
+          reservedUntil,
+          input.idempotency_key,
+        ),
+    ];
+    for (const line of contents.lines) {
+      statements.push(
+        db
+          .prepare(
+            `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total)
+             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, p.price, p.price * ? FROM products p WHERE p.id = ?`,
+          )
+          .bind(line.product.image, line.quantity, line.quantity, line.product_id),
+        // The conditional reservation, then its guard row: changes() is 0 when the stock was
+        // short, the guard's CHECK fails, and D1 rolls the whole batch back.
+        db
+          .prepare("UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1")
+          .bind(line.quantity, line.product_id),
+        db
+          .prepare(`INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`)
+          .bind(line.product_id, -line.quantity),
+      );
+    }
+    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, input.email));
+    if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
+
+    try {
+      await db.batch(statements);
+    } catch (err) {
+      if (isIdempotencyClash(err)) {
+        const raced = await findByIdempotencyKey(db, owner, input.idempotency_key);
+        if (raced) return { order: raced, created: false };
+      }
+      if (isNumberClash(err)) continue;
+      if (isGuardFailure(err)) throw await stockGone(db, contents, lang);
+      if (isPromoLimit(err)) {
+        const message = say(lang, { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." });
+        throw unprocessable({ code: [message] }, message);
+      }
+      throw err;
+    }
+    const order = await findOrderByNumber(db, number);
+    if (!order) throw new Error("order vanished after its batch");
+    return { order, created: true };
+  }
+  throw new Error("could not find a free order number");
+}
+
+function notAvailable(contents: CartContents, productIds: number[], lang: Lang): BackendError {
+  const names = contents.lines.filter((l) => productIds.includes(l.product_id)).map((l) => l.product.name);
+  const messages = names.map((name) =>
+    say(lang, { en: "{name} is no longer available in the quantity in your cart.", ar: "لم يعد {name} متوفراً بالكمية الموجودة في سلتك." }, { name }),
+  );
+  return unprocessable({ quantity: messages }, messages[0]);
+}
+
+/** After a refused reservation: which lines ran short, from the stock as it is now. */
+async function stockGone(db: D1Database, contents: CartContents, lang: Lang): Promise<BackendError> {
+  const ids = contents.lines.map((l) => l.product_id);
+  const { results } = await db
+    .prepare(`SELECT id, stock FROM products WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .bind(...ids)
+    .all<{ id: number; stock: number }>();
+  const stock = new Map(results.map((r) => [r.id, r.stock]));
+  const short = contents.lines.filter((l) => (stock.get(l.product_id) ?? 0) < l.quantity).map((l) => l.product_id);
+  return notAvailable(contents, short.length ? short : ids, lang);
+}

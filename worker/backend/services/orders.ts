@@ -1,0 +1,288 @@
+import type { Lang } from "../env";
+import type { CartOwner } from "../identity";
+import { releasePromoStatements } from "./promo";
+
+/**
+ * Orders: what the shopper sees of them, who may see them, and the stock they hold. States:
+ * pending_payment → paid → processing → shipped → delivered, plus payment_failed and cancelled.
+ */
+
+export type OrderStatus = "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
+export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed";
+
+export interface OrderAddress {
+  name: string;
+  phone: string;
+  city: string;
+  district: string;
+  street: string;
+  building?: string | null;
+  postal_code?: string | null;
+  notes?: string | null;
+}
+
+export interface OrderRow {
+  id: number;
+  number: string;
+  user_id: number | null;
+  guest_id: string | null;
+  email: string;
+  phone: string | null;
+  status: OrderStatus;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  promo_code: string | null;
+  address: string;
+  shipping_method: string;
+  payment_method: string;
+  stock_reserved: number;
+  reserved_until: string | null;
+  idempotency_key: string;
+  paid_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface OrderItemRow {
+  order_id: number;
+  product_id: number;
+  slug: string;
+  name_en: string;
+  name_ar: string;
+  image: string | null;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface OrderItem {
+  product_id: number;
+  name: string;
+  slug: string;
+  image: string | null;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface Order {
+  number: string;
+  status: OrderStatus;
+  created_at: string;
+  email: string;
+  items: OrderItem[];
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  promo_code: string | null;
+  /** Tracking by number and contact leaves the address details out (city only). */
+  address: OrderAddress | { city: string };
+  shipping_method: string;
+  payment_method: string;
+  payment_status: PaymentStatus;
+  /** While unpaid: until when the stock is held. */
+  reserved_until: string | null;
+}
+
+export const nowIso = () => new Date().toISOString();
+export const isoIn = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+
+export function parseAddress(raw: string): OrderAddress {
+  return JSON.parse(raw) as OrderAddress;
+}
+
+function paymentStatusFor(order: OrderRow, latest: string | undefined): PaymentStatus {
+  if (order.paid_at || ["paid", "processing", "shipped", "delivered"].includes(order.status)) return "paid";
+  if (latest === "failed") return "failed";
+  if (latest === "initiated" || latest === "challenge") return "pending";
+  return "unpaid";
+}
+
+/** Shapes orders for the contract, with their items and payment state, in the caller's language. */
+export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang, opts: { withAddress?: boolean } = {}): Promise<Order[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const marks = ids.map(() => "?").join(",");
+  const [items, payments] = await db.batch([
+    db.prepare(`SELECT * FROM order_items WHERE order_id IN (${marks}) ORDER BY id`).bind(...ids),
+    db
+      .prepare(`SELECT order_id, status FROM payments WHERE order_id IN (${marks}) ORDER BY created_at DESC, rowid DESC`)
+      .bind(...ids),
+  ]);
+  const itemRows = items.results as unknown as OrderItemRow[];
+  const latestPayment = new Map<number, string>();
+  for (const p of payments.results as unknown as { order_id: number; status: string }[]) {
+    if (!latestPayment.has(p.order_id)) latestPayment.set(p.order_id, p.status);
+  }
+  return rows.map((row) => {
+    const address = parseAddress(row.address);
+    return {
+      number: row.number,
+      status: row.status,
+      created_at: row.created_at,
+      email: row.email,
+      items: itemRows
+        .filter((i) => i.order_id === row.id)
+        .map((i) => ({
+          product_id: i.product_id,
+          name: lang === "ar" ? i.name_ar : i.name_en,
+          slug: i.slug,
+          image: i.image,
+          quantity: i.quantity,
+          unit_price: i.unit_price,
+          line_total: i.line_total,
+        })),
+      subtotal: row.subtotal,
+      discount: row.discount,
+      shipping: row.shipping,
+      vat: row.vat,
+      total: row.total,
+      currency: row.currency,
+      promo_code: row.promo_code,
+      address: opts.withAddress === false ? { city: address.city } : address,
+      shipping_method: row.shipping_method,
+      payment_method: row.payment_method,
+      payment_status: paymentStatusFor(row, latestPayment.get(row.id)),
+      reserved_until: row.status === "pending_payment" ? row.reserved_until : null,
+    };
+  });
+}
+
+export async function presentOrder(db: D1Database, row: OrderRow, lang: Lang, opts: { withAddress?: boolean } = {}): Promise<Order> {
+  const [order] = await presentOrders(db, [row], lang, opts);
+  return order;
+}
+
+export async function findOrderByNumber(db: D1Database, number: string): Promise<OrderRow | null> {
+  return db.prepare("SELECT * FROM orders WHERE number = ?").bind(number.trim().toUpperCase()).first<OrderRow>();
+}
+
+export function ownsOrder(order: OrderRow, owner: CartOwner): boolean {
+  return owner.userId !== null ? order.user_id === owner.userId : order.guest_id !== null && order.guest_id === owner.guestId;
+}
+
+/** The owner's order by number, or null for anyone else (who must not learn it exists). */
+export async function findOwnedOrder(db: D1Database, number: string, owner: CartOwner): Promise<OrderRow | null> {
+  await releaseExpiredReservations(db);
+  const order = await findOrderByNumber(db, number);
+  return order && ownsOrder(order, owner) ? order : null;
+}
+
+export async function listUserOrders(db: D1Database, userId: number): Promise<OrderRow[]> {
+  await releaseExpiredReservations(db);
+  const { results } = await db.prepare("SELECT * FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 100").bind(userId).all<OrderRow>();
+  return results;
+}
+
+const normalizePhone = (value: string) => value.replace(/[\s\-()]/g, "").replace(/^00/, "+");
+
+/** Tracking: the order only when the contact is its email or its phone (the order's or the address's). */
+export async function trackOrder(db: D1Database, number: string, contact: string): Promise<OrderRow | null> {
+  await releaseExpiredReservations(db);
+  const order = await findOrderByNumber(db, number);
+  if (!order) return null;
+  const given = contact.trim();
+  if (given.includes("@")) return order.email.toLowerCase() === given.toLowerCase() ? order : null;
+  const phone = normalizePhone(given);
+  if (phone.replace(/\D/g, "").length < 6) return null;
+  const phones = [order.phone, parseAddress(order.address).phone].filter((p): p is string => !!p).map(normalizePhone);
+  return phones.includes(phone) ? order : null;
+}
+
+/**
+ * The statements that give an order's stock back, exactly once: the product update only adds
+ * while the order still holds its stock, and the flag flips in the same batch.
+ */
+export function releaseStockStatements(db: D1Database, orderId: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO stock_moves (order_id, product_id, quantity, applied)
+         SELECT oi.order_id, oi.product_id, oi.quantity, 1 FROM order_items oi JOIN orders o ON o.id = oi.order_id
+         WHERE oi.order_id = ?1 AND o.stock_reserved = 1`,
+      )
+      .bind(orderId),
+    db
+      .prepare(
+        `UPDATE products SET stock = stock + (SELECT oi.quantity FROM order_items oi WHERE oi.order_id = ?1 AND oi.product_id = products.id),
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1)
+           AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1)`,
+      )
+      .bind(orderId),
+    db
+      .prepare("UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+      .bind(orderId),
+  ];
+}
+
+/**
+ * Unpaid orders whose reservation ran out give their stock back and are cancelled (with their
+ * promo use returned). Run lazily on reads and before checkouts; safe to run concurrently.
+ */
+export async function releaseExpiredReservations(db: D1Database): Promise<number> {
+  const { results } = await db
+    .prepare("SELECT id, status FROM orders WHERE stock_reserved = 1 AND status = 'pending_payment' AND reserved_until < ? LIMIT 25")
+    .bind(nowIso())
+    .all<{ id: number; status: OrderStatus }>();
+  for (const order of results) {
+    await db.batch([
+      ...releaseStockStatements(db, order.id),
+      db
+        .prepare("UPDATE orders SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
+        .bind(order.id),
+      db
+        .prepare("UPDATE payments SET status = 'failed', message = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE order_id = ? AND status IN ('initiated', 'challenge')")
+        .bind(order.id),
+      ...releasePromoStatements(db, order.id),
+    ]);
+  }
+  return results.length;
+}
+
+/**
+ * A declined order gave its stock back; a retry takes it again with the same conditional
+ * updates as checkout. False (and nothing changed) when an item is no longer in stock.
+ */
+export async function reReserveStock(db: D1Database, order: OrderRow, reservedUntil: string): Promise<boolean> {
+  const { results: items } = await db.prepare("SELECT product_id, quantity FROM order_items WHERE order_id = ?").bind(order.id).all<{ product_id: number; quantity: number }>();
+  const statements: D1PreparedStatement[] = [
+    // Claims the order first: a concurrent retry finds it already reserved and its guard row
+    // (applied = changes() = 0) aborts that whole batch, so stock is never taken twice.
+    db
+      .prepare(
+        `UPDATE orders SET stock_reserved = 1, status = 'pending_payment', reserved_until = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+         WHERE id = ? AND stock_reserved = 0 AND status IN ('payment_failed', 'pending_payment')`,
+      )
+      .bind(reservedUntil, order.id),
+    db.prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, 0, 0, changes())").bind(order.id),
+  ];
+  for (const item of items) {
+    statements.push(
+      db
+        .prepare("UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1")
+        .bind(item.quantity, item.product_id),
+      db.prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, ?, ?, changes())").bind(order.id, item.product_id, -item.quantity),
+    );
+  }
+  try {
+    await db.batch(statements);
+    return true;
+  } catch (err) {
+    if (isGuardFailure(err)) return false;
+    throw err;
+  }
+}
+
+/** True for the CHECK failure of a stock_moves guard row (a conditional update changed no row). */
+export function isGuardFailure(err: unknown): boolean {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
+  return /CHECK constraint failed/i.test(text) && /applied|stock_moves/i.test(text);
+}
