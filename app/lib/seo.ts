@@ -74,3 +74,25 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
   if (opts.noindex) descriptors.push({ name: "robots", content: "noindex, nofollow" });
   return [...descriptors, ...(opts.extra ?? [])];
 }
+
+/** The absolute origin of the page (for JSON-LD and sitemap URLs). */
+export function metaOrigin(args: MetaInput): string {
+  return rootData(args.matches)?.origin ?? "";
+}
+
+/**
+ * Structured data as a meta descriptor: React Router renders it as a nonce-less
+ * `<script type="application/ld+json">` (a data block, never executed, so the CSP allows it)
+ * and escapes `<`, `>` and `&` in the JSON.
+ */
+export function jsonLd(data: Record<string, unknown>): MetaDescriptor {
+  return { "script:ld+json": { "@context": "https://schema.org", ...data } };
+}
+
+/** A schema.org BreadcrumbList from names and absolute URLs, in order. */
+export function breadcrumbList(items: { name: string; url: string }[]): MetaDescriptor {
+  return jsonLd({
+    "@type": "BreadcrumbList",
+    itemListElement: items.map((item, i) => ({ "@type": "ListItem", position: i + 1, name: item.name, item: item.url })),
+  });
+}

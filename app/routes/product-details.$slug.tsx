@@ -1,14 +1,160 @@
+import { useState } from "react";
 import type { Route } from "./+types/product-details.$slug";
-import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { AddToCart } from "../components/AddToCart";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { Gallery } from "../components/Gallery";
+import { PlainText } from "../components/PlainText";
+import { Price } from "../components/Price";
+import { ProductGrid } from "../components/ProductCard";
+import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
+import { StockBadge } from "../components/StockBadge";
+import { serverApi } from "../lib/api/server";
+import { maxOrderable, type ProductDetails } from "../lib/catalog";
+import { translate } from "../lib/i18n";
+import { failLoad, routeLocale } from "../lib/loaders";
+import { formatMoney, toDecimalString } from "../lib/money";
+import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "product" });
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  try {
+    const { data } = await api.get<ProductDetails>(`/products/${encodeURIComponent(params.slug)}`);
+    return { product: data };
+  } catch (error) {
+    failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
+  }
+}
 
-export default function ProductDetails() {
+/** The first sentence-sized part of a description, for the meta description. */
+function summary(text: string, max = 155): string {
+  const flat = text.replace(/^##\s.*$/gm, "").replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  const product = args.loaderData?.product;
+  if (!product) return pageMeta(args, { page: "product" });
+  const locale = metaLocale(args);
+  const origin = metaOrigin(args);
+  const t = (key: string, p?: Record<string, string | number>) => translate(locale, key, p);
+  const url = `${origin}/${locale}/product-details/${encodeURIComponent(product.slug)}`;
+  const abs = (src: string) => (src.startsWith("http") ? src : `${origin}${src}`);
+  const images = (product.images.length ? product.images : [product.image]).map(abs);
+  const description = summary(product.description) || t("seo.productDescription", { name: product.name, price: formatMoney(product.price, product.currency, locale) });
+  return pageMeta(args, {
+    page: "product",
+    title: product.name,
+    description,
+    extra: [
+      { property: "og:type", content: "product" },
+      { property: "og:image", content: images[0] },
+      jsonLd({
+        "@type": "Product",
+        name: product.name,
+        description: summary(product.description, 5000),
+        sku: product.sku,
+        mpn: product.model,
+        image: images,
+        url,
+        category: product.category.name,
+        ...(product.brand ? { brand: { "@type": "Brand", name: product.brand.name } } : {}),
+        offers: {
+          "@type": "Offer",
+          url,
+          price: toDecimalString(product.price, product.currency),
+          priceCurrency: product.currency,
+          availability: product.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+          itemCondition: "https://schema.org/NewCondition",
+        },
+      }),
+      breadcrumbList([
+        { name: t("catalog.home"), url: `${origin}/${locale}` },
+        { name: t("catalog.products"), url: `${origin}/${locale}/products` },
+        ...product.breadcrumbs.map((c) => ({ name: c.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(c.slug)}` })),
+        { name: product.name, url },
+      ]),
+    ],
+  });
+};
+
+export default function ProductDetailsPage({ loaderData }: Route.ComponentProps) {
+  const { product } = loaderData;
   const t = useT();
+  const to = useLocalePath();
+  const max = maxOrderable(product);
+  const [quantity, setQuantity] = useState(() => clampQuantity(1, max));
+  const images = product.images.length ? product.images : [product.image];
   return (
-    <div className="container page">
-      <h1>{t("pages.product.title")}</h1>
+    <div className="container page product" key={product.slug}>
+      <Breadcrumbs
+        items={[
+          { name: t("catalog.home"), to: to("/") },
+          { name: t("catalog.products"), to: to("/products") },
+          ...product.breadcrumbs.map((c) => ({ name: c.name, to: `${to("/products")}?category=${encodeURIComponent(c.slug)}` })),
+          { name: product.name },
+        ]}
+      />
+      <div className="product__main">
+        <Gallery images={images} name={product.name} />
+        <div className="product__buy">
+          {product.brand ? <p className="product__brand">{product.brand.name}</p> : null}
+          <h1 className="product__name">{product.name}</h1>
+          <dl className="product__ids">
+            <div>
+              <dt>{t("product.model")}</dt>
+              <dd><bdi>{product.model}</bdi></dd>
+            </div>
+            <div>
+              <dt>{t("product.sku")}</dt>
+              <dd><bdi>{product.sku}</bdi></dd>
+            </div>
+          </dl>
+          <div className="product__price">
+            <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} size="lg" />
+            <p className="muted product__vat">{t("product.vatIncluded")}</p>
+          </div>
+          <p className="product__stock">
+            <StockBadge stock={product.stock} inStock={product.in_stock} long />
+          </p>
+          <div className="product__order">
+            <QuantityPicker value={quantity} max={max} onChange={setQuantity} />
+            {max > 0 && product.max_per_order > 0 ? <p className="muted product__limit">{t("product.maxPerOrder", { count: Math.min(product.max_per_order, product.stock) })}</p> : null}
+            <AddToCart productId={product.id} maxQuantity={max} quantity={quantity} />
+          </div>
+        </div>
+      </div>
+      <div className="product__info">
+        {product.description ? (
+          <section aria-labelledby="product-description">
+            <h2 id="product-description">{t("product.description")}</h2>
+            <PlainText body={product.description} level={3} />
+          </section>
+        ) : null}
+        {product.specifications.length > 0 ? (
+          <section aria-labelledby="product-specs">
+            <h2 id="product-specs">{t("product.specifications")}</h2>
+            <table className="specs">
+              <tbody>
+                {product.specifications.map((s, i) => (
+                  <tr key={`${i}-${s.label}`}>
+                    <th scope="row">{s.label}</th>
+                    <td><bdi>{s.value}</bdi></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ) : null}
+      </div>
+      {product.related.length > 0 ? (
+        <section className="section" aria-labelledby="related-title">
+          <h2 id="related-title">{t("product.related")}</h2>
+          <ProductGrid products={product.related.slice(0, 8)} />
+        </section>
+      ) : null}
     </div>
   );
 }

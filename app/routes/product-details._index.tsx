@@ -1,14 +1,61 @@
+import { Form } from "react-router";
 import type { Route } from "./+types/product-details._index";
+import { ProductGrid } from "../components/ProductCard";
+import { serverApi } from "../lib/api/server";
+import { flattenCategories, type Category, type ProductSummary } from "../lib/catalog";
+import { catalogContext } from "../lib/context";
+import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "productFinder" });
 
-export default function ProductFinder() {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  try {
+    const [categories, popular] = await Promise.all([
+      context.get(catalogContext) as Promise<Category[]>,
+      api.get<ProductSummary[]>("/products", { query: { sort: "relevance", per_page: 4 } }).then((r) => r.data ?? []),
+    ]);
+    return { categories, popular };
+  } catch (error) {
+    failLoad(error, locale);
+  }
+}
+
+/** `product-details` without a slug: the bare product form, a finder that leads to a product. */
+export default function ProductFinder({ loaderData }: Route.ComponentProps) {
+  const { categories, popular } = loaderData;
   const t = useT();
+  const to = useLocalePath();
   return (
-    <div className="container page">
-      <h1>{t("pages.productFinder.title")}</h1>
+    <div className="container page finder">
+      <h1>{t("product.finderTitle")}</h1>
+      <p className="muted">{t("product.finderIntro")}</p>
+      <Form method="get" action={to("/products")} className="finder__form card" role="search">
+        <div className="field">
+          <label htmlFor="finder-q">{t("product.finderQuery")}</label>
+          <input id="finder-q" name="q" type="search" autoComplete="off" required maxLength={100} />
+        </div>
+        <div className="field">
+          <label htmlFor="finder-category">{t("catalog.category")}</label>
+          <select id="finder-category" name="category" defaultValue="">
+            <option value="">{t("catalog.allCategories")}</option>
+            {flattenCategories(categories).map(({ category, depth }) => (
+              <option key={category.id} value={category.slug}>{`${"\u2014 ".repeat(depth)}${category.name}`}</option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button--primary">{t("product.finderSubmit")}</button>
+      </Form>
+      {popular.length > 0 ? (
+        <section className="section" aria-labelledby="finder-popular">
+          <h2 id="finder-popular">{t("product.finderPopular")}</h2>
+          <ProductGrid products={popular} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -1,14 +1,106 @@
 import type { Route } from "./+types/products";
-import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { Pagination } from "../components/Pagination";
+import { ProductGrid } from "../components/ProductCard";
+import { ProductFilters } from "../components/ProductFilters";
+import { SmartLink } from "../components/SmartLink";
+import { serverApi } from "../lib/api/server";
+import { flattenCategories, type Category, type ListMeta, type ProductSummary, type Ref } from "../lib/catalog";
+import { catalogContext } from "../lib/context";
+import { translate } from "../lib/i18n";
+import { failLoad, routeLocale } from "../lib/loaders";
+import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-query";
+import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "products" });
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const { query, ignored } = parseProductQuery(new URL(request.url).searchParams);
+  const api = await serverApi(context, request, locale);
+  try {
+    // The three reads go out together; the category tree is the one the header already asked for.
+    const [list, categories, brands] = await Promise.all([
+      api.get<ProductSummary[]>("/products", { query: backendQuery(query) }),
+      context.get(catalogContext) as Promise<Category[]>,
+      api.get<Ref[]>("/brands").then((r) => r.data ?? []),
+    ]);
+    const meta = (list.meta ?? {}) as Partial<ListMeta>;
+    return {
+      query,
+      ignored,
+      products: list.data ?? [],
+      meta: { page: meta.page ?? query.page, per_page: meta.per_page ?? 12, total: meta.total ?? 0, last_page: Math.max(1, meta.last_page ?? 1) },
+      categories,
+      brands,
+    };
+  } catch (error) {
+    failLoad(error, locale);
+  }
+}
 
-export default function Products() {
+export const meta: Route.MetaFunction = (args) => {
+  const data = args.loaderData;
+  const locale = metaLocale(args);
+  const t = (key: string, p?: Record<string, string | number>) => translate(locale, key, p);
+  const category = data?.query.category ? flattenCategories(data.categories).find((c) => c.category.slug === data.query.category)?.category : undefined;
+  let title = category ? t("seo.categoryTitle", { category: category.name }) : data?.query.q ? t("seo.searchTitle", { q: data.query.q }) : t("pages.products.title");
+  if (data && data.query.page > 1) title = `${title} — ${t("seo.pageSuffix", { page: data.query.page })}`;
+  const origin = metaOrigin(args);
+  const crumbs = [
+    { name: t("catalog.home"), url: `${origin}/${locale}` },
+    { name: t("catalog.products"), url: `${origin}/${locale}/products` },
+    ...(category ? [{ name: category.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(category.slug)}` }] : []),
+  ];
+  return pageMeta(args, {
+    page: "products",
+    title,
+    // A search result is not a page of its own for search engines; category pages are.
+    noindex: Boolean(data?.query.q),
+    keepQuery: ["category", "page"],
+    extra: [breadcrumbList(crumbs)],
+  });
+};
+
+export default function Products({ loaderData }: Route.ComponentProps) {
+  const { query, ignored, products, meta, categories, brands } = loaderData;
   const t = useT();
+  const to = useLocalePath();
+  const base = to("/products");
+  const category = query.category ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category : undefined;
+  const heading = query.q ? t("catalog.resultsFor", { q: query.q }) : (category?.name ?? t("pages.products.title"));
+  const count = meta.total === 1 ? t("catalog.resultsOne") : t("catalog.results", { count: meta.total });
+  const filtered = Boolean(query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock);
   return (
-    <div className="container page">
-      <h1>{t("pages.products.title")}</h1>
+    <div className="container page catalog">
+      <Breadcrumbs
+        items={[
+          { name: t("catalog.home"), to: to("/") },
+          { name: t("catalog.products"), to: base },
+          ...(category ? [{ name: category.name }] : []),
+        ]}
+      />
+      <header className="catalog__head">
+        <h1>{heading}</h1>
+        <p className="catalog__count muted" role="status" aria-live="polite">
+          {count}
+          {meta.last_page > 1 ? <> · {t("catalog.pageOf", { page: meta.page, last: meta.last_page })}</> : null}
+        </p>
+      </header>
+      <ProductFilters action={base} query={query} categories={categories} brands={brands} />
+      {ignored.length > 0 ? <p className="notice">{t("catalog.badValue")}</p> : null}
+      {products.length > 0 ? (
+        <ProductGrid products={products} eager={4} lcp={query.page === 1} headingLevel={2} />
+      ) : (
+        <section className="empty-state" aria-labelledby="empty-title">
+          <h2 id="empty-title">{t("catalog.empty")}</h2>
+          <p className="muted">{t("catalog.emptyHint")}</p>
+          {filtered || query.q ? (
+            <SmartLink className="button" to={base}>{t("catalog.clear")}</SmartLink>
+          ) : null}
+        </section>
+      )}
+      <Pagination page={meta.page} last={meta.last_page} href={(page) => `${base}${viewSearch(query, { page })}`} />
     </div>
   );
 }

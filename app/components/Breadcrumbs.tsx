@@ -1,0 +1,30 @@
+import { useT } from "../lib/use-locale";
+import { SmartLink } from "./SmartLink";
+
+export interface Crumb {
+  name: string;
+  /** A locale-prefixed path; the last crumb (the current page) has none. */
+  to?: string;
+}
+
+/** The breadcrumb trail (WAI-ARIA pattern): a labelled nav, an ordered list, the current page marked. */
+export function Breadcrumbs({ items }: { items: Crumb[] }) {
+  const t = useT();
+  return (
+    <nav className="breadcrumbs" aria-label={t("catalog.breadcrumbs")}>
+      <ol>
+        {items.map((item, i) =>
+          item.to && i < items.length - 1 ? (
+            <li key={`${i}-${item.name}`}>
+              <SmartLink to={item.to}>{item.name}</SmartLink>
+            </li>
+          ) : (
+            <li key={`${i}-${item.name}`} aria-current="page">
+              {item.name}
+            </li>
+          ),
+        )}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,97 @@
+import { useEffect, useRef } from "react";
+import { Form, useSubmit } from "react-router";
+import { flattenCategories, type Category, type Ref } from "../lib/catalog";
+import { SORTS, type ProductQuery } from "../lib/product-query";
+import { useT } from "../lib/use-locale";
+
+const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
+  relevance: "catalog.sortRelevance",
+  newest: "catalog.sortNewest",
+  price_asc: "catalog.sortPriceAsc",
+  price_desc: "catalog.sortPriceDesc",
+  name: "catalog.sortName",
+};
+
+const lastFocused: { id: string } = { id: "" };
+
+/**
+ * The list's filters and sort as one GET form: without JavaScript it submits to the same URL;
+ * with it, changing a select or the checkbox applies at once. Any change starts again at page 1.
+ */
+export function ProductFilters({ action, query, categories, brands }: { action: string; query: ProductQuery; categories: Category[]; brands: Ref[] }) {
+  const t = useT();
+  const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
+  const apply = () => {
+    if (form.current) submit(form.current, { preventScrollReset: true });
+  };
+  // Keyed by the URL's values so back/forward show the view's own values in uncontrolled fields;
+  // the field that applied the change keeps the focus across that remount.
+  const key = JSON.stringify(query);
+  useEffect(() => {
+    const id = lastFocused.id;
+    if (id && (document.activeElement === document.body || document.activeElement === null)) document.getElementById(id)?.focus();
+  }, [key]);
+  return (
+    <Form
+      ref={form}
+      method="get"
+      action={action}
+      className="filters"
+      aria-label={t("catalog.filters")}
+      key={key}
+      onFocus={(e) => {
+        lastFocused.id = e.target.id;
+      }}
+    >
+      {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
+      <div className="filters__row">
+        <div className="field">
+          <label htmlFor="filter-category">{t("catalog.category")}</label>
+          <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
+            <option value="">{t("catalog.allCategories")}</option>
+            {flattenCategories(categories).map(({ category, depth }) => (
+              <option key={category.id} value={category.slug}>
+                {`${"\u2014 ".repeat(depth)}${category.name}`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="filter-brand">{t("catalog.brand")}</label>
+          <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
+            <option value="">{t("catalog.allBrands")}</option>
+            {brands.map((b) => (
+              <option key={b.id} value={b.slug}>{b.name}</option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="field filters__price">
+          <legend>{t("catalog.priceRange")}</legend>
+          <div className="filters__price-inputs">
+            <label className="visually-hidden" htmlFor="filter-min">{t("catalog.minPrice")}</label>
+            <input id="filter-min" name="min_price" type="text" inputMode="decimal" placeholder={t("catalog.min")} defaultValue={query.min_price ?? ""} size={6} dir="ltr" />
+            <span aria-hidden="true">–</span>
+            <label className="visually-hidden" htmlFor="filter-max">{t("catalog.maxPrice")}</label>
+            <input id="filter-max" name="max_price" type="text" inputMode="decimal" placeholder={t("catalog.max")} defaultValue={query.max_price ?? ""} size={6} dir="ltr" />
+          </div>
+        </fieldset>
+        <div className="field">
+          <label htmlFor="filter-sort">{t("catalog.sort")}</label>
+          <select id="filter-sort" name="sort" defaultValue={query.sort ?? (query.q ? "relevance" : "newest")} onChange={apply}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>{t(SORT_KEYS[s])}</option>
+            ))}
+          </select>
+        </div>
+        <label className="filters__check">
+          <input type="checkbox" name="in_stock" value="1" defaultChecked={query.in_stock} onChange={apply} />
+          {t("catalog.inStockOnly")}
+        </label>
+        <div className="filters__actions">
+          <button type="submit" className="button button--primary">{t("catalog.apply")}</button>
+        </div>
+      </div>
+    </Form>
+  );
+}

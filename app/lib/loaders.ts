@@ -1,0 +1,26 @@
+import { data, type RouterContextProvider } from "react-router";
+import { ApiError } from "./api/errors";
+import { handleServerError } from "./api/server";
+import { shopContext } from "./context";
+import { isLocale, type Locale } from "./locales";
+
+/**
+ * For the storefront's public loaders: a backend 404 becomes the shop's own 404 page (the layout's
+ * error boundary) rather than a redirect; anything else goes through the common handler and,
+ * unless it redirected, surfaces with its status and message.
+ */
+export function failLoad(error: unknown, locale: Locale, notFound?: string): never {
+  if (error instanceof ApiError && error.status === 404) {
+    throw data(notFound ?? error.message, { status: 404, statusText: "Not Found" });
+  }
+  const handled = handleServerError(error, locale);
+  throw data(handled.message, { status: handled.status });
+}
+
+/**
+ * The locale of a request: the `:locale` segment (validated upstream by the page-validation
+ * middleware), else the visitor's preference (the unprefixed home page).
+ */
+export function routeLocale(params: { locale?: string }, context: Readonly<RouterContextProvider>): Locale {
+  return isLocale(params.locale) ? params.locale : context.get(shopContext).preferredLocale;
+}
