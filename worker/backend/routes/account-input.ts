@@ -19,7 +19,8 @@ const PHONE = /^\+[1-9]\d{7,14}$/;
 export function fields(lang: Lang) {
   const t = (en: string, ar: string) => say(lang, { en, ar });
   const required = (en: string, ar: string) => t(`${en} is required.`, `${ar} مطلوب.`);
-  const text = (en: string, ar: string) => v.string(required(en, ar));
+  /** A missing key reads as "" so that it gets the field's own "is required" message. */
+  const text = (en: string, ar: string) => v.optional(v.string(required(en, ar)), "");
   const email = v.pipe(
     text("Email", "البريد الإلكتروني"),
     v.trim(),
@@ -56,13 +57,13 @@ export function fields(lang: Lang) {
       nonEmpty("Password", "كلمة المرور"),
       v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
     ),
-    confirmation: v.optional(v.string(), ""),
+    confirmation: v.optional(v.string(t("Password confirmation must be text.", "يجب أن يكون تأكيد كلمة المرور نصًا.")), ""),
     code: v.pipe(
       text("Code", "الرمز"),
       v.trim(),
       v.regex(/^\d{6}$/, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
     ),
-    purpose: v.picklist(OTP_PURPOSES, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")),
+    purpose: v.optional(v.picklist(OTP_PURPOSES, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")), ""),
     resetToken: v.pipe(
       text("Reset token", "رمز إعادة التعيين"),
       v.regex(/^[A-Za-z0-9_-]{20,128}$/, say(lang, MESSAGES.resetTokenInvalid)),

@@ -14,7 +14,7 @@ function addressSchema(c: Context<BackendEnv>) {
   const { t } = fields(c.get("lang"));
   const required = (en: string, ar: string, max: number) =>
     v.pipe(
-      v.string(t(`${en} is required.`, `${ar} مطلوب.`)),
+      v.optional(v.string(t(`${en} is required.`, `${ar} مطلوب.`)), ""),
       v.trim(),
       v.minLength(1, t(`${en} is required.`, `${ar} مطلوب.`)),
       v.maxLength(max, t(`${en} may not be longer than ${max} characters.`, `يجب ألا يزيد ${ar} عن ${max} حرفًا.`)),
@@ -35,7 +35,7 @@ function addressSchema(c: Context<BackendEnv>) {
     label: optional("Label", "الوصف", 40),
     name: required("Name", "الاسم", 100),
     phone: v.pipe(
-      v.string(t("Phone is required.", "رقم الجوال مطلوب.")),
+      v.optional(v.string(t("Phone is required.", "رقم الجوال مطلوب.")), ""),
       v.transform((s) => s.replace(/[\s\-().]/g, "")),
       v.regex(/^\+?\d{7,15}$/, t("Please enter a valid phone number.", "يرجى إدخال رقم جوال صالح.")),
     ),

@@ -26,15 +26,14 @@ import { body, confirmed, identifierOf } from "./account-input";
 export const authRoutes = new Hono<BackendEnv>();
 
 /**
- * Counts this call against the caller's IP and the account identifier it names; over the limit
+ * Counts this call against the caller's IP (`subject` null: done first, before the body is even
+ * read, so malformed attempts count too) or the account identifier it names; over the limit
  * answers 429. The key is the identifier as typed, never whether an account exists, so a 429
  * reveals nothing either.
  */
 async function limit(c: Context<BackendEnv>, limiter: LimiterName, action: string, subject: string | null): Promise<void> {
-  const ip = clientIp((name) => c.req.header(name));
-  const keys = [`${action}:ip:${ip}`];
-  if (subject !== null) keys.push(`${action}:id:${subject}`);
-  const allowed = await withinLimits(c.env, limiter, keys);
+  const key = subject === null ? `${action}:ip:${clientIp((name) => c.req.header(name))}` : `${action}:id:${subject}`;
+  const allowed = await withinLimits(c.env, limiter, [key]);
   if (!allowed) {
     c.header("retry-after", "60");
     throw new BackendError(429, say(c.get("lang"), MESSAGES.tooMany));
@@ -50,6 +49,7 @@ async function mergeCart(c: Context<BackendEnv>, userId: number): Promise<void> 
 const lang = (c: Context<BackendEnv>): Lang => c.get("lang");
 
 authRoutes.post("/register", async (c) => {
+  await limit(c, "AUTH_LIMITER", "register", null);
   const input = await body(c, (f) =>
     v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, password: f.password, password_confirmation: f.confirmation }),
   );
@@ -61,6 +61,7 @@ authRoutes.post("/register", async (c) => {
 });
 
 authRoutes.post("/login", async (c) => {
+  await limit(c, "AUTH_LIMITER", "login", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }));
   const who = identifierOf(c, input);
   await limit(c, "AUTH_LIMITER", "login", who.value);
@@ -70,6 +71,7 @@ authRoutes.post("/login", async (c) => {
 });
 
 authRoutes.post("/reset-password", async (c) => {
+  await limit(c, "OTP_LIMITER", "otp-send", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone }));
   const who = identifierOf(c, input);
   await limit(c, "OTP_LIMITER", "otp-send", who.value);
@@ -77,6 +79,7 @@ authRoutes.post("/reset-password", async (c) => {
 });
 
 authRoutes.post("/resend-code", async (c) => {
+  await limit(c, "OTP_LIMITER", "otp-send", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, purpose: f.purpose }));
   const who = identifierOf(c, input);
   await limit(c, "OTP_LIMITER", "otp-send", who.value);
@@ -84,6 +87,7 @@ authRoutes.post("/resend-code", async (c) => {
 });
 
 authRoutes.post("/code-password-verify", async (c) => {
+  await limit(c, "AUTH_LIMITER", "otp-verify", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, purpose: f.purpose }));
   const who: Identifier = identifierOf(c, input);
   // Counted on AUTH_LIMITER (10 a minute): a code's own limit is 5 tries, and it must be reachable.
@@ -94,10 +98,10 @@ authRoutes.post("/code-password-verify", async (c) => {
 });
 
 authRoutes.post("/update-password", async (c) => {
-  const input = await body(c, (f) => v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }));
-  confirmed(c, input);
   // Per IP only: a 256-bit token cannot be guessed, and there is no account name to count against.
   await limit(c, "AUTH_LIMITER", "update-password", null);
+  const input = await body(c, (f) => v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }));
+  confirmed(c, input);
   await resetPassword(c.env, input.reset_token, input.password, lang(c));
   return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
 });
@@ -126,6 +130,8 @@ authRoutes.get("/profile", async (c) => {
 authRoutes.post("/profile", async (c) => {
   const userId = await requireUser(c);
   const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone }));
+  // A changed email is sent a code at once; this keeps the profile from being a mail cannon.
+  await limit(c, "AUTH_LIMITER", "profile", `user:${userId}`);
   const user = await updateProfile(c.env, userId, { name: input.name, email: input.email, phone: input.phone || null }, lang(c));
   return ok(c, user, { message: say(lang(c), MESSAGES.profileSaved) });
 });

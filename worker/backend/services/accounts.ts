@@ -112,10 +112,10 @@ function recipient(user: UserRow, preferred?: Identifier): { to: string; channel
   return null;
 }
 
-async function sendCode(env: AccountsEnv, user: UserRow, purpose: OtpPurpose, lang: Lang, preferred?: Identifier): Promise<void> {
+async function sendCode(env: AccountsEnv, user: UserRow, purpose: OtpPurpose, lang: Lang, preferred?: Identifier, throttle = true): Promise<void> {
   const target = recipient(user, preferred);
   if (!target) return;
-  const issued = await issueCode(env, user.id, purpose);
+  const issued = await issueCode(env, user.id, purpose, throttle);
   // A throttled resend is silent: answering differently would reveal that the account exists.
   if (issued.issued) await deliver(env, target.to, target.channel, purpose, issued.code, lang);
 }
@@ -299,7 +299,8 @@ export async function updateProfile(env: AccountsEnv, userId: number, input: Pro
     .bind(input.name, input.email, input.phone, emailChanged ? 1 : 0, userId)
     .first<UserRow>();
   if (!updated) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
-  if (emailChanged) await sendCode(env, updated, "verify", lang);
+  // A new address has had no code yet, so the resend throttle of the old one does not apply.
+  if (emailChanged) await sendCode(env, updated, "verify", lang, undefined, false);
   return publicUser(updated);
 }
 

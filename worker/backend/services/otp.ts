@@ -40,14 +40,14 @@ async function codeHash(env: OtpEnv, userId: number, purpose: OtpPurpose, code: 
 
 export type IssueResult = { issued: true; code: string } | { issued: false; reason: "throttled" };
 
-/** Issues a new code unless the throttle says not yet. The caller delivers it. */
-export async function issueCode(env: OtpEnv, userId: number, purpose: OtpPurpose): Promise<IssueResult> {
+/** Issues a new code unless the throttle says not yet (`throttle` false: a new address that had none). The caller delivers it. */
+export async function issueCode(env: OtpEnv, userId: number, purpose: OtpPurpose, throttle = true): Promise<IssueResult> {
   const t = now();
   const recent = await env.DB
     .prepare("SELECT COUNT(*) AS n, MAX(created_at) AS last FROM otp_codes WHERE user_id = ? AND purpose = ? AND created_at > ?")
     .bind(userId, purpose, t - 3600)
     .first<{ n: number; last: number | null }>();
-  if (recent && (recent.n >= OTP_MAX_PER_HOUR || (recent.last !== null && t - recent.last < OTP_RESEND_INTERVAL_SECONDS))) {
+  if (throttle && recent && (recent.n >= OTP_MAX_PER_HOUR || (recent.last !== null && t - recent.last < OTP_RESEND_INTERVAL_SECONDS))) {
     return { issued: false, reason: "throttled" };
   }
   const code = generateCode();

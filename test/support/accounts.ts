@@ -1,0 +1,97 @@
+// Fixtures for the account tests: a small client for /backend and /api that speaks like the
+// storefront (content-language, Bearer, guest-id), fresh identities, and the development outbox.
+import { SELF } from "cloudflare:test";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/** A fresh caller address, so one test's rate-limit counts never touch another's. */
+export const freshIp = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
+export const freshEmail = () => `shopper-${unique()}@example.com`;
+export const freshPhone = () => `+9665${String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0")}`;
+export const STRONG_PASSWORD = "correct horse battery staple";
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  // `any`: tests read answer fields loosely and assert on each; typing every shape is noise.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface CallOptions {
+  token?: string;
+  lang?: "en" | "ar";
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-language": opts.lang ?? "en",
+    "cf-connecting-ip": opts.ip ?? freshIp(),
+    ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+    ...(body !== undefined ? { "content-type": "application/json" } : {}),
+    ...opts.headers,
+  };
+  const res = await SELF.fetch(`https://shop.test/backend${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: the test sees the text.
+  }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+export interface Registered {
+  id: number;
+  email: string;
+  phone: string;
+  password: string;
+  token: string;
+}
+
+/** Registers through the real API, from an address of its own. */
+export async function register(overrides: Partial<{ name: string; email: string; phone: string; password: string }> = {}, opts: CallOptions = {}): Promise<Registered> {
+  const email = overrides.email ?? freshEmail();
+  const phone = overrides.phone ?? freshPhone();
+  const password = overrides.password ?? STRONG_PASSWORD;
+  const res = await call("POST", "/client/auth/register", { name: overrides.name ?? "Sara Ahmed", email, phone, password, password_confirmation: password }, opts);
+  if (res.status !== 201) throw new Error(`register answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.user.id, email, phone, password, token: res.body.data.auth_data.access_token };
+}
+
+export interface OutboxEntry {
+  to: string;
+  purpose: string;
+  code: string;
+  created_at: string;
+}
+
+export async function outbox(to: string): Promise<OutboxEntry[]> {
+  const res = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`);
+  if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
+  return res.body.data;
+}
+
+/** The newest code sent to `to` for `purpose`. */
+export async function latestCode(to: string, purpose: "verify" | "reset"): Promise<string> {
+  const entry = (await outbox(to)).find((e) => e.purpose === purpose);
+  if (!entry) throw new Error(`no ${purpose} code for ${to}`);
+  return entry.code;
+}
+
+/**
+ * Local rate-limit windows are aligned to the wall-clock minute: a test that counts to a limit
+ * starts well inside one, so the window cannot roll over halfway through its count.
+ */
+export async function awayFromMinuteEdge(margin = 10_000): Promise<void> {
+  const into = Date.now() % 60_000;
+  if (into > 60_000 - margin) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 100));
+}
+
+/** Time for a counting test, including a possible wait for the next window. */
+export const COUNTING_TIMEOUT = 30_000;
