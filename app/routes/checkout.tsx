@@ -1,6 +1,12 @@
+import { useAtomValue } from "jotai";
+import { useEffect, useRef } from "react";
+import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/checkout";
+import { CheckoutForm } from "../components/CheckoutForm";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
+import { cartListAtom, cartLoadedAtom } from "../state/cart";
+import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkout", noindex: true });
 
@@ -17,9 +23,34 @@ export function HydrateFallback() {
 
 export default function Checkout() {
   const t = useT();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const cart = useAtomValue(cartListAtom);
+  const loaded = useAtomValue(cartLoadedAtom);
+  const placed = useRef(false);
+  const empty = cart.products.length === 0;
+
+  // Spec §4: with an empty cart a checkout page has nothing to do; the visitor goes home.
+  useEffect(() => {
+    if (loaded && empty && !placed.current) navigate(to("/"), { replace: true });
+  }, [loaded, empty, navigate, to]);
+
   return (
-    <div className="container page">
-      <h1>{t("pages.checkout.title")}</h1>
+    <div className="container page checkout">
+      <div className="page-head">
+        <h1>{t("pages.checkout.title")}</h1>
+        <Link to={to("/shopping-cart")}>{t("cart.viewCart")}</Link>
+      </div>
+      {!loaded || empty ? (
+        <p aria-busy="true">{t("app.loading")}</p>
+      ) : (
+        <CheckoutForm
+          onPlaced={(number) => {
+            placed.current = true;
+            navigate(`${to("/proceed-payement")}?order=${encodeURIComponent(number)}`);
+          }}
+        />
+      )}
     </div>
   );
 }
