@@ -1,0 +1,157 @@
+// `npm run bench [-- --no-build] [-- --duration 5]`: serves the built worker locally in production
+// mode on a fresh seeded database and measures, with autocannon, a hashed static asset (the floor),
+// the SSR pages and one backend read, at 1 and at 32 connections. The table goes into
+// docs/PERFORMANCE.md (section "bench"), with the machine it ran on. Loopback only.
+import autocannon from "autocannon";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
+import { machine, replaceSection } from "./lib/report.ts";
+import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
+
+const args = process.argv.slice(2);
+const duration = Number(args[args.indexOf("--duration") + 1]) || 5;
+const CONNECTIONS = [1, 32] as const;
+/** The acceptance target: a sequential SSR render fits the Workers free plan's 10 ms CPU limit. */
+const SSR_P50_TARGET_MS = 10;
+
+interface Target {
+  label: string;
+  path: string;
+  kind: "static" | "ssr" | "backend";
+}
+
+interface Measure {
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+function build(): void {
+  console.log(`Building into ${buildDir}/…`);
+  const res = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, env: baseEnv, stdio: "inherit" });
+  if (res.status !== 0) throw new Error("npm run build failed");
+}
+
+async function firstProductSlug(url: string): Promise<string> {
+  const res = await fetch(`${url}/backend/products?per_page=1`);
+  const body = (await res.json()) as { data: { slug: string }[] };
+  if (!body.data[0]) throw new Error("The seeded database has no products");
+  return body.data[0].slug;
+}
+
+/** The root stylesheet the home page links: a hashed asset served by the asset layer. */
+async function staticFloor(url: string): Promise<string> {
+  const html = await (await fetch(`${url}/en`)).text();
+  const href = html.match(/<link rel="stylesheet" href="(\/assets\/[^"]+)"/)?.[1];
+  if (!href) throw new Error("The home page links no hashed stylesheet");
+  return href;
+}
+
+async function measure(url: string, connections: number): Promise<Measure> {
+  const result = await autocannon({ url, connections, duration, pipelining: 1, headers: { "user-agent": "souq-bench" } });
+  return {
+    connections,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+function table(targets: Target[], results: Map<string, Measure[]>): string {
+  const floor = results.get(targets[0].path)!;
+  const lines = [
+    "| What | Path | rps @1 | p50 @1 (ms) | p99 @1 (ms) | rps @32 | p50 @32 (ms) | p99 @32 (ms) | rps vs floor @32 | non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const t of targets) {
+    const [one, many] = results.get(t.path)!;
+    const ratio = t.kind === "static" ? "1" : `${fmt(many.rps / floor[1].rps, 2)}×`;
+    lines.push(
+      `| ${t.label} | \`${t.path}\` | ${fmt(one.rps, 0)} | ${one.p50} | ${one.p99} | ${fmt(many.rps, 0)} | ${many.p50} | ${many.p99} | ${ratio} | ${one.non2xx + many.non2xx + one.errors + many.errors} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  if (!args.includes("--no-build")) build();
+  const persistDir = mkdtempSync(join(tmpdir(), "souq-bench-"));
+  let worker: RunningWorker | undefined;
+  try {
+    await prepareDatabase(persistDir);
+    worker = await startWorker({
+      port: await freePort(),
+      persistDir,
+      vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
+    });
+    const url = worker.url;
+    const slug = await firstProductSlug(url);
+    const targets: Target[] = [
+      { label: "Static floor (hashed CSS)", path: await staticFloor(url), kind: "static" },
+      { label: "Home", path: "/en", kind: "ssr" },
+      { label: "Product list (ar)", path: "/ar/products", kind: "ssr" },
+      { label: "Product list, page 2", path: "/en/products?page=2", kind: "ssr" },
+      { label: "Product page (en)", path: `/en/product-details/${slug}`, kind: "ssr" },
+      { label: "Product page (ar)", path: `/ar/product-details/${slug}`, kind: "ssr" },
+      { label: "Backend product list", path: "/backend/products", kind: "backend" },
+    ];
+    for (const t of targets) {
+      const res = await fetch(`${url}${t.path}`, { redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}, not 200: fix it before benchmarking`);
+    }
+
+    const results = new Map<string, Measure[]>();
+    for (const t of targets) {
+      // Warm up (module instantiation, D1 page cache) before measuring.
+      await autocannon({ url: `${url}${t.path}`, connections: 1, amount: 50 });
+      const row: Measure[] = [];
+      for (const c of CONNECTIONS) {
+        const m = await measure(`${url}${t.path}`, c);
+        row.push(m);
+        console.log(`${t.label.padEnd(28)} @${String(c).padStart(2)}: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms`);
+      }
+      results.set(t.path, row);
+    }
+
+    const slow = targets.filter((t) => t.kind === "ssr" && results.get(t.path)![0].p50 > SSR_P50_TARGET_MS);
+    const verdict = slow.length
+      ? `**Over the ${SSR_P50_TARGET_MS} ms target** (sequential p50): ${slow.map((t) => `\`${t.path}\``).join(", ")}.`
+      : `Every SSR page's sequential median is within the ${SSR_P50_TARGET_MS} ms target.`;
+    const budgets = readBudgets();
+    replaceSection(
+      "bench",
+      [
+        `Measured by \`npm run bench\` on: ${machine()}.`,
+        "",
+        `Worker served by \`wrangler dev\` (workerd, local D1/KV, ENVIRONMENT=production) on 127.0.0.1; autocannon ${duration} s per row and connection count, after 50 warm-up requests; no compression requested (the edge compresses in production).`,
+        "",
+        table(targets, results),
+        "",
+        verdict,
+      ].join("\n"),
+    );
+    replaceSection("bundles", `Measured from \`${buildDir}/client\` (gzip level ${budgets.gzipLevel}, KB = 1024 bytes):\n\n${bundleTable(measureRoutes(buildDir, budgets), budgets)}`);
+    mkdirSync(join(root, "test-results"), { recursive: true });
+    writeFileSync(join(root, "test-results", "bench.json"), JSON.stringify({ machine: machine(), duration, targets, results: Object.fromEntries(results) }, null, 2));
+    console.log(`\n${table(targets, results)}\n\n${verdict}\nWritten to docs/PERFORMANCE.md.`);
+  } finally {
+    worker?.stop();
+    rmSync(persistDir, { recursive: true, force: true });
+  }
+}
+
+await main();
