@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { Env } from "../env";
 import type { BackendEnv } from "./env";
 import { BackendError } from "./http";
+import { say } from "./i18n";
 
 /**
  * Who is calling the backend (spec §6): an authenticated user by `Authorization: Bearer`, or a
@@ -96,7 +97,15 @@ export async function mintGuestId(env: Env): Promise<string> {
 export async function knownGuest(c: Context<BackendEnv>): Promise<string | null> {
   const id = c.req.header("guest-id")?.trim().toLowerCase();
   if (!id || !GUEST_ID.test(id)) return null;
-  return (await c.env.KV.get(guestKey(id))) !== null ? id : null;
+  let recorded: string | null;
+  try {
+    recorded = await c.env.KV.get(guestKey(id));
+  } catch (error) {
+    // A KV outage must not look like "unknown guest" (that would drop the cart): say so, briefly.
+    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: `guest lookup failed: ${String(error)}` }));
+    throw new BackendError(503, say(c.get("lang"), { en: "The service is briefly unavailable. Please try again.", ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى." }));
+  }
+  return recorded !== null ? id : null;
 }
 
 export type CartOwner = { userId: number; guestId: null } | { userId: null; guestId: string };
