@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { BackendEnv } from "./env";
 import { errorBody } from "./http";
+import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
 import { authRoutes } from "./routes/auth";
 import { cartRoutes } from "./routes/cart";
@@ -29,6 +30,7 @@ backendApp.use(async (c, next) => {
 
 backendApp.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ message: "Payload too large" }, 413) }));
 
+backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
 backendApp.route("/client/auth", authRoutes);

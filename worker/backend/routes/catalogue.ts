@@ -1,5 +1,91 @@
 import { Hono } from "hono";
+import * as v from "valibot";
+import { edgeCache } from "../cache";
 import type { BackendEnv } from "../env";
+import { notFound, ok } from "../http";
+import { say } from "../i18n";
+import { categoryTree, listBrands, listProducts, productDetails, SORTS, suggestProducts } from "../services/catalogue";
+import { queryInt, validate } from "../validate";
 
 /** Catalogue: categories, brands, products, search suggestions. */
 export const catalogueRoutes = new Hono<BackendEnv>();
+
+export const MAX_PAGE = 10_000;
+export const MAX_PER_PAGE = 48;
+export const DEFAULT_PER_PAGE = 12;
+const MAX_QUERY_LENGTH = 100;
+
+/** An optional slug filter; an empty value means "no filter", as an empty form field does. */
+const slugFilter = v.optional(
+  v.pipe(
+    v.string(),
+    v.maxLength(120, "Must be at most 120 characters."),
+    v.regex(/^[a-z0-9-]*$/, "Must be a slug (lowercase letters, digits and hyphens)."),
+    v.transform((s) => s || undefined),
+  ),
+);
+
+/** An optional amount in halalas; empty means "no bound". */
+const amountFilter = v.optional(
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{0,10}$/, "Must be a whole number of halalas (at most 10 digits)."),
+    v.transform((s) => (s === "" ? undefined : Number(s))),
+  ),
+);
+
+const searchText = v.pipe(v.string(), v.maxLength(MAX_QUERY_LENGTH, `Must be at most ${MAX_QUERY_LENGTH} characters.`), v.trim());
+
+export const productQuery = v.pipe(
+  v.object({
+    q: v.optional(searchText),
+    category: slugFilter,
+    brand: slugFilter,
+    min_price: amountFilter,
+    max_price: amountFilter,
+    in_stock: v.optional(
+      v.pipe(
+        v.picklist(["1", "0", "true", "false"], "Must be 1, 0, true or false."),
+        v.transform((s) => s === "1" || s === "true"),
+      ),
+    ),
+    sort: v.optional(v.picklist(SORTS, `Must be one of: ${SORTS.join(", ")}.`), "relevance"),
+    page: queryInt(1, MAX_PAGE, 1),
+    per_page: queryInt(1, MAX_PER_PAGE, DEFAULT_PER_PAGE),
+  }),
+  v.forward(
+    v.partialCheck(
+      [["min_price"], ["max_price"]],
+      (i) => i.min_price === undefined || i.max_price === undefined || i.min_price <= i.max_price,
+      "Must not be below the minimum price.",
+    ),
+    ["max_price"],
+  ),
+);
+
+const slugParam = v.object({ slug: v.pipe(v.string(), v.maxLength(120), v.regex(/^[a-z0-9-]+$/, "Must be a slug.")) });
+
+const PRODUCT_NOT_FOUND = { en: "Product not found.", ar: "المنتج غير موجود." };
+
+catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await categoryTree(c.env.DB, c.get("lang"))));
+
+catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listBrands(c.env.DB, c.get("lang"))));
+
+catalogueRoutes.get("/products", edgeCache("short"), validate("query", productQuery), async (c) => {
+  const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"));
+  return ok(c, data, { meta: { ...meta } });
+});
+
+catalogueRoutes.get("/products/:slug", edgeCache("long"), async (c) => {
+  const parsed = v.safeParse(slugParam, c.req.param());
+  const product = parsed.success ? await productDetails(c.env.DB, c.get("lang"), parsed.output.slug) : null;
+  if (!product) throw notFound(say(c.get("lang"), PRODUCT_NOT_FOUND));
+  return ok(c, product);
+});
+
+catalogueRoutes.get(
+  "/search/suggest",
+  edgeCache("short"),
+  validate("query", v.object({ q: v.optional(searchText, "") })),
+  async (c) => ok(c, await suggestProducts(c.env.DB, c.get("lang"), c.req.valid("query").q)),
+);

@@ -1,0 +1,351 @@
+import type { Lang } from "../env";
+import { ftsQuery } from "./arabic";
+
+/**
+ * The catalogue: categories, brands, products and search, as plain functions over D1 that return
+ * the contract's shapes (BRIEF "Catalogue"), localized to one language.
+ */
+
+export interface Ref {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+export interface ProductSummary {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string;
+  name: string;
+  brand: Ref | null;
+  category: Ref;
+  price: number;
+  compare_at_price: number | null;
+  currency: string;
+  stock: number;
+  in_stock: boolean;
+  max_per_order: number;
+  image: string;
+  images: string[];
+  is_featured: boolean;
+  is_new: boolean;
+}
+
+export interface ProductDetails extends ProductSummary {
+  description: string;
+  specifications: { label: string; value: string }[];
+  related: ProductSummary[];
+  breadcrumbs: { slug: string; name: string }[];
+}
+
+export interface CategoryNode extends Ref {
+  parent_id: number | null;
+  product_count: number;
+  children: CategoryNode[];
+}
+
+export interface Suggestion {
+  slug: string;
+  name: string;
+  model: string;
+  image: string;
+  price: number;
+  currency: string;
+}
+
+export const SORTS = ["relevance", "newest", "price_asc", "price_desc", "name"] as const;
+export type Sort = (typeof SORTS)[number];
+
+export interface ProductFilters {
+  q?: string;
+  category?: string;
+  brand?: string;
+  min_price?: number;
+  max_price?: number;
+  in_stock?: boolean;
+  sort: Sort;
+  page: number;
+  per_page: number;
+}
+
+export interface ListMeta {
+  page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}
+
+export const MAX_SUGGESTIONS = 8;
+export const MAX_RELATED = 8;
+/** Name column weighs ten times the rest (sku, brand, categories) in relevance. */
+const BM25 = "bm25(product_search, 10.0, 1.0)";
+
+/** Localized column names come only from this switch, never from input. */
+const col = (base: "name" | "description" | "specs", lang: Lang) => `${base}_${lang === "ar" ? "ar" : "en"}`;
+
+interface SummaryRow {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name: string;
+  category_id: number;
+  category_slug: string;
+  category_name: string;
+  brand_id: number | null;
+  brand_slug: string | null;
+  brand_name: string | null;
+  price: number;
+  compare_at_price: number | null;
+  currency: string;
+  stock: number;
+  max_per_order: number;
+  images: string;
+  is_featured: number;
+  is_new: number;
+}
+
+const summaryColumns = (lang: Lang) => `
+  p.id, p.slug, p.sku, p.model, p.${col("name", lang)} AS name,
+  c.id AS category_id, c.slug AS category_slug, c.${col("name", lang)} AS category_name,
+  b.id AS brand_id, b.slug AS brand_slug, b.${col("name", lang)} AS brand_name,
+  p.price, p.compare_at_price, p.currency, p.stock, p.max_per_order, p.images, p.is_featured, p.is_new`;
+
+const summaryFrom = "products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id";
+
+function parseJson<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export function toSummary(row: SummaryRow): ProductSummary {
+  const images = parseJson<string[]>(row.images, []).filter((i) => typeof i === "string");
+  return {
+    id: row.id,
+    slug: row.slug,
+    sku: row.sku,
+    model: row.model ?? "",
+    name: row.name,
+    brand: row.brand_id !== null && row.brand_slug !== null ? { id: row.brand_id, slug: row.brand_slug, name: row.brand_name ?? "" } : null,
+    category: { id: row.category_id, slug: row.category_slug, name: row.category_name },
+    price: row.price,
+    compare_at_price: row.compare_at_price,
+    currency: row.currency,
+    stock: row.stock,
+    in_stock: row.stock > 0,
+    max_per_order: row.max_per_order,
+    image: images[0] ?? `/backend/media/products/${row.slug}.svg`,
+    images,
+    is_featured: row.is_featured === 1,
+    is_new: row.is_new === 1,
+  };
+}
+
+/** Product summaries by id, in the order given (for carts, orders and the home page). */
+export async function productSummariesByIds(db: D1Database, lang: Lang, ids: number[]): Promise<ProductSummary[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)].slice(0, 100);
+  const { results } = await db
+    .prepare(`SELECT ${summaryColumns(lang)} FROM ${summaryFrom} WHERE p.id IN (${unique.map(() => "?").join(", ")})`)
+    .bind(...unique)
+    .all<SummaryRow>();
+  const byId = new Map(results.map((r) => [r.id, toSummary(r)]));
+  return ids.map((id) => byId.get(id)).filter((p): p is ProductSummary => p !== undefined);
+}
+
+/** A few products chosen by a flag, for the home page. */
+export async function productsWhere(db: D1Database, lang: Lang, flag: "featured" | "new", limit: number): Promise<ProductSummary[]> {
+  const where = flag === "featured" ? "p.is_featured = 1" : "p.is_new = 1";
+  const order = flag === "featured" ? "p.stock > 0 DESC, p.id ASC" : "p.created_at DESC, p.id DESC";
+  const { results } = await db.prepare(`SELECT ${summaryColumns(lang)} FROM ${summaryFrom} WHERE ${where} ORDER BY ${order} LIMIT ?`).bind(limit).all<SummaryRow>();
+  return results.map(toSummary);
+}
+
+const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
+  relevance: (searching) => (searching ? "s.score ASC, p.is_featured DESC, p.id ASC" : "p.is_featured DESC, p.is_new DESC, p.id ASC"),
+  newest: () => "p.created_at DESC, p.id DESC",
+  price_asc: () => "p.price ASC, p.id ASC",
+  price_desc: () => "p.price DESC, p.id ASC",
+  name: () => "name COLLATE NOCASE ASC, p.id ASC",
+};
+
+/** The product list: search, filters, sort and pagination; a page past the last one is empty. */
+export async function listProducts(db: D1Database, lang: Lang, filters: ProductFilters): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
+  const match = filters.q ? ftsQuery(filters.q) : null;
+  let from = summaryFrom;
+  const fromBinds: unknown[] = [];
+  if (match) {
+    from += ` JOIN (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s ON s.id = p.id`;
+    fromBinds.push(match);
+  }
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (filters.category) {
+    // The category and everything under it.
+    where.push(`p.category_id IN (WITH RECURSIVE sub(id) AS (
+      SELECT id FROM categories WHERE slug = ?
+      UNION ALL SELECT k.id FROM categories k JOIN sub ON k.parent_id = sub.id
+    ) SELECT id FROM sub)`);
+    binds.push(filters.category);
+  }
+  if (filters.brand) {
+    where.push("b.slug = ?");
+    binds.push(filters.brand);
+  }
+  if (filters.min_price !== undefined) {
+    where.push("p.price >= ?");
+    binds.push(filters.min_price);
+  }
+  if (filters.max_price !== undefined) {
+    where.push("p.price <= ?");
+    binds.push(filters.max_price);
+  }
+  if (filters.in_stock) where.push("p.stock > 0");
+  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  const offset = (filters.page - 1) * filters.per_page;
+  const [rows, count] = await db.batch([
+    db
+      .prepare(`SELECT ${summaryColumns(lang)} FROM ${from} ${whereSql} ORDER BY ${ORDER_BY[filters.sort](match !== null)} LIMIT ? OFFSET ?`)
+      .bind(...fromBinds, ...binds, filters.per_page, offset),
+    db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${whereSql}`).bind(...fromBinds, ...binds),
+  ]);
+  const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
+  return {
+    data: (rows.results as SummaryRow[]).map(toSummary),
+    meta: { page: filters.page, per_page: filters.per_page, total, last_page: Math.max(1, Math.ceil(total / filters.per_page)) },
+  };
+}
+
+interface CategoryRow {
+  id: number;
+  parent_id: number | null;
+  slug: string;
+  name: string;
+  direct: number;
+}
+
+async function categoryRows(db: D1Database, lang: Lang): Promise<CategoryRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name,
+        (SELECT COUNT(*) FROM products p WHERE p.category_id = c.id) AS direct
+       FROM categories c ORDER BY c.sort_order, c.id`,
+    )
+    .all<CategoryRow>();
+  return results;
+}
+
+/** The category tree; each node's product_count includes its subcategories' products. */
+export async function categoryTree(db: D1Database, lang: Lang): Promise<CategoryNode[]> {
+  const rows = await categoryRows(db, lang);
+  const nodes = new Map<number, CategoryNode>(
+    rows.map((r) => [r.id, { id: r.id, slug: r.slug, name: r.name, parent_id: r.parent_id, product_count: r.direct, children: [] }]),
+  );
+  const roots: CategoryNode[] = [];
+  for (const r of rows) {
+    const node = nodes.get(r.id)!;
+    const parent = r.parent_id !== null ? nodes.get(r.parent_id) : undefined;
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+  }
+  const total = (n: CategoryNode): number => (n.product_count += n.children.reduce((sum, child) => sum + total(child), 0));
+  roots.forEach(total);
+  return roots;
+}
+
+export async function listBrands(db: D1Database, lang: Lang): Promise<Ref[]> {
+  const { results } = await db.prepare(`SELECT id, slug, ${col("name", lang)} AS name FROM brands ORDER BY name_en COLLATE NOCASE`).all<Ref>();
+  return results;
+}
+
+interface DetailRow extends SummaryRow {
+  description: string;
+  specs: string;
+  parent_id: number | null;
+}
+
+/** One product with its description, specifications, related products and category path; null when unknown. */
+export async function productDetails(db: D1Database, lang: Lang, slug: string): Promise<ProductDetails | null> {
+  const row = await db
+    .prepare(
+      `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id
+       FROM ${summaryFrom} WHERE p.slug = ?`,
+    )
+    .bind(slug)
+    .first<DetailRow>();
+  if (!row) return null;
+  const categories = await categoryRows(db, lang);
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  const breadcrumbs: { slug: string; name: string }[] = [];
+  for (let c = byId.get(row.category_id); c && breadcrumbs.length < 10; c = c.parent_id !== null ? byId.get(c.parent_id) : undefined) {
+    breadcrumbs.unshift({ slug: c.slug, name: c.name });
+  }
+  const top = breadcrumbs.length ? categories.find((c) => c.slug === breadcrumbs[0].slug) : undefined;
+  // Same category first, then the rest of its top-level category.
+  const { results } = await db
+    .prepare(
+      `SELECT ${summaryColumns(lang)} FROM ${summaryFrom}
+       WHERE p.id != ? AND (p.category_id = ? OR c.id = ? OR c.parent_id = ?)
+       ORDER BY (p.category_id = ?) DESC, p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ?`,
+    )
+    .bind(row.id, row.category_id, top?.id ?? row.category_id, top?.id ?? row.category_id, row.category_id, MAX_RELATED)
+    .all<SummaryRow>();
+  const specifications = parseJson<{ label: string; value: string }[]>(row.specs, []).filter(
+    (s) => s && typeof s.label === "string" && typeof s.value === "string",
+  );
+  return {
+    ...toSummary(row),
+    description: row.description,
+    specifications,
+    related: results.map(toSummary),
+    breadcrumbs,
+  };
+}
+
+/** Type-ahead: at most eight products whose names (or model, brand, category) start with what was typed. */
+export async function suggestProducts(db: D1Database, lang: Lang, q: string): Promise<Suggestion[]> {
+  const match = ftsQuery(q);
+  if (!match) return [];
+  const { results } = await db
+    .prepare(
+      `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
+       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s
+       JOIN products p ON p.id = s.id
+       ORDER BY s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
+    )
+    .bind(match, MAX_SUGGESTIONS)
+    .all<{ slug: string; name: string; model: string | null; images: string; price: number; currency: string }>();
+  return results.map((r) => ({
+    slug: r.slug,
+    name: r.name,
+    model: r.model ?? "",
+    image: parseJson<string[]>(r.images, [])[0] ?? `/backend/media/products/${r.slug}.svg`,
+    price: r.price,
+    currency: r.currency,
+  }));
+}
+
+export interface ProductArtFacts {
+  slug: string;
+  name: string;
+  brand: string;
+  category: string;
+  colour: string;
+}
+
+/** What the generated product art is drawn from: top-level category, brand and colour. */
+export async function productArtFacts(db: D1Database, slug: string): Promise<ProductArtFacts | null> {
+  return db
+    .prepare(
+      `SELECT p.slug, p.name_en AS name, COALESCE(b.name_en, '') AS brand, COALESCE(top.slug, c.slug) AS category, p.colour
+       FROM products p JOIN categories c ON c.id = p.category_id
+       LEFT JOIN categories top ON top.id = c.parent_id
+       LEFT JOIN brands b ON b.id = p.brand_id WHERE p.slug = ?`,
+    )
+    .bind(slug)
+    .first<ProductArtFacts>();
+}
