@@ -1,14 +1,159 @@
+import { Suspense } from "react";
+import { Await } from "react-router";
 import type { Route } from "./+types/home";
+import { ProductGrid } from "../components/ProductCard";
+import { ServiceCard } from "../components/ServiceCard";
+import { SmartLink } from "../components/SmartLink";
+import type { Api } from "../lib/api/client";
+import { serverApi } from "../lib/api/server";
+import type { Banner, Category, HomeData, ProductSummary, Service } from "../lib/catalog";
+import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
-export default function Home() {
+/** Below the fold: started now, awaited by nobody, streamed into the page when they arrive. */
+function later<T>(api: Api, path: string, query?: Record<string, string | number>): Promise<T[]> {
+  return api
+    .get<T[]>(path, { query })
+    .then((r) => r.data ?? [])
+    .catch(() => [] as T[]);
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  const newArrivals = later<ProductSummary>(api, "/products", { sort: "newest", per_page: 8 });
+  const services = later<Service>(api, "/services");
+  try {
+    // The first paint: banners, category tiles and the featured row.
+    const { data } = await api.get<HomeData>("/home");
+    return { banners: data.banners ?? [], categories: data.categories ?? [], featured: data.featured ?? [], newArrivals, services };
+  } catch (error) {
+    failLoad(error, locale);
+  }
+}
+
+function Hero({ banners }: { banners: Banner[] }) {
+  const t = useT();
+  const locale = useLocale();
+  const [first, ...rest] = banners;
+  const link = (href: string) => (href.startsWith("/") && !/^\/(en|ar)(\/|$)/.test(href) ? localePath(locale, href) : href);
+  if (!first) {
+    return (
+      <section className="hero hero--plain">
+        <div className="hero__text">
+          <h1>{t("home.heroFallbackTitle")}</h1>
+          <p>{t("home.heroFallbackSubtitle")}</p>
+          <SmartLink className="button button--primary" to={localePath(locale, "/products")}>{t("home.shopNow")}</SmartLink>
+        </div>
+      </section>
+    );
+  }
+  return (
+    <section className="hero" aria-label={t("home.banners")}>
+      <article className="hero__main">
+        <div className="hero__text">
+          <h1>{first.title}</h1>
+          {first.subtitle ? <p>{first.subtitle}</p> : null}
+          <SmartLink className="button button--primary" to={link(first.link)}>{first.cta_label || t("home.shopNow")}</SmartLink>
+        </div>
+        {first.image ? <img className="hero__image" src={first.image} alt="" width={480} height={320} fetchPriority="high" decoding="async" /> : null}
+      </article>
+      {rest.length > 0 ? (
+        <ul className="hero__more" role="list">
+          {rest.slice(0, 2).map((b) => (
+            <li key={b.id}>
+              <SmartLink className="promo" to={link(b.link)}>
+                <span className="promo__text">
+                  <strong>{b.title}</strong>
+                  {b.subtitle ? <span>{b.subtitle}</span> : null}
+                </span>
+                {b.image ? <img src={b.image} alt="" width={120} height={80} loading="lazy" decoding="async" /> : null}
+              </SmartLink>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function CategoryTiles({ categories }: { categories: Category[] }) {
+  const t = useT();
+  const to = useLocalePath();
+  if (categories.length === 0) return null;
+  return (
+    <section className="section" aria-labelledby="home-categories">
+      <h2 id="home-categories">{t("home.categories")}</h2>
+      <ul className="tiles" role="list">
+        {categories.map((c) => (
+          <li key={c.id}>
+            <SmartLink className="tile" to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>
+              <span className="tile__name">{c.name}</span>
+              <span className="tile__count muted">{t("home.productCount", { count: c.product_count })}</span>
+            </SmartLink>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SectionHead({ id, title, more, moreLabel }: { id: string; title: string; more: string; moreLabel: string }) {
+  return (
+    <div className="section__head">
+      <h2 id={id}>{title}</h2>
+      <SmartLink to={more}>{moreLabel}</SmartLink>
+    </div>
+  );
+}
+
+function Placeholder() {
   const t = useT();
   return (
-    <div className="container page">
-      <h1>{t("pages.home.title")}</h1>
+    <div className="placeholder" aria-busy="true">
+      <span className="visually-hidden">{t("home.loadingSection")}</span>
+    </div>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { banners, categories, featured, newArrivals, services } = loaderData;
+  const t = useT();
+  const to = useLocalePath();
+  return (
+    <div className="container page home">
+      <Hero banners={banners} />
+      <CategoryTiles categories={categories} />
+      {featured.length > 0 ? (
+        <section className="section" aria-labelledby="home-featured">
+          <SectionHead id="home-featured" title={t("home.featured")} more={to("/products")} moreLabel={t("home.viewAll")} />
+          <ProductGrid products={featured.slice(0, 8)} eager={4} />
+        </section>
+      ) : null}
+      <section className="section" aria-labelledby="home-new">
+        <SectionHead id="home-new" title={t("home.newArrivals")} more={`${to("/products")}?sort=newest`} moreLabel={t("home.viewAll")} />
+        <Suspense fallback={<Placeholder />}>
+          <Await resolve={newArrivals}>{(items) => <ProductGrid products={items} />}</Await>
+        </Suspense>
+      </section>
+      <section className="section" aria-labelledby="home-services">
+        <SectionHead id="home-services" title={t("home.services")} more={to("/services")} moreLabel={t("home.allServices")} />
+        <Suspense fallback={<Placeholder />}>
+          <Await resolve={services}>
+            {(items) => (
+              <ul className="service-grid" role="list">
+                {items.slice(0, 4).map((s) => (
+                  <li key={s.id}><ServiceCard service={s} /></li>
+                ))}
+              </ul>
+            )}
+          </Await>
+        </Suspense>
+      </section>
     </div>
   );
 }
