@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createUpdatePoll, reloadOnNavigation, UPDATE_POLL_INTERVAL_MS } from "../../app/lib/update-poll";
+
+/** A fake /builds/latest.json: answers with whatever build is "live" at the moment of the call. */
+function server(initial: string) {
+  let live = initial;
+  const calls: string[] = [];
+  const fetch = vi.fn(async (url: string) => {
+    calls.push(url);
+    return Response.json({ id: live, timestamp: 1 });
+  });
+  return { fetch, calls, deploy: (id: string) => (live = id) };
+}
+
+describe("update poll", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date("2026-11-22T12:00:00Z"));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("polls every 3,600,000 ms and not before", async () => {
+    expect(UPDATE_POLL_INTERVAL_MS).toBe(3_600_000);
+    const api = server("build-1");
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch: api.fetch });
+    poll.start();
+    await vi.advanceTimersByTimeAsync(3_599_999);
+    expect(api.fetch).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(3_600_000 * 2);
+    expect(api.fetch).toHaveBeenCalledTimes(3);
+    poll.stop();
+    await vi.advanceTimersByTimeAsync(3_600_000 * 3);
+    expect(api.fetch).toHaveBeenCalledTimes(3);
+  });
+
+  it("asks /builds/latest.json with a timestamp query, so no cache answers for the server", async () => {
+    const api = server("build-1");
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch: api.fetch });
+    poll.start();
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(api.calls).toEqual([
+      `/builds/latest.json?t=${Date.parse("2026-11-22T13:00:00Z")}`,
+      `/builds/latest.json?t=${Date.parse("2026-11-22T14:00:00Z")}`,
+    ]);
+    poll.stop();
+  });
+
+  it("the same build id leaves nothing pending; a new one marks the update pending and tells listeners once", async () => {
+    const api = server("build-1");
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch: api.fetch });
+    const listener = vi.fn();
+    poll.subscribe(listener);
+    poll.start();
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(poll.isPending()).toBe(false);
+    expect(listener).not.toHaveBeenCalled();
+
+    api.deploy("build-2");
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(poll.isPending()).toBe(true);
+    expect(poll.latestId()).toBe("build-2");
+    expect(listener).toHaveBeenCalledTimes(1);
+
+    // Once pending, there is nothing more to ask.
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(api.fetch).toHaveBeenCalledTimes(2);
+    expect(listener).toHaveBeenCalledTimes(1);
+    poll.stop();
+  });
+
+  it("being offline or a broken answer is not an update; the next interval tries again", async () => {
+    let attempt = 0;
+    const fetch = vi.fn(async () => {
+      attempt++;
+      if (attempt === 1) throw new TypeError("Failed to fetch");
+      if (attempt === 2) return new Response("<html>", { status: 502 });
+      if (attempt === 3) return Response.json({ nope: true });
+      return Response.json({ id: "build-9" });
+    });
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch });
+    poll.start();
+    for (let i = 0; i < 3; i++) {
+      await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+      expect(poll.isPending()).toBe(false);
+    }
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(poll.isPending()).toBe(true);
+    poll.stop();
+  });
+
+  it("with an update pending the next navigation is a full load of its target; without one the router carries on", async () => {
+    const api = server("build-1");
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch: api.fetch });
+    const assign = vi.fn();
+    expect(reloadOnNavigation(poll, "/en/products?page=2", assign)).toBe(false);
+    expect(assign).not.toHaveBeenCalled();
+
+    api.deploy("build-2");
+    poll.start();
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(reloadOnNavigation(poll, "/ar/products?page=2", assign)).toBe(true);
+    expect(assign).toHaveBeenCalledWith("/ar/products?page=2");
+    poll.stop();
+  });
+});
