@@ -4,7 +4,7 @@ import type { BackendEnv, Lang } from "../env";
 import { unprocessable } from "../http";
 import { say } from "../i18n";
 import { MESSAGES, type Identifier } from "../services/accounts";
-import { OTP_PURPOSES } from "../services/otp";
+import { OTP_PURPOSES, type OtpPurpose } from "../services/otp";
 import { PASSWORD_MAX } from "../services/password";
 import { fieldErrors } from "../validate";
 
@@ -15,6 +15,8 @@ import { fieldErrors } from "../validate";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** E.164 after spaces, dashes and brackets are dropped: what the phone input sends. */
 const PHONE = /^\+[1-9]\d{7,14}$/;
+
+const isPurpose = (s: string): boolean => (OTP_PURPOSES as readonly string[]).includes(s);
 
 export function fields(lang: Lang) {
   const t = (en: string, ar: string) => say(lang, { en, ar });
@@ -63,7 +65,11 @@ export function fields(lang: Lang) {
       v.trim(),
       v.regex(/^\d{6}$/, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
     ),
-    purpose: v.optional(v.picklist(OTP_PURPOSES, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")), ""),
+    purpose: v.pipe(
+      v.optional(v.string(), ""),
+      v.check(isPurpose, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")),
+      v.transform((s) => s as OtpPurpose),
+    ),
     resetToken: v.pipe(
       text("Reset token", "رمز إعادة التعيين"),
       v.regex(/^[A-Za-z0-9_-]{20,128}$/, say(lang, MESSAGES.resetTokenInvalid)),
