@@ -1,4 +1,5 @@
 import type { Route } from "./+types/orders";
+import { OrderList } from "../components/OrderList";
 import { authMiddleware } from "../middleware/auth";
 import { pageMeta } from "../lib/seo";
 import { useT } from "../lib/use-locale";
@@ -12,6 +13,7 @@ export default function Orders() {
   return (
     <div className="container page">
       <h1>{t("pages.orders.title")}</h1>
+      <OrderList />
     </div>
   );
 }

@@ -1,14 +1,133 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/payment-status";
+import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { ApiError } from "../lib/api/errors";
+import { useCart } from "../lib/cart";
+import type { PaymentStatus as Status } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymentStatus", noindex: true });
 
+/** While the provider has not answered, the status is read again this often, this many times. */
+const POLL_MS = 1500;
+const POLL_TRIES = 12;
+
+type View = { state: "checking" } | { state: "done"; status: Status } | { state: "missing" } | { state: "error"; message: string };
+
+/**
+ * Where the provider returns (`?payment_id=...&order=<number>`): paid, failed (with a retry), or
+ * still pending (read again briefly, then on request). A paid order clears the cart state.
+ */
 export default function PaymentStatus() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const cart = useCart();
+  const [params] = useSearchParams();
+  const paymentId = params.get("payment_id")?.trim() ?? "";
+  const orderParam = params.get("order")?.trim() ?? "";
+  const [view, setView] = useState<View>({ state: "checking" });
+  const [round, setRound] = useState(0);
+  const cleared = useRef(false);
+
+  useEffect(() => {
+    if (!paymentId) return setView({ state: "missing" });
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = async (tries: number) => {
+      try {
+        const res = await browserApi(locale).get<Status>(`/payments/${encodeURIComponent(paymentId)}/status`);
+        if (stopped) return;
+        setView({ state: "done", status: res.data });
+        if (res.data.status === "pending" && tries + 1 < POLL_TRIES) timer = setTimeout(() => void check(tries + 1), POLL_MS);
+      } catch (error) {
+        if (stopped) return;
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return setView({ state: "missing" });
+        setView({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
+      }
+    };
+    setView({ state: "checking" });
+    void check(0);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+  }, [paymentId, locale, navigate, round]);
+
+  const status = view.state === "done" ? view.status : null;
+  const number = status?.order_number || orderParam;
+
+  // Paid: the order holds what the cart held, so the cart starts afresh.
+  useEffect(() => {
+    if (status?.status === "paid" && !cleared.current) {
+      cleared.current = true;
+      cart.clearCartState();
+      void cart.loadCart();
+    }
+  }, [status?.status, cart]);
+
+  const orderLink = number ? `${to("/order/checkout/status")}?order=${encodeURIComponent(number)}` : to("/");
+  const retryLink = `${to("/proceed-payement")}?order=${encodeURIComponent(number)}`;
+
   return (
-    <div className="container page">
-      <h1>{t("pages.paymentStatus.title")}</h1>
+    <div className="container page payment-page">
+      <div className="payment-card card" data-status={status?.status ?? view.state}>
+        <h1>{t("pages.paymentStatus.title")}</h1>
+        {number ? <p className="muted">{t("payment.order", { number: "" })}<bdi>{number}</bdi></p> : null}
+        {view.state === "checking" ? (
+          <div className="payment-card__progress" role="status"><span className="spinner" aria-hidden="true" /><p>{t("payment.checking")}</p></div>
+        ) : null}
+        {status?.status === "paid" ? (
+          <div className="payment-result payment-result--paid" role="status">
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56"><circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" /><path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+            <h2>{t("payment.paid")}</h2>
+            <p>{t("payment.paidText")}</p>
+            <div className="payment-card__actions">
+              <Link className="button button--primary" to={orderLink}>{t("payment.viewOrder")}</Link>
+              <Link className="button" to={to("/products")}>{t("payment.continueShopping")}</Link>
+            </div>
+          </div>
+        ) : null}
+        {status?.status === "failed" ? (
+          <div className="payment-result payment-result--failed" role="alert">
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56"><circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" /><path d="M8 8l8 8M16 8l-8 8" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" /></svg>
+            <h2>{t("payment.failed")}</h2>
+            <p>{t("payment.failedText")}</p>
+            {status.message ? <p className="muted">{status.message}</p> : null}
+            <div className="payment-card__actions">
+              <Link className="button button--primary" to={retryLink}>{t("payment.retryPayment")}</Link>
+              <Link className="button" to={orderLink}>{t("payment.viewOrder")}</Link>
+            </div>
+          </div>
+        ) : null}
+        {status?.status === "pending" ? (
+          <div className="payment-result" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <h2>{t("payment.pending")}</h2>
+            <p>{t("payment.pendingText")}</p>
+            <div className="payment-card__actions">
+              <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>{t("payment.checkAgain")}</button>
+              <Link className="button" to={orderLink}>{t("payment.viewOrder")}</Link>
+            </div>
+          </div>
+        ) : null}
+        {view.state === "missing" ? (
+          <div className="notice" role="status">
+            <p>{t("payment.missingPayment")}</p>
+            {number ? <Link to={orderLink}>{t("payment.viewOrder")}</Link> : <Link to={to("/")}>{t("payment.continueShopping")}</Link>}
+          </div>
+        ) : null}
+        {view.state === "error" ? (
+          <div className="notice notice--danger" role="alert">
+            <p>{view.message}</p>
+            <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>{t("payment.checkAgain")}</button>
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }

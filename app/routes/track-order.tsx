@@ -1,14 +1,103 @@
+import { useMemo, useState } from "react";
+import { useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/track-order";
+import { OrderDetails } from "../components/OrderDetails";
+import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { ApiError } from "../lib/api/errors";
+import { formRules } from "../lib/forms";
+import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useT } from "../lib/use-locale";
+import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "trackOrder", noindex: true });
 
+type Result = { state: "idle" } | { state: "found"; order: Order } | { state: "notFound" } | { state: "error"; message: string };
+
+/** Finds an order by its number and the email or phone given at checkout (POST /orders/track). */
 export default function TrackOrder() {
   const t = useT();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const rules = useMemo(() => formRules(t), [t]);
+  const [number, setNumber] = useState(params.get("order") ?? "");
+  const [contact, setContact] = useState("");
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<Result>({ state: "idle" });
+
+  const numberError = serverErrors.number || (submitted && !number.trim() ? t("track.numberRequired") : "");
+  const contactError =
+    serverErrors.contact || (submitted ? (!contact.trim() ? t("track.contactRequired") : rules.emailOrPhone()(contact)) : "");
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    setServerErrors({});
+    if (!number.trim() || !contact.trim() || rules.emailOrPhone()(contact)) return;
+    setBusy(true);
+    try {
+      const res = await browserApi(locale).post<Order>("/orders/track", { number: number.trim(), contact: contact.trim() });
+      setResult({ state: "found", order: res.data });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setResult({ state: "notFound" });
+      else if (error instanceof ApiError && error.status === 422) {
+        setServerErrors(Object.fromEntries(error.fieldErrors.map((fe) => [fe.type, fe.message])));
+        setResult({ state: "idle" });
+      } else if (error instanceof ApiError && error.status === 429) setResult({ state: "error", message: error.message });
+      else setResult({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <div className="container page">
+    <div className="container page track-page">
       <h1>{t("pages.trackOrder.title")}</h1>
+      <p className="muted">{t("track.intro")}</p>
+      <form className="track-form card" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="field" data-invalid={numberError ? "true" : undefined}>
+          <label htmlFor="track-number">{t("track.number")}</label>
+          <input
+            id="track-number"
+            name="number"
+            value={number}
+            onChange={(e) => setNumber(e.target.value)}
+            dir="ltr"
+            autoComplete="off"
+            spellCheck={false}
+            aria-required="true"
+            aria-invalid={numberError ? true : undefined}
+            aria-describedby={numberError ? "track-number-error" : undefined}
+          />
+          {numberError ? <p id="track-number-error" className="field__error">{numberError}</p> : null}
+        </div>
+        <div className="field" data-invalid={contactError ? "true" : undefined}>
+          <label htmlFor="track-contact">{t("track.contact")}</label>
+          <input
+            id="track-contact"
+            name="contact"
+            value={contact}
+            onChange={(e) => setContact(e.target.value)}
+            dir="ltr"
+            autoComplete="email"
+            aria-required="true"
+            aria-invalid={contactError ? true : undefined}
+            aria-describedby={contactError ? "track-contact-error" : undefined}
+          />
+          {contactError ? <p id="track-contact-error" className="field__error">{contactError}</p> : null}
+        </div>
+        <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
+          {busy ? t("track.searching") : t("track.submit")}
+        </button>
+      </form>
+      <div className="track-result" aria-live="polite">
+        {result.state === "notFound" ? <div className="notice notice--danger" role="alert"><p>{t("track.notFound")}</p></div> : null}
+        {result.state === "error" ? <div className="notice notice--danger" role="alert"><p>{result.message}</p></div> : null}
+        {result.state === "found" ? <OrderDetails order={result.order} /> : null}
+      </div>
     </div>
   );
 }

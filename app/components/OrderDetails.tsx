@@ -1,0 +1,97 @@
+import { formatMoney } from "../lib/money";
+import { formatDate, methodName, ORDER_PROGRESS, reachedSteps, type Order } from "../lib/orders";
+import { useLocale, useT } from "../lib/use-locale";
+import { OrderStatusBadge } from "./OrderStatusBadge";
+import { OrderSummary } from "./OrderSummary";
+
+/** The progress of an order: the steps it walked, the one it is at, and a failure when it left the path. */
+export function OrderTimeline({ status }: { status: string }) {
+  const t = useT();
+  const reached = reachedSteps(status);
+  const left = status === "payment_failed" || status === "cancelled";
+  return (
+    <ol className="timeline" aria-label={t("orders.timeline")}>
+      {ORDER_PROGRESS.map((step, i) => {
+        const done = reached.has(step);
+        const current = !left && step === status;
+        const failedHere = left && i === 1;
+        return (
+          <li
+            key={step}
+            className={`timeline__step${done ? " timeline__step--done" : ""}${current ? " timeline__step--current" : ""}${failedHere ? " timeline__step--failed" : ""}`}
+            aria-current={current ? "step" : undefined}
+          >
+            <span className="timeline__dot" aria-hidden="true" />
+            <span className="timeline__label">{failedHere ? t(`orders.statuses.${status}`) : t(`orders.statuses.${step}`)}</span>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** An order: number, date, status and its progress, items, totals, and (when given) the address. */
+export function OrderDetails({ order, children }: { order: Order; children?: React.ReactNode }) {
+  const t = useT();
+  const locale = useLocale();
+  const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
+  const address = order.address;
+  const shipping = methodName(order.shipping_method);
+  const payment = methodName(order.payment_method);
+  return (
+    <article className="order-details" aria-labelledby="order-title">
+      <header className="order-details__head">
+        <div>
+          <h2 id="order-title" className="order-details__title">
+            {t("orders.orderTitle", { number: "" })}<bdi>{order.number}</bdi>
+          </h2>
+          <p className="muted order-details__date">
+            {t("orders.placedOn", { date: formatDate(order.created_at, locale, true) })}
+          </p>
+        </div>
+        <OrderStatusBadge status={order.status} />
+      </header>
+      <OrderTimeline status={order.status} />
+      {children}
+      <div className="order-details__grid">
+        <section className="order-details__items" aria-labelledby="order-items-title">
+          <h3 id="order-items-title">{t("orders.itemsTitle")}</h3>
+          <ul className="order-items">
+            {order.items.map((item) => (
+              <li key={item.product_id} className="order-item">
+                {item.image ? <img src={item.image} alt="" width={56} height={56} loading="lazy" /> : <span className="order-item__img" />}
+                <span className="order-item__name">{item.name}</span>
+                <span className="order-item__qty muted">{t("orders.quantity", { n: item.quantity })}</span>
+                <span className="order-item__total">{money(item.line_total)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <div className="order-details__side">
+          <OrderSummary
+            title={t("cart.summary")}
+            totals={{ subtotal: order.subtotal, discount: order.discount, shipping: order.shipping, vat: order.vat, total: order.total, currency: order.currency }}
+          />
+          {address && (address.street || address.city) ? (
+            <section className="order-details__box" aria-labelledby="order-address-title">
+              <h3 id="order-address-title">{t("orders.addressTitle")}</h3>
+              <address>
+                {address.name ? <>{address.name}<br /></> : null}
+                {[address.street, address.building].filter(Boolean).join(" ")}
+                {address.street || address.building ? <br /> : null}
+                {[address.district, address.city, address.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}
+                {address.phone ? <><br /><bdi>{address.phone}</bdi></> : null}
+              </address>
+            </section>
+          ) : null}
+          {shipping || payment ? (
+            <dl className="order-details__box order-details__methods">
+              {shipping ? <div><dt>{t("orders.shippingMethod")}</dt><dd>{shipping}</dd></div> : null}
+              {payment ? <div><dt>{t("orders.paymentMethod")}</dt><dd>{payment}</dd></div> : null}
+            </dl>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  );
+}
