@@ -1,14 +1,14 @@
 import type { Route } from "./+types/about-us";
+import { ContentPageView } from "../components/ContentPageView";
+import { loadContentPage } from "../lib/content.server";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "about" });
+export const loader = (args: Route.LoaderArgs) => loadContentPage(args, "about-us");
 
-export default function AboutUs() {
-  const t = useT();
-  return (
-    <div className="container page">
-      <h1>{t("pages.about.title")}</h1>
-    </div>
-  );
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { page: "about", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });
+
+export default function AboutUs({ loaderData }: Route.ComponentProps) {
+  return <ContentPageView page={loaderData.page} inList={false} />;
 }

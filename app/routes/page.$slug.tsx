@@ -1,14 +1,14 @@
 import type { Route } from "./+types/page.$slug";
+import { ContentPageView } from "../components/ContentPageView";
+import { loadContentPage } from "../lib/content.server";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "page" });
+export const loader = (args: Route.LoaderArgs) => loadContentPage(args, args.params.slug);
 
-export default function ContentPage() {
-  const t = useT();
-  return (
-    <div className="container page">
-      <h1>{t("pages.page.title")}</h1>
-    </div>
-  );
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { page: "page", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });
+
+export default function ContentPage({ loaderData }: Route.ComponentProps) {
+  return <ContentPageView page={loaderData.page} />;
 }

@@ -1,14 +1,48 @@
 import type { Route } from "./+types/page._index";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { SmartLink } from "../components/SmartLink";
+import { serverApi } from "../lib/api/server";
+import type { PageSummary } from "../lib/catalog";
+import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  try {
+    const { data } = await api.get<PageSummary[]>("/pages");
+    return { pages: data ?? [] };
+  } catch (error) {
+    failLoad(error, locale);
+  }
+}
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "pageList" });
 
-export default function PageList() {
+/** The pages with a route of their own are linked there, the rest under page/{slug}. */
+const OWN_ROUTES = new Set(["about-us", "privacy-policy"]);
+
+export default function ContentPages({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const to = useLocalePath();
   return (
     <div className="container page">
+      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("content.allPages") }]} />
       <h1>{t("pages.pageList.title")}</h1>
+      {loaderData.pages.length > 0 ? (
+        <ul className="page-list" role="list">
+          {loaderData.pages.map((p) => (
+            <li key={p.slug} className="page-list__item">
+              <h2><SmartLink to={to(OWN_ROUTES.has(p.slug) ? `/${p.slug}` : `/page/${encodeURIComponent(p.slug)}`)}>{p.title}</SmartLink></h2>
+              {p.excerpt ? <p className="muted">{p.excerpt}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty-state">{t("content.empty")}</p>
+      )}
     </div>
   );
 }

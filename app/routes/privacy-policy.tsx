@@ -1,14 +1,14 @@
 import type { Route } from "./+types/privacy-policy";
+import { ContentPageView } from "../components/ContentPageView";
+import { loadContentPage } from "../lib/content.server";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "privacy" });
+export const loader = (args: Route.LoaderArgs) => loadContentPage(args, "privacy-policy");
 
-export default function PrivacyPolicy() {
-  const t = useT();
-  return (
-    <div className="container page">
-      <h1>{t("pages.privacy.title")}</h1>
-    </div>
-  );
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { page: "privacy", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });
+
+export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
+  return <ContentPageView page={loaderData.page} inList={false} />;
 }

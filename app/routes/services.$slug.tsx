@@ -1,14 +1,95 @@
 import type { Route } from "./+types/services.$slug";
-import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { PlainText } from "../components/PlainText";
+import { Price } from "../components/Price";
+import { ServiceIcon } from "../components/ServiceCard";
+import { SmartLink } from "../components/SmartLink";
+import { serverApi } from "../lib/api/server";
+import type { ServiceDetails } from "../lib/catalog";
+import { translate } from "../lib/i18n";
+import { failLoad, routeLocale } from "../lib/loaders";
+import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
+import { toDecimalString } from "../lib/money";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "service" });
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  try {
+    const { data } = await api.get<ServiceDetails>(`/services/${encodeURIComponent(params.slug)}`);
+    return { service: data };
+  } catch (error) {
+    failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
+  }
+}
 
-export default function ServiceDetails() {
+export const meta: Route.MetaFunction = (args) => {
+  const service = args.loaderData?.service;
+  if (!service) return pageMeta(args, { page: "service" });
+  const locale = metaLocale(args);
+  const origin = metaOrigin(args);
+  const t = (key: string) => translate(locale, key);
+  const url = `${origin}/${locale}/services/${encodeURIComponent(service.slug)}`;
+  return pageMeta(args, {
+    page: "service",
+    title: service.name,
+    description: service.summary,
+    extra: [
+      jsonLd({
+        "@type": "Service",
+        name: service.name,
+        description: service.summary,
+        url,
+        provider: { "@type": "Organization", name: translate(locale, "app.name") },
+        ...(service.price_from > 0 ? { offers: { "@type": "Offer", price: toDecimalString(service.price_from, service.currency), priceCurrency: service.currency } } : {}),
+      }),
+      breadcrumbList([
+        { name: t("catalog.home"), url: `${origin}/${locale}` },
+        { name: t("services.title"), url: `${origin}/${locale}/services` },
+        { name: service.name, url },
+      ]),
+    ],
+  });
+};
+
+export default function ServicePage({ loaderData }: Route.ComponentProps) {
+  const { service } = loaderData;
   const t = useT();
+  const to = useLocalePath();
   return (
-    <div className="container page">
-      <h1>{t("pages.service.title")}</h1>
+    <div className="container page service">
+      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("services.title"), to: to("/services") }, { name: service.name }]} />
+      <div className="service__head">
+        <ServiceIcon name={service.icon} />
+        <div>
+          <h1>{service.name}</h1>
+          <p className="lead">{service.summary}</p>
+          {service.price_from > 0 ? (
+            <p className="service__price">
+              <span className="muted">{t("services.from")} </span>
+              <Price price={service.price_from} currency={service.currency} size="lg" />
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <div className="service__body">
+        {service.description ? <PlainText body={service.description} /> : null}
+        {service.features.length > 0 ? (
+          <section className="card" aria-labelledby="service-features">
+            <h2 id="service-features">{t("services.features")}</h2>
+            <ul className="checklist">
+              {service.features.map((f, i) => (
+                <li key={`${i}-${f}`}>{f}</li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+      <p className="service__actions">
+        <SmartLink className="button button--primary" to={`${to("/contact-us")}?subject=${encodeURIComponent(service.name)}`}>{t("services.book")}</SmartLink>
+        <SmartLink className="button" to={to("/services")}>{t("services.back")}</SmartLink>
+      </p>
     </div>
   );
 }

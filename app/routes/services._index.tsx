@@ -1,14 +1,52 @@
 import type { Route } from "./+types/services._index";
-import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { ServiceCard } from "../components/ServiceCard";
+import { serverApi } from "../lib/api/server";
+import type { Service } from "../lib/catalog";
+import { translate } from "../lib/i18n";
+import { failLoad, routeLocale } from "../lib/loaders";
+import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
+import { useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
-export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "services" });
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const locale = routeLocale(params, context);
+  const api = await serverApi(context, request, locale);
+  try {
+    const { data } = await api.get<Service[]>("/services");
+    return { services: data ?? [] };
+  } catch (error) {
+    failLoad(error, locale);
+  }
+}
 
-export default function Services() {
+export const meta: Route.MetaFunction = (args) => {
+  const locale = metaLocale(args);
+  const origin = metaOrigin(args);
+  const t = (key: string) => translate(locale, key);
+  return pageMeta(args, {
+    page: "services",
+    extra: [breadcrumbList([{ name: t("catalog.home"), url: `${origin}/${locale}` }, { name: t("services.title"), url: `${origin}/${locale}/services` }])],
+  });
+};
+
+export default function Services({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const to = useLocalePath();
   return (
     <div className="container page">
+      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("services.title") }]} />
       <h1>{t("pages.services.title")}</h1>
+      <p className="lead muted">{t("services.intro")}</p>
+      {loaderData.services.length > 0 ? (
+        <ul className="service-grid" role="list">
+          {loaderData.services.map((s) => (
+            <li key={s.id}><ServiceCard service={s} headingLevel={2} /></li>
+          ))}
+        </ul>
+      ) : (
+        <p className="empty-state">{t("services.empty")}</p>
+      )}
     </div>
   );
 }

@@ -1,0 +1,33 @@
+import type { ContentPage } from "../lib/catalog";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { Breadcrumbs } from "./Breadcrumbs";
+import { PlainText } from "./PlainText";
+
+const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;
+
+/** A content page: its title, excerpt, the body as headings and paragraphs, and when it changed. */
+export function ContentPageView({ page, inList = true }: { page: ContentPage; inList?: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const updated = page.updated_at ? new Date(page.updated_at) : null;
+  return (
+    <article className="container page content-page">
+      <Breadcrumbs
+        items={[
+          { name: t("catalog.home"), to: to("/") },
+          ...(inList ? [{ name: t("content.allPages"), to: to("/page") }] : []),
+          { name: page.title },
+        ]}
+      />
+      <h1>{page.title}</h1>
+      {page.excerpt ? <p className="lead">{page.excerpt}</p> : null}
+      <PlainText body={page.body} />
+      {updated && !Number.isNaN(updated.getTime()) ? (
+        <p className="muted content-page__updated">
+          {t("content.updated")}: <time dateTime={updated.toISOString()}>{new Intl.DateTimeFormat(DATE_TAGS[locale], { dateStyle: "long", timeZone: "Asia/Riyadh" }).format(updated)}</time>
+        </p>
+      ) : null}
+    </article>
+  );
+}
