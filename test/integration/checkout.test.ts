@@ -4,7 +4,7 @@ import { cartContents } from "../../worker/backend/services/cart";
 import { commerceSettings, computeTotals, writeOrder } from "../../worker/backend/services/checkout";
 import { address, call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 
-const order = (email: string, key = crypto.randomUUID(), extra: Record<string, unknown> = {}) => ({
+const order = (email: string, key: string = crypto.randomUUID(), extra: Record<string, unknown> = {}) => ({
   idempotency_key: key,
   email,
   address,

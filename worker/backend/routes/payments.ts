@@ -1,5 +1,118 @@
-import { Hono } from "hono";
-import type { BackendEnv } from "../env";
+import { Hono, type Context } from "hono";
+import * as v from "valibot";
+import type { BackendEnv, Lang } from "../env";
+import { ok } from "../http";
+import { cartOwner } from "../identity";
+import { paymentSecret } from "../services/payment-providers";
+import {
+  decideCard,
+  renderCardPage,
+  renderChallengePage,
+  renderMissingPage,
+  sandboxEvent,
+  SANDBOX_3DS_CODE,
+  CARD_ERRORS,
+  type CardForm,
+} from "../services/payment-providers/sandbox";
+import { BACKEND_BASE, findPayment, markChallenge, paymentStatus, receiveWebhook, startPayment } from "../services/payments";
+import { validate } from "../validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
 export const paymentsRoutes = new Hono<BackendEnv>();
+
+// --- the provider's webhook: raw body, HMAC-verified, idempotent by event id -----------------
+
+paymentsRoutes.post("/webhook/:provider", async (c) => {
+  const raw = await c.req.text();
+  const { replayed, outcome } = await receiveWebhook(c.env.DB, c.env, c.req.param("provider"), raw, c.req.raw.headers);
+  return ok(c, { received: true, replayed, outcome });
+});
+
+// --- the sandbox provider's hosted card page -------------------------------------------------
+
+/** The page's language: ?lang=, else content-language, else Accept-Language, else English. */
+function pageLang(c: Context<BackendEnv>): Lang {
+  const query = c.req.query("lang");
+  if (query === "ar" || query === "en") return query;
+  if (c.req.header("content-language")) return c.get("lang");
+  return /^\s*ar\b/i.test(c.req.header("accept-language") ?? "") ? "ar" : "en";
+}
+
+function html(c: Context<BackendEnv>, body: string, status: 200 | 404 | 422 = 200) {
+  c.header("cache-control", "no-store");
+  c.header("referrer-policy", "no-referrer");
+  return c.html(body, status);
+}
+
+/** The sandbox decides: it signs the result as its webhook and delivers it through the same verification. */
+async function settle(c: Context<BackendEnv>, paymentId: string, outcome: { status: "paid" | "failed"; message: string | null; threeDs: "passed" | "failed" | null }) {
+  const payment = await findPayment(c.env.DB, paymentId);
+  if (!payment) return html(c, renderMissingPage(pageLang(c)), 404);
+  const event = await sandboxEvent(paymentSecret(c.env), payment, outcome);
+  await receiveWebhook(c.env.DB, c.env, "sandbox", event.body, new Headers({ "x-signature": event.signature }));
+  return c.redirect(payment.return_url, 303);
+}
+
+const pageAction = (paymentId: string, lang: Lang, suffix = "") => `${BACKEND_BASE}/payments/sandbox/${paymentId}${suffix}?lang=${lang}`;
+
+paymentsRoutes.get("/sandbox/:id", async (c) => {
+  const lang = pageLang(c);
+  const payment = await findPayment(c.env.DB, c.req.param("id"));
+  if (!payment || payment.provider !== "sandbox") return html(c, renderMissingPage(lang), 404);
+  if (payment.status === "paid" || payment.status === "failed") return c.redirect(payment.return_url, 303);
+  if (payment.status === "challenge") return html(c, renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge")));
+  return html(c, renderCardPage(payment, lang, pageAction(payment.id, lang)));
+});
+
+const formText = (body: Record<string, unknown>, key: string) => (typeof body[key] === "string" ? (body[key] as string).slice(0, 64) : "");
+
+paymentsRoutes.post("/sandbox/:id", async (c) => {
+  const lang = pageLang(c);
+  const payment = await findPayment(c.env.DB, c.req.param("id"));
+  if (!payment || payment.provider !== "sandbox") return html(c, renderMissingPage(lang), 404);
+  if (payment.status === "paid" || payment.status === "failed") return c.redirect(payment.return_url, 303);
+  if (payment.status === "challenge") return c.redirect(pageAction(payment.id, lang), 303);
+  const body = await c.req.parseBody();
+  if (formText(body, "action") === "cancel") return settle(c, payment.id, { status: "failed", message: "cancelled", threeDs: null });
+  const form: CardForm = { number: formText(body, "card_number"), expiry: formText(body, "expiry"), cvc: formText(body, "cvc"), name: formText(body, "name") };
+  const decided = decideCard(form, lang);
+  if ("errors" in decided) {
+    return html(c, renderCardPage(payment, lang, pageAction(payment.id, lang), { values: { ...form, cvc: "" }, errors: decided.errors }), 422);
+  }
+  if (decided.outcome === "challenge") {
+    await markChallenge(c.env.DB, payment.id);
+    return c.redirect(pageAction(payment.id, lang), 303);
+  }
+  return settle(c, payment.id, decided.outcome === "paid" ? { status: "paid", message: null, threeDs: null } : { status: "failed", message: "declined", threeDs: null });
+});
+
+paymentsRoutes.post("/sandbox/:id/challenge", async (c) => {
+  const lang = pageLang(c);
+  const payment = await findPayment(c.env.DB, c.req.param("id"));
+  if (!payment || payment.provider !== "sandbox") return html(c, renderMissingPage(lang), 404);
+  if (payment.status !== "challenge") return c.redirect(payment.status === "initiated" ? pageAction(payment.id, lang) : payment.return_url, 303);
+  const code = formText(await c.req.parseBody(), "code").trim();
+  if (!/^\d{6}$/.test(code)) return html(c, renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge"), CARD_ERRORS.code[lang]), 422);
+  return settle(
+    c,
+    payment.id,
+    code === SANDBOX_3DS_CODE ? { status: "paid", message: null, threeDs: "passed" } : { status: "failed", message: "three_ds_failed", threeDs: "failed" },
+  );
+});
+
+// --- the shop's calls ------------------------------------------------------------------------
+
+paymentsRoutes.get("/:id/status", async (c) => {
+  const query = new URLSearchParams(new URL(c.req.url).search);
+  return ok(c, await paymentStatus(c.env.DB, c.env, c.req.param("id"), c.get("lang"), query));
+});
+
+paymentsRoutes.post(
+  "/:number/start",
+  validate("json", v.object({ return_url: v.pipe(v.string("A return address is required."), v.minLength(1, "A return address is required."), v.maxLength(500)) })),
+  async (c) => {
+    const owner = await cartOwner(c);
+    const origin = c.env.PUBLIC_ORIGIN || new URL(c.req.url).origin;
+    return ok(c, await startPayment(c.env.DB, c.env, owner, c.req.param("number"), c.req.valid("json").return_url, c.get("lang"), origin));
+  },
+);

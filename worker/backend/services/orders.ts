@@ -197,8 +197,9 @@ export async function trackOrder(db: D1Database, number: string, contact: string
 }
 
 /**
- * The statements that give an order's stock back, exactly once: the product update only adds
- * while the order still holds its stock, and the flag flips in the same batch.
+ * The statements that give an unpaid order's stock back, exactly once: the product update only
+ * adds while the order is pending and still holds its stock, and the flag flips in the same
+ * batch. A paid order's stock is never given back here.
  */
 export function releaseStockStatements(db: D1Database, orderId: number): D1PreparedStatement[] {
   return [
@@ -206,7 +207,7 @@ export function releaseStockStatements(db: D1Database, orderId: number): D1Prepa
       .prepare(
         `INSERT INTO stock_moves (order_id, product_id, quantity, applied)
          SELECT oi.order_id, oi.product_id, oi.quantity, 1 FROM order_items oi JOIN orders o ON o.id = oi.order_id
-         WHERE oi.order_id = ?1 AND o.stock_reserved = 1`,
+         WHERE oi.order_id = ?1 AND o.stock_reserved = 1 AND o.status = 'pending_payment'`,
       )
       .bind(orderId),
     db
@@ -214,11 +215,11 @@ export function releaseStockStatements(db: D1Database, orderId: number): D1Prepa
         `UPDATE products SET stock = stock + (SELECT oi.quantity FROM order_items oi WHERE oi.order_id = ?1 AND oi.product_id = products.id),
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1)
-           AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1)`,
+           AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = 'pending_payment')`,
       )
       .bind(orderId),
     db
-      .prepare("UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+      .prepare("UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
       .bind(orderId),
   ];
 }
