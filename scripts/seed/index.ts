@@ -3,12 +3,14 @@
 // idempotent (INSERT OR IGNORE / insert-when-missing), so running the whole seed twice is safe.
 import { catalogueStatements } from "./catalogue.ts";
 import { contentStatements } from "./content.ts";
+import { promoStatements } from "./promos.ts";
 // Further seed parts (e.g. promo codes from ./promos.ts) are imported here and added below.
 
 export function seedStatements(): string[] {
   return [
     ...catalogueStatements(),
     ...contentStatements(),
+    ...promoStatements(),
     // Further parts go here, e.g. `...promoStatements(),`.
   ];
 }
