@@ -1,0 +1,112 @@
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ProductSummary, Suggestion } from "../../worker/backend/services/catalogue";
+import { seedCatalogue } from "../support/catalogue";
+
+type Lang = "en" | "ar";
+
+async function search(q: string, lang: Lang = "ar", extra = ""): Promise<ProductSummary[]> {
+  const res = await SELF.fetch(`https://shop.test/backend/products?per_page=48&q=${encodeURIComponent(q)}${extra}`, { headers: { "content-language": lang } });
+  expect(res.status, q).toBe(200);
+  return ((await res.json()) as { data: ProductSummary[] }).data;
+}
+
+async function suggest(q: string, lang: Lang = "en"): Promise<{ status: number; data: Suggestion[] }> {
+  const res = await SELF.fetch(`https://shop.test/backend/search/suggest?q=${encodeURIComponent(q)}`, { headers: { "content-language": lang } });
+  return { status: res.status, data: ((await res.json()) as { data: Suggestion[] }).data };
+}
+
+const slugs = (list: { slug: string }[]) => list.map((p) => p.slug).sort();
+
+beforeAll(async () => {
+  await seedCatalogue(env.DB);
+});
+
+describe("Arabic-aware search", () => {
+  it("ايفون, آيفون and أيفون find the same products, and they are iPhones", async () => {
+    const bare = await search("ايفون");
+    expect(bare.length).toBeGreaterThanOrEqual(5);
+    expect(slugs(await search("آيفون"))).toEqual(slugs(bare));
+    expect(slugs(await search("أيفون"))).toEqual(slugs(bare));
+    expect(slugs(await search("إيفون"))).toEqual(slugs(bare));
+    expect(bare.map((p) => p.slug)).toEqual(expect.arrayContaining(["iphone-15-pro", "iphone-15-pro-max", "iphone-16-pro"]));
+  });
+
+  it("a query with tashkeel or tatweel matches its plain form", async () => {
+    expect(slugs(await search("آيْفُون"))).toEqual(slugs(await search("ايفون")));
+    expect(slugs(await search("جـالاكسي"))).toEqual(slugs(await search("جالاكسي")));
+  });
+
+  it("Arabic-Indic digits match Latin digits", async () => {
+    const plain = await search("آيفون 15");
+    expect(plain.length).toBeGreaterThan(0);
+    expect(slugs(await search("آيفون ١٥"))).toEqual(slugs(plain));
+    expect(slugs(await search("آيفون ۱۵"))).toEqual(slugs(plain));
+    expect(plain.every((p) => p.slug.includes("15"))).toBe(true);
+  });
+
+  it("taa marbuta is folded in the query as in the text (ساعة, typed ساعه)", async () => {
+    const typed = await search("ساعه");
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.every((p) => p.category.slug === "wearables")).toBe(true);
+    expect(slugs(typed)).toEqual(slugs(await search("ساعة")));
+  });
+
+  it("English prefixes find products as the shopper types", async () => {
+    const iph = await search("iph", "en");
+    expect(iph.length).toBeGreaterThanOrEqual(5);
+    expect(iph.every((p) => /iphone/i.test(p.name))).toBe(true);
+    const gal = await search("gal", "en");
+    expect(gal.some((p) => p.slug === "galaxy-s24-ultra")).toBe(true);
+    expect(gal.every((p) => p.brand?.slug === "samsung")).toBe(true);
+  });
+
+  it("finds by model number, brand name in either language and category", async () => {
+    expect((await search("SM-S928B", "en")).map((p) => p.slug)).toContain("galaxy-s24-ultra");
+    const sony = await search("سوني");
+    expect(sony.length).toBeGreaterThan(3);
+    expect(sony.every((p) => p.brand?.slug === "sony")).toBe(true);
+    expect((await search("fenix", "en")).map((p) => p.slug)).toEqual(["garmin-fenix-7-pro-solar"]);
+  });
+
+  it("ranks name matches first and combines with filters and other sorts", async () => {
+    const ranked = await search("iphone 15 pro", "en");
+    expect(ranked[0].slug).toMatch(/^iphone-15-pro/);
+    const cheapFirst = await search("iphone", "en", "&sort=price_asc&in_stock=1");
+    expect(cheapFirst.every((p) => p.in_stock)).toBe(true);
+    expect(cheapFirst.map((p) => p.price)).toEqual([...cheapFirst.map((p) => p.price)].sort((a, b) => a - b));
+  });
+
+  it("a query with nothing searchable in it lists the catalogue instead of failing", async () => {
+    const res = await SELF.fetch(`https://shop.test/backend/products?q=${encodeURIComponent('"*')}&per_page=1`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { meta: { total: number } }).meta.total).toBeGreaterThanOrEqual(64);
+  });
+});
+
+describe("search suggestions", () => {
+  it("suggest answers at most 8 {slug, name, model, image, price, currency} in the caller's language", async () => {
+    const en = await suggest("gal");
+    expect(en.status).toBe(200);
+    expect(en.data.length).toBeGreaterThan(0);
+    expect(en.data.length).toBeLessThanOrEqual(8);
+    expect(Object.keys(en.data[0]).sort()).toEqual(["currency", "image", "model", "name", "price", "slug"]);
+    expect(en.data[0].name).toMatch(/galaxy/i);
+    const ar = await suggest("ايف", "ar");
+    expect(ar.data.length).toBeGreaterThan(0);
+    expect(ar.data[0].name).toMatch(/آيفون/);
+    expect((await suggest("a")).data.length).toBeLessThanOrEqual(8);
+  });
+
+  it("empty or unsearchable input suggests nothing, and injection strings never fail", async () => {
+    expect(await suggest("")).toEqual({ status: 200, data: [] });
+    for (const q of [`"`, `*`, `NEAR(`, `OR`, `' OR 1=1 --`, `"foo`, `)(`]) {
+      const res = await suggest(q);
+      expect(res.status, q).toBe(200);
+      expect(Array.isArray(res.data), q).toBe(true);
+    }
+    const long = await SELF.fetch(`https://shop.test/backend/search/suggest?q=${"x".repeat(101)}`);
+    expect(long.status).toBe(422);
+  });
+});
