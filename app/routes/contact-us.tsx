@@ -1,14 +1,99 @@
+import { reset, useForm } from "@modular-forms/react";
+import { useMemo } from "react";
+import { useSearchParams } from "react-router";
+import { toast } from "sonner";
 import type { Route } from "./+types/contact-us";
+import { Breadcrumbs } from "../components/Breadcrumbs";
+import { FormErrors } from "../components/form/FormErrors";
+import { PhoneField } from "../components/form/PhoneField";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi } from "../lib/api/browser";
+import { ApiError } from "../lib/api/errors";
+import { FORM_OPTIONS, formRules, nameInputProps } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import "../styles/catalog.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "contact" });
 
+type ContactValues = { name: string; email: string; phone: string; subject: string; message: string };
+
+/** The contact form: POST /contact; 422 answers land on the fields; success and failure toast. */
 export default function ContactUs() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const [params] = useSearchParams();
+  const rules = useMemo(() => formRules(t), [t]);
+  const [form, { Form, Field }] = useForm<ContactValues>({
+    ...FORM_OPTIONS,
+    initialValues: { name: "", email: "", phone: "", subject: (params.get("subject") ?? "").slice(0, 150), message: "" },
+  });
+  const { serverErrors, serverMessage, fail, clear } = useFormSubmit(form);
+  const labels = {
+    name: t("contact.name"),
+    email: t("contact.email"),
+    phone: t("contact.phone"),
+    subject: t("contact.subject"),
+    message: t("contact.message"),
+  };
+
+  const submit = async (values: ContactValues) => {
+    clear();
+    const id = toast.loading(t("contact.sending"));
+    try {
+      const body = { ...values, email: values.email.trim(), phone: values.phone || undefined };
+      const res = await browserApi(locale).post<{ id: number }>("/contact", body);
+      toast.success(res.message || t("contact.sent"), { id });
+      reset(form);
+    } catch (error) {
+      // A refusal the form can show (fields, too many messages) still gets its toast; the common
+      // handler toasts server failures itself.
+      if (error instanceof ApiError && [400, 422, 429].includes(error.status)) {
+        toast.error(error.status === 429 ? error.message || t("contact.tooMany") : error.message || t("contact.failed"), { id });
+      } else toast.dismiss(id);
+      fail(error);
+    }
+  };
+
   return (
-    <div className="container page">
+    <div className="container page contact">
+      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("pages.contact.title") }]} />
       <h1>{t("pages.contact.title")}</h1>
+      <p className="lead muted">{t("contact.intro")}</p>
+      <div className="contact__grid">
+        <Form className="form card contact__form" onSubmit={submit} shouldFocus={false} aria-labelledby="contact-form-title">
+          <h2 id="contact-form-title" className="visually-hidden">{t("pages.contact.title")}</h2>
+          <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} idPrefix="contact" />
+          <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.name} autoComplete="name" {...nameInputProps} required />}
+          </Field>
+          <Field name="email" validate={[rules.required(labels.email), rules.email(), rules.maxLength(labels.email, 190)]}>
+            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.email} type="email" autoComplete="email" dir="ltr" required />}
+          </Field>
+          <Field name="phone" validate={[rules.phone()]}>
+            {(field, props) => <PhoneField form={form} field={field} props={props} idPrefix="contact" label={labels.phone} />}
+          </Field>
+          <Field name="subject" validate={[rules.required(labels.subject), rules.maxLength(labels.subject, 150)]}>
+            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.subject} required />}
+          </Field>
+          <Field name="message" validate={[rules.required(labels.message), rules.minLength(labels.message, 10), rules.maxLength(labels.message, 5000)]}>
+            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.message} multiline rows={6} required />}
+          </Field>
+          <button type="submit" className="button button--primary">{t("contact.send")}</button>
+        </Form>
+        <aside className="card contact__aside" aria-labelledby="contact-details">
+          <h2 id="contact-details">{t("contact.details")}</h2>
+          <dl>
+            <dt>{t("contact.phoneLabel")}</dt>
+            <dd><a href="tel:+966920000000" dir="ltr"><bdi>+966 92 000 0000</bdi></a></dd>
+            <dt>{t("contact.emailLabel")}</dt>
+            <dd><a href="mailto:support@souq.example"><bdi>support@souq.example</bdi></a></dd>
+          </dl>
+          <p className="muted">{t("contact.hours")}</p>
+        </aside>
+      </div>
     </div>
   );
 }
