@@ -10,7 +10,7 @@ import { validate } from "../validate";
 /** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
 export const ordersRoutes = new Hono<BackendEnv>();
 
-const orderNumber = v.pipe(v.string("Enter the order number."), v.trim(), v.regex(/^SQ-[A-Za-z0-9]{8}$/, "An order number looks like SQ-7K3F9QX2."));
+const orderNumber = v.pipe(v.string("Enter the order number."), v.trim(), v.regex(/^SQ-[A-Z0-9]{8}$/i, "An order number looks like SQ-7K3F9QX2."));
 
 ordersRoutes.get("/", async (c) => {
   const userId = await requireUser(c);
