@@ -1,0 +1,288 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import en from "../../locales/en.json" with { type: "json" };
+import ar from "../../locales/ar.json" with { type: "json" };
+import { baseEnv, freePort, prepareDatabase, root, stopWorker } from "../../scripts/lib/worker.ts";
+import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
+
+const base = inject("baseURL");
+const messages = { en, ar } as const;
+const html = { en: { lang: "en-US", dir: "ltr" }, ar: { lang: "ar-SA", dir: "rtl" } } as const;
+const BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"];
+
+let browser: Browser;
+let productSlug: string;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const res = await fetch(`${base}/backend/products?per_page=1`, { headers: { "content-language": "en" } });
+  productSlug = ((await res.json()) as { data: { slug: string }[] }).data[0].slug;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Hydrated, and controlled by the service worker (which claims the page once activated). */
+async function waitForServiceWorker(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30_000 });
+}
+
+describe("installable and offline", () => {
+  it("sw.js, the manifests and HTML are no-cache; hashed assets are immutable for a year", async () => {
+    for (const path of ["/sw.js", "/manifest.en.webmanifest", "/manifest.ar.webmanifest", "/offline.en", "/offline.ar", "/en"]) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("cache-control"), path).toContain("no-cache");
+    }
+    expect((await fetch(`${base}/manifest.ar.webmanifest`)).headers.get("content-type")).toBe("application/manifest+json");
+    const page = await (await fetch(`${base}/en`)).text();
+    const asset = /\/assets\/[\w.-]+\.js/.exec(page)?.[0];
+    expect(asset).toBeDefined();
+    expect((await fetch(`${base}${asset}`)).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${base}/builds/latest.json?t=${Date.now()}`)).headers.get("cache-control")).toContain("no-cache");
+  });
+
+  for (const locale of LOCALES) {
+    it(`in ${locale}: Chromium reports no installability errors and reads the locale's manifest`, async () => {
+      // An incognito context is never installable, so this one has a profile on disk.
+      const profile = mkdtempSync(join(tmpdir(), "souq-pwa-profile-"));
+      const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: BROWSER_ARGS });
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`${base}/${locale}`);
+        await waitForServiceWorker(page);
+        const cdp = await context.newCDPSession(page);
+        const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+        expect(installabilityErrors).toEqual([]);
+        const manifest = await cdp.send("Page.getAppManifest");
+        expect(manifest.url).toBe(`${base}/manifest.${locale}.webmanifest`);
+        expect(manifest.errors).toEqual([]);
+        const data = JSON.parse(manifest.data ?? "{}") as Record<string, unknown>;
+        expect(data).toMatchObject({ name: messages[locale].app.name, short_name: messages[locale].app.shortName, start_url: `/${locale}`, scope: "/", lang: html[locale].lang, dir: html[locale].dir, display: "standalone" });
+        expect((data.icons as { sizes: string; purpose: string }[]).map((i) => `${i.sizes} ${i.purpose}`)).toEqual(["192x192 any", "512x512 any", "512x512 maskable"]);
+      } finally {
+        await context.close();
+        rmSync(profile, { recursive: true, force: true });
+      }
+    });
+
+    it(`in ${locale}: a visited product page reloads offline, an unvisited page shows the offline page in ${locale}`, async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base}/${locale}`);
+        await waitForServiceWorker(page);
+        await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-state")).toBe("offline-ready");
+        await expect.poll(() => page.getByText(messages[locale].sw.offlineReady).isVisible()).toBe(true);
+
+        await page.goto(`${base}/${locale}/product-details/${productSlug}`);
+        const title = await page.locator("h1").first().textContent();
+        expect(title).toBeTruthy();
+
+        await context.setOffline(true);
+        await page.reload();
+        expect(await page.locator("h1").first().textContent()).toBe(title);
+        expect(await page.getAttribute("html", "lang")).toBe(html[locale].lang);
+        await expect.poll(() => page.getByText(messages[locale].sw.offline).isVisible()).toBe(true);
+        await page.screenshot({ path: `${SCREENSHOTS}/pwa-offline-product-${locale}.png` });
+
+        await page.goto(`${base}/${locale}/services`);
+        expect(await page.locator("h1").textContent()).toBe(messages[locale].offline.heading);
+        expect(await page.getAttribute("html", "lang")).toBe(html[locale].lang);
+        expect(await page.getAttribute("html", "dir")).toBe(html[locale].dir);
+        expect(await page.getByRole("link", { name: messages[locale].offline.home }).getAttribute("href")).toBe(`/${locale}`);
+        await page.screenshot({ path: `${SCREENSHOTS}/pwa-offline-page-${locale}.png` });
+
+        // Personal pages are never cached, but offline they still get the page in their locale.
+        await page.goto(`${base}/${locale}/shopping-cart`);
+        expect(await page.locator("h1").textContent()).toBe(messages[locale].offline.heading);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  it("the service worker never caches cart, checkout, account or /api calls", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/en/product-details/${productSlug}`);
+      await waitForServiceWorker(page);
+      await page.evaluate(async () => {
+        const headers = { "content-language": "en" };
+        await fetch("/backend/products?per_page=2", { headers });
+        await fetch("/backend/cart", { headers });
+        await fetch("/backend/orders", { headers });
+        await fetch("/backend/client/auth/profile", { headers: { ...headers, authorization: "Bearer nope" } });
+        await fetch("/backend/products?per_page=3", { headers: { ...headers, authorization: "Bearer someone" } });
+        await fetch("/api/get-user");
+      });
+      const cached = await page.evaluate(async () => {
+        const urls: string[] = [];
+        for (const name of await caches.keys()) {
+          if (name.includes("precache")) continue;
+          for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname + new URL(req.url).search);
+        }
+        return urls;
+      });
+      expect(cached).toContain("/backend/products?per_page=2&__lang=en");
+      expect(cached.filter((u) => /^\/(api|backend\/(cart|orders|client|checkout|payments))/.test(u))).toEqual([]);
+      expect(cached.filter((u) => u.includes("per_page=3"))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a chunk that fails to load reloads the page once, and not in a loop", async () => {
+    // Requests answered by a service worker bypass page.route, so this context has none.
+    const context = await browser.newContext({ serviceWorkers: "block" });
+    const page = await context.newPage();
+    try {
+      // The lazily imported workbox-window chunk is gone, as after a deploy.
+      await page.route("**/assets/workbox-window*.js", (route) => route.fulfill({ status: 404, body: "Not found" }));
+      let loads = 0;
+      page.on("load", () => loads++);
+      const guarded = page.waitForEvent("console", { predicate: (m) => m.text().includes("[chunk-reload]"), timeout: 30_000 });
+      await page.goto(`${base}/en`);
+      await guarded;
+      // The second load met the same failure inside the 10 s guard: it stayed, with the flag set.
+      await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-registration-error")).toBe("true");
+      expect(loads).toBe(2);
+      const stamp = await page.evaluate(() => sessionStorage.getItem("chunk-reload:/en"));
+      expect(Number(stamp)).toBeGreaterThan(Date.now() - 60_000);
+      await expect.poll(() => page.getByText(en.sw.registrationError).isVisible()).toBe(true);
+      expect(loads).toBe(2);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/*
+ * A deploy, as honest as a local run can make it: one origin (a fixed port) first served by the
+ * build under test, then by a second build with another BUILD_ID (built here, into its own
+ * folder), with the same database. The page opened on the first build finds the new id when its
+ * hourly poll fires (Playwright's clock runs the hour) and turns its next navigation into a full
+ * load; the new service worker waits until the shopper accepts, then the page reloads.
+ */
+describe("a deploy while the shop is open", () => {
+  const buildDir = process.env.BUILD_DIR ?? "build";
+  const nextDir = `${buildDir}-next`;
+  const nextId = `e2e-next-${Date.now().toString(36)}`;
+  let persistDir: string;
+  let port: number;
+  let server: ChildProcess | undefined;
+
+  function serve(dir: string): Promise<ChildProcess> {
+    const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+    const args = [wrangler, "dev", "-c", `${dir}/server/wrangler.json`, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
+    for (const [k, v] of Object.entries({ ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret" })) args.push("--var", `${k}:${v}`);
+    const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: "ignore", detached: true });
+    return (async () => {
+      const deadline = Date.now() + 90_000;
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`wrangler dev on ${dir} exited`);
+        try {
+          if ((await fetch(`http://127.0.0.1:${port}/builds/latest.json`)).ok) return child;
+        } catch {
+          // not listening yet
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      stopWorker(child);
+      throw new Error(`wrangler dev on ${dir} did not answer`);
+    })();
+  }
+
+  async function stop(child: ChildProcess | undefined) {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    stopWorker(child);
+    await exited;
+    // The port is free once nothing answers on it any more.
+    for (let i = 0; i < 40; i++) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/builds/latest.json`);
+        await new Promise((r) => setTimeout(r, 250));
+      } catch {
+        return;
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, env: { ...baseEnv, BUILD_DIR: nextDir, BUILD_ID: nextId }, encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`second build failed:\n${build.stdout}\n${build.stderr}`);
+    persistDir = mkdtempSync(join(tmpdir(), "souq-deploy-"));
+    await prepareDatabase(persistDir);
+    port = await freePort();
+  }, 240_000);
+  afterAll(async () => {
+    await stop(server);
+    if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+    rmSync(join(root, nextDir), { recursive: true, force: true });
+  });
+
+  it("the client notices the new build id within the hour and reloads on the next navigation", async () => {
+    server = await serve(buildDir);
+    const origin = `http://127.0.0.1:${port}`;
+    const before = ((await (await fetch(`${origin}/builds/latest.json`)).json()) as { id: string }).id;
+    expect(before).not.toBe(nextId);
+
+    let context: BrowserContext | undefined;
+    try {
+      context = await browser.newContext();
+      const page = await context.newPage();
+      await page.clock.install();
+      await page.goto(`${origin}/en`);
+      await waitForServiceWorker(page);
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+      const latestCalls: string[] = [];
+      page.on("request", (r) => {
+        if (r.url().includes("/builds/latest.json")) latestCalls.push(r.url());
+      });
+
+      // An hour with the same build: a poll, nothing pending, client navigation stays in the document.
+      await page.clock.runFor(3_600_000);
+      await expect.poll(() => latestCalls.length).toBe(1);
+      expect(latestCalls[0]).toMatch(/\/builds\/latest\.json\?t=\d+$/);
+      expect(await page.locator(".pwa-status").getAttribute("data-update-pending")).toBeNull();
+
+      // The deploy: the same origin now serves the next build.
+      await stop(server);
+      server = await serve(nextDir);
+      expect(((await (await fetch(`${origin}/builds/latest.json`)).json()) as { id: string }).id).toBe(nextId);
+
+      await page.clock.runFor(3_600_000);
+      await expect.poll(() => page.locator(".pwa-status").getAttribute("data-update-pending")).toBe("true");
+      await expect.poll(() => page.getByText(en.sw.updatePending).isVisible()).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+
+      // The next navigation (a client-side link) becomes a full load of its target.
+      const loaded = page.waitForEvent("load");
+      await page.locator("header.site-header").getByRole("link", { name: en.nav.products, exact: true }).first().click();
+      await loaded;
+      await page.waitForURL(`${origin}/en/products`);
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
+
+      // The new service worker is installed and waits; the shopper is asked, accepts, and the
+      // page reloads when it takes control.
+      await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+      await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 }).toBe("need-refresh");
+      await page.screenshot({ path: `${SCREENSHOTS}/pwa-need-refresh-en.png` });
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+      const reloaded = page.waitForEvent("load");
+      await page.getByRole("button", { name: en.sw.reload }).click();
+      await reloaded;
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
+      await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${origin}/sw.js`);
+    } finally {
+      await context?.close();
+    }
+  }, 240_000);
+});
