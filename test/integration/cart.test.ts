@@ -1,3 +1,4 @@
+import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mergeGuestCart } from "../../worker/backend/services/cart";
@@ -144,5 +145,31 @@ describe("cart", () => {
     // Merging again (a second login) changes nothing.
     await mergeGuestCart(env.DB, guest.guestId!, user.userId!);
     expect((await call(user, "GET", "/cart")).body.data.total_quantity).toBe(5);
+  });
+
+  it("the own server's /api/cart/add-product proxies to the backend with the caller's identity", async () => {
+    const guest = await newGuest();
+    const product = await createProduct({ stock: 10, maxPerOrder: 2 });
+    const proxy = (headers: Record<string, string>, body: unknown) =>
+      SELF.fetch("http://shop.test/api/cart/add-product", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://shop.test", ...headers },
+        body: JSON.stringify(body),
+      });
+    const added = await proxy(guest.headers, { productId: product.id, quantity: 2 });
+    expect(added.status).toBe(200);
+    const cart = (await added.json()) as { data: { total_quantity: number; products: { product_id: number }[] } };
+    expect(cart.data.total_quantity).toBe(2);
+    expect((await call(guest, "GET", "/cart")).body.data.products[0]).toMatchObject({ product_id: product.id, quantity: 2 });
+
+    const refused = await proxy(guest.headers, { productId: product.id, quantity: 1 });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.quantity[0]).toBe("You can order at most 2 of this product.");
+    expect((await proxy({ "guest-id": crypto.randomUUID() }, { productId: product.id, quantity: 1 })).status).toBe(401);
+    expect((await proxy(guest.headers, { productId: "x" })).status).toBe(422);
+
+    const user = await newUser();
+    expect((await proxy(user.headers, { productId: product.id })).status).toBe(200);
+    expect((await call(user, "GET", "/cart")).body.data.total_quantity).toBe(1);
   });
 });
