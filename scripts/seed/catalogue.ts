@@ -389,7 +389,7 @@ const PRODUCTS: ProductInput[] = [
     highlight: t("A woven design that resists tangles, for charging at up to 240 W.", "تصميم منسوج يقاوم التشابك للشحن بقدرة تصل إلى 240 واط."),
     specs: [["power", ["Up to 240 W", "حتى 240 واط"]], ["material", ["Woven", "منسوج"]]] },
   // Cases and protection
-  { slug: "iphone-15-pro-silicone-case", category: "cases-protection", brand: "apple", model: "MT1D3", name: t("iPhone 15 Pro Silicone Case with MagSafe", "جراب سيليكون آيفون 15 برو مع MagSafe"), price: 219, stock: 18, colour: "#c94f3d",
+  { slug: "iphone-15-pro-silicone-case", category: "cases-protection", brand: "apple", model: "MT1D3", name: t("iPhone 15 Pro Silicone Case with MagSafe", "جراب سيليكون ايفون 15 برو مع MagSafe"), price: 219, stock: 18, colour: "#c94f3d",
     highlight: t("Soft-touch silicone with a microfibre lining that snaps on with MagSafe.", "سيليكون ناعم الملمس مع بطانة من الألياف الدقيقة يُثبّت بتقنية MagSafe."),
     specs: [["compat", ["iPhone 15 Pro", "آيفون 15 برو"]], ["material", ["Silicone", "سيليكون"]]] },
   { slug: "galaxy-s24-ultra-clear-case", category: "cases-protection", brand: "samsung", model: "EF-QS928", name: t("Galaxy S24 Ultra Clear Case", "غطاء جالاكسي S24 ألترا الشفاف"), price: 99, compareAt: 129, stock: 40, maxPerOrder: 10, colour: "#dfe7ee",

@@ -109,8 +109,8 @@ export function silhouette(kind: string, body: string, view: 1 | 2): string {
            <rect x="300" y="300" width="200" height="24" fill="${shade(body, -0.3)}"/>
            <rect x="230" y="560" width="340" height="40" rx="16" fill="${shade(body, -0.2)}"/>`;
     case "wearables":
-      return `<rect x="340" y="110" width="120" height="170" rx="20" fill="${shade(body, -0.15)}"/>
-           <rect x="340" y="520" width="120" height="170" rx="20" fill="${shade(body, -0.15)}"/>
+      return `<rect x="340" y="120" width="120" height="160" rx="20" fill="${shade(body, -0.15)}"/>
+           <rect x="340" y="520" width="120" height="130" rx="20" fill="${shade(body, -0.15)}"/>
            <rect x="290" y="260" width="220" height="280" rx="${view === 1 ? 56 : 110}" fill="${body}" ${stroke}/>
            <rect x="310" y="280" width="180" height="240" rx="${view === 1 ? 42 : 90}" fill="${glass}"/>
            <rect x="512" y="350" width="18" height="60" rx="8" fill="${edge}"/>`;

@@ -43,6 +43,7 @@ export const productQuery = v.pipe(
     brand: slugFilter,
     min_price: amountFilter,
     max_price: amountFilter,
+    // 1/true: only products in stock; 0/false: no stock filter (as an unticked checkbox).
     in_stock: v.optional(
       v.pipe(
         v.picklist(["1", "0", "true", "false"], "Must be 1, 0, true or false."),
