@@ -2,33 +2,16 @@ import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
 import { say } from "../i18n";
 import type { CartOwner } from "../identity";
+import { productSummariesByIds, type ProductSummary } from "./catalogue";
 import { evaluatePromo, type AppliedPromo } from "./promo";
+
+export type { ProductSummary };
 
 /**
  * Carts for guests (by a known guest id) and signed-in users. A line's quantity is bounded by the
  * product's stock and its per-order maximum; the bound is checked inside the SQL statement that
  * writes the line, so concurrent adds can never push a line past it.
  */
-
-export interface ProductSummary {
-  id: number;
-  slug: string;
-  sku: string;
-  model: string | null;
-  name: string;
-  brand: { id: number; slug: string; name: string } | null;
-  category: { id: number; slug: string; name: string };
-  price: number;
-  compare_at_price: number | null;
-  currency: string;
-  stock: number;
-  in_stock: boolean;
-  max_per_order: number;
-  image: string;
-  images: string[];
-  is_featured: boolean;
-  is_new: boolean;
-}
 
 export interface CartLine {
   product_id: number;
@@ -47,78 +30,6 @@ export interface Cart {
   promo: AppliedPromo | null;
   /** Product ids whose quantity exceeds what can be ordered now. */
   invalid: number[];
-}
-
-export interface ProductRow {
-  id: number;
-  slug: string;
-  sku: string;
-  model: string | null;
-  name_en: string;
-  name_ar: string;
-  price: number;
-  compare_at_price: number | null;
-  currency: string;
-  stock: number;
-  max_per_order: number;
-  images: string;
-  is_featured: number;
-  is_new: number;
-  category_id: number;
-  category_slug: string;
-  category_name_en: string;
-  category_name_ar: string;
-  brand_id: number | null;
-  brand_slug: string | null;
-  brand_name_en: string | null;
-  brand_name_ar: string | null;
-}
-
-/** The columns `summarizeProduct` reads; `p` is products, `c` categories, `b` brands. */
-export const PRODUCT_COLUMNS = `p.id, p.slug, p.sku, p.model, p.name_en, p.name_ar, p.price, p.compare_at_price, p.currency,
-  p.stock, p.max_per_order, p.images, p.is_featured, p.is_new,
-  c.id AS category_id, c.slug AS category_slug, c.name_en AS category_name_en, c.name_ar AS category_name_ar,
-  b.id AS brand_id, b.slug AS brand_slug, b.name_en AS brand_name_en, b.name_ar AS brand_name_ar`;
-export const PRODUCT_JOINS = "JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id";
-
-function parseImages(raw: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-export function productImage(slug: string, imagesJson: string): string {
-  return parseImages(imagesJson)[0] ?? `/backend/media/products/${slug}.svg`;
-}
-
-/** The contract's ProductSummary, localized to the caller's language. */
-export function summarizeProduct(row: ProductRow, lang: Lang): ProductSummary {
-  const images = parseImages(row.images);
-  return {
-    id: row.id,
-    slug: row.slug,
-    sku: row.sku,
-    model: row.model,
-    name: lang === "ar" ? row.name_ar : row.name_en,
-    brand:
-      row.brand_id !== null && row.brand_slug !== null
-        ? { id: row.brand_id, slug: row.brand_slug, name: (lang === "ar" ? row.brand_name_ar : row.brand_name_en) ?? row.brand_slug }
-        : null,
-    category: { id: row.category_id, slug: row.category_slug, name: lang === "ar" ? row.category_name_ar : row.category_name_en },
-    price: row.price,
-    compare_at_price: row.compare_at_price,
-    currency: row.currency,
-    stock: row.stock,
-    in_stock: row.stock > 0,
-    max_per_order: row.max_per_order,
-    image: images[0] ?? `/backend/media/products/${row.slug}.svg`,
-    images: images.length ? images : [`/backend/media/products/${row.slug}.svg`],
-    is_featured: row.is_featured === 1,
-    is_new: row.is_new === 1,
-  };
 }
 
 const ownerColumn = (owner: CartOwner) => (owner.userId !== null ? "user_id" : "guest_id");
@@ -244,25 +155,25 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
   if (!cart) return { cartId: null, promoCode: null, lines: [], subtotal: 0, currency: "SAR", invalid: [] };
   const { results } = await db
     .prepare(
-      `SELECT ${PRODUCT_COLUMNS}, ci.quantity AS line_quantity FROM cart_items ci
-       JOIN products p ON p.id = ci.product_id ${PRODUCT_JOINS}
-       WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.product_id`,
+      `SELECT ci.product_id, ci.quantity, p.price, p.stock, p.max_per_order FROM cart_items ci
+       JOIN products p ON p.id = ci.product_id WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.product_id`,
     )
     .bind(cart.id)
-    .all<ProductRow & { line_quantity: number }>();
-  const lines = results.map((row) => ({
-    product_id: row.id,
-    quantity: row.line_quantity,
-    product: summarizeProduct(row, lang),
-    line_total: row.price * row.line_quantity,
-  }));
+    .all<{ product_id: number; quantity: number; price: number; stock: number; max_per_order: number }>();
+  // The catalogue's own summaries, so a product looks the same in the cart as on its page.
+  const summaries = new Map((await productSummariesByIds(db, lang, results.map((r) => r.product_id))).map((p) => [p.id, p]));
+  const lines: CartLine[] = [];
+  for (const row of results) {
+    const product = summaries.get(row.product_id);
+    if (product) lines.push({ product_id: row.product_id, quantity: row.quantity, product, line_total: row.price * row.quantity });
+  }
   return {
     cartId: cart.id,
     promoCode: cart.promo_code,
     lines,
     subtotal: lines.reduce((sum, l) => sum + l.line_total, 0),
     currency: lines[0]?.product.currency ?? "SAR",
-    invalid: results.filter((r) => r.line_quantity > Math.min(r.stock, r.max_per_order)).map((r) => r.id),
+    invalid: results.filter((r) => r.quantity > Math.min(r.stock, r.max_per_order)).map((r) => r.product_id),
   };
 }
 
