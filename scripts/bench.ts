@@ -50,7 +50,7 @@ async function firstProductSlug(url: string): Promise<string> {
 /** The root stylesheet the home page links: a hashed asset served by the asset layer. */
 async function staticFloor(url: string): Promise<string> {
   const html = await (await fetch(`${url}/en`)).text();
-  const href = html.match(/<link rel="stylesheet" href="(\/assets\/[^"]+)"/)?.[1];
+  const href = html.match(/<link[^>]*\brel="stylesheet"[^>]*\bhref="(\/assets\/[^"]+)"/)?.[1];
   if (!href) throw new Error("The home page links no hashed stylesheet");
   return href;
 }
@@ -86,18 +86,24 @@ function table(targets: Target[], results: Map<string, Measure[]>): string {
   return lines.join("\n");
 }
 
+/** `--url http://127.0.0.1:PORT` measures a worker already running (no build, no fresh database). */
+const givenUrl = args.includes("--url") ? args[args.indexOf("--url") + 1] : undefined;
+
 async function main(): Promise<void> {
-  if (!args.includes("--no-build")) build();
+  if (!givenUrl && !args.includes("--no-build")) build();
   const persistDir = mkdtempSync(join(tmpdir(), "souq-bench-"));
   let worker: RunningWorker | undefined;
   try {
-    await prepareDatabase(persistDir);
-    worker = await startWorker({
-      port: await freePort(),
-      persistDir,
-      vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
-    });
-    const url = worker.url;
+    if (!givenUrl) await prepareDatabase(persistDir);
+    worker = givenUrl
+      ? undefined
+      : await startWorker({
+          port: await freePort(),
+          persistDir,
+          vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
+        });
+    const url = givenUrl ?? worker!.url;
+    if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error("The bench measures loopback only");
     const slug = await firstProductSlug(url);
     const targets: Target[] = [
       { label: "Static floor (hashed CSS)", path: await staticFloor(url), kind: "static" },

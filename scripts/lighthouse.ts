@@ -40,20 +40,26 @@ function build(): void {
   if (res.status !== 0) throw new Error("npm run build failed");
 }
 
+/** `--url http://127.0.0.1:PORT` audits a worker already running (no build, no fresh database). */
+const givenUrl = args.includes("--url") ? args[args.indexOf("--url") + 1] : undefined;
+
 async function main(): Promise<void> {
-  if (!args.includes("--no-build")) build();
+  if (!givenUrl && !args.includes("--no-build")) build();
   const persistDir = mkdtempSync(join(tmpdir(), "souq-lighthouse-"));
   const profileDir = mkdtempSync(join(tmpdir(), "souq-chromium-"));
   let worker: RunningWorker | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
-    await prepareDatabase(persistDir);
-    worker = await startWorker({
-      port: await freePort(),
-      persistDir,
-      vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
-    });
-    const url = worker.url;
+    if (!givenUrl) await prepareDatabase(persistDir);
+    worker = givenUrl
+      ? undefined
+      : await startWorker({
+          port: await freePort(),
+          persistDir,
+          vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
+        });
+    const url = givenUrl ?? worker!.url;
+    if (!/^http:\/\/127\.0\.0\.1(:\d+)?$/.test(url)) throw new Error("Lighthouse audits the local worker only (http://127.0.0.1:PORT)");
     const products = (await (await fetch(`${url}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] };
     const slug = products.data[0]?.slug;
     if (!slug) throw new Error("The seeded database has no products");
@@ -92,15 +98,22 @@ async function main(): Promise<void> {
     for (const page of pages) {
       const runs: PageResult[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await lighthouse(`${url}${page.path}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-          formFactor: "mobile",
-          screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
-          throttlingMethod: "simulate",
-        });
+        const audit = () =>
+          lighthouse(`${url}${page.path}`, {
+            port: chrome!.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: [...CATEGORIES],
+            formFactor: "mobile",
+            screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+            throttlingMethod: "simulate",
+          });
+        let run = await audit();
+        // A trace that failed to record (NO_NAVSTART, NO_FCP on a starved CPU) is retried, twice at most.
+        for (let retry = 0; retry < 2 && run?.lhr.runtimeError; retry++) {
+          console.log(`${page.path}: ${run.lhr.runtimeError.code}, running again`);
+          run = await audit();
+        }
         if (!run) throw new Error(`Lighthouse returned nothing for ${page.path}`);
         const { lhr } = run;
         version = lhr.lighthouseVersion;

@@ -45,11 +45,21 @@ describe("the bundle budget", () => {
     }
   });
 
-  it(`the home page's HTML and its stylesheets fit in the first ${budgets.homeCriticalKB} KB sent (gzip)`, async () => {
+  it(`the home page's first-paint HTML and its stylesheets fit in the first ${budgets.homeCriticalKB} KB sent (gzip)`, async () => {
     const html = await (await fetch(`${base}/en`)).text();
-    const sheets = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]);
-    let bytes = gzipSync(html, { level: budgets.gzipLevel }).length;
-    for (const href of sheets) bytes += gzipSync(Buffer.from(await (await fetch(`${base}${href}`)).arrayBuffer()), { level: budgets.gzipLevel }).length;
-    expect(bytes, `home: ${kb(bytes)} KB of HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
+    // First paint needs the head and the markup; the hydration data (React Router's stream
+    // enqueues) and the Suspense parts streamed after it are not critical.
+    const firstData = html.indexOf("window.__reactRouterContext.streamController.enqueue");
+    expect(firstData, "the home page streams its loader data").toBeGreaterThan(0);
+    const critical = html.slice(0, html.lastIndexOf("<script", firstData));
+    expect(critical, "the first-paint HTML holds the main content").toContain('<main id="main"');
+    const sheets = [...critical.matchAll(/<link[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)].map((m) => m[1]);
+    expect(sheets.length).toBeGreaterThan(0);
+    const gz = (b: Uint8Array | string) => gzipSync(b, { level: budgets.gzipLevel }).length;
+    let css = 0;
+    for (const href of sheets) css += gz(new Uint8Array(await (await fetch(`${base}${href}`)).arrayBuffer()));
+    const bytes = gz(critical) + css;
+    console.log(`home: first-paint HTML ${kb(gz(critical))} KB + CSS ${kb(css)} KB (whole document ${kb(gz(html))} KB), gzip`);
+    expect(bytes, `home: ${kb(bytes)} KB of first-paint HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
   });
 });
