@@ -1,6 +1,8 @@
-import { getCookie } from "hono/cookie";
 import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { SessionUser } from "../../app/lib/context";
+import { backendApp } from "../backend";
+import { randomToken } from "../backend/identity";
 import type { HonoEnv } from "../env";
 
 /** The own-server session (DESIGN §5): a random id in an HttpOnly cookie, the user and token in KV. */
@@ -23,14 +25,71 @@ export function sessionKey(id: string): string {
   return `session:${id}`;
 }
 
+function sessionId(c: Context<HonoEnv>): string | null {
+  const id = getCookie(c, sessionCookieName(c.req.url));
+  return id && SESSION_ID.test(id) ? id : null;
+}
+
 /** Reads this request's session; a missing, malformed or expired cookie is simply no session. */
 export async function readSession(c: Context<HonoEnv>): Promise<StoredSession | null> {
-  const id = getCookie(c, sessionCookieName(c.req.url));
-  if (!id || !SESSION_ID.test(id)) return null;
+  const id = sessionId(c);
+  if (!id) return null;
   try {
     const stored = await c.env.KV.get<StoredSession>(sessionKey(id), "json");
     return stored && typeof stored.token === "string" && stored.user ? stored : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Stores a session under a new random id and sets the cookie: `__Host-sid; HttpOnly; Secure;
+ * SameSite=Lax; Path=/` (plain `sid` without Secure on http://localhost only). Any session the
+ * browser already had is dropped first, so an id planted before sign-in never becomes a session.
+ */
+export async function startSession(c: Context<HonoEnv>, session: StoredSession): Promise<void> {
+  const previous = sessionId(c);
+  if (previous) await c.env.KV.delete(sessionKey(previous));
+  const id = randomToken(32);
+  await c.env.KV.put(sessionKey(id), JSON.stringify(session), { expirationTtl: SESSION_TTL_SECONDS });
+  const options = { httpOnly: true, sameSite: "Lax", path: "/", maxAge: SESSION_TTL_SECONDS } as const;
+  if (sessionCookieName(c.req.url) === "__Host-sid") setCookie(c, "sid", id, { ...options, secure: true, prefix: "host" });
+  else setCookie(c, "sid", id, options);
+}
+
+/** Deletes the KV session and the cookie; answers the session that was there, if any. */
+export async function endSession(c: Context<HonoEnv>): Promise<StoredSession | null> {
+  const id = sessionId(c);
+  if (!id) return null;
+  const session = await readSession(c);
+  await c.env.KV.delete(sessionKey(id));
+  const name = sessionCookieName(c.req.url);
+  if (name === "__Host-sid") deleteCookie(c, "sid", { path: "/", secure: true, prefix: "host" });
+  else deleteCookie(c, "sid", { path: "/" });
+  return session;
+}
+
+function executionCtx(c: Context<HonoEnv>): Context<HonoEnv>["executionCtx"] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    // No execution context (e.g. app.request in a test): the backend runs without waitUntil.
+    return undefined;
+  }
+}
+
+/**
+ * Calls the commerce backend the way the storefront does: in-process by default, over HTTP when
+ * BACKEND_URL is set. The own server uses it to check tokens and to proxy cart calls.
+ */
+export async function callBackend(c: Context<HonoEnv>, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("accept", "application/json");
+  const requestId = c.get("requestId");
+  if (requestId) headers.set("x-request-id", requestId);
+  const language = c.req.header("content-language");
+  if (language && !headers.has("content-language")) headers.set("content-language", language);
+  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
+  if (external) return fetch(`${external}${path}`, { ...init, headers });
+  return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
 }
