@@ -1,8 +1,10 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
-import { ok } from "../http";
+import { notFound, ok } from "../http";
+import { say } from "../i18n";
 import { cartOwner } from "../identity";
+import { findOrderByNumber, ownsOrder } from "../services/orders";
 import { paymentSecret } from "../services/payment-providers";
 import {
   decideCard,
@@ -103,6 +105,11 @@ paymentsRoutes.post("/sandbox/:id/challenge", async (c) => {
 // --- the shop's calls ------------------------------------------------------------------------
 
 paymentsRoutes.get("/:id/status", async (c) => {
+  // Only whoever placed the order may read how its payment went (the authorisation matrix).
+  const owner = await cartOwner(c);
+  const payment = await findPayment(c.env.DB, c.req.param("id"));
+  const order = payment ? await findOrderByNumber(c.env.DB, payment.order_number) : null;
+  if (!order || !ownsOrder(order, owner)) throw notFound(say(c.get("lang"), { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
   const query = new URLSearchParams(new URL(c.req.url).search);
   return ok(c, await paymentStatus(c.env.DB, c.env, c.req.param("id"), c.get("lang"), query));
 });
