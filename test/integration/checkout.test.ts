@@ -158,6 +158,7 @@ describe("checkout", () => {
     // The threshold counts the goods after the discount.
     expect(computeTotals(32000, 3000, "standard", settings).shipping).toBe(2500);
     expect(computeTotals(40000, 0, "express", settings).shipping).toBe(5000);
+    expect(computeTotals(0, 0, "standard", settings)).toMatchObject({ shipping: 0, total: 0, vat: 0 });
     // Configuration changes the rules.
     const custom = commerceSettings({ VAT_RATE: "0.05", SHIPPING_FLAT: "1000", FREE_SHIPPING_THRESHOLD: "5000" });
     expect(computeTotals(4000, 0, "standard", custom)).toMatchObject({ shipping: 1000, total: 5000, vat: 238 });

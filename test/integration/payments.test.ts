@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { hmacHex } from "../../worker/backend/services/payment-providers";
+import { hmacHex, WebhookRejected } from "../../worker/backend/services/payment-providers";
+import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
 import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
 import { findPayment } from "../../worker/backend/services/payments";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf, type Shopper } from "../support/commerce";
@@ -235,5 +236,58 @@ describe("payments", () => {
     expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.message).toBe("The payment was cancelled.");
     expect(await stockOf(product.id)).toBe(2);
     expect((await SELF.fetch(`http://shop.test/backend/payments/sandbox/pay_unknown`)).status).toBe(404);
+  });
+});
+
+describe("the Moyasar adapter", () => {
+  const payment = {
+    id: "pay_test",
+    order_id: 1,
+    order_number: "SQ-7K3F9QX2",
+    provider: "moyasar",
+    status: "initiated" as const,
+    amount: 22500,
+    currency: "SAR",
+    provider_ref: "inv_123",
+    return_url: "/en/payment-status?payment_id=pay_test&order=SQ-7K3F9QX2",
+  };
+
+  function fakeMoyasar(invoice: Record<string, unknown>) {
+    const calls: { url: string; init: RequestInit }[] = [];
+    const fetcher = (async (url: string, init: RequestInit = {}) => {
+      calls.push({ url, init });
+      return new Response(JSON.stringify(invoice), { status: 200, headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    return { calls, provider: moyasarProvider({ secretKey: "sk_test_abc", webhookSecret: "whsec", fetcher }) };
+  }
+
+  it("starts by creating an invoice with the secret key and sends the shopper to its page", async () => {
+    const { calls, provider } = fakeMoyasar({ id: "inv_123", status: "initiated", amount: 22500, currency: "SAR", url: "https://checkout.moyasar.com/invoices/inv_123" });
+    const started = await provider.start({ payment, email: "a@b.example", lang: "en", origin: "https://shop.example", backendBase: "/backend", returnPath: payment.return_url });
+    expect(started).toEqual({ redirectUrl: "https://checkout.moyasar.com/invoices/inv_123", providerRef: "inv_123" });
+    expect(calls[0].url).toBe("https://api.moyasar.com/v1/invoices");
+    expect(new Headers(calls[0].init.headers).get("authorization")).toBe(`Basic ${btoa("sk_test_abc:")}`);
+    const sent = JSON.parse(String(calls[0].init.body));
+    expect(sent).toMatchObject({ amount: 22500, currency: "SAR", success_url: `https://shop.example${payment.return_url}`, metadata: { payment_id: "pay_test", order: "SQ-7K3F9QX2" } });
+  });
+
+  it("verifies a return by asking Moyasar for the invoice, never trusting the redirect", async () => {
+    const paid = fakeMoyasar({ id: "inv_123", status: "paid", amount: 22500, currency: "SAR", url: "x" });
+    expect(await paid.provider.verifyReturn(payment, new URLSearchParams("status=failed"))).toMatchObject({ status: "paid", amount: 22500, currency: "SAR" });
+    expect(paid.calls[0].url).toBe("https://api.moyasar.com/v1/invoices/inv_123");
+    const open = fakeMoyasar({ id: "inv_123", status: "initiated", amount: 22500, currency: "SAR", url: "x" });
+    expect((await open.provider.verifyReturn(payment, new URLSearchParams("status=paid")))?.status).toBe("pending");
+  });
+
+  it("accepts a webhook only with a valid HMAC signature or Moyasar's secret token", async () => {
+    const { provider } = fakeMoyasar({});
+    const event = JSON.stringify({ id: "evt_1", type: "payment_paid", data: { id: "pm_1", status: "paid", amount: 22500, currency: "SAR", metadata: { payment_id: "pay_test" } } });
+    const signed = await provider.parseWebhook(event, new Headers({ "x-signature": await hmacHex("whsec", event) }));
+    expect(signed).toMatchObject({ eventId: "evt_1", result: { paymentId: "pay_test", status: "paid", amount: 22500 } });
+    await expect(provider.parseWebhook(event, new Headers({ "x-signature": await hmacHex("other", event) }))).rejects.toBeInstanceOf(WebhookRejected);
+    const withToken = JSON.stringify({ ...JSON.parse(event), secret_token: "whsec" });
+    expect((await provider.parseWebhook(withToken, new Headers())).result?.status).toBe("paid");
+    const wrongToken = JSON.stringify({ ...JSON.parse(event), secret_token: "guess" });
+    await expect(provider.parseWebhook(wrongToken, new Headers())).rejects.toBeInstanceOf(WebhookRejected);
   });
 });

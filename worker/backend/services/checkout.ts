@@ -76,7 +76,8 @@ export interface Totals {
 
 export function computeTotals(subtotal: number, discount: number, method: ShippingMethodId, settings: CommerceSettings, currency = "SAR"): Totals {
   const goods = Math.max(0, subtotal - discount);
-  const shipping = shippingPrice(method, goods, settings);
+  // Nothing to ship, nothing to pay for shipping (an empty cart's options).
+  const shipping = subtotal > 0 ? shippingPrice(method, goods, settings) : 0;
   const total = goods + shipping;
   return { subtotal, discount, shipping, vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)), total, currency };
 }
