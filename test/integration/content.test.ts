@@ -109,6 +109,11 @@ describe("the home page", () => {
   it("is localized in Arabic", async () => {
     const home = (await get<HomeData>("/home", "ar")).body.data;
     expect(home.banners[0].title).toMatch(ARABIC);
+    // The art is mirrored for right-to-left pages.
+    expect(home.banners[0].image).toContain("dir=rtl");
+    const mirrored = await SELF.fetch(`https://shop.test${home.banners[0].image}`);
+    expect(mirrored.status).toBe(200);
+    expect(await mirrored.text()).not.toBe(await (await SELF.fetch(`https://shop.test/backend/media/banners/${home.banners[0].id}.svg`)).text());
     expect(home.featured[0].name).toMatch(ARABIC);
     expect(home.categories[0].name).toMatch(ARABIC);
   });

@@ -152,8 +152,11 @@ export function productSvg(p: ProductArtFacts, view: 1 | 2): string {
 </svg>`;
 }
 
-/** A banner's art: its gradient and a large motif on one side; the words are the storefront's. */
-export function bannerSvg(b: BannerArtFacts): string {
+/**
+ * A banner's art: its gradient and a large motif at the inline end, so the storefront's words sit
+ * at the inline start; `rtl` mirrors the layout for Arabic.
+ */
+export function bannerSvg(b: BannerArtFacts, rtl = false): string {
   const from = HEX.test(b.colour_from) ? b.colour_from : "#1e293b";
   const to = HEX.test(b.colour_to) ? b.colour_to : "#334155";
   const kind = { phone: "phones", laptop: "laptops", headphones: "audio", tv: "tvs", gamepad: "gaming", watch: "wearables" }[b.motif] ?? "accessories";
@@ -163,9 +166,9 @@ export function bannerSvg(b: BannerArtFacts): string {
     <linearGradient id="glass" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1f2937"/><stop offset="1" stop-color="#0b1220"/></linearGradient>
   </defs>
   <rect width="1200" height="480" fill="url(#bg)"/>
-  <circle cx="980" cy="240" r="300" fill="#fff" opacity="0.06"/>
-  <circle cx="1060" cy="80" r="120" fill="#fff" opacity="0.05"/>
-  <g transform="translate(700 -40) scale(0.68)">${silhouette(kind, shade(to, 0.35), 1)}</g>
+  <circle cx="${rtl ? 220 : 980}" cy="240" r="300" fill="#fff" opacity="0.06"/>
+  <circle cx="${rtl ? 140 : 1060}" cy="80" r="120" fill="#fff" opacity="0.05"/>
+  <g transform="translate(${rtl ? -44 : 700} -40) scale(0.68)">${silhouette(kind, shade(to, 0.35), 1)}</g>
 </svg>`;
 }
 
@@ -184,6 +187,7 @@ function svgResponse(svg: string): Response {
 const artQuery = v.object({
   v: v.optional(v.pipe(v.string(), v.maxLength(16))),
   view: v.optional(v.picklist(["1", "2"], "Must be 1 or 2.")),
+  dir: v.optional(v.picklist(["ltr", "rtl"], "Must be ltr or rtl.")),
 });
 
 mediaRoutes.get(
@@ -205,6 +209,6 @@ mediaRoutes.get(
   async (c) => {
     const facts = await bannerArtFacts(c.env.DB, Number(c.req.valid("param").file.replace(/\.svg$/, "")));
     if (!facts) throw notFound("Banner not found");
-    return svgResponse(bannerSvg(facts));
+    return svgResponse(bannerSvg(facts, c.req.valid("query").dir === "rtl"));
   },
 );

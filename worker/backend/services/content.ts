@@ -88,7 +88,8 @@ export async function getService(db: D1Database, lang: Lang, slug: string): Prom
   return { ...row, features };
 }
 
-export const bannerImage = (id: number) => `/backend/media/banners/${id}.svg?v=1`;
+/** Arabic pages get the mirrored art, so the motif stays clear of right-to-left text. */
+export const bannerImage = (id: number, lang: Lang) => `/backend/media/banners/${id}.svg?v=1${lang === "ar" ? "&dir=rtl" : ""}`;
 
 export async function listBanners(db: D1Database, lang: Lang): Promise<Banner[]> {
   const { results } = await db
@@ -97,7 +98,7 @@ export async function listBanners(db: D1Database, lang: Lang): Promise<Banner[]>
        FROM banners WHERE active = 1 ORDER BY sort_order, id`,
     )
     .all<Omit<Banner, "image">>();
-  return results.map((b) => ({ ...b, image: bannerImage(b.id) }));
+  return results.map((b) => ({ ...b, image: bannerImage(b.id, lang) }));
 }
 
 /** Everything the home page shows, in one answer. */
