@@ -78,7 +78,7 @@ export function ProductFilters({ action, query, categories, brands }: { action: 
         </fieldset>
         <div className="field">
           <label htmlFor="filter-sort">{t("catalog.sort")}</label>
-          <select id="filter-sort" name="sort" defaultValue={query.sort ?? (query.q ? "relevance" : "newest")} onChange={apply}>
+          <select id="filter-sort" name="sort" defaultValue={query.sort ?? "relevance"} onChange={apply}>
             {SORTS.map((s) => (
               <option key={s} value={s}>{t(SORT_KEYS[s])}</option>
             ))}

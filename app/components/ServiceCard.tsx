@@ -5,15 +5,16 @@ import { SmartLink } from "./SmartLink";
 
 /** The icons the backend names for services; anything else gets the wrench. */
 const ICONS: Record<string, string> = {
-  install: "M4 20h16M6 16l6-12 6 12M9 12h6",
-  repair: "M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.6 2.6-2.4-.6-.6-2.4z",
-  warranty: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z",
-  setup: "M12 8a4 4 0 1 0 0 8 4 4 0 0 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3",
-  delivery: "M3 6h11v10H3zM14 10h4l3 3v3h-7M7 19a2 2 0 1 0 0-.1M17 19a2 2 0 1 0 0-.1",
+  wrench: "M14.7 6.3a4 4 0 0 0-5.4 5.4L3 18l3 3 6.3-6.3a4 4 0 0 0 5.4-5.4l-2.6 2.6-2.4-.6-.6-2.4z",
+  tools: "M3 21l6-6M7 7l3 3M4 4l3 3-1 1-3-3zM14 4a4 4 0 0 0 5 5l2 2-8 8-4-4 8-8zM12 12l2 2",
+  shield: "M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6zM9 12l2 2 4-4",
+  transfer: "M4 8h13l-3-3M20 16H7l3 3",
+  recycle: "M7 19H4l3-5M17 19h3l-3-5M9 5l3-2 3 2M8 14l-2-4M18 14l-2-4M10 19h4M9 5l-2 4M15 5l2 4",
+  sparkles: "M12 3l1.8 4.7L18.5 9.5l-4.7 1.8L12 16l-1.8-4.7L5.5 9.5l4.7-1.8zM19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z",
 };
 
 export function ServiceIcon({ name }: { name: string }) {
-  const key = Object.keys(ICONS).find((k) => name.includes(k)) ?? "repair";
+  const key = name in ICONS ? name : "wrench";
   return (
     <svg className="service-icon" aria-hidden="true" viewBox="0 0 24 24" width="40" height="40">
       <path d={ICONS[key]} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />

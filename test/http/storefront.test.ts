@@ -1,0 +1,253 @@
+import { describe, expect, inject, it } from "vitest";
+
+const base = inject("baseURL");
+
+interface Summary {
+  slug: string;
+  name: string;
+  price: number;
+  currency: string;
+  in_stock: boolean;
+  category: { slug: string };
+  brand: { slug: string } | null;
+}
+interface ListAnswer {
+  data: Summary[];
+  meta: { page: number; per_page: number; total: number; last_page: number };
+}
+
+async function backend<T>(path: string, lang = "en"): Promise<T> {
+  const res = await fetch(`${base}/backend${path}`, { headers: { "content-language": lang } });
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as T;
+}
+
+/** The HTML a browser without JavaScript receives (a crawler's user agent gets the whole document). */
+async function page(path: string, ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"): Promise<{ status: number; html: string }> {
+  const res = await fetch(`${base}${path}`, { headers: { "user-agent": ua }, redirect: "manual" });
+  return { status: res.status, html: await res.text() };
+}
+
+/** The product cards of a list page, in order. */
+const cards = (html: string) => [...html.matchAll(/data-product="([^"]+)"/g)].map((m) => m[1]);
+
+const links = (html: string) =>
+  Object.fromEntries(
+    [...html.matchAll(/<link[^>]+>/g)]
+      .map((m) => m[0])
+      .filter((tag) => /rel="alternate"/.test(tag) && /hreflang/i.test(tag))
+      .map((tag) => [tag.match(/hreflang="([^"]+)"/i)?.[1] ?? "", tag.match(/href="([^"]+)"/)?.[1] ?? ""]),
+  );
+const canonical = (html: string) => html.match(/<link[^>]+rel="canonical"[^>]+href="([^"]+)"/)?.[1] ?? html.match(/<link[^>]+href="([^"]+)"[^>]+rel="canonical"/)?.[1];
+
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]) as Record<string, unknown>);
+}
+
+describe("the product list without JavaScript", () => {
+  it("contains the products of the page, in the backend's order", async () => {
+    const [{ html, status }, list] = await Promise.all([page("/en/products"), backend<ListAnswer>("/products?per_page=12")]);
+    expect(status).toBe(200);
+    expect(cards(html)).toEqual(list.data.map((p) => p.slug));
+    expect(html).toContain(`${list.meta.total} products`);
+  });
+
+  it("is a real GET form, so filtering and sorting need no script", async () => {
+    const { html } = await page("/ar/products");
+    expect(html).toMatch(/<form[^>]+method="get"[^>]+action="\/ar\/products"/);
+    for (const name of ["category", "brand", "min_price", "max_price", "in_stock", "sort"]) expect(html).toContain(`name="${name}"`);
+  });
+
+  it("a category narrows it to that category", async () => {
+    const [{ html }, list] = await Promise.all([page("/en/products?category=laptops"), backend<ListAnswer>("/products?category=laptops&per_page=12")]);
+    expect(list.data.length).toBeGreaterThan(0);
+    expect(cards(html)).toEqual(list.data.map((p) => p.slug));
+    const all = await backend<ListAnswer>("/products?per_page=12");
+    expect(cards(html)).not.toEqual(all.data.map((p) => p.slug));
+  });
+
+  it("brand, price range (in riyals) and in-stock filters reach the backend (in halalas)", async () => {
+    const [{ html }, list] = await Promise.all([
+      page("/en/products?brand=apple&min_price=1000&max_price=5000&in_stock=1"),
+      backend<ListAnswer>("/products?brand=apple&min_price=100000&max_price=500000&in_stock=1&per_page=12"),
+    ]);
+    expect(list.data.length).toBeGreaterThan(0);
+    expect(cards(html)).toEqual(list.data.map((p) => p.slug));
+    for (const p of list.data) {
+      expect(p.brand?.slug).toBe("apple");
+      expect(p.price).toBeGreaterThanOrEqual(100000);
+      expect(p.price).toBeLessThanOrEqual(500000);
+      expect(p.in_stock).toBe(true);
+    }
+  });
+
+  it("sort orders it, and the page parameter moves through it", async () => {
+    const [{ html: cheap }, asc, { html: second }, page2, { html: first }] = await Promise.all([
+      page("/en/products?sort=price_asc"),
+      backend<ListAnswer>("/products?sort=price_asc&per_page=12"),
+      page("/en/products?sort=price_asc&page=2"),
+      backend<ListAnswer>("/products?sort=price_asc&page=2&per_page=12"),
+      page("/en/products"),
+    ]);
+    expect(cards(cheap)).toEqual(asc.data.map((p) => p.slug));
+    const prices = asc.data.map((p) => p.price);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(cards(cheap)).not.toEqual(cards(first));
+    expect(cards(second)).toEqual(page2.data.map((p) => p.slug));
+    expect(cards(second)).not.toEqual(cards(cheap));
+    // The pager links keep the view's parameters.
+    expect(second).toContain('href="/en/products?sort=price_asc&amp;page=3"');
+  });
+
+  it("says so when nothing matches, and offers to clear the filters", async () => {
+    const { status, html } = await page("/en/products?category=laptops&max_price=1");
+    expect(status).toBe(200);
+    expect(cards(html)).toEqual([]);
+    expect(html).toContain("No products match these filters.");
+    expect(html).toContain("0 products");
+  });
+
+  it("ignores a parameter it does not understand instead of failing", async () => {
+    const [{ status, html }, list] = await Promise.all([page("/en/products?sort=cheapest&page=abc"), backend<ListAnswer>("/products?per_page=12")]);
+    expect(status).toBe(200);
+    expect(cards(html)).toEqual(list.data.map((p) => p.slug));
+    expect(html).toContain("Some filter values were not understood");
+  });
+
+  it("keeps the page number, but not the filters' noise, in its canonical URL, with breadcrumbs as JSON-LD", async () => {
+    const { html } = await page("/ar/products?category=phones&page=2&sort=name");
+    expect(canonical(html)).toBe(`${base}/ar/products?category=phones&page=2`);
+    const crumbs = jsonLd(html).find((d) => d["@type"] === "BreadcrumbList") as { itemListElement: { position: number; item: string }[] };
+    expect(crumbs.itemListElement.map((i) => i.position)).toEqual([1, 2, 3]);
+    expect(crumbs.itemListElement[2].item).toBe(`${base}/ar/products?category=phones`);
+  });
+});
+
+describe("a product page", () => {
+  it("carries JSON-LD Product with an Offer priced as a decimal, and breadcrumbs", async () => {
+    const list = await backend<ListAnswer>("/products?per_page=1");
+    const p = list.data[0];
+    const { status, html } = await page(`/en/product-details/${p.slug}`);
+    expect(status).toBe(200);
+    const data = jsonLd(html);
+    const product = data.find((d) => d["@type"] === "Product") as Record<string, unknown> & { offers: Record<string, unknown> };
+    expect(product["@context"]).toBe("https://schema.org");
+    expect(product.name).toBe(p.name);
+    expect(product.offers["@type"]).toBe("Offer");
+    expect(product.offers.price).toBe((p.price / 100).toFixed(2));
+    expect(product.offers.priceCurrency).toBe(p.currency);
+    expect(product.offers.availability).toBe(p.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
+    const crumbs = data.find((d) => d["@type"] === "BreadcrumbList") as { itemListElement: { name: string; item: string }[] };
+    expect(crumbs.itemListElement.at(-1)?.item).toBe(`${base}/en/product-details/${p.slug}`);
+    // The data block is JSON, never markup: no raw "<" inside it.
+    for (const m of html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)) expect(m[1]).not.toContain("<");
+  });
+
+  it("has absolute, reciprocal hreflang alternates (en, ar, x-default) and a canonical URL", async () => {
+    const { data } = await backend<ListAnswer>("/products?per_page=1");
+    const slug = data[0].slug;
+    const [en, ar] = await Promise.all([page(`/en/product-details/${slug}`), page(`/ar/product-details/${slug}`)]);
+    const expected = {
+      en: `${base}/en/product-details/${slug}`,
+      ar: `${base}/ar/product-details/${slug}`,
+      "x-default": `${base}/en/product-details/${slug}`,
+    };
+    expect(links(en.html)).toEqual(expected);
+    expect(links(ar.html)).toEqual(expected);
+    expect(canonical(en.html)).toBe(expected.en);
+    expect(canonical(ar.html)).toBe(expected.ar);
+  });
+
+  it("is in the page's language: the Arabic page shows the Arabic name", async () => {
+    const { data } = await backend<ListAnswer>("/products?per_page=1", "ar");
+    const { html } = await page(`/ar/product-details/${data[0].slug}`);
+    expect(html).toContain(`<html lang="ar-SA" dir="rtl"`);
+    expect(html).toContain(data[0].name);
+  });
+
+  it("sizes its images and fetches the main one first", async () => {
+    const { data } = await backend<ListAnswer>("/products?per_page=1");
+    const { html } = await page(`/en/product-details/${data[0].slug}`);
+    const imgs = [...html.matchAll(/<img [^>]+>/g)].map((m) => m[0]);
+    expect(imgs.length).toBeGreaterThan(0);
+    for (const img of imgs) {
+      expect(img).toMatch(/width="\d+"/);
+      expect(img).toMatch(/height="\d+"/);
+    }
+    expect(imgs.some((img) => /fetchpriority="high"/i.test(img))).toBe(true);
+  });
+
+  it("an unknown slug is the shop's 404 page", async () => {
+    for (const locale of ["en", "ar"]) {
+      const { status, html } = await page(`/${locale}/product-details/no-such-product-here`);
+      expect(status).toBe(404);
+      expect(html).toContain('class="error-screen"');
+      expect(html).toContain("site-header");
+    }
+  });
+});
+
+describe("content pages", () => {
+  it("render the plain-text body as headings and paragraphs", async () => {
+    const about = await backend<{ data: { title: string; body: string } }>("/pages/about-us");
+    const { status, html } = await page("/en/about-us");
+    expect(status).toBe(200);
+    expect(html).toContain(about.data.title);
+    const heading = about.data.body.split("\n").find((l) => l.startsWith("## "));
+    if (heading) expect(html).toContain(`<h2>${heading.slice(3).trim().replace(/&/g, "&amp;")}</h2>`);
+    expect(html).not.toContain("## ");
+  });
+
+  it("an unknown content page or service is a 404", async () => {
+    expect((await page("/en/page/no-such-page")).status).toBe(404);
+    expect((await page("/ar/services/no-such-service")).status).toBe(404);
+  });
+});
+
+describe("sitemap.xml and robots.txt", () => {
+  it("the sitemap lists every product in both locales, with alternates", async () => {
+    const first = await backend<ListAnswer>("/products?per_page=48");
+    const rest = await Promise.all(Array.from({ length: first.meta.last_page - 1 }, (_, i) => backend<ListAnswer>(`/products?per_page=48&page=${i + 2}`)));
+    const slugs = [first, ...rest].flatMap((r) => r.data.map((p) => p.slug));
+    expect(slugs.length).toBe(first.meta.total);
+    const res = await fetch(`${base}/sitemap.xml`);
+    expect(res.headers.get("content-type")).toContain("xml");
+    const xml = await res.text();
+    for (const slug of slugs) {
+      for (const locale of ["en", "ar"]) expect(xml).toContain(`<loc>${base}/${locale}/product-details/${slug}</loc>`);
+      expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="ar" href="${base}/ar/product-details/${slug}"/>`);
+    }
+    for (const path of ["", "/products", "/services", "/page", "/about-us", "/privacy-policy", "/contact-us"]) {
+      expect(xml).toContain(`<loc>${base}/en${path}</loc>`);
+      expect(xml).toContain(`<loc>${base}/ar${path}</loc>`);
+    }
+    const services = await backend<{ data: { slug: string }[] }>("/services");
+    for (const s of services.data) expect(xml).toContain(`<loc>${base}/ar/services/${s.slug}</loc>`);
+    expect(xml).not.toContain("/checkout");
+  });
+
+  it("robots.txt keeps crawlers out of the cart, checkout, account and sign-in, and names the sitemap", async () => {
+    const text = await (await fetch(`${base}/robots.txt`)).text();
+    for (const locale of ["en", "ar"]) for (const p of ["shopping-cart", "checkout", "profile", "orders", "auth"]) expect(text).toContain(`Disallow: /${locale}/${p}`);
+    expect(text).toContain(`Sitemap: ${base}/sitemap.xml`);
+    expect(text).not.toMatch(/Disallow: \/(en|ar)\/products/);
+  });
+
+  it("cart, checkout and account pages ask not to be indexed; shop pages do not", async () => {
+    for (const path of ["/en/shopping-cart", "/ar/checkout", "/en/auth/login"]) {
+      expect((await page(path)).html, path).toMatch(/<meta name="robots" content="noindex/);
+    }
+    expect((await page("/en/products")).html).not.toMatch(/<meta name="robots" content="noindex/);
+  });
+});
+
+describe("the home page", () => {
+  it("shows the banners and categories in the first paint and streams the rest into the same document", async () => {
+    const [home, { html }] = await Promise.all([backend<{ data: { banners: { title: string }[]; categories: { name: string }[] } }>("/home", "ar"), page("/ar")]);
+    for (const b of home.data.banners.slice(0, 1)) expect(html).toContain(b.title);
+    for (const c of home.data.categories) expect(html).toContain(c.name);
+    // A crawler gets the whole document, streamed sections included.
+    const newest = await backend<ListAnswer>("/products?sort=newest&per_page=8", "ar");
+    expect(html).toContain(`data-product="${newest.data[0].slug}"`);
+  });
+});
