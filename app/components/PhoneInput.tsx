@@ -103,10 +103,10 @@ export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaul
         className="phone-input__country"
         aria-haspopup="listbox"
         aria-expanded={open}
-        aria-label={t("phone.countryButton", { country: current?.name ?? state.country, code: current?.callingCode ?? "" })}
         onClick={() => setOpen((o) => !o)}
         onKeyDown={onButtonKeyDown}
       >
+        <span className="visually-hidden">{t("phone.countryButton", { country: current?.name ?? state.country })} </span>
         <span className="phone-input__flag" aria-hidden="true">{current?.flag}</span>
         <span className="phone-input__code" dir="ltr">+{current?.callingCode}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" width="14" height="14"><path d="M5 7l5 6 5-6" fill="none" stroke="currentColor" strokeWidth="2" /></svg>

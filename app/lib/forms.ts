@@ -96,6 +96,8 @@ export function formRules(t: Translate) {
         if (text.includes("@")) return v.safeParse(v.pipe(v.string(), v.email()), text).success ? "" : m.email;
         return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
       }),
+    /** A pattern the trimmed value must match, with its own message. */
+    pattern: (re: RegExp, message: string): Validator => optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
     /** An arbitrary valibot schema with a message of the caller's choosing. */
     schema: (schema: v.GenericSchema<string, unknown>): Validator => optional(fromSchema(schema, m.fallback)),
   };

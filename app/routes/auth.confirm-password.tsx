@@ -1,14 +1,78 @@
+import { getValue, useForm } from "@modular-forms/react";
+import { useEffect, useMemo, useState } from "react";
+import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/auth.confirm-password";
+import { AuthCard } from "../components/form/AuthCard";
+import { FormErrors } from "../components/form/FormErrors";
+import { PasswordField } from "../components/form/PasswordField";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi } from "../lib/api/browser";
+import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
+import { dropResetToken, readResetToken } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "confirmPassword", noindex: true });
 
+type ConfirmValues = { password: string; password_confirmation: string };
+
+/** The last step of a reset: a new password with its confirmation, then back to sign in. */
 export default function ConfirmPassword() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const rules = useMemo(() => formRules(t), [t]);
+  // The token lives in session storage, which the server cannot see: read it after hydration.
+  const [resetToken, setResetToken] = useState<string | null | undefined>(undefined);
+  useEffect(() => setResetToken(readResetToken()), []);
+  const [form, { Form, Field }] = useForm<ConfirmValues>({ ...FORM_OPTIONS, initialValues: { password: "", password_confirmation: "" } });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const labels = { password: t("auth.newPassword"), password_confirmation: t("auth.passwordConfirmation") };
+
+  if (resetToken === null || serverErrors.some((e) => e.type === "reset_token")) {
+    return (
+      <AuthCard title={t("pages.confirmPassword.title")}>
+        <p className="form__alert" role="alert">{t("auth.resetExpired")}</p>
+        <p>
+          <Link className="button button--primary" to={to("/auth/forget-password")}>{t("auth.askNewCode")}</Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const submit = async (values: ConfirmValues) => {
+    if (!resetToken) return;
+    const done = await run(
+      t("auth.savingPassword"),
+      () => browserApi(locale).post("/client/auth/update-password", { reset_token: resetToken, ...values }),
+      (res) => res.message || t("auth.passwordChanged"),
+    );
+    if (!done) return;
+    dropResetToken();
+    await navigate(to("/auth/login"), { replace: true });
+  };
+
   return (
-    <div className="container page">
-      <h1>{t("pages.confirmPassword.title")}</h1>
-    </div>
+    <AuthCard title={t("pages.confirmPassword.title")} lead={t("auth.confirmLead")}>
+      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <Field name="password" validate={[rules.required(labels.password), rules.minLength(labels.password, 8), rules.maxLength(labels.password, 128)]}>
+          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="new-password" hint={t("auth.passwordHint")} required />}
+        </Field>
+        <Field
+          name="password_confirmation"
+          validate={[rules.required(labels.password_confirmation), rules.matches(labels.password_confirmation, () => getValue(form, "password"))]}
+        >
+          {(field, props) => (
+            <TextField form={form} field={field} props={props} label={labels.password_confirmation} type="password" dir="auto" {...noAutocompleteProps} {...noCopyPasteProps} required />
+          )}
+        </Field>
+        <button type="submit" className="button button--primary button--block" disabled={resetToken === undefined}>
+          {t("auth.savePassword")}
+        </button>
+      </Form>
+    </AuthCard>
   );
 }

@@ -1,14 +1,66 @@
+import { useForm } from "@modular-forms/react";
+import { useMemo, useState } from "react";
+import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/auth.forget-password";
+import { AuthCard } from "../components/form/AuthCard";
+import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";
+import { FormErrors } from "../components/form/FormErrors";
+import { PhoneField } from "../components/form/PhoneField";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi } from "../lib/api/browser";
+import { FORM_OPTIONS, formRules } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "forgetPassword", noindex: true });
 
+type ForgetValues = { email: string; phone: string };
+
+/** Forgotten password: email or phone → a reset code (the same answer whether or not an account exists). */
 export default function ForgetPassword() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const rules = useMemo(() => formRules(t), [t]);
+  const [channel, setChannel] = useState<Channel>("email");
+  const [form, { Form, Field }] = useForm<ForgetValues>({ ...FORM_OPTIONS, initialValues: { email: "", phone: "" } });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const labels = { email: t("auth.email"), phone: t("auth.phone") };
+
+  const submit = async (values: ForgetValues) => {
+    const recipient = channel === "email" ? values.email.trim() : values.phone;
+    const payload = channel === "email" ? { email: recipient } : { phone: recipient };
+    const sent = await run(t("auth.sendingCode"), () => browserApi(locale).post("/client/auth/reset-password", payload), (res) => res.message || t("auth.codeSent"));
+    if (!sent) return;
+    await navigate(`${to("/auth/otp")}?${new URLSearchParams({ purpose: "reset", to: recipient })}`);
+  };
+
   return (
-    <div className="container page">
-      <h1>{t("pages.forgetPassword.title")}</h1>
-    </div>
+    <AuthCard
+      title={t("pages.forgetPassword.title")}
+      lead={t("auth.forgetLead")}
+      footer={
+        <p>
+          <Link to={to("/auth/login")}>{t("auth.backToSignIn")}</Link>
+        </p>
+      }
+    >
+      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <ChannelSwitch name="forget-channel" value={channel} onChange={setChannel} />
+        {channel === "email" ? (
+          <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+            {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="username" dir="ltr" required />}
+          </Field>
+        ) : (
+          <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+            {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
+          </Field>
+        )}
+        <button type="submit" className="button button--primary button--block">{t("auth.sendCode")}</button>
+      </Form>
+    </AuthCard>
   );
 }

@@ -1,17 +1,118 @@
+import { useForm } from "@modular-forms/react";
+import { useMemo, useState } from "react";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth.login";
-import { authMiddleware } from "../middleware/auth";
+import { AuthCard } from "../components/form/AuthCard";
+import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";
+import { FormErrors } from "../components/form/FormErrors";
+import { PasswordField } from "../components/form/PasswordField";
+import { PhoneField } from "../components/form/PhoneField";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi } from "../lib/api/browser";
+import { serverApi } from "../lib/api/server";
+import { FORM_OPTIONS, formRules } from "../lib/forms";
+import { signIn, type AuthData } from "../lib/identity";
+import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { authMiddleware, safeRedirect } from "../middleware/auth";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "login", noindex: true });
 
-export default function Login() {
+interface SocialPlatform {
+  id: string;
+  name: string;
+  authorize_url: string;
+}
+
+/** Social sign-in shows a button only for a provider the backend lists (none by default). */
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  try {
+    const api = await serverApi(context, request, locale);
+    const res = await api.get<SocialPlatform[]>("/client/auth/social/platforms");
+    const platforms = Array.isArray(res.data) ? res.data.filter((p) => /^https:\/\//.test(p.authorize_url)) : [];
+    return { platforms };
+  } catch {
+    return { platforms: [] as SocialPlatform[] };
+  }
+}
+
+type LoginValues = { email: string; phone: string; password: string };
+
+export default function Login({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirect");
+  const rules = useMemo(() => formRules(t), [t]);
+  const [channel, setChannel] = useState<Channel>("email");
+  const [form, { Form, Field }] = useForm<LoginValues>({ ...FORM_OPTIONS, initialValues: { email: "", phone: "", password: "" } });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const labels = { email: t("auth.email"), phone: t("auth.phone"), password: t("auth.password") };
+  const withRedirect = (path: string) => (redirectTo ? `${path}?redirect=${encodeURIComponent(redirectTo)}` : path);
+
+  const submit = async (values: LoginValues) => {
+    const credentials = channel === "email" ? { email: values.email.trim(), password: values.password } : { phone: values.phone, password: values.password };
+    const user = await run(
+      t("auth.signingIn"),
+      async () => signIn((await browserApi(locale).post<AuthData>("/client/auth/login", credentials)).data),
+      (u) => t("auth.welcome", { name: u.name }),
+    );
+    if (!user) return;
+    await navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true });
+    // The layout's loader (header account link) learns about the new session.
+    void revalidator.revalidate();
+  };
+
   return (
-    <div className="container page">
-      <h1>{t("pages.login.title")}</h1>
-    </div>
+    <AuthCard
+      title={t("pages.login.title")}
+      lead={t("auth.loginLead")}
+      footer={
+        <>
+          <p>
+            {t("auth.noAccount")} <Link to={withRedirect(to("/auth/register"))}>{t("auth.createAccount")}</Link>
+          </p>
+        </>
+      }
+    >
+      {loaderData.platforms.length ? (
+        <div className="social-buttons">
+          {loaderData.platforms.map((p) => (
+            <a key={p.id} className="button button--block" href={p.authorize_url}>
+              {t("auth.continueWith", { provider: p.name })}
+            </a>
+          ))}
+          <p className="auth-divider"><span>{t("auth.or")}</span></p>
+        </div>
+      ) : null}
+      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
+        {channel === "email" ? (
+          <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+            {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="username" dir="ltr" required />}
+          </Field>
+        ) : (
+          <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+            {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
+          </Field>
+        )}
+        <Field name="password" validate={[rules.required(labels.password)]}>
+          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="current-password" required />}
+        </Field>
+        <p className="auth-form__aside">
+          <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
+        </p>
+        <button type="submit" className="button button--primary button--block">{t("auth.signIn")}</button>
+      </Form>
+    </AuthCard>
   );
 }

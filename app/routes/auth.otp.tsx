@@ -1,14 +1,145 @@
+import { useForm } from "@modular-forms/react";
+import { useEffect, useMemo, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import * as v from "valibot";
+import { toast } from "sonner";
 import type { Route } from "./+types/auth.otp";
+import { AuthCard } from "../components/form/AuthCard";
+import { FormErrors } from "../components/form/FormErrors";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { ApiError } from "../lib/api/errors";
+import { FORM_OPTIONS, formRules, phoneKeyDown } from "../lib/forms";
+import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
+import { toLatinDigits } from "../lib/phone";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { safeRedirect } from "../middleware/auth";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "otp", noindex: true });
 
+/** Seconds before another code may be asked for (the backend throttles resends as well). */
+export const RESEND_AFTER_SECONDS = 60;
+
+type Purpose = "verify" | "reset";
+type OtpValues = { code: string };
+
+/**
+ * One-time code entry (spec §1): `verify` after registration, `reset` for a forgotten password.
+ * A reset code turns into a reset token kept in session storage for the next step only.
+ */
 export default function Otp() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const purpose: Purpose = params.get("purpose") === "reset" ? "reset" : "verify";
+  const recipient = (params.get("to") ?? "").trim();
+  const redirectTo = params.get("redirect");
+  const rules = useMemo(() => formRules(t), [t]);
+  const [form, { Form, Field }] = useForm<OtpValues>({ ...FORM_OPTIONS, initialValues: { code: "" } });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const label = t("auth.code");
+  const [wait, setWait] = useState(RESEND_AFTER_SECONDS);
+
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setWait((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
+
+  if (!recipient) {
+    return (
+      <AuthCard title={t("pages.otp.title")}>
+        <p className="form__alert" role="alert">{t("auth.otpMissingRecipient")}</p>
+        <p>
+          <Link className="button" to={to(purpose === "reset" ? "/auth/forget-password" : "/auth/register")}>{t("auth.startAgain")}</Link>
+        </p>
+      </AuthCard>
+    );
+  }
+
+  const submit = async (values: OtpValues) => {
+    const code = toLatinDigits(values.code).replace(/\D/g, "");
+    const answer = await run(
+      t("auth.checkingCode"),
+      async () => (await browserApi(locale).post<{ verified?: boolean; reset_token?: string }>("/client/auth/code-password-verify", { ...identifierPayload(recipient), code, purpose })),
+      (res) => res.message,
+    );
+    if (!answer) return;
+    if (purpose === "reset") {
+      if (!answer.data?.reset_token) return;
+      holdResetToken(answer.data.reset_token);
+      await navigate(to("/auth/confirm-password"), { replace: true });
+      return;
+    }
+    await navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), { replace: true });
+  };
+
+  const resend = async () => {
+    const id = toast.loading(t("auth.sendingCode"));
+    try {
+      const res = await browserApi(locale).post("/client/auth/resend-code", { ...identifierPayload(recipient), purpose });
+      toast.success(res.message || t("auth.codeSent"), { id });
+      setWait(RESEND_AFTER_SECONDS);
+    } catch (error) {
+      toast.dismiss(id);
+      if (error instanceof ApiError && error.status === 429) toast.error(error.message || t("errors.default"));
+      else handleBrowserError(error, locale, (path) => void navigate(path));
+      setWait(RESEND_AFTER_SECONDS);
+    }
+  };
+
   return (
-    <div className="container page">
-      <h1>{t("pages.otp.title")}</h1>
-    </div>
+    <AuthCard
+      title={t("pages.otp.title")}
+      lead={
+        <>
+          {t(purpose === "reset" ? "auth.otpLeadReset" : "auth.otpLeadVerify")} <bdi className="auth-card__recipient">{recipient}</bdi>
+        </>
+      }
+    >
+      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={{ code: label }} />
+        <Field
+          name="code"
+          validate={[rules.required(label), rules.schema(otpSchema(t("auth.codeFormat")))]}
+          transform={(value) => toLatinDigits(value ?? "").replace(/\D/g, "").slice(0, 6)}
+        >
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={label}
+              className="field--otp"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              onKeyDown={(e) => {
+                if (e.key === "+") e.preventDefault();
+                else phoneKeyDown(e);
+              }}
+              maxLength={6}
+              dir="ltr"
+              hint={t("auth.codeHint")}
+              required
+            />
+          )}
+        </Field>
+        <button type="submit" className="button button--primary button--block">{t(purpose === "reset" ? "auth.continue" : "auth.verify")}</button>
+      </Form>
+      <div className="otp-resend">
+        <button type="button" className="button button--ghost" disabled={wait > 0} onClick={resend}>
+          {t("auth.resend")}
+        </button>
+        <p className="muted">{wait > 0 ? t("auth.resendIn", { seconds: wait }) : t("auth.resendReady")}</p>
+      </div>
+    </AuthCard>
   );
+}
+
+function otpSchema(message: string) {
+  return v.pipe(v.string(), v.regex(/^\d{6}$/, message));
 }

@@ -1,14 +1,106 @@
+import { getValue, useForm } from "@modular-forms/react";
+import { useMemo } from "react";
+import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth.register";
+import { AuthCard } from "../components/form/AuthCard";
+import { FormErrors } from "../components/form/FormErrors";
+import { PasswordField } from "../components/form/PasswordField";
+import { PhoneField } from "../components/form/PhoneField";
+import { TextField } from "../components/form/TextField";
+import { useFormSubmit } from "../components/form/useFormSubmit";
+import { browserApi } from "../lib/api/browser";
+import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
+import { signIn, type AuthData } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
-import { useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "register", noindex: true });
 
+type RegisterValues = { name: string; email: string; phone: string; password: string; password_confirmation: string };
+
+/** Spec §4: register stores userId and token and saves the user; then the emailed code verifies the account. */
 export default function Register() {
   const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirect");
+  const rules = useMemo(() => formRules(t), [t]);
+  const [form, { Form, Field }] = useForm<RegisterValues>({
+    ...FORM_OPTIONS,
+    initialValues: { name: "", email: "", phone: "", password: "", password_confirmation: "" },
+  });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const labels = {
+    name: t("auth.name"),
+    email: t("auth.email"),
+    phone: t("auth.phone"),
+    password: t("auth.password"),
+    password_confirmation: t("auth.passwordConfirmation"),
+  };
+
+  const submit = async (values: RegisterValues) => {
+    const user = await run(
+      t("auth.creatingAccount"),
+      async () => signIn((await browserApi(locale).post<AuthData>("/client/auth/register", { ...values, email: values.email.trim() })).data),
+      () => t("auth.accountCreated"),
+    );
+    if (!user) return;
+    const query = new URLSearchParams({ purpose: "verify", to: user.email ?? values.email.trim() });
+    if (redirectTo) query.set("redirect", redirectTo);
+    await navigate(`${to("/auth/otp")}?${query}`);
+    void revalidator.revalidate();
+  };
+
   return (
-    <div className="container page">
-      <h1>{t("pages.register.title")}</h1>
-    </div>
+    <AuthCard
+      title={t("pages.register.title")}
+      lead={t("auth.registerLead")}
+      footer={
+        <p>
+          {t("auth.haveAccount")} <Link to={redirectTo ? `${to("/auth/login")}?redirect=${encodeURIComponent(redirectTo)}` : to("/auth/login")}>{t("auth.signIn")}</Link>
+        </p>
+      }
+    >
+      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+          {(field, props) => <TextField form={form} field={field} props={props} label={labels.name} autoComplete="name" {...nameInputProps} required />}
+        </Field>
+        <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+          {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="email" dir="ltr" required />}
+        </Field>
+        <Field name="phone" validate={[rules.phone()]}>
+          {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />}
+        </Field>
+        <Field name="password" validate={[rules.required(labels.password), rules.minLength(labels.password, 8), rules.maxLength(labels.password, 128)]}>
+          {(field, props) => (
+            <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="new-password" hint={t("auth.passwordHint")} required />
+          )}
+        </Field>
+        <Field
+          name="password_confirmation"
+          validate={[rules.required(labels.password_confirmation), rules.matches(labels.password_confirmation, () => getValue(form, "password"))]}
+        >
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password_confirmation}
+              type="password"
+              dir="auto"
+              {...noAutocompleteProps}
+              {...noCopyPasteProps}
+              hint={t("auth.confirmationHint")}
+              required
+            />
+          )}
+        </Field>
+        <button type="submit" className="button button--primary button--block">{t("auth.createAccount")}</button>
+      </Form>
+    </AuthCard>
   );
 }

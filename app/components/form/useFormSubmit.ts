@@ -1,0 +1,68 @@
+import type { FieldValues, FormStore, ResponseData } from "@modular-forms/react";
+import { useCallback, useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { handleBrowserError } from "../../lib/api/browser";
+import { ApiError, type FieldError } from "../../lib/api/errors";
+import { applyServerErrors } from "../../lib/forms";
+import { useLocale, useT } from "../../lib/use-locale";
+
+/**
+ * What a form keeps about its last failed submit, and the one way failures are handled: the
+ * common handler of spec §8 (redirects, toasts), a 422 put onto the fields and the summary,
+ * a 400/403/429 shown above the form.
+ */
+export function useFormSubmit<T extends FieldValues, R extends ResponseData>(form: FormStore<T, R>) {
+  const locale = useLocale();
+  const t = useT();
+  const navigate = useNavigate();
+  const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+  const [serverMessage, setServerMessage] = useState("");
+
+  const clear = useCallback(() => {
+    setServerErrors([]);
+    setServerMessage("");
+  }, []);
+
+  const fail = useCallback(
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 429) {
+        // Too many attempts: the backend's message says what to do; no "Server Error" toast.
+        setServerErrors([]);
+        setServerMessage(error.message || t("errors.default"));
+        return;
+      }
+      const handled = handleBrowserError(error, locale, (to) => void navigate(to));
+      if (handled.status === 422) {
+        setServerErrors(applyServerErrors(form, handled.errors ?? []));
+        setServerMessage(handled.message);
+      } else if (handled.status === 400 || handled.status === 403) {
+        setServerErrors([]);
+        setServerMessage(handled.message);
+      }
+    },
+    [form, locale, navigate, t],
+  );
+
+  /** Runs a mutation under a loading toast that is replaced (or dismissed) when it settles. */
+  const run = useCallback(
+    async <V>(loading: string, action: () => Promise<V>, success?: (value: V) => string | undefined): Promise<V | undefined> => {
+      clear();
+      const id = toast.loading(loading);
+      try {
+        const value = await action();
+        const message = success?.(value);
+        if (message) toast.success(message, { id });
+        else toast.dismiss(id);
+        return value;
+      } catch (error) {
+        toast.dismiss(id);
+        fail(error);
+        return undefined;
+      }
+    },
+    [clear, fail],
+  );
+
+  return { serverErrors, serverMessage, fail, clear, run };
+}

@@ -1,0 +1,154 @@
+import type { SessionUser } from "./context";
+import { browserApi } from "./api/browser";
+import { ApiError } from "./api/errors";
+import type { Locale } from "./locales";
+import { clearSession, readSession, writeSession } from "./session";
+
+/**
+ * The visitor's identity in the browser (spec §4 "Visitor identity"): signed in holds a token,
+ * a guest holds a guestId. Login or register stores userId and token, then saves the user on
+ * the product's own server; logout clears all session storage and the stored user.
+ */
+
+/** The user as register and login answer it (DESIGN §6). */
+export interface AuthUser extends SessionUser {
+  id: number | string;
+  name: string;
+  email?: string;
+  phone?: string;
+  verified?: boolean;
+}
+
+/** The `data` of register and login: `data.user` and `data.auth_data.access_token` (spec §3). */
+export interface AuthData {
+  user: AuthUser;
+  auth_data: { access_token: string; expires_at?: string };
+}
+
+export interface Identity {
+  token: string | null;
+  userId: string | null;
+  guestId: string | null;
+}
+
+export function currentIdentity(): Identity {
+  return { token: readSession("token"), userId: readSession("userId"), guestId: readSession("guestId") };
+}
+
+export function isSignedIn(): boolean {
+  return currentIdentity().token !== null;
+}
+
+async function ownServer(path: string, init: RequestInit = {}): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      ...init,
+      credentials: "same-origin",
+      headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+    });
+  } catch (cause) {
+    throw new ApiError(0, "", {}, cause);
+  }
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: Record<string, string[]> };
+    throw new ApiError(res.status, typeof body.message === "string" ? body.message : "", body.errors ?? {}, body);
+  }
+  return res;
+}
+
+/**
+ * After register or login: stores `userId` and `token` in session storage, then saves the
+ * user on the own server (`POST /api/add-user`), which checks the token and sets the session
+ * cookie the server-rendered pages read. The guest cart was merged by the backend, so the
+ * guest id is no longer needed.
+ */
+export async function signIn(authData: AuthData): Promise<AuthUser> {
+  const token = authData.auth_data.access_token;
+  const user = authData.user;
+  writeSession("userId", String(user.id));
+  writeSession("token", token);
+  writeSession("guestId", null);
+  await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
+  return user;
+}
+
+/** The user the own server keeps for this browser, or null for a guest. */
+export async function fetchStoredUser(): Promise<SessionUser | null> {
+  try {
+    const res = await ownServer("/api/get-user");
+    const body = (await res.json()) as { data?: SessionUser };
+    return body.data ?? null;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/**
+ * A tab opened on a signed-in session (the cookie is shared, session storage is not) gets the
+ * token back from the server-rendered page, so browser calls carry it.
+ */
+export function restoreIdentity(session: { token: string; userId: string | number } | null | undefined): void {
+  if (!session || readSession("token")) return;
+  writeSession("token", session.token);
+  writeSession("userId", String(session.userId));
+  writeSession("guestId", null);
+}
+
+/**
+ * Logout: revokes the token at the backend (`/client/auth/logout`), drops the own-server
+ * session and its cookie (`POST /api/logout`), then clears ALL session storage. A failure of
+ * either call still signs the visitor out in this browser.
+ */
+export async function signOut(locale: Locale): Promise<void> {
+  const results = await Promise.allSettled([
+    readSession("token") ? browserApi(locale).post("/client/auth/logout") : Promise.resolve(null),
+    ownServer("/api/logout", { method: "POST" }),
+  ]);
+  clearSession();
+  for (const r of results) if (r.status === "rejected") console.warn("[identity] logout step failed", r.reason);
+}
+
+/**
+ * The reset token between the code page and the new-password page: kept in session storage for
+ * that one step only (never in the URL, so it stays out of history, logs and Referer).
+ */
+const RESET_KEY = "resetToken";
+
+export function holdResetToken(token: string): void {
+  try {
+    window.sessionStorage.setItem(RESET_KEY, token);
+  } catch {
+    // Storage blocked: the new-password page will ask for a new code.
+  }
+}
+
+export function readResetToken(): string | null {
+  try {
+    const value = window.sessionStorage.getItem(RESET_KEY);
+    return value && /^[A-Za-z0-9_-]{20,128}$/.test(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function dropResetToken(): void {
+  try {
+    window.sessionStorage.removeItem(RESET_KEY);
+  } catch {
+    // Nothing to drop.
+  }
+}
+
+/** Which field names the account in calls that take `email` or `phone`. */
+export function identifierPayload(to: string): { email: string } | { phone: string } {
+  return to.includes("@") ? { email: to.trim() } : { phone: to.replace(/[\s\-().]/g, "") };
+}
+
+/** After a profile change, the own server's copy of the user follows (header name, SSR pages). */
+export async function saveStoredUser(user: AuthUser): Promise<void> {
+  const token = readSession("token");
+  if (!token) return;
+  await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
+}
