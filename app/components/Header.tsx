@@ -44,12 +44,17 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
             className="icon-button cart-button"
             aria-expanded={drawerOpen}
             aria-controls="cart-drawer"
-            aria-label={t("nav.cartCount", { count })}
             onClick={() => setDrawerOpen(!drawerOpen)}
           >
             <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
             <span className="icon-button__label">{t("nav.cart")}</span>
-            {count > 0 ? <span className="badge" aria-hidden="true"><bdi>{count}</bdi></span> : null}
+            {/* The name comes from the content ("Cart, 3 items"), so it always contains the visible label. */}
+            {count > 0 ? (
+              <>
+                <span className="visually-hidden">, {t("cart.items", { count })}</span>
+                <span className="badge" aria-hidden="true"><bdi>{count}</bdi></span>
+              </>
+            ) : null}
           </button>
         </div>
       </div>

@@ -220,9 +220,12 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
   }
   try {
     await ensureGuestId();
-    const res = await browserApi(ctx.locale).post<{ code?: string; discount_type?: number; discount?: number }>("/promo-code/check", { code: trimmed });
+    const res = await browserApi(ctx.locale).post<{ code?: string; discount_type?: number; discount?: number; value?: number }>("/promo-code/check", { code: trimmed });
     const currency = ctx.store.get(cartListAtom).currency;
-    ctx.store.set(promoAtom, validPromo(res.data ?? {}, trimmed, promoAmount(ctx.locale, currency), promoTemplate(ctx.locale)));
+    // `value` (when the backend sends it) is the code's own rate; `discount` is then the amount on this cart.
+    const { code: answered, discount_type, discount, value } = res.data ?? {};
+    const answer = { code: answered, discount_type, discount: value ?? discount };
+    ctx.store.set(promoAtom, validPromo(answer, trimmed, promoAmount(ctx.locale, currency), promoTemplate(ctx.locale)));
     await loadCart(ctx);
     return { ok: true };
   } catch (error) {
