@@ -1,0 +1,89 @@
+// What the app gets when it imports from "sonner" (see the `lazySonner` plugin in vite.config.ts):
+// the same `toast` and `Toaster`, but sonner itself (≈ 9 KB gzip) loads right after hydration
+// instead of with every page's first load. Toasts raised before it is there wait in a queue and
+// show, in order, as soon as the real Toaster has subscribed. Server and client both render
+// nothing until then, so hydration always matches.
+import { createElement, useEffect, useState, type ComponentProps } from "react";
+import type * as Sonner from "sonner";
+
+type Real = typeof Sonner;
+type Toast = Real["toast"];
+type Message = Parameters<Toast>[0];
+type Data = NonNullable<Parameters<Toast>[1]>;
+
+let real: Real | undefined;
+let loading: Promise<Real> | undefined;
+/** True while a real Toaster is mounted and subscribed: only then does a toast show at once. */
+let subscribed = false;
+const queue: ((s: Real) => void)[] = [];
+
+function load(): Promise<Real> {
+  loading ??= import("sonner").then((m) => (real = m));
+  return loading;
+}
+
+function run(call: (s: Real) => void): void {
+  if (real && subscribed) call(real);
+  else {
+    queue.push(call);
+    void load();
+  }
+}
+
+let counter = 0;
+/** Sonner returns the toast's id at once (callers replace a loading toast by id), so we pick it. */
+const idFor = (data?: Data) => data?.id ?? `toast-${++counter}`;
+
+type Kind = "success" | "info" | "warning" | "error" | "message" | "loading";
+function show(kind?: Kind) {
+  return (message: Message, data?: Data): string | number => {
+    const id = idFor(data);
+    run((s) => (kind ? s.toast[kind] : s.toast)(message, { ...data, id }));
+    return id;
+  };
+}
+
+export const toast: Toast = Object.assign(show(), {
+  success: show("success"),
+  info: show("info"),
+  warning: show("warning"),
+  error: show("error"),
+  message: show("message"),
+  loading: show("loading"),
+  custom: (jsx: Parameters<Toast["custom"]>[0], data?: Data) => {
+    const id = idFor(data);
+    run((s) => s.toast.custom(jsx, { ...data, id }));
+    return id;
+  },
+  promise: ((promise, data) => {
+    run((s) => s.toast.promise(promise, data));
+    return { unwrap: () => Promise.resolve(typeof promise === "function" ? promise() : promise) };
+  }) as Toast["promise"],
+  dismiss: (id?: number | string) => {
+    run((s) => s.toast.dismiss(id));
+    return id ?? "";
+  },
+  getHistory: () => real?.toast.getHistory() ?? [],
+  getToasts: () => real?.toast.getToasts() ?? [],
+});
+
+export function Toaster(props: ComponentProps<Real["Toaster"]>) {
+  const [mod, setMod] = useState<Real | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void load().then((m) => live && setMod(m));
+    return () => {
+      live = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!mod) return;
+    // The real Toaster (a child) subscribed in its own effect, which runs before this one.
+    subscribed = true;
+    for (const call of queue.splice(0)) call(mod);
+    return () => {
+      subscribed = false;
+    };
+  }, [mod]);
+  return mod ? createElement(mod.Toaster, props) : null;
+}
