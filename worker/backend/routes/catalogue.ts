@@ -77,7 +77,8 @@ catalogueRoutes.get("/products", edgeCache("short"), validate("query", productQu
   return ok(c, data, { meta: { ...meta } });
 });
 
-catalogueRoutes.get("/products/:slug", edgeCache("long"), async (c) => {
+// Short, like the lists: a product page shows its stock, which checkouts change.
+catalogueRoutes.get("/products/:slug", edgeCache("short"), async (c) => {
   const parsed = v.safeParse(slugParam, c.req.param());
   const product = parsed.success ? await productDetails(c.env.DB, c.get("lang"), parsed.output.slug) : null;
   if (!product) throw notFound(say(c.get("lang"), PRODUCT_NOT_FOUND));
