@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { backendApp } from "../../worker/backend";
 import { sha256Hex } from "../../worker/backend/identity";
 import { HttpMessenger, messengerFor, OutboxMessenger, readOutbox } from "../../worker/backend/services/messenger";
+import { requestCode } from "../../worker/backend/services/accounts";
 import { generateCode, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from "../../worker/backend/services/otp";
 import { awayFromMinuteEdge, call, COUNTING_TIMEOUT, freshEmail, freshIp, freshPhone, latestCode, outbox, register } from "../support/accounts";
 
@@ -270,5 +271,24 @@ describe("messenger", () => {
     );
     expect(res.status).toBe(200);
     expect(((await res.json()) as { message: string }).message).toBe("If an account matches these details, we have sent it a code.");
+  });
+
+  it("a remote provider is called after the answer, so its latency cannot tell a known account from an unknown one", async () => {
+    const user = await register();
+    const deferred: Promise<unknown>[] = [];
+    const remote = { ...env, MESSENGER: "http", MESSENGER_URL: "https://127.0.0.1:1/unreachable", MESSENGER_KEY: "k", defer: (task: Promise<unknown>) => void deferred.push(task) };
+    const message = await requestCode(remote, { field: "email", value: user.email }, "reset", "en");
+    expect(message).toBe("If an account matches these details, we have sent it a code.");
+    expect(deferred).toHaveLength(1);
+    await Promise.all(deferred);
+    expect(await requestCode(remote, { field: "email", value: freshEmail() }, "reset", "en")).toBe(message);
+    expect(deferred).toHaveLength(1);
+
+    // The outbox writes inline, so the code is readable as soon as the call returns.
+    const local: Promise<unknown>[] = [];
+    const other = await register();
+    await requestCode({ ...env, defer: (task) => void local.push(task) }, { field: "email", value: other.email }, "reset", "en");
+    expect(local).toHaveLength(0);
+    expect(await latestCode(other.email, "reset")).toMatch(/^\d{6}$/);
   });
 });

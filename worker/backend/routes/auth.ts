@@ -16,6 +16,7 @@ import {
   socialPlatforms,
   updateProfile,
   verifyCode,
+  type AccountsEnv,
   type Identifier,
 } from "../services/accounts";
 import { mergeGuestCart } from "../services/cart";
@@ -48,6 +49,18 @@ async function mergeCart(c: Context<BackendEnv>, userId: number): Promise<void> 
 
 const lang = (c: Context<BackendEnv>): Lang => c.get("lang");
 
+/** The bindings, plus the request's waitUntil for work that must not delay the answer. */
+function accountsEnv(c: Context<BackendEnv>): AccountsEnv {
+  let defer: AccountsEnv["defer"];
+  try {
+    const ctx = c.executionCtx;
+    defer = (task) => ctx.waitUntil(task);
+  } catch {
+    // No execution context (a direct app.request): everything runs inline.
+  }
+  return { ...c.env, defer };
+}
+
 authRoutes.post("/register", async (c) => {
   await limit(c, "AUTH_LIMITER", "register", null);
   const input = await body(c, (f) =>
@@ -55,7 +68,7 @@ authRoutes.post("/register", async (c) => {
   );
   confirmed(c, input);
   await limit(c, "AUTH_LIMITER", "register", input.email);
-  const result = await registerUser(c.env, { name: input.name, email: input.email, phone: input.phone || null, password: input.password }, lang(c));
+  const result = await registerUser(accountsEnv(c), { name: input.name, email: input.email, phone: input.phone || null, password: input.password }, lang(c));
   await mergeCart(c, result.user.id);
   return ok(c, result, { message: say(lang(c), MESSAGES.registered), status: 201 });
 });
@@ -65,7 +78,7 @@ authRoutes.post("/login", async (c) => {
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }));
   const who = identifierOf(c, input);
   await limit(c, "AUTH_LIMITER", "login", who.value);
-  const result = await loginUser(c.env, who, input.password, lang(c));
+  const result = await loginUser(accountsEnv(c), who, input.password, lang(c));
   await mergeCart(c, result.user.id);
   return ok(c, result, { message: say(lang(c), MESSAGES.loggedIn) });
 });
@@ -75,7 +88,7 @@ authRoutes.post("/reset-password", async (c) => {
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone }));
   const who = identifierOf(c, input);
   await limit(c, "OTP_LIMITER", "otp-send", who.value);
-  return ok(c, null, { message: await requestCode(c.env, who, "reset", lang(c)) });
+  return ok(c, null, { message: await requestCode(accountsEnv(c), who, "reset", lang(c)) });
 });
 
 authRoutes.post("/resend-code", async (c) => {
@@ -83,7 +96,7 @@ authRoutes.post("/resend-code", async (c) => {
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, purpose: f.purpose }));
   const who = identifierOf(c, input);
   await limit(c, "OTP_LIMITER", "otp-send", who.value);
-  return ok(c, null, { message: await requestCode(c.env, who, input.purpose, lang(c)) });
+  return ok(c, null, { message: await requestCode(accountsEnv(c), who, input.purpose, lang(c)) });
 });
 
 authRoutes.post("/code-password-verify", async (c) => {
@@ -92,7 +105,7 @@ authRoutes.post("/code-password-verify", async (c) => {
   const who: Identifier = identifierOf(c, input);
   // Counted on AUTH_LIMITER (10 a minute): a code's own limit is 5 tries, and it must be reachable.
   await limit(c, "AUTH_LIMITER", "otp-verify", who.value);
-  const result = await verifyCode(c.env, who, input.purpose, input.code, lang(c));
+  const result = await verifyCode(accountsEnv(c), who, input.purpose, input.code, lang(c));
   if (result.purpose === "verify") return ok(c, { verified: true }, { message: say(lang(c), MESSAGES.verified) });
   return ok(c, { reset_token: result.reset_token }, { message: say(lang(c), MESSAGES.codeAccepted) });
 });
@@ -102,7 +115,7 @@ authRoutes.post("/update-password", async (c) => {
   await limit(c, "AUTH_LIMITER", "update-password", null);
   const input = await body(c, (f) => v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }));
   confirmed(c, input);
-  await resetPassword(c.env, input.reset_token, input.password, lang(c));
+  await resetPassword(accountsEnv(c), input.reset_token, input.password, lang(c));
   return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
 });
 
@@ -110,7 +123,7 @@ authRoutes.post("/check-password", async (c) => {
   const userId = await requireUser(c);
   const input = await body(c, (f) => v.object({ password: f.loginPassword }));
   await limit(c, "AUTH_LIMITER", "check-password", `user:${userId}`);
-  return ok(c, { valid: await checkPassword(c.env, userId, input.password) });
+  return ok(c, { valid: await checkPassword(accountsEnv(c), userId, input.password) });
 });
 
 authRoutes.post("/change-password", async (c) => {
@@ -118,13 +131,13 @@ authRoutes.post("/change-password", async (c) => {
   const input = await body(c, (f) => v.object({ current_password: f.loginPassword, password: f.password, password_confirmation: f.confirmation }));
   confirmed(c, input);
   await limit(c, "AUTH_LIMITER", "change-password", `user:${userId}`);
-  await changePassword(c.env, userId, bearerToken(c) ?? "", input.current_password, input.password, lang(c));
+  await changePassword(accountsEnv(c), userId, bearerToken(c) ?? "", input.current_password, input.password, lang(c));
   return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
 });
 
 authRoutes.get("/profile", async (c) => {
   const userId = await requireUser(c);
-  return ok(c, await getProfile(c.env, userId, lang(c)));
+  return ok(c, await getProfile(accountsEnv(c), userId, lang(c)));
 });
 
 authRoutes.post("/profile", async (c) => {
@@ -132,7 +145,7 @@ authRoutes.post("/profile", async (c) => {
   const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone }));
   // A changed email is sent a code at once; this keeps the profile from being a mail cannon.
   await limit(c, "AUTH_LIMITER", "profile", `user:${userId}`);
-  const user = await updateProfile(c.env, userId, { name: input.name, email: input.email, phone: input.phone || null }, lang(c));
+  const user = await updateProfile(accountsEnv(c), userId, { name: input.name, email: input.email, phone: input.phone || null }, lang(c));
   return ok(c, user, { message: say(lang(c), MESSAGES.profileSaved) });
 });
 

@@ -3,7 +3,7 @@ import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
 import { say, type Bilingual } from "../i18n";
 import { issueToken, randomToken, sha256Hex } from "../identity";
-import { maskRecipient, messengerFor, type Channel, type MessagePurpose } from "./messenger";
+import { maskRecipient, messengerFor, OutboxMessenger, type Channel, type MessagePurpose, type Messenger } from "./messenger";
 import { consumeCode, issueCode, type OtpPurpose } from "./otp";
 import { burnPasswordCheck, hashPassword, needsRehash, passwordProblem, verifyPassword, type PasswordProblem } from "./password";
 
@@ -12,7 +12,10 @@ import { burnPasswordCheck, hashPassword, needsRehash, passwordProblem, verifyPa
  * and tests can call directly. No answer, status or timing says whether an account exists,
  * except registration with details already in use (see `registerUser`).
  */
-export type AccountsEnv = Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY">;
+export type AccountsEnv = Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY"> & {
+  /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
+  defer?: (task: Promise<unknown>) => void;
+};
 
 export interface PublicUser {
   id: number;
@@ -95,13 +98,24 @@ function refusePassword(lang: Lang, password: string, field = "password"): void 
   if (problem) throw unprocessable({ [field]: [passwordProblemMessage(lang, problem)] }, say(lang, MESSAGES.invalid));
 }
 
-/** Delivery failures are logged and swallowed: the answer must not depend on them (and the visitor can resend). */
+/**
+ * Delivery failures are logged and swallowed: the answer must not depend on them (and the visitor
+ * can resend). A remote provider is called after the answer, since its latency would otherwise
+ * tell a known account (a code is sent) from an unknown one (nothing is sent); the local outbox
+ * is a D1 insert and runs inline, so a journey can read the code as soon as the call returns.
+ */
 async function deliver(env: AccountsEnv, to: string, channel: Channel, purpose: MessagePurpose, code: string, lang: Lang): Promise<void> {
-  try {
-    await messengerFor(env).send({ to, channel, purpose, code, lang });
-  } catch (error) {
+  const log = (error: unknown) =>
     console.error(JSON.stringify({ level: "error", event: "messenger.failed", purpose, to: maskRecipient(to), error: String(error) }));
+  let messenger: Messenger;
+  try {
+    messenger = messengerFor(env);
+  } catch (error) {
+    return log(error);
   }
+  const task = messenger.send({ to, channel, purpose, code, lang }).catch(log);
+  if (env.defer && !(messenger instanceof OutboxMessenger)) env.defer(task);
+  else await task;
 }
 
 /** Where a user's codes go: the channel they named, else email, else SMS. */

@@ -100,6 +100,7 @@ export class HttpMessenger implements Messenger {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${this.key}` },
       body: JSON.stringify({ to: message.to, channel: message.channel, purpose: message.purpose, lang: message.lang, subject, text }),
+      // A stuck provider must not hold the request (or its waitUntil) open.
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`Messenger provider answered ${res.status}`);
