@@ -133,7 +133,9 @@ export async function removeProductFromCart(db: D1Database, owner: CartOwner, pr
 }
 
 export async function setCartPromo(db: D1Database, owner: CartOwner, code: string | null): Promise<void> {
-  const cartId = await ensureCartId(db, owner);
+  // Removing a code from a cart that does not exist has nothing to do.
+  const cartId = code === null ? await findCartId(db, owner) : await ensureCartId(db, owner);
+  if (cartId === null) return;
   await db.prepare("UPDATE carts SET promo_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(code, cartId).run();
 }
 
