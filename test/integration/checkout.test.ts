@@ -174,4 +174,25 @@ describe("checkout", () => {
     const row = await env.DB.prepare("SELECT user_id, guest_id FROM orders WHERE number = ?").bind(placed.body.data.number).first();
     expect(row).toEqual({ user_id: user.userId, guest_id: null });
   });
+
+  it("a signed-in visitor can check out to a saved address, and only to their own", async () => {
+    const user = await newUser();
+    const saved = await call(user, "POST", "/client/addresses", { label: "Home", ...address, city: "Dammam", is_default: true });
+    expect(saved.status).toBeLessThan(300);
+    const addressId = saved.body.data.id as number;
+    const product = await createProduct();
+    await call(user, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const placed = await call(user, "POST", "/checkout", { ...order(user.email), address: undefined, address_id: addressId });
+    expect(placed.status).toBe(201);
+    expect(placed.body.data.address).toMatchObject({ city: "Dammam", name: address.name });
+
+    const other = await newUser();
+    await call(other, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const refused = await call(other, "POST", "/checkout", { ...order(other.email), address: undefined, address_id: addressId });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.address_id).toEqual(["Choose one of your saved addresses."]);
+    const guest = await newGuest();
+    await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    expect((await call(guest, "POST", "/checkout", { ...order(guest.email), address: undefined, address_id: addressId })).status).toBe(422);
+  });
 });
