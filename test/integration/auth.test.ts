@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintGuestId, sha256Hex } from "../../worker/backend/identity";
 import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/password";
+import { clientIp, withinLimits } from "../../worker/backend/services/rate-limit";
 import { awayFromMinuteEdge, call, COUNTING_TIMEOUT, freshEmail, freshIp, freshPhone, outbox, register, STRONG_PASSWORD } from "../support/accounts";
 import { createProduct } from "../support/commerce";
 
@@ -283,5 +284,23 @@ describe("social sign-in", () => {
     const res = await call("GET", "/client/auth/social/platforms");
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
+  });
+});
+
+describe("rate limits", () => {
+  it("count in D1 where no limiter binding is bound, with the same limits", { timeout: COUNTING_TIMEOUT }, async () => {
+    await awayFromMinuteEdge();
+    const key = `fallback:${freshEmail()}`;
+    const unbound = { DB: env.DB };
+    for (let i = 0; i < 5; i++) expect(await withinLimits(unbound, "OTP_LIMITER", [key])).toBe(true);
+    expect(await withinLimits(unbound, "OTP_LIMITER", [key])).toBe(false);
+    expect(await withinLimits(unbound, "OTP_LIMITER", [`${key}:other`])).toBe(true);
+  });
+
+  it("key on cf-connecting-ip, then the first x-forwarded-for address, else unknown", () => {
+    const headers = (h: Record<string, string>) => (name: string) => h[name];
+    expect(clientIp(headers({ "cf-connecting-ip": "203.0.113.7", "x-forwarded-for": "198.51.100.1" }))).toBe("203.0.113.7");
+    expect(clientIp(headers({ "x-forwarded-for": "198.51.100.1, 10.0.0.1" }))).toBe("198.51.100.1");
+    expect(clientIp(headers({}))).toBe("unknown");
   });
 });
