@@ -4,34 +4,30 @@ import { toast } from "sonner";
 import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, invalidQuantityAtom } from "../state/cart";
-import { QuantityStepper } from "./QuantityStepper";
 import "../styles/cart.css";
 
 export interface AddToCartProps {
   productId: number;
   /** How many the shopper may pick: the lower of stock and the per-order maximum. */
   maxQuantity: number;
-  /** The quantity picked at first. */
+  /** The quantity the product page's picker holds. */
   quantity: number;
-  /** The product's name, for the quantity buttons' accessible names. */
-  name?: string;
 }
 
 /**
- * The add-to-cart button of a product: a quantity, then the add (spec §4: a guest id first when
+ * The add-to-cart button of a product: adds the picked quantity (spec §4: a guest id first when
  * needed, the cart reloaded after, an invalid quantity recorded when refused). A success opens
  * the drawer; a refusal shows the server's reason beside the button.
  */
-export function AddToCart({ productId, maxQuantity, quantity, name }: AddToCartProps) {
+export function AddToCart({ productId, maxQuantity, quantity }: AddToCartProps) {
   const t = useT();
   const cart = useCart();
   const openDrawer = useSetAtom(cartDrawerOpenAtom);
   const invalid = useAtomValue(invalidQuantityAtom).has(productId);
-  const [amount, setAmount] = useState(Math.max(1, Math.min(quantity || 1, Math.max(1, maxQuantity))));
+  const amount = Math.max(1, Math.min(Math.floor(quantity) || 1, Math.max(1, maxQuantity)));
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState("");
   const soldOut = maxQuantity < 1;
-  const label = name ?? t("product.addToCart");
 
   const add = async () => {
     setBusy(true);
@@ -49,7 +45,6 @@ export function AddToCart({ productId, maxQuantity, quantity, name }: AddToCartP
   const reason = soldOut ? t("product.outOfStock") : message || (invalid ? t("cart.invalidQuantity") : "");
   return (
     <div className="add-to-cart">
-      {soldOut ? null : <QuantityStepper value={amount} max={maxQuantity} name={label} disabled={busy} onChange={(n) => setAmount(n)} />}
       <button
         type="button"
         className="button button--primary add-to-cart__button"
