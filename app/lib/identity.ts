@@ -102,12 +102,21 @@ export function restoreIdentity(session: { token: string; userId: string | numbe
  * either call still signs the visitor out in this browser.
  */
 export async function signOut(locale: Locale): Promise<void> {
-  const results = await Promise.allSettled([
-    readSession("token") ? browserApi(locale).post("/client/auth/logout") : Promise.resolve(null),
-    ownServer("/api/logout", { method: "POST" }),
-  ]);
+  // The client keeps the token it was made with; storage is cleared first so nothing else in the
+  // page (a cart reload) calls the backend with a token that is about to be revoked.
+  const api = readSession("token") ? browserApi(locale) : null;
   clearSession();
-  for (const r of results) if (r.status === "rejected") console.warn("[identity] logout step failed", r.reason);
+  try {
+    await api?.post("/client/auth/logout");
+  } catch (error) {
+    console.warn("[identity] the backend logout failed", error);
+  }
+  try {
+    await ownServer("/api/logout", { method: "POST" });
+  } catch (error) {
+    console.warn("[identity] the own-server logout failed", error);
+  }
+  clearSession();
 }
 
 /**

@@ -60,7 +60,7 @@ export function exceedsMaxLength(national: string, country: CountryCode): boolea
 
 export interface PhoneState {
   country: CountryCode;
-  /** National significant digits as typed (digits only, possibly with a national prefix). */
+  /** National digits as typed (possibly with a national prefix), or "+…" while a calling code is being typed. */
   national: string;
 }
 
@@ -75,7 +75,8 @@ export function acceptPhoneInput(previous: PhoneState, raw: string): PhoneState 
     const typer = new AsYouType();
     typer.input(clean);
     const callingCode = typer.getCallingCode();
-    if (!callingCode) return { country: previous.country, national: "" };
+    // "+", "+4": the calling code is still being typed; keep it as typed (at most 3 digits).
+    if (!callingCode) return clean.length <= 4 ? { country: previous.country, national: clean } : previous;
     const country = toCountryCode(typer.getCountry()) ?? countryForCallingCode(callingCode, previous.country);
     const national = clean.slice(1 + callingCode.length);
     if (exceedsMaxLength(national, country)) return previous;
@@ -98,6 +99,8 @@ export function countryForCallingCode(callingCode: string, current: CountryCode)
 /** E.164 for what was typed: `+<calling code><national number>`; empty input gives "". */
 export function toE164(state: PhoneState): string {
   if (!state.national) return "";
+  // A calling code still being typed is passed on as typed; the validator refuses it.
+  if (state.national.startsWith("+")) return state.national;
   const parsed = parsePhoneNumberFromString(state.national, state.country);
   if (parsed) return parsed.number;
   return `+${getCountryCallingCode(state.country)}${state.national.replace(/^0+/, "")}`;

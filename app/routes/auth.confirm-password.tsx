@@ -12,6 +12,7 @@ import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "
 import { dropResetToken, readResetToken } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "confirmPassword", noindex: true });
 
@@ -69,9 +70,9 @@ export default function ConfirmPassword() {
             <TextField form={form} field={field} props={props} label={labels.password_confirmation} type="password" dir="auto" {...noAutocompleteProps} {...noCopyPasteProps} required />
           )}
         </Field>
-        <button type="submit" className="button button--primary button--block" disabled={resetToken === undefined}>
+        <SubmitButton className="button button--primary button--block" disabled={resetToken === undefined}>
           {t("auth.savePassword")}
-        </button>
+        </SubmitButton>
       </Form>
     </AuthCard>
   );

@@ -12,6 +12,7 @@ import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "forgetPassword", noindex: true });
 
@@ -59,7 +60,7 @@ export default function ForgetPassword() {
             {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
           </Field>
         )}
-        <button type="submit" className="button button--primary button--block">{t("auth.sendCode")}</button>
+        <SubmitButton className="button button--primary button--block">{t("auth.sendCode")}</SubmitButton>
       </Form>
     </AuthCard>
   );

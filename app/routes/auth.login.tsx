@@ -17,6 +17,7 @@ import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { authMiddleware, safeRedirect } from "../middleware/auth";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
@@ -111,7 +112,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         <p className="auth-form__aside">
           <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
         </p>
-        <button type="submit" className="button button--primary button--block">{t("auth.signIn")}</button>
+        <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
       </Form>
     </AuthCard>
   );

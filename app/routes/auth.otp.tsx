@@ -16,6 +16,7 @@ import { toLatinDigits } from "../lib/phone";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { safeRedirect } from "../middleware/auth";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "otp", noindex: true });
 
@@ -128,7 +129,7 @@ export default function Otp() {
             />
           )}
         </Field>
-        <button type="submit" className="button button--primary button--block">{t(purpose === "reset" ? "auth.continue" : "auth.verify")}</button>
+        <SubmitButton className="button button--primary button--block">{t(purpose === "reset" ? "auth.continue" : "auth.verify")}</SubmitButton>
       </Form>
       <div className="otp-resend">
         <button type="button" className="button button--ghost" disabled={wait > 0} onClick={resend}>

@@ -13,6 +13,7 @@ import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPas
 import { signIn, type AuthData } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "register", noindex: true });
 
@@ -99,7 +100,7 @@ export default function Register() {
             />
           )}
         </Field>
-        <button type="submit" className="button button--primary button--block">{t("auth.createAccount")}</button>
+        <SubmitButton className="button button--primary button--block">{t("auth.createAccount")}</SubmitButton>
       </Form>
     </AuthCard>
   );

@@ -24,6 +24,7 @@ import { useLocale, useT } from "../lib/use-locale";
 import { authMiddleware } from "../middleware/auth";
 import { currentUserAtom } from "../state/session";
 import "../styles/account.css";
+import { SubmitButton } from "../components/form/SubmitButton";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
@@ -122,7 +123,7 @@ function EditProfile({ user }: { user: SessionUser }) {
           {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />}
         </Field>
         <div className="form__actions">
-          <button type="submit" className="button button--primary">{t("profile.save")}</button>
+          <SubmitButton className="button button--primary">{t("profile.save")}</SubmitButton>
         </div>
       </Form>
     </section>
@@ -169,7 +170,7 @@ function ChangePassword() {
           )}
         </Field>
         <div className="form__actions">
-          <button type="submit" className="button button--primary">{t("auth.savePassword")}</button>
+          <SubmitButton className="button button--primary">{t("auth.savePassword")}</SubmitButton>
         </div>
       </Form>
     </section>

@@ -7,6 +7,7 @@ import { FormErrors } from "./FormErrors";
 import { PhoneField } from "./PhoneField";
 import { TextField } from "./TextField";
 import { useFormSubmit } from "./useFormSubmit";
+import { SubmitButton } from "./SubmitButton";
 
 /** An address as the backend keeps it (DESIGN §6, /client/addresses). */
 export interface Address {
@@ -122,7 +123,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
         {(field, props) => <DefaultCheckbox field={field} props={props} id={`${idPrefix}-is_default`} label={labels.is_default} />}
       </Field>
       <div className="form__actions">
-        <button type="submit" className="button button--primary">{submitLabel}</button>
+        <SubmitButton className="button button--primary">{submitLabel}</SubmitButton>
         {onCancel ? (
           <button type="button" className="button" onClick={onCancel}>{t("address.cancel")}</button>
         ) : null}

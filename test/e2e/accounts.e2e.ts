@@ -1,0 +1,310 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seriousViolations } from "../support/axe.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+
+const base = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXT = {
+  en: {
+    name: "Full name",
+    email: "Email",
+    password: "Password",
+    newPassword: "New password",
+    confirmation: "Password confirmation",
+    code: "6-digit code",
+    createAccount: "Create an account",
+    signIn: "Sign in",
+    verify: "Verify",
+    continue: "Continue",
+    sendCode: "Send the code",
+    savePassword: "Save the password",
+    logout: "Sign out",
+    verified: "Verified",
+    hello: "Hello,",
+    invalidEmail: "Please enter a valid email address.",
+    nameRequired: "Full name is required.",
+    summary: "There were errors in your form.",
+    formInvalid: "Sorry, not all fields are filled out correctly.",
+    mismatch: "Password confirmation does not match.",
+    passwordChanged: "Your password has been changed.",
+    phone: "Mobile number",
+    searchCountries: "Search countries",
+    saudi: "Saudi",
+  },
+  ar: {
+    name: "الاسم الكامل",
+    email: "البريد الإلكتروني",
+    password: "كلمة المرور",
+    newPassword: "كلمة المرور الجديدة",
+    confirmation: "تأكيد كلمة المرور",
+    code: "الرمز المكوّن من 6 أرقام",
+    createAccount: "إنشاء حساب",
+    signIn: "تسجيل الدخول",
+    verify: "تحقّق",
+    continue: "متابعة",
+    sendCode: "إرسال الرمز",
+    savePassword: "حفظ كلمة المرور",
+    logout: "تسجيل الخروج",
+    verified: "موثّق",
+    hello: "مرحبًا يا",
+    invalidEmail: "يرجى إدخال بريد إلكتروني صحيح.",
+    nameRequired: "حقل الاسم الكامل مطلوب.",
+    summary: "توجد أخطاء في النموذج.",
+    formInvalid: "عذرًا، لم تُعبّأ جميع الحقول بشكل صحيح.",
+    mismatch: "تأكيد كلمة المرور غير مطابق.",
+    passwordChanged: "تم تغيير كلمة المرور",
+    phone: "رقم الجوال",
+    searchCountries: "ابحث عن دولة",
+    saudi: "السعودية",
+  },
+} as const;
+
+const PASSWORD = "Falcon-Dunes-2026!";
+const NEW_PASSWORD = "Palm-Harbour-7319?";
+
+/** A fresh context; failures surface in seconds, not the default 30. */
+async function open() {
+  const opened = await newPage(browser);
+  opened.page.setDefaultTimeout(10_000);
+  return opened;
+}
+
+/** Waits until React has hydrated, so handlers are attached before the test types. */
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForLoadState("networkidle");
+}
+
+/** The newest code the development outbox holds for `to` and `purpose`. */
+async function codeFromOutbox(to: string, purpose: "verify" | "reset"): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(to)}`);
+      const body = (await res.json()) as { data: { purpose: string; code: string }[] };
+      code = body.data.find((m) => m.purpose === purpose)?.code;
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code as string;
+}
+
+async function signInWith(page: Page, locale: (typeof LOCALES)[number], email: string, password: string): Promise<void> {
+  const t = TEXT[locale];
+  await page.locator("input[name=email]").fill(email);
+  await page.locator("input[name=password]").fill(password);
+  await page.locator("form.auth-form button[type=submit]").click();
+}
+
+for (const locale of LOCALES) {
+  const t = TEXT[locale];
+  const email = `e2e-${locale}-${Date.now()}@example.com`;
+  const name = locale === "en" ? "Layla Haddad" : "ليلى حداد";
+
+  describe(`accounts in Chromium (${locale})`, () => {
+    it("a visitor registers, reads the code from the outbox, is verified and lands on the profile", async () => {
+      const { context, page, errors } = await open();
+      await page.goto(`${base}/${locale}/auth/register`);
+      await hydrated(page);
+      await page.locator("input[name=name]").fill(name);
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=password]").fill(PASSWORD);
+      await page.locator("input[name=password_confirmation]").fill(PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "verify");
+      expect(new URL(page.url()).searchParams.get("to")).toBe(email);
+      const session = await page.evaluate(() => ({ token: sessionStorage.getItem("token"), userId: sessionStorage.getItem("userId") }));
+      expect(session.token).toMatch(/.{20,}/);
+      expect(session.userId).toMatch(/^\d+$/);
+
+      await hydrated(page);
+      await page.locator("input[name=code]").fill(await codeFromOutbox(email, "verify"));
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain(name);
+      expect(await page.locator(".profile-badge").first().textContent()).toBe(t.verified);
+      // The own server now knows the visitor: the header offers the account, not sign-in.
+      const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
+      expect(user.data.email).toBe(email);
+      await page.screenshot({ path: `${SCREENSHOTS}/profile-${locale}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it("a signed-in visitor logs out (all session storage cleared) and logs in again", async () => {
+      const { context, page } = await open();
+      await page.goto(`${base}/${locale}/auth/login`);
+      await hydrated(page);
+      await signInWith(page, locale, email, PASSWORD);
+      await page.waitForURL(`${base}/${locale}/profile`);
+      expect(await page.evaluate(() => sessionStorage.getItem("token"))).toBeTruthy();
+
+      await page.getByRole("button", { name: t.logout }).click();
+      await page.waitForURL(`${base}/${locale}`);
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      expect(await page.evaluate(async () => (await fetch("/api/get-user")).status)).toBe(401);
+      // The server-rendered profile now shows the way in.
+      await page.goto(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-guest").isVisible()).toBe(true);
+
+      await page.goto(`${base}/${locale}/auth/login`);
+      await hydrated(page);
+      await signInWith(page, locale, email, PASSWORD);
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain(t.hello);
+      await context.close();
+    });
+
+    it("a forgotten password: code from the outbox, a new password, then sign in with it", async () => {
+      const { context, page, errors } = await open();
+      await page.goto(`${base}/${locale}/auth/forget-password`);
+      await hydrated(page);
+      await page.locator("input[name=email]").fill(email);
+      await page.getByRole("button", { name: t.sendCode }).click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "reset");
+
+      await hydrated(page);
+      await page.locator("input[name=code]").fill(await codeFromOutbox(email, "reset"));
+      await page.getByRole("button", { name: t.continue }).click();
+      await page.waitForURL(`${base}/${locale}/auth/confirm-password`);
+      // The reset token is held for this step only, never in the URL.
+      const held = await page.evaluate(() => sessionStorage.getItem("resetToken"));
+      expect(held).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      expect(page.url()).not.toContain(held as string);
+
+      await hydrated(page);
+      await page.locator("input[name=password]").fill(NEW_PASSWORD);
+      await page.locator("input[name=password_confirmation]").fill(NEW_PASSWORD);
+      await page.getByRole("button", { name: t.savePassword }).click();
+      await page.waitForURL(`${base}/${locale}/auth/login`);
+      await expect.poll(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(t.passwordChanged)]));
+      expect(await page.evaluate(() => sessionStorage.getItem("resetToken"))).toBeNull();
+
+      await hydrated(page);
+      await signInWith(page, locale, email, PASSWORD);
+      await expect.poll(() => page.locator(".form__summary, .form__alert").first().textContent()).toBeTruthy();
+      expect(page.url()).toContain("/auth/login");
+      await page.locator("input[name=password]").fill(NEW_PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+      await context.close();
+    });
+
+    it(`an anonymous visit to /${locale}/orders goes to login and returns there after it`, async () => {
+      const { context, page } = await open();
+      await page.goto(`${base}/${locale}/orders`);
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/login`);
+      expect(new URL(page.url()).searchParams.get("redirect")).toBe(`/${locale}/orders`);
+      await hydrated(page);
+      await signInWith(page, locale, email, NEW_PASSWORD);
+      await page.waitForURL(`${base}/${locale}/orders`);
+      // The server guard lets them in on a full load too (the own-server cookie is set).
+      await page.reload();
+      expect(new URL(page.url()).pathname).toBe(`/${locale}/orders`);
+      // And a signed-in visitor on the login page goes to the profile.
+      await page.goto(`${base}/${locale}/auth/login`);
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await context.close();
+    });
+
+    it("validation messages appear only after a field is touched, and the summary after a refused submit", async () => {
+      const { context, page } = await open();
+      await page.goto(`${base}/${locale}/auth/register`);
+      await hydrated(page);
+      const emailInput = page.locator("input[name=email]");
+      await emailInput.fill("not-an-email");
+      expect(await page.locator(".field__error").count()).toBe(0);
+      await emailInput.press("Tab");
+      await expect.poll(() => page.locator(".field__error").allTextContents()).toEqual([t.invalidEmail]);
+      expect(await emailInput.getAttribute("aria-invalid")).toBe("true");
+      const describedBy = (await emailInput.getAttribute("aria-describedby")) ?? "";
+      expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(t.invalidEmail);
+      // The name was never touched: no message for it yet.
+      expect(await page.getByText(t.nameRequired).count()).toBe(0);
+
+      await page.locator("input[name=password]").fill(PASSWORD);
+      await page.locator("input[name=password_confirmation]").fill(`${PASSWORD}x`);
+      await page.locator("form.auth-form button[type=submit]").click();
+      const summary = page.locator(".form__summary");
+      await expect.poll(() => summary.isVisible()).toBe(true);
+      expect(await summary.textContent()).toContain(t.summary);
+      expect(await summary.textContent()).toContain(t.formInvalid);
+      expect(await summary.textContent()).toContain(t.nameRequired);
+      expect(await summary.textContent()).toContain(t.mismatch);
+      expect(await summary.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // The confirmation refuses pasting.
+      const pasted = await page.locator("input[name=password_confirmation]").evaluate((input: HTMLInputElement) => {
+        const event = new ClipboardEvent("paste", { clipboardData: new DataTransfer(), cancelable: true, bubbles: true });
+        return input.dispatchEvent(event);
+      });
+      expect(pasted).toBe(false);
+      await context.close();
+    });
+
+    it("the phone input refuses letters, stops at the country's maximum length and switches country from the list", async () => {
+      const { context, page } = await open();
+      await page.goto(`${base}/${locale}/auth/register`);
+      await hydrated(page);
+      const phone = page.locator("input[type=tel]");
+      expect(await phone.getAttribute("dir")).toBe("ltr");
+      await phone.pressSequentially("abc");
+      expect(await phone.inputValue()).toBe("");
+      // United States by default: ten national digits at most.
+      await phone.pressSequentially("2015550123999");
+      expect(await phone.inputValue()).toBe("2015550123");
+      await phone.press("Tab");
+      // A valid number for the country: no message after leaving the field.
+      expect(await page.locator(".field__error").allTextContents()).toEqual([]);
+
+      const countryButton = page.locator(".phone-input__country");
+      expect(await countryButton.textContent()).toContain("+1");
+      await countryButton.click();
+      const search = page.getByRole("combobox", { name: t.searchCountries });
+      await search.fill(t.saudi);
+      await expect.poll(() => page.getByRole("option").first().textContent()).toContain("+966");
+      await search.press("Enter");
+      await expect.poll(() => countryButton.textContent()).toContain("+966");
+      expect(await page.locator(".phone-input__list").count()).toBe(0);
+
+      await phone.fill("");
+      await phone.pressSequentially("+4478");
+      await expect.poll(() => countryButton.textContent()).toContain("+44");
+      await context.close();
+    });
+
+    it("the sign-in pages have no serious accessibility issue and fit a 360 px phone", async () => {
+      const { context, page, errors } = await open();
+      const pages = ["auth/login", "auth/register", `auth/otp?purpose=verify&to=${encodeURIComponent("someone@example.com")}`, "auth/forget-password", "auth/confirm-password", "profile"];
+      for (const path of pages) {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.goto(`${base}/${locale}/${path}`);
+        await hydrated(page);
+        const violations = await seriousViolations(page);
+        expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
+        const slug = path.split("?")[0].replace(/\//g, "-");
+        if (slug === "auth-login" || slug === "auth-register") await page.screenshot({ path: `${SCREENSHOTS}/${slug}-${locale}.png`, fullPage: true });
+        await page.setViewportSize({ width: 360, height: 780 });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, path).toBeLessThanOrEqual(0);
+        if (slug === "auth-register") await page.screenshot({ path: `${SCREENSHOTS}/${slug}-${locale}-360.png`, fullPage: true });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}

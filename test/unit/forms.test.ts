@@ -1,0 +1,144 @@
+import type { FieldStore } from "@modular-forms/react";
+import { describe, expect, it, vi } from "vitest";
+import ar from "../../locales/ar.json";
+import en from "../../locales/en.json";
+import { ApiError } from "../../app/lib/api/errors";
+import {
+  fieldErrorsOf,
+  formMessages,
+  formRules,
+  isNameBlockedKey,
+  nameKeyDown,
+  noAutocompleteProps,
+  noCopyPasteProps,
+  phoneKeyDown,
+  visibleError,
+} from "../../app/lib/forms";
+import { registerMessages, translator } from "../../app/lib/i18n";
+
+registerMessages("en", en);
+registerMessages("ar", ar);
+const tEn = translator("en");
+const tAr = translator("ar");
+
+type Values = { email: string };
+
+/** A field store as modular-forms hands it to a component, with plain values for its signals. */
+function field(state: { error: string; touched?: boolean; dirty?: boolean }): FieldStore<Values, "email"> {
+  return {
+    name: "email",
+    value: { value: "" },
+    error: { value: state.error },
+    active: { value: true },
+    touched: { value: state.touched ?? false },
+    dirty: { value: state.dirty ?? false },
+  } as unknown as FieldStore<Values, "email">;
+}
+
+function keyEvent(key: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) {
+  return { key, ctrlKey: false, metaKey: false, altKey: false, ...mods, preventDefault: vi.fn() };
+}
+
+describe("form messages (spec §5)", () => {
+  it("the default messages read exactly as the spec writes them", () => {
+    const m = formMessages(tEn);
+    expect(m.required("Name")).toBe("Name is required.");
+    expect(m.email).toBe("Please enter a valid email address.");
+    expect(m.url).toBe("Please enter a valid URL.");
+    expect(m.number("Quantity")).toBe("Quantity must be a number.");
+    expect(m.mismatch("Password confirmation")).toBe("Password confirmation does not match.");
+    expect(m.formInvalid).toBe("Sorry, not all fields are filled out correctly.");
+    expect(m.summary).toBe("There were errors in your form.");
+    expect(m.fallback).toBe("This field is not valid.");
+  });
+
+  it("every default message exists in Arabic too", () => {
+    const m = formMessages(tAr);
+    expect(m.required("الاسم")).toBe("حقل الاسم مطلوب.");
+    expect(m.email).toBe("يرجى إدخال بريد إلكتروني صحيح.");
+    expect(m.summary).toBe("توجد أخطاء في النموذج.");
+    for (const text of [m.url, m.number("الكمية"), m.mismatch("التأكيد"), m.formInvalid, m.fallback]) expect(text).toMatch(/[\u0600-\u06FF]/);
+  });
+
+  it("the named rules answer their message, or nothing when the value is fine", () => {
+    const rules = formRules(tEn);
+    expect(rules.required("Name")("")).toBe("Name is required.");
+    expect(rules.required("Name")("   ")).toBe("Name is required.");
+    expect(rules.required("Name")("Layla")).toBe("");
+    expect(rules.email()("layla@")).toBe("Please enter a valid email address.");
+    expect(rules.email()("layla@example.com")).toBe("");
+    expect(rules.email()("")).toBe("");
+    expect(rules.url()("not a url")).toBe("Please enter a valid URL.");
+    expect(rules.url()("https://example.com")).toBe("");
+    expect(rules.number("Quantity")("4x")).toBe("Quantity must be a number.");
+    expect(rules.number("Quantity")("42")).toBe("");
+    expect(rules.matches("Password confirmation", () => "secret-1")("secret-2")).toBe("Password confirmation does not match.");
+    expect(rules.matches("Password confirmation", () => "secret-1")("secret-1")).toBe("");
+    expect(rules.minLength("Password", 8)("short")).toBe("Password must be at least 8 characters.");
+    expect(rules.phone()("+9665")).toBe(formMessages(tEn).phone);
+    expect(rules.phone()("+966501234567")).toBe("");
+  });
+
+  it("a message is visible only once the field was touched or changed, or the form submitted", () => {
+    expect(visibleError(field({ error: "Email is required." }))).toBe("");
+    expect(visibleError(field({ error: "Email is required.", touched: true }))).toBe("Email is required.");
+    expect(visibleError(field({ error: "Email is required.", dirty: true }))).toBe("Email is required.");
+    const submitted = { submitted: { value: true } } as unknown as Parameters<typeof visibleError<Values, undefined, "email">>[1];
+    expect(visibleError(field({ error: "Email is required." }), submitted)).toBe("Email is required.");
+    expect(visibleError(field({ error: "", touched: true }))).toBe("");
+  });
+});
+
+describe("422 answers (spec §5)", () => {
+  it("each field error has the field name as its type and its messages joined by a comma", () => {
+    const error = new ApiError(422, "The given data was invalid.", { email: ["Taken.", "Too long."], password: ["Too short."] });
+    expect(fieldErrorsOf(error)).toEqual([
+      { type: "email", message: "Taken., Too long." },
+      { type: "password", message: "Too short." },
+    ]);
+  });
+
+  it("the common handler's answer carries the same list; other failures carry none", () => {
+    const list = [{ type: "code", message: "The code is invalid or has expired." }];
+    expect(fieldErrorsOf({ status: 422, message: "x", errors: list })).toEqual(list);
+    expect(fieldErrorsOf(new ApiError(500, "boom"))).toEqual([]);
+    expect(fieldErrorsOf(new Error("no"))).toEqual([]);
+  });
+});
+
+describe("input helpers (spec §5)", () => {
+  it("a phone-style field blocks every key but digits, Backspace, Delete, plus and navigation", () => {
+    for (const key of ["7", "+", "Backspace", "Delete", "Tab", "ArrowRight", "Shift"]) {
+      const e = keyEvent(key);
+      phoneKeyDown(e as never);
+      expect(e.preventDefault, key).not.toHaveBeenCalled();
+    }
+    for (const key of ["a", "Z", "-", " ", "."]) {
+      const e = keyEvent(key);
+      phoneKeyDown(e as never);
+      expect(e.preventDefault, key).toHaveBeenCalled();
+    }
+    const shortcut = keyEvent("a", { ctrlKey: true });
+    phoneKeyDown(shortcut as never);
+    expect(shortcut.preventDefault).not.toHaveBeenCalled();
+  });
+
+  it("a name-style field blocks digit keys, Latin and Arabic-Indic", () => {
+    expect(isNameBlockedKey("4")).toBe(true);
+    expect(isNameBlockedKey("٤")).toBe(true);
+    expect(isNameBlockedKey("ل")).toBe(false);
+    expect(isNameBlockedKey("Backspace")).toBe(false);
+    const e = keyEvent("5");
+    nameKeyDown(e as never);
+    expect(e.preventDefault).toHaveBeenCalled();
+  });
+
+  it("autocomplete can be switched off, and copy, cut, paste and drop refused", () => {
+    expect(noAutocompleteProps.autoComplete).toBe("off");
+    for (const handler of [noCopyPasteProps.onCopy, noCopyPasteProps.onCut, noCopyPasteProps.onPaste, noCopyPasteProps.onDrop]) {
+      const e = { preventDefault: vi.fn() };
+      handler(e as never);
+      expect(e.preventDefault).toHaveBeenCalled();
+    }
+  });
+});
