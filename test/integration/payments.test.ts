@@ -1,10 +1,10 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { hmacHex, WebhookRejected } from "../../worker/backend/services/payment-providers";
 import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
 import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { findPayment } from "../../worker/backend/services/payments";
+import { findPayment, receiveWebhook, startPayment } from "../../worker/backend/services/payments";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf, type Shopper } from "../support/commerce";
 
 const RETURN = "/en/payment-status";
@@ -289,5 +289,44 @@ describe("the Moyasar adapter", () => {
     expect((await provider.parseWebhook(withToken, new Headers())).result?.status).toBe("paid");
     const wrongToken = JSON.stringify({ ...JSON.parse(event), secret_token: "guess" });
     await expect(provider.parseWebhook(wrongToken, new Headers())).rejects.toBeInstanceOf(WebhookRejected);
+  });
+
+  describe("through the payment service", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** Moyasar's API as seen through fetch: the invoice answers with the given status. */
+    function moyasarApi(status: () => string) {
+      return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        const amount = init?.body ? JSON.parse(String(init.body)).amount : lastAmount;
+        lastAmount = amount;
+        expect(url.startsWith("https://api.moyasar.com/v1/invoices")).toBe(true);
+        return Response.json({ id: "inv_live_1", status: status(), amount, currency: "SAR", url: "https://checkout.moyasar.com/invoices/inv_live_1" });
+      });
+    }
+    let lastAmount = 0;
+
+    it("a Moyasar webhook is applied only once Moyasar's API confirms the invoice is paid", async () => {
+      const guest = await newGuest();
+      const { number } = await placedOrder(guest);
+      const moyasarEnv = { ...env, PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_test_x" };
+      let invoiceStatus = "initiated";
+      moyasarApi(() => invoiceStatus);
+      const started = await startPayment(env.DB, moyasarEnv, { userId: null, guestId: guest.guestId! }, number, RETURN, "en", "https://shop.example");
+      expect(started.redirect_url).toBe("https://checkout.moyasar.com/invoices/inv_live_1");
+
+      const event = (id: string) => JSON.stringify({ id, type: "payment_paid", data: { id: "pm_1", status: "paid", amount: lastAmount, currency: "SAR", invoice_id: "inv_live_1" } });
+      const sign = async (body: string) => new Headers({ "x-signature": await hmacHex(env.PAYMENT_SECRET!, body) });
+      // The event claims paid, the API still says initiated: nothing is applied.
+      const early = event("evt_a");
+      expect((await receiveWebhook(env.DB, moyasarEnv, "moyasar", early, await sign(early))).outcome).toBe("pending");
+      expect((await orderOf(guest, number)).status).toBe("pending_payment");
+
+      invoiceStatus = "paid";
+      const later = event("evt_b");
+      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({ replayed: false, outcome: "paid" });
+      expect(await orderOf(guest, number)).toMatchObject({ status: "paid", payment_status: "paid" });
+      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({ replayed: true, outcome: "unchanged" });
+    });
   });
 });

@@ -258,12 +258,34 @@ export async function receiveWebhook(
   }
   const seen = await db.prepare("SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?").bind(provider.name, event.eventId).first();
   if (seen) return { replayed: true, outcome: "unchanged" };
-  const outcome = event.result ? await applyProviderResult(db, event.result) : "unknown";
+  let outcome: ApplyOutcome = "unknown";
+  const result = event.result ? await resolvePayment(db, provider.name, event.result) : null;
+  if (result) {
+    // A gateway that can be asked is asked: the event says something happened, the API says what.
+    const payment = await findPayment(db, result.paymentId);
+    let confirmed: ProviderResult | null = null;
+    try {
+      confirmed = payment ? await provider.verifyReturn(payment, new URLSearchParams()) : null;
+    } catch (err) {
+      // Not recorded: the gateway retries a non-2xx delivery, and the retry is applied then.
+      console.error(JSON.stringify({ level: "warn", event: "webhook_confirm_failed", provider: provider.name, error: String(err) }));
+      throw new BackendError(503, "Could not confirm the payment with the provider; please retry.");
+    }
+    outcome = await applyProviderResult(db, confirmed ? { ...confirmed, paymentId: result.paymentId } : result);
+  }
   const recorded = await db
     .prepare("INSERT INTO payment_events (provider, event_id, payment_id, type) VALUES (?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING")
-    .bind(provider.name, event.eventId, event.result?.paymentId ?? null, event.type)
+    .bind(provider.name, event.eventId, result?.paymentId ?? null, event.type)
     .run();
   return { replayed: recorded.meta.changes === 0, outcome };
+}
+
+/** Events that name only the gateway's reference are matched to our payment by it. */
+async function resolvePayment(db: D1Database, provider: string, result: ProviderResult): Promise<ProviderResult | null> {
+  if (result.paymentId) return result;
+  if (!result.providerRef) return null;
+  const row = await db.prepare("SELECT id FROM payments WHERE provider = ? AND provider_ref = ?").bind(provider, result.providerRef).first<{ id: string }>();
+  return row ? { ...result, paymentId: row.id } : null;
 }
 
 export interface PaymentStatusView {

@@ -24,6 +24,7 @@ export interface PaymentRecord {
 
 /** What a provider reports about a payment. `pending`: nothing final yet. */
 export interface ProviderResult {
+  /** Our payment id; empty when the gateway only names its own reference (`providerRef`). */
   paymentId: string;
   status: "paid" | "failed" | "pending";
   providerRef: string | null;

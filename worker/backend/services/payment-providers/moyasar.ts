@@ -88,8 +88,9 @@ export function moyasarProvider(config: { secretKey: string; webhookSecret: stri
       const tokenOk = typeof body.secret_token === "string" && (await sameSecret(body.secret_token, config.webhookSecret));
       if (!signed && !tokenOk) throw new WebhookRejected("bad signature");
       if (typeof body.id !== "string" || typeof body.type !== "string") throw new WebhookRejected("not a Moyasar event");
-      const paymentId = body.data?.metadata?.payment_id;
-      if (!paymentId) return { eventId: body.id, type: body.type, result: null };
+      // Our payment id travels in the metadata; otherwise the invoice id finds it.
+      const paymentId = body.data?.metadata?.payment_id ?? "";
+      if (!paymentId && !body.data?.invoice_id) return { eventId: body.id, type: body.type, result: null };
       const status = body.type === "payment_paid" ? "paid" : body.type === "payment_failed" || body.type === "payment_faild" ? "failed" : "pending";
       return {
         eventId: body.id,
