@@ -235,7 +235,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
   const promoCode = draft.promo?.code ?? null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const number = newOrderNumber();
-    const orderId = `(SELECT id FROM orders WHERE number = '${number}')`; // number is our own [A-Z0-9-] string
+    const orderId = "(SELECT id FROM orders WHERE number = ?)";
     const statements: D1PreparedStatement[] = [
       db
         .prepare(
@@ -268,9 +268,10 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         db
           .prepare(
             `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total)
-             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, p.price, p.price * ? FROM products p WHERE p.id = ?`,
+             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, ?, ? FROM products p WHERE p.id = ?`,
           )
-          .bind(line.product.image, line.quantity, line.quantity, line.product_id),
+          // The prices the totals were computed from, so the items always add up to the order.
+          .bind(number, line.product.image, line.quantity, line.product.price, line.line_total, line.product_id),
         // The conditional reservation, then its guard row: changes() is 0 when the stock was
         // short, the guard's CHECK fails, and D1 rolls the whole batch back.
         db
@@ -278,7 +279,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           .bind(line.quantity, line.product_id),
         db
           .prepare(`INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`)
-          .bind(line.product_id, -line.quantity),
+          .bind(number, line.product_id, -line.quantity),
       );
     }
     if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, input.email));
