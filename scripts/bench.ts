@@ -5,7 +5,7 @@
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
@@ -32,6 +32,40 @@ interface Measure {
   requests: number;
   non2xx: number;
   errors: number;
+  /** CPU time the workerd process spent per request (ms), when we know its pid. */
+  cpuMs?: number;
+}
+
+/** The workerd process under `wrangler dev` (a descendant of its pid), found through /proc. */
+function findWorkerd(rootPid: number): number | undefined {
+  const children = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      names.set(Number(entry), name);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const queue = [rootPid];
+  while (queue.length) {
+    const pid = queue.shift()!;
+    if (pid !== rootPid && names.get(pid) === "workerd") return pid;
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return undefined;
+}
+
+/** utime + stime of a process, in ms (Linux clock ticks are 10 ms). */
+function cpuTimeMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function build(): void {
@@ -55,9 +89,12 @@ async function staticFloor(url: string): Promise<string> {
   return href;
 }
 
-async function measure(url: string, connections: number): Promise<Measure> {
+async function measure(url: string, connections: number, workerd?: number): Promise<Measure> {
+  const cpuBefore = workerd ? cpuTimeMs(workerd) : 0;
   const result = await autocannon({ url, connections, duration, pipelining: 1, headers: { "user-agent": "souq-bench" } });
+  const cpuMs = workerd && result.requests.total > 0 ? (cpuTimeMs(workerd) - cpuBefore) / result.requests.total : undefined;
   return {
+    cpuMs,
     connections,
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -73,14 +110,14 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function table(targets: Target[], results: Map<string, Measure[]>): string {
   const floor = results.get(targets[0].path)!;
   const lines = [
-    "| What | Path | rps @1 | p50 @1 (ms) | p99 @1 (ms) | rps @32 | p50 @32 (ms) | p99 @32 (ms) | rps vs floor @32 | non-2xx |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| What | Path | rps @1 | p50 @1 (ms) | p99 @1 (ms) | workerd CPU / request @1 (ms) | rps @32 | p50 @32 (ms) | p99 @32 (ms) | rps vs floor @32 | non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const t of targets) {
     const [one, many] = results.get(t.path)!;
     const ratio = t.kind === "static" ? "1" : `${fmt(many.rps / floor[1].rps, 2)}×`;
     lines.push(
-      `| ${t.label} | \`${t.path}\` | ${fmt(one.rps, 0)} | ${one.p50} | ${one.p99} | ${fmt(many.rps, 0)} | ${many.p50} | ${many.p99} | ${ratio} | ${one.non2xx + many.non2xx + one.errors + many.errors} |`,
+      `| ${t.label} | \`${t.path}\` | ${fmt(one.rps, 0)} | ${one.p50} | ${one.p99} | ${one.cpuMs === undefined ? "n/a" : fmt(one.cpuMs, 2)} | ${fmt(many.rps, 0)} | ${many.p50} | ${many.p99} | ${ratio} | ${one.non2xx + many.non2xx + one.errors + many.errors} |`,
     );
   }
   return lines.join("\n");
@@ -120,15 +157,19 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`${t.path} answered ${res.status}, not 200: fix it before benchmarking`);
     }
 
+    // With --url, `--pid <wrangler pid>` names the wrangler dev whose workerd to watch.
+    const wranglerPid = worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
+    const workerd = wranglerPid ? findWorkerd(wranglerPid) : undefined;
     const results = new Map<string, Measure[]>();
     for (const t of targets) {
       // Warm up (module instantiation, D1 page cache) before measuring.
       await autocannon({ url: `${url}${t.path}`, connections: 1, amount: 50 });
       const row: Measure[] = [];
       for (const c of CONNECTIONS) {
-        const m = await measure(`${url}${t.path}`, c);
+        const m = await measure(`${url}${t.path}`, c, workerd);
         row.push(m);
-        console.log(`${t.label.padEnd(28)} @${String(c).padStart(2)}: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms`);
+        const cpu = m.cpuMs === undefined ? "" : `  CPU ${fmt(m.cpuMs, 2)} ms/req`;
+        console.log(`${t.label.padEnd(28)} @${String(c).padStart(2)}: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms${cpu}`);
       }
       results.set(t.path, row);
     }
@@ -143,7 +184,7 @@ async function main(): Promise<void> {
       [
         `Measured by \`npm run bench\` on: ${machine()}.`,
         "",
-        `Worker served by \`wrangler dev\` (workerd, local D1/KV, ENVIRONMENT=production) on 127.0.0.1; autocannon ${duration} s per row and connection count, after 50 warm-up requests; no compression requested (the edge compresses in production).`,
+        `Worker served by \`wrangler dev\` (workerd, local D1/KV, ENVIRONMENT=production) on 127.0.0.1; autocannon ${duration} s per row and connection count, after 50 warm-up requests; no compression requested (the edge compresses in production). Latency is wall time through wrangler's local proxy, so it moves with the machine's load (see the load average above); "workerd CPU / request" is the CPU the workerd process spent per request (from /proc, 10 ms ticks averaged over the run), which does not: it includes the local D1 (SQLite) and asset serving that run elsewhere in production, so it is an upper bound on the Worker's own CPU time.`,
         "",
         table(targets, results),
         "",

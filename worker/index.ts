@@ -56,7 +56,11 @@ app.all("*", localeDetector(), async (c) => {
   });
   const response = await ssr(c.req.raw, context);
   response.headers.set("x-request-id", id);
-  if (response.headers.get("content-type")?.startsWith("text/html")) response.headers.set("cache-control", "no-cache");
+  // Documents and their single-fetch payloads (`.data`, text/x-script) carry the visitor's
+  // signed-in state, and documents a per-request nonce: never stored by shared caches
+  // (docs/PERFORMANCE.md, "Caching at the edge"). Resource routes keep their own policy.
+  const type = response.headers.get("content-type") ?? "";
+  if (type.startsWith("text/html") || type.startsWith("text/x-script")) response.headers.set("cache-control", "no-cache");
   return response;
 });
 
