@@ -11,7 +11,7 @@ import { newGuest, newUser, type Shopper } from "../support/commerce";
  * strings. Whatever comes in: no 5xx, no stack trace or SQL in any answer, and afterwards no
  * negative stock, no orphan rows and no partial orders.
  */
-const RUNS = 60;
+const RUNS = 200;
 
 type Who = "anonymous" | "guest" | "user";
 interface Endpoint {
