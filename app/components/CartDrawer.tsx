@@ -78,7 +78,7 @@ export function CartDrawer() {
             {cart.discount > 0 ? (
               <p className="cart-drawer__subtotal cart-drawer__subtotal--discount">
                 <span>{t("cart.discount")}</span>
-                <span><bdi>−{formatMoney(cart.discount, cart.currency, locale)}</bdi></span>
+                <span>−<bdi>{formatMoney(cart.discount, cart.currency, locale)}</bdi></span>
               </p>
             ) : null}
             <Link className="button button--primary button--block" to={to("/checkout")} onClick={close}>

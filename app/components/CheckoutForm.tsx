@@ -43,6 +43,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const [touched, setTouched] = useState<ReadonlySet<FieldName>>(new Set());
   const [submitted, setSubmitted] = useState(0);
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+  /** A form-level message from the server (or the network) for the last attempt. */
   const [formMessage, setFormMessage] = useState("");
   const [busy, setBusy] = useState(false);
   const [addresses, setAddresses] = useState<SavedAddress[] | null>(signedIn ? null : []);
@@ -149,7 +150,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
     setSubmitted((n) => n + 1);
     const invalid = (Object.keys(validators) as FieldName[]).filter((name) => clientError(name));
     if (invalid.length || !shipping || !payment) {
-      setFormMessage(t("form.formInvalid"));
+      setFormMessage("");
       return;
     }
     setBusy(true);
@@ -203,14 +204,16 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           ...serverErrors.filter((se) => !clientError(se.type as FieldName)),
         ]
       : serverErrors;
-  const showSummary = Boolean(formMessage) || summaryErrors.length > 0;
+  // 'Sorry, not all fields are filled out correctly.' while the fields still have something to fix.
+  const summaryMessage = formMessage || (summaryErrors.length > 0 ? t("form.formInvalid") : "");
+  const showSummary = Boolean(summaryMessage);
   const totals = options ? optionsTotals(options) : { subtotal: cart.subtotal, discount: cart.discount, shipping: null, vat: null, total: cart.total, currency: cart.currency };
 
   return (
     <form className="checkout__layout" onSubmit={(e) => void submit(e)} noValidate>
       <div className="checkout__main">
         {showSummary ? (
-          <ErrorSummary title={t("form.summary")} message={formMessage} errors={summaryErrors} labels={labels} idPrefix={ID_PREFIX} focusKey={submitted} />
+          <ErrorSummary title={t("form.summary")} message={summaryMessage} errors={summaryErrors} labels={labels} idPrefix={ID_PREFIX} focusKey={submitted} />
         ) : null}
 
         {signedIn ? null : (

@@ -24,7 +24,7 @@ export function OrderSummary({ totals, title, children }: { totals: Totals; titl
       <dl className="summary__rows">
         <div className="summary__row"><dt>{t("cart.subtotal")}</dt><dd>{money(totals.subtotal)}</dd></div>
         {totals.discount > 0 ? (
-          <div className="summary__row summary__row--discount"><dt>{t("cart.discount")}</dt><dd><bdi>−{formatMoney(totals.discount, totals.currency, locale)}</bdi></dd></div>
+          <div className="summary__row summary__row--discount"><dt>{t("cart.discount")}</dt><dd>−<bdi>{formatMoney(totals.discount, totals.currency, locale)}</bdi></dd></div>
         ) : null}
         <div className="summary__row">
           <dt>{t("cart.shipping")}</dt>
