@@ -47,7 +47,6 @@ export function fields(lang: Lang) {
     requiredEmail: v.pipe(email, nonEmpty("Email", "البريد الإلكتروني")),
     optionalEmail: v.optional(email, ""),
     optionalPhone: v.optional(v.nullable(phone, ""), ""),
-    requiredPhone: v.pipe(phone, nonEmpty("Phone", "رقم الجوال")),
     /** Policy (length, common passwords) is checked by the service; here only presence and a sane bound. */
     password: v.pipe(
       text("Password", "كلمة المرور"),
