@@ -98,6 +98,8 @@ export async function sandboxEvent(
 // The hosted card page: plain HTML forms, no script, styles in the document (the CSP allows
 // inline styles, never inline scripts), labelled inputs, both languages.
 
+// Latin runs inside Arabic text (3-D Secure) sit in Unicode isolates (LRI … PDI) so they keep
+// their order; they work in <title> as well as in the body.
 const TEXT = {
   title: { en: "Sandbox payment", ar: "دفع تجريبي" },
   intro: { en: "This is the shop's test payment page. No real card is charged.", ar: "هذه صفحة الدفع التجريبية للمتجر. لن تُخصم أي مبالغ من بطاقة حقيقية." },
@@ -112,9 +114,9 @@ const TEXT = {
   testCards: { en: "Test cards", ar: "بطاقات الاختبار" },
   cardSuccess: { en: "payment succeeds", ar: "ينجح الدفع" },
   cardDecline: { en: "card is declined", ar: "تُرفض البطاقة" },
-  card3ds: { en: "3-D Secure check (code 123456)", ar: "تحقق 3-D Secure (الرمز 123456)" },
+  card3ds: { en: "3-D Secure check (code 123456)", ar: "تحقق \u20663-D Secure\u2069 (الرمز 123456)" },
   anyExpiry: { en: "Use any future expiry date and any 3-digit CVC.", ar: "استخدم أي تاريخ انتهاء مستقبلي وأي رمز أمان من 3 أرقام." },
-  challengeTitle: { en: "3-D Secure verification", ar: "التحقق 3-D Secure" },
+  challengeTitle: { en: "3-D Secure verification", ar: "التحقق \u20663-D Secure\u2069" },
   challengeIntro: {
     en: "Your bank asks you to confirm this payment. Enter the one-time code sent to your phone. In the sandbox the code is 123456.",
     ar: "يطلب منك البنك تأكيد عملية الدفع هذه. أدخل الرمز المؤقت المرسل إلى هاتفك. في البيئة التجريبية الرمز هو 123456.",
@@ -202,6 +204,7 @@ button { font: inherit; font-weight: 700; margin-block-start: 1.25rem; inline-si
 button.secondary { background: transparent; color: var(--brand); border: 1px solid var(--line); margin-block-start: 0.5rem; font-weight: 600; }
 table { inline-size: 100%; border-collapse: collapse; font-size: 0.9rem; }
 th, td { text-align: start; padding: 0.35rem 0; border-block-end: 1px solid var(--line); }
+td:first-child { white-space: nowrap; padding-inline-end: 1rem; }
 .note { font-size: 0.85rem; margin-block-start: 0.5rem; }
 @media (max-width: 380px) { .row { grid-template-columns: 1fr; } main { padding: 1rem; } }
 `;
@@ -284,9 +287,9 @@ ${field({ id: "card-name", name: "name", label: t(lang, "name"), value: values.n
 <h2>${t(lang, "testCards")}</h2>
 <table>
 <tbody>
-<tr><td><bdi>4242 4242 4242 4242</bdi></td><td>${t(lang, "cardSuccess")}</td></tr>
-<tr><td><bdi>4000 0000 0000 0002</bdi></td><td>${t(lang, "cardDecline")}</td></tr>
-<tr><td><bdi>4000 0000 0000 3220</bdi></td><td>${t(lang, "card3ds")}</td></tr>
+<tr><td><bdi dir="ltr">4242 4242 4242 4242</bdi></td><td>${t(lang, "cardSuccess")}</td></tr>
+<tr><td><bdi dir="ltr">4000 0000 0000 0002</bdi></td><td>${t(lang, "cardDecline")}</td></tr>
+<tr><td><bdi dir="ltr">4000 0000 0000 3220</bdi></td><td>${t(lang, "card3ds")}</td></tr>
 </tbody>
 </table>
 <p class="note">${t(lang, "anyExpiry")}</p>`;
