@@ -54,7 +54,19 @@ export async function registerServiceWorker(callbacks: PwaCallbacks): Promise<Pw
     });
     wb.addEventListener("waiting", () => callbacks.onState("need-refresh"));
 
-    await wb.register();
+    const registration = await wb.register();
+    // workbox-window misses a new version that was already installing when this page registered
+    // (the browser checks for one on every navigation), so the registration is watched as well.
+    const watch = (worker: ServiceWorker | null | undefined) => {
+      worker?.addEventListener("statechange", () => {
+        if (worker.state === "installed" && navigator.serviceWorker.controller) callbacks.onState("need-refresh");
+      });
+    };
+    if (registration) {
+      if (registration.waiting && navigator.serviceWorker.controller) callbacks.onState("need-refresh");
+      watch(registration.installing);
+      registration.addEventListener("updatefound", () => watch(registration.installing));
+    }
     return {
       acceptUpdate() {
         accepted = true;
