@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { seriousViolations } from "../support/axe";
-import { LOCALES, launchBrowser, newPage, SCREENSHOTS } from "../support/browser";
+import { seriousViolations } from "../support/axe.ts";
+import { LOCALES, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 
 // The sandbox provider's hosted card page, as a shopper's browser sees it: keyboard-operable,
 // labelled, free of serious axe violations in both languages, through the 3-D Secure step.
@@ -73,7 +73,7 @@ describe("the sandbox card page", () => {
       expect(back.pathname).toBe(`/${locale}/payment-status`);
       expect(back.searchParams.get("payment_id")).toBe(paymentId);
       expect(back.searchParams.get("order")).toBe(number);
-      expect(errors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
+      expect(errors.filter((e: string) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
       await context.close();
     });
   }
