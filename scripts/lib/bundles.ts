@@ -115,12 +115,14 @@ export function measureRoutes(buildDir: string, budgets: Budgets = readBudgets()
     if (!route.hasDefaultExport || parents.has(route.id)) continue;
     const chain = chainOf(router, route.id);
     const js = new Set<string>([router.entry.module, ...(router.entry.imports ?? [])]);
-    const css = new Set<string>(router.entry.css ?? []);
+    const css = new Set<string>((router.entry.css ?? []).map((f) => f.replace(/#.*$/, "")));
     for (const r of chain) {
       for (const f of [r.module, ...(r.imports ?? []), r.clientLoaderModule, r.clientActionModule, r.clientMiddlewareModule, r.hydrateFallbackModule]) {
         if (f) js.add(f);
       }
-      for (const f of r.css ?? []) css.add(f);
+      // React Router marks a stylesheet that is also dynamically imported with a trailing "#"
+      // (same file, a distinct URL); it is still loaded first.
+      for (const f of r.css ?? []) css.add(f.replace(/#.*$/, ""));
     }
     // Stylesheets imported with ?url (root's app.css) are Vite "assets" of the chunk, not "css".
     for (const f of js) {

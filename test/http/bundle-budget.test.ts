@@ -48,7 +48,7 @@ describe("the bundle budget", () => {
     ];
     for (const [url, pattern] of pages) {
       const html = await (await fetch(`${base}${url}`)).text();
-      const linked = new Set([...html.matchAll(/(?:href="|import\(")(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]).filter((f) => !/\/manifest-[\w-]+\.js$/.test(f)));
+      const linked = new Set([...html.matchAll(/(?:href="|import\(")(\/assets\/[^"#]+\.(?:js|css))#?"/g)].map((m) => m[1]).filter((f) => !/\/manifest-[\w-]+\.js$/.test(f)));
       const measured = new Set(routes.find((r) => r.path === pattern)?.files);
       expect(linked.size, url).toBeGreaterThan(0);
       for (const file of linked) expect(measured.has(file), `${url} links ${file}, which the budget does not count`).toBe(true);
