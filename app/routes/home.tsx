@@ -60,7 +60,8 @@ function Hero({ banners }: { banners: Banner[] }) {
           {first.subtitle ? <p>{first.subtitle}</p> : null}
           <SmartLink className="button button--primary" to={link(first.link)}>{first.cta_label || t("home.shopNow")}</SmartLink>
         </div>
-        {first.image ? <img className="hero__image" src={first.image} alt="" width={480} height={320} fetchPriority="high" decoding="async" /> : null}
+        {/* Sizes in the banner art's 5:2 ratio (1200×480), so the box the browser reserves is the one the image fills: no layout shift. */}
+        {first.image ? <img className="hero__image" src={first.image} alt="" width={480} height={192} fetchPriority="high" decoding="async" /> : null}
       </article>
       {rest.length > 0 ? (
         <ul className="hero__more" role="list">
@@ -71,7 +72,7 @@ function Hero({ banners }: { banners: Banner[] }) {
                   <strong>{b.title}</strong>
                   {b.subtitle ? <span>{b.subtitle}</span> : null}
                 </span>
-                {b.image ? <img src={b.image} alt="" width={120} height={80} loading="lazy" decoding="async" /> : null}
+                {b.image ? <img src={b.image} alt="" width={120} height={48} loading="lazy" decoding="async" /> : null}
               </SmartLink>
             </li>
           ))}
