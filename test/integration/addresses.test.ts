@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, register } from "../support/accounts";
+import { call, register, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
 
 const home = {
   label: "Home",
@@ -13,7 +13,7 @@ const home = {
   notes: "Ring twice",
 };
 
-describe("addresses", () => {
+describe("addresses", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("a signed-in user adds, lists, edits and deletes addresses", async () => {
     const user = await register();
     const opts = { token: user.token };

@@ -5,7 +5,7 @@ import { sha256Hex } from "../../worker/backend/identity";
 import { HttpMessenger, messengerFor, OutboxMessenger, readOutbox } from "../../worker/backend/services/messenger";
 import { requestCode } from "../../worker/backend/services/accounts";
 import { generateCode, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from "../../worker/backend/services/otp";
-import { awayFromMinuteEdge, call, COUNTING_TIMEOUT, freshEmail, freshIp, freshPhone, latestCode, outbox, register } from "../support/accounts";
+import { awayFromMinuteEdge, call, COUNTING_TIMEOUT, freshEmail, freshIp, freshPhone, latestCode, outbox, register, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
 
 const verify = (body: Record<string, unknown>, ip?: string) => call("POST", "/client/auth/code-password-verify", body, { ip });
 
@@ -14,7 +14,7 @@ async function ageCodes(userId: number, seconds: number): Promise<void> {
   await env.DB.prepare("UPDATE otp_codes SET created_at = created_at - ?1, expires_at = expires_at - ?1 WHERE user_id = ?2").bind(seconds, userId).run();
 }
 
-describe("one-time codes", () => {
+describe("one-time codes", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("are 6 random digits", () => {
     const codes = new Set(Array.from({ length: 200 }, generateCode));
     for (const code of codes) expect(code).toMatch(/^\d{6}$/);
@@ -133,7 +133,7 @@ describe("one-time codes", () => {
   });
 });
 
-describe("forgotten password", () => {
+describe("forgotten password", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("answers the same for a known and an unknown account, and sends a code only to the known one", async () => {
     const user = await register();
     const known = await call("POST", "/client/auth/reset-password", { email: user.email });
@@ -220,7 +220,7 @@ describe("forgotten password", () => {
   });
 });
 
-describe("messenger", () => {
+describe("messenger", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("the development outbox is readable in development and test only; production answers 404", async () => {
     const user = await register();
     const production = await backendApp.request(`/dev/outbox?to=${encodeURIComponent(user.email)}`, {}, { ...env, ENVIRONMENT: "production" });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { apiApp } from "../../worker/api";
 import { sessionKey, SESSION_TTL_SECONDS } from "../../worker/api/session";
 import { GUEST_TTL_SECONDS, guestKey } from "../../worker/backend/identity";
-import { call, register } from "../support/accounts";
+import { call, register, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
 
 const ORIGIN = "https://shop.test";
 
@@ -29,7 +29,7 @@ async function signIn() {
   return { user, res, cookie: cookiePair(res) };
 }
 
-describe("own-server session", () => {
+describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("get-user without a session answers 401 User not authenticated", async () => {
     const res = await api("GET", "/get-user");
     expect(res.status).toBe(401);
@@ -133,7 +133,7 @@ describe("own-server session", () => {
   });
 });
 
-describe("guest ids", () => {
+describe("guest ids", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("generate-guest-id answers a random UUID recorded in KV with a 30-day expiry", async () => {
     const res = await api("GET", "/cart/generate-guest-id");
     expect(res.status).toBe(200);
