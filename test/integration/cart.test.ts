@@ -147,6 +147,29 @@ describe("cart", () => {
     expect((await call(user, "GET", "/cart")).body.data.total_quantity).toBe(5);
   });
 
+  it("orders a guest placed become the user's at login, and no one else's", async () => {
+    const guest = await newGuest();
+    const user = await newUser();
+    const product = await createProduct();
+    await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const placed = await call(guest, "POST", "/checkout", {
+      idempotency_key: crypto.randomUUID(),
+      email: guest.email,
+      address: { name: "G", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Main" },
+      shipping_method: "standard",
+      payment_method: "card",
+    });
+    expect(placed.status).toBe(201);
+    await mergeGuestCart(env.DB, guest.guestId!, user.userId!);
+    const mine = await call(user, "GET", "/orders");
+    expect(mine.body.data.map((o: { number: string }) => o.number)).toEqual([placed.body.data.number]);
+    expect((await call(guest, "GET", `/orders/${placed.body.data.number}`)).status).toBe(200);
+    // Another user signing in later with the same guest id does not take it over.
+    const other = await newUser();
+    await mergeGuestCart(env.DB, guest.guestId!, other.userId!);
+    expect((await call(other, "GET", "/orders")).body.data).toEqual([]);
+  });
+
   it("the own server's /api/cart/add-product proxies to the backend with the caller's identity", async () => {
     const guest = await newGuest();
     const product = await createProduct({ stock: 10, maxPerOrder: 2 });

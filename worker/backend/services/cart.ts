@@ -209,8 +209,11 @@ export function clearCartStatement(db: D1Database, cartId: number): D1PreparedSt
  * At login or register: the guest's lines move into the user's cart (quantities summed, capped
  * by stock and max_per_order; a line already above the bound keeps its quantity), the guest's
  * promo code carries over when the user has none, and the guest cart is deleted. One batch.
+ * The orders this browser placed as a guest become the user's as well, so they show under the
+ * user's orders (the guest id keeps seeing them too).
  */
 export async function mergeGuestCart(db: D1Database, guestId: string, userId: number): Promise<void> {
+  await db.prepare("UPDATE OR IGNORE orders SET user_id = ? WHERE guest_id = ? AND user_id IS NULL").bind(userId, guestId).run();
   const guest = await db.prepare("SELECT id, promo_code FROM carts WHERE guest_id = ?").bind(guestId).first<{ id: number; promo_code: string | null }>();
   if (!guest) return;
   const userCartId = await ensureCartId(db, { userId, guestId: null });

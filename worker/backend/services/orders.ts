@@ -164,6 +164,7 @@ export async function findOrderByNumber(db: D1Database, number: string): Promise
   return db.prepare("SELECT * FROM orders WHERE number = ?").bind(number.trim().toUpperCase()).first<OrderRow>();
 }
 
+/** The user it belongs to, or the guest who placed it (also after the order became a user's at login). */
 export function ownsOrder(order: OrderRow, owner: CartOwner): boolean {
   return owner.userId !== null ? order.user_id === owner.userId : order.guest_id !== null && order.guest_id === owner.guestId;
 }
