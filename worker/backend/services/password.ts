@@ -26,7 +26,7 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
-function fromBase64(value: string): Uint8Array | null {
+function fromBase64(value: string): Uint8Array<ArrayBuffer> | null {
   try {
     return Uint8Array.from(atob(value), (ch) => ch.charCodeAt(0));
   } catch {
@@ -53,11 +53,11 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 }
 
 /** HMAC-SHA256 of a value under a secret, as bytes. Also hashes one-time codes (otp.ts). */
-export async function hmac(secret: string, value: string): Promise<Uint8Array> {
+export async function hmac(secret: string, value: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(value)));
 }
 
-async function derive(password: string, salt: Uint8Array, iterations: number, secret: string): Promise<Uint8Array> {
+async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number, secret: string): Promise<Uint8Array<ArrayBuffer>> {
   const peppered = await hmac(secret, password);
   const key = await crypto.subtle.importKey("raw", peppered, "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, HASH_BITS);
@@ -79,7 +79,7 @@ export async function hashPassword(env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">
 
 export interface ParsedHash {
   iterations: number;
-  salt: Uint8Array;
+  salt: Uint8Array<ArrayBuffer>;
   hash: Uint8Array;
 }
 
