@@ -85,11 +85,17 @@ describe("installable and offline", () => {
         expect(title).toBeTruthy();
 
         await context.setOffline(true);
+        // Everything the page needs (scripts, styles, locale file) comes from the precache.
+        const missing: string[] = [];
+        page.on("requestfailed", (r) => {
+          if (new URL(r.url()).pathname.startsWith("/assets/")) missing.push(r.url());
+        });
         await page.reload();
         expect(await page.locator("h1").first().textContent()).toBe(title);
         expect(await page.getAttribute("html", "lang")).toBe(html[locale].lang);
         await expect.poll(() => page.getByText(messages[locale].sw.offline).isVisible()).toBe(true);
         await page.screenshot({ path: `${SCREENSHOTS}/pwa-offline-product-${locale}.png` });
+        expect(missing).toEqual([]);
 
         await page.goto(`${base}/${locale}/services`);
         expect(await page.locator("h1").textContent()).toBe(messages[locale].offline.heading);
@@ -216,7 +222,8 @@ describe("a deploy while the shop is open", () => {
   }
 
   beforeAll(async () => {
-    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, env: { ...baseEnv, BUILD_DIR: nextDir, BUILD_ID: nextId }, encoding: "utf8" });
+    // vitest sets NODE_ENV=test, which would make this a development build of React.
+    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, env: { ...baseEnv, NODE_ENV: "production", BUILD_DIR: nextDir, BUILD_ID: nextId }, encoding: "utf8" });
     if (build.status !== 0) throw new Error(`second build failed:\n${build.stdout}\n${build.stderr}`);
     persistDir = mkdtempSync(join(tmpdir(), "souq-deploy-"));
     await prepareDatabase(persistDir);
@@ -238,6 +245,9 @@ describe("a deploy while the shop is open", () => {
     try {
       context = await browser.newContext();
       const page = await context.newPage();
+      const pageLog: string[] = [];
+      page.on("console", (m) => pageLog.push(`${m.type()}: ${m.text().slice(0, 300)}`));
+      page.on("pageerror", (e) => pageLog.push(`pageerror: ${String(e)}`));
       await page.clock.install();
       await page.goto(`${origin}/en`);
       await waitForServiceWorker(page);
@@ -273,7 +283,16 @@ describe("a deploy while the shop is open", () => {
       // The new service worker is installed and waits; the shopper is asked, accepts, and the
       // page reloads when it takes control.
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
-      await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 }).toBe("need-refresh");
+      const swReport = () =>
+        page.evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration();
+          return `installing=${r?.installing?.state} waiting=${r?.waiting?.state} active=${r?.active?.state} state=${document.querySelector(".pwa-status")?.getAttribute("data-sw-state")} ready=${document.readyState} hydrated=${"__reactRouterRouteModules" in window} controller=${navigator.serviceWorker.controller?.state}`;
+        });
+      try {
+        await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 }).toBe("need-refresh");
+      } catch (error) {
+        throw new Error(`no need-refresh: ${await swReport()}\n${pageLog.slice(-20).join("\n")}`, { cause: error });
+      }
       await page.screenshot({ path: `${SCREENSHOTS}/pwa-need-refresh-en.png` });
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const reloaded = page.waitForEvent("load");
