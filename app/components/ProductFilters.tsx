@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
-import { Form, useSubmit } from "react-router";
+import { Form, useNavigate } from "react-router";
 import { flattenCategories, type Category, type Ref } from "../lib/catalog";
-import { SORTS, type ProductQuery } from "../lib/product-query";
+import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
 import { useT } from "../lib/use-locale";
 
 const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
@@ -20,10 +20,17 @@ const lastFocused: { id: string } = { id: "" };
  */
 export function ProductFilters({ action, query, categories, brands }: { action: string; query: ProductQuery; categories: Category[]; brands: Ref[] }) {
   const t = useT();
-  const submit = useSubmit();
+  const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
+  // With JavaScript the view's URL is built from the form without its empty fields and defaults,
+  // so links stay short and each view has one address.
   const apply = () => {
-    if (form.current) submit(form.current, { preventScrollReset: true });
+    if (!form.current) return;
+    const fields = new URLSearchParams();
+    for (const [k, v] of new FormData(form.current)) if (typeof v === "string" && v.trim() !== "") fields.set(k, v);
+    const { query: next } = parseProductQuery(fields);
+    if (next.sort === "relevance") delete next.sort;
+    void navigate(`${action}${viewSearch({ ...next, page: 1 })}`, { preventScrollReset: true });
   };
   // Keyed by the URL's values so back/forward show the view's own values in uncontrolled fields;
   // the field that applied the change keeps the focus across that remount.
@@ -40,6 +47,10 @@ export function ProductFilters({ action, query, categories, brands }: { action: 
       className="filters"
       aria-label={t("catalog.filters")}
       key={key}
+      onSubmit={(e) => {
+        e.preventDefault();
+        apply();
+      }}
       onFocus={(e) => {
         lastFocused.id = e.target.id;
       }}

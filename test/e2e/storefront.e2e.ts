@@ -1,0 +1,217 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seriousViolations } from "../support/axe.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+
+const base = inject("baseURL");
+let browser: Browser;
+let productSlug = "";
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const res = await fetch(`${base}/backend/products?per_page=1&category=phones`);
+  productSlug = ((await res.json()) as { data: { slug: string }[] }).data[0].slug;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXT = {
+  en: { sent: /Thank you/, next: "Next", send: "Send message" },
+  ar: { sent: /شكرًا لك/, next: "التالي", send: "إرسال الرسالة" },
+} as const;
+
+/** Waits until React has attached its handlers to an element of the page (hydration finished). */
+async function hydrated(page: Page, selector = "#site-search"): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    return el !== null && Object.keys(el).some((k) => k.startsWith("__reactProps"));
+  }, selector);
+}
+
+/** Under load a view can take a few seconds to settle. */
+const WAIT = { timeout: 15_000, interval: 100 };
+
+const cards = (page: Page) => page.locator("[data-product]").evaluateAll((els) => els.map((e) => e.getAttribute("data-product")));
+
+describe("storefront pages in Chromium", () => {
+  for (const locale of LOCALES) {
+    it(`${locale}: filter, sort and paginate the list, then go back to each earlier view`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(`${base}/${locale}/products`);
+      await hydrated(page);
+      const all = await cards(page);
+
+      // A category: the list narrows and the URL says so.
+      await page.locator("#filter-category").selectOption("phones");
+      await page.waitForURL(/category=phones/);
+      await expect.poll(() => cards(page), WAIT).not.toEqual(all);
+      const phones = await cards(page);
+
+      // Back to all categories, in stock only, cheapest first: a view with more than one page.
+      await page.locator("#filter-category").selectOption("");
+      await page.waitForURL((u) => !u.searchParams.has("category"));
+      await page.locator('input[name="in_stock"]').check();
+      await page.waitForURL(/in_stock=1/);
+      await page.locator("#filter-sort").selectOption("price_asc");
+      await page.waitForURL(/sort=price_asc/);
+      await expect.poll(() => cards(page), WAIT).not.toEqual(all);
+      const sorted = await cards(page);
+      expect(new URL(page.url()).searchParams.get("in_stock")).toBe("1");
+
+      await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
+      await page.waitForURL(/page=2/);
+      await expect.poll(() => cards(page), WAIT).not.toEqual(sorted);
+      expect(await page.locator('.pagination [aria-current="page"]').textContent()).toContain("2");
+
+      // Back: the first page of the sorted view, with its controls showing it.
+      await page.goBack();
+      await page.waitForURL((u) => !u.searchParams.has("page") && u.searchParams.get("sort") === "price_asc");
+      await expect.poll(() => cards(page), WAIT).toEqual(sorted);
+      expect(await page.locator("#filter-sort").inputValue()).toBe("price_asc");
+      expect(await page.locator('input[name="in_stock"]').isChecked()).toBe(true);
+
+      // Back three more steps: the phones view again.
+      await page.goBack();
+      await page.waitForURL((u) => !u.searchParams.has("sort") && u.searchParams.get("in_stock") === "1");
+      await page.goBack();
+      await page.waitForURL((u) => !u.searchParams.has("in_stock") && !u.searchParams.has("category"));
+      await page.goBack();
+      await page.waitForURL((u) => u.searchParams.get("category") === "phones");
+      await expect.poll(() => cards(page), WAIT).toEqual(phones);
+      expect(await page.locator("#filter-category").inputValue()).toBe("phones");
+      expect(await page.locator("#filter-sort").inputValue()).toBe("relevance");
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${locale}: typing ايفون in the header search suggests iPhones, picked with the keyboard`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(`${base}/${locale}`);
+      await hydrated(page);
+      const box = page.getByRole("combobox");
+      await box.click();
+      await box.pressSequentially("ايفون", { delay: 30 });
+      const options = page.getByRole("listbox").getByRole("option");
+      await expect.poll(() => options.count(), WAIT).toBeGreaterThan(0);
+      expect(await box.getAttribute("aria-expanded")).toBe("true");
+
+      await box.press("ArrowDown");
+      await box.press("ArrowDown");
+      const activeId = await box.getAttribute("aria-activedescendant");
+      expect(activeId).toBeTruthy();
+      const active = page.locator(`[id="${activeId}"]`);
+      expect(await active.getAttribute("aria-selected")).toBe("true");
+      const name = (await active.locator(".suggest__name").textContent()) ?? "";
+      expect(name.toLowerCase()).toMatch(/iphone|آيفون|ايفون/);
+
+      await box.press("Enter");
+      await page.waitForURL(new RegExp(`/${locale}/product-details/`));
+      await expect.poll(() => page.locator("h1").textContent(), WAIT).toBe(name);
+      expect(await box.getAttribute("aria-expanded")).toBe("false");
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${locale}: Escape closes the suggestions and Enter without a pick searches the list`, async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}/services`);
+      await hydrated(page);
+      const box = page.getByRole("combobox");
+      await box.fill("galaxy");
+      await expect.poll(() => box.getAttribute("aria-expanded"), WAIT).toBe("true");
+      await box.press("Escape");
+      expect(await box.getAttribute("aria-expanded")).toBe("false");
+      await box.press("Enter");
+      await page.waitForURL(new RegExp(`/${locale}/products\\?q=galaxy`));
+      await expect.poll(async () => (await cards(page)).length, WAIT).toBeGreaterThan(0);
+      await context.close();
+    });
+
+    it(`${locale}: the contact form sends and says so in a toast`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(`${base}/${locale}/contact-us`);
+      await hydrated(page);
+      await page.locator("#contact-name").fill(locale === "ar" ? "سارة أحمد" : "Sara Ahmed");
+      await page.locator("#contact-email").fill(`sara.${locale}@example.com`);
+      await page.locator("#contact-subject").fill(locale === "ar" ? "سؤال عن طلب" : "A question about an order");
+      await page.locator("#contact-message").fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي من فضلكم." : "I would like to know when my order will arrive, please.");
+      await page.getByRole("button", { name: TEXT[locale].send }).click();
+      await expect.poll(() => page.locator("[data-sonner-toast]").allTextContents(), WAIT).toContainEqual(expect.stringMatching(TEXT[locale].sent));
+      // The form is ready for another message.
+      expect(await page.locator("#contact-message").inputValue()).toBe("");
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${locale}: the contact form refuses an empty message and an invalid email on the fields`, async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}/contact-us`);
+      await hydrated(page);
+      await page.locator("#contact-email").fill("not-an-email");
+      // Leaving the field shows its message at once (the layout moves), then the shopper sends.
+      await page.locator("#contact-email").press("Tab");
+      await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
+      await page.getByRole("button", { name: TEXT[locale].send }).click();
+      await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
+      await expect.poll(() => page.locator("#contact-message").getAttribute("aria-invalid"), WAIT).toBe("true");
+      await expect.poll(() => page.locator("#contact-name").getAttribute("aria-invalid"), WAIT).toBe("true");
+      await context.close();
+    });
+
+    it(`${locale}: home, list and product look right (screenshots) and fit a 360 px phone`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      for (const [name, path] of [
+        ["home", `/${locale}`],
+        ["products", `/${locale}/products`],
+        ["product", `/${locale}/product-details/${productSlug}`],
+      ] as const) {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.goto(`${base}${path}`);
+        await hydrated(page);
+        await page.waitForLoadState("networkidle");
+        await page.screenshot({ path: `${SCREENSHOTS}/storefront-${name}-${locale}.png`, fullPage: true });
+        await page.setViewportSize({ width: 360, height: 780 });
+        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), WAIT).toBeLessThanOrEqual(0);
+        await page.screenshot({ path: `${SCREENSHOTS}/storefront-${name}-${locale}-360.png`, fullPage: true });
+        // No image without its size: nothing shifts as images load.
+        const unsized = await page.locator("main img").evaluateAll((imgs) => imgs.filter((i) => !i.getAttribute("width") || !i.getAttribute("height")).length);
+        expect(unsized, name).toBe(0);
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${locale}: the quantity picker stays within stock and the per-order maximum`, async () => {
+      const { context, page } = await newPage(browser);
+      const res = await fetch(`${base}/backend/products/${productSlug}`);
+      const p = ((await res.json()) as { data: { stock: number; max_per_order: number } }).data;
+      const max = Math.min(p.stock, p.max_per_order);
+      await page.goto(`${base}/${locale}/product-details/${productSlug}`);
+      await hydrated(page);
+      const input = page.locator("#quantity");
+      await input.fill("999");
+      await expect.poll(() => input.inputValue(), WAIT).toBe(String(max));
+      const plus = page.locator(".quantity__step").last();
+      expect(await plus.isDisabled()).toBe(true);
+      await context.close();
+    });
+
+    it(`${locale}: no serious or critical accessibility violations on the storefront pages`, async () => {
+      const { context, page } = await newPage(browser);
+      const pages = ["", "/products", `/product-details/${productSlug}`, "/services", "/services/device-repair", "/page", "/page/terms", "/about-us", "/contact-us", "/product-details"];
+      const found: Record<string, unknown> = {};
+      for (const path of pages) {
+        await page.goto(`${base}/${locale}${path}`);
+        await hydrated(page);
+        await page.waitForLoadState("networkidle");
+        const violations = await seriousViolations(page);
+        if (violations.length) found[path || "/"] = violations;
+      }
+      expect(found).toEqual({});
+      await context.close();
+    });
+  }
+});
