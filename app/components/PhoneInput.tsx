@@ -107,8 +107,8 @@ export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaul
         onKeyDown={onButtonKeyDown}
       >
         <span className="visually-hidden">{t("phone.countryButton", { country: current?.name ?? state.country })} </span>
-        <span className="phone-input__flag" aria-hidden="true">{current?.flag}</span>
-        <span className="phone-input__code" dir="ltr">+{current?.callingCode}</span>
+        <span className="phone-input__iso" aria-hidden="true">{state.country}</span>
+        <bdi className="phone-input__code" dir="ltr">+{current?.callingCode}</bdi>
         <svg aria-hidden="true" viewBox="0 0 20 20" width="14" height="14"><path d="M5 7l5 6 5-6" fill="none" stroke="currentColor" strokeWidth="2" /></svg>
       </button>
       <input
@@ -253,9 +253,9 @@ function CountryList({
             onMouseEnter={() => setActive(i)}
             onClick={() => onChoose(c.code)}
           >
-            <span aria-hidden="true">{c.flag}</span>
+            <span className="phone-input__iso" aria-hidden="true">{c.code}</span>
             <span className="phone-input__option-name">{c.name}</span>
-            <span className="phone-input__option-code" dir="ltr">+{c.callingCode}</span>
+            <bdi className="phone-input__option-code" dir="ltr">+{c.callingCode}</bdi>
           </li>
         ))}
       </ul>

@@ -10,7 +10,7 @@ import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react"
 import * as v from "valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
-import { isPhoneKey, isValidE164 } from "./phone";
+import { isPhoneKey } from "./phone-text";
 
 /**
  * Forms (spec §5, DESIGN §7): @modular-forms/react with valibot rules. Messages use the
@@ -59,6 +59,8 @@ export function formMessages(t: Translate): FormMessages {
 
 /** A modular-forms field validator: answers the message, or "" when the value is fine. */
 export type Validator = (value: string | null | undefined) => string;
+/** The same, for a rule that loads what it needs first (the phone metadata). */
+export type AsyncValidator = (value: string | null | undefined) => Promise<string>;
 
 /** Runs a valibot schema as a field validator; an issue without a message gives the fallback. */
 export function fromSchema(schema: v.GenericSchema<string, unknown>, fallback: string): Validator {
@@ -87,8 +89,15 @@ export function formRules(t: Translate) {
     maxLength: (name: string, max: number): Validator => optional(fromSchema(v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
     /** The value must equal another field's current value (password confirmation). */
     matches: (name: string, other: () => string | null | undefined): Validator => (value) => ((value ?? "") === (other() ?? "") ? "" : m.mismatch(name)),
-    /** A phone number in E.164 that is valid for the country its calling code names. */
-    phone: (): Validator => optional((value) => (isValidE164(value) ? "" : m.phone)),
+    /**
+     * A phone number in E.164 that is valid for the country its calling code names. The numbering
+     * metadata loads on first use, so forms without a phone field never download it.
+     */
+    phone: (): AsyncValidator => async (value) => {
+      if ((value ?? "").trim() === "") return "";
+      const { isValidE164 } = await import("./phone");
+      return isValidE164(value) ? "" : m.phone;
+    },
     /** Email or phone (sign-in and reset forms accept either). */
     emailOrPhone: (): Validator =>
       optional((value) => {

@@ -17,12 +17,8 @@ import {
  */
 export type { CountryCode };
 
-/** Spec §9: the default fallback country is `us` (libphonenumber spells codes upper case). */
-export const DEFAULT_COUNTRY: CountryCode = "US";
-
-/** Spec §9: the country search is debounced 100 ms and the type-ahead buffer resets after 1 s. */
-export const COUNTRY_SEARCH_DEBOUNCE_MS = 100;
-export const TYPE_AHEAD_RESET_MS = 1000;
+export * from "./phone-text";
+import { DEFAULT_COUNTRY, normalizeSearch, sanitizePhoneInput } from "./phone-text";
 
 const ALL_COUNTRIES = new Set<string>(getCountries());
 
@@ -30,28 +26,6 @@ export function toCountryCode(value: string | null | undefined): CountryCode | n
   const code = (value ?? "").trim().toUpperCase();
   return ALL_COUNTRIES.has(code) ? (code as CountryCode) : null;
 }
-
-/** Arabic-Indic (٠-٩) and extended Arabic-Indic (۰-۹) digits become Latin digits. */
-export function toLatinDigits(value: string): string {
-  return value.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (d) => String((d.charCodeAt(0) & 0xf) % 10));
-}
-
-/** Strict mode: only digits and one leading plus survive; everything else is dropped. */
-export function sanitizePhoneInput(raw: string): string {
-  const latin = toLatinDigits(raw).trimStart();
-  const plus = latin.startsWith("+") ? "+" : "";
-  return plus + latin.replace(/\D/g, "");
-}
-
-/** True when a key may be typed into a phone-style field (digits, plus, editing and navigation keys). */
-export function isPhoneKey(key: string): boolean {
-  return /^[0-9\u0660-\u0669\u06F0-\u06F9+]$/.test(key) || EDITING_KEYS.has(key);
-}
-
-export const EDITING_KEYS = new Set([
-  "Backspace", "Delete", "Tab", "Enter", "Escape",
-  "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End",
-]);
 
 /** True when national digits are longer than any number the country can have. */
 export function exceedsMaxLength(national: string, country: CountryCode): boolean {
@@ -160,17 +134,6 @@ export function flagOf(code: string): string {
   return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
-export function normalizeSearch(value: string): string {
-  return toLatinDigits(value)
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f\u064B-\u0652\u0670]/g, "")
-    .replace(/[إأآا]/g, "ا")
-    .replace(/ة/g, "ه")
-    .replace(/ى/g, "ي")
-    .toLowerCase()
-    .trim();
-}
-
 const countryCache = new Map<string, Country[]>();
 
 /** Every country with its name in the locale (`Intl.DisplayNames`), sorted by that name. */
@@ -208,26 +171,6 @@ export function searchCountries(countries: Country[], query: string): Country[] 
   // Names that start with the query come first.
   const first = normalizeSearch(query);
   return [...hits.filter((c) => normalizeSearch(c.name).startsWith(first)), ...hits.filter((c) => !normalizeSearch(c.name).startsWith(first))];
-}
-
-/**
- * Type-ahead over a list, as native selects do: characters typed within `resetMs` of each other
- * build one search string; after a pause the buffer starts again.
- */
-export function createTypeAhead(resetMs = TYPE_AHEAD_RESET_MS) {
-  let buffer = "";
-  let last = -Infinity;
-  return {
-    /** Adds a typed character and answers the buffer to search with. */
-    push(char: string, now: number): string {
-      buffer = now - last > resetMs ? char : buffer + char;
-      last = now;
-      return buffer;
-    },
-    current(now: number): string {
-      return now - last > resetMs ? "" : buffer;
-    },
-  };
 }
 
 /** The first country whose localized name starts with the type-ahead buffer. */

@@ -12,7 +12,7 @@ import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, phoneKeyDown } from "../lib/forms";
 import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
-import { toLatinDigits } from "../lib/phone";
+import { toLatinDigits } from "../lib/phone-text";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { safeRedirect } from "../middleware/auth";

@@ -1,11 +1,10 @@
 import { getValue, useForm } from "@modular-forms/react";
 import { useSetAtom } from "jotai";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { data, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/profile.$slug";
-import { OrderList } from "../components/OrderList";
 import { isProfileSection, ProfileNav, sectionTitleKey, type ProfileSection } from "../components/ProfileNav";
-import { AddressForm, type Address, type AddressValues } from "../components/form/AddressForm";
+import type { Address, AddressValues } from "../components/form/AddressForm";
 import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
@@ -18,7 +17,6 @@ import { shopContext, type SessionUser } from "../lib/context";
 import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
 import { restoreIdentity, saveStoredUser, type AuthUser } from "../lib/identity";
 import { isLocale } from "../lib/locales";
-import { formatPhone } from "../lib/phone";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useT } from "../lib/use-locale";
 import { authMiddleware } from "../middleware/auth";
@@ -27,6 +25,9 @@ import "../styles/account.css";
 import { SubmitButton } from "../components/form/SubmitButton";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
+
+/** Each section brings only its own code: the orders list loads on the orders tab. */
+const OrderList = lazy(() => import("../components/OrderList").then((m) => ({ default: m.OrderList })));
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "profile", noindex: true });
 
@@ -69,7 +70,11 @@ export default function ProfileSectionPage({ loaderData }: Route.ComponentProps)
       <div className="profile-layout">
         <ProfileNav />
         <div className="profile-main">
-          {section === "orders" ? <OrderList /> : null}
+          {section === "orders" ? (
+            <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>
+              <OrderList />
+            </Suspense>
+          ) : null}
           {section === "addresses" ? <Addresses initial={addresses} /> : null}
           {section === "edit" ? <EditProfile user={user} /> : null}
           {section === "change-password" ? <ChangePassword /> : null}
@@ -179,6 +184,9 @@ function ChangePassword() {
 
 /* ---------- Addresses ---------- */
 
+/** The address form loads when it is opened, keeping the section's first load small. */
+const AddressForm = lazy(() => import("../components/form/AddressForm").then((m) => ({ default: m.AddressForm })));
+
 type Editing = { mode: "none" } | { mode: "add" } | { mode: "edit"; id: number };
 
 function toPayload(values: AddressValues) {
@@ -235,6 +243,7 @@ function Addresses({ initial }: { initial: Address[] }) {
       {editing.mode === "add" ? (
         <div className="card profile-card">
           <h3>{t("address.newTitle")}</h3>
+          <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>
           <AddressForm
             idPrefix="new-address"
             submitLabel={t("address.save")}
@@ -242,6 +251,7 @@ function Addresses({ initial }: { initial: Address[] }) {
             onSave={(values) => save(values)}
             onCancel={addresses.length ? () => setEditing({ mode: "none" }) : undefined}
           />
+          </Suspense>
         </div>
       ) : null}
       {addresses.length === 0 && editing.mode !== "add" ? <p className="muted">{t("address.empty")}</p> : null}
@@ -251,6 +261,7 @@ function Addresses({ initial }: { initial: Address[] }) {
             {editing.mode === "edit" && editing.id === a.id ? (
               <>
                 <h3>{t("address.editTitle")}</h3>
+                <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>
                 <AddressForm
                   idPrefix={`address-${a.id}`}
                   initial={a}
@@ -259,6 +270,7 @@ function Addresses({ initial }: { initial: Address[] }) {
                   onSave={(values) => save(values, a.id)}
                   onCancel={() => setEditing({ mode: "none" })}
                 />
+                </Suspense>
               </>
             ) : (
               <>
@@ -270,7 +282,7 @@ function Addresses({ initial }: { initial: Address[] }) {
                   <span>{a.name}</span>
                   <span>{[a.street, a.building].filter(Boolean).join(", ")}</span>
                   <span>{[a.district, a.city, a.postal_code].filter(Boolean).join(", ")}</span>
-                  <bdi dir="ltr">{formatPhone(a.phone)}</bdi>
+                  <bdi dir="ltr">{a.phone}</bdi>
                   {a.notes ? <span className="muted">{a.notes}</span> : null}
                 </address>
                 <div className="address-card__actions">

@@ -23,21 +23,22 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "profil
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const session = await context.get(shopContext).getSession();
-  if (!session) return { user: null, identity: null };
+  if (!session) return { user: null, phone: "", identity: null };
   try {
     const api = await serverApi(context, request, locale);
     const user = (await api.get<SessionUser>("/client/auth/profile")).data;
-    return { user, identity: { token: session.token, userId: user.id } };
+    // Formatted here, so the page does not download the numbering metadata to show one number.
+    return { user, phone: formatPhone(user.phone), identity: { token: session.token, userId: user.id } };
   } catch {
     // The token was revoked or expired behind the own-server session: this is a guest now.
-    return { user: null, identity: null };
+    return { user: null, phone: "", identity: null };
   }
 }
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const to = useLocalePath();
-  const { user, identity } = loaderData;
+  const { user, phone, identity } = loaderData;
   const setUser = useSetAtom(currentUserAtom);
   useEffect(() => {
     restoreIdentity(identity);
@@ -83,7 +84,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                 {user.phone ? (
                   <div>
                     <dt>{t("auth.phone")}</dt>
-                    <dd><bdi dir="ltr">{formatPhone(user.phone)}</bdi></dd>
+                    <dd><bdi dir="ltr">{phone}</bdi></dd>
                   </div>
                 ) : null}
                 <div>

@@ -86,6 +86,12 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
+/** Axe looks at a page at rest: no navigation or revalidation under way (the loading bar idle). */
+async function atRest(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false");
+}
+
 /** The newest code the development outbox holds for `to` and `purpose`. */
 async function codeFromOutbox(to: string, purpose: "verify" | "reset"): Promise<string> {
   let code: string | undefined;
@@ -139,6 +145,7 @@ for (const locale of LOCALES) {
       const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
       expect(user.data.email).toBe(email);
       await page.screenshot({ path: `${SCREENSHOTS}/profile-${locale}.png`, fullPage: true });
+      await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
@@ -294,6 +301,7 @@ for (const locale of LOCALES) {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(`${base}/${locale}/${path}`);
         await hydrated(page);
+        await atRest(page);
         const violations = await seriousViolations(page);
         expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
         const slug = path.split("?")[0].replace(/\//g, "-");

@@ -17,6 +17,7 @@ import {
   toE164,
   TYPE_AHEAD_RESET_MS,
   typeAheadMatch,
+  type PhoneState,
 } from "../../app/lib/phone";
 
 describe("phone input (spec §5, §9)", () => {
@@ -40,7 +41,7 @@ describe("phone input (spec §5, §9)", () => {
   });
 
   it("input stops at the maximum possible length for the chosen country", () => {
-    let state = { country: DEFAULT_COUNTRY, national: "" };
+    let state: PhoneState = { country: DEFAULT_COUNTRY, national: "" };
     for (const digit of "20155501239999") state = acceptPhoneInput(state, state.national + digit);
     expect(state.national).toBe("2015550123");
     expect(exceedsMaxLength("20155501234", "US")).toBe(true);
