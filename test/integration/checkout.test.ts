@@ -105,6 +105,7 @@ describe("checkout", () => {
     const draft = {
       owner,
       input: order(guest.email) as Parameters<typeof writeOrder>[1]["input"],
+      email: guest.email,
       address,
       contents,
       totals: computeTotals(contents.subtotal, 0, "standard", commerceSettings({})),
@@ -163,6 +164,20 @@ describe("checkout", () => {
     const custom = commerceSettings({ VAT_RATE: "0.05", SHIPPING_FLAT: "1000", FREE_SHIPPING_THRESHOLD: "5000" });
     expect(computeTotals(4000, 0, "standard", custom)).toMatchObject({ shipping: 1000, total: 5000, vat: 238 });
     expect(computeTotals(5000, 0, "standard", custom).shipping).toBe(0);
+  });
+
+  it("a signed-in visitor may leave the email out: the account's is used; a guest may not", async () => {
+    const user = await newUser();
+    const product = await createProduct();
+    await call(user, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const placed = await call(user, "POST", "/checkout", { ...order(user.email), email: undefined });
+    expect(placed.status).toBe(201);
+    expect(placed.body.data.email).toBe(user.email);
+    const guest = await newGuest("ar");
+    await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const refused = await call(guest, "POST", "/checkout", { ...order(guest.email), email: undefined });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.email).toEqual(["أدخل بريدك الإلكتروني."]);
   });
 
   it("a signed-in user checks out with their own cart and the order is theirs", async () => {

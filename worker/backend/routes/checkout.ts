@@ -27,7 +27,8 @@ const addressSchema = v.object({
 
 const checkoutSchema = v.object({
   idempotency_key: v.pipe(v.string("An idempotency key is required."), v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, "The idempotency key must be 8 to 100 letters, digits or -_.:")),
-  email: v.pipe(v.string("The email is required."), v.trim(), v.email("Enter a valid email address."), v.maxLength(254)),
+  // Optional for a signed-in visitor: the account's email is used (see placeOrder).
+  email: v.optional(v.pipe(v.string("The email is required."), v.trim(), v.email("Enter a valid email address."), v.maxLength(254))),
   address: v.optional(addressSchema),
   address_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   shipping_method: v.picklist(SHIPPING_METHODS, `Choose a shipping method: ${SHIPPING_METHODS.join(", ")}.`),

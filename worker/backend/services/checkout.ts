@@ -117,7 +117,8 @@ export async function checkoutOptions(db: D1Database, env: Env, owner: CartOwner
 
 export interface CheckoutInput {
   idempotency_key: string;
-  email: string;
+  /** Required from guests; a signed-in visitor's account email is used when it is left out. */
+  email?: string;
   address?: OrderAddress;
   address_id?: number;
   shipping_method: ShippingMethodId;
@@ -130,6 +131,11 @@ const ORDER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 export function newOrderNumber(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return `SQ-${[...bytes].map((b) => ORDER_ALPHABET[b % ORDER_ALPHABET.length]).join("")}`;
+}
+
+async function accountEmail(db: D1Database, userId: number): Promise<string | null> {
+  const row = await db.prepare("SELECT email FROM users WHERE id = ?").bind(userId).first<{ email: string | null }>();
+  return row?.email ?? null;
 }
 
 async function findByIdempotencyKey(db: D1Database, owner: CartOwner, key: string): Promise<OrderRow | null> {
@@ -172,6 +178,12 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
   const existing = await findByIdempotencyKey(db, owner, input.idempotency_key);
   if (existing) return { order: existing, created: false };
 
+  const email = input.email || (owner.userId !== null ? await accountEmail(db, owner.userId) : null);
+  if (!email) {
+    const message = say(lang, { en: "Enter your email address.", ar: "أدخل بريدك الإلكتروني." });
+    throw unprocessable({ email: [message] }, message);
+  }
+
   let address: OrderAddress;
   if (input.address_id !== undefined) address = await savedAddress(db, owner, input.address_id, lang);
   else if (input.address) address = input.address;
@@ -193,7 +205,7 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
   let promoId: number | null = null;
   let promoCode: string | null = null;
   if (contents.promoCode) {
-    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, input.email);
+    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, email);
     if (!evaluated.ok) throw unprocessable({ code: [evaluated.message] }, evaluated.message);
     discount = evaluated.promo.discount;
     promoId = evaluated.row.id;
@@ -203,6 +215,7 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
   return writeOrder(db, {
     owner,
     input,
+    email,
     address,
     contents,
     totals,
@@ -215,6 +228,8 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
 export interface OrderDraft {
   owner: CartOwner;
   input: CheckoutInput;
+  /** The order's contact email: the one given, else the account's. */
+  email: string;
   address: OrderAddress;
   /** The cart as read before the batch; the batch itself re-checks the stock. */
   contents: CartContents;
@@ -230,7 +245,7 @@ export interface OrderDraft {
  * refused reservation aborts all of it.
  */
 export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ order: OrderRow; created: boolean }> {
-  const { owner, input, address, contents, totals, reservedUntil, lang } = draft;
+  const { owner, input, email, address, contents, totals, reservedUntil, lang } = draft;
   const promoId = draft.promo?.id ?? null;
   const promoCode = draft.promo?.code ?? null;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -247,7 +262,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           number,
           owner.userId,
           owner.guestId,
-          input.email,
+          email,
           address.phone,
           totals.subtotal,
           totals.discount,
@@ -282,7 +297,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           .bind(number, line.product_id, -line.quantity),
       );
     }
-    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, input.email));
+    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
 
     try {
