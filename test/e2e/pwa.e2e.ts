@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
 import { baseEnv, freePort, prepareDatabase, root, stopWorker } from "../../scripts/lib/worker.ts";
+import { seriousViolations } from "../support/axe.ts";
 import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
 
 const base = inject("baseURL");
@@ -107,6 +108,46 @@ describe("installable and offline", () => {
         // Personal pages are never cached, but offline they still get the page in their locale.
         await page.goto(`${base}/${locale}/shopping-cart`);
         expect(await page.locator("h1").textContent()).toBe(messages[locale].offline.heading);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  for (const locale of LOCALES) {
+    it(`in ${locale}: the install prompt is offered by the shop; accepted and cancelled are both answered`, async () => {
+      const context = await browser.newContext({ serviceWorkers: "block" });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${base}/${locale}`);
+        await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+        // Chromium fires beforeinstallprompt on its own engagement rules, and its dialog cannot be
+        // clicked headless: the event is dispatched here with the shopper's answer.
+        const offer = (outcome: "accepted" | "dismissed") =>
+          page.evaluate((answer) => {
+            const event = new Event("beforeinstallprompt", { cancelable: true });
+            Object.assign(event, { prompt: async () => undefined, userChoice: Promise.resolve({ outcome: answer, platform: "web" }) });
+            window.dispatchEvent(event);
+            return event.defaultPrevented;
+          }, outcome);
+        const t = messages[locale].sw;
+
+        // Until hydration has run the shop's listener, nobody takes the event: offer it until taken.
+        await expect.poll(() => offer("dismissed")).toBe(true);
+        await expect.poll(() => page.getByText(t.installPrompt).isVisible()).toBe(true);
+        // Toasts slide in with a transition; contrast is measured once they have settled.
+        await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.screenshot({ path: `${SCREENSHOTS}/pwa-install-${locale}.png` });
+        await page.getByRole("button", { name: t.install, exact: true }).click();
+        await expect.poll(() => page.locator(".pwa-status").getAttribute("data-install-state")).toBe("dismissed");
+        await expect.poll(() => page.getByText(t.installDismissed).isVisible()).toBe(true);
+        expect(await page.getByRole("button", { name: t.install, exact: true }).count()).toBe(0);
+
+        expect(await offer("accepted")).toBe(true);
+        await page.getByRole("button", { name: t.install, exact: true }).click();
+        await expect.poll(() => page.locator(".pwa-status").getAttribute("data-install-state")).toBe("accepted");
+        await expect.poll(() => page.getByText(t.installAccepted).isVisible()).toBe(true);
       } finally {
         await context.close();
       }
