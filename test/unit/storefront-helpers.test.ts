@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { pageWindow } from "../../app/components/Pagination";
+import { parsePlainText } from "../../app/components/PlainText";
+import { clampQuantity } from "../../app/components/QuantityPicker";
+import { isConstrainedNetwork } from "../../app/components/SmartLink";
+import { maxOrderable } from "../../app/lib/catalog";
+import { backendQuery, latinDigits, parseProductQuery, viewSearch } from "../../app/lib/product-query";
+
+describe("the product list's URL", () => {
+  it("reads filters, sort and page, with prices in riyals sent to the backend in halalas", () => {
+    const { query, ignored } = parseProductQuery(new URLSearchParams("q=galaxy&category=phones&brand=samsung&min_price=1000&max_price=4999.5&in_stock=1&sort=price_asc&page=2"));
+    expect(ignored).toEqual([]);
+    expect(backendQuery(query)).toEqual({ q: "galaxy", category: "phones", brand: "samsung", min_price: 100000, max_price: 499950, in_stock: 1, sort: "price_asc", page: 2, per_page: 12 });
+  });
+
+  it("accepts Arabic-Indic digits as shoppers type them", () => {
+    expect(latinDigits("١٢٣٤٫٥")).toBe("1234.5");
+    const { query } = parseProductQuery(new URLSearchParams("min_price=٥٠٠&page=٣"));
+    expect(query.min_price).toBe(500);
+    expect(query.page).toBe(3);
+  });
+
+  it("drops a value it does not understand and keeps the rest", () => {
+    const { query, ignored } = parseProductQuery(new URLSearchParams("sort=cheapest&page=0&category=Phones!&brand=apple"));
+    expect(ignored.sort()).toEqual(["category", "page", "sort"]);
+    expect(query).toEqual({ brand: "apple", in_stock: false, page: 1 });
+  });
+
+  it("swaps a price range typed backwards", () => {
+    const { query } = parseProductQuery(new URLSearchParams("min_price=900&max_price=100"));
+    expect([query.min_price, query.max_price]).toEqual([100, 900]);
+  });
+
+  it("writes short links: page 1 and empty filters are left out", () => {
+    const { query } = parseProductQuery(new URLSearchParams("category=tvs&sort=newest&page=3"));
+    expect(viewSearch(query, { page: 1 })).toBe("?category=tvs&sort=newest");
+    expect(viewSearch(query, { page: 4 })).toBe("?category=tvs&sort=newest&page=4");
+    expect(viewSearch({ in_stock: false, page: 1 })).toBe("");
+  });
+});
+
+describe("pagination", () => {
+  it("shows the first, the last and the pages around the current one, with gaps", () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(1, 6)).toEqual([1, 2, null, 6]);
+    expect(pageWindow(4, 9)).toEqual([1, null, 3, 4, 5, null, 9]);
+    expect(pageWindow(3, 4)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe("quantity", () => {
+  it("is bounded by the lower of stock and the per-order maximum", () => {
+    expect(maxOrderable({ stock: 3, max_per_order: 5, in_stock: true })).toBe(3);
+    expect(maxOrderable({ stock: 30, max_per_order: 5, in_stock: true })).toBe(5);
+    expect(maxOrderable({ stock: 0, max_per_order: 5, in_stock: false })).toBe(0);
+    expect(clampQuantity(999, 5)).toBe(5);
+    expect(clampQuantity(0, 5)).toBe(1);
+    expect(clampQuantity(2.7, 5)).toBe(2);
+    expect(clampQuantity(3, 0)).toBe(0);
+  });
+});
+
+describe("plain-text bodies", () => {
+  it("become headings and paragraphs, never markup", () => {
+    const blocks = parsePlainText("Intro line one\nline two\n\n## What we believe\nBelief text.\n\n<script>alert(1)</script>");
+    expect(blocks).toEqual([
+      { kind: "paragraph", lines: ["Intro line one", "line two"] },
+      { kind: "heading", text: "What we believe" },
+      { kind: "paragraph", lines: ["Belief text."] },
+      { kind: "paragraph", lines: ["<script>alert(1)</script>"] },
+    ]);
+  });
+});
+
+describe("link prefetching", () => {
+  it("stops on Save-Data and on 2g connections, and runs otherwise", () => {
+    expect(isConstrainedNetwork({ saveData: true, effectiveType: "4g" })).toBe(true);
+    expect(isConstrainedNetwork({ effectiveType: "2g" })).toBe(true);
+    expect(isConstrainedNetwork({ effectiveType: "slow-2g" })).toBe(true);
+    expect(isConstrainedNetwork({ effectiveType: "4g", saveData: false })).toBe(false);
+    expect(isConstrainedNetwork(undefined)).toBe(false);
+  });
+});
