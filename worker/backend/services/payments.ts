@@ -111,8 +111,11 @@ export async function startPayment(
 
   const provider = paymentProvider(env);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
+  const id = newPaymentId();
+  // Where the provider sends the shopper back: their path plus the payment and the order.
+  const back = withParams(returnPath, { payment_id: id, order: order.number });
   const payment: PaymentRecord = {
-    id: newPaymentId(),
+    id,
     order_id: order.id,
     order_number: order.number,
     provider: provider.name,
@@ -120,10 +123,8 @@ export async function startPayment(
     amount: order.total,
     currency: order.currency,
     provider_ref: null,
-    return_url: withParams(returnPath, {}),
+    return_url: back,
   };
-  const back = withParams(returnPath, { payment_id: payment.id, order: order.number });
-  payment.return_url = back;
   await db
     .prepare("INSERT INTO payments (id, order_id, provider, status, amount, currency, return_url) VALUES (?, ?, ?, 'initiated', ?, ?, ?)")
     .bind(payment.id, order.id, provider.name, payment.amount, payment.currency, back)
