@@ -5,11 +5,12 @@
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
-import { machine, replaceSection } from "./lib/report.ts";
+import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
+import { cpuTimeMs, findWorkerd, workerPids } from "./lib/worker-procs.ts";
 import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
 
 const args = process.argv.slice(2);
@@ -34,38 +35,6 @@ interface Measure {
   errors: number;
   /** CPU time the workerd process spent per request (ms), when we know its pid. */
   cpuMs?: number;
-}
-
-/** The workerd process under `wrangler dev` (a descendant of its pid), found through /proc. */
-function findWorkerd(rootPid: number): number | undefined {
-  const children = new Map<number, number[]>();
-  const names = new Map<number, string>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      names.set(Number(entry), name);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const queue = [rootPid];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    if (pid !== rootPid && names.get(pid) === "workerd") return pid;
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return undefined;
-}
-
-/** utime + stime of a process, in ms (Linux clock ticks are 10 ms). */
-function cpuTimeMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function build(): void {
@@ -159,7 +128,10 @@ async function main(): Promise<void> {
 
     // With --url, `--pid <wrangler pid>` names the wrangler dev whose workerd to watch.
     const wranglerPid = worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
-    const workerd = wranglerPid ? findWorkerd(wranglerPid) : undefined;
+    const workerd = findWorkerd(wranglerPid);
+    // Our processes (this load generator, wrangler, workerd) at a higher priority on a shared box.
+    const niced = raisePriority() !== 0;
+    for (const pid of workerPids(wranglerPid)) raisePriority(pid);
     const results = new Map<string, Measure[]>();
     for (const t of targets) {
       // Warm up (module instantiation, D1 page cache) before measuring.
@@ -184,7 +156,7 @@ async function main(): Promise<void> {
       [
         `Measured by \`npm run bench\` on: ${machine()}.`,
         "",
-        `Worker served by \`wrangler dev\` (workerd, local D1/KV, ENVIRONMENT=production) on 127.0.0.1; autocannon ${duration} s per row and connection count, after 50 warm-up requests; no compression requested (the edge compresses in production). Latency is wall time through wrangler's local proxy, so it moves with the machine's load (see the load average above); "workerd CPU / request" is the CPU the workerd process spent per request (from /proc, 10 ms ticks averaged over the run), which does not: it includes the local D1 (SQLite) and asset serving that run elsewhere in production, so it is an upper bound on the Worker's own CPU time.`,
+        `Worker served by \`wrangler dev\` (workerd, local D1/KV, ENVIRONMENT=production) on 127.0.0.1; autocannon ${duration} s per row and connection count, after 50 warm-up requests${niced ? `; the worker and autocannon at nice ${MEASURE_NICE} (the machine is shared)` : ""}; no compression requested (the edge compresses in production). Latency is wall time through wrangler's local proxy, so it moves with the machine's load (see the load average above); "workerd CPU / request" is the CPU the workerd process spent per request (from /proc, 10 ms ticks averaged over the run), which does not: it includes the local D1 (SQLite) and asset serving that run elsewhere in production, so it is an upper bound on the Worker's own CPU time.`,
         "",
         table(targets, results),
         "",
