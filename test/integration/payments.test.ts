@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hmacHex, WebhookRejected } from "../../worker/backend/services/payment-providers";
 import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
-import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { findPayment, receiveWebhook, startPayment } from "../../worker/backend/services/payments";
+import { decideCard, sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
+import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf, type Shopper } from "../support/commerce";
 
 const RETURN = "/en/payment-status";
@@ -236,6 +236,31 @@ describe("payments", () => {
     expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.message).toBe("The payment was cancelled.");
     expect(await stockOf(product.id)).toBe(2);
     expect((await SELF.fetch(`http://shop.test/backend/payments/sandbox/pay_unknown`)).status).toBe(404);
+  });
+});
+
+describe("the sandbox's card rules", () => {
+  const now = new Date("2026-06-15T00:00:00Z");
+  const form = (number: string, expiry = "12/30", cvc = "123") => ({ number, expiry, cvc, name: "" });
+
+  it("knows its three test cards, with or without spaces", () => {
+    expect(decideCard(form("4242 4242 4242 4242"), "en", now)).toEqual({ outcome: "paid" });
+    expect(decideCard(form("4000-0000-0000-0002"), "en", now)).toEqual({ outcome: "declined" });
+    expect(decideCard(form("4000000000003220"), "en", now)).toEqual({ outcome: "challenge" });
+  });
+
+  it("refuses other cards, past expiry dates and bad security codes field by field", () => {
+    expect(decideCard(form("5555555555554444"), "en", now)).toEqual({ errors: { number: "Use one of the test cards listed below." } });
+    expect(decideCard(form("4242424242424241"), "en", now)).toEqual({ errors: { number: "Enter a valid card number." } });
+    expect(decideCard(form("4242424242424242", "05/26"), "en", now)).toEqual({ errors: { expiry: "Enter a future expiry date as MM/YY." } });
+    expect(decideCard(form("4242424242424242", "06/26"), "en", now)).toEqual({ outcome: "paid" });
+    expect(decideCard(form("4242424242424242", "13/30"), "en", now)).toEqual({ errors: { expiry: "Enter a future expiry date as MM/YY." } });
+    expect(decideCard(form("4242424242424242", "12/30", "12"), "ar", now)).toEqual({ errors: { cvc: "أدخل رمز الأمان المكوّن من 3 أو 4 أرقام." } });
+  });
+
+  it("keeps a return address on this shop", () => {
+    expect(safeReturnPath("/ar/payment-status?x=1")).toBe("/ar/payment-status?x=1");
+    for (const bad of ["https://evil.example/", "//evil.example", "/\\evil", "javascript:alert(1)", "relative/path", "/ok\u0000"]) expect(safeReturnPath(bad), bad).toBeNull();
   });
 });
 
