@@ -92,12 +92,23 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
     notes: t("checkout.notes"),
   };
   const usingNewAddress = addressChoice === "new";
+  const [phoneCheck, setPhoneCheck] = useState({ value: "", message: "" });
+  useEffect(() => {
+    let current = true;
+    void rules.phone()(values.phone).then((message) => {
+      if (current) setPhoneCheck({ value: values.phone, message });
+    });
+    return () => {
+      current = false;
+    };
+  }, [values.phone, rules]);
   const validators: Partial<Record<FieldName, Validator[]>> = {
     ...(signedIn ? {} : { email: [rules.required(labels.email), rules.email()] }),
     ...(usingNewAddress
       ? {
           name: [rules.required(labels.name), rules.maxLength(labels.name, 120)],
-          phone: [rules.required(labels.phone), rules.phone()],
+          // The numbering check loads libphonenumber's metadata first; its answer is kept in phoneCheck.
+          phone: [rules.required(labels.phone), () => phoneCheck.message],
           city: [rules.required(labels.city), rules.maxLength(labels.city, 80)],
           district: [rules.required(labels.district), rules.maxLength(labels.district, 80)],
           street: [rules.required(labels.street), rules.maxLength(labels.street, 160)],
@@ -149,7 +160,8 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
     if (busy) return;
     setSubmitted((n) => n + 1);
     const invalid = (Object.keys(validators) as FieldName[]).filter((name) => clientError(name));
-    if (invalid.length || !shipping || !payment) {
+    const phoneMessage = usingNewAddress ? await rules.phone()(values.phone) : "";
+    if (invalid.length || phoneMessage || !shipping || !payment) {
       setFormMessage("");
       return;
     }

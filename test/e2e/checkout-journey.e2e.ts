@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import ar from "../../locales/ar.json";
-import en from "../../locales/en.json";
+import ar from "../../locales/ar.json" with { type: "json" };
+import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
 import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 
@@ -93,6 +93,21 @@ async function expectNoSeriousViolations(page: Page, where: string): Promise<voi
   expect(violations, `${where}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
 }
 
+/** At 360 px the page lays out without sideways scrolling; a screenshot is kept to look at. */
+async function fitsNarrowPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll("main *, main")]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 || el.getBoundingClientRect().left < -1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className}`),
+  );
+  expect(overflow, `${name}: ${wide.join(" | ")}`).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 async function fillNewAddress(page: Page, locale: Locale, who: { email?: string; name: string }): Promise<void> {
   if (who.email !== undefined) await page.getByLabel(msg(locale, "checkout.email")).fill(who.email);
   await page.locator("#co-name").fill(who.name);
@@ -148,6 +163,7 @@ describe("checkout journey in Chromium", () => {
       await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
       await page.screenshot({ path: `${SCREENSHOTS}/cart-${locale}.png`, fullPage: true });
       await expectNoSeriousViolations(page, `cart ${locale}`);
+      await fitsNarrowPhone(page, `cart-${locale}-360`);
 
       // Checkout with a new address.
       await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
@@ -159,6 +175,7 @@ describe("checkout journey in Chromium", () => {
       await fillNewAddress(page, locale, { email, name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed" });
       await page.screenshot({ path: `${SCREENSHOTS}/checkout-${locale}.png`, fullPage: true });
       await expectNoSeriousViolations(page, `checkout ${locale}`);
+      await fitsNarrowPhone(page, `checkout-${locale}-360`);
       await page.locator(".checkout__submit").click();
 
       // The provider's page: the decline card fails.
