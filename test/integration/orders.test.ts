@@ -91,4 +91,15 @@ describe("orders", () => {
     expect(pay.status).toBe(409);
     expect(pay.body.message).toBe("This order was cancelled because it was not paid in time. Place it again from your cart.");
   });
+
+  it("stock held by an expired order is back in time for the next shopper's add", async () => {
+    const holder = await newGuest();
+    const { product, number } = await placeOrder(holder, { stock: 2, quantity: 2 });
+    expect(await stockOf(product.id)).toBe(0);
+    await env.DB.prepare("UPDATE orders SET reserved_until = '2020-01-01T00:00:00.000Z' WHERE number = ?").bind(number).run();
+    const added = await call(await newGuest(), "POST", "/cart/add-product", { product_id: product.id, quantity: 2 });
+    expect(added.status).toBe(200);
+    expect(await stockOf(product.id)).toBe(2);
+    expect((await call(holder, "GET", `/orders/${number}`)).body.data.status).toBe("cancelled");
+  });
 });

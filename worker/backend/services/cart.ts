@@ -3,6 +3,7 @@ import { BackendError, unprocessable } from "../http";
 import { say } from "../i18n";
 import type { CartOwner } from "../identity";
 import { productSummariesByIds, type ProductSummary } from "./catalogue";
+import { releaseExpiredReservations } from "./orders";
 import { evaluatePromo, type AppliedPromo } from "./promo";
 
 export type { ProductSummary };
@@ -82,22 +83,31 @@ async function touchCart(db: D1Database, cartId: number): Promise<void> {
 }
 
 /**
+ * Runs a bounded line write; when the bound refuses it, stock held by unpaid orders whose time
+ * ran out is given back first and the write is tried once more.
+ */
+async function writeWithinBound(db: D1Database, upsert: D1PreparedStatement): Promise<boolean> {
+  if ((await upsert.run()).meta.changes === 1) return true;
+  if ((await releaseExpiredReservations(db)) === 0) return false;
+  return (await upsert.run()).meta.changes === 1;
+}
+
+/**
  * Adds `quantity` to the product's line. One statement: the insert or the increment only happens
  * when the resulting quantity is within min(stock, max_per_order), so 50 concurrent adds give
  * exactly the total the bound allows.
  */
 export async function addProductToCart(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
   const cartId = await ensureCartId(db, owner);
-  const result = await db
+  const upsert = db
     .prepare(
       `INSERT INTO cart_items (cart_id, product_id, quantity)
        SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
        WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)`,
     )
-    .bind(cartId, productId, quantity)
-    .run();
-  if (result.meta.changes === 1) return touchCart(db, cartId);
+    .bind(cartId, productId, quantity);
+  if (await writeWithinBound(db, upsert)) return touchCart(db, cartId);
   const bound = await productBound(db, productId);
   if (!bound) throw unknownProduct(lang);
   const current = await db
@@ -111,15 +121,14 @@ export async function addProductToCart(db: D1Database, owner: CartOwner, product
 export async function updateCartQuantity(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
   if (quantity === 0) return removeProductFromCart(db, owner, productId);
   const cartId = await ensureCartId(db, owner);
-  const result = await db
+  const upsert = db
     .prepare(
       `INSERT INTO cart_items (cart_id, product_id, quantity)
        SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity`,
     )
-    .bind(cartId, productId, quantity)
-    .run();
-  if (result.meta.changes === 1) return touchCart(db, cartId);
+    .bind(cartId, productId, quantity);
+  if (await writeWithinBound(db, upsert)) return touchCart(db, cartId);
   const bound = await productBound(db, productId);
   if (!bound) throw unknownProduct(lang);
   throw quantityRefused(lang, bound, 0);
