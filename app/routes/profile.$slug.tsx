@@ -104,12 +104,16 @@ function EditProfile({ user }: { user: SessionUser }) {
   const submit = async (values: ProfileValues) => {
     const saved = await run(
       t("profile.saving"),
-      () => browserApi(locale).post<AuthUser>("/client/auth/profile", { ...values, email: values.email.trim() }),
+      async () => {
+        const res = await browserApi(locale).post<AuthUser>("/client/auth/profile", { ...values, email: values.email.trim() });
+        // The own server's copy follows before the success shows, so every page agrees at once.
+        await saveStoredUser(res.data).catch((error: unknown) => console.warn("[profile] the stored user was not refreshed", error));
+        return res;
+      },
       (res) => res.message || t("profile.saved"),
     );
     if (!saved) return;
     setUser(saved.data);
-    await saveStoredUser(saved.data).catch(() => undefined);
     void revalidator.revalidate();
   };
 
