@@ -1,6 +1,6 @@
 import { reset, useForm } from "@modular-forms/react";
 import { useMemo } from "react";
-import { useSearchParams } from "react-router";
+import { data, useActionData, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { Route } from "./+types/contact-us";
 import { Breadcrumbs } from "../components/Breadcrumbs";
@@ -9,8 +9,10 @@ import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
 import { browserApi } from "../lib/api/browser";
+import { serverApi } from "../lib/api/server";
 import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../lib/forms";
+import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
@@ -19,12 +21,41 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "contac
 
 type ContactValues = { name: string; email: string; phone: string; subject: string; message: string };
 
+const FIELDS = ["name", "email", "phone", "subject", "message"] as const;
+
+/**
+ * Without JavaScript the form posts here and the server sends it on; the backend validates it
+ * (422 answers come back with their field messages). With JavaScript the browser posts itself.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const locale = routeLocale(params, context);
+  const form = await request.formData();
+  const body: Record<string, string | undefined> = {};
+  for (const field of FIELDS) {
+    const value = form.get(field);
+    const text = typeof value === "string" ? value.trim() : "";
+    // The phone is optional: left out when empty; the others go as typed, so the backend names what is missing.
+    body[field] = field === "phone" && text === "" ? undefined : text;
+  }
+  const api = await serverApi(context, request, locale);
+  try {
+    const res = await api.post<{ id: number }>("/contact", body);
+    return { ok: true as const, message: res.message ?? "", errors: {} as Record<string, string[]> };
+  } catch (error) {
+    if (error instanceof ApiError && [400, 422, 429].includes(error.status)) {
+      return data({ ok: false as const, message: error.message, errors: error.errors }, { status: error.status });
+    }
+    failLoad(error, locale);
+  }
+}
+
 /** The contact form: POST /contact; 422 answers land on the fields; success and failure toast. */
 export default function ContactUs() {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
   const [params] = useSearchParams();
+  const posted = useActionData<typeof action>();
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<ContactValues>({
     ...FORM_OPTIONS,
@@ -63,8 +94,20 @@ export default function ContactUs() {
       <h1>{t("pages.contact.title")}</h1>
       <p className="lead muted">{t("contact.intro")}</p>
       <div className="contact__grid">
-        <Form className="form card contact__form" onSubmit={submit} shouldFocus={false} aria-labelledby="contact-form-title">
+        <Form className="form card contact__form" method="post" onSubmit={submit} shouldFocus={false} aria-labelledby="contact-form-title">
           <h2 id="contact-form-title" className="visually-hidden">{t("pages.contact.title")}</h2>
+          {posted ? (
+            <div className={posted.ok ? "notice notice--ok" : "form__summary"} role={posted.ok ? "status" : "alert"}>
+              <p>{posted.message || (posted.ok ? t("contact.sent") : t("contact.failed"))}</p>
+              {Object.keys(posted.errors).length > 0 ? (
+                <ul>
+                  {Object.entries(posted.errors).map(([field, messages]) => (
+                    <li key={field}>{`${labels[field as keyof typeof labels] ?? field}: ${messages.join(", ")}`}</li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
           <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} idPrefix="contact" />
           <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
             {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.name} autoComplete="name" {...nameInputProps} required />}

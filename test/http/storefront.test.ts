@@ -208,6 +208,25 @@ describe("content pages", () => {
   });
 });
 
+describe("the contact form without JavaScript", () => {
+  const post = (path: string, fields: Record<string, string>) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { origin: base }, body: new URLSearchParams(fields), redirect: "manual" });
+
+  it("sends a message and says so", async () => {
+    const res = await post("/ar/contact-us", { name: "سارة أحمد", email: "sara.nojs@example.com", subject: "سؤال عن طلب", message: "أود معرفة موعد توصيل طلبي من فضلكم." });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/<div class="notice notice--ok" role="status"><p>[^<]*شكرًا/);
+  });
+
+  it("answers 422 with the backend's message for each field", async () => {
+    const res = await post("/en/contact-us", { email: "not-an-email" });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    const summary = html.match(/<div class="form__summary" role="alert">([\s\S]*?)<\/div>/)?.[1] ?? "";
+    for (const label of ["Full name", "Email", "Subject", "Message"]) expect(summary).toContain(`<li>${label}: `);
+  });
+});
+
 describe("sitemap.xml and robots.txt", () => {
   it("the sitemap lists every product in both locales, with alternates", async () => {
     const first = await backend<ListAnswer>("/products?per_page=48");
