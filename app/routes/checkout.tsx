@@ -16,9 +16,18 @@ export async function clientLoader() {
 }
 clientLoader.hydrate = true as const;
 
-export function HydrateFallback() {
+/**
+ * The loading line, shared by the hydration fallback and the page. Sharing it keeps
+ * HydrateFallback in the route's main chunk: split into its own chunk (v8_splitRouteModules) it
+ * is missing during hydration, React Router falls back at the root and hydration fails (#418).
+ */
+function CheckoutLoading() {
   const t = useT();
-  return <div className="container page"><p aria-busy="true">{t("app.loading")}</p></div>;
+  return <p aria-busy="true">{t("app.loading")}</p>;
+}
+
+export function HydrateFallback() {
+  return <div className="container page"><CheckoutLoading /></div>;
 }
 
 export default function Checkout() {
@@ -42,7 +51,7 @@ export default function Checkout() {
         <Link to={to("/shopping-cart")}>{t("cart.viewCart")}</Link>
       </div>
       {!loaded || empty ? (
-        <p aria-busy="true">{t("app.loading")}</p>
+        <CheckoutLoading />
       ) : (
         <CheckoutForm
           onPlaced={(number) => {

@@ -18,9 +18,18 @@ export async function clientLoader() {
 }
 clientLoader.hydrate = true as const;
 
-export function HydrateFallback() {
+/**
+ * The loading line, shared by the hydration fallback and the page. Sharing it keeps
+ * HydrateFallback in the route's main chunk: split into its own chunk (v8_splitRouteModules) it
+ * is missing during hydration, React Router falls back at the root and hydration fails (#418).
+ */
+function CartLoading() {
   const t = useT();
-  return <div className="container page"><p aria-busy="true">{t("app.loading")}</p></div>;
+  return <p aria-busy="true">{t("app.loading")}</p>;
+}
+
+export function HydrateFallback() {
+  return <div className="container page"><CartLoading /></div>;
 }
 
 export default function ShoppingCart() {
@@ -46,7 +55,7 @@ export default function ShoppingCart() {
         {count > 0 ? <p className="muted">{t("cart.items", { count })}</p> : null}
       </div>
       {!loaded ? (
-        <p aria-busy="true">{t("app.loading")}</p>
+        <CartLoading />
       ) : empty ? (
         <div className="empty-state card">
           <p>{t("cart.empty")}</p>
