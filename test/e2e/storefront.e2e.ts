@@ -206,7 +206,6 @@ describe("storefront pages in Chromium", () => {
       for (const path of pages) {
         await page.goto(`${base}/${locale}${path}`);
         await hydrated(page);
-        await page.waitForLoadState("networkidle");
         const violations = await seriousViolations(page);
         if (violations.length) found[path || "/"] = violations;
       }
