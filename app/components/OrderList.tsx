@@ -74,7 +74,7 @@ export function OrderList() {
             <dl className="order-card__facts">
               <div><dt>{t("orders.date")}</dt><dd><time dateTime={order.created_at}>{formatDate(order.created_at, locale)}</time></dd></div>
               <div><dt>{t("orders.total")}</dt><dd><bdi>{formatMoney(order.total, order.currency, locale)}</bdi></dd></div>
-              <div><dt>{t("orders.itemsTitle")}</dt><dd>{t("orders.items", { count })}</dd></div>
+              <div><dt>{t("orders.itemsTitle")}</dt><dd>{count}</dd></div>
             </dl>
             <Link
               className="button order-card__link"
