@@ -6,7 +6,14 @@ import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
 import { CartLine } from "./CartLine";
-import "../styles/cart.css";
+
+/**
+ * The drawer is a closed <dialog> at first paint, so its stylesheet is not render-blocking: it
+ * loads right after hydration instead (docs/PERFORMANCE.md: the home page's HTML and CSS fit in
+ * 14 KB). Pages that show cart UI in their content (cart, checkout, product) import cart.css
+ * themselves and get it in their first load as before.
+ */
+const loadCartStyles = () => import("../styles/cart.css");
 
 /**
  * The cart drawer. A modal <dialog>: the browser traps focus inside, Escape closes it, and focus
@@ -22,6 +29,9 @@ export function CartDrawer() {
   const count = useAtomValue(totalQuantityAtom);
   const ref = useRef<HTMLDialogElement>(null);
   useCartHydration();
+  useEffect(() => {
+    void loadCartStyles();
+  }, []);
 
   useEffect(() => {
     const dialog = ref.current;

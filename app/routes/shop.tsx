@@ -1,6 +1,6 @@
-import { lazy, Suspense } from "react";
 import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/shop";
+import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
@@ -27,13 +27,6 @@ export async function clientLoader({ serverLoader, params }: Route.ClientLoaderA
 
 type ShopData = Awaited<ReturnType<typeof loader>>;
 
-/**
- * The cart drawer is a closed <dialog> at first paint, so its code and stylesheet (cart.css) load
- * right after hydration instead of blocking every page's first render (docs/PERFORMANCE.md: the
- * home page's HTML and CSS fit in 14 KB). The server still renders it.
- */
-const CartDrawer = lazy(() => import("../components/CartDrawer").then((m) => ({ default: m.CartDrawer })));
-
 function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode }) {
   const t = useT();
   return (
@@ -44,9 +37,7 @@ function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode
         {children}
       </main>
       <Footer />
-      <Suspense fallback={null}>
-        <CartDrawer />
-      </Suspense>
+      <CartDrawer />
     </>
   );
 }
