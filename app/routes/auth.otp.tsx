@@ -35,7 +35,7 @@ export default function Otp() {
   const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const purpose: Purpose = params.get("purpose") === "reset" ? "reset" : "verify";
   const recipient = (params.get("to") ?? "").trim();
   const redirectTo = params.get("redirect");
@@ -50,6 +50,35 @@ export default function Otp() {
     const timer = setTimeout(() => setWait((s) => s - 1), 1000);
     return () => clearTimeout(timer);
   }, [wait]);
+
+  const resend = async () => {
+    const id = toast.loading(t("auth.sendingCode"));
+    try {
+      const res = await browserApi(locale).post("/client/auth/resend-code", { ...identifierPayload(recipient), purpose });
+      toast.success(res.message || t("auth.codeSent"), { id });
+      setWait(RESEND_AFTER_SECONDS);
+    } catch (error) {
+      toast.dismiss(id);
+      if (error instanceof ApiError && error.status === 429) toast.error(error.message || t("errors.default"));
+      else handleBrowserError(error, locale, (path) => void navigate(path));
+      setWait(RESEND_AFTER_SECONDS);
+    }
+  };
+  // "Verify my email" from the profile asks for a fresh code on arrival (the first may have expired).
+  const sendOnArrival = params.get("send") === "1";
+  useEffect(() => {
+    if (!sendOnArrival || !recipient) return;
+    void resend();
+    // A reload must not send yet another code.
+    setParams(
+      (p) => {
+        p.delete("send");
+        return p;
+      },
+      { replace: true },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
+  }, []);
 
   if (!recipient) {
     return (
@@ -79,19 +108,7 @@ export default function Otp() {
     await navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), { replace: true });
   };
 
-  const resend = async () => {
-    const id = toast.loading(t("auth.sendingCode"));
-    try {
-      const res = await browserApi(locale).post("/client/auth/resend-code", { ...identifierPayload(recipient), purpose });
-      toast.success(res.message || t("auth.codeSent"), { id });
-      setWait(RESEND_AFTER_SECONDS);
-    } catch (error) {
-      toast.dismiss(id);
-      if (error instanceof ApiError && error.status === 429) toast.error(error.message || t("errors.default"));
-      else handleBrowserError(error, locale, (path) => void navigate(path));
-      setWait(RESEND_AFTER_SECONDS);
-    }
-  };
+
 
   return (
     <AuthCard

@@ -97,7 +97,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                 </div>
               </dl>
               {!user.verified && user.email ? (
-                <Link className="button" to={`${to("/auth/otp")}?${new URLSearchParams({ purpose: "verify", to: user.email })}`}>
+                <Link className="button" to={`${to("/auth/otp")}?${new URLSearchParams({ purpose: "verify", to: user.email, send: "1" })}`}>
                   {t("profile.verifyNow")}
                 </Link>
               ) : null}
