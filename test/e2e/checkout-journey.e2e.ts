@@ -182,6 +182,8 @@ describe("checkout journey in Chromium", () => {
       await payWithCard(page, "4000 0000 0000 0002");
       await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
       await eventually(() => page.locator(".payment-result--failed").count()).toBe(1);
+      await page.screenshot({ path: `${SCREENSHOTS}/payment-failed-${locale}.png` });
+      await expectNoSeriousViolations(page, `payment status ${locale}`);
       const orderNumber = new URL(page.url()).searchParams.get("order") ?? (await page.locator(".payment-card > .muted bdi").textContent()) ?? "";
       expect(orderNumber).toMatch(/^SQ-/);
 
@@ -195,6 +197,8 @@ describe("checkout journey in Chromium", () => {
       await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
       await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(msg(locale, "orders.statuses.paid"));
       expect(await page.locator(".order-item").count()).toBe(2);
+      await page.screenshot({ path: `${SCREENSHOTS}/order-status-${locale}.png`, fullPage: true });
+      await expectNoSeriousViolations(page, `order status ${locale}`);
 
       // Track order: by number and email; a wrong email finds nothing.
       await page.goto(`${base}/${locale}/track-order`);
@@ -208,6 +212,7 @@ describe("checkout journey in Chromium", () => {
       await eventually(() => page.locator(".track-result .order-details__title bdi").textContent()).toBe(orderNumber);
       expect(await page.locator(".track-result .status-badge").first().textContent()).toBe(msg(locale, "orders.statuses.paid"));
 
+      // The refused promo code (422) and the unmatched tracking (404) are logged by the browser as failed loads.
       expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
       await context.close();
     });
