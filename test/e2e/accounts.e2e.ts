@@ -31,6 +31,8 @@ const TEXT = {
     savePassword: "Save the password",
     logout: "Sign out",
     verified: "Verified",
+    unverified: "Not verified yet",
+    verifyNow: "Verify my email",
     hello: "Hello,",
     invalidEmail: "Please enter a valid email address.",
     nameRequired: "Full name is required.",
@@ -64,6 +66,8 @@ const TEXT = {
     savePassword: "حفظ كلمة المرور",
     logout: "تسجيل الخروج",
     verified: "موثّق",
+    unverified: "لم يُوثّق بعد",
+    verifyNow: "توثيق بريدي الإلكتروني",
     hello: "مرحبًا يا",
     invalidEmail: "يرجى إدخال بريد إلكتروني صحيح.",
     nameRequired: "حقل الاسم الكامل مطلوب.",
@@ -328,6 +332,32 @@ for (const locale of LOCALES) {
       expect(await page.locator("main").textContent()).toContain(`${t.notFound}: /${locale}/profile/not-a-section`);
       expect(refused).toEqual([]);
       expect(errors.filter((e) => !/status of (404|422)/.test(e))).toEqual([]);
+      await context.close();
+    });
+
+    it("a visitor who left before entering the code verifies later from the profile", async () => {
+      const { context, page, errors } = await open();
+      const later = `e2e-later-${locale}-${Date.now()}@example.com`;
+      await page.goto(`${base}/${locale}/auth/register`);
+      await hydrated(page);
+      await page.locator("input[name=name]").fill(name);
+      await page.locator("input[name=email]").fill(later);
+      await page.locator("input[name=password]").fill(PASSWORD);
+      await page.locator("input[name=password_confirmation]").fill(PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp`);
+
+      await page.goto(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-badge").first().textContent()).toBe(t.unverified);
+      await hydrated(page);
+      await page.getByRole("link", { name: t.verifyNow }).click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("to") === later && !url.searchParams.has("send"));
+      await hydrated(page);
+      await page.locator("input[name=code]").fill(await codeFromOutbox(later, "verify"));
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-badge").first().textContent()).toBe(t.verified);
+      expect(errors).toEqual([]);
       await context.close();
     });
 
