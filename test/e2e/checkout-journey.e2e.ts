@@ -89,6 +89,8 @@ async function payWithCard(page: Page, card: string): Promise<void> {
 }
 
 async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
+  // Checked on a settled page: the navigation's loading bar has gone back to idle.
+  await eventually(() => page.locator(".loading-bar").getAttribute("data-phase")).toBe("idle");
   const violations = await seriousViolations(page);
   expect(violations, `${where}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
 }
