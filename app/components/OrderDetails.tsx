@@ -36,8 +36,10 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
   const locale = useLocale();
   const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
   const address = order.address;
-  const shipping = methodName(order.shipping_method);
-  const payment = methodName(order.payment_method);
+  // The order names its methods by id; the shop says them in the visitor's language.
+  const methodLabel = (id: string) => (/^\w+$/.test(id) && t(`orders.methods.${id}`) !== `orders.methods.${id}` ? t(`orders.methods.${id}`) : id);
+  const shipping = methodLabel(methodName(order.shipping_method));
+  const payment = methodLabel(methodName(order.payment_method));
   return (
     <article className="order-details" aria-labelledby="order-title">
       <header className="order-details__head">
