@@ -4,7 +4,7 @@ import { timing } from "hono/timing";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { shopContext } from "../app/lib/context";
 import { apiApp } from "./api";
-import { readSession } from "./api/session";
+import { callBackend, readSession } from "./api/session";
 import { backendApp } from "./backend";
 import { errorBody } from "./backend/http";
 import { buildsApp } from "./builds";
@@ -27,17 +27,6 @@ app.route("/builds", buildsApp);
 app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
 app.all("/backend/*", (c) => c.json({ message: "Not found" }, 404));
 
-/** The in-process transport to the built-in backend, or HTTP to BACKEND_URL when configured. */
-function backendTransport(c: Context<HonoEnv>, requestId: string) {
-  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
-  return (path: string, init: RequestInit): Promise<Response> => {
-    const headers = new Headers(init.headers);
-    headers.set("x-request-id", requestId);
-    if (external) return fetch(`${external}${path}`, { ...init, headers });
-    return Promise.resolve(backendApp.request(path, { ...init, headers }, c.env, c.executionCtx));
-  };
-}
-
 app.all("*", localeDetector(), async (c) => {
   const url = new URL(c.req.url);
   const id = c.get("requestId");
@@ -49,7 +38,8 @@ app.all("*", localeDetector(), async (c) => {
     origin: c.env.PUBLIC_ORIGIN || url.origin,
     preferredLocale: c.get("language") === "ar" ? "ar" : "en",
     environment: c.env.ENVIRONMENT,
-    backend: backendTransport(c, id),
+    // In-process to the built-in backend, or HTTP when BACKEND_URL is set (one place decides).
+    backend: (path, init) => callBackend(c, path, init),
     publicBackendBase: c.env.BACKEND_URL || "/backend",
     getSession: () => (session ??= readSession(c)),
     waitUntil: (p) => c.executionCtx.waitUntil(p),

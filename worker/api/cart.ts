@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { mintGuestId } from "../backend/identity";
 import { validate } from "../backend/validate";
 import type { HonoEnv } from "../env";
-import { callBackend, readSession } from "./session";
+import { callBackendOrUnavailable, readSession } from "./session";
 
 /** Guest ids and the add-product proxy: /api/cart/generate-guest-id, /api/cart/add-product. */
 export const cartApi = new Hono<HonoEnv>();
@@ -47,6 +47,6 @@ cartApi.post("/add-product", validate("json", addProductBody), async (c) => {
   }
   const deviceType = c.req.header("device-type");
   if (deviceType) headers.set("device-type", deviceType);
-  const res = await callBackend(c, "/cart/add-product", { method: "POST", headers, body: JSON.stringify({ product_id: productId, quantity }) });
+  const res = await callBackendOrUnavailable(c, "/cart/add-product", { method: "POST", headers, body: JSON.stringify({ product_id: productId, quantity }) });
   return c.json(await res.json(), res.status as ContentfulStatusCode);
 });

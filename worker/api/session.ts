@@ -93,3 +93,17 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   if (external) return fetch(`${external}${path}`, { ...init, headers });
   return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
 }
+
+/**
+ * The own server's calls: an unreachable backend becomes a clean 503 answer for the browser
+ * instead of an exception (the storefront's loaders use `callBackend`, where "no response" is
+ * its own case in the spec's error handler).
+ */
+export async function callBackendOrUnavailable(c: Context<HonoEnv>, path: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await callBackend(c, path, init);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), event: "backend.unreachable", path, error: String(error) }));
+    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
+  }
+}
