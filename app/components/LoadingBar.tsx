@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
+import { useT } from "../lib/use-locale";
 
 /** Spec §9: throttle 200 ms, duration 2000 ms, hide delay 500 ms, reset delay 400 ms, 3 px high. */
 export const LOADING_BAR = { throttle: 200, duration: 2000, hideDelay: 500, resetDelay: 400, height: 3 } as const;
@@ -8,6 +9,7 @@ type Phase = "idle" | "running" | "finishing";
 
 /** A thin bar at the top while a navigation is under way. */
 export function LoadingBar() {
+  const t = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const [phase, setPhase] = useState<Phase>("idle");
@@ -29,7 +31,8 @@ export function LoadingBar() {
           requestAnimationFrame(() => setProgress(90));
         }, LOADING_BAR.throttle),
       );
-    } else if (phase === "running") {
+    } else if (phase !== "idle") {
+      // Running, or a finish that a quick second navigation interrupted: finish (again) and hide.
       setPhase("finishing");
       setProgress(100);
       timers.current.push(
@@ -48,6 +51,7 @@ export function LoadingBar() {
     <div
       className="loading-bar"
       role="progressbar"
+      aria-label={t("app.loading")}
       aria-hidden={phase === "idle"}
       aria-valuemin={0}
       aria-valuemax={100}
