@@ -50,7 +50,12 @@ app.all("*", localeDetector(), async (c) => {
   // signed-in state, and documents a per-request nonce: never stored by shared caches
   // (docs/PERFORMANCE.md, "Caching at the edge"). Resource routes keep their own policy.
   const type = response.headers.get("content-type") ?? "";
-  if (type.startsWith("text/html") || type.startsWith("text/x-script")) response.headers.set("cache-control", "no-cache");
+  if (type.startsWith("text/html") || type.startsWith("text/x-script")) {
+    // A signed-in visitor's page may carry their data (the account pages hand the tab its
+    // token): no cache at all may keep it.
+    const signedIn = session !== undefined && (await session) !== null;
+    response.headers.set("cache-control", signedIn ? "private, no-store" : "no-cache");
+  }
   return response;
 });
 

@@ -31,6 +31,10 @@ describe("accounts on the built worker", () => {
     expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43}; .*HttpOnly/);
     const pair = cookie.split(";")[0];
 
+    // A signed-in visitor's pages are never stored by any cache; an anonymous visitor's may revalidate.
+    const profile = await fetch(`${base}/en/profile`, { headers: { cookie: pair } });
+    expect(profile.headers.get("cache-control")).toBe("private, no-store");
+    expect((await fetch(`${base}/en/profile`)).headers.get("cache-control")).toBe("no-cache");
     const me = await fetch(`${base}/api/get-user`, { headers: { cookie: pair } });
     expect(((await me.json()) as { data: { id: number; verified: boolean } }).data).toMatchObject({ id: data.user.id, verified: true });
 
