@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Route } from "./+types/product-details.$slug";
 import { AddToCart } from "../components/AddToCart";
+import { BackButton } from "../components/BackButton";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Gallery } from "../components/Gallery";
 import { PlainText } from "../components/PlainText";
@@ -89,6 +90,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
   const images = product.images.length ? product.images : [product.image];
   return (
     <div className="container page product" key={product.slug}>
+      <BackButton />
       <Breadcrumbs
         items={[
           { name: t("catalog.home"), to: to("/") },

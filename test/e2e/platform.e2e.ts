@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -18,7 +18,7 @@ describe("platform in Chromium", () => {
   it("switching locale flips <html lang dir> without a reload and keeps the path", async () => {
     const { context, page, errors } = await newPage(browser);
     await page.goto(`${base}/en/products`);
-    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    await hydrated(page, "a[hreflang='ar-SA']");
     await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 42));
     expect(await page.getAttribute("html", "lang")).toBe("en-US");
     expect(await page.getAttribute("html", "dir")).toBe("ltr");
@@ -56,10 +56,32 @@ describe("platform in Chromium", () => {
     });
   }
 
+  it("the back button returns to the previous route from the history state, or home when there is none", async () => {
+    const { context, page } = await newPage(browser);
+    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] }).data[0].slug;
+    await page.goto(`${base}/ar/products`);
+    await hydrated(page, `a[href="/ar/product-details/${slug}"]`);
+    await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 7));
+    await page.locator(`a[href="/ar/product-details/${slug}"]`).first().click();
+    await page.waitForURL(`${base}/ar/product-details/${slug}`);
+    await hydrated(page, "button.back-button");
+    await page.locator("button.back-button").click();
+    await page.waitForURL(`${base}/ar/products`);
+    // The same document: back was a client-side history step, not a reload.
+    expect(await page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(7);
+
+    // Landed straight on the product (no history in this tab): back goes to the locale home.
+    await page.goto(`${base}/en/product-details/${slug}`);
+    await hydrated(page, "button.back-button");
+    await page.locator("button.back-button").click();
+    await page.waitForURL(`${base}/en`);
+    await context.close();
+  });
+
   it("the cart button toggles the drawer and Escape closes it, returning focus", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/en`);
-    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+    await hydrated(page, "button.cart-button");
     const button = page.locator("button.cart-button");
     await button.click();
     await expect.poll(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { hydrated as waitHydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -23,13 +23,8 @@ const TEXT = {
   ar: { sent: /شكرًا لك/, next: "التالي", send: "إرسال الرسالة" },
 } as const;
 
-/** Waits until React has attached its handlers to an element of the page (hydration finished). */
-async function hydrated(page: Page, selector = "#site-search"): Promise<void> {
-  await page.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    return el !== null && Object.keys(el).some((k) => k.startsWith("__reactProps"));
-  }, selector);
-}
+/** Hydration of the header's search box: the page is interactive. */
+const hydrated = (page: Page, selector = "#site-search") => waitHydrated(page, selector);
 
 /** Under load a view can take a few seconds to settle. */
 const WAIT = { timeout: 15_000, interval: 100 };

@@ -33,3 +33,18 @@ export async function newPage(browser: Browser, opts: { viewport?: { width: numb
 
 export const LOCALES = ["en", "ar"] as const;
 export const SCREENSHOTS = "test-results/screenshots";
+
+/**
+ * Waits until React has attached its handlers to an element (hydration finished there). A click
+ * before that is the browser's own: a link would load a whole new document.
+ */
+export async function hydrated(page: Page, selector: string, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      return el !== null && Object.keys(el).some((k) => k.startsWith("__reactProps"));
+    },
+    selector,
+    { timeout },
+  );
+}
