@@ -12,9 +12,18 @@ export function LoadingBar() {
   const t = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const [phase, setPhase] = useState<Phase>("idle");
+  const [phase, setPhaseState] = useState<Phase>("idle");
   const [progress, setProgress] = useState(0);
   const timers = useRef<number[]>([]);
+  // Refs, not the render's values, decide in timers and effects: a timer can fire between a
+  // render and its effect (under load it does), and a stale value there left the bar stuck.
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const phaseRef = useRef<Phase>("idle");
+  const setPhase = (next: Phase) => {
+    phaseRef.current = next;
+    setPhaseState(next);
+  };
 
   useEffect(() => {
     const clear = () => {
@@ -26,12 +35,13 @@ export function LoadingBar() {
       // Only show for navigations slower than the throttle, so quick ones don't flash.
       timers.current.push(
         window.setTimeout(() => {
+          if (!busyRef.current) return;
           setPhase("running");
           setProgress(0);
           requestAnimationFrame(() => setProgress(90));
         }, LOADING_BAR.throttle),
       );
-    } else if (phase !== "idle") {
+    } else if (phaseRef.current !== "idle") {
       // Running, or a finish that a quick second navigation interrupted: finish (again) and hide.
       setPhase("finishing");
       setProgress(100);
@@ -43,7 +53,7 @@ export function LoadingBar() {
       );
     }
     return clear;
-    // phase is read, not followed: the bar reacts to navigation changes only.
+    // The bar reacts to navigation changes only; the rest is read through refs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [busy]);
 

@@ -68,7 +68,17 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   const base = to("/products");
   const category = query.category ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category : undefined;
-  const heading = query.q ? t("catalog.resultsFor", { q: query.q }) : (category?.name ?? t("pages.products.title"));
+  // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
+  const [before, after = ""] = t("catalog.resultsFor", { q: "\u0000" }).split("\u0000");
+  const heading = query.q ? (
+    <>
+      {before}
+      <bdi>{query.q}</bdi>
+      {after}
+    </>
+  ) : (
+    (category?.name ?? t("pages.products.title"))
+  );
   const count = meta.total === 1 ? t("catalog.resultsOne") : t("catalog.results", { count: meta.total });
   const filtered = Boolean(query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock);
   return (

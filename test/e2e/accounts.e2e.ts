@@ -105,21 +105,10 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-/**
- * Axe looks at a page at rest: no navigation under way (the loading bar idle). The layout's
- * loading bar can stay in its "finishing" phase after two quick navigations (reported to its
- * owner); the page is then loaded afresh, which is the same page for axe.
- */
+/** Axe looks at a page at rest: no navigation under way (the loading bar idle). */
 async function atRest(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
-  const idle = () => page.waitForFunction(() => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false", undefined, { timeout: 3000 });
-  try {
-    await idle();
-  } catch {
-    await page.reload();
-    await hydrated(page);
-    await idle();
-  }
+  await page.waitForFunction(() => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false", undefined, { timeout: 10_000 });
 }
 
 /** The newest code the development outbox holds for `to` and `purpose`. */
