@@ -14,7 +14,7 @@ import { cartListAtom, totalQuantityAtom } from "../state/cart";
 import { ErrorSummary } from "./form/ErrorSummary";
 import { fieldId } from "./form/TextField";
 import { OrderSummary } from "./OrderSummary";
-import { PhoneInput } from "./PhoneInput";
+import { LazyPhoneInput } from "./LazyPhoneInput";
 
 type FieldName = "email" | "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes";
 type Values = Record<FieldName, string>;
@@ -278,7 +278,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
               </div>
               <div className="field" data-invalid={errorOf("phone") ? "true" : undefined}>
                 <label htmlFor={fieldId("phone", ID_PREFIX)}>{labels.phone}<span className="field__required" aria-hidden="true"> *</span></label>
-                <PhoneInput
+                <LazyPhoneInput
                   id={fieldId("phone", ID_PREFIX)}
                   name="phone"
                   value={values.phone}

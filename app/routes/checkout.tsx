@@ -1,8 +1,7 @@
 import { useAtomValue } from "jotai";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/checkout";
-import { CheckoutForm } from "../components/CheckoutForm";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, cartLoadedAtom } from "../state/cart";
@@ -25,6 +24,9 @@ function CheckoutLoading() {
   const t = useT();
   return <p aria-busy="true">{t("app.loading")}</p>;
 }
+
+/** The form waits for the cart anyway (client only): its code loads beside the cart, not first. */
+const CheckoutForm = lazy(() => import("../components/CheckoutForm").then((m) => ({ default: m.CheckoutForm })));
 
 export function HydrateFallback() {
   return <div className="container page"><CheckoutLoading /></div>;
@@ -53,12 +55,14 @@ export default function Checkout() {
       {!loaded || empty ? (
         <CheckoutLoading />
       ) : (
-        <CheckoutForm
-          onPlaced={(number) => {
-            placed.current = true;
-            navigate(`${to("/proceed-payement")}?order=${encodeURIComponent(number)}`);
-          }}
-        />
+        <Suspense fallback={<CheckoutLoading />}>
+          <CheckoutForm
+            onPlaced={(number) => {
+              placed.current = true;
+              navigate(`${to("/proceed-payement")}?order=${encodeURIComponent(number)}`);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

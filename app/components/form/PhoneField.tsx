@@ -1,7 +1,8 @@
 import { setValue, type FieldElementProps, type FieldPath, type FieldPathValue, type FieldStore, type FieldValues, type FormStore, type ResponseData } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { lazy, Suspense, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { visibleError } from "../../lib/forms";
+import { LazyPhoneInput } from "../LazyPhoneInput";
 import { fieldId } from "./TextField";
 
 export interface PhoneFieldProps<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>> {
@@ -14,12 +15,6 @@ export interface PhoneFieldProps<T extends FieldValues, R extends ResponseData, 
   required?: boolean;
   defaultCountry?: string;
 }
-
-/**
- * The phone input and its numbering metadata (about 35 KB gzip) load with the first phone field,
- * not with every form page. Until then a plain, already LTR and digits-only input stands in.
- */
-const PhoneInput = lazy(() => import("../PhoneInput").then((m) => ({ default: m.PhoneInput })));
 
 /** A labelled PhoneInput bound to a modular-forms field holding the number in E.164. */
 export function PhoneField<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>>({
@@ -45,14 +40,7 @@ export function PhoneField<T extends FieldValues, R extends ResponseData, N exte
         {label}
         {required ? <span className="field__required" aria-hidden="true"> *</span> : null}
       </label>
-      <Suspense
-        fallback={
-          <div className="phone-input">
-            <input id={id} name={props.name} type="tel" dir="ltr" inputMode="tel" className="phone-input__number" value={typeof raw === "string" ? raw : ""} readOnly aria-describedby={describedBy} />
-          </div>
-        }
-      >
-      <PhoneInput
+      <LazyPhoneInput
         id={id}
         name={props.name}
         value={typeof raw === "string" ? raw : ""}
@@ -64,7 +52,6 @@ export function PhoneField<T extends FieldValues, R extends ResponseData, N exte
         describedBy={describedBy}
         required={required}
       />
-      </Suspense>
       {hint ? <p id={hintId} className="field__hint">{hint}</p> : null}
       {error ? <p id={errorId} className="field__error">{error}</p> : null}
     </div>
