@@ -1,108 +1,14 @@
-/** The catalogue shapes of the backend contract (BRIEF "Catalogue"), as the storefront reads them. */
-export interface Ref {
-  id: number;
-  slug: string;
-  name: string;
-}
+/**
+ * The catalogue shapes of the backend contract, defined once: by the built-in backend that
+ * answers them. Type-only (erased at build), so nothing of the backend reaches the browser.
+ */
+import type { CategoryNode, ProductSummary } from "../../worker/backend/services/catalogue";
 
-export interface ProductSummary {
-  id: number;
-  slug: string;
-  sku: string;
-  model: string;
-  name: string;
-  brand: Ref | null;
-  category: Ref;
-  price: number;
-  compare_at_price: number | null;
-  currency: string;
-  stock: number;
-  in_stock: boolean;
-  max_per_order: number;
-  image: string;
-  images: string[];
-  is_featured: boolean;
-  is_new: boolean;
-}
+export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../worker/backend/services/catalogue";
+export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../worker/backend/services/content";
+export type Category = CategoryNode;
+export type Specification = { label: string; value: string };
 
-export interface Specification {
-  label: string;
-  value: string;
-}
-
-export interface ProductDetails extends ProductSummary {
-  description: string;
-  specifications: Specification[];
-  related: ProductSummary[];
-  breadcrumbs: { slug: string; name: string }[];
-}
-
-export interface Category extends Ref {
-  parent_id: number | null;
-  product_count: number;
-  children: Category[];
-}
-
-export interface ListMeta {
-  page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
-
-export interface Suggestion {
-  slug: string;
-  name: string;
-  model: string;
-  image: string;
-  price: number;
-  currency: string;
-}
-
-export interface Service {
-  id: number;
-  slug: string;
-  name: string;
-  summary: string;
-  icon: string;
-  price_from: number;
-  currency: string;
-}
-
-export interface ServiceDetails extends Service {
-  description: string;
-  features: string[];
-}
-
-export interface PageSummary {
-  slug: string;
-  title: string;
-  excerpt: string;
-}
-
-export interface ContentPage extends PageSummary {
-  body: string;
-  updated_at: string;
-}
-
-export interface Banner {
-  id: number;
-  title: string;
-  subtitle: string;
-  cta_label: string;
-  link: string;
-  image: string;
-}
-
-export interface HomeData {
-  banners: Banner[];
-  categories: Category[];
-  featured: ProductSummary[];
-  new_arrivals: ProductSummary[];
-  services: Service[];
-}
-
-/** Categories flattened depth-first, with their depth, for a `<select>`. */
 export function flattenCategories(tree: Category[], depth = 0): { category: Category; depth: number }[] {
   return tree.flatMap((c) => [{ category: c, depth }, ...flattenCategories(c.children ?? [], depth + 1)]);
 }
