@@ -1,3 +1,4 @@
+import type { OrderItem } from "../../worker/backend/services/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
@@ -8,15 +9,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
 export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];
 
-export interface OrderItem {
-  product_id: number;
-  name: string;
-  slug: string;
-  image: string | null;
-  quantity: number;
-  unit_price: number;
-  line_total: number;
-}
+/** An order line, as the backend defines it (type-only: nothing of the backend runs here). */
+export type { OrderItem } from "../../worker/backend/services/orders";
 
 export interface OrderAddress {
   name?: string;

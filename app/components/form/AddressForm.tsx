@@ -1,3 +1,4 @@
+import type { Address } from "../../../worker/backend/services/addresses";
 import { useForm } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo } from "react";
@@ -9,20 +10,8 @@ import { TextField } from "./TextField";
 import { useFormSubmit } from "./useFormSubmit";
 import { SubmitButton } from "./SubmitButton";
 
-/** An address as the backend keeps it (DESIGN §6, /client/addresses). */
-export interface Address {
-  id: number;
-  label: string | null;
-  name: string;
-  phone: string;
-  city: string;
-  district: string;
-  street: string;
-  building: string | null;
-  postal_code: string | null;
-  notes: string | null;
-  is_default: boolean;
-}
+/** An address as the backend keeps it (DESIGN §6, /client/addresses): one definition, type-only. */
+export type { Address } from "../../../worker/backend/services/addresses";
 
 export type AddressValues = {
   label: string;
