@@ -33,6 +33,8 @@ const worker = await startWorker({
   vars: { ENVIRONMENT: "production", AUTH_PEPPER: "load-pepper", PAYMENT_SECRET: "load-secret" },
 });
 const base = worker.url;
+// Even if autocannon throws from one of its callbacks, the worker must not outlive this run.
+process.on("exit", () => worker.stop());
 
 interface Product {
   id: number;
