@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { toast } from "sonner";
 import { promptInstall, registerServiceWorker, type BeforeInstallPromptEvent, type PwaController } from "../lib/pwa";
-import { reloadOnNavigation, updatePoll } from "../lib/update-poll";
+import { reloadOnNavigation, updateState } from "../lib/update-state";
 import { useT } from "../lib/use-locale";
 import { installPromptAtom, installStateAtom, onlineAtom, swRegistrationErrorAtom, swStateAtom, updatePendingAtom } from "../state/pwa";
 import "../styles/pwa.css";
@@ -57,8 +57,8 @@ export function PwaStatus() {
     const onOnline = () => setOnline(true);
     const onOffline = () => setOnline(false);
     setOnline(navigator.onLine);
-    setUpdatePending(updatePoll.isPending());
-    const unsubscribe = updatePoll.subscribe(() => setUpdatePending(updatePoll.isPending()));
+    setUpdatePending(updateState.isPending());
+    const unsubscribe = updateState.subscribe(() => setUpdatePending(updateState.isPending()));
     window.addEventListener("beforeinstallprompt", onBeforeInstall);
     window.addEventListener("appinstalled", onInstalled);
     window.addEventListener("online", onOnline);
@@ -94,7 +94,7 @@ export function PwaStatus() {
   useEffect(() => {
     if (navigation.state !== "loading" || navigation.formMethod || !navigation.location) return;
     const { pathname, search, hash } = navigation.location;
-    reloadOnNavigation(updatePoll, `${pathname}${search}${hash}`, (url) => window.location.assign(url));
+    reloadOnNavigation(updateState, `${pathname}${search}${hash}`, (url) => window.location.assign(url));
   }, [navigation.state, navigation.formMethod, navigation.location]);
 
   async function install() {

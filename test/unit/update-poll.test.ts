@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createUpdatePoll, reloadOnNavigation, UPDATE_POLL_INTERVAL_MS } from "../../app/lib/update-poll";
+import { createUpdateState } from "../../app/lib/update-state";
 
 /** A fake /builds/latest.json: answers with whatever build is "live" at the moment of the call. */
 function server(initial: string) {
@@ -105,6 +106,33 @@ describe("update poll", () => {
     await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
     expect(reloadOnNavigation(poll, "/ar/products?page=2", assign)).toBe(true);
     expect(assign).toHaveBeenCalledWith("/ar/products?page=2");
+    poll.stop();
+  });
+});
+
+describe("update state", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("the poll loaded after hydration marks the update in the state the layout already reads", async () => {
+    const state = createUpdateState();
+    const listener = vi.fn();
+    state.subscribe(listener);
+    const api = server("build-2");
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch: api.fetch, state });
+    expect(state.isPending()).toBe(false);
+    poll.start();
+    await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
+    expect(state.isPending()).toBe(true);
+    expect(state.latestId()).toBe("build-2");
+    expect(listener).toHaveBeenCalledTimes(1);
+    const assign = vi.fn();
+    expect(reloadOnNavigation(state, "/en/products", assign)).toBe(true);
+    expect(assign).toHaveBeenCalledWith("/en/products");
     poll.stop();
   });
 });
