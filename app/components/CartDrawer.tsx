@@ -1,11 +1,10 @@
 import { useAtom, useAtomValue } from "jotai";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useCartHydration } from "../lib/cart";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
-import { CartLine } from "./CartLine";
 
 /**
  * The drawer is a closed <dialog> at first paint, so its stylesheet is not render-blocking: it
@@ -14,6 +13,15 @@ import { CartLine } from "./CartLine";
  * themselves and get it in their first load as before.
  */
 const loadCartStyles = () => import("../styles/cart.css");
+
+/**
+ * The lines (with their quantity stepper) are only seen once the drawer opens, and the cart is
+ * only known after hydration, so their code is not in the first load either: the drawer starts
+ * loading it as soon as it has hydrated, well before anyone opens it. The dialog, its focus
+ * handling and the empty state stay here, so opening is instant.
+ */
+const loadCartLine = () => import("./CartLine");
+const CartLine = lazy(() => loadCartLine().then((m) => ({ default: m.CartLine })));
 
 /**
  * The cart drawer. A modal <dialog>: the browser traps focus inside, Escape closes it, and focus
@@ -31,6 +39,7 @@ export function CartDrawer() {
   useCartHydration();
   useEffect(() => {
     void loadCartStyles();
+    void loadCartLine();
   }, []);
 
   useEffect(() => {
@@ -72,11 +81,13 @@ export function CartDrawer() {
               <Link className="button" to={to("/products")} onClick={close}>{t("cart.continueShopping")}</Link>
             </div>
           ) : (
-            <ul className="cart-lines" aria-label={t("cart.lines")}>
-              {cart.products.map((line) => (
-                <CartLine key={line.product_id} line={line} currency={cart.currency} onNavigate={close} compact />
-              ))}
-            </ul>
+            <Suspense fallback={<p className="muted" role="status" aria-busy="true">{t("cart.loadingLines")}</p>}>
+              <ul className="cart-lines" aria-label={t("cart.lines")}>
+                {cart.products.map((line) => (
+                  <CartLine key={line.product_id} line={line} currency={cart.currency} onNavigate={close} compact />
+                ))}
+              </ul>
+            </Suspense>
           )}
         </div>
         {empty ? null : (
