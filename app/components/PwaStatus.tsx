@@ -2,13 +2,19 @@ import { useAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { toast } from "sonner";
-import { promptInstall, registerServiceWorker, type BeforeInstallPromptEvent, type PwaController } from "../lib/pwa";
+import type { BeforeInstallPromptEvent, PwaController } from "../lib/pwa";
 import { reloadOnNavigation, updateState } from "../lib/update-state";
 import { useT } from "../lib/use-locale";
 import { installPromptAtom, installStateAtom, onlineAtom, swRegistrationErrorAtom, swStateAtom, updatePendingAtom } from "../state/pwa";
 import "../styles/pwa.css";
 
 let registration: Promise<PwaController | null> | undefined;
+
+/**
+ * Registration and the install prompt both happen after hydration (an effect, a click), so their
+ * code is not part of the first load; the registration effect fetches it right away.
+ */
+const loadPwa = () => import("../lib/pwa");
 
 /**
  * The app-and-installation states of spec §4, shown in the shopper's language: service worker
@@ -33,13 +39,15 @@ export function PwaStatus() {
   // After hydration: register the service worker (once per page) and listen to the browser.
   useEffect(() => {
     if (import.meta.env.DEV) return;
-    registration ??= registerServiceWorker({
-      onState: (state) => setSwState(state),
-      onRegistrationError: (error) => {
-        console.warn("Service worker registration failed", error);
-        setRegistrationError(true);
-      },
-    });
+    registration ??= loadPwa().then(({ registerServiceWorker }) =>
+      registerServiceWorker({
+        onState: (state) => setSwState(state),
+        onRegistrationError: (error) => {
+          console.warn("Service worker registration failed", error);
+          setRegistrationError(true);
+        },
+      }),
+    );
     void registration.then(setController);
   }, [setSwState, setRegistrationError]);
 
@@ -101,6 +109,7 @@ export function PwaStatus() {
     if (!installPrompt) return;
     setInstallPrompt(null);
     try {
+      const { promptInstall } = await loadPwa();
       setInstallState(await promptInstall(installPrompt));
     } catch {
       setInstallState("dismissed");
