@@ -18,9 +18,17 @@ function formatter(currency: string, locale: Locale): Intl.NumberFormat {
   return f;
 }
 
+const digits = new Map<string, number>();
+
 /** How many minor units make one major unit of a currency (100 for SAR, 1000 for KWD, 1 for JPY). */
 export function minorUnitDigits(currency: string): number {
-  return formatter(currency, "en").resolvedOptions().maximumFractionDigits ?? 2;
+  let d = digits.get(currency);
+  if (d === undefined) {
+    // resolvedOptions() builds a fresh object each call: read it once per currency (it showed in the SSR profile).
+    d = formatter(currency, "en").resolvedOptions().maximumFractionDigits ?? 2;
+    digits.set(currency, d);
+  }
+  return d;
 }
 
 /** The amount as a decimal major-unit number: 129900 SAR → 1299. */
