@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { cacheKey, forgetRemembered, MEMORY_TTL_MS } from "../../worker/backend/cache";
 import type { CategoryNode, ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
@@ -268,6 +269,32 @@ describe("edge caching of catalogue reads", () => {
       signedIn = await get<CategoryNode[]>(path, "en", { authorization: "Bearer abcdefghijklmnopqrstuvwxyz" });
     }
     expect(signedIn.headers.get("x-cache")).toBe("HIT");
+  });
+
+  it("answers a repeated read from the isolate's memory first, for at most MEMORY_TTL_MS, then from the Cache API again", async () => {
+    const path = `/products?per_page=2&cache_probe=${crypto.randomUUID()}`;
+    const first = await get<ProductSummary[]>(path);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    // The Cache API's copy is dropped: only memory can answer now.
+    await new Promise((r) => setTimeout(r, 50));
+    const edge = (caches as unknown as { default: Cache }).default;
+    await edge.delete(cacheKey(`https://shop.test/backend${path}`, "en"));
+    const fromMemory = await get<ProductSummary[]>(path);
+    expect(fromMemory.headers.get("x-cache")).toBe("HIT");
+    expect(fromMemory.body).toEqual(first.body);
+    expect(fromMemory.headers.get("cache-control")).toBe("public, max-age=30, stale-while-revalidate=300");
+    // Past the memory's time to live the read goes back to the Cache API (now empty): a miss.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + MEMORY_TTL_MS + 1);
+      expect((await get<ProductSummary[]>(path)).headers.get("x-cache")).toBe("MISS");
+    } finally {
+      vi.useRealTimers();
+    }
+    // And forgetting memory (as a catalogue change would need) sends the next read to the Cache API.
+    await edge.delete(cacheKey(`https://shop.test/backend${path}`, "en"));
+    forgetRemembered();
+    expect((await get<ProductSummary[]>(path)).headers.get("x-cache")).toBe("MISS");
   });
 
   it("never caches errors", async () => {
