@@ -33,14 +33,14 @@ export interface ShopContext {
 
 export const shopContext = createContext<ShopContext>();
 
-/** Filled by the `catalog` middleware: the category tree for the header, loaded once per request. */
+/** Filled by the `catalog` middleware: reads the category tree for the header, at most once per request, when first called. */
 export interface CategoryNode {
   id: number;
   slug: string;
   name: string;
   children?: CategoryNode[];
 }
-export const catalogContext = createContext<Promise<CategoryNode[]>>(Promise.resolve([]));
+export const catalogContext = createContext<() => Promise<CategoryNode[]>>(() => Promise.resolve([]));
 
 /** Filled by the shop layout middleware: the locale of this request. */
 export const localeContext = createContext<Locale>("en");

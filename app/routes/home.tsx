@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { Await } from "react-router";
 import type { Route } from "./+types/home";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
 import { SmartLink } from "../components/SmartLink";
@@ -11,6 +12,9 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
+
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 

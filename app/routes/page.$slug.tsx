@@ -1,10 +1,14 @@
 import type { Route } from "./+types/page.$slug";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ContentPageView } from "../components/ContentPageView";
 import { loadContentPage } from "../lib/content.server";
 import { pageMeta } from "../lib/seo";
 import "../styles/catalog.css";
 
 export const loader = (args: Route.LoaderArgs) => loadContentPage(args, args.params.slug);
+
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { page: "page", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/page._index";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { SmartLink } from "../components/SmartLink";
 import { serverApi } from "../lib/api/server";
@@ -7,6 +8,9 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
+
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Route } from "./+types/product-details.$slug";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { AddToCart } from "../components/AddToCart";
 import { BackButton } from "../components/BackButton";
 import { Breadcrumbs } from "../components/Breadcrumbs";
@@ -17,6 +18,9 @@ import { formatMoney, toDecimalString } from "../lib/money";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
+
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);

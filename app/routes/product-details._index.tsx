@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/product-details._index";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { serverApi } from "../lib/api/server";
 import { flattenCategories, type Category, type ProductSummary } from "../lib/catalog";
@@ -9,6 +10,9 @@ import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
 
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "productFinder" });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -16,7 +20,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const [categories, popular] = await Promise.all([
-      context.get(catalogContext) as Promise<Category[]>,
+      context.get(catalogContext)() as Promise<Category[]>,
       api.get<ProductSummary[]>("/products", { query: { sort: "relevance", per_page: 4 } }).then((r) => r.data ?? []),
     ]);
     return { categories, popular };

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/products";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
@@ -14,6 +15,9 @@ import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
 
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const { query, ignored } = parseProductQuery(new URL(request.url).searchParams);
@@ -22,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // The three reads go out together; the category tree is the one the header already asked for.
     const [list, categories, brands] = await Promise.all([
       api.get<ProductSummary[]>("/products", { query: backendQuery(query) }),
-      context.get(catalogContext) as Promise<Category[]>,
+      context.get(catalogContext)() as Promise<Category[]>,
       api.get<Ref[]>("/brands").then((r) => r.data ?? []),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;

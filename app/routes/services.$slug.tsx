@@ -1,4 +1,5 @@
 import type { Route } from "./+types/services.$slug";
+import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { PlainText } from "../components/PlainText";
 import { Price } from "../components/Price";
@@ -12,6 +13,9 @@ import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib
 import { toDecimalString } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
+
+/** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
+export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);

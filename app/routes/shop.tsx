@@ -15,7 +15,7 @@ import { redirectMiddleware } from "../middleware/redirect";
 export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [categories, session] = await Promise.all([context.get(catalogContext), context.get(shopContext).getSession()]);
+  const [categories, session] = await Promise.all([context.get(catalogContext)(), context.get(shopContext).getSession()]);
   return { categories, signedIn: session !== null };
 }
 

@@ -30,6 +30,11 @@ function sessionId(c: Context<HonoEnv>): string | null {
   return id && SESSION_ID.test(id) ? id : null;
 }
 
+/** Whether the request carries a well-formed session cookie (without reading the session). */
+export function hasSessionCookie(c: Context<HonoEnv>): boolean {
+  return sessionId(c) !== null;
+}
+
 /** Reads this request's session; a missing, malformed or expired cookie is simply no session. */
 export async function readSession(c: Context<HonoEnv>): Promise<StoredSession | null> {
   const id = sessionId(c);

@@ -1,0 +1,128 @@
+import type { Context } from "hono";
+import { localeOfPath } from "../app/lib/locales";
+import { PAGE_CACHEABLE_HEADER } from "../app/middleware/page-cache";
+import { localeCookie } from "../app/middleware/redirect";
+import { hasSessionCookie } from "./api/session";
+import type { HonoEnv } from "./env";
+
+/**
+ * The page cache: the rendered answer of a public page, kept in this isolate's memory for a few
+ * seconds and served to the next anonymous visitors of the same URL (docs/PERFORMANCE.md,
+ * "Caching at the edge").
+ *
+ * Why: rendering a page costs the Worker several milliseconds of CPU (route matching, the loaders,
+ * React's render, the hydration payload), while a kept page costs a copy; an isolate serves many
+ * requests in a row, so a popular page renders once per PAGE_TTL_MS per isolate instead of once
+ * per visitor. A hit is answered here, before React Router runs at all.
+ *
+ * What makes it safe:
+ * - A page is kept only when the storefront marked its answer cacheable: the routes that opt in
+ *   with `pageCacheMiddleware` (public catalogue and content pages), a GET from a visitor without
+ *   a session, a whole 200 HTML document or `.data` payload. Here, a request that carries a session
+ *   cookie is never answered from, nor stored in, the cache.
+ * - Set-Cookie is never kept; the locale cookie the redirect middleware would set is set on a hit
+ *   by the same function (`localeCookie`).
+ * - A document carries the CSP nonce of the request that rendered it; a copy gets the serving
+ *   request's own nonce in its place, so a nonce is never reused.
+ * - Entries live PAGE_TTL_MS, under the `short` data policy's 30 s: a page adds at most that much
+ *   to the staleness its data already accepts. Cart, checkout, accounts and payments never opt in.
+ *   A request with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders
+ *   afresh and refreshes the entry.
+ * - The map is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
+ */
+export const PAGE_TTL_MS = 5_000;
+const MAX_ENTRIES = 128;
+const MAX_BODY_BYTES = 512 * 1024;
+
+interface Page {
+  expires: number;
+  status: number;
+  headers: [string, string][];
+  /** The body as UTF-8, cut where the rendering request's nonce stood (one part when it had none). */
+  parts: Uint8Array[];
+  size: number;
+}
+
+const pages = new Map<string, Page>();
+const encoder = new TextEncoder();
+
+/** Forgets every kept page (tests that change the catalogue under a page already served). */
+export function forgetPages(): void {
+  pages.clear();
+}
+
+function keyOf(c: Context<HonoEnv>): string {
+  // The unprefixed home page follows the visitor's preferred locale: it is part of the key.
+  return `${c.get("language")} ${c.req.url}`;
+}
+
+function wantsFresh(c: Context<HonoEnv>): boolean {
+  return /no-cache|no-store|max-age=0/.test(c.req.header("cache-control") ?? "");
+}
+
+function mayUse(c: Context<HonoEnv>): boolean {
+  return c.req.method === "GET" && !hasSessionCookie(c);
+}
+
+/** The kept bytes with this request's nonce between the parts: copies, no string work per hit. */
+function build(page: Page, nonce: string): Response {
+  const nonceBytes = encoder.encode(nonce);
+  const body = new Uint8Array(page.size + nonceBytes.byteLength * (page.parts.length - 1));
+  let offset = 0;
+  page.parts.forEach((part, i) => {
+    if (i > 0) {
+      body.set(nonceBytes, offset);
+      offset += nonceBytes.byteLength;
+    }
+    body.set(part, offset);
+    offset += part.byteLength;
+  });
+  return new Response(body, { status: page.status, headers: page.headers });
+}
+
+/** A kept page for this request, or undefined. */
+export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefined {
+  if (!mayUse(c) || wantsFresh(c)) return undefined;
+  const key = keyOf(c);
+  const page = pages.get(key);
+  if (!page) return undefined;
+  if (page.expires <= Date.now()) {
+    pages.delete(key);
+    return undefined;
+  }
+  const response = build(page, nonce);
+  response.headers.set("x-page-cache", "HIT");
+  const cookie = localeCookie(c.req.header("cookie") ?? null, localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"));
+  if (cookie) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
+async function keep(key: string, body: ReadableStream<Uint8Array>, response: Response, nonce: string): Promise<void> {
+  const text = await new Response(body).text();
+  const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
+  const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  if (size > MAX_BODY_BYTES) return;
+  const headers = [...response.headers].filter(([name]) => name !== "set-cookie" && name !== "x-page-cache");
+  pages.delete(key);
+  pages.set(key, { expires: Date.now() + PAGE_TTL_MS, status: response.status, headers, parts, size });
+  while (pages.size > MAX_ENTRIES) pages.delete(pages.keys().next().value as string);
+}
+
+/**
+ * After a render: keeps the answer when the storefront marked it cacheable, and returns the
+ * response to send (the same stream, teed).
+ */
+export function keepPage(c: Context<HonoEnv>, response: Response, nonce: string): Response {
+  const marked = response.headers.has(PAGE_CACHEABLE_HEADER);
+  if (!marked) return response;
+  response.headers.delete(PAGE_CACHEABLE_HEADER);
+  if (!mayUse(c) || response.status !== 200 || !response.body) return response;
+  const [toVisitor, toKeep] = response.body.tee();
+  const stored = keep(keyOf(c), toKeep, response, nonce).catch((error: unknown) => {
+    console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
+  });
+  c.executionCtx.waitUntil(stored);
+  const served = new Response(toVisitor, response);
+  served.headers.set("x-page-cache", wantsFresh(c) ? "BYPASS" : "MISS");
+  return served;
+}
