@@ -10,6 +10,11 @@ export default {
   // `pages` table; none of it exists at build time. What is the same for everyone and changes only
   // with a deploy (the offline pages) is written as static files by scripts/build-sw.ts.
   // docs/PERFORMANCE.md, "Prerendering and the payload files".
+  // The whole route manifest comes with the first document (about 1.5 KB gzip for ~30 routes)
+  // instead of "lazy" discovery: lazy mode fetched /__manifest for the links on the page right
+  // after hydration and patched the routes in, a main-thread task Lighthouse counted as blocking
+  // (docs/PERFORMANCE.md, "Changes made from the measurements").
+  routeDiscovery: { mode: "initial" },
   future: {
     v8_middleware: true,
     v8_viteEnvironmentApi: true,

@@ -1,5 +1,5 @@
 import { useStore } from "jotai";
-import { useEffect, useMemo } from "react";
+import { startTransition, useEffect, useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
 import {
   cartFromResponse,
@@ -300,7 +300,9 @@ export function useCartHydration(): void {
   const identity = typeof window === "undefined" ? null : (readSession("token") ?? readSession("guestId"));
   useEffect(() => {
     if (identity || readSession("products") === "true") void load();
-    else setCartEmpty(ctx);
+    // No cart yet: mark it loaded and empty as a low-priority update, so the header and drawer
+    // re-render in slices after hydration instead of in one blocking task.
+    else startTransition(() => setCartEmpty(ctx));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- reload only when who or which language changes
   }, [identity, locale]);
 }

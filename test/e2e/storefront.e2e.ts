@@ -194,6 +194,26 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others`, async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}/products`);
+      await hydrated(page);
+      // React Router adds <link rel="prefetch"> for a visible link's `.data` (and its modules).
+      const prefetched = () =>
+        page.locator('link[rel="prefetch"][href*=".data"]').evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
+      await expect.poll(async () => (await prefetched()).some((p) => p.startsWith(`/${locale}/product-details/`)), WAIT).toBe(true);
+      const visible = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
+        els.filter((e) => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+      );
+      const below = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
+        els.filter((e) => e.getBoundingClientRect().top > innerHeight * 2).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+      );
+      const fetched = await prefetched();
+      expect(visible.some((p) => fetched.includes(`${p}.data`))).toBe(true);
+      for (const p of below) expect(fetched).not.toContain(`${p}.data`);
+      await context.close();
+    });
+
     it(`${locale}: no serious or critical accessibility violations on the storefront pages`, async () => {
       const { context, page } = await newPage(browser);
       const pages = ["", "/products", `/product-details/${productSlug}`, "/services", "/services/device-repair", "/page", "/page/terms", "/about-us", "/contact-us", "/product-details"];
