@@ -2,8 +2,7 @@ import { useAtom, useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useCartHydration } from "../lib/cart";
-import { formatMoney } from "../lib/money";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
 
 /**
@@ -15,13 +14,14 @@ import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/ca
 const loadCartStyles = () => import("../styles/cart.css");
 
 /**
- * The lines (with their quantity stepper) are only seen once the drawer opens, and the cart is
- * only known after hydration, so their code is not in the first load either: the drawer starts
- * loading it as soon as it has hydrated, well before anyone opens it. The dialog, its focus
- * handling and the empty state stay here, so opening is instant.
+ * The lines (with their quantity steppers) and the subtotal are only seen once the drawer opens,
+ * and the cart is only known after hydration, so their code is not in the first load either: the
+ * drawer starts loading it as soon as it has hydrated, well before anyone opens it. The dialog,
+ * its focus handling and the empty state stay here, so opening is instant; should the lines still
+ * be on their way, the open drawer says it is loading.
  */
-const loadCartLine = () => import("./CartLine");
-const CartLine = lazy(() => loadCartLine().then((m) => ({ default: m.CartLine })));
+const loadLines = () => import("./CartDrawerLines");
+const CartDrawerLines = lazy(() => loadLines().then((m) => ({ default: m.CartDrawerLines })));
 
 /**
  * The cart drawer. A modal <dialog>: the browser traps focus inside, Escape closes it, and focus
@@ -31,7 +31,6 @@ const CartLine = lazy(() => loadCartLine().then((m) => ({ default: m.CartLine })
 export function CartDrawer() {
   const t = useT();
   const to = useLocalePath();
-  const locale = useLocale();
   const [open, setOpen] = useAtom(cartDrawerOpenAtom);
   const cart = useAtomValue(cartListAtom);
   const count = useAtomValue(totalQuantityAtom);
@@ -39,7 +38,7 @@ export function CartDrawer() {
   useCartHydration();
   useEffect(() => {
     void loadCartStyles();
-    void loadCartLine();
+    void loadLines();
   }, []);
 
   useEffect(() => {
@@ -73,42 +72,24 @@ export function CartDrawer() {
             <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
           </button>
         </div>
-        <div className="drawer__body">
-          {empty ? (
+        {empty ? (
+          <div className="drawer__body">
             <div className="empty-state">
               <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
               <p>{t("cart.empty")}</p>
               <Link className="button" to={to("/products")} onClick={close}>{t("cart.continueShopping")}</Link>
             </div>
-          ) : (
-            <Suspense fallback={<p className="muted" role="status" aria-busy="true">{t("cart.loadingLines")}</p>}>
-              <ul className="cart-lines" aria-label={t("cart.lines")}>
-                {cart.products.map((line) => (
-                  <CartLine key={line.product_id} line={line} currency={cart.currency} onNavigate={close} compact />
-                ))}
-              </ul>
-            </Suspense>
-          )}
-        </div>
-        {empty ? null : (
-          <div className="drawer__foot">
-            <p className="cart-drawer__subtotal">
-              <span>{t("cart.subtotal")}</span>
-              <strong><bdi>{formatMoney(cart.subtotal, cart.currency, locale)}</bdi></strong>
-            </p>
-            {cart.discount > 0 ? (
-              <p className="cart-drawer__subtotal cart-drawer__subtotal--discount">
-                <span>{t("cart.discount")}</span>
-                <span>−<bdi>{formatMoney(cart.discount, cart.currency, locale)}</bdi></span>
-              </p>
-            ) : null}
-            <Link className="button button--primary button--block" to={to("/checkout")} onClick={close}>
-              {t("cart.checkout")}
-            </Link>
-            <Link className="button button--block" to={to("/shopping-cart")} onClick={close}>
-              {t("cart.viewCart")}
-            </Link>
           </div>
+        ) : (
+          <Suspense
+            fallback={
+              <div className="drawer__body">
+                <p className="muted" role="status" aria-busy="true">{t("cart.loadingLines")}</p>
+              </div>
+            }
+          >
+            <CartDrawerLines cart={cart} onNavigate={close} />
+          </Suspense>
         )}
       </div>
     </dialog>
