@@ -1,8 +1,15 @@
 import type { FieldPath, FieldValues, FormStore, ResponseData } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
+import { lazy, Suspense, useEffect } from "react";
 import type { FieldError } from "../../lib/api/errors";
 import type { FormMessages } from "../../lib/forms";
-import { ErrorSummary } from "./ErrorSummary";
+
+/**
+ * The summary only ever appears after a submit (never in the server's HTML, nor at hydration), so
+ * its code loads right after the form hydrates instead of with the page.
+ */
+const loadSummary = () => import("./ErrorSummary");
+const ErrorSummary = lazy(() => loadSummary().then((m) => ({ default: m.ErrorSummary })));
 
 export interface FormErrorsProps<T extends FieldValues, R extends ResponseData> {
   form: FormStore<T, R>;
@@ -22,9 +29,16 @@ export interface FormErrorsProps<T extends FieldValues, R extends ResponseData> 
  */
 export function FormErrors<T extends FieldValues, R extends ResponseData>({ form, messages, serverErrors, serverMessage, labels, idPrefix }: FormErrorsProps<T, R>) {
   useSignals();
+  useEffect(() => {
+    void loadSummary();
+  }, []);
   const submitCount = form.submitCount.value;
   if (serverErrors.length) {
-    return <ErrorSummary title={messages.summary} message={serverMessage} errors={serverErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />;
+    return (
+      <Suspense fallback={null}>
+        <ErrorSummary title={messages.summary} message={serverMessage} errors={serverErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />
+      </Suspense>
+    );
   }
   if (serverMessage) {
     return (
@@ -40,5 +54,9 @@ export function FormErrors<T extends FieldValues, R extends ResponseData>({ form
     const message = field?.error.value;
     if (field?.active.value && message) fieldErrors.push({ type: name, message });
   }
-  return <ErrorSummary title={messages.summary} message={messages.formInvalid} errors={fieldErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />;
+  return (
+    <Suspense fallback={null}>
+      <ErrorSummary title={messages.summary} message={messages.formInvalid} errors={fieldErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />
+    </Suspense>
+  );
 }
