@@ -7,7 +7,7 @@ import {
   type ResponseData,
 } from "@modular-forms/react";
 import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
-import type { GenericSchema } from "valibot";
+import * as v from "valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
 import { isPhoneKey } from "./phone-text";
@@ -62,29 +62,11 @@ export type Validator = (value: string | null | undefined) => string;
 /** The same, for a rule that loads what it needs first (the phone metadata). */
 export type AsyncValidator = (value: string | null | undefined) => Promise<string>;
 
-/**
- * The address shape valibot's `email()` accepts (valibot 1.x EMAIL_REGEX). The rules below check
- * by hand what valibot's pipes checked, so no form page loads valibot's code for a trim, a length
- * and two patterns; a schema still works through `rules.schema`, via its Standard Schema interface.
- */
-const EMAIL = /^[\w+-]+(?:\.[\w+-]+)*@[\da-zA-Z]+(?:[.-][\da-zA-Z]+)*\.[a-zA-Z]{2,}$/u;
-
-function isUrl(text: string): boolean {
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs a (synchronous) valibot schema as a field validator; an issue without a message gives the fallback. */
-export function fromSchema(schema: GenericSchema<string, unknown>, fallback: string): Validator {
+/** Runs a valibot schema as a field validator; an issue without a message gives the fallback. */
+export function fromSchema(schema: v.GenericSchema<string, unknown>, fallback: string): Validator {
   return (value) => {
-    const result = schema["~standard"].validate(value ?? "");
-    // A GenericSchema is synchronous; a promise here would be a schema with async checks, which no form uses.
-    if (result instanceof Promise) return fallback;
-    return result.issues ? result.issues[0]?.message || fallback : "";
+    const result = v.safeParse(schema, value ?? "");
+    return result.success ? "" : result.issues[0]?.message || fallback;
   };
 }
 
@@ -96,16 +78,15 @@ export function fromSchema(schema: GenericSchema<string, unknown>, fallback: str
 export function formRules(t: Translate) {
   const m = formMessages(t);
   const optional = (check: Validator): Validator => (value) => ((value ?? "").trim() === "" ? "" : check(value));
-  /** A check of the trimmed value, optional like every rule but `required`. */
-  const trimmed = (ok: (text: string) => boolean, message: string): Validator => optional((value) => (ok((value ?? "").trim()) ? "" : message));
   return {
     messages: m,
-    required: (name: string): Validator => (value) => ((value ?? "").trim() === "" ? m.required(name) : ""),
-    email: (): Validator => trimmed((text) => EMAIL.test(text), m.email),
-    url: (): Validator => trimmed(isUrl, m.url),
-    number: (name: string): Validator => trimmed((text) => /^-?\d+(\.\d+)?$/.test(text), m.number(name)),
-    minLength: (name: string, min: number): Validator => optional((value) => ((value ?? "").length < min ? m.minLength(name, min) : "")),
-    maxLength: (name: string, max: number): Validator => optional((value) => ((value ?? "").length > max ? m.maxLength(name, max) : "")),
+    required: (name: string): Validator => fromSchema(v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
+    email: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.email(m.email)), m.fallback)),
+    url: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.url(m.url)), m.fallback)),
+    number: (name: string): Validator =>
+      optional(fromSchema(v.pipe(v.string(), v.trim(), v.regex(/^-?\d+(\.\d+)?$/, m.number(name))), m.fallback)),
+    minLength: (name: string, min: number): Validator => optional(fromSchema(v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
+    maxLength: (name: string, max: number): Validator => optional(fromSchema(v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
     /** The value must equal another field's current value (password confirmation). */
     matches: (name: string, other: () => string | null | undefined): Validator => (value) => ((value ?? "") === (other() ?? "") ? "" : m.mismatch(name)),
     /**
@@ -121,13 +102,13 @@ export function formRules(t: Translate) {
     emailOrPhone: (): Validator =>
       optional((value) => {
         const text = (value ?? "").trim();
-        if (text.includes("@")) return EMAIL.test(text) ? "" : m.email;
+        if (text.includes("@")) return v.safeParse(v.pipe(v.string(), v.email()), text).success ? "" : m.email;
         return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
       }),
     /** A pattern the trimmed value must match, with its own message. */
-    pattern: (re: RegExp, message: string): Validator => trimmed((text) => re.test(text), message),
+    pattern: (re: RegExp, message: string): Validator => optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
     /** An arbitrary valibot schema with a message of the caller's choosing. */
-    schema: (schema: GenericSchema<string, unknown>): Validator => optional(fromSchema(schema, m.fallback)),
+    schema: (schema: v.GenericSchema<string, unknown>): Validator => optional(fromSchema(schema, m.fallback)),
   };
 }
 export type FormRules = ReturnType<typeof formRules>;
