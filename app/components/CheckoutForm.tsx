@@ -5,7 +5,7 @@ import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError, type FieldError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
 import { newIdempotencyKey, optionsTotals, useCheckoutOptions, type NewAddress, type SavedAddress } from "../lib/checkout";
-import { formRules, type Validator } from "../lib/forms";
+import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { formatMoney } from "../lib/money";
 import type { Order } from "../lib/orders";
 import { readSession } from "../lib/session";
@@ -22,6 +22,9 @@ type Values = Record<FieldName, string>;
 const EMPTY: Values = { email: "", name: "", phone: "", city: "", district: "", street: "", building: "", postal_code: "", notes: "" };
 const ID_PREFIX = "co";
 const ADDRESS_FIELDS: FieldName[] = ["name", "phone", "city", "district", "street", "building", "postal_code", "notes"];
+
+/** The form validates while rendering, so the route shows it only once valibot is there. */
+export const ready: Promise<unknown> = loadValibot();
 
 /**
  * The checkout form: contact (guests), the delivery address (a saved one for signed-in
@@ -121,7 +124,8 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const clientError = (name: FieldName): string => {
     for (const check of validators[name] ?? []) {
       const message = check(values[name]);
-      if (message) return message;
+      // Rules answer at once here: the route shows this form only once `ready` (valibot) resolved.
+      if (typeof message === "string" && message) return message;
     }
     return "";
   };

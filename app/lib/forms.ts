@@ -7,7 +7,7 @@ import {
   type ResponseData,
 } from "@modular-forms/react";
 import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
-import * as v from "valibot";
+import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
 import { isPhoneKey } from "./phone-text";
@@ -57,17 +57,45 @@ export function formMessages(t: Translate): FormMessages {
   };
 }
 
-/** A modular-forms field validator: answers the message, or "" when the value is fine. */
-export type Validator = (value: string | null | undefined) => string;
+/**
+ * valibot loads after hydration, not with the page: a form needs its rules on the first blur or
+ * submit, never to paint (docs/PERFORMANCE.md, "Bundles"). The browser starts loading it as soon
+ * as it is idle after this module runs; a rule asked before it has arrived answers a promise,
+ * which modular-forms awaits like any async validator.
+ */
+type V = typeof Valibot;
+let valibot: V | undefined;
+let loadingValibot: Promise<V> | undefined;
+
+export function loadValibot(): Promise<V> {
+  loadingValibot ??= import("./form-valibot").then((m) => (valibot = m));
+  return loadingValibot;
+}
+
+if (typeof window !== "undefined") {
+  const idle = typeof requestIdleCallback === "function" ? (cb: () => void) => requestIdleCallback(cb, { timeout: 2000 }) : (cb: () => void) => setTimeout(cb, 0);
+  idle(() => void loadValibot());
+}
+
+/**
+ * A modular-forms field validator: answers the message, or "" when the value is fine; a promise
+ * of it only until valibot has loaded (see above).
+ */
+export type Validator = (value: string | null | undefined) => string | Promise<string>;
 /** The same, for a rule that loads what it needs first (the phone metadata). */
 export type AsyncValidator = (value: string | null | undefined) => Promise<string>;
+/** A valibot schema for a field, built once valibot is there. */
+export type SchemaOf = (v: V) => Valibot.GenericSchema<string, unknown>;
 
 /** Runs a valibot schema as a field validator; an issue without a message gives the fallback. */
-export function fromSchema(schema: v.GenericSchema<string, unknown>, fallback: string): Validator {
-  return (value) => {
+export function fromSchema(build: SchemaOf, fallback: string): Validator {
+  let schema: Valibot.GenericSchema<string, unknown> | undefined;
+  const check = (v: V, value: string | null | undefined): string => {
+    schema ??= build(v);
     const result = v.safeParse(schema, value ?? "");
     return result.success ? "" : result.issues[0]?.message || fallback;
   };
+  return (value) => (valibot ? check(valibot, value) : loadValibot().then((v) => check(v, value)));
 }
 
 /**
@@ -78,15 +106,16 @@ export function fromSchema(schema: v.GenericSchema<string, unknown>, fallback: s
 export function formRules(t: Translate) {
   const m = formMessages(t);
   const optional = (check: Validator): Validator => (value) => ((value ?? "").trim() === "" ? "" : check(value));
+  const isEmail = fromSchema((v) => v.pipe(v.string(), v.email()), m.email);
   return {
     messages: m,
-    required: (name: string): Validator => fromSchema(v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
-    email: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.email(m.email)), m.fallback)),
-    url: (): Validator => optional(fromSchema(v.pipe(v.string(), v.trim(), v.url(m.url)), m.fallback)),
+    required: (name: string): Validator => fromSchema((v) => v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
+    email: (): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.email(m.email)), m.fallback)),
+    url: (): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.url(m.url)), m.fallback)),
     number: (name: string): Validator =>
-      optional(fromSchema(v.pipe(v.string(), v.trim(), v.regex(/^-?\d+(\.\d+)?$/, m.number(name))), m.fallback)),
-    minLength: (name: string, min: number): Validator => optional(fromSchema(v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
-    maxLength: (name: string, max: number): Validator => optional(fromSchema(v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
+      optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.regex(/^-?\d+(\.\d+)?$/, m.number(name))), m.fallback)),
+    minLength: (name: string, min: number): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
+    maxLength: (name: string, max: number): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
     /** The value must equal another field's current value (password confirmation). */
     matches: (name: string, other: () => string | null | undefined): Validator => (value) => ((value ?? "") === (other() ?? "") ? "" : m.mismatch(name)),
     /**
@@ -102,13 +131,13 @@ export function formRules(t: Translate) {
     emailOrPhone: (): Validator =>
       optional((value) => {
         const text = (value ?? "").trim();
-        if (text.includes("@")) return v.safeParse(v.pipe(v.string(), v.email()), text).success ? "" : m.email;
+        if (text.includes("@")) return isEmail(text);
         return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
       }),
     /** A pattern the trimmed value must match, with its own message. */
     pattern: (re: RegExp, message: string): Validator => optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
-    /** An arbitrary valibot schema with a message of the caller's choosing. */
-    schema: (schema: v.GenericSchema<string, unknown>): Validator => optional(fromSchema(schema, m.fallback)),
+    /** An arbitrary valibot schema (built from the loaded valibot) with a message of the caller's choosing. */
+    schema: (build: SchemaOf): Validator => optional(fromSchema(build, m.fallback)),
   };
 }
 export type FormRules = ReturnType<typeof formRules>;

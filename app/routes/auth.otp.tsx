@@ -1,7 +1,6 @@
 import { useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import * as v from "valibot";
 import { toast } from "sonner";
 import type { Route } from "./+types/auth.otp";
 import { AuthCard } from "../components/form/AuthCard";
@@ -10,7 +9,7 @@ import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
-import { FORM_OPTIONS, formRules, phoneKeyDown } from "../lib/forms";
+import { FORM_OPTIONS, formRules, phoneKeyDown, type SchemaOf } from "../lib/forms";
 import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
 import { toLatinDigits } from "../lib/phone-text";
 import { pageMeta } from "../lib/seo";
@@ -158,6 +157,6 @@ export default function Otp() {
   );
 }
 
-function otpSchema(message: string) {
-  return v.pipe(v.string(), v.regex(/^\d{6}$/, message));
+function otpSchema(message: string): SchemaOf {
+  return (v) => v.pipe(v.string(), v.regex(/^\d{6}$/, message));
 }

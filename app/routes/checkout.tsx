@@ -26,7 +26,12 @@ function CheckoutLoading() {
 }
 
 /** The form waits for the cart anyway (client only): its code loads beside the cart, not first. */
-const CheckoutForm = lazy(() => import("../components/CheckoutForm").then((m) => ({ default: m.CheckoutForm })));
+const CheckoutForm = lazy(() =>
+  import("../components/CheckoutForm").then(async (m) => {
+    await m.ready;
+    return { default: m.CheckoutForm };
+  }),
+);
 
 export function HydrateFallback() {
   return <div className="container page"><CheckoutLoading /></div>;

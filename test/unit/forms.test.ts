@@ -8,6 +8,7 @@ import {
   formMessages,
   formRules,
   isNameBlockedKey,
+  loadValibot,
   nameKeyDown,
   noAutocompleteProps,
   noCopyPasteProps,
@@ -60,7 +61,18 @@ describe("form messages (spec §5)", () => {
     for (const text of [m.url, m.number("الكمية"), m.mismatch("التأكيد"), m.formInvalid, m.fallback]) expect(text).toMatch(/[\u0600-\u06FF]/);
   });
 
+  it("a rule asked before valibot has loaded answers a promise of its message; once loaded, the message itself", async () => {
+    // This file runs outside a browser, where forms.ts does not start loading valibot on idle.
+    const rules = formRules(tEn);
+    const early = rules.email()("layla@");
+    expect(early).toBeInstanceOf(Promise);
+    expect(await early).toBe("Please enter a valid email address.");
+    await loadValibot();
+    expect(rules.email()("layla@")).toBe("Please enter a valid email address.");
+  });
+
   it("the named rules answer their message, or nothing when the value is fine", async () => {
+    await loadValibot();
     const rules = formRules(tEn);
     expect(rules.required("Name")("")).toBe("Name is required.");
     expect(rules.required("Name")("   ")).toBe("Name is required.");
