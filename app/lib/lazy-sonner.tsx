@@ -1,8 +1,10 @@
 // What the app gets when it imports from "sonner" (see the `lazySonner` plugin in vite.config.ts):
-// the same `toast` and `Toaster`, but sonner itself (≈ 9 KB gzip) loads right after hydration
-// instead of with every page's first load. Toasts raised before it is there wait in a queue and
-// show, in order, as soon as the real Toaster has subscribed. Server and client both render
-// nothing until then, so hydration always matches.
+// the same `toast` and `Toaster`, but sonner itself (≈ 9 KB gzip) loads when the browser is idle
+// after hydration instead of with every page's first load, and its Toaster mounts when the first
+// toast is raised: mounting it renders synchronously (sonner uses flushSync), a task Lighthouse
+// counted as blocking time on every page that never shows a toast. Toasts raised before it is
+// there wait in a queue and show, in order, as soon as the real Toaster has subscribed. Server
+// and client both render nothing until then, so hydration always matches.
 import { createElement, useEffect, useState, type ComponentProps } from "react";
 import type * as Sonner from "sonner";
 
@@ -22,10 +24,18 @@ function load(): Promise<Real> {
   return loading;
 }
 
+/** Toasters waiting for the first toast before they mount the real one. */
+let wanted = false;
+const demand = new Set<() => void>();
+
 function run(call: (s: Real) => void): void {
   if (real && subscribed) call(real);
   else {
     queue.push(call);
+    if (!wanted) {
+      wanted = true;
+      for (const mount of demand) mount();
+    }
     void load();
   }
 }
@@ -71,9 +81,17 @@ export function Toaster(props: ComponentProps<Real["Toaster"]>) {
   const [mod, setMod] = useState<Real | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    void load().then((m) => live && setMod(m));
+    const mount = () => void load().then((m) => live && setMod(m));
+    if (wanted) mount();
+    else {
+      demand.add(mount);
+      // Fetch and evaluate sonner while idle, so the first toast only has to mount it.
+      const idle = typeof requestIdleCallback === "function" ? (cb: () => void) => requestIdleCallback(cb, { timeout: 5000 }) : (cb: () => void) => setTimeout(cb, 500);
+      idle(() => void load());
+    }
     return () => {
       live = false;
+      demand.delete(mount);
     };
   }, []);
   useEffect(() => {
