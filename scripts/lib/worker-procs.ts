@@ -34,11 +34,23 @@ export function workerPids(rootPid: number | undefined): number[] {
   return all;
 }
 
-/** The workerd process under a `wrangler dev` pid. */
+/**
+ * The workerd process that runs the Worker under a `wrangler dev` pid. wrangler starts two: a
+ * proxy that owns the public port, and the runtime that runs the Worker (with the local D1, KV,
+ * Cache API and asset service) and the inspector; the second is the one whose CPU is the Worker's.
+ */
 export function findWorkerd(rootPid: number | undefined): number | undefined {
   if (!rootPid || process.platform !== "linux") return undefined;
   const { names } = processTable();
-  return workerPids(rootPid).find((pid) => pid !== rootPid && names.get(pid) === "workerd");
+  const runtimes = workerPids(rootPid).filter((pid) => pid !== rootPid && names.get(pid) === "workerd");
+  const cmdline = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      return "";
+    }
+  };
+  return runtimes.find((pid) => cmdline(pid).includes("--inspector-addr")) ?? runtimes[0];
 }
 
 /** utime + stime of a process, in ms (Linux clock ticks are 10 ms). */
