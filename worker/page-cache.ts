@@ -4,6 +4,7 @@ import { PAGE_CACHEABLE_HEADER } from "../app/middleware/page-cache";
 import { localeCookie } from "../app/middleware/redirect";
 import { hasSessionCookie } from "./api/session";
 import type { HonoEnv } from "./env";
+import { IsolateMemory } from "./lib/isolate-memory";
 
 /**
  * The page cache: the rendered answer of a public page, kept in this isolate's memory for a few
@@ -28,14 +29,13 @@ import type { HonoEnv } from "./env";
  *   to the staleness its data already accepts. Cart, checkout, accounts and payments never opt in.
  *   A request with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders
  *   afresh and refreshes the entry.
- * - The map is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
+ * - The map (IsolateMemory) is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
  */
 export const PAGE_TTL_MS = 5_000;
 const MAX_ENTRIES = 128;
 const MAX_BODY_BYTES = 512 * 1024;
 
 interface Page {
-  expires: number;
   status: number;
   headers: [string, string][];
   /** The body as UTF-8, cut where the rendering request's nonce stood (one part when it had none). */
@@ -43,7 +43,7 @@ interface Page {
   size: number;
 }
 
-const pages = new Map<string, Page>();
+const pages = new IsolateMemory<Page>(MAX_ENTRIES);
 const encoder = new TextEncoder();
 
 /** Forgets every kept page (tests that change the catalogue under a page already served). */
@@ -83,13 +83,8 @@ function build(page: Page, nonce: string): Response {
 /** A kept page for this request, or undefined. */
 export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefined {
   if (!mayUse(c) || wantsFresh(c)) return undefined;
-  const key = keyOf(c);
-  const page = pages.get(key);
+  const page = pages.get(keyOf(c));
   if (!page) return undefined;
-  if (page.expires <= Date.now()) {
-    pages.delete(key);
-    return undefined;
-  }
   const response = build(page, nonce);
   response.headers.set("x-page-cache", "HIT");
   const cookie = localeCookie(c.req.header("cookie") ?? null, localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"));
@@ -103,9 +98,7 @@ async function keep(key: string, body: ReadableStream<Uint8Array>, response: Res
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
   const headers = [...response.headers].filter(([name]) => name !== "set-cookie" && name !== "x-page-cache");
-  pages.delete(key);
-  pages.set(key, { expires: Date.now() + PAGE_TTL_MS, status: response.status, headers, parts, size });
-  while (pages.size > MAX_ENTRIES) pages.delete(pages.keys().next().value as string);
+  pages.set(key, { status: response.status, headers, parts, size }, PAGE_TTL_MS);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { IsolateMemory } from "../lib/isolate-memory";
 import type { BackendEnv, Lang } from "./env";
 
 /**
@@ -42,34 +43,24 @@ const MEMORY_MAX_ENTRIES = 256;
 const MEMORY_MAX_BODY_BYTES = 256 * 1024;
 
 interface Remembered {
-  expires: number;
   status: number;
   headers: [string, string][];
   body: ArrayBuffer;
 }
 
-const memory = new Map<string, Remembered>();
+const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 
 function recall(key: string, now: number): Response | undefined {
-  const entry = memory.get(key);
+  const entry = memory.get(key, now);
   if (!entry) return undefined;
-  if (entry.expires <= now) {
-    memory.delete(key);
-    return undefined;
-  }
-  // Map order is insertion order: re-inserting keeps the most recently used last (LRU eviction below).
-  memory.delete(key);
-  memory.set(key, entry);
   const res = new Response(entry.body, { status: entry.status, headers: entry.headers });
   res.headers.set("x-cache", "HIT");
   return res;
 }
 
 function remember(key: string, res: Response, body: ArrayBuffer, ttlMs: number, now: number): void {
-  if (body.byteLength > MEMORY_MAX_BODY_BYTES || ttlMs <= 0) return;
-  memory.delete(key);
-  memory.set(key, { expires: now + ttlMs, status: res.status, headers: [...res.headers], body });
-  while (memory.size > MEMORY_MAX_ENTRIES) memory.delete(memory.keys().next().value as string);
+  if (body.byteLength > MEMORY_MAX_BODY_BYTES) return;
+  memory.set(key, { status: res.status, headers: [...res.headers], body }, ttlMs, now);
 }
 
 /** Forgets every remembered answer (tests that rewrite the catalogue under a URL already read). */
