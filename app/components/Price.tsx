@@ -9,10 +9,14 @@ export interface PriceProps {
   currency: string;
   size?: "sm" | "md" | "lg";
   className?: string;
+  /** The price already formatted by the server (`withPriceLabels`): shown as is, no Intl here. */
+  label?: string;
+  /** The former price, formatted likewise. */
+  compareLabel?: string | null;
 }
 
 /** A price, and the struck former price when the product is on sale. Both isolated in `<bdi>`. */
-export function Price({ price, compareAt, currency, size = "md", className }: PriceProps) {
+export function Price({ price, compareAt, currency, size = "md", className, label, compareLabel }: PriceProps) {
   const locale = useLocale();
   const t = useT();
   const onSale = typeof compareAt === "number" && compareAt > price;
@@ -20,12 +24,12 @@ export function Price({ price, compareAt, currency, size = "md", className }: Pr
     <span className={["price", `price--${size}`, onSale ? "price--sale" : "", className ?? ""].filter(Boolean).join(" ")}>
       <span className="price__now">
         {onSale ? <span className="visually-hidden">{t("catalog.priceNow")} </span> : null}
-        <bdi>{formatMoney(price, currency, locale)}</bdi>
+        <bdi>{label ?? formatMoney(price, currency, locale)}</bdi>
       </span>
       {onSale ? (
         <s className="price__was">
           <span className="visually-hidden">{t("catalog.priceWas")} </span>
-          <bdi>{formatMoney(compareAt, currency, locale)}</bdi>
+          <bdi>{compareLabel ?? formatMoney(compareAt, currency, locale)}</bdi>
         </s>
       ) : null}
     </span>

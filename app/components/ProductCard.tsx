@@ -1,12 +1,16 @@
 import "../styles/catalog.css";
 import type { ProductSummary } from "../lib/catalog";
+import type { PriceLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
 import { SmartLink } from "./SmartLink";
 import { StockBadge } from "./StockBadge";
 
+/** A product of a grid, with its prices formatted by the server when the loader did so. */
+export type CardProduct = ProductSummary & Partial<PriceLabels>;
+
 export interface ProductCardProps {
-  product: ProductSummary;
+  product: CardProduct;
   /** Above the fold: load the image eagerly (and with high priority when it is the LCP image). */
   priority?: "lcp" | "eager" | "lazy";
   /** The heading level of the product name within the page's outline. */
@@ -50,7 +54,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           <bdi>{product.model}</bdi>
         </p>
         <div className="product-card__foot">
-          <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} />
+          <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} label={product.price_label} compareLabel={product.compare_at_label} />
           <StockBadge stock={product.stock} inStock={product.in_stock} />
         </div>
       </div>
@@ -59,7 +63,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
 }
 
 /** A responsive grid of product cards; the first `eager` cards load eagerly (above the fold). */
-export function ProductGrid({ products, eager = 0, lcp = false, headingLevel = 3 }: { products: ProductSummary[]; eager?: number; lcp?: boolean; headingLevel?: 2 | 3 }) {
+export function ProductGrid({ products, eager = 0, lcp = false, headingLevel = 3 }: { products: CardProduct[]; eager?: number; lcp?: boolean; headingLevel?: 2 | 3 }) {
   return (
     <ul className="product-grid" role="list">
       {products.map((p, i) => (

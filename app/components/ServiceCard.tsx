@@ -22,7 +22,7 @@ export function ServiceIcon({ name }: { name: string }) {
   );
 }
 
-export function ServiceCard({ service, headingLevel = 3 }: { service: Service; headingLevel?: 2 | 3 }) {
+export function ServiceCard({ service, headingLevel = 3 }: { service: Service & { price_label?: string }; headingLevel?: 2 | 3 }) {
   const t = useT();
   const to = useLocalePath();
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -36,7 +36,7 @@ export function ServiceCard({ service, headingLevel = 3 }: { service: Service; h
       {service.price_from > 0 ? (
         <p className="service-card__price">
           <span className="muted">{t("services.from")} </span>
-          <Price price={service.price_from} currency={service.currency} size="sm" />
+          <Price price={service.price_from} currency={service.currency} size="sm" label={service.price_label} />
         </p>
       ) : null}
     </article>

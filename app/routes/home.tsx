@@ -9,6 +9,7 @@ import type { Api } from "../lib/api/client";
 import { serverApi } from "../lib/api/server";
 import type { Banner, Category, HomeData, ProductSummary, Service } from "../lib/catalog";
 import { failLoad, routeLocale } from "../lib/loaders";
+import { withPriceFromLabels, withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
@@ -29,12 +30,13 @@ function later<T>(api: Api, path: string, query?: Record<string, string | number
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
-  const newArrivals = later<ProductSummary>(api, "/products", { sort: "newest", per_page: 8 });
-  const services = later<Service>(api, "/services");
+  // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
+  const newArrivals = later<ProductSummary>(api, "/products", { sort: "newest", per_page: 8 }).then((items) => withPriceLabels(items, locale));
+  const services = later<Service>(api, "/services").then((items) => withPriceFromLabels(items, locale));
   try {
     // The first paint: banners, category tiles and the featured row.
     const { data } = await api.get<HomeData>("/home");
-    return { banners: data.banners ?? [], categories: data.categories ?? [], featured: data.featured ?? [], newArrivals, services };
+    return { banners: data.banners ?? [], categories: data.categories ?? [], featured: withPriceLabels(data.featured ?? [], locale), newArrivals, services };
   } catch (error) {
     failLoad(error, locale);
   }

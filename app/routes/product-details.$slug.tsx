@@ -14,7 +14,7 @@ import { serverApi } from "../lib/api/server";
 import { maxOrderable, type ProductDetails } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
-import { formatMoney, toDecimalString } from "../lib/money";
+import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
@@ -27,7 +27,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const { data } = await api.get<ProductDetails>(`/products/${encodeURIComponent(params.slug)}`);
-    return { product: data };
+    const [product] = withPriceLabels([data], locale);
+    return { product: { ...product, related: withPriceLabels(data.related, locale) } };
   } catch (error) {
     failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
   }
@@ -119,7 +120,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             </div>
           </dl>
           <div className="product__price">
-            <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} size="lg" />
+            <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} size="lg" label={product.price_label} compareLabel={product.compare_at_label} />
             <p className="muted product__vat">{t("product.vatIncluded")}</p>
           </div>
           <p className="product__stock">

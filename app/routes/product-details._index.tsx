@@ -6,6 +6,7 @@ import { serverApi } from "../lib/api/server";
 import { flattenCategories, type Category, type ProductSummary } from "../lib/catalog";
 import { catalogContext } from "../lib/context";
 import { failLoad, routeLocale } from "../lib/loaders";
+import { withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
@@ -21,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const [categories, popular] = await Promise.all([
       context.get(catalogContext)() as Promise<Category[]>,
-      api.get<ProductSummary[]>("/products", { query: { sort: "relevance", per_page: 4 } }).then((r) => r.data ?? []),
+      api.get<ProductSummary[]>("/products", { query: { sort: "relevance", per_page: 4 } }).then((r) => withPriceLabels(r.data ?? [], locale)),
     ]);
     return { categories, popular };
   } catch (error) {

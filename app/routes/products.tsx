@@ -10,6 +10,7 @@ import { flattenCategories, type Category, type ListMeta, type ProductSummary, t
 import { catalogContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
+import { withPriceLabels } from "../lib/money";
 import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-query";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
@@ -33,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return {
       query,
       ignored,
-      products: list.data ?? [],
+      products: withPriceLabels(list.data ?? [], locale),
       meta: { page: meta.page ?? query.page, per_page: meta.per_page ?? 12, total: meta.total ?? 0, last_page: Math.max(1, meta.last_page ?? 1) },
       categories,
       brands,

@@ -10,7 +10,7 @@ import type { ServiceDetails } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
-import { toDecimalString } from "../lib/money";
+import { toDecimalString, withPriceFromLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
 
@@ -22,7 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const { data } = await api.get<ServiceDetails>(`/services/${encodeURIComponent(params.slug)}`);
-    return { service: data };
+    const [service] = withPriceFromLabels([data], locale);
+    return { service };
   } catch (error) {
     failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
   }
@@ -72,7 +73,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
           {service.price_from > 0 ? (
             <p className="service__price">
               <span className="muted">{t("services.from")} </span>
-              <Price price={service.price_from} currency={service.currency} size="lg" />
+              <Price price={service.price_from} currency={service.currency} size="lg" label={service.price_label} />
             </p>
           ) : null}
         </div>

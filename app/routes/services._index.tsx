@@ -6,6 +6,7 @@ import { serverApi } from "../lib/api/server";
 import type { Service } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
+import { withPriceFromLabels } from "../lib/money";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalog.css";
@@ -18,7 +19,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const { data } = await api.get<Service[]>("/services");
-    return { services: data ?? [] };
+    return { services: withPriceFromLabels(data ?? [], locale) };
   } catch (error) {
     failLoad(error, locale);
   }

@@ -214,6 +214,32 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: home, list and product pages hydrate without building an Intl.NumberFormat (their prices come formatted)`, async () => {
+      const { context, page } = await newPage(browser);
+      // Count constructions; the first one on a page costs 15-70 ms of main thread.
+      await page.addInitScript(() => {
+        const Original = Intl.NumberFormat;
+        const w = window as unknown as { __numberFormats: number };
+        w.__numberFormats = 0;
+        const Counting = function (this: unknown, ...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+          w.__numberFormats += 1;
+          return new Original(...args);
+        } as unknown as typeof Intl.NumberFormat;
+        Object.assign(Counting, Original);
+        Counting.prototype = Original.prototype;
+        Intl.NumberFormat = Counting;
+      });
+      for (const path of ["", "/products", `/product-details/${productSlug}`, "/services"]) {
+        await page.goto(`${base}/${locale}${path}`);
+        await hydrated(page);
+        await expect.poll(() => page.locator(".price bdi").count(), WAIT).toBeGreaterThan(0);
+        expect(await page.evaluate(() => (window as unknown as { __numberFormats: number }).__numberFormats), path).toBe(0);
+      }
+      // The counter does count: a price formatted in the page now builds one.
+      expect(await page.evaluate(() => (new Intl.NumberFormat("en").format(1), (window as unknown as { __numberFormats: number }).__numberFormats))).toBe(1);
+      await context.close();
+    });
+
     it(`${locale}: no serious or critical accessibility violations on the storefront pages`, async () => {
       const { context, page } = await newPage(browser);
       const pages = ["", "/products", `/product-details/${productSlug}`, "/services", "/services/device-repair", "/page", "/page/terms", "/about-us", "/contact-us", "/product-details"];
