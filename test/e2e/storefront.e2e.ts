@@ -221,13 +221,13 @@ describe("storefront pages in Chromium", () => {
         const Original = Intl.NumberFormat;
         const w = window as unknown as { __numberFormats: number };
         w.__numberFormats = 0;
-        const Counting = function (this: unknown, ...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+        function Counting(...args: ConstructorParameters<typeof Intl.NumberFormat>): Intl.NumberFormat {
           w.__numberFormats += 1;
           return new Original(...args);
-        } as unknown as typeof Intl.NumberFormat;
-        Object.assign(Counting, Original);
+        }
         Counting.prototype = Original.prototype;
-        Intl.NumberFormat = Counting;
+        Object.assign(Counting, Original);
+        Intl.NumberFormat = Counting as unknown as typeof Intl.NumberFormat;
       });
       for (const path of ["", "/products", `/product-details/${productSlug}`, "/services"]) {
         await page.goto(`${base}/${locale}${path}`);
