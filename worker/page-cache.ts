@@ -46,11 +46,6 @@ interface Page {
 const pages = new IsolateMemory<Page>(MAX_ENTRIES);
 const encoder = new TextEncoder();
 
-/** Forgets every kept page (tests that change the catalogue under a page already served). */
-export function forgetPages(): void {
-  pages.clear();
-}
-
 function keyOf(c: Context<HonoEnv>): string {
   // The unprefixed home page follows the visitor's preferred locale: it is part of the key.
   return `${c.get("language")} ${c.req.url}`;
