@@ -2,23 +2,25 @@ import { useAtom, useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useCartHydration } from "../lib/cart";
+import { whenIdle } from "../lib/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
 
 /**
  * The drawer is a closed <dialog> at first paint, so its stylesheet is not render-blocking: it
- * loads right after hydration instead (docs/PERFORMANCE.md: the home page's HTML and CSS fit in
- * 14 KB). Pages that show cart UI in their content (cart, checkout, product) import cart.css
- * themselves and get it in their first load as before.
+ * loads once the browser is idle after hydration, or when the drawer opens if that is sooner
+ * (docs/PERFORMANCE.md: the home page's HTML and CSS fit in 14 KB). Pages that show cart UI in
+ * their content (cart, checkout, product) import cart.css themselves and get it in their first
+ * load as before.
  */
 const loadCartStyles = () => import("../styles/cart.css");
 
 /**
  * The lines (with their quantity steppers) and the subtotal are only seen once the drawer opens,
  * and the cart is only known after hydration, so their code is not in the first load either: the
- * drawer starts loading it as soon as it has hydrated, well before anyone opens it. The dialog,
- * its focus handling and the empty state stay here, so opening is instant; should the lines still
- * be on their way, the open drawer says it is loading.
+ * drawer starts loading it once the browser is idle after hydration (lib/idle.ts), well before
+ * anyone opens it. The dialog, its focus handling and the empty state stay here, so opening is
+ * instant; should the lines still be on their way, the open drawer says it is loading.
  */
 const loadLines = () => import("./CartDrawerLines");
 const CartDrawerLines = lazy(() => loadLines().then((m) => ({ default: m.CartDrawerLines })));
@@ -37,13 +39,18 @@ export function CartDrawer() {
   const ref = useRef<HTMLDialogElement>(null);
   useCartHydration();
   useEffect(() => {
-    void loadCartStyles();
-    void loadLines();
+    const cancelStyles = whenIdle(() => void loadCartStyles());
+    const cancelLines = whenIdle(() => void loadLines());
+    return () => {
+      cancelStyles();
+      cancelLines();
+    };
   }, []);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    if (open) void loadCartStyles();
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);

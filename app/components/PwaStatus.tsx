@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { toast } from "sonner";
 import type { BeforeInstallPromptEvent, PwaController } from "../lib/pwa";
+import { whenIdle } from "../lib/idle";
 import { reloadOnNavigation, updateState } from "../lib/update-state";
 import { useT } from "../lib/use-locale";
 import { installPromptAtom, installStateAtom, onlineAtom, swRegistrationErrorAtom, swStateAtom, updatePendingAtom } from "../state/pwa";
@@ -12,7 +13,7 @@ let registration: Promise<PwaController | null> | undefined;
 
 /**
  * Registration and the install prompt both happen after hydration (an effect, a click), so their
- * code is not part of the first load; the registration effect fetches it right away.
+ * code is not part of the first load; the registration effect fetches it once the browser is idle.
  */
 const loadPwa = () => import("../lib/pwa");
 
@@ -36,19 +37,28 @@ export function PwaStatus() {
   const tRef = useRef(t);
   tRef.current = t;
 
-  // After hydration: register the service worker (once per page) and listen to the browser.
+  // Once the browser is idle after hydration: register the service worker (once per page).
   useEffect(() => {
     if (import.meta.env.DEV) return;
-    registration ??= loadPwa().then(({ registerServiceWorker }) =>
-      registerServiceWorker({
-        onState: (state) => setSwState(state),
-        onRegistrationError: (error) => {
-          console.warn("Service worker registration failed", error);
-          setRegistrationError(true);
-        },
-      }),
-    );
-    void registration.then(setController);
+    let live = true;
+    const start = () => {
+      registration ??= loadPwa().then(({ registerServiceWorker }) =>
+        registerServiceWorker({
+          onState: (state) => setSwState(state),
+          onRegistrationError: (error) => {
+            console.warn("Service worker registration failed", error);
+            setRegistrationError(true);
+          },
+        }),
+      );
+      void registration.then((c) => live && setController(c));
+    };
+    const cancel = registration ? undefined : whenIdle(start);
+    if (!cancel) start();
+    return () => {
+      live = false;
+      cancel?.();
+    };
   }, [setSwState, setRegistrationError]);
 
   useEffect(() => {

@@ -11,6 +11,7 @@ import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
 import { isPhoneKey } from "./phone-text";
+import { whenIdle } from "./idle";
 
 /**
  * Forms (spec §5, DESIGN §7): @modular-forms/react with valibot rules. Messages use the
@@ -72,10 +73,7 @@ export function loadValibot(): Promise<V> {
   return loadingValibot;
 }
 
-if (typeof window !== "undefined") {
-  const idle = typeof requestIdleCallback === "function" ? (cb: () => void) => requestIdleCallback(cb, { timeout: 2000 }) : (cb: () => void) => setTimeout(cb, 0);
-  idle(() => void loadValibot());
-}
+if (typeof window !== "undefined") whenIdle(() => void loadValibot());
 
 /**
  * A modular-forms field validator: answers the message, or "" when the value is fine; a promise

@@ -7,6 +7,7 @@
 // and client both render nothing until then, so hydration always matches.
 import { createElement, useEffect, useState, type ComponentProps } from "react";
 import type * as Sonner from "sonner";
+import { whenIdle } from "./idle";
 
 type Real = typeof Sonner;
 type Toast = Real["toast"];
@@ -86,8 +87,7 @@ export function Toaster(props: ComponentProps<Real["Toaster"]>) {
     else {
       demand.add(mount);
       // Fetch and evaluate sonner while idle, so the first toast only has to mount it.
-      const idle = typeof requestIdleCallback === "function" ? (cb: () => void) => requestIdleCallback(cb, { timeout: 5000 }) : (cb: () => void) => setTimeout(cb, 500);
-      idle(() => void load());
+      whenIdle(() => void load());
     }
     return () => {
       live = false;
