@@ -135,6 +135,9 @@ describe("storefront pages in Chromium", () => {
       await page.locator("#contact-message").fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي من فضلكم." : "I would like to know when my order will arrive, please.");
       await page.getByRole("button", { name: TEXT[locale].send }).click();
       await expect.poll(() => page.locator("[data-sonner-toast]").allTextContents(), WAIT).toContainEqual(expect.stringMatching(TEXT[locale].sent));
+      // Toasts use the shop's font stack (with its Arabic faces), not sonner's own.
+      const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector("[data-sonner-toast]")!).fontFamily]);
+      expect(fonts[1]).toBe(fonts[0]);
       // The form is ready for another message.
       expect(await page.locator("#contact-message").inputValue()).toBe("");
       expect(errors).toEqual([]);
