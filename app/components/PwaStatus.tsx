@@ -31,7 +31,6 @@ export function PwaStatus() {
   const [installState, setInstallState] = useAtom(installStateAtom);
   const [updatePending, setUpdatePending] = useAtom(updatePendingAtom);
   const [online, setOnline] = useAtom(onlineAtom);
-  const [controller, setController] = useState<PwaController | null>(null);
   const [installHidden, setInstallHidden] = useState(false);
   const navigation = useNavigation();
   const tRef = useRef(t);
@@ -39,9 +38,8 @@ export function PwaStatus() {
 
   // Once the browser is idle after hydration: register the service worker (once per page).
   useEffect(() => {
-    if (import.meta.env.DEV) return;
-    let live = true;
-    const start = () => {
+    if (import.meta.env.DEV || registration) return;
+    return whenIdle(() => {
       registration ??= loadPwa().then(({ registerServiceWorker }) =>
         registerServiceWorker({
           onState: (state) => setSwState(state),
@@ -51,14 +49,7 @@ export function PwaStatus() {
           },
         }),
       );
-      void registration.then((c) => live && setController(c));
-    };
-    const cancel = registration ? undefined : whenIdle(start);
-    if (!cancel) start();
-    return () => {
-      live = false;
-      cancel?.();
-    };
+    });
   }, [setSwState, setRegistrationError]);
 
   useEffect(() => {
@@ -115,6 +106,11 @@ export function PwaStatus() {
     reloadOnNavigation(updateState, `${pathname}${search}${hash}`, (url) => window.location.assign(url));
   }, [navigation.state, navigation.formMethod, navigation.location]);
 
+  // The registration may still be finishing when its "waiting" news arrives: accept through it.
+  function acceptUpdate() {
+    void registration?.then((controller) => controller?.acceptUpdate());
+  }
+
   async function install() {
     if (!installPrompt) return;
     setInstallPrompt(null);
@@ -138,7 +134,7 @@ export function PwaStatus() {
         <section className="pwa-banner" aria-label={t("sw.needRefresh")}>
           <p className="pwa-banner__text">{t("sw.needRefresh")}</p>
           <div className="pwa-banner__actions">
-            <button type="button" className="button button--primary" onClick={() => controller?.acceptUpdate()}>
+            <button type="button" className="button button--primary" onClick={acceptUpdate}>
               {t("sw.reload")}
             </button>
             <button type="button" className="button button--ghost" onClick={() => setSwState("waiting")}>
