@@ -3,10 +3,12 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense, useEffect } from "react";
 import type { FieldError } from "../../lib/api/errors";
 import type { FormMessages } from "../../lib/forms";
+import { whenIdle } from "../../lib/idle";
 
 /**
  * The summary only ever appears after a submit (never in the server's HTML, nor at hydration), so
- * its code loads right after the form hydrates instead of with the page.
+ * its code loads once the browser is idle after the form hydrates (lib/idle.ts) instead of with
+ * the page.
  */
 const loadSummary = () => import("./ErrorSummary");
 const ErrorSummary = lazy(() => loadSummary().then((m) => ({ default: m.ErrorSummary })));
@@ -29,9 +31,7 @@ export interface FormErrorsProps<T extends FieldValues, R extends ResponseData> 
  */
 export function FormErrors<T extends FieldValues, R extends ResponseData>({ form, messages, serverErrors, serverMessage, labels, idPrefix }: FormErrorsProps<T, R>) {
   useSignals();
-  useEffect(() => {
-    void loadSummary();
-  }, []);
+  useEffect(() => whenIdle(() => void loadSummary()), []);
   const submitCount = form.submitCount.value;
   if (serverErrors.length) {
     return (
