@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -163,7 +163,7 @@ for (const locale of LOCALES) {
       // The own server now knows the visitor: the header offers the account, not sign-in.
       const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
       expect(user.data.email).toBe(email);
-      await page.screenshot({ path: `${SCREENSHOTS}/profile-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/profile-${locale}.png`);
       await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
@@ -427,11 +427,11 @@ for (const locale of LOCALES) {
         const violations = await seriousViolations(page);
         expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
         const slug = path.split("?")[0].replace(/\//g, "-");
-        if (slug === "auth-login" || slug === "auth-register") await page.screenshot({ path: `${SCREENSHOTS}/${slug}-${locale}.png`, fullPage: true });
+        if (slug === "auth-login" || slug === "auth-register") await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, path).toBeLessThanOrEqual(0);
-        if (slug === "auth-register") await page.screenshot({ path: `${SCREENSHOTS}/${slug}-${locale}-360.png`, fullPage: true });
+        if (slug === "auth-register") await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}-360.png`);
       }
       expect(errors).toEqual([]);
       await context.close();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
 
 const base = inject("baseURL");
 const MESSAGES = { en, ar } as const;
@@ -98,7 +98,7 @@ async function expectNoSeriousViolations(page: Page, where: string): Promise<voi
 /** At 360 px the page lays out without sideways scrolling; a screenshot is kept to look at. */
 async function fitsNarrowPhone(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 780 });
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}.png`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll("main *, main")]
@@ -163,7 +163,7 @@ describe("checkout journey in Chromium", () => {
       expect(await page.locator("#promo-message").textContent()).toContain("10");
       await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
       await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
-      await page.screenshot({ path: `${SCREENSHOTS}/cart-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.png`);
       await expectNoSeriousViolations(page, `cart ${locale}`);
       await fitsNarrowPhone(page, `cart-${locale}-360`);
 
@@ -175,7 +175,7 @@ describe("checkout journey in Chromium", () => {
       await page.locator(".checkout__submit").click();
       await eventually(() => page.locator(".form__summary").count()).toBe(1);
       await fillNewAddress(page, locale, { email, name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed" });
-      await page.screenshot({ path: `${SCREENSHOTS}/checkout-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
       await expectNoSeriousViolations(page, `checkout ${locale}`);
       await fitsNarrowPhone(page, `checkout-${locale}-360`);
       await page.locator(".checkout__submit").click();
@@ -199,7 +199,7 @@ describe("checkout journey in Chromium", () => {
       await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
       await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(msg(locale, "orders.statuses.paid"));
       expect(await page.locator(".order-item").count()).toBe(2);
-      await page.screenshot({ path: `${SCREENSHOTS}/order-status-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
       await expectNoSeriousViolations(page, `order status ${locale}`);
 
       // Track order: by number and email; a wrong email finds nothing.
@@ -263,7 +263,7 @@ describe("checkout journey in Chromium", () => {
       await eventually(() => page.locator(".order-card").count()).toBe(1);
       expect(await page.locator(".order-card__number bdi").textContent()).toBe(orderNumber);
       expect(await page.locator(".order-card .status-badge").textContent()).toBe(msg(locale, "orders.statuses.paid"));
-      await page.screenshot({ path: `${SCREENSHOTS}/orders-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/orders-${locale}.png`);
       await context.close();
     });
   }

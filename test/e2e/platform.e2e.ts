@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -45,7 +45,7 @@ describe("platform in Chromium", () => {
       await page.goto(`${base}/${locale}`);
       await expect.poll(() => page.locator("header.site-header").isVisible()).toBe(true);
       expect(await page.locator("footer.site-footer").isVisible()).toBe(true);
-      await page.screenshot({ path: `${SCREENSHOTS}/home-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/home-${locale}.png`);
       // A narrow phone still lays out without horizontal scrolling.
       await page.setViewportSize({ width: 360, height: 780 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

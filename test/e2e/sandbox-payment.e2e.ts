@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { LOCALES, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { LOCALES, launchBrowser, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
 
 // The sandbox provider's hosted card page, as a shopper's browser sees it: keyboard-operable,
 // labelled, free of serious axe violations in both languages, through the 3-D Secure step.
@@ -50,7 +50,7 @@ describe("the sandbox card page", () => {
       await page.goto(url);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${SCREENSHOTS}/sandbox-card-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-${locale}.png`);
 
       // A wrong card shows the errors next to the fields, still accessible.
       await page.getByLabel(locale === "ar" ? "رقم البطاقة" : "Card number").fill("1234");
@@ -58,7 +58,7 @@ describe("the sandbox card page", () => {
       await expect.poll(() => page.locator("#card-number-error").count()).toBe(1);
       expect(await page.getAttribute("#card-number", "aria-invalid")).toBe("true");
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${SCREENSHOTS}/sandbox-card-errors-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-errors-${locale}.png`);
 
       await page.fill("#card-number", "4000 0000 0000 3220");
       await page.fill("#card-expiry", "12/39");
@@ -66,7 +66,7 @@ describe("the sandbox card page", () => {
       await page.keyboard.press("Enter");
       await page.waitForSelector("#otp-code");
       expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `${SCREENSHOTS}/sandbox-3ds-${locale}.png`, fullPage: true });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-3ds-${locale}.png`);
       await page.fill("#otp-code", "123456");
       await Promise.all([page.waitForURL(/payment-status/), page.keyboard.press("Enter")]);
       const back = new URL(page.url());

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { hydrated as waitHydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { hydrated as waitHydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -170,10 +170,10 @@ describe("storefront pages in Chromium", () => {
         await page.goto(`${base}${path}`);
         await hydrated(page);
         await page.waitForLoadState("networkidle");
-        await page.screenshot({ path: `${SCREENSHOTS}/storefront-${name}-${locale}.png`, fullPage: true });
+        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), WAIT).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: `${SCREENSHOTS}/storefront-${name}-${locale}-360.png`, fullPage: true });
+        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}-360.png`);
         // No image without its size: nothing shifts as images load.
         const unsized = await page.locator("main img").evaluateAll((imgs) => imgs.filter((i) => !i.getAttribute("width") || !i.getAttribute("height")).length);
         expect(unsized, name).toBe(0);

@@ -56,3 +56,24 @@ export async function hydrated(page: Page, selector: string, timeout = 20_000): 
     { timeout },
   );
 }
+
+/**
+ * A full-page screenshot with everything painted. Playwright's `fullPage` captures beyond the
+ * viewport without moving it, so what the shop lets the browser skip while out of view
+ * (`content-visibility: auto`: product cards, the footer; docs/PERFORMANCE.md) would come out
+ * blank. The viewport is made as tall as the page for the shot instead, then restored.
+ */
+export async function fullPageScreenshot(page: Page, path: string): Promise<void> {
+  const size = page.viewportSize();
+  if (!size) {
+    await page.screenshot({ path, fullPage: true });
+    return;
+  }
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: size.width, height: Math.min(Math.max(height, size.height), 16_000) });
+  // Two frames: the newly visible content is laid out and painted; images now in view load.
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 5_000 }).catch(() => undefined);
+  await page.screenshot({ path, fullPage: true });
+  await page.setViewportSize(size);
+}
