@@ -1,5 +1,5 @@
 import { useForm } from "@modular-forms/react";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth.login";
 import { AuthCard } from "../components/form/AuthCard";
@@ -12,7 +12,8 @@ import { useFormSubmit } from "../components/form/useFormSubmit";
 import { browserApi } from "../lib/api/browser";
 import { serverApi } from "../lib/api/server";
 import { FORM_OPTIONS, formRules } from "../lib/forms";
-import { signIn, type AuthData } from "../lib/identity";
+import type { AuthData } from "../lib/identity";
+import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -56,6 +57,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const [channel, setChannel] = useState<Channel>("email");
   const [form, { Form, Field }] = useForm<LoginValues>({ ...FORM_OPTIONS, initialValues: { email: "", phone: "", password: "" } });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  useEffect(preloadSignIn, []);
   const labels = { email: t("auth.email"), phone: t("auth.phone"), password: t("auth.password") };
   const withRedirect = (path: string) => (redirectTo ? `${path}?redirect=${encodeURIComponent(redirectTo)}` : path);
 
@@ -63,7 +65,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     const credentials = channel === "email" ? { email: values.email.trim(), password: values.password } : { phone: values.phone, password: values.password };
     const user = await run(
       t("auth.signingIn"),
-      async () => signIn((await browserApi(locale).post<AuthData>("/client/auth/login", credentials)).data),
+      async () => signInWith((await browserApi(locale).post<AuthData>("/client/auth/login", credentials)).data),
       (u) => t("auth.welcome", { name: u.name }),
     );
     if (!user) return;

@@ -1,5 +1,5 @@
 import { getValue, useForm } from "@modular-forms/react";
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/auth.register";
 import { AuthCard } from "../components/form/AuthCard";
@@ -10,7 +10,8 @@ import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
-import { signIn, type AuthData } from "../lib/identity";
+import type { AuthData } from "../lib/identity";
+import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
@@ -34,6 +35,7 @@ export default function Register() {
     initialValues: { name: "", email: "", phone: "", password: "", password_confirmation: "" },
   });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  useEffect(preloadSignIn, []);
   const labels = {
     name: t("auth.name"),
     email: t("auth.email"),
@@ -45,7 +47,7 @@ export default function Register() {
   const submit = async (values: RegisterValues) => {
     const user = await run(
       t("auth.creatingAccount"),
-      async () => signIn((await browserApi(locale).post<AuthData>("/client/auth/register", { ...values, email: values.email.trim() })).data),
+      async () => signInWith((await browserApi(locale).post<AuthData>("/client/auth/register", { ...values, email: values.email.trim() })).data),
       () => t("auth.accountCreated"),
     );
     if (!user) return;
