@@ -3,7 +3,6 @@ import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { installChunkReload } from "./lib/chunk-reload";
 import { ensureLocale } from "./lib/i18n";
-import { whenIdle } from "./lib/idle";
 import { localeOfPath, DEFAULT_LOCALE, isLocale } from "./lib/locales";
 
 // A chunk that fails to load after a deploy reloads the page once per path (spec §8).
@@ -23,7 +22,8 @@ ensureLocale(locale).then(() => {
     );
   });
   // Spec §4: poll for a new build every hour; a change makes the next navigation a full load.
-  // Nothing is asked before the first hour, so the poll's code loads when the browser is idle
-  // after hydration; the layout reads its result from the small update-state module.
-  whenIdle(() => void import("./lib/update-poll").then(({ updatePoll }) => updatePoll.start()));
+  // Nothing is asked before the first hour, so the poll's code loads after hydration; the
+  // layout reads its result from the small update-state module. It starts at once rather than
+  // from the idle queue (lib/idle.ts), so the hour is counted from the page's load.
+  void import("./lib/update-poll").then(({ updatePoll }) => updatePoll.start());
 });
