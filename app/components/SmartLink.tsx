@@ -1,6 +1,5 @@
-import { forwardRef, startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore, type ForwardedRef } from "react";
+import { forwardRef, startTransition, useEffect, useState, useSyncExternalStore } from "react";
 import { Link, type LinkProps } from "react-router";
-import { whenIdle } from "../lib/idle";
 
 interface NetworkInformation {
   saveData?: boolean;
@@ -26,87 +25,54 @@ function subscribe(cb: () => void): () => void {
 }
 
 /**
- * When links prefetch (DESIGN §7). A link in the page body prefetches its page's data and modules
- * once it is half in view, after the page has loaded, except on Save-Data or 2g.
- *
- * How, and why not React Router's own `prefetch="viewport"`: that mode gives every link its own
- * IntersectionObserver, and the observers report in the same frame, so every link in view
- * rendered its prefetch tags (matching its URL against the whole route table) in one synchronous
- * render, and React inserted all the tags into the head in one commit: on the home page a 30–70 ms
- * task, the largest that Lighthouse counted as blocking time (docs/PERFORMANCE.md). Here one
- * observer watches every SmartLink, and a link seen in view queues its prefetch for an idle
- * period of its own (lib/idle.ts), where it switches to `prefetch="render"`: one link per task,
- * a millisecond or two each.
+ * Prefetching is armed once the page has loaded and the main thread is idle, as one low-priority
+ * (transition) update that React renders in small slices. Armed at hydration, every visible link
+ * rendered its prefetch tags at once, each matching the URL against the whole route table: on the
+ * home page a long task that Lighthouse counted as blocking time (docs/PERFORMANCE.md). Pages
+ * reached later by client navigation mount already armed.
  */
-function afterLoad(start: () => () => void): () => void {
-  if (document.readyState === "complete") return start();
-  let stop: (() => void) | undefined;
-  const onLoad = () => (stop = start());
-  addEventListener("load", onLoad, { once: true });
-  return () => {
-    removeEventListener("load", onLoad);
-    stop?.();
-  };
+let armed = false;
+let scheduled = false;
+const waiting = new Set<() => void>();
+
+function armWhenIdle(): void {
+  if (scheduled) return;
+  scheduled = true;
+  const arm = () =>
+    startTransition(() => {
+      armed = true;
+      for (const wake of waiting) wake();
+      waiting.clear();
+    });
+  const idle = (cb: () => void) => (typeof requestIdleCallback === "function" ? requestIdleCallback(cb, { timeout: 3000 }) : setTimeout(cb, 200));
+  if (document.readyState === "complete") idle(arm);
+  else addEventListener("load", () => idle(arm), { once: true });
 }
 
-let observer: IntersectionObserver | undefined;
-const whenSeen = new WeakMap<Element, () => void>();
-
-function observe(element: Element, seen: () => void): () => void {
-  observer ??= new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer?.unobserve(entry.target);
-        whenSeen.get(entry.target)?.();
-        whenSeen.delete(entry.target);
-      }
-    },
-    { threshold: 0.5 },
-  );
-  whenSeen.set(element, seen);
-  observer.observe(element);
-  return () => {
-    observer?.unobserve(element);
-    whenSeen.delete(element);
-  };
-}
-
-function useUnconstrained(): boolean {
-  return !useSyncExternalStore(subscribe, () => isConstrainedNetwork(), () => false);
-}
-
-/** Whether intent prefetching (the header's links) is on: after load and idle, never when constrained. */
-export function usePrefetchArmed(): boolean {
-  const [armed, setArmed] = useState(false);
-  const allowed = useUnconstrained();
-  useEffect(() => afterLoad(() => whenIdle(() => startTransition(() => setArmed(true)))), []);
-  return armed && allowed;
-}
-
-/** A `<Link>` that prefetches its page's data and modules once it is in view (see above). */
-export const SmartLink = forwardRef<HTMLAnchorElement, Omit<LinkProps, "prefetch">>(function SmartLink(props, ref) {
-  const own = useRef<HTMLAnchorElement | null>(null);
-  const [seen, setSeen] = useState(false);
-  const allowed = useUnconstrained();
+/**
+ * The prefetch mode for links (DESIGN §7): when visible, except on Save-Data or 2g; armed after
+ * the page is idle (above). The server renders "none" (neither mode adds markup there).
+ */
+export function usePrefetchMode(): "viewport" | "none" {
+  const [isArmed, setArmed] = useState(armed);
+  const constrained = useSyncExternalStore(subscribe, () => isConstrainedNetwork(), () => false);
   useEffect(() => {
-    const element = own.current;
-    if (!element) return;
-    let cancelIdle: (() => void) | undefined;
-    const stop = afterLoad(() => observe(element, () => (cancelIdle = whenIdle(() => startTransition(() => setSeen(true))))));
+    if (armed) {
+      setArmed(true);
+      return;
+    }
+    const wake = () => setArmed(true);
+    waiting.add(wake);
+    armWhenIdle();
     return () => {
-      stop();
-      cancelIdle?.();
+      waiting.delete(wake);
     };
   }, []);
-  const setRef = useCallback((element: HTMLAnchorElement | null) => {
-    own.current = element;
-    assign(ref, element);
-  }, [ref]);
-  return <Link ref={setRef} prefetch={seen && allowed ? "render" : "none"} {...props} />;
-});
-
-function assign<T>(ref: ForwardedRef<T>, value: T | null): void {
-  if (typeof ref === "function") ref(value);
-  else if (ref) ref.current = value;
+  return isArmed && !constrained ? "viewport" : "none";
 }
+
+/** A `<Link>` that prefetches its page's data and modules when it scrolls into view. */
+export const SmartLink = forwardRef<HTMLAnchorElement, Omit<LinkProps, "prefetch">>(function SmartLink(props, ref) {
+  const prefetch = usePrefetchMode();
+  return <Link ref={ref} prefetch={prefetch} {...props} />;
+});

@@ -217,25 +217,6 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: the links in view add their prefetch tags one link per task, never all in one commit`, async () => {
-      const { context, page } = await newPage(browser);
-      // Each MutationObserver callback holds the tags one task's commit added to the document.
-      await page.addInitScript(() => {
-        const w = window as unknown as { __prefetchBatches: string[][] };
-        w.__prefetchBatches = [];
-        new MutationObserver((records) => {
-          const added = records.flatMap((r) => [...r.addedNodes]).filter((n): n is HTMLLinkElement => n instanceof HTMLLinkElement && n.rel === "prefetch" && n.href.includes(".data"));
-          if (added.length) w.__prefetchBatches.push(added.map((l) => new URL(l.href).pathname));
-        }).observe(document, { childList: true, subtree: true });
-      });
-      await page.goto(`${base}/${locale}`);
-      await hydrated(page);
-      const batches = () => page.evaluate(() => (window as unknown as { __prefetchBatches: string[][] }).__prefetchBatches);
-      await expect.poll(async () => (await batches()).length, WAIT).toBeGreaterThanOrEqual(3);
-      for (const batch of await batches()) expect(batch).toHaveLength(1);
-      await context.close();
-    });
-
     it(`${locale}: home, list and product pages hydrate without building an Intl.NumberFormat (their prices come formatted)`, async () => {
       const { context, page } = await newPage(browser);
       // Count constructions; the first one on a page costs 15-70 ms of main thread.
