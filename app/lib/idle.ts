@@ -1,9 +1,9 @@
 /**
  * Work that neither the first paint nor the first interaction needs (loading code that only a
- * later moment uses, arming link prefetches) runs here: one job per idle period of the browser, in
- * the order asked. Run at once after hydration, such jobs landed in one task together with every
- * other effect, a task Lighthouse counted as blocking time (docs/PERFORMANCE.md); one per idle
- * period, each is a task of a few milliseconds. A job still runs within two seconds of its turn
+ * later moment uses) runs here: one job per idle period of the browser, in the order asked. Run
+ * at once after hydration, such jobs landed in one task together with every other effect, a task
+ * Lighthouse counted as blocking time (docs/PERFORMANCE.md); one per idle period, each is a task
+ * of a few milliseconds. A job still runs within two seconds of its turn
  * when the page never goes idle.
  */
 type Job = () => void;
