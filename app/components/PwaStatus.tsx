@@ -36,9 +36,10 @@ export function PwaStatus() {
   tRef.current = t;
 
   // After hydration: register the service worker (once per page). Not from the idle queue
-  // (lib/idle.ts): moved there (with the update poll), the deploy journey in test/e2e/pwa.e2e.ts
-  // failed in loaded runs (the reload after accepting the update never came), never alone; until
-  // that is understood, registration keeps the timing it has always been tested with.
+  // (lib/idle.ts): while it and the update poll were there, the deploy journey in
+  // test/e2e/pwa.e2e.ts failed in loaded runs (the reload after accepting the update never came).
+  // Link prefetches spread over the seconds after load were there too, the likelier cause
+  // (docs/PERFORMANCE.md); until that is settled, registration keeps its tested timing.
   useEffect(() => {
     if (import.meta.env.DEV) return;
     registration ??= loadPwa().then(({ registerServiceWorker }) =>
