@@ -5,7 +5,7 @@ import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
-import { usePrefetchMode } from "./SmartLink";
+import { useIntentPrefetch } from "./SmartLink";
 import { SearchBox } from "./SearchBox";
 
 export function Header({ categories, signedIn }: { categories: CategoryNode[]; signedIn: boolean }) {
@@ -19,7 +19,7 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
   // The header is on every page: prefetching all its links when visible would fetch ten pages'
   // data per page view, so the navigation prefetches on intent (hover, focus, touch) instead;
   // links in the page body prefetch when visible (SmartLink). Never on Save-Data or 2g.
-  const navPrefetch = usePrefetchMode() === "none" ? "none" : "intent";
+  const navPrefetch = useIntentPrefetch();
 
   return (
     <header className="site-header">

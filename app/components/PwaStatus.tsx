@@ -35,11 +35,8 @@ export function PwaStatus() {
   const tRef = useRef(t);
   tRef.current = t;
 
-  // After hydration: register the service worker (once per page). Not from the idle queue
-  // (lib/idle.ts): while it and the update poll were there, the deploy journey in
-  // test/e2e/pwa.e2e.ts failed in loaded runs (the reload after accepting the update never came).
-  // Link prefetches spread over the seconds after load were there too, the likelier cause
-  // (docs/PERFORMANCE.md); until that is settled, registration keeps its tested timing.
+  // After hydration: register the service worker (once per page), at once rather than from the
+  // idle queue (lib/idle.ts), so the deploy journey in test/e2e/pwa.e2e.ts keeps its tested timing.
   useEffect(() => {
     if (import.meta.env.DEV) return;
     registration ??= loadPwa().then(({ registerServiceWorker }) =>

@@ -197,14 +197,19 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others`, async () => {
-      const { context, page } = await newPage(browser);
+    it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`, async () => {
+      // A first visit: no service worker controls the page (under one, only modules are preloaded;
+      // test/e2e/pwa.e2e.ts).
+      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
       await page.goto(`${base}/${locale}/products`);
       await hydrated(page);
-      // React Router adds <link rel="prefetch"> for a visible link's `.data` (and its modules).
+      const loadedModules = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[rel="modulepreload"]:not([data-prefetch]), script[type="module"][src]')].map((e) => ("href" in e ? e.href : e.src)),
+      );
+      // lib/prefetch.ts adds <link rel="prefetch"> for a visible link's `.data` (and its modules).
       const prefetched = () =>
-        page.locator('link[rel="prefetch"][href*=".data"]').evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
-      await expect.poll(async () => (await prefetched()).some((p) => p.startsWith(`/${locale}/product-details/`)), WAIT).toBe(true);
+        page.locator('link[rel="prefetch"][href*=".data"]').evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href)).map((u) => ({ path: u.pathname, url: u.pathname + u.search })));
+      await expect.poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT).toBe(true);
       const visible = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
         els.filter((e) => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
       );
@@ -212,8 +217,30 @@ describe("storefront pages in Chromium", () => {
         els.filter((e) => e.getBoundingClientRect().top > innerHeight * 2).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
       );
       const fetched = await prefetched();
-      expect(visible.some((p) => fetched.includes(`${p}.data`))).toBe(true);
-      for (const p of below) expect(fetched).not.toContain(`${p}.data`);
+      const paths = fetched.map((p) => p.path);
+      expect(visible.some((p) => paths.includes(`${p}.data`))).toBe(true);
+      for (const p of below) expect(paths).not.toContain(`${p}.data`);
+
+      // The prefetcher preloads each module once, and none the page already had (React Router's
+      // own prefetch markup repeated the framework and shared modules for every link).
+      const added = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map((e) => e.href));
+      expect(added.length).toBe(new Set(added).size);
+      expect(added.filter((h) => loadedModules.includes(h))).toEqual([]);
+      expect(added.some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h))).toBe(true);
+
+      // Following a prefetched link requests exactly the prefetched URL, so the prefetch cache answers.
+      const target = visible.find((p) => paths.includes(`${p}.data`));
+      const prefetchedUrl = fetched.find((p) => p.path === `${target}.data`)?.url;
+      const dataRequests: string[] = [];
+      page.on("request", (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.endsWith(".data")) dataRequests.push(u.pathname + u.search);
+      });
+      await page.locator(`[data-product] a.product-card__link[href="${target}"]`).first().click();
+      await page.waitForURL(`**${target}`);
+      // (The shop layout's clientLoader asks for its own data in a request of its own.)
+      await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);
+      expect(errors).toEqual([]);
       await context.close();
     });
 

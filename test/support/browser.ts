@@ -28,8 +28,11 @@ export function launchBrowser(): Promise<Browser> {
  */
 const visitorIp = () => `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
-export async function newPage(browser: Browser, opts: { viewport?: { width: number; height: number } } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 }, extraHTTPHeaders: { "cf-connecting-ip": visitorIp() } });
+export async function newPage(
+  browser: Browser,
+  opts: { viewport?: { width: number; height: number }; serviceWorkers?: "allow" | "block" } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 }, extraHTTPHeaders: { "cf-connecting-ip": visitorIp() }, serviceWorkers: opts.serviceWorkers ?? "allow" });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
