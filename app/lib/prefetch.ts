@@ -142,33 +142,42 @@ function routerView(): RouterView | undefined {
   };
 }
 
-/** Absolute URLs the document already has as a module, module preload, stylesheet or prefetch. */
-let present: Set<string> | undefined;
+/**
+ * Absolute URLs the document already has as a module, module preload, stylesheet or prefetch.
+ * Vite adds preloads for lazy chunks later on, so the `<link>`s are read again when their number
+ * has changed (reading every link's href for each new link was most of a prefetch's cost).
+ */
+const present = new Set<string>();
+let linksSeen = -1;
 function inDocument(): Set<string> {
-  if (!present) {
-    present = new Set();
-    for (const el of document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>("link[href], script[src]")) {
-      present.add(el instanceof HTMLLinkElement ? el.href : el.src);
-    }
+  const links = document.getElementsByTagName("link");
+  if (linksSeen < 0) for (const s of document.querySelectorAll<HTMLScriptElement>("script[src]")) present.add(s.src);
+  if (links.length !== linksSeen) {
+    for (const l of links) if (l.href) present.add(l.href);
+    linksSeen = links.length;
   }
   return present;
 }
 
-function addLink(rel: "prefetch" | "modulepreload", href: string, as?: "fetch" | "style"): void {
-  const absolute = new URL(href, location.href).href;
+function addLinks(links: { rel: "prefetch" | "modulepreload"; href: string; as?: "fetch" | "style" }[]): void {
   const known = inDocument();
-  // Vite's preloads for lazy chunks arrive later too: ask the document, not only the memo.
-  if (known.has(absolute) || [...document.head.querySelectorAll("link")].some((l) => l.href === absolute)) return;
-  known.add(absolute);
-  const link = document.createElement("link");
-  link.rel = rel;
-  if (as) link.as = as;
   // The CSP allows scripts by nonce ('strict-dynamic'); module preloads carry the page's nonce.
   const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-  if (nonce) link.nonce = nonce;
-  link.dataset.prefetch = "";
-  link.href = href;
-  document.head.appendChild(link);
+  const batch = document.createDocumentFragment();
+  for (const { rel, href, as } of links) {
+    const absolute = new URL(href, location.href).href;
+    if (known.has(absolute)) continue;
+    known.add(absolute);
+    const link = document.createElement("link");
+    link.rel = rel;
+    if (as) link.as = as;
+    if (nonce) link.nonce = nonce;
+    link.dataset.prefetch = "";
+    link.href = href;
+    batch.appendChild(link);
+  }
+  document.head.appendChild(batch);
+  linksSeen = document.getElementsByTagName("link").length;
 }
 
 const queued = new Set<string>();
@@ -181,15 +190,17 @@ function prefetchNow(page: string): void {
   const view = routerView();
   if (!view) return;
   const targets = prefetchTargets(page, view, location.origin);
-  for (const href of targets.modules) addLink("modulepreload", href);
+  const links: Parameters<typeof addLinks>[0] = targets.modules.map((href) => ({ rel: "modulepreload", href }));
   // Under a service worker, prefetch requests go through it, and a prefetch outlives the page
   // that started it: one still open through the old worker kept an accepted update from
   // activating (test/e2e/pwa.e2e.ts, the deploy journey). Nor would the navigation gain: its
   // data request goes through the worker too, which asks the network again (`no-cache`). So the
   // data and stylesheets are prefetched only when no worker controls the page (a first visit).
-  if (navigator.serviceWorker?.controller) return;
-  for (const href of targets.data) addLink("prefetch", href, "fetch");
-  for (const href of targets.styles) addLink("prefetch", href, "style");
+  if (!navigator.serviceWorker?.controller) {
+    for (const href of targets.data) links.push({ rel: "prefetch", href, as: "fetch" });
+    for (const href of targets.styles) links.push({ rel: "prefetch", href, as: "style" });
+  }
+  addLinks(links);
 }
 
 /** Prefetches queued pages for up to `budgetMs`, then leaves the rest to the next idle period. */
@@ -205,8 +216,11 @@ function drain(budgetMs: number): void {
   }
 }
 
-/** A few milliseconds per task: each page costs well under one (a route match and a few links). */
-const DRAIN_MS = 4;
+/**
+ * A page costs 2-12 ms of main thread here unthrottled (matching the route table, adding its links), so a
+ * task starts another page only within this budget: mostly one page per task.
+ */
+const DRAIN_MS = 2;
 
 /** Queues what following a link to `page` (a path with its query) needs; `drain` prefetches it. */
 function queuePage(page: string): void {
