@@ -1,6 +1,4 @@
-import { matchRoutes, type DataRouter, type UNSAFE_AssetsManifest as AssetsManifest, type UNSAFE_RouteModules as RouteModules } from "react-router";
 import { whenIdle } from "./idle";
-import { updateState } from "./update-state";
 
 /**
  * Link prefetching (spec §4, DESIGN §7): a link in the page prefetches its page's data and code
@@ -13,7 +11,9 @@ import { updateState } from "./update-state";
  * task that made most of Lighthouse's blocking time (docs/PERFORMANCE.md). Here one
  * IntersectionObserver watches every link, armed once the page has loaded and gone idle; a link in
  * view queues its page; pages are prefetched a few milliseconds' worth at a time (the rest in later
- * idle periods, lib/idle.ts), adding only the `<link>`s the document lacks. No React render.
+ * idle periods, lib/idle.ts), adding only the `<link>`s the document lacks. No React render. That
+ * work lives in lib/prefetch-engine.ts, loaded once the page is idle; this module only collects
+ * the links and decides when.
  *
  * The data URL is the one React Router fetches when the link is followed, worked out as its
  * PrefetchPageLinks does (react-router 7.18), so the navigation finds the response in the prefetch
@@ -33,235 +33,23 @@ export function isConstrainedNetwork(
   return c.saveData === true || c.effectiveType === "2g" || c.effectiveType === "slow-2g";
 }
 
-export interface RouterView {
-  routes: DataRouter["routes"];
-  basename: string;
-  state: Pick<DataRouter["state"], "matches" | "loaderData" | "location">;
-  manifest: AssetsManifest;
-  routeModules: RouteModules;
-  trailingSlashAware: boolean;
-}
-
-export interface PrefetchTargets {
-  /** The single-fetch `.data` URL the navigation would request (none when no loader runs). */
-  data: string[];
-  /** Route modules and their imports the target needs that the current page's routes did not. */
-  modules: string[];
-  /** The target's route stylesheets. */
-  styles: string[];
-}
-
-type Match = NonNullable<ReturnType<typeof matchRoutes<DataRouter["routes"][number]>>>[number];
-
-/** `/a/b?x` → `/a/b.data?x`, `/` → `/_root.data` (React Router's singleFetchUrl). */
-function singleFetchUrl(page: string, basename: string, trailingSlashAware: boolean, origin: string): URL {
-  const url = new URL(page, origin);
-  const strip = (p: string) => p.replace(/\/+$/, "") || "/";
-  if (trailingSlashAware) url.pathname = url.pathname.endsWith("/") ? `${url.pathname}_.data` : `${url.pathname}.data`;
-  else if (url.pathname === "/") url.pathname = "_root.data";
-  else if (basename !== "/" && strip(url.pathname) === strip(basename)) url.pathname = `${strip(basename)}/_root.data`;
-  else url.pathname = `${url.pathname.replace(/\/$/, "")}.data`;
-  return url;
-}
-
-/**
- * What following a link to `page` would load that the current page has not: the same answer React
- * Router's PrefetchPageLinks gives (its getNewMatchesForLinks and data URL), without the route
- * modules' `links()` (only the root exports one, and the root is always loaded).
- */
-export function prefetchTargets(page: string, view: RouterView, origin: string): PrefetchTargets {
-  const none: PrefetchTargets = { data: [], modules: [], styles: [] };
-  const next = matchRoutes(view.routes, page, view.basename);
-  if (!next) return none;
-  const { matches: current, loaderData, location } = view.state;
-  const isNew = (m: Match, i: number) => current[i] === undefined || m.route.id !== current[i].route.id;
-  const pathChanged = (m: Match, i: number) =>
-    current[i].pathname !== m.pathname || (current[i].route.path?.endsWith("*") === true && current[i].params["*"] !== m.params["*"]);
-  const changed = (m: Match, i: number) => isNew(m, i) || pathChanged(m, i);
-
-  const forData = next.filter((m, i) => {
-    if (!view.manifest.routes[m.route.id]?.hasLoader) return false;
-    if (changed(m, i)) return true;
-    const choice = m.route.shouldRevalidate?.({
-      currentUrl: new URL(location.pathname + location.search + location.hash, origin),
-      currentParams: current[0]?.params ?? {},
-      nextUrl: new URL(page, origin),
-      nextParams: m.params,
-      defaultShouldRevalidate: true,
-    });
-    return typeof choice === "boolean" ? choice : true;
-  });
-
-  const data: string[] = [];
-  if (page !== location.pathname + location.search + location.hash) {
-    const ids: string[] = [];
-    let optOut = false;
-    for (const m of next) {
-      const route = view.manifest.routes[m.route.id];
-      if (!route?.hasLoader) continue;
-      if (!forData.some((d) => d.route.id === m.route.id) && m.route.id in loaderData && view.routeModules[m.route.id]?.shouldRevalidate) optOut = true;
-      else if (route.hasClientLoader) optOut = true;
-      else ids.push(m.route.id);
-    }
-    if (ids.length > 0) {
-      const url = singleFetchUrl(page, view.basename, view.trailingSlashAware, origin);
-      if (optOut) url.searchParams.set("_routes", ids.join(","));
-      data.push(url.pathname + url.search);
-    }
-  }
-
-  const modules = new Set<string>();
-  const styles = new Set<string>();
-  for (const [i, m] of next.entries()) {
-    if (!changed(m, i)) continue;
-    const route = view.manifest.routes[m.route.id];
-    if (!route) continue;
-    for (const href of [route.module, route.clientActionModule, route.clientLoaderModule, ...(route.imports ?? [])]) if (href) modules.add(href);
-    for (const href of route.css ?? []) styles.add(href);
-  }
-  return { data, modules: [...modules], styles: [...styles] };
-}
-
-/** The running router, as React Router's HydratedRouter leaves it on `window`. */
-function routerView(): RouterView | undefined {
-  const w = window as Window & {
-    __reactRouterDataRouter?: DataRouter;
-    __reactRouterManifest?: AssetsManifest;
-    __reactRouterRouteModules?: RouteModules;
-    __reactRouterContext?: { future?: { v8_trailingSlashAwareDataRequests?: boolean } };
-  };
-  const router = w.__reactRouterDataRouter;
-  if (!router || !w.__reactRouterManifest) return undefined;
-  return {
-    routes: router.routes,
-    basename: router.basename ?? "/",
-    state: router.state,
-    manifest: w.__reactRouterManifest,
-    routeModules: w.__reactRouterRouteModules ?? {},
-    trailingSlashAware: w.__reactRouterContext?.future?.v8_trailingSlashAwareDataRequests === true,
-  };
-}
-
-/**
- * Absolute URLs the document already has as a module, module preload, stylesheet or prefetch.
- * Vite adds preloads for lazy chunks later on, so the `<link>`s are read again when their number
- * has changed (reading every link's href for each new link was most of a prefetch's cost).
- */
-const present = new Set<string>();
-let linksSeen = -1;
-function inDocument(): Set<string> {
-  const links = document.getElementsByTagName("link");
-  if (linksSeen < 0) for (const s of document.querySelectorAll<HTMLScriptElement>("script[src]")) present.add(s.src);
-  if (links.length !== linksSeen) {
-    for (const l of links) if (l.href) present.add(l.href);
-    linksSeen = links.length;
-  }
-  return present;
-}
-
-function addLinks(links: { rel: "prefetch" | "modulepreload"; href: string; as?: "fetch" | "style" }[]): void {
-  const known = inDocument();
-  // The CSP allows scripts by nonce ('strict-dynamic'); module preloads carry the page's nonce.
-  const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-  const batch = document.createDocumentFragment();
-  for (const { rel, href, as } of links) {
-    const absolute = new URL(href, location.href).href;
-    if (known.has(absolute)) continue;
-    known.add(absolute);
-    const link = document.createElement("link");
-    link.rel = rel;
-    if (as) link.as = as;
-    if (nonce) link.nonce = nonce;
-    link.dataset.prefetch = "";
-    link.href = href;
-    batch.appendChild(link);
-  }
-  document.head.appendChild(batch);
-  linksSeen = document.getElementsByTagName("link").length;
-}
-
-const queued = new Set<string>();
-const waiting: string[] = [];
-let drainQueued = false;
-
-function prefetchNow(page: string): void {
-  // A newer build is live: the next navigation is a full load of the new build (update-state.ts).
-  if (isConstrainedNetwork() || updateState.isPending()) return;
-  const view = routerView();
-  if (!view) return;
-  const targets = prefetchTargets(page, view, location.origin);
-  const links: Parameters<typeof addLinks>[0] = targets.modules.map((href) => ({ rel: "modulepreload", href }));
-  // Under a service worker, prefetch requests go through it, and a prefetch outlives the page
-  // that started it: one still open through the old worker kept an accepted update from
-  // activating (test/e2e/pwa.e2e.ts, the deploy journey). Nor would the navigation gain: its
-  // data request goes through the worker too, which asks the network again (`no-cache`). So the
-  // data and stylesheets are prefetched only when no worker controls the page (a first visit).
-  if (!navigator.serviceWorker?.controller) {
-    for (const href of targets.data) links.push({ rel: "prefetch", href, as: "fetch" });
-    for (const href of targets.styles) links.push({ rel: "prefetch", href, as: "style" });
-  }
-  addLinks(links);
-}
-
-/** Prefetches queued pages for up to `budgetMs`, then leaves the rest to the next idle period. */
-function drain(budgetMs: number): void {
-  const end = performance.now() + budgetMs;
-  while (waiting.length > 0 && performance.now() < end) prefetchNow(waiting.shift() ?? "");
-  if (waiting.length > 0 && !drainQueued) {
-    drainQueued = true;
-    whenIdle(() => {
-      drainQueued = false;
-      drain(DRAIN_MS);
-    });
-  }
-}
-
-/**
- * A page costs 2-12 ms of main thread here unthrottled (matching the route table, adding its links), so a
- * task starts another page only within this budget: mostly one page per task.
- */
-const DRAIN_MS = 2;
-
-/** Queues what following a link to `page` (a path with its query) needs; `drain` prefetches it. */
-function queuePage(page: string): void {
-  const key = `${location.pathname}${location.search}|${page}`;
-  if (queued.has(key)) return;
-  queued.add(key);
-  waiting.push(page);
-}
-
-let observer: IntersectionObserver | undefined;
+type Engine = typeof import("./prefetch-engine");
+let engine: Engine | undefined;
+/** Links mounted before the engine has loaded. */
 const watched = new Set<HTMLAnchorElement>();
 let armed = false;
-
-function pageOf(a: HTMLAnchorElement): string | undefined {
-  const url = new URL(a.href, location.href);
-  if (url.origin !== location.origin || a.target || a.hasAttribute("download") || a.hasAttribute("data-no-prefetch")) return undefined;
-  return url.pathname + url.search;
-}
-
-function observe(a: HTMLAnchorElement): void {
-  observer ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      const a = entry.target as HTMLAnchorElement;
-      observer?.unobserve(a);
-      watched.delete(a);
-      const page = pageOf(a);
-      if (page) queuePage(page);
-    }
-    drain(DRAIN_MS);
-  });
-  observer.observe(a);
-}
+let scheduled = false;
 
 function arm(): void {
   armed = true;
   if (isConstrainedNetwork()) return;
-  for (const a of watched) observe(a);
+  void import("./prefetch-engine").then((loaded) => {
+    engine = loaded;
+    for (const a of watched) loaded.observe(a);
+    watched.clear();
+  });
 }
 
-let scheduled = false;
 function armWhenIdle(): void {
   if (scheduled) return;
   scheduled = true;
@@ -275,12 +63,14 @@ function armWhenIdle(): void {
  * page has loaded and gone idle are watched from then on; later ones (client navigations) at once.
  */
 export function watchLink(a: HTMLAnchorElement): () => void {
-  watched.add(a);
-  if (armed) {
-    if (!isConstrainedNetwork()) observe(a);
-  } else armWhenIdle();
+  if (engine) {
+    if (!isConstrainedNetwork()) engine.observe(a);
+  } else {
+    watched.add(a);
+    if (!armed) armWhenIdle();
+  }
   return () => {
     watched.delete(a);
-    observer?.unobserve(a);
+    engine?.unobserve(a);
   };
 }

@@ -1,7 +1,7 @@
 import type { DataRouteObject } from "react-router";
 import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
-import { prefetchTargets, type RouterView } from "../../app/lib/prefetch";
+import { prefetchTargets, type RouterView } from "../../app/lib/prefetch-engine";
 
 // A route table shaped like the shop's: root > :locale layout (with a clientLoader) > pages.
 const routes: DataRouteObject[] = [
