@@ -5,7 +5,8 @@ import { installChunkReload } from "./lib/chunk-reload";
 import { ensureLocale } from "./lib/i18n";
 import { localeOfPath, DEFAULT_LOCALE, isLocale } from "./lib/locales";
 
-// A chunk that fails to load after a deploy reloads the page once per path (spec §8).
+// A chunk that fails to load after a deploy reloads the page once per path (spec §8); an
+// interrupted navigation's aborted request is not reported as an error (lib/abort-rejections.ts).
 installChunkReload();
 
 // Load only the active locale's messages before hydrating; the other loads on a switch.

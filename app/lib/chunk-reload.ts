@@ -9,6 +9,8 @@
  * chunk: dynamic imports (Vite's `vite:preloadError`), rejected imports nobody caught, and
  * failed <script>/<link> loads under /assets/.
  */
+import { isAbortRejection } from "./abort-rejections";
+
 export const CHUNK_RELOAD_GUARD_MS = 10_000;
 export const CHUNK_RELOAD_KEY_PREFIX = "chunk-reload:";
 
@@ -79,14 +81,18 @@ export function reportChunkLoadError(error: unknown): boolean {
   return isChunkLoadError(error) && installed !== undefined && installed.handle(error);
 }
 
-/** Listens for chunk load failures on the window; returns a function that removes the listeners. */
+/**
+ * Listens for chunk load failures on the window, and drops the report of an aborted request's
+ * rejection (lib/abort-rejections.ts); returns a function that removes the listeners.
+ */
 export function installChunkReload(target: Window = window, reloader: ChunkReloader = createChunkReloader({ storage: target.sessionStorage, location: target.location, now: () => Date.now() })): () => void {
   installed = reloader;
   const onPreloadError = (event: Event) => {
     reloader.handle((event as Event & { payload?: unknown }).payload ?? "Failed to fetch dynamically imported module");
   };
   const onRejection = (event: PromiseRejectionEvent) => {
-    if (isChunkLoadError(event.reason) && reloader.handle(event.reason)) event.preventDefault();
+    // An aborted request nobody waited for is not reported either (lib/abort-rejections.ts).
+    if (isAbortRejection(event.reason) || (isChunkLoadError(event.reason) && reloader.handle(event.reason))) event.preventDefault();
   };
   const onError = (event: Event) => {
     if (event instanceof ErrorEvent) {

@@ -82,6 +82,24 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: an aborted request nobody waits for is not reported as an error; other rejections are`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await page.goto(`${base}/${locale}/products`);
+      await hydrated(page);
+      // What an interrupted navigation leaves behind (lib/abort-rejections.ts): an aborted
+      // request's promise that nothing observes. Then a real failure, which must still surface.
+      await page.evaluate(() => {
+        const controller = new AbortController();
+        void fetch(location.href, { signal: controller.signal });
+        controller.abort();
+        setTimeout(() => void Promise.reject(new Error("a real failure")), 50);
+      });
+      await expect.poll(() => errors.length, WAIT).toBeGreaterThan(0);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain("a real failure");
+      await context.close();
+    });
+
     it(`${locale}: typing ايفون in the header search suggests iPhones, picked with the keyboard`, async () => {
       const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}`);

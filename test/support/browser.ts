@@ -35,7 +35,7 @@ export async function newPage(
   const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 }, extraHTTPHeaders: { "cf-connecting-ip": visitorIp() }, serviceWorkers: opts.serviceWorkers ?? "allow" });
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("pageerror", (e) => errors.push(String(e.stack ?? e)));
   page.on("console", (m) => {
     if (m.type() === "error") errors.push(m.text());
   });
