@@ -8,7 +8,7 @@ import { defineConfig, type Plugin } from "vite";
 const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8")).framework.packages;
 /** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, joins them). */
 const SHELL_MODULES = [
-  "lib/(i18n|locales|use-locale|idle|update-state|chunk-reload|abort-rejections|money|cart|nonce)",
+  "lib/(i18n|locales|use-locale|idle|update-state|chunk-reload|abort-rejections|data-retry|money|cart|nonce)",
   "lib/api/(browser|client)",
   "state/cart",
   "components/(Logo|ErrorScreen|LoadingBar|PwaStatus|Header|Footer|CartDrawer|SearchBox|SmartLink)",

@@ -2,12 +2,15 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { installChunkReload } from "./lib/chunk-reload";
+import { retryDataRequests } from "./lib/data-retry";
 import { ensureLocale } from "./lib/i18n";
 import { localeOfPath, DEFAULT_LOCALE, isLocale } from "./lib/locales";
 
 // A chunk that fails to load after a deploy reloads the page once per path (spec §8); an
 // interrupted navigation's aborted request is not reported as an error (lib/abort-rejections.ts).
 installChunkReload();
+// A page-data request the browser cancels during quick Back presses is asked once more.
+retryDataRequests();
 
 // Load only the active locale's messages before hydrating; the other loads on a switch.
 const fromDocument = document.documentElement.lang.split("-")[0];

@@ -100,6 +100,25 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: a page-data request the browser cancels is asked once more, and the next page shows`, async () => {
+      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      await page.goto(`${base}/${locale}/products`);
+      await hydrated(page);
+      const first = await cards(page);
+      // The first request for page 2's data fails as Chromium fails one during quick Back presses
+      // (lib/data-retry.ts); the ones after it reach the worker.
+      // Only the router's fetches count: a <link rel=prefetch> for the same URL is left alone.
+      let fetches = 0;
+      await page.route(/\/products\.data\?/, (route) => (route.request().resourceType() === "fetch" && fetches++ === 0 ? route.abort("failed") : route.continue()));
+      await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
+      await page.waitForURL(/page=2/);
+      await expect.poll(() => cards(page), WAIT).not.toEqual(first);
+      expect(fetches).toBeGreaterThanOrEqual(2);
+      expect(await page.locator(".error-screen").count()).toBe(0);
+      expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+      await context.close();
+    });
+
     it(`${locale}: typing ايفون in the header search suggests iPhones, picked with the keyboard`, async () => {
       const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}`);
