@@ -51,6 +51,12 @@ export default defineConfig({
       build: {
         rolldownOptions: {
           output: {
+            // V8's explicit compile hint: compile every function of the file eagerly, on the
+            // streaming thread, instead of each on the main thread the first time it runs. The
+            // shop's chunks are what a page runs as it loads (the framework's most of all):
+            // main-thread lazy compilation while `/en` loads went from 76-96 ms to 22-31 ms
+            // (Chromium trace, V8.CompileCode, unthrottled). After minification, so it stays.
+            postBanner: "//# allFunctionsCalledOnLoad",
             codeSplitting: {
               groups: [
                 {

@@ -1,5 +1,7 @@
 // The bundle budget (budgets.json): what each route loads first, read from the build's manifests
 // and gzipped, stays within the shop's own JavaScript and CSS budgets.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { budgetFor, bundleTable, kb, measureRoutes, readBudgets, readManifests } from "../../scripts/lib/bundles.ts";
@@ -71,5 +73,16 @@ describe("the bundle budget", () => {
     const bytes = gz(critical) + css;
     console.log(`home: first-paint HTML ${kb(gz(critical))} KB + CSS ${kb(css)} KB (whole document ${kb(gz(html))} KB), gzip`);
     expect(bytes, `home: ${kb(bytes)} KB of first-paint HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
+  });
+
+  it("every JavaScript chunk asks V8 to compile all its functions eagerly, off the main thread", () => {
+    // vite.config.ts adds the hint after minification; Vite's preload helper may come first.
+    const { vite, clientDir } = readManifests(buildDir);
+    const files = [...new Set(Object.values(vite).map((e) => e.file).filter((f) => f.endsWith(".js")))];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const head = readFileSync(join(clientDir, file), "utf8").split("\n", 3);
+      expect(head.includes("//# allFunctionsCalledOnLoad"), file).toBe(true);
+    }
   });
 });
