@@ -57,7 +57,8 @@ async function staticFloor(url: string): Promise<string> {
   const html = await (await fetch(`${url}/en`)).text();
   const href = html.match(/<link[^>]*\brel="stylesheet"[^>]*\bhref="(\/assets\/[^"]+)"/)?.[1];
   if (!href) throw new Error("The home page links no hashed stylesheet");
-  return href;
+  // React Router marks a stylesheet that is also dynamically imported with a trailing "#".
+  return href.replace(/#.*$/, "");
 }
 
 /** Asks the Worker to render afresh instead of answering from its page cache (worker/page-cache.ts). */
