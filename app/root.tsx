@@ -58,6 +58,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#0f5fd7" />
         <link rel="manifest" href={`/manifest.${locale}.webmanifest`} />
         <link rel="apple-touch-icon" href="/icons/icon-192.png" />
+        {/* The first frame waits until the parser reaches the footer, so it shows the whole main
+            content rather than the header alone; a page without the footer renders once parsed. */}
+        <link rel="expect" href="#site-footer" blocking="render" />
         <Meta />
         <Links />
       </head>

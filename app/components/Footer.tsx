@@ -5,7 +5,7 @@ export function Footer() {
   const t = useT();
   const to = useLocalePath();
   return (
-    <footer className="site-footer">
+    <footer id="site-footer" className="site-footer">
       <div className="container site-footer__grid">
         <div>
           <p className="site-footer__brand">{t("app.name")}</p>

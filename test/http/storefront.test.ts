@@ -274,3 +274,17 @@ describe("the home page", () => {
     expect(html).toContain(`data-product="${newest.data[0].slug}"`);
   });
 });
+
+describe("the first frame", () => {
+  it("waits for the main content: the head expects the footer, and every shop page has it after <main>", async () => {
+    for (const path of ["/en", "/ar", "/en/products", "/ar/product-details/iphone-16-pro", "/en/privacy-policy", "/ar/no-such-page"]) {
+      const html = await (await fetch(`${base}${path}`)).text();
+      const head = html.slice(0, html.indexOf("</head>"));
+      expect(head, path).toContain('<link rel="expect" href="#site-footer" blocking="render"/>');
+      const main = html.indexOf('<main id="main"');
+      const footer = html.indexOf('<footer id="site-footer"');
+      expect(main, path).toBeGreaterThan(0);
+      expect(footer, path).toBeGreaterThan(main);
+    }
+  });
+});
