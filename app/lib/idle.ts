@@ -10,6 +10,7 @@ type Job = () => void;
 
 const queue: Job[] = [];
 let scheduled = false;
+let halted = false;
 const TIMEOUT_MS = 2000;
 
 function request(cb: () => void): void {
@@ -18,10 +19,11 @@ function request(cb: () => void): void {
 }
 
 function next(): void {
-  if (scheduled || queue.length === 0) return;
+  if (halted || scheduled || queue.length === 0) return;
   scheduled = true;
   request(() => {
     scheduled = false;
+    if (halted) return;
     const job = queue.shift();
     try {
       job?.();
@@ -33,10 +35,21 @@ function next(): void {
 
 /** Queues `job` for an idle period of its own, after the jobs queued before it; returns a cancel. */
 export function whenIdle(job: Job): () => void {
+  if (halted) return () => undefined;
   queue.push(job);
   next();
   return () => {
     const at = queue.indexOf(job);
     if (at >= 0) queue.splice(at, 1);
   };
+}
+
+/**
+ * The page is about to be replaced (the shopper accepted an update, lib/pwa.ts): queued jobs are
+ * dropped and none runs any more. Each job may start a request, and a request through the old
+ * service worker in that moment holds the new one's activation up.
+ */
+export function haltIdleWork(): void {
+  halted = true;
+  queue.length = 0;
 }

@@ -1,4 +1,5 @@
 import { reportChunkLoadError } from "./chunk-reload";
+import { haltIdleWork } from "./idle";
 
 /**
  * Service worker registration at /sw.js with scope / (spec §7), through workbox-window, which is
@@ -70,6 +71,14 @@ export async function registerServiceWorker(callbacks: PwaCallbacks): Promise<Pw
     return {
       acceptUpdate() {
         accepted = true;
+        // Chromium activates a worker that skips waiting once the old one has stopped, checking
+        // every second (1.3-1.5 s here). A request the page makes in that moment starts the old
+        // worker again, and the activation then waits until it idles out: in the deploy journey
+        // (test/e2e/pwa.e2e.ts) the new worker was still waiting after 90 s in half the runs, the
+        // requests being this page's idle-time prefetches. The page is about to reload, so its
+        // idle work stops here. (Reloading anyway after a few seconds was tried: in that state
+        // the reload itself hung, in every try.)
+        haltIdleWork();
         wb.messageSkipWaiting();
       },
     };
