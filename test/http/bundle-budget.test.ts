@@ -85,4 +85,16 @@ describe("the bundle budget", () => {
       expect(head.includes("//# allFunctionsCalledOnLoad"), file).toBe(true);
     }
   });
+
+  it("sonner's stylesheet sets its direction properties on the toaster only, not on <html>", () => {
+    // A rule on html[dir] restyled every element when sonner loaded (vite.config.ts, lazySonner).
+    const { vite, clientDir } = readManifests(buildDir);
+    const files = [...new Set(Object.values(vite).map((e) => e.file).filter((f) => f.endsWith(".js")))];
+    const sonner = files.map((f) => readFileSync(join(clientDir, f), "utf8")).filter((code) => code.includes("data-sonner-toaster"));
+    expect(sonner.length).toBeGreaterThan(0);
+    for (const code of sonner) {
+      expect(code).toContain("[data-sonner-toaster][dir=rtl]");
+      expect(code).not.toContain("html[dir=");
+    }
+  });
 });
