@@ -8,12 +8,18 @@ function subscribe(cb: () => void): () => void {
   return () => c?.removeEventListener("change", cb);
 }
 
+/** Constrained on the server, where there is no network to ask about. */
+const constrainedNow = () => typeof navigator === "undefined" || isConstrainedNetwork();
+
 /**
  * The prefetch mode for React Router links that prefetch on intent (the header's): "intent" unless
- * on Save-Data or 2g. The server renders "none" (neither adds markup there).
+ * on Save-Data or 2g. The server renders "none". Neither mode adds markup until the shopper shows
+ * intent, so hydration reads the browser's own value (the third argument) instead of the server's:
+ * a snapshot that differed from the server's made React re-render the whole header synchronously
+ * right after hydration, a 10-15 ms task (docs/PERFORMANCE.md).
  */
 export function useIntentPrefetch(): "intent" | "none" {
-  const constrained = useSyncExternalStore(subscribe, () => isConstrainedNetwork(), () => true);
+  const constrained = useSyncExternalStore(subscribe, constrainedNow, constrainedNow);
   return constrained ? "none" : "intent";
 }
 
