@@ -1,5 +1,5 @@
 import { matchRoutes, type DataRouter, type UNSAFE_AssetsManifest as AssetsManifest, type UNSAFE_RouteModules as RouteModules } from "react-router";
-import { whenIdle } from "./idle";
+import { whenIdle, type IdleSlice } from "./idle";
 import { isConstrainedNetwork } from "./prefetch";
 import { updateState } from "./update-state";
 
@@ -26,7 +26,52 @@ export interface PrefetchTargets {
   styles: string[];
 }
 
-type Match = NonNullable<ReturnType<typeof matchRoutes<DataRouter["routes"][number]>>>[number];
+type Route = DataRouter["routes"][number];
+type Match = NonNullable<ReturnType<typeof matchRoutes<Route>>>[number];
+
+/**
+ * The part of the route table that can match a page whose path has these (decoded) segments: a
+ * route whose own path has a static segment other than the page's there, or more segments than
+ * the page has left, is left out with its children; a splat or optional segment keeps the route
+ * whole. React Router's matchRoutes flattens and ranks the whole table on every call, 3-5 ms here
+ * for the shop's routes and most of the cost of planning a page; on the few branches left it is a
+ * fraction of that, and the answer is the same (test/unit/prefetch.test.ts checks it on the shop's
+ * own route table).
+ */
+export function candidateRoutes(routes: Route[], segments: string[]): Route[] {
+  const kept: Route[] = [];
+  for (const route of routes) {
+    let used = 0;
+    let open = false;
+    let fits = true;
+    for (const seg of (route.path ?? "").split("/").filter(Boolean)) {
+      if (seg === "*" || seg.endsWith("?")) {
+        open = true;
+        break;
+      }
+      const at = segments[used];
+      if (at === undefined || (!seg.startsWith(":") && seg.toLowerCase() !== at.toLowerCase())) {
+        fits = false;
+        break;
+      }
+      used += 1;
+    }
+    if (!fits) continue;
+    kept.push(open || !route.children ? route : { ...route, children: candidateRoutes(route.children, segments.slice(used)) });
+  }
+  return kept;
+}
+
+/** The routes worth matching `page` against: all of them when its path cannot be read plainly. */
+function routesFor(page: string, view: RouterView, origin: string): Route[] {
+  if (view.basename !== "/") return view.routes;
+  try {
+    const segments = new URL(page, origin).pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    return candidateRoutes(view.routes, segments);
+  } catch {
+    return view.routes;
+  }
+}
 
 /** `/a/b?x` → `/a/b.data?x`, `/` → `/_root.data` (React Router's singleFetchUrl). */
 function singleFetchUrl(page: string, basename: string, trailingSlashAware: boolean, origin: string): URL {
@@ -46,7 +91,7 @@ function singleFetchUrl(page: string, basename: string, trailingSlashAware: bool
  */
 export function prefetchTargets(page: string, view: RouterView, origin: string): PrefetchTargets {
   const none: PrefetchTargets = { data: [], modules: [], styles: [] };
-  const next = matchRoutes(view.routes, page, view.basename);
+  const next = matchRoutes(routesFor(page, view, origin), page, view.basename);
   if (!next) return none;
   const { matches: current, loaderData, location } = view.state;
   const isNew = (m: Match, i: number) => current[i] === undefined || m.route.id !== current[i].route.id;
@@ -187,37 +232,35 @@ function planPage(page: string): void {
 }
 
 /**
- * One idle period's share: work out queued pages for up to DRAIN_MS, or, when `<link>`s are
- * waiting, add up to LINKS_PER_TASK of them. The rest waits for the next idle period.
+ * One idle period's share: a step at a time, each either a waiting `<link>` added or a queued
+ * page worked out (links first, so a page planned is prefetched soon), for as long as the idle
+ * period lasts (`slice`, lib/idle.ts), and at least one step. The rest waits for the next one.
+ *
+ * Matching a page against the whole route table cost 3-5 ms of main thread here unthrottled
+ * (now only its candidate branches, `candidateRoutes`), and a `<link>` inserted into the document
+ * some tenths of one to a few as Chromium starts its request; the first page of a route brings
+ * every module of that route. In Lighthouse's traces a task that did a page and all its links took
+ * 17-47 ms (71-189 ms as it simulates a phone), and a fixed share (a page, or four links) still
+ * 10-27 ms on a busy machine. Lighthouse gives an idle callback 10 ms at its 4x slowdown (the
+ * queue at most 6), so a drain that keeps to it stays under the 50 ms of a long task there.
  */
-function drain(): void {
-  if (pendingLinks.length > 0) {
-    addLinks(pendingLinks, LINKS_PER_TASK);
-  } else {
-    const end = performance.now() + DRAIN_MS;
-    while (waiting.length > 0 && pendingLinks.length < LINKS_PER_TASK && performance.now() < end) planPage(waiting.shift() ?? "");
-  }
+function drain(slice: IdleSlice): void {
+  do {
+    if (pendingLinks.length > 0) addLinks(pendingLinks, 1);
+    else if (waiting.length > 0) planPage(waiting.shift() ?? "");
+    else break;
+  } while (slice.timeRemaining() > 0);
   if (waiting.length > 0 || pendingLinks.length > 0) scheduleDrain();
 }
 
 function scheduleDrain(): void {
   if (drainQueued) return;
   drainQueued = true;
-  whenIdle(() => {
+  whenIdle((slice) => {
     drainQueued = false;
-    drain();
+    drain(slice);
   });
 }
-
-/**
- * Matching a page against the route table costs 1-4 ms of main thread here unthrottled, and a
- * `<link>` inserted into the document some tenths of one as Chromium starts its request; the first
- * page of a route brings every module of that route. In Lighthouse's traces a task that did a page
- * and all its links took 17-47 ms (71-189 ms as it simulates a phone), so a task does either the
- * matching (mostly one page) or a few links.
- */
-const DRAIN_MS = 2;
-const LINKS_PER_TASK = 4;
 
 /** Queues what following a link to `page` (a path with its query) needs; `drain` prefetches it. */
 function queuePage(page: string): void {

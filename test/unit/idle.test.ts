@@ -1,20 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { whenIdle } from "../../app/lib/idle";
+import { whenIdle, type IdleSlice } from "../../app/lib/idle";
 
 /** A browser's idle periods, played by hand: each requested callback waits here until run. */
-const periods: { cb: () => void; timeout?: number }[] = [];
+const periods: { cb: (deadline?: IdleDeadline) => void; timeout?: number }[] = [];
 const original = (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback;
 
-function nextIdlePeriod(): void {
+function nextIdlePeriod(deadline?: IdleDeadline): void {
   const period = periods.shift();
   if (!period) throw new Error("no idle callback was requested");
-  period.cb();
+  period.cb(deadline);
 }
+
+const deadline = (ms: number, didTimeout = false): IdleDeadline => ({ didTimeout, timeRemaining: () => ms });
 
 describe("whenIdle (app/lib/idle.ts)", () => {
   beforeEach(() => {
     periods.length = 0;
-    (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (cb: () => void, options?: { timeout?: number }) => {
+    (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (cb: (deadline?: IdleDeadline) => void, options?: { timeout?: number }) => {
       periods.push({ cb, timeout: options?.timeout });
       return periods.length;
     };
@@ -66,5 +68,22 @@ describe("whenIdle (app/lib/idle.ts)", () => {
     expect(ran).toEqual(["outer"]);
     nextIdlePeriod();
     expect(ran).toEqual(["outer", "inner"]);
+  });
+
+  it("tells a job the time its idle period has left: the browser's deadline, at most 6 ms", () => {
+    const left: number[] = [];
+    const job = (slice: IdleSlice) => left.push(slice.timeRemaining());
+    whenIdle(job);
+    whenIdle(job);
+    whenIdle(job);
+    // A long idle period is cut to 6 ms; a shorter one (Lighthouse's 4x gives 10 ms) is kept.
+    nextIdlePeriod(deadline(45));
+    nextIdlePeriod(deadline(4));
+    // Run because the page never went idle: no time to spare, so a job does its least.
+    nextIdlePeriod(deadline(0, true));
+    expect(left[0]).toBeGreaterThan(5);
+    expect(left[0]).toBeLessThanOrEqual(6);
+    expect(left[1]).toBe(4);
+    expect(left[2]).toBe(0);
   });
 });

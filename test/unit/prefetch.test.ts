@@ -1,7 +1,8 @@
 import type { DataRouteObject } from "react-router";
 import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
-import { prefetchTargets, type RouterView } from "../../app/lib/prefetch-engine";
+import shopRoutes from "../../app/routes";
+import { candidateRoutes, prefetchTargets, type RouterView } from "../../app/lib/prefetch-engine";
 
 // A route table shaped like the shop's: root > :locale layout (with a clientLoader) > pages.
 const routes: DataRouteObject[] = [
@@ -97,5 +98,36 @@ describe("prefetchTargets (what following a link would load)", () => {
     const rootOnly: DataRouteObject[] = [{ id: "root", path: "/" }];
     const view: RouterView = { ...viewAt("/en"), routes: rootOnly, state: { matches: [], loaderData: {}, location: { pathname: "/en", search: "", hash: "", state: null, key: "k" } } };
     expect(prefetchTargets("/", view, origin).data).toEqual(["/_root.data"]);
+  });
+});
+
+describe("candidateRoutes (the branches worth matching a page against)", () => {
+  // The shop's own route table (app/routes.ts), shaped as the router holds it.
+  type Entry = { id?: string; path?: string; index?: boolean; file: string; children?: Entry[] };
+  const toData = (entries: Entry[]): DataRouteObject[] =>
+    entries.map((e) => {
+      const id = e.id ?? e.file.replace(/\.tsx?$/, "");
+      return e.index ? { id, index: true, path: e.path } : { id, path: e.path, children: e.children ? toData(e.children) : undefined };
+    });
+  const shop: DataRouteObject[] = [{ id: "root", path: "", children: toData(shopRoutes as Entry[]) }];
+  const ids = (table: DataRouteObject[], page: string) => matchRoutes(table, page)?.map((m) => m.route.id) ?? null;
+  const segments = (page: string) => new URL(page, origin).pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const count = (table: DataRouteObject[]): number => table.reduce((n, r) => n + 1 + count(r.children ?? []), 0);
+
+  it.each([
+    "/", "/en", "/ar/", "/error", "/sitemap.xml", "/robots.txt", "/en/products", "/EN/Products", "/ar/product-details/iphone-16-pro",
+    "/en/product-details", "/en/auth/login", "/ar/auth/forget-password", "/en/profile", "/en/profile/orders", "/en/page/terms", "/en/services/",
+    "/en/order/checkout/status", "/en/order/checkout", "/en/nope/deeper/still", "/en/%D8%B3%D9%84%D8%A9", "/fr/products", "/en/products/extra",
+  ])("matches %s exactly as the whole table does", (page) => {
+    const full = ids(shop, page);
+    expect(full).not.toBeNull();
+    expect(ids(candidateRoutes(shop, segments(page)), page)).toEqual(full);
+  });
+
+  it("leaves out the branches that cannot match", () => {
+    const kept = candidateRoutes(shop, segments("/en/product-details/iphone-16-pro"));
+    // root, the two layouts, their index routes, the splat page, product-details and the product page.
+    expect(count(shop)).toBeGreaterThan(30);
+    expect(count(kept)).toBeLessThanOrEqual(8);
   });
 });
