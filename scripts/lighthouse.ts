@@ -26,6 +26,10 @@ const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf("--runs") + 1]) || 3;
 /** `--cpu 4` forces Lighthouse's default CPU slowdown instead of calibrating it to this machine. */
 const FORCED_CPU = args.includes("--cpu") ? Number(args[args.indexOf("--cpu") + 1]) : undefined;
+/** `--traces` also keeps each audit's trace (`*.trace.json`, for Chromium's or Perfetto's viewer). */
+const TRACES = args.includes("--traces");
+/** `--only /en/products,/ar` audits only those pages, and leaves docs/PERFORMANCE.md as it is. */
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1]!.split(",") : undefined;
 
 /**
  * Lighthouse's 4× CPU slowdown assumes a high-end desktop host (BenchmarkIndex 1500-2000) and
@@ -88,7 +92,7 @@ async function main(): Promise<void> {
     const url = proxy?.url ?? workerUrl;
     const slug = products.data[0]?.slug;
     if (!slug) throw new Error("The seeded database has no products");
-    const pages = [
+    const allPages = [
       { label: "Home (en)", path: "/en" },
       { label: "Home (ar)", path: "/ar" },
       { label: "Product list (en)", path: "/en/products" },
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
       { label: "Product page (en)", path: `/en/product-details/${slug}` },
       { label: "Product page (ar)", path: `/ar/product-details/${slug}` },
     ];
+    const pages = ONLY ? allPages.filter((p) => ONLY.includes(p.path)) : allPages;
 
     // Chromium and every process it forks inherit the niceness of this wrapper.
     const niced = raisePriority() !== 0;
@@ -172,7 +177,9 @@ async function main(): Promise<void> {
         const { lhr } = run;
         version = lhr.lighthouseVersion;
         if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-        writeFileSync(join(reportDir, `${page.path.replace(/^\//, "").replace(/[^\w-]+/g, "_")}.${i + 1}.json`), run.report as string);
+        const name = `${page.path.replace(/^\//, "").replace(/[^\w-]+/g, "_")}.${i + 1}`;
+        writeFileSync(join(reportDir, `${name}.json`), run.report as string);
+        if (TRACES) writeFileSync(join(reportDir, `${name}.trace.json`), JSON.stringify(run.artifacts.Trace));
         const num = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
         const result = {
@@ -212,6 +219,10 @@ async function main(): Promise<void> {
           `| ${r.label} | \`${r.path}\` | ${r.scores.performance} | ${r.scores.accessibility} | ${r.scores["best-practices"]} | ${r.scores.seo} | ${Math.round(r.fcpMs)} | ${Math.round(r.lcpMs)} | ${Math.round(r.tbtMs)} | ${Math.round(r.tbtRange[0])}–${Math.round(r.tbtRange[1])} | ${r.cls.toFixed(3)} | ${(r.bytes / 1024).toFixed(1)} | ${r.requests} | ${Math.round(r.benchmarkIndex)} | ${r.slowdown}× |`,
       ),
     ];
+    if (ONLY) {
+      console.log(`\n${lines.join("\n")}\n\n${verdict}\n(--only: docs/PERFORMANCE.md left as it is.)`);
+      return;
+    }
     replaceSection(
       "lighthouse",
       [
