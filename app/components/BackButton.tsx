@@ -1,5 +1,6 @@
 import { useNavigate } from "react-router";
 import { useLocale, useT } from "../lib/use-locale";
+import { BackIcon } from "./icons";
 
 /** Browser back: returns to the previous route from the history state, or home when there is none. */
 export function BackButton() {
@@ -16,7 +17,7 @@ export function BackButton() {
         else navigate(`/${locale}`);
       }}
     >
-      <span aria-hidden="true" className="icon-flip">←</span> {t("app.back")}
+      <BackIcon size={18} /> {t("app.back")}
     </button>
   );
 }

@@ -1,5 +1,6 @@
 import { latinDigits } from "../lib/product-query";
 import { useT } from "../lib/use-locale";
+import { MinusIcon, PlusIcon } from "./icons";
 
 /** Keeps a typed or stepped quantity inside 1..max (0 when nothing can be ordered). */
 export function clampQuantity(value: number, max: number): number {
@@ -17,7 +18,7 @@ export function QuantityPicker({ value, max, onChange, id = "quantity" }: { valu
       <label htmlFor={id} className="quantity__label">{t("product.quantity")}</label>
       <div className="quantity__control">
         <button type="button" className="quantity__step" aria-label={t("product.decrease")} aria-controls={id} disabled={disabled || value <= 1} onClick={() => onChange(clampQuantity(value - 1, max))}>
-          −
+          <MinusIcon />
         </button>
         <input
           id={id}
@@ -36,7 +37,7 @@ export function QuantityPicker({ value, max, onChange, id = "quantity" }: { valu
           }}
         />
         <button type="button" className="quantity__step" aria-label={t("product.increase")} aria-controls={id} disabled={disabled || value >= max} onClick={() => onChange(clampQuantity(value + 1, max))}>
-          +
+          <PlusIcon />
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useT } from "../lib/use-locale";
+import { MinusIcon, PlusIcon } from "./icons";
 
 export interface QuantityStepperProps {
   value: number;
@@ -27,7 +28,7 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
   return (
     <div className="stepper" role="group" aria-label={t("cart.quantityOf", { name })}>
       <button type="button" className="stepper__button" aria-label={t("cart.decrease", { name })} disabled={disabled || value <= min} onClick={() => onChange(value - 1)}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M5 12h14" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" /></svg>
+        <MinusIcon />
       </button>
       <input
         id={id}
@@ -48,7 +49,7 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
         }}
       />
       <button type="button" className="stepper__button" aria-label={t("cart.increase", { name })} disabled={disabled || value >= max} onClick={() => onChange(value + 1)}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M5 12h14M12 5v14" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" /></svg>
+        <PlusIcon />
       </button>
     </div>
   );

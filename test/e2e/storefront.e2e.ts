@@ -311,6 +311,43 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: every text on home, list, product and service pages renders in the shop's own faces, with no fallback font`, async () => {
+      // A character the font stack's faces lack (← U+2190, − U+2212, ✓ U+2713 were) sends Chromium
+      // through every family of the stack and the system's fallback search on the first layout.
+      const { context, page } = await newPage(browser);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("DOM.enable");
+      await cdp.send("CSS.enable");
+      const used: Record<string, string[]> = {};
+      for (const path of ["", "/products", `/product-details/${productSlug}`, "/services/device-repair"]) {
+        await page.goto(`${base}/${locale}${path}`);
+        await hydrated(page);
+        type DomNode = { nodeId: number; nodeType: number; nodeValue?: string; pseudoElements?: DomNode[]; children?: DomNode[] };
+        const { root } = (await cdp.send("DOM.getDocument", { depth: -1, pierce: false })) as { root: DomNode };
+        // Elements with text of their own, and ::before/::after boxes (they may draw characters too).
+        const withText: number[] = [];
+        const walk = (n: DomNode) => {
+          if (n.nodeType === 1 && n.children?.some((c) => c.nodeType === 3 && c.nodeValue?.trim())) withText.push(n.nodeId);
+          for (const p of n.pseudoElements ?? []) withText.push(p.nodeId);
+          for (const c of n.children ?? []) walk(c);
+        };
+        walk(root);
+        expect(withText.length).toBeGreaterThan(50);
+        const families = new Set<string>();
+        for (const nodeId of withText) {
+          const { fonts } = (await cdp.send("CSS.getPlatformFontsForNode", { nodeId }).catch(() => ({ fonts: [] }))) as { fonts: { familyName: string }[] };
+          for (const f of fonts) families.add(f.familyName);
+        }
+        used[path || "/"] = [...families].sort();
+      }
+      // system-ui is Noto Sans here; Arabic text falls to Noto Sans Arabic, the next in the stack.
+      for (const [path, families] of Object.entries(used)) {
+        expect(families.every((f) => f === "Noto Sans" || f === "Noto Sans Arabic"), `${path}: ${families.join(", ")}`).toBe(true);
+        expect(families, path).toContain("Noto Sans Arabic");
+      }
+      await context.close();
+    });
+
     it(`${locale}: no serious or critical accessibility violations on the storefront pages`, async () => {
       const { context, page } = await newPage(browser);
       const pages = ["", "/products", `/product-details/${productSlug}`, "/services", "/services/device-repair", "/page", "/page/terms", "/about-us", "/contact-us", "/product-details"];
