@@ -181,29 +181,25 @@ function inDocument(): Set<string> {
 
 type LinkSpec = { rel: "prefetch" | "modulepreload"; href: string; as?: "fetch" | "style" };
 
-/** Adds up to `max` of the waiting `<link>`s the document lacks, in one insertion. */
-function addLinks(links: LinkSpec[], max: number): void {
+/** Adds the next of the waiting `<link>`s that the document lacks (skipping those it has). */
+function addNextLink(links: LinkSpec[]): void {
   const known = inDocument();
-  // The CSP allows scripts by nonce ('strict-dynamic'); module preloads carry the page's nonce.
-  const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
-  const batch = document.createDocumentFragment();
-  let added = 0;
-  while (links.length > 0 && added < max) {
-    const { rel, href, as } = links.shift() as LinkSpec;
-    const absolute = new URL(href, location.href).href;
+  for (let spec = links.shift(); spec; spec = links.shift()) {
+    const absolute = new URL(spec.href, location.href).href;
     if (known.has(absolute)) continue;
     known.add(absolute);
     const link = document.createElement("link");
-    link.rel = rel;
-    if (as) link.as = as;
+    link.rel = spec.rel;
+    if (spec.as) link.as = spec.as;
+    // The CSP allows scripts by nonce ('strict-dynamic'); module preloads carry the page's nonce.
+    const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce;
     if (nonce) link.nonce = nonce;
     link.dataset.prefetch = "";
-    link.href = href;
-    batch.appendChild(link);
-    added += 1;
+    link.href = spec.href;
+    document.head.appendChild(link);
+    linksSeen = document.getElementsByTagName("link").length;
+    return;
   }
-  document.head.appendChild(batch);
-  linksSeen = document.getElementsByTagName("link").length;
 }
 
 const queued = new Set<string>();
@@ -251,7 +247,7 @@ let longestStep = 0;
 function drain(slice: IdleSlice): void {
   do {
     const started = performance.now();
-    if (pendingLinks.length > 0) addLinks(pendingLinks, 1);
+    if (pendingLinks.length > 0) addNextLink(pendingLinks);
     else if (waiting.length > 0) planPage(waiting.shift() ?? "");
     else break;
     longestStep = Math.max(longestStep, performance.now() - started);
