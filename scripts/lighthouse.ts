@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startH2Proxy } from "./lib/h2-proxy.ts";
+import { join, resolve } from "node:path";
+import { startH2ProxyThread, type H2Proxy } from "./lib/h2-proxy.ts";
 import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { workerPids } from "./lib/worker-procs.ts";
 import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
@@ -30,6 +30,8 @@ const FORCED_CPU = args.includes("--cpu") ? Number(args[args.indexOf("--cpu") + 
 const TRACES = args.includes("--traces");
 /** `--only /en/products,/ar` audits only those pages, and leaves docs/PERFORMANCE.md as it is. */
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1]!.split(",") : undefined;
+/** `--no-edge-cache`: the HTTP/2 front sends every request on to wrangler (lib/h2-proxy.ts says why it does not). */
+const EDGE_CACHE = !args.includes("--no-edge-cache");
 
 /**
  * Lighthouse's 4× CPU slowdown assumes a high-end desktop host (BenchmarkIndex 1500-2000) and
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
   const profileDir = mkdtempSync(join(tmpdir(), "souq-chromium-"));
   let worker: RunningWorker | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
-  let proxy: Awaited<ReturnType<typeof startH2Proxy>> | undefined;
+  let proxy: H2Proxy | undefined;
   try {
     if (!givenUrl) await prepareDatabase(persistDir);
     worker = givenUrl
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     if (!/^http:\/\/127\.0\.0\.1(:\d+)?$/.test(workerUrl)) throw new Error("Lighthouse audits the local worker only (http://127.0.0.1:PORT)");
     const products = (await (await fetch(`${workerUrl}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] };
     // Production is HTTP/2 (and 3); `wrangler dev` is HTTP/1.1. `--h1` audits wrangler directly.
-    proxy = args.includes("--h1") ? undefined : await startH2Proxy(workerUrl, profileDir);
+    proxy = args.includes("--h1") ? undefined : await startH2ProxyThread(workerUrl, profileDir, givenUrl || !EDGE_CACHE ? undefined : resolve(root, buildDir, "client", "assets"));
     const url = proxy?.url ?? workerUrl;
     const slug = products.data[0]?.slug;
     if (!slug) throw new Error("The seeded database has no products");
@@ -228,7 +230,7 @@ async function main(): Promise<void> {
       [
         `Measured by \`npm run lighthouse\` on: ${machine()}.`,
         "",
-        `Lighthouse ${version} (mobile: 412×823 at 1.75×, simulated slow 4G: 150 ms RTT, 1.6 Mbps), CPU slowdown ${FORCED_CPU ? `${FORCED_CPU}× (forced)` : `calibrated to the host's BenchmarkIndex as Lighthouse's throttling guide describes (4× at 1750, the high-end desktop its default assumes; proportionally less on a slower or busier host, at least 1×), per audit: an audit whose own index calls for a slowdown 30 % away from the one it ran at is run again with it`}, Chromium \`${CHROMIUM}\` headless, ${proxy ? "over HTTP/2 (a local TLS front for wrangler dev, as Cloudflare serves HTTP/2 and 3)" : "over wrangler dev's HTTP/1.1"}, cold cache and storage per page, every host but 127.0.0.1 unresolvable${niced ? `; Chromium and the worker at nice ${MEASURE_NICE} (the machine is shared)` : ""}. Each row is Lighthouse's own median run of ${RUNS} per page (\`computeMedianRun\`: the run nearest the median FCP and the median Time to Interactive); the column after TBT gives the lowest and highest TBT of all ${RUNS} runs. Full reports: \`test-results/lighthouse/*.json\`.`,
+        `Lighthouse ${version} (mobile: 412×823 at 1.75×, simulated slow 4G: 150 ms RTT, 1.6 Mbps), CPU slowdown ${FORCED_CPU ? `${FORCED_CPU}× (forced)` : `calibrated to the host's BenchmarkIndex as Lighthouse's throttling guide describes (4× at 1750, the high-end desktop its default assumes; proportionally less on a slower or busier host, at least 1×), per audit: an audit whose own index calls for a slowdown 30 % away from the one it ran at is run again with it`}, Chromium \`${CHROMIUM}\` headless, ${proxy ? `over HTTP/2 (a local TLS front for wrangler dev, as Cloudflare serves HTTP/2 and 3${EDGE_CACHE && !givenUrl ? "; like Cloudflare's edge, it keeps the build's hashed assets as wrangler compressed them, instead of wrangler compressing each afresh per request on the page's CPUs" : ""})` : "over wrangler dev's HTTP/1.1"}, cold cache and storage per page, every host but 127.0.0.1 unresolvable${niced ? `; Chromium and the worker at nice ${MEASURE_NICE} (the machine is shared)` : ""}. Each row is Lighthouse's own median run of ${RUNS} per page (\`computeMedianRun\`: the run nearest the median FCP and the median Time to Interactive); the column after TBT gives the lowest and highest TBT of all ${RUNS} runs. Full reports: \`test-results/lighthouse/*.json\`.`,
         "",
         ...lines,
         "",
