@@ -20,6 +20,15 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "http2-settings", "host"]);
 
+/** The headers that pass through a proxy: not HTTP/2's pseudo-headers, not the hop-by-hop ones. */
+function endToEnd(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !name.startsWith(":") && !HOP_BY_HOP.has(name)) out[name] = value;
+  }
+  return out;
+}
+
 export interface H2Proxy {
   url: string;
   close: () => Promise<void>;
@@ -70,16 +79,9 @@ async function startH2Proxy(target: string, dir: string, assetsDir?: string): Pr
       else res.end(kept.body);
       return;
     }
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined && !name.startsWith(":") && !HOP_BY_HOP.has(name)) headers[name] = value;
-    }
-    headers.host = upstream.host;
+    const headers: Record<string, string | string[]> = { ...endToEnd(req.headers), host: upstream.host };
     const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-      }
+      const out = endToEnd(answer.headers);
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
       if (keepable(req.method, answer.statusCode, out)) {
@@ -99,8 +101,7 @@ async function startH2Proxy(target: string, dir: string, assetsDir?: string): Pr
     const path = `/assets/${file}`;
     await new Promise<void>((resolve, reject) => {
       const r = request({ host: upstream.hostname, port: upstream.port, method: "GET", path, headers: { host: upstream.host, "accept-encoding": BROWSER_ENCODINGS }, agent }, (a) => {
-        const out: Record<string, string | string[]> = {};
-        for (const [name, value] of Object.entries(a.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+        const out = endToEnd(a.headers);
         const chunks: Buffer[] = [];
         a.on("data", (c: Buffer) => chunks.push(c));
         a.on("end", () => {
