@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     const misses = results.filter((r) => r.scores.performance < TARGET.performance || r.tbtMs > TARGET.tbtMs || r.cls > TARGET.cls);
     const verdict = misses.length
       ? `**Below target** (performance ≥ ${TARGET.performance}, TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}): ${misses.map((r) => r.label).join(", ")}.`
-      : `All six pages meet the targets: performance ≥ ${TARGET.performance}, TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}.`;
+      : `${ONLY ? `All ${results.length} pages audited` : "All six pages"} meet the targets: performance ≥ ${TARGET.performance}, TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}.`;
     const lines = [
       `| Page | Path | Performance | Accessibility | Best practices | SEO | FCP (ms) | LCP (ms) | TBT (ms) | TBT, ${RUNS} runs (ms) | CLS | Transferred (KB) | Requests | BenchmarkIndex | CPU slowdown |`,
       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
