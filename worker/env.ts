@@ -6,6 +6,8 @@ export interface Env {
   AUTH_LIMITER: RateLimit;
   OTP_LIMITER: RateLimit;
   CONTACT_LIMITER: RateLimit;
+  /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
+  SHOP_LIMITER: RateLimit;
   ENVIRONMENT: "production" | "development" | "test";
   BACKEND_URL: string;
   PUBLIC_ORIGIN: string;

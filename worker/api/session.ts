@@ -92,6 +92,11 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   headers.set("accept", "application/json");
   const requestId = c.get("requestId");
   if (requestId) headers.set("x-request-id", requestId);
+  // The visitor's own address, set by Cloudflare on the outer request, so the backend's per-network
+  // limits count each visitor of a server-rendered form apart (never taken from the caller's init).
+  const visitor = c.req.header("cf-connecting-ip");
+  if (visitor) headers.set("cf-connecting-ip", visitor);
+  else headers.delete("cf-connecting-ip");
   const language = c.req.header("content-language");
   if (language && !headers.has("content-language")) headers.set("content-language", language);
   const external = c.env.BACKEND_URL?.replace(/\/$/, "");

@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import { edgeCache } from "../cache";
 import type { BackendEnv, Lang } from "../env";
-import { BackendError, notFound, ok, unprocessable } from "../http";
-import { sha256Hex } from "../identity";
+import { notFound, ok, unprocessable } from "../http";
 import { say } from "../i18n";
+import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { getPage, getService, homeData, listPages, listServices, saveContactMessage } from "../services/content";
 import { fieldErrors } from "../validate";
 
@@ -76,16 +76,17 @@ export function contactSchema(lang: Lang) {
 
 contentRoutes.post("/contact", async (c) => {
   const lang = c.get("lang");
-  // Rate limited per IP before anything is parsed or stored.
-  const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-  const { success } = await c.env.CONTACT_LIMITER.limit({ key: `contact:${ip}` });
-  if (!success) throw new BackendError(429, say(lang, CONTACT.tooMany));
+  // Rate limited per network before anything is parsed or stored. A no-JavaScript post arrives
+  // through the storefront, which passes its visitor's own address on (worker/api/session.ts).
+  const network = requestNetwork(c);
+  await enforceLimits(c, "CONTACT_LIMITER", [`contact:${network}`], CONTACT.tooMany);
   const body: unknown = await c.req.json().catch(() => undefined);
   const result = v.safeParse(contactSchema(lang), body ?? {});
   if (!result.success) throw unprocessable(fieldErrors(result.issues), say(lang, CONTACT.invalid));
   const { id } = await saveContactMessage(c.env.DB, result.output, {
     lang,
-    ipHash: ip === "unknown" ? null : await sha256Hex(ip),
+    // Keyed by the pepper: an unsalted hash of an IPv4 address is reversed by trying them all.
+    ipHash: await hashedNetwork(c.env, network),
     requestId: c.get("requestId") ?? null,
   });
   return ok(c, { id }, { status: 201, message: say(lang, CONTACT.sent) });
