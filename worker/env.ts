@@ -13,7 +13,7 @@ export interface Env {
   PUBLIC_ORIGIN: string;
   /** Secret: HMAC pepper mixed into password hashes. A development default is used when unset outside production. */
   AUTH_PEPPER?: string;
-  /** Secret: HMAC key the payment provider signs callbacks with. */
+  /** Secret: the payment gateway's webhook key (Moyasar's secret token). Required outside development and test. */
   PAYMENT_SECRET?: string;
   /** Messenger selection: "outbox" (default; the development outbox) or "http" (a real provider). */
   MESSENGER?: string;
@@ -23,8 +23,12 @@ export interface Env {
   MESSENGER_KEY?: string;
   /** JSON list of OpenID Connect providers for social sign-in; empty by default. */
   SOCIAL_PROVIDERS?: string;
-  /** Payment provider: "sandbox" (default, the backend's own card page) or "moyasar". */
+  /** Payment provider: "moyasar", or "sandbox" (the backend's own card page; the default in development and test only). */
   PAYMENT_PROVIDER?: string;
+  /** "true" lets the sandbox (test cards) take payments outside development and test. Never on a shop that ships. */
+  UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION?: string;
+  /** Secret, optional: the sandbox's own callback key (derived from AUTH_PEPPER when unset). */
+  SANDBOX_SECRET?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /** VAT rate included in prices, e.g. "0.15" (the default). */

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { hmacHex, WebhookRejected } from "../../worker/backend/services/payment-providers";
+import { hmacHex, sandboxSecret, WebhookRejected } from "../../worker/backend/services/payment-providers";
 import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
 import { decideCard, sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
 import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
@@ -168,7 +168,7 @@ describe("payments", () => {
     const { product, number } = await placedOrder(guest, { stock: 4 });
     const started = await start(guest, number);
     const payment = (await findPayment(env.DB, started.body.data.payment_id))!;
-    const declined = await sandboxEvent(env.PAYMENT_SECRET!, payment, { status: "failed", message: "declined", threeDs: null });
+    const declined = await sandboxEvent(await sandboxSecret(env), payment, { status: "failed", message: "declined", threeDs: null });
     const deliver = (body: string, signature: string) =>
       SELF.fetch("http://shop.test/backend/payments/webhook/sandbox", { method: "POST", headers: { "content-type": "application/json", "x-signature": signature }, body });
 

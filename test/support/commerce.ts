@@ -5,6 +5,8 @@ import { env } from "cloudflare:workers";
 import { issueToken, mintGuestId } from "../../worker/backend/identity";
 
 let counter = 0;
+/** A caller address of its own: checkout, payment start and tracking are rate limited per network. */
+export const freshIp = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 async function ensureCategory(): Promise<number> {
@@ -50,7 +52,7 @@ export interface Shopper {
 /** A guest with an id the shop minted (known in KV). */
 export async function newGuest(lang: "en" | "ar" = "en"): Promise<Shopper> {
   const guestId = await mintGuestId(env);
-  return { headers: { "guest-id": guestId, "content-language": lang }, guestId, userId: null, email: `${guestId.slice(0, 8)}@guest.example` };
+  return { headers: { "guest-id": guestId, "content-language": lang, "cf-connecting-ip": freshIp() }, guestId, userId: null, email: `${guestId.slice(0, 8)}@guest.example` };
 }
 
 /** A signed-in user with a real bearer token. */
@@ -60,7 +62,7 @@ export async function newUser(lang: "en" | "ar" = "en"): Promise<Shopper> {
     .bind("Test Shopper", email, `+9665${Math.floor(10000000 + Math.random() * 89999999)}`, "pbkdf2-sha256$100000$unused$unused")
     .first<{ id: number }>();
   const { token } = await issueToken(env.DB, row!.id);
-  return { headers: { authorization: `Bearer ${token}`, "content-language": lang }, guestId: null, userId: row!.id, email };
+  return { headers: { authorization: `Bearer ${token}`, "content-language": lang, "cf-connecting-ip": freshIp() }, guestId: null, userId: row!.id, email };
 }
 
 export interface Answer<T = unknown> {
@@ -77,7 +79,7 @@ export async function call<T = any>(
   path: string,
   body?: unknown,
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: "application/json", ...(shopper?.headers ?? {}) };
+  const headers: Record<string, string> = { accept: "application/json", "cf-connecting-ip": freshIp(), ...(shopper?.headers ?? {}) };
   if (body !== undefined) headers["content-type"] = "application/json";
   const res = await SELF.fetch(`http://shop.test/backend${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Answer<T>["body"] };

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
 import { mintGuestId } from "../backend/identity";
+import { clientIp, withinLimits } from "../backend/services/rate-limit";
 import { validate } from "../backend/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable, readSession } from "./session";
@@ -9,9 +10,18 @@ import { callBackendOrUnavailable, readSession } from "./session";
 /** Guest ids and the add-product proxy: /api/cart/generate-guest-id, /api/cart/add-product. */
 export const cartApi = new Hono<HonoEnv>();
 
-/** Mints a guest id, recorded in KV for 30 days so the backend accepts it (DESIGN §5). */
+/**
+ * Mints a guest id, recorded in KV for 30 days so the backend accepts it (DESIGN §5). Each one
+ * is a KV write and a key to a cart and to checkout, so minting is limited per network (a
+ * visitor needs one per tab); a GET because the spec fixes it so.
+ */
 cartApi.get("/generate-guest-id", async (c) => {
   c.header("cache-control", "no-store");
+  const network = clientIp((name) => c.req.header(name));
+  if (!(await withinLimits(c.env, "SHOP_LIMITER", [`guest-id:ip:${network}`]))) {
+    c.header("retry-after", "60");
+    return c.json({ message: "Too many attempts. Please wait a minute and try again." }, 429);
+  }
   try {
     return c.json({ guestId: await mintGuestId(c.env) });
   } catch (error) {

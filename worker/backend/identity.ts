@@ -118,3 +118,6 @@ export async function cartOwner(c: Context<BackendEnv>): Promise<CartOwner> {
   if (guestId) return { userId: null, guestId };
   throw new BackendError(401, "Unauthenticated.");
 }
+
+/** The key an owner is counted under in rate limits and caps. */
+export const ownerKey = (owner: CartOwner): string => (owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`);

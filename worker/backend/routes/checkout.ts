@@ -2,9 +2,10 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
-import { cartOwner } from "../identity";
+import { cartOwner, ownerKey } from "../identity";
 import { checkoutOptions, PAYMENT_METHODS, placeOrder, SHIPPING_METHODS } from "../services/checkout";
 import { presentOrder } from "../services/orders";
+import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
 /** Checkout: GET /checkout/options, POST /checkout. */
@@ -47,6 +48,10 @@ checkoutRoutes.get(
 checkoutRoutes.post("/", validate("json", checkoutSchema), async (c) => {
   const owner = await cartOwner(c);
   const lang = c.get("lang");
-  const { order, created } = await placeOrder(c.env.DB, c.env, owner, c.req.valid("json"), lang);
+  // An order holds stock: placing them is counted per network and per shopper.
+  const network = requestNetwork(c);
+  await enforceLimits(c, "SHOP_LIMITER", [`checkout:ip:${network}`, `checkout:owner:${ownerKey(owner)}`]);
+  const origin = { networkHash: await hashedNetwork(c.env, network) };
+  const { order, created } = await placeOrder(c.env.DB, c.env, owner, c.req.valid("json"), lang, origin);
   return ok(c, await presentOrder(c.env.DB, order, lang), { status: created ? 201 : 200 });
 });

@@ -3,9 +3,9 @@ import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
 import { say } from "../i18n";
-import { cartOwner } from "../identity";
+import { cartOwner, ownerKey } from "../identity";
 import { findOrderByNumber, ownsOrder } from "../services/orders";
-import { paymentSecret } from "../services/payment-providers";
+import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
 import {
   decideCard,
   renderCardPage,
@@ -17,6 +17,7 @@ import {
   type CardForm,
 } from "../services/payment-providers/sandbox";
 import { BACKEND_BASE, findPayment, markChallenge, paymentStatus, receiveWebhook, startPayment } from "../services/payments";
+import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
@@ -31,6 +32,13 @@ paymentsRoutes.post("/webhook/:provider", async (c) => {
 });
 
 // --- the sandbox provider's hosted card page -------------------------------------------------
+
+// The sandbox takes test cards: outside development and test (without the loud opt-in) its pages
+// do not exist, so a production shop can never be paid with 4242 4242 4242 4242.
+paymentsRoutes.use("/sandbox/*", async (c, next) => {
+  if (!sandboxEnabled(c.env)) return html(c, renderMissingPage(pageLang(c)), 404);
+  await next();
+});
 
 /** The page's language: ?lang=, else content-language, else Accept-Language, else English. */
 function pageLang(c: Context<BackendEnv>): Lang {
@@ -50,7 +58,7 @@ function html(c: Context<BackendEnv>, body: string, status: 200 | 404 | 422 = 20
 async function settle(c: Context<BackendEnv>, paymentId: string, outcome: { status: "paid" | "failed"; message: string | null; threeDs: "passed" | "failed" | null }) {
   const payment = await findPayment(c.env.DB, paymentId);
   if (!payment) return html(c, renderMissingPage(pageLang(c)), 404);
-  const event = await sandboxEvent(paymentSecret(c.env), payment, outcome);
+  const event = await sandboxEvent(await sandboxSecret(c.env), payment, outcome);
   await receiveWebhook(c.env.DB, c.env, "sandbox", event.body, new Headers({ "x-signature": event.signature }));
   return c.redirect(payment.return_url, 303);
 }
@@ -119,6 +127,8 @@ paymentsRoutes.post(
   validate("json", v.object({ return_url: v.pipe(v.string("A return address is required."), v.minLength(1, "A return address is required."), v.maxLength(500)) })),
   async (c) => {
     const owner = await cartOwner(c);
+    // Each start is a call to the gateway and touches the order's hold: counted per network and per shopper.
+    await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
     const origin = c.env.PUBLIC_ORIGIN || new URL(c.req.url).origin;
     return ok(c, await startPayment(c.env.DB, c.env, owner, c.req.param("number"), c.req.valid("json").return_url, c.get("lang"), origin));
   },

@@ -5,6 +5,7 @@ import { say, type Bilingual } from "../i18n";
 import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
 import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
+import { requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, redeemPromoStatements } from "./promo";
 
 /**
@@ -170,11 +171,49 @@ const isIdempotencyClash = (err: unknown) => /UNIQUE constraint failed: orders\.
 const isNumberClash = (err: unknown) => /UNIQUE constraint failed: orders\.number/i.test(String(err instanceof Error ? err.message : err));
 const isPromoLimit = (err: unknown) => /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) && /used_count/i.test(String(err instanceof Error ? err.message : err));
 
+/** At most this many unpaid orders may hold stock at once per guest or account, per email and per network. */
+export const MAX_HOLDING_ORDERS = 3;
+
+const TOO_MANY_HOLDS: Bilingual = {
+  en: "You already have unpaid orders holding stock. Pay one of them, or wait until its time runs out, before placing another.",
+  ar: "لديك طلبات غير مدفوعة تحجز منتجات بالفعل. ادفع أحدها أو انتظر انتهاء مهلته قبل إنشاء طلب آخر.",
+};
+
+/**
+ * Refuses a new order while its owner, its email or its network already has MAX_HOLDING_ORDERS
+ * unpaid orders holding stock, so nobody can take a product off the shelf with a script of
+ * guest checkouts. Counted before the batch: the per-network rate limit bounds any race.
+ */
+async function refuseTooManyHolds(db: D1Database, owner: CartOwner, email: string, networkHash: string | null, lang: Lang): Promise<void> {
+  const holding = "stock_reserved = 1 AND status = 'pending_payment'";
+  const ownerColumn = owner.userId !== null ? "user_id" : "guest_id";
+  const counts = await db.batch<{ n: number }>([
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${ownerColumn} = ? AND ${holding}`).bind(owner.userId ?? owner.guestId),
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE email = ? COLLATE NOCASE AND ${holding}`).bind(email),
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE network_hash = ? AND ${holding}`).bind(networkHash),
+  ]);
+  if (counts.some((r) => (r.results[0]?.n ?? 0) >= MAX_HOLDING_ORDERS)) throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
+}
+
+/** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
+export interface OrderOrigin {
+  networkHash: string | null;
+}
+
 /**
  * Places the order for the owner's cart. The same idempotency key from the same owner answers
- * the order it already made (`created: false`), also when two submits race.
+ * the order it already made (`created: false`), also when two submits race. A shop that cannot
+ * take payments takes no orders.
  */
-export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, input: CheckoutInput, lang: Lang): Promise<{ order: OrderRow; created: boolean }> {
+export async function placeOrder(
+  db: D1Database,
+  env: Env,
+  owner: CartOwner,
+  input: CheckoutInput,
+  lang: Lang,
+  origin: OrderOrigin = { networkHash: null },
+): Promise<{ order: OrderRow; created: boolean }> {
+  requirePaymentProvider(env, lang);
   const existing = await findByIdempotencyKey(db, owner, input.idempotency_key);
   if (existing) return { order: existing, created: false };
 
@@ -193,6 +232,7 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
   }
 
   await releaseExpiredReservations(db);
+  await refuseTooManyHolds(db, owner, email, origin.networkHash, lang);
   const contents = await cartContents(db, owner, lang);
   if (!contents.lines.length || contents.cartId === null) {
     const message = say(lang, { en: "Your cart is empty.", ar: "سلتك فارغة." });
@@ -221,6 +261,7 @@ export async function placeOrder(db: D1Database, env: Env, owner: CartOwner, inp
     totals,
     promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
     reservedUntil: isoIn(settings.reservationMinutes),
+    networkHash: origin.networkHash,
     lang,
   });
 }
@@ -236,6 +277,7 @@ export interface OrderDraft {
   totals: Totals;
   promo: { id: number; code: string } | null;
   reservedUntil: string;
+  networkHash?: string | null;
   lang: Lang;
 }
 
@@ -255,8 +297,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       db
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
-             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -276,6 +318,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           input.payment_method,
           reservedUntil,
           input.idempotency_key,
+          draft.networkHash ?? null,
         ),
     ];
     for (const line of contents.lines) {

@@ -4,8 +4,8 @@ import { BackendError, notFound, unprocessable } from "../http";
 import { say, type Bilingual } from "../i18n";
 import type { CartOwner } from "../identity";
 import { commerceSettings } from "./checkout";
-import { findOwnedOrder, isoIn, releaseExpiredReservations, releaseStockStatements, reReserveStock, type OrderRow, type OrderStatus } from "./orders";
-import { paymentProvider, WebhookRejected, type PaymentRecord, type ProviderResult } from "./payment-providers";
+import { findOwnedOrder, isoIn, nowIso, releaseExpiredReservations, releaseStockStatements, reReserveStock, type OrderRow, type OrderStatus } from "./orders";
+import { paymentProvider, requirePaymentProvider, WebhookRejected, type PaymentRecord, type ProviderResult } from "./payment-providers";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -28,7 +28,8 @@ export function safeReturnPath(raw: string): string | null {
   } catch {
     return null;
   }
-  if (url.origin !== RETURN_BASE) return null;
+  // Dot segments collapse while parsing ("/.//evil.com" becomes "//evil.com"): check the result too.
+  if (url.origin !== RETURN_BASE || url.pathname.startsWith("//")) return null;
   return `${url.pathname}${url.search}`;
 }
 
@@ -62,6 +63,10 @@ const MESSAGES = {
     ar: "بعض منتجات هذا الطلب لم تعد متوفرة، لذا لا يمكن دفعه. يرجى إنشاء طلب جديد.",
   },
   returnUrl: { en: "The return address must be a path on this shop.", ar: "يجب أن يكون عنوان العودة مساراً داخل هذا المتجر." },
+  holdExpired: {
+    en: "The time to pay for this order has run out. Place it again from your cart.",
+    ar: "انتهت مهلة دفع هذا الطلب. أعد الطلب من سلتك.",
+  },
   providerDown: { en: "The payment provider is not available. Please try again shortly.", ar: "مزود الدفع غير متاح حالياً. يرجى المحاولة بعد قليل." },
 } satisfies Record<string, Bilingual>;
 
@@ -106,10 +111,10 @@ export async function startPayment(
   }
   const order = await findOwnedOrder(db, number, owner);
   if (!order) throw notFound(say(lang, { en: "Order not found.", ar: "الطلب غير موجود." }));
-  const settings = commerceSettings(env);
-  await makePayable(db, order, isoIn(settings.reservationMinutes), lang);
+  requirePaymentProvider(env, lang);
+  await makePayable(db, order, holdDeadline(order, commerceSettings(env).reservationMinutes), lang);
 
-  const provider = paymentProvider(env);
+  const provider = await paymentProvider(env);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
   const id = newPaymentId();
   // Where the provider sends the shopper back: their path plus the payment and the order.
@@ -141,20 +146,26 @@ export async function startPayment(
   return { payment_id: payment.id, redirect_url: started.redirectUrl };
 }
 
-/** Refuses orders that cannot be paid; holds the stock for the payment window. */
-async function makePayable(db: D1Database, order: OrderRow, reservedUntil: string, lang: Lang): Promise<void> {
+/**
+ * The latest an order may hold stock: its creation plus RESERVATION_MINUTES. Starting (or
+ * retrying) a payment never moves it, so nobody can hold stock by starting payments forever.
+ */
+export function holdDeadline(order: Pick<OrderRow, "created_at">, reservationMinutes: number): string {
+  return new Date(Date.parse(order.created_at) + reservationMinutes * 60_000).toISOString();
+}
+
+/**
+ * Refuses orders that cannot be paid. A declined order takes its stock again, but only until its
+ * hold deadline; a still-reserved order keeps the deadline it has.
+ */
+async function makePayable(db: D1Database, order: OrderRow, deadline: string, lang: Lang): Promise<void> {
   const paidStates: OrderStatus[] = ["paid", "processing", "shipped", "delivered"];
   if (paidStates.includes(order.status)) throw new BackendError(409, say(lang, MESSAGES.alreadyPaid));
   if (order.status === "cancelled") throw new BackendError(409, say(lang, MESSAGES.cancelled));
   if (order.status === "payment_failed" || order.stock_reserved === 0) {
-    if (!(await reReserveStock(db, order, reservedUntil))) throw new BackendError(409, say(lang, MESSAGES.stockGone));
-    return;
+    if (deadline <= nowIso()) throw new BackendError(409, say(lang, MESSAGES.holdExpired));
+    if (!(await reReserveStock(db, order, deadline))) throw new BackendError(409, say(lang, MESSAGES.stockGone));
   }
-  // Still reserved: the payment gets the full window from now.
-  await db
-    .prepare("UPDATE orders SET reserved_until = MAX(COALESCE(reserved_until, ''), ?), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
-    .bind(reservedUntil, order.id)
-    .run();
 }
 
 const isOnePaidClash = (err: unknown) => /UNIQUE constraint failed: payments\.order_id/i.test(String(err instanceof Error ? err.message : err));
@@ -188,9 +199,14 @@ export type ApplyOutcome = "paid" | "failed" | "pending" | "unchanged" | "unknow
  * Applies a verified provider result. Idempotent: a payment that is already paid or failed does
  * not change, an order already paid is never paid again, and stock moves at most once.
  */
-export async function applyProviderResult(db: D1Database, result: ProviderResult): Promise<ApplyOutcome> {
+export async function applyProviderResult(db: D1Database, providerName: string, result: ProviderResult): Promise<ApplyOutcome> {
   const payment = await findPayment(db, result.paymentId);
   if (!payment) return "unknown";
+  // A provider speaks only for its own payments: a sandbox event can never settle a Moyasar payment.
+  if (payment.provider !== providerName) {
+    console.warn(JSON.stringify({ level: "warn", event: "payment.provider_mismatch", payment_id: payment.id, from: providerName }));
+    return "unknown";
+  }
   if (payment.status === "paid" || payment.status === "failed") return "unchanged";
   if (result.status === "pending") return "pending";
 
@@ -248,7 +264,7 @@ export async function receiveWebhook(
   rawBody: string,
   headers: Headers,
 ): Promise<{ replayed: boolean; outcome: ApplyOutcome }> {
-  const provider = paymentProvider(env, providerName);
+  const provider = await paymentProvider(env, providerName);
   if (!provider) throw notFound("Unknown payment provider.");
   let event;
   try {
@@ -272,7 +288,7 @@ export async function receiveWebhook(
       console.error(JSON.stringify({ level: "warn", event: "webhook_confirm_failed", provider: provider.name, error: String(err) }));
       throw new BackendError(503, "Could not confirm the payment with the provider; please retry.");
     }
-    outcome = await applyProviderResult(db, confirmed ? { ...confirmed, paymentId: result.paymentId } : result);
+    outcome = await applyProviderResult(db, provider.name, confirmed ? { ...confirmed, paymentId: result.paymentId } : result);
   }
   const recorded = await db
     .prepare("INSERT INTO payment_events (provider, event_id, payment_id, type) VALUES (?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING")
@@ -303,11 +319,11 @@ export async function paymentStatus(db: D1Database, env: Env, paymentId: string,
   let payment = await findPayment(db, paymentId);
   if (!payment) throw notFound(say(lang, { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
   if (payment.status === "initiated" || payment.status === "challenge") {
-    const provider = paymentProvider(env, payment.provider);
+    const provider = await paymentProvider(env, payment.provider);
     try {
       const verified = provider ? await provider.verifyReturn(payment, params) : null;
       if (verified) {
-        await applyProviderResult(db, { ...verified, paymentId: payment.id });
+        await applyProviderResult(db, payment.provider, { ...verified, paymentId: payment.id });
         payment = (await findPayment(db, paymentId)) ?? payment;
       }
     } catch (err) {
