@@ -6,6 +6,7 @@ import { say } from "../i18n";
 import { cartOwner } from "../identity";
 import { cartContents, loadCart, setCartPromo } from "../services/cart";
 import { evaluatePromo } from "../services/promo";
+import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
 /** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
@@ -17,6 +18,10 @@ const codeSchema = v.object({
 
 promoRoutes.post("/check", validate("json", codeSchema), async (c) => {
   const owner = await cartOwner(c);
+  // Every check is a guess at the code list: counted per network and per guest or account, so
+  // codes cannot be enumerated (issue 17, L1).
+  const ownerKey = owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`;
+  await enforceLimits(c, "SHOP_LIMITER", [`promo:ip:${requestNetwork(c)}`, `promo:owner:${ownerKey}`]);
   const lang = c.get("lang");
   const contents = await cartContents(c.env.DB, owner, lang);
   const result = await evaluatePromo(c.env.DB, c.req.valid("json").code, contents.subtotal, owner, lang);

@@ -6,7 +6,7 @@ import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
 import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
 import { requirePaymentProvider } from "./payment-providers";
-import { evaluatePromo, redeemPromoStatements } from "./promo";
+import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
@@ -354,6 +354,11 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       if (isGuardFailure(err)) throw await stockGone(db, contents, lang);
       if (isPromoLimit(err)) {
         const message = say(lang, { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." });
+        throw unprocessable({ code: [message] }, message);
+      }
+      // A concurrent checkout used this customer's last use of the code (guard in redeemPromoStatements).
+      if (isPerCustomerLimit(err)) {
+        const message = promoMessage(lang, owner.userId === null ? "sign_in" : "per_user");
         throw unprocessable({ code: [message] }, message);
       }
       throw err;

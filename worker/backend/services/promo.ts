@@ -5,7 +5,8 @@ import type { CartOwner } from "../identity";
 /**
  * Promo codes: discount type 1 is a percentage (the default), 2 a fixed amount in halalas.
  * A code applies within its dates, from its minimum order, while its usage limit and the
- * shopper's per-user limit allow.
+ * customer's per-user limit allow. A code with a per-user limit is for signed-in customers only:
+ * a guest id and an email cost nothing to change, an account is what "once per customer" counts.
  */
 
 export const DISCOUNT_PERCENT = 1;
@@ -37,7 +38,7 @@ export interface PromoRow {
 
 export type PromoEvaluation = { ok: true; promo: AppliedPromo; row: PromoRow } | { ok: false; message: string; reason: PromoRefusal };
 
-export type PromoRefusal = "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "empty_cart";
+export type PromoRefusal = "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "sign_in" | "empty_cart";
 
 const MESSAGES: Record<PromoRefusal, Bilingual> = {
   unknown: { en: "This promo code does not exist.", ar: "رمز الخصم هذا غير موجود." },
@@ -49,6 +50,7 @@ const MESSAGES: Record<PromoRefusal, Bilingual> = {
   },
   used_up: { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." },
   per_user: { en: "You have already used this promo code.", ar: "لقد استخدمت رمز الخصم هذا من قبل." },
+  sign_in: { en: "Sign in to use this promo code.", ar: "سجّل الدخول لاستخدام رمز الخصم هذا." },
   empty_cart: { en: "Add products to your cart before applying a promo code.", ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم." },
 };
 
@@ -67,21 +69,23 @@ export async function findPromo(db: D1Database, code: string): Promise<PromoRow 
   return db.prepare("SELECT * FROM promo_codes WHERE code = ? COLLATE NOCASE").bind(code.trim()).first<PromoRow>();
 }
 
-/** How often this shopper (user, guest, or the checkout email) has redeemed the code. */
-async function redemptionsBy(db: D1Database, promoId: number, owner: CartOwner, email?: string): Promise<number> {
-  const ownerClause = owner.userId !== null ? "user_id = ?" : "guest_id = ?";
-  const params: (string | number)[] = [promoId, owner.userId ?? owner.guestId];
-  let sql = `SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ? AND (${ownerClause}`;
-  if (email) {
-    sql += " OR email = ? COLLATE NOCASE";
-    params.push(email);
-  }
-  sql += ")";
-  const row = await db.prepare(sql).bind(...params).first<{ n: number }>();
+/**
+ * How often this signed-in customer has redeemed the code: by account, or by the checkout email
+ * (case-insensitive, the column is NOCASE). The same count guards the order batch itself.
+ */
+async function redemptionsBy(db: D1Database, promoId: number, userId: number, email?: string): Promise<number> {
+  const row = await db
+    .prepare("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?1 AND (user_id = ?2 OR email = ?3 COLLATE NOCASE)")
+    .bind(promoId, userId, email ?? null)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
-/** Checks every rule in a fixed order and answers the first refusal, or the discount. */
+/**
+ * Checks every rule in a fixed order and answers the first refusal, or the discount. An empty
+ * cart is refused before the code is even looked up, so it answers the same for any code and
+ * cannot be used to tell real codes from made-up ones (issue 17, L1).
+ */
 export async function evaluatePromo(
   db: D1Database,
   code: string,
@@ -91,14 +95,17 @@ export async function evaluatePromo(
   email?: string,
 ): Promise<PromoEvaluation> {
   const refuse = (reason: PromoRefusal, minOrder = 0): PromoEvaluation => ({ ok: false, reason, message: promoMessage(lang, reason, minOrder) });
+  if (subtotal <= 0) return refuse("empty_cart");
   const row = await findPromo(db, code);
   if (!row || row.active !== 1) return refuse("unknown");
   const now = new Date().toISOString();
   if (row.starts_at && now < row.starts_at) return refuse("not_started");
   if (row.ends_at && now > row.ends_at) return refuse("expired");
   if (row.usage_limit !== null && row.used_count >= row.usage_limit) return refuse("used_up");
-  if (row.per_user_limit !== null && (await redemptionsBy(db, row.id, owner, email)) >= row.per_user_limit) return refuse("per_user");
-  if (subtotal <= 0) return refuse("empty_cart");
+  if (row.per_user_limit !== null) {
+    if (owner.userId === null) return refuse("sign_in");
+    if ((await redemptionsBy(db, row.id, owner.userId, email)) >= row.per_user_limit) return refuse("per_user");
+  }
   if (subtotal < row.min_order) return refuse("below_minimum", row.min_order);
   return {
     ok: true,
@@ -110,7 +117,10 @@ export async function evaluatePromo(
 /**
  * The statements checkout adds to its batch when an order uses a code: the count goes up (the
  * table's CHECK aborts the batch if a concurrent checkout took the last use) and the redemption
- * is recorded for the per-user limit.
+ * is recorded. The redemption row is also the per-customer guard: `within_limit` is computed in
+ * the INSERT from the redemptions already there (by account or email), and its CHECK
+ * (promo_per_customer, migration 0008) aborts the batch when the customer is at the limit, or is
+ * a guest for a code that has one. The check before the batch only gives the friendly message.
  */
 export function redeemPromoStatements(
   db: D1Database,
@@ -122,9 +132,22 @@ export function redeemPromoStatements(
   return [
     db.prepare("UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ?").bind(promoId),
     db
-      .prepare("INSERT INTO promo_redemptions (promo_id, order_id, user_id, guest_id, email) SELECT ?, id, ?, ?, ? FROM orders WHERE number = ?")
+      .prepare(
+        `INSERT INTO promo_redemptions (promo_id, order_id, user_id, guest_id, email, within_limit)
+         SELECT p.id, o.id, ?2, ?3, ?4,
+           p.per_user_limit IS NULL OR (?2 IS NOT NULL AND (
+             SELECT COUNT(*) FROM promo_redemptions r WHERE r.promo_id = p.id AND (r.user_id = ?2 OR r.email = ?4 COLLATE NOCASE)
+           ) < p.per_user_limit)
+         FROM orders o JOIN promo_codes p ON p.id = ?1 WHERE o.number = ?5`,
+      )
       .bind(promoId, owner.userId, owner.guestId, email, orderNumber),
   ];
+}
+
+/** True for the CHECK failure of the per-customer guard in `redeemPromoStatements`. */
+export function isPerCustomerLimit(err: unknown): boolean {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
+  return /CHECK constraint failed/i.test(text) && /promo_per_customer|within_limit/i.test(text);
 }
 
 /** Gives a use back when an order that redeemed the code is cancelled. */
