@@ -5,6 +5,7 @@ import { notFound, ok } from "../http";
 import { say } from "../i18n";
 import { cartOwner, requireUser } from "../identity";
 import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
 /** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
@@ -22,10 +23,13 @@ ordersRoutes.post(
   validate("json", v.object({ number: orderNumber, contact: v.pipe(v.string("Enter the email or phone used for the order."), v.trim(), v.minLength(3, "Enter the email or phone used for the order."), v.maxLength(254)) })),
   async (c) => {
     const { number, contact } = c.req.valid("json");
+    // Each try is a guess at an order's contact: counted per network and per order number (as
+    // stored, upper case, so changing the case does not give a fresh count), issue 17, L2.
+    await enforceLimits(c, "SHOP_LIMITER", [`track:ip:${requestNetwork(c)}`, `track:order:${number.toUpperCase()}`]);
     const order = await trackOrder(c.env.DB, number, contact);
     // One answer for an unknown number and a wrong contact: tracking reveals nothing else.
     if (!order) throw notFound(say(c.get("lang"), { en: "No order matches this number and contact.", ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل." }));
-    return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false }));
+    return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false, maskEmail: true }));
   },
 );
 

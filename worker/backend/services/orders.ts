@@ -73,6 +73,7 @@ export interface Order {
   number: string;
   status: OrderStatus;
   created_at: string;
+  /** Masked (`a***@e***.com`) in a tracking answer. */
   email: string;
   items: OrderItem[];
   subtotal: number;
@@ -105,8 +106,28 @@ function paymentStatusFor(order: OrderRow, latest: string | undefined): PaymentS
   return "unpaid";
 }
 
+/**
+ * An email as a tracking answer shows it: `a***@e***.com`. Tracking needs only the order number
+ * and a contact, and the phone number is guessable, so the answer must not hand out the email.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "***";
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf(".");
+  const tld = dot > 0 ? domain.slice(dot) : "";
+  return `${email[0]}***@${domain[0] ?? ""}***${tld}`;
+}
+
+export interface PresentOptions {
+  /** False for tracking by number and contact: the city only. */
+  withAddress?: boolean;
+  /** True for tracking by number and contact: the email masked (the owner's own views keep it). */
+  maskEmail?: boolean;
+}
+
 /** Shapes orders for the contract, with their items and payment state, in the caller's language. */
-export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang, opts: { withAddress?: boolean } = {}): Promise<Order[]> {
+export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang, opts: PresentOptions = {}): Promise<Order[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const marks = ids.map(() => "?").join(",");
@@ -127,7 +148,7 @@ export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang
       number: row.number,
       status: row.status,
       created_at: row.created_at,
-      email: row.email,
+      email: opts.maskEmail ? maskEmail(row.email) : row.email,
       items: itemRows
         .filter((i) => i.order_id === row.id)
         .map((i) => ({
@@ -155,7 +176,7 @@ export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang
   });
 }
 
-export async function presentOrder(db: D1Database, row: OrderRow, lang: Lang, opts: { withAddress?: boolean } = {}): Promise<Order> {
+export async function presentOrder(db: D1Database, row: OrderRow, lang: Lang, opts: PresentOptions = {}): Promise<Order> {
   const [order] = await presentOrders(db, [row], lang, opts);
   return order;
 }
