@@ -152,15 +152,21 @@ describe("checkout journey in Chromium", () => {
       await eventually(() => line1.locator(".stepper__input").inputValue()).toBe("2");
       await eventually(() => cartBadge(page)).toBe("3");
 
-      // A wrong code shows the server's message; WELCOME10 shows 'Discount received 10% on total payment'.
+      // A wrong code shows the server's message; WELCOME10 (once per customer) asks a guest to sign
+      // in; SAVE50 (from 300 SAR, the cart holds at least 347) shows 'Discount received SAR 50.00 on total payment'.
       await page.locator("#promo-code").fill("NOPE-NOT-A-CODE");
       await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
       await eventually(() => page.locator("#promo-message").getAttribute("class")).toContain("promo__message--invalid");
       expect((await page.locator("#promo-message").textContent())?.length).toBeGreaterThan(3);
       await page.locator("#promo-code").fill("WELCOME10");
       await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
+      await eventually(() => page.locator("#promo-message").textContent()).toBe(
+        locale === "ar" ? "سجّل الدخول لاستخدام رمز الخصم هذا." : "Sign in to use this promo code.",
+      );
+      await page.locator("#promo-code").fill("SAVE50");
+      await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
       await eventually(() => page.locator("#promo-message").textContent()).toMatch(msgPattern(locale, "cart.promo.discountReceived"));
-      expect(await page.locator("#promo-message").textContent()).toContain("10");
+      expect(await page.locator("#promo-message").textContent()).toContain("50");
       await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
       await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
       await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.png`);

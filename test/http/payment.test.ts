@@ -19,13 +19,14 @@ describe("paying for an order on the built worker", () => {
     const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
     const guest = { "guest-id": guestId, "content-language": "en" };
     const products = await api("/backend/products?in_stock=1&per_page=48&sort=price_desc");
-    const product = (products.body.data as { id: number; price: number; stock: number }[]).find((p) => p.price >= 15000 && p.stock >= 2)!;
+    // SAVE50 (50 SAR off from 300 SAR): a guest's code; once-per-customer codes need an account.
+    const product = (products.body.data as { id: number; price: number; stock: number }[]).find((p) => p.price >= 30000 && p.stock >= 2)!;
     expect(product).toBeDefined();
 
     const added = await api("/api/cart/add-product", { method: "POST", headers: guest, body: { productId: product.id, quantity: 1 } });
     expect(added.status).toBe(200);
-    const promo = await api("/backend/promo-code/check", { method: "POST", headers: guest, body: { code: "WELCOME10" } });
-    expect(promo.body.data).toMatchObject({ code: "WELCOME10", discount_type: 1, discount: Math.floor(product.price / 10) });
+    const promo = await api("/backend/promo-code/check", { method: "POST", headers: guest, body: { code: "SAVE50" } });
+    expect(promo.body.data).toMatchObject({ code: "SAVE50", discount_type: 2, discount: 5000 });
 
     const placed = await api("/backend/checkout", {
       method: "POST",
@@ -63,6 +64,7 @@ describe("paying for an order on the built worker", () => {
     expect(status.status, JSON.stringify(status.body)).toBe(200);
     expect(status.body.data).toMatchObject({ status: "paid", order_status: "paid", order_number: number });
     const tracked = await api("/backend/orders/track", { method: "POST", body: { number, contact: "http-guest@example.com" } });
-    expect(tracked.body.data).toMatchObject({ number, status: "paid", payment_status: "paid", discount: Math.floor(product.price / 10) });
+    // The tracking answer masks the email (issue 17, L2).
+    expect(tracked.body.data).toMatchObject({ number, status: "paid", payment_status: "paid", discount: 5000, email: "h***@e***.com" });
   });
 });
