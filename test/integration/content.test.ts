@@ -1,5 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { sha256Hex } from "../../worker/backend/identity";
+import { hashedNetwork } from "../../worker/backend/services/rate-limit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../worker/backend/services/content";
 import { seedCatalogue } from "../support/catalogue";
@@ -130,6 +132,14 @@ describe("the contact form", () => {
     // The IP is kept only as a hash.
     expect(row?.ip_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(ip);
+  });
+
+  it("stores the sender's address as a keyed hash, which a table of every IPv4 address's SHA-256 cannot reverse", async () => {
+    const ip = uniqueIp();
+    const res = await contact(valid, { ip });
+    const row = await env.DB.prepare("SELECT ip_hash FROM contact_messages WHERE id = ?").bind(res.body.data.id).first<{ ip_hash: string }>();
+    expect(row!.ip_hash).not.toBe(await sha256Hex(ip));
+    expect(row!.ip_hash).toBe(await hashedNetwork(env, ip));
   });
 
   it("phone is optional and accepts Arabic-Indic digits", async () => {
