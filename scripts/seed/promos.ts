@@ -17,11 +17,11 @@ interface SeedPromo {
 }
 
 export const PROMOS: SeedPromo[] = [
-  // 10% off orders from 100 SAR, once per shopper.
+  // 10% off orders from 100 SAR, once per customer (a signed-in account: services/promo.ts).
   { code: "WELCOME10", discount_type: 1, value: 10, min_order: 10000, per_user_limit: 1 },
   // 50 SAR off orders from 300 SAR.
   { code: "SAVE50", discount_type: 2, value: 5000, min_order: 30000 },
-  // 15% off, at most 150 SAR, twice per shopper.
+  // 15% off, at most 150 SAR, twice per customer.
   { code: "RAMADAN15", discount_type: 1, value: 15, max_discount: 15000, per_user_limit: 2 },
   // Ended: answers "This promo code has expired."
   { code: "EXPIRED20", discount_type: 1, value: 20, starts_at: "2024-01-01T00:00:00.000Z", ends_at: "2024-12-31T23:59:59.000Z" },
