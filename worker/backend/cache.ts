@@ -4,8 +4,20 @@ import type { BackendEnv, Lang } from "./env";
 
 /**
  * Edge caching of public catalogue reads with the Workers Cache API (DESIGN §3). Two named
- * policies: `short` for lists that change with stock and prices (product lists, search, suggest,
- * home), `long` for what rarely changes (categories, brands, pages, services, product detail).
+ * policies: `short` for answers that carry products (product lists, product detail, search,
+ * suggest, home), `long` for what rarely changes (categories, brands, pages, services).
+ *
+ * Freshness (DESIGN §10, docs/PERFORMANCE.md "Caching at the edge"): what a shopper acts on
+ * (a product's stock, availability, per-order maximum and price) is never served stale from
+ * these caches. Every cached answer is checked before it is served: the products it carries (any
+ * object with a numeric `id`, `stock`, `max_per_order` and `price`, nested ones included, such as
+ * a product page's related products) are read again from D1 with one small primary-key query, and
+ * if any of them changed (a sale, a release, a price edit) the answer is rebuilt from D1 at once
+ * instead of served. So a stock change shows in the very next catalogue read after its batch
+ * commits, whichever cache tier held the answer, while answers whose products did not change keep
+ * being served from cache; descriptions, images and the rest ride along unchecked under the
+ * policy. Nothing has to call anything on a stock change (checkout, release, payment failure),
+ * so no writer can forget to. The page cache (worker/page-cache.ts) adds at most its 5 s.
  */
 export const CACHE_POLICIES = {
   short: "public, max-age=30, stale-while-revalidate=300",
@@ -46,21 +58,105 @@ interface Remembered {
   status: number;
   headers: [string, string][];
   body: ArrayBuffer;
+  /** The products the answer shows, as it shows them (null: it carries none, nothing to check). */
+  live: LiveSnapshot | null;
+}
+
+/**
+ * What an answer says about its products' live fields: their ids (sorted, unique) and one line
+ * per product, `id:stock:max_per_order:price:compare_at_price`, joined.
+ */
+export interface LiveSnapshot {
+  ids: number[];
+  fingerprint: string;
+}
+
+interface LiveFields {
+  id: number;
+  stock: number;
+  max_per_order: number;
+  price: number;
+  compare_at_price: number | null;
+}
+
+function isProduct(value: Record<string, unknown>): boolean {
+  return typeof value.id === "number" && typeof value.stock === "number" && typeof value.max_per_order === "number" && typeof value.price === "number";
+}
+
+const fieldsLine = (p: LiveFields) => `${p.id}:${p.stock}:${p.max_per_order}:${p.price}:${p.compare_at_price ?? ""}`;
+
+/** Every product an answer carries, at any depth (lists, a detail's related products, the home page's sections). */
+export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
+  const found = new Map<number, LiveFields>();
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 8 || value === null || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, depth + 1);
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    if (isProduct(record)) {
+      const compare = record.compare_at_price;
+      found.set(record.id as number, {
+        id: record.id as number,
+        stock: record.stock as number,
+        max_per_order: record.max_per_order as number,
+        price: record.price as number,
+        compare_at_price: typeof compare === "number" ? compare : null,
+      });
+    }
+    for (const child of Object.values(record)) if (child !== null && typeof child === "object") walk(child, depth + 1);
+  };
+  walk(json, 0);
+  if (found.size === 0) return null;
+  const ids = [...found.keys()].sort((a, b) => a - b);
+  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(",") };
+}
+
+function snapshotOfBody(body: ArrayBuffer): LiveSnapshot | null {
+  try {
+    return liveSnapshotOf(JSON.parse(new TextDecoder().decode(body)));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when D1 still says what the snapshot says: one query by primary key for the answer's
+ * products (a list page's 12, a product page's 9), whatever the cache tier. A product gone from
+ * D1 counts as a change. When D1 cannot answer, the cached copy is served (and the failure
+ * logged): browsing goes on, and the cart and checkout check stock in D1 themselves.
+ */
+async function stillCurrent(db: D1Database, snapshot: LiveSnapshot | null): Promise<boolean> {
+  if (!snapshot) return true;
+  try {
+    const { results } = await db
+      .prepare("SELECT id, stock, max_per_order, price, compare_at_price FROM products WHERE id IN (SELECT value FROM json_each(?1))")
+      .bind(JSON.stringify(snapshot.ids))
+      .all<LiveFields>();
+    const byId = new Map(results.map((r) => [r.id, r]));
+    const now = snapshot.ids.map((id) => {
+      const row = byId.get(id);
+      return row ? fieldsLine(row) : `${id}:gone`;
+    });
+    return now.join(",") === snapshot.fingerprint;
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", message: "edge cache stock check failed; serving the cached copy", error: String(err) }));
+    return true;
+  }
 }
 
 const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 
-function recall(key: string, now: number): Response | undefined {
-  const entry = memory.get(key, now);
-  if (!entry) return undefined;
+function answerOf(entry: Remembered): Response {
   const res = new Response(entry.body, { status: entry.status, headers: entry.headers });
   res.headers.set("x-cache", "HIT");
   return res;
 }
 
-function remember(key: string, res: Response, body: ArrayBuffer, ttlMs: number, now: number): void {
+function remember(key: string, res: Response, body: ArrayBuffer, live: LiveSnapshot | null, ttlMs: number, now: number): void {
   if (body.byteLength > MEMORY_MAX_BODY_BYTES) return;
-  memory.set(key, { status: res.status, headers: [...res.headers], body }, ttlMs, now);
+  memory.set(key, { status: res.status, headers: [...res.headers], body, live }, ttlMs, now);
 }
 
 /** Forgets every remembered answer (tests that rewrite the catalogue under a URL already read). */
@@ -74,7 +170,11 @@ function memoryTtl(cacheControl: string): number {
   return Math.min(MEMORY_TTL_MS, maxAge);
 }
 
-/** Serves GETs from the edge cache when it can, and stores successful answers under the policy. */
+/**
+ * Serves GETs from the edge cache when it can (memory first, then the Cache API), each copy only
+ * while its products' live fields still match D1 (`stillCurrent`), and stores successful answers
+ * under the policy.
+ */
 export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
   const cacheControl = CACHE_POLICIES[policy];
   const ttlMs = memoryTtl(cacheControl);
@@ -85,15 +185,22 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
       return;
     }
     const key = cacheKey(c.req.url, c.get("lang"));
-    const remembered = recall(key.url, Date.now());
-    if (remembered) return remembered;
-    const hit = await cache.match(key);
-    if (hit) {
-      const body = await hit.arrayBuffer();
-      const res = new Response(body, hit);
-      res.headers.set("x-cache", "HIT");
-      remember(key.url, res, body, ttlMs, Date.now());
-      return res;
+    const remembered = memory.get(key.url, Date.now());
+    if (remembered) {
+      if (await stillCurrent(c.env.DB, remembered.live)) return answerOf(remembered);
+      // A product changed: the Cache API's copy is no newer than memory's, so rebuild from D1.
+    } else {
+      const hit = await cache.match(key);
+      if (hit) {
+        const body = await hit.arrayBuffer();
+        const live = snapshotOfBody(body);
+        if (await stillCurrent(c.env.DB, live)) {
+          const res = new Response(body, hit);
+          res.headers.set("x-cache", "HIT");
+          remember(key.url, res, body, live, ttlMs, Date.now());
+          return res;
+        }
+      }
     }
     await next();
     // Only whole successes are shared; errors (404, 422, 429, 5xx) are never stored.
@@ -109,7 +216,7 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     const body = await copy.arrayBuffer();
     const forMemory = new Response(null, c.res);
     forMemory.headers.set("x-cache", "HIT");
-    remember(key.url, forMemory, body, ttlMs, Date.now());
+    remember(key.url, forMemory, body, snapshotOfBody(body), ttlMs, Date.now());
     try {
       c.executionCtx.waitUntil(stored);
     } catch {
