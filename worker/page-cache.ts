@@ -25,8 +25,13 @@ import { IsolateMemory } from "./lib/isolate-memory";
  *   by the same function (`localeCookie`).
  * - A document carries the CSP nonce of the request that rendered it; a copy gets the serving
  *   request's own nonce in its place, so a nonce is never reused.
- * - Entries live PAGE_TTL_MS, under the `short` data policy's 30 s: a page adds at most that much
- *   to the staleness its data already accepts. Cart, checkout, accounts and payments never opt in.
+ * - Entries live PAGE_TTL_MS. This is the freshness bound of the stock, availability, quantity
+ *   picker maximum and price a shopper sees on a public page (issue 17 item 7, DESIGN §10): the
+ *   data caches never serve a product whose stock or price changed (worker/backend/cache.ts,
+ *   "Freshness"), so a page rendered after a sale shows it, and a kept page is at most
+ *   PAGE_TTL_MS (5 s) older than that. It is not invalidated on a sale: that would need a
+ *   D1 read per page view, which is what the page cache is there to spare (docs/PERFORMANCE.md).
+ *   Cart, checkout, accounts and payments never opt in; the cart re-reads stock from D1.
  *   A request with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders
  *   afresh and refreshes the entry.
  * - The map (IsolateMemory) is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
