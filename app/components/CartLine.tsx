@@ -21,10 +21,17 @@ export function CartLine({ line, currency, onNavigate, compact = false }: { line
   const name = product?.name ?? `#${line.product_id}`;
   const href = product ? to(`/product-details/${encodeURIComponent(product.slug)}`) : undefined;
   const messageId = `line-msg-${line.product_id}${compact ? "-d" : ""}`;
+  // The stepper never offers more than can be bought: min(stock, max_per_order), from the cart's
+  // own read of D1. A line above it (stock sold since it was added) can only go down, straight to
+  // what is left; a sold-out line can only be removed.
+  const max = maxQuantityOf(line);
+  const soldOut = product !== undefined && max < 1;
+  const over = !soldOut && line.quantity > max;
+  const bound = soldOut ? t("cart.soldOut") : over ? t("cart.onlyAvailable", { count: max }) : "";
 
   const change = async (quantity: number) => {
     setMessage("");
-    const result = await cart.updateQuantity(line.product_id, quantity);
+    const result = await cart.updateQuantity(line.product_id, Math.min(quantity, max));
     if (!result.ok) setMessage(result.message ?? t("cart.updateFailed"));
   };
   const remove = async () => {
@@ -53,14 +60,14 @@ export function CartLine({ line, currency, onNavigate, compact = false }: { line
           </p>
         ) : null}
         <div className="cart-line__controls">
-          <QuantityStepper value={line.quantity} max={Math.max(line.quantity, maxQuantityOf(line))} name={name} disabled={busy} onChange={(q) => void change(q)} />
+          <QuantityStepper value={line.quantity} max={max} name={name} disabled={busy || soldOut} onChange={(q) => void change(q)} describedBy={bound || invalid || message ? messageId : undefined} />
           <button type="button" className="link-button cart-line__remove" onClick={() => void remove()} disabled={busy} aria-label={t("cart.remove", { name })}>
             <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
             <span>{t("cart.removeShort")}</span>
           </button>
         </div>
-        {invalid || message ? (
-          <p id={messageId} className="cart-line__error" role="alert">{message || t("cart.invalidQuantity")}</p>
+        {bound || invalid || message ? (
+          <p id={messageId} className="cart-line__error" role="alert">{message || bound || t("cart.invalidQuantity")}</p>
         ) : null}
       </div>
       <p className="cart-line__total"><bdi>{formatMoney(line.line_total ?? (product ? product.price * line.quantity : 0), currency, locale)}</bdi></p>

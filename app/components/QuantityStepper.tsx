@@ -11,10 +11,12 @@ export interface QuantityStepperProps {
   disabled?: boolean;
   onChange: (quantity: number) => void;
   id?: string;
+  /** The id of a message about the quantity (a stock bound), read with the field. */
+  describedBy?: string;
 }
 
 /** − [n] +: the buttons step by one; a typed number is applied when the field is left or Enter pressed. */
-export function QuantityStepper({ value, min = 1, max, name, disabled, onChange, id }: QuantityStepperProps) {
+export function QuantityStepper({ value, min = 1, max, name, disabled, onChange, id, describedBy }: QuantityStepperProps) {
   const t = useT();
   const [draft, setDraft] = useState(String(value));
   useEffect(() => setDraft(String(value)), [value]);
@@ -22,7 +24,10 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
   const commit = () => {
     const n = Number.parseInt(draft.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)), 10);
     if (!Number.isFinite(n) || n === value) return setDraft(String(value));
-    onChange(Math.max(min, Math.min(max, n)));
+    const next = Math.max(min, Math.min(max, n));
+    // Clamped back to what it was (above the bound, or sold out): nothing to change.
+    if (next === value) return setDraft(String(value));
+    onChange(next);
   };
 
   return (
@@ -37,6 +42,7 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
         inputMode="numeric"
         dir="ltr"
         aria-label={t("cart.quantityOf", { name })}
+        aria-describedby={describedBy}
         value={draft}
         disabled={disabled}
         onChange={(e) => setDraft(e.target.value.replace(/[^\d\u0660-\u0669]/g, "").slice(0, 3))}

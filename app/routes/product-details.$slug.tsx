@@ -90,8 +90,12 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
   const { product } = loaderData;
   const t = useT();
   const to = useLocalePath();
+  // The picker never offers more than can be bought: min(stock, max_per_order), 0 when sold out.
+  // The stock is at most the page cache's 5 s old (worker/page-cache.ts); should a revalidation
+  // bring a lower stock, the picked quantity follows it down.
   const max = maxOrderable(product);
-  const [quantity, setQuantity] = useState(() => clampQuantity(1, max));
+  const [picked, setQuantity] = useState(() => clampQuantity(1, max));
+  const quantity = clampQuantity(picked, max);
   const images = product.images.length ? product.images : [product.image];
   return (
     <div className="container page product" key={product.slug}>
