@@ -132,7 +132,8 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           </p>
           <div className="product__order">
             <QuantityPicker value={quantity} max={max} onChange={setQuantity} />
-            {max > 0 && product.max_per_order > 0 ? <p className="muted product__limit">{t("product.maxPerOrder", { count: Math.min(product.max_per_order, product.stock) })}</p> : null}
+            {/* The per-order limit, when it is what bounds the picker; a lower stock says so in the stock line. */}
+            {max > 0 && product.max_per_order > 0 && product.max_per_order < product.stock ? <p className="muted product__limit">{t("product.maxPerOrder", { count: product.max_per_order })}</p> : null}
             <AddToCart productId={product.id} maxQuantity={max} quantity={quantity} />
           </div>
         </div>
