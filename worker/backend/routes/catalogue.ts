@@ -77,7 +77,8 @@ catalogueRoutes.get("/products", edgeCache("short"), validate("query", productQu
   return ok(c, data, { meta: { ...meta } });
 });
 
-// Short, like the lists: a product page shows its stock, which checkouts change.
+// Short, like the lists. Its stock, per-order maximum and prices (and its related products') are
+// checked against D1 before a cached copy is served (cache.ts, "Freshness"), so a sale shows at once.
 catalogueRoutes.get("/products/:slug", edgeCache("short"), async (c) => {
   const parsed = v.safeParse(slugParam, c.req.param());
   const product = parsed.success ? await productDetails(c.env.DB, c.get("lang"), parsed.output.slug) : null;
