@@ -71,17 +71,47 @@ export interface OutboxEntry {
   created_at: string;
 }
 
-export async function outbox(to: string): Promise<OutboxEntry[]> {
+async function readOutboxNow(to: string): Promise<OutboxEntry[]> {
   const res = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`);
   if (res.status !== 200) throw new Error(`outbox answered ${res.status}`);
   return res.body.data;
 }
 
-/** The newest code sent to `to` for `purpose`. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long the outbox must stay unchanged to count as settled. */
+const OUTBOX_SETTLE_MS = 200;
+const OUTBOX_WAIT_MS = 5_000;
+
+/**
+ * The outbox for `to`, newest first, once it has settled. Codes asked for through reset-password
+ * and resend-code are issued and delivered after the answer (waitUntil, so the answer time does
+ * not tell a known account from an unknown one), so a test reads the outbox only once it has
+ * stopped changing; that also makes "nothing more was sent" a fair check.
+ */
+export async function outbox(to: string): Promise<OutboxEntry[]> {
+  const deadline = Date.now() + OUTBOX_WAIT_MS;
+  let last = await readOutboxNow(to);
+  let stableSince = Date.now();
+  while (Date.now() - stableSince < OUTBOX_SETTLE_MS && Date.now() < deadline) {
+    await sleep(40);
+    const next = await readOutboxNow(to);
+    if (JSON.stringify(next) !== JSON.stringify(last)) {
+      last = next;
+      stableSince = Date.now();
+    }
+  }
+  return last;
+}
+
+/** The newest code sent to `to` for `purpose`, waiting briefly for one delivered after the answer. */
 export async function latestCode(to: string, purpose: "verify" | "reset"): Promise<string> {
-  const entry = (await outbox(to)).find((e) => e.purpose === purpose);
-  if (!entry) throw new Error(`no ${purpose} code for ${to}`);
-  return entry.code;
+  const deadline = Date.now() + OUTBOX_WAIT_MS;
+  for (;;) {
+    const entry = (await outbox(to)).find((e) => e.purpose === purpose);
+    if (entry) return entry.code;
+    if (Date.now() > deadline) throw new Error(`no ${purpose} code for ${to}`);
+    await sleep(50);
+  }
 }
 
 /**

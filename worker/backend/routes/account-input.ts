@@ -58,6 +58,11 @@ export function fields(lang: Lang) {
       nonEmpty("Password", "كلمة المرور"),
       v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
     ),
+    /** Asked for by the profile only when the email or phone changes; the service decides. */
+    currentPassword: v.pipe(
+      v.optional(v.string(t("The current password must be text.", "يجب أن تكون كلمة المرور الحالية نصًا.")), ""),
+      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+    ),
     confirmation: v.optional(v.string(t("Password confirmation must be text.", "يجب أن يكون تأكيد كلمة المرور نصًا.")), ""),
     code: v.pipe(
       text("Code", "الرمز"),

@@ -20,7 +20,7 @@ import {
   type Identifier,
 } from "../services/accounts";
 import { mergeGuestCart } from "../services/cart";
-import { withinLimits, clientIp, type LimiterName } from "../services/rate-limit";
+import { withinLimits, requestNetwork, type LimiterName } from "../services/rate-limit";
 import { body, confirmed, identifierOf } from "./account-input";
 
 /** Accounts: the /client/auth/* calls of spec §7 (DESIGN §5). */
@@ -30,10 +30,12 @@ export const authRoutes = new Hono<BackendEnv>();
  * Counts this call against the caller's IP (`subject` null: done first, before the body is even
  * read, so malformed attempts count too) or the account identifier it names; over the limit
  * answers 429. The key is the identifier as typed, never whether an account exists, so a 429
- * reveals nothing either.
+ * reveals nothing either. `perNetwork` keys the identifier together with the caller's network:
+ * used where a count per identifier alone would let anyone lock the owner out (L3).
  */
-async function limit(c: Context<BackendEnv>, limiter: LimiterName, action: string, subject: string | null): Promise<void> {
-  const key = subject === null ? `${action}:ip:${clientIp((name) => c.req.header(name))}` : `${action}:id:${subject}`;
+async function limit(c: Context<BackendEnv>, limiter: LimiterName, action: string, subject: string | null, perNetwork = false): Promise<void> {
+  const network = requestNetwork(c);
+  const key = subject === null ? `${action}:ip:${network}` : perNetwork ? `${action}:id:${subject}:net:${network}` : `${action}:id:${subject}`;
   const allowed = await withinLimits(c.env, limiter, [key]);
   if (!allowed) {
     c.header("retry-after", "60");
@@ -77,7 +79,9 @@ authRoutes.post("/login", async (c) => {
   await limit(c, "AUTH_LIMITER", "login", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }));
   const who = identifierOf(c, input);
-  await limit(c, "AUTH_LIMITER", "login", who.value);
+  // Per account and network, not per account alone: ten wrong passwords from elsewhere must not
+  // lock the owner out. Failures from anywhere slow the account's answers instead (loginUser).
+  await limit(c, "AUTH_LIMITER", "login", who.value, true);
   const result = await loginUser(accountsEnv(c), who, input.password, lang(c));
   await mergeCart(c, result.user.id);
   return ok(c, result, { message: say(lang(c), MESSAGES.loggedIn) });
@@ -103,9 +107,10 @@ authRoutes.post("/code-password-verify", async (c) => {
   await limit(c, "AUTH_LIMITER", "otp-verify", null);
   const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, purpose: f.purpose }));
   const who: Identifier = identifierOf(c, input);
-  // Counted on AUTH_LIMITER (10 a minute): a code's own limit is 5 tries, and it must be reachable.
-  await limit(c, "AUTH_LIMITER", "otp-verify", who.value);
-  const result = await verifyCode(accountsEnv(c), who, input.purpose, input.code, lang(c));
+  // Counted on AUTH_LIMITER (10 a minute) per identifier and network, so that a stranger's tries
+  // never block the owner's; guessing across networks is bounded by the daily budget (otp.ts).
+  await limit(c, "AUTH_LIMITER", "otp-verify", who.value, true);
+  const result = await verifyCode(accountsEnv(c), who, input.purpose, input.code, lang(c), requestNetwork(c));
   if (result.purpose === "verify") return ok(c, { verified: true }, { message: say(lang(c), MESSAGES.verified) });
   return ok(c, { reset_token: result.reset_token }, { message: say(lang(c), MESSAGES.codeAccepted) });
 });
@@ -142,11 +147,18 @@ authRoutes.get("/profile", async (c) => {
 
 authRoutes.post("/profile", async (c) => {
   const userId = await requireUser(c);
-  const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone }));
-  // A changed email is sent a code at once; this keeps the profile from being a mail cannon.
+  const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, current_password: f.currentPassword }));
+  // A changed email is sent a code at once, and a change checks the password: this keeps the
+  // profile from being a mail cannon or a password oracle.
   await limit(c, "AUTH_LIMITER", "profile", `user:${userId}`);
-  const user = await updateProfile(accountsEnv(c), userId, { name: input.name, email: input.email, phone: input.phone || null }, lang(c));
-  return ok(c, user, { message: say(lang(c), MESSAGES.profileSaved) });
+  const { user, pending } = await updateProfile(
+    accountsEnv(c),
+    userId,
+    bearerToken(c) ?? "",
+    { name: input.name, email: input.email, phone: input.phone || null, current_password: input.current_password },
+    lang(c),
+  );
+  return ok(c, user, { message: say(lang(c), pending ? MESSAGES.profileSavedPending : MESSAGES.profileSaved) });
 });
 
 authRoutes.get("/social/platforms", (c) => ok(c, socialPlatforms(c.env.SOCIAL_PROVIDERS)));

@@ -15,8 +15,11 @@ import { say, type Bilingual } from "../i18n";
  *   endpoint or a small Worker that fans out to email and SMS).
  */
 export type Channel = "email" | "sms";
-/** `account-exists` is the notice a registration attempt with an existing email/phone sends the owner. */
-export type MessagePurpose = "verify" | "reset" | "account-exists";
+/**
+ * Notices (no code): `account-exists` goes to the owner when someone registers with their email
+ * or phone; `email-changed` goes to the current address when the email or phone is changed.
+ */
+export type MessagePurpose = "verify" | "reset" | "account-exists" | "email-changed";
 
 export interface OutgoingMessage {
   to: string;
@@ -35,6 +38,7 @@ const SUBJECTS: Record<MessagePurpose, Bilingual> = {
   verify: { en: "Your verification code", ar: "رمز التحقق الخاص بك" },
   reset: { en: "Your password reset code", ar: "رمز إعادة تعيين كلمة المرور" },
   "account-exists": { en: "Someone tried to register with your details", ar: "محاولة تسجيل باستخدام بياناتك" },
+  "email-changed": { en: "Your account's contact details are changing", ar: "تغيير بيانات التواصل في حسابك" },
 };
 
 const TEXTS: Record<MessagePurpose, Bilingual> = {
@@ -49,6 +53,10 @@ const TEXTS: Record<MessagePurpose, Bilingual> = {
   "account-exists": {
     en: "Someone tried to create an account with your details. You already have an account: sign in, or reset your password if you forgot it.",
     ar: "حاول أحدهم إنشاء حساب باستخدام بياناتك. لديك حساب بالفعل: سجّل الدخول، أو أعد تعيين كلمة المرور إذا نسيتها.",
+  },
+  "email-changed": {
+    en: "The email address or phone number of your account was just changed, and other devices were signed out. A new email address only takes effect once the code we sent to it is entered; until then you still sign in with this one. If this was not you, reset your password now.",
+    ar: "تم للتو تغيير البريد الإلكتروني أو رقم الجوال في حسابك، وتم تسجيل الخروج من الأجهزة الأخرى. لا يسري البريد الإلكتروني الجديد إلا بعد إدخال الرمز الذي أرسلناه إليه؛ وحتى ذلك الحين تسجّل الدخول بهذا البريد. إذا لم تكن أنت من قام بذلك فأعد تعيين كلمة المرور الآن.",
   },
 };
 
