@@ -2,9 +2,9 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { apiApp } from "../../worker/api";
-import { sessionKey, SESSION_TTL_SECONDS } from "../../worker/api/session";
+import { sessionKey, SESSION_RECHECK_SECONDS, SESSION_TTL_SECONDS, type StoredSession } from "../../worker/api/session";
 import { GUEST_TTL_SECONDS, guestKey } from "../../worker/backend/identity";
-import { call, register, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
+import { call, latestCode, register, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
 
 const ORIGIN = "https://shop.test";
 
@@ -55,7 +55,12 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
 
     const id = cookiePair(res).split("=")[1];
     const stored = await env.KV.get<{ token: string; user: { id: number } }>(sessionKey(id), "json");
-    expect(stored).toEqual({ token: user.token, user: expect.objectContaining({ id: user.id }) });
+    expect(stored).toEqual({
+      token: user.token,
+      user: expect.objectContaining({ id: user.id }),
+      checked_at: expect.any(Number),
+      expires_at: expect.any(Number),
+    });
 
     const me = await api("GET", "/get-user", { cookie: cookiePair(res) });
     expect(me.status).toBe(200);
@@ -130,6 +135,67 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const res = await api("POST", "/add-user", { body: { token: "A".repeat(43), user: { id: 1, padding: "x".repeat(20_000) } } });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: "Payload too large" });
+  });
+});
+
+/** Makes the stored session look last confirmed by the backend `seconds` ago. */
+async function ageSession(cookie: string, seconds: number): Promise<StoredSession> {
+  const key = sessionKey(cookie.split("=")[1]);
+  const stored = (await env.KV.get<StoredSession>(key, "json"))!;
+  await env.KV.put(key, JSON.stringify({ ...stored, checked_at: (stored.checked_at ?? Date.now()) - seconds * 1000 }));
+  return stored;
+}
+
+describe("own-server session after the backend token is revoked (L6)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
+  it("revoked token: after a logout elsewhere the own-server session ends within the re-check interval", async () => {
+    const { user, cookie } = await signIn();
+    expect(SESSION_RECHECK_SECONDS).toBeLessThanOrEqual(60);
+    // Signed out on another device, or the token revoked any other way.
+    expect((await call("POST", "/client/auth/logout", undefined, { token: user.token })).status).toBe(200);
+    await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
+    const me = await api("GET", "/get-user", { cookie });
+    expect(me.status).toBe(401);
+    expect(await me.json()).toEqual({ message: "User not authenticated" });
+    expect(await env.KV.get(sessionKey(cookie.split("=")[1]))).toBeNull();
+  });
+
+  it("revoked token: a password reset ends the own-server session too", async () => {
+    const { user, cookie } = await signIn();
+    await call("POST", "/client/auth/reset-password", { email: user.email });
+    const checked = await call("POST", "/client/auth/code-password-verify", { email: user.email, code: await latestCode(user.email, "reset"), purpose: "reset" });
+    const next = "a passphrase after the reset";
+    const reset = await call("POST", "/client/auth/update-password", { reset_token: checked.body.data.reset_token, password: next, password_confirmation: next });
+    expect(reset.status).toBe(200);
+    await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
+    expect((await api("GET", "/get-user", { cookie })).status).toBe(401);
+  });
+
+  it("revoked token: a password change on another device ends this device's own-server session", async () => {
+    const { user, cookie } = await signIn();
+    const other = (await call("POST", "/client/auth/login", { email: user.email, password: user.password })).body.data.auth_data.access_token;
+    const next = "another brand new passphrase";
+    const changed = await call("POST", "/client/auth/change-password", { current_password: user.password, password: next, password_confirmation: next }, { token: other });
+    expect(changed.status).toBe(200);
+    await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
+    expect((await api("GET", "/get-user", { cookie })).status).toBe(401);
+  });
+
+  it("within the interval the session is answered from KV alone (SSR stays fast); after it, a live token is re-checked and the user refreshed", async () => {
+    const { user, cookie } = await signIn();
+    const key = sessionKey(cookie.split("=")[1]);
+    const before = (await env.KV.get<StoredSession>(key, "json"))!;
+    expect((await api("GET", "/get-user", { cookie })).status).toBe(200);
+    expect((await env.KV.get<StoredSession>(key, "json"))!.checked_at).toBe(before.checked_at);
+
+    await call("POST", "/client/auth/profile", { name: "Sara Renamed", email: user.email, phone: user.phone }, { token: user.token });
+    await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
+    const me = await api("GET", "/get-user", { cookie });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { data: { name: string } }).data.name).toBe("Sara Renamed");
+    const after = (await env.KV.get<StoredSession>(key, "json"))!;
+    expect(after.checked_at).toBeGreaterThanOrEqual(before.checked_at!);
+    // The rewrite keeps the session's original expiry.
+    expect(after.expires_at).toBe(before.expires_at);
   });
 });
 

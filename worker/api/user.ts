@@ -3,11 +3,12 @@ import * as v from "valibot";
 import type { SessionUser } from "../../app/lib/context";
 import { validate } from "../backend/validate";
 import type { HonoEnv } from "../env";
-import { callBackendOrUnavailable, endSession, readSession, startSession } from "./session";
+import { callBackendOrUnavailable, endSession, readSession, sessionUserFrom, startSession } from "./session";
 
 /** The stored user: GET /api/get-user, POST /api/add-user, and logout. */
 export const userApi = new Hono<HonoEnv>();
 
+/** Answers from KV, re-checked with the backend at most every SESSION_RECHECK_SECONDS (L6). */
 userApi.get("/get-user", async (c) => {
   c.header("cache-control", "no-store");
   const session = await readSession(c);
@@ -31,7 +32,7 @@ userApi.post("/add-user", validate("json", addUserBody), async (c) => {
   if (res.status === 401) return c.json({ message: "User not authenticated" }, 401);
   if (!res.ok) return c.json({ message: "The account service is unavailable." }, 503);
   const { data } = (await res.json()) as { data: SessionUser };
-  const user: SessionUser = { id: data.id, name: data.name, email: data.email ?? undefined, phone: data.phone ?? undefined, verified: data.verified };
+  const user: SessionUser = sessionUserFrom(data);
   await startSession(c, { user, token });
   return c.json({ data: user });
 });
