@@ -47,6 +47,8 @@ const TEXT = {
     noAddresses: "You have no saved addresses yet.",
     saveAddress: "Save the address",
     saveProfile: "Save changes",
+    currentPassword: "Current password",
+    currentPasswordNeeded: "Enter your current password to change your email or mobile number.",
     notFound: "Page not found",
     searchCountries: "Search countries",
     saudi: "Saudi",
@@ -82,6 +84,8 @@ const TEXT = {
     noAddresses: "لا توجد عناوين محفوظة بعد.",
     saveAddress: "حفظ العنوان",
     saveProfile: "حفظ التغييرات",
+    currentPassword: "كلمة المرور الحالية",
+    currentPasswordNeeded: "أدخل كلمة المرور الحالية لتغيير بريدك الإلكتروني أو رقم جوالك.",
     notFound: "Page not found",
     searchCountries: "ابحث عن دولة",
     saudi: "السعودية",
@@ -301,6 +305,24 @@ for (const locale of LOCALES) {
       expect(await page.evaluate(async () => ((await (await fetch("/api/get-user")).json()) as { data: { name: string } }).data.name)).toBe(newName);
       await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
+      // The name alone asked for no password.
+      expect(await page.locator("input[name=current_password]").count()).toBe(0);
+
+      // A new email asks for the current password, then waits for the code sent to it (M4).
+      const newEmail = `e2e-moved-${locale}-${Date.now()}@example.com`;
+      await page.locator("input[name=email]").fill(newEmail);
+      await page.getByLabel(t.currentPassword).waitFor();
+      await page.getByRole("button", { name: t.saveProfile }).click();
+      await expect.poll(() => page.locator(".form__summary").textContent()).toContain(t.currentPasswordNeeded);
+      await page.locator("input[name=current_password]").fill(NEW_PASSWORD);
+      await page.getByRole("button", { name: t.saveProfile }).click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("to") === newEmail);
+      await hydrated(page);
+      await page.locator("input[name=code]").fill(await codeFromOutbox(newEmail, "verify"));
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await page.goto(`${base}/${locale}/profile/edit`);
+      expect(await page.locator("input[name=email]").inputValue()).toBe(newEmail);
 
       await page.goto(`${base}/${locale}/profile/change-password`);
       await hydrated(page);

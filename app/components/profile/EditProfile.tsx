@@ -1,8 +1,10 @@
-import { useForm } from "@modular-forms/react";
+import { getValue, setValue, useForm, type FormStore } from "@modular-forms/react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { useSetAtom } from "jotai";
-import { useMemo } from "react";
-import { useRevalidator } from "react-router";
+import { useMemo, type ReactNode } from "react";
+import { Link, useNavigate, useRevalidator } from "react-router";
 import { FormErrors } from "../form/FormErrors";
+import { PasswordField } from "../form/PasswordField";
 import { PhoneField } from "../form/PhoneField";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
@@ -11,30 +13,61 @@ import { browserApi } from "../../lib/api/browser";
 import type { SessionUser } from "../../lib/context";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { saveStoredUser, type AuthUser } from "../../lib/identity";
-import { useLocale, useT } from "../../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/session";
 
-type ProfileValues = { name: string; email: string; phone: string };
+type ProfileValues = { name: string; email: string; phone: string; current_password: string };
+/** The backend's profile: a new email waits in `pending_email` until its code is entered. */
+type ProfileUser = SessionUser & { pending_email?: string };
 
-/** The profile's edit section: name, email and phone (DESIGN §4). */
-export function EditProfile({ user }: { user: SessionUser }) {
+/** The phone as the backend compares it: without spaces, dashes, brackets or dots. */
+const samePhone = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").replace(/[\s\-().]/g, "") === (b ?? "").replace(/[\s\-().]/g, "");
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
+
+/** Whether the form now asks for another email or phone than the account has (then the password is needed). */
+function contactChanged(form: FormStore<ProfileValues, undefined>, user: ProfileUser): boolean {
+  return !sameEmail(getValue(form, "email"), user.email) || !samePhone(getValue(form, "phone"), user.phone);
+}
+
+/** Renders its children only while the email or phone differs from the account's; follows the fields as they change. */
+function WhenContactChanged({ form, user, children }: { form: FormStore<ProfileValues, undefined>; user: ProfileUser; children: ReactNode }) {
+  useSignals();
+  return contactChanged(form, user) ? <>{children}</> : null;
+}
+
+/**
+ * The profile's edit section: name, email and phone (DESIGN §4). Changing the email or the phone
+ * asks for the current password (the backend refuses it otherwise); a new email takes effect
+ * once the code sent to it is entered, so after saving the visitor goes to the code page.
+ */
+export function EditProfile({ user }: { user: ProfileUser }) {
   const t = useT();
   const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
   const revalidator = useRevalidator();
   const setUser = useSetAtom(currentUserAtom);
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<ProfileValues>({
     ...FORM_OPTIONS,
-    initialValues: { name: user.name ?? "", email: user.email ?? "", phone: user.phone ?? "" },
+    initialValues: { name: user.name ?? "", email: user.email ?? "", phone: user.phone ?? "", current_password: "" },
   });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
-  const labels = { name: t("auth.name"), email: t("auth.email"), phone: t("auth.phone") };
+  const labels = { name: t("auth.name"), email: t("auth.email"), phone: t("auth.phone"), current_password: t("profile.currentPassword") };
+  const codePage = (email: string) => to(`/auth/otp?purpose=verify&to=${encodeURIComponent(email)}`);
 
   const submit = async (values: ProfileValues) => {
+    const changed = contactChanged(form, user);
     const saved = await run(
       t("profile.saving"),
       async () => {
-        const res = await browserApi(locale).post<AuthUser>("/client/auth/profile", { ...values, email: values.email.trim() });
+        const res = await browserApi(locale).post<AuthUser & { pending_email?: string }>("/client/auth/profile", {
+          name: values.name,
+          email: values.email.trim(),
+          phone: values.phone,
+          // Sent only for a change of email or phone: a name alone needs no password.
+          ...(changed ? { current_password: values.current_password } : {}),
+        });
         // The own server's copy follows before the success shows, so every page agrees at once.
         await saveStoredUser(res.data).catch((error: unknown) => console.warn("[profile] the stored user was not refreshed", error));
         return res;
@@ -42,13 +75,26 @@ export function EditProfile({ user }: { user: SessionUser }) {
       (res) => res.message || t("profile.saved"),
     );
     if (!saved) return;
+    setValue(form, "current_password", "");
     setUser(saved.data);
+    const pending = saved.data.pending_email;
+    // A new email was asked for: its code is the next step.
+    if (pending && !sameEmail(values.email, user.email)) {
+      await navigate(codePage(pending));
+      return;
+    }
     void revalidator.revalidate();
   };
 
   return (
     <section className="card profile-card" aria-labelledby="edit-title">
       <h2 id="edit-title">{t("profile.editTitle")}</h2>
+      {user.pending_email ? (
+        <p className="muted" role="status">
+          {t("profile.pendingEmail", { email: user.pending_email })}{" "}
+          <Link to={codePage(user.pending_email)}>{t("profile.enterCode")}</Link>
+        </p>
+      ) : null}
       <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
         <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
         <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
@@ -59,6 +105,16 @@ export function EditProfile({ user }: { user: SessionUser }) {
         </Field>
         <Field name="phone" validate={[rules.phone()]}>
           {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />}
+        </Field>
+        <Field
+          name="current_password"
+          validate={[(value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""), rules.maxLength(labels.current_password, 128)]}
+        >
+          {(field, props) => (
+            <WhenContactChanged form={form} user={user}>
+              <PasswordField form={form} field={field} props={props} label={labels.current_password} autoComplete="current-password" hint={t("profile.currentPasswordHint")} required />
+            </WhenContactChanged>
+          )}
         </Field>
         <div className="form__actions">
           <SubmitButton className="button button--primary">{t("profile.save")}</SubmitButton>
