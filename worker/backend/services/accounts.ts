@@ -66,7 +66,7 @@ export function loginDelayMs(failures: number): number {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long after the answer a code requested by reset-password or resend-code is issued (M3). */
-export const DEFERRED_START_MS = 25;
+export const DEFERRED_START_MS = 50;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export const MESSAGES = {
