@@ -260,6 +260,11 @@ export async function registerUser(env: AccountsEnv, input: RegisterInput, lang:
   return { user: publicUser(inserted), auth_data: { access_token: token.token, expires_at: token.expiresAt } };
 }
 
+/** The identifier's recent login failures. An async function, so a D1 that throws at once rejects like one that fails later. */
+async function loginFailures(db: D1Database, key: string): Promise<{ window_start: number; count: number } | null> {
+  return db.prepare("SELECT window_start, count FROM account_counters WHERE key = ?").bind(key).first<{ window_start: number; count: number }>();
+}
+
 /**
  * Login by email or phone. An unknown account and a wrong password give the same 422, the same
  * body, and the same PBKDF2 work (a dummy hash is checked when there is no account). Recent
@@ -269,10 +274,7 @@ export async function registerUser(env: AccountsEnv, input: RegisterInput, lang:
 export async function loginUser(env: AccountsEnv, who: Identifier, password: string, lang: Lang): Promise<{ user: PublicUser; auth_data: AuthData }> {
   const t = nowSeconds();
   const failureKey = await counterKey("login-failed", `${who.field}:${who.value}`);
-  const [user, recent] = await Promise.all([
-    findUser(env.DB, who),
-    env.DB.prepare("SELECT window_start, count FROM account_counters WHERE key = ?").bind(failureKey).first<{ window_start: number; count: number }>(),
-  ]);
+  const [user, recent] = await Promise.all([findUser(env.DB, who), loginFailures(env.DB, failureKey)]);
   const failures = recent && recent.window_start > t - LOGIN_FAILURE_WINDOW_SECONDS ? recent.count : 0;
   const delay = loginDelayMs(failures);
   if (delay > 0) await sleep(delay);
