@@ -1,18 +1,11 @@
 import { describe, expect, inject, it } from "vitest";
+import { jsonApi } from "../support/http.ts";
 
 // The money path against the real built worker (its CSP and headers included): a guest buys a
 // seeded product with a seeded promo code and pays on the sandbox card page.
 const base = inject("baseURL");
 
-async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? "GET",
-    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...(init.headers ?? {}) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field below
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = jsonApi(base);
 
 describe("paying for an order on the built worker", () => {
   it("a guest adds a product, applies a promo code, checks out and pays through the sandbox page", async () => {

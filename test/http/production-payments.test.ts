@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { jsonApi, type JsonInit } from "../support/http.ts";
 
 // Issue 17.1: a worker configured the way README's deployment steps say (ENVIRONMENT=production,
 // the secrets set) but with no payment provider takes no payment, and the test card pays nothing.
@@ -27,22 +28,7 @@ afterAll(() => {
 
 const visitor = `10.77.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
-async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(`${production.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: { accept: "application/json", "content-type": "application/json", origin: production.url, "cf-connecting-ip": visitor, ...(init.headers ?? {}) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    redirect: "manual",
-  });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // An HTML page: the test reads the text.
-  }
-  return { status: res.status, body: body as { data?: unknown; message?: string } };
-}
+const api = (path: string, init?: JsonInit) => jsonApi(production.url, { "cf-connecting-ip": visitor })(path, init);
 
 describe("a production worker with no payment provider", () => {
   it("refuses checkout with a clear error and logs why, and holds no stock", async () => {

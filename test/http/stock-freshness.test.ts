@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { jsonApi } from "../support/http.ts";
 
 // Issue 17 item 7 against the built worker: a shopper sells the last units of a product through
 // the real checkout API; new anonymous visitors then load its product page and the product list,
@@ -27,15 +28,7 @@ interface Product {
 /** Each simulated visitor comes from a network of their own (checkout is rate limited per network). */
 const visitor = () => ({ "cf-connecting-ip": `203.0.113.${Math.floor(Math.random() * 250) + 1}` });
 
-async function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method: init.method ?? "GET",
-    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...(init.headers ?? {}) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field below
-  return { status: res.status, body: (await res.json()) as any };
-}
+const api = jsonApi(base);
 
 /** A page as a new anonymous visitor gets it: no cookie, a network of their own. */
 async function visit(path: string): Promise<{ html: string; cache: string | null }> {
