@@ -223,11 +223,18 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   // 'Sorry, not all fields are filled out correctly.' while the fields still have something to fix.
   const summaryMessage = formMessage || (summaryErrors.length > 0 ? t("form.formInvalid") : "");
   const showSummary = Boolean(summaryMessage);
+  // The shop cannot take payments (no provider configured): nothing can be ordered, and the page says why.
+  const noPayment = options !== null && options.payment_methods.length === 0;
   const totals = options ? optionsTotals(options) : { subtotal: cart.subtotal, discount: cart.discount, shipping: null, vat: null, total: cart.total, currency: cart.currency };
 
   return (
     <form className="checkout__layout" onSubmit={(e) => void submit(e)} noValidate>
       <div className="checkout__main">
+        {noPayment ? (
+          <div className="notice notice--danger" role="alert">
+            <p>{t("checkout.paymentsUnavailable")}</p>
+          </div>
+        ) : null}
         {showSummary ? (
           <ErrorSummary title={t("form.summary")} message={summaryMessage} errors={summaryErrors} labels={labels} idPrefix={ID_PREFIX} focusKey={submitted} />
         ) : null}
@@ -384,7 +391,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
             ))}
           </ul>
         </OrderSummary>
-        <button type="submit" className="button button--primary button--block checkout__submit" disabled={busy || !options} aria-busy={busy}>
+        <button type="submit" className="button button--primary button--block checkout__submit" disabled={busy || !options || noPayment} aria-busy={busy}>
           {busy ? t("checkout.placing") : t("checkout.placeOrder")}
         </button>
       </aside>

@@ -90,6 +90,16 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
     expect(logged).toContain("PAYMENT_PROVIDER is not set");
   });
 
+  it("a production checkout without a provider offers no payment method, so the page can say so before the form is filled", async () => {
+    const guest = await newGuest();
+    const product = await createProduct({ stock: 3 });
+    await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const res = await backendAs(productionEnv(), "GET", "/checkout/options", { shopper: guest });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { payment_methods: unknown[] } }).data.payment_methods).toEqual([]);
+    expect((await call(guest, "GET", "/checkout/options")).body.data.payment_methods).toHaveLength(1);
+  });
+
   it("an unknown or sandbox PAYMENT_PROVIDER in production is no provider at all, unless the loud opt-in is set", async () => {
     expect(configuredProvider(productionEnv()).name).toBeNull();
     expect(configuredProvider(productionEnv({ PAYMENT_PROVIDER: "stripe" })).name).toBeNull();

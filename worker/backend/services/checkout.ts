@@ -5,7 +5,7 @@ import { say, type Bilingual } from "../i18n";
 import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
 import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
-import { requirePaymentProvider } from "./payment-providers";
+import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 
 /**
@@ -109,7 +109,8 @@ export async function checkoutOptions(db: D1Database, env: Env, owner: CartOwner
   const discount = await cartDiscount(db, contents, owner, lang);
   return {
     shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
-    payment_methods: paymentMethods(lang),
+    // No provider can take the payment here: no method is offered, so the page says so up front.
+    payment_methods: configuredProvider(env).name ? paymentMethods(lang) : [],
     totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
