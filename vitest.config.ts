@@ -2,9 +2,10 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects:
+ * Three projects:
  * - `workers`: unit and integration tests inside the Workers runtime (workerd via miniflare),
  *   with the real local KV and D1 and the D1 migrations applied.
+ * - `node`: checks of the source tree (import boundaries), in Node.
  * - `built`: HTTP tests and Chromium journeys against the real built worker under `wrangler dev`,
  *   started once by the global setup on a free port with a fresh, seeded database.
  */
@@ -32,6 +33,14 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
             setupFiles: ["./test/support/apply-migrations.ts"],
+          },
+        },
+        {
+          // Checks of the source tree itself (import boundaries), in Node.
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
           },
         },
         {

@@ -1,11 +1,11 @@
 /**
- * The catalogue shapes of the backend contract, defined once: by the built-in backend that
- * answers them. Type-only (erased at build), so nothing of the backend reaches the browser.
+ * The catalogue shapes of the backend contract, defined once in contract/ (both the storefront
+ * and the backend import it). Type-only (erased at build).
  */
-import type { CategoryNode, ProductSummary } from "../../worker/backend/services/catalogue";
+import type { CategoryNode, ProductSummary } from "../../contract/catalogue";
 
-export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../worker/backend/services/catalogue";
-export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../worker/backend/services/content";
+export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../contract/catalogue";
+export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../contract/content";
 export type Category = CategoryNode;
 export type Specification = { label: string; value: string };
 

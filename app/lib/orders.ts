@@ -1,4 +1,4 @@
-import type { OrderItem } from "../../worker/backend/services/orders";
+import type { OrderItem } from "../../contract/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
@@ -9,8 +9,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
 export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];
 
-/** An order line, as the backend defines it (type-only: nothing of the backend runs here). */
-export type { OrderItem } from "../../worker/backend/services/orders";
+/** An order line, as the contract defines it. */
+export type { OrderItem } from "../../contract/orders";
 
 export interface OrderAddress {
   name?: string;

@@ -1,4 +1,4 @@
-import type { Address } from "../../../worker/backend/services/addresses";
+import type { Address } from "../../../contract/addresses";
 import { useForm } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo } from "react";
@@ -11,7 +11,7 @@ import { useFormSubmit } from "./useFormSubmit";
 import { SubmitButton } from "./SubmitButton";
 
 /** An address as the backend keeps it (DESIGN §6, /client/addresses): one definition, type-only. */
-export type { Address } from "../../../worker/backend/services/addresses";
+export type { Address } from "../../../contract/addresses";
 
 export type AddressValues = {
   label: string;

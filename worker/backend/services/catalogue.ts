@@ -1,58 +1,12 @@
 import type { Lang } from "../env";
 import { ftsQuery } from "./arabic";
+import type { Ref, ProductSummary, ProductDetails, CategoryNode, Suggestion, ListMeta } from "../../../contract/catalogue";
+export type { Ref, ProductSummary, ProductDetails, CategoryNode, Suggestion, ListMeta };
 
 /**
  * The catalogue: categories, brands, products and search, as plain functions over D1 that return
  * the contract's shapes (BRIEF "Catalogue"), localized to one language.
  */
-
-export interface Ref {
-  id: number;
-  slug: string;
-  name: string;
-}
-
-export interface ProductSummary {
-  id: number;
-  slug: string;
-  sku: string;
-  model: string;
-  name: string;
-  brand: Ref | null;
-  category: Ref;
-  price: number;
-  compare_at_price: number | null;
-  currency: string;
-  stock: number;
-  in_stock: boolean;
-  max_per_order: number;
-  image: string;
-  images: string[];
-  is_featured: boolean;
-  is_new: boolean;
-}
-
-export interface ProductDetails extends ProductSummary {
-  description: string;
-  specifications: { label: string; value: string }[];
-  related: ProductSummary[];
-  breadcrumbs: { slug: string; name: string }[];
-}
-
-export interface CategoryNode extends Ref {
-  parent_id: number | null;
-  product_count: number;
-  children: CategoryNode[];
-}
-
-export interface Suggestion {
-  slug: string;
-  name: string;
-  model: string;
-  image: string;
-  price: number;
-  currency: string;
-}
 
 export const SORTS = ["relevance", "newest", "price_asc", "price_desc", "name"] as const;
 export type Sort = (typeof SORTS)[number];
@@ -67,13 +21,6 @@ export interface ProductFilters {
   sort: Sort;
   page: number;
   per_page: number;
-}
-
-export interface ListMeta {
-  page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
 }
 
 export const MAX_SUGGESTIONS = 8;

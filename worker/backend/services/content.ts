@@ -1,50 +1,9 @@
 import type { Lang } from "../env";
 import { categoryTree, productsWhere, type CategoryNode, type ProductSummary } from "./catalogue";
+import type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData } from "../../../contract/content";
+export type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData };
 
 /** Content: pages, services, the home page and contact messages, as plain functions over D1. */
-
-export interface PageSummary {
-  slug: string;
-  title: string;
-  excerpt: string;
-}
-
-export interface ContentPage extends PageSummary {
-  body: string;
-  updated_at: string;
-}
-
-export interface Service {
-  id: number;
-  slug: string;
-  name: string;
-  summary: string;
-  icon: string;
-  price_from: number;
-  currency: string;
-}
-
-export interface ServiceDetails extends Service {
-  description: string;
-  features: string[];
-}
-
-export interface Banner {
-  id: number;
-  title: string;
-  subtitle: string;
-  cta_label: string;
-  link: string;
-  image: string;
-}
-
-export interface HomeData {
-  banners: Banner[];
-  categories: CategoryNode[];
-  featured: ProductSummary[];
-  new_arrivals: ProductSummary[];
-  services: Service[];
-}
 
 export const HOME_PRODUCTS = 8;
 

@@ -1,25 +1,13 @@
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { releasePromoStatements } from "./promo";
+import type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order } from "../../../contract/orders";
+export type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order };
 
 /**
  * Orders: what the shopper sees of them, who may see them, and the stock they hold. States:
  * pending_payment → paid → processing → shipped → delivered, plus payment_failed and cancelled.
  */
-
-export type OrderStatus = "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
-export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed";
-
-export interface OrderAddress {
-  name: string;
-  phone: string;
-  city: string;
-  district: string;
-  street: string;
-  building?: string | null;
-  postal_code?: string | null;
-  notes?: string | null;
-}
 
 export interface OrderRow {
   id: number;
@@ -57,39 +45,6 @@ interface OrderItemRow {
   quantity: number;
   unit_price: number;
   line_total: number;
-}
-
-export interface OrderItem {
-  product_id: number;
-  name: string;
-  slug: string;
-  image: string | null;
-  quantity: number;
-  unit_price: number;
-  line_total: number;
-}
-
-export interface Order {
-  number: string;
-  status: OrderStatus;
-  created_at: string;
-  /** Masked (`a***@e***.com`) in a tracking answer. */
-  email: string;
-  items: OrderItem[];
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  vat: number;
-  total: number;
-  currency: string;
-  promo_code: string | null;
-  /** Tracking by number and contact leaves the address details out (city only). */
-  address: OrderAddress | { city: string };
-  shipping_method: string;
-  payment_method: string;
-  payment_status: PaymentStatus;
-  /** While unpaid: until when the stock is held. */
-  reserved_until: string | null;
 }
 
 export const nowIso = () => new Date().toISOString();

@@ -1,0 +1,58 @@
+// The catalogue as the backend answers it: products, categories, search suggestions, list paging.
+// Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
+// it, and it imports neither (test/node/boundaries.test.ts).
+
+export interface Ref {
+  id: number;
+  slug: string;
+  name: string;
+}
+
+export interface ProductSummary {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string;
+  name: string;
+  brand: Ref | null;
+  category: Ref;
+  price: number;
+  compare_at_price: number | null;
+  currency: string;
+  stock: number;
+  in_stock: boolean;
+  max_per_order: number;
+  image: string;
+  images: string[];
+  is_featured: boolean;
+  is_new: boolean;
+}
+
+export interface ProductDetails extends ProductSummary {
+  description: string;
+  specifications: { label: string; value: string }[];
+  related: ProductSummary[];
+  breadcrumbs: { slug: string; name: string }[];
+}
+
+export interface CategoryNode extends Ref {
+  parent_id: number | null;
+  product_count: number;
+  children: CategoryNode[];
+}
+
+export interface Suggestion {
+  slug: string;
+  name: string;
+  model: string;
+  image: string;
+  price: number;
+  currency: string;
+}
+
+export interface ListMeta {
+  page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+}

@@ -1,0 +1,51 @@
+// Orders as the backend answers them, and their states.
+// Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
+// it, and it imports neither (test/node/boundaries.test.ts).
+
+export type OrderStatus = "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
+
+export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed";
+
+export interface OrderAddress {
+  name: string;
+  phone: string;
+  city: string;
+  district: string;
+  street: string;
+  building?: string | null;
+  postal_code?: string | null;
+  notes?: string | null;
+}
+
+export interface OrderItem {
+  product_id: number;
+  name: string;
+  slug: string;
+  image: string | null;
+  quantity: number;
+  unit_price: number;
+  line_total: number;
+}
+
+export interface Order {
+  number: string;
+  status: OrderStatus;
+  created_at: string;
+  /** Masked (`a***@e***.com`) in a tracking answer. */
+  email: string;
+  items: OrderItem[];
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  promo_code: string | null;
+  /** Tracking by number and contact leaves the address details out (city only). */
+  address: OrderAddress | { city: string };
+  shipping_method: string;
+  payment_method: string;
+  payment_status: PaymentStatus;
+  /** While unpaid: until when the stock is held. */
+  reserved_until: string | null;
+}

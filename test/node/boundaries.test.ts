@@ -1,0 +1,92 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// Who may import what (STYLE.md "The map", DESIGN §10 "Contract"): the contract imports neither
+// side; the storefront reaches outside app/ only for the contract and the shared messages; the
+// reference backend imports nothing of the storefront or the own server. A forbidden import
+// fails this test (the second test proves it on a scratch tree).
+
+const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+
+interface Rule {
+  /** Files under this folder… */
+  from: string;
+  /** …may import relative paths only inside these folders (null: anything but `forbidden`). */
+  allowed: string[] | null;
+  forbidden: string[];
+}
+
+const RULES: Rule[] = [
+  { from: "contract", allowed: ["contract"], forbidden: [] },
+  { from: "app", allowed: ["app", "contract", "locales"], forbidden: [] },
+  { from: "worker/backend", allowed: null, forbidden: ["app", "worker/api"] },
+];
+
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+
+/** Every import that breaks a rule, as `file: specifier (rule)`, under `root`. */
+export function forbiddenImports(root: string): string[] {
+  const found: string[] = [];
+  for (const rule of RULES) {
+    let files: string[];
+    try {
+      files = sourceFiles(join(root, rule.from));
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(SPECIFIER)) {
+        const specifier = match[1];
+        if (!specifier.startsWith(".")) continue;
+        const target = relative(root, resolve(dirname(file), specifier)).split(sep).join("/");
+        const ok = rule.allowed ? rule.allowed.some((folder) => inside(target, folder)) : !rule.forbidden.some((folder) => inside(target, folder));
+        if (!ok) found.push(`${relative(root, file).split(sep).join("/")}: ${specifier} (${rule.from}/ may not import ${target})`);
+      }
+    }
+  }
+  return found;
+}
+
+describe("import boundaries", () => {
+  it("the contract imports neither side, the storefront only the contract and the messages, the backend nothing of the storefront or the own server", () => {
+    expect(forbiddenImports(ROOT)).toEqual([]);
+  });
+
+  it("a deliberately forbidden import is reported, with its file and what it reached", () => {
+    const scratch = mkdtempSync(join(tmpdir(), "souq-boundaries-"));
+    try {
+      const write = (path: string, text: string) => {
+        mkdirSync(dirname(join(scratch, path)), { recursive: true });
+        writeFileSync(join(scratch, path), text);
+      };
+      write("app/lib/catalog.ts", 'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\n');
+      write("app/routes/home.tsx", 'const lazy = () => import("../../worker/api/session");\nimport en from "../../locales/en.json";\n');
+      write("contract/orders.ts", 'import type { Env } from "../worker/env";\n');
+      write("worker/backend/routes/cart.ts", 'import { readSession } from "../../api/session";\nimport type { Order } from "../../../contract/orders";\n');
+      expect(forbiddenImports(scratch)).toEqual([
+        "contract/orders.ts: ../worker/env (contract/ may not import worker/env)",
+        "app/lib/catalog.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
+        "app/routes/home.tsx: ../../worker/api/session (app/ may not import worker/api/session)",
+        "worker/backend/routes/cart.ts: ../../api/session (worker/backend/ may not import worker/api/session)",
+      ]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
