@@ -6,7 +6,7 @@ import { defineConfig, type Plugin } from "vite";
 
 /** The packages budgets.json counts as the framework (one chunk, outside the app's own budget). */
 const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8")).framework.packages;
-/** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, joins them). */
+/** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge and contract/locale, which the shell's modules import, join them). */
 const SHELL_MODULES = [
   "lib/(i18n|locales|use-locale|idle|update-state|chunk-reload|abort-rejections|data-retry|money|cart|nonce)",
   "lib/api/(browser|client)",
@@ -84,7 +84,7 @@ export default defineConfig({
                   // measure) and 15 more requests. Modules added to the shell later and not
                   // named here still work; they become chunks of their own.
                   name: "shell",
-                  test: new RegExp(`(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$)`),
+                  test: new RegExp(`(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$|contract[\\\\/](edge|locale)\\.ts$)`),
                   priority: 5,
                 },
               ],

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { HonoEnv } from "./env";
-import { BUILD_ID, BUILD_TIME } from "../app/lib/build";
+import { BUILD_ID, BUILD_TIME } from "../contract/edge";
 
 /** The update check (spec §7 technical calls): the current build id and its metadata. */
 export const buildsApp = new Hono<HonoEnv>();

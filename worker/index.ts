@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { requestId } from "hono/request-id";
 import { timing } from "hono/timing";
 import { createRequestHandler, RouterContextProvider, type RequestHandler } from "react-router";
-import { shopContext } from "../app/lib/context";
+import { shopContext } from "../contract/edge";
 import { apiApp } from "./api";
 import { callBackend, readSession } from "./api/session";
 import { backendApp } from "./backend";

@@ -1,7 +1,6 @@
 import type { Context } from "hono";
-import { localeOfPath } from "../app/lib/locales";
-import { PAGE_CACHEABLE_HEADER } from "../app/middleware/page-cache";
-import { localeCookie } from "../app/middleware/redirect";
+import { localeCookie, PAGE_CACHEABLE_HEADER } from "../contract/edge";
+import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
 import type { HonoEnv } from "./env";
 import { IsolateMemory } from "./lib/isolate-memory";

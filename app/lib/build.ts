@@ -1,6 +1,2 @@
-declare const __BUILD_ID__: string;
-declare const __BUILD_TIME__: number;
-
-/** Set at build time by vite.config.ts; the update check compares it with /builds/latest.json. */
-export const BUILD_ID: string = typeof __BUILD_ID__ === "string" ? __BUILD_ID__ : "dev";
-export const BUILD_TIME: number = typeof __BUILD_TIME__ === "number" ? __BUILD_TIME__ : 0;
+/** The build id, set at build time (contract/edge.ts): the update check compares it with /builds/latest.json. */
+export { BUILD_ID, BUILD_TIME } from "../../contract/edge";

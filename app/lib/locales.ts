@@ -1,25 +1,15 @@
-/** The shop's two locales (spec §3 "Locales"). */
+import { isLocale, type Locale } from "../../contract/locale.ts";
+
+export { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, localeOfPath, type Locale } from "../../contract/locale.ts";
+
+/** The shop's two locales (spec §3 "Locales"): how each is written and laid out. */
 export const LOCALES = {
   en: { code: "en", tag: "en-US", dir: "ltr", name: "English" },
   ar: { code: "ar", tag: "ar-SA", dir: "rtl", name: "العربية" },
-} as const;
-
-export type Locale = keyof typeof LOCALES;
-export const DEFAULT_LOCALE: Locale = "en";
-export const LOCALE_COOKIE = "i18n_redirected";
-
-export function isLocale(value: unknown): value is Locale {
-  return value === "en" || value === "ar";
-}
+} as const satisfies Record<Locale, { code: Locale; tag: string; dir: "ltr" | "rtl"; name: string }>;
 
 export function otherLocale(locale: Locale): Locale {
   return locale === "en" ? "ar" : "en";
-}
-
-/** The locale a path is under (`/ar/products` → ar), or undefined for unprefixed paths. */
-export function localeOfPath(pathname: string): Locale | undefined {
-  const first = pathname.split("/")[1];
-  return isLocale(first) ? first : undefined;
 }
 
 /** The same path under another locale: `/en/products?x` → `/ar/products?x`; `/` → `/ar`. */

@@ -1,8 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
+import { PAGE_CACHEABLE_HEADER } from "../../contract/edge";
 import { shopContext } from "../lib/context";
-
-/** The response header by which a page says "the same for every anonymous visitor". */
-export const PAGE_CACHEABLE_HEADER = "x-page-cacheable";
 
 /**
  * The `page cache` opt-in: a public page (catalogue, content) that renders the same for every

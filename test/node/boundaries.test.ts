@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 
 // Who may import what (STYLE.md "The map", DESIGN §10 "Contract"): the contract imports neither
 // side; the storefront reaches outside app/ only for the contract and the shared messages; the
-// reference backend imports nothing of the storefront or the own server. A forbidden import
+// reference backend imports nothing of the storefront or the own server, and no part of the
+// edge imports the storefront (what both need lives in contract/edge.ts and contract/locale.ts). A forbidden import
 // fails this test (the second test proves it on a scratch tree).
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
@@ -23,6 +24,8 @@ const RULES: Rule[] = [
   { from: "contract", allowed: ["contract"], forbidden: [] },
   { from: "app", allowed: ["app", "contract", "locales"], forbidden: [] },
   { from: "worker/backend", allowed: null, forbidden: ["app", "worker/api"] },
+  // The edge hands the storefront its context through contract/edge.ts, never by reaching into app/.
+  { from: "worker", allowed: null, forbidden: ["app"] },
 ];
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
@@ -64,7 +67,7 @@ export function forbiddenImports(root: string): string[] {
 }
 
 describe("import boundaries", () => {
-  it("the contract imports neither side, the storefront only the contract and the messages, the backend nothing of the storefront or the own server", () => {
+  it("the contract imports neither side, the storefront only the contract and the messages, the backend nothing of the storefront or the own server, the edge nothing of the storefront", () => {
     expect(forbiddenImports(ROOT)).toEqual([]);
   });
 
@@ -79,11 +82,13 @@ describe("import boundaries", () => {
       write("app/routes/home.tsx", 'const lazy = () => import("../../worker/api/session");\nimport en from "../../locales/en.json";\n');
       write("contract/orders.ts", 'import type { Env } from "../worker/env";\n');
       write("worker/backend/routes/cart.ts", 'import { readSession } from "../../api/session";\nimport type { Order } from "../../../contract/orders";\n');
+      write("worker/page-cache.ts", 'import { localeOfPath } from "../app/lib/locales";\nimport { localeCookie } from "../contract/edge";\n');
       expect(forbiddenImports(scratch)).toEqual([
         "contract/orders.ts: ../worker/env (contract/ may not import worker/env)",
         "app/lib/catalog.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
         "app/routes/home.tsx: ../../worker/api/session (app/ may not import worker/api/session)",
         "worker/backend/routes/cart.ts: ../../api/session (worker/backend/ may not import worker/api/session)",
+        "worker/page-cache.ts: ../app/lib/locales (worker/ may not import app/lib/locales)",
       ]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });

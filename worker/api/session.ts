@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { SessionUser } from "../../app/lib/context";
+import type { SessionUser } from "../../contract/edge";
 import { backendApp } from "../backend";
 import { randomToken } from "../backend/identity";
 import type { HonoEnv } from "../env";

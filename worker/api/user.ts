@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import type { SessionUser } from "../../app/lib/context";
+import type { SessionUser } from "../../contract/edge";
 import { validate } from "../backend/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable, endSession, readSession, sessionUserFrom, startSession } from "./session";

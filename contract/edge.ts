@@ -1,0 +1,61 @@
+// What the edge (worker/) hands the storefront (app/) and what both must agree on: the load
+// context of every request, the signed-in visitor, the locale cookie, the page-cache header and
+// the build id. Both sides import this module; it imports neither (test/node/boundaries.test.ts).
+import { parse, serialize } from "cookie";
+import { createContext } from "react-router";
+import { LOCALE_COOKIE, type Locale } from "./locale";
+
+/** A signed-in visitor as the own server keeps them (DESIGN §5). */
+export interface SessionUser {
+  id: number | string;
+  name: string;
+  email?: string;
+  phone?: string;
+  verified?: boolean;
+}
+
+/**
+ * What the edge gives the storefront on every request. The storefront sees functions, never
+ * bindings: it knows nothing of D1 or KV.
+ */
+export interface ShopContext {
+  requestId: string;
+  nonce: string;
+  /** The absolute origin for canonical and hreflang URLs. */
+  origin: string;
+  /** The locale from the i18n_redirected cookie or Accept-Language, for unprefixed paths. */
+  preferredLocale: Locale;
+  environment: string;
+  /** Sends a request to the commerce backend: in-process by default, over HTTP when BACKEND_URL is set. */
+  backend: (path: string, init: RequestInit) => Promise<Response>;
+  /** The backend base the browser should call. */
+  publicBackendBase: string;
+  /** The own-server session of this request (user and backend token), if signed in. */
+  getSession: () => Promise<{ user: SessionUser; token: string } | null>;
+  waitUntil: (promise: Promise<unknown>) => void;
+}
+
+export const shopContext = createContext<ShopContext>();
+
+/** The response header by which a page says "the same for every anonymous visitor". */
+export const PAGE_CACHEABLE_HEADER = "x-page-cacheable";
+
+const ONE_YEAR = 60 * 60 * 24 * 365;
+
+/**
+ * The locale cookie to set for a visitor now on a page in `locale`, or null when the cookie
+ * already says so: set on the first visit and whenever the visitor moves to the other locale.
+ * Shared by the storefront's redirect middleware and the Worker's page cache, which answers
+ * before it runs.
+ */
+export function localeCookie(cookieHeader: string | null, locale: Locale): string | null {
+  const current = parse(cookieHeader ?? "")[LOCALE_COOKIE];
+  return current === locale ? null : serialize(LOCALE_COOKIE, locale, { path: "/", maxAge: ONE_YEAR, sameSite: "lax" });
+}
+
+declare const __BUILD_ID__: string;
+declare const __BUILD_TIME__: number;
+
+/** Set at build time by vite.config.ts; the update check compares it with /builds/latest.json. */
+export const BUILD_ID: string = typeof __BUILD_ID__ === "string" ? __BUILD_ID__ : "dev";
+export const BUILD_TIME: number = typeof __BUILD_TIME__ === "number" ? __BUILD_TIME__ : 0;

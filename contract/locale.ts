@@ -1,0 +1,17 @@
+// The shop's two locales as both the edge (worker/) and the storefront (app/) name them: the
+// codes, the cookie that remembers the visitor's choice, and the locale of a path. No
+// dependencies, so the storefront's first-load chunk pays nothing for it.
+
+export type Locale = "en" | "ar";
+export const DEFAULT_LOCALE: Locale = "en";
+export const LOCALE_COOKIE = "i18n_redirected";
+
+export function isLocale(value: unknown): value is Locale {
+  return value === "en" || value === "ar";
+}
+
+/** The locale a path is under (`/ar/products` → ar), or undefined for unprefixed paths. */
+export function localeOfPath(pathname: string): Locale | undefined {
+  const first = pathname.split("/")[1];
+  return isLocale(first) ? first : undefined;
+}
