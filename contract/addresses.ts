@@ -15,3 +15,6 @@ export interface Address {
   notes: string | null;
   is_default: boolean;
 }
+
+/** What a shopper sends to save an address (POST/PUT /client/addresses): the address without its id. */
+export type AddressInput = Omit<Address, "id">;

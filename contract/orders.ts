@@ -27,19 +27,24 @@ export interface OrderItem {
   line_total: number;
 }
 
-export interface Order {
+/** What an order or a checkout costs, in minor units (halalas); prices include VAT. */
+export interface Totals {
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  /** The VAT contained in the total. */
+  vat: number;
+  total: number;
+  currency: string;
+}
+
+export interface Order extends Totals {
   number: string;
   status: OrderStatus;
   created_at: string;
   /** Masked (`a***@e***.com`) in a tracking answer. */
   email: string;
   items: OrderItem[];
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  vat: number;
-  total: number;
-  currency: string;
   promo_code: string | null;
   /** Tracking by number and contact leaves the address details out (city only). */
   address: OrderAddress | { city: string };

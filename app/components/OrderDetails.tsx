@@ -1,5 +1,5 @@
 import { formatMoney } from "../lib/money";
-import { formatDate, methodName, ORDER_PROGRESS, reachedSteps, type Order } from "../lib/orders";
+import { formatDate, methodName, ORDER_PROGRESS, reachedSteps, type Order, type OrderAddress } from "../lib/orders";
 import { useLocale, useT } from "../lib/use-locale";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
@@ -35,7 +35,8 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
   const t = useT();
   const locale = useLocale();
   const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
-  const address = order.address;
+  // A tracked order carries the city alone; the owner's own view the whole address.
+  const address: Partial<OrderAddress> | null = order.address;
   // The order names its methods by id; the shop says them in the visitor's language.
   const methodLabel = (id: string) => (/^\w+$/.test(id) && t(`orders.methods.${id}`) !== `orders.methods.${id}` ? t(`orders.methods.${id}`) : id);
   const shipping = methodLabel(methodName(order.shipping_method));

@@ -1,4 +1,4 @@
-import type { OrderItem } from "../../contract/orders";
+import type { Order, OrderItem } from "../../contract/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
@@ -9,37 +9,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
 export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];
 
-/** An order line, as the contract defines it. */
-export type { OrderItem } from "../../contract/orders";
-
-export interface OrderAddress {
-  name?: string;
-  phone?: string;
-  city?: string;
-  district?: string;
-  street?: string;
-  building?: string | null;
-  postal_code?: string | null;
-  notes?: string | null;
-}
-
-export interface Order {
-  number: string;
-  status: string;
-  created_at: string;
-  email?: string | null;
-  items: OrderItem[];
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  vat: number;
-  total: number;
-  currency: string;
-  address?: OrderAddress | null;
-  shipping_method?: string | { id?: string; name?: string } | null;
-  payment_method?: string | { id?: string; name?: string } | null;
-  payment_status?: string | null;
-}
+/** An order, its lines and its delivery address, as the contract defines them. */
+export type { Order, OrderAddress, OrderItem } from "../../contract/orders";
 
 export interface PaymentStart {
   payment_id: string;
@@ -81,9 +52,8 @@ export function reachedSteps(status: string): Set<OrderStatus> {
 }
 
 /** A method as the backend may give it: an id string or an object with a name. */
-export function methodName(method: Order["shipping_method"]): string {
-  if (!method) return "";
-  return typeof method === "string" ? method : (method.name ?? method.id ?? "");
+export function methodName(method: Order["shipping_method"] | null | undefined): string {
+  return method ?? "";
 }
 
 const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;

@@ -1,30 +1,23 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import type { RunningWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { startProductionWorker } from "../support/http.ts";
 
 // Issue 17.1, as a shopper meets it: a production shop with no payment provider says so on the
 // checkout page, before the form is filled, and offers no way to place an order it cannot charge.
 
 let production: RunningWorker;
-let persistDir: string;
+let stop: (() => void) | undefined;
 let browser: Browser;
 let slug = "";
 
 beforeAll(async () => {
-  persistDir = mkdtempSync(join(tmpdir(), "souq-production-e2e-"));
-  await prepareDatabase(persistDir);
-  production = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: { ENVIRONMENT: "production", AUTH_PEPPER: "production-pepper-for-the-test", PAYMENT_SECRET: "production-webhook-secret-for-the-test" },
-  });
+  ({ worker: production, stop } = await startProductionWorker());
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const list = (await (await fetch(`${production.url}/backend/products?in_stock=1&per_page=12`)).json()) as { data: { slug: string; stock: number }[] };
@@ -33,8 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  production?.stop();
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  stop?.();
 });
 
 describe("checkout on a production shop with no payment provider", () => {

@@ -1,30 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
-import { jsonApi, type JsonInit } from "../support/http.ts";
+import type { RunningWorker } from "../../scripts/lib/worker.ts";
+import { jsonApi, startProductionWorker, type JsonInit } from "../support/http.ts";
 
 // Issue 17.1: a worker configured the way README's deployment steps say (ENVIRONMENT=production,
 // the secrets set) but with no payment provider takes no payment, and the test card pays nothing.
 
 let production: RunningWorker;
-let persistDir: string;
+let stop: (() => void) | undefined;
 
 beforeAll(async () => {
-  persistDir = mkdtempSync(join(tmpdir(), "souq-production-"));
-  await prepareDatabase(persistDir);
-  production = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: { ENVIRONMENT: "production", AUTH_PEPPER: "production-pepper-for-the-test", PAYMENT_SECRET: "production-webhook-secret-for-the-test" },
-  });
+  ({ worker: production, stop } = await startProductionWorker());
 });
 
-afterAll(() => {
-  production?.stop();
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 const visitor = `10.77.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 

@@ -1,27 +1,14 @@
 import type { Lang } from "../env";
 import { notFound, unprocessable } from "../http";
 import { say } from "../i18n";
-import type { Address } from "../../../contract/addresses";
-export type { Address };
+import type { Address, AddressInput } from "../../../contract/addresses";
+export type { Address, AddressInput };
 
 /**
  * A signed-in user's delivery addresses (/client/addresses). Every statement is scoped by
  * user_id, so another user's address id is simply not found (404), never readable or writable.
  */
 export const MAX_ADDRESSES = 20;
-
-export interface AddressInput {
-  label: string | null;
-  name: string;
-  phone: string;
-  city: string;
-  district: string;
-  street: string;
-  building: string | null;
-  postal_code: string | null;
-  notes: string | null;
-  is_default: boolean;
-}
 
 const COLUMNS = "id, label, name, phone, city, district, street, building, postal_code, notes, is_default";
 

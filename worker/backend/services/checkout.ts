@@ -7,6 +7,7 @@ import { cartContents, type CartContents } from "./cart";
 import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
+import type { Totals } from "../../../contract/orders";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
@@ -65,15 +66,7 @@ export function shippingPrice(method: ShippingMethodId, goods: number, settings:
   return goods >= settings.freeShippingThreshold ? 0 : settings.shippingFlat;
 }
 
-export interface Totals {
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  /** The VAT contained in the total (prices include VAT). */
-  vat: number;
-  total: number;
-  currency: string;
-}
+export type { Totals };
 
 export function computeTotals(subtotal: number, discount: number, method: ShippingMethodId, settings: CommerceSettings, currency = "SAR"): Totals {
   const goods = Math.max(0, subtotal - discount);

@@ -1,7 +1,7 @@
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { releasePromoStatements } from "./promo";
-import type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order } from "../../../contract/orders";
+import type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order, Totals } from "../../../contract/orders";
 export type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order };
 
 /**
@@ -9,7 +9,7 @@ export type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order };
  * pending_payment → paid → processing → shipped → delivered, plus payment_failed and cancelled.
  */
 
-export interface OrderRow {
+export interface OrderRow extends Totals {
   id: number;
   number: string;
   user_id: number | null;
@@ -17,12 +17,6 @@ export interface OrderRow {
   email: string;
   phone: string | null;
   status: OrderStatus;
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  vat: number;
-  total: number;
-  currency: string;
   promo_code: string | null;
   address: string;
   shipping_method: string;
