@@ -85,12 +85,14 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
     expect(product, "a low-stock product to sell out").toBeDefined();
     const { id, slug, stock } = product!;
     const productPath = `/en/product-details/${slug}`;
+    const arabicPath = `/ar/product-details/${slug}`;
     const listPath = `/en/products?category=${product!.category.slug}&sort=name`;
 
     // Every cache holds the page as it is now.
     const before = productPage(await warm(productPath));
     expect(before).toMatchObject({ stock: `low: Only ${stock} left in stock`, max: stock, pickerDisabled: false, addDisabled: false });
     expect(card(await warm(listPath), slug)).toBe(`low: Only ${stock} left`);
+    expect(productPage(await warm(arabicPath))).toMatchObject({ max: stock, pickerDisabled: false, addDisabled: false });
     for (let i = 0; i < 2; i++) expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data.stock).toBe(stock);
 
     // A guest buys every unit left, through the real cart and checkout.
@@ -130,6 +132,14 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
     });
     expect(listed).toBe("out: Out of stock");
     expect(listMs, "product list sold out within the bound").toBeLessThanOrEqual(WITHIN_MS);
+    let arabic = before;
+    const arabicMs = await shownWithin(soldAt, async () => {
+      arabic = productPage((await visit(arabicPath)).html);
+      return arabic.stock.startsWith("out: ");
+    });
+    expect(arabic).toMatchObject({ max: 0, pickerDisabled: true, addDisabled: true });
+    expect(arabic.stock).toMatch(/^out: [\u0600-\u06ff]/);
+    expect(arabicMs, "Arabic product page sold out within the bound").toBeLessThanOrEqual(WITHIN_MS);
     // The cart refuses it too (it always read D1).
     const other = { "cf-connecting-ip": "192.0.2.78" };
     const second = (await api("/api/cart/generate-guest-id", { headers: other })).body as { guestId: string };
