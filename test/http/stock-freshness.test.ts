@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { jsonApi } from "../support/http.ts";
+import { buyThroughCheckout, jsonApi } from "../support/http.ts";
 
 // Issue 17 item 7 against the built worker: a shopper sells the last units of a product through
 // the real checkout API; new anonymous visitors then load its product page and the product list,
@@ -96,22 +96,7 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
     for (let i = 0; i < 2; i++) expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data.stock).toBe(stock);
 
     // A guest buys every unit left, through the real cart and checkout.
-    const buyer = { "cf-connecting-ip": "192.0.2.77" };
-    const { guestId } = (await api("/api/cart/generate-guest-id", { headers: buyer })).body as { guestId: string };
-    const guest = { ...buyer, "guest-id": guestId, "content-language": "en" };
-    expect((await api("/api/cart/add-product", { method: "POST", headers: guest, body: { productId: id, quantity: stock } })).status).toBe(200);
-    const placed = await api("/backend/checkout", {
-      method: "POST",
-      headers: guest,
-      body: {
-        idempotency_key: crypto.randomUUID(),
-        email: "stock-freshness@example.com",
-        address: { name: "Last Units", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
-        shipping_method: "standard",
-        payment_method: "card",
-      },
-    });
-    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const sale = await buyThroughCheckout(base, id, stock, "192.0.2.77");
     const soldAt = Date.now();
 
     // The catalogue API is right at once (its caches check stock against D1 on every read).
@@ -146,15 +131,7 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
     expect((await api("/api/cart/add-product", { method: "POST", headers: { ...other, "guest-id": second.guestId }, body: { productId: id, quantity: 1 } })).status).toBe(422);
 
     // The buyer's card is declined: the reservation is released, and the pages offer the units again.
-    const started = await api(`/backend/payments/${placed.body.data.number}/start`, { method: "POST", headers: guest, body: { return_url: "/en/payment-status" } });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const declined = await fetch(`${base}${started.body.data.redirect_url}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...buyer },
-      body: new URLSearchParams({ card_number: "4000 0000 0000 0002", expiry: "12/39", cvc: "123", action: "pay" }).toString(),
-      redirect: "manual",
-    });
-    expect(declined.status).toBe(303);
+    await sale.decline();
     const releasedAt = Date.now();
     expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data).toMatchObject({ stock, in_stock: true });
     const backMs = await shownWithin(releasedAt, async () => {

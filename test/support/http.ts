@@ -53,3 +53,39 @@ export async function startProductionWorker(): Promise<{ worker: RunningWorker; 
     },
   };
 }
+
+/**
+ * A guest of its own network buys `quantity` of a product through the real cart and checkout,
+ * holding that stock; `decline()` then pays with the sandbox's decline card, which releases it.
+ */
+export async function buyThroughCheckout(base: string, productId: number, quantity: number, ip: string): Promise<{ decline: () => Promise<void> }> {
+  const api = jsonApi(base, { "cf-connecting-ip": ip });
+  const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
+  const guest = { "guest-id": guestId, "content-language": "en" };
+  const added = await api("/api/cart/add-product", { method: "POST", headers: guest, body: { productId, quantity } });
+  if (added.status !== 200) throw new Error(`add-product answered ${added.status}: ${JSON.stringify(added.body)}`);
+  const placed = await api("/backend/checkout", {
+    method: "POST",
+    headers: guest,
+    body: {
+      idempotency_key: crypto.randomUUID(),
+      email: `buyer-${guestId.slice(0, 8)}@example.com`,
+      address: { name: "Test Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      shipping_method: "standard",
+      payment_method: "card",
+    },
+  });
+  if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  return {
+    decline: async () => {
+      const started = await api(`/backend/payments/${placed.body.data.number}/start`, { method: "POST", headers: guest, body: { return_url: "/en/payment-status" } });
+      const res = await fetch(`${base}${started.body.data.redirect_url}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
+        body: new URLSearchParams({ card_number: "4000 0000 0000 0002", expiry: "12/39", cvc: "123", action: "pay" }).toString(),
+        redirect: "manual",
+      });
+      if (res.status !== 303) throw new Error(`the decline answered ${res.status}`);
+    },
+  };
+}
