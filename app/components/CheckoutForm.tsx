@@ -1,13 +1,14 @@
 import { useAtomValue } from "jotai";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { getProfile, listAddresses } from "../lib/api/account";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { placeOrder } from "../lib/api/checkout";
 import { ApiError, type FieldError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
 import { newIdempotencyKey, optionsTotals, useCheckoutOptions, type NewAddress, type SavedAddress } from "../lib/checkout";
 import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { formatMoney } from "../lib/money";
-import type { Order } from "../lib/orders";
 import { readSession } from "../lib/session";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../state/cart";
@@ -69,16 +70,14 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   useEffect(() => {
     if (!signedIn) return;
     const api = browserApi(locale);
-    api
-      .get<SavedAddress[]>("/client/addresses")
+    listAddresses<SavedAddress>(api)
       .then((res) => {
         const list = Array.isArray(res.data) ? [...res.data].sort((a, b) => Number(b.is_default) - Number(a.is_default)) : [];
         setAddresses(list);
         if (list[0]) setAddressChoice(list[0].id);
       })
       .catch(() => setAddresses([]));
-    api
-      .get<{ email?: string }>("/client/auth/profile")
+    getProfile(api)
       .then((res) => setValues((v) => (v.email ? v : { ...v, email: res.data?.email ?? "" })))
       .catch(() => undefined);
   }, [signedIn, locale]);
@@ -185,10 +184,10 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
         }
       : undefined;
     try {
-      const res = await browserApi(locale).post<Order>("/checkout", {
+      const res = await placeOrder(browserApi(locale), {
         idempotency_key: keyRef.current,
         ...(values.email.trim() ? { email: values.email.trim() } : {}),
-        ...(address ? { address } : { address_id: addressChoice }),
+        ...(address ? { address } : { address_id: addressChoice as number }),
         shipping_method: shipping,
         payment_method: payment,
       });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { listOrders } from "../lib/api/orders";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -24,7 +25,7 @@ export function OrderList() {
     async (signal?: AbortSignal) => {
       setLoad({ state: "loading" });
       try {
-        const res = await browserApi(locale).get<Order[]>("/orders", { signal });
+        const res = await listOrders(browserApi(locale), signal);
         setLoad({ state: "ready", orders: Array.isArray(res.data) ? res.data : [] });
       } catch (error) {
         if (signal?.aborted) return;

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Form, useLocation, useNavigate } from "react-router";
 import { browserApi } from "../lib/api/browser";
+import { suggestProducts } from "../lib/api/catalogue";
 import type { Suggestion } from "../lib/catalog";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -58,8 +59,7 @@ export function SearchBox() {
     timer.current = setTimeout(() => {
       const controller = new AbortController();
       inflight.current = controller;
-      browserApi(locale)
-        .get<Suggestion[]>("/search/suggest", { query: { q: q.trim() }, signal: controller.signal })
+      suggestProducts(browserApi(locale), q.trim(), controller.signal)
         .then((res) => {
           if (controller.signal.aborted) return;
           setItems((res.data ?? []).slice(0, 8));

@@ -7,6 +7,7 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
+import { setNewPassword } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
 import { dropResetToken, readResetToken } from "../lib/identity";
@@ -47,7 +48,7 @@ export default function ConfirmPassword() {
     if (!resetToken) return;
     const done = await run(
       t("auth.savingPassword"),
-      () => browserApi(locale).post("/client/auth/update-password", { reset_token: resetToken, ...values }),
+      () => setNewPassword(browserApi(locale), resetToken, values),
       (res) => res.message || t("auth.passwordChanged"),
     );
     if (!done) return;

@@ -8,6 +8,7 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
+import { requestPasswordReset } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
@@ -33,7 +34,7 @@ export default function ForgetPassword() {
   const submit = async (values: ForgetValues) => {
     const recipient = channel === "email" ? values.email.trim() : values.phone;
     const payload = channel === "email" ? { email: recipient } : { phone: recipient };
-    const sent = await run(t("auth.sendingCode"), () => browserApi(locale).post("/client/auth/reset-password", payload), (res) => res.message || t("auth.codeSent"));
+    const sent = await run(t("auth.sendingCode"), () => requestPasswordReset(browserApi(locale), payload), (res) => res.message || t("auth.codeSent"));
     if (!sent) return;
     await navigate(`${to("/auth/otp")}?${new URLSearchParams({ purpose: "reset", to: recipient })}`);
   };

@@ -9,10 +9,10 @@ import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
+import { listSocialPlatforms, logIn, type SocialPlatform } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { serverApi } from "../lib/api/server";
 import { FORM_OPTIONS, formRules } from "../lib/forms";
-import type { AuthData } from "../lib/identity";
 import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
@@ -24,18 +24,12 @@ export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "login", noindex: true });
 
-interface SocialPlatform {
-  id: string;
-  name: string;
-  authorize_url: string;
-}
-
 /** Social sign-in shows a button only for a provider the backend lists (none by default). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   try {
     const api = await serverApi(context, request, locale);
-    const res = await api.get<SocialPlatform[]>("/client/auth/social/platforms");
+    const res = await listSocialPlatforms(api);
     const platforms = Array.isArray(res.data) ? res.data.filter((p) => /^https:\/\//.test(p.authorize_url)) : [];
     return { platforms };
   } catch {
@@ -65,7 +59,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     const credentials = channel === "email" ? { email: values.email.trim(), password: values.password } : { phone: values.phone, password: values.password };
     const user = await run(
       t("auth.signingIn"),
-      async () => signInWith((await browserApi(locale).post<AuthData>("/client/auth/login", credentials)).data),
+      async () => signInWith((await logIn(browserApi(locale), credentials)).data),
       (u) => t("auth.welcome", { name: u.name }),
     );
     if (!user) return;

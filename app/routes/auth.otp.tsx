@@ -7,6 +7,7 @@ import { AuthCard } from "../components/form/AuthCard";
 import { FormErrors } from "../components/form/FormErrors";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
+import { resendCode, verifyCode } from "../lib/api/account";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, phoneKeyDown, type SchemaOf } from "../lib/forms";
@@ -53,7 +54,7 @@ export default function Otp() {
   const resend = async () => {
     const id = toast.loading(t("auth.sendingCode"));
     try {
-      const res = await browserApi(locale).post("/client/auth/resend-code", { ...identifierPayload(recipient), purpose });
+      const res = await resendCode(browserApi(locale), identifierPayload(recipient), purpose);
       toast.success(res.message || t("auth.codeSent"), { id });
       setWait(RESEND_AFTER_SECONDS);
     } catch (error) {
@@ -94,7 +95,7 @@ export default function Otp() {
     const code = toLatinDigits(values.code).replace(/\D/g, "");
     const answer = await run(
       t("auth.checkingCode"),
-      async () => (await browserApi(locale).post<{ verified?: boolean; reset_token?: string }>("/client/auth/code-password-verify", { ...identifierPayload(recipient), code, purpose })),
+      async () => (await verifyCode(browserApi(locale), identifierPayload(recipient), code, purpose)),
       (res) => res.message,
     );
     if (!answer) return;

@@ -8,9 +8,9 @@ import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
+import { register } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
-import type { AuthData } from "../lib/identity";
 import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -47,7 +47,7 @@ export default function Register() {
   const submit = async (values: RegisterValues) => {
     const user = await run(
       t("auth.creatingAccount"),
-      async () => signInWith((await browserApi(locale).post<AuthData>("/client/auth/register", { ...values, email: values.email.trim() })).data),
+      async () => signInWith((await register(browserApi(locale), { ...values, email: values.email.trim() })).data),
       () => t("auth.accountCreated"),
     );
     if (!user) return;

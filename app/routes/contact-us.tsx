@@ -9,6 +9,7 @@ import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
 import { browserApi } from "../lib/api/browser";
+import { sendContactMessage } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../lib/forms";
@@ -39,7 +40,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const api = await serverApi(context, request, locale);
   try {
-    const res = await api.post<{ id: number }>("/contact", body);
+    const res = await sendContactMessage(api, body);
     return { ok: true as const, message: res.message ?? "", errors: {} as Record<string, string[]> };
   } catch (error) {
     if (error instanceof ApiError && [400, 422, 429].includes(error.status)) {
@@ -75,7 +76,7 @@ export default function ContactUs() {
     const id = toast.loading(t("contact.sending"));
     try {
       const body = { ...values, email: values.email.trim(), phone: values.phone || undefined };
-      const res = await browserApi(locale).post<{ id: number }>("/contact", body);
+      const res = await sendContactMessage(browserApi(locale), body);
       toast.success(res.message || t("contact.sent"), { id });
       reset(form);
     } catch (error) {

@@ -5,9 +5,11 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
 import { SmartLink } from "../components/SmartLink";
-import type { Api } from "../lib/api/client";
+import type { Envelope } from "../lib/api/client";
+import { listProducts } from "../lib/api/catalogue";
+import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { Banner, Category, HomeData, ProductSummary, Service } from "../lib/catalog";
+import type { Banner, Category, ProductSummary, Service } from "../lib/catalog";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels, withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
@@ -20,9 +22,8 @@ export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
 /** Below the fold: started now, awaited by nobody, streamed into the page when they arrive. */
-function later<T>(api: Api, path: string, query?: Record<string, string | number>): Promise<T[]> {
-  return api
-    .get<T[]>(path, { query })
+function later<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
+  return call
     .then((r) => r.data ?? [])
     .catch(() => [] as T[]);
 }
@@ -31,11 +32,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
-  const newArrivals = later<ProductSummary>(api, "/products", { sort: "newest", per_page: 8 }).then((items) => withPriceLabels(items, locale));
-  const services = later<Service>(api, "/services").then((items) => withPriceFromLabels(items, locale));
+  const newArrivals = later<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) => withPriceLabels(items, locale));
+  const services = later<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
   try {
     // The first paint: banners, category tiles and the featured row.
-    const { data } = await api.get<HomeData>("/home");
+    const { data } = await getHome(api);
     return { banners: data.banners ?? [], categories: data.categories ?? [], featured: withPriceLabels(data.featured ?? [], locale), newArrivals, services };
   } catch (error) {
     failLoad(error, locale);

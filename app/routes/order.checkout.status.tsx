@@ -4,6 +4,7 @@ import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
+import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -30,8 +31,7 @@ export default function CheckoutStatus() {
     if (!number) return setLoad({ state: "missing" });
     const controller = new AbortController();
     setLoad({ state: "loading" });
-    browserApi(locale)
-      .get<Order>(`/orders/${encodeURIComponent(number)}`, { signal: controller.signal })
+    getOrder(browserApi(locale), number, controller.signal)
       .then((res) => setLoad({ state: "ready", order: res.data }))
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;

@@ -2,8 +2,8 @@ import type { Route } from "./+types/page._index";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { SmartLink } from "../components/SmartLink";
+import { listPages } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { PageSummary } from "../lib/catalog";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
@@ -16,7 +16,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await api.get<PageSummary[]>("/pages");
+    const { data } = await listPages(api);
     return { pages: data ?? [] };
   } catch (error) {
     failLoad(error, locale);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { getPaymentStatus } from "../lib/api/checkout";
 import { ApiError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
 import type { PaymentStatus as Status } from "../lib/orders";
@@ -40,7 +41,7 @@ export default function PaymentStatus() {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const check = async (tries: number) => {
       try {
-        const res = await browserApi(locale).get<Status>(`/payments/${encodeURIComponent(paymentId)}/status`);
+        const res = await getPaymentStatus(browserApi(locale), paymentId);
         if (stopped) return;
         setView({ state: "done", status: res.data });
         if (res.data.status === "pending" && tries + 1 < POLL_TRIES) timer = setTimeout(() => void check(tries + 1), POLL_MS);

@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { Route } from "./+types/proceed-payement";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { startPayment } from "../lib/api/checkout";
 import { ApiError } from "../lib/api/errors";
-import type { PaymentStart } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
@@ -30,7 +30,7 @@ export default function ProceedPayment() {
     if (!number) return setPhase({ state: "missing" });
     setPhase({ state: "starting" });
     try {
-      const res = await browserApi(locale).post<PaymentStart>(`/payments/${encodeURIComponent(number)}/start`, { return_url: `/${locale}/payment-status` });
+      const res = await startPayment(browserApi(locale), number, `/${locale}/payment-status`);
       setPhase({ state: "redirecting" });
       window.location.assign(res.data.redirect_url);
     } catch (error) {

@@ -10,8 +10,9 @@ import { Price } from "../components/Price";
 import { ProductGrid } from "../components/ProductCard";
 import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
 import { StockBadge } from "../components/StockBadge";
+import { getProduct } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { maxOrderable, type ProductDetails } from "../lib/catalog";
+import { maxOrderable } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
@@ -26,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await api.get<ProductDetails>(`/products/${encodeURIComponent(params.slug)}`);
+    const { data } = await getProduct(api, params.slug);
     const [product] = withPriceLabels([data], locale);
     return { product: { ...product, related: withPriceLabels(data.related, locale) } };
   } catch (error) {

@@ -2,8 +2,9 @@ import { Form } from "react-router";
 import type { Route } from "./+types/product-details._index";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
+import { listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category, type ProductSummary } from "../lib/catalog";
+import { flattenCategories, type Category } from "../lib/catalog";
 import { catalogContext } from "../lib/context";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceLabels } from "../lib/money";
@@ -22,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const [categories, popular] = await Promise.all([
       context.get(catalogContext)() as Promise<Category[]>,
-      api.get<ProductSummary[]>("/products", { query: { sort: "relevance", per_page: 4 } }).then((r) => withPriceLabels(r.data ?? [], locale)),
+      listProducts(api, { sort: "relevance", per_page: 4 }).then((r) => withPriceLabels(r.data ?? [], locale)),
     ]);
     return { categories, popular };
   } catch (error) {

@@ -5,8 +5,9 @@ import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
 import { ProductFilters } from "../components/ProductFilters";
 import { SmartLink } from "../components/SmartLink";
+import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category, type ListMeta, type ProductSummary, type Ref } from "../lib/catalog";
+import { flattenCategories, type Category, type ListMeta } from "../lib/catalog";
 import { catalogContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
@@ -26,9 +27,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     // The three reads go out together; the category tree is the one the header already asked for.
     const [list, categories, brands] = await Promise.all([
-      api.get<ProductSummary[]>("/products", { query: backendQuery(query) }),
+      listProducts(api, backendQuery(query)),
       context.get(catalogContext)() as Promise<Category[]>,
-      api.get<Ref[]>("/brands").then((r) => r.data ?? []),
+      listBrands(api).then((r) => r.data ?? []),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;
     return {

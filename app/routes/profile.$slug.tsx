@@ -4,8 +4,9 @@ import { data } from "react-router";
 import type { Route } from "./+types/profile.$slug";
 import { isProfileSection, ProfileNav, sectionTitleKey, type ProfileSection } from "../components/ProfileNav";
 import type { Address } from "../components/form/AddressForm";
+import { getProfile, listAddresses } from "../lib/api/account";
 import { handleServerError, serverApi } from "../lib/api/server";
-import { shopContext, type SessionUser } from "../lib/context";
+import { shopContext } from "../lib/context";
 import { restoreIdentity } from "../lib/identity";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
@@ -57,8 +58,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!session) throw data("Unauthorized", { status: 401 });
   const api = await serverApi(context, request, locale);
   try {
-    const user = (await api.get<SessionUser>("/client/auth/profile")).data;
-    const addresses = slug === "addresses" ? (await api.get<Address[]>("/client/addresses")).data : [];
+    const user = (await getProfile(api)).data;
+    const addresses = slug === "addresses" ? (await listAddresses<Address>(api)).data : [];
     return { slug, user, addresses, identity: { token: session.token, userId: user.id } };
   } catch (error) {
     handleServerError(error, locale);

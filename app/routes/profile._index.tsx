@@ -3,8 +3,9 @@ import { useEffect } from "react";
 import { Link } from "react-router";
 import type { Route } from "./+types/profile._index";
 import { PROFILE_SECTIONS, ProfileNav, sectionTitleKey } from "../components/ProfileNav";
+import { getProfile } from "../lib/api/account";
 import { serverApi } from "../lib/api/server";
-import { shopContext, type SessionUser } from "../lib/context";
+import { shopContext } from "../lib/context";
 import { restoreIdentity } from "../lib/identity";
 import { isLocale } from "../lib/locales";
 import { formatPhone } from "../lib/phone";
@@ -26,7 +27,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   if (!session) return { user: null, phone: "", identity: null };
   try {
     const api = await serverApi(context, request, locale);
-    const user = (await api.get<SessionUser>("/client/auth/profile")).data;
+    const user = (await getProfile(api)).data;
     // Formatted here, so the page does not download the numbering metadata to show one number.
     return { user, phone: formatPhone(user.phone), identity: { token: session.token, userId: user.id } };
   } catch {

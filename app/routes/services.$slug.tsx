@@ -5,8 +5,8 @@ import { PlainText } from "../components/PlainText";
 import { Price } from "../components/Price";
 import { ServiceIcon } from "../components/ServiceCard";
 import { SmartLink } from "../components/SmartLink";
+import { getService } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { ServiceDetails } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
@@ -21,7 +21,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await api.get<ServiceDetails>(`/services/${encodeURIComponent(params.slug)}`);
+    const { data } = await getService(api, params.slug);
     const [service] = withPriceFromLabels([data], locale);
     return { service };
   } catch (error) {

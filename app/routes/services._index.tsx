@@ -2,8 +2,8 @@ import type { Route } from "./+types/services._index";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { ServiceCard } from "../components/ServiceCard";
+import { listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { Service } from "../lib/catalog";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels } from "../lib/money";
@@ -18,7 +18,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await api.get<Service[]>("/services");
+    const { data } = await listServices(api);
     return { services: withPriceFromLabels(data ?? [], locale) };
   } catch (error) {
     failLoad(error, locale);

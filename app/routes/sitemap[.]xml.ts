@@ -1,6 +1,7 @@
 import type { Route } from "./+types/sitemap[.]xml";
+import { listProducts } from "../lib/api/catalogue";
+import { listPages, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { PageSummary, ProductSummary, Service } from "../lib/catalog";
 import { shopContext } from "../lib/context";
 
 const STATIC_PATHS = ["", "/products", "/product-details", "/services", "/page", "/about-us", "/privacy-policy", "/contact-us"];
@@ -27,14 +28,14 @@ function entries(origin: string, path: string): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { origin } = context.get(shopContext);
   const api = await serverApi(context, request, "en");
-  const first = await api.get<ProductSummary[]>("/products", { query: { per_page: PER_PAGE, page: 1, sort: "name" } });
+  const first = await listProducts(api, { per_page: PER_PAGE, page: 1, sort: "name" });
   const last = Math.max(1, Number((first.meta as { last_page?: number } | undefined)?.last_page ?? 1));
   const [rest, services, pages] = await Promise.all([
     Promise.all(
-      Array.from({ length: last - 1 }, (_, i) => api.get<ProductSummary[]>("/products", { query: { per_page: PER_PAGE, page: i + 2, sort: "name" } }).then((r) => r.data ?? [])),
+      Array.from({ length: last - 1 }, (_, i) => listProducts(api, { per_page: PER_PAGE, page: i + 2, sort: "name" }).then((r) => r.data ?? [])),
     ),
-    api.get<Service[]>("/services").then((r) => r.data ?? []),
-    api.get<PageSummary[]>("/pages").then((r) => r.data ?? []),
+    listServices(api).then((r) => r.data ?? []),
+    listPages(api).then((r) => r.data ?? []),
   ]);
   const products = [...(first.data ?? []), ...rest.flat()];
   const paths = [

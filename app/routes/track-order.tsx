@@ -4,6 +4,7 @@ import type { Route } from "./+types/track-order";
 import { OrderDetails } from "../components/OrderDetails";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
+import { trackOrder } from "../lib/api/orders";
 import { formRules } from "../lib/forms";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
@@ -39,7 +40,7 @@ export default function TrackOrder() {
     if (!number.trim() || !contact.trim() || rules.emailOrPhone()(contact)) return;
     setBusy(true);
     try {
-      const res = await browserApi(locale).post<Order>("/orders/track", { number: number.trim(), contact: contact.trim() });
+      const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());
       setResult({ state: "found", order: res.data });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setResult({ state: "notFound" });

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Address, AddressValues } from "../form/AddressForm";
+import { addAddress, deleteAddress, listAddresses, updateAddress } from "../../lib/api/account";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -25,14 +26,14 @@ export function Addresses({ initial }: { initial: Address[] }) {
   const [status, setStatus] = useState("");
 
   const reload = async () => {
-    const res = await browserApi(locale).get<Address[]>("/client/addresses");
+    const res = await listAddresses<Address>(browserApi(locale));
     setAddresses(Array.isArray(res.data) ? res.data : []);
   };
 
   const save = async (values: AddressValues, id?: number) => {
     const api = browserApi(locale);
-    if (id === undefined) await api.post<Address>("/client/addresses", toPayload(values));
-    else await api.put<Address>(`/client/addresses/${id}`, toPayload(values));
+    if (id === undefined) await addAddress(api, toPayload(values));
+    else await updateAddress(api, id, toPayload(values));
     await reload();
     setEditing({ mode: "none" });
     setStatus(t(id === undefined ? "address.added" : "address.updated"));
@@ -40,7 +41,7 @@ export function Addresses({ initial }: { initial: Address[] }) {
 
   const remove = async (id: number) => {
     try {
-      await browserApi(locale).delete(`/client/addresses/${id}`);
+      await deleteAddress(browserApi(locale), id);
       await reload();
       setStatus(t("address.deleted"));
     } catch (error) {

@@ -5,6 +5,7 @@ import { PasswordField } from "../form/PasswordField";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
+import { changePassword } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -23,7 +24,7 @@ export function ChangePassword() {
 
   const submit = async (values: PasswordValues) => {
     setDone(false);
-    const saved = await run(t("auth.savingPassword"), () => browserApi(locale).post("/client/auth/change-password", values), (res) => res.message || t("auth.passwordChanged"));
+    const saved = await run(t("auth.savingPassword"), () => changePassword(browserApi(locale), values), (res) => res.message || t("auth.passwordChanged"));
     if (saved) setDone(true);
   };
 

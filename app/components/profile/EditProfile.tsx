@@ -9,10 +9,11 @@ import { PhoneField } from "../form/PhoneField";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
+import { updateProfile } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import type { SessionUser } from "../../lib/context";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
-import { saveStoredUser, type AuthUser } from "../../lib/identity";
+import { saveStoredUser } from "../../lib/identity";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/session";
 
@@ -61,7 +62,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
     const saved = await run(
       t("profile.saving"),
       async () => {
-        const res = await browserApi(locale).post<AuthUser & { pending_email?: string }>("/client/auth/profile", {
+        const res = await updateProfile(browserApi(locale), {
           name: values.name,
           email: values.email.trim(),
           phone: values.phone,
