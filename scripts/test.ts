@@ -1,4 +1,4 @@
-// `npm test`: make sure Chromium is there, type check, build, then every test (Workers runtime,
+// `npm test`: make sure Chromium is there, type check, lint (ESLint and Prettier), build, then every test (Workers runtime,
 // HTTP against the built worker, Chromium journeys), ending with a plain `N passed, N failed`.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -39,6 +39,7 @@ const args = process.argv.slice(2);
 let extraFailed = 0;
 if (!args.includes("--no-build")) {
   if (run("npm", ["run", "typecheck"]) !== 0) extraFailed += 1;
+  if (run("npm", ["run", "lint"]) !== 0) extraFailed += 1;
   if (run("npm", ["run", "build"]) !== 0) {
     finish(summarize(REPORT, extraFailed + 1).line, 1);
   }

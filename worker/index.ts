@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { timing } from "hono/timing";
 import { createRequestHandler, RouterContextProvider, type RequestHandler } from "react-router";

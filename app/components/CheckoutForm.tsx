@@ -22,7 +22,6 @@ type Values = Record<FieldName, string>;
 
 const EMPTY: Values = { email: "", name: "", phone: "", city: "", district: "", street: "", building: "", postal_code: "", notes: "" };
 const ID_PREFIX = "co";
-const ADDRESS_FIELDS: FieldName[] = ["name", "phone", "city", "district", "street", "building", "postal_code", "notes"];
 
 /** The form validates while rendering, so the route shows it only once valibot is there. */
 export const ready: Promise<unknown> = loadValibot();

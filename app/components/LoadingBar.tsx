@@ -54,7 +54,7 @@ export function LoadingBar() {
     }
     return clear;
     // The bar reacts to navigation changes only; the rest is read through refs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+     
   }, [busy]);
 
   return (

@@ -243,6 +243,8 @@ function CountryList({
       />
       <ul id={listId} role="listbox" className="phone-input__list" aria-label={t("phone.countries")} tabIndex={-1}>
         {results.map((c, i) => (
+          // Options are picked with the keyboard through the input (aria-activedescendant), so the click is mouse-only.
+          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
           <li
             key={c.code}
             id={optionId(c.code)}

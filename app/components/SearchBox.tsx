@@ -158,6 +158,8 @@ export function SearchBox() {
           <li role="option" aria-selected={false} aria-disabled="true" className="suggest__empty">{t("search.noSuggestions")}</li>
         ) : (
           items.map((s, i) => (
+            // Options are picked with the keyboard through the input (aria-activedescendant), so the click is mouse-only.
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events
             <li
               key={s.slug}
               id={`${listId}-opt-${i}`}

@@ -1,4 +1,4 @@
-import type { Order, OrderItem } from "../../contract/orders";
+import type { Order } from "../../contract/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.

@@ -8,6 +8,7 @@ import {
   validatePhoneNumberLength,
   type CountryCode,
 } from "libphonenumber-js/min";
+import { DEFAULT_COUNTRY, normalizeSearch, sanitizePhoneInput } from "./phone-text";
 
 /**
  * Phone numbers (spec §5, DESIGN §7) on libphonenumber-js with the small "min" metadata: strict
@@ -18,7 +19,6 @@ import {
 export type { CountryCode };
 
 export * from "./phone-text";
-import { DEFAULT_COUNTRY, normalizeSearch, sanitizePhoneInput } from "./phone-text";
 
 const ALL_COUNTRIES = new Set<string>(getCountries());
 

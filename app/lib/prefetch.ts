@@ -1,3 +1,4 @@
+import type * as EngineModule from "./prefetch-engine";
 import { whenIdle } from "./idle";
 
 /**
@@ -33,7 +34,7 @@ export function isConstrainedNetwork(
   return c.saveData === true || c.effectiveType === "2g" || c.effectiveType === "slow-2g";
 }
 
-type Engine = typeof import("./prefetch-engine");
+type Engine = typeof EngineModule;
 let engine: Engine | undefined;
 /** Links mounted before the engine has loaded. */
 const watched = new Set<HTMLAnchorElement>();

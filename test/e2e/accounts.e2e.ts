@@ -130,7 +130,6 @@ async function codeFromOutbox(to: string, purpose: "verify" | "reset"): Promise<
 }
 
 async function signInWith(page: Page, locale: (typeof LOCALES)[number], email: string, password: string): Promise<void> {
-  const t = TEXT[locale];
   await page.locator("input[name=email]").fill(email);
   await page.locator("input[name=password]").fill(password);
   await page.locator("form.auth-form button[type=submit]").click();

@@ -134,7 +134,6 @@ describe("login", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("an unknown account and a wrong password get the same status and body, in about the same time", { timeout: COUNTING_TIMEOUT }, async () => {
     // Two accounts in turn, so neither reaches the failures after which answers slow down (L3).
     const users = [await register(), await register()];
-    const user = users[0];
     let turn = 0;
     const wrong = () => call("POST", "/client/auth/login", { email: users[turn++ % 2].email, password: "not the password at all" });
     const unknown = () => call("POST", "/client/auth/login", { email: freshEmail(), password: "not the password at all" });

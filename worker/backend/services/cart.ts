@@ -1,5 +1,5 @@
 import type { Lang } from "../env";
-import { BackendError, unprocessable } from "../http";
+import { type BackendError, unprocessable } from "../http";
 import { say } from "../i18n";
 import type { CartOwner } from "../identity";
 import { productSummariesByIds, type ProductSummary } from "./catalogue";

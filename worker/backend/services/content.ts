@@ -1,5 +1,5 @@
 import type { Lang } from "../env";
-import { categoryTree, productsWhere, type CategoryNode, type ProductSummary } from "./catalogue";
+import { categoryTree, productsWhere } from "./catalogue";
 import type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData } from "../../../contract/content";
 export type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData };
 
