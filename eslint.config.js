@@ -17,7 +17,10 @@ export default tseslint.config(
     plugins: { "import-x": importX },
     settings: { "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".tsx", ".js", ".json"] })] },
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "import-x/no-duplicates": "error",
       "import-x/first": "error",
@@ -59,11 +62,24 @@ export default tseslint.config(
         "error",
         {
           zones: [
-            { target: "./app", from: "./worker", message: "The storefront talks to the backend through contract/ and app/lib/api only." },
-            { target: "./contract", from: ["./app", "./worker"], message: "contract/ is imported by both sides and imports neither." },
+            {
+              target: "./app",
+              from: "./worker",
+              message: "The storefront talks to the backend through contract/ and app/lib/api only.",
+            },
+            {
+              target: "./contract",
+              from: ["./app", "./worker"],
+              message: "contract/ is imported by both sides and imports neither.",
+            },
             { target: "./worker/backend", from: "./app", message: "The backend knows nothing of React." },
             { target: "./worker/backend", from: "./worker/api", message: "The backend does not know the own server." },
-            { target: "./worker", from: "./app", except: [], message: "The edge does not import storefront code; shared pieces live in contract/." },
+            {
+              target: "./worker",
+              from: "./app",
+              except: [],
+              message: "The edge does not import storefront code; shared pieces live in contract/.",
+            },
           ],
         },
       ],

@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
 /** The packages budgets.json counts as the framework (one chunk, outside the app's own budget). */
-const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8")).framework.packages;
+const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8"))
+  .framework.packages;
 /** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge and contract/locale, which the shell's modules import, join them). */
 const SHELL_MODULES = [
   "lib/(i18n|locales|use-locale|idle|update-state|chunk-reload|abort-rejections|data-retry|money|cart|nonce)",
@@ -38,7 +39,8 @@ function lazySonner(): Plugin {
     transform(code, id) {
       if (!/[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/.test(id.split("?")[0])) return null;
       const scoped = code.replace(/(\[data-sonner-toaster\]\[dir=(?:ltr|rtl)\]),html\[dir=(?:ltr|rtl)\]/g, "$1");
-      if (scoped.includes("html[dir=")) this.error("sonner's stylesheet changed: html[dir=…] rules are left (see lazySonner in vite.config.ts)");
+      if (scoped.includes("html[dir="))
+        this.error("sonner's stylesheet changed: html[dir=…] rules are left (see lazySonner in vite.config.ts)");
       return { code: scoped, map: null };
     },
   };
@@ -84,7 +86,9 @@ export default defineConfig({
                   // measure) and 15 more requests. Modules added to the shell later and not
                   // named here still work; they become chunks of their own.
                   name: "shell",
-                  test: new RegExp(`(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$|contract[\\\\/](edge|locale)\\.ts$)`),
+                  test: new RegExp(
+                    `(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$|contract[\\\\/](edge|locale)\\.ts$)`,
+                  ),
                   priority: 5,
                 },
               ],

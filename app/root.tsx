@@ -37,7 +37,12 @@ export async function loader({ context }: Route.LoaderArgs) {
  * the shop's own font stack (with its Arabic faces) instead of sonner's, which lists a dozen
  * families the first toast had to look up one by one: a 15–20 ms layout on the test machine.
  */
-export const TOASTER = { position: "top-right", duration: 3000, theme: "dark", style: { fontFamily: "var(--font)" } } as const;
+export const TOASTER = {
+  position: "top-right",
+  duration: 3000,
+  theme: "dark",
+  style: { fontFamily: "var(--font)" },
+} as const;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
@@ -71,7 +76,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <JotaiProvider>
           <LoadingBar />
           {children}
-          <Toaster position={TOASTER.position} duration={TOASTER.duration} theme={TOASTER.theme} style={TOASTER.style} dir={info.dir} />
+          <Toaster
+            position={TOASTER.position}
+            duration={TOASTER.duration}
+            theme={TOASTER.theme}
+            style={TOASTER.style}
+            dir={info.dir}
+          />
         </JotaiProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -2,7 +2,8 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 
-export type OrderStatus = "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
+export type OrderStatus =
+  "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
 
 export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed";
 

@@ -64,10 +64,22 @@ async function staticFloor(url: string): Promise<string> {
 /** Asks the Worker to render afresh instead of answering from its page cache (worker/page-cache.ts). */
 const RENDER_HEADERS = { "cache-control": "no-cache" };
 
-async function measure(url: string, connections: number, workerd?: number, headers: Record<string, string> = {}): Promise<Measure> {
+async function measure(
+  url: string,
+  connections: number,
+  workerd?: number,
+  headers: Record<string, string> = {},
+): Promise<Measure> {
   const cpuBefore = workerd ? cpuTimeMs(workerd) : 0;
-  const result = await autocannon({ url, connections, duration, pipelining: 1, headers: { "user-agent": "souq-bench", ...headers } });
-  const cpuMs = workerd && result.requests.total > 0 ? (cpuTimeMs(workerd) - cpuBefore) / result.requests.total : undefined;
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    pipelining: 1,
+    headers: { "user-agent": "souq-bench", ...headers },
+  });
+  const cpuMs =
+    workerd && result.requests.total > 0 ? (cpuTimeMs(workerd) - cpuBefore) / result.requests.total : undefined;
   return {
     cpuMs,
     connections,
@@ -84,7 +96,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 const cpu = (m: Measure) => (m.cpuMs === undefined ? "n/a" : fmt(m.cpuMs, 2));
 /** A render's CPU less what the same runtime spends to serve the static floor (routing, proxying). */
-const ownCpu = (m: Measure, floor: Measure) => (m.cpuMs === undefined || floor.cpuMs === undefined ? "n/a" : fmt(Math.max(0, m.cpuMs - floor.cpuMs), 2));
+const ownCpu = (m: Measure, floor: Measure) =>
+  m.cpuMs === undefined || floor.cpuMs === undefined ? "n/a" : fmt(Math.max(0, m.cpuMs - floor.cpuMs), 2);
 
 function table(targets: Target[], results: Map<string, Measure[]>, renders: Map<string, Measure>): string {
   const floor = results.get(targets[0].path)!;
@@ -119,7 +132,11 @@ async function main(): Promise<void> {
       : await startWorker({
           port: await freePort(),
           persistDir,
-          vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
+          vars: {
+            ENVIRONMENT: "production",
+            AUTH_PEPPER: randomBytes(16).toString("hex"),
+            PAYMENT_SECRET: randomBytes(16).toString("hex"),
+          },
         });
     const url = givenUrl ?? worker!.url;
     if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error("The bench measures loopback only");
@@ -140,7 +157,8 @@ async function main(): Promise<void> {
     }
 
     // With --url, `--pid <wrangler pid>` names the wrangler dev whose workerd to watch.
-    const wranglerPid = worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
+    const wranglerPid =
+      worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
     const workerd = findWorkerd(wranglerPid);
     // Our processes (this load generator, wrangler, workerd) at a higher priority on a shared box.
     const niced = raisePriority() !== 0;
@@ -154,7 +172,9 @@ async function main(): Promise<void> {
         const m = await measure(`${url}${t.path}`, c, workerd);
         row.push(m);
         const cpu = m.cpuMs === undefined ? "" : `  CPU ${fmt(m.cpuMs, 2)} ms/req`;
-        console.log(`${t.label.padEnd(28)} @${String(c).padStart(2)}: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms${cpu}`);
+        console.log(
+          `${t.label.padEnd(28)} @${String(c).padStart(2)}: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms${cpu}`,
+        );
       }
       results.set(t.path, row);
     }
@@ -163,7 +183,9 @@ async function main(): Promise<void> {
     for (const t of targets.filter((x) => x.kind === "ssr")) {
       const m = await measure(`${url}${t.path}`, 1, workerd, RENDER_HEADERS);
       renders.set(t.path, m);
-      console.log(`${t.label.padEnd(28)} render @ 1: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuMs === undefined ? "n/a" : fmt(m.cpuMs, 2)} ms/req`);
+      console.log(
+        `${t.label.padEnd(28)} render @ 1: ${fmt(m.rps, 0).padStart(6)} rps  p50 ${m.p50} ms  p99 ${m.p99} ms  CPU ${m.cpuMs === undefined ? "n/a" : fmt(m.cpuMs, 2)} ms/req`,
+      );
     }
 
     const slow = targets.filter((t) => t.kind === "ssr" && results.get(t.path)![0].p50 > SSR_P50_TARGET_MS);
@@ -191,9 +213,25 @@ async function main(): Promise<void> {
         verdict + renderVerdict,
       ].join("\n"),
     );
-    replaceSection("bundles", `Measured from \`${buildDir}/client\` (gzip level ${budgets.gzipLevel}, KB = 1024 bytes):\n\n${bundleTable(measureRoutes(buildDir, budgets), budgets)}`);
+    replaceSection(
+      "bundles",
+      `Measured from \`${buildDir}/client\` (gzip level ${budgets.gzipLevel}, KB = 1024 bytes):\n\n${bundleTable(measureRoutes(buildDir, budgets), budgets)}`,
+    );
     mkdirSync(join(root, "test-results"), { recursive: true });
-    writeFileSync(join(root, "test-results", "bench.json"), JSON.stringify({ machine: machine(), duration, targets, results: Object.fromEntries(results), renders: Object.fromEntries(renders) }, null, 2));
+    writeFileSync(
+      join(root, "test-results", "bench.json"),
+      JSON.stringify(
+        {
+          machine: machine(),
+          duration,
+          targets,
+          results: Object.fromEntries(results),
+          renders: Object.fromEntries(renders),
+        },
+        null,
+        2,
+      ),
+    );
     console.log(`\n${table(targets, results, renders)}\n\n${verdict}${renderVerdict}\nWritten to docs/PERFORMANCE.md.`);
   } finally {
     worker?.stop();

@@ -18,7 +18,8 @@ const THEME_COLOR = "#0f5fd7";
 const BACKGROUND_COLOR = "#f6f8fb";
 
 type Messages = Record<string, Record<string, string>>;
-const messages = (locale: Locale): Messages => JSON.parse(readFileSync(join(root, "locales", `${locale}.json`), "utf8"));
+const messages = (locale: Locale): Messages =>
+  JSON.parse(readFileSync(join(root, "locales", `${locale}.json`), "utf8"));
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -60,7 +61,9 @@ export function offlinePage(locale: Locale, stylesheet: string): string {
   const m = messages(locale);
   const info = LOCALES[locale];
   const t = (ns: string, key: string) => escapeHtml(m[ns][key]);
-  const logo = readFileSync(join(root, "public", "favicon.svg"), "utf8").trim().replace("<svg ", `<svg class="logo" width="36" height="36" aria-hidden="true" `);
+  const logo = readFileSync(join(root, "public", "favicon.svg"), "utf8")
+    .trim()
+    .replace("<svg ", `<svg class="logo" width="36" height="36" aria-hidden="true" `);
   return `<!doctype html>
 <html lang="${info.tag}" dir="${info.dir}">
 <head>
@@ -114,7 +117,9 @@ const runtimeCaching: RuntimeCaching[] = [
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
       (url.pathname === "/ar" || url.pathname.startsWith("/ar/")) &&
-      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(url.pathname),
+      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+        url.pathname,
+      ),
     handler: "NetworkFirst",
     options: {
       cacheName: "pages",
@@ -131,7 +136,9 @@ const runtimeCaching: RuntimeCaching[] = [
       !url.pathname.startsWith("/backend/") &&
       !url.pathname.startsWith("/api/") &&
       !url.pathname.startsWith("/builds/") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(url.pathname),
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+        url.pathname,
+      ),
     handler: "NetworkFirst",
     options: {
       cacheName: "pages",
@@ -145,13 +152,19 @@ const runtimeCaching: RuntimeCaching[] = [
   // offline page in their locale.
   {
     urlPattern: ({ request, url }) =>
-      request.mode === "navigate" && /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(url.pathname),
+      request.mode === "navigate" &&
+      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+        url.pathname,
+      ),
     handler: "NetworkOnly",
     options: { precacheFallback: { fallbackURL: "/offline.ar" } },
   },
   {
     urlPattern: ({ request, url }) =>
-      request.mode === "navigate" && /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(url.pathname),
+      request.mode === "navigate" &&
+      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+        url.pathname,
+      ),
     handler: "NetworkOnly",
     options: { precacheFallback: { fallbackURL: "/offline.en" } },
   },
@@ -162,7 +175,9 @@ const runtimeCaching: RuntimeCaching[] = [
       sameOrigin &&
       url.pathname.endsWith(".data") &&
       !request.headers.has("authorization") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(url.pathname),
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+        url.pathname,
+      ),
     handler: "NetworkFirst",
     options: {
       cacheName: "page-data",
@@ -173,7 +188,8 @@ const runtimeCaching: RuntimeCaching[] = [
   },
   // Product images: served from the cache at once and refreshed in the background.
   {
-    urlPattern: ({ url, sameOrigin }) => sameOrigin && (url.pathname.startsWith("/backend/media/") || url.pathname.startsWith("/images/")),
+    urlPattern: ({ url, sameOrigin }) =>
+      sameOrigin && (url.pathname.startsWith("/backend/media/") || url.pathname.startsWith("/images/")),
     handler: "StaleWhileRevalidate",
     options: {
       cacheName: "product-images",
@@ -211,7 +227,10 @@ async function main() {
   if (!existsSync(join(clientDir, "assets"))) throw new Error(`build-sw: ${clientDir} has no client build`);
   const stylesheet = appStylesheet();
   for (const locale of Object.keys(LOCALES) as Locale[]) {
-    writeFileSync(join(clientDir, `manifest.${locale}.webmanifest`), `${JSON.stringify(webManifest(locale), null, 2)}\n`);
+    writeFileSync(
+      join(clientDir, `manifest.${locale}.webmanifest`),
+      `${JSON.stringify(webManifest(locale), null, 2)}\n`,
+    );
     writeFileSync(join(clientDir, `offline.${locale}.html`), offlinePage(locale, stylesheet));
   }
 
@@ -220,7 +239,13 @@ async function main() {
     globDirectory: clientDir,
     // Hashed assets (route chunks, both locale files, CSS), the offline pages, the icons and the
     // manifests. The pages themselves are cached when visited (runtime caching above).
-    globPatterns: ["assets/**/*.{js,css,svg,png,woff2}", "offline.*.html", "icons/*.{png,svg}", "manifest.*.webmanifest", "favicon.svg"],
+    globPatterns: [
+      "assets/**/*.{js,css,svg,png,woff2}",
+      "offline.*.html",
+      "icons/*.{png,svg}",
+      "manifest.*.webmanifest",
+      "favicon.svg",
+    ],
     dontCacheBustURLsMatching: /^assets\//,
     // Static hosting serves offline.en.html at /offline.en (and redirects the .html name there), so
     // the offline pages are precached under the URL that answers without a redirect.

@@ -17,10 +17,22 @@ const STROKE_HALF = 1.5; // stroke-width 3
 const CORNER = 10;
 /** "M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14" as segments and the one arc. */
 const SEGMENTS: [Point, Point][] = [
-  [[12, 27], [12, 13]],
-  [[12, 13], [18.5, 13]],
-  [[18.5, 22], [15, 22]],
-  [[22, 27], [28, 13]],
+  [
+    [12, 27],
+    [12, 13],
+  ],
+  [
+    [12, 13],
+    [18.5, 13],
+  ],
+  [
+    [18.5, 22],
+    [15, 22],
+  ],
+  [
+    [22, 27],
+    [28, 13],
+  ],
 ];
 /** The arc from (18.5,13) to (18.5,22), sweeping clockwise through x = 23: the right half circle. */
 const ARC = { cx: 18.5, cy: 17.5, r: 4.5 };
@@ -28,7 +40,9 @@ const PATH_D = "M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14";
 
 export function logoSvg({ maskable = false } = {}): string {
   // Maskable icons bleed to the edges and keep the mark inside the 80% safe circle.
-  const background = maskable ? `<rect width="40" height="40" fill="#0f5fd7"/>` : `<rect width="40" height="40" rx="${CORNER}" fill="#0f5fd7"/>`;
+  const background = maskable
+    ? `<rect width="40" height="40" fill="#0f5fd7"/>`
+    : `<rect width="40" height="40" rx="${CORNER}" fill="#0f5fd7"/>`;
   const mark = `<path d="${PATH_D}" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"${maskable ? ` transform="translate(20 20) scale(.7) translate(-20 -20)"` : ""}/>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40">${background}${mark}</svg>\n`;
 }
@@ -112,7 +126,12 @@ export function encodePng(size: number, rgba: Uint8Array): Buffer {
     raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   }
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", new Uint8Array())]);
+  return Buffer.concat([
+    signature,
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw, { level: 9 })),
+    chunk("IEND", new Uint8Array()),
+  ]);
 }
 
 export const ICONS = [

@@ -84,13 +84,26 @@ async function main(): Promise<void> {
       : await startWorker({
           port: await freePort(),
           persistDir,
-          vars: { ENVIRONMENT: "production", AUTH_PEPPER: randomBytes(16).toString("hex"), PAYMENT_SECRET: randomBytes(16).toString("hex") },
+          vars: {
+            ENVIRONMENT: "production",
+            AUTH_PEPPER: randomBytes(16).toString("hex"),
+            PAYMENT_SECRET: randomBytes(16).toString("hex"),
+          },
         });
     const workerUrl = givenUrl ?? worker!.url;
-    if (!/^http:\/\/127\.0\.0\.1(:\d+)?$/.test(workerUrl)) throw new Error("Lighthouse audits the local worker only (http://127.0.0.1:PORT)");
-    const products = (await (await fetch(`${workerUrl}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] };
+    if (!/^http:\/\/127\.0\.0\.1(:\d+)?$/.test(workerUrl))
+      throw new Error("Lighthouse audits the local worker only (http://127.0.0.1:PORT)");
+    const products = (await (await fetch(`${workerUrl}/backend/products?per_page=1`)).json()) as {
+      data: { slug: string }[];
+    };
     // Production is HTTP/2 (and 3); `wrangler dev` is HTTP/1.1. `--h1` audits wrangler directly.
-    proxy = args.includes("--h1") ? undefined : await startH2ProxyThread(workerUrl, profileDir, givenUrl || !EDGE_CACHE ? undefined : resolve(root, buildDir, "client", "assets"));
+    proxy = args.includes("--h1")
+      ? undefined
+      : await startH2ProxyThread(
+          workerUrl,
+          profileDir,
+          givenUrl || !EDGE_CACHE ? undefined : resolve(root, buildDir, "client", "assets"),
+        );
     const url = proxy?.url ?? workerUrl;
     const slug = products.data[0]?.slug;
     if (!slug) throw new Error("The seeded database has no products");
@@ -109,7 +122,8 @@ async function main(): Promise<void> {
     const wrapper = join(profileDir, "chromium.sh");
     writeFileSync(wrapper, `#!/bin/sh\nexec nice -n ${niced ? MEASURE_NICE : 0} ${CHROMIUM} "$@"\n`, { mode: 0o755 });
     // With --url, `--pid <wrangler pid>` names the wrangler dev to prioritise.
-    const wranglerPid = worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
+    const wranglerPid =
+      worker?.child.pid ?? (args.includes("--pid") ? Number(args[args.indexOf("--pid") + 1]) : undefined);
     for (const pid of workerPids(wranglerPid)) raisePriority(pid);
     chrome = await chromeLauncher.launch({
       chromePath: wrapper,
@@ -134,10 +148,17 @@ async function main(): Promise<void> {
 
     // Calibrate on the static offline page first: a quick audit tells the host's BenchmarkIndex.
     // The load of a shared machine moves, so each audit is checked against its own index below.
-    const probe = await lighthouse(`${url}/offline.en`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+    const probe = await lighthouse(`${url}/offline.en`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance"],
+    });
     const hostIndex = probe?.lhr.environment.benchmarkIndex ?? 1750;
     let slowdown = FORCED_CPU ?? calibratedSlowdown(hostIndex);
-    console.log(`Host BenchmarkIndex ${Math.round(hostIndex)}: CPU slowdown ${slowdown}×${FORCED_CPU ? " (forced)" : " (calibrated)"}`);
+    console.log(
+      `Host BenchmarkIndex ${Math.round(hostIndex)}: CPU slowdown ${slowdown}×${FORCED_CPU ? " (forced)" : " (calibrated)"}`,
+    );
 
     const reportDir = join(root, "test-results", "lighthouse");
     mkdirSync(reportDir, { recursive: true });
@@ -171,7 +192,9 @@ async function main(): Promise<void> {
         // (the load changed): audit again with that one, once, and carry it to the next audit.
         const fit = run && !run.lhr.runtimeError ? calibratedSlowdown(run.lhr.environment.benchmarkIndex) : slowdown;
         if (FORCED_CPU === undefined && Math.abs(fit - slowdown) / slowdown > 0.3) {
-          console.log(`${page.path}: BenchmarkIndex ${Math.round(run!.lhr.environment.benchmarkIndex)} calls for ${fit}× (ran at ${slowdown}×), running again`);
+          console.log(
+            `${page.path}: BenchmarkIndex ${Math.round(run!.lhr.environment.benchmarkIndex)} calls for ${fit}× (ran at ${slowdown}×), running again`,
+          );
           slowdown = fit;
           run = await attempt();
         }
@@ -186,7 +209,12 @@ async function main(): Promise<void> {
         const score = (c: string) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
         const result = {
           ...page,
-          scores: { performance: score("performance"), accessibility: score("accessibility"), "best-practices": score("best-practices"), seo: score("seo") },
+          scores: {
+            performance: score("performance"),
+            accessibility: score("accessibility"),
+            "best-practices": score("best-practices"),
+            seo: score("seo"),
+          },
           fcpMs: num("first-contentful-paint"),
           lcpMs: num("largest-contentful-paint"),
           tbtMs: num("total-blocking-time"),
@@ -202,14 +230,19 @@ async function main(): Promise<void> {
       // median Time to Interactive, which Lighthouse prefers to the median of one score.
       const median = computeMedianRun(runs.map((r) => r.lhr));
       const tbts = runs.map((r) => r.result.tbtMs);
-      const result: PageResult = { ...runs.find((r) => r.lhr === median)!.result, tbtRange: [Math.min(...tbts), Math.max(...tbts)] };
+      const result: PageResult = {
+        ...runs.find((r) => r.lhr === median)!.result,
+        tbtRange: [Math.min(...tbts), Math.max(...tbts)],
+      };
       results.push(result);
       console.log(
         `${page.label.padEnd(20)} perf ${result.scores.performance}  a11y ${result.scores.accessibility}  bp ${result.scores["best-practices"]}  seo ${result.scores.seo}  LCP ${Math.round(result.lcpMs)} ms  TBT ${Math.round(result.tbtMs)} ms  CLS ${result.cls.toFixed(3)}  ${(result.bytes / 1024).toFixed(1)} KB`,
       );
     }
 
-    const misses = results.filter((r) => r.scores.performance < TARGET.performance || r.tbtMs > TARGET.tbtMs || r.cls > TARGET.cls);
+    const misses = results.filter(
+      (r) => r.scores.performance < TARGET.performance || r.tbtMs > TARGET.tbtMs || r.cls > TARGET.cls,
+    );
     const verdict = misses.length
       ? `**Below target** (performance ≥ ${TARGET.performance}, TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}): ${misses.map((r) => r.label).join(", ")}.`
       : `${ONLY ? `All ${results.length} pages audited` : "All six pages"} meet the targets: performance ≥ ${TARGET.performance}, TBT ≤ ${TARGET.tbtMs} ms, CLS ${TARGET.cls}.`;

@@ -64,7 +64,13 @@ try {
   const guests: string[] = [];
   for (let i = 0; i < CONNECTIONS * GUESTS_PER_CONNECTION; i++) {
     // Each guest is a visitor of its own: minting is rate limited per network.
-    guests.push((await getJson<{ guestId: string }>("/api/cart/generate-guest-id", { "cf-connecting-ip": `10.9.${i >> 8}.${i & 255}` })).guestId);
+    guests.push(
+      (
+        await getJson<{ guestId: string }>("/api/cart/generate-guest-id", {
+          "cf-connecting-ip": `10.9.${i >> 8}.${i & 255}`,
+        })
+      ).guestId,
+    );
   }
   const queries = ["iphone", "ايفون", "آيفون", "galaxy", "سماعة", "lap", "tv", "كاميرا", "١٥", "watch"];
   const pages = ["/en", "/ar", "/en/products", "/ar/products?sort=price_asc", "/en/products?page=2", "/ar/services"];
@@ -75,7 +81,13 @@ try {
   // cart here is exact and no add is ever refused for passing a bound.
   const carts = guests.map((id) => ({ id, lines: new Map<number, number>(), busy: false }));
   type Ctx = { guest?: (typeof carts)[number] };
-  const browse = (req: autocannon.Request): autocannon.Request => ({ ...req, method: "GET", path: pick(pages), headers: { accept: "text/html" }, body: "" });
+  const browse = (req: autocannon.Request): autocannon.Request => ({
+    ...req,
+    method: "GET",
+    path: pick(pages),
+    headers: { accept: "text/html" },
+    body: "",
+  });
 
   const started = Date.now();
   const result = await autocannon({
@@ -89,7 +101,13 @@ try {
           const roll = Math.random();
           if (roll < 0.4) return browse(req);
           if (roll < 0.6) {
-            return { ...req, method: "GET", path: `/backend/search/suggest?q=${encodeURIComponent(pick(queries))}`, headers: { "content-language": pick(["en", "ar"]) }, body: "" };
+            return {
+              ...req,
+              method: "GET",
+              path: `/backend/search/suggest?q=${encodeURIComponent(pick(queries))}`,
+              headers: { "content-language": pick(["en", "ar"]) },
+              body: "",
+            };
           }
           let guest = pick(carts);
           for (let i = 0; i < 8 && guest.busy; i++) guest = pick(carts);
@@ -101,10 +119,22 @@ try {
           const headers = { "content-type": "application/json", "guest-id": guest.id };
           if (quantity < MAX_LINE) {
             guest.lines.set(product.id, quantity + 1);
-            return { ...req, method: "POST", path: "/backend/cart/add-product", headers, body: JSON.stringify({ product_id: product.id, quantity: 1 }) };
+            return {
+              ...req,
+              method: "POST",
+              path: "/backend/cart/add-product",
+              headers,
+              body: JSON.stringify({ product_id: product.id, quantity: 1 }),
+            };
           }
           guest.lines.delete(product.id);
-          return { ...req, method: "POST", path: "/backend/cart/remove-product", headers, body: JSON.stringify({ productId: product.id }) };
+          return {
+            ...req,
+            method: "POST",
+            path: "/backend/cart/remove-product",
+            headers,
+            body: JSON.stringify({ productId: product.id }),
+          };
         },
         onResponse: (_status: number, _body: string, ctx: object) => {
           const context = ctx as Ctx;
@@ -125,7 +155,13 @@ try {
     const quantity = data.products.reduce((s, l) => s + l.quantity, 0);
     const subtotal = data.products.reduce((s, l) => s + l.line_total, 0);
     const expected = [...cart.lines.values()].reduce((s, q) => s + q, 0);
-    if (quantity !== data.total_quantity || quantity !== expected || subtotal !== data.subtotal || data.total !== data.subtotal - data.discount) mismatched += 1;
+    if (
+      quantity !== data.total_quantity ||
+      quantity !== expected ||
+      subtotal !== data.subtotal ||
+      data.total !== data.subtotal - data.discount
+    )
+      mismatched += 1;
   }
 
   const errors = result.errors + result.timeouts + result.non2xx;

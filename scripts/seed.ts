@@ -14,7 +14,17 @@ const targetArgs = (target: Target) => (target.local ? ["--local", "--persist-to
 
 /** How many products the database holds, read through `wrangler d1 execute --json`. */
 export function productCount(target: Target): number {
-  const out = wrangler(["d1", "execute", "DB", ...targetArgs(target), "--command", "SELECT COUNT(*) AS n FROM products", "--json", "-c", "wrangler.toml"]);
+  const out = wrangler([
+    "d1",
+    "execute",
+    "DB",
+    ...targetArgs(target),
+    "--command",
+    "SELECT COUNT(*) AS n FROM products",
+    "--json",
+    "-c",
+    "wrangler.toml",
+  ]);
   // The JSON is an array of statement results: [{ results: [{ n }], success, meta }].
   // Anything wrangler prints before it (warnings) is skipped: the JSON starts at a line's "[".
   const start = out.search(/^\[/m);
@@ -29,7 +39,17 @@ export function runSeed(target: Target): number {
   const file = join(dir, "seed.sql");
   try {
     writeFileSync(file, statements.map((s) => `${s};`).join("\n") + "\n");
-    wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file, "-c", "wrangler.toml", ...(target.local ? [] : ["--yes"])]);
+    wrangler([
+      "d1",
+      "execute",
+      "DB",
+      ...targetArgs(target),
+      "--file",
+      file,
+      "-c",
+      "wrangler.toml",
+      ...(target.local ? [] : ["--yes"]),
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -52,7 +72,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(`Seeded the remote database (${n} statements; existing rows were left as they were).`);
   } else {
     const at = args.indexOf("--persist-to");
-    const persistDir = at >= 0 && args[at + 1] ? args[at + 1] : join(fileURLToPath(new URL("..", import.meta.url)), ".wrangler", "state");
+    const persistDir =
+      at >= 0 && args[at + 1]
+        ? args[at + 1]
+        : join(fileURLToPath(new URL("..", import.meta.url)), ".wrangler", "state");
     await seedIfEmpty(persistDir);
   }
 }

@@ -16,12 +16,23 @@ if (!existsSync(CHROMIUM)) {
   if (process.getuid?.() === 0) {
     console.log("Chromium is missing: installing Debian's chromium package…");
     run("apt-get", ["update"]);
-    if (run("apt-get", ["install", "-y", "--no-install-recommends", "chromium", "fonts-noto-core", "fonts-dejavu-core"]) !== 0) {
+    if (
+      run("apt-get", [
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "fonts-noto-core",
+        "fonts-dejavu-core",
+      ]) !== 0
+    ) {
       console.error("Installing chromium failed.");
       process.exit(1);
     }
   } else {
-    console.error(`Chromium is needed for the browser tests. Install it with:\n  sudo apt-get install -y chromium fonts-noto-core\n(then run npm test again)`);
+    console.error(
+      `Chromium is needed for the browser tests. Install it with:\n  sudo apt-get install -y chromium fonts-noto-core\n(then run npm test again)`,
+    );
     process.exit(1);
   }
 }

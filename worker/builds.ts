@@ -15,5 +15,10 @@ buildsApp.get("/latest.json", (c) => c.json({ id: BUILD_ID, timestamp: BUILD_TIM
 buildsApp.get("/meta/:file", (c) => {
   const file = c.req.param("file");
   if (file !== `${BUILD_ID}.json`) return c.json({ message: "Not found" }, 404);
-  return c.json({ id: BUILD_ID, timestamp: BUILD_TIME, matcher: { static: {}, wildcard: {}, dynamic: {} }, prerendered: [] });
+  return c.json({
+    id: BUILD_ID,
+    timestamp: BUILD_TIME,
+    matcher: { static: {}, wildcard: {}, dynamic: {} },
+    prerendered: [],
+  });
 });

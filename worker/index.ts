@@ -78,7 +78,10 @@ app.all("*", localeDetector(), async (c) => {
 
 app.onError((err, c) => {
   const { status, body } = errorBody(err, c.get("requestId"));
-  if (status >= 500) console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
+  if (status >= 500)
+    console.error(
+      JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }),
+    );
   return c.json(body, status);
 });
 

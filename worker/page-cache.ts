@@ -86,7 +86,10 @@ export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefi
   if (!page) return undefined;
   const response = build(page, nonce);
   response.headers.set("x-page-cache", "HIT");
-  const cookie = localeCookie(c.req.header("cookie") ?? null, localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"));
+  const cookie = localeCookie(
+    c.req.header("cookie") ?? null,
+    localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"),
+  );
   if (cookie) response.headers.append("set-cookie", cookie);
   return response;
 }

@@ -55,7 +55,11 @@ export function AddToCart({ productId, maxQuantity, quantity }: AddToCartProps) 
       >
         {busy ? t("cart.adding") : t("product.addToCart")}
       </button>
-      <p id={`add-to-cart-reason-${productId}`} className={soldOut ? "muted add-to-cart__reason" : "add-to-cart__reason add-to-cart__reason--error"} role={soldOut ? undefined : "alert"}>
+      <p
+        id={`add-to-cart-reason-${productId}`}
+        className={soldOut ? "muted add-to-cart__reason" : "add-to-cart__reason add-to-cart__reason--error"}
+        role={soldOut ? undefined : "alert"}
+      >
         {reason}
       </p>
     </div>

@@ -75,25 +75,46 @@ export function CartDrawer() {
         <div className="drawer__head">
           <h2 id="cart-drawer-title">
             {t("cart.title")}
-            {count > 0 ? <span className="cart-drawer__count"> (<bdi>{count}</bdi>)</span> : null}
+            {count > 0 ? (
+              <span className="cart-drawer__count">
+                {" "}
+                (<bdi>{count}</bdi>)
+              </span>
+            ) : null}
           </h2>
           <button type="button" className="icon-button" onClick={close} aria-label={t("cart.close")}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
           </button>
         </div>
         {empty ? (
           <div className="drawer__body">
             <div className="empty-state">
-              <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
+              <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48">
+                <path
+                  d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.6"
+                  strokeLinejoin="round"
+                />
+                <circle cx="10" cy="20" r="1.5" fill="currentColor" />
+                <circle cx="17" cy="20" r="1.5" fill="currentColor" />
+              </svg>
               <p>{t("cart.empty")}</p>
-              <Link className="button" to={to("/products")} onClick={close}>{t("cart.continueShopping")}</Link>
+              <Link className="button" to={to("/products")} onClick={close}>
+                {t("cart.continueShopping")}
+              </Link>
             </div>
           </div>
         ) : (
           <Suspense
             fallback={
               <div className="drawer__body">
-                <p className="muted" role="status" aria-busy="true">{t("cart.loadingLines")}</p>
+                <p className="muted" role="status" aria-busy="true">
+                  {t("cart.loadingLines")}
+                </p>
               </div>
             }
           >

@@ -25,12 +25,16 @@ export function CartDrawerLines({ cart, onNavigate }: { cart: CartList; onNaviga
       <div className="drawer__foot">
         <p className="cart-drawer__subtotal">
           <span>{t("cart.subtotal")}</span>
-          <strong><bdi>{formatMoney(cart.subtotal, cart.currency, locale)}</bdi></strong>
+          <strong>
+            <bdi>{formatMoney(cart.subtotal, cart.currency, locale)}</bdi>
+          </strong>
         </p>
         {cart.discount > 0 ? (
           <p className="cart-drawer__subtotal cart-drawer__subtotal--discount">
             <span>{t("cart.discount")}</span>
-            <span>−<bdi>{formatMoney(cart.discount, cart.currency, locale)}</bdi></span>
+            <span>
+              −<bdi>{formatMoney(cart.discount, cart.currency, locale)}</bdi>
+            </span>
           </p>
         ) : null}
         <Link className="button button--primary button--block" to={to("/checkout")} onClick={onNavigate}>

@@ -9,7 +9,17 @@ import { QuantityStepper } from "./QuantityStepper";
 import { SmartLink } from "./SmartLink";
 
 /** One cart line: image, name, unit price, quantity stepper, remove, and the line's total. */
-export function CartLine({ line, currency, onNavigate, compact = false }: { line: Line; currency: string; onNavigate?: () => void; compact?: boolean }) {
+export function CartLine({
+  line,
+  currency,
+  onNavigate,
+  compact = false,
+}: {
+  line: Line;
+  currency: string;
+  onNavigate?: () => void;
+  compact?: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -44,11 +54,22 @@ export function CartLine({ line, currency, onNavigate, compact = false }: { line
   return (
     <li className={`cart-line${compact ? " cart-line--compact" : ""}`} data-product-id={line.product_id}>
       <div className="cart-line__media">
-        {product?.image ? <img src={product.image} alt="" width={compact ? 64 : 96} height={compact ? 64 : 96} loading="lazy" decoding="async" /> : null}
+        {product?.image ? (
+          <img
+            src={product.image}
+            alt=""
+            width={compact ? 64 : 96}
+            height={compact ? 64 : 96}
+            loading="lazy"
+            decoding="async"
+          />
+        ) : null}
       </div>
       <div className="cart-line__info">
         {href ? (
-          <SmartLink to={href} className="cart-line__name" onClick={onNavigate}>{name}</SmartLink>
+          <SmartLink to={href} className="cart-line__name" onClick={onNavigate}>
+            {name}
+          </SmartLink>
         ) : (
           <span className="cart-line__name">{name}</span>
         )}
@@ -60,17 +81,43 @@ export function CartLine({ line, currency, onNavigate, compact = false }: { line
           </p>
         ) : null}
         <div className="cart-line__controls">
-          <QuantityStepper value={line.quantity} max={max} name={name} disabled={busy || soldOut} onChange={(q) => void change(q)} describedBy={bound || invalid || message ? messageId : undefined} />
-          <button type="button" className="link-button cart-line__remove" onClick={() => void remove()} disabled={busy} aria-label={t("cart.remove", { name })}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16"><path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+          <QuantityStepper
+            value={line.quantity}
+            max={max}
+            name={name}
+            disabled={busy || soldOut}
+            onChange={(q) => void change(q)}
+            describedBy={bound || invalid || message ? messageId : undefined}
+          />
+          <button
+            type="button"
+            className="link-button cart-line__remove"
+            onClick={() => void remove()}
+            disabled={busy}
+            aria-label={t("cart.remove", { name })}
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+              <path
+                d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
             <span>{t("cart.removeShort")}</span>
           </button>
         </div>
         {bound || invalid || message ? (
-          <p id={messageId} className="cart-line__error" role="alert">{message || bound || t("cart.invalidQuantity")}</p>
+          <p id={messageId} className="cart-line__error" role="alert">
+            {message || bound || t("cart.invalidQuantity")}
+          </p>
         ) : null}
       </div>
-      <p className="cart-line__total"><bdi>{formatMoney(line.line_total ?? (product ? product.price * line.quantity : 0), currency, locale)}</bdi></p>
+      <p className="cart-line__total">
+        <bdi>{formatMoney(line.line_total ?? (product ? product.price * line.quantity : 0), currency, locale)}</bdi>
+      </p>
     </li>
   );
 }

@@ -6,7 +6,13 @@ import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { placeOrder } from "../lib/api/checkout";
 import { ApiError, type FieldError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
-import { newIdempotencyKey, optionsTotals, useCheckoutOptions, type NewAddress, type SavedAddress } from "../lib/checkout";
+import {
+  newIdempotencyKey,
+  optionsTotals,
+  useCheckoutOptions,
+  type NewAddress,
+  type SavedAddress,
+} from "../lib/checkout";
 import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { formatMoney } from "../lib/money";
 import { readSession } from "../lib/session";
@@ -20,7 +26,17 @@ import { LazyPhoneInput } from "./LazyPhoneInput";
 type FieldName = "email" | "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes";
 type Values = Record<FieldName, string>;
 
-const EMPTY: Values = { email: "", name: "", phone: "", city: "", district: "", street: "", building: "", postal_code: "", notes: "" };
+const EMPTY: Values = {
+  email: "",
+  name: "",
+  phone: "",
+  city: "",
+  district: "",
+  street: "",
+  building: "",
+  postal_code: "",
+  notes: "",
+};
 const ID_PREFIX = "co";
 
 /** The form validates while rendering, so the route shows it only once valibot is there. */
@@ -71,7 +87,9 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
     const api = browserApi(locale);
     listAddresses<SavedAddress>(api)
       .then((res) => {
-        const list = Array.isArray(res.data) ? [...res.data].sort((a, b) => Number(b.is_default) - Number(a.is_default)) : [];
+        const list = Array.isArray(res.data)
+          ? [...res.data].sort((a, b) => Number(b.is_default) - Number(a.is_default))
+          : [];
         setAddresses(list);
         if (list[0]) setAddressChoice(list[0].id);
       })
@@ -96,9 +114,11 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const [phoneCheck, setPhoneCheck] = useState({ value: "", message: "" });
   useEffect(() => {
     let current = true;
-    void rules.phone()(values.phone).then((message) => {
-      if (current) setPhoneCheck({ value: values.phone, message });
-    });
+    void rules
+      .phone()(values.phone)
+      .then((message) => {
+        if (current) setPhoneCheck({ value: values.phone, message });
+      });
     return () => {
       current = false;
     };
@@ -154,7 +174,11 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   };
   const fieldError = (name: FieldName) => {
     const error = errorOf(name);
-    return error ? <p id={`${fieldId(name, ID_PREFIX)}-error`} className="field__error">{error}</p> : null;
+    return error ? (
+      <p id={`${fieldId(name, ID_PREFIX)}-error`} className="field__error">
+        {error}
+      </p>
+    ) : null;
   };
 
   const submit = async (e: React.FormEvent) => {
@@ -214,7 +238,9 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const summaryErrors: FieldError[] =
     submitted > 0
       ? [
-          ...(Object.keys(validators) as FieldName[]).map((name) => ({ type: name, message: clientError(name) })).filter((e) => e.message),
+          ...(Object.keys(validators) as FieldName[])
+            .map((name) => ({ type: name, message: clientError(name) }))
+            .filter((e) => e.message),
           ...serverErrors.filter((se) => !clientError(se.type as FieldName)),
         ]
       : serverErrors;
@@ -223,7 +249,16 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const showSummary = Boolean(summaryMessage);
   // The shop cannot take payments (no provider configured): nothing can be ordered, and the page says why.
   const noPayment = options !== null && options.payment_methods.length === 0;
-  const totals = options ? optionsTotals(options) : { subtotal: cart.subtotal, discount: cart.discount, shipping: null, vat: null, total: cart.total, currency: cart.currency };
+  const totals = options
+    ? optionsTotals(options)
+    : {
+        subtotal: cart.subtotal,
+        discount: cart.discount,
+        shipping: null,
+        vat: null,
+        total: cart.total,
+        currency: cart.currency,
+      };
 
   return (
     <form className="checkout__layout" onSubmit={(e) => void submit(e)} noValidate>
@@ -234,59 +269,113 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           </div>
         ) : null}
         {showSummary ? (
-          <ErrorSummary title={t("form.summary")} message={summaryMessage} errors={summaryErrors} labels={labels} idPrefix={ID_PREFIX} focusKey={submitted} />
+          <ErrorSummary
+            title={t("form.summary")}
+            message={summaryMessage}
+            errors={summaryErrors}
+            labels={labels}
+            idPrefix={ID_PREFIX}
+            focusKey={submitted}
+          />
         ) : null}
 
         {signedIn ? null : (
           <fieldset className="checkout__section">
             <legend>{t("checkout.contact")}</legend>
             <div className="field" data-invalid={errorOf("email") ? "true" : undefined}>
-              <label htmlFor={fieldId("email", ID_PREFIX)}>{labels.email}<span className="field__required" aria-hidden="true"> *</span></label>
+              <label htmlFor={fieldId("email", ID_PREFIX)}>
+                {labels.email}
+                <span className="field__required" aria-hidden="true">
+                  {" "}
+                  *
+                </span>
+              </label>
               <input {...fieldProps("email")} type="email" autoComplete="email" dir="ltr" aria-required="true" />
               <p className="field__hint muted">{t("checkout.emailHint")}</p>
               {fieldError("email")}
             </div>
             <p className="checkout__signin muted">
-              {t("checkout.signInHint")} <Link to={`${to("/auth/login")}?redirect=${encodeURIComponent(to("/checkout"))}`}>{t("checkout.signIn")}</Link>
+              {t("checkout.signInHint")}{" "}
+              <Link to={`${to("/auth/login")}?redirect=${encodeURIComponent(to("/checkout"))}`}>
+                {t("checkout.signIn")}
+              </Link>
             </p>
           </fieldset>
         )}
 
         <fieldset className="checkout__section">
           <legend>{t("checkout.address")}</legend>
-          {signedIn && addresses === null ? <p aria-busy="true" className="muted">{t("app.loading")}</p> : null}
+          {signedIn && addresses === null ? (
+            <p aria-busy="true" className="muted">
+              {t("app.loading")}
+            </p>
+          ) : null}
           {signedIn && addresses && addresses.length > 0 ? (
             <div className="choice-list" role="radiogroup" aria-label={t("checkout.savedAddresses")}>
               {addresses.map((a) => (
                 <label key={a.id} className="choice">
-                  <input type="radio" name="address_choice" value={a.id} checked={addressChoice === a.id} onChange={() => setAddressChoice(a.id)} />
+                  <input
+                    type="radio"
+                    name="address_choice"
+                    value={a.id}
+                    checked={addressChoice === a.id}
+                    onChange={() => setAddressChoice(a.id)}
+                  />
                   <span className="choice__body">
                     <span className="choice__title">
                       {a.label || a.name}
                       {a.is_default ? <span className="status-badge">{t("checkout.defaultAddress")}</span> : null}
                     </span>
-                    <span className="choice__text">{a.name} · <bdi>{a.phone}</bdi></span>
-                    <span className="choice__text">{[a.street, a.building, a.district, a.city, a.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}</span>
+                    <span className="choice__text">
+                      {a.name} · <bdi>{a.phone}</bdi>
+                    </span>
+                    <span className="choice__text">
+                      {[a.street, a.building, a.district, a.city, a.postal_code]
+                        .filter(Boolean)
+                        .join(locale === "ar" ? "، " : ", ")}
+                    </span>
                   </span>
                 </label>
               ))}
               <label className="choice">
-                <input type="radio" name="address_choice" value="new" checked={usingNewAddress} onChange={() => setAddressChoice("new")} />
-                <span className="choice__body"><span className="choice__title">{t("checkout.newAddress")}</span></span>
+                <input
+                  type="radio"
+                  name="address_choice"
+                  value="new"
+                  checked={usingNewAddress}
+                  onChange={() => setAddressChoice("new")}
+                />
+                <span className="choice__body">
+                  <span className="choice__title">{t("checkout.newAddress")}</span>
+                </span>
               </label>
             </div>
           ) : null}
-          {signedIn && addresses && addresses.length === 0 ? <p className="muted">{t("checkout.noAddresses")}</p> : null}
+          {signedIn && addresses && addresses.length === 0 ? (
+            <p className="muted">{t("checkout.noAddresses")}</p>
+          ) : null}
 
           {usingNewAddress ? (
             <div className="checkout__grid">
               <div className="field" data-invalid={errorOf("name") ? "true" : undefined}>
-                <label htmlFor={fieldId("name", ID_PREFIX)}>{labels.name}<span className="field__required" aria-hidden="true"> *</span></label>
+                <label htmlFor={fieldId("name", ID_PREFIX)}>
+                  {labels.name}
+                  <span className="field__required" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                </label>
                 <input {...fieldProps("name")} autoComplete="name" aria-required="true" />
                 {fieldError("name")}
               </div>
               <div className="field" data-invalid={errorOf("phone") ? "true" : undefined}>
-                <label htmlFor={fieldId("phone", ID_PREFIX)}>{labels.phone}<span className="field__required" aria-hidden="true"> *</span></label>
+                <label htmlFor={fieldId("phone", ID_PREFIX)}>
+                  {labels.phone}
+                  <span className="field__required" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                </label>
                 <LazyPhoneInput
                   id={fieldId("phone", ID_PREFIX)}
                   name="phone"
@@ -301,17 +390,35 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
                 {fieldError("phone")}
               </div>
               <div className="field" data-invalid={errorOf("city") ? "true" : undefined}>
-                <label htmlFor={fieldId("city", ID_PREFIX)}>{labels.city}<span className="field__required" aria-hidden="true"> *</span></label>
+                <label htmlFor={fieldId("city", ID_PREFIX)}>
+                  {labels.city}
+                  <span className="field__required" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                </label>
                 <input {...fieldProps("city")} autoComplete="address-level2" aria-required="true" />
                 {fieldError("city")}
               </div>
               <div className="field" data-invalid={errorOf("district") ? "true" : undefined}>
-                <label htmlFor={fieldId("district", ID_PREFIX)}>{labels.district}<span className="field__required" aria-hidden="true"> *</span></label>
+                <label htmlFor={fieldId("district", ID_PREFIX)}>
+                  {labels.district}
+                  <span className="field__required" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                </label>
                 <input {...fieldProps("district")} autoComplete="address-level3" aria-required="true" />
                 {fieldError("district")}
               </div>
               <div className="field checkout__wide" data-invalid={errorOf("street") ? "true" : undefined}>
-                <label htmlFor={fieldId("street", ID_PREFIX)}>{labels.street}<span className="field__required" aria-hidden="true"> *</span></label>
+                <label htmlFor={fieldId("street", ID_PREFIX)}>
+                  {labels.street}
+                  <span className="field__required" aria-hidden="true">
+                    {" "}
+                    *
+                  </span>
+                </label>
                 <input {...fieldProps("street")} autoComplete="address-line1" aria-required="true" />
                 {fieldError("street")}
               </div>
@@ -339,24 +446,40 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           {failed && !options ? (
             <div className="notice notice--danger" role="alert">
               <p>{t("checkout.optionsFailed")}</p>
-              <button type="button" className="button" onClick={retry}>{t("checkout.retry")}</button>
+              <button type="button" className="button" onClick={retry}>
+                {t("checkout.retry")}
+              </button>
             </div>
           ) : null}
           {options ? (
             <div className="choice-list">
               {options.shipping_methods.map((m) => (
                 <label key={m.id} className="choice">
-                  <input type="radio" name="shipping_method" value={m.id} checked={shipping === m.id} onChange={() => setShipping(m.id)} />
+                  <input
+                    type="radio"
+                    name="shipping_method"
+                    value={m.id}
+                    checked={shipping === m.id}
+                    onChange={() => setShipping(m.id)}
+                  />
                   <span className="choice__body">
                     <span className="choice__title">{m.name}</span>
                     {m.eta ? <span className="choice__text">{m.eta}</span> : null}
                   </span>
-                  <span className="choice__price">{m.price === 0 ? t("cart.free") : <bdi>{formatMoney(m.price, options.totals.currency, locale)}</bdi>}</span>
+                  <span className="choice__price">
+                    {m.price === 0 ? (
+                      t("cart.free")
+                    ) : (
+                      <bdi>{formatMoney(m.price, options.totals.currency, locale)}</bdi>
+                    )}
+                  </span>
                 </label>
               ))}
             </div>
           ) : failed ? null : (
-            <p aria-busy="true" className="muted">{t("app.loading")}</p>
+            <p aria-busy="true" className="muted">
+              {t("app.loading")}
+            </p>
           )}
         </fieldset>
 
@@ -366,8 +489,16 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
             <div className="choice-list">
               {options.payment_methods.map((m) => (
                 <label key={m.id} className="choice">
-                  <input type="radio" name="payment_method" value={m.id} checked={payment === m.id} onChange={() => setPayment(m.id)} />
-                  <span className="choice__body"><span className="choice__title">{m.name}</span></span>
+                  <input
+                    type="radio"
+                    name="payment_method"
+                    value={m.id}
+                    checked={payment === m.id}
+                    onChange={() => setPayment(m.id)}
+                  />
+                  <span className="choice__body">
+                    <span className="choice__title">{m.name}</span>
+                  </span>
                 </label>
               ))}
             </div>
@@ -381,15 +512,28 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           <ul className="checkout__items">
             {cart.products.map((line) => (
               <li key={line.product_id}>
-                {line.product?.image ? <img src={line.product.image} alt="" width={48} height={48} loading="lazy" /> : null}
+                {line.product?.image ? (
+                  <img src={line.product.image} alt="" width={48} height={48} loading="lazy" />
+                ) : null}
                 <span className="checkout__item-name">{line.product?.name ?? `#${line.product_id}`}</span>
-                <span className="checkout__item-qty"><span className="visually-hidden">{t("cart.quantity")} </span><span aria-hidden="true">×</span><bdi>{line.quantity}</bdi></span>
-                <span className="checkout__item-total"><bdi>{formatMoney(line.line_total ?? 0, cart.currency, locale)}</bdi></span>
+                <span className="checkout__item-qty">
+                  <span className="visually-hidden">{t("cart.quantity")} </span>
+                  <span aria-hidden="true">×</span>
+                  <bdi>{line.quantity}</bdi>
+                </span>
+                <span className="checkout__item-total">
+                  <bdi>{formatMoney(line.line_total ?? 0, cart.currency, locale)}</bdi>
+                </span>
               </li>
             ))}
           </ul>
         </OrderSummary>
-        <button type="submit" className="button button--primary button--block checkout__submit" disabled={busy || !options || noPayment} aria-busy={busy}>
+        <button
+          type="submit"
+          className="button button--primary button--block checkout__submit"
+          disabled={busy || !options || noPayment}
+          aria-busy={busy}
+        >
           {busy ? t("checkout.placing") : t("checkout.placeOrder")}
         </button>
       </aside>

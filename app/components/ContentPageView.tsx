@@ -25,7 +25,10 @@ export function ContentPageView({ page, inList = true }: { page: ContentPage; in
       <PlainText body={page.body} />
       {updated && !Number.isNaN(updated.getTime()) ? (
         <p className="muted content-page__updated">
-          {t("content.updated")}: <time dateTime={updated.toISOString()}>{new Intl.DateTimeFormat(DATE_TAGS[locale], { dateStyle: "long", timeZone: "Asia/Riyadh" }).format(updated)}</time>
+          {t("content.updated")}:{" "}
+          <time dateTime={updated.toISOString()}>
+            {new Intl.DateTimeFormat(DATE_TAGS[locale], { dateStyle: "long", timeZone: "Asia/Riyadh" }).format(updated)}
+          </time>
         </p>
       ) : null}
     </article>

@@ -14,24 +14,40 @@ export function Footer() {
         <nav aria-label={t("footer.shop")}>
           <h2>{t("footer.shop")}</h2>
           <ul>
-            <li><Link to={to("/products")}>{t("nav.products")}</Link></li>
-            <li><Link to={to("/product-details")}>{t("pages.productFinder.title")}</Link></li>
-            <li><Link to={to("/services")}>{t("nav.services")}</Link></li>
+            <li>
+              <Link to={to("/products")}>{t("nav.products")}</Link>
+            </li>
+            <li>
+              <Link to={to("/product-details")}>{t("pages.productFinder.title")}</Link>
+            </li>
+            <li>
+              <Link to={to("/services")}>{t("nav.services")}</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label={t("footer.help")}>
           <h2>{t("footer.help")}</h2>
           <ul>
-            <li><Link to={to("/track-order")}>{t("nav.trackOrder")}</Link></li>
-            <li><Link to={to("/contact-us")}>{t("nav.contact")}</Link></li>
-            <li><Link to={to("/page")}>{t("nav.pages")}</Link></li>
+            <li>
+              <Link to={to("/track-order")}>{t("nav.trackOrder")}</Link>
+            </li>
+            <li>
+              <Link to={to("/contact-us")}>{t("nav.contact")}</Link>
+            </li>
+            <li>
+              <Link to={to("/page")}>{t("nav.pages")}</Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label={t("footer.company")}>
           <h2>{t("footer.company")}</h2>
           <ul>
-            <li><Link to={to("/about-us")}>{t("nav.about")}</Link></li>
-            <li><Link to={to("/privacy-policy")}>{t("nav.privacy")}</Link></li>
+            <li>
+              <Link to={to("/about-us")}>{t("nav.about")}</Link>
+            </li>
+            <li>
+              <Link to={to("/privacy-policy")}>{t("nav.privacy")}</Link>
+            </li>
           </ul>
         </nav>
       </div>

@@ -17,7 +17,15 @@ export function Gallery({ images, name }: { images: string[]; name: string }) {
   return (
     <section className="gallery" aria-label={t("product.gallery")}>
       <div className="gallery__main">
-        <img src={main} alt={name} width={GALLERY_SIZE} height={GALLERY_SIZE} decoding="async" fetchPriority={current === 0 ? "high" : undefined} loading="eager" />
+        <img
+          src={main}
+          alt={name}
+          width={GALLERY_SIZE}
+          height={GALLERY_SIZE}
+          decoding="async"
+          fetchPriority={current === 0 ? "high" : undefined}
+          loading="eager"
+        />
       </div>
       {list.length > 1 ? (
         <ul className="gallery__thumbs" role="list">

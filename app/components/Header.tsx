@@ -40,8 +40,15 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
           >
             {t("nav.otherLocaleName")}
           </Link>
-          <Link className="icon-button" to={signedIn ? to("/profile") : to("/auth/login")} aria-label={signedIn ? t("nav.account") : t("nav.signIn")}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" /><path d="M4 21c0-4 4-7 8-7s8 3 8 7" fill="none" stroke="currentColor" strokeWidth="2" /></svg>
+          <Link
+            className="icon-button"
+            to={signedIn ? to("/profile") : to("/auth/login")}
+            aria-label={signedIn ? t("nav.account") : t("nav.signIn")}
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+              <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
+              <path d="M4 21c0-4 4-7 8-7s8 3 8 7" fill="none" stroke="currentColor" strokeWidth="2" />
+            </svg>
             <span className="icon-button__label">{signedIn ? t("nav.account") : t("nav.signIn")}</span>
           </Link>
           <button
@@ -51,13 +58,25 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
             aria-controls="cart-drawer"
             onClick={() => setDrawerOpen(!drawerOpen)}
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22"><path d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" /><circle cx="10" cy="20" r="1.5" fill="currentColor" /><circle cx="17" cy="20" r="1.5" fill="currentColor" /></svg>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+              <path
+                d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinejoin="round"
+              />
+              <circle cx="10" cy="20" r="1.5" fill="currentColor" />
+              <circle cx="17" cy="20" r="1.5" fill="currentColor" />
+            </svg>
             <span className="icon-button__label">{t("nav.cart")}</span>
             {/* The name comes from the content ("Cart, 3 items"), so it always contains the visible label. */}
             {count > 0 ? (
               <>
                 <span className="visually-hidden">, {t("cart.items", { count })}</span>
-                <span className="badge" aria-hidden="true"><bdi>{count}</bdi></span>
+                <span className="badge" aria-hidden="true">
+                  <bdi>{count}</bdi>
+                </span>
               </>
             ) : null}
           </button>
@@ -65,13 +84,33 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
       </div>
       <nav className="site-nav" aria-label={t("nav.main")}>
         <ul className="site-nav__list container">
-          <li><NavLink to={to("/")} end prefetch={navPrefetch}>{t("nav.home")}</NavLink></li>
-          <li><NavLink to={to("/products")} end prefetch={navPrefetch}>{t("nav.products")}</NavLink></li>
+          <li>
+            <NavLink to={to("/")} end prefetch={navPrefetch}>
+              {t("nav.home")}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={to("/products")} end prefetch={navPrefetch}>
+              {t("nav.products")}
+            </NavLink>
+          </li>
           {categories.slice(0, 6).map((c) => (
-            <li key={c.id}><Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`} prefetch={navPrefetch}>{c.name}</Link></li>
+            <li key={c.id}>
+              <Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`} prefetch={navPrefetch}>
+                {c.name}
+              </Link>
+            </li>
           ))}
-          <li><NavLink to={to("/services")} prefetch={navPrefetch}>{t("nav.services")}</NavLink></li>
-          <li><NavLink to={to("/track-order")} prefetch={navPrefetch}>{t("nav.trackOrder")}</NavLink></li>
+          <li>
+            <NavLink to={to("/services")} prefetch={navPrefetch}>
+              {t("nav.services")}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={to("/track-order")} prefetch={navPrefetch}>
+              {t("nav.trackOrder")}
+            </NavLink>
+          </li>
         </ul>
       </nav>
     </header>

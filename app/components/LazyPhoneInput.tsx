@@ -13,7 +13,17 @@ export function LazyPhoneInput(props: PhoneInputProps) {
     <Suspense
       fallback={
         <div className="phone-input">
-          <input id={props.id} name={props.name} type="tel" dir="ltr" inputMode="tel" className="phone-input__number" value={props.value} readOnly aria-describedby={props.describedBy} />
+          <input
+            id={props.id}
+            name={props.name}
+            type="tel"
+            dir="ltr"
+            inputMode="tel"
+            className="phone-input__number"
+            value={props.value}
+            readOnly
+            aria-describedby={props.describedBy}
+          />
         </div>
       }
     >

@@ -54,7 +54,6 @@ export function LoadingBar() {
     }
     return clear;
     // The bar reacts to navigation changes only; the rest is read through refs.
-     
   }, [busy]);
 
   return (

@@ -2,7 +2,14 @@ export function Logo() {
   return (
     <svg className="logo" viewBox="0 0 40 40" width="36" height="36" aria-hidden="true">
       <rect width="40" height="40" rx="10" fill="var(--brand)" />
-      <path d="M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14" fill="none" stroke="#fff" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

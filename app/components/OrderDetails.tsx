@@ -22,7 +22,9 @@ export function OrderTimeline({ status }: { status: string }) {
             aria-current={current ? "step" : undefined}
           >
             <span className="timeline__dot" aria-hidden="true" />
-            <span className="timeline__label">{failedHere ? t(`orders.statuses.${status}`) : t(`orders.statuses.${step}`)}</span>
+            <span className="timeline__label">
+              {failedHere ? t(`orders.statuses.${status}`) : t(`orders.statuses.${step}`)}
+            </span>
           </li>
         );
       })}
@@ -38,7 +40,8 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
   // A tracked order carries the city alone; the owner's own view the whole address.
   const address: Partial<OrderAddress> | null = order.address;
   // The order names its methods by id; the shop says them in the visitor's language.
-  const methodLabel = (id: string) => (/^\w+$/.test(id) && t(`orders.methods.${id}`) !== `orders.methods.${id}` ? t(`orders.methods.${id}`) : id);
+  const methodLabel = (id: string) =>
+    /^\w+$/.test(id) && t(`orders.methods.${id}`) !== `orders.methods.${id}` ? t(`orders.methods.${id}`) : id;
   const shipping = methodLabel(methodName(order.shipping_method));
   const payment = methodLabel(methodName(order.payment_method));
   return (
@@ -46,7 +49,8 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
       <header className="order-details__head">
         <div>
           <h2 id="order-title" className="order-details__title">
-            {t("orders.orderTitle", { number: "" })}<bdi>{order.number}</bdi>
+            {t("orders.orderTitle", { number: "" })}
+            <bdi>{order.number}</bdi>
           </h2>
           <p className="muted order-details__date">
             {t("orders.placedOn", { date: formatDate(order.created_at, locale, true) })}
@@ -62,7 +66,11 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
           <ul className="order-items">
             {order.items.map((item) => (
               <li key={item.product_id} className="order-item">
-                {item.image ? <img src={item.image} alt="" width={56} height={56} loading="lazy" /> : <span className="order-item__img" />}
+                {item.image ? (
+                  <img src={item.image} alt="" width={56} height={56} loading="lazy" />
+                ) : (
+                  <span className="order-item__img" />
+                )}
                 <span className="order-item__name">{item.name}</span>
                 <span className="order-item__qty muted">{t("orders.quantity", { n: item.quantity })}</span>
                 <span className="order-item__total">{money(item.line_total)}</span>
@@ -73,24 +81,53 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
         <div className="order-details__side">
           <OrderSummary
             title={t("cart.summary")}
-            totals={{ subtotal: order.subtotal, discount: order.discount, shipping: order.shipping, vat: order.vat, total: order.total, currency: order.currency }}
+            totals={{
+              subtotal: order.subtotal,
+              discount: order.discount,
+              shipping: order.shipping,
+              vat: order.vat,
+              total: order.total,
+              currency: order.currency,
+            }}
           />
           {address && (address.street || address.city) ? (
             <section className="order-details__box" aria-labelledby="order-address-title">
               <h3 id="order-address-title">{t("orders.addressTitle")}</h3>
               <address>
-                {address.name ? <>{address.name}<br /></> : null}
+                {address.name ? (
+                  <>
+                    {address.name}
+                    <br />
+                  </>
+                ) : null}
                 {[address.street, address.building].filter(Boolean).join(" ")}
                 {address.street || address.building ? <br /> : null}
-                {[address.district, address.city, address.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}
-                {address.phone ? <><br /><bdi>{address.phone}</bdi></> : null}
+                {[address.district, address.city, address.postal_code]
+                  .filter(Boolean)
+                  .join(locale === "ar" ? "، " : ", ")}
+                {address.phone ? (
+                  <>
+                    <br />
+                    <bdi>{address.phone}</bdi>
+                  </>
+                ) : null}
               </address>
             </section>
           ) : null}
           {shipping || payment ? (
             <dl className="order-details__box order-details__methods">
-              {shipping ? <div><dt>{t("orders.shippingMethod")}</dt><dd>{shipping}</dd></div> : null}
-              {payment ? <div><dt>{t("orders.paymentMethod")}</dt><dd>{payment}</dd></div> : null}
+              {shipping ? (
+                <div>
+                  <dt>{t("orders.shippingMethod")}</dt>
+                  <dd>{shipping}</dd>
+                </div>
+              ) : null}
+              {payment ? (
+                <div>
+                  <dt>{t("orders.paymentMethod")}</dt>
+                  <dd>{payment}</dd>
+                </div>
+              ) : null}
             </dl>
           ) : null}
         </div>

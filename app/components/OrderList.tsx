@@ -42,12 +42,19 @@ export function OrderList() {
     return () => controller.abort();
   }, [fetchOrders]);
 
-  if (load.state === "loading") return <p className="muted" aria-busy="true">{t("app.loading")}</p>;
+  if (load.state === "loading")
+    return (
+      <p className="muted" aria-busy="true">
+        {t("app.loading")}
+      </p>
+    );
   if (load.state === "error") {
     return (
       <div className="notice notice--danger" role="alert">
         <p>{t("orders.loadFailed")}</p>
-        <button type="button" className="button" onClick={() => void fetchOrders()}>{t("orders.retry")}</button>
+        <button type="button" className="button" onClick={() => void fetchOrders()}>
+          {t("orders.retry")}
+        </button>
       </div>
     );
   }
@@ -55,7 +62,9 @@ export function OrderList() {
     return (
       <div className="empty-state">
         <p>{t("orders.empty")}</p>
-        <Link className="button button--primary" to={to("/products")}>{t("cart.browseProducts")}</Link>
+        <Link className="button button--primary" to={to("/products")}>
+          {t("cart.browseProducts")}
+        </Link>
       </div>
     );
   }
@@ -73,9 +82,22 @@ export function OrderList() {
               <OrderStatusBadge status={order.status} />
             </div>
             <dl className="order-card__facts">
-              <div><dt>{t("orders.date")}</dt><dd><time dateTime={order.created_at}>{formatDate(order.created_at, locale)}</time></dd></div>
-              <div><dt>{t("orders.total")}</dt><dd><bdi>{formatMoney(order.total, order.currency, locale)}</bdi></dd></div>
-              <div><dt>{t("orders.itemsTitle")}</dt><dd>{count}</dd></div>
+              <div>
+                <dt>{t("orders.date")}</dt>
+                <dd>
+                  <time dateTime={order.created_at}>{formatDate(order.created_at, locale)}</time>
+                </dd>
+              </div>
+              <div>
+                <dt>{t("orders.total")}</dt>
+                <dd>
+                  <bdi>{formatMoney(order.total, order.currency, locale)}</bdi>
+                </dd>
+              </div>
+              <div>
+                <dt>{t("orders.itemsTitle")}</dt>
+                <dd>{count}</dd>
+              </div>
             </dl>
             <Link
               className="button order-card__link"

@@ -24,21 +24,36 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
         <li>
           {page > 1 ? (
             <SmartLink to={href(page - 1)} rel="prev" className="pagination__step">
-              <span aria-hidden="true" className="icon-flip">‹</span> {t("catalog.previous")}
+              <span aria-hidden="true" className="icon-flip">
+                ‹
+              </span>{" "}
+              {t("catalog.previous")}
             </SmartLink>
           ) : (
-            <span className="pagination__step" aria-disabled="true"><span aria-hidden="true" className="icon-flip">‹</span> {t("catalog.previous")}</span>
+            <span className="pagination__step" aria-disabled="true">
+              <span aria-hidden="true" className="icon-flip">
+                ‹
+              </span>{" "}
+              {t("catalog.previous")}
+            </span>
           )}
         </li>
         {pageWindow(page, last).map((p, i) =>
           p === null ? (
-            <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">…</li>
+            <li key={`gap-${i}`} className="pagination__gap" aria-hidden="true">
+              …
+            </li>
           ) : (
             <li key={p}>
               {p === page ? (
-                <span className="pagination__page" aria-current="page"><span className="visually-hidden">{t("catalog.pageN", { page: p })}</span><bdi aria-hidden="true">{p}</bdi></span>
+                <span className="pagination__page" aria-current="page">
+                  <span className="visually-hidden">{t("catalog.pageN", { page: p })}</span>
+                  <bdi aria-hidden="true">{p}</bdi>
+                </span>
               ) : (
-                <SmartLink to={href(p)} className="pagination__page" aria-label={t("catalog.pageN", { page: p })}><bdi>{p}</bdi></SmartLink>
+                <SmartLink to={href(p)} className="pagination__page" aria-label={t("catalog.pageN", { page: p })}>
+                  <bdi>{p}</bdi>
+                </SmartLink>
               )}
             </li>
           ),
@@ -46,10 +61,18 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
         <li>
           {page < last ? (
             <SmartLink to={href(page + 1)} rel="next" className="pagination__step">
-              {t("catalog.next")} <span aria-hidden="true" className="icon-flip">›</span>
+              {t("catalog.next")}{" "}
+              <span aria-hidden="true" className="icon-flip">
+                ›
+              </span>
             </SmartLink>
           ) : (
-            <span className="pagination__step" aria-disabled="true">{t("catalog.next")} <span aria-hidden="true" className="icon-flip">›</span></span>
+            <span className="pagination__step" aria-disabled="true">
+              {t("catalog.next")}{" "}
+              <span aria-hidden="true" className="icon-flip">
+                ›
+              </span>
+            </span>
           )}
         </li>
       </ul>

@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type Ref, type FocusEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+  type FocusEvent,
+} from "react";
 import { phoneInputProps } from "../lib/forms";
 import {
   acceptPhoneInput,
@@ -41,7 +51,19 @@ export interface PhoneInputProps {
  * debounced 100 ms) with localized names, and the closed country button answers type-ahead
  * like a native select (the buffer resets after 1 s). The number itself is always LTR.
  */
-export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaultCountry, invalid, describedBy, required, autoComplete = "tel-national" }: PhoneInputProps) {
+export function PhoneInput({
+  id,
+  name,
+  value,
+  onChange,
+  onBlur,
+  inputRef,
+  defaultCountry,
+  invalid,
+  describedBy,
+  required,
+  autoComplete = "tel-national",
+}: PhoneInputProps) {
   const t = useT();
   const info = useLocaleInfo();
   const fallback = toCountryCode(defaultCountry) ?? DEFAULT_COUNTRY;
@@ -81,7 +103,10 @@ export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaul
       const match = typeAheadMatch(countries, typeAhead.current.push(e.key, Date.now()));
       if (match) {
         e.preventDefault();
-        commit({ country: match.code, national: acceptPhoneInput({ country: match.code, national: "" }, state.national).national });
+        commit({
+          country: match.code,
+          national: acceptPhoneInput({ country: match.code, national: "" }, state.national).national,
+        });
       }
     }
   };
@@ -90,7 +115,8 @@ export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaul
     (el: HTMLInputElement | null) => {
       numberRef.current = el;
       if (typeof inputRef === "function") inputRef(el);
-      else if (inputRef && typeof inputRef === "object") (inputRef as { current: HTMLInputElement | null }).current = el;
+      else if (inputRef && typeof inputRef === "object")
+        (inputRef as { current: HTMLInputElement | null }).current = el;
     },
     [inputRef],
   );
@@ -106,10 +132,18 @@ export function PhoneInput({ id, name, value, onChange, onBlur, inputRef, defaul
         onClick={() => setOpen((o) => !o)}
         onKeyDown={onButtonKeyDown}
       >
-        <span className="visually-hidden">{t("phone.countryButton", { country: current?.name ?? state.country })} </span>
-        <span className="phone-input__iso" aria-hidden="true">{state.country}</span>
-        <bdi className="phone-input__code" dir="ltr">+{current?.callingCode}</bdi>
-        <svg aria-hidden="true" viewBox="0 0 20 20" width="14" height="14"><path d="M5 7l5 6 5-6" fill="none" stroke="currentColor" strokeWidth="2" /></svg>
+        <span className="visually-hidden">
+          {t("phone.countryButton", { country: current?.name ?? state.country })}{" "}
+        </span>
+        <span className="phone-input__iso" aria-hidden="true">
+          {state.country}
+        </span>
+        <bdi className="phone-input__code" dir="ltr">
+          +{current?.callingCode}
+        </bdi>
+        <svg aria-hidden="true" viewBox="0 0 20 20" width="14" height="14">
+          <path d="M5 7l5 6 5-6" fill="none" stroke="currentColor" strokeWidth="2" />
+        </svg>
       </button>
       <input
         {...phoneInputProps}
@@ -160,7 +194,12 @@ function CountryList({
   const [query, setQuery] = useState("");
   const [debounced, setDebounced] = useState("");
   const results = useMemo(() => searchCountries(countries, debounced), [countries, debounced]);
-  const [active, setActive] = useState(() => Math.max(0, countries.findIndex((c) => c.code === selected)));
+  const [active, setActive] = useState(() =>
+    Math.max(
+      0,
+      countries.findIndex((c) => c.code === selected),
+    ),
+  );
   const searchRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -255,13 +294,21 @@ function CountryList({
             onMouseEnter={() => setActive(i)}
             onClick={() => onChoose(c.code)}
           >
-            <span className="phone-input__iso" aria-hidden="true">{c.code}</span>
+            <span className="phone-input__iso" aria-hidden="true">
+              {c.code}
+            </span>
             <span className="phone-input__option-name">{c.name}</span>
-            <bdi className="phone-input__option-code" dir="ltr">+{c.callingCode}</bdi>
+            <bdi className="phone-input__option-code" dir="ltr">
+              +{c.callingCode}
+            </bdi>
           </li>
         ))}
       </ul>
-      {results.length === 0 ? <p className="phone-input__empty" role="status">{t("phone.noResults")}</p> : null}
+      {results.length === 0 ? (
+        <p className="phone-input__empty" role="status">
+          {t("phone.noResults")}
+        </p>
+      ) : null}
     </div>
   );
 }

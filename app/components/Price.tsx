@@ -21,7 +21,9 @@ export function Price({ price, compareAt, currency, size = "md", className, labe
   const t = useT();
   const onSale = typeof compareAt === "number" && compareAt > price;
   return (
-    <span className={["price", `price--${size}`, onSale ? "price--sale" : "", className ?? ""].filter(Boolean).join(" ")}>
+    <span
+      className={["price", `price--${size}`, onSale ? "price--sale" : "", className ?? ""].filter(Boolean).join(" ")}
+    >
       <span className="price__now">
         {onSale ? <span className="visually-hidden">{t("catalog.priceNow")} </span> : null}
         <bdi>{label ?? formatMoney(price, currency, locale)}</bdi>

@@ -47,14 +47,22 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
       <div className="product-card__body">
         {product.brand ? <p className="product-card__brand">{product.brand.name}</p> : null}
         <Heading className="product-card__name">
-          <SmartLink to={href} className="product-card__link">{product.name}</SmartLink>
+          <SmartLink to={href} className="product-card__link">
+            {product.name}
+          </SmartLink>
         </Heading>
         <p className="product-card__model muted">
           <span className="visually-hidden">{t("catalog.model")}: </span>
           <bdi>{product.model}</bdi>
         </p>
         <div className="product-card__foot">
-          <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} label={product.price_label} compareLabel={product.compare_at_label} />
+          <Price
+            price={product.price}
+            compareAt={product.compare_at_price}
+            currency={product.currency}
+            label={product.price_label}
+            compareLabel={product.compare_at_label}
+          />
           <StockBadge stock={product.stock} inStock={product.in_stock} />
         </div>
       </div>
@@ -63,12 +71,26 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
 }
 
 /** A responsive grid of product cards; the first `eager` cards load eagerly (above the fold). */
-export function ProductGrid({ products, eager = 0, lcp = false, headingLevel = 3 }: { products: CardProduct[]; eager?: number; lcp?: boolean; headingLevel?: 2 | 3 }) {
+export function ProductGrid({
+  products,
+  eager = 0,
+  lcp = false,
+  headingLevel = 3,
+}: {
+  products: CardProduct[];
+  eager?: number;
+  lcp?: boolean;
+  headingLevel?: 2 | 3;
+}) {
   return (
     <ul className="product-grid" role="list">
       {products.map((p, i) => (
         <li key={p.id}>
-          <ProductCard product={p} headingLevel={headingLevel} priority={i === 0 && lcp ? "lcp" : i < eager ? "eager" : "lazy"} />
+          <ProductCard
+            product={p}
+            headingLevel={headingLevel}
+            priority={i === 0 && lcp ? "lcp" : i < eager ? "eager" : "lazy"}
+          />
         </li>
       ))}
     </ul>

@@ -18,7 +18,17 @@ const lastFocused: { id: string } = { id: "" };
  * The list's filters and sort as one GET form: without JavaScript it submits to the same URL;
  * with it, changing a select or the checkbox applies at once. Any change starts again at page 1.
  */
-export function ProductFilters({ action, query, categories, brands }: { action: string; query: ProductQuery; categories: Category[]; brands: Ref[] }) {
+export function ProductFilters({
+  action,
+  query,
+  categories,
+  brands,
+}: {
+  action: string;
+  query: ProductQuery;
+  categories: Category[];
+  brands: Ref[];
+}) {
   const t = useT();
   const navigate = useNavigate();
   const form = useRef<HTMLFormElement>(null);
@@ -37,7 +47,8 @@ export function ProductFilters({ action, query, categories, brands }: { action: 
   const key = JSON.stringify(query);
   useEffect(() => {
     const id = lastFocused.id;
-    if (id && (document.activeElement === document.body || document.activeElement === null)) document.getElementById(id)?.focus();
+    if (id && (document.activeElement === document.body || document.activeElement === null))
+      document.getElementById(id)?.focus();
   }, [key]);
   return (
     <Form
@@ -73,25 +84,51 @@ export function ProductFilters({ action, query, categories, brands }: { action: 
           <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
             <option value="">{t("catalog.allBrands")}</option>
             {brands.map((b) => (
-              <option key={b.id} value={b.slug}>{b.name}</option>
+              <option key={b.id} value={b.slug}>
+                {b.name}
+              </option>
             ))}
           </select>
         </div>
         <fieldset className="field filters__price">
           <legend>{t("catalog.priceRange")}</legend>
           <div className="filters__price-inputs">
-            <label className="visually-hidden" htmlFor="filter-min">{t("catalog.minPrice")}</label>
-            <input id="filter-min" name="min_price" type="text" inputMode="decimal" placeholder={t("catalog.min")} defaultValue={query.min_price ?? ""} size={6} dir="ltr" />
+            <label className="visually-hidden" htmlFor="filter-min">
+              {t("catalog.minPrice")}
+            </label>
+            <input
+              id="filter-min"
+              name="min_price"
+              type="text"
+              inputMode="decimal"
+              placeholder={t("catalog.min")}
+              defaultValue={query.min_price ?? ""}
+              size={6}
+              dir="ltr"
+            />
             <span aria-hidden="true">–</span>
-            <label className="visually-hidden" htmlFor="filter-max">{t("catalog.maxPrice")}</label>
-            <input id="filter-max" name="max_price" type="text" inputMode="decimal" placeholder={t("catalog.max")} defaultValue={query.max_price ?? ""} size={6} dir="ltr" />
+            <label className="visually-hidden" htmlFor="filter-max">
+              {t("catalog.maxPrice")}
+            </label>
+            <input
+              id="filter-max"
+              name="max_price"
+              type="text"
+              inputMode="decimal"
+              placeholder={t("catalog.max")}
+              defaultValue={query.max_price ?? ""}
+              size={6}
+              dir="ltr"
+            />
           </div>
         </fieldset>
         <div className="field">
           <label htmlFor="filter-sort">{t("catalog.sort")}</label>
           <select id="filter-sort" name="sort" defaultValue={query.sort ?? "relevance"} onChange={apply}>
             {SORTS.map((s) => (
-              <option key={s} value={s}>{t(SORT_KEYS[s])}</option>
+              <option key={s} value={s}>
+                {t(SORT_KEYS[s])}
+              </option>
             ))}
           </select>
         </div>
@@ -100,7 +137,9 @@ export function ProductFilters({ action, query, categories, brands }: { action: 
           {t("catalog.inStockOnly")}
         </label>
         <div className="filters__actions">
-          <button type="submit" className="button button--primary">{t("catalog.apply")}</button>
+          <button type="submit" className="button button--primary">
+            {t("catalog.apply")}
+          </button>
         </div>
       </div>
     </Form>

@@ -34,7 +34,9 @@ export function ProfileNav() {
     <nav className="profile-nav" aria-label={t("profile.navLabel")}>
       <ul>
         <li>
-          <NavLink to={to("/profile")} end>{t("profile.sections.overview")}</NavLink>
+          <NavLink to={to("/profile")} end>
+            {t("profile.sections.overview")}
+          </NavLink>
         </li>
         {PROFILE_SECTIONS.map((s) => (
           <li key={s}>
@@ -67,7 +69,16 @@ export function LogoutButton() {
   };
   return (
     <button type="button" className="button profile-nav__logout" onClick={logout} disabled={busy}>
-      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" className="icon-flip"><path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+      <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18" className="icon-flip">
+        <path
+          d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
       {t("profile.logout")}
     </button>
   );

@@ -31,7 +31,9 @@ export function PromoCode() {
   const invalid = promo.state === "invalid";
   return (
     <form className="promo" onSubmit={(e) => void apply(e)} noValidate>
-      <label htmlFor="promo-code" className="promo__label">{t("cart.promo.label")}</label>
+      <label htmlFor="promo-code" className="promo__label">
+        {t("cart.promo.label")}
+      </label>
       <div className="promo__row">
         <input
           id="promo-code"
@@ -48,12 +50,21 @@ export function PromoCode() {
           disabled={busy}
         />
         {promo.state === "valid" ? (
-          <button type="button" className="button" onClick={() => void remove()} disabled={busy}>{t("cart.promo.remove")}</button>
+          <button type="button" className="button" onClick={() => void remove()} disabled={busy}>
+            {t("cart.promo.remove")}
+          </button>
         ) : (
-          <button type="submit" className="button" disabled={busy} aria-busy={busy}>{busy ? t("cart.promo.applying") : t("cart.promo.apply")}</button>
+          <button type="submit" className="button" disabled={busy} aria-busy={busy}>
+            {busy ? t("cart.promo.applying") : t("cart.promo.apply")}
+          </button>
         )}
       </div>
-      <p id="promo-message" className={`promo__message promo__message--${promo.state}`} role="status" aria-live="polite">
+      <p
+        id="promo-message"
+        className={`promo__message promo__message--${promo.state}`}
+        role="status"
+        aria-live="polite"
+      >
         {promo.message}
       </p>
     </form>

@@ -5,7 +5,14 @@ import { toast } from "sonner";
 import type { BeforeInstallPromptEvent, PwaController } from "../lib/pwa";
 import { reloadOnNavigation, updateState } from "../lib/update-state";
 import { useT } from "../lib/use-locale";
-import { installPromptAtom, installStateAtom, onlineAtom, swRegistrationErrorAtom, swStateAtom, updatePendingAtom } from "../state/pwa";
+import {
+  installPromptAtom,
+  installStateAtom,
+  onlineAtom,
+  swRegistrationErrorAtom,
+  swStateAtom,
+  updatePendingAtom,
+} from "../state/pwa";
 import "../styles/pwa.css";
 
 let registration: Promise<PwaController | null> | undefined;
@@ -124,7 +131,13 @@ export function PwaStatus() {
   const showRefresh = swState === "need-refresh";
 
   return (
-    <div className="pwa-status" data-sw-state={swState ?? ""} data-sw-registration-error={registrationError ? "true" : undefined} data-install-state={installState} data-update-pending={updatePending ? "true" : undefined}>
+    <div
+      className="pwa-status"
+      data-sw-state={swState ?? ""}
+      data-sw-registration-error={registrationError ? "true" : undefined}
+      data-install-state={installState}
+      data-update-pending={updatePending ? "true" : undefined}
+    >
       <p className="pwa-status__offline" role="status" hidden={online}>
         {online ? null : t("sw.offline")}
       </p>

@@ -10,14 +10,33 @@ export function clampQuantity(value: number, max: number): number {
 }
 
 /** A number field with − and + buttons, bounded by the lower of stock and the per-order maximum. */
-export function QuantityPicker({ value, max, onChange, id = "quantity" }: { value: number; max: number; onChange: (n: number) => void; id?: string }) {
+export function QuantityPicker({
+  value,
+  max,
+  onChange,
+  id = "quantity",
+}: {
+  value: number;
+  max: number;
+  onChange: (n: number) => void;
+  id?: string;
+}) {
   const t = useT();
   const disabled = max < 1;
   return (
     <div className="quantity">
-      <label htmlFor={id} className="quantity__label">{t("product.quantity")}</label>
+      <label htmlFor={id} className="quantity__label">
+        {t("product.quantity")}
+      </label>
       <div className="quantity__control">
-        <button type="button" className="quantity__step" aria-label={t("product.decrease")} aria-controls={id} disabled={disabled || value <= 1} onClick={() => onChange(clampQuantity(value - 1, max))}>
+        <button
+          type="button"
+          className="quantity__step"
+          aria-label={t("product.decrease")}
+          aria-controls={id}
+          disabled={disabled || value <= 1}
+          onClick={() => onChange(clampQuantity(value - 1, max))}
+        >
           <MinusIcon />
         </button>
         <input
@@ -36,7 +55,14 @@ export function QuantityPicker({ value, max, onChange, id = "quantity" }: { valu
             if (e.target.value !== "") onChange(clampQuantity(n, max));
           }}
         />
-        <button type="button" className="quantity__step" aria-label={t("product.increase")} aria-controls={id} disabled={disabled || value >= max} onClick={() => onChange(clampQuantity(value + 1, max))}>
+        <button
+          type="button"
+          className="quantity__step"
+          aria-label={t("product.increase")}
+          aria-controls={id}
+          disabled={disabled || value >= max}
+          onClick={() => onChange(clampQuantity(value + 1, max))}
+        >
           <PlusIcon />
         </button>
       </div>

@@ -16,13 +16,25 @@ export interface QuantityStepperProps {
 }
 
 /** − [n] +: the buttons step by one; a typed number is applied when the field is left or Enter pressed. */
-export function QuantityStepper({ value, min = 1, max, name, disabled, onChange, id, describedBy }: QuantityStepperProps) {
+export function QuantityStepper({
+  value,
+  min = 1,
+  max,
+  name,
+  disabled,
+  onChange,
+  id,
+  describedBy,
+}: QuantityStepperProps) {
   const t = useT();
   const [draft, setDraft] = useState(String(value));
   useEffect(() => setDraft(String(value)), [value]);
 
   const commit = () => {
-    const n = Number.parseInt(draft.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)), 10);
+    const n = Number.parseInt(
+      draft.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)),
+      10,
+    );
     if (!Number.isFinite(n) || n === value) return setDraft(String(value));
     const next = Math.max(min, Math.min(max, n));
     // Clamped back to what it was (above the bound, or sold out): nothing to change.
@@ -32,7 +44,13 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
 
   return (
     <div className="stepper" role="group" aria-label={t("cart.quantityOf", { name })}>
-      <button type="button" className="stepper__button" aria-label={t("cart.decrease", { name })} disabled={disabled || value <= min} onClick={() => onChange(value - 1)}>
+      <button
+        type="button"
+        className="stepper__button"
+        aria-label={t("cart.decrease", { name })}
+        disabled={disabled || value <= min}
+        onClick={() => onChange(value - 1)}
+      >
         <MinusIcon />
       </button>
       <input
@@ -54,7 +72,13 @@ export function QuantityStepper({ value, min = 1, max, name, disabled, onChange,
           }
         }}
       />
-      <button type="button" className="stepper__button" aria-label={t("cart.increase", { name })} disabled={disabled || value >= max} onClick={() => onChange(value + 1)}>
+      <button
+        type="button"
+        className="stepper__button"
+        aria-label={t("cart.increase", { name })}
+        disabled={disabled || value >= max}
+        onClick={() => onChange(value + 1)}
+      >
         <PlusIcon />
       </button>
     </div>

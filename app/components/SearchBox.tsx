@@ -123,7 +123,9 @@ export function SearchBox() {
 
   return (
     <Form role="search" method="get" action={to("/products")} className="search-box" onSubmit={() => setOpen(false)}>
-      <label htmlFor="site-search" className="visually-hidden">{t("search.label")}</label>
+      <label htmlFor="site-search" className="visually-hidden">
+        {t("search.label")}
+      </label>
       <input
         id="site-search"
         name="q"
@@ -151,11 +153,16 @@ export function SearchBox() {
         onBlur={() => setOpen(false)}
       />
       <button type="submit" className="search-box__submit" aria-label={t("search.submit")}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" /><path d="m20 20-4-4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
+          <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
+          <path d="m20 20-4-4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
       </button>
       <ul id={listId} role="listbox" aria-label={t("search.suggestions")} className="suggest" hidden={!expanded}>
         {items.length === 0 ? (
-          <li role="option" aria-selected={false} aria-disabled="true" className="suggest__empty">{t("search.noSuggestions")}</li>
+          <li role="option" aria-selected={false} aria-disabled="true" className="suggest__empty">
+            {t("search.noSuggestions")}
+          </li>
         ) : (
           items.map((s, i) => (
             // Options are picked with the keyboard through the input (aria-activedescendant), so the click is mouse-only.
@@ -174,15 +181,23 @@ export function SearchBox() {
               <img src={s.image} alt="" width={40} height={40} loading="lazy" decoding="async" />
               <span className="suggest__text">
                 <span className="suggest__name">{s.name}</span>
-                <span className="suggest__model muted"><bdi>{s.model}</bdi></span>
+                <span className="suggest__model muted">
+                  <bdi>{s.model}</bdi>
+                </span>
               </span>
-              <span className="suggest__price"><bdi>{formatMoney(s.price, s.currency, locale)}</bdi></span>
+              <span className="suggest__price">
+                <bdi>{formatMoney(s.price, s.currency, locale)}</bdi>
+              </span>
             </li>
           ))
         )}
       </ul>
       <span id={statusId} className="visually-hidden" aria-live="polite">
-        {expanded ? (items.length ? t("search.suggestionsCount", { count: items.length }) : t("search.noSuggestions")) : ""}
+        {expanded
+          ? items.length
+            ? t("search.suggestionsCount", { count: items.length })
+            : t("search.noSuggestions")
+          : ""}
       </span>
     </Form>
   );

@@ -6,9 +6,6 @@ export function StockBadge({ stock, inStock, long = false }: { stock: number; in
   const t = useT();
   const ns = long ? "product" : "catalog";
   if (!inStock || stock < 1) return <span className="stock stock--out">{t("catalog.outOfStock")}</span>;
-  if (stock <= LOW_STOCK)
-    return (
-      <span className="stock stock--low">{t(`${ns}.lowStock`, { count: stock })}</span>
-    );
+  if (stock <= LOW_STOCK) return <span className="stock stock--low">{t(`${ns}.lowStock`, { count: stock })}</span>;
   return <span className="stock stock--in">{t(`${ns}.inStock`)}</span>;
 }

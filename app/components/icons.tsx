@@ -17,4 +17,6 @@ function Stroke({ d, size = 16, className }: IconProps & { d: string }) {
 export const MinusIcon = (props: IconProps) => <Stroke d="M5 12h14" {...props} />;
 export const PlusIcon = (props: IconProps) => <Stroke d="M5 12h14M12 5v14" {...props} />;
 /** Points to the inline start: left, mirrored in Arabic by `icon-flip`. */
-export const BackIcon = ({ className = "", ...props }: IconProps) => <Stroke d="M19 12H5M11 6l-6 6 6 6" className={`icon-flip ${className}`.trim()} {...props} />;
+export const BackIcon = ({ className = "", ...props }: IconProps) => (
+  <Stroke d="M19 12H5M11 6l-6 6 6 6" className={`icon-flip ${className}`.trim()} {...props} />
+);

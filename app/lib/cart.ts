@@ -59,7 +59,10 @@ export async function ensureGuestId(): Promise<string | null> {
   if (existing) return existing;
   guestIdRequest ??= (async () => {
     try {
-      const res = await fetch("/api/cart/generate-guest-id", { headers: { accept: "application/json" }, credentials: "same-origin" });
+      const res = await fetch("/api/cart/generate-guest-id", {
+        headers: { accept: "application/json" },
+        credentials: "same-origin",
+      });
       if (!res.ok) throw new ApiError(res.status, "");
       const body = (await res.json()) as { guestId?: unknown };
       const guestId = typeof body.guestId === "string" ? body.guestId : null;
@@ -104,7 +107,15 @@ function setCart(ctx: CartContext, cart: CartList): void {
   const promo = ctx.store.get(promoAtom);
   if (cart.promo && promo.state !== "valid") {
     const { code, discount_type, discount, value } = cart.promo;
-    ctx.store.set(promoAtom, validPromo({ code, discount_type, discount: value ?? discount }, code, promoAmount(ctx.locale, cart.currency), promoTemplate(ctx.locale)));
+    ctx.store.set(
+      promoAtom,
+      validPromo(
+        { code, discount_type, discount: value ?? discount },
+        code,
+        promoAmount(ctx.locale, cart.currency),
+        promoTemplate(ctx.locale),
+      ),
+    );
   } else if (!cart.promo && promo.state === "valid") {
     ctx.store.set(promoAtom, IDLE_PROMO);
   }
@@ -145,7 +156,8 @@ export async function addProductToCart(ctx: CartContext, productId: number, quan
     await browserApi(ctx.locale).post<CartResponse>("/cart/add-product", { product_id: productId, quantity });
   } catch (error) {
     ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) return { ok: false, message: quantityMessage(error, ctx.locale) };
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400))
+      return { ok: false, message: quantityMessage(error, ctx.locale) };
     return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.invalidQuantity") };
   }
   ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
@@ -154,7 +166,8 @@ export async function addProductToCart(ctx: CartContext, productId: number, quan
 }
 
 function leaveCheckoutIfEmpty(ctx: CartContext): void {
-  if (ctx.store.get(cartListAtom).products.length === 0 && isCheckoutPage(ctx.pathname())) ctx.navigate(localePath(ctx.locale, "/"));
+  if (ctx.store.get(cartListAtom).products.length === 0 && isCheckoutPage(ctx.pathname()))
+    ctx.navigate(localePath(ctx.locale, "/"));
 }
 
 /** Sets a line's quantity at once and asks the backend; on refusal the line rolls back. */
@@ -162,7 +175,10 @@ export async function updateQuantity(ctx: CartContext, productId: number, quanti
   const before = ctx.store.get(cartListAtom);
   ctx.store.set(cartListAtom, withLineQuantity(before, productId, quantity));
   try {
-    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/update-quantity", { product_id: productId, quantity });
+    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/update-quantity", {
+      product_id: productId,
+      quantity,
+    });
     ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
     setCart(ctx, cartFromResponse(res.data));
     leaveCheckoutIfEmpty(ctx);
@@ -200,7 +216,9 @@ export function promoAmount(locale: Locale, currency: string) {
   return (type: DiscountType, discount: number): string =>
     type === 2
       ? formatMoney(discount, currency, locale)
-      : new Intl.NumberFormat(PERCENT_TAGS[locale], { style: "percent", maximumFractionDigits: 2 }).format(discount / 100);
+      : new Intl.NumberFormat(PERCENT_TAGS[locale], { style: "percent", maximumFractionDigits: 2 }).format(
+          discount / 100,
+        );
 }
 
 export function promoTemplate(locale: Locale) {
@@ -220,7 +238,12 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
   }
   try {
     await ensureGuestId();
-    const res = await browserApi(ctx.locale).post<{ code?: string; discount_type?: number; discount?: number; value?: number }>("/promo-code/check", { code: trimmed });
+    const res = await browserApi(ctx.locale).post<{
+      code?: string;
+      discount_type?: number;
+      discount?: number;
+      value?: number;
+    }>("/promo-code/check", { code: trimmed });
     const currency = ctx.store.get(cartListAtom).currency;
     // `value` (when the backend sends it) is the code's own rate; `discount` is then the amount on this cart.
     const { code: answered, discount_type, discount, value } = res.data ?? {};

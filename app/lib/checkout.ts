@@ -58,7 +58,10 @@ export function useCheckoutOptions(locale: Locale, revision: string, shippingMet
     if (!enabled) return;
     const controller = new AbortController();
     browserApi(locale)
-      .get<CheckoutOptions>("/checkout/options", { query: { shipping_method: shippingMethod }, signal: controller.signal })
+      .get<CheckoutOptions>("/checkout/options", {
+        query: { shipping_method: shippingMethod },
+        signal: controller.signal,
+      })
       .then((res) => {
         setOptions(res.data);
         setFailed(false);

@@ -27,7 +27,14 @@ const CHUNK_ERROR_MESSAGES = [
 /** Whether an error (or rejection reason, or message) is a failed chunk load. */
 export function isChunkLoadError(reason: unknown): boolean {
   if (reason === null || reason === undefined) return false;
-  const text = typeof reason === "string" ? reason : reason instanceof Error ? `${reason.name}: ${reason.message}` : typeof reason === "object" && "message" in reason ? String((reason as { message: unknown }).message) : "";
+  const text =
+    typeof reason === "string"
+      ? reason
+      : reason instanceof Error
+        ? `${reason.name}: ${reason.message}`
+        : typeof reason === "object" && "message" in reason
+          ? String((reason as { message: unknown }).message)
+          : "";
   return CHUNK_ERROR_MESSAGES.some((re) => re.test(text));
 }
 
@@ -58,7 +65,9 @@ export function createChunkReloader(deps: ChunkReloadDeps): ChunkReloader {
         // Storage unavailable (privacy mode): treat as never reloaded, and the write below fails too.
       }
       if (Number.isFinite(last) && last > 0 && now - last < CHUNK_RELOAD_GUARD_MS) {
-        (deps.warn ?? console.warn)(`[chunk-reload] ${deps.location.pathname} already reloaded ${now - last} ms ago; not reloading again: ${String(error)}`);
+        (deps.warn ?? console.warn)(
+          `[chunk-reload] ${deps.location.pathname} already reloaded ${now - last} ms ago; not reloading again: ${String(error)}`,
+        );
         return false;
       }
       try {
@@ -85,14 +94,22 @@ export function reportChunkLoadError(error: unknown): boolean {
  * Listens for chunk load failures on the window, and drops the report of an aborted request's
  * rejection (lib/abort-rejections.ts); returns a function that removes the listeners.
  */
-export function installChunkReload(target: Window = window, reloader: ChunkReloader = createChunkReloader({ storage: target.sessionStorage, location: target.location, now: () => Date.now() })): () => void {
+export function installChunkReload(
+  target: Window = window,
+  reloader: ChunkReloader = createChunkReloader({
+    storage: target.sessionStorage,
+    location: target.location,
+    now: () => Date.now(),
+  }),
+): () => void {
   installed = reloader;
   const onPreloadError = (event: Event) => {
     reloader.handle((event as Event & { payload?: unknown }).payload ?? "Failed to fetch dynamically imported module");
   };
   const onRejection = (event: PromiseRejectionEvent) => {
     // An aborted request nobody waited for is not reported either (lib/abort-rejections.ts).
-    if (isAbortRejection(event.reason) || (isChunkLoadError(event.reason) && reloader.handle(event.reason))) event.preventDefault();
+    if (isAbortRejection(event.reason) || (isChunkLoadError(event.reason) && reloader.handle(event.reason)))
+      event.preventDefault();
   };
   const onError = (event: Event) => {
     if (event instanceof ErrorEvent) {
@@ -101,8 +118,14 @@ export function installChunkReload(target: Window = window, reloader: ChunkReloa
     }
     // Resource errors do not bubble; this listener is on the capture phase to see them.
     const el = event.target;
-    const src = el instanceof HTMLScriptElement ? el.src : el instanceof HTMLLinkElement && (el.rel === "modulepreload" || el.rel === "stylesheet") ? el.href : "";
-    if (src && new URL(src, target.location.href).pathname.startsWith("/assets/")) reloader.handle(`Loading chunk ${src} failed`);
+    const src =
+      el instanceof HTMLScriptElement
+        ? el.src
+        : el instanceof HTMLLinkElement && (el.rel === "modulepreload" || el.rel === "stylesheet")
+          ? el.href
+          : "";
+    if (src && new URL(src, target.location.href).pathname.startsWith("/assets/"))
+      reloader.handle(`Loading chunk ${src} failed`);
   };
   target.addEventListener("vite:preloadError", onPreloadError);
   target.addEventListener("unhandledrejection", onRejection);

@@ -4,7 +4,10 @@ import type { ContentPage } from "./catalog";
 import { failLoad, routeLocale } from "./loaders";
 
 /** Loads one of the backend's content pages (about-us, privacy-policy, terms, ...) for a route. */
-export async function loadContentPage(args: { request: Request; params: { locale?: string }; context: Readonly<RouterContextProvider> }, slug: string) {
+export async function loadContentPage(
+  args: { request: Request; params: { locale?: string }; context: Readonly<RouterContextProvider> },
+  slug: string,
+) {
   const locale = routeLocale(args.params, args.context);
   const api = await serverApi(args.context, args.request, locale);
   try {

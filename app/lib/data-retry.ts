@@ -9,8 +9,20 @@
  * that fails that way is asked once more; reading is idempotent. A second failure (the shopper is
  * offline) is reported as before, and an aborted request is never repeated.
  */
-export function isRetryableDataFailure(error: unknown, method: string, url: URL, origin: string, signal?: AbortSignal | null): boolean {
-  return error instanceof TypeError && !signal?.aborted && method.toUpperCase() === "GET" && url.origin === origin && url.pathname.endsWith(".data");
+export function isRetryableDataFailure(
+  error: unknown,
+  method: string,
+  url: URL,
+  origin: string,
+  signal?: AbortSignal | null,
+): boolean {
+  return (
+    error instanceof TypeError &&
+    !signal?.aborted &&
+    method.toUpperCase() === "GET" &&
+    url.origin === origin &&
+    url.pathname.endsWith(".data")
+  );
 }
 
 /** Wraps the window's fetch so a failed page-data request is asked once more. */
@@ -23,7 +35,8 @@ export function retryDataRequests(target: Pick<Window, "fetch" | "location"> = w
       const request = input instanceof Request ? input : undefined;
       const url = new URL(request?.url ?? String(input), target.location.href);
       const method = init?.method ?? request?.method ?? "GET";
-      if (!isRetryableDataFailure(error, method, url, target.location.origin, init?.signal ?? request?.signal)) throw error;
+      if (!isRetryableDataFailure(error, method, url, target.location.origin, init?.signal ?? request?.signal))
+        throw error;
       return native(input, init);
     }
   };

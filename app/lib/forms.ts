@@ -103,19 +103,28 @@ export function fromSchema(build: SchemaOf, fallback: string): Validator {
  */
 export function formRules(t: Translate) {
   const m = formMessages(t);
-  const optional = (check: Validator): Validator => (value) => ((value ?? "").trim() === "" ? "" : check(value));
+  const optional =
+    (check: Validator): Validator =>
+    (value) =>
+      (value ?? "").trim() === "" ? "" : check(value);
   const isEmail = fromSchema((v) => v.pipe(v.string(), v.email()), m.email);
   return {
     messages: m,
-    required: (name: string): Validator => fromSchema((v) => v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
+    required: (name: string): Validator =>
+      fromSchema((v) => v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
     email: (): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.email(m.email)), m.fallback)),
     url: (): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.url(m.url)), m.fallback)),
     number: (name: string): Validator =>
       optional(fromSchema((v) => v.pipe(v.string(), v.trim(), v.regex(/^-?\d+(\.\d+)?$/, m.number(name))), m.fallback)),
-    minLength: (name: string, min: number): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
-    maxLength: (name: string, max: number): Validator => optional(fromSchema((v) => v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
+    minLength: (name: string, min: number): Validator =>
+      optional(fromSchema((v) => v.pipe(v.string(), v.minLength(min, m.minLength(name, min))), m.fallback)),
+    maxLength: (name: string, max: number): Validator =>
+      optional(fromSchema((v) => v.pipe(v.string(), v.maxLength(max, m.maxLength(name, max))), m.fallback)),
     /** The value must equal another field's current value (password confirmation). */
-    matches: (name: string, other: () => string | null | undefined): Validator => (value) => ((value ?? "") === (other() ?? "") ? "" : m.mismatch(name)),
+    matches:
+      (name: string, other: () => string | null | undefined): Validator =>
+      (value) =>
+        (value ?? "") === (other() ?? "") ? "" : m.mismatch(name),
     /**
      * A phone number in E.164 that is valid for the country its calling code names. The numbering
      * metadata loads on first use, so forms without a phone field never download it.
@@ -133,7 +142,8 @@ export function formRules(t: Translate) {
         return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
       }),
     /** A pattern the trimmed value must match, with its own message. */
-    pattern: (re: RegExp, message: string): Validator => optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
+    pattern: (re: RegExp, message: string): Validator =>
+      optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
     /** An arbitrary valibot schema (built from the loaded valibot) with a message of the caller's choosing. */
     schema: (build: SchemaOf): Validator => optional(fromSchema(build, m.fallback)),
   };

@@ -45,7 +45,11 @@ async function ownServer(path: string, init: RequestInit = {}): Promise<Response
     res = await fetch(path, {
       ...init,
       credentials: "same-origin",
-      headers: { accept: "application/json", ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+      headers: {
+        accept: "application/json",
+        ...(init.body ? { "content-type": "application/json" } : {}),
+        ...init.headers,
+      },
     });
   } catch (cause) {
     throw new ApiError(0, "", {}, cause);

@@ -29,11 +29,14 @@ const SLICE_MS = 6;
 
 function sliceOf(deadline?: IdleDeadline): IdleSlice {
   const end = performance.now() + SLICE_MS;
-  return { timeRemaining: () => Math.max(0, Math.min(deadline ? deadline.timeRemaining() : SLICE_MS, end - performance.now())) };
+  return {
+    timeRemaining: () => Math.max(0, Math.min(deadline ? deadline.timeRemaining() : SLICE_MS, end - performance.now())),
+  };
 }
 
 function request(cb: (slice: IdleSlice) => void): void {
-  if (typeof requestIdleCallback === "function") requestIdleCallback((deadline) => cb(sliceOf(deadline)), { timeout: TIMEOUT_MS });
+  if (typeof requestIdleCallback === "function")
+    requestIdleCallback((deadline) => cb(sliceOf(deadline)), { timeout: TIMEOUT_MS });
   else setTimeout(() => cb(sliceOf()), 50);
 }
 

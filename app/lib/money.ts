@@ -76,7 +76,10 @@ export interface PriceLabels {
 }
 
 /** The items with their price (and former price) formatted for the locale. */
-export function withPriceLabels<T extends { price: number; compare_at_price: number | null; currency: string }>(items: T[], locale: Locale): (T & PriceLabels)[] {
+export function withPriceLabels<T extends { price: number; compare_at_price: number | null; currency: string }>(
+  items: T[],
+  locale: Locale,
+): (T & PriceLabels)[] {
   return items.map((item) => ({
     ...item,
     price_label: formatMoney(item.price, item.currency, locale),
@@ -85,6 +88,9 @@ export function withPriceLabels<T extends { price: number; compare_at_price: num
 }
 
 /** The same for services, priced "from". */
-export function withPriceFromLabels<T extends { price_from: number; currency: string }>(items: T[], locale: Locale): (T & { price_label: string })[] {
+export function withPriceFromLabels<T extends { price_from: number; currency: string }>(
+  items: T[],
+  locale: Locale,
+): (T & { price_label: string })[] {
   return items.map((item) => ({ ...item, price_label: formatMoney(item.price_from, item.currency, locale) }));
 }

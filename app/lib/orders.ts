@@ -3,7 +3,15 @@ import type { Order } from "../../contract/orders";
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
  */
-export const ORDER_STATUSES = ["pending_payment", "paid", "processing", "shipped", "delivered", "payment_failed", "cancelled"] as const;
+export const ORDER_STATUSES = [
+  "pending_payment",
+  "paid",
+  "processing",
+  "shipped",
+  "delivered",
+  "payment_failed",
+  "cancelled",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
@@ -62,5 +70,8 @@ const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;
 export function formatDate(iso: string, locale: "en" | "ar", withTime = false): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(DATE_TAGS[locale], withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" }).format(date);
+  return new Intl.DateTimeFormat(
+    DATE_TAGS[locale],
+    withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
+  ).format(date);
 }

@@ -29,8 +29,17 @@ export function isPhoneKey(key: string): boolean {
 }
 
 export const EDITING_KEYS = new Set([
-  "Backspace", "Delete", "Tab", "Enter", "Escape",
-  "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End",
+  "Backspace",
+  "Delete",
+  "Tab",
+  "Enter",
+  "Escape",
+  "ArrowLeft",
+  "ArrowRight",
+  "ArrowUp",
+  "ArrowDown",
+  "Home",
+  "End",
 ]);
 
 export function normalizeSearch(value: string): string {
@@ -63,4 +72,3 @@ export function createTypeAhead(resetMs = TYPE_AHEAD_RESET_MS) {
     },
   };
 }
-

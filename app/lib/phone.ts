@@ -147,7 +147,13 @@ export function listCountries(localeTag: string): Country[] {
     .map((code): Country => {
       const name = local(code);
       const callingCode = getCountryCallingCode(code);
-      return { code, name, callingCode, flag: flagOf(code), search: normalizeSearch(`${name} ${english(code)} ${code} +${callingCode}`) };
+      return {
+        code,
+        name,
+        callingCode,
+        flag: flagOf(code),
+        search: normalizeSearch(`${name} ${english(code)} ${code} +${callingCode}`),
+      };
     })
     .sort((a, b) => collator.compare(a.name, b.name));
   countryCache.set(localeTag, list);
@@ -170,7 +176,10 @@ export function searchCountries(countries: Country[], query: string): Country[] 
   const hits = countries.filter((c) => words.every((w) => c.search.includes(w)));
   // Names that start with the query come first.
   const first = normalizeSearch(query);
-  return [...hits.filter((c) => normalizeSearch(c.name).startsWith(first)), ...hits.filter((c) => !normalizeSearch(c.name).startsWith(first))];
+  return [
+    ...hits.filter((c) => normalizeSearch(c.name).startsWith(first)),
+    ...hits.filter((c) => !normalizeSearch(c.name).startsWith(first)),
+  ];
 }
 
 /** The first country whose localized name starts with the type-ahead buffer. */

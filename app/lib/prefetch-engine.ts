@@ -1,4 +1,9 @@
-import { matchRoutes, type DataRouter, type UNSAFE_AssetsManifest as AssetsManifest, type UNSAFE_RouteModules as RouteModules } from "react-router";
+import {
+  matchRoutes,
+  type DataRouter,
+  type UNSAFE_AssetsManifest as AssetsManifest,
+  type UNSAFE_RouteModules as RouteModules,
+} from "react-router";
 import { whenIdle, type IdleSlice } from "./idle";
 import { isConstrainedNetwork } from "./prefetch";
 import { updateState } from "./update-state";
@@ -57,7 +62,9 @@ export function candidateRoutes(routes: Route[], segments: string[]): Route[] {
       used += 1;
     }
     if (!fits) continue;
-    kept.push(open || !route.children ? route : { ...route, children: candidateRoutes(route.children, segments.slice(used)) });
+    kept.push(
+      open || !route.children ? route : { ...route, children: candidateRoutes(route.children, segments.slice(used)) },
+    );
   }
   return kept;
 }
@@ -96,7 +103,8 @@ export function prefetchTargets(page: string, view: RouterView, origin: string):
   const { matches: current, loaderData, location } = view.state;
   const isNew = (m: Match, i: number) => current[i] === undefined || m.route.id !== current[i].route.id;
   const pathChanged = (m: Match, i: number) =>
-    current[i].pathname !== m.pathname || (current[i].route.path?.endsWith("*") === true && current[i].params["*"] !== m.params["*"]);
+    current[i].pathname !== m.pathname ||
+    (current[i].route.path?.endsWith("*") === true && current[i].params["*"] !== m.params["*"]);
   const changed = (m: Match, i: number) => isNew(m, i) || pathChanged(m, i);
 
   const forData = next.filter((m, i) => {
@@ -119,7 +127,12 @@ export function prefetchTargets(page: string, view: RouterView, origin: string):
     for (const m of next) {
       const route = view.manifest.routes[m.route.id];
       if (!route?.hasLoader) continue;
-      if (!forData.some((d) => d.route.id === m.route.id) && m.route.id in loaderData && view.routeModules[m.route.id]?.shouldRevalidate) optOut = true;
+      if (
+        !forData.some((d) => d.route.id === m.route.id) &&
+        m.route.id in loaderData &&
+        view.routeModules[m.route.id]?.shouldRevalidate
+      )
+        optOut = true;
       else if (route.hasClientLoader) optOut = true;
       else ids.push(m.route.id);
     }
@@ -136,7 +149,8 @@ export function prefetchTargets(page: string, view: RouterView, origin: string):
     if (!changed(m, i)) continue;
     const route = view.manifest.routes[m.route.id];
     if (!route) continue;
-    for (const href of [route.module, route.clientActionModule, route.clientLoaderModule, ...(route.imports ?? [])]) if (href) modules.add(href);
+    for (const href of [route.module, route.clientActionModule, route.clientLoaderModule, ...(route.imports ?? [])])
+      if (href) modules.add(href);
     for (const href of route.css ?? []) styles.add(href);
   }
   return { data, modules: [...modules], styles: [...styles] };
@@ -277,7 +291,8 @@ let observer: IntersectionObserver | undefined;
 
 function pageOf(a: HTMLAnchorElement): string | undefined {
   const url = new URL(a.href, location.href);
-  if (url.origin !== location.origin || a.target || a.hasAttribute("download") || a.hasAttribute("data-no-prefetch")) return undefined;
+  if (url.origin !== location.origin || a.target || a.hasAttribute("download") || a.hasAttribute("data-no-prefetch"))
+    return undefined;
   return url.pathname + url.search;
 }
 

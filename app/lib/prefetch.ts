@@ -28,7 +28,9 @@ interface NetworkInformation {
 
 /** True when the visitor asked to save data or is on a 2g connection: no speculative fetching then. */
 export function isConstrainedNetwork(
-  c: NetworkInformation | undefined = typeof navigator === "undefined" ? undefined : (navigator as Navigator & { connection?: NetworkInformation }).connection,
+  c: NetworkInformation | undefined = typeof navigator === "undefined"
+    ? undefined
+    : (navigator as Navigator & { connection?: NetworkInformation }).connection,
 ): boolean {
   if (!c) return false;
   return c.saveData === true || c.effectiveType === "2g" || c.effectiveType === "slow-2g";

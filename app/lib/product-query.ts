@@ -21,7 +21,12 @@ const riyals = v.pipe(
   v.regex(/^\d{1,7}(\.\d{1,2})?$/),
   v.transform(Number),
 );
-const positiveInt = v.pipe(v.string(), v.transform((s) => latinDigits(s).trim()), v.regex(/^[1-9]\d{0,4}$/), v.transform(Number));
+const positiveInt = v.pipe(
+  v.string(),
+  v.transform((s) => latinDigits(s).trim()),
+  v.regex(/^[1-9]\d{0,4}$/),
+  v.transform(Number),
+);
 
 /** Each parameter is checked on its own, so one bad value is dropped without losing the others. */
 const FIELDS = {

@@ -93,6 +93,11 @@ export function jsonLd(data: Record<string, unknown>): MetaDescriptor {
 export function breadcrumbList(items: { name: string; url: string }[]): MetaDescriptor {
   return jsonLd({
     "@type": "BreadcrumbList",
-    itemListElement: items.map((item, i) => ({ "@type": "ListItem", position: i + 1, name: item.name, item: item.url })),
+    itemListElement: items.map((item, i) => ({
+      "@type": "ListItem",
+      position: i + 1,
+      name: item.name,
+      item: item.url,
+    })),
   });
 }

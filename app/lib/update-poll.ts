@@ -37,7 +37,10 @@ export function createUpdatePoll(deps: UpdatePollDeps): UpdatePoll {
   async function check(): Promise<boolean> {
     if (state.isPending()) return true;
     try {
-      const res = await deps.fetch(`/builds/latest.json?t=${now()}`, { cache: "no-store", headers: { accept: "application/json" } });
+      const res = await deps.fetch(`/builds/latest.json?t=${now()}`, {
+        cache: "no-store",
+        headers: { accept: "application/json" },
+      });
       if (!res.ok) return false;
       const body = (await res.json()) as { id?: unknown };
       if (typeof body.id !== "string" || body.id === "") return false;

@@ -35,7 +35,11 @@ export function createUpdateState(): UpdateState {
  * Called when a client-side navigation starts: with an update pending it turns the navigation
  * into a full load of the same target (true), otherwise it lets the router carry on (false).
  */
-export function reloadOnNavigation(state: Pick<UpdateState, "isPending">, target: string, assign: (url: string) => void): boolean {
+export function reloadOnNavigation(
+  state: Pick<UpdateState, "isPending">,
+  target: string,
+  assign: (url: string) => void,
+): boolean {
   if (!state.isPending()) return false;
   assign(target);
   return true;

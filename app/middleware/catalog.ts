@@ -13,11 +13,13 @@ import { isLocale } from "../lib/locales";
 export const catalogMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
   const locale = isLocale(params.locale) ? params.locale : context.get(shopContext).preferredLocale;
   let tree: Promise<CategoryNode[]> | undefined;
-  context.set(catalogContext, () =>
-    (tree ??= serverApi(context, request, locale)
-      .then((api) => api.get<CategoryNode[]>("/categories"))
-      .then((res) => (Array.isArray(res.data) ? res.data : []))
-      .catch(() => [] as CategoryNode[])),
+  context.set(
+    catalogContext,
+    () =>
+      (tree ??= serverApi(context, request, locale)
+        .then((api) => api.get<CategoryNode[]>("/categories"))
+        .then((res) => (Array.isArray(res.data) ? res.data : []))
+        .catch(() => [] as CategoryNode[])),
   );
   return next();
 };

@@ -29,16 +29,23 @@ export default function ConfirmPassword() {
   // The token lives in session storage, which the server cannot see: read it after hydration.
   const [resetToken, setResetToken] = useState<string | null | undefined>(undefined);
   useEffect(() => setResetToken(readResetToken()), []);
-  const [form, { Form, Field }] = useForm<ConfirmValues>({ ...FORM_OPTIONS, initialValues: { password: "", password_confirmation: "" } });
+  const [form, { Form, Field }] = useForm<ConfirmValues>({
+    ...FORM_OPTIONS,
+    initialValues: { password: "", password_confirmation: "" },
+  });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   const labels = { password: t("auth.newPassword"), password_confirmation: t("auth.passwordConfirmation") };
 
   if (resetToken === null || serverErrors.some((e) => e.type === "reset_token")) {
     return (
       <AuthCard title={t("pages.confirmPassword.title")}>
-        <p className="form__alert" role="alert">{t("auth.resetExpired")}</p>
+        <p className="form__alert" role="alert">
+          {t("auth.resetExpired")}
+        </p>
         <p>
-          <Link className="button button--primary" to={to("/auth/forget-password")}>{t("auth.askNewCode")}</Link>
+          <Link className="button button--primary" to={to("/auth/forget-password")}>
+            {t("auth.askNewCode")}
+          </Link>
         </p>
       </AuthCard>
     );
@@ -59,16 +66,52 @@ export default function ConfirmPassword() {
   return (
     <AuthCard title={t("pages.confirmPassword.title")} lead={t("auth.confirmLead")}>
       <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
-        <Field name="password" validate={[rules.required(labels.password), rules.minLength(labels.password, 8), rules.maxLength(labels.password, 128)]}>
-          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="new-password" hint={t("auth.passwordHint")} required />}
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
+        <Field
+          name="password"
+          validate={[
+            rules.required(labels.password),
+            rules.minLength(labels.password, 8),
+            rules.maxLength(labels.password, 128),
+          ]}
+        >
+          {(field, props) => (
+            <PasswordField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password}
+              autoComplete="new-password"
+              hint={t("auth.passwordHint")}
+              required
+            />
+          )}
         </Field>
         <Field
           name="password_confirmation"
-          validate={[rules.required(labels.password_confirmation), rules.matches(labels.password_confirmation, () => getValue(form, "password"))]}
+          validate={[
+            rules.required(labels.password_confirmation),
+            rules.matches(labels.password_confirmation, () => getValue(form, "password")),
+          ]}
         >
           {(field, props) => (
-            <TextField form={form} field={field} props={props} label={labels.password_confirmation} type="password" dir="auto" {...noAutocompleteProps} {...noCopyPasteProps} required />
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password_confirmation}
+              type="password"
+              dir="auto"
+              {...noAutocompleteProps}
+              {...noCopyPasteProps}
+              required
+            />
           )}
         </Field>
         <SubmitButton className="button button--primary button--block" disabled={resetToken === undefined}>

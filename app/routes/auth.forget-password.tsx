@@ -34,7 +34,11 @@ export default function ForgetPassword() {
   const submit = async (values: ForgetValues) => {
     const recipient = channel === "email" ? values.email.trim() : values.phone;
     const payload = channel === "email" ? { email: recipient } : { phone: recipient };
-    const sent = await run(t("auth.sendingCode"), () => requestPasswordReset(browserApi(locale), payload), (res) => res.message || t("auth.codeSent"));
+    const sent = await run(
+      t("auth.sendingCode"),
+      () => requestPasswordReset(browserApi(locale), payload),
+      (res) => res.message || t("auth.codeSent"),
+    );
     if (!sent) return;
     await navigate(`${to("/auth/otp")}?${new URLSearchParams({ purpose: "reset", to: recipient })}`);
   };
@@ -50,11 +54,28 @@ export default function ForgetPassword() {
       }
     >
       <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
         <ChannelSwitch name="forget-channel" value={channel} onChange={setChannel} />
         {channel === "email" ? (
           <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
-            {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="username" dir="ltr" required />}
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                label={labels.email}
+                type="email"
+                autoComplete="username"
+                dir="ltr"
+                required
+              />
+            )}
           </Field>
         ) : (
           <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>

@@ -49,14 +49,20 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
   const [channel, setChannel] = useState<Channel>("email");
-  const [form, { Form, Field }] = useForm<LoginValues>({ ...FORM_OPTIONS, initialValues: { email: "", phone: "", password: "" } });
+  const [form, { Form, Field }] = useForm<LoginValues>({
+    ...FORM_OPTIONS,
+    initialValues: { email: "", phone: "", password: "" },
+  });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   useEffect(preloadSignIn, []);
   const labels = { email: t("auth.email"), phone: t("auth.phone"), password: t("auth.password") };
   const withRedirect = (path: string) => (redirectTo ? `${path}?redirect=${encodeURIComponent(redirectTo)}` : path);
 
   const submit = async (values: LoginValues) => {
-    const credentials = channel === "email" ? { email: values.email.trim(), password: values.password } : { phone: values.phone, password: values.password };
+    const credentials =
+      channel === "email"
+        ? { email: values.email.trim(), password: values.password }
+        : { phone: values.phone, password: values.password };
     const user = await run(
       t("auth.signingIn"),
       async () => signInWith((await logIn(browserApi(locale), credentials)).data),
@@ -87,15 +93,34 @@ export default function Login({ loaderData }: Route.ComponentProps) {
               {t("auth.continueWith", { provider: p.name })}
             </a>
           ))}
-          <p className="auth-divider"><span>{t("auth.or")}</span></p>
+          <p className="auth-divider">
+            <span>{t("auth.or")}</span>
+          </p>
         </div>
       ) : null}
       <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
         <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
         {channel === "email" ? (
           <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
-            {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="username" dir="ltr" required />}
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                label={labels.email}
+                type="email"
+                autoComplete="username"
+                dir="ltr"
+                required
+              />
+            )}
           </Field>
         ) : (
           <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
@@ -103,7 +128,16 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           </Field>
         )}
         <Field name="password" validate={[rules.required(labels.password)]}>
-          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="current-password" required />}
+          {(field, props) => (
+            <PasswordField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password}
+              autoComplete="current-password"
+              required
+            />
+          )}
         </Field>
         <p className="auth-form__aside">
           <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>

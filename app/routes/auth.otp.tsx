@@ -83,9 +83,13 @@ export default function Otp() {
   if (!recipient) {
     return (
       <AuthCard title={t("pages.otp.title")}>
-        <p className="form__alert" role="alert">{t("auth.otpMissingRecipient")}</p>
+        <p className="form__alert" role="alert">
+          {t("auth.otpMissingRecipient")}
+        </p>
         <p>
-          <Link className="button" to={to(purpose === "reset" ? "/auth/forget-password" : "/auth/register")}>{t("auth.startAgain")}</Link>
+          <Link className="button" to={to(purpose === "reset" ? "/auth/forget-password" : "/auth/register")}>
+            {t("auth.startAgain")}
+          </Link>
         </p>
       </AuthCard>
     );
@@ -95,7 +99,7 @@ export default function Otp() {
     const code = toLatinDigits(values.code).replace(/\D/g, "");
     const answer = await run(
       t("auth.checkingCode"),
-      async () => (await verifyCode(browserApi(locale), identifierPayload(recipient), code, purpose)),
+      async () => await verifyCode(browserApi(locale), identifierPayload(recipient), code, purpose),
       (res) => res.message,
     );
     if (!answer) return;
@@ -105,26 +109,37 @@ export default function Otp() {
       await navigate(to("/auth/confirm-password"), { replace: true });
       return;
     }
-    await navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), { replace: true });
+    await navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), {
+      replace: true,
+    });
   };
-
-
 
   return (
     <AuthCard
       title={t("pages.otp.title")}
       lead={
         <>
-          {t(purpose === "reset" ? "auth.otpLeadReset" : "auth.otpLeadVerify")} <bdi className="auth-card__recipient">{recipient}</bdi>
+          {t(purpose === "reset" ? "auth.otpLeadReset" : "auth.otpLeadVerify")}{" "}
+          <bdi className="auth-card__recipient">{recipient}</bdi>
         </>
       }
     >
       <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={{ code: label }} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={{ code: label }}
+        />
         <Field
           name="code"
           validate={[rules.required(label), rules.schema(otpSchema(t("auth.codeFormat")))]}
-          transform={(value) => toLatinDigits(value ?? "").replace(/\D/g, "").slice(0, 6)}
+          transform={(value) =>
+            toLatinDigits(value ?? "")
+              .replace(/\D/g, "")
+              .slice(0, 6)
+          }
         >
           {(field, props) => (
             <TextField
@@ -146,7 +161,9 @@ export default function Otp() {
             />
           )}
         </Field>
-        <SubmitButton className="button button--primary button--block">{t(purpose === "reset" ? "auth.continue" : "auth.verify")}</SubmitButton>
+        <SubmitButton className="button button--primary button--block">
+          {t(purpose === "reset" ? "auth.continue" : "auth.verify")}
+        </SubmitButton>
       </Form>
       <div className="otp-resend">
         <button type="button" className="button button--ghost" disabled={wait > 0} onClick={resend}>

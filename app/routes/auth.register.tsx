@@ -63,29 +63,79 @@ export default function Register() {
       lead={t("auth.registerLead")}
       footer={
         <p>
-          {t("auth.haveAccount")} <Link to={redirectTo ? `${to("/auth/login")}?redirect=${encodeURIComponent(redirectTo)}` : to("/auth/login")}>{t("auth.signIn")}</Link>
+          {t("auth.haveAccount")}{" "}
+          <Link to={redirectTo ? `${to("/auth/login")}?redirect=${encodeURIComponent(redirectTo)}` : to("/auth/login")}>
+            {t("auth.signIn")}
+          </Link>
         </p>
       }
     >
       <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
         <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.name} autoComplete="name" {...nameInputProps} required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.name}
+              autoComplete="name"
+              {...nameInputProps}
+              required
+            />
+          )}
         </Field>
         <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="email" dir="ltr" required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.email}
+              type="email"
+              autoComplete="email"
+              dir="ltr"
+              required
+            />
+          )}
         </Field>
         <Field name="phone" validate={[rules.phone()]}>
-          {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />}
-        </Field>
-        <Field name="password" validate={[rules.required(labels.password), rules.minLength(labels.password, 8), rules.maxLength(labels.password, 128)]}>
           {(field, props) => (
-            <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="new-password" hint={t("auth.passwordHint")} required />
+            <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />
+          )}
+        </Field>
+        <Field
+          name="password"
+          validate={[
+            rules.required(labels.password),
+            rules.minLength(labels.password, 8),
+            rules.maxLength(labels.password, 128),
+          ]}
+        >
+          {(field, props) => (
+            <PasswordField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password}
+              autoComplete="new-password"
+              hint={t("auth.passwordHint")}
+              required
+            />
           )}
         </Field>
         <Field
           name="password_confirmation"
-          validate={[rules.required(labels.password_confirmation), rules.matches(labels.password_confirmation, () => getValue(form, "password"))]}
+          validate={[
+            rules.required(labels.password_confirmation),
+            rules.matches(labels.password_confirmation, () => getValue(form, "password")),
+          ]}
         >
           {(field, props) => (
             <TextField

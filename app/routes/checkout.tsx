@@ -34,7 +34,11 @@ const CheckoutForm = lazy(() =>
 );
 
 export function HydrateFallback() {
-  return <div className="container page"><CheckoutLoading /></div>;
+  return (
+    <div className="container page">
+      <CheckoutLoading />
+    </div>
+  );
 }
 
 export default function Checkout() {

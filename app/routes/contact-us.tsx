@@ -60,7 +60,13 @@ export default function ContactUs() {
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<ContactValues>({
     ...FORM_OPTIONS,
-    initialValues: { name: "", email: "", phone: "", subject: (params.get("subject") ?? "").slice(0, 150), message: "" },
+    initialValues: {
+      name: "",
+      email: "",
+      phone: "",
+      subject: (params.get("subject") ?? "").slice(0, 150),
+      message: "",
+    },
   });
   const { serverErrors, serverMessage, fail, clear } = useFormSubmit(form);
   const labels = {
@@ -83,7 +89,10 @@ export default function ContactUs() {
       // A refusal the form can show (fields, too many messages) still gets its toast; the common
       // handler toasts server failures itself.
       if (error instanceof ApiError && [400, 422, 429].includes(error.status)) {
-        toast.error(error.status === 429 ? error.message || t("contact.tooMany") : error.message || t("contact.failed"), { id });
+        toast.error(
+          error.status === 429 ? error.message || t("contact.tooMany") : error.message || t("contact.failed"),
+          { id },
+        );
       } else toast.dismiss(id);
       fail(error);
     }
@@ -95,8 +104,16 @@ export default function ContactUs() {
       <h1>{t("pages.contact.title")}</h1>
       <p className="lead muted">{t("contact.intro")}</p>
       <div className="contact__grid">
-        <Form className="form card contact__form" method="post" onSubmit={submit} shouldFocus={false} aria-labelledby="contact-form-title">
-          <h2 id="contact-form-title" className="visually-hidden">{t("pages.contact.title")}</h2>
+        <Form
+          className="form card contact__form"
+          method="post"
+          onSubmit={submit}
+          shouldFocus={false}
+          aria-labelledby="contact-form-title"
+        >
+          <h2 id="contact-form-title" className="visually-hidden">
+            {t("pages.contact.title")}
+          </h2>
           {posted ? (
             <div className={posted.ok ? "notice notice--ok" : "form__summary"} role={posted.ok ? "status" : "alert"}>
               <p>{posted.message || (posted.ok ? t("contact.sent") : t("contact.failed"))}</p>
@@ -109,31 +126,96 @@ export default function ContactUs() {
               ) : null}
             </div>
           ) : null}
-          <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} idPrefix="contact" />
+          <FormErrors
+            form={form}
+            messages={rules.messages}
+            serverErrors={serverErrors}
+            serverMessage={serverMessage}
+            labels={labels}
+            idPrefix="contact"
+          />
           <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
-            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.name} autoComplete="name" {...nameInputProps} required />}
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                idPrefix="contact"
+                label={labels.name}
+                autoComplete="name"
+                {...nameInputProps}
+                required
+              />
+            )}
           </Field>
-          <Field name="email" validate={[rules.required(labels.email), rules.email(), rules.maxLength(labels.email, 190)]}>
-            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.email} type="email" autoComplete="email" dir="ltr" required />}
+          <Field
+            name="email"
+            validate={[rules.required(labels.email), rules.email(), rules.maxLength(labels.email, 190)]}
+          >
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                idPrefix="contact"
+                label={labels.email}
+                type="email"
+                autoComplete="email"
+                dir="ltr"
+                required
+              />
+            )}
           </Field>
           <Field name="phone" validate={[rules.phone()]}>
-            {(field, props) => <PhoneField form={form} field={field} props={props} idPrefix="contact" label={labels.phone} />}
+            {(field, props) => (
+              <PhoneField form={form} field={field} props={props} idPrefix="contact" label={labels.phone} />
+            )}
           </Field>
           <Field name="subject" validate={[rules.required(labels.subject), rules.maxLength(labels.subject, 150)]}>
-            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.subject} required />}
+            {(field, props) => (
+              <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.subject} required />
+            )}
           </Field>
-          <Field name="message" validate={[rules.required(labels.message), rules.minLength(labels.message, 10), rules.maxLength(labels.message, 5000)]}>
-            {(field, props) => <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.message} multiline rows={6} required />}
+          <Field
+            name="message"
+            validate={[
+              rules.required(labels.message),
+              rules.minLength(labels.message, 10),
+              rules.maxLength(labels.message, 5000),
+            ]}
+          >
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                idPrefix="contact"
+                label={labels.message}
+                multiline
+                rows={6}
+                required
+              />
+            )}
           </Field>
-          <button type="submit" className="button button--primary">{t("contact.send")}</button>
+          <button type="submit" className="button button--primary">
+            {t("contact.send")}
+          </button>
         </Form>
         <aside className="card contact__aside" aria-labelledby="contact-details">
           <h2 id="contact-details">{t("contact.details")}</h2>
           <dl>
             <dt>{t("contact.phoneLabel")}</dt>
-            <dd><a href="tel:+966920000000" dir="ltr"><bdi>+966 92 000 0000</bdi></a></dd>
+            <dd>
+              <a href="tel:+966920000000" dir="ltr">
+                <bdi>+966 92 000 0000</bdi>
+              </a>
+            </dd>
             <dt>{t("contact.emailLabel")}</dt>
-            <dd><a href="mailto:support@souq.example"><bdi>support@souq.example</bdi></a></dd>
+            <dd>
+              <a href="mailto:support@souq.example">
+                <bdi>support@souq.example</bdi>
+              </a>
+            </dd>
           </dl>
           <p className="muted">{t("contact.hours")}</p>
         </aside>

@@ -23,21 +23,27 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" 
 
 /** Below the fold: started now, awaited by nobody, streamed into the page when they arrive. */
 function later<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
-  return call
-    .then((r) => r.data ?? [])
-    .catch(() => [] as T[]);
+  return call.then((r) => r.data ?? []).catch(() => [] as T[]);
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
-  const newArrivals = later<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) => withPriceLabels(items, locale));
+  const newArrivals = later<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
+    withPriceLabels(items, locale),
+  );
   const services = later<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
   try {
     // The first paint: banners, category tiles and the featured row.
     const { data } = await getHome(api);
-    return { banners: data.banners ?? [], categories: data.categories ?? [], featured: withPriceLabels(data.featured ?? [], locale), newArrivals, services };
+    return {
+      banners: data.banners ?? [],
+      categories: data.categories ?? [],
+      featured: withPriceLabels(data.featured ?? [], locale),
+      newArrivals,
+      services,
+    };
   } catch (error) {
     failLoad(error, locale);
   }
@@ -47,14 +53,17 @@ function Hero({ banners }: { banners: Banner[] }) {
   const t = useT();
   const locale = useLocale();
   const [first, ...rest] = banners;
-  const link = (href: string) => (href.startsWith("/") && !/^\/(en|ar)(\/|$)/.test(href) ? localePath(locale, href) : href);
+  const link = (href: string) =>
+    href.startsWith("/") && !/^\/(en|ar)(\/|$)/.test(href) ? localePath(locale, href) : href;
   if (!first) {
     return (
       <section className="hero hero--plain">
         <div className="hero__text">
           <h1>{t("home.heroFallbackTitle")}</h1>
           <p>{t("home.heroFallbackSubtitle")}</p>
-          <SmartLink className="button button--primary" to={localePath(locale, "/products")}>{t("home.shopNow")}</SmartLink>
+          <SmartLink className="button button--primary" to={localePath(locale, "/products")}>
+            {t("home.shopNow")}
+          </SmartLink>
         </div>
       </section>
     );
@@ -65,10 +74,22 @@ function Hero({ banners }: { banners: Banner[] }) {
         <div className="hero__text">
           <h1>{first.title}</h1>
           {first.subtitle ? <p>{first.subtitle}</p> : null}
-          <SmartLink className="button button--primary" to={link(first.link)}>{first.cta_label || t("home.shopNow")}</SmartLink>
+          <SmartLink className="button button--primary" to={link(first.link)}>
+            {first.cta_label || t("home.shopNow")}
+          </SmartLink>
         </div>
         {/* Sizes in the banner art's 5:2 ratio (1200×480), so the box the browser reserves is the one the image fills: no layout shift. */}
-        {first.image ? <img className="hero__image" src={first.image} alt="" width={480} height={192} fetchPriority="high" decoding="async" /> : null}
+        {first.image ? (
+          <img
+            className="hero__image"
+            src={first.image}
+            alt=""
+            width={480}
+            height={192}
+            fetchPriority="high"
+            decoding="async"
+          />
+        ) : null}
       </article>
       {rest.length > 0 ? (
         <ul className="hero__more" role="list">
@@ -138,24 +159,41 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <CategoryTiles categories={categories} />
       {featured.length > 0 ? (
         <section className="section" aria-labelledby="home-featured">
-          <SectionHead id="home-featured" title={t("home.featured")} more={to("/products")} moreLabel={t("home.viewAll")} />
+          <SectionHead
+            id="home-featured"
+            title={t("home.featured")}
+            more={to("/products")}
+            moreLabel={t("home.viewAll")}
+          />
           <ProductGrid products={featured.slice(0, 8)} eager={4} />
         </section>
       ) : null}
       <section className="section" aria-labelledby="home-new">
-        <SectionHead id="home-new" title={t("home.newArrivals")} more={`${to("/products")}?sort=newest`} moreLabel={t("home.viewAll")} />
+        <SectionHead
+          id="home-new"
+          title={t("home.newArrivals")}
+          more={`${to("/products")}?sort=newest`}
+          moreLabel={t("home.viewAll")}
+        />
         <Suspense fallback={<Placeholder />}>
           <Await resolve={newArrivals}>{(items) => <ProductGrid products={items} />}</Await>
         </Suspense>
       </section>
       <section className="section" aria-labelledby="home-services">
-        <SectionHead id="home-services" title={t("home.services")} more={to("/services")} moreLabel={t("home.allServices")} />
+        <SectionHead
+          id="home-services"
+          title={t("home.services")}
+          more={to("/services")}
+          moreLabel={t("home.allServices")}
+        />
         <Suspense fallback={<Placeholder />}>
           <Await resolve={services}>
             {(items) => (
               <ul className="service-grid" role="list">
                 {items.slice(0, 4).map((s) => (
-                  <li key={s.id}><ServiceCard service={s} /></li>
+                  <li key={s.id}>
+                    <ServiceCard service={s} />
+                  </li>
                 ))}
               </ul>
             )}

@@ -12,7 +12,8 @@ import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkoutStatus", noindex: true });
 
-type Load = { state: "loading" } | { state: "ready"; order: Order } | { state: "missing" } | { state: "error"; message: string };
+type Load =
+  { state: "loading" } | { state: "ready"; order: Order } | { state: "missing" } | { state: "error"; message: string };
 
 /**
  * The status of one order (`?order=<number>`). Read in the browser: a guest owns the order
@@ -36,7 +37,8 @@ export default function CheckoutStatus() {
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         // Not this visitor's order, or none: say so here rather than leave for the error page.
-        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return setLoad({ state: "missing" });
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403))
+          return setLoad({ state: "missing" });
         setLoad({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
       });
     return () => controller.abort();
@@ -52,12 +54,19 @@ export default function CheckoutStatus() {
           <Link to={to("/track-order")}>{t("orders.trackOrder")}</Link>
         </div>
       ) : null}
-      {load.state === "error" ? <div className="notice notice--danger" role="alert"><p>{load.message}</p></div> : null}
+      {load.state === "error" ? (
+        <div className="notice notice--danger" role="alert">
+          <p>{load.message}</p>
+        </div>
+      ) : null}
       {load.state === "ready" ? (
         <OrderDetails order={load.order}>
           {load.order.status === "pending_payment" || load.order.status === "payment_failed" ? (
             <p>
-              <Link className="button button--primary" to={`${to("/proceed-payement")}?order=${encodeURIComponent(load.order.number)}`}>
+              <Link
+                className="button button--primary"
+                to={`${to("/proceed-payement")}?order=${encodeURIComponent(load.order.number)}`}
+              >
                 {t("orders.payNow")}
               </Link>
             </p>

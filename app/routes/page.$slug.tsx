@@ -11,7 +11,11 @@ export const loader = (args: Route.LoaderArgs) => loadContentPage(args, args.par
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { page: "page", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });
+  pageMeta(args, {
+    page: "page",
+    title: args.loaderData?.page.title,
+    description: args.loaderData?.page.excerpt || undefined,
+  });
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   return <ContentPageView page={loaderData.page} />;

@@ -39,7 +39,11 @@ export default function ContentPages({ loaderData }: Route.ComponentProps) {
         <ul className="page-list" role="list">
           {loaderData.pages.map((p) => (
             <li key={p.slug} className="page-list__item">
-              <h2><SmartLink to={to(OWN_ROUTES.has(p.slug) ? `/${p.slug}` : `/page/${encodeURIComponent(p.slug)}`)}>{p.title}</SmartLink></h2>
+              <h2>
+                <SmartLink to={to(OWN_ROUTES.has(p.slug) ? `/${p.slug}` : `/page/${encodeURIComponent(p.slug)}`)}>
+                  {p.title}
+                </SmartLink>
+              </h2>
               {p.excerpt ? <p className="muted">{p.excerpt}</p> : null}
             </li>
           ))}

@@ -16,7 +16,11 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymen
 const POLL_MS = 1500;
 const POLL_TRIES = 12;
 
-type View = { state: "checking" } | { state: "done"; status: Status } | { state: "missing" } | { state: "error"; message: string };
+type View =
+  | { state: "checking" }
+  | { state: "done"; status: Status }
+  | { state: "missing" }
+  | { state: "error"; message: string };
 
 /**
  * Where the provider returns (`?payment_id=...&order=<number>`): paid, failed (with a retry), or
@@ -44,10 +48,12 @@ export default function PaymentStatus() {
         const res = await getPaymentStatus(browserApi(locale), paymentId);
         if (stopped) return;
         setView({ state: "done", status: res.data });
-        if (res.data.status === "pending" && tries + 1 < POLL_TRIES) timer = setTimeout(() => void check(tries + 1), POLL_MS);
+        if (res.data.status === "pending" && tries + 1 < POLL_TRIES)
+          timer = setTimeout(() => void check(tries + 1), POLL_MS);
       } catch (error) {
         if (stopped) return;
-        if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return setView({ state: "missing" });
+        if (error instanceof ApiError && (error.status === 404 || error.status === 403))
+          return setView({ state: "missing" });
         setView({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
       }
     };
@@ -78,30 +84,59 @@ export default function PaymentStatus() {
     <div className="container page payment-page">
       <div className="payment-card card" data-status={status?.status ?? view.state}>
         <h1>{t("pages.paymentStatus.title")}</h1>
-        {number ? <p className="muted">{t("payment.order", { number: "" })}<bdi>{number}</bdi></p> : null}
+        {number ? (
+          <p className="muted">
+            {t("payment.order", { number: "" })}
+            <bdi>{number}</bdi>
+          </p>
+        ) : null}
         {view.state === "checking" ? (
-          <div className="payment-card__progress" role="status"><span className="spinner" aria-hidden="true" /><p>{t("payment.checking")}</p></div>
+          <div className="payment-card__progress" role="status">
+            <span className="spinner" aria-hidden="true" />
+            <p>{t("payment.checking")}</p>
+          </div>
         ) : null}
         {status?.status === "paid" ? (
           <div className="payment-result payment-result--paid" role="status">
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56"><circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" /><path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" /></svg>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56">
+              <circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" />
+              <path
+                d="M7 12.5l3.2 3.2L17 9"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
+            </svg>
             <h2>{t("payment.paid")}</h2>
             <p>{t("payment.paidText")}</p>
             <div className="payment-card__actions">
-              <Link className="button button--primary" to={orderLink}>{t("payment.viewOrder")}</Link>
-              <Link className="button" to={to("/products")}>{t("payment.continueShopping")}</Link>
+              <Link className="button button--primary" to={orderLink}>
+                {t("payment.viewOrder")}
+              </Link>
+              <Link className="button" to={to("/products")}>
+                {t("payment.continueShopping")}
+              </Link>
             </div>
           </div>
         ) : null}
         {status?.status === "failed" ? (
           <div className="payment-result payment-result--failed" role="alert">
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56"><circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" /><path d="M8 8l8 8M16 8l-8 8" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" /></svg>
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56">
+              <circle cx="12" cy="12" r="11" fill="currentColor" opacity=".15" />
+              <path d="M8 8l8 8M16 8l-8 8" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+            </svg>
             <h2>{t("payment.failed")}</h2>
             <p>{t("payment.failedText")}</p>
             {status.message ? <p className="muted">{status.message}</p> : null}
             <div className="payment-card__actions">
-              <Link className="button button--primary" to={retryLink}>{t("payment.retryPayment")}</Link>
-              <Link className="button" to={orderLink}>{t("payment.viewOrder")}</Link>
+              <Link className="button button--primary" to={retryLink}>
+                {t("payment.retryPayment")}
+              </Link>
+              <Link className="button" to={orderLink}>
+                {t("payment.viewOrder")}
+              </Link>
             </div>
           </div>
         ) : null}
@@ -111,21 +146,31 @@ export default function PaymentStatus() {
             <h2>{t("payment.pending")}</h2>
             <p>{t("payment.pendingText")}</p>
             <div className="payment-card__actions">
-              <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>{t("payment.checkAgain")}</button>
-              <Link className="button" to={orderLink}>{t("payment.viewOrder")}</Link>
+              <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>
+                {t("payment.checkAgain")}
+              </button>
+              <Link className="button" to={orderLink}>
+                {t("payment.viewOrder")}
+              </Link>
             </div>
           </div>
         ) : null}
         {view.state === "missing" ? (
           <div className="notice" role="status">
             <p>{t("payment.missingPayment")}</p>
-            {number ? <Link to={orderLink}>{t("payment.viewOrder")}</Link> : <Link to={to("/")}>{t("payment.continueShopping")}</Link>}
+            {number ? (
+              <Link to={orderLink}>{t("payment.viewOrder")}</Link>
+            ) : (
+              <Link to={to("/")}>{t("payment.continueShopping")}</Link>
+            )}
           </div>
         ) : null}
         {view.state === "error" ? (
           <div className="notice notice--danger" role="alert">
             <p>{view.message}</p>
-            <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>{t("payment.checkAgain")}</button>
+            <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>
+              {t("payment.checkAgain")}
+            </button>
           </div>
         ) : null}
       </div>

@@ -11,7 +11,11 @@ export const loader = (args: Route.LoaderArgs) => loadContentPage(args, "privacy
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { page: "privacy", title: args.loaderData?.page.title, description: args.loaderData?.page.excerpt || undefined });
+  pageMeta(args, {
+    page: "privacy",
+    title: args.loaderData?.page.title,
+    description: args.loaderData?.page.excerpt || undefined,
+  });
 
 export default function PrivacyPolicy({ loaderData }: Route.ComponentProps) {
   return <ContentPageView page={loaderData.page} inList={false} />;

@@ -10,7 +10,8 @@ import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
-type Phase = { state: "starting" } | { state: "redirecting" } | { state: "failed"; message: string } | { state: "missing" };
+type Phase =
+  { state: "starting" } | { state: "redirecting" } | { state: "failed"; message: string } | { state: "missing" };
 
 /**
  * Starts the payment of `?order=<number>` and hands the browser over to the provider's page,
@@ -52,7 +53,12 @@ export default function ProceedPayment() {
     <div className="container page payment-page">
       <div className="payment-card card">
         <h1>{t("pages.proceedPayment.title")}</h1>
-        {number ? <p className="muted">{t("payment.order", { number: "" })}<bdi>{number}</bdi></p> : null}
+        {number ? (
+          <p className="muted">
+            {t("payment.order", { number: "" })}
+            <bdi>{number}</bdi>
+          </p>
+        ) : null}
         {phase.state === "starting" || phase.state === "redirecting" ? (
           <div className="payment-card__progress" role="status" aria-live="polite">
             <span className="spinner" aria-hidden="true" />
@@ -62,11 +68,17 @@ export default function ProceedPayment() {
         ) : null}
         {phase.state === "failed" ? (
           <div className="notice notice--danger" role="alert">
-            <p><strong>{t("payment.startFailed")}</strong></p>
+            <p>
+              <strong>{t("payment.startFailed")}</strong>
+            </p>
             {phase.message && phase.message !== t("payment.startFailed") ? <p>{phase.message}</p> : null}
             <div className="payment-card__actions">
-              <button type="button" className="button button--primary" onClick={() => void start()}>{t("payment.retry")}</button>
-              <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>{t("payment.viewOrder")}</Link>
+              <button type="button" className="button button--primary" onClick={() => void start()}>
+                {t("payment.retry")}
+              </button>
+              <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>
+                {t("payment.viewOrder")}
+              </Link>
             </div>
           </div>
         ) : null}

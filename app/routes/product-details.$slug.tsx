@@ -37,7 +37,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 /** The first sentence-sized part of a description, for the meta description. */
 function summary(text: string, max = 155): string {
-  const flat = text.replace(/^##\s.*$/gm, "").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/^##\s.*$/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 }
 
@@ -50,7 +53,9 @@ export const meta: Route.MetaFunction = (args) => {
   const url = `${origin}/${locale}/product-details/${encodeURIComponent(product.slug)}`;
   const abs = (src: string) => (src.startsWith("http") ? src : `${origin}${src}`);
   const images = (product.images.length ? product.images : [product.image]).map(abs);
-  const description = summary(product.description) || t("seo.productDescription", { name: product.name, price: formatMoney(product.price, product.currency, locale) });
+  const description =
+    summary(product.description) ||
+    t("seo.productDescription", { name: product.name, price: formatMoney(product.price, product.currency, locale) });
   return pageMeta(args, {
     page: "product",
     title: product.name,
@@ -80,7 +85,10 @@ export const meta: Route.MetaFunction = (args) => {
       breadcrumbList([
         { name: t("catalog.home"), url: `${origin}/${locale}` },
         { name: t("catalog.products"), url: `${origin}/${locale}/products` },
-        ...product.breadcrumbs.map((c) => ({ name: c.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(c.slug)}` })),
+        ...product.breadcrumbs.map((c) => ({
+          name: c.name,
+          url: `${origin}/${locale}/products?category=${encodeURIComponent(c.slug)}`,
+        })),
         { name: product.name, url },
       ]),
     ],
@@ -105,7 +113,10 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         items={[
           { name: t("catalog.home"), to: to("/") },
           { name: t("catalog.products"), to: to("/products") },
-          ...product.breadcrumbs.map((c) => ({ name: c.name, to: `${to("/products")}?category=${encodeURIComponent(c.slug)}` })),
+          ...product.breadcrumbs.map((c) => ({
+            name: c.name,
+            to: `${to("/products")}?category=${encodeURIComponent(c.slug)}`,
+          })),
           { name: product.name },
         ]}
       />
@@ -117,15 +128,26 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           <dl className="product__ids">
             <div>
               <dt>{t("product.model")}</dt>
-              <dd><bdi>{product.model}</bdi></dd>
+              <dd>
+                <bdi>{product.model}</bdi>
+              </dd>
             </div>
             <div>
               <dt>{t("product.sku")}</dt>
-              <dd><bdi>{product.sku}</bdi></dd>
+              <dd>
+                <bdi>{product.sku}</bdi>
+              </dd>
             </div>
           </dl>
           <div className="product__price">
-            <Price price={product.price} compareAt={product.compare_at_price} currency={product.currency} size="lg" label={product.price_label} compareLabel={product.compare_at_label} />
+            <Price
+              price={product.price}
+              compareAt={product.compare_at_price}
+              currency={product.currency}
+              size="lg"
+              label={product.price_label}
+              compareLabel={product.compare_at_label}
+            />
             <p className="muted product__vat">{t("product.vatIncluded")}</p>
           </div>
           <p className="product__stock">
@@ -134,7 +156,9 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           <div className="product__order">
             <QuantityPicker value={quantity} max={max} onChange={setQuantity} />
             {/* The per-order limit, when it is what bounds the picker; a lower stock says so in the stock line. */}
-            {max > 0 && product.max_per_order > 0 && product.max_per_order < product.stock ? <p className="muted product__limit">{t("product.maxPerOrder", { count: product.max_per_order })}</p> : null}
+            {max > 0 && product.max_per_order > 0 && product.max_per_order < product.stock ? (
+              <p className="muted product__limit">{t("product.maxPerOrder", { count: product.max_per_order })}</p>
+            ) : null}
             <AddToCart productId={product.id} maxQuantity={max} quantity={quantity} />
           </div>
         </div>
@@ -154,7 +178,9 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
                 {product.specifications.map((s, i) => (
                   <tr key={`${i}-${s.label}`}>
                     <th scope="row">{s.label}</th>
-                    <td><bdi>{s.value}</bdi></td>
+                    <td>
+                      <bdi>{s.value}</bdi>
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -54,7 +54,9 @@ export default function ProductFinder({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <button type="submit" className="button button--primary">{t("product.finderSubmit")}</button>
+        <button type="submit" className="button button--primary">
+          {t("product.finderSubmit")}
+        </button>
       </Form>
       {popular.length > 0 ? (
         <section className="section" aria-labelledby="finder-popular">

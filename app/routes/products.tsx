@@ -36,7 +36,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       query,
       ignored,
       products: withPriceLabels(list.data ?? [], locale),
-      meta: { page: meta.page ?? query.page, per_page: meta.per_page ?? 12, total: meta.total ?? 0, last_page: Math.max(1, meta.last_page ?? 1) },
+      meta: {
+        page: meta.page ?? query.page,
+        per_page: meta.per_page ?? 12,
+        total: meta.total ?? 0,
+        last_page: Math.max(1, meta.last_page ?? 1),
+      },
       categories,
       brands,
     };
@@ -49,14 +54,22 @@ export const meta: Route.MetaFunction = (args) => {
   const data = args.loaderData;
   const locale = metaLocale(args);
   const t = (key: string, p?: Record<string, string | number>) => translate(locale, key, p);
-  const category = data?.query.category ? flattenCategories(data.categories).find((c) => c.category.slug === data.query.category)?.category : undefined;
-  let title = category ? t("seo.categoryTitle", { category: category.name }) : data?.query.q ? t("seo.searchTitle", { q: data.query.q }) : t("pages.products.title");
+  const category = data?.query.category
+    ? flattenCategories(data.categories).find((c) => c.category.slug === data.query.category)?.category
+    : undefined;
+  let title = category
+    ? t("seo.categoryTitle", { category: category.name })
+    : data?.query.q
+      ? t("seo.searchTitle", { q: data.query.q })
+      : t("pages.products.title");
   if (data && data.query.page > 1) title = `${title} — ${t("seo.pageSuffix", { page: data.query.page })}`;
   const origin = metaOrigin(args);
   const crumbs = [
     { name: t("catalog.home"), url: `${origin}/${locale}` },
     { name: t("catalog.products"), url: `${origin}/${locale}/products` },
-    ...(category ? [{ name: category.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(category.slug)}` }] : []),
+    ...(category
+      ? [{ name: category.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(category.slug)}` }]
+      : []),
   ];
   return pageMeta(args, {
     page: "products",
@@ -73,7 +86,9 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const to = useLocalePath();
   const base = to("/products");
-  const category = query.category ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category : undefined;
+  const category = query.category
+    ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category
+    : undefined;
   // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
   const [before, after = ""] = t("catalog.resultsFor", { q: "\u0000" }).split("\u0000");
   const heading = query.q ? (
@@ -86,7 +101,9 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     (category?.name ?? t("pages.products.title"))
   );
   const count = meta.total === 1 ? t("catalog.resultsOne") : t("catalog.results", { count: meta.total });
-  const filtered = Boolean(query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock);
+  const filtered = Boolean(
+    query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock,
+  );
   return (
     <div className="container page catalog">
       <Breadcrumbs
@@ -112,7 +129,9 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           <h2 id="empty-title">{t("catalog.empty")}</h2>
           <p className="muted">{t("catalog.emptyHint")}</p>
           {filtered || query.q ? (
-            <SmartLink className="button" to={base}>{t("catalog.clear")}</SmartLink>
+            <SmartLink className="button" to={base}>
+              {t("catalog.clear")}
+            </SmartLink>
           ) : null}
         </section>
       )}

@@ -54,8 +54,12 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <h2 id="guest-title">{t("profile.guestTitle")}</h2>
           <p>{t("profile.guestLead")}</p>
           <div className="profile-guest__actions">
-            <Link className="button button--primary" to={to("/auth/login")}>{t("auth.signIn")}</Link>
-            <Link className="button" to={to("/auth/register")}>{t("auth.createAccount")}</Link>
+            <Link className="button button--primary" to={to("/auth/login")}>
+              {t("auth.signIn")}
+            </Link>
+            <Link className="button" to={to("/auth/register")}>
+              {t("auth.createAccount")}
+            </Link>
           </div>
           <p className="muted">
             {t("profile.guestTrack")} <Link to={to("/track-order")}>{t("nav.trackOrder")}</Link>
@@ -72,20 +76,26 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <ProfileNav />
         <div className="profile-main">
           <section className="card profile-summary" aria-labelledby="summary-title">
-            <div className="profile-summary__avatar" aria-hidden="true">{initials(user.name)}</div>
+            <div className="profile-summary__avatar" aria-hidden="true">
+              {initials(user.name)}
+            </div>
             <div>
               <h2 id="summary-title">{t("profile.hello", { name: user.name })}</h2>
               <dl className="profile-summary__list">
                 {user.email ? (
                   <div>
                     <dt>{t("auth.email")}</dt>
-                    <dd><bdi>{user.email}</bdi></dd>
+                    <dd>
+                      <bdi>{user.email}</bdi>
+                    </dd>
                   </div>
                 ) : null}
                 {user.phone ? (
                   <div>
                     <dt>{t("auth.phone")}</dt>
-                    <dd><bdi dir="ltr">{phone}</bdi></dd>
+                    <dd>
+                      <bdi dir="ltr">{phone}</bdi>
+                    </dd>
                   </div>
                 ) : null}
                 <div>
@@ -98,7 +108,10 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                 </div>
               </dl>
               {!user.verified && user.email ? (
-                <Link className="button" to={`${to("/auth/otp")}?${new URLSearchParams({ purpose: "verify", to: user.email, send: "1" })}`}>
+                <Link
+                  className="button"
+                  to={`${to("/auth/otp")}?${new URLSearchParams({ purpose: "verify", to: user.email, send: "1" })}`}
+                >
                   {t("profile.verifyNow")}
                 </Link>
               ) : null}
@@ -109,7 +122,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               <li key={s}>
                 <Link className="card profile-tile" to={to(`/profile/${s}`)}>
                   <span className="profile-tile__title">{t(sectionTitleKey(s))}</span>
-                  <span className="profile-tile__text muted">{t(`profile.tiles.${s === "change-password" ? "changePassword" : s}`)}</span>
+                  <span className="profile-tile__text muted">
+                    {t(`profile.tiles.${s === "change-password" ? "changePassword" : s}`)}
+                  </span>
                 </Link>
               </li>
             ))}

@@ -1,7 +1,16 @@
 import type { Route } from "./+types/robots[.]txt";
 import { shopContext } from "../lib/context";
 
-const PRIVATE = ["checkout", "shopping-cart", "orders", "profile", "auth", "proceed-payement", "payment-status", "order"];
+const PRIVATE = [
+  "checkout",
+  "shopping-cart",
+  "orders",
+  "profile",
+  "auth",
+  "proceed-payement",
+  "payment-status",
+  "order",
+];
 
 export function loader({ context }: Route.LoaderArgs) {
   const { origin } = context.get(shopContext);

@@ -47,7 +47,15 @@ export const meta: Route.MetaFunction = (args) => {
         description: service.summary,
         url,
         provider: { "@type": "Organization", name: translate(locale, "app.name") },
-        ...(service.price_from > 0 ? { offers: { "@type": "Offer", price: toDecimalString(service.price_from, service.currency), priceCurrency: service.currency } } : {}),
+        ...(service.price_from > 0
+          ? {
+              offers: {
+                "@type": "Offer",
+                price: toDecimalString(service.price_from, service.currency),
+                priceCurrency: service.currency,
+              },
+            }
+          : {}),
       }),
       breadcrumbList([
         { name: t("catalog.home"), url: `${origin}/${locale}` },
@@ -64,7 +72,13 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page service">
-      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("services.title"), to: to("/services") }, { name: service.name }]} />
+      <Breadcrumbs
+        items={[
+          { name: t("catalog.home"), to: to("/") },
+          { name: t("services.title"), to: to("/services") },
+          { name: service.name },
+        ]}
+      />
       <div className="service__head">
         <ServiceIcon name={service.icon} />
         <div>
@@ -92,8 +106,15 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
       <p className="service__actions">
-        <SmartLink className="button button--primary" to={`${to("/contact-us")}?subject=${encodeURIComponent(service.name)}`}>{t("services.book")}</SmartLink>
-        <SmartLink className="button" to={to("/services")}>{t("services.back")}</SmartLink>
+        <SmartLink
+          className="button button--primary"
+          to={`${to("/contact-us")}?subject=${encodeURIComponent(service.name)}`}
+        >
+          {t("services.book")}
+        </SmartLink>
+        <SmartLink className="button" to={to("/services")}>
+          {t("services.back")}
+        </SmartLink>
       </p>
     </div>
   );

@@ -31,7 +31,12 @@ export const meta: Route.MetaFunction = (args) => {
   const t = (key: string) => translate(locale, key);
   return pageMeta(args, {
     page: "services",
-    extra: [breadcrumbList([{ name: t("catalog.home"), url: `${origin}/${locale}` }, { name: t("services.title"), url: `${origin}/${locale}/services` }])],
+    extra: [
+      breadcrumbList([
+        { name: t("catalog.home"), url: `${origin}/${locale}` },
+        { name: t("services.title"), url: `${origin}/${locale}/services` },
+      ]),
+    ],
   });
 };
 
@@ -46,7 +51,9 @@ export default function Services({ loaderData }: Route.ComponentProps) {
       {loaderData.services.length > 0 ? (
         <ul className="service-grid" role="list">
           {loaderData.services.map((s) => (
-            <li key={s.id}><ServiceCard service={s} headingLevel={2} /></li>
+            <li key={s.id}>
+              <ServiceCard service={s} headingLevel={2} />
+            </li>
           ))}
         </ul>
       ) : (

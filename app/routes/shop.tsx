@@ -15,7 +15,10 @@ import { redirectMiddleware } from "../middleware/redirect";
 export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [categories, session] = await Promise.all([context.get(catalogContext)(), context.get(shopContext).getSession()]);
+  const [categories, session] = await Promise.all([
+    context.get(catalogContext)(),
+    context.get(shopContext).getSession(),
+  ]);
   return { categories, signedIn: session !== null };
 }
 
@@ -31,7 +34,9 @@ function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode
   const t = useT();
   return (
     <>
-      <a className="skip-link" href="#main">{t("app.skipToContent")}</a>
+      <a className="skip-link" href="#main">
+        {t("app.skipToContent")}
+      </a>
       <Header categories={data?.categories ?? []} signedIn={data?.signedIn ?? false} />
       <main id="main" className="site-main" tabIndex={-1}>
         {children}

@@ -29,7 +29,11 @@ function CartLoading() {
 }
 
 export function HydrateFallback() {
-  return <div className="container page"><CartLoading /></div>;
+  return (
+    <div className="container page">
+      <CartLoading />
+    </div>
+  );
 }
 
 export default function ShoppingCart() {
@@ -45,7 +49,14 @@ export default function ShoppingCart() {
   const { options } = useCheckoutOptions(locale, revision, undefined, loaded && !empty);
   const totals: Totals = options
     ? { ...optionsTotals(options), subtotal: cart.subtotal, discount: cart.discount }
-    : { subtotal: cart.subtotal, discount: cart.discount, shipping: null, vat: null, total: cart.total, currency: cart.currency };
+    : {
+        subtotal: cart.subtotal,
+        discount: cart.discount,
+        shipping: null,
+        vat: null,
+        total: cart.total,
+        currency: cart.currency,
+      };
   if (options) totals.total = cart.total + (totals.shipping ?? 0);
 
   return (
@@ -60,12 +71,16 @@ export default function ShoppingCart() {
         <div className="empty-state card">
           <p>{t("cart.empty")}</p>
           <p className="muted">{t("cart.emptyHint")}</p>
-          <Link className="button button--primary" to={to("/products")}>{t("cart.browseProducts")}</Link>
+          <Link className="button button--primary" to={to("/products")}>
+            {t("cart.browseProducts")}
+          </Link>
         </div>
       ) : (
         <div className="cart-page__layout">
           <section className="cart-page__lines" aria-labelledby="cart-lines-title">
-            <h2 id="cart-lines-title" className="visually-hidden">{t("cart.lines")}</h2>
+            <h2 id="cart-lines-title" className="visually-hidden">
+              {t("cart.lines")}
+            </h2>
             <ul className="cart-lines">
               {cart.products.map((line) => (
                 <CartLine key={line.product_id} line={line} currency={cart.currency} />
@@ -76,8 +91,12 @@ export default function ShoppingCart() {
             <OrderSummary totals={totals}>
               <PromoCode />
             </OrderSummary>
-            <Link className="button button--primary button--block" to={to("/checkout")}>{t("cart.proceedToCheckout")}</Link>
-            <Link className="button button--ghost button--block" to={to("/products")}>{t("cart.continueShopping")}</Link>
+            <Link className="button button--primary button--block" to={to("/checkout")}>
+              {t("cart.proceedToCheckout")}
+            </Link>
+            <Link className="button button--ghost button--block" to={to("/products")}>
+              {t("cart.continueShopping")}
+            </Link>
           </div>
         </div>
       )}

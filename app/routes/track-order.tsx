@@ -13,7 +13,8 @@ import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "trackOrder", noindex: true });
 
-type Result = { state: "idle" } | { state: "found"; order: Order } | { state: "notFound" } | { state: "error"; message: string };
+type Result =
+  { state: "idle" } | { state: "found"; order: Order } | { state: "notFound" } | { state: "error"; message: string };
 
 /** Finds an order by its number and the email or phone given at checkout (POST /orders/track). */
 export default function TrackOrder() {
@@ -31,7 +32,8 @@ export default function TrackOrder() {
 
   const numberError = serverErrors.number || (submitted && !number.trim() ? t("track.numberRequired") : "");
   const contactError =
-    serverErrors.contact || (submitted ? (!contact.trim() ? t("track.contactRequired") : rules.emailOrPhone()(contact)) : "");
+    serverErrors.contact ||
+    (submitted ? (!contact.trim() ? t("track.contactRequired") : rules.emailOrPhone()(contact)) : "");
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -47,7 +49,8 @@ export default function TrackOrder() {
       else if (error instanceof ApiError && error.status === 422) {
         setServerErrors(Object.fromEntries(error.fieldErrors.map((fe) => [fe.type, fe.message])));
         setResult({ state: "idle" });
-      } else if (error instanceof ApiError && error.status === 429) setResult({ state: "error", message: error.message });
+      } else if (error instanceof ApiError && error.status === 429)
+        setResult({ state: "error", message: error.message });
       else setResult({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
     } finally {
       setBusy(false);
@@ -73,7 +76,11 @@ export default function TrackOrder() {
             aria-invalid={numberError ? true : undefined}
             aria-describedby={numberError ? "track-number-error" : undefined}
           />
-          {numberError ? <p id="track-number-error" className="field__error">{numberError}</p> : null}
+          {numberError ? (
+            <p id="track-number-error" className="field__error">
+              {numberError}
+            </p>
+          ) : null}
         </div>
         <div className="field" data-invalid={contactError ? "true" : undefined}>
           <label htmlFor="track-contact">{t("track.contact")}</label>
@@ -88,15 +95,27 @@ export default function TrackOrder() {
             aria-invalid={contactError ? true : undefined}
             aria-describedby={contactError ? "track-contact-error" : undefined}
           />
-          {contactError ? <p id="track-contact-error" className="field__error">{contactError}</p> : null}
+          {contactError ? (
+            <p id="track-contact-error" className="field__error">
+              {contactError}
+            </p>
+          ) : null}
         </div>
         <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
           {busy ? t("track.searching") : t("track.submit")}
         </button>
       </form>
       <div className="track-result" aria-live="polite">
-        {result.state === "notFound" ? <div className="notice notice--danger" role="alert"><p>{t("track.notFound")}</p></div> : null}
-        {result.state === "error" ? <div className="notice notice--danger" role="alert"><p>{result.message}</p></div> : null}
+        {result.state === "notFound" ? (
+          <div className="notice notice--danger" role="alert">
+            <p>{t("track.notFound")}</p>
+          </div>
+        ) : null}
+        {result.state === "error" ? (
+          <div className="notice notice--danger" role="alert">
+            <p>{result.message}</p>
+          </div>
+        ) : null}
         {result.state === "found" ? <OrderDetails order={result.order} /> : null}
       </div>
     </div>

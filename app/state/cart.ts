@@ -41,7 +41,15 @@ export interface CartResponse extends Partial<CartList> {
   total_quantity?: number;
 }
 
-export const EMPTY_CART: CartList = { products: [], subtotal: 0, discount: 0, total: 0, currency: "SAR", promo: null, invalid: [] };
+export const EMPTY_CART: CartList = {
+  products: [],
+  subtotal: 0,
+  discount: 0,
+  total: 0,
+  currency: "SAR",
+  promo: null,
+  invalid: [],
+};
 
 /** Discount types: 1 percentage (the default, spec §9), 2 fixed amount in minor units. */
 export type DiscountType = 1 | 2;
@@ -57,7 +65,13 @@ export interface PromoState {
   message: string;
 }
 
-export const IDLE_PROMO: PromoState = { state: "idle", code: "", discount_type: DEFAULT_DISCOUNT_TYPE, discount: 0, message: "" };
+export const IDLE_PROMO: PromoState = {
+  state: "idle",
+  code: "",
+  discount_type: DEFAULT_DISCOUNT_TYPE,
+  discount: 0,
+  message: "",
+};
 
 export const cartListAtom = atom<CartList>(EMPTY_CART);
 
@@ -89,7 +103,11 @@ export function toDiscountType(value: unknown): DiscountType {
 export function cartFromResponse(data: CartResponse | null | undefined): CartList {
   if (!data || !Array.isArray(data.products)) return EMPTY_CART;
   return {
-    products: data.products.map((line) => ({ ...line, product_id: Number(line.product_id), quantity: Number(line.quantity) })),
+    products: data.products.map((line) => ({
+      ...line,
+      product_id: Number(line.product_id),
+      quantity: Number(line.quantity),
+    })),
     subtotal: data.subtotal ?? 0,
     discount: data.discount ?? 0,
     total: data.total ?? data.subtotal ?? 0,
@@ -119,7 +137,9 @@ export function withLineQuantity(cart: CartList, productId: number, quantity: nu
   const products = cart.products
     .map((line) => {
       if (line.product_id !== productId) return line;
-      const unit = line.product?.price ?? (line.line_total !== undefined && line.quantity > 0 ? line.line_total / line.quantity : undefined);
+      const unit =
+        line.product?.price ??
+        (line.line_total !== undefined && line.quantity > 0 ? line.line_total / line.quantity : undefined);
       return { ...line, quantity, line_total: unit !== undefined ? unit * quantity : line.line_total };
     })
     .filter((line) => line.quantity > 0);
@@ -166,7 +186,13 @@ export function validPromo(
 ): PromoState {
   const discount_type = toDiscountType(answer.discount_type ?? DEFAULT_DISCOUNT_TYPE);
   const discount = Number(answer.discount) || 0;
-  return { state: "valid", code: answer.code ?? code, discount_type, discount, message: template(formatN(discount_type, discount)) };
+  return {
+    state: "valid",
+    code: answer.code ?? code,
+    discount_type,
+    discount,
+    message: template(formatN(discount_type, discount)),
+  };
 }
 
 /** The promo state after a refusal: the server's message, and the discount reset to 0. */

@@ -52,7 +52,10 @@ interface RouterManifest {
 }
 
 /** Vite's client manifest: one entry per chunk, keyed by source id or "_chunk.js". */
-type ViteManifest = Record<string, { file: string; name?: string; imports?: string[]; css?: string[]; assets?: string[] }>;
+type ViteManifest = Record<
+  string,
+  { file: string; name?: string; imports?: string[]; css?: string[]; assets?: string[] }
+>;
 
 export interface RouteBundle {
   /** The URL pattern, e.g. /:locale/products. */
@@ -68,7 +71,8 @@ export interface RouteBundle {
 export function readManifests(buildDir: string): { router: RouterManifest; vite: ViteManifest; clientDir: string } {
   const clientDir = join(root, buildDir, "client");
   const vitePath = join(clientDir, ".vite", "manifest.json");
-  if (!existsSync(vitePath)) throw new Error(`${vitePath} is missing: build first (vite.config.ts keeps build.manifest on).`);
+  if (!existsSync(vitePath))
+    throw new Error(`${vitePath} is missing: build first (vite.config.ts keeps build.manifest on).`);
   const vite = JSON.parse(readFileSync(vitePath, "utf8")) as ViteManifest;
   const name = readdirSync(join(clientDir, "assets")).find((f) => /^manifest-[\w-]+\.js$/.test(f));
   if (!name) throw new Error(`No React Router manifest (assets/manifest-*.js) in ${clientDir}`);
@@ -82,7 +86,12 @@ type ManifestRoute = RouterManifest["routes"][string];
 /** A route and its ancestors, root first. */
 function chainOf(manifest: RouterManifest, id: string): ManifestRoute[] {
   const chain: ManifestRoute[] = [];
-  for (let r: ManifestRoute | undefined = manifest.routes[id]; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) chain.unshift(r);
+  for (
+    let r: ManifestRoute | undefined = manifest.routes[id];
+    r;
+    r = r.parentId ? manifest.routes[r.parentId] : undefined
+  )
+    chain.unshift(r);
   return chain;
 }
 
@@ -117,7 +126,14 @@ export function measureRoutes(buildDir: string, budgets: Budgets = readBudgets()
     const js = new Set<string>([router.entry.module, ...(router.entry.imports ?? [])]);
     const css = new Set<string>((router.entry.css ?? []).map((f) => f.replace(/#.*$/, "")));
     for (const r of chain) {
-      for (const f of [r.module, ...(r.imports ?? []), r.clientLoaderModule, r.clientActionModule, r.clientMiddlewareModule, r.hydrateFallbackModule]) {
+      for (const f of [
+        r.module,
+        ...(r.imports ?? []),
+        r.clientLoaderModule,
+        r.clientActionModule,
+        r.clientMiddlewareModule,
+        r.hydrateFallbackModule,
+      ]) {
         if (f) js.add(f);
       }
       // React Router marks a stylesheet that is also dynamically imported with a trailing "#"
@@ -127,7 +143,8 @@ export function measureRoutes(buildDir: string, budgets: Budgets = readBudgets()
     // Stylesheets imported with ?url (root's app.css) are Vite "assets" of the chunk, not "css".
     for (const f of js) {
       const entry = byFile.get(f);
-      for (const c of [...(entry?.css ?? []), ...(entry?.assets ?? []).filter((a) => a.endsWith(".css"))]) css.add(`/${c}`);
+      for (const c of [...(entry?.css ?? []), ...(entry?.assets ?? []).filter((a) => a.endsWith(".css"))])
+        css.add(`/${c}`);
     }
     let appJs = 0;
     let frameworkJs = 0;
@@ -137,7 +154,14 @@ export function measureRoutes(buildDir: string, budgets: Budgets = readBudgets()
     }
     let cssBytes = 0;
     for (const f of css) cssBytes += gzipSize(f);
-    result.push({ path: routePath(router, route.id), routeId: route.id, appJs, frameworkJs, css: cssBytes, files: [...js, ...css] });
+    result.push({
+      path: routePath(router, route.id),
+      routeId: route.id,
+      appJs,
+      frameworkJs,
+      css: cssBytes,
+      files: [...js, ...css],
+    });
   }
   return result.sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -153,8 +177,13 @@ export function bundleTable(routes: RouteBundle[], budgets: Budgets): string {
   for (const r of routes) {
     const b = budgetFor(budgets, r.routeId);
     const js = b.appJsKB === budgets.perRoute.appJsKB ? kb(r.appJs) : `${kb(r.appJs)} (exception: ${b.appJsKB})`;
-    lines.push(`| \`${r.path}\` (${r.routeId}) | ${js} | ${kb(r.frameworkJs)} | ${kb(r.css)} | ${kb(r.appJs + r.frameworkJs + r.css)} |`);
+    lines.push(
+      `| \`${r.path}\` (${r.routeId}) | ${js} | ${kb(r.frameworkJs)} | ${kb(r.css)} | ${kb(r.appJs + r.frameworkJs + r.css)} |`,
+    );
   }
-  const notes = (budgets.exceptions ?? []).map((e) => `- Exception (${e.appJsKB ?? budgets.perRoute.appJsKB} KB JS, ${e.cssKB ?? budgets.perRoute.cssKB} KB CSS) for ${e.routes.map((r) => `\`${r}\``).join(", ")}: ${e.why}`);
+  const notes = (budgets.exceptions ?? []).map(
+    (e) =>
+      `- Exception (${e.appJsKB ?? budgets.perRoute.appJsKB} KB JS, ${e.cssKB ?? budgets.perRoute.cssKB} KB CSS) for ${e.routes.map((r) => `\`${r}\``).join(", ")}: ${e.why}`,
+  );
   return [...lines, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }

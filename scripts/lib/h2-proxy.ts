@@ -18,7 +18,15 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "http2-settings", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "http2-settings",
+  "host",
+]);
 
 /** The headers that pass through a proxy: not HTTP/2's pseudo-headers, not the hop-by-hop ones. */
 function endToEnd(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
@@ -40,7 +48,9 @@ export interface H2Proxy {
  * `monitorEventLoopDelay`): every response of the page then waited, as a CDN's would not.
  */
 export function startH2ProxyThread(target: string, dir: string, assetsDir?: string): Promise<H2Proxy> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { h2ProxyTarget: target, h2ProxyDir: dir, h2ProxyAssets: assetsDir } });
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { h2ProxyTarget: target, h2ProxyDir: dir, h2ProxyAssets: assetsDir },
+  });
   return new Promise((resolve, reject) => {
     worker.once("error", reject);
     worker.once("message", (m: { url?: string; error?: string }) => {
@@ -52,7 +62,8 @@ export function startH2ProxyThread(target: string, dir: string, assetsDir?: stri
 
 /** What Chromium asks for (wrangler answers it with gzip). Answers are kept per Accept-Encoding. */
 const BROWSER_ENCODINGS = "gzip, deflate, br, zstd";
-const keyOf = (acceptEncoding: string | string[] | undefined, path: string | undefined) => `${String(acceptEncoding ?? "")} ${path ?? ""}`;
+const keyOf = (acceptEncoding: string | string[] | undefined, path: string | undefined) =>
+  `${String(acceptEncoding ?? "")} ${path ?? ""}`;
 type Kept = { status: number; headers: Record<string, string | string[]>; body: Buffer };
 
 async function startH2Proxy(target: string, dir: string, assetsDir?: string): Promise<H2Proxy> {
@@ -60,7 +71,23 @@ async function startH2Proxy(target: string, dir: string, assetsDir?: string): Pr
   const cert = join(dir, "proxy-cert.pem");
   const made = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
     { encoding: "utf8" },
   );
   if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
@@ -70,46 +97,75 @@ async function startH2Proxy(target: string, dir: string, assetsDir?: string): Pr
   // Without the build's assets folder (auditing a worker started elsewhere, or `--no-edge-cache`)
   // nothing is kept: every request goes to wrangler.
   const keepable = (method: string | undefined, status: number | undefined, headers: Record<string, unknown>) =>
-    assetsDir !== undefined && method === "GET" && status === 200 && /\bimmutable\b/.test(String(headers["cache-control"] ?? ""));
-  const server = createSecureServer({ key: readFileSync(key), cert: readFileSync(cert), allowHTTP1: true }, (req, res) => {
-    const kept = req.method === "GET" || req.method === "HEAD" ? edge.get(keyOf(req.headers["accept-encoding"], req.url)) : undefined;
-    if (kept) {
-      res.writeHead(kept.status, { ...kept.headers, "content-length": String(kept.body.length) });
-      if (req.method === "HEAD") res.end();
-      else res.end(kept.body);
-      return;
-    }
-    const headers: Record<string, string | string[]> = { ...endToEnd(req.headers), host: upstream.host };
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      const out = endToEnd(answer.headers);
-      res.writeHead(answer.statusCode ?? 502, out);
-      answer.pipe(res);
-      if (keepable(req.method, answer.statusCode, out)) {
-        const chunks: Buffer[] = [];
-        answer.on("data", (c: Buffer) => chunks.push(c));
-        answer.on("end", () => edge.set(keyOf(headers["accept-encoding"], req.url), { status: 200, headers: out, body: Buffer.concat(chunks) }));
+    assetsDir !== undefined &&
+    method === "GET" &&
+    status === 200 &&
+    /\bimmutable\b/.test(String(headers["cache-control"] ?? ""));
+  const server = createSecureServer(
+    { key: readFileSync(key), cert: readFileSync(cert), allowHTTP1: true },
+    (req, res) => {
+      const kept =
+        req.method === "GET" || req.method === "HEAD"
+          ? edge.get(keyOf(req.headers["accept-encoding"], req.url))
+          : undefined;
+      if (kept) {
+        res.writeHead(kept.status, { ...kept.headers, "content-length": String(kept.body.length) });
+        if (req.method === "HEAD") res.end();
+        else res.end(kept.body);
+        return;
       }
-    });
-    forward.on("error", () => {
-      if (!res.headersSent) res.writeHead(502);
-      res.end();
-    });
-    req.pipe(forward);
-  });
+      const headers: Record<string, string | string[]> = { ...endToEnd(req.headers), host: upstream.host };
+      const forward = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+        (answer) => {
+          const out = endToEnd(answer.headers);
+          res.writeHead(answer.statusCode ?? 502, out);
+          answer.pipe(res);
+          if (keepable(req.method, answer.statusCode, out)) {
+            const chunks: Buffer[] = [];
+            answer.on("data", (c: Buffer) => chunks.push(c));
+            answer.on("end", () =>
+              edge.set(keyOf(headers["accept-encoding"], req.url), {
+                status: 200,
+                headers: out,
+                body: Buffer.concat(chunks),
+              }),
+            );
+          }
+        },
+      );
+      forward.on("error", () => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end();
+      });
+      req.pipe(forward);
+    },
+  );
   // Warm, as Cloudflare's asset layer always is: each hashed asset asked once, as Chromium asks.
   for (const file of assetsDir ? readdirSync(assetsDir) : []) {
     const path = `/assets/${file}`;
     await new Promise<void>((resolve, reject) => {
-      const r = request({ host: upstream.hostname, port: upstream.port, method: "GET", path, headers: { host: upstream.host, "accept-encoding": BROWSER_ENCODINGS }, agent }, (a) => {
-        const out = endToEnd(a.headers);
-        const chunks: Buffer[] = [];
-        a.on("data", (c: Buffer) => chunks.push(c));
-        a.on("end", () => {
-          if (keepable("GET", a.statusCode, out)) edge.set(keyOf(BROWSER_ENCODINGS, path), { status: 200, headers: out, body: Buffer.concat(chunks) });
-          resolve();
-        });
-        a.on("error", reject);
-      });
+      const r = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: "GET",
+          path,
+          headers: { host: upstream.host, "accept-encoding": BROWSER_ENCODINGS },
+          agent,
+        },
+        (a) => {
+          const out = endToEnd(a.headers);
+          const chunks: Buffer[] = [];
+          a.on("data", (c: Buffer) => chunks.push(c));
+          a.on("end", () => {
+            if (keepable("GET", a.statusCode, out))
+              edge.set(keyOf(BROWSER_ENCODINGS, path), { status: 200, headers: out, body: Buffer.concat(chunks) });
+            resolve();
+          });
+          a.on("error", reject);
+        },
+      );
       r.on("error", reject);
       r.end();
     });

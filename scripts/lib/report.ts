@@ -14,7 +14,10 @@ export function replaceSection(name: string, body: string, file = PERFORMANCE_DO
   const block = `${start}\n${body.trim()}\n${end}`;
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  const next = from >= 0 && to > from ? text.slice(0, from) + block + text.slice(to + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  const next =
+    from >= 0 && to > from
+      ? text.slice(0, from) + block + text.slice(to + end.length)
+      : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, next);
 }
 
@@ -22,7 +25,9 @@ export function replaceSection(name: string, body: string, file = PERFORMANCE_DO
 export function machine(): string {
   const cpu = cpus();
   const gib = (totalmem() / 1024 ** 3).toFixed(1);
-  const load = loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   return `${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${gib} GiB memory, Node ${process.version}, ${process.platform}/${process.arch}; load average at start ${load}; ${new Date().toISOString().replace(/\.\d+Z$/, "Z")}`;
 }
 

@@ -15,7 +15,8 @@ export function summarize(reportPath = REPORT, extraFailed = 0): { passed: numbe
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
     // A file that failed to load (syntax error, failing hook) has no test results but is a failure.
-    for (const file of report.testResults ?? []) if (file.status === "failed" && file.assertionResults.length === 0) failed += 1;
+    for (const file of report.testResults ?? [])
+      if (file.status === "failed" && file.assertionResults.length === 0) failed += 1;
   } else {
     failed += 1;
   }

@@ -14,7 +14,12 @@ export const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: pro
 
 /** Runs wrangler to completion; throws with its output on failure. */
 export function wrangler(args: string[], opts: SpawnSyncOptions = {}): string {
-  const res = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env: baseEnv, encoding: "utf8", ...opts });
+  const res = spawnSync(process.execPath, [wranglerBin, ...args], {
+    cwd: root,
+    env: baseEnv,
+    encoding: "utf8",
+    ...opts,
+  });
   if (res.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${res.stdout}\n${res.stderr}`);
   return String(res.stdout);
 }
@@ -57,9 +62,26 @@ export async function startWorker({
   vars?: Record<string, string>;
   stdio?: "pipe" | "inherit";
 }): Promise<RunningWorker> {
-  const args = [wranglerBin, "dev", "-c", `${buildDir}/server/wrangler.json`, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
+  const args = [
+    wranglerBin,
+    "dev",
+    "-c",
+    `${buildDir}/server/wrangler.json`,
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--persist-to",
+    persistDir,
+    "--show-interactive-dev-session=false",
+  ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
-  const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: baseEnv,
+    stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
+    detached: process.platform !== "win32",
+  });
   let output = "";
   const append = (d: Buffer) => (output += d.toString());
   child.stdout?.on("data", append);

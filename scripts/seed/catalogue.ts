@@ -32,15 +32,51 @@ export const CATEGORIES: SeedCategory[] = [
   { id: 9, slug: "smart-home", parent: null, name: { en: "Smart Home", ar: "المنزل الذكي" }, icon: "home" },
   { id: 10, slug: "accessories", parent: null, name: { en: "Accessories", ar: "الإكسسوارات" }, icon: "plug" },
   { id: 11, slug: "iphone", parent: "phones", name: { en: "iPhone", ar: "آيفون" }, icon: "phone" },
-  { id: 12, slug: "android-phones", parent: "phones", name: { en: "Android Phones", ar: "هواتف أندرويد" }, icon: "phone" },
+  {
+    id: 12,
+    slug: "android-phones",
+    parent: "phones",
+    name: { en: "Android Phones", ar: "هواتف أندرويد" },
+    icon: "phone",
+  },
   { id: 13, slug: "macbooks", parent: "laptops", name: { en: "MacBook", ar: "ماك بوك" }, icon: "laptop" },
-  { id: 14, slug: "windows-laptops", parent: "laptops", name: { en: "Windows Laptops", ar: "لابتوبات ويندوز" }, icon: "laptop" },
-  { id: 15, slug: "headphones", parent: "audio", name: { en: "Headphones & Earbuds", ar: "السماعات" }, icon: "headphones" },
+  {
+    id: 14,
+    slug: "windows-laptops",
+    parent: "laptops",
+    name: { en: "Windows Laptops", ar: "لابتوبات ويندوز" },
+    icon: "laptop",
+  },
+  {
+    id: 15,
+    slug: "headphones",
+    parent: "audio",
+    name: { en: "Headphones & Earbuds", ar: "السماعات" },
+    icon: "headphones",
+  },
   { id: 16, slug: "speakers", parent: "audio", name: { en: "Speakers", ar: "مكبرات الصوت" }, icon: "speaker" },
   { id: 17, slug: "consoles", parent: "gaming", name: { en: "Consoles", ar: "أجهزة الألعاب" }, icon: "gamepad" },
-  { id: 18, slug: "gaming-accessories", parent: "gaming", name: { en: "Controllers & Accessories", ar: "أذرع التحكم وملحقات الألعاب" }, icon: "gamepad" },
-  { id: 19, slug: "chargers-cables", parent: "accessories", name: { en: "Chargers & Cables", ar: "الشواحن والكابلات" }, icon: "plug" },
-  { id: 20, slug: "cases-protection", parent: "accessories", name: { en: "Cases & Protection", ar: "الأغطية والحماية" }, icon: "shield" },
+  {
+    id: 18,
+    slug: "gaming-accessories",
+    parent: "gaming",
+    name: { en: "Controllers & Accessories", ar: "أذرع التحكم وملحقات الألعاب" },
+    icon: "gamepad",
+  },
+  {
+    id: 19,
+    slug: "chargers-cables",
+    parent: "accessories",
+    name: { en: "Chargers & Cables", ar: "الشواحن والكابلات" },
+    icon: "plug",
+  },
+  {
+    id: 20,
+    slug: "cases-protection",
+    parent: "accessories",
+    name: { en: "Cases & Protection", ar: "الأغطية والحماية" },
+    icon: "shield",
+  },
 ];
 
 export const BRANDS: SeedBrand[] = [
@@ -403,7 +439,10 @@ const PRODUCTS: ProductInput[] = [
 /** Prices are entered in riyals; the catalogue stores halalas. */
 const halalas = (riyals: number) => Math.round(riyals * 100);
 
-export const productImages = (slug: string) => [`/backend/media/products/${slug}.svg?v=1`, `/backend/media/products/${slug}.svg?v=1&view=2`];
+export const productImages = (slug: string) => [
+  `/backend/media/products/${slug}.svg?v=1`,
+  `/backend/media/products/${slug}.svg?v=1&view=2`,
+];
 
 /** The demo products with ids, resolved references and both languages' texts. */
 export function seedProducts() {
@@ -421,10 +460,12 @@ export function seedProducts() {
     const day = p.isNew ? 365 + index : index * 5;
     const copy = CATEGORY_COPY[top.slug];
     const specs = (lang: "en" | "ar") =>
-      [...p.specs, ["warranty", ["2 years, Saudi agent", "سنتان، وكيل معتمد في السعودية"]] as Spec].map(([label, value]) => ({
-        label: LABELS[label][lang],
-        value: typeof value === "string" ? value : value[lang === "en" ? 0 : 1],
-      }));
+      [...p.specs, ["warranty", ["2 years, Saudi agent", "سنتان، وكيل معتمد في السعودية"]] as Spec].map(
+        ([label, value]) => ({
+          label: LABELS[label][lang],
+          value: typeof value === "string" ? value : value[lang === "en" ? 0 : 1],
+        }),
+      );
     return {
       id,
       slug: p.slug,
@@ -453,7 +494,9 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
   const categories = p.top === p.category ? [p.category] : [p.category, p.top];
   return {
     name: foldArabic([p.name.en, p.name.ar, p.model].join(" ")),
-    body: foldArabic([p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" ")),
+    body: foldArabic(
+      [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
+    ),
   };
 }
 
@@ -476,7 +519,8 @@ export function catalogueStatements(): string[] {
       }),
     ),
   );
-  for (const b of BRANDS) statements.push(insertOrIgnore("brands", { id: b.id, slug: b.slug, name_en: b.name.en, name_ar: b.name.ar }));
+  for (const b of BRANDS)
+    statements.push(insertOrIgnore("brands", { id: b.id, slug: b.slug, name_en: b.name.en, name_ar: b.name.ar }));
   for (const p of seedProducts()) {
     statements.push(
       insertOrIgnore("products", {

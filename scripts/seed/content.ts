@@ -30,7 +30,12 @@ export const SERVICES: SeedService[] = [
       ar: "أحضر جهازك إلى أي فرع أو احجز موعدًا لاستلامه. نفحصه مجانًا ونخبرك بالسعر الدقيق قبل البدء، وتجهز معظم إصلاحات الشاشات والبطاريات في اليوم نفسه. نستخدم قطعًا أصلية أو معتمدة، ولكل إصلاح ضمانه الخاص.",
     },
     features: {
-      en: ["Free diagnosis", "Same-day screen and battery repairs", "Genuine or certified parts", "90-day repair warranty"],
+      en: [
+        "Free diagnosis",
+        "Same-day screen and battery repairs",
+        "Genuine or certified parts",
+        "90-day repair warranty",
+      ],
       ar: ["فحص مجاني", "إصلاح الشاشة والبطارية في اليوم نفسه", "قطع أصلية أو معتمدة", "ضمان الإصلاح لمدة 90 يومًا"],
     },
   },
@@ -48,8 +53,18 @@ export const SERVICES: SeedService[] = [
       ar: "يأتي فنيو التركيب إلى منزلك في الوقت الذي تختاره، ويعلقون التلفزيون بأمان على أي جدار، ويخفون الأسلاك، ويوصلون نظام الصوت ويضبطون الصورة. ويمكنهم أيضًا إعداد شبكة واي فاي تغطي الفيلا بالكامل وربط الكاميرات والإضاءة ومكبرات الصوت بتطبيق واحد.",
     },
     features: {
-      en: ["Wall brackets for TVs up to 85 inches", "Cable management", "Mesh Wi-Fi and smart-home set-up", "Riyadh, Jeddah and Dammam"],
-      ar: ["حوامل جدارية للتلفزيونات حتى 85 بوصة", "ترتيب الأسلاك وإخفاؤها", "إعداد الواي فاي الشبكي والمنزل الذكي", "الرياض وجدة والدمام"],
+      en: [
+        "Wall brackets for TVs up to 85 inches",
+        "Cable management",
+        "Mesh Wi-Fi and smart-home set-up",
+        "Riyadh, Jeddah and Dammam",
+      ],
+      ar: [
+        "حوامل جدارية للتلفزيونات حتى 85 بوصة",
+        "ترتيب الأسلاك وإخفاؤها",
+        "إعداد الواي فاي الشبكي والمنزل الذكي",
+        "الرياض وجدة والدمام",
+      ],
     },
   },
   {
@@ -66,8 +81,18 @@ export const SERVICES: SeedService[] = [
       ar: "يغطي الضمان الممتد الأعطال الكهربائية والميكانيكية بعد انتهاء ضمان الشركة المصنعة. الإصلاح مجاني دون أي تحمل، وإذا تعذر إصلاح الجهاز نستبدله بجهاز بالمواصفات نفسها. يمكنك شراؤه مع جهازك أو خلال 30 يومًا من الشراء.",
     },
     features: {
-      en: ["One, two or three extra years", "No excess on repairs", "Replacement if repair is not possible", "Transferable to a new owner"],
-      ar: ["سنة أو سنتان أو ثلاث سنوات إضافية", "إصلاح دون أي تحمل", "استبدال الجهاز إذا تعذر إصلاحه", "قابل للنقل إلى مالك جديد"],
+      en: [
+        "One, two or three extra years",
+        "No excess on repairs",
+        "Replacement if repair is not possible",
+        "Transferable to a new owner",
+      ],
+      ar: [
+        "سنة أو سنتان أو ثلاث سنوات إضافية",
+        "إصلاح دون أي تحمل",
+        "استبدال الجهاز إذا تعذر إصلاحه",
+        "قابل للنقل إلى مالك جديد",
+      ],
     },
   },
   {
@@ -102,8 +127,18 @@ export const SERVICES: SeedService[] = [
       ar: "أخبرنا بطراز جهازك وحالته ونعطيك عرض سعر فوريًا. أحضره إلى أحد الفروع، فنفحصه خلال دقائق وتُخصم قيمته من مشترياتك الجديدة فورًا. والأجهزة التي لا يمكن إعادة بيعها نعيد تدويرها بمسؤولية.",
     },
     features: {
-      en: ["Instant quote", "Value off your new purchase", "Phones, tablets, laptops and watches", "Responsible recycling"],
-      ar: ["عرض سعر فوري", "خصم القيمة من مشترياتك الجديدة", "الهواتف والأجهزة اللوحية واللابتوبات والساعات", "إعادة تدوير مسؤولة"],
+      en: [
+        "Instant quote",
+        "Value off your new purchase",
+        "Phones, tablets, laptops and watches",
+        "Responsible recycling",
+      ],
+      ar: [
+        "عرض سعر فوري",
+        "خصم القيمة من مشترياتك الجديدة",
+        "الهواتف والأجهزة اللوحية واللابتوبات والساعات",
+        "إعادة تدوير مسؤولة",
+      ],
     },
   },
   {
@@ -120,8 +155,18 @@ export const SERVICES: SeedService[] = [
       ar: "نفتح جهازك الجديد ونحدّثه ونعدّه، سواء كان هاتفًا أو لابتوب أو جهاز ألعاب، ونسجل الدخول إلى حساباتك، ونضبط البريد والنسخ الاحتياطي، ونثبت التطبيقات التي تستخدمها ونعرّفك بأهم الميزات. مثالي للهدايا أو لأحد أفراد العائلة ممن يفضلون المساعدة.",
     },
     features: {
-      en: ["Latest updates installed", "Accounts, email and backups", "Parental controls on request", "A short walkthrough of the features"],
-      ar: ["تثبيت آخر التحديثات", "الحسابات والبريد والنسخ الاحتياطي", "الرقابة الأبوية عند الطلب", "شرح مختصر لأهم الميزات"],
+      en: [
+        "Latest updates installed",
+        "Accounts, email and backups",
+        "Parental controls on request",
+        "A short walkthrough of the features",
+      ],
+      ar: [
+        "تثبيت آخر التحديثات",
+        "الحسابات والبريد والنسخ الاحتياطي",
+        "الرقابة الأبوية عند الطلب",
+        "شرح مختصر لأهم الميزات",
+      ],
     },
   },
 ];
@@ -279,7 +324,10 @@ export const BANNERS: SeedBanner[] = [
   {
     id: 2,
     title: { en: "Save up to 20% on TVs", ar: "وفّر حتى 20% على التلفزيونات" },
-    subtitle: { en: "OLED and Mini LED, with free wall mounting.", ar: "شاشات OLED وMini LED مع تركيب مجاني على الجدار." },
+    subtitle: {
+      en: "OLED and Mini LED, with free wall mounting.",
+      ar: "شاشات OLED وMini LED مع تركيب مجاني على الجدار.",
+    },
     cta: { en: "See the offers", ar: "شاهد العروض" },
     link: "/products?category=tvs&sort=price_asc",
     from: "#0f172a",

@@ -24,7 +24,13 @@ export const PROMOS: SeedPromo[] = [
   // 15% off, at most 150 SAR, twice per customer.
   { code: "RAMADAN15", discount_type: 1, value: 15, max_discount: 15000, per_user_limit: 2 },
   // Ended: answers "This promo code has expired."
-  { code: "EXPIRED20", discount_type: 1, value: 20, starts_at: "2024-01-01T00:00:00.000Z", ends_at: "2024-12-31T23:59:59.000Z" },
+  {
+    code: "EXPIRED20",
+    discount_type: 1,
+    value: 20,
+    starts_at: "2024-01-01T00:00:00.000Z",
+    ends_at: "2024-12-31T23:59:59.000Z",
+  },
   // Every use taken: answers "This promo code has reached its usage limit."
   { code: "USEDUP", discount_type: 1, value: 25, usage_limit: 100, used_count: 100 },
 ];

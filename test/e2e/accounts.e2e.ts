@@ -105,14 +105,20 @@ async function open() {
 
 /** Waits until React has hydrated, so handlers are attached before the test types. */
 async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForFunction(
+    () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
+  );
   await page.waitForLoadState("networkidle");
 }
 
 /** Axe looks at a page at rest: no navigation under way (the loading bar idle). */
 async function atRest(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false", undefined, { timeout: 10_000 });
+  await page.waitForFunction(
+    () => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false",
+    undefined,
+    { timeout: 10_000 },
+  );
 }
 
 /** The newest code the development outbox holds for `to` and `purpose`. */
@@ -129,7 +135,12 @@ async function codeFromOutbox(to: string, purpose: "verify" | "reset"): Promise<
   return code as string;
 }
 
-async function signInWith(page: Page, locale: (typeof LOCALES)[number], email: string, password: string): Promise<void> {
+async function signInWith(
+  page: Page,
+  locale: (typeof LOCALES)[number],
+  email: string,
+  password: string,
+): Promise<void> {
   await page.locator("input[name=email]").fill(email);
   await page.locator("input[name=password]").fill(password);
   await page.locator("form.auth-form button[type=submit]").click();
@@ -151,9 +162,14 @@ for (const locale of LOCALES) {
       await page.locator("input[name=password_confirmation]").fill(PASSWORD);
       await page.locator("form.auth-form button[type=submit]").click();
 
-      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "verify");
+      await page.waitForURL(
+        (url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "verify",
+      );
       expect(new URL(page.url()).searchParams.get("to")).toBe(email);
-      const session = await page.evaluate(() => ({ token: sessionStorage.getItem("token"), userId: sessionStorage.getItem("userId") }));
+      const session = await page.evaluate(() => ({
+        token: sessionStorage.getItem("token"),
+        userId: sessionStorage.getItem("userId"),
+      }));
       expect(session.token).toMatch(/.{20,}/);
       expect(session.userId).toMatch(/^\d+$/);
 
@@ -205,7 +221,9 @@ for (const locale of LOCALES) {
       await hydrated(page);
       await page.locator("input[name=email]").fill(email);
       await page.getByRole("button", { name: t.sendCode }).click();
-      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "reset");
+      await page.waitForURL(
+        (url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("purpose") === "reset",
+      );
 
       await hydrated(page);
       await page.locator("input[name=code]").fill(await codeFromOutbox(email, "reset"));
@@ -221,7 +239,9 @@ for (const locale of LOCALES) {
       await page.locator("input[name=password_confirmation]").fill(NEW_PASSWORD);
       await page.getByRole("button", { name: t.savePassword }).click();
       await page.waitForURL(`${base}/${locale}/auth/login`);
-      await expect.poll(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining(t.passwordChanged)]));
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.passwordChanged)]));
       expect(await page.evaluate(() => sessionStorage.getItem("resetToken"))).toBeNull();
 
       await hydrated(page);
@@ -301,7 +321,11 @@ for (const locale of LOCALES) {
       await page.getByRole("button", { name: t.saveProfile }).click();
       await expect.poll(() => page.locator("[data-sonner-toast][data-type=success]").count()).toBeGreaterThan(0);
       // The own server keeps the new name too.
-      expect(await page.evaluate(async () => ((await (await fetch("/api/get-user")).json()) as { data: { name: string } }).data.name)).toBe(newName);
+      expect(
+        await page.evaluate(
+          async () => ((await (await fetch("/api/get-user")).json()) as { data: { name: string } }).data.name,
+        ),
+      ).toBe(newName);
       await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       // The name alone asked for no password.
@@ -361,7 +385,12 @@ for (const locale of LOCALES) {
       await expect.poll(() => page.locator(".profile-badge").first().textContent()).toBe(t.unverified);
       await hydrated(page);
       await page.getByRole("link", { name: t.verifyNow }).click();
-      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp` && url.searchParams.get("to") === later && !url.searchParams.has("send"));
+      await page.waitForURL(
+        (url) =>
+          url.pathname === `/${locale}/auth/otp` &&
+          url.searchParams.get("to") === later &&
+          !url.searchParams.has("send"),
+      );
       await hydrated(page);
       await page.locator("input[name=code]").fill(await codeFromOutbox(later, "verify"));
       await page.locator("form.auth-form button[type=submit]").click();
@@ -399,7 +428,11 @@ for (const locale of LOCALES) {
 
       // The confirmation refuses pasting.
       const pasted = await page.locator("input[name=password_confirmation]").evaluate((input: HTMLInputElement) => {
-        const event = new ClipboardEvent("paste", { clipboardData: new DataTransfer(), cancelable: true, bubbles: true });
+        const event = new ClipboardEvent("paste", {
+          clipboardData: new DataTransfer(),
+          cancelable: true,
+          bubbles: true,
+        });
         return input.dispatchEvent(event);
       });
       expect(pasted).toBe(false);
@@ -439,7 +472,14 @@ for (const locale of LOCALES) {
 
     it("the sign-in pages have no serious accessibility issue and fit a 360 px phone", async () => {
       const { context, page, errors } = await open();
-      const pages = ["auth/login", "auth/register", `auth/otp?purpose=verify&to=${encodeURIComponent("someone@example.com")}`, "auth/forget-password", "auth/confirm-password", "profile"];
+      const pages = [
+        "auth/login",
+        "auth/register",
+        `auth/otp?purpose=verify&to=${encodeURIComponent("someone@example.com")}`,
+        "auth/forget-password",
+        "auth/confirm-password",
+        "profile",
+      ];
       for (const path of pages) {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(`${base}/${locale}/${path}`);
@@ -448,7 +488,8 @@ for (const locale of LOCALES) {
         const violations = await seriousViolations(page);
         expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
         const slug = path.split("?")[0].replace(/\//g, "-");
-        if (slug === "auth-login" || slug === "auth-register") await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}.png`);
+        if (slug === "auth-login" || slug === "auth-register")
+          await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, path).toBeLessThanOrEqual(0);

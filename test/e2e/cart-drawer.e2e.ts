@@ -29,7 +29,9 @@ let products: Product[] = [];
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, { headers: { "content-language": "en" } });
+  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
+    headers: { "content-language": "en" },
+  });
   products = ((await res.json()) as { data: Product[] }).data.filter((p) => p.stock >= 5 && p.max_per_order >= 2);
   expect(products.length).toBeGreaterThanOrEqual(LOCALES.length);
 });
@@ -69,7 +71,9 @@ describe("cart drawer in Chromium", () => {
         await eventually(() => busy.textContent()).toBe(MESSAGES[locale].cart.loadingLines);
         expect(await page.locator("#cart-drawer .cart-line").count()).toBe(0);
         // The screenshot shows the drawer once it has slid in.
-        await eventually(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").length)).toBe(0);
+        await eventually(() =>
+          page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running").length),
+        ).toBe(0);
         await page.screenshot({ path: `${SCREENSHOTS}/cart-drawer-loading-${locale}.png` });
 
         release();

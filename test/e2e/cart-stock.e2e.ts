@@ -30,10 +30,21 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Products no other suite leans on, taken from the end of the list (the stock-freshness test
   // takes its from the start), with 3 or 4 in stock that one order may take.
-  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=name`, { headers: { "content-language": "en" } });
+  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=name`, {
+    headers: { "content-language": "en" },
+  });
   const all = ((await res.json()) as { data: Product[] }).data;
   candidates = all
-    .filter((p) => !p.is_featured && !p.is_new && p.category.slug !== "phones" && p.brand?.slug !== "apple" && p.stock >= 3 && p.stock <= 4 && p.stock <= p.max_per_order)
+    .filter(
+      (p) =>
+        !p.is_featured &&
+        !p.is_new &&
+        p.category.slug !== "phones" &&
+        p.brand?.slug !== "apple" &&
+        p.stock >= 3 &&
+        p.stock <= 4 &&
+        p.stock <= p.max_per_order,
+    )
     .reverse();
   expect(candidates.length).toBeGreaterThanOrEqual(LOCALES.length);
 });
@@ -56,13 +67,17 @@ describe("cart lines after stock is sold elsewhere", () => {
         await page.getByRole("button", { name: messages.product.increase, exact: true }).click();
         expect(await page.locator("#quantity").inputValue()).toBe("2");
         await page.locator(".add-to-cart__button").click();
-        await expect.poll(() => page.locator(`#cart-drawer [data-product-id="${product.id}"]`).count(), { timeout: 15_000 }).toBe(1);
+        await expect
+          .poll(() => page.locator(`#cart-drawer [data-product-id="${product.id}"]`).count(), { timeout: 15_000 })
+          .toBe(1);
 
         // Others buy all but one.
         holds.push(await buyThroughCheckout(base, product.id, product.stock - 1, `198.51.100.${10 + index}`));
         await page.goto(`${base}/${locale}/shopping-cart`);
         const line = page.locator(`main .cart-line[data-product-id="${product.id}"]`);
-        await expect.poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 }).toBe(messages.cart.onlyAvailable.replace("{{count}}", "1"));
+        await expect
+          .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
+          .toBe(messages.cart.onlyAvailable.replace("{{count}}", "1"));
         // It can only go down: more is not offered.
         expect(await line.locator(".stepper__button").last().isDisabled()).toBe(true);
         expect(await line.locator(".stepper__button").first().isEnabled()).toBe(true);
@@ -72,7 +87,9 @@ describe("cart lines after stock is sold elsewhere", () => {
         // And the last one.
         holds.push(await buyThroughCheckout(base, product.id, 1, `198.51.100.${20 + index}`));
         await page.goto(`${base}/${locale}/shopping-cart`);
-        await expect.poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 }).toBe(messages.cart.soldOut);
+        await expect
+          .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
+          .toBe(messages.cart.soldOut);
         expect(await line.locator(".stepper__input").isDisabled()).toBe(true);
         expect(await line.locator(".cart-line__remove").isEnabled()).toBe(true);
         await fullPageScreenshot(page, `${SCREENSHOTS}/cart-sold-out-${locale}.png`);

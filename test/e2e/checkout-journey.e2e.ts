@@ -12,7 +12,9 @@ type Locale = (typeof LOCALES)[number];
 
 /** A message of the locale files, with rosetta's {{name}} placeholders filled in. */
 function msg(locale: Locale, key: string, params: Record<string, string | number> = {}): string {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], MESSAGES[locale]);
+  const value = key
+    .split(".")
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], MESSAGES[locale]);
   if (typeof value !== "string") throw new Error(`missing message ${key} in ${locale}`);
   return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
 }
@@ -43,7 +45,9 @@ beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Fixtures through the real API: products with room for a quantity of 2 and more.
-  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=newest`, { headers: { "content-language": "en" } });
+  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=newest`, {
+    headers: { "content-language": "en" },
+  });
   const body = (await res.json()) as { data: Product[] };
   products = body.data.filter((p) => p.stock >= 10 && p.max_per_order >= 3);
   expect(products.length).toBeGreaterThanOrEqual(6);
@@ -53,7 +57,9 @@ afterAll(async () => {
 });
 
 async function hydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForFunction(
+    () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
+  );
   await page.waitForLoadState("networkidle");
 }
 
@@ -76,7 +82,12 @@ async function closeDrawer(page: Page): Promise<void> {
 }
 
 async function cartBadge(page: Page): Promise<string> {
-  return (await page.locator("button.cart-button .badge").textContent({ timeout: 2000 }).catch(() => "")) ?? "";
+  return (
+    (await page
+      .locator("button.cart-button .badge")
+      .textContent({ timeout: 2000 })
+      .catch(() => "")) ?? ""
+  );
 }
 
 /** On the sandbox provider's own card page: a card number, any future expiry, any CVC, pay. */
@@ -165,7 +176,9 @@ describe("checkout journey in Chromium", () => {
       );
       await page.locator("#promo-code").fill("SAVE50");
       await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
-      await eventually(() => page.locator("#promo-message").textContent()).toMatch(msgPattern(locale, "cart.promo.discountReceived"));
+      await eventually(() => page.locator("#promo-message").textContent()).toMatch(
+        msgPattern(locale, "cart.promo.discountReceived"),
+      );
       expect(await page.locator("#promo-message").textContent()).toContain("50");
       await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
       await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
@@ -192,7 +205,10 @@ describe("checkout journey in Chromium", () => {
       await eventually(() => page.locator(".payment-result--failed").count()).toBe(1);
       await page.screenshot({ path: `${SCREENSHOTS}/payment-failed-${locale}.png` });
       await expectNoSeriousViolations(page, `payment status ${locale}`);
-      const orderNumber = new URL(page.url()).searchParams.get("order") ?? (await page.locator(".payment-card > .muted bdi").textContent()) ?? "";
+      const orderNumber =
+        new URL(page.url()).searchParams.get("order") ??
+        (await page.locator(".payment-card > .muted bdi").textContent()) ??
+        "";
       expect(orderNumber).toMatch(/^SQ-/);
 
       // Retry with the success card: paid, and the order's status says so.
@@ -201,9 +217,14 @@ describe("checkout journey in Chromium", () => {
       await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
       await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
       await eventually(() => cartBadge(page)).toBe("");
-      await page.getByRole("link", { name: msg(locale, "payment.viewOrder") }).first().click();
+      await page
+        .getByRole("link", { name: msg(locale, "payment.viewOrder") })
+        .first()
+        .click();
       await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
-      await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(msg(locale, "orders.statuses.paid"));
+      await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(
+        msg(locale, "orders.statuses.paid"),
+      );
       expect(await page.locator(".order-item").count()).toBe(2);
       await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
       await expectNoSeriousViolations(page, `order status ${locale}`);
@@ -214,11 +235,15 @@ describe("checkout journey in Chromium", () => {
       await page.locator("#track-number").fill(orderNumber);
       await page.locator("#track-contact").fill(`someone-else@example.com`);
       await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
-      await eventually(() => page.locator(".track-result .notice--danger").textContent()).toBe(msg(locale, "track.notFound"));
+      await eventually(() => page.locator(".track-result .notice--danger").textContent()).toBe(
+        msg(locale, "track.notFound"),
+      );
       await page.locator("#track-contact").fill(email);
       await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
       await eventually(() => page.locator(".track-result .order-details__title bdi").textContent()).toBe(orderNumber);
-      expect(await page.locator(".track-result .status-badge").first().textContent()).toBe(msg(locale, "orders.statuses.paid"));
+      expect(await page.locator(".track-result .status-badge").first().textContent()).toBe(
+        msg(locale, "orders.statuses.paid"),
+      );
 
       // The refused promo code (422) and the unmatched tracking (404) are logged by the browser as failed loads.
       expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
@@ -232,7 +257,13 @@ describe("checkout journey in Chromium", () => {
       const reg = await fetch(`${base}/backend/client/auth/register`, {
         method: "POST",
         headers: { "content-type": "application/json", "content-language": locale },
-        body: JSON.stringify({ name: "Huda Saleh", email, phone: `+96650${String(Date.now()).slice(-7)}`, password, password_confirmation: password }),
+        body: JSON.stringify({
+          name: "Huda Saleh",
+          email,
+          phone: `+96650${String(Date.now()).slice(-7)}`,
+          password,
+          password_confirmation: password,
+        }),
       });
       expect(reg.status).toBeLessThan(300);
 
@@ -255,7 +286,8 @@ describe("checkout journey in Chromium", () => {
       await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
       await page.waitForURL(`${base}/${locale}/checkout`);
       await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
-      if ((await page.locator('input[name="address_choice"][value="new"]').count()) > 0) await page.locator('input[name="address_choice"][value="new"]').check();
+      if ((await page.locator('input[name="address_choice"][value="new"]').count()) > 0)
+        await page.locator('input[name="address_choice"][value="new"]').check();
       await fillNewAddress(page, locale, { name: "Huda Saleh" });
       await page.locator(".checkout__submit").click();
       await payWithCard(page, "4242 4242 4242 4242");

@@ -58,7 +58,8 @@ describe("platform in Chromium", () => {
 
   it("the back button returns to the previous route from the history state, or home when there is none", async () => {
     const { context, page } = await newPage(browser);
-    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] }).data[0].slug;
+    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] })
+      .data[0].slug;
     await page.goto(`${base}/ar/products`);
     await hydrated(page, `a[href="/ar/product-details/${slug}"]`);
     await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 7));

@@ -20,7 +20,9 @@ beforeAll(async () => {
   ({ worker: production, stop } = await startProductionWorker());
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const list = (await (await fetch(`${production.url}/backend/products?in_stock=1&per_page=12`)).json()) as { data: { slug: string; stock: number }[] };
+  const list = (await (await fetch(`${production.url}/backend/products?in_stock=1&per_page=12`)).json()) as {
+    data: { slug: string; stock: number }[];
+  };
   slug = list.data.find((p) => p.stock >= 3)!.slug;
 });
 
@@ -39,7 +41,9 @@ describe("checkout on a production shop with no payment provider", () => {
         await page.locator(".add-to-cart__button").click();
         await expect.poll(() => page.locator("#cart-drawer [data-product-id]").count(), { timeout: 15_000 }).toBe(1);
         await page.goto(`${production.url}/${locale}/checkout`);
-        const notice = page.getByRole("alert").filter({ hasText: (locale === "ar" ? ar : en).checkout.paymentsUnavailable });
+        const notice = page
+          .getByRole("alert")
+          .filter({ hasText: (locale === "ar" ? ar : en).checkout.paymentsUnavailable });
         await expect.poll(() => notice.count(), { timeout: 15_000 }).toBe(1);
         expect(await page.locator(".checkout__submit").isDisabled()).toBe(true);
         expect(await page.locator('input[name="payment_method"]').count()).toBe(0);

@@ -13,7 +13,16 @@ import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/b
 const base = inject("baseURL");
 const messages = { en, ar } as const;
 const html = { en: { lang: "en-US", dir: "ltr" }, ar: { lang: "ar-SA", dir: "rtl" } } as const;
-const BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"];
+const BROWSER_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
 
 let browser: Browser;
 let productSlug: string;
@@ -30,7 +39,11 @@ let nextBuild: Promise<void>;
 function buildNext(): Promise<void> {
   return new Promise((resolve, reject) => {
     // vitest sets NODE_ENV=test, which would make this a development build of React.
-    const child = spawn("npm", ["run", "build", "--silent"], { cwd: root, env: { ...baseEnv, NODE_ENV: "production", BUILD_DIR: nextDir, BUILD_ID: nextId }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "build", "--silent"], {
+      cwd: root,
+      env: { ...baseEnv, NODE_ENV: "production", BUILD_DIR: nextDir, BUILD_ID: nextId },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -61,24 +74,39 @@ async function waitForServiceWorker(page: Page) {
 
 describe("installable and offline", () => {
   it("sw.js, the manifests and HTML are no-cache; hashed assets are immutable for a year", async () => {
-    for (const path of ["/sw.js", "/manifest.en.webmanifest", "/manifest.ar.webmanifest", "/offline.en", "/offline.ar", "/en"]) {
+    for (const path of [
+      "/sw.js",
+      "/manifest.en.webmanifest",
+      "/manifest.ar.webmanifest",
+      "/offline.en",
+      "/offline.ar",
+      "/en",
+    ]) {
       const res = await fetch(`${base}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("cache-control"), path).toContain("no-cache");
     }
-    expect((await fetch(`${base}/manifest.ar.webmanifest`)).headers.get("content-type")).toBe("application/manifest+json");
+    expect((await fetch(`${base}/manifest.ar.webmanifest`)).headers.get("content-type")).toBe(
+      "application/manifest+json",
+    );
     const page = await (await fetch(`${base}/en`)).text();
     const asset = /\/assets\/[\w.-]+\.js/.exec(page)?.[0];
     expect(asset).toBeDefined();
     expect((await fetch(`${base}${asset}`)).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-    expect((await fetch(`${base}/builds/latest.json?t=${Date.now()}`)).headers.get("cache-control")).toContain("no-cache");
+    expect((await fetch(`${base}/builds/latest.json?t=${Date.now()}`)).headers.get("cache-control")).toContain(
+      "no-cache",
+    );
   });
 
   for (const locale of LOCALES) {
     it(`in ${locale}: Chromium reports no installability errors and reads the locale's manifest`, async () => {
       // An incognito context is never installable, so this one has a profile on disk.
       const profile = mkdtempSync(join(tmpdir(), "souq-pwa-profile-"));
-      const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: BROWSER_ARGS });
+      const context = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: BROWSER_ARGS,
+      });
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         await page.goto(`${base}/${locale}`);
@@ -90,8 +118,20 @@ describe("installable and offline", () => {
         expect(manifest.url).toBe(`${base}/manifest.${locale}.webmanifest`);
         expect(manifest.errors).toEqual([]);
         const data = JSON.parse(manifest.data ?? "{}") as Record<string, unknown>;
-        expect(data).toMatchObject({ name: messages[locale].app.name, short_name: messages[locale].app.shortName, start_url: `/${locale}`, scope: "/", lang: html[locale].lang, dir: html[locale].dir, display: "standalone" });
-        expect((data.icons as { sizes: string; purpose: string }[]).map((i) => `${i.sizes} ${i.purpose}`)).toEqual(["192x192 any", "512x512 any", "512x512 maskable"]);
+        expect(data).toMatchObject({
+          name: messages[locale].app.name,
+          short_name: messages[locale].app.shortName,
+          start_url: `/${locale}`,
+          scope: "/",
+          lang: html[locale].lang,
+          dir: html[locale].dir,
+          display: "standalone",
+        });
+        expect((data.icons as { sizes: string; purpose: string }[]).map((i) => `${i.sizes} ${i.purpose}`)).toEqual([
+          "192x192 any",
+          "512x512 any",
+          "512x512 maskable",
+        ]);
       } finally {
         await context.close();
         rmSync(profile, { recursive: true, force: true });
@@ -116,7 +156,8 @@ describe("installable and offline", () => {
         const missing: string[] = [];
         page.on("requestfailed", (r) => {
           // Requests the reload cut short (ERR_ABORTED) are not misses; offline misses are other errors.
-          if (new URL(r.url()).pathname.startsWith("/assets/") && r.failure()?.errorText !== "net::ERR_ABORTED") missing.push(`${r.url()} ${r.failure()?.errorText}`);
+          if (new URL(r.url()).pathname.startsWith("/assets/") && r.failure()?.errorText !== "net::ERR_ABORTED")
+            missing.push(`${r.url()} ${r.failure()?.errorText}`);
         });
         await page.reload();
         expect(await page.locator("h1").first().textContent()).toBe(title);
@@ -129,7 +170,9 @@ describe("installable and offline", () => {
         expect(await page.locator("h1").textContent()).toBe(messages[locale].offline.heading);
         expect(await page.getAttribute("html", "lang")).toBe(html[locale].lang);
         expect(await page.getAttribute("html", "dir")).toBe(html[locale].dir);
-        expect(await page.getByRole("link", { name: messages[locale].offline.home }).getAttribute("href")).toBe(`/${locale}`);
+        expect(await page.getByRole("link", { name: messages[locale].offline.home }).getAttribute("href")).toBe(
+          `/${locale}`,
+        );
         await page.screenshot({ path: `${SCREENSHOTS}/pwa-offline-page-${locale}.png` });
 
         // Personal pages are never cached, but offline they still get the page in their locale.
@@ -153,7 +196,10 @@ describe("installable and offline", () => {
         const offer = (outcome: "accepted" | "dismissed") =>
           page.evaluate((answer) => {
             const event = new Event("beforeinstallprompt", { cancelable: true });
-            Object.assign(event, { prompt: async () => undefined, userChoice: Promise.resolve({ outcome: answer, platform: "web" }) });
+            Object.assign(event, {
+              prompt: async () => undefined,
+              userChoice: Promise.resolve({ outcome: answer, platform: "web" }),
+            });
             window.dispatchEvent(event);
             return event.defaultPrevented;
           }, outcome);
@@ -191,8 +237,13 @@ describe("installable and offline", () => {
       await waitForServiceWorker(page);
       await page.reload();
       expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
-      const preloads = () => page.locator('link[rel="modulepreload"]').evaluateAll((els) => els.map((e) => (e as HTMLLinkElement).href));
-      await expect.poll(async () => (await preloads()).some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h)), { timeout: 15_000 }).toBe(true);
+      const preloads = () =>
+        page.locator('link[rel="modulepreload"]').evaluateAll((els) => els.map((e) => (e as HTMLLinkElement).href));
+      await expect
+        .poll(async () => (await preloads()).some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h)), {
+          timeout: 15_000,
+        })
+        .toBe(true);
       expect(await page.locator('link[rel="prefetch"]').count()).toBe(0);
     } finally {
       await context.close();
@@ -218,7 +269,8 @@ describe("installable and offline", () => {
         const urls: string[] = [];
         for (const name of await caches.keys()) {
           if (name.includes("precache")) continue;
-          for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname + new URL(req.url).search);
+          for (const req of await (await caches.open(name)).keys())
+            urls.push(new URL(req.url).pathname + new URL(req.url).search);
         }
         return urls;
       });
@@ -239,7 +291,10 @@ describe("installable and offline", () => {
       await page.route("**/assets/workbox-window*.js", (route) => route.fulfill({ status: 404, body: "Not found" }));
       let loads = 0;
       page.on("load", () => loads++);
-      const guarded = page.waitForEvent("console", { predicate: (m) => m.text().includes("[chunk-reload]"), timeout: 30_000 });
+      const guarded = page.waitForEvent("console", {
+        predicate: (m) => m.text().includes("[chunk-reload]"),
+        timeout: 30_000,
+      });
       await page.goto(`${base}/en`);
       await guarded;
       // The second load met the same failure inside the 10 s guard: it stayed, with the flag set.
@@ -269,8 +324,25 @@ describe("a deploy while the shop is open", () => {
 
   function serve(dir: string): Promise<ChildProcess> {
     const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-    const args = [wrangler, "dev", "-c", `${dir}/server/wrangler.json`, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistDir, "--show-interactive-dev-session=false"];
-    for (const [k, v] of Object.entries({ ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret" })) args.push("--var", `${k}:${v}`);
+    const args = [
+      wrangler,
+      "dev",
+      "-c",
+      `${dir}/server/wrangler.json`,
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persistDir,
+      "--show-interactive-dev-session=false",
+    ];
+    for (const [k, v] of Object.entries({
+      ENVIRONMENT: "test",
+      AUTH_PEPPER: "test-pepper",
+      PAYMENT_SECRET: "test-payment-secret",
+    }))
+      args.push("--var", `${k}:${v}`);
     const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: "ignore", detached: true });
     return (async () => {
       const deadline = Date.now() + 90_000;
@@ -355,10 +427,16 @@ describe("a deploy while the shop is open", () => {
 
       // The next navigation (a client-side link) becomes a full load of its target.
       const loaded = page.waitForEvent("load");
-      await page.locator("header.site-header").getByRole("link", { name: en.nav.products, exact: true }).first().click();
+      await page
+        .locator("header.site-header")
+        .getByRole("link", { name: en.nav.products, exact: true })
+        .first()
+        .click();
       await loaded;
       await page.waitForURL(`${origin}/en/products`);
-      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
+      expect(
+        await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+      ).toBeUndefined();
 
       // The new service worker is installed and waits; the shopper is asked, accepts, and the
       // page reloads when it takes control.
@@ -369,7 +447,9 @@ describe("a deploy while the shop is open", () => {
           return `installing=${r?.installing?.state} waiting=${r?.waiting?.state} active=${r?.active?.state} state=${document.querySelector(".pwa-status")?.getAttribute("data-sw-state")} ready=${document.readyState} hydrated=${"__reactRouterRouteModules" in window} controller=${navigator.serviceWorker.controller?.state}`;
         });
       try {
-        await expect.poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 }).toBe("need-refresh");
+        await expect
+          .poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 })
+          .toBe("need-refresh");
       } catch (error) {
         throw new Error(`no need-refresh: ${await swReport()}\n${pageLog.slice(-20).join("\n")}`, { cause: error });
       }
@@ -382,12 +462,21 @@ describe("a deploy while the shop is open", () => {
       } catch (error) {
         // A second message tells a lost message from an activation the old worker holds up.
         const before = await swReport();
-        await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: "SKIP_WAITING" }));
+        await page.evaluate(async () =>
+          (await navigator.serviceWorker.getRegistration())?.waiting?.postMessage({ type: "SKIP_WAITING" }),
+        );
         await page.waitForTimeout(5000);
-        throw new Error(`no reload: ${before}\n5 s after a second SKIP_WAITING: ${await swReport()}\n${pageLog.slice(-20).join("\n")}`, { cause: error });
+        throw new Error(
+          `no reload: ${before}\n5 s after a second SKIP_WAITING: ${await swReport()}\n${pageLog.slice(-20).join("\n")}`,
+          { cause: error },
+        );
       }
-      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBeUndefined();
-      await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(`${origin}/sw.js`);
+      expect(
+        await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+      ).toBeUndefined();
+      await expect
+        .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL))
+        .toBe(`${origin}/sw.js`);
     } finally {
       await context?.close();
     }

@@ -20,17 +20,24 @@ async function api(path: string, headers: Record<string, string>, body?: unknown
 async function startedPayment(locale: string) {
   const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`)).json()) as { guestId: string };
   const guest = { "guest-id": guestId, "content-language": locale };
-  const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as { id: number; stock: number }[];
+  const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
+    id: number;
+    stock: number;
+  }[];
   const product = list.find((p) => p.stock >= 3)!;
   await api("/backend/cart/add-product", guest, { product_id: product.id, quantity: 1 });
-  const order = (await api("/backend/checkout", guest, {
-    idempotency_key: crypto.randomUUID(),
-    email: `sandbox-${locale}@example.com`,
-    address: { name: "Sandbox", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
-    shipping_method: "standard",
-    payment_method: "card",
-  })).data;
-  const started = (await api(`/backend/payments/${order.number}/start`, guest, { return_url: `/${locale}/payment-status` })).data;
+  const order = (
+    await api("/backend/checkout", guest, {
+      idempotency_key: crypto.randomUUID(),
+      email: `sandbox-${locale}@example.com`,
+      address: { name: "Sandbox", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      shipping_method: "standard",
+      payment_method: "card",
+    })
+  ).data;
+  const started = (
+    await api(`/backend/payments/${order.number}/start`, guest, { return_url: `/${locale}/payment-status` })
+  ).data;
   return { url: `${base}${started.redirect_url}`, paymentId: String(started.payment_id), number: String(order.number) };
 }
 

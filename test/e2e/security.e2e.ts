@@ -42,7 +42,13 @@ async function signedInWithHostileData(page: Page): Promise<void> {
   const reg = await backend("/client/auth/register", {
     method: "POST",
     ip,
-    body: { name: NAME, email, phone, password: "correct horse battery staple", password_confirmation: "correct horse battery staple" },
+    body: {
+      name: NAME,
+      email,
+      phone,
+      password: "correct horse battery staple",
+      password_confirmation: "correct horse battery staple",
+    },
   });
   expect(reg.status, JSON.stringify(reg.body)).toBeLessThan(300);
   const data = reg.body.data as { user: { id: number }; auth_data: { access_token: string } };
@@ -51,7 +57,16 @@ async function signedInWithHostileData(page: Page): Promise<void> {
     method: "POST",
     ip,
     token,
-    body: { label: "Home", name: NAME, phone, city: "Riyadh", district: "Olaya", street: STREET, building: "12", postal_code: "12211" },
+    body: {
+      label: "Home",
+      name: NAME,
+      phone,
+      city: "Riyadh",
+      district: "Olaya",
+      street: STREET,
+      building: "12",
+      postal_code: "12211",
+    },
   });
   expect(addr.status, JSON.stringify(addr.body)).toBe(201);
   await page.goto(`${base}/en`);
@@ -59,7 +74,11 @@ async function signedInWithHostileData(page: Page): Promise<void> {
     async ({ token, user }) => {
       sessionStorage.setItem("token", token);
       sessionStorage.setItem("userId", String(user.id));
-      await fetch("/api/add-user", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token, user }) });
+      await fetch("/api/add-user", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token, user }),
+      });
     },
     { token, user: data.user },
   );
@@ -78,7 +97,9 @@ describe("stored script is inert", () => {
       expect(await page.locator("main img[src='x']").count()).toBe(0);
 
       await page.goto(`${base}/${locale}/profile/addresses`);
-      await expect.poll(() => page.locator("main").innerText(), { timeout: 15_000 }).toContain("<script>window.__xss='street'</script>");
+      await expect
+        .poll(() => page.locator("main").innerText(), { timeout: 15_000 })
+        .toContain("<script>window.__xss='street'</script>");
       expect(await xssRan(page)).toBeNull();
       await context.close();
     });

@@ -2,7 +2,14 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { hydrated as waitHydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import {
+  hydrated as waitHydrated,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+  fullPageScreenshot,
+} from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -29,7 +36,8 @@ const hydrated = (page: Page, selector = "#site-search") => waitHydrated(page, s
 /** Under load a view can take a few seconds to settle. */
 const WAIT = { timeout: 15_000, interval: 100 };
 
-const cards = (page: Page) => page.locator("[data-product]").evaluateAll((els) => els.map((e) => e.getAttribute("data-product")));
+const cards = (page: Page) =>
+  page.locator("[data-product]").evaluateAll((els) => els.map((e) => e.getAttribute("data-product")));
 
 describe("storefront pages in Chromium", () => {
   for (const locale of LOCALES) {
@@ -109,7 +117,9 @@ describe("storefront pages in Chromium", () => {
       // (lib/data-retry.ts); the ones after it reach the worker.
       // Only the router's fetches count: a <link rel=prefetch> for the same URL is left alone.
       let fetches = 0;
-      await page.route(/\/products\.data\?/, (route) => (route.request().resourceType() === "fetch" && fetches++ === 0 ? route.abort("failed") : route.continue()));
+      await page.route(/\/products\.data\?/, (route) =>
+        route.request().resourceType() === "fetch" && fetches++ === 0 ? route.abort("failed") : route.continue(),
+      );
       await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
       await page.waitForURL(/page=2/);
       await expect.poll(() => cards(page), WAIT).not.toEqual(first);
@@ -169,15 +179,30 @@ describe("storefront pages in Chromium", () => {
       await page.locator("#contact-name").fill(locale === "ar" ? "سارة أحمد" : "Sara Ahmed");
       await page.locator("#contact-email").fill(`sara.${locale}@example.com`);
       await page.locator("#contact-subject").fill(locale === "ar" ? "سؤال عن طلب" : "A question about an order");
-      await page.locator("#contact-message").fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي من فضلكم." : "I would like to know when my order will arrive, please.");
+      await page
+        .locator("#contact-message")
+        .fill(
+          locale === "ar"
+            ? "أود معرفة موعد توصيل طلبي من فضلكم."
+            : "I would like to know when my order will arrive, please.",
+        );
       await page.getByRole("button", { name: TEXT[locale].send }).click();
-      await expect.poll(() => page.locator("[data-sonner-toast]").allTextContents(), WAIT).toContainEqual(expect.stringMatching(TEXT[locale].sent));
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents(), WAIT)
+        .toContainEqual(expect.stringMatching(TEXT[locale].sent));
       // Toasts use the shop's font stack (with its Arabic faces), not sonner's own.
-      const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector("[data-sonner-toast]")!).fontFamily]);
+      const fonts = await page.evaluate(() => [
+        getComputedStyle(document.body).fontFamily,
+        getComputedStyle(document.querySelector("[data-sonner-toast]")!).fontFamily,
+      ]);
       expect(fonts[1]).toBe(fonts[0]);
       // sonner's direction-dependent spacing comes from the toaster's own dir (vite.config.ts
       // scopes its rules there, off <html>): mirrored in Arabic.
-      const iconMargin = await page.evaluate(() => getComputedStyle(document.querySelector("[data-sonner-toast]")!).getPropertyValue("--toast-icon-margin-start").trim());
+      const iconMargin = await page.evaluate(() =>
+        getComputedStyle(document.querySelector("[data-sonner-toast]")!)
+          .getPropertyValue("--toast-icon-margin-start")
+          .trim(),
+      );
       expect(iconMargin).toBe(locale === "ar" ? "4px" : "-3px");
       // The form is ready for another message.
       expect(await page.locator("#contact-message").inputValue()).toBe("");
@@ -213,10 +238,14 @@ describe("storefront pages in Chromium", () => {
         await page.waitForLoadState("networkidle");
         await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
-        await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), WAIT).toBeLessThanOrEqual(0);
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), WAIT)
+          .toBeLessThanOrEqual(0);
         await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}-360.png`);
         // No image without its size: nothing shifts as images load.
-        const unsized = await page.locator("main img").evaluateAll((imgs) => imgs.filter((i) => !i.getAttribute("width") || !i.getAttribute("height")).length);
+        const unsized = await page
+          .locator("main img")
+          .evaluateAll((imgs) => imgs.filter((i) => !i.getAttribute("width") || !i.getAttribute("height")).length);
         expect(unsized, name).toBe(0);
       }
       expect(errors).toEqual([]);
@@ -245,18 +274,39 @@ describe("storefront pages in Chromium", () => {
       await page.goto(`${base}/${locale}/products`);
       await hydrated(page);
       const loadedModules = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>('link[rel="modulepreload"]:not([data-prefetch]), script[type="module"][src]')].map((e) => ("href" in e ? e.href : e.src)),
+        [
+          ...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>(
+            'link[rel="modulepreload"]:not([data-prefetch]), script[type="module"][src]',
+          ),
+        ].map((e) => ("href" in e ? e.href : e.src)),
       );
       // lib/prefetch.ts adds <link rel="prefetch"> for a visible link's `.data` (and its modules).
       const prefetched = () =>
-        page.locator('link[rel="prefetch"][href*=".data"]').evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href)).map((u) => ({ path: u.pathname, url: u.pathname + u.search })));
-      await expect.poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT).toBe(true);
+        page
+          .locator('link[rel="prefetch"][href*=".data"]')
+          .evaluateAll((els) =>
+            els
+              .map((e) => new URL((e as HTMLLinkElement).href))
+              .map((u) => ({ path: u.pathname, url: u.pathname + u.search })),
+          );
+      await expect
+        .poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT)
+        .toBe(true);
       const visible = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
-        els.filter((e) => { const r = e.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+        els
+          .filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.bottom > 0 && r.top < innerHeight;
+          })
+          .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
       );
-      const below = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
-        els.filter((e) => e.getBoundingClientRect().top > innerHeight * 2).map((e) => new URL((e as HTMLAnchorElement).href).pathname),
-      );
+      const below = await page
+        .locator("[data-product] a.product-card__link")
+        .evaluateAll((els) =>
+          els
+            .filter((e) => e.getBoundingClientRect().top > innerHeight * 2)
+            .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+        );
       const fetched = await prefetched();
       const paths = fetched.map((p) => p.path);
       expect(visible.some((p) => paths.includes(`${p}.data`))).toBe(true);
@@ -264,7 +314,9 @@ describe("storefront pages in Chromium", () => {
 
       // The prefetcher preloads each module once, and none the page already had (React Router's
       // own prefetch markup repeated the framework and shared modules for every link).
-      const added = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map((e) => e.href));
+      const added = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map((e) => e.href),
+      );
       expect(added.length).toBe(new Set(added).size);
       expect(added.filter((h) => loadedModules.includes(h))).toEqual([]);
       expect(added.some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h))).toBe(true);
@@ -304,10 +356,20 @@ describe("storefront pages in Chromium", () => {
         await page.goto(`${base}/${locale}${path}`);
         await hydrated(page);
         await expect.poll(() => page.locator(".price bdi").count(), WAIT).toBeGreaterThan(0);
-        expect(await page.evaluate(() => (window as unknown as { __numberFormats: number }).__numberFormats), path).toBe(0);
+        expect(
+          await page.evaluate(() => (window as unknown as { __numberFormats: number }).__numberFormats),
+          path,
+        ).toBe(0);
       }
       // The counter does count: a price formatted in the page now builds one.
-      expect(await page.evaluate(() => (new Intl.NumberFormat("en").format(1), (window as unknown as { __numberFormats: number }).__numberFormats))).toBe(1);
+      expect(
+        await page.evaluate(
+          () => (
+            new Intl.NumberFormat("en").format(1),
+            (window as unknown as { __numberFormats: number }).__numberFormats
+          ),
+        ),
+      ).toBe(1);
       await context.close();
     });
 
@@ -322,24 +384,37 @@ describe("storefront pages in Chromium", () => {
       for (const path of ["", "/products", `/product-details/${productSlug}`, "/services/device-repair"]) {
         await page.goto(`${base}/${locale}${path}`);
         await hydrated(page);
-        type DomNode = { nodeId: number; nodeType: number; nodeValue?: string; pseudoElements?: DomNode[]; children?: DomNode[] };
+        type DomNode = {
+          nodeId: number;
+          nodeType: number;
+          nodeValue?: string;
+          pseudoElements?: DomNode[];
+          children?: DomNode[];
+        };
         const { root } = (await cdp.send("DOM.getDocument", { depth: -1, pierce: false })) as { root: DomNode };
         // Elements with text of their own, and ::before/::after boxes (they may draw characters too).
         const withText: number[] = [];
         const walk = (n: DomNode) => {
-          if (n.nodeType === 1 && n.children?.some((c) => c.nodeType === 3 && c.nodeValue?.trim())) withText.push(n.nodeId);
+          if (n.nodeType === 1 && n.children?.some((c) => c.nodeType === 3 && c.nodeValue?.trim()))
+            withText.push(n.nodeId);
           for (const p of n.pseudoElements ?? []) withText.push(p.nodeId);
           for (const c of n.children ?? []) walk(c);
         };
         walk(root);
         expect(withText.length).toBeGreaterThan(50);
         const fontsOf = async (nodeId: number) =>
-          ((await cdp.send("CSS.getPlatformFontsForNode", { nodeId }).catch(() => ({ fonts: [] }))) as { fonts: { familyName: string }[] }).fonts.map((f) => f.familyName);
+          (
+            (await cdp.send("CSS.getPlatformFontsForNode", { nodeId }).catch(() => ({ fonts: [] }))) as {
+              fonts: { familyName: string }[];
+            }
+          ).fonts.map((f) => f.familyName);
         // The shop's two faces as this machine resolves the stack: the header's name and the
         // language switch, one in each script whichever the page's language.
         const faces = new Set<string>();
         for (const selector of [".site-header__name", `.site-header__actions a[hreflang]`]) {
-          const { nodeId } = (await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector })) as { nodeId: number };
+          const { nodeId } = (await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector })) as {
+            nodeId: number;
+          };
           for (const f of await fontsOf(nodeId)) faces.add(f);
         }
         expect(faces.size, [...faces].join(", ")).toBeGreaterThan(0);
@@ -347,13 +422,29 @@ describe("storefront pages in Chromium", () => {
         for (const nodeId of withText) for (const f of await fontsOf(nodeId)) if (!faces.has(f)) others.add(f);
         used[path || "/"] = [...others];
       }
-      expect(used).toEqual({ "/": [], "/products": [], [`/product-details/${productSlug}`]: [], "/services/device-repair": [] });
+      expect(used).toEqual({
+        "/": [],
+        "/products": [],
+        [`/product-details/${productSlug}`]: [],
+        "/services/device-repair": [],
+      });
       await context.close();
     });
 
     it(`${locale}: no serious or critical accessibility violations on the storefront pages`, async () => {
       const { context, page } = await newPage(browser);
-      const pages = ["", "/products", `/product-details/${productSlug}`, "/services", "/services/device-repair", "/page", "/page/terms", "/about-us", "/contact-us", "/product-details"];
+      const pages = [
+        "",
+        "/products",
+        `/product-details/${productSlug}`,
+        "/services",
+        "/services/device-repair",
+        "/page",
+        "/page/terms",
+        "/about-us",
+        "/contact-us",
+        "/product-details",
+      ];
       const found: Record<string, unknown> = {};
       for (const path of pages) {
         await page.goto(`${base}/${locale}${path}`);

@@ -14,9 +14,13 @@ describe("accounts on the built worker", () => {
       body: JSON.stringify({ name: "Sara", email, phone: "", password, password_confirmation: password }),
     });
     expect(registered.status).toBe(201);
-    const { data } = (await registered.json()) as { data: { user: { id: number }; auth_data: { access_token: string } } };
+    const { data } = (await registered.json()) as {
+      data: { user: { id: number }; auth_data: { access_token: string } };
+    };
 
-    const outbox = (await (await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { code: string }[] };
+    const outbox = (await (await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+      data: { code: string }[];
+    };
     const verified = await fetch(`${base}/backend/client/auth/code-password-verify`, {
       method: "POST",
       headers: json,
@@ -24,7 +28,11 @@ describe("accounts on the built worker", () => {
     });
     expect(verified.status).toBe(200);
 
-    const added = await fetch(`${base}/api/add-user`, { method: "POST", headers: json, body: JSON.stringify({ token: data.auth_data.access_token, user: data.user }) });
+    const added = await fetch(`${base}/api/add-user`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ token: data.auth_data.access_token, user: data.user }),
+    });
     expect(added.status).toBe(200);
     const cookie = added.headers.get("set-cookie")!;
     // The built worker runs on http://127.0.0.1 here, where __Host- (which needs Secure) cannot be used.
@@ -36,9 +44,15 @@ describe("accounts on the built worker", () => {
     expect(profile.headers.get("cache-control")).toBe("private, no-store");
     expect((await fetch(`${base}/en/profile`)).headers.get("cache-control")).toBe("no-cache");
     const me = await fetch(`${base}/api/get-user`, { headers: { cookie: pair } });
-    expect(((await me.json()) as { data: { id: number; verified: boolean } }).data).toMatchObject({ id: data.user.id, verified: true });
+    expect(((await me.json()) as { data: { id: number; verified: boolean } }).data).toMatchObject({
+      id: data.user.id,
+      verified: true,
+    });
 
-    const evil = await fetch(`${base}/api/logout`, { method: "POST", headers: { cookie: pair, origin: "https://evil.example", "content-type": "application/json" } });
+    const evil = await fetch(`${base}/api/logout`, {
+      method: "POST",
+      headers: { cookie: pair, origin: "https://evil.example", "content-type": "application/json" },
+    });
     expect(evil.status).toBe(403);
     const out = await fetch(`${base}/api/logout`, { method: "POST", headers: { cookie: pair, origin: base } });
     expect(out.status).toBe(200);

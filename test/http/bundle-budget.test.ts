@@ -14,7 +14,15 @@ const KB = 1024;
 
 describe("the bundle budget", () => {
   it("measures every page of the route table, and prints the figures", () => {
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(["/", "/:locale", "/:locale/products", "/:locale/product-details/:slug", "/:locale/privacy-policy"]));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/:locale",
+        "/:locale/products",
+        "/:locale/product-details/:slug",
+        "/:locale/privacy-policy",
+      ]),
+    );
     console.log(`Bundle sizes, gzip KB, ${buildDir}:\n${bundleTable(routes, budgets)}`);
   });
 
@@ -28,8 +36,14 @@ describe("the bundle budget", () => {
     const budget = budgetFor(budgets, r.routeId);
     it(`${r.path} (${r.routeId}) loads at most ${budget.appJsKB} KB of the shop's own JavaScript and ${budget.cssKB} KB of CSS first`, () => {
       const why = budget.why ? ` (an exception: ${budget.why})` : "";
-      expect(r.appJs, `${r.path}: ${kb(r.appJs)} KB gzip of the shop's own JavaScript on first load, budget ${budget.appJsKB} KB${why}`).toBeLessThanOrEqual(budget.appJsKB * KB);
-      expect(r.css, `${r.path}: ${kb(r.css)} KB gzip of CSS on first load, budget ${budget.cssKB} KB${why}`).toBeLessThanOrEqual(budget.cssKB * KB);
+      expect(
+        r.appJs,
+        `${r.path}: ${kb(r.appJs)} KB gzip of the shop's own JavaScript on first load, budget ${budget.appJsKB} KB${why}`,
+      ).toBeLessThanOrEqual(budget.appJsKB * KB);
+      expect(
+        r.css,
+        `${r.path}: ${kb(r.css)} KB gzip of CSS on first load, budget ${budget.cssKB} KB${why}`,
+      ).toBeLessThanOrEqual(budget.cssKB * KB);
     });
   }
 
@@ -42,7 +56,8 @@ describe("the bundle budget", () => {
   });
 
   it("counts every script and stylesheet the served pages actually link", async () => {
-    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] }).data[0].slug;
+    const slug = ((await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] })
+      .data[0].slug;
     const pages: [string, string][] = [
       ["/en", "/:locale"],
       ["/ar/products", "/:locale/products"],
@@ -50,10 +65,15 @@ describe("the bundle budget", () => {
     ];
     for (const [url, pattern] of pages) {
       const html = await (await fetch(`${base}${url}`)).text();
-      const linked = new Set([...html.matchAll(/(?:href="|import\(")(\/assets\/[^"#]+\.(?:js|css))#?"/g)].map((m) => m[1]).filter((f) => !/\/manifest-[\w-]+\.js$/.test(f)));
+      const linked = new Set(
+        [...html.matchAll(/(?:href="|import\(")(\/assets\/[^"#]+\.(?:js|css))#?"/g)]
+          .map((m) => m[1])
+          .filter((f) => !/\/manifest-[\w-]+\.js$/.test(f)),
+      );
       const measured = new Set(routes.find((r) => r.path === pattern)?.files);
       expect(linked.size, url).toBeGreaterThan(0);
-      for (const file of linked) expect(measured.has(file), `${url} links ${file}, which the budget does not count`).toBe(true);
+      for (const file of linked)
+        expect(measured.has(file), `${url} links ${file}, which the budget does not count`).toBe(true);
     }
   });
 
@@ -71,14 +91,25 @@ describe("the bundle budget", () => {
     let css = 0;
     for (const href of sheets) css += gz(new Uint8Array(await (await fetch(`${base}${href}`)).arrayBuffer()));
     const bytes = gz(critical) + css;
-    console.log(`home: first-paint HTML ${kb(gz(critical))} KB + CSS ${kb(css)} KB (whole document ${kb(gz(html))} KB), gzip`);
-    expect(bytes, `home: ${kb(bytes)} KB of first-paint HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
+    console.log(
+      `home: first-paint HTML ${kb(gz(critical))} KB + CSS ${kb(css)} KB (whole document ${kb(gz(html))} KB), gzip`,
+    );
+    expect(
+      bytes,
+      `home: ${kb(bytes)} KB of first-paint HTML and CSS (gzip), budget ${budgets.homeCriticalKB} KB`,
+    ).toBeLessThanOrEqual(budgets.homeCriticalKB * KB);
   });
 
   it("every JavaScript chunk asks V8 to compile all its functions eagerly, off the main thread", () => {
     // vite.config.ts adds the hint after minification; Vite's preload helper may come first.
     const { vite, clientDir } = readManifests(buildDir);
-    const files = [...new Set(Object.values(vite).map((e) => e.file).filter((f) => f.endsWith(".js")))];
+    const files = [
+      ...new Set(
+        Object.values(vite)
+          .map((e) => e.file)
+          .filter((f) => f.endsWith(".js")),
+      ),
+    ];
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const head = readFileSync(join(clientDir, file), "utf8").split("\n", 3);
@@ -89,8 +120,16 @@ describe("the bundle budget", () => {
   it("sonner's stylesheet sets its direction properties on the toaster only, not on <html>", () => {
     // A rule on html[dir] restyled every element when sonner loaded (vite.config.ts, lazySonner).
     const { vite, clientDir } = readManifests(buildDir);
-    const files = [...new Set(Object.values(vite).map((e) => e.file).filter((f) => f.endsWith(".js")))];
-    const sonner = files.map((f) => readFileSync(join(clientDir, f), "utf8")).filter((code) => code.includes("data-sonner-toaster"));
+    const files = [
+      ...new Set(
+        Object.values(vite)
+          .map((e) => e.file)
+          .filter((f) => f.endsWith(".js")),
+      ),
+    ];
+    const sonner = files
+      .map((f) => readFileSync(join(clientDir, f), "utf8"))
+      .filter((code) => code.includes("data-sonner-toaster"));
     expect(sonner.length).toBeGreaterThan(0);
     for (const code of sonner) {
       expect(code).toContain("[data-sonner-toaster][dir=rtl]");

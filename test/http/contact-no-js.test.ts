@@ -10,7 +10,13 @@ function post(locale: "en" | "ar", ip: string, subject: string) {
   return fetch(`${base}/${locale}/contact-us`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": ip, origin: base },
-    body: new URLSearchParams({ name: "Sara Test", email: "sara@example.com", phone: "", subject, message: "A question about my order, please call me back." }).toString(),
+    body: new URLSearchParams({
+      name: "Sara Test",
+      email: "sara@example.com",
+      phone: "",
+      subject,
+      message: "A question about my order, please call me back.",
+    }).toString(),
     redirect: "manual",
   });
 }
@@ -19,7 +25,8 @@ describe("the contact form without JavaScript", () => {
   it("posts from six different visitors are counted apart: none is refused for another's limit", async () => {
     const prefix = `10.${octet()}.${octet()}`;
     const statuses: number[] = [];
-    for (let i = 1; i <= 6; i++) statuses.push((await post(i % 2 ? "en" : "ar", `${prefix}.${i}`, `Question ${i}`)).status);
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await post(i % 2 ? "en" : "ar", `${prefix}.${i}`, `Question ${i}`)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
   });
 

@@ -17,7 +17,12 @@ beforeAll(async () => {
   unreachable = await startWorker({
     port: await freePort(),
     persistDir,
-    vars: { ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret", BACKEND_URL: `http://127.0.0.1:${closedPort}` },
+    vars: {
+      ENVIRONMENT: "test",
+      AUTH_PEPPER: "test-pepper",
+      PAYMENT_SECRET: "test-payment-secret",
+      BACKEND_URL: `http://127.0.0.1:${closedPort}`,
+    },
   });
 });
 

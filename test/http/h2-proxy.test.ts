@@ -49,7 +49,12 @@ describe("the HTTP/2 front keeps hashed assets like an edge cache", () => {
     upstream = createServer((req, res) => {
       asked.push(req.url ?? "");
       if (req.url === "/assets/app-abc123.js") {
-        res.writeHead(200, { "content-type": "text/javascript", "content-encoding": "br", "cache-control": "public, max-age=31536000, immutable", etag: '"abc"' });
+        res.writeHead(200, {
+          "content-type": "text/javascript",
+          "content-encoding": "br",
+          "cache-control": "public, max-age=31536000, immutable",
+          etag: '"abc"',
+        });
         res.end(brotliCompressSync(script));
       } else {
         res.writeHead(200, { "content-type": "text/html", "cache-control": "no-cache" });
@@ -130,9 +135,12 @@ describe("the HTTP/2 front in front of the built worker", () => {
       }).on("error", fail);
     });
     expect(fromFront.status).toBe(200);
-    for (const name of ["content-type", "content-encoding", "cache-control", "etag"]) expect(fromFront.headers[name], name).toBe(fromWrangler.headers[name]);
+    for (const name of ["content-type", "content-encoding", "cache-control", "etag"])
+      expect(fromFront.headers[name], name).toBe(fromWrangler.headers[name]);
     expect(fromFront.body.equals(fromWrangler.body)).toBe(true);
-    const decode = { br: brotliDecompressSync, gzip: gunzipSync }[String(fromFront.headers["content-encoding"])] ?? ((b: Buffer) => b);
+    const decode =
+      { br: brotliDecompressSync, gzip: gunzipSync }[String(fromFront.headers["content-encoding"])] ??
+      ((b: Buffer) => b);
     expect(decode(fromFront.body).equals(readFileSync(join(assets, file!)))).toBe(true);
   });
 

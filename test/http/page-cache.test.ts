@@ -24,7 +24,11 @@ async function signedInCookie(): Promise<string> {
   });
   expect(registered.status).toBe(201);
   const { data } = (await registered.json()) as { data: { user: unknown; auth_data: { access_token: string } } };
-  const added = await fetch(`${base}/api/add-user`, { method: "POST", headers: json, body: JSON.stringify({ token: data.auth_data.access_token, user: data.user }) });
+  const added = await fetch(`${base}/api/add-user`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ token: data.auth_data.access_token, user: data.user }),
+  });
   expect(added.status).toBe(200);
   return added.headers.get("set-cookie")!.split(";")[0];
 }
@@ -101,7 +105,13 @@ describe("the page cache (worker/page-cache.ts)", () => {
   });
 
   it("never keeps the pages that are not the same for everyone (cart, checkout, sign-in, contact, errors)", async () => {
-    for (const path of ["/en/shopping-cart", "/en/checkout", "/en/auth/login", "/ar/contact-us", `/en/product-details/no-such-${crypto.randomUUID().slice(0, 8)}`]) {
+    for (const path of [
+      "/en/shopping-cart",
+      "/en/checkout",
+      "/en/auth/login",
+      "/ar/contact-us",
+      `/en/product-details/no-such-${crypto.randomUUID().slice(0, 8)}`,
+    ]) {
       for (let i = 0; i < 2; i++) {
         const res = await fetch(`${base}${path}`, { redirect: "manual" });
         await res.arrayBuffer();

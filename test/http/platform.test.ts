@@ -31,9 +31,14 @@ const ROUTES = [
 
 /** A real slug for the routes that take one, read from the seeded backend. */
 async function slugs(): Promise<Record<string, string>> {
-  const get = async (path: string) => (await (await fetch(`${base}/backend${path}`)).json()) as { data: { slug: string }[] };
+  const get = async (path: string) =>
+    (await (await fetch(`${base}/backend${path}`)).json()) as { data: { slug: string }[] };
   const [products, pages] = await Promise.all([get("/products?per_page=1"), get("/pages")]);
-  return { "/page/{slug}": `/page/${pages.data[0].slug}`, "/product-details/{slug}": `/product-details/${products.data[0].slug}`, "/profile/{slug}": "/profile/orders" };
+  return {
+    "/page/{slug}": `/page/${pages.data[0].slug}`,
+    "/product-details/{slug}": `/product-details/${products.data[0].slug}`,
+    "/profile/{slug}": "/profile/orders",
+  };
 }
 
 const htmlAttrs = (html: string) => html.match(/<html lang="([^"]+)" dir="([^"]+)"/)?.slice(1);

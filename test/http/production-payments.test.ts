@@ -24,7 +24,15 @@ describe("a production worker with no payment provider", () => {
     const guest = { "guest-id": guestId, "content-language": "en" };
     const products = await api("/backend/products?in_stock=1&per_page=12");
     const product = (products.body.data as { id: number; slug: string; stock: number }[])[0];
-    expect((await api("/backend/cart/add-product", { method: "POST", headers: guest, body: { product_id: product.id, quantity: 1 } })).status).toBe(200);
+    expect(
+      (
+        await api("/backend/cart/add-product", {
+          method: "POST",
+          headers: guest,
+          body: { product_id: product.id, quantity: 1 },
+        })
+      ).status,
+    ).toBe(200);
 
     const placed = await api("/backend/checkout", {
       method: "POST",
@@ -38,8 +46,20 @@ describe("a production worker with no payment provider", () => {
       },
     });
     expect(placed.status).toBe(503);
-    expect(placed.body.message).toBe("This shop cannot take payments right now, so orders cannot be placed. Please try again later.");
-    const arabic = await api("/backend/checkout", { method: "POST", headers: { ...guest, "content-language": "ar" }, body: { idempotency_key: crypto.randomUUID(), email: "buyer@example.com", address: { name: "Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "King Fahd Road" }, shipping_method: "standard", payment_method: "card" } });
+    expect(placed.body.message).toBe(
+      "This shop cannot take payments right now, so orders cannot be placed. Please try again later.",
+    );
+    const arabic = await api("/backend/checkout", {
+      method: "POST",
+      headers: { ...guest, "content-language": "ar" },
+      body: {
+        idempotency_key: crypto.randomUUID(),
+        email: "buyer@example.com",
+        address: { name: "Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "King Fahd Road" },
+        shipping_method: "standard",
+        payment_method: "card",
+      },
+    });
     expect(arabic.status).toBe(503);
     expect(arabic.body.message).toMatch(/[\u0600-\u06ff]/);
 
@@ -51,15 +71,30 @@ describe("a production worker with no payment provider", () => {
 
   it("serves no sandbox card page, form or webhook: every one answers 404", async () => {
     const id = `pay_${crypto.randomUUID().replace(/-/g, "")}`;
-    expect((await api(`/backend/payments/sandbox/${id}?lang=en`, { headers: { accept: "text/html" } })).status).toBe(404);
+    expect((await api(`/backend/payments/sandbox/${id}?lang=en`, { headers: { accept: "text/html" } })).status).toBe(
+      404,
+    );
     const form = await fetch(`${production.url}/backend/payments/sandbox/${id}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "cf-connecting-ip": visitor },
-      body: new URLSearchParams({ card_number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123", name: "Thief", action: "pay" }).toString(),
+      body: new URLSearchParams({
+        card_number: "4242 4242 4242 4242",
+        expiry: "12/39",
+        cvc: "123",
+        name: "Thief",
+        action: "pay",
+      }).toString(),
       redirect: "manual",
     });
     expect(form.status).toBe(404);
-    expect((await api("/backend/payments/webhook/sandbox", { method: "POST", body: { id: "evt_1", type: "payment.paid", data: { payment_id: id } } })).status).toBe(404);
+    expect(
+      (
+        await api("/backend/payments/webhook/sandbox", {
+          method: "POST",
+          body: { id: "evt_1", type: "payment.paid", data: { payment_id: id } },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("keeps the development outbox closed", async () => {

@@ -42,7 +42,11 @@ function productPage(html: string) {
   const input = html.match(/<input[^>]*\bid="quantity"[^>]*>/)?.[0] ?? "";
   const button = html.match(/<button[^>]*class="[^"]*add-to-cart__button[^"]*"[^>]*>/)?.[0] ?? "";
   return {
-    stock: html.match(/<p class="product__stock"><span class="stock stock--(\w+)">([^<]*)<\/span>/)?.slice(1, 3).join(": ") ?? "",
+    stock:
+      html
+        .match(/<p class="product__stock"><span class="stock stock--(\w+)">([^<]*)<\/span>/)
+        ?.slice(1, 3)
+        .join(": ") ?? "",
     max: Number(input.match(/\bmax="(\d+)"/)?.[1] ?? NaN),
     pickerDisabled: /\sdisabled=""/.test(input),
     addDisabled: /\sdisabled=""/.test(button),
@@ -51,8 +55,14 @@ function productPage(html: string) {
 
 /** The stock line of a product's card in a list page. */
 function card(html: string, slug: string): string {
-  const article = html.match(new RegExp(`<article class="product-card" data-product="${slug}">([\\s\\S]*?)</article>`))?.[1] ?? "";
-  return article.match(/<span class="stock stock--(\w+)">([^<]*)<\/span>/)?.slice(1, 3).join(": ") ?? "(no card)";
+  const article =
+    html.match(new RegExp(`<article class="product-card" data-product="${slug}">([\\s\\S]*?)</article>`))?.[1] ?? "";
+  return (
+    article
+      .match(/<span class="stock stock--(\w+)">([^<]*)<\/span>/)
+      ?.slice(1, 3)
+      .join(": ") ?? "(no card)"
+  );
 }
 
 /** Loads the page until it has been kept by the page cache (the stale copy a sale must not leave behind). */
@@ -78,9 +88,18 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
   it("sells the last units through checkout: within 5 s the product page and the list show it sold out and the picker offers nothing; a declined payment brings it back as fast", async () => {
     // A product nobody else's test leans on: not featured or new (first in the default lists),
     // not a phone or Apple (the storefront suites' fixtures), low stock that one order can take.
-    const list = await api("/backend/products?in_stock=1&per_page=48&sort=name", { headers: { "content-language": "en" } });
+    const list = await api("/backend/products?in_stock=1&per_page=48&sort=name", {
+      headers: { "content-language": "en" },
+    });
     const product = (list.body.data as Product[]).find(
-      (p) => !p.is_featured && !p.is_new && p.category.slug !== "phones" && p.brand?.slug !== "apple" && p.stock >= 2 && p.stock <= 4 && p.stock <= p.max_per_order,
+      (p) =>
+        !p.is_featured &&
+        !p.is_new &&
+        p.category.slug !== "phones" &&
+        p.brand?.slug !== "apple" &&
+        p.stock >= 2 &&
+        p.stock <= 4 &&
+        p.stock <= p.max_per_order,
     );
     expect(product, "a low-stock product to sell out").toBeDefined();
     const { id, slug, stock } = product!;
@@ -90,10 +109,20 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
 
     // Every cache holds the page as it is now.
     const before = productPage(await warm(productPath));
-    expect(before).toMatchObject({ stock: `low: Only ${stock} left in stock`, max: stock, pickerDisabled: false, addDisabled: false });
+    expect(before).toMatchObject({
+      stock: `low: Only ${stock} left in stock`,
+      max: stock,
+      pickerDisabled: false,
+      addDisabled: false,
+    });
     expect(card(await warm(listPath), slug)).toBe(`low: Only ${stock} left`);
-    expect(productPage(await warm(arabicPath))).toMatchObject({ max: stock, pickerDisabled: false, addDisabled: false });
-    for (let i = 0; i < 2; i++) expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data.stock).toBe(stock);
+    expect(productPage(await warm(arabicPath))).toMatchObject({
+      max: stock,
+      pickerDisabled: false,
+      addDisabled: false,
+    });
+    for (let i = 0; i < 2; i++)
+      expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data.stock).toBe(stock);
 
     // A guest buys every unit left, through the real cart and checkout.
     const sale = await buyThroughCheckout(base, id, stock, "192.0.2.77");
@@ -128,20 +157,38 @@ describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
     // The cart refuses it too (it always read D1).
     const other = { "cf-connecting-ip": "192.0.2.78" };
     const second = (await api("/api/cart/generate-guest-id", { headers: other })).body as { guestId: string };
-    expect((await api("/api/cart/add-product", { method: "POST", headers: { ...other, "guest-id": second.guestId }, body: { productId: id, quantity: 1 } })).status).toBe(422);
+    expect(
+      (
+        await api("/api/cart/add-product", {
+          method: "POST",
+          headers: { ...other, "guest-id": second.guestId },
+          body: { productId: id, quantity: 1 },
+        })
+      ).status,
+    ).toBe(422);
 
     // The buyer's card is declined: the reservation is released, and the pages offer the units again.
     await sale.decline();
     const releasedAt = Date.now();
-    expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data).toMatchObject({ stock, in_stock: true });
+    expect((await api(`/backend/products/${slug}`, { headers: visitor() })).body.data).toMatchObject({
+      stock,
+      in_stock: true,
+    });
     const backMs = await shownWithin(releasedAt, async () => {
       page = productPage((await visit(productPath)).html);
       listed = card((await visit(listPath)).html, slug);
       return page.max === stock && listed === `low: Only ${stock} left`;
     });
-    expect(page).toEqual({ stock: `low: Only ${stock} left in stock`, max: stock, pickerDisabled: false, addDisabled: false });
+    expect(page).toEqual({
+      stock: `low: Only ${stock} left in stock`,
+      max: stock,
+      pickerDisabled: false,
+      addDisabled: false,
+    });
     expect(listed).toBe(`low: Only ${stock} left`);
     expect(backMs, "released stock shown within the bound").toBeLessThanOrEqual(WITHIN_MS);
-    console.info(`stock freshness: sold out shown after ${pageMs} ms (product page), ${listMs} ms (list); released stock after ${backMs} ms`);
+    console.info(
+      `stock freshness: sold out shown after ${pageMs} ms (product page), ${listMs} ms (list); released stock after ${backMs} ms`,
+    );
   });
 });

@@ -23,7 +23,10 @@ async function backend<T>(path: string, lang = "en"): Promise<T> {
 }
 
 /** The HTML a browser without JavaScript receives (a crawler's user agent gets the whole document). */
-async function page(path: string, ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"): Promise<{ status: number; html: string }> {
+async function page(
+  path: string,
+  ua = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+): Promise<{ status: number; html: string }> {
   const res = await fetch(`${base}${path}`, { headers: { "user-agent": ua }, redirect: "manual" });
   return { status: res.status, html: await res.text() };
 }
@@ -36,17 +39,26 @@ const links = (html: string) =>
     [...html.matchAll(/<link[^>]+>/g)]
       .map((m) => m[0])
       .filter((tag) => /rel="alternate"/.test(tag) && /hreflang/i.test(tag))
-      .map((tag) => [tag.match(/hreflang="([^"]+)"/i)?.[1] ?? "", (tag.match(/href="([^"]+)"/)?.[1] ?? "").replace(/&amp;/g, "&")]),
+      .map((tag) => [
+        tag.match(/hreflang="([^"]+)"/i)?.[1] ?? "",
+        (tag.match(/href="([^"]+)"/)?.[1] ?? "").replace(/&amp;/g, "&"),
+      ]),
   );
-const canonical = (html: string) => html.match(/<link[^>]+rel="canonical"[^>]+href="([^"]+)"/)?.[1]?.replace(/&amp;/g, "&");
+const canonical = (html: string) =>
+  html.match(/<link[^>]+rel="canonical"[^>]+href="([^"]+)"/)?.[1]?.replace(/&amp;/g, "&");
 
 function jsonLd(html: string): Record<string, unknown>[] {
-  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]) as Record<string, unknown>);
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (m) => JSON.parse(m[1]) as Record<string, unknown>,
+  );
 }
 
 describe("the product list without JavaScript", () => {
   it("contains the products of the page, in the backend's order", async () => {
-    const [{ html, status }, list] = await Promise.all([page("/en/products"), backend<ListAnswer>("/products?per_page=12")]);
+    const [{ html, status }, list] = await Promise.all([
+      page("/en/products"),
+      backend<ListAnswer>("/products?per_page=12"),
+    ]);
     expect(status).toBe(200);
     expect(cards(html)).toEqual(list.data.map((p) => p.slug));
     expect(html).toContain(`${list.meta.total} products`);
@@ -57,11 +69,15 @@ describe("the product list without JavaScript", () => {
     const form = html.match(/<form[^>]+class="filters"[^>]*>/)?.[0] ?? "";
     expect(form).toContain('method="get"');
     expect(form).toContain('action="/ar/products"');
-    for (const name of ["category", "brand", "min_price", "max_price", "in_stock", "sort"]) expect(html).toContain(`name="${name}"`);
+    for (const name of ["category", "brand", "min_price", "max_price", "in_stock", "sort"])
+      expect(html).toContain(`name="${name}"`);
   });
 
   it("a category narrows it to that category", async () => {
-    const [{ html }, list] = await Promise.all([page("/en/products?category=laptops"), backend<ListAnswer>("/products?category=laptops&per_page=12")]);
+    const [{ html }, list] = await Promise.all([
+      page("/en/products?category=laptops"),
+      backend<ListAnswer>("/products?category=laptops&per_page=12"),
+    ]);
     expect(list.data.length).toBeGreaterThan(0);
     expect(cards(html)).toEqual(list.data.map((p) => p.slug));
     const all = await backend<ListAnswer>("/products?per_page=12");
@@ -110,7 +126,10 @@ describe("the product list without JavaScript", () => {
   });
 
   it("ignores a parameter it does not understand instead of failing", async () => {
-    const [{ status, html }, list] = await Promise.all([page("/en/products?sort=cheapest&page=abc"), backend<ListAnswer>("/products?per_page=12")]);
+    const [{ status, html }, list] = await Promise.all([
+      page("/en/products?sort=cheapest&page=abc"),
+      backend<ListAnswer>("/products?per_page=12"),
+    ]);
     expect(status).toBe(200);
     expect(cards(html)).toEqual(list.data.map((p) => p.slug));
     expect(html).toContain("Some filter values were not understood");
@@ -119,7 +138,9 @@ describe("the product list without JavaScript", () => {
   it("keeps the page number, but not the filters' noise, in its canonical URL, with breadcrumbs as JSON-LD", async () => {
     const { html } = await page("/ar/products?category=phones&page=2&sort=name");
     expect(canonical(html)).toBe(`${base}/ar/products?category=phones&page=2`);
-    const crumbs = jsonLd(html).find((d) => d["@type"] === "BreadcrumbList") as { itemListElement: { position: number; item: string }[] };
+    const crumbs = jsonLd(html).find((d) => d["@type"] === "BreadcrumbList") as {
+      itemListElement: { position: number; item: string }[];
+    };
     expect(crumbs.itemListElement.map((i) => i.position)).toEqual([1, 2, 3]);
     expect(crumbs.itemListElement[2].item).toBe(`${base}/ar/products?category=phones`);
   });
@@ -132,17 +153,24 @@ describe("a product page", () => {
     const { status, html } = await page(`/en/product-details/${p.slug}`);
     expect(status).toBe(200);
     const data = jsonLd(html);
-    const product = data.find((d) => d["@type"] === "Product") as Record<string, unknown> & { offers: Record<string, unknown> };
+    const product = data.find((d) => d["@type"] === "Product") as Record<string, unknown> & {
+      offers: Record<string, unknown>;
+    };
     expect(product["@context"]).toBe("https://schema.org");
     expect(product.name).toBe(p.name);
     expect(product.offers["@type"]).toBe("Offer");
     expect(product.offers.price).toBe((p.price / 100).toFixed(2));
     expect(product.offers.priceCurrency).toBe(p.currency);
-    expect(product.offers.availability).toBe(p.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
-    const crumbs = data.find((d) => d["@type"] === "BreadcrumbList") as { itemListElement: { name: string; item: string }[] };
+    expect(product.offers.availability).toBe(
+      p.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+    );
+    const crumbs = data.find((d) => d["@type"] === "BreadcrumbList") as {
+      itemListElement: { name: string; item: string }[];
+    };
     expect(crumbs.itemListElement.at(-1)?.item).toBe(`${base}/en/product-details/${p.slug}`);
     // The data block is JSON, never markup: no raw "<" inside it.
-    for (const m of html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)) expect(m[1]).not.toContain("<");
+    for (const m of html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g))
+      expect(m[1]).not.toContain("<");
   });
 
   it("has absolute, reciprocal hreflang alternates (en, ar, x-default) and a canonical URL", async () => {
@@ -196,7 +224,7 @@ describe("content pages", () => {
     expect(status).toBe(200);
     expect(html).toContain(about.data.title);
     const heading = about.data.body.split("\n").find((l) => l.startsWith("## "));
-    const main = html.slice(html.indexOf('<main'), html.indexOf("</main>"));
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
     expect(heading).toBeDefined();
     expect(main).toContain(`<h2>${(heading ?? "").slice(3).trim().replace(/&/g, "&amp;")}</h2>`);
     expect(main).not.toContain("## ");
@@ -210,10 +238,20 @@ describe("content pages", () => {
 
 describe("the contact form without JavaScript", () => {
   const post = (path: string, fields: Record<string, string>) =>
-    fetch(`${base}${path}`, { method: "POST", headers: { origin: base }, body: new URLSearchParams(fields), redirect: "manual" });
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { origin: base },
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
 
   it("sends a message and says so", async () => {
-    const res = await post("/ar/contact-us", { name: "سارة أحمد", email: "sara.nojs@example.com", subject: "سؤال عن طلب", message: "أود معرفة موعد توصيل طلبي من فضلكم." });
+    const res = await post("/ar/contact-us", {
+      name: "سارة أحمد",
+      email: "sara.nojs@example.com",
+      subject: "سؤال عن طلب",
+      message: "أود معرفة موعد توصيل طلبي من فضلكم.",
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<div class="notice notice--ok" role="status"><p>[^<]*شكرًا/);
   });
@@ -230,7 +268,11 @@ describe("the contact form without JavaScript", () => {
 describe("sitemap.xml and robots.txt", () => {
   it("the sitemap lists every product in both locales, with alternates", async () => {
     const first = await backend<ListAnswer>("/products?per_page=48");
-    const rest = await Promise.all(Array.from({ length: first.meta.last_page - 1 }, (_, i) => backend<ListAnswer>(`/products?per_page=48&page=${i + 2}`)));
+    const rest = await Promise.all(
+      Array.from({ length: first.meta.last_page - 1 }, (_, i) =>
+        backend<ListAnswer>(`/products?per_page=48&page=${i + 2}`),
+      ),
+    );
     const slugs = [first, ...rest].flatMap((r) => r.data.map((p) => p.slug));
     expect(slugs.length).toBe(first.meta.total);
     const res = await fetch(`${base}/sitemap.xml`);
@@ -251,7 +293,9 @@ describe("sitemap.xml and robots.txt", () => {
 
   it("robots.txt keeps crawlers out of the cart, checkout, account and sign-in, and names the sitemap", async () => {
     const text = await (await fetch(`${base}/robots.txt`)).text();
-    for (const locale of ["en", "ar"]) for (const p of ["shopping-cart", "checkout", "profile", "orders", "auth"]) expect(text).toContain(`Disallow: /${locale}/${p}`);
+    for (const locale of ["en", "ar"])
+      for (const p of ["shopping-cart", "checkout", "profile", "orders", "auth"])
+        expect(text).toContain(`Disallow: /${locale}/${p}`);
     expect(text).toContain(`Sitemap: ${base}/sitemap.xml`);
     expect(text).not.toMatch(/Disallow: \/(en|ar)\/products/);
   });
@@ -266,7 +310,10 @@ describe("sitemap.xml and robots.txt", () => {
 
 describe("the home page", () => {
   it("shows the banners and categories in the first paint and streams the rest into the same document", async () => {
-    const [home, { html }] = await Promise.all([backend<{ data: { banners: { title: string }[]; categories: { name: string }[] } }>("/home", "ar"), page("/ar")]);
+    const [home, { html }] = await Promise.all([
+      backend<{ data: { banners: { title: string }[]; categories: { name: string }[] } }>("/home", "ar"),
+      page("/ar"),
+    ]);
     for (const b of home.data.banners.slice(0, 1)) expect(html).toContain(b.title);
     for (const c of home.data.categories) expect(html).toContain(c.name);
     // A crawler gets the whole document, streamed sections included.
@@ -277,7 +324,14 @@ describe("the home page", () => {
 
 describe("the first frame", () => {
   it("waits for the main content: the head expects the footer, and every shop page has it after <main>", async () => {
-    for (const path of ["/en", "/ar", "/en/products", "/ar/product-details/iphone-16-pro", "/en/privacy-policy", "/ar/no-such-page"]) {
+    for (const path of [
+      "/en",
+      "/ar",
+      "/en/products",
+      "/ar/product-details/iphone-16-pro",
+      "/en/privacy-policy",
+      "/ar/no-such-page",
+    ]) {
       const html = await (await fetch(`${base}${path}`)).text();
       const head = html.slice(0, html.indexOf("</head>"));
       expect(head, path).toContain('<link rel="expect" href="#site-footer" blocking="render"/>');

@@ -4,7 +4,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LOGIN_DELAY_MAX_MS } from "../../worker/backend/services/accounts";
 import { counterKey, OTP_MAX_ATTEMPTS, OTP_MAX_FAILED_PER_DAY } from "../../worker/backend/services/otp";
-import { call, freshEmail, freshIp, freshPhone, latestCode, outbox, register, STRONG_PASSWORD, SLOW_CRYPTO_TIMEOUT } from "../support/accounts";
+import {
+  call,
+  freshEmail,
+  freshIp,
+  freshPhone,
+  latestCode,
+  outbox,
+  register,
+  STRONG_PASSWORD,
+  SLOW_CRYPTO_TIMEOUT,
+} from "../support/accounts";
 
 const profile = (token: string, body: Record<string, unknown>) => call("POST", "/client/auth/profile", body, { token });
 const login = (who: Record<string, string>, ip?: string) => call("POST", "/client/auth/login", who, { ip });
@@ -16,15 +26,29 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
     const attacker = freshEmail();
     const missing = await profile(victim.token, { name: "Victim", email: attacker, phone: victim.phone });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual({ current_password: ["Enter your current password to change your email or phone."] });
-    const wrong = await profile(victim.token, { name: "Victim", email: attacker, phone: victim.phone, current_password: "a guessed password" });
+    expect(missing.body.errors).toEqual({
+      current_password: ["Enter your current password to change your email or phone."],
+    });
+    const wrong = await profile(victim.token, {
+      name: "Victim",
+      email: attacker,
+      phone: victim.phone,
+      current_password: "a guessed password",
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors).toEqual({ current_password: ["The current password is incorrect."] });
     const phone = await profile(victim.token, { name: "Victim", email: victim.email, phone: freshPhone() });
     expect(phone.status).toBe(422);
     expect(Object.keys(phone.body.errors)).toEqual(["current_password"]);
-    const arabic = await call("POST", "/client/auth/profile", { name: "Victim", email: attacker, phone: victim.phone }, { token: victim.token, lang: "ar" });
-    expect(arabic.body.errors.current_password).toEqual(["أدخل كلمة المرور الحالية لتغيير بريدك الإلكتروني أو رقم جوالك."]);
+    const arabic = await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Victim", email: attacker, phone: victim.phone },
+      { token: victim.token, lang: "ar" },
+    );
+    expect(arabic.body.errors.current_password).toEqual([
+      "أدخل كلمة المرور الحالية لتغيير بريدك الإلكتروني أو رقم جوالك.",
+    ]);
 
     // The review's chain stops at its first step: nothing changed, and no code goes to the attacker.
     const read = await call("GET", "/client/auth/profile", undefined, { token: victim.token });
@@ -37,7 +61,12 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
   it("email change: the old address is told, and stays the login and reset identifier until the new one is verified", async () => {
     const user = await register();
     const next = freshEmail();
-    const saved = await profile(user.token, { name: "Sara", email: next, phone: user.phone, current_password: user.password });
+    const saved = await profile(user.token, {
+      name: "Sara",
+      email: next,
+      phone: user.phone,
+      current_password: user.password,
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ email: user.email, pending_email: next });
 
@@ -55,8 +84,12 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
 
     // The code sent to the new address works only with that address.
     const code = await latestCode(next, "verify");
-    expect((await call("POST", "/client/auth/code-password-verify", { email: user.email, code, purpose: "verify" })).status).toBe(422);
-    expect((await call("POST", "/client/auth/code-password-verify", { email: next, code, purpose: "verify" })).status).toBe(200);
+    expect(
+      (await call("POST", "/client/auth/code-password-verify", { email: user.email, code, purpose: "verify" })).status,
+    ).toBe(422);
+    expect(
+      (await call("POST", "/client/auth/code-password-verify", { email: next, code, purpose: "verify" })).status,
+    ).toBe(200);
     expect((await login({ email: next, password: user.password })).status).toBe(200);
     expect((await login({ email: user.email, password: user.password })).status).toBe(422);
   });
@@ -70,7 +103,15 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
     const resent = await call("POST", "/client/auth/resend-code", { email: next, purpose: "verify" });
     expect(resent.status).toBe(200);
     expect((await outbox(next)).map((m) => m.purpose)).toEqual(["verify", "verify"]);
-    expect((await call("POST", "/client/auth/code-password-verify", { email: next, code: await latestCode(next, "verify"), purpose: "verify" })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/client/auth/code-password-verify", {
+          email: next,
+          code: await latestCode(next, "verify"),
+          purpose: "verify",
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("email change revokes the account's other bearer tokens and keeps this one", async () => {
@@ -81,7 +122,12 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
     // A name alone revokes nothing.
     expect((await call("GET", "/client/auth/profile", undefined, { token: user.token })).status).toBe(200);
 
-    const saved = await profile(user.token, { name: "Sara", email: freshEmail(), phone: freshPhone(), current_password: user.password });
+    const saved = await profile(user.token, {
+      name: "Sara",
+      email: freshEmail(),
+      phone: freshPhone(),
+      current_password: user.password,
+    });
     expect(saved.status).toBe(200);
     expect((await call("GET", "/client/auth/profile", undefined, { token: other })).status).toBe(401);
     expect((await call("GET", "/client/auth/profile", undefined, { token: user.token })).status).toBe(200);
@@ -91,7 +137,8 @@ describe("email change without the password (M4)", { timeout: SLOW_CRYPTO_TIMEOU
 describe("per-account counters abuse (L3, L4)", { timeout: 60_000 }, () => {
   it("login lockout: ten wrong passwords from other networks do not lock the owner out; answers slow down, capped", async () => {
     const owner = await register();
-    for (let i = 0; i < 10; i++) expect((await login({ email: owner.email, password: `guess number ${i}` }, freshIp())).status).toBe(422);
+    for (let i = 0; i < 10; i++)
+      expect((await login({ email: owner.email, password: `guess number ${i}` }, freshIp())).status).toBe(422);
     const start = performance.now();
     const mine = await login({ email: owner.email, password: owner.password }, freshIp());
     const took = performance.now() - start;
@@ -119,12 +166,31 @@ describe("per-account counters abuse (L3, L4)", { timeout: 60_000 }, () => {
     const code = await latestCode(victim.email, "reset");
     const stranger = freshIp();
     for (let i = 0; i <= OTP_MAX_ATTEMPTS; i++) {
-      const res = await call("POST", "/client/auth/code-password-verify", { email: victim.email, code: wrongCodeFor(code), purpose: "reset" }, { ip: stranger });
+      const res = await call(
+        "POST",
+        "/client/auth/code-password-verify",
+        { email: victim.email, code: wrongCodeFor(code), purpose: "reset" },
+        { ip: stranger },
+      );
       expect([422, 429]).toContain(res.status);
     }
     // The stranger's own network has no tries left, even with the right code.
-    expect((await call("POST", "/client/auth/code-password-verify", { email: victim.email, code, purpose: "reset" }, { ip: stranger })).status).not.toBe(200);
-    const owner = await call("POST", "/client/auth/code-password-verify", { email: victim.email, code, purpose: "reset" }, { ip: freshIp() });
+    expect(
+      (
+        await call(
+          "POST",
+          "/client/auth/code-password-verify",
+          { email: victim.email, code, purpose: "reset" },
+          { ip: stranger },
+        )
+      ).status,
+    ).not.toBe(200);
+    const owner = await call(
+      "POST",
+      "/client/auth/code-password-verify",
+      { email: victim.email, code, purpose: "reset" },
+      { ip: freshIp() },
+    );
     expect(owner.status).toBe(200);
     expect(owner.body.data.reset_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -134,29 +200,66 @@ describe("per-account counters abuse (L3, L4)", { timeout: 60_000 }, () => {
     await call("POST", "/client/auth/reset-password", { email: victim.email });
     const code = await latestCode(victim.email, "reset");
     for (let i = 0; i < OTP_MAX_FAILED_PER_DAY; i++) {
-      expect((await call("POST", "/client/auth/code-password-verify", { email: victim.email, code: wrongCodeFor(code), purpose: "reset" }, { ip: freshIp() })).status).toBe(422);
+      expect(
+        (
+          await call(
+            "POST",
+            "/client/auth/code-password-verify",
+            { email: victim.email, code: wrongCodeFor(code), purpose: "reset" },
+            { ip: freshIp() },
+          )
+        ).status,
+      ).toBe(422);
     }
     // The day's budget is spent: even the right code is refused, from any network, with the same answer.
-    const refused = await call("POST", "/client/auth/code-password-verify", { email: victim.email, code, purpose: "reset" }, { ip: freshIp() });
+    const refused = await call(
+      "POST",
+      "/client/auth/code-password-verify",
+      { email: victim.email, code, purpose: "reset" },
+      { ip: freshIp() },
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual({ code: ["The code is invalid or has expired."] });
     // The next day the budget is back (the counter's window moved a day into the past).
     const key = await counterKey("otp-failed", `user:${victim.id}`);
-    await env.DB.prepare("UPDATE account_counters SET window_start = window_start - 86400 WHERE key = ?").bind(key).run();
-    expect((await call("POST", "/client/auth/code-password-verify", { email: victim.email, code, purpose: "reset" }, { ip: freshIp() })).status).toBe(200);
+    await env.DB.prepare("UPDATE account_counters SET window_start = window_start - 86400 WHERE key = ?")
+      .bind(key)
+      .run();
+    expect(
+      (
+        await call(
+          "POST",
+          "/client/auth/code-password-verify",
+          { email: victim.email, code, purpose: "reset" },
+          { ip: freshIp() },
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it("notice flooding: 'account exists' notices reach the owner at most once an hour", async () => {
     const owner = await register();
     for (let i = 0; i < 5; i++) {
-      const res = await call("POST", "/client/auth/register", { name: "Someone", email: owner.email, phone: "", password: STRONG_PASSWORD, password_confirmation: STRONG_PASSWORD });
+      const res = await call("POST", "/client/auth/register", {
+        name: "Someone",
+        email: owner.email,
+        phone: "",
+        password: STRONG_PASSWORD,
+        password_confirmation: STRONG_PASSWORD,
+      });
       expect(res.status).toBe(422);
     }
     const notices = (await outbox(owner.email)).filter((m) => m.purpose === "account-exists");
     expect(notices).toHaveLength(1);
     // An hour later the owner hears of a new attempt.
     await env.DB.prepare("UPDATE account_notices SET sent_at = sent_at - 3601 WHERE user_id = ?").bind(owner.id).run();
-    await call("POST", "/client/auth/register", { name: "Someone", email: owner.email, phone: "", password: STRONG_PASSWORD, password_confirmation: STRONG_PASSWORD });
+    await call("POST", "/client/auth/register", {
+      name: "Someone",
+      email: owner.email,
+      phone: "",
+      password: STRONG_PASSWORD,
+      password_confirmation: STRONG_PASSWORD,
+    });
     expect((await outbox(owner.email)).filter((m) => m.purpose === "account-exists")).toHaveLength(2);
   });
 });

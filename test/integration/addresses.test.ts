@@ -23,11 +23,27 @@ describe("addresses", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect(created.status).toBe(201);
     expect(created.body.data).toEqual({ id: expect.any(Number), ...home, phone: "+966501234567", is_default: true });
 
-    const work = await call("POST", "/client/addresses", { name: "Sara Ahmed", phone: "0501234567", city: "Jeddah", district: "Al Rawdah", street: "Tahlia Street" }, opts);
+    const work = await call(
+      "POST",
+      "/client/addresses",
+      { name: "Sara Ahmed", phone: "0501234567", city: "Jeddah", district: "Al Rawdah", street: "Tahlia Street" },
+      opts,
+    );
     expect(work.status).toBe(201);
-    expect(work.body.data).toMatchObject({ label: null, building: null, postal_code: null, notes: null, is_default: false });
+    expect(work.body.data).toMatchObject({
+      label: null,
+      building: null,
+      postal_code: null,
+      notes: null,
+      is_default: false,
+    });
 
-    const edited = await call("PUT", `/client/addresses/${work.body.data.id}`, { label: "Work", is_default: true }, opts);
+    const edited = await call(
+      "PUT",
+      `/client/addresses/${work.body.data.id}`,
+      { label: "Work", is_default: true },
+      opts,
+    );
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ id: work.body.data.id, label: "Work", city: "Jeddah", is_default: true });
 
@@ -40,7 +56,9 @@ describe("addresses", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const deleted = await call("DELETE", `/client/addresses/${work.body.data.id}`, undefined, opts);
     expect(deleted.status).toBe(200);
     // The default moved to the remaining address.
-    expect((await call("GET", "/client/addresses", undefined, opts)).body.data).toEqual([{ ...created.body.data, is_default: true }]);
+    expect((await call("GET", "/client/addresses", undefined, opts)).body.data).toEqual([
+      { ...created.body.data, is_default: true },
+    ]);
   });
 
   it("another user's address is not found: it can be neither edited nor deleted", async () => {
@@ -50,12 +68,17 @@ describe("addresses", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const edit = await call("PUT", `/client/addresses/${address.id}`, { city: "Dammam" }, { token: other.token });
     expect(edit.status).toBe(404);
     expect(edit.body.message).toBe("Address not found.");
-    const arabic = await call("DELETE", `/client/addresses/${address.id}`, undefined, { token: other.token, lang: "ar" });
+    const arabic = await call("DELETE", `/client/addresses/${address.id}`, undefined, {
+      token: other.token,
+      lang: "ar",
+    });
     expect(arabic.status).toBe(404);
     expect(arabic.body.message).toBe("العنوان غير موجود.");
     expect((await call("GET", "/client/addresses", undefined, { token: other.token })).body.data).toEqual([]);
     expect((await call("GET", "/client/addresses", undefined, { token: owner.token })).body.data).toEqual([address]);
-    expect((await call("PUT", "/client/addresses/not-a-number", { city: "Dammam" }, { token: owner.token })).status).toBe(404);
+    expect(
+      (await call("PUT", "/client/addresses/not-a-number", { city: "Dammam" }, { token: owner.token })).status,
+    ).toBe(404);
   });
 
   it("refuses bad input with 422 field errors in the shopper's language", async () => {
@@ -64,7 +87,12 @@ describe("addresses", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect(empty.status).toBe(422);
     expect(Object.keys(empty.body.errors).sort()).toEqual(["city", "district", "name", "phone", "street"]);
     expect(empty.body.errors.city).toEqual(["City is required."]);
-    const arabic = await call("POST", "/client/addresses", { ...home, phone: "call me" }, { token: user.token, lang: "ar" });
+    const arabic = await call(
+      "POST",
+      "/client/addresses",
+      { ...home, phone: "call me" },
+      { token: user.token, lang: "ar" },
+    );
     expect(arabic.body.errors.phone).toEqual(["يرجى إدخال رقم جوال صالح."]);
     const edit = await call("PUT", "/client/addresses/1", { is_default: "yes" }, { token: user.token });
     expect(edit.status).toBe(422);

@@ -33,14 +33,26 @@ beforeAll(async () => {
   expect(userCheckout.status).toBe(201);
   const guestOrder = (guestCheckout.body.data as { number: string }).number;
   const userOrder = (userCheckout.body.data as { number: string }).number;
-  const start = await call<{ payment_id: string }>(guest, "POST", `/payments/${guestOrder}/start`, { return_url: "/en/payment-status" });
+  const start = await call<{ payment_id: string }>(guest, "POST", `/payments/${guestOrder}/start`, {
+    return_url: "/en/payment-status",
+  });
   expect(start.status).toBe(200);
   const saved = await call<{ id: number }>(user, "POST", "/client/addresses", { ...address, label: "Home" });
   expect(saved.status).toBe(201);
   // Both owners keep something in their carts, so "someone else's cart" has content to leak.
   await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 2 });
   await call(user, "POST", "/cart/add-product", { product_id: product.id, quantity: 3 });
-  w = { guest, user, otherGuest, otherUser, guestOrder, userOrder, guestPayment: start.body.data.payment_id, addressId: saved.body.data.id, productId: product.id };
+  w = {
+    guest,
+    user,
+    otherGuest,
+    otherUser,
+    guestOrder,
+    userOrder,
+    guestPayment: start.body.data.payment_id,
+    addressId: saved.body.data.id,
+    productId: product.id,
+  };
 });
 
 function as(actor: Actor, owner: Shopper): Shopper | null {
@@ -55,9 +67,26 @@ describe("resources that belong to one visitor", () => {
   const cases: { name: string; owner: () => Shopper; method: string; path: () => string; body?: () => unknown }[] = [
     { name: "a guest's order", owner: () => w.guest, method: "GET", path: () => `/orders/${w.guestOrder}` },
     { name: "a user's order", owner: () => w.user, method: "GET", path: () => `/orders/${w.userOrder}` },
-    { name: "starting payment of a guest's order", owner: () => w.guest, method: "POST", path: () => `/payments/${w.guestOrder}/start`, body: () => ({ return_url: "/en/payment-status" }) },
-    { name: "a guest's payment status", owner: () => w.guest, method: "GET", path: () => `/payments/${w.guestPayment}/status` },
-    { name: "updating a user's address", owner: () => w.user, method: "PUT", path: () => `/client/addresses/${w.addressId}`, body: () => ({ ...address, city: "Jeddah" }) },
+    {
+      name: "starting payment of a guest's order",
+      owner: () => w.guest,
+      method: "POST",
+      path: () => `/payments/${w.guestOrder}/start`,
+      body: () => ({ return_url: "/en/payment-status" }),
+    },
+    {
+      name: "a guest's payment status",
+      owner: () => w.guest,
+      method: "GET",
+      path: () => `/payments/${w.guestPayment}/status`,
+    },
+    {
+      name: "updating a user's address",
+      owner: () => w.user,
+      method: "PUT",
+      path: () => `/client/addresses/${w.addressId}`,
+      body: () => ({ ...address, city: "Jeddah" }),
+    },
   ];
 
   for (const c of cases) {
@@ -83,7 +112,11 @@ describe("resources that belong to one visitor", () => {
 describe("calls about 'my own' data never show another visitor's", () => {
   for (const actor of ACTORS) {
     it(`the cart as ${actor}`, async () => {
-      const res = await call<{ products: { product_id: number; quantity: number }[] }>(as(actor, w.guest), "GET", "/cart");
+      const res = await call<{ products: { product_id: number; quantity: number }[] }>(
+        as(actor, w.guest),
+        "GET",
+        "/cart",
+      );
       if (actor === "anonymous") return expect(res.status).toBe(401);
       expect(res.status).toBe(200);
       const line = res.body.data.products.find((l) => l.product_id === w.productId);
@@ -116,7 +149,12 @@ describe("calls about 'my own' data never show another visitor's", () => {
 
     it(`checking out with the owner's saved address as ${actor}`, async () => {
       if (actor === "anonymous") {
-        const res = await call(null, "POST", "/checkout", { idempotency_key: crypto.randomUUID(), address_id: w.addressId, shipping_method: "standard", payment_method: "card" });
+        const res = await call(null, "POST", "/checkout", {
+          idempotency_key: crypto.randomUUID(),
+          address_id: w.addressId,
+          shipping_method: "standard",
+          payment_method: "card",
+        });
         // Refused before anything is read: by validation or for want of an identity.
         return expect([...REFUSED, 422]).toContain(res.status);
       }
@@ -128,7 +166,10 @@ describe("calls about 'my own' data never show another visitor's", () => {
   }
 
   it("tracking an order needs its contact: the number alone finds nothing", async () => {
-    const wrong = await call(null, "POST", "/orders/track", { number: w.guestOrder, contact: "someone-else@example.com" });
+    const wrong = await call(null, "POST", "/orders/track", {
+      number: w.guestOrder,
+      contact: "someone-else@example.com",
+    });
     expect(wrong.status).toBe(404);
     const right = await call(null, "POST", "/orders/track", { number: w.guestOrder, contact: w.guest.email });
     expect(right.status).toBe(200);

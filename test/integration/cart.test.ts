@@ -12,8 +12,23 @@ describe("cart", () => {
     expect(add.status).toBe(200);
     expect(add.body.data.products).toHaveLength(1);
     expect(add.body.data.products[0]).toMatchObject({ product_id: product.id, quantity: 2, line_total: 24690 });
-    expect(add.body.data.products[0].product).toMatchObject({ id: product.id, slug: product.slug, price: 12345, currency: "SAR", in_stock: true, max_per_order: 5 });
-    expect(add.body.data).toMatchObject({ total_quantity: 2, subtotal: 24690, discount: 0, total: 24690, currency: "SAR", promo: null, invalid: [] });
+    expect(add.body.data.products[0].product).toMatchObject({
+      id: product.id,
+      slug: product.slug,
+      price: 12345,
+      currency: "SAR",
+      in_stock: true,
+      max_per_order: 5,
+    });
+    expect(add.body.data).toMatchObject({
+      total_quantity: 2,
+      subtotal: 24690,
+      discount: 0,
+      total: 24690,
+      currency: "SAR",
+      promo: null,
+      invalid: [],
+    });
 
     const again = await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
     expect(again.body.data.products[0].quantity).toBe(3);
@@ -36,7 +51,12 @@ describe("cart", () => {
     const refused = await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 2 });
     expect(refused.status).toBe(422);
     expect(refused.body.errors?.quantity[0]).toBe("You can order at most 3 of this product.");
-    const arabic = await call({ headers: { ...guest.headers, "content-language": "ar" } }, "POST", "/cart/add-product", { product_id: product.id, quantity: 2 });
+    const arabic = await call(
+      { headers: { ...guest.headers, "content-language": "ar" } },
+      "POST",
+      "/cart/add-product",
+      { product_id: product.id, quantity: 2 },
+    );
     expect(arabic.body.errors?.quantity[0]).toBe("يمكنك طلب 3 كحد أقصى من هذا المنتج.");
     expect((await call(guest, "GET", "/cart")).body.data.products[0].quantity).toBe(2);
   });
@@ -55,7 +75,9 @@ describe("cart", () => {
   it("bad input is answered 422 and an unknown product names the product field", async () => {
     const guest = await newGuest();
     expect((await call(guest, "POST", "/cart/add-product", { product_id: "x", quantity: 1 })).status).toBe(422);
-    expect((await call(guest, "POST", "/cart/add-product", { product_id: 1, quantity: 0 })).body.errors?.quantity).toBeDefined();
+    expect(
+      (await call(guest, "POST", "/cart/add-product", { product_id: 1, quantity: 0 })).body.errors?.quantity,
+    ).toBeDefined();
     const unknown = await call(guest, "POST", "/cart/add-product", { product_id: 99_999_999, quantity: 1 });
     expect(unknown.status).toBe(422);
     expect(unknown.body.errors?.product_id).toEqual(["This product does not exist."]);
@@ -64,13 +86,17 @@ describe("cart", () => {
   it("50 concurrent adds of quantity 1 give exactly the total the bound allows", async () => {
     const roomy = await createProduct({ stock: 500, maxPerOrder: 100 });
     const guest = await newGuest();
-    const answers = await Promise.all(Array.from({ length: 50 }, () => call(guest, "POST", "/cart/add-product", { product_id: roomy.id, quantity: 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => call(guest, "POST", "/cart/add-product", { product_id: roomy.id, quantity: 1 })),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect((await call(guest, "GET", "/cart")).body.data.products[0].quantity).toBe(50);
 
     const tight = await createProduct({ stock: 500, maxPerOrder: 20 });
     const other = await newGuest();
-    const bounded = await Promise.all(Array.from({ length: 50 }, () => call(other, "POST", "/cart/add-product", { product_id: tight.id, quantity: 1 })));
+    const bounded = await Promise.all(
+      Array.from({ length: 50 }, () => call(other, "POST", "/cart/add-product", { product_id: tight.id, quantity: 1 })),
+    );
     expect(bounded.filter((a) => a.status === 200)).toHaveLength(20);
     expect(bounded.filter((a) => a.status === 422)).toHaveLength(30);
     expect((await call(other, "GET", "/cart")).body.data.products[0].quantity).toBe(20);
@@ -116,7 +142,9 @@ describe("cart", () => {
     expect((await call(forged, "GET", "/cart")).status).toBe(401);
     expect((await call(forged, "POST", "/cart/add-product", { product_id: 1, quantity: 1 })).status).toBe(401);
     expect((await call(null, "GET", "/cart")).status).toBe(401);
-    expect((await call({ headers: { authorization: "Bearer not-a-real-token-but-long-enough" } }, "GET", "/cart")).status).toBe(401);
+    expect(
+      (await call({ headers: { authorization: "Bearer not-a-real-token-but-long-enough" } }, "GET", "/cart")).status,
+    ).toBe(401);
   });
 
   it("a signed-in user has a cart of their own, separate from guests", async () => {
@@ -139,7 +167,9 @@ describe("cart", () => {
     await mergeGuestCart(env.DB, guest.guestId!, user.userId!);
 
     const merged = (await call(user, "GET", "/cart")).body.data;
-    const quantities = Object.fromEntries(merged.products.map((l: { product_id: number; quantity: number }) => [l.product_id, l.quantity]));
+    const quantities = Object.fromEntries(
+      merged.products.map((l: { product_id: number; quantity: number }) => [l.product_id, l.quantity]),
+    );
     expect(quantities).toEqual({ [shared.id]: 4, [guestOnly.id]: 1 });
     expect((await call(guest, "GET", "/cart")).body.data.products).toEqual([]);
     // Merging again (a second login) changes nothing.
@@ -183,11 +213,16 @@ describe("cart", () => {
     expect(added.status).toBe(200);
     const cart = (await added.json()) as { data: { total_quantity: number; products: { product_id: number }[] } };
     expect(cart.data.total_quantity).toBe(2);
-    expect((await call(guest, "GET", "/cart")).body.data.products[0]).toMatchObject({ product_id: product.id, quantity: 2 });
+    expect((await call(guest, "GET", "/cart")).body.data.products[0]).toMatchObject({
+      product_id: product.id,
+      quantity: 2,
+    });
 
     const refused = await proxy(guest.headers, { productId: product.id, quantity: 1 });
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.quantity[0]).toBe("You can order at most 2 of this product.");
+    expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.quantity[0]).toBe(
+      "You can order at most 2 of this product.",
+    );
     expect((await proxy({ "guest-id": crypto.randomUUID() }, { productId: product.id, quantity: 1 })).status).toBe(401);
     expect((await proxy(guest.headers, { productId: "x" })).status).toBe(422);
 

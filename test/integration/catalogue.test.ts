@@ -9,11 +9,18 @@ type Lang = "en" | "ar";
 interface Answer<T> {
   status: number;
   headers: Headers;
-  body: { data: T; message?: string; meta?: { page: number; per_page: number; total: number; last_page: number }; errors?: Record<string, string[]> };
+  body: {
+    data: T;
+    message?: string;
+    meta?: { page: number; per_page: number; total: number; last_page: number };
+    errors?: Record<string, string[]>;
+  };
 }
 
 async function get<T>(path: string, lang: Lang = "en", headers: Record<string, string> = {}): Promise<Answer<T>> {
-  const res = await SELF.fetch(`https://shop.test/backend${path}`, { headers: { "content-language": lang, ...headers } });
+  const res = await SELF.fetch(`https://shop.test/backend${path}`, {
+    headers: { "content-language": lang, ...headers },
+  });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Answer<T>["body"] };
 }
 
@@ -61,7 +68,25 @@ describe("the product list", () => {
     expect(res.body.meta!.last_page).toBe(Math.ceil(res.body.meta!.total / 12));
     const p = res.body.data[0];
     expect(Object.keys(p).sort()).toEqual(
-      ["brand", "category", "compare_at_price", "currency", "id", "image", "images", "in_stock", "is_featured", "is_new", "max_per_order", "model", "name", "price", "sku", "slug", "stock"].sort(),
+      [
+        "brand",
+        "category",
+        "compare_at_price",
+        "currency",
+        "id",
+        "image",
+        "images",
+        "in_stock",
+        "is_featured",
+        "is_new",
+        "max_per_order",
+        "model",
+        "name",
+        "price",
+        "sku",
+        "slug",
+        "stock",
+      ].sort(),
     );
     expect(p.currency).toBe("SAR");
     expect(Number.isInteger(p.price)).toBe(true);
@@ -107,7 +132,8 @@ describe("the product list", () => {
   });
 
   it("sorts by every named order", async () => {
-    const list = async (sort: string, lang: Lang = "en") => (await products(`?sort=${sort}&per_page=48`, lang)).body.data;
+    const list = async (sort: string, lang: Lang = "en") =>
+      (await products(`?sort=${sort}&per_page=48`, lang)).body.data;
     const asc = await list("price_asc");
     expect(asc.map((p) => p.price)).toEqual([...asc.map((p) => p.price)].sort((a, b) => a - b));
     const desc = await list("price_desc");
@@ -162,12 +188,32 @@ describe("the product list", () => {
   });
 
   it("never answers 5xx to SQL or FTS injection in the search text", async () => {
-    for (const q of [`"`, `*`, `OR`, `NEAR(`, `a OR b`, `"iphone`, `iphone*`, `-galaxy`, `name:apple`, `' OR 1=1 --`, `); DROP TABLE products; --`, `^`, `NOT`, `AND AND`, `{}`, `\\`, `%00`]) {
+    for (const q of [
+      `"`,
+      `*`,
+      `OR`,
+      `NEAR(`,
+      `a OR b`,
+      `"iphone`,
+      `iphone*`,
+      `-galaxy`,
+      `name:apple`,
+      `' OR 1=1 --`,
+      `); DROP TABLE products; --`,
+      `^`,
+      `NOT`,
+      `AND AND`,
+      `{}`,
+      `\\`,
+      `%00`,
+    ]) {
       const res = await products(`?q=${encodeURIComponent(q)}`);
       expect(res.status, q).toBe(200);
       expect(Array.isArray(res.body.data), q).toBe(true);
     }
-    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<{ n: number }>())!.n).toBeGreaterThanOrEqual(64);
+    expect(
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<{ n: number }>())!.n,
+    ).toBeGreaterThanOrEqual(64);
   });
 });
 
@@ -176,7 +222,12 @@ describe("the product detail", () => {
     const res = await get<ProductDetails>("/products/galaxy-s24-ultra");
     expect(res.status).toBe(200);
     const p = res.body.data;
-    expect(p).toMatchObject({ slug: "galaxy-s24-ultra", model: "SM-S928B", name: "Galaxy S24 Ultra 512GB", brand: { slug: "samsung", name: "Samsung" } });
+    expect(p).toMatchObject({
+      slug: "galaxy-s24-ultra",
+      model: "SM-S928B",
+      name: "Galaxy S24 Ultra 512GB",
+      brand: { slug: "samsung", name: "Samsung" },
+    });
     expect(p.description.length).toBeGreaterThan(40);
     expect(p.specifications.length).toBeGreaterThanOrEqual(3);
     expect(p.specifications[0]).toEqual({ label: expect.any(String), value: expect.any(String) });
@@ -265,7 +316,10 @@ describe("edge caching of catalogue reads", () => {
     const path = `/categories?cache_probe=${crypto.randomUUID()}`;
     const first = await get<CategoryNode[]>(path);
     expect(first.headers.get("cache-control")).toBe("public, max-age=3600, stale-while-revalidate=86400");
-    let signedIn = await get<CategoryNode[]>(path, "en", { authorization: "Bearer abcdefghijklmnopqrstuvwxyz", "guest-id": crypto.randomUUID() });
+    let signedIn = await get<CategoryNode[]>(path, "en", {
+      authorization: "Bearer abcdefghijklmnopqrstuvwxyz",
+      "guest-id": crypto.randomUUID(),
+    });
     for (let i = 0; i < 20 && signedIn.headers.get("x-cache") !== "HIT"; i++) {
       await new Promise((r) => setTimeout(r, 25));
       signedIn = await get<CategoryNode[]>(path, "en", { authorization: "Bearer abcdefghijklmnopqrstuvwxyz" });

@@ -36,7 +36,14 @@ describe("checkout", () => {
       address: { city: "Riyadh", phone: "+966512345678" },
     });
     expect(placed.body.data.items).toEqual([
-      expect.objectContaining({ product_id: product.id, slug: product.slug, name: "Test gadget", quantity: 2, unit_price: 10000, line_total: 20000 }),
+      expect.objectContaining({
+        product_id: product.id,
+        slug: product.slug,
+        name: "Test gadget",
+        quantity: 2,
+        unit_price: 10000,
+        line_total: 20000,
+      }),
     ]);
     expect(placed.body.data.reserved_until).toBeTruthy();
     expect(await stockOf(product.id)).toBe(5);
@@ -48,13 +55,18 @@ describe("checkout", () => {
     const product = await createProduct({ stock: 10 });
     await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
     const key = crypto.randomUUID();
-    const [first, second] = await Promise.all([call(guest, "POST", "/checkout", order(guest.email, key)), call(guest, "POST", "/checkout", order(guest.email, key))]);
+    const [first, second] = await Promise.all([
+      call(guest, "POST", "/checkout", order(guest.email, key)),
+      call(guest, "POST", "/checkout", order(guest.email, key)),
+    ]);
     expect([first.status, second.status].sort()).toEqual([200, 201]);
     expect(first.body.data.number).toBe(second.body.data.number);
     const third = await call(guest, "POST", "/checkout", order(guest.email, key));
     expect(third.status).toBe(200);
     expect(third.body.data.number).toBe(first.body.data.number);
-    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?").bind(guest.guestId).first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?")
+      .bind(guest.guestId)
+      .first<{ n: number }>();
     expect(count!.n).toBe(1);
     expect(await stockOf(product.id)).toBe(9);
   });
@@ -62,15 +74,25 @@ describe("checkout", () => {
   it("50 concurrent checkouts of an item with 5 in stock produce exactly 5 orders and stock 0", async () => {
     const product = await createProduct({ stock: 5, maxPerOrder: 5 });
     const guests = await Promise.all(Array.from({ length: 50 }, () => newGuest()));
-    const added = await Promise.all(guests.map((guest) => call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 })));
+    const added = await Promise.all(
+      guests.map((guest) => call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 })),
+    );
     expect(added.every((a) => a.status === 200)).toBe(true);
     const answers = await Promise.all(guests.map((guest) => call(guest, "POST", "/checkout", order(guest.email))));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
     const refused = answers.filter((a) => a.status !== 201);
     expect(refused).toHaveLength(45);
-    expect(refused.every((a) => a.status === 422 && a.body.errors?.quantity?.[0] === "Test gadget is no longer available in the quantity in your cart.")).toBe(true);
+    expect(
+      refused.every(
+        (a) =>
+          a.status === 422 &&
+          a.body.errors?.quantity?.[0] === "Test gadget is no longer available in the quantity in your cart.",
+      ),
+    ).toBe(true);
     expect(await stockOf(product.id)).toBe(0);
-    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_items WHERE product_id = ?").bind(product.id).first<{ n: number }>();
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n FROM order_items WHERE product_id = ?")
+      .bind(product.id)
+      .first<{ n: number }>();
     expect(orders!.n).toBe(5);
   }, 30_000);
 
@@ -87,7 +109,9 @@ describe("checkout", () => {
     expect(refused.status).toBe(422);
     expect(await stockOf(plenty.id)).toBe(10);
     expect(await stockOf(scarce.id)).toBe(2);
-    const mine = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?").bind(guest.guestId).first<{ n: number }>();
+    const mine = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?")
+      .bind(guest.guestId)
+      .first<{ n: number }>();
     expect(mine!.n).toBe(0);
     expect((await call(guest, "GET", "/cart")).body.data.total_quantity).toBe(5);
   });
@@ -116,7 +140,9 @@ describe("checkout", () => {
     await expect(writeOrder(env.DB, draft)).rejects.toMatchObject({ status: 422 });
     expect(await stockOf(first.id)).toBe(10);
     expect(await stockOf(second.id)).toBe(1);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?").bind(guest.guestId).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM orders WHERE guest_id = ?")
+      .bind(guest.guestId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(0);
     expect((await call(guest, "GET", "/cart")).body.data.total_quantity).toBe(6);
   });
@@ -132,8 +158,12 @@ describe("checkout", () => {
     expect(noAddress.body.errors?.address).toEqual(["Enter a delivery address."]);
     const bad = await call(guest, "POST", "/checkout", order("not-an-email", "k", { shipping_method: "drone" }));
     expect(bad.status).toBe(422);
-    expect(Object.keys(bad.body.errors ?? {})).toEqual(expect.arrayContaining(["email", "idempotency_key", "shipping_method"]));
-    expect((await call({ headers: { "guest-id": crypto.randomUUID() } }, "POST", "/checkout", order(guest.email))).status).toBe(401);
+    expect(Object.keys(bad.body.errors ?? {})).toEqual(
+      expect.arrayContaining(["email", "idempotency_key", "shipping_method"]),
+    );
+    expect(
+      (await call({ headers: { "guest-id": crypto.randomUUID() } }, "POST", "/checkout", order(guest.email))).status,
+    ).toBe(401);
   });
 
   it("options list shipping and payment methods and totals with VAT as a line", async () => {
@@ -145,7 +175,14 @@ describe("checkout", () => {
     expect(standard.body.data.shipping_methods.map((m: { id: string }) => m.id)).toEqual(["standard", "express"]);
     expect(standard.body.data.shipping_methods[0]).toMatchObject({ name: "التوصيل العادي", price: 2500 });
     expect(standard.body.data.payment_methods[0].id).toBe("card");
-    expect(standard.body.data.totals).toEqual({ subtotal: 11500, discount: 0, shipping: 2500, vat: 1826, total: 14000, currency: "SAR" });
+    expect(standard.body.data.totals).toEqual({
+      subtotal: 11500,
+      discount: 0,
+      shipping: 2500,
+      vat: 1826,
+      total: 14000,
+      currency: "SAR",
+    });
     const express = await call(guest, "GET", "/checkout/options?shipping_method=express");
     expect(express.body.data.totals).toMatchObject({ shipping: 5000, total: 16500 });
     expect((await call(guest, "GET", "/checkout/options?shipping_method=drone")).status).toBe(422);
@@ -155,7 +192,14 @@ describe("checkout", () => {
     const settings = commerceSettings({});
     expect(settings).toMatchObject({ vatRate: 0.15, shippingFlat: 2500, freeShippingThreshold: 30000 });
     expect(computeTotals(29999, 0, "standard", settings).shipping).toBe(2500);
-    expect(computeTotals(30000, 0, "standard", settings)).toEqual({ subtotal: 30000, discount: 0, shipping: 0, vat: 3913, total: 30000, currency: "SAR" });
+    expect(computeTotals(30000, 0, "standard", settings)).toEqual({
+      subtotal: 30000,
+      discount: 0,
+      shipping: 0,
+      vat: 3913,
+      total: 30000,
+      currency: "SAR",
+    });
     // The threshold counts the goods after the discount.
     expect(computeTotals(32000, 3000, "standard", settings).shipping).toBe(2500);
     expect(computeTotals(40000, 0, "express", settings).shipping).toBe(5000);
@@ -186,28 +230,46 @@ describe("checkout", () => {
     const placed = await checkoutWith(user, product.id, 1);
     expect(placed.status).toBe(201);
     expect(placed.body.data.shipping).toBe(0);
-    const row = await env.DB.prepare("SELECT user_id, guest_id FROM orders WHERE number = ?").bind(placed.body.data.number).first();
+    const row = await env.DB.prepare("SELECT user_id, guest_id FROM orders WHERE number = ?")
+      .bind(placed.body.data.number)
+      .first();
     expect(row).toEqual({ user_id: user.userId, guest_id: null });
   });
 
   it("a signed-in visitor can check out to a saved address, and only to their own", async () => {
     const user = await newUser();
-    const saved = await call(user, "POST", "/client/addresses", { label: "Home", ...address, city: "Dammam", is_default: true });
+    const saved = await call(user, "POST", "/client/addresses", {
+      label: "Home",
+      ...address,
+      city: "Dammam",
+      is_default: true,
+    });
     expect(saved.status).toBeLessThan(300);
     const addressId = saved.body.data.id as number;
     const product = await createProduct();
     await call(user, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
-    const placed = await call(user, "POST", "/checkout", { ...order(user.email), address: undefined, address_id: addressId });
+    const placed = await call(user, "POST", "/checkout", {
+      ...order(user.email),
+      address: undefined,
+      address_id: addressId,
+    });
     expect(placed.status).toBe(201);
     expect(placed.body.data.address).toMatchObject({ city: "Dammam", name: address.name });
 
     const other = await newUser();
     await call(other, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
-    const refused = await call(other, "POST", "/checkout", { ...order(other.email), address: undefined, address_id: addressId });
+    const refused = await call(other, "POST", "/checkout", {
+      ...order(other.email),
+      address: undefined,
+      address_id: addressId,
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.errors?.address_id).toEqual(["Choose one of your saved addresses."]);
     const guest = await newGuest();
     await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
-    expect((await call(guest, "POST", "/checkout", { ...order(guest.email), address: undefined, address_id: addressId })).status).toBe(422);
+    expect(
+      (await call(guest, "POST", "/checkout", { ...order(guest.email), address: undefined, address_id: addressId }))
+        .status,
+    ).toBe(422);
   });
 });

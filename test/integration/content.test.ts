@@ -3,7 +3,13 @@ import { env } from "cloudflare:workers";
 import { sha256Hex } from "../../worker/backend/identity";
 import { hashedNetwork } from "../../worker/backend/services/rate-limit";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../worker/backend/services/content";
+import type {
+  ContentPage,
+  HomeData,
+  PageSummary,
+  Service,
+  ServiceDetails,
+} from "../../worker/backend/services/content";
 import { seedCatalogue } from "../support/catalogue";
 
 type Lang = "en" | "ar";
@@ -29,7 +35,13 @@ async function contact(body: unknown, { lang = "en", ip }: { lang?: Lang; ip: st
 
 const ARABIC = /[\u0600-\u06FF]/;
 const uniqueIp = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID().slice(0, 6)}`;
-const valid = { name: "Sara Al-Harbi", email: "sara@example.com", phone: "+966 50 123 4567", subject: "Order question", message: "When will my TV be delivered to Jeddah?" };
+const valid = {
+  name: "Sara Al-Harbi",
+  email: "sara@example.com",
+  phone: "+966 50 123 4567",
+  subject: "Order question",
+  message: "When will my TV be delivered to Jeddah?",
+};
 
 beforeAll(async () => {
   await seedCatalogue(env.DB);
@@ -39,7 +51,9 @@ describe("content pages", () => {
   it("lists the pages as {slug, title, excerpt}, the required slugs included, in both languages", async () => {
     const en = await get<PageSummary[]>("/pages");
     expect(en.status).toBe(200);
-    expect(en.body.data.map((p) => p.slug)).toEqual(expect.arrayContaining(["about-us", "privacy-policy", "terms", "shipping-returns"]));
+    expect(en.body.data.map((p) => p.slug)).toEqual(
+      expect.arrayContaining(["about-us", "privacy-policy", "terms", "shipping-returns"]),
+    );
     expect(Object.keys(en.body.data[0]).sort()).toEqual(["excerpt", "slug", "title"]);
     const ar = await get<PageSummary[]>("/pages", "ar");
     expect(ar.body.data.every((p) => ARABIC.test(p.title) && ARABIC.test(p.excerpt))).toBe(true);
@@ -70,9 +84,24 @@ describe("services", () => {
   it("lists the shop's services with prices from, localized", async () => {
     const en = await get<Service[]>("/services");
     expect(en.body.data.map((s) => s.slug)).toEqual(
-      expect.arrayContaining(["device-repair", "installation", "extended-warranty", "data-transfer", "trade-in", "device-setup"]),
+      expect.arrayContaining([
+        "device-repair",
+        "installation",
+        "extended-warranty",
+        "data-transfer",
+        "trade-in",
+        "device-setup",
+      ]),
     );
-    expect(Object.keys(en.body.data[0]).sort()).toEqual(["currency", "icon", "id", "name", "price_from", "slug", "summary"]);
+    expect(Object.keys(en.body.data[0]).sort()).toEqual([
+      "currency",
+      "icon",
+      "id",
+      "name",
+      "price_from",
+      "slug",
+      "summary",
+    ]);
     expect(en.body.data.every((s) => Number.isInteger(s.price_from) && s.currency === "SAR")).toBe(true);
     const ar = await get<Service[]>("/services", "ar");
     expect(ar.body.data.every((s) => ARABIC.test(s.name))).toBe(true);
@@ -115,7 +144,9 @@ describe("the home page", () => {
     expect(home.banners[0].image).toContain("dir=rtl");
     const mirrored = await SELF.fetch(`https://shop.test${home.banners[0].image}`);
     expect(mirrored.status).toBe(200);
-    expect(await mirrored.text()).not.toBe(await (await SELF.fetch(`https://shop.test/backend/media/banners/${home.banners[0].id}.svg`)).text());
+    expect(await mirrored.text()).not.toBe(
+      await (await SELF.fetch(`https://shop.test/backend/media/banners/${home.banners[0].id}.svg`)).text(),
+    );
     expect(home.featured[0].name).toMatch(ARABIC);
     expect(home.categories[0].name).toMatch(ARABIC);
   });
@@ -127,8 +158,17 @@ describe("the contact form", () => {
     const res = await contact(valid, { ip, lang: "ar" });
     expect(res.status).toBe(201);
     expect(res.body.message).toMatch(ARABIC);
-    const row = await env.DB.prepare("SELECT * FROM contact_messages WHERE id = ?").bind(res.body.data.id).first<Record<string, unknown>>();
-    expect(row).toMatchObject({ name: valid.name, email: valid.email, phone: valid.phone, subject: valid.subject, message: valid.message, lang: "ar" });
+    const row = await env.DB.prepare("SELECT * FROM contact_messages WHERE id = ?")
+      .bind(res.body.data.id)
+      .first<Record<string, unknown>>();
+    expect(row).toMatchObject({
+      name: valid.name,
+      email: valid.email,
+      phone: valid.phone,
+      subject: valid.subject,
+      message: valid.message,
+      lang: "ar",
+    });
     // The IP is kept only as a hash.
     expect(row?.ip_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(ip);
@@ -137,7 +177,9 @@ describe("the contact form", () => {
   it("stores the sender's address as a keyed hash, which a table of every IPv4 address's SHA-256 cannot reverse", async () => {
     const ip = uniqueIp();
     const res = await contact(valid, { ip });
-    const row = await env.DB.prepare("SELECT ip_hash FROM contact_messages WHERE id = ?").bind(res.body.data.id).first<{ ip_hash: string }>();
+    const row = await env.DB.prepare("SELECT ip_hash FROM contact_messages WHERE id = ?")
+      .bind(res.body.data.id)
+      .first<{ ip_hash: string }>();
     expect(row!.ip_hash).not.toBe(await sha256Hex(ip));
     expect(row!.ip_hash).toBe(await hashedNetwork(env, ip));
   });
@@ -148,7 +190,9 @@ describe("the contact form", () => {
     expect((await contact({ ...valid, phone: "" }, { ip: uniqueIp() })).status).toBe(201);
     const arabicDigits = await contact({ ...valid, phone: "٠٥٠١٢٣٤٥٦٧" }, { ip: uniqueIp() });
     expect(arabicDigits.status).toBe(201);
-    const row = await env.DB.prepare("SELECT phone FROM contact_messages WHERE id = ?").bind(arabicDigits.body.data.id).first<{ phone: string }>();
+    const row = await env.DB.prepare("SELECT phone FROM contact_messages WHERE id = ?")
+      .bind(arabicDigits.body.data.id)
+      .first<{ phone: string }>();
     expect(row?.phone).toBe("0501234567");
   });
 

@@ -41,7 +41,10 @@ function logChoose(n: number, k: number): number {
 }
 
 /** Two-sided exact sign test: how many pairs had the known call slower, ties dropped. */
-export function signTest(known: number[], unknown: number[]): { slower: number; faster: number; ties: number; p: number } {
+export function signTest(
+  known: number[],
+  unknown: number[],
+): { slower: number; faster: number; ties: number; p: number } {
   let slower = 0;
   let faster = 0;
   for (let i = 0; i < known.length; i++) {
@@ -58,7 +61,11 @@ export function signTest(known: number[], unknown: number[]): { slower: number; 
 /** Normal CDF (Abramowitz-Stegun 7.1.26 through erf), enough for a printed p-value. */
 function normalCdf(z: number): number {
   const t = 1 / (1 + 0.3275911 * (Math.abs(z) / Math.SQRT2));
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-(z * z) / 2);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-(z * z) / 2);
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
 }
 
@@ -67,7 +74,7 @@ export function mannWhitney(a: number[], b: number[]): { u: number; z: number; p
   const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v);
   const ranks = new Array<number>(all.length);
   let tieTerm = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j + 1 < all.length && all[j + 1].v === all[i].v) j++;
     for (let k = i; k <= j; k++) ranks[k] = (i + j) / 2 + 1;
@@ -98,7 +105,13 @@ async function timed(f: () => Promise<{ status: number }>, expected: number): Pr
   return elapsed;
 }
 
-async function comparePairs(label: string, pairs: number, known: (i: number) => Promise<{ status: number }>, unknown: () => Promise<{ status: number }>, expected: number) {
+async function comparePairs(
+  label: string,
+  pairs: number,
+  known: (i: number) => Promise<{ status: number }>,
+  unknown: () => Promise<{ status: number }>,
+  expected: number,
+) {
   const k: number[] = [];
   const u: number[] = [];
   // A warm-up pair, not counted: the first calls of a run pay for compiling and caches.
@@ -121,7 +134,12 @@ async function comparePairs(label: string, pairs: number, known: (i: number) => 
     pairs,
     median_known_ms: Number(median(k).toFixed(2)),
     median_unknown_ms: Number(median(u).toFixed(2)),
-    sign_test: { known_slower: sign.slower, known_faster: sign.faster, ties: sign.ties, p: Number(sign.p.toPrecision(3)) },
+    sign_test: {
+      known_slower: sign.slower,
+      known_faster: sign.faster,
+      ties: sign.ties,
+      p: Number(sign.p.toPrecision(3)),
+    },
     mann_whitney: { U: mw.u, z: Number(mw.z.toFixed(2)), p: Number(mw.p.toPrecision(3)) },
   };
   console.log(JSON.stringify({ event: "enumeration-timing", ...report }));
@@ -134,42 +152,70 @@ describe("enumeration by timing (M3)", () => {
     for (let i = 0; i < ACCOUNTS; i++) accounts.push(await register());
   }, 120_000);
 
-  it("enumeration by timing: reset-password answers a known and an unknown account in indistinguishable time", { timeout: 120_000 }, async () => {
-    const { sign, mw, report } = await comparePairs(
-      "reset-password",
-      PAIRS.reset,
-      (i) => call("POST", "/client/auth/reset-password", { email: accounts[i % ACCOUNTS].email }),
-      () => call("POST", "/client/auth/reset-password", { email: freshEmail() }),
-      200,
-    );
-    expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
-    expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
-  });
+  it(
+    "enumeration by timing: reset-password answers a known and an unknown account in indistinguishable time",
+    { timeout: 120_000 },
+    async () => {
+      const { sign, mw, report } = await comparePairs(
+        "reset-password",
+        PAIRS.reset,
+        (i) => call("POST", "/client/auth/reset-password", { email: accounts[i % ACCOUNTS].email }),
+        () => call("POST", "/client/auth/reset-password", { email: freshEmail() }),
+        200,
+      );
+      expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+      expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+    },
+  );
 
-  it("enumeration by timing: code-password-verify answers a known account (with a live code) and an unknown one in indistinguishable time", { timeout: 120_000 }, async () => {
-    // The victim has a live reset code (the reset-password test above left one; run alone, this
-    // asks for it): the case where a check touches the most rows.
-    for (const user of accounts) {
-      const live = await env.DB.prepare("SELECT id FROM otp_codes WHERE user_id = ? AND purpose = 'reset' AND consumed_at IS NULL").bind(user.id).first();
-      if (!live) expect((await call("POST", "/client/auth/reset-password", { email: user.email })).status).toBe(200);
-    }
-    await sleep(500);
-    const { sign, mw, report } = await comparePairs(
-      "code-password-verify",
-      PAIRS.verify,
-      (i) => call("POST", "/client/auth/code-password-verify", { email: accounts[i % ACCOUNTS].email, code: "000000", purpose: "reset" }),
-      () => call("POST", "/client/auth/code-password-verify", { email: freshEmail(), code: "000000", purpose: "reset" }),
-      422,
-    );
-    expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
-    expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
-  });
+  it(
+    "enumeration by timing: code-password-verify answers a known account (with a live code) and an unknown one in indistinguishable time",
+    { timeout: 120_000 },
+    async () => {
+      // The victim has a live reset code (the reset-password test above left one; run alone, this
+      // asks for it): the case where a check touches the most rows.
+      for (const user of accounts) {
+        const live = await env.DB.prepare(
+          "SELECT id FROM otp_codes WHERE user_id = ? AND purpose = 'reset' AND consumed_at IS NULL",
+        )
+          .bind(user.id)
+          .first();
+        if (!live) expect((await call("POST", "/client/auth/reset-password", { email: user.email })).status).toBe(200);
+      }
+      await sleep(500);
+      const { sign, mw, report } = await comparePairs(
+        "code-password-verify",
+        PAIRS.verify,
+        (i) =>
+          call("POST", "/client/auth/code-password-verify", {
+            email: accounts[i % ACCOUNTS].email,
+            code: "000000",
+            purpose: "reset",
+          }),
+        () =>
+          call("POST", "/client/auth/code-password-verify", { email: freshEmail(), code: "000000", purpose: "reset" }),
+        422,
+      );
+      expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+      expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+    },
+  );
 
   it("the sign test and Mann-Whitney U flag a real difference and accept an equal one", () => {
     expect(DEFERRED_START_MS + 40).toBeLessThanOrEqual(PAUSE_MS);
     const base = Array.from({ length: 40 }, (_, i) => 10 + ((i * 7) % 5));
-    expect(signTest(base.map((x) => x + 1), base).p).toBeLessThan(1e-9);
-    expect(mannWhitney(base.map((x) => x + 5), base).p).toBeLessThan(1e-6);
+    expect(
+      signTest(
+        base.map((x) => x + 1),
+        base,
+      ).p,
+    ).toBeLessThan(1e-9);
+    expect(
+      mannWhitney(
+        base.map((x) => x + 5),
+        base,
+      ).p,
+    ).toBeLessThan(1e-6);
     expect(signTest(base, base).p).toBe(1);
     const alternating = base.map((x, i) => (i % 2 ? x + 1 : x - 1));
     expect(signTest(alternating, base).p).toBeGreaterThan(0.5);

@@ -36,7 +36,12 @@ function failingKV(): KVNamespace {
   });
 }
 
-async function request(app: { request: typeof backendApp.request }, path: string, init: RequestInit, bindings: Partial<Env>) {
+async function request(
+  app: { request: typeof backendApp.request },
+  path: string,
+  init: RequestInit,
+  bindings: Partial<Env>,
+) {
   const ctx = createExecutionContext();
   const res = await app.request(path, init, { ...env, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
@@ -48,13 +53,21 @@ describe("a D1 failure", () => {
     ["GET", "/products?q=phone", undefined],
     ["GET", "/categories", undefined],
     ["POST", "/client/auth/login", { email: "someone@example.com", password: "correct horse battery" }],
-    ["POST", "/contact", { name: "Sara", email: "sara@example.com", subject: "Hello there", message: "A message that is long enough." }],
+    [
+      "POST",
+      "/contact",
+      { name: "Sara", email: "sara@example.com", subject: "Hello there", message: "A message that is long enough." },
+    ],
   ] as const) {
     it(`${method} ${path} answers a JSON 500 with the request id and no internals`, async () => {
       const res = await request(
         backendApp,
         path,
-        { method, headers: { "content-type": "application/json", "x-request-id": "req-fault-1" }, body: body ? JSON.stringify(body) : undefined },
+        {
+          method,
+          headers: { "content-type": "application/json", "x-request-id": "req-fault-1" },
+          body: body ? JSON.stringify(body) : undefined,
+        },
         { DB: failingD1() },
       );
       expect(res.status).toBe(500);
@@ -79,7 +92,12 @@ describe("a KV failure", () => {
   });
 
   it("while reading the session means simply not signed in", async () => {
-    const res = await request(apiApp, "/get-user", { headers: { cookie: "sid=" + "a".repeat(43) } }, { KV: failingKV() });
+    const res = await request(
+      apiApp,
+      "/get-user",
+      { headers: { cookie: "sid=" + "a".repeat(43) } },
+      { KV: failingKV() },
+    );
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ message: "User not authenticated" });
   });

@@ -26,7 +26,12 @@ interface Endpoint {
 const endpoints: Endpoint[] = [
   { method: "GET", path: "/backend/categories", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/brands", who: "anonymous", fields: [] },
-  { method: "GET", path: "/backend/products", who: "anonymous", fields: ["q", "category", "brand", "min_price", "max_price", "in_stock", "sort", "page", "per_page"] },
+  {
+    method: "GET",
+    path: "/backend/products",
+    who: "anonymous",
+    fields: ["q", "category", "brand", "min_price", "max_price", "in_stock", "sort", "page", "per_page"],
+  },
   { method: "GET", path: "/backend/products/{slug}", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/search/suggest", who: "anonymous", fields: ["q"] },
   { method: "GET", path: "/backend/pages", who: "anonymous", fields: [] },
@@ -34,21 +39,56 @@ const endpoints: Endpoint[] = [
   { method: "GET", path: "/backend/services", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/services/{slug}", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/home", who: "anonymous", fields: [] },
-  { method: "POST", path: "/backend/contact", who: "anonymous", fields: ["name", "email", "phone", "subject", "message"] },
-  { method: "POST", path: "/backend/client/auth/register", who: "guest", fields: ["name", "email", "phone", "password", "password_confirmation"] },
+  {
+    method: "POST",
+    path: "/backend/contact",
+    who: "anonymous",
+    fields: ["name", "email", "phone", "subject", "message"],
+  },
+  {
+    method: "POST",
+    path: "/backend/client/auth/register",
+    who: "guest",
+    fields: ["name", "email", "phone", "password", "password_confirmation"],
+  },
   { method: "POST", path: "/backend/client/auth/login", who: "guest", fields: ["email", "phone", "password"] },
   { method: "POST", path: "/backend/client/auth/reset-password", who: "anonymous", fields: ["email", "phone"] },
-  { method: "POST", path: "/backend/client/auth/code-password-verify", who: "anonymous", fields: ["email", "phone", "code", "purpose"] },
-  { method: "POST", path: "/backend/client/auth/update-password", who: "anonymous", fields: ["reset_token", "password", "password_confirmation"] },
+  {
+    method: "POST",
+    path: "/backend/client/auth/code-password-verify",
+    who: "anonymous",
+    fields: ["email", "phone", "code", "purpose"],
+  },
+  {
+    method: "POST",
+    path: "/backend/client/auth/update-password",
+    who: "anonymous",
+    fields: ["reset_token", "password", "password_confirmation"],
+  },
   { method: "POST", path: "/backend/client/auth/check-password", who: "user", fields: ["password"] },
   { method: "GET", path: "/backend/client/auth/profile", who: "user", fields: [] },
   { method: "POST", path: "/backend/client/auth/profile", who: "user", fields: ["name", "email", "phone"] },
-  { method: "POST", path: "/backend/client/auth/change-password", who: "user", fields: ["current_password", "password", "password_confirmation"] },
+  {
+    method: "POST",
+    path: "/backend/client/auth/change-password",
+    who: "user",
+    fields: ["current_password", "password", "password_confirmation"],
+  },
   { method: "GET", path: "/backend/client/auth/social/platforms", who: "anonymous", fields: [] },
   { method: "POST", path: "/backend/client/auth/resend-code", who: "anonymous", fields: ["email", "phone", "purpose"] },
   { method: "GET", path: "/backend/client/addresses", who: "user", fields: [] },
-  { method: "POST", path: "/backend/client/addresses", who: "user", fields: ["label", "name", "phone", "city", "district", "street", "building", "postal_code", "notes", "is_default"] },
-  { method: "PUT", path: "/backend/client/addresses/{id}", who: "user", fields: ["label", "name", "phone", "city", "district", "street", "building", "postal_code", "notes", "is_default"] },
+  {
+    method: "POST",
+    path: "/backend/client/addresses",
+    who: "user",
+    fields: ["label", "name", "phone", "city", "district", "street", "building", "postal_code", "notes", "is_default"],
+  },
+  {
+    method: "PUT",
+    path: "/backend/client/addresses/{id}",
+    who: "user",
+    fields: ["label", "name", "phone", "city", "district", "street", "building", "postal_code", "notes", "is_default"],
+  },
   { method: "DELETE", path: "/backend/client/addresses/{id}", who: "user", fields: [] },
   { method: "GET", path: "/backend/cart", who: "guest", fields: [] },
   { method: "POST", path: "/backend/cart/add-product", who: "guest", fields: ["product_id", "quantity"] },
@@ -57,15 +97,30 @@ const endpoints: Endpoint[] = [
   { method: "POST", path: "/backend/promo-code/check", who: "guest", fields: ["code"] },
   { method: "POST", path: "/backend/promo-code/remove", who: "guest", fields: [] },
   { method: "GET", path: "/backend/checkout/options", who: "guest", fields: ["shipping_method"] },
-  { method: "POST", path: "/backend/checkout", who: "guest", fields: ["idempotency_key", "email", "address", "address_id", "shipping_method", "payment_method"] },
+  {
+    method: "POST",
+    path: "/backend/checkout",
+    who: "guest",
+    fields: ["idempotency_key", "email", "address", "address_id", "shipping_method", "payment_method"],
+  },
   { method: "GET", path: "/backend/orders", who: "user", fields: [] },
   { method: "GET", path: "/backend/orders/{number}", who: "guest", fields: [] },
   { method: "POST", path: "/backend/orders/track", who: "anonymous", fields: ["number", "contact"] },
   { method: "POST", path: "/backend/payments/{number}/start", who: "guest", fields: ["return_url"] },
   { method: "GET", path: "/backend/payments/{id}/status", who: "guest", fields: [] },
-  { method: "POST", path: "/backend/payments/webhook/sandbox", who: "anonymous", fields: ["id", "type", "payment_id", "status"] },
+  {
+    method: "POST",
+    path: "/backend/payments/webhook/sandbox",
+    who: "anonymous",
+    fields: ["id", "type", "payment_id", "status"],
+  },
   { method: "GET", path: "/backend/payments/sandbox/{id}", who: "anonymous", fields: [] },
-  { method: "POST", path: "/backend/payments/sandbox/{id}", who: "anonymous", fields: ["card_number", "expiry", "cvc", "name", "code"] },
+  {
+    method: "POST",
+    path: "/backend/payments/sandbox/{id}",
+    who: "anonymous",
+    fields: ["card_number", "expiry", "cvc", "name", "code"],
+  },
   { method: "GET", path: "/api/get-user", who: "anonymous", fields: [] },
   { method: "POST", path: "/api/add-user", who: "anonymous", fields: ["token", "user"] },
   { method: "POST", path: "/api/logout", who: "anonymous", fields: [] },
@@ -105,7 +160,17 @@ const nasty = fc.constantFrom(
   "{}",
   "a".repeat(70_000),
 );
-const hugeNumber = fc.constantFrom(-1, 0, -0, 2 ** 31, 2 ** 53 + 1, Number.MAX_SAFE_INTEGER, -Number.MAX_VALUE, 1e308, 0.5);
+const hugeNumber = fc.constantFrom(
+  -1,
+  0,
+  -0,
+  2 ** 31,
+  2 ** 53 + 1,
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_VALUE,
+  1e308,
+  0.5,
+);
 const value: fc.Arbitrary<unknown> = fc.oneof(
   nasty,
   hugeNumber,
@@ -121,40 +186,70 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
 
 /** A body: broken JSON, a JSON value of the wrong shape, or the right fields with wrong values (plus extras). */
 function bodyFor(fields: string[]): fc.Arbitrary<string> {
-  const broken = fc.constantFrom('{"a":', "{", "nul", "[1,2", '{"product_id": 1,}', "\u0000\u0001", "<xml/>", '{"__proto__": {"admin": true}}', '{"constructor": {"prototype": {"x": 1}}}');
+  const broken = fc.constantFrom(
+    '{"a":',
+    "{",
+    "nul",
+    "[1,2",
+    '{"product_id": 1,}',
+    "\u0000\u0001",
+    "<xml/>",
+    '{"__proto__": {"admin": true}}',
+    '{"constructor": {"prototype": {"x": 1}}}',
+  );
   const wrongShape = fc.anything({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? "null");
   const fieldsShape = fields.length
     ? fc
         .record(Object.fromEntries(fields.map((f) => [f, value])), { requiredKeys: [] })
-        .chain((rec) => fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 2 }).map((extra) => ({ ...extra, ...rec })))
+        .chain((rec) =>
+          fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 2 }).map((extra) => ({ ...extra, ...rec })),
+        )
         .map((v) => JSON.stringify(v))
     : fc.constant("{}");
   return fc.oneof(broken, wrongShape, fieldsShape, fieldsShape);
 }
 
-const segment = fc.oneof(nasty.map((s) => s.slice(0, 200)), fc.string({ maxLength: 60 }), fc.integer().map(String), fc.constant("1"));
+const segment = fc.oneof(
+  nasty.map((s) => s.slice(0, 200)),
+  fc.string({ maxLength: 60 }),
+  fc.integer().map(String),
+  fc.constant("1"),
+);
 
 function queryFor(fields: string[]): fc.Arbitrary<string> {
   if (!fields.length) return fc.constant("");
-  return fc
-    .record(Object.fromEntries(fields.map((f) => [f, value])), { requiredKeys: [] })
-    .map((rec) => {
-      const qs = new URLSearchParams();
-      for (const [k, v] of Object.entries(rec)) qs.append(k, typeof v === "string" ? v.slice(0, 5000) : JSON.stringify(v) ?? "");
-      return qs.toString();
-    });
+  return fc.record(Object.fromEntries(fields.map((f) => [f, value])), { requiredKeys: [] }).map((rec) => {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(rec))
+      qs.append(k, typeof v === "string" ? v.slice(0, 5000) : (JSON.stringify(v) ?? ""));
+    return qs.toString();
+  });
 }
 
-const internals = /\bat \w[\w.]* \(|\.ts:\d+:\d+|\.js:\d+:\d+|SQLITE_|D1_ERROR|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|TypeError|ReferenceError/;
+const internals =
+  /\bat \w[\w.]* \(|\.ts:\d+:\d+|\.js:\d+:\d+|SQLITE_|D1_ERROR|\bSELECT\b.*\bFROM\b|\bINSERT INTO\b|\bUPDATE \w+ SET\b|TypeError|ReferenceError/;
 
 let shoppers: Record<Who, Shopper | null>;
 const tally = { requests: 0, byStatus: new Map<number, number>() };
 
-async function send(endpoint: Endpoint, path: string, query: string, body: string): Promise<{ status: number; text: string }> {
+async function send(
+  endpoint: Endpoint,
+  path: string,
+  query: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
   const who = shoppers[endpoint.who];
-  const headers: Record<string, string> = { ...(who?.headers ?? {}), "content-type": "application/json", origin: "http://example.com" };
+  const headers: Record<string, string> = {
+    ...(who?.headers ?? {}),
+    "content-type": "application/json",
+    origin: "http://example.com",
+  };
   const url = `http://example.com${path}${query ? `?${query}` : ""}`;
-  const res = await SELF.fetch(url, { method: endpoint.method, headers, body: endpoint.method === "GET" ? undefined : body });
+  const res = await SELF.fetch(url, {
+    method: endpoint.method,
+    headers,
+    body: endpoint.method === "GET" ? undefined : body,
+  });
   const text = await res.text();
   tally.requests += 1;
   tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
@@ -175,12 +270,20 @@ describe("fuzzing every endpoint with malformed input", () => {
     // Hundreds of requests per endpoint: generous time, since CI shares two cores with the build.
     it(`${endpoint.method} ${endpoint.path} never answers 5xx or leaks internals`, { timeout: 180_000 }, async () => {
       await fc.assert(
-        fc.asyncProperty(segment, queryFor(endpoint.method === "GET" ? endpoint.fields : []), bodyFor(endpoint.fields), async (seg, query, body) => {
-          const path = endpoint.path.replace(/\{(id|slug|number)\}/g, () => encodeURIComponent(seg.replace(/[\ud800-\udfff]/g, "\ufffd")) || "x");
-          const { status, text } = await send(endpoint, path, query, body);
-          expect(status, `${endpoint.method} ${path}?${query.slice(0, 200)} ${body.slice(0, 200)}`).toBeLessThan(500);
-          expect(text).not.toMatch(internals);
-        }),
+        fc.asyncProperty(
+          segment,
+          queryFor(endpoint.method === "GET" ? endpoint.fields : []),
+          bodyFor(endpoint.fields),
+          async (seg, query, body) => {
+            const path = endpoint.path.replace(
+              /\{(id|slug|number)\}/g,
+              () => encodeURIComponent(seg.replace(/[\ud800-\udfff]/g, "\ufffd")) || "x",
+            );
+            const { status, text } = await send(endpoint, path, query, body);
+            expect(status, `${endpoint.method} ${path}?${query.slice(0, 200)} ${body.slice(0, 200)}`).toBeLessThan(500);
+            expect(text).not.toMatch(internals);
+          },
+        ),
         { numRuns: RUNS },
       );
     });
@@ -189,7 +292,11 @@ describe("fuzzing every endpoint with malformed input", () => {
   it("leaves the data whole: no negative stock, no orphan rows, no partial orders", async () => {
     const one = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
     expect(await one("SELECT COUNT(*) AS n FROM products WHERE stock < 0")).toBe(0);
-    expect(await one("SELECT COUNT(*) AS n FROM cart_items WHERE cart_id NOT IN (SELECT id FROM carts) OR product_id NOT IN (SELECT id FROM products)")).toBe(0);
+    expect(
+      await one(
+        "SELECT COUNT(*) AS n FROM cart_items WHERE cart_id NOT IN (SELECT id FROM carts) OR product_id NOT IN (SELECT id FROM products)",
+      ),
+    ).toBe(0);
     expect(await one("SELECT COUNT(*) AS n FROM cart_items WHERE quantity <= 0")).toBe(0);
     expect(await one("SELECT COUNT(*) AS n FROM order_items WHERE order_id NOT IN (SELECT id FROM orders)")).toBe(0);
     expect(await one("SELECT COUNT(*) AS n FROM orders WHERE id NOT IN (SELECT order_id FROM order_items)")).toBe(0);

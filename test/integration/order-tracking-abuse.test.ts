@@ -20,7 +20,12 @@ interface Reply {
 async function trackFrom(ip: string, number: string, contact: string, lang: "en" | "ar" = "en"): Promise<Reply> {
   const res = await SELF.fetch("http://shop.test/backend/orders/track", {
     method: "POST",
-    headers: { accept: "application/json", "content-type": "application/json", "content-language": lang, "cf-connecting-ip": ip },
+    headers: {
+      accept: "application/json",
+      "content-type": "application/json",
+      "content-language": lang,
+      "cf-connecting-ip": ip,
+    },
     body: JSON.stringify({ number, contact }),
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
@@ -34,35 +39,44 @@ async function placedOrder(shopper: Shopper): Promise<string> {
 }
 
 const ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-const randomNumber = () => `SQ-${Array.from({ length: 8 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join("")}`;
+const randomNumber = () =>
+  `SQ-${Array.from({ length: 8 }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join("")}`;
 const wrongPhone = (i: number) => `+9665${String(10_000_000 + i * 7919).padStart(8, "0")}`;
 
 describe("order-tracking abuse", () => {
-  it("order-tracking brute force: the 21st try in a minute from one network answers 429", { timeout: COUNTING_TIMEOUT }, async () => {
-    await awayFromMinuteEdge();
-    const ip = freshIp();
-    for (let i = 0; i < 20; i++) expect((await trackFrom(ip, randomNumber(), wrongPhone(i))).status).toBe(404);
-    const limited = await trackFrom(ip, randomNumber(), "someone@example.com", "ar");
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get("retry-after")).toBe("60");
-    expect(limited.body.message).toBe("محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.");
-  });
+  it(
+    "order-tracking brute force: the 21st try in a minute from one network answers 429",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      await awayFromMinuteEdge();
+      const ip = freshIp();
+      for (let i = 0; i < 20; i++) expect((await trackFrom(ip, randomNumber(), wrongPhone(i))).status).toBe(404);
+      const limited = await trackFrom(ip, randomNumber(), "someone@example.com", "ar");
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("60");
+      expect(limited.body.message).toBe("محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.");
+    },
+  );
 
-  it("order-tracking brute force: guessing one order's phone from many networks answers 429 on the 21st try, whatever the number's case", { timeout: COUNTING_TIMEOUT }, async () => {
-    const guest = await newGuest();
-    const number = await placedOrder(guest);
-    await awayFromMinuteEdge();
-    for (let i = 0; i < 20; i++) {
-      // Changing the case of the number does not give a fresh count.
-      const asTyped = i % 2 ? number.toLowerCase() : number;
-      expect((await trackFrom(freshIp(), asTyped, wrongPhone(i))).status).toBe(404);
-    }
-    // Even the right phone is refused once the order's count is spent.
-    expect((await trackFrom(freshIp(), number, "+966512345678")).status).toBe(429);
-    // Another order is not affected, and neither is the owner's own view.
-    expect((await trackFrom(freshIp(), await placedOrder(await newGuest()), "+966512345678")).status).toBe(200);
-    expect((await call(guest, "GET", `/orders/${number}`)).status).toBe(200);
-  });
+  it(
+    "order-tracking brute force: guessing one order's phone from many networks answers 429 on the 21st try, whatever the number's case",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      const guest = await newGuest();
+      const number = await placedOrder(guest);
+      await awayFromMinuteEdge();
+      for (let i = 0; i < 20; i++) {
+        // Changing the case of the number does not give a fresh count.
+        const asTyped = i % 2 ? number.toLowerCase() : number;
+        expect((await trackFrom(freshIp(), asTyped, wrongPhone(i))).status).toBe(404);
+      }
+      // Even the right phone is refused once the order's count is spent.
+      expect((await trackFrom(freshIp(), number, "+966512345678")).status).toBe(429);
+      // Another order is not affected, and neither is the owner's own view.
+      expect((await trackFrom(freshIp(), await placedOrder(await newGuest()), "+966512345678")).status).toBe(200);
+      expect((await call(guest, "GET", `/orders/${number}`)).status).toBe(200);
+    },
+  );
 
   it("order-tracking email leak: a lookup by phone answers the email masked, and the owner still sees it whole", async () => {
     const guest = await newGuest();

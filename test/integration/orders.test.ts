@@ -18,7 +18,11 @@ describe("orders", () => {
     const list = await call(user, "GET", "/orders");
     expect(list.status).toBe(200);
     expect(list.body.data.map((o: { number: string }) => o.number)).toEqual([second.number, first.number]);
-    expect(list.body.data[0]).toMatchObject({ status: "pending_payment", payment_status: "unpaid", items: [expect.objectContaining({ quantity: 1 })] });
+    expect(list.body.data[0]).toMatchObject({
+      status: "pending_payment",
+      payment_status: "unpaid",
+      items: [expect.objectContaining({ quantity: 1 })],
+    });
   });
 
   it("the order list needs a signed-in visitor", async () => {
@@ -44,7 +48,9 @@ describe("orders", () => {
     }
     expect((await call(user, "GET", `/orders/${guestOrder.number}`)).status).toBe(404);
     expect((await call(guest, "GET", `/orders/SQ-NOTREAL1`)).status).toBe(404);
-    expect((await call({ headers: { "guest-id": crypto.randomUUID() } }, "GET", `/orders/${guestOrder.number}`)).status).toBe(401);
+    expect(
+      (await call({ headers: { "guest-id": crypto.randomUUID() } }, "GET", `/orders/${guestOrder.number}`)).status,
+    ).toBe(401);
   });
 
   it("track-order finds an order by number and email or phone, without the address details", async () => {
@@ -54,7 +60,10 @@ describe("orders", () => {
     expect(byEmail.status).toBe(200);
     expect(byEmail.body.data).toMatchObject({ number, status: "pending_payment" });
     expect(byEmail.body.data.address).toEqual({ city: "Riyadh" });
-    const byPhone = await call(null, "POST", "/orders/track", { number: number.toLowerCase(), contact: "+966 51 234 5678" });
+    const byPhone = await call(null, "POST", "/orders/track", {
+      number: number.toLowerCase(),
+      contact: "+966 51 234 5678",
+    });
     expect(byPhone.status).toBe(200);
     expect((await call(null, "POST", "/orders/track", { number, contact: "00966512345678" })).status).toBe(200);
   });
@@ -69,7 +78,10 @@ describe("orders", () => {
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ message: "No order matches this number and contact." });
     }
-    const arabic = await call({ headers: { "content-language": "ar" } }, "POST", "/orders/track", { number, contact: "x@y.example" });
+    const arabic = await call({ headers: { "content-language": "ar" } }, "POST", "/orders/track", {
+      number,
+      contact: "x@y.example",
+    });
     expect(arabic.body.message).toBe("لا يوجد طلب يطابق هذا الرقم وبيانات التواصل.");
     const malformed = await call(null, "POST", "/orders/track", { number: "12345", contact: "" });
     expect(malformed.status).toBe(422);
@@ -80,7 +92,9 @@ describe("orders", () => {
     const guest = await newGuest();
     const { product, number } = await placeOrder(guest, { stock: 4, quantity: 3 });
     expect(await stockOf(product.id)).toBe(1);
-    await env.DB.prepare("UPDATE orders SET reserved_until = '2020-01-01T00:00:00.000Z' WHERE number = ?").bind(number).run();
+    await env.DB.prepare("UPDATE orders SET reserved_until = '2020-01-01T00:00:00.000Z' WHERE number = ?")
+      .bind(number)
+      .run();
     const order = await call(guest, "GET", `/orders/${number}`);
     expect(order.body.data).toMatchObject({ status: "cancelled", reserved_until: null });
     expect(await stockOf(product.id)).toBe(4);
@@ -89,14 +103,18 @@ describe("orders", () => {
     expect(await stockOf(product.id)).toBe(4);
     const pay = await call(guest, "POST", `/payments/${number}/start`, { return_url: "/en/payment-status" });
     expect(pay.status).toBe(409);
-    expect(pay.body.message).toBe("This order was cancelled because it was not paid in time. Place it again from your cart.");
+    expect(pay.body.message).toBe(
+      "This order was cancelled because it was not paid in time. Place it again from your cart.",
+    );
   });
 
   it("stock held by an expired order is back in time for the next shopper's add", async () => {
     const holder = await newGuest();
     const { product, number } = await placeOrder(holder, { stock: 2, quantity: 2 });
     expect(await stockOf(product.id)).toBe(0);
-    await env.DB.prepare("UPDATE orders SET reserved_until = '2020-01-01T00:00:00.000Z' WHERE number = ?").bind(number).run();
+    await env.DB.prepare("UPDATE orders SET reserved_until = '2020-01-01T00:00:00.000Z' WHERE number = ?")
+      .bind(number)
+      .run();
     const added = await call(await newGuest(), "POST", "/cart/add-product", { product_id: product.id, quantity: 2 });
     expect(added.status).toBe(200);
     expect(await stockOf(product.id)).toBe(2);

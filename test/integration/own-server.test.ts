@@ -8,7 +8,11 @@ import { call, latestCode, register, SLOW_CRYPTO_TIMEOUT } from "../support/acco
 
 const ORIGIN = "https://shop.test";
 
-function api(method: string, path: string, init: { body?: unknown; cookie?: string; headers?: Record<string, string>; origin?: string } = {}) {
+function api(
+  method: string,
+  path: string,
+  init: { body?: unknown; cookie?: string; headers?: Record<string, string>; origin?: string } = {},
+) {
   const headers: Record<string, string> = { accept: "application/json", ...init.headers };
   if (init.body !== undefined) headers["content-type"] ??= "application/json";
   if (init.cookie) headers.cookie = init.cookie;
@@ -24,7 +28,10 @@ const cookiePair = (res: Response) => res.headers.get("set-cookie")?.split(";")[
 
 async function signIn() {
   const user = await register();
-  const res = await api("POST", "/add-user", { body: { token: user.token, user: { id: user.id, name: "Sara Ahmed" } }, headers: { origin: ORIGIN } });
+  const res = await api("POST", "/add-user", {
+    body: { token: user.token, user: { id: user.id, name: "Sara Ahmed" } },
+    headers: { origin: ORIGIN },
+  });
   expect(res.status).toBe(200);
   return { user, res, cookie: cookiePair(res) };
 }
@@ -40,9 +47,13 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
 
   it("add-user checks the token with the backend, stores the backend's user and sets the __Host- cookie", async () => {
     const user = await register();
-    const res = await api("POST", "/add-user", { body: { token: user.token, user: { id: 999_999, name: "Someone Else" } } });
+    const res = await api("POST", "/add-user", {
+      body: { token: user.token, user: { id: 999_999, name: "Someone Else" } },
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { id: user.id, name: "Sara Ahmed", email: user.email, phone: user.phone, verified: false } });
+    expect(await res.json()).toEqual({
+      data: { id: user.id, name: "Sara Ahmed", email: user.email, phone: user.phone, verified: false },
+    });
 
     const setCookie = res.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^__Host-sid=[A-Za-z0-9_-]{43};/);
@@ -86,7 +97,10 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
 
   it("on plain http://localhost the cookie is sid without Secure", async () => {
     const user = await register();
-    const res = await api("POST", "/add-user", { body: { token: user.token, user: { id: user.id } }, origin: "http://localhost:5173" });
+    const res = await api("POST", "/add-user", {
+      body: { token: user.token, user: { id: user.id } },
+      origin: "http://localhost:5173",
+    });
     expect(res.status).toBe(200);
     const setCookie = res.headers.get("set-cookie")!;
     expect(setCookie).toMatch(/^sid=/);
@@ -96,7 +110,10 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
 
   it("signing in again replaces the browser's session id instead of reusing it", async () => {
     const first = await signIn();
-    const again = await api("POST", "/add-user", { body: { token: first.user.token, user: { id: first.user.id } }, cookie: first.cookie });
+    const again = await api("POST", "/add-user", {
+      body: { token: first.user.token, user: { id: first.user.id } },
+      cookie: first.cookie,
+    });
     expect(cookiePair(again)).not.toBe(first.cookie);
     expect((await api("GET", "/get-user", { cookie: first.cookie })).status).toBe(401);
     expect((await api("GET", "/get-user", { cookie: cookiePair(again) })).status).toBe(200);
@@ -120,7 +137,11 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const evil = { origin: "https://evil.example" };
     const json = await api("POST", "/logout", { cookie, headers: evil, body: {} });
     expect(json.status).toBe(403);
-    const form = await api("POST", "/logout", { cookie, headers: { ...evil, "content-type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    const form = await api("POST", "/logout", {
+      cookie,
+      headers: { ...evil, "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
     expect(form.status).toBe(403);
     const crossSite = await api("POST", "/logout", { cookie, headers: { "sec-fetch-site": "cross-site" } });
     expect(crossSite.status).toBe(403);
@@ -128,11 +149,15 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect((await api("POST", "/logout", { cookie })).status).toBe(403);
     // The session survived all three.
     expect((await api("GET", "/get-user", { cookie })).status).toBe(200);
-    expect((await api("POST", "/logout", { cookie, headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } })).status).toBe(200);
+    expect(
+      (await api("POST", "/logout", { cookie, headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } })).status,
+    ).toBe(200);
   });
 
   it("bodies over the size limit answer 413", async () => {
-    const res = await api("POST", "/add-user", { body: { token: "A".repeat(43), user: { id: 1, padding: "x".repeat(20_000) } } });
+    const res = await api("POST", "/add-user", {
+      body: { token: "A".repeat(43), user: { id: 1, padding: "x".repeat(20_000) } },
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ message: "Payload too large" });
   });
@@ -163,9 +188,17 @@ describe("own-server session after the backend token is revoked (L6)", { timeout
   it("revoked token: a password reset ends the own-server session too", async () => {
     const { user, cookie } = await signIn();
     await call("POST", "/client/auth/reset-password", { email: user.email });
-    const checked = await call("POST", "/client/auth/code-password-verify", { email: user.email, code: await latestCode(user.email, "reset"), purpose: "reset" });
+    const checked = await call("POST", "/client/auth/code-password-verify", {
+      email: user.email,
+      code: await latestCode(user.email, "reset"),
+      purpose: "reset",
+    });
     const next = "a passphrase after the reset";
-    const reset = await call("POST", "/client/auth/update-password", { reset_token: checked.body.data.reset_token, password: next, password_confirmation: next });
+    const reset = await call("POST", "/client/auth/update-password", {
+      reset_token: checked.body.data.reset_token,
+      password: next,
+      password_confirmation: next,
+    });
     expect(reset.status).toBe(200);
     await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
     expect((await api("GET", "/get-user", { cookie })).status).toBe(401);
@@ -173,9 +206,15 @@ describe("own-server session after the backend token is revoked (L6)", { timeout
 
   it("revoked token: a password change on another device ends this device's own-server session", async () => {
     const { user, cookie } = await signIn();
-    const other = (await call("POST", "/client/auth/login", { email: user.email, password: user.password })).body.data.auth_data.access_token;
+    const other = (await call("POST", "/client/auth/login", { email: user.email, password: user.password })).body.data
+      .auth_data.access_token;
     const next = "another brand new passphrase";
-    const changed = await call("POST", "/client/auth/change-password", { current_password: user.password, password: next, password_confirmation: next }, { token: other });
+    const changed = await call(
+      "POST",
+      "/client/auth/change-password",
+      { current_password: user.password, password: next, password_confirmation: next },
+      { token: other },
+    );
     expect(changed.status).toBe(200);
     await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
     expect((await api("GET", "/get-user", { cookie })).status).toBe(401);
@@ -188,7 +227,12 @@ describe("own-server session after the backend token is revoked (L6)", { timeout
     expect((await api("GET", "/get-user", { cookie })).status).toBe(200);
     expect((await env.KV.get<StoredSession>(key, "json"))!.checked_at).toBe(before.checked_at);
 
-    await call("POST", "/client/auth/profile", { name: "Sara Renamed", email: user.email, phone: user.phone }, { token: user.token });
+    await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Sara Renamed", email: user.email, phone: user.phone },
+      { token: user.token },
+    );
     await ageSession(cookie, SESSION_RECHECK_SECONDS + 1);
     const me = await api("GET", "/get-user", { cookie });
     expect(me.status).toBe(200);
@@ -219,7 +263,10 @@ describe("guest ids", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   });
 
   it("a KV failure is a clean 503, not a crash", async () => {
-    const broken = { ...env, KV: { ...env.KV, put: () => Promise.reject(new Error("KV unavailable")) } as unknown as KVNamespace };
+    const broken = {
+      ...env,
+      KV: { ...env.KV, put: () => Promise.reject(new Error("KV unavailable")) } as unknown as KVNamespace,
+    };
     const res = await apiApp.request("/cart/generate-guest-id", {}, broken);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ message: "Guest ids are unavailable right now. Please try again." });

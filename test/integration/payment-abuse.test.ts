@@ -4,12 +4,27 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
-import { configuredProvider, hmacHex, paymentProvider, paymentSecret, sandboxSecret } from "../../worker/backend/services/payment-providers";
+import {
+  configuredProvider,
+  hmacHex,
+  paymentProvider,
+  paymentSecret,
+  sandboxSecret,
+} from "../../worker/backend/services/payment-providers";
 import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
 import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
 import { networkKey } from "../../worker/backend/services/rate-limit";
 import type { Env } from "../../worker/env";
-import { address, call, checkoutWith, createProduct, freshIp, newGuest, stockOf, type Shopper } from "../support/commerce";
+import {
+  address,
+  call,
+  checkoutWith,
+  createProduct,
+  freshIp,
+  newGuest,
+  stockOf,
+  type Shopper,
+} from "../support/commerce";
 
 const RETURN = "/en/payment-status";
 
@@ -18,7 +33,12 @@ function productionEnv(extra: Partial<Env> = {}): Env {
   return { ...env, ENVIRONMENT: "production", PAYMENT_PROVIDER: undefined, ...extra } as Env;
 }
 
-async function backendAs(configured: Env, method: string, path: string, opts: { shopper?: Shopper; body?: unknown; form?: Record<string, string> } = {}) {
+async function backendAs(
+  configured: Env,
+  method: string,
+  path: string,
+  opts: { shopper?: Shopper; body?: unknown; form?: Record<string, string> } = {},
+) {
   const headers = new Headers({ accept: "application/json", ...(opts.shopper?.headers ?? {}) });
   let body: string | undefined;
   if (opts.body !== undefined) {
@@ -38,7 +58,8 @@ async function placedOrder(shopper: Shopper, opts: { stock?: number; quantity?: 
   return { product, number: placed.body.data.number as string };
 }
 
-const start = (shopper: Shopper, number: string) => call(shopper, "POST", `/payments/${number}/start`, { return_url: RETURN });
+const start = (shopper: Shopper, number: string) =>
+  call(shopper, "POST", `/payments/${number}/start`, { return_url: RETURN });
 
 async function orderRow(number: string) {
   return env.DB.prepare("SELECT status, created_at, reserved_until, stock_reserved FROM orders WHERE number = ?")
@@ -65,10 +86,16 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
 
     const shown = await backendAs(production, "GET", page.replace(/^\/backend/, ""));
     expect(shown.status).toBe(404);
-    const paid = await backendAs(production, "POST", page.replace(/^\/backend/, ""), { form: { card_number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123", name: "Thief", action: "pay" } });
+    const paid = await backendAs(production, "POST", page.replace(/^\/backend/, ""), {
+      form: { card_number: "4242 4242 4242 4242", expiry: "12/39", cvc: "123", name: "Thief", action: "pay" },
+    });
     expect(paid.status).toBe(404);
     const payment = (await findPayment(env.DB, started.body.data.payment_id))!;
-    const event = await sandboxEvent(await sandboxSecret(production), payment, { status: "paid", message: null, threeDs: null });
+    const event = await sandboxEvent(await sandboxSecret(production), payment, {
+      status: "paid",
+      message: null,
+      threeDs: null,
+    });
     const hook = await backendAs(production, "POST", "/payments/webhook/sandbox", { body: JSON.parse(event.body) });
     expect(hook.status).toBe(404);
     expect((await orderRow(number))!.status).toBe("pending_payment");
@@ -81,12 +108,22 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
     expect((await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 })).status).toBe(200);
     const res = await backendAs(productionEnv(), "POST", "/checkout", {
       shopper: guest,
-      body: { idempotency_key: crypto.randomUUID(), email: guest.email, address, shipping_method: "standard", payment_method: "card" },
+      body: {
+        idempotency_key: crypto.randomUUID(),
+        email: guest.email,
+        address,
+        shipping_method: "standard",
+        payment_method: "card",
+      },
     });
     expect(res.status).toBe(503);
-    expect(((await res.json()) as { message: string }).message).toBe("This shop cannot take payments right now, so orders cannot be placed. Please try again later.");
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "This shop cannot take payments right now, so orders cannot be placed. Please try again later.",
+    );
     expect(await stockOf(product.id)).toBe(3);
-    const logged = errors.mock.calls.map((args) => String(args[0])).find((line) => line.includes("payments.not_configured"));
+    const logged = errors.mock.calls
+      .map((args) => String(args[0]))
+      .find((line) => line.includes("payments.not_configured"));
     expect(logged).toContain("PAYMENT_PROVIDER is not set");
   });
 
@@ -104,10 +141,17 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
     expect(configuredProvider(productionEnv()).name).toBeNull();
     expect(configuredProvider(productionEnv({ PAYMENT_PROVIDER: "stripe" })).name).toBeNull();
     expect(configuredProvider(productionEnv({ PAYMENT_PROVIDER: "sandbox" })).name).toBeNull();
-    expect(configuredProvider({ ...productionEnv({ PAYMENT_PROVIDER: "sandbox" }), ENVIRONMENT: "staging" } as unknown as Env).name).toBeNull();
+    expect(
+      configuredProvider({
+        ...productionEnv({ PAYMENT_PROVIDER: "sandbox" }),
+        ENVIRONMENT: "staging",
+      } as unknown as Env).name,
+    ).toBeNull();
     expect(await paymentProvider(productionEnv({ PAYMENT_PROVIDER: "sandbox" }))).toBeNull();
     expect(configuredProvider(productionEnv({ PAYMENT_PROVIDER: "moyasar" })).reason).toContain("MOYASAR_SECRET_KEY");
-    expect(configuredProvider(productionEnv({ PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_live_x" })).name).toBe("moyasar");
+    expect(
+      configuredProvider(productionEnv({ PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_live_x" })).name,
+    ).toBe("moyasar");
     const optedIn = productionEnv({ PAYMENT_PROVIDER: "sandbox", UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION: "true" });
     expect(configuredProvider(optedIn).name).toBe("sandbox");
     expect(configuredProvider({ ...env, PAYMENT_PROVIDER: undefined } as Env).name).toBe("sandbox");
@@ -116,9 +160,16 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
   it("payment start in production without a provider refuses instead of sending the shopper to a test-card page", async () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
-    const res = await backendAs(productionEnv(), "POST", `/payments/${number}/start`, { shopper: guest, body: { return_url: RETURN } });
+    const res = await backendAs(productionEnv(), "POST", `/payments/${number}/start`, {
+      shopper: guest,
+      body: { return_url: RETURN },
+    });
     expect(res.status).toBe(503);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.number = ?").bind(number).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.number = ?")
+        .bind(number)
+        .first("n"),
+    ).toBe(0);
   });
 });
 
@@ -140,7 +191,13 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     await SELF.fetch(`http://shop.test${started.body.data.redirect_url}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ card_number: "4000000000000002", expiry: "12/39", cvc: "123", name: "Sara", action: "pay" }).toString(),
+      body: new URLSearchParams({
+        card_number: "4000000000000002",
+        expiry: "12/39",
+        cvc: "123",
+        name: "Sara",
+        action: "pay",
+      }).toString(),
       redirect: "manual",
     });
     expect(await stockOf(product.id)).toBe(2);
@@ -156,7 +213,11 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     const { number } = await placedOrder(guest, { stock: 2 });
     const started = await start(guest, number);
     const payment = (await findPayment(env.DB, started.body.data.payment_id))!;
-    const declined = await sandboxEvent(await sandboxSecret(env), payment, { status: "failed", message: "declined", threeDs: null });
+    const declined = await sandboxEvent(await sandboxSecret(env), payment, {
+      status: "failed",
+      message: "declined",
+      threeDs: null,
+    });
     await receiveWebhook(env.DB, env, "sandbox", declined.body, new Headers({ "x-signature": declined.signature }));
     const created = await ageOrder(number, 10);
     expect((await start(guest, number)).status).toBe(200);
@@ -190,7 +251,9 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     const product = await createProduct();
     expect((await checkoutWith(shoppers[3], product.id)).status).toBe(429);
     // The network is stored only as a keyed hash, never the address.
-    const row = await env.DB.prepare("SELECT network_hash FROM orders WHERE guest_id = ?").bind(shoppers[0].guestId).first<{ network_hash: string }>();
+    const row = await env.DB.prepare("SELECT network_hash FROM orders WHERE guest_id = ?")
+      .bind(shoppers[0].guestId)
+      .first<{ network_hash: string }>();
     expect(row!.network_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.network_hash).not.toContain(ip);
   });
@@ -201,8 +264,14 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     for (let i = 0; i < 3; i++) orders.push(await placedOrder(guest));
     const started = await start(guest, orders[0].number);
     const payment = (await findPayment(env.DB, started.body.data.payment_id))!;
-    const paid = await sandboxEvent(await sandboxSecret(env), payment, { status: "paid", message: null, threeDs: null });
-    expect((await receiveWebhook(env.DB, env, "sandbox", paid.body, new Headers({ "x-signature": paid.signature }))).outcome).toBe("paid");
+    const paid = await sandboxEvent(await sandboxSecret(env), payment, {
+      status: "paid",
+      message: null,
+      threeDs: null,
+    });
+    expect(
+      (await receiveWebhook(env.DB, env, "sandbox", paid.body, new Headers({ "x-signature": paid.signature }))).outcome,
+    ).toBe("paid");
     const product = await createProduct();
     expect((await checkoutWith(guest, product.id)).status).toBe(201);
   });
@@ -211,7 +280,13 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     const guest = await newGuest();
     const product = await createProduct();
     await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
-    const body = { idempotency_key: crypto.randomUUID(), email: guest.email, address, shipping_method: "standard", payment_method: "card" };
+    const body = {
+      idempotency_key: crypto.randomUUID(),
+      email: guest.email,
+      address,
+      shipping_method: "standard",
+      payment_method: "card",
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await call(guest, "POST", "/checkout", body)).status);
     expect(statuses.slice(0, 20).every((s) => s === 201 || s === 200)).toBe(true);
@@ -228,7 +303,8 @@ describe("stock cannot be held forever (issue 17.2)", () => {
   });
 
   it("minting guest ids is rate limited per network, an IPv6 caller counted by its /64", async () => {
-    const mint = (ip: string) => SELF.fetch("https://shop.test/api/cart/generate-guest-id", { headers: { "cf-connecting-ip": ip } });
+    const mint = (ip: string) =>
+      SELF.fetch("https://shop.test/api/cart/generate-guest-id", { headers: { "cf-connecting-ip": ip } });
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
     const statuses: number[] = [];
     // Every request from a different address of the same /64: one subscriber's range.
@@ -261,28 +337,69 @@ describe("payment callbacks cannot be forged (issue 17.3)", () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) =>
-      Response.json({ id: "inv_cross_1", status: "initiated", amount: JSON.parse(String(init?.body ?? "{}")).amount ?? 0, currency: "SAR", url: "https://checkout.moyasar.com/invoices/inv_cross_1" }),
+      Response.json({
+        id: "inv_cross_1",
+        status: "initiated",
+        amount: JSON.parse(String(init?.body ?? "{}")).amount ?? 0,
+        currency: "SAR",
+        url: "https://checkout.moyasar.com/invoices/inv_cross_1",
+      }),
     );
     const moyasarEnv = { ...env, PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_test_x" } as Env;
-    const started = await startPayment(env.DB, moyasarEnv, { userId: null, guestId: guest.guestId! }, number, RETURN, "en", "https://shop.example");
+    const started = await startPayment(
+      env.DB,
+      moyasarEnv,
+      { userId: null, guestId: guest.guestId! },
+      number,
+      RETURN,
+      "en",
+      "https://shop.example",
+    );
     const payment = (await findPayment(env.DB, started.payment_id))!;
     expect(payment.provider).toBe("moyasar");
-    const event = await sandboxEvent(await sandboxSecret(env), payment, { status: "paid", message: null, threeDs: null });
-    const applied = await receiveWebhook(env.DB, env, "sandbox", event.body, new Headers({ "x-signature": event.signature }));
+    const event = await sandboxEvent(await sandboxSecret(env), payment, {
+      status: "paid",
+      message: null,
+      threeDs: null,
+    });
+    const applied = await receiveWebhook(
+      env.DB,
+      env,
+      "sandbox",
+      event.body,
+      new Headers({ "x-signature": event.signature }),
+    );
     expect(applied.outcome).toBe("unknown");
     expect((await orderRow(number))!.status).toBe("pending_payment");
     expect((await findPayment(env.DB, started.payment_id))!.status).toBe("initiated");
   });
 
   it("outside development and test a missing PAYMENT_SECRET fails closed instead of using the public development key", async () => {
-    const staging = { ...env, ENVIRONMENT: "staging", PAYMENT_SECRET: undefined, PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_test_x" } as unknown as Env;
+    const staging = {
+      ...env,
+      ENVIRONMENT: "staging",
+      PAYMENT_SECRET: undefined,
+      PAYMENT_PROVIDER: "moyasar",
+      MOYASAR_SECRET_KEY: "sk_test_x",
+    } as unknown as Env;
     expect(() => paymentSecret(staging)).toThrow(/PAYMENT_SECRET is not set/);
     expect(configuredProvider(staging).name).toBeNull();
     expect(await paymentProvider(staging, "moyasar")).toBeNull();
-    const body = JSON.stringify({ id: "evt_public", type: "payment_paid", data: { id: "pm_1", status: "paid", invoice_id: "inv_x", metadata: { payment_id: "pay_x" } } });
+    const body = JSON.stringify({
+      id: "evt_public",
+      type: "payment_paid",
+      data: { id: "pm_1", status: "paid", invoice_id: "inv_x", metadata: { payment_id: "pay_x" } },
+    });
     const res = await backendApp.request(
       "/payments/webhook/moyasar",
-      { method: "POST", headers: { "content-type": "application/json", "x-signature": await hmacHex("development-payment-secret", body) }, body },
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-signature": await hmacHex("development-payment-secret", body),
+        },
+        body,
+      },
       staging,
     );
     expect(res.status).toBe(404);
@@ -296,7 +413,13 @@ describe("payment callbacks cannot be forged (issue 17.3)", () => {
 
 describe("smaller holes (issue 17.6)", () => {
   it("a return path whose dot segments collapse to //host is refused", () => {
-    for (const trick of ["/.//evil.com", "/..//evil.com/x", "/a/..//evil.com", "/././/evil.com?x=1", "/%2e//evil.com"]) {
+    for (const trick of [
+      "/.//evil.com",
+      "/..//evil.com/x",
+      "/a/..//evil.com",
+      "/././/evil.com?x=1",
+      "/%2e//evil.com",
+    ]) {
       expect(safeReturnPath(trick), trick).toBeNull();
     }
     expect(safeReturnPath("/en/payment-status?x=1")).toBe("/en/payment-status?x=1");

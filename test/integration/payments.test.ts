@@ -17,7 +17,9 @@ async function placedOrder(shopper: Shopper, opts: { stock?: number; quantity?: 
 }
 
 async function start(shopper: Shopper, number: string, returnUrl = RETURN) {
-  return call<{ payment_id: string; redirect_url: string }>(shopper, "POST", `/payments/${number}/start`, { return_url: returnUrl });
+  return call<{ payment_id: string; redirect_url: string }>(shopper, "POST", `/payments/${number}/start`, {
+    return_url: returnUrl,
+  });
 }
 
 /** The browser on the sandbox page: submits a form and does not follow the redirect. */
@@ -30,7 +32,13 @@ async function submit(path: string, fields: Record<string, string>) {
   });
 }
 
-const card = (number: string) => ({ card_number: number, expiry: "12/39", cvc: "123", name: "Sara Test", action: "pay" });
+const card = (number: string) => ({
+  card_number: number,
+  expiry: "12/39",
+  cvc: "123",
+  name: "Sara Test",
+  action: "pay",
+});
 
 async function orderOf(shopper: Shopper, number: string) {
   return (await call(shopper, "GET", `/orders/${number}`)).body.data;
@@ -93,7 +101,11 @@ describe("payments", () => {
     const declined = await submit(started.body.data.redirect_url, card("4000000000000002"));
     expect(declined.status).toBe(303);
     const status = (await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data;
-    expect(status).toMatchObject({ status: "failed", order_status: "payment_failed", message: "Your card was declined. Try another card." });
+    expect(status).toMatchObject({
+      status: "failed",
+      order_status: "payment_failed",
+      message: "Your card was declined. Try another card.",
+    });
     expect(await stockOf(product.id)).toBe(3);
     expect(await orderOf(guest, number)).toMatchObject({ status: "payment_failed", payment_status: "failed" });
   });
@@ -126,7 +138,9 @@ describe("payments", () => {
     expect((await checkoutWith(await newGuest(), product.id, 1)).status).toBe(201);
     const retry = await start(guest, number);
     expect(retry.status).toBe(409);
-    expect(retry.body.message).toBe("Some items of this order are no longer in stock, so it cannot be paid. Please place a new order.");
+    expect(retry.body.message).toBe(
+      "Some items of this order are no longer in stock, so it cannot be paid. Please place a new order.",
+    );
     expect(await stockOf(product.id)).toBe(0);
     expect((await orderOf(guest, number)).status).toBe("payment_failed");
   });
@@ -141,14 +155,21 @@ describe("payments", () => {
     const html = await challengePage.text();
     expect(html).toContain("3-D Secure verification");
     expect(html).toContain('<label for="otp-code">');
-    expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.status).toBe("pending");
+    expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.status).toBe(
+      "pending",
+    );
 
     const id = started.body.data.payment_id;
     const passed = await submit(`/backend/payments/sandbox/${id}/challenge?lang=en`, { code: "123456" });
     expect(passed.status).toBe(303);
     expect(passed.headers.get("location")).toBe(`${RETURN}?payment_id=${id}&order=${number}`);
-    expect((await call(guest, "GET", `/payments/${id}/status`)).body.data).toMatchObject({ status: "paid", order_status: "paid" });
-    const row = await env.DB.prepare("SELECT three_ds FROM payments WHERE id = ?").bind(id).first<{ three_ds: string }>();
+    expect((await call(guest, "GET", `/payments/${id}/status`)).body.data).toMatchObject({
+      status: "paid",
+      order_status: "paid",
+    });
+    const row = await env.DB.prepare("SELECT three_ds FROM payments WHERE id = ?")
+      .bind(id)
+      .first<{ three_ds: string }>();
     expect(row!.three_ds).toBe("passed");
   });
 
@@ -159,7 +180,11 @@ describe("payments", () => {
     await submit(started.body.data.redirect_url, card("4000000000003220"));
     await submit(`/backend/payments/sandbox/${started.body.data.payment_id}/challenge`, { code: "000000" });
     const status = (await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data;
-    expect(status).toMatchObject({ status: "failed", order_status: "payment_failed", message: "The 3-D Secure verification failed." });
+    expect(status).toMatchObject({
+      status: "failed",
+      order_status: "payment_failed",
+      message: "The 3-D Secure verification failed.",
+    });
     expect(await stockOf(product.id)).toBe(2);
   });
 
@@ -168,13 +193,25 @@ describe("payments", () => {
     const { product, number } = await placedOrder(guest, { stock: 4 });
     const started = await start(guest, number);
     const payment = (await findPayment(env.DB, started.body.data.payment_id))!;
-    const declined = await sandboxEvent(await sandboxSecret(env), payment, { status: "failed", message: "declined", threeDs: null });
+    const declined = await sandboxEvent(await sandboxSecret(env), payment, {
+      status: "failed",
+      message: "declined",
+      threeDs: null,
+    });
     const deliver = (body: string, signature: string) =>
-      SELF.fetch("http://shop.test/backend/payments/webhook/sandbox", { method: "POST", headers: { "content-type": "application/json", "x-signature": signature }, body });
+      SELF.fetch("http://shop.test/backend/payments/webhook/sandbox", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-signature": signature },
+        body,
+      });
 
     const first = await deliver(declined.body, declined.signature);
     expect(first.status).toBe(200);
-    expect(((await first.json()) as { data: unknown }).data).toEqual({ received: true, replayed: false, outcome: "failed" });
+    expect(((await first.json()) as { data: unknown }).data).toEqual({
+      received: true,
+      replayed: false,
+      outcome: "failed",
+    });
     expect(await stockOf(product.id)).toBe(4);
 
     // The shopper retries and takes the stock again; a replay of the old decline must not free it.
@@ -182,7 +219,11 @@ describe("payments", () => {
     expect(retry.status).toBe(200);
     expect(await stockOf(product.id)).toBe(3);
     const replay = await deliver(declined.body, declined.signature);
-    expect(((await replay.json()) as { data: unknown }).data).toEqual({ received: true, replayed: true, outcome: "unchanged" });
+    expect(((await replay.json()) as { data: unknown }).data).toEqual({
+      received: true,
+      replayed: true,
+      outcome: "unchanged",
+    });
     expect(await stockOf(product.id)).toBe(3);
     expect((await orderOf(guest, number)).status).toBe("pending_payment");
 
@@ -203,15 +244,29 @@ describe("payments", () => {
     await submit(a.body.data.redirect_url, card("4242424242424242"));
     await submit(b.body.data.redirect_url, card("4242424242424242"));
     const second = (await call(guest, "GET", `/payments/${b.body.data.payment_id}/status`)).body.data;
-    expect(second).toMatchObject({ status: "failed", order_status: "paid", message: "This order was already paid by another payment." });
-    const paid = await env.DB.prepare("SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.number = ? AND p.status = 'paid'").bind(number).first<{ n: number }>();
+    expect(second).toMatchObject({
+      status: "failed",
+      order_status: "paid",
+      message: "This order was already paid by another payment.",
+    });
+    const paid = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM payments p JOIN orders o ON o.id = p.order_id WHERE o.number = ? AND p.status = 'paid'",
+    )
+      .bind(number)
+      .first<{ n: number }>();
     expect(paid!.n).toBe(1);
   });
 
   it("the return address must be a path on this shop", async () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
-    for (const bad of ["https://evil.example/steal", "//evil.example/x", "javascript:alert(1)", "/\\evil.example", "payment-status"]) {
+    for (const bad of [
+      "https://evil.example/steal",
+      "//evil.example/x",
+      "javascript:alert(1)",
+      "/\\evil.example",
+      "payment-status",
+    ]) {
       const answer = await start(guest, number, bad);
       expect(answer.status, bad).toBe(422);
       expect(answer.body.errors?.return_url).toEqual(["The return address must be a path on this shop."]);
@@ -233,7 +288,9 @@ describe("payments", () => {
     const started = await start(guest, number);
     const cancelled = await submit(started.body.data.redirect_url, { action: "cancel" });
     expect(cancelled.status).toBe(303);
-    expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.message).toBe("The payment was cancelled.");
+    expect((await call(guest, "GET", `/payments/${started.body.data.payment_id}/status`)).body.data.message).toBe(
+      "The payment was cancelled.",
+    );
     expect(await stockOf(product.id)).toBe(2);
     expect((await SELF.fetch(`http://shop.test/backend/payments/sandbox/pay_unknown`)).status).toBe(404);
   });
@@ -250,17 +307,35 @@ describe("the sandbox's card rules", () => {
   });
 
   it("refuses other cards, past expiry dates and bad security codes field by field", () => {
-    expect(decideCard(form("5555555555554444"), "en", now)).toEqual({ errors: { number: "Use one of the test cards listed below." } });
-    expect(decideCard(form("4242424242424241"), "en", now)).toEqual({ errors: { number: "Enter a valid card number." } });
-    expect(decideCard(form("4242424242424242", "05/26"), "en", now)).toEqual({ errors: { expiry: "Enter a future expiry date as MM/YY." } });
+    expect(decideCard(form("5555555555554444"), "en", now)).toEqual({
+      errors: { number: "Use one of the test cards listed below." },
+    });
+    expect(decideCard(form("4242424242424241"), "en", now)).toEqual({
+      errors: { number: "Enter a valid card number." },
+    });
+    expect(decideCard(form("4242424242424242", "05/26"), "en", now)).toEqual({
+      errors: { expiry: "Enter a future expiry date as MM/YY." },
+    });
     expect(decideCard(form("4242424242424242", "06/26"), "en", now)).toEqual({ outcome: "paid" });
-    expect(decideCard(form("4242424242424242", "13/30"), "en", now)).toEqual({ errors: { expiry: "Enter a future expiry date as MM/YY." } });
-    expect(decideCard(form("4242424242424242", "12/30", "12"), "ar", now)).toEqual({ errors: { cvc: "أدخل رمز الأمان المكوّن من 3 أو 4 أرقام." } });
+    expect(decideCard(form("4242424242424242", "13/30"), "en", now)).toEqual({
+      errors: { expiry: "Enter a future expiry date as MM/YY." },
+    });
+    expect(decideCard(form("4242424242424242", "12/30", "12"), "ar", now)).toEqual({
+      errors: { cvc: "أدخل رمز الأمان المكوّن من 3 أو 4 أرقام." },
+    });
   });
 
   it("keeps a return address on this shop", () => {
     expect(safeReturnPath("/ar/payment-status?x=1")).toBe("/ar/payment-status?x=1");
-    for (const bad of ["https://evil.example/", "//evil.example", "/\\evil", "javascript:alert(1)", "relative/path", "/ok\u0000"]) expect(safeReturnPath(bad), bad).toBeNull();
+    for (const bad of [
+      "https://evil.example/",
+      "//evil.example",
+      "/\\evil",
+      "javascript:alert(1)",
+      "relative/path",
+      "/ok\u0000",
+    ])
+      expect(safeReturnPath(bad), bad).toBeNull();
   });
 });
 
@@ -287,18 +362,40 @@ describe("the Moyasar adapter", () => {
   }
 
   it("starts by creating an invoice with the secret key and sends the shopper to its page", async () => {
-    const { calls, provider } = fakeMoyasar({ id: "inv_123", status: "initiated", amount: 22500, currency: "SAR", url: "https://checkout.moyasar.com/invoices/inv_123" });
-    const started = await provider.start({ payment, email: "a@b.example", lang: "en", origin: "https://shop.example", backendBase: "/backend", returnPath: payment.return_url });
+    const { calls, provider } = fakeMoyasar({
+      id: "inv_123",
+      status: "initiated",
+      amount: 22500,
+      currency: "SAR",
+      url: "https://checkout.moyasar.com/invoices/inv_123",
+    });
+    const started = await provider.start({
+      payment,
+      email: "a@b.example",
+      lang: "en",
+      origin: "https://shop.example",
+      backendBase: "/backend",
+      returnPath: payment.return_url,
+    });
     expect(started).toEqual({ redirectUrl: "https://checkout.moyasar.com/invoices/inv_123", providerRef: "inv_123" });
     expect(calls[0].url).toBe("https://api.moyasar.com/v1/invoices");
     expect(new Headers(calls[0].init.headers).get("authorization")).toBe(`Basic ${btoa("sk_test_abc:")}`);
     const sent = JSON.parse(String(calls[0].init.body));
-    expect(sent).toMatchObject({ amount: 22500, currency: "SAR", success_url: `https://shop.example${payment.return_url}`, metadata: { payment_id: "pay_test", order: "SQ-7K3F9QX2" } });
+    expect(sent).toMatchObject({
+      amount: 22500,
+      currency: "SAR",
+      success_url: `https://shop.example${payment.return_url}`,
+      metadata: { payment_id: "pay_test", order: "SQ-7K3F9QX2" },
+    });
   });
 
   it("verifies a return by asking Moyasar for the invoice, never trusting the redirect", async () => {
     const paid = fakeMoyasar({ id: "inv_123", status: "paid", amount: 22500, currency: "SAR", url: "x" });
-    expect(await paid.provider.verifyReturn(payment, new URLSearchParams("status=failed"))).toMatchObject({ status: "paid", amount: 22500, currency: "SAR" });
+    expect(await paid.provider.verifyReturn(payment, new URLSearchParams("status=failed"))).toMatchObject({
+      status: "paid",
+      amount: 22500,
+      currency: "SAR",
+    });
     expect(paid.calls[0].url).toBe("https://api.moyasar.com/v1/invoices/inv_123");
     const open = fakeMoyasar({ id: "inv_123", status: "initiated", amount: 22500, currency: "SAR", url: "x" });
     expect((await open.provider.verifyReturn(payment, new URLSearchParams("status=paid")))?.status).toBe("pending");
@@ -306,10 +403,19 @@ describe("the Moyasar adapter", () => {
 
   it("accepts a webhook only with a valid HMAC signature or Moyasar's secret token", async () => {
     const { provider } = fakeMoyasar({});
-    const event = JSON.stringify({ id: "evt_1", type: "payment_paid", data: { id: "pm_1", status: "paid", amount: 22500, currency: "SAR", metadata: { payment_id: "pay_test" } } });
+    const event = JSON.stringify({
+      id: "evt_1",
+      type: "payment_paid",
+      data: { id: "pm_1", status: "paid", amount: 22500, currency: "SAR", metadata: { payment_id: "pay_test" } },
+    });
     const signed = await provider.parseWebhook(event, new Headers({ "x-signature": await hmacHex("whsec", event) }));
-    expect(signed).toMatchObject({ eventId: "evt_1", result: { paymentId: "pay_test", status: "paid", amount: 22500 } });
-    await expect(provider.parseWebhook(event, new Headers({ "x-signature": await hmacHex("other", event) }))).rejects.toBeInstanceOf(WebhookRejected);
+    expect(signed).toMatchObject({
+      eventId: "evt_1",
+      result: { paymentId: "pay_test", status: "paid", amount: 22500 },
+    });
+    await expect(
+      provider.parseWebhook(event, new Headers({ "x-signature": await hmacHex("other", event) })),
+    ).rejects.toBeInstanceOf(WebhookRejected);
     const withToken = JSON.stringify({ ...JSON.parse(event), secret_token: "whsec" });
     expect((await provider.parseWebhook(withToken, new Headers())).result?.status).toBe("paid");
     const wrongToken = JSON.stringify({ ...JSON.parse(event), secret_token: "guess" });
@@ -326,7 +432,13 @@ describe("the Moyasar adapter", () => {
         const amount = init?.body ? JSON.parse(String(init.body)).amount : lastAmount;
         lastAmount = amount;
         expect(url.startsWith("https://api.moyasar.com/v1/invoices")).toBe(true);
-        return Response.json({ id: "inv_live_1", status: status(), amount, currency: "SAR", url: "https://checkout.moyasar.com/invoices/inv_live_1" });
+        return Response.json({
+          id: "inv_live_1",
+          status: status(),
+          amount,
+          currency: "SAR",
+          url: "https://checkout.moyasar.com/invoices/inv_live_1",
+        });
       });
     }
     let lastAmount = 0;
@@ -337,10 +449,23 @@ describe("the Moyasar adapter", () => {
       const moyasarEnv = { ...env, PAYMENT_PROVIDER: "moyasar", MOYASAR_SECRET_KEY: "sk_test_x" };
       let invoiceStatus = "initiated";
       moyasarApi(() => invoiceStatus);
-      const started = await startPayment(env.DB, moyasarEnv, { userId: null, guestId: guest.guestId! }, number, RETURN, "en", "https://shop.example");
+      const started = await startPayment(
+        env.DB,
+        moyasarEnv,
+        { userId: null, guestId: guest.guestId! },
+        number,
+        RETURN,
+        "en",
+        "https://shop.example",
+      );
       expect(started.redirect_url).toBe("https://checkout.moyasar.com/invoices/inv_live_1");
 
-      const event = (id: string) => JSON.stringify({ id, type: "payment_paid", data: { id: "pm_1", status: "paid", amount: lastAmount, currency: "SAR", invoice_id: "inv_live_1" } });
+      const event = (id: string) =>
+        JSON.stringify({
+          id,
+          type: "payment_paid",
+          data: { id: "pm_1", status: "paid", amount: lastAmount, currency: "SAR", invoice_id: "inv_live_1" },
+        });
       const sign = async (body: string) => new Headers({ "x-signature": await hmacHex(env.PAYMENT_SECRET!, body) });
       // The event claims paid, the API still says initiated: nothing is applied.
       const early = event("evt_a");
@@ -349,9 +474,15 @@ describe("the Moyasar adapter", () => {
 
       invoiceStatus = "paid";
       const later = event("evt_b");
-      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({ replayed: false, outcome: "paid" });
+      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({
+        replayed: false,
+        outcome: "paid",
+      });
       expect(await orderOf(guest, number)).toMatchObject({ status: "paid", payment_status: "paid" });
-      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({ replayed: true, outcome: "unchanged" });
+      expect(await receiveWebhook(env.DB, moyasarEnv, "moyasar", later, await sign(later))).toEqual({
+        replayed: true,
+        outcome: "unchanged",
+      });
     });
   });
 });

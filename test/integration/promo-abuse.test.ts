@@ -27,7 +27,12 @@ interface Reply {
 async function checkFrom(shopper: Pick<Shopper, "headers">, code: string, ip: string): Promise<Reply> {
   const res = await SELF.fetch("http://shop.test/backend/promo-code/check", {
     method: "POST",
-    headers: { ...shopper.headers, accept: "application/json", "content-type": "application/json", "cf-connecting-ip": ip },
+    headers: {
+      ...shopper.headers,
+      accept: "application/json",
+      "content-type": "application/json",
+      "cf-connecting-ip": ip,
+    },
     body: JSON.stringify({ code }),
   });
   return { status: res.status, headers: res.headers, body: await res.json() };
@@ -40,18 +45,29 @@ async function withCart(shopper: Shopper, halalas: number): Promise<Shopper> {
 }
 
 const checkout = (shopper: Shopper, email = shopper.email) =>
-  call(shopper, "POST", "/checkout", { idempotency_key: crypto.randomUUID(), email, address, shipping_method: "standard", payment_method: "card" });
+  call(shopper, "POST", "/checkout", {
+    idempotency_key: crypto.randomUUID(),
+    email,
+    address,
+    shipping_method: "standard",
+    payment_method: "card",
+  });
 
 async function promoId(code: string): Promise<number> {
   return (await env.DB.prepare("SELECT id FROM promo_codes WHERE code = ?").bind(code).first<{ id: number }>())!.id;
 }
 
-const count = async (sql: string, ...params: (string | number)[]) => (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())!.n;
+const count = async (sql: string, ...params: (string | number)[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>())!.n;
 
 /** A once-per-customer code of this test's own, so tests never share its redemptions. */
 async function oncePerCustomerCode(): Promise<string> {
   const code = `ONCE${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
-  await env.DB.prepare("INSERT INTO promo_codes (code, discount_type, value, per_user_limit) VALUES (?, 1, 10, 1)").bind(code).run();
+  await env.DB.prepare("INSERT INTO promo_codes (code, discount_type, value, per_user_limit) VALUES (?, 1, 10, 1)")
+    .bind(code)
+    .run();
   return code;
 }
 
@@ -66,7 +82,13 @@ async function writeRacedOrder(user: Shopper, code: string, email: string) {
   const settings = commerceSettings(env);
   return writeOrder(env.DB, {
     owner,
-    input: { idempotency_key: crypto.randomUUID(), email, address, shipping_method: "standard", payment_method: "card" },
+    input: {
+      idempotency_key: crypto.randomUUID(),
+      email,
+      address,
+      shipping_method: "standard",
+      payment_method: "card",
+    },
     email,
     address,
     contents,
@@ -82,31 +104,40 @@ describe("promo-code abuse", () => {
     await seedCatalogue(env.DB);
   });
 
-  it("promo enumeration: the 21st check in a minute from one network answers 429, whichever guest asks", { timeout: COUNTING_TIMEOUT }, async () => {
-    await awayFromMinuteEdge();
-    const ip = freshIp();
-    for (let i = 0; i < 20; i++) {
-      expect((await checkFrom(await newGuest(), `GUESS${i}`, ip)).status).toBe(422);
-    }
-    const limited = await checkFrom(await newGuest("ar"), "WELCOME10", ip);
-    expect(limited.status).toBe(429);
-    expect(limited.headers.get("retry-after")).toBe("60");
-    expect(limited.body.message).toBe("محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.");
-  });
+  it(
+    "promo enumeration: the 21st check in a minute from one network answers 429, whichever guest asks",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      await awayFromMinuteEdge();
+      const ip = freshIp();
+      for (let i = 0; i < 20; i++) {
+        expect((await checkFrom(await newGuest(), `GUESS${i}`, ip)).status).toBe(422);
+      }
+      const limited = await checkFrom(await newGuest("ar"), "WELCOME10", ip);
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get("retry-after")).toBe("60");
+      expect(limited.body.message).toBe("محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.");
+    },
+  );
 
-  it("promo enumeration: one guest cycling through networks answers 429 on its 21st check in a minute", { timeout: COUNTING_TIMEOUT }, async () => {
-    await awayFromMinuteEdge();
-    const guest = await newGuest();
-    for (let i = 0; i < 20; i++) expect((await checkFrom(guest, `GUESS${i}`, freshIp())).status).toBe(422);
-    expect((await checkFrom(guest, "SAVE50", freshIp())).status).toBe(429);
-    // Another guest from a fresh network is not affected.
-    expect((await checkFrom(await newGuest(), "NOSUCHCODE", freshIp())).status).toBe(422);
-  });
+  it(
+    "promo enumeration: one guest cycling through networks answers 429 on its 21st check in a minute",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      await awayFromMinuteEdge();
+      const guest = await newGuest();
+      for (let i = 0; i < 20; i++) expect((await checkFrom(guest, `GUESS${i}`, freshIp())).status).toBe(422);
+      expect((await checkFrom(guest, "SAVE50", freshIp())).status).toBe(429);
+      // Another guest from a fresh network is not affected.
+      expect((await checkFrom(await newGuest(), "NOSUCHCODE", freshIp())).status).toBe(422);
+    },
+  );
 
   it("promo enumeration: an empty cart answers the same for a real code and a made-up one", async () => {
     for (const shopper of [await newGuest(), await newUser()]) {
       const answers = [];
-      for (const code of ["WELCOME10", "SAVE50", "EXPIRED20", "USEDUP", "NOSUCHCODE"]) answers.push(await checkFrom(shopper, code, freshIp()));
+      for (const code of ["WELCOME10", "SAVE50", "EXPIRED20", "USEDUP", "NOSUCHCODE"])
+        answers.push(await checkFrom(shopper, code, freshIp()));
       for (const answer of answers) {
         expect(answer.status).toBe(422);
         expect(answer.body).toEqual({
@@ -195,6 +226,8 @@ describe("promo-code abuse", () => {
     const [a, b] = await Promise.all([checkout(user), checkout(user)]);
     expect([a.status, b.status].filter((s) => s === 201)).toHaveLength(1);
     expect(await count("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?", await promoId(code))).toBe(1);
-    expect(await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND promo_code = ?", user.userId!, code)).toBe(1);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND promo_code = ?", user.userId!, code),
+    ).toBe(1);
   });
 });

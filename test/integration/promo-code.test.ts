@@ -17,7 +17,13 @@ const check = (shopper: Pick<Shopper, "headers">, code: string) =>
   call({ headers: { "cf-connecting-ip": freshIp(), ...shopper.headers } }, "POST", "/promo-code/check", { code });
 
 const checkout = (shopper: Shopper) =>
-  call(shopper, "POST", "/checkout", { idempotency_key: crypto.randomUUID(), email: shopper.email, address, shipping_method: "standard", payment_method: "card" });
+  call(shopper, "POST", "/checkout", {
+    idempotency_key: crypto.randomUUID(),
+    email: shopper.email,
+    address,
+    shipping_method: "standard",
+    payment_method: "card",
+  });
 
 async function ownCode(code: string, fields: Record<string, string | number | null>) {
   const columns = ["code", ...Object.keys(fields)];
@@ -39,7 +45,12 @@ describe("promo codes", () => {
     expect(checked.status).toBe(200);
     expect(checked.body.data).toMatchObject({ code: "WELCOME10", discount_type: 1, discount: 1500 });
     const cart = (await call(user, "GET", "/cart")).body.data;
-    expect(cart).toMatchObject({ subtotal: 15000, discount: 1500, total: 13500, promo: { code: "WELCOME10", discount_type: 1, discount: 1500 } });
+    expect(cart).toMatchObject({
+      subtotal: 15000,
+      discount: 1500,
+      total: 13500,
+      promo: { code: "WELCOME10", discount_type: 1, discount: 1500 },
+    });
   });
 
   it("codes are matched without regard to case", async () => {
@@ -50,7 +61,11 @@ describe("promo codes", () => {
 
   it("a fixed code answers discount_type 2 and its amount", async () => {
     const guest = await cartWorth(40000);
-    expect((await check(guest, "SAVE50")).body.data).toMatchObject({ code: "SAVE50", discount_type: 2, discount: 5000 });
+    expect((await check(guest, "SAVE50")).body.data).toMatchObject({
+      code: "SAVE50",
+      discount_type: 2,
+      discount: 5000,
+    });
   });
 
   it("a percentage discount respects its cap", async () => {
@@ -62,7 +77,10 @@ describe("promo codes", () => {
     const guest = await cartWorth(50000);
     const refused = await check(guest, "EXPIRED20");
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ message: "This promo code has expired.", errors: { code: ["This promo code has expired."] } });
+    expect(refused.body).toEqual({
+      message: "This promo code has expired.",
+      errors: { code: ["This promo code has expired."] },
+    });
     const arabic = await check({ ...guest, headers: { ...guest.headers, "content-language": "ar" } }, "EXPIRED20");
     expect(arabic.body.errors?.code).toEqual(["انتهت صلاحية رمز الخصم هذا."]);
   });
@@ -120,10 +138,19 @@ describe("promo codes", () => {
     await check(guest, "SAVE50");
     const options = (await call(guest, "GET", "/checkout/options")).body.data.totals;
     // 400 SAR - 50 SAR = 350 SAR of goods: above the free-shipping threshold.
-    expect(options).toEqual({ subtotal: 40000, discount: 5000, shipping: 0, vat: Math.round((35000 * 0.15) / 1.15), total: 35000, currency: "SAR" });
+    expect(options).toEqual({
+      subtotal: 40000,
+      discount: 5000,
+      shipping: 0,
+      vat: Math.round((35000 * 0.15) / 1.15),
+      total: 35000,
+      currency: "SAR",
+    });
     const placed = await checkout(guest);
     expect(placed.body.data).toMatchObject({ subtotal: 40000, discount: 5000, shipping: 0, total: 35000 });
-    const row = await env.DB.prepare("SELECT used_count FROM promo_codes WHERE code = 'SAVE50'").first<{ used_count: number }>();
+    const row = await env.DB.prepare("SELECT used_count FROM promo_codes WHERE code = 'SAVE50'").first<{
+      used_count: number;
+    }>();
     expect(row!.used_count).toBeGreaterThanOrEqual(1);
   });
 
@@ -137,11 +164,16 @@ describe("promo codes", () => {
     expect([first.status, second.status].sort()).toEqual([201, 422]);
     const refused = first.status === 422 ? first : second;
     expect(refused.body.errors?.code).toEqual(["This promo code has reached its usage limit."]);
-    const row = await env.DB.prepare("SELECT used_count FROM promo_codes WHERE code = 'LASTONE'").first<{ used_count: number }>();
+    const row = await env.DB.prepare("SELECT used_count FROM promo_codes WHERE code = 'LASTONE'").first<{
+      used_count: number;
+    }>();
     expect(row!.used_count).toBe(1);
   });
 
   it("an unknown guest cannot check codes", async () => {
-    expect((await call({ headers: { "guest-id": crypto.randomUUID() } }, "POST", "/promo-code/check", { code: "SAVE50" })).status).toBe(401);
+    expect(
+      (await call({ headers: { "guest-id": crypto.randomUUID() } }, "POST", "/promo-code/check", { code: "SAVE50" }))
+        .status,
+    ).toBe(401);
   });
 });

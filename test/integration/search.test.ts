@@ -7,13 +7,17 @@ import { seedCatalogue } from "../support/catalogue";
 type Lang = "en" | "ar";
 
 async function search(q: string, lang: Lang = "ar", extra = ""): Promise<ProductSummary[]> {
-  const res = await SELF.fetch(`https://shop.test/backend/products?per_page=48&q=${encodeURIComponent(q)}${extra}`, { headers: { "content-language": lang } });
+  const res = await SELF.fetch(`https://shop.test/backend/products?per_page=48&q=${encodeURIComponent(q)}${extra}`, {
+    headers: { "content-language": lang },
+  });
   expect(res.status, q).toBe(200);
   return ((await res.json()) as { data: ProductSummary[] }).data;
 }
 
 async function suggest(q: string, lang: Lang = "en"): Promise<{ status: number; data: Suggestion[] }> {
-  const res = await SELF.fetch(`https://shop.test/backend/search/suggest?q=${encodeURIComponent(q)}`, { headers: { "content-language": lang } });
+  const res = await SELF.fetch(`https://shop.test/backend/search/suggest?q=${encodeURIComponent(q)}`, {
+    headers: { "content-language": lang },
+  });
   return { status: res.status, data: ((await res.json()) as { data: Suggestion[] }).data };
 }
 
@@ -31,7 +35,9 @@ describe("Arabic-aware search", () => {
     expect(slugs(await search("أيفون"))).toEqual(slugs(bare));
     expect(slugs(await search("إيفون"))).toEqual(slugs(bare));
     // Names are written both ways in the catalogue ("آيفون 15 برو", the case's "جراب سيليكون ايفون").
-    expect(bare.map((p) => p.slug)).toEqual(expect.arrayContaining(["iphone-15-pro", "iphone-15-pro-max", "iphone-16-pro", "iphone-15-pro-silicone-case"]));
+    expect(bare.map((p) => p.slug)).toEqual(
+      expect.arrayContaining(["iphone-15-pro", "iphone-15-pro-max", "iphone-16-pro", "iphone-15-pro-silicone-case"]),
+    );
   });
 
   it("a query with tashkeel or tatweel matches its plain form", async () => {

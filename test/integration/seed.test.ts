@@ -7,7 +7,9 @@ describe("the demo seed", () => {
     await seedCatalogue(env.DB);
     await seedCatalogue(env.DB);
     const products = await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<{ n: number }>();
-    const tops = await env.DB.prepare("SELECT COUNT(*) AS n FROM categories WHERE parent_id IS NULL").first<{ n: number }>();
+    const tops = await env.DB.prepare("SELECT COUNT(*) AS n FROM categories WHERE parent_id IS NULL").first<{
+      n: number;
+    }>();
     const brands = await env.DB.prepare("SELECT COUNT(*) AS n FROM brands").first<{ n: number }>();
     const indexed = await env.DB.prepare("SELECT COUNT(*) AS n FROM product_search").first<{ n: number }>();
     expect(products?.n).toBeGreaterThanOrEqual(64);

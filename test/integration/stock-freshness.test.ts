@@ -33,7 +33,11 @@ async function cached<T>(path: string): Promise<Answer<T>> {
 
 /** What a checkout's reservation does to a product row (services/checkout.ts), or a release. */
 async function setStock(slug: string, stock: number): Promise<void> {
-  await env.DB.prepare("UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE slug = ?").bind(stock, slug).run();
+  await env.DB.prepare(
+    "UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE slug = ?",
+  )
+    .bind(stock, slug)
+    .run();
 }
 
 const probe = () => `cache_probe=${crypto.randomUUID()}`;
@@ -156,8 +160,19 @@ describe("stock freshness of cached catalogue reads", () => {
 
 describe("liveSnapshotOf", () => {
   it("finds every product at any depth, once each, sorted by id", () => {
-    const p = (id: number, stock: number) => ({ id, slug: `p${id}`, stock, in_stock: stock > 0, max_per_order: 5, price: 100 * id, compare_at_price: null });
-    const answer = { data: { ...p(7, 2), related: [p(3, 0), p(9, 4)], breadcrumbs: [{ slug: "x", name: "X" }] }, home: { featured: [p(3, 0)] } };
+    const p = (id: number, stock: number) => ({
+      id,
+      slug: `p${id}`,
+      stock,
+      in_stock: stock > 0,
+      max_per_order: 5,
+      price: 100 * id,
+      compare_at_price: null,
+    });
+    const answer = {
+      data: { ...p(7, 2), related: [p(3, 0), p(9, 4)], breadcrumbs: [{ slug: "x", name: "X" }] },
+      home: { featured: [p(3, 0)] },
+    };
     expect(liveSnapshotOf(answer)).toEqual({ ids: [3, 7, 9], fingerprint: "3:0:5:300:,7:2:5:700:,9:4:5:900:" });
     expect(liveSnapshotOf({ data: [{ id: 1, slug: "phones", name: "Phones", children: [] }] })).toBeNull();
   });

@@ -57,9 +57,16 @@ export function forbiddenImports(root: string): string[] {
       for (const match of text.matchAll(SPECIFIER)) {
         const specifier = match[1];
         if (!specifier.startsWith(".")) continue;
-        const target = relative(root, resolve(dirname(file), specifier)).split(sep).join("/");
-        const ok = rule.allowed ? rule.allowed.some((folder) => inside(target, folder)) : !rule.forbidden.some((folder) => inside(target, folder));
-        if (!ok) found.push(`${relative(root, file).split(sep).join("/")}: ${specifier} (${rule.from}/ may not import ${target})`);
+        const target = relative(root, resolve(dirname(file), specifier))
+          .split(sep)
+          .join("/");
+        const ok = rule.allowed
+          ? rule.allowed.some((folder) => inside(target, folder))
+          : !rule.forbidden.some((folder) => inside(target, folder));
+        if (!ok)
+          found.push(
+            `${relative(root, file).split(sep).join("/")}: ${specifier} (${rule.from}/ may not import ${target})`,
+          );
       }
     }
   }
@@ -78,11 +85,23 @@ describe("import boundaries", () => {
         mkdirSync(dirname(join(scratch, path)), { recursive: true });
         writeFileSync(join(scratch, path), text);
       };
-      write("app/lib/catalog.ts", 'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\n');
-      write("app/routes/home.tsx", 'const lazy = () => import("../../worker/api/session");\nimport en from "../../locales/en.json";\n');
+      write(
+        "app/lib/catalog.ts",
+        'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\n',
+      );
+      write(
+        "app/routes/home.tsx",
+        'const lazy = () => import("../../worker/api/session");\nimport en from "../../locales/en.json";\n',
+      );
       write("contract/orders.ts", 'import type { Env } from "../worker/env";\n');
-      write("worker/backend/routes/cart.ts", 'import { readSession } from "../../api/session";\nimport type { Order } from "../../../contract/orders";\n');
-      write("worker/page-cache.ts", 'import { localeOfPath } from "../app/lib/locales";\nimport { localeCookie } from "../contract/edge";\n');
+      write(
+        "worker/backend/routes/cart.ts",
+        'import { readSession } from "../../api/session";\nimport type { Order } from "../../../contract/orders";\n',
+      );
+      write(
+        "worker/page-cache.ts",
+        'import { localeOfPath } from "../app/lib/locales";\nimport { localeCookie } from "../contract/edge";\n',
+      );
       expect(forbiddenImports(scratch)).toEqual([
         "contract/orders.ts: ../worker/env (contract/ may not import worker/env)",
         "app/lib/catalog.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",

@@ -6,7 +6,8 @@ let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /** A fresh caller address, so one test's rate-limit counts never touch another's. */
-export const freshIp = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
+export const freshIp = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
 export const freshEmail = () => `shopper-${unique()}@example.com`;
 export const freshPhone = () => `+9665${String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0")}`;
 export const STRONG_PASSWORD = "correct horse battery staple";
@@ -35,7 +36,11 @@ export async function call(method: string, path: string, body?: unknown, opts: C
     ...(body !== undefined ? { "content-type": "application/json" } : {}),
     ...opts.headers,
   };
-  const res = await SELF.fetch(`https://shop.test/backend${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await SELF.fetch(`https://shop.test/backend${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -55,11 +60,19 @@ export interface Registered {
 }
 
 /** Registers through the real API, from an address of its own. */
-export async function register(overrides: Partial<{ name: string; email: string; phone: string; password: string }> = {}, opts: CallOptions = {}): Promise<Registered> {
+export async function register(
+  overrides: Partial<{ name: string; email: string; phone: string; password: string }> = {},
+  opts: CallOptions = {},
+): Promise<Registered> {
   const email = overrides.email ?? freshEmail();
   const phone = overrides.phone ?? freshPhone();
   const password = overrides.password ?? STRONG_PASSWORD;
-  const res = await call("POST", "/client/auth/register", { name: overrides.name ?? "Sara Ahmed", email, phone, password, password_confirmation: password }, opts);
+  const res = await call(
+    "POST",
+    "/client/auth/register",
+    { name: overrides.name ?? "Sara Ahmed", email, phone, password, password_confirmation: password },
+    opts,
+  );
   if (res.status !== 201) throw new Error(`register answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { id: res.body.data.user.id, email, phone, password, token: res.body.data.auth_data.access_token };
 }

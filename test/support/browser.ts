@@ -26,13 +26,18 @@ export function launchBrowser(): Promise<Browser> {
  * journey of every file running at once came from 127.0.0.1 and shared the sign-in limit of 10
  * attempts a minute per address, so a sign-in could meet a 429 meant for abuse.
  */
-const visitorIp = () => `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const visitorIp = () =>
+  `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 export async function newPage(
   browser: Browser,
   opts: { viewport?: { width: number; height: number }; serviceWorkers?: "allow" | "block" } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 900 }, extraHTTPHeaders: { "cf-connecting-ip": visitorIp() }, serviceWorkers: opts.serviceWorkers ?? "allow" });
+  const context = await browser.newContext({
+    viewport: opts.viewport ?? { width: 1280, height: 900 },
+    extraHTTPHeaders: { "cf-connecting-ip": visitorIp() },
+    serviceWorkers: opts.serviceWorkers ?? "allow",
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e.stack ?? e)));
@@ -75,8 +80,12 @@ export async function fullPageScreenshot(page: Page, path: string): Promise<void
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.setViewportSize({ width: size.width, height: Math.min(Math.max(height, size.height), 16_000) });
   // Two frames: the newly visible content is laid out and painted; images now in view load.
-  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-  await page.waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 5_000 }).catch(() => undefined);
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+  await page
+    .waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 5_000 })
+    .catch(() => undefined);
   await page.screenshot({ path, fullPage: true });
   await page.setViewportSize(size);
 }

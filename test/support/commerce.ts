@@ -6,8 +6,10 @@ import { issueToken, mintGuestId } from "../../worker/backend/identity";
 
 let counter = 0;
 /** A caller address of its own: checkout, payment start and tracking are rate limited per network. */
-export const freshIp = () => `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
-const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+export const freshIp = () =>
+  `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${Math.floor(1 + Math.random() * 254)}`;
+const unique = (prefix: string) =>
+  `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 async function ensureCategory(): Promise<number> {
   await env.DB.prepare(
@@ -24,7 +26,9 @@ export interface TestProduct {
 }
 
 /** A product of its own for one test, so tests never share stock. Price in halalas. */
-export async function createProduct(opts: { price?: number; stock?: number; maxPerOrder?: number; name?: string } = {}): Promise<TestProduct> {
+export async function createProduct(
+  opts: { price?: number; stock?: number; maxPerOrder?: number; name?: string } = {},
+): Promise<TestProduct> {
   const categoryId = await ensureCategory();
   const slug = unique("gadget");
   const price = opts.price ?? 10000;
@@ -32,13 +36,25 @@ export async function createProduct(opts: { price?: number; stock?: number; maxP
     `INSERT INTO products (slug, sku, model, category_id, name_en, name_ar, price, stock, max_per_order)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
-    .bind(slug, slug.toUpperCase(), "T-1", categoryId, opts.name ?? "Test gadget", "جهاز اختبار", price, opts.stock ?? 10, opts.maxPerOrder ?? 5)
+    .bind(
+      slug,
+      slug.toUpperCase(),
+      "T-1",
+      categoryId,
+      opts.name ?? "Test gadget",
+      "جهاز اختبار",
+      price,
+      opts.stock ?? 10,
+      opts.maxPerOrder ?? 5,
+    )
     .first<{ id: number }>();
   return { id: row!.id, slug, price };
 }
 
 export async function stockOf(productId: number): Promise<number> {
-  const row = await env.DB.prepare("SELECT stock FROM products WHERE id = ?").bind(productId).first<{ stock: number }>();
+  const row = await env.DB.prepare("SELECT stock FROM products WHERE id = ?")
+    .bind(productId)
+    .first<{ stock: number }>();
   return row!.stock;
 }
 
@@ -52,17 +68,34 @@ export interface Shopper {
 /** A guest with an id the shop minted (known in KV). */
 export async function newGuest(lang: "en" | "ar" = "en"): Promise<Shopper> {
   const guestId = await mintGuestId(env);
-  return { headers: { "guest-id": guestId, "content-language": lang, "cf-connecting-ip": freshIp() }, guestId, userId: null, email: `${guestId.slice(0, 8)}@guest.example` };
+  return {
+    headers: { "guest-id": guestId, "content-language": lang, "cf-connecting-ip": freshIp() },
+    guestId,
+    userId: null,
+    email: `${guestId.slice(0, 8)}@guest.example`,
+  };
 }
 
 /** A signed-in user with a real bearer token. */
 export async function newUser(lang: "en" | "ar" = "en"): Promise<Shopper> {
   const email = `${unique("shopper")}@example.com`;
-  const row = await env.DB.prepare("INSERT INTO users (name, email, phone, password_hash) VALUES (?, ?, ?, ?) RETURNING id")
-    .bind("Test Shopper", email, `+9665${Math.floor(10000000 + Math.random() * 89999999)}`, "pbkdf2-sha256$100000$unused$unused")
+  const row = await env.DB.prepare(
+    "INSERT INTO users (name, email, phone, password_hash) VALUES (?, ?, ?, ?) RETURNING id",
+  )
+    .bind(
+      "Test Shopper",
+      email,
+      `+9665${Math.floor(10000000 + Math.random() * 89999999)}`,
+      "pbkdf2-sha256$100000$unused$unused",
+    )
     .first<{ id: number }>();
   const { token } = await issueToken(env.DB, row!.id);
-  return { headers: { authorization: `Bearer ${token}`, "content-language": lang, "cf-connecting-ip": freshIp() }, guestId: null, userId: row!.id, email };
+  return {
+    headers: { authorization: `Bearer ${token}`, "content-language": lang, "cf-connecting-ip": freshIp() },
+    guestId: null,
+    userId: row!.id,
+    email,
+  };
 }
 
 export interface Answer<T = unknown> {
@@ -79,9 +112,17 @@ export async function call<T = any>(
   path: string,
   body?: unknown,
 ): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: "application/json", "cf-connecting-ip": freshIp(), ...(shopper?.headers ?? {}) };
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "cf-connecting-ip": freshIp(),
+    ...(shopper?.headers ?? {}),
+  };
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await SELF.fetch(`http://shop.test/backend${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await SELF.fetch(`http://shop.test/backend${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Answer<T>["body"] };
 }
 
@@ -96,7 +137,12 @@ export const address = {
 };
 
 /** Adds one product and checks out; answers the checkout response. */
-export async function checkoutWith(shopper: Shopper, productId: number, quantity = 1, extra: Record<string, unknown> = {}) {
+export async function checkoutWith(
+  shopper: Shopper,
+  productId: number,
+  quantity = 1,
+  extra: Record<string, unknown> = {},
+) {
   const add = await call(shopper, "POST", "/cart/add-product", { product_id: productId, quantity });
   if (add.status !== 200) return add;
   return call(shopper, "POST", "/checkout", {

@@ -17,7 +17,13 @@ export function jsonApi(base: string, defaults: Record<string, string> = {}) {
   return async (path: string, init: JsonInit = {}) => {
     const res = await fetch(`${base}${path}`, {
       method: init.method ?? "GET",
-      headers: { accept: "application/json", "content-type": "application/json", origin: base, ...defaults, ...(init.headers ?? {}) },
+      headers: {
+        accept: "application/json",
+        "content-type": "application/json",
+        origin: base,
+        ...defaults,
+        ...(init.headers ?? {}),
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       redirect: "manual",
     });
@@ -43,7 +49,11 @@ export async function startProductionWorker(): Promise<{ worker: RunningWorker; 
   const worker = await startWorker({
     port: await freePort(),
     persistDir,
-    vars: { ENVIRONMENT: "production", AUTH_PEPPER: "production-pepper-for-the-test", PAYMENT_SECRET: "production-webhook-secret-for-the-test" },
+    vars: {
+      ENVIRONMENT: "production",
+      AUTH_PEPPER: "production-pepper-for-the-test",
+      PAYMENT_SECRET: "production-webhook-secret-for-the-test",
+    },
   });
   return {
     worker,
@@ -58,7 +68,12 @@ export async function startProductionWorker(): Promise<{ worker: RunningWorker; 
  * A guest of its own network buys `quantity` of a product through the real cart and checkout,
  * holding that stock; `decline()` then pays with the sandbox's decline card, which releases it.
  */
-export async function buyThroughCheckout(base: string, productId: number, quantity: number, ip: string): Promise<{ decline: () => Promise<void> }> {
+export async function buyThroughCheckout(
+  base: string,
+  productId: number,
+  quantity: number,
+  ip: string,
+): Promise<{ decline: () => Promise<void> }> {
   const api = jsonApi(base, { "cf-connecting-ip": ip });
   const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
   const guest = { "guest-id": guestId, "content-language": "en" };
@@ -78,11 +93,20 @@ export async function buyThroughCheckout(base: string, productId: number, quanti
   if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);
   return {
     decline: async () => {
-      const started = await api(`/backend/payments/${placed.body.data.number}/start`, { method: "POST", headers: guest, body: { return_url: "/en/payment-status" } });
+      const started = await api(`/backend/payments/${placed.body.data.number}/start`, {
+        method: "POST",
+        headers: guest,
+        body: { return_url: "/en/payment-status" },
+      });
       const res = await fetch(`${base}${started.body.data.redirect_url}`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
-        body: new URLSearchParams({ card_number: "4000 0000 0000 0002", expiry: "12/39", cvc: "123", action: "pay" }).toString(),
+        body: new URLSearchParams({
+          card_number: "4000 0000 0000 0002",
+          expiry: "12/39",
+          cvc: "123",
+          action: "pay",
+        }).toString(),
         redirect: "manual",
       });
       if (res.status !== 303) throw new Error(`the decline answered ${res.status}`);

@@ -11,7 +11,8 @@ function rejection(reason: unknown): Event & { reason: unknown } {
 function fakeWindow() {
   const listeners = new Map<string, Set<(e: Event) => void>>();
   return {
-    addEventListener: (type: string, fn: (e: Event) => void) => void (listeners.get(type) ?? listeners.set(type, new Set()).get(type)!).add(fn),
+    addEventListener: (type: string, fn: (e: Event) => void) =>
+      void (listeners.get(type) ?? listeners.set(type, new Set()).get(type)!).add(fn),
     removeEventListener: (type: string, fn: (e: Event) => void) => void listeners.get(type)?.delete(fn),
     dispatchEvent: (e: Event) => {
       for (const fn of listeners.get(e.type) ?? []) fn(e);

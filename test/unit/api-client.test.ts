@@ -21,7 +21,8 @@ function recorder(answer: () => Response | Promise<Response>) {
   return { calls, transport };
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 describe("the backend client's headers (spec §7)", () => {
   it("sends the content language and the device type on every call", () => {
@@ -38,7 +39,12 @@ describe("the backend client's headers (spec §7)", () => {
   });
 
   it("sends guest-id when not signed in and a guest id exists", () => {
-    const h = buildHeaders({ locale: "en", deviceType: 1, token: null, guestId: "0b6c3f3e-1111-4222-8333-444455556666" });
+    const h = buildHeaders({
+      locale: "en",
+      deviceType: 1,
+      token: null,
+      guestId: "0b6c3f3e-1111-4222-8333-444455556666",
+    });
     expect(h.get("guest-id")).toBe("0b6c3f3e-1111-4222-8333-444455556666");
     expect(h.has("authorization")).toBe(false);
   });
@@ -56,12 +62,20 @@ describe("the backend client's headers (spec §7)", () => {
 
   it("device-type is 2 for a mobile client hint or a mobile user agent, else 1", () => {
     expect(deviceTypeFromHeaders(new Headers({ "sec-ch-ua-mobile": "?1" }))).toBe(2);
-    expect(deviceTypeFromHeaders(new Headers({ "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148" }))).toBe(2);
-    expect(deviceTypeFromHeaders(new Headers({ "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0" }))).toBe(1);
+    expect(
+      deviceTypeFromHeaders(
+        new Headers({ "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148" }),
+      ),
+    ).toBe(2);
+    expect(deviceTypeFromHeaders(new Headers({ "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0" }))).toBe(
+      1,
+    );
   });
 
   it("builds query strings and leaves out empty values", () => {
-    expect(withQuery("/products", { q: "ايفون", page: 2, brand: "", sort: undefined })).toBe("/products?q=%D8%A7%D9%8A%D9%81%D9%88%D9%86&page=2");
+    expect(withQuery("/products", { q: "ايفون", page: 2, brand: "", sort: undefined })).toBe(
+      "/products?q=%D8%A7%D9%8A%D9%81%D9%88%D9%86&page=2",
+    );
     expect(withQuery("/products?x=1", { page: 3 })).toBe("/products?x=1&page=3");
   });
 });
@@ -99,7 +113,9 @@ describe("the single client's verbs", () => {
   });
 
   it("a failed answer becomes an ApiError with status, message and field errors", async () => {
-    const { transport } = recorder(() => json({ message: "The given data was invalid.", errors: { email: ["Bad email", "Taken"] } }, 422));
+    const { transport } = recorder(() =>
+      json({ message: "The given data was invalid.", errors: { email: ["Bad email", "Taken"] } }, 422),
+    );
     const api = createApi(transport, { locale: "en", deviceType: 1 });
     const err = await api.post("/x", {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -115,7 +131,10 @@ describe("the single client's verbs", () => {
   });
 
   it("a non-JSON error body still yields the status", async () => {
-    const api = createApi(async () => new Response("<html>oops</html>", { status: 502 }), { locale: "en", deviceType: 1 });
+    const api = createApi(async () => new Response("<html>oops</html>", { status: 502 }), {
+      locale: "en",
+      deviceType: 1,
+    });
     const err = (await api.get("/x").catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(502);
     expect(err.message).toBe("");
@@ -132,7 +151,10 @@ describe("the common error handler (spec §8), every row", () => {
 
   it("400 returns the status and the server message", () => {
     const { fx, redirect, toast } = effects();
-    expect(handleApiError(new ApiError(400, "Bad request body"), fx)).toEqual({ status: 400, message: "Bad request body" });
+    expect(handleApiError(new ApiError(400, "Bad request body"), fx)).toEqual({
+      status: 400,
+      message: "Bad request body",
+    });
     expect(redirect).not.toHaveBeenCalled();
     expect(toast).not.toHaveBeenCalled();
   });
@@ -140,7 +162,10 @@ describe("the common error handler (spec §8), every row", () => {
   it("401 redirects to /{locale}/auth/login and returns 'Unauthorized. Redirecting to login.'", () => {
     const { fx, redirect } = effects("ar");
     const en = effects("en");
-    expect(handleApiError(new ApiError(401, "Unauthenticated."), en.fx)).toEqual({ status: 401, message: "Unauthorized. Redirecting to login." });
+    expect(handleApiError(new ApiError(401, "Unauthenticated."), en.fx)).toEqual({
+      status: 401,
+      message: "Unauthorized. Redirecting to login.",
+    });
     expect(en.redirect).toHaveBeenCalledWith("/en/auth/login");
     handleApiError(new ApiError(401, ""), fx);
     expect(redirect).toHaveBeenCalledWith("/ar/auth/login");
@@ -160,7 +185,13 @@ describe("the common error handler (spec §8), every row", () => {
 
   it("422 returns the list of field errors: type is the field name, messages joined by a comma", () => {
     const { fx, toast } = effects();
-    const res = handleApiError(new ApiError(422, "The given data was invalid.", { name: ["Name is required."], phone: ["Too short", "Not a number"] }), fx);
+    const res = handleApiError(
+      new ApiError(422, "The given data was invalid.", {
+        name: ["Name is required."],
+        phone: ["Too short", "Not a number"],
+      }),
+      fx,
+    );
     expect(res).toEqual({
       status: 422,
       message: "The given data was invalid.",
@@ -174,19 +205,28 @@ describe("the common error handler (spec §8), every row", () => {
 
   it("500 toasts 'Server Error:' plus the message", () => {
     const { fx, toast } = effects();
-    expect(handleApiError(new ApiError(500, "Database unavailable"), fx)).toEqual({ status: 500, message: "Server Error:Database unavailable" });
+    expect(handleApiError(new ApiError(500, "Database unavailable"), fx)).toEqual({
+      status: 500,
+      message: "Server Error:Database unavailable",
+    });
     expect(toast).toHaveBeenCalledWith("Server Error:Database unavailable");
   });
 
   it("any other status toasts 'Server Error:Error {status}: {message}'", () => {
     const { fx, toast } = effects();
-    expect(handleApiError(new ApiError(429, "Too many requests"), fx)).toEqual({ status: 429, message: "Server Error:Error 429: Too many requests" });
+    expect(handleApiError(new ApiError(429, "Too many requests"), fx)).toEqual({
+      status: 429,
+      message: "Server Error:Error 429: Too many requests",
+    });
     expect(toast).toHaveBeenCalledWith("Server Error:Error 429: Too many requests");
   });
 
   it("no response toasts 'An error occurred while fetching data' and reports 500", () => {
     const { fx, toast } = effects();
-    expect(handleApiError(new ApiError(0, ""), fx)).toEqual({ status: 500, message: "An error occurred while fetching data" });
+    expect(handleApiError(new ApiError(0, ""), fx)).toEqual({
+      status: 500,
+      message: "An error occurred while fetching data",
+    });
     expect(handleApiError(new TypeError("fetch failed"), fx).status).toBe(500);
     expect(toast).toHaveBeenCalledWith("An error occurred while fetching data");
   });

@@ -129,12 +129,28 @@ describe("cart state", () => {
 
 describe("promo code state", () => {
   it("a valid percentage code stores its type and value and says 'Discount received 10% on total payment'", () => {
-    const state = validPromo({ code: "WELCOME10", discount_type: 1, discount: 10 }, "welcome10", promoAmount("en", "SAR"), promoTemplate("en"));
-    expect(state).toEqual({ state: "valid", code: "WELCOME10", discount_type: 1, discount: 10, message: "Discount received 10% on total payment" });
+    const state = validPromo(
+      { code: "WELCOME10", discount_type: 1, discount: 10 },
+      "welcome10",
+      promoAmount("en", "SAR"),
+      promoTemplate("en"),
+    );
+    expect(state).toEqual({
+      state: "valid",
+      code: "WELCOME10",
+      discount_type: 1,
+      discount: 10,
+      message: "Discount received 10% on total payment",
+    });
   });
 
   it("a valid fixed code shows the amount as money, in Arabic with Latin digits", () => {
-    const state = validPromo({ discount_type: 2, discount: 5000 }, "SAVE50", promoAmount("ar", "SAR"), promoTemplate("ar"));
+    const state = validPromo(
+      { discount_type: 2, discount: 5000 },
+      "SAVE50",
+      promoAmount("ar", "SAR"),
+      promoTemplate("ar"),
+    );
     expect(state.discount_type).toBe(2);
     expect(state.discount).toBe(5000);
     expect(state.message).toMatch(/^تم الحصول على خصم .*50\.00.* على إجمالي الدفع$/);
@@ -147,9 +163,19 @@ describe("promo code state", () => {
   });
 
   it("an invalid code stores the server's message and resets the discount to 0", () => {
-    const valid = validPromo({ code: "WELCOME10", discount_type: 1, discount: 10 }, "WELCOME10", promoAmount("en", "SAR"), promoTemplate("en"));
+    const valid = validPromo(
+      { code: "WELCOME10", discount_type: 1, discount: 10 },
+      "WELCOME10",
+      promoAmount("en", "SAR"),
+      promoTemplate("en"),
+    );
     const state = invalidPromo(valid, "OLD2020", "This promo code has expired.");
-    expect(state).toMatchObject({ state: "invalid", code: "OLD2020", discount: 0, message: "This promo code has expired." });
+    expect(state).toMatchObject({
+      state: "invalid",
+      code: "OLD2020",
+      discount: 0,
+      message: "This promo code has expired.",
+    });
     expect(invalidPromo(IDLE_PROMO, "X", "Unknown").discount).toBe(0);
   });
 });

@@ -14,7 +14,9 @@ function page(storage: ReturnType<typeof memoryStorage>, pathname = "/en/product
   return { location, warn, reloader };
 }
 
-const chunkError = new TypeError("Failed to fetch dynamically imported module: http://127.0.0.1/assets/products-AbC123.js");
+const chunkError = new TypeError(
+  "Failed to fetch dynamically imported module: http://127.0.0.1/assets/products-AbC123.js",
+);
 
 describe("chunk-load failure reload", () => {
   beforeEach(() => {

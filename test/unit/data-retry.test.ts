@@ -12,7 +12,10 @@ function fakeWindow(failures: number, error: unknown = failed()) {
     if (calls <= failures) throw error;
     return new Response("ok");
   });
-  const target = { fetch: fetch as unknown as typeof globalThis.fetch, location: new URL(`${ORIGIN}/en/products`) as unknown as Location };
+  const target = {
+    fetch: fetch as unknown as typeof globalThis.fetch,
+    location: new URL(`${ORIGIN}/en/products`) as unknown as Location,
+  };
   retryDataRequests(target);
   return { target, fetch };
 }
@@ -24,10 +27,14 @@ describe("a page-data request the browser cancelled", () => {
     expect(isRetryableDataFailure(failed(), "get", new URL(`${ORIGIN}/_root.data`), ORIGIN)).toBe(true);
     expect(isRetryableDataFailure(failed(), "POST", data, ORIGIN)).toBe(false);
     expect(isRetryableDataFailure(failed(), "GET", new URL(`${ORIGIN}/backend/products`), ORIGIN)).toBe(false);
-    expect(isRetryableDataFailure(failed(), "GET", new URL("https://elsewhere.example/en/products.data"), ORIGIN)).toBe(false);
+    expect(isRetryableDataFailure(failed(), "GET", new URL("https://elsewhere.example/en/products.data"), ORIGIN)).toBe(
+      false,
+    );
     expect(isRetryableDataFailure(failed(), "GET", data, ORIGIN, AbortSignal.abort())).toBe(false);
     expect(isRetryableDataFailure(AbortSignal.abort().reason, "GET", data, ORIGIN)).toBe(false);
-    expect(isRetryableDataFailure(new Error("Unable to decode turbo-stream response"), "GET", data, ORIGIN)).toBe(false);
+    expect(isRetryableDataFailure(new Error("Unable to decode turbo-stream response"), "GET", data, ORIGIN)).toBe(
+      false,
+    );
   });
 
   it("is asked once more and its answer returned", async () => {

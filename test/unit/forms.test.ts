@@ -58,7 +58,8 @@ describe("form messages (spec §5)", () => {
     expect(m.required("الاسم")).toBe("حقل الاسم مطلوب.");
     expect(m.email).toBe("يرجى إدخال بريد إلكتروني صحيح.");
     expect(m.summary).toBe("توجد أخطاء في النموذج.");
-    for (const text of [m.url, m.number("الكمية"), m.mismatch("التأكيد"), m.formInvalid, m.fallback]) expect(text).toMatch(/[\u0600-\u06FF]/);
+    for (const text of [m.url, m.number("الكمية"), m.mismatch("التأكيد"), m.formInvalid, m.fallback])
+      expect(text).toMatch(/[\u0600-\u06FF]/);
   });
 
   it("a rule asked before valibot has loaded answers a promise of its message; once loaded, the message itself", async () => {
@@ -84,7 +85,9 @@ describe("form messages (spec §5)", () => {
     expect(rules.url()("https://example.com")).toBe("");
     expect(rules.number("Quantity")("4x")).toBe("Quantity must be a number.");
     expect(rules.number("Quantity")("42")).toBe("");
-    expect(rules.matches("Password confirmation", () => "secret-1")("secret-2")).toBe("Password confirmation does not match.");
+    expect(rules.matches("Password confirmation", () => "secret-1")("secret-2")).toBe(
+      "Password confirmation does not match.",
+    );
     expect(rules.matches("Password confirmation", () => "secret-1")("secret-1")).toBe("");
     expect(rules.minLength("Password", 8)("short")).toBe("Password must be at least 8 characters.");
     expect(await rules.phone()("+9665")).toBe(formMessages(tEn).phone);
@@ -96,7 +99,9 @@ describe("form messages (spec §5)", () => {
     expect(visibleError(field({ error: "Email is required." }))).toBe("");
     expect(visibleError(field({ error: "Email is required.", touched: true }))).toBe("Email is required.");
     expect(visibleError(field({ error: "Email is required.", dirty: true }))).toBe("Email is required.");
-    const submitted = { submitted: { value: true } } as unknown as Parameters<typeof visibleError<Values, undefined, "email">>[1];
+    const submitted = { submitted: { value: true } } as unknown as Parameters<
+      typeof visibleError<Values, undefined, "email">
+    >[1];
     expect(visibleError(field({ error: "Email is required." }), submitted)).toBe("Email is required.");
     expect(visibleError(field({ error: "", touched: true }))).toBe("");
   });
@@ -104,7 +109,10 @@ describe("form messages (spec §5)", () => {
 
 describe("422 answers (spec §5)", () => {
   it("each field error has the field name as its type and its messages joined by a comma", () => {
-    const error = new ApiError(422, "The given data was invalid.", { email: ["Taken.", "Too long."], password: ["Too short."] });
+    const error = new ApiError(422, "The given data was invalid.", {
+      email: ["Taken.", "Too long."],
+      password: ["Too short."],
+    });
     expect(fieldErrorsOf(error)).toEqual([
       { type: "email", message: "Taken., Too long." },
       { type: "password", message: "Too short." },
@@ -148,7 +156,12 @@ describe("input helpers (spec §5)", () => {
 
   it("autocomplete can be switched off, and copy, cut, paste and drop refused", () => {
     expect(noAutocompleteProps.autoComplete).toBe("off");
-    for (const handler of [noCopyPasteProps.onCopy, noCopyPasteProps.onCut, noCopyPasteProps.onPaste, noCopyPasteProps.onDrop]) {
+    for (const handler of [
+      noCopyPasteProps.onCopy,
+      noCopyPasteProps.onCut,
+      noCopyPasteProps.onPaste,
+      noCopyPasteProps.onDrop,
+    ]) {
       const e = { preventDefault: vi.fn() };
       handler(e as never);
       expect(e.preventDefault).toHaveBeenCalled();

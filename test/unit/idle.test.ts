@@ -16,7 +16,10 @@ const deadline = (ms: number, didTimeout = false): IdleDeadline => ({ didTimeout
 describe("whenIdle (app/lib/idle.ts)", () => {
   beforeEach(() => {
     periods.length = 0;
-    (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (cb: (deadline?: IdleDeadline) => void, options?: { timeout?: number }) => {
+    (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (
+      cb: (deadline?: IdleDeadline) => void,
+      options?: { timeout?: number },
+    ) => {
       periods.push({ cb, timeout: options?.timeout });
       return periods.length;
     };

@@ -16,7 +16,10 @@ describe("locale files", () => {
   });
 
   it("no message is empty in either language", () => {
-    for (const [name, messages] of [["en", en], ["ar", ar]] as const) {
+    for (const [name, messages] of [
+      ["en", en],
+      ["ar", ar],
+    ] as const) {
       for (const key of keys(messages)) {
         const value = key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], messages);
         expect(value, `${name}:${key}`).toMatch(/\S/);
@@ -26,7 +29,8 @@ describe("locale files", () => {
 
   it("a placeholder used in English is used in Arabic too", () => {
     for (const key of keys(en)) {
-      const get = (m: unknown) => key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], m) as string;
+      const get = (m: unknown) =>
+        key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], m) as string;
       const names = (s: string) => (s.match(/\{\{\s*\w+\s*\}\}/g) ?? []).map((p) => p.replace(/\s/g, "")).sort();
       expect(names(get(ar)), key).toEqual(names(get(en)));
     }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, minorUnitDigits, toDecimalString, toMajor, withPriceFromLabels, withPriceLabels } from "../../app/lib/money";
+import {
+  formatMoney,
+  minorUnitDigits,
+  toDecimalString,
+  toMajor,
+  withPriceFromLabels,
+  withPriceLabels,
+} from "../../app/lib/money";
 
 /** Intl separates the currency with a no-break space; compare with ordinary spaces. */
 const plain = (s: string) => s.replace(/\s/g, " ");
@@ -49,7 +56,11 @@ describe("money", () => {
         ],
         locale,
       );
-      expect(onSale).toMatchObject({ slug: "a", price_label: formatMoney(129900, "SAR", locale), compare_at_label: formatMoney(149900, "SAR", locale) });
+      expect(onSale).toMatchObject({
+        slug: "a",
+        price_label: formatMoney(129900, "SAR", locale),
+        compare_at_label: formatMoney(149900, "SAR", locale),
+      });
       expect(plainPrice.compare_at_label).toBeNull();
       const [service] = withPriceFromLabels([{ price_from: 9900, currency: "SAR" }], locale);
       expect(service.price_label).toBe(formatMoney(9900, "SAR", locale));

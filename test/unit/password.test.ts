@@ -45,7 +45,9 @@ describe("password hashing", () => {
 
   it("mixes in the pepper: a hash does not verify under another pepper", async () => {
     const stored = await hashPassword(testEnv, "a long passphrase");
-    expect(await verifyPassword({ ...testEnv, AUTH_PEPPER: "another-pepper" }, "a long passphrase", stored)).toBe(false);
+    expect(await verifyPassword({ ...testEnv, AUTH_PEPPER: "another-pepper" }, "a long passphrase", stored)).toBe(
+      false,
+    );
   });
 
   it("requires the pepper secret in production and has a default only for development and test", () => {

@@ -36,7 +36,8 @@ describe("phone input (spec §5, §9)", () => {
   });
 
   it("phone-style keys are digits, plus and the editing keys; letters are not", () => {
-    for (const key of ["0", "9", "٣", "+", "Backspace", "Delete", "Tab", "ArrowLeft", "Home"]) expect(isPhoneKey(key), key).toBe(true);
+    for (const key of ["0", "9", "٣", "+", "Backspace", "Delete", "Tab", "ArrowLeft", "Home"])
+      expect(isPhoneKey(key), key).toBe(true);
     for (const key of ["a", "-", " ", "(", "e"]) expect(isPhoneKey(key), key).toBe(false);
   });
 
@@ -52,7 +53,10 @@ describe("phone input (spec §5, §9)", () => {
     const typing = acceptPhoneInput({ country: "US", national: "" }, "+4");
     expect(typing).toEqual({ country: "US", national: "+4" });
     expect(acceptPhoneInput(typing, "+44")).toEqual({ country: "GB", national: "" });
-    expect(acceptPhoneInput({ country: "US", national: "" }, "+966501234567")).toEqual({ country: "SA", national: "501234567" });
+    expect(acceptPhoneInput({ country: "US", national: "" }, "+966501234567")).toEqual({
+      country: "SA",
+      national: "501234567",
+    });
   });
 
   it("possible and valid both need a selected country", () => {

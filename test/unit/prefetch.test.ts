@@ -56,7 +56,11 @@ function viewAt(path: string, search = ""): RouterView {
   return {
     routes,
     basename: "/",
-    state: { matches, loaderData: Object.fromEntries(matches.map((m) => [m.route.id, {}])), location: { pathname: path, search, hash: "", state: null, key: "k" } },
+    state: {
+      matches,
+      loaderData: Object.fromEntries(matches.map((m) => [m.route.id, {}])),
+      location: { pathname: path, search, hash: "", state: null, key: "k" },
+    },
     manifest,
     routeModules: {},
     trailingSlashAware: false,
@@ -96,7 +100,15 @@ describe("prefetchTargets (what following a link would load)", () => {
 
   it("names the root's data /_root.data", () => {
     const rootOnly: DataRouteObject[] = [{ id: "root", path: "/" }];
-    const view: RouterView = { ...viewAt("/en"), routes: rootOnly, state: { matches: [], loaderData: {}, location: { pathname: "/en", search: "", hash: "", state: null, key: "k" } } };
+    const view: RouterView = {
+      ...viewAt("/en"),
+      routes: rootOnly,
+      state: {
+        matches: [],
+        loaderData: {},
+        location: { pathname: "/en", search: "", hash: "", state: null, key: "k" },
+      },
+    };
     expect(prefetchTargets("/", view, origin).data).toEqual(["/_root.data"]);
   });
 });
@@ -107,7 +119,9 @@ describe("candidateRoutes (the branches worth matching a page against)", () => {
   const toData = (entries: Entry[]): DataRouteObject[] =>
     entries.map((e) => {
       const id = e.id ?? e.file.replace(/\.tsx?$/, "");
-      return e.index ? { id, index: true, path: e.path } : { id, path: e.path, children: e.children ? toData(e.children) : undefined };
+      return e.index
+        ? { id, index: true, path: e.path }
+        : { id, path: e.path, children: e.children ? toData(e.children) : undefined };
     });
   const shop: DataRouteObject[] = [{ id: "root", path: "", children: toData(shopRoutes as Entry[]) }];
   const ids = (table: DataRouteObject[], page: string) => matchRoutes(table, page)?.map((m) => m.route.id) ?? null;
@@ -115,9 +129,28 @@ describe("candidateRoutes (the branches worth matching a page against)", () => {
   const count = (table: DataRouteObject[]): number => table.reduce((n, r) => n + 1 + count(r.children ?? []), 0);
 
   it.each([
-    "/", "/en", "/ar/", "/error", "/sitemap.xml", "/robots.txt", "/en/products", "/EN/Products", "/ar/product-details/iphone-16-pro",
-    "/en/product-details", "/en/auth/login", "/ar/auth/forget-password", "/en/profile", "/en/profile/orders", "/en/page/terms", "/en/services/",
-    "/en/order/checkout/status", "/en/order/checkout", "/en/nope/deeper/still", "/en/%D8%B3%D9%84%D8%A9", "/fr/products", "/en/products/extra",
+    "/",
+    "/en",
+    "/ar/",
+    "/error",
+    "/sitemap.xml",
+    "/robots.txt",
+    "/en/products",
+    "/EN/Products",
+    "/ar/product-details/iphone-16-pro",
+    "/en/product-details",
+    "/en/auth/login",
+    "/ar/auth/forget-password",
+    "/en/profile",
+    "/en/profile/orders",
+    "/en/page/terms",
+    "/en/services/",
+    "/en/order/checkout/status",
+    "/en/order/checkout",
+    "/en/nope/deeper/still",
+    "/en/%D8%B3%D9%84%D8%A9",
+    "/fr/products",
+    "/en/products/extra",
   ])("matches %s exactly as the whole table does", (page) => {
     const full = ids(shop, page);
     expect(full).not.toBeNull();

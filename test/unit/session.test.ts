@@ -48,7 +48,15 @@ describe("session storage values (spec §3 keys)", () => {
   });
 
   it("malformed values are ignored safely, as if absent", () => {
-    for (const bad of ["", "null", "undefined", "<script>alert(1)</script>", "a b c", "x".repeat(600), "\u0000\u0001"]) {
+    for (const bad of [
+      "",
+      "null",
+      "undefined",
+      "<script>alert(1)</script>",
+      "a b c",
+      "x".repeat(600),
+      "\u0000\u0001",
+    ]) {
       storage.setItem("token", bad);
       storage.setItem("guestId", bad);
       expect(readSession("token"), JSON.stringify(bad)).toBeNull();

@@ -8,9 +8,23 @@ import { backendQuery, latinDigits, parseProductQuery, viewSearch } from "../../
 
 describe("the product list's URL", () => {
   it("reads filters, sort and page, with prices in riyals sent to the backend in halalas", () => {
-    const { query, ignored } = parseProductQuery(new URLSearchParams("q=galaxy&category=phones&brand=samsung&min_price=1000&max_price=4999.5&in_stock=1&sort=price_asc&page=2"));
+    const { query, ignored } = parseProductQuery(
+      new URLSearchParams(
+        "q=galaxy&category=phones&brand=samsung&min_price=1000&max_price=4999.5&in_stock=1&sort=price_asc&page=2",
+      ),
+    );
     expect(ignored).toEqual([]);
-    expect(backendQuery(query)).toEqual({ q: "galaxy", category: "phones", brand: "samsung", min_price: 100000, max_price: 499950, in_stock: 1, sort: "price_asc", page: 2, per_page: 12 });
+    expect(backendQuery(query)).toEqual({
+      q: "galaxy",
+      category: "phones",
+      brand: "samsung",
+      min_price: 100000,
+      max_price: 499950,
+      in_stock: 1,
+      sort: "price_asc",
+      page: 2,
+      per_page: 12,
+    });
   });
 
   it("accepts Arabic-Indic digits as shoppers type them", () => {
@@ -21,7 +35,9 @@ describe("the product list's URL", () => {
   });
 
   it("drops a value it does not understand and keeps the rest", () => {
-    const { query, ignored } = parseProductQuery(new URLSearchParams("sort=cheapest&page=0&category=Phones!&brand=apple"));
+    const { query, ignored } = parseProductQuery(
+      new URLSearchParams("sort=cheapest&page=0&category=Phones!&brand=apple"),
+    );
     expect(ignored.sort()).toEqual(["category", "page", "sort"]);
     expect(query).toEqual({ brand: "apple", in_stock: false, page: 1 });
   });
@@ -62,7 +78,9 @@ describe("quantity", () => {
 
 describe("plain-text bodies", () => {
   it("become headings and paragraphs, never markup", () => {
-    const blocks = parsePlainText("Intro line one\nline two\n\n## What we believe\nBelief text.\n\n<script>alert(1)</script>");
+    const blocks = parsePlainText(
+      "Intro line one\nline two\n\n## What we believe\nBelief text.\n\n<script>alert(1)</script>",
+    );
     expect(blocks).toEqual([
       { kind: "paragraph", lines: ["Intro line one", "line two"] },
       { kind: "heading", text: "What we believe" },

@@ -31,9 +31,18 @@ cartApi.get("/generate-guest-id", async (c) => {
 });
 
 const addProductBody = v.object({
-  productId: v.pipe(v.number("The product id must be a number."), v.integer("The product id must be a whole number."), v.minValue(1, "The product id must be at least 1.")),
+  productId: v.pipe(
+    v.number("The product id must be a number."),
+    v.integer("The product id must be a whole number."),
+    v.minValue(1, "The product id must be at least 1."),
+  ),
   quantity: v.optional(
-    v.pipe(v.number("The quantity must be a number."), v.integer("The quantity must be a whole number."), v.minValue(1, "The quantity must be at least 1."), v.maxValue(999, "The quantity must be at most 999.")),
+    v.pipe(
+      v.number("The quantity must be a number."),
+      v.integer("The quantity must be a whole number."),
+      v.minValue(1, "The quantity must be at least 1."),
+      v.maxValue(999, "The quantity must be at most 999."),
+    ),
     1,
   ),
 });
@@ -57,6 +66,10 @@ cartApi.post("/add-product", validate("json", addProductBody), async (c) => {
   }
   const deviceType = c.req.header("device-type");
   if (deviceType) headers.set("device-type", deviceType);
-  const res = await callBackendOrUnavailable(c, "/cart/add-product", { method: "POST", headers, body: JSON.stringify({ product_id: productId, quantity }) });
+  const res = await callBackendOrUnavailable(c, "/cart/add-product", {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ product_id: productId, quantity }),
+  });
   return c.json(await res.json(), res.status as ContentfulStatusCode);
 });

@@ -11,7 +11,9 @@ export const apiApp = new Hono<HonoEnv>();
 
 /** The shop's own origin: the request's, or PUBLIC_ORIGIN when the shop sits behind another name. */
 function allowedOrigin(origin: string, c: Context<HonoEnv>): boolean {
-  return origin === new URL(c.req.url).origin || (!!c.env.PUBLIC_ORIGIN && origin === c.env.PUBLIC_ORIGIN.replace(/\/$/, ""));
+  return (
+    origin === new URL(c.req.url).origin || (!!c.env.PUBLIC_ORIGIN && origin === c.env.PUBLIC_ORIGIN.replace(/\/$/, ""))
+  );
 }
 
 const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
@@ -38,6 +40,9 @@ apiApp.notFound((c) => c.json({ message: "Not found" }, 404));
 
 apiApp.onError((err, c) => {
   const { status, body } = errorBody(err, c.get("requestId"));
-  if (status >= 500) console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
+  if (status >= 500)
+    console.error(
+      JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }),
+    );
   return c.json(body, status);
 });

@@ -25,8 +25,20 @@ export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
 export const SESSION_RECHECK_SECONDS = 60;
 
 /** The backend's profile answer as the own server keeps it. */
-export function sessionUserFrom(data: { id: number | string; name: string; email?: string | null; phone?: string | null; verified?: boolean }): SessionUser {
-  return { id: data.id, name: data.name, email: data.email ?? undefined, phone: data.phone ?? undefined, verified: data.verified };
+export function sessionUserFrom(data: {
+  id: number | string;
+  name: string;
+  email?: string | null;
+  phone?: string | null;
+  verified?: boolean;
+}): SessionUser {
+  return {
+    id: data.id,
+    name: data.name,
+    email: data.email ?? undefined,
+    phone: data.phone ?? undefined,
+    verified: data.verified,
+  };
 }
 
 /** `__Host-` needs Secure, which plain http://localhost cannot carry; there the cookie is `sid`. */
@@ -65,7 +77,8 @@ export async function readSession(c: Context<HonoEnv>): Promise<StoredSession | 
     return null;
   }
   if (!stored || typeof stored.token !== "string" || !stored.user) return null;
-  if (typeof stored.checked_at === "number" && Date.now() - stored.checked_at < SESSION_RECHECK_SECONDS * 1000) return stored;
+  if (typeof stored.checked_at === "number" && Date.now() - stored.checked_at < SESSION_RECHECK_SECONDS * 1000)
+    return stored;
   return recheckSession(c, id, stored);
 }
 
@@ -80,7 +93,14 @@ async function recheckSession(c: Context<HonoEnv>, id: string, stored: StoredSes
   try {
     res = await callBackend(c, "/client/auth/profile", { headers: { authorization: `Bearer ${stored.token}` } });
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), event: "session.recheck_failed", error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        event: "session.recheck_failed",
+        error: String(error),
+      }),
+    );
     return stored;
   }
   if (res.status === 401) {
@@ -99,7 +119,14 @@ async function recheckSession(c: Context<HonoEnv>, id: string, stored: StoredSes
     await writeSession(c, id, next);
   } catch (error) {
     // The answer stands; the next request checks again.
-    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), event: "session.rewrite_failed", error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        event: "session.rewrite_failed",
+        error: String(error),
+      }),
+    );
   }
   return next;
 }
@@ -121,9 +148,14 @@ export async function startSession(c: Context<HonoEnv>, session: StoredSession):
   const previous = sessionId(c);
   if (previous) await c.env.KV.delete(sessionKey(previous));
   const id = randomToken(32);
-  await writeSession(c, id, { ...session, checked_at: Date.now(), expires_at: Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS });
+  await writeSession(c, id, {
+    ...session,
+    checked_at: Date.now(),
+    expires_at: Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS,
+  });
   const options = { httpOnly: true, sameSite: "Lax", path: "/", maxAge: SESSION_TTL_SECONDS } as const;
-  if (sessionCookieName(c.req.url) === "__Host-sid") setCookie(c, "sid", id, { ...options, secure: true, prefix: "host" });
+  if (sessionCookieName(c.req.url) === "__Host-sid")
+    setCookie(c, "sid", id, { ...options, secure: true, prefix: "host" });
   else setCookie(c, "sid", id, options);
 }
 
@@ -181,11 +213,23 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
  * instead of an exception (the storefront's loaders use `callBackend`, where "no response" is
  * its own case in the spec's error handler).
  */
-export async function callBackendOrUnavailable(c: Context<HonoEnv>, path: string, init: RequestInit = {}): Promise<Response> {
+export async function callBackendOrUnavailable(
+  c: Context<HonoEnv>,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
   try {
     return await callBackend(c, path, init);
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), event: "backend.unreachable", path, error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        event: "backend.unreachable",
+        path,
+        error: String(error),
+      }),
+    );
     return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
   }
 }

@@ -28,7 +28,9 @@ const addUserBody = v.object({
  */
 userApi.post("/add-user", validate("json", addUserBody), async (c) => {
   const { token } = c.req.valid("json");
-  const res = await callBackendOrUnavailable(c, "/client/auth/profile", { headers: { authorization: `Bearer ${token}` } });
+  const res = await callBackendOrUnavailable(c, "/client/auth/profile", {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (res.status === 401) return c.json({ message: "User not authenticated" }, 401);
   if (!res.ok) return c.json({ message: "The account service is unavailable." }, 503);
   const { data } = (await res.json()) as { data: SessionUser };
@@ -42,7 +44,10 @@ userApi.post("/logout", async (c) => {
   const session = await endSession(c);
   if (session) {
     try {
-      await callBackendOrUnavailable(c, "/client/auth/logout", { method: "POST", headers: { authorization: `Bearer ${session.token}` } });
+      await callBackendOrUnavailable(c, "/client/auth/logout", {
+        method: "POST",
+        headers: { authorization: `Bearer ${session.token}` },
+      });
     } catch (error) {
       // The token stays valid until its expiry if the backend is unreachable; the cookie is gone either way.
       console.error(JSON.stringify({ level: "error", event: "logout.revoke_failed", error: String(error) }));

@@ -80,7 +80,12 @@ interface LiveFields {
 }
 
 function isProduct(value: Record<string, unknown>): boolean {
-  return typeof value.id === "number" && typeof value.stock === "number" && typeof value.max_per_order === "number" && typeof value.price === "number";
+  return (
+    typeof value.id === "number" &&
+    typeof value.stock === "number" &&
+    typeof value.max_per_order === "number" &&
+    typeof value.price === "number"
+  );
 }
 
 const fieldsLine = (p: LiveFields) => `${p.id}:${p.stock}:${p.max_per_order}:${p.price}:${p.compare_at_price ?? ""}`;
@@ -131,7 +136,9 @@ async function stillCurrent(db: D1Database, snapshot: LiveSnapshot | null): Prom
   if (!snapshot) return true;
   try {
     const { results } = await db
-      .prepare("SELECT id, stock, max_per_order, price, compare_at_price FROM products WHERE id IN (SELECT value FROM json_each(?1))")
+      .prepare(
+        "SELECT id, stock, max_per_order, price, compare_at_price FROM products WHERE id IN (SELECT value FROM json_each(?1))",
+      )
       .bind(JSON.stringify(snapshot.ids))
       .all<LiveFields>();
     const byId = new Map(results.map((r) => [r.id, r]));
@@ -141,7 +148,13 @@ async function stillCurrent(db: D1Database, snapshot: LiveSnapshot | null): Prom
     });
     return now.join(",") === snapshot.fingerprint;
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "edge cache stock check failed; serving the cached copy", error: String(err) }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "edge cache stock check failed; serving the cached copy",
+        error: String(err),
+      }),
+    );
     return true;
   }
 }
@@ -154,7 +167,14 @@ function answerOf(entry: Remembered): Response {
   return res;
 }
 
-function remember(key: string, res: Response, body: ArrayBuffer, live: LiveSnapshot | null, ttlMs: number, now: number): void {
+function remember(
+  key: string,
+  res: Response,
+  body: ArrayBuffer,
+  live: LiveSnapshot | null,
+  ttlMs: number,
+  now: number,
+): void {
   if (body.byteLength > MEMORY_MAX_BODY_BYTES) return;
   memory.set(key, { status: res.status, headers: [...res.headers], body, live }, ttlMs, now);
 }

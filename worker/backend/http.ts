@@ -3,7 +3,11 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** The backend's envelope (DESIGN §6): success `{ data, message? }`, errors `{ message, errors? }`. */
-export function ok<T>(c: Context, data: T, init: { message?: string; meta?: Record<string, unknown>; status?: ContentfulStatusCode } = {}) {
+export function ok<T>(
+  c: Context,
+  data: T,
+  init: { message?: string; meta?: Record<string, unknown>; status?: ContentfulStatusCode } = {},
+) {
   const body: Record<string, unknown> = { data };
   if (init.message) body.message = init.message;
   if (init.meta) body.meta = init.meta;
@@ -25,7 +29,10 @@ export const notFound = (message = "Not found") => new BackendError(404, message
 export const unprocessable = (errors: Record<string, string[]>, message = "The given data was invalid.") =>
   new BackendError(422, message, errors);
 
-export function errorBody(err: unknown, requestId?: string): { status: ContentfulStatusCode; body: Record<string, unknown> } {
+export function errorBody(
+  err: unknown,
+  requestId?: string,
+): { status: ContentfulStatusCode; body: Record<string, unknown> } {
   if (err instanceof BackendError) {
     const body: Record<string, unknown> = { message: err.message };
     if (err.errors) body.errors = err.errors;

@@ -29,7 +29,10 @@ export async function sha256Hex(value: string): Promise<string> {
 
 export function randomToken(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...raw))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Issues a new token for a user (a new one on every login); only its hash is stored. */
@@ -37,14 +40,19 @@ export async function issueToken(db: D1Database, userId: number): Promise<{ toke
   const token = randomToken();
   const t = now();
   await db
-    .prepare("INSERT INTO auth_tokens (token_hash, user_id, created_at, last_used_at, idle_expires_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO auth_tokens (token_hash, user_id, created_at, last_used_at, idle_expires_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
     .bind(await sha256Hex(token), userId, t, t, t + TOKEN_IDLE_SECONDS, t + TOKEN_ABSOLUTE_SECONDS)
     .run();
   return { token, expiresAt: new Date((t + TOKEN_ABSOLUTE_SECONDS) * 1000).toISOString() };
 }
 
 export async function revokeToken(db: D1Database, token: string): Promise<void> {
-  await db.prepare("UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL").bind(now(), await sha256Hex(token)).run();
+  await db
+    .prepare("UPDATE auth_tokens SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL")
+    .bind(now(), await sha256Hex(token))
+    .run();
 }
 
 export function bearerToken(c: Context<BackendEnv>): string | null {
@@ -57,9 +65,17 @@ export function bearerToken(c: Context<BackendEnv>): string | null {
 export async function userForToken(db: D1Database, token: string): Promise<number | null> {
   const hash = await sha256Hex(token);
   const row = await db
-    .prepare("SELECT user_id, last_used_at, idle_expires_at, expires_at, revoked_at FROM auth_tokens WHERE token_hash = ?")
+    .prepare(
+      "SELECT user_id, last_used_at, idle_expires_at, expires_at, revoked_at FROM auth_tokens WHERE token_hash = ?",
+    )
     .bind(hash)
-    .first<{ user_id: number; last_used_at: number; idle_expires_at: number; expires_at: number; revoked_at: number | null }>();
+    .first<{
+      user_id: number;
+      last_used_at: number;
+      idle_expires_at: number;
+      expires_at: number;
+      revoked_at: number | null;
+    }>();
   const t = now();
   if (!row || row.revoked_at !== null || row.idle_expires_at <= t || row.expires_at <= t) return null;
   if (t - row.last_used_at > TOUCH_EVERY_SECONDS) {
@@ -102,8 +118,20 @@ export async function knownGuest(c: Context<BackendEnv>): Promise<string | null>
     recorded = await c.env.KV.get(guestKey(id));
   } catch (error) {
     // A KV outage must not look like "unknown guest" (that would drop the cart): say so, briefly.
-    console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: `guest lookup failed: ${String(error)}` }));
-    throw new BackendError(503, say(c.get("lang"), { en: "The service is briefly unavailable. Please try again.", ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى." }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        error: `guest lookup failed: ${String(error)}`,
+      }),
+    );
+    throw new BackendError(
+      503,
+      say(c.get("lang"), {
+        en: "The service is briefly unavailable. Please try again.",
+        ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى.",
+      }),
+    );
   }
   return recorded !== null ? id : null;
 }
@@ -120,4 +148,5 @@ export async function cartOwner(c: Context<BackendEnv>): Promise<CartOwner> {
 }
 
 /** The key an owner is counted under in rate limits and caps. */
-export const ownerKey = (owner: CartOwner): string => (owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`);
+export const ownerKey = (owner: CartOwner): string =>
+  owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`;

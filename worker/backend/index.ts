@@ -46,6 +46,9 @@ backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
 
 backendApp.onError((err, c) => {
   const { status, body } = errorBody(err, c.get("requestId"));
-  if (status >= 500) console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }));
+  if (status >= 500)
+    console.error(
+      JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: String(err) }),
+    );
   return c.json(body, status);
 });

@@ -45,7 +45,10 @@ function hash(text: string): number {
 }
 
 export function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[ch] ?? ch);
+  return text.replace(
+    /[<>&"']/g,
+    (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[ch] ?? ch,
+  );
 }
 
 /** A device silhouette for a top-level category, centred in an 800×800 box. */
@@ -161,7 +164,10 @@ export function productSvg(p: ProductArtFacts, view: 1 | 2): string {
 export function bannerSvg(b: BannerArtFacts, rtl = false): string {
   const from = HEX.test(b.colour_from) ? b.colour_from : "#1e293b";
   const to = HEX.test(b.colour_to) ? b.colour_to : "#334155";
-  const kind = { phone: "phones", laptop: "laptops", headphones: "audio", tv: "tvs", gamepad: "gaming", watch: "wearables" }[b.motif] ?? "accessories";
+  const kind =
+    { phone: "phones", laptop: "laptops", headphones: "audio", tv: "tvs", gamepad: "gaming", watch: "wearables" }[
+      b.motif
+    ] ?? "accessories";
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 480" width="1200" height="480" role="img" aria-hidden="true">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient>
@@ -194,7 +200,12 @@ const artQuery = v.object({
 
 mediaRoutes.get(
   "/products/:file",
-  validate("param", v.object({ file: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,119}\.svg$/, "Must be a product slug followed by .svg.")) })),
+  validate(
+    "param",
+    v.object({
+      file: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,119}\.svg$/, "Must be a product slug followed by .svg.")),
+    }),
+  ),
   validate("query", artQuery),
   async (c) => {
     const slug = c.req.valid("param").file.replace(/\.svg$/, "");
@@ -206,7 +217,10 @@ mediaRoutes.get(
 
 mediaRoutes.get(
   "/banners/:file",
-  validate("param", v.object({ file: v.pipe(v.string(), v.regex(/^[0-9]{1,9}\.svg$/, "Must be a banner id followed by .svg.")) })),
+  validate(
+    "param",
+    v.object({ file: v.pipe(v.string(), v.regex(/^[0-9]{1,9}\.svg$/, "Must be a banner id followed by .svg.")) }),
+  ),
   validate("query", artQuery),
   async (c) => {
     const facts = await bannerArtFacts(c.env.DB, Number(c.req.valid("param").file.replace(/\.svg$/, "")));

@@ -76,45 +76,145 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
 
   return (
     <Form className="form address-form" onSubmit={submit} shouldFocus={false} aria-label={submitLabel}>
-      <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} idPrefix={idPrefix} />
+      <FormErrors
+        form={form}
+        messages={rules.messages}
+        serverErrors={serverErrors}
+        serverMessage={serverMessage}
+        labels={labels}
+        idPrefix={idPrefix}
+      />
       <div className="address-form__grid">
         <Field name="label" validate={[rules.maxLength(labels.label, 40)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={`${labels.label} (${optional})`} idPrefix={idPrefix} placeholder={t("address.labelPlaceholder")} />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={`${labels.label} (${optional})`}
+              idPrefix={idPrefix}
+              placeholder={t("address.labelPlaceholder")}
+            />
+          )}
         </Field>
         <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.name} idPrefix={idPrefix} autoComplete="name" {...nameInputProps} required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.name}
+              idPrefix={idPrefix}
+              autoComplete="name"
+              {...nameInputProps}
+              required
+            />
+          )}
         </Field>
         <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-          {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} idPrefix={idPrefix} defaultCountry="sa" required />}
+          {(field, props) => (
+            <PhoneField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.phone}
+              idPrefix={idPrefix}
+              defaultCountry="sa"
+              required
+            />
+          )}
         </Field>
         <Field name="city" validate={[rules.required(labels.city), rules.maxLength(labels.city, 80)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.city} idPrefix={idPrefix} autoComplete="address-level2" {...nameInputProps} required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.city}
+              idPrefix={idPrefix}
+              autoComplete="address-level2"
+              {...nameInputProps}
+              required
+            />
+          )}
         </Field>
         <Field name="district" validate={[rules.required(labels.district), rules.maxLength(labels.district, 80)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.district} idPrefix={idPrefix} autoComplete="address-level3" required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.district}
+              idPrefix={idPrefix}
+              autoComplete="address-level3"
+              required
+            />
+          )}
         </Field>
         <Field name="street" validate={[rules.required(labels.street), rules.maxLength(labels.street, 200)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.street} idPrefix={idPrefix} autoComplete="address-line1" required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.street}
+              idPrefix={idPrefix}
+              autoComplete="address-line1"
+              required
+            />
+          )}
         </Field>
         <Field name="building" validate={[rules.maxLength(labels.building, 40)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={`${labels.building} (${optional})`} idPrefix={idPrefix} autoComplete="address-line2" />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={`${labels.building} (${optional})`}
+              idPrefix={idPrefix}
+              autoComplete="address-line2"
+            />
+          )}
         </Field>
         <Field name="postal_code" validate={[rules.pattern(/^[A-Za-z0-9 -]{3,10}$/, t("address.postalCodeInvalid"))]}>
           {(field, props) => (
-            <TextField form={form} field={field} props={props} label={`${labels.postal_code} (${optional})`} idPrefix={idPrefix} autoComplete="postal-code" dir="ltr" inputMode="numeric" />
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={`${labels.postal_code} (${optional})`}
+              idPrefix={idPrefix}
+              autoComplete="postal-code"
+              dir="ltr"
+              inputMode="numeric"
+            />
           )}
         </Field>
       </div>
       <Field name="notes" validate={[rules.maxLength(labels.notes, 500)]}>
-        {(field, props) => <TextField form={form} field={field} props={props} label={`${labels.notes} (${optional})`} idPrefix={idPrefix} multiline rows={3} />}
+        {(field, props) => (
+          <TextField
+            form={form}
+            field={field}
+            props={props}
+            label={`${labels.notes} (${optional})`}
+            idPrefix={idPrefix}
+            multiline
+            rows={3}
+          />
+        )}
       </Field>
       <Field name="is_default" type="boolean">
-        {(field, props) => <DefaultCheckbox field={field} props={props} id={`${idPrefix}-is_default`} label={labels.is_default} />}
+        {(field, props) => (
+          <DefaultCheckbox field={field} props={props} id={`${idPrefix}-is_default`} label={labels.is_default} />
+        )}
       </Field>
       <div className="form__actions">
         <SubmitButton className="button button--primary">{submitLabel}</SubmitButton>
         {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>{t("address.cancel")}</button>
+          <button type="button" className="button" onClick={onCancel}>
+            {t("address.cancel")}
+          </button>
         ) : null}
       </div>
     </Form>
@@ -128,14 +228,27 @@ function DefaultCheckbox({
   label,
 }: {
   field: { value: { value: boolean | null | undefined } };
-  props: { name: string; ref: (el: HTMLInputElement | null) => void; onChange: React.ChangeEventHandler<HTMLInputElement>; onBlur: React.FocusEventHandler<HTMLInputElement> };
+  props: {
+    name: string;
+    ref: (el: HTMLInputElement | null) => void;
+    onChange: React.ChangeEventHandler<HTMLInputElement>;
+    onBlur: React.FocusEventHandler<HTMLInputElement>;
+  };
   id: string;
   label: string;
 }) {
   useSignals();
   return (
     <div className="field field--check">
-      <input id={id} type="checkbox" name={props.name} checked={Boolean(field.value.value)} ref={props.ref} onChange={props.onChange} onBlur={props.onBlur} />
+      <input
+        id={id}
+        type="checkbox"
+        name={props.name}
+        checked={Boolean(field.value.value)}
+        ref={props.ref}
+        onChange={props.onChange}
+        onBlur={props.onBlur}
+      />
       <label htmlFor={id}>{label}</label>
     </div>
   );

@@ -2,11 +2,23 @@ import type { ReactNode } from "react";
 import "../../styles/account.css";
 
 /** The frame of the sign-in pages: a centred card with a title, a lead and the form. */
-export function AuthCard({ title, lead, children, footer }: { title: string; lead?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  lead,
+  children,
+  footer,
+}: {
+  title: string;
+  lead?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="container page auth-page">
       <section className="auth-card card" aria-labelledby="auth-title">
-        <h1 id="auth-title" className="auth-card__title">{title}</h1>
+        <h1 id="auth-title" className="auth-card__title">
+          {title}
+        </h1>
         {lead ? <p className="auth-card__lead">{lead}</p> : null}
         {children}
         {footer ? <div className="auth-card__footer">{footer}</div> : null}

@@ -3,7 +3,15 @@ import { useT } from "../../lib/use-locale";
 export type Channel = "email" | "phone";
 
 /** Email or phone: a pair of radio buttons choosing how the visitor names their account. */
-export function ChannelSwitch({ value, onChange, name }: { value: Channel; onChange: (c: Channel) => void; name: string }) {
+export function ChannelSwitch({
+  value,
+  onChange,
+  name,
+}: {
+  value: Channel;
+  onChange: (c: Channel) => void;
+  name: string;
+}) {
   const t = useT();
   return (
     <fieldset className="channel-switch">

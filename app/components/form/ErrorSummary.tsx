@@ -27,7 +27,9 @@ export function ErrorSummary({ title, message, errors, labels = {}, idPrefix, fo
   }, [focusKey]);
   return (
     <div ref={ref} className="form__summary" role="alert" tabIndex={-1} aria-labelledby={headingId}>
-      <h2 id={headingId} className="form__summary-title">{title}</h2>
+      <h2 id={headingId} className="form__summary-title">
+        {title}
+      </h2>
       {message ? <p className="form__summary-message">{message}</p> : null}
       {errors.length ? (
         <ul>

@@ -29,14 +29,28 @@ export interface FormErrorsProps<T extends FieldValues, R extends ResponseData> 
  * 'Sorry, not all fields are filled out correctly.'; after a 422, the summary with the server's
  * field errors; after another refusal, the server's message.
  */
-export function FormErrors<T extends FieldValues, R extends ResponseData>({ form, messages, serverErrors, serverMessage, labels, idPrefix }: FormErrorsProps<T, R>) {
+export function FormErrors<T extends FieldValues, R extends ResponseData>({
+  form,
+  messages,
+  serverErrors,
+  serverMessage,
+  labels,
+  idPrefix,
+}: FormErrorsProps<T, R>) {
   useSignals();
   useEffect(() => whenIdle(() => void loadSummary()), []);
   const submitCount = form.submitCount.value;
   if (serverErrors.length) {
     return (
       <Suspense fallback={null}>
-        <ErrorSummary title={messages.summary} message={serverMessage} errors={serverErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />
+        <ErrorSummary
+          title={messages.summary}
+          message={serverMessage}
+          errors={serverErrors}
+          labels={labels}
+          idPrefix={idPrefix}
+          focusKey={submitCount}
+        />
       </Suspense>
     );
   }
@@ -56,7 +70,14 @@ export function FormErrors<T extends FieldValues, R extends ResponseData>({ form
   }
   return (
     <Suspense fallback={null}>
-      <ErrorSummary title={messages.summary} message={messages.formInvalid} errors={fieldErrors} labels={labels} idPrefix={idPrefix} focusKey={submitCount} />
+      <ErrorSummary
+        title={messages.summary}
+        message={messages.formInvalid}
+        errors={fieldErrors}
+        labels={labels}
+        idPrefix={idPrefix}
+        focusKey={submitCount}
+      />
     </Suspense>
   );
 }

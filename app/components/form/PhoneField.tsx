@@ -1,4 +1,13 @@
-import { setValue, type FieldElementProps, type FieldPath, type FieldPathValue, type FieldStore, type FieldValues, type FormStore, type ResponseData } from "@modular-forms/react";
+import {
+  setValue,
+  type FieldElementProps,
+  type FieldPath,
+  type FieldPathValue,
+  type FieldStore,
+  type FieldValues,
+  type FormStore,
+  type ResponseData,
+} from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ReactNode } from "react";
 import { visibleError } from "../../lib/forms";
@@ -38,22 +47,42 @@ export function PhoneField<T extends FieldValues, R extends ResponseData, N exte
     <div className="field" data-invalid={error ? "true" : undefined}>
       <label htmlFor={id}>
         {label}
-        {required ? <span className="field__required" aria-hidden="true"> *</span> : null}
+        {required ? (
+          <span className="field__required" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        ) : null}
       </label>
       <LazyPhoneInput
         id={id}
         name={props.name}
         value={typeof raw === "string" ? raw : ""}
         defaultCountry={defaultCountry}
-        onChange={(e164) => setValue(form, field.name, e164 as FieldPathValue<T, N>, { shouldTouched: true, shouldDirty: true, shouldValidate: true, shouldFocus: false })}
+        onChange={(e164) =>
+          setValue(form, field.name, e164 as FieldPathValue<T, N>, {
+            shouldTouched: true,
+            shouldDirty: true,
+            shouldValidate: true,
+            shouldFocus: false,
+          })
+        }
         onBlur={props.onBlur}
         inputRef={props.ref}
         invalid={Boolean(error)}
         describedBy={describedBy}
         required={required}
       />
-      {hint ? <p id={hintId} className="field__hint">{hint}</p> : null}
-      {error ? <p id={errorId} className="field__error">{error}</p> : null}
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -5,7 +5,11 @@ import type { ButtonHTMLAttributes } from "react";
  * field's blur would validate it, show its message and move the button before the click lands,
  * so the first click would be lost. The submit validates every field anyway.
  */
-export function SubmitButton({ className = "button button--primary", children, ...rest }: ButtonHTMLAttributes<HTMLButtonElement>) {
+export function SubmitButton({
+  className = "button button--primary",
+  children,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <button type="submit" className={className} onMouseDown={(e) => e.preventDefault()} {...rest}>
       {children}

@@ -1,4 +1,11 @@
-import type { FieldElementProps, FieldPath, FieldStore, FieldValues, FormStore, ResponseData } from "@modular-forms/react";
+import type {
+  FieldElementProps,
+  FieldPath,
+  FieldStore,
+  FieldValues,
+  FormStore,
+  ResponseData,
+} from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { InputHTMLAttributes, ReactNode } from "react";
 import { visibleError } from "../../lib/forms";
@@ -8,9 +15,16 @@ export function fieldId(name: string, prefix = "f"): string {
   return `${prefix}-${name.replace(/[^\w-]/g, "-")}`;
 }
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "value" | "form" | "onChange" | "onBlur" | "defaultValue">;
+type InputProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "name" | "value" | "form" | "onChange" | "onBlur" | "defaultValue"
+>;
 
-export interface TextFieldProps<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>> extends InputProps {
+export interface TextFieldProps<
+  T extends FieldValues,
+  R extends ResponseData,
+  N extends FieldPath<T>,
+> extends InputProps {
   form: FormStore<T, R>;
   field: FieldStore<T, N>;
   props: FieldElementProps<T, N>;
@@ -62,7 +76,12 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
     <div className={`field${className ? ` ${className}` : ""}`} data-invalid={error ? "true" : undefined}>
       <label htmlFor={id}>
         {label}
-        {required ? <span className="field__required" aria-hidden="true"> *</span> : null}
+        {required ? (
+          <span className="field__required" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        ) : null}
       </label>
       <div className="field__control">
         {multiline ? (
@@ -82,8 +101,16 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
         )}
         {addon}
       </div>
-      {hint ? <p id={hintId} className="field__hint">{hint}</p> : null}
-      {error ? <p id={errorId} className="field__error">{error}</p> : null}
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

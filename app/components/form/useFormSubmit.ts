@@ -46,7 +46,11 @@ export function useFormSubmit<T extends FieldValues, R extends ResponseData>(for
 
   /** Runs a mutation under a loading toast that is replaced (or dismissed) when it settles. */
   const run = useCallback(
-    async <V>(loading: string, action: () => Promise<V>, success?: (value: V) => string | undefined): Promise<V | undefined> => {
+    async <V>(
+      loading: string,
+      action: () => Promise<V>,
+      success?: (value: V) => string | undefined,
+    ): Promise<V | undefined> => {
       clear();
       const id = toast.loading(loading);
       try {

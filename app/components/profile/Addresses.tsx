@@ -45,7 +45,8 @@ export function Addresses({ initial }: { initial: Address[] }) {
       await reload();
       setStatus(t("address.deleted"));
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) handleBrowserError(error, locale, (to) => void navigate(to));
+      if (!(error instanceof ApiError && error.status === 404))
+        handleBrowserError(error, locale, (to) => void navigate(to));
       await reload().catch(() => undefined);
     } finally {
       setConfirming(null);
@@ -62,18 +63,20 @@ export function Addresses({ initial }: { initial: Address[] }) {
           </button>
         ) : null}
       </div>
-      <p className="visually-hidden" role="status">{status}</p>
+      <p className="visually-hidden" role="status">
+        {status}
+      </p>
       {editing.mode === "add" ? (
         <div className="card profile-card">
           <h3>{t("address.newTitle")}</h3>
           <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>
-          <AddressForm
-            idPrefix="new-address"
-            submitLabel={t("address.save")}
-            savingLabel={t("address.saving")}
-            onSave={(values) => save(values)}
-            onCancel={addresses.length ? () => setEditing({ mode: "none" }) : undefined}
-          />
+            <AddressForm
+              idPrefix="new-address"
+              submitLabel={t("address.save")}
+              savingLabel={t("address.saving")}
+              onSave={(values) => save(values)}
+              onCancel={addresses.length ? () => setEditing({ mode: "none" }) : undefined}
+            />
           </Suspense>
         </div>
       ) : null}
@@ -85,21 +88,23 @@ export function Addresses({ initial }: { initial: Address[] }) {
               <>
                 <h3>{t("address.editTitle")}</h3>
                 <Suspense fallback={<p className="muted">{t("app.loading")}</p>}>
-                <AddressForm
-                  idPrefix={`address-${a.id}`}
-                  initial={a}
-                  submitLabel={t("address.save")}
-                  savingLabel={t("address.saving")}
-                  onSave={(values) => save(values, a.id)}
-                  onCancel={() => setEditing({ mode: "none" })}
-                />
+                  <AddressForm
+                    idPrefix={`address-${a.id}`}
+                    initial={a}
+                    submitLabel={t("address.save")}
+                    savingLabel={t("address.saving")}
+                    onSave={(values) => save(values, a.id)}
+                    onCancel={() => setEditing({ mode: "none" })}
+                  />
                 </Suspense>
               </>
             ) : (
               <>
                 <div className="address-card__head">
                   <h3 className="address-card__title">{a.label || a.name}</h3>
-                  {a.is_default ? <span className="profile-badge profile-badge--ok">{t("address.default")}</span> : null}
+                  {a.is_default ? (
+                    <span className="profile-badge profile-badge--ok">{t("address.default")}</span>
+                  ) : null}
                 </div>
                 <address className="address-card__body">
                   <span>{a.name}</span>
@@ -109,16 +114,30 @@ export function Addresses({ initial }: { initial: Address[] }) {
                   {a.notes ? <span className="muted">{a.notes}</span> : null}
                 </address>
                 <div className="address-card__actions">
-                  <button type="button" className="button" onClick={() => setEditing({ mode: "edit", id: a.id })} aria-label={`${t("address.edit")}: ${a.label || a.name}`}>
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => setEditing({ mode: "edit", id: a.id })}
+                    aria-label={`${t("address.edit")}: ${a.label || a.name}`}
+                  >
                     {t("address.edit")}
                   </button>
                   {confirming === a.id ? (
                     <>
-                      <button type="button" className="button button--danger" onClick={() => void remove(a.id)}>{t("address.confirmDelete")}</button>
-                      <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>{t("address.cancel")}</button>
+                      <button type="button" className="button button--danger" onClick={() => void remove(a.id)}>
+                        {t("address.confirmDelete")}
+                      </button>
+                      <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>
+                        {t("address.cancel")}
+                      </button>
                     </>
                   ) : (
-                    <button type="button" className="button button--ghost" onClick={() => setConfirming(a.id)} aria-label={`${t("address.delete")}: ${a.label || a.name}`}>
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      onClick={() => setConfirming(a.id)}
+                      aria-label={`${t("address.delete")}: ${a.label || a.name}`}
+                    >
                       {t("address.delete")}
                     </button>
                   )}

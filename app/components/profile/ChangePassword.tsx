@@ -17,35 +17,95 @@ export function ChangePassword() {
   const t = useT();
   const locale = useLocale();
   const rules = useMemo(() => formRules(t), [t]);
-  const [form, { Form, Field }] = useForm<PasswordValues>({ ...FORM_OPTIONS, initialValues: { current_password: "", password: "", password_confirmation: "" } });
+  const [form, { Form, Field }] = useForm<PasswordValues>({
+    ...FORM_OPTIONS,
+    initialValues: { current_password: "", password: "", password_confirmation: "" },
+  });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   const [done, setDone] = useState(false);
-  const labels = { current_password: t("profile.currentPassword"), password: t("auth.newPassword"), password_confirmation: t("auth.passwordConfirmation") };
+  const labels = {
+    current_password: t("profile.currentPassword"),
+    password: t("auth.newPassword"),
+    password_confirmation: t("auth.passwordConfirmation"),
+  };
 
   const submit = async (values: PasswordValues) => {
     setDone(false);
-    const saved = await run(t("auth.savingPassword"), () => changePassword(browserApi(locale), values), (res) => res.message || t("auth.passwordChanged"));
+    const saved = await run(
+      t("auth.savingPassword"),
+      () => changePassword(browserApi(locale), values),
+      (res) => res.message || t("auth.passwordChanged"),
+    );
     if (saved) setDone(true);
   };
 
   return (
     <section className="card profile-card" aria-labelledby="password-title">
       <h2 id="password-title">{t("profile.sections.changePassword")}</h2>
-      {done ? <p className="form__success" role="status">{t("auth.passwordChanged")}</p> : null}
+      {done ? (
+        <p className="form__success" role="status">
+          {t("auth.passwordChanged")}
+        </p>
+      ) : null}
       <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
         <Field name="current_password" validate={[rules.required(labels.current_password)]}>
-          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.current_password} autoComplete="current-password" required />}
+          {(field, props) => (
+            <PasswordField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.current_password}
+              autoComplete="current-password"
+              required
+            />
+          )}
         </Field>
-        <Field name="password" validate={[rules.required(labels.password), rules.minLength(labels.password, 8), rules.maxLength(labels.password, 128)]}>
-          {(field, props) => <PasswordField form={form} field={field} props={props} label={labels.password} autoComplete="new-password" hint={t("auth.passwordHint")} required />}
+        <Field
+          name="password"
+          validate={[
+            rules.required(labels.password),
+            rules.minLength(labels.password, 8),
+            rules.maxLength(labels.password, 128),
+          ]}
+        >
+          {(field, props) => (
+            <PasswordField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password}
+              autoComplete="new-password"
+              hint={t("auth.passwordHint")}
+              required
+            />
+          )}
         </Field>
         <Field
           name="password_confirmation"
-          validate={[rules.required(labels.password_confirmation), rules.matches(labels.password_confirmation, () => getValue(form, "password"))]}
+          validate={[
+            rules.required(labels.password_confirmation),
+            rules.matches(labels.password_confirmation, () => getValue(form, "password")),
+          ]}
         >
           {(field, props) => (
-            <TextField form={form} field={field} props={props} label={labels.password_confirmation} type="password" dir="auto" {...noAutocompleteProps} {...noCopyPasteProps} required />
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.password_confirmation}
+              type="password"
+              dir="auto"
+              {...noAutocompleteProps}
+              {...noCopyPasteProps}
+              required
+            />
           )}
         </Field>
         <div className="form__actions">

@@ -22,8 +22,10 @@ type ProfileValues = { name: string; email: string; phone: string; current_passw
 type ProfileUser = SessionUser & { pending_email?: string };
 
 /** The phone as the backend compares it: without spaces, dashes, brackets or dots. */
-const samePhone = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").replace(/[\s\-().]/g, "") === (b ?? "").replace(/[\s\-().]/g, "");
-const sameEmail = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
+const samePhone = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").replace(/[\s\-().]/g, "") === (b ?? "").replace(/[\s\-().]/g, "");
+const sameEmail = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").trim().toLowerCase() === (b ?? "").trim().toLowerCase();
 
 /** Whether the form now asks for another email or phone than the account has (then the password is needed). */
 function contactChanged(form: FormStore<ProfileValues, undefined>, user: ProfileUser): boolean {
@@ -31,7 +33,15 @@ function contactChanged(form: FormStore<ProfileValues, undefined>, user: Profile
 }
 
 /** Renders its children only while the email or phone differs from the account's; follows the fields as they change. */
-function WhenContactChanged({ form, user, children }: { form: FormStore<ProfileValues, undefined>; user: ProfileUser; children: ReactNode }) {
+function WhenContactChanged({
+  form,
+  user,
+  children,
+}: {
+  form: FormStore<ProfileValues, undefined>;
+  user: ProfileUser;
+  children: ReactNode;
+}) {
   useSignals();
   return contactChanged(form, user) ? <>{children}</> : null;
 }
@@ -54,7 +64,12 @@ export function EditProfile({ user }: { user: ProfileUser }) {
     initialValues: { name: user.name ?? "", email: user.email ?? "", phone: user.phone ?? "", current_password: "" },
   });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
-  const labels = { name: t("auth.name"), email: t("auth.email"), phone: t("auth.phone"), current_password: t("profile.currentPassword") };
+  const labels = {
+    name: t("auth.name"),
+    email: t("auth.email"),
+    phone: t("auth.phone"),
+    current_password: t("profile.currentPassword"),
+  };
   const codePage = (email: string) => to(`/auth/otp?purpose=verify&to=${encodeURIComponent(email)}`);
 
   const submit = async (values: ProfileValues) => {
@@ -70,7 +85,9 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           ...(changed ? { current_password: values.current_password } : {}),
         });
         // The own server's copy follows before the success shows, so every page agrees at once.
-        await saveStoredUser(res.data).catch((error: unknown) => console.warn("[profile] the stored user was not refreshed", error));
+        await saveStoredUser(res.data).catch((error: unknown) =>
+          console.warn("[profile] the stored user was not refreshed", error),
+        );
         return res;
       },
       (res) => res.message || t("profile.saved"),
@@ -97,23 +114,63 @@ export function EditProfile({ user }: { user: ProfileUser }) {
         </p>
       ) : null}
       <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
-        <FormErrors form={form} messages={rules.messages} serverErrors={serverErrors} serverMessage={serverMessage} labels={labels} />
+        <FormErrors
+          form={form}
+          messages={rules.messages}
+          serverErrors={serverErrors}
+          serverMessage={serverMessage}
+          labels={labels}
+        />
         <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.name} autoComplete="name" {...nameInputProps} required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.name}
+              autoComplete="name"
+              {...nameInputProps}
+              required
+            />
+          )}
         </Field>
         <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
-          {(field, props) => <TextField form={form} field={field} props={props} label={labels.email} type="email" autoComplete="email" dir="ltr" required />}
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={labels.email}
+              type="email"
+              autoComplete="email"
+              dir="ltr"
+              required
+            />
+          )}
         </Field>
         <Field name="phone" validate={[rules.phone()]}>
-          {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />}
+          {(field, props) => (
+            <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />
+          )}
         </Field>
         <Field
           name="current_password"
-          validate={[(value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""), rules.maxLength(labels.current_password, 128)]}
+          validate={[
+            (value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""),
+            rules.maxLength(labels.current_password, 128),
+          ]}
         >
           {(field, props) => (
             <WhenContactChanged form={form} user={user}>
-              <PasswordField form={form} field={field} props={props} label={labels.current_password} autoComplete="current-password" hint={t("profile.currentPasswordHint")} required />
+              <PasswordField
+                form={form}
+                field={field}
+                props={props}
+                label={labels.current_password}
+                autoComplete="current-password"
+                hint={t("profile.currentPasswordHint")}
+                required
+              />
             </WhenContactChanged>
           )}
         </Field>

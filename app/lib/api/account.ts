@@ -31,7 +31,10 @@ export function listSocialPlatforms(api: Api) {
 }
 
 /** POST /client/auth/login with an email or a phone and the password. */
-export function logIn(api: Api, credentials: { email: string; password: string } | { phone: string; password: string }) {
+export function logIn(
+  api: Api,
+  credentials: { email: string; password: string } | { phone: string; password: string },
+) {
   return api.post<AuthData>("/client/auth/login", credentials);
 }
 
@@ -47,7 +50,11 @@ export function resendCode(api: Api, recipient: Recipient, purpose: string) {
 
 /** POST /client/auth/code-password-verify: checks a code; a reset answers the reset token. */
 export function verifyCode(api: Api, recipient: Recipient, code: string, purpose: string) {
-  return api.post<{ verified?: boolean; reset_token?: string }>("/client/auth/code-password-verify", { ...recipient, code, purpose });
+  return api.post<{ verified?: boolean; reset_token?: string }>("/client/auth/code-password-verify", {
+    ...recipient,
+    code,
+    purpose,
+  });
 }
 
 /** POST /client/auth/reset-password: sends a reset code to the email or phone. */
@@ -71,7 +78,10 @@ export function getProfile(api: Api) {
 }
 
 /** POST /client/auth/profile: saves name, email and phone; a new email waits as `pending_email`. */
-export function updateProfile(api: Api, values: { name: string; email: string; phone: string; current_password?: string }) {
+export function updateProfile(
+  api: Api,
+  values: { name: string; email: string; phone: string; current_password?: string },
+) {
   return api.post<AuthUser & { pending_email?: string }>("/client/auth/profile", values);
 }
 

@@ -52,7 +52,12 @@ export function withQuery(path: string, query?: CallOptions["query"]): string {
  * sets the spec §7 headers, sends JSON, and turns failures into `ApiError` values.
  */
 export function createApi(transport: ApiTransport, identity: ApiIdentity, lookupTransport: ApiTransport = transport) {
-  async function request<T>(method: string, path: string, opts: CallOptions = {}, via: ApiTransport = transport): Promise<Envelope<T>> {
+  async function request<T>(
+    method: string,
+    path: string,
+    opts: CallOptions = {},
+    via: ApiTransport = transport,
+  ): Promise<Envelope<T>> {
     const hasBody = opts.body !== undefined;
     let res: Response;
     try {
@@ -85,9 +90,12 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
   return {
     identity,
     get: <T>(path: string, opts?: CallOptions) => request<T>("GET", path, opts),
-    post: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("POST", path, { ...opts, body: body ?? {} }),
-    put: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("PUT", path, { ...opts, body: body ?? {} }),
-    patch: <T>(path: string, body?: unknown, opts?: CallOptions) => request<T>("PATCH", path, { ...opts, body: body ?? {} }),
+    post: <T>(path: string, body?: unknown, opts?: CallOptions) =>
+      request<T>("POST", path, { ...opts, body: body ?? {} }),
+    put: <T>(path: string, body?: unknown, opts?: CallOptions) =>
+      request<T>("PUT", path, { ...opts, body: body ?? {} }),
+    patch: <T>(path: string, body?: unknown, opts?: CallOptions) =>
+      request<T>("PATCH", path, { ...opts, body: body ?? {} }),
     delete: <T>(path: string, opts?: CallOptions) => request<T>("DELETE", path, opts),
     /** A GET against the separate lookup base URL. */
     lookup: <T>(path: string, opts?: CallOptions) => request<T>("GET", path, opts, lookupTransport),

@@ -7,7 +7,11 @@ import { createApi, type Api } from "./client";
 import { handleApiError, type HandledError } from "./errors";
 
 /** The backend client for a loader or action: in-process transport, the session's token. */
-export async function serverApi(context: Readonly<RouterContextProvider>, request: Request, locale: Locale): Promise<Api> {
+export async function serverApi(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  locale: Locale,
+): Promise<Api> {
   const shop = context.get(shopContext);
   const session = await shop.getSession();
   return createApi(shop.backend, {

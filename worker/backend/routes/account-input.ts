@@ -27,13 +27,22 @@ export function fields(lang: Lang) {
     text("Email", "البريد الإلكتروني"),
     v.trim(),
     v.toLowerCase(),
-    v.maxLength(254, t("The email may not be longer than 254 characters.", "يجب ألا يزيد البريد الإلكتروني عن 254 حرفًا.")),
-    v.check((s) => s === "" || EMAIL.test(s), t("Please enter a valid email address.", "يرجى إدخال بريد إلكتروني صالح.")),
+    v.maxLength(
+      254,
+      t("The email may not be longer than 254 characters.", "يجب ألا يزيد البريد الإلكتروني عن 254 حرفًا."),
+    ),
+    v.check(
+      (s) => s === "" || EMAIL.test(s),
+      t("Please enter a valid email address.", "يرجى إدخال بريد إلكتروني صالح."),
+    ),
   );
   const phone = v.pipe(
     text("Phone", "رقم الجوال"),
     v.transform((s) => s.replace(/[\s\-().]/g, "")),
-    v.check((s) => s === "" || PHONE.test(s), t("Please enter a valid phone number in international format.", "يرجى إدخال رقم جوال صالح بالصيغة الدولية.")),
+    v.check(
+      (s) => s === "" || PHONE.test(s),
+      t("Please enter a valid phone number in international format.", "يرجى إدخال رقم جوال صالح بالصيغة الدولية."),
+    ),
   );
   const nonEmpty = (en: string, ar: string) => v.check((s: string) => s.length > 0, required(en, ar));
   return {
@@ -51,19 +60,31 @@ export function fields(lang: Lang) {
     password: v.pipe(
       text("Password", "كلمة المرور"),
       nonEmpty("Password", "كلمة المرور"),
-      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+      v.maxLength(
+        PASSWORD_MAX * 4,
+        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
+      ),
     ),
     loginPassword: v.pipe(
       text("Password", "كلمة المرور"),
       nonEmpty("Password", "كلمة المرور"),
-      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+      v.maxLength(
+        PASSWORD_MAX * 4,
+        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
+      ),
     ),
     /** Asked for by the profile only when the email or phone changes; the service decides. */
     currentPassword: v.pipe(
       v.optional(v.string(t("The current password must be text.", "يجب أن تكون كلمة المرور الحالية نصًا.")), ""),
-      v.maxLength(PASSWORD_MAX * 4, t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا.")),
+      v.maxLength(
+        PASSWORD_MAX * 4,
+        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
+      ),
     ),
-    confirmation: v.optional(v.string(t("Password confirmation must be text.", "يجب أن يكون تأكيد كلمة المرور نصًا.")), ""),
+    confirmation: v.optional(
+      v.string(t("Password confirmation must be text.", "يجب أن يكون تأكيد كلمة المرور نصًا.")),
+      "",
+    ),
     code: v.pipe(
       text("Code", "الرمز"),
       v.trim(),
@@ -88,7 +109,10 @@ function invalid(c: Context<BackendEnv>, errors: Record<string, string[]>): neve
 }
 
 /** Reads and validates a JSON body; anything else, malformed JSON included, is a 422, never a 500. */
-export async function body<S extends v.GenericSchema>(c: Context<BackendEnv>, build: (f: Fields) => S): Promise<v.InferOutput<S>> {
+export async function body<S extends v.GenericSchema>(
+  c: Context<BackendEnv>,
+  build: (f: Fields) => S,
+): Promise<v.InferOutput<S>> {
   const f = fields(c.get("lang"));
   let raw: unknown;
   try {
@@ -108,7 +132,9 @@ export async function body<S extends v.GenericSchema>(c: Context<BackendEnv>, bu
 export function confirmed(c: Context<BackendEnv>, input: { password: string; password_confirmation: string }): void {
   if (input.password !== input.password_confirmation) {
     const f = fields(c.get("lang"));
-    invalid(c, { password_confirmation: [f.t("Password confirmation does not match.", "تأكيد كلمة المرور غير مطابق.")] });
+    invalid(c, {
+      password_confirmation: [f.t("Password confirmation does not match.", "تأكيد كلمة المرور غير مطابق.")],
+    });
   }
 }
 

@@ -55,7 +55,10 @@ function addressSchema(c: Context<BackendEnv>) {
       null,
     ),
     notes: optional("Notes", "الملاحظات", 500),
-    is_default: v.optional(v.boolean(t("Default must be true or false.", "يجب أن تكون القيمة الافتراضية صحيحة أو خاطئة.")), false),
+    is_default: v.optional(
+      v.boolean(t("Default must be true or false.", "يجب أن تكون القيمة الافتراضية صحيحة أو خاطئة.")),
+      false,
+    ),
   };
 }
 

@@ -33,9 +33,20 @@ export const authRoutes = new Hono<BackendEnv>();
  * reveals nothing either. `perNetwork` keys the identifier together with the caller's network:
  * used where a count per identifier alone would let anyone lock the owner out (L3).
  */
-async function limit(c: Context<BackendEnv>, limiter: LimiterName, action: string, subject: string | null, perNetwork = false): Promise<void> {
+async function limit(
+  c: Context<BackendEnv>,
+  limiter: LimiterName,
+  action: string,
+  subject: string | null,
+  perNetwork = false,
+): Promise<void> {
   const network = requestNetwork(c);
-  const key = subject === null ? `${action}:ip:${network}` : perNetwork ? `${action}:id:${subject}:net:${network}` : `${action}:id:${subject}`;
+  const key =
+    subject === null
+      ? `${action}:ip:${network}`
+      : perNetwork
+        ? `${action}:id:${subject}:net:${network}`
+        : `${action}:id:${subject}`;
   const allowed = await withinLimits(c.env, limiter, [key]);
   if (!allowed) {
     c.header("retry-after", "60");
@@ -66,18 +77,30 @@ function accountsEnv(c: Context<BackendEnv>): AccountsEnv {
 authRoutes.post("/register", async (c) => {
   await limit(c, "AUTH_LIMITER", "register", null);
   const input = await body(c, (f) =>
-    v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, password: f.password, password_confirmation: f.confirmation }),
+    v.object({
+      name: f.name,
+      email: f.requiredEmail,
+      phone: f.optionalPhone,
+      password: f.password,
+      password_confirmation: f.confirmation,
+    }),
   );
   confirmed(c, input);
   await limit(c, "AUTH_LIMITER", "register", input.email);
-  const result = await registerUser(accountsEnv(c), { name: input.name, email: input.email, phone: input.phone || null, password: input.password }, lang(c));
+  const result = await registerUser(
+    accountsEnv(c),
+    { name: input.name, email: input.email, phone: input.phone || null, password: input.password },
+    lang(c),
+  );
   await mergeCart(c, result.user.id);
   return ok(c, result, { message: say(lang(c), MESSAGES.registered), status: 201 });
 });
 
 authRoutes.post("/login", async (c) => {
   await limit(c, "AUTH_LIMITER", "login", null);
-  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }));
+  const input = await body(c, (f) =>
+    v.object({ email: f.optionalEmail, phone: f.optionalPhone, password: f.loginPassword }),
+  );
   const who = identifierOf(c, input);
   // Per account and network, not per account alone: ten wrong passwords from elsewhere must not
   // lock the owner out. Failures from anywhere slow the account's answers instead (loginUser).
@@ -105,7 +128,9 @@ authRoutes.post("/resend-code", async (c) => {
 
 authRoutes.post("/code-password-verify", async (c) => {
   await limit(c, "AUTH_LIMITER", "otp-verify", null);
-  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, purpose: f.purpose }));
+  const input = await body(c, (f) =>
+    v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, purpose: f.purpose }),
+  );
   const who: Identifier = identifierOf(c, input);
   // Counted on AUTH_LIMITER (10 a minute) per identifier and network, so that a stranger's tries
   // never block the owner's; guessing across networks is bounded by the daily budget (otp.ts).
@@ -118,7 +143,9 @@ authRoutes.post("/code-password-verify", async (c) => {
 authRoutes.post("/update-password", async (c) => {
   // Per IP only: a 256-bit token cannot be guessed, and there is no account name to count against.
   await limit(c, "AUTH_LIMITER", "update-password", null);
-  const input = await body(c, (f) => v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }));
+  const input = await body(c, (f) =>
+    v.object({ reset_token: f.resetToken, password: f.password, password_confirmation: f.confirmation }),
+  );
   confirmed(c, input);
   await resetPassword(accountsEnv(c), input.reset_token, input.password, lang(c));
   return ok(c, null, { message: say(lang(c), MESSAGES.passwordChanged) });
@@ -133,7 +160,9 @@ authRoutes.post("/check-password", async (c) => {
 
 authRoutes.post("/change-password", async (c) => {
   const userId = await requireUser(c);
-  const input = await body(c, (f) => v.object({ current_password: f.loginPassword, password: f.password, password_confirmation: f.confirmation }));
+  const input = await body(c, (f) =>
+    v.object({ current_password: f.loginPassword, password: f.password, password_confirmation: f.confirmation }),
+  );
   confirmed(c, input);
   await limit(c, "AUTH_LIMITER", "change-password", `user:${userId}`);
   await changePassword(accountsEnv(c), userId, bearerToken(c) ?? "", input.current_password, input.password, lang(c));
@@ -147,7 +176,9 @@ authRoutes.get("/profile", async (c) => {
 
 authRoutes.post("/profile", async (c) => {
   const userId = await requireUser(c);
-  const input = await body(c, (f) => v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, current_password: f.currentPassword }));
+  const input = await body(c, (f) =>
+    v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, current_password: f.currentPassword }),
+  );
   // A changed email is sent a code at once, and a change checks the password: this keeps the
   // profile from being a mail cannon or a password oracle.
   await limit(c, "AUTH_LIMITER", "profile", `user:${userId}`);

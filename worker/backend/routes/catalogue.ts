@@ -34,7 +34,11 @@ const amountFilter = v.optional(
   ),
 );
 
-const searchText = v.pipe(v.string(), v.maxLength(MAX_QUERY_LENGTH, `Must be at most ${MAX_QUERY_LENGTH} characters.`), v.trim());
+const searchText = v.pipe(
+  v.string(),
+  v.maxLength(MAX_QUERY_LENGTH, `Must be at most ${MAX_QUERY_LENGTH} characters.`),
+  v.trim(),
+);
 
 export const productQuery = v.pipe(
   v.object({

@@ -12,12 +12,22 @@ import { validate } from "../validate";
 export const checkoutRoutes = new Hono<BackendEnv>();
 
 const text = (label: string, max: number) =>
-  v.pipe(v.string(`${label} is required.`), v.trim(), v.minLength(1, `${label} is required.`), v.maxLength(max, `${label} has at most ${max} characters.`));
-const optionalText = (label: string, max: number) => v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(max, `${label} has at most ${max} characters.`))));
+  v.pipe(
+    v.string(`${label} is required.`),
+    v.trim(),
+    v.minLength(1, `${label} is required.`),
+    v.maxLength(max, `${label} has at most ${max} characters.`),
+  );
+const optionalText = (label: string, max: number) =>
+  v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(max, `${label} has at most ${max} characters.`))));
 
 const addressSchema = v.object({
   name: text("The name", 100),
-  phone: v.pipe(v.string("The phone number is required."), v.trim(), v.regex(/^\+?[0-9 ()-]{7,20}$/, "Enter a valid phone number.")),
+  phone: v.pipe(
+    v.string("The phone number is required."),
+    v.trim(),
+    v.regex(/^\+?[0-9 ()-]{7,20}$/, "Enter a valid phone number."),
+  ),
   city: text("The city", 80),
   district: text("The district", 80),
   street: text("The street", 160),
@@ -27,9 +37,14 @@ const addressSchema = v.object({
 });
 
 const checkoutSchema = v.object({
-  idempotency_key: v.pipe(v.string("An idempotency key is required."), v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, "The idempotency key must be 8 to 100 letters, digits or -_.:")),
+  idempotency_key: v.pipe(
+    v.string("An idempotency key is required."),
+    v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, "The idempotency key must be 8 to 100 letters, digits or -_.:"),
+  ),
   // Optional for a signed-in visitor: the account's email is used (see placeOrder).
-  email: v.optional(v.pipe(v.string("The email is required."), v.trim(), v.email("Enter a valid email address."), v.maxLength(254))),
+  email: v.optional(
+    v.pipe(v.string("The email is required."), v.trim(), v.email("Enter a valid email address."), v.maxLength(254)),
+  ),
   address: v.optional(addressSchema),
   address_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   shipping_method: v.picklist(SHIPPING_METHODS, `Choose a shipping method: ${SHIPPING_METHODS.join(", ")}.`),
@@ -38,7 +53,15 @@ const checkoutSchema = v.object({
 
 checkoutRoutes.get(
   "/options",
-  validate("query", v.object({ shipping_method: v.optional(v.picklist(SHIPPING_METHODS, `Choose a shipping method: ${SHIPPING_METHODS.join(", ")}.`), "standard") })),
+  validate(
+    "query",
+    v.object({
+      shipping_method: v.optional(
+        v.picklist(SHIPPING_METHODS, `Choose a shipping method: ${SHIPPING_METHODS.join(", ")}.`),
+        "standard",
+      ),
+    }),
+  ),
   async (c) => {
     const owner = await cartOwner(c);
     return ok(c, await checkoutOptions(c.env.DB, c.env, owner, c.req.valid("query").shipping_method, c.get("lang")));

@@ -45,21 +45,42 @@ const CONTACT = {
   subject: { en: "Subject must be 2 to 150 characters.", ar: "يجب أن يتكون الموضوع من 2 إلى 150 حرفًا." },
   message: { en: "Message must be 10 to 5000 characters.", ar: "يجب أن تتكون الرسالة من 10 إلى 5000 حرف." },
   invalid: { en: "Please check the highlighted fields.", ar: "يرجى التحقق من الحقول المحددة." },
-  tooMany: { en: "Too many messages. Please try again in a minute.", ar: "عدد كبير من الرسائل. يرجى المحاولة مرة أخرى بعد دقيقة." },
-  sent: { en: "Thank you! Your message has been sent. We will reply soon.", ar: "شكرًا لك! تم إرسال رسالتك وسنرد عليك قريبًا." },
+  tooMany: {
+    en: "Too many messages. Please try again in a minute.",
+    ar: "عدد كبير من الرسائل. يرجى المحاولة مرة أخرى بعد دقيقة.",
+  },
+  sent: {
+    en: "Thank you! Your message has been sent. We will reply soon.",
+    ar: "شكرًا لك! تم إرسال رسالتك وسنرد عليك قريبًا.",
+  },
 };
 
 /** Arabic-Indic digits typed into the phone field count as digits. */
-const latinDigits = (s: string) => s.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)).replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0));
+const latinDigits = (s: string) =>
+  s
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0));
 
 /** The contact form's schema, with its messages in the caller's language. */
 export function contactSchema(lang: Lang) {
   const m = (key: keyof typeof CONTACT) => say(lang, CONTACT[key]);
   const text = (min: number, max: number, key: keyof typeof CONTACT) =>
-    v.pipe(v.string(m("required")), v.trim(), v.nonEmpty(m("required")), v.minLength(min, m(key)), v.maxLength(max, m(key)));
+    v.pipe(
+      v.string(m("required")),
+      v.trim(),
+      v.nonEmpty(m("required")),
+      v.minLength(min, m(key)),
+      v.maxLength(max, m(key)),
+    );
   return v.object({
     name: text(2, 100, "name"),
-    email: v.pipe(v.string(m("required")), v.trim(), v.nonEmpty(m("required")), v.maxLength(254, m("email")), v.email(m("email"))),
+    email: v.pipe(
+      v.string(m("required")),
+      v.trim(),
+      v.nonEmpty(m("required")),
+      v.maxLength(254, m("email")),
+      v.email(m("email")),
+    ),
     phone: v.optional(
       v.pipe(
         v.string(m("phone")),

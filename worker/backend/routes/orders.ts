@@ -11,7 +11,11 @@ import { validate } from "../validate";
 /** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
 export const ordersRoutes = new Hono<BackendEnv>();
 
-const orderNumber = v.pipe(v.string("Enter the order number."), v.trim(), v.regex(/^SQ-[A-Z0-9]{8}$/i, "An order number looks like SQ-7K3F9QX2."));
+const orderNumber = v.pipe(
+  v.string("Enter the order number."),
+  v.trim(),
+  v.regex(/^SQ-[A-Z0-9]{8}$/i, "An order number looks like SQ-7K3F9QX2."),
+);
 
 ordersRoutes.get("/", async (c) => {
   const userId = await requireUser(c);
@@ -20,7 +24,18 @@ ordersRoutes.get("/", async (c) => {
 
 ordersRoutes.post(
   "/track",
-  validate("json", v.object({ number: orderNumber, contact: v.pipe(v.string("Enter the email or phone used for the order."), v.trim(), v.minLength(3, "Enter the email or phone used for the order."), v.maxLength(254)) })),
+  validate(
+    "json",
+    v.object({
+      number: orderNumber,
+      contact: v.pipe(
+        v.string("Enter the email or phone used for the order."),
+        v.trim(),
+        v.minLength(3, "Enter the email or phone used for the order."),
+        v.maxLength(254),
+      ),
+    }),
+  ),
   async (c) => {
     const { number, contact } = c.req.valid("json");
     // Each try is a guess at an order's contact: counted per network and per order number (as
@@ -28,7 +43,13 @@ ordersRoutes.post(
     await enforceLimits(c, "SHOP_LIMITER", [`track:ip:${requestNetwork(c)}`, `track:order:${number.toUpperCase()}`]);
     const order = await trackOrder(c.env.DB, number, contact);
     // One answer for an unknown number and a wrong contact: tracking reveals nothing else.
-    if (!order) throw notFound(say(c.get("lang"), { en: "No order matches this number and contact.", ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل." }));
+    if (!order)
+      throw notFound(
+        say(c.get("lang"), {
+          en: "No order matches this number and contact.",
+          ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل.",
+        }),
+      );
     return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false, maskEmail: true }));
   },
 );

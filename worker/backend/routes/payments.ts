@@ -16,7 +16,14 @@ import {
   CARD_ERRORS,
   type CardForm,
 } from "../services/payment-providers/sandbox";
-import { BACKEND_BASE, findPayment, markChallenge, paymentStatus, receiveWebhook, startPayment } from "../services/payments";
+import {
+  BACKEND_BASE,
+  findPayment,
+  markChallenge,
+  paymentStatus,
+  receiveWebhook,
+  startPayment,
+} from "../services/payments";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
@@ -55,7 +62,11 @@ function html(c: Context<BackendEnv>, body: string, status: 200 | 404 | 422 = 20
 }
 
 /** The sandbox decides: it signs the result as its webhook and delivers it through the same verification. */
-async function settle(c: Context<BackendEnv>, paymentId: string, outcome: { status: "paid" | "failed"; message: string | null; threeDs: "passed" | "failed" | null }) {
+async function settle(
+  c: Context<BackendEnv>,
+  paymentId: string,
+  outcome: { status: "paid" | "failed"; message: string | null; threeDs: "passed" | "failed" | null },
+) {
   const payment = await findPayment(c.env.DB, paymentId);
   if (!payment) return html(c, renderMissingPage(pageLang(c)), 404);
   const event = await sandboxEvent(await sandboxSecret(c.env), payment, outcome);
@@ -63,18 +74,21 @@ async function settle(c: Context<BackendEnv>, paymentId: string, outcome: { stat
   return c.redirect(payment.return_url, 303);
 }
 
-const pageAction = (paymentId: string, lang: Lang, suffix = "") => `${BACKEND_BASE}/payments/sandbox/${paymentId}${suffix}?lang=${lang}`;
+const pageAction = (paymentId: string, lang: Lang, suffix = "") =>
+  `${BACKEND_BASE}/payments/sandbox/${paymentId}${suffix}?lang=${lang}`;
 
 paymentsRoutes.get("/sandbox/:id", async (c) => {
   const lang = pageLang(c);
   const payment = await findPayment(c.env.DB, c.req.param("id"));
   if (!payment || payment.provider !== "sandbox") return html(c, renderMissingPage(lang), 404);
   if (payment.status === "paid" || payment.status === "failed") return c.redirect(payment.return_url, 303);
-  if (payment.status === "challenge") return html(c, renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge")));
+  if (payment.status === "challenge")
+    return html(c, renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge")));
   return html(c, renderCardPage(payment, lang, pageAction(payment.id, lang)));
 });
 
-const formText = (body: Record<string, unknown>, key: string) => (typeof body[key] === "string" ? (body[key] as string).slice(0, 64) : "");
+const formText = (body: Record<string, unknown>, key: string) =>
+  typeof body[key] === "string" ? (body[key] as string).slice(0, 64) : "";
 
 paymentsRoutes.post("/sandbox/:id", async (c) => {
   const lang = pageLang(c);
@@ -83,30 +97,57 @@ paymentsRoutes.post("/sandbox/:id", async (c) => {
   if (payment.status === "paid" || payment.status === "failed") return c.redirect(payment.return_url, 303);
   if (payment.status === "challenge") return c.redirect(pageAction(payment.id, lang), 303);
   const body = await c.req.parseBody();
-  if (formText(body, "action") === "cancel") return settle(c, payment.id, { status: "failed", message: "cancelled", threeDs: null });
-  const form: CardForm = { number: formText(body, "card_number"), expiry: formText(body, "expiry"), cvc: formText(body, "cvc"), name: formText(body, "name") };
+  if (formText(body, "action") === "cancel")
+    return settle(c, payment.id, { status: "failed", message: "cancelled", threeDs: null });
+  const form: CardForm = {
+    number: formText(body, "card_number"),
+    expiry: formText(body, "expiry"),
+    cvc: formText(body, "cvc"),
+    name: formText(body, "name"),
+  };
   const decided = decideCard(form, lang);
   if ("errors" in decided) {
-    return html(c, renderCardPage(payment, lang, pageAction(payment.id, lang), { values: { ...form, cvc: "" }, errors: decided.errors }), 422);
+    return html(
+      c,
+      renderCardPage(payment, lang, pageAction(payment.id, lang), {
+        values: { ...form, cvc: "" },
+        errors: decided.errors,
+      }),
+      422,
+    );
   }
   if (decided.outcome === "challenge") {
     await markChallenge(c.env.DB, payment.id);
     return c.redirect(pageAction(payment.id, lang), 303);
   }
-  return settle(c, payment.id, decided.outcome === "paid" ? { status: "paid", message: null, threeDs: null } : { status: "failed", message: "declined", threeDs: null });
+  return settle(
+    c,
+    payment.id,
+    decided.outcome === "paid"
+      ? { status: "paid", message: null, threeDs: null }
+      : { status: "failed", message: "declined", threeDs: null },
+  );
 });
 
 paymentsRoutes.post("/sandbox/:id/challenge", async (c) => {
   const lang = pageLang(c);
   const payment = await findPayment(c.env.DB, c.req.param("id"));
   if (!payment || payment.provider !== "sandbox") return html(c, renderMissingPage(lang), 404);
-  if (payment.status !== "challenge") return c.redirect(payment.status === "initiated" ? pageAction(payment.id, lang) : payment.return_url, 303);
+  if (payment.status !== "challenge")
+    return c.redirect(payment.status === "initiated" ? pageAction(payment.id, lang) : payment.return_url, 303);
   const code = formText(await c.req.parseBody(), "code").trim();
-  if (!/^\d{6}$/.test(code)) return html(c, renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge"), CARD_ERRORS.code[lang]), 422);
+  if (!/^\d{6}$/.test(code))
+    return html(
+      c,
+      renderChallengePage(payment, lang, pageAction(payment.id, lang, "/challenge"), CARD_ERRORS.code[lang]),
+      422,
+    );
   return settle(
     c,
     payment.id,
-    code === SANDBOX_3DS_CODE ? { status: "paid", message: null, threeDs: "passed" } : { status: "failed", message: "three_ds_failed", threeDs: "failed" },
+    code === SANDBOX_3DS_CODE
+      ? { status: "paid", message: null, threeDs: "passed" }
+      : { status: "failed", message: "three_ds_failed", threeDs: "failed" },
   );
 });
 
@@ -117,19 +158,40 @@ paymentsRoutes.get("/:id/status", async (c) => {
   const owner = await cartOwner(c);
   const payment = await findPayment(c.env.DB, c.req.param("id"));
   const order = payment ? await findOrderByNumber(c.env.DB, payment.order_number) : null;
-  if (!order || !ownsOrder(order, owner)) throw notFound(say(c.get("lang"), { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
+  if (!order || !ownsOrder(order, owner))
+    throw notFound(say(c.get("lang"), { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
   const query = new URLSearchParams(new URL(c.req.url).search);
   return ok(c, await paymentStatus(c.env.DB, c.env, c.req.param("id"), c.get("lang"), query));
 });
 
 paymentsRoutes.post(
   "/:number/start",
-  validate("json", v.object({ return_url: v.pipe(v.string("A return address is required."), v.minLength(1, "A return address is required."), v.maxLength(500)) })),
+  validate(
+    "json",
+    v.object({
+      return_url: v.pipe(
+        v.string("A return address is required."),
+        v.minLength(1, "A return address is required."),
+        v.maxLength(500),
+      ),
+    }),
+  ),
   async (c) => {
     const owner = await cartOwner(c);
     // Each start is a call to the gateway and touches the order's hold: counted per network and per shopper.
     await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
     const origin = c.env.PUBLIC_ORIGIN || new URL(c.req.url).origin;
-    return ok(c, await startPayment(c.env.DB, c.env, owner, c.req.param("number"), c.req.valid("json").return_url, c.get("lang"), origin));
+    return ok(
+      c,
+      await startPayment(
+        c.env.DB,
+        c.env,
+        owner,
+        c.req.param("number"),
+        c.req.valid("json").return_url,
+        c.get("lang"),
+        origin,
+      ),
+    );
   },
 );

@@ -13,7 +13,12 @@ import { validate } from "../validate";
 export const promoRoutes = new Hono<BackendEnv>();
 
 const codeSchema = v.object({
-  code: v.pipe(v.string("Enter a promo code."), v.trim(), v.minLength(1, "Enter a promo code."), v.maxLength(40, "A promo code has at most 40 characters.")),
+  code: v.pipe(
+    v.string("Enter a promo code."),
+    v.trim(),
+    v.minLength(1, "Enter a promo code."),
+    v.maxLength(40, "A promo code has at most 40 characters."),
+  ),
 });
 
 promoRoutes.post("/check", validate("json", codeSchema), async (c) => {
@@ -32,9 +37,13 @@ promoRoutes.post("/check", validate("json", codeSchema), async (c) => {
   }
   await setCartPromo(c.env.DB, owner, result.promo.code);
   const { code, discount_type, discount } = result.promo;
-  return ok(c, { code, discount_type, discount, value: result.promo.value }, {
-    message: say(lang, { en: "Promo code applied.", ar: "تم تطبيق رمز الخصم." }),
-  });
+  return ok(
+    c,
+    { code, discount_type, discount, value: result.promo.value },
+    {
+      message: say(lang, { en: "Promo code applied.", ar: "تم تطبيق رمز الخصم." }),
+    },
+  );
 });
 
 promoRoutes.post("/remove", async (c) => {

@@ -3,16 +3,33 @@ import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
 import { say, type Bilingual } from "../i18n";
 import { issueToken, randomToken, sha256Hex } from "../identity";
-import { maskRecipient, messengerFor, OutboxMessenger, type Channel, type MessagePurpose, type Messenger } from "./messenger";
+import {
+  maskRecipient,
+  messengerFor,
+  OutboxMessenger,
+  type Channel,
+  type MessagePurpose,
+  type Messenger,
+} from "./messenger";
 import { consumeCode, counterKey, countStatement, issueCode, type OtpPurpose } from "./otp";
-import { burnPasswordCheck, hashPassword, needsRehash, passwordProblem, verifyPassword, type PasswordProblem } from "./password";
+import {
+  burnPasswordCheck,
+  hashPassword,
+  needsRehash,
+  passwordProblem,
+  verifyPassword,
+  type PasswordProblem,
+} from "./password";
 
 /**
  * Accounts (DESIGN §5, spec §7 /client/auth/*). Plain functions over D1 that the routes call
  * and tests can call directly. No answer, status or timing says whether an account exists,
  * except registration with details already in use (see `registerUser`).
  */
-export type AccountsEnv = Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY"> & {
+export type AccountsEnv = Pick<
+  Env,
+  "DB" | "AUTH_PEPPER" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY"
+> & {
   /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
   defer?: (task: Promise<unknown>) => void;
 };
@@ -77,7 +94,10 @@ export const MESSAGES = {
     ar: "لا يمكن استخدام هذه البيانات لحساب جديد. إذا كان لديك حساب فسجّل الدخول أو أعد تعيين كلمة المرور.",
   },
   detailsTaken: { en: "This value cannot be used.", ar: "لا يمكن استخدام هذه القيمة." },
-  registered: { en: "Your account has been created. We have sent you a verification code.", ar: "تم إنشاء حسابك. أرسلنا إليك رمز تحقق." },
+  registered: {
+    en: "Your account has been created. We have sent you a verification code.",
+    ar: "تم إنشاء حسابك. أرسلنا إليك رمز تحقق.",
+  },
   loggedIn: { en: "You are signed in.", ar: "تم تسجيل الدخول." },
   codeSent: {
     en: "If an account matches these details, we have sent it a code.",
@@ -86,7 +106,10 @@ export const MESSAGES = {
   codeInvalid: { en: "The code is invalid or has expired.", ar: "الرمز غير صحيح أو انتهت صلاحيته." },
   verified: { en: "Your account has been verified.", ar: "تم التحقق من حسابك." },
   codeAccepted: { en: "Code accepted. Choose a new password.", ar: "تم قبول الرمز. اختر كلمة مرور جديدة." },
-  resetTokenInvalid: { en: "This reset link is invalid or has expired. Ask for a new code.", ar: "رابط إعادة التعيين غير صالح أو منتهي الصلاحية. اطلب رمزًا جديدًا." },
+  resetTokenInvalid: {
+    en: "This reset link is invalid or has expired. Ask for a new code.",
+    ar: "رابط إعادة التعيين غير صالح أو منتهي الصلاحية. اطلب رمزًا جديدًا.",
+  },
   passwordChanged: { en: "Your password has been changed.", ar: "تم تغيير كلمة المرور." },
   currentPasswordWrong: { en: "The current password is incorrect.", ar: "كلمة المرور الحالية غير صحيحة." },
   currentPasswordNeeded: {
@@ -100,21 +123,37 @@ export const MESSAGES = {
   profileSaved: { en: "Your profile has been saved.", ar: "تم حفظ ملفك الشخصي." },
   loggedOut: { en: "You have been signed out.", ar: "تم تسجيل الخروج." },
   unauthenticated: { en: "Unauthenticated.", ar: "لم يتم تسجيل الدخول." },
-  tooMany: { en: "Too many attempts. Please wait a minute and try again.", ar: "محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى." },
+  tooMany: {
+    en: "Too many attempts. Please wait a minute and try again.",
+    ar: "محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.",
+  },
   passwordTooShort: { en: "The password must be at least 8 characters.", ar: "يجب ألا تقل كلمة المرور عن 8 أحرف." },
-  passwordTooLong: { en: "The password may not be longer than 128 characters.", ar: "يجب ألا تزيد كلمة المرور عن 128 حرفًا." },
-  passwordCommon: { en: "This password is too common. Choose a less predictable one.", ar: "كلمة المرور هذه شائعة جدًا. اختر كلمة مرور يصعب توقعها." },
+  passwordTooLong: {
+    en: "The password may not be longer than 128 characters.",
+    ar: "يجب ألا تزيد كلمة المرور عن 128 حرفًا.",
+  },
+  passwordCommon: {
+    en: "This password is too common. Choose a less predictable one.",
+    ar: "كلمة المرور هذه شائعة جدًا. اختر كلمة مرور يصعب توقعها.",
+  },
 } satisfies Record<string, Bilingual>;
 
 export function passwordProblemMessage(lang: Lang, problem: PasswordProblem): string {
-  const key = problem === "too_short" ? "passwordTooShort" : problem === "too_long" ? "passwordTooLong" : "passwordCommon";
+  const key =
+    problem === "too_short" ? "passwordTooShort" : problem === "too_long" ? "passwordTooLong" : "passwordCommon";
   return say(lang, MESSAGES[key]);
 }
 
 const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email";
 
 export function publicUser(row: UserRow): PublicUser {
-  const user: PublicUser = { id: row.id, name: row.name, email: row.email, phone: row.phone, verified: row.verified_at !== null };
+  const user: PublicUser = {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    verified: row.verified_at !== null,
+  };
   if (row.pending_email) user.pending_email = row.pending_email;
   return user;
 }
@@ -132,14 +171,19 @@ async function findUser(db: D1Database, who: Identifier): Promise<UserRow | null
 async function findForVerify(db: D1Database, who: Identifier): Promise<UserRow | null> {
   if (who.field === "phone") return findUser(db, who);
   return db
-    .prepare(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?1 OR pending_email = ?1 ORDER BY (email = ?1) DESC, updated_at DESC LIMIT 1`)
+    .prepare(
+      `SELECT ${USER_COLUMNS} FROM users WHERE email = ?1 OR pending_email = ?1 ORDER BY (email = ?1) DESC, updated_at DESC LIMIT 1`,
+    )
     .bind(who.value)
     .first<UserRow>();
 }
 
 /** Whether `who` named the account by the new email it is waiting to confirm. */
 const viaPending = (user: UserRow, who: Identifier): boolean =>
-  who.field === "email" && user.pending_email !== null && user.pending_email.toLowerCase() === who.value && (user.email ?? "").toLowerCase() !== who.value;
+  who.field === "email" &&
+  user.pending_email !== null &&
+  user.pending_email.toLowerCase() === who.value &&
+  (user.email ?? "").toLowerCase() !== who.value;
 
 async function userById(db: D1Database, id: number): Promise<UserRow | null> {
   return db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).bind(id).first<UserRow>();
@@ -156,9 +200,24 @@ function refusePassword(lang: Lang, password: string, field = "password"): void 
  * tell a known account (a code is sent) from an unknown one (nothing is sent); the local outbox
  * is a D1 insert and runs inline, so a journey can read the code as soon as the call returns.
  */
-async function deliver(env: AccountsEnv, to: string, channel: Channel, purpose: MessagePurpose, code: string, lang: Lang): Promise<void> {
+async function deliver(
+  env: AccountsEnv,
+  to: string,
+  channel: Channel,
+  purpose: MessagePurpose,
+  code: string,
+  lang: Lang,
+): Promise<void> {
   const log = (error: unknown) =>
-    console.error(JSON.stringify({ level: "error", event: "messenger.failed", purpose, to: maskRecipient(to), error: String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "messenger.failed",
+        purpose,
+        to: maskRecipient(to),
+        error: String(error),
+      }),
+    );
   let messenger: Messenger;
   try {
     messenger = messengerFor(env);
@@ -182,7 +241,14 @@ function recipient(user: UserRow, preferred?: Identifier): { to: string; channel
  * Issues and delivers a code. A code for a pending email goes to that address and is bound to it
  * (`issueCode`'s bind), so it neither verifies the current email nor works with it.
  */
-async function sendCode(env: AccountsEnv, user: UserRow, purpose: OtpPurpose, lang: Lang, preferred?: Identifier, throttle = true): Promise<void> {
+async function sendCode(
+  env: AccountsEnv,
+  user: UserRow,
+  purpose: OtpPurpose,
+  lang: Lang,
+  preferred?: Identifier,
+  throttle = true,
+): Promise<void> {
   const pending = preferred !== undefined && viaPending(user, preferred);
   const target = pending ? { to: preferred.value, channel: "email" as const } : recipient(user, preferred);
   if (!target) return;
@@ -222,11 +288,16 @@ export interface RegisterInput {
  * IP and per identifier (routes/auth.ts), and a notice through the Messenger to the real owner so
  * an attempt never goes unseen. Login, reset and resend never tell.
  */
-export async function registerUser(env: AccountsEnv, input: RegisterInput, lang: Lang): Promise<{ user: PublicUser; auth_data: AuthData }> {
+export async function registerUser(
+  env: AccountsEnv,
+  input: RegisterInput,
+  lang: Lang,
+): Promise<{ user: PublicUser; auth_data: AuthData }> {
   refusePassword(lang, input.password);
   const passwordHash = await hashPassword(env, input.password);
-  const taken = await env.DB
-    .prepare(`SELECT ${USER_COLUMNS} FROM users WHERE email = ? OR (phone IS NOT NULL AND phone = ?)`)
+  const taken = await env.DB.prepare(
+    `SELECT ${USER_COLUMNS} FROM users WHERE email = ? OR (phone IS NOT NULL AND phone = ?)`,
+  )
     .bind(input.email, input.phone)
     .all<UserRow>();
   if (taken.results.length > 0) {
@@ -249,12 +320,14 @@ export async function registerUser(env: AccountsEnv, input: RegisterInput, lang:
     }
     throw unprocessable(errors, say(lang, MESSAGES.detailsUnusable));
   }
-  const inserted = await env.DB
-    .prepare(`INSERT INTO users (name, email, phone, password_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING ${USER_COLUMNS}`)
+  const inserted = await env.DB.prepare(
+    `INSERT INTO users (name, email, phone, password_hash) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING ${USER_COLUMNS}`,
+  )
     .bind(input.name, input.email, input.phone, passwordHash)
     .first<UserRow>();
   // A concurrent registration won the race for the same email/phone.
-  if (!inserted) throw unprocessable({ email: [say(lang, MESSAGES.detailsTaken)] }, say(lang, MESSAGES.detailsUnusable));
+  if (!inserted)
+    throw unprocessable({ email: [say(lang, MESSAGES.detailsTaken)] }, say(lang, MESSAGES.detailsUnusable));
   const token = await issueToken(env.DB, inserted.id);
   await sendCode(env, inserted, "verify", lang);
   return { user: publicUser(inserted), auth_data: { access_token: token.token, expires_at: token.expiresAt } };
@@ -262,7 +335,10 @@ export async function registerUser(env: AccountsEnv, input: RegisterInput, lang:
 
 /** The identifier's recent login failures. An async function, so a D1 that throws at once rejects like one that fails later. */
 async function loginFailures(db: D1Database, key: string): Promise<{ window_start: number; count: number } | null> {
-  return db.prepare("SELECT window_start, count FROM account_counters WHERE key = ?").bind(key).first<{ window_start: number; count: number }>();
+  return db
+    .prepare("SELECT window_start, count FROM account_counters WHERE key = ?")
+    .bind(key)
+    .first<{ window_start: number; count: number }>();
 }
 
 /**
@@ -271,7 +347,12 @@ async function loginFailures(db: D1Database, key: string): Promise<{ window_star
  * failures for the identifier slow every answer for it (see LOGIN_FREE_FAILURES), the same for
  * a known and an unknown one, instead of locking the owner out.
  */
-export async function loginUser(env: AccountsEnv, who: Identifier, password: string, lang: Lang): Promise<{ user: PublicUser; auth_data: AuthData }> {
+export async function loginUser(
+  env: AccountsEnv,
+  who: Identifier,
+  password: string,
+  lang: Lang,
+): Promise<{ user: PublicUser; auth_data: AuthData }> {
   const t = nowSeconds();
   const failureKey = await counterKey("login-failed", `${who.field}:${who.value}`);
   const [user, recent] = await Promise.all([findUser(env.DB, who), loginFailures(env.DB, failureKey)]);
@@ -290,7 +371,9 @@ export async function loginUser(env: AccountsEnv, who: Identifier, password: str
   // The owner got in: earlier failures no longer slow them.
   if (recent) await env.DB.prepare("DELETE FROM account_counters WHERE key = ?").bind(failureKey).run();
   if (needsRehash(user.password_hash)) {
-    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(env, password), user.id).run();
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+      .bind(await hashPassword(env, password), user.id)
+      .run();
   }
   const token = await issueToken(env.DB, user.id);
   return { user: publicUser(user), auth_data: { access_token: token.token, expires_at: token.expiresAt } };
@@ -326,7 +409,14 @@ export type VerifyResult = { purpose: "verify"; verified: true } | { purpose: "r
  * caller's network key: tries are counted per network (L3), failures per account a day (L4).
  * A verify code entered with a pending new email makes that email the account's (M4).
  */
-export async function verifyCode(env: AccountsEnv, who: Identifier, purpose: OtpPurpose, code: string, lang: Lang, network = "unknown"): Promise<VerifyResult> {
+export async function verifyCode(
+  env: AccountsEnv,
+  who: Identifier,
+  purpose: OtpPurpose,
+  code: string,
+  lang: Lang,
+  network = "unknown",
+): Promise<VerifyResult> {
   const user = purpose === "verify" ? await findForVerify(env.DB, who) : await findUser(env.DB, who);
   const pending = user !== null && purpose === "verify" && viaPending(user, who);
   const passed = await consumeCode(env, {
@@ -337,22 +427,23 @@ export async function verifyCode(env: AccountsEnv, who: Identifier, purpose: Otp
     subject: user ? `user:${user.id}` : `${who.field}:${who.value}`,
     bind: pending ? who.value : "",
   });
-  if (!user || !passed) throw unprocessable({ code: [say(lang, MESSAGES.codeInvalid)] }, say(lang, MESSAGES.codeInvalid));
+  if (!user || !passed)
+    throw unprocessable({ code: [say(lang, MESSAGES.codeInvalid)] }, say(lang, MESSAGES.codeInvalid));
   if (purpose === "verify") {
     if (pending) {
       await switchEmail(env, user, who.value, lang);
       return { purpose, verified: true };
     }
-    await env.DB
-      .prepare("UPDATE users SET verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE users SET verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    )
       .bind(user.id)
       .run();
     return { purpose, verified: true };
   }
   const resetToken = randomToken();
   const t = Math.floor(Date.now() / 1000);
-  await env.DB
-    .prepare("INSERT INTO reset_tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)")
+  await env.DB.prepare("INSERT INTO reset_tokens (token_hash, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)")
     .bind(await sha256Hex(resetToken), user.id, t + RESET_TOKEN_TTL_SECONDS, t)
     .run();
   return { purpose, reset_token: resetToken };
@@ -366,17 +457,28 @@ export async function verifyCode(env: AccountsEnv, who: Identifier, purpose: Otp
 export async function resetPassword(env: AccountsEnv, resetToken: string, password: string, lang: Lang): Promise<void> {
   refusePassword(lang, password);
   const t = Math.floor(Date.now() / 1000);
-  const row = await env.DB
-    .prepare("UPDATE reset_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL AND expires_at > ? RETURNING user_id")
+  const row = await env.DB.prepare(
+    "UPDATE reset_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL AND expires_at > ? RETURNING user_id",
+  )
     .bind(t, await sha256Hex(resetToken), t)
     .first<{ user_id: number }>();
-  if (!row) throw unprocessable({ reset_token: [say(lang, MESSAGES.resetTokenInvalid)] }, say(lang, MESSAGES.resetTokenInvalid));
+  if (!row)
+    throw unprocessable(
+      { reset_token: [say(lang, MESSAGES.resetTokenInvalid)] },
+      say(lang, MESSAGES.resetTokenInvalid),
+    );
   await env.DB.batch([
-    env.DB
-      .prepare("UPDATE users SET password_hash = ?, verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
-      .bind(await hashPassword(env, password), row.user_id),
-    env.DB.prepare("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(t, row.user_id),
-    env.DB.prepare("UPDATE reset_tokens SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL").bind(t, row.user_id),
+    env.DB.prepare(
+      "UPDATE users SET password_hash = ?, verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    ).bind(await hashPassword(env, password), row.user_id),
+    env.DB.prepare("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(
+      t,
+      row.user_id,
+    ),
+    env.DB.prepare("UPDATE reset_tokens SET consumed_at = ? WHERE user_id = ? AND consumed_at IS NULL").bind(
+      t,
+      row.user_id,
+    ),
   ]);
 }
 
@@ -386,7 +488,14 @@ export async function checkPassword(env: AccountsEnv, userId: number, password: 
 }
 
 /** Changes the password of a signed-in user; the other sessions end, the current one stays. */
-export async function changePassword(env: AccountsEnv, userId: number, currentToken: string, current: string, password: string, lang: Lang): Promise<void> {
+export async function changePassword(
+  env: AccountsEnv,
+  userId: number,
+  currentToken: string,
+  current: string,
+  password: string,
+  lang: Lang,
+): Promise<void> {
   const user = await userById(env.DB, userId);
   if (!user) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   if (!(await verifyPassword(env, current, user.password_hash))) {
@@ -395,10 +504,12 @@ export async function changePassword(env: AccountsEnv, userId: number, currentTo
   refusePassword(lang, password);
   const t = Math.floor(Date.now() / 1000);
   await env.DB.batch([
-    env.DB.prepare("UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(await hashPassword(env, password), userId),
-    env.DB
-      .prepare("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?")
-      .bind(t, userId, await sha256Hex(currentToken)),
+    env.DB.prepare(
+      "UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    ).bind(await hashPassword(env, password), userId),
+    env.DB.prepare(
+      "UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?",
+    ).bind(t, userId, await sha256Hex(currentToken)),
   ]);
 }
 
@@ -426,43 +537,57 @@ const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(S
  * reset identifier only when that code is entered (`verifyCode`). A new phone applies at once,
  * since the password was given; the current address is told either way.
  */
-export async function updateProfile(env: AccountsEnv, userId: number, currentToken: string, input: ProfileInput, lang: Lang): Promise<{ user: PublicUser; pending: boolean }> {
+export async function updateProfile(
+  env: AccountsEnv,
+  userId: number,
+  currentToken: string,
+  input: ProfileInput,
+  lang: Lang,
+): Promise<{ user: PublicUser; pending: boolean }> {
   const user = await userById(env.DB, userId);
   if (!user) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   const emailChanged = (user.email ?? "").toLowerCase() !== input.email;
   const phoneChanged = (user.phone ?? null) !== input.phone;
   if (emailChanged || phoneChanged) {
     if (!input.current_password) {
-      throw unprocessable({ current_password: [say(lang, MESSAGES.currentPasswordNeeded)] }, say(lang, MESSAGES.invalid));
+      throw unprocessable(
+        { current_password: [say(lang, MESSAGES.currentPasswordNeeded)] },
+        say(lang, MESSAGES.invalid),
+      );
     }
     if (!(await verifyPassword(env, input.current_password, user.password_hash))) {
-      throw unprocessable({ current_password: [say(lang, MESSAGES.currentPasswordWrong)] }, say(lang, MESSAGES.invalid));
+      throw unprocessable(
+        { current_password: [say(lang, MESSAGES.currentPasswordWrong)] },
+        say(lang, MESSAGES.invalid),
+      );
     }
   }
-  const others = await env.DB
-    .prepare("SELECT email, phone FROM users WHERE id != ? AND (email = ? OR (phone IS NOT NULL AND phone = ?))")
+  const others = await env.DB.prepare(
+    "SELECT email, phone FROM users WHERE id != ? AND (email = ? OR (phone IS NOT NULL AND phone = ?))",
+  )
     .bind(userId, emailChanged ? input.email : null, phoneChanged ? input.phone : null)
     .all<{ email: string | null; phone: string | null }>();
   const errors: Record<string, string[]> = {};
   for (const other of others.results) {
     if (emailChanged && other.email?.toLowerCase() === input.email) errors.email = [say(lang, MESSAGES.detailsTaken)];
-    if (phoneChanged && input.phone !== null && other.phone === input.phone) errors.phone = [say(lang, MESSAGES.detailsTaken)];
+    if (phoneChanged && input.phone !== null && other.phone === input.phone)
+      errors.phone = [say(lang, MESSAGES.detailsTaken)];
   }
   if (Object.keys(errors).length) throw unprocessable(errors, say(lang, MESSAGES.invalid));
   const t = nowSeconds();
   const statements = [
-    env.DB
-      .prepare(
-        `UPDATE users SET name = ?1, phone = ?2, pending_email = CASE WHEN ?3 THEN ?4 ELSE pending_email END,
+    env.DB.prepare(
+      `UPDATE users SET name = ?1, phone = ?2, pending_email = CASE WHEN ?3 THEN ?4 ELSE pending_email END,
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ?5 RETURNING ${USER_COLUMNS}`,
-      )
-      .bind(input.name, input.phone, emailChanged ? 1 : 0, input.email, userId),
+    ).bind(input.name, input.phone, emailChanged ? 1 : 0, input.email, userId),
   ];
   if (emailChanged || phoneChanged) {
     // Whoever else holds a session (perhaps the one who stole a token) is signed out.
     statements.push(
-      env.DB.prepare("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?").bind(t, userId, await sha256Hex(currentToken)),
+      env.DB.prepare(
+        "UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?",
+      ).bind(t, userId, await sha256Hex(currentToken)),
     );
   }
   let updated: UserRow | undefined;
@@ -470,12 +595,17 @@ export async function updateProfile(env: AccountsEnv, userId: number, currentTok
     updated = (await env.DB.batch<UserRow>(statements))[0].results[0];
   } catch (error) {
     // Another account took the phone between the check and the write.
-    if (isUniqueViolation(error)) throw unprocessable({ phone: [say(lang, MESSAGES.detailsTaken)] }, say(lang, MESSAGES.invalid));
+    if (isUniqueViolation(error))
+      throw unprocessable({ phone: [say(lang, MESSAGES.detailsTaken)] }, say(lang, MESSAGES.invalid));
     throw error;
   }
   if (!updated) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   if (emailChanged || phoneChanged) {
-    const old = user.email ? { to: user.email, channel: "email" as const } : user.phone ? { to: user.phone, channel: "sms" as const } : null;
+    const old = user.email
+      ? { to: user.email, channel: "email" as const }
+      : user.phone
+        ? { to: user.phone, channel: "sms" as const }
+        : null;
     if (old) await deliver(env, old.to, old.channel, "email-changed", "", lang);
   }
   // A new address has had no code yet, so the resend throttle of the old one does not apply.
@@ -489,12 +619,11 @@ export async function updateProfile(env: AccountsEnv, userId: number, currentTok
  */
 async function switchEmail(env: AccountsEnv, user: UserRow, email: string, lang: Lang): Promise<void> {
   try {
-    await env.DB
-      .prepare(
-        `UPDATE users SET email = pending_email, pending_email = NULL,
+    await env.DB.prepare(
+      `UPDATE users SET email = pending_email, pending_email = NULL,
            verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND pending_email = ?`,
-      )
+    )
       .bind(user.id, email)
       .run();
   } catch (error) {
@@ -523,10 +652,17 @@ export function socialPlatforms(raw: string | undefined): SocialPlatform[] {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (!Array.isArray(parsed)) return [];
-    return parsed.filter(
-      (p): p is SocialPlatform =>
-        typeof p === "object" && p !== null && typeof p.id === "string" && typeof p.name === "string" && typeof p.authorize_url === "string" && /^https:\/\//.test(p.authorize_url),
-    ).map((p) => ({ id: p.id, name: p.name, authorize_url: p.authorize_url }));
+    return parsed
+      .filter(
+        (p): p is SocialPlatform =>
+          typeof p === "object" &&
+          p !== null &&
+          typeof p.id === "string" &&
+          typeof p.name === "string" &&
+          typeof p.authorize_url === "string" &&
+          /^https:\/\//.test(p.authorize_url),
+      )
+      .map((p) => ({ id: p.id, name: p.name, authorize_url: p.authorize_url }));
   } catch {
     console.warn(JSON.stringify({ level: "warn", event: "social.config_invalid" }));
     return [];

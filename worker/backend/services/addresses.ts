@@ -27,19 +27,37 @@ export async function listAddresses(db: D1Database, userId: number): Promise<Add
 }
 
 export async function getAddress(db: D1Database, userId: number, id: number, lang: Lang): Promise<Address> {
-  const row = await db.prepare(`SELECT ${COLUMNS} FROM addresses WHERE id = ? AND user_id = ?`).bind(id, userId).first<AddressRow>();
+  const row = await db
+    .prepare(`SELECT ${COLUMNS} FROM addresses WHERE id = ? AND user_id = ?`)
+    .bind(id, userId)
+    .first<AddressRow>();
   if (!row) throw addressNotFound(lang);
   return toAddress(row);
 }
 
 /** The first address becomes the default; a new default takes the flag from the old one. */
 export async function createAddress(db: D1Database, userId: number, input: AddressInput, lang: Lang): Promise<Address> {
-  const count = await db.prepare("SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?").bind(userId).first<{ n: number }>();
+  const count = await db
+    .prepare("SELECT COUNT(*) AS n FROM addresses WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>();
   const n = count?.n ?? 0;
   if (n >= MAX_ADDRESSES) {
     throw unprocessable(
-      { body: [say(lang, { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." }, { max: MAX_ADDRESSES })] },
-      say(lang, { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." }, { max: MAX_ADDRESSES }),
+      {
+        body: [
+          say(
+            lang,
+            { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." },
+            { max: MAX_ADDRESSES },
+          ),
+        ],
+      },
+      say(
+        lang,
+        { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." },
+        { max: MAX_ADDRESSES },
+      ),
     );
   }
   const isDefault = input.is_default || n === 0;
@@ -51,20 +69,39 @@ export async function createAddress(db: D1Database, userId: number, input: Addre
         `INSERT INTO addresses (user_id, label, name, phone, city, district, street, building, postal_code, notes, is_default)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
-      .bind(userId, input.label, input.name, input.phone, input.city, input.district, input.street, input.building, input.postal_code, input.notes, isDefault ? 1 : 0),
+      .bind(
+        userId,
+        input.label,
+        input.name,
+        input.phone,
+        input.city,
+        input.district,
+        input.street,
+        input.building,
+        input.postal_code,
+        input.notes,
+        isDefault ? 1 : 0,
+      ),
   );
   const results = await db.batch<AddressRow>(statements);
   return toAddress(results[results.length - 1].results[0]);
 }
 
 /** Updates the fields given; an unknown id or someone else's is 404. */
-export async function updateAddress(db: D1Database, userId: number, id: number, changes: Partial<AddressInput>, lang: Lang): Promise<Address> {
+export async function updateAddress(
+  db: D1Database,
+  userId: number,
+  id: number,
+  changes: Partial<AddressInput>,
+  lang: Lang,
+): Promise<Address> {
   const current = await getAddress(db, userId, id, lang);
   const next = { ...current, ...changes };
   // Unsetting the default is done by choosing another one; the flag never disappears from all.
   const isDefault = current.is_default || next.is_default;
   const statements: D1PreparedStatement[] = [];
-  if (isDefault && !current.is_default) statements.push(db.prepare("UPDATE addresses SET is_default = 0 WHERE user_id = ?").bind(userId));
+  if (isDefault && !current.is_default)
+    statements.push(db.prepare("UPDATE addresses SET is_default = 0 WHERE user_id = ?").bind(userId));
   statements.push(
     db
       .prepare(
@@ -72,7 +109,20 @@ export async function updateAddress(db: D1Database, userId: number, id: number, 
            is_default = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ? RETURNING ${COLUMNS}`,
       )
-      .bind(next.label, next.name, next.phone, next.city, next.district, next.street, next.building, next.postal_code, next.notes, isDefault ? 1 : 0, id, userId),
+      .bind(
+        next.label,
+        next.name,
+        next.phone,
+        next.city,
+        next.district,
+        next.street,
+        next.building,
+        next.postal_code,
+        next.notes,
+        isDefault ? 1 : 0,
+        id,
+        userId,
+      ),
   );
   const results = await db.batch<AddressRow>(statements);
   const row = results[results.length - 1].results[0];
@@ -84,10 +134,12 @@ export async function updateAddress(db: D1Database, userId: number, id: number, 
 export async function deleteAddress(db: D1Database, userId: number, id: number, lang: Lang): Promise<void> {
   const [deleted] = await db.batch<{ id: number }>([
     db.prepare("DELETE FROM addresses WHERE id = ? AND user_id = ? RETURNING id").bind(id, userId),
-    db.prepare(
-      `UPDATE addresses SET is_default = 1 WHERE id = (SELECT id FROM addresses WHERE user_id = ?1 ORDER BY id LIMIT 1)
+    db
+      .prepare(
+        `UPDATE addresses SET is_default = 1 WHERE id = (SELECT id FROM addresses WHERE user_id = ?1 ORDER BY id LIMIT 1)
          AND NOT EXISTS (SELECT 1 FROM addresses WHERE user_id = ?1 AND is_default = 1)`,
-    ).bind(userId),
+      )
+      .bind(userId),
   ]);
   if (deleted.results.length === 0) throw addressNotFound(lang);
 }

@@ -38,7 +38,10 @@ const ownerValue = (owner: CartOwner) => (owner.userId !== null ? owner.userId :
 
 /** The owner's cart id, or null when the owner has no cart yet. */
 export async function findCartId(db: D1Database, owner: CartOwner): Promise<number | null> {
-  const row = await db.prepare(`SELECT id FROM carts WHERE ${ownerColumn(owner)} = ?`).bind(ownerValue(owner)).first<{ id: number }>();
+  const row = await db
+    .prepare(`SELECT id FROM carts WHERE ${ownerColumn(owner)} = ?`)
+    .bind(ownerValue(owner))
+    .first<{ id: number }>();
   return row?.id ?? null;
 }
 
@@ -54,8 +57,14 @@ export async function ensureCartId(db: D1Database, owner: CartOwner): Promise<nu
   return id;
 }
 
-async function productBound(db: D1Database, productId: number): Promise<{ stock: number; max_per_order: number } | null> {
-  return db.prepare("SELECT stock, max_per_order FROM products WHERE id = ?").bind(productId).first<{ stock: number; max_per_order: number }>();
+async function productBound(
+  db: D1Database,
+  productId: number,
+): Promise<{ stock: number; max_per_order: number } | null> {
+  return db
+    .prepare("SELECT stock, max_per_order FROM products WHERE id = ?")
+    .bind(productId)
+    .first<{ stock: number; max_per_order: number }>();
 }
 
 /** The 422 for a quantity past the bound, naming the bound that applies. */
@@ -65,10 +74,16 @@ function quantityRefused(lang: Lang, bound: { stock: number; max_per_order: numb
       ? say(lang, { en: "This product is out of stock.", ar: "هذا المنتج غير متوفر حالياً." })
       : bound.stock < bound.max_per_order
         ? say(lang, { en: "Only {n} left in stock.", ar: "المتبقي في المخزون {n} فقط." }, { n: bound.stock })
-        : say(lang, { en: "You can order at most {n} of this product.", ar: "يمكنك طلب {n} كحد أقصى من هذا المنتج." }, { n: bound.max_per_order });
+        : say(
+            lang,
+            { en: "You can order at most {n} of this product.", ar: "يمكنك طلب {n} كحد أقصى من هذا المنتج." },
+            { n: bound.max_per_order },
+          );
   const errors: Record<string, string[]> = { quantity: [message] };
   if (current > 0) {
-    errors.quantity.push(say(lang, { en: "You already have {n} in your cart.", ar: "لديك {n} في سلتك بالفعل." }, { n: current }));
+    errors.quantity.push(
+      say(lang, { en: "You already have {n} in your cart.", ar: "لديك {n} في سلتك بالفعل." }, { n: current }),
+    );
   }
   return unprocessable(errors, message);
 }
@@ -79,7 +94,10 @@ function unknownProduct(lang: Lang): BackendError {
 }
 
 async function touchCart(db: D1Database, cartId: number): Promise<void> {
-  await db.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(cartId).run();
+  await db
+    .prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+    .bind(cartId)
+    .run();
 }
 
 /**
@@ -97,7 +115,13 @@ async function writeWithinBound(db: D1Database, upsert: D1PreparedStatement): Pr
  * when the resulting quantity is within min(stock, max_per_order), so 50 concurrent adds give
  * exactly the total the bound allows.
  */
-export async function addProductToCart(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
+export async function addProductToCart(
+  db: D1Database,
+  owner: CartOwner,
+  productId: number,
+  quantity: number,
+  lang: Lang,
+): Promise<void> {
   const cartId = await ensureCartId(db, owner);
   const upsert = db
     .prepare(
@@ -118,7 +142,13 @@ export async function addProductToCart(db: D1Database, owner: CartOwner, product
 }
 
 /** Sets the line's quantity; 0 removes the line. */
-export async function updateCartQuantity(db: D1Database, owner: CartOwner, productId: number, quantity: number, lang: Lang): Promise<void> {
+export async function updateCartQuantity(
+  db: D1Database,
+  owner: CartOwner,
+  productId: number,
+  quantity: number,
+  lang: Lang,
+): Promise<void> {
   if (quantity === 0) return removeProductFromCart(db, owner, productId);
   const cartId = await ensureCartId(db, owner);
   const upsert = db
@@ -145,7 +175,10 @@ export async function setCartPromo(db: D1Database, owner: CartOwner, code: strin
   // Removing a code from a cart that does not exist has nothing to do.
   const cartId = code === null ? await findCartId(db, owner) : await ensureCartId(db, owner);
   if (cartId === null) return;
-  await db.prepare("UPDATE carts SET promo_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(code, cartId).run();
+  await db
+    .prepare("UPDATE carts SET promo_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+    .bind(code, cartId)
+    .run();
 }
 
 export interface CartContents {
@@ -172,11 +205,20 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
     .bind(cart.id)
     .all<{ product_id: number; quantity: number; price: number; stock: number; max_per_order: number }>();
   // The catalogue's own summaries, so a product looks the same in the cart as on its page.
-  const summaries = new Map((await productSummariesByIds(db, lang, results.map((r) => r.product_id))).map((p) => [p.id, p]));
+  const summaries = new Map(
+    (
+      await productSummariesByIds(
+        db,
+        lang,
+        results.map((r) => r.product_id),
+      )
+    ).map((p) => [p.id, p]),
+  );
   const lines: CartLine[] = [];
   for (const row of results) {
     const product = summaries.get(row.product_id);
-    if (product) lines.push({ product_id: row.product_id, quantity: row.quantity, product, line_total: row.price * row.quantity });
+    if (product)
+      lines.push({ product_id: row.product_id, quantity: row.quantity, product, line_total: row.price * row.quantity });
   }
   return {
     cartId: cart.id,
@@ -222,8 +264,14 @@ export function clearCartStatement(db: D1Database, cartId: number): D1PreparedSt
  * user's orders (the guest id keeps seeing them too).
  */
 export async function mergeGuestCart(db: D1Database, guestId: string, userId: number): Promise<void> {
-  await db.prepare("UPDATE OR IGNORE orders SET user_id = ? WHERE guest_id = ? AND user_id IS NULL").bind(userId, guestId).run();
-  const guest = await db.prepare("SELECT id, promo_code FROM carts WHERE guest_id = ?").bind(guestId).first<{ id: number; promo_code: string | null }>();
+  await db
+    .prepare("UPDATE OR IGNORE orders SET user_id = ? WHERE guest_id = ? AND user_id IS NULL")
+    .bind(userId, guestId)
+    .run();
+  const guest = await db
+    .prepare("SELECT id, promo_code FROM carts WHERE guest_id = ?")
+    .bind(guestId)
+    .first<{ id: number; promo_code: string | null }>();
   if (!guest) return;
   const userCartId = await ensureCartId(db, { userId, guestId: null });
   await db.batch([
@@ -238,7 +286,9 @@ export async function mergeGuestCart(db: D1Database, guestId: string, userId: nu
       )
       .bind(userCartId, guest.id),
     db
-      .prepare("UPDATE carts SET promo_code = COALESCE(promo_code, ?), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+      .prepare(
+        "UPDATE carts SET promo_code = COALESCE(promo_code, ?), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+      )
       .bind(guest.promo_code, userCartId),
     db.prepare("DELETE FROM carts WHERE id = ?").bind(guest.id),
   ]);

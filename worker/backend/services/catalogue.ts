@@ -1,6 +1,13 @@
 import type { Lang } from "../env";
 import { ftsQuery } from "./arabic";
-import type { Ref, ProductSummary, ProductDetails, CategoryNode, Suggestion, ListMeta } from "../../../contract/catalogue";
+import type {
+  Ref,
+  ProductSummary,
+  ProductDetails,
+  CategoryNode,
+  Suggestion,
+  ListMeta,
+} from "../../../contract/catalogue";
 export type { Ref, ProductSummary, ProductDetails, CategoryNode, Suggestion, ListMeta };
 
 /**
@@ -77,7 +84,10 @@ export function toSummary(row: SummaryRow): ProductSummary {
     sku: row.sku,
     model: row.model ?? "",
     name: row.name,
-    brand: row.brand_id !== null && row.brand_slug !== null ? { id: row.brand_id, slug: row.brand_slug, name: row.brand_name ?? "" } : null,
+    brand:
+      row.brand_id !== null && row.brand_slug !== null
+        ? { id: row.brand_id, slug: row.brand_slug, name: row.brand_name ?? "" }
+        : null,
     category: { id: row.category_id, slug: row.category_slug, name: row.category_name },
     price: row.price,
     compare_at_price: row.compare_at_price,
@@ -105,15 +115,24 @@ export async function productSummariesByIds(db: D1Database, lang: Lang, ids: num
 }
 
 /** A few products chosen by a flag, for the home page. */
-export async function productsWhere(db: D1Database, lang: Lang, flag: "featured" | "new", limit: number): Promise<ProductSummary[]> {
+export async function productsWhere(
+  db: D1Database,
+  lang: Lang,
+  flag: "featured" | "new",
+  limit: number,
+): Promise<ProductSummary[]> {
   const where = flag === "featured" ? "p.is_featured = 1" : "p.is_new = 1";
   const order = flag === "featured" ? "p.stock > 0 DESC, p.id ASC" : "p.created_at DESC, p.id DESC";
-  const { results } = await db.prepare(`SELECT ${summaryColumns(lang)} FROM ${summaryFrom} WHERE ${where} ORDER BY ${order} LIMIT ?`).bind(limit).all<SummaryRow>();
+  const { results } = await db
+    .prepare(`SELECT ${summaryColumns(lang)} FROM ${summaryFrom} WHERE ${where} ORDER BY ${order} LIMIT ?`)
+    .bind(limit)
+    .all<SummaryRow>();
   return results.map(toSummary);
 }
 
 const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
-  relevance: (searching) => (searching ? "s.score ASC, p.is_featured DESC, p.id ASC" : "p.is_featured DESC, p.is_new DESC, p.id ASC"),
+  relevance: (searching) =>
+    searching ? "s.score ASC, p.is_featured DESC, p.id ASC" : "p.is_featured DESC, p.is_new DESC, p.id ASC",
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
   price_desc: () => "p.price DESC, p.id ASC",
@@ -121,7 +140,11 @@ const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
 };
 
 /** The product list: search, filters, sort and pagination; a page past the last one is empty. */
-export async function listProducts(db: D1Database, lang: Lang, filters: ProductFilters): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
+export async function listProducts(
+  db: D1Database,
+  lang: Lang,
+  filters: ProductFilters,
+): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
   const match = filters.q ? ftsQuery(filters.q) : null;
   let from = summaryFrom;
   const fromBinds: unknown[] = [];
@@ -156,14 +179,21 @@ export async function listProducts(db: D1Database, lang: Lang, filters: ProductF
   const offset = (filters.page - 1) * filters.per_page;
   const [rows, count] = await db.batch([
     db
-      .prepare(`SELECT ${summaryColumns(lang)} FROM ${from} ${whereSql} ORDER BY ${ORDER_BY[filters.sort](match !== null)} LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT ${summaryColumns(lang)} FROM ${from} ${whereSql} ORDER BY ${ORDER_BY[filters.sort](match !== null)} LIMIT ? OFFSET ?`,
+      )
       .bind(...fromBinds, ...binds, filters.per_page, offset),
     db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${whereSql}`).bind(...fromBinds, ...binds),
   ]);
   const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
   return {
     data: (rows.results as SummaryRow[]).map(toSummary),
-    meta: { page: filters.page, per_page: filters.per_page, total, last_page: Math.max(1, Math.ceil(total / filters.per_page)) },
+    meta: {
+      page: filters.page,
+      per_page: filters.per_page,
+      total,
+      last_page: Math.max(1, Math.ceil(total / filters.per_page)),
+    },
   };
 }
 
@@ -190,7 +220,10 @@ async function categoryRows(db: D1Database, lang: Lang): Promise<CategoryRow[]> 
 export async function categoryTree(db: D1Database, lang: Lang): Promise<CategoryNode[]> {
   const rows = await categoryRows(db, lang);
   const nodes = new Map<number, CategoryNode>(
-    rows.map((r) => [r.id, { id: r.id, slug: r.slug, name: r.name, parent_id: r.parent_id, product_count: r.direct, children: [] }]),
+    rows.map((r) => [
+      r.id,
+      { id: r.id, slug: r.slug, name: r.name, parent_id: r.parent_id, product_count: r.direct, children: [] },
+    ]),
   );
   const roots: CategoryNode[] = [];
   for (const r of rows) {
@@ -199,13 +232,16 @@ export async function categoryTree(db: D1Database, lang: Lang): Promise<Category
     if (parent) parent.children.push(node);
     else roots.push(node);
   }
-  const total = (n: CategoryNode): number => (n.product_count += n.children.reduce((sum, child) => sum + total(child), 0));
+  const total = (n: CategoryNode): number =>
+    (n.product_count += n.children.reduce((sum, child) => sum + total(child), 0));
   roots.forEach(total);
   return roots;
 }
 
 export async function listBrands(db: D1Database, lang: Lang): Promise<Ref[]> {
-  const { results } = await db.prepare(`SELECT id, slug, ${col("name", lang)} AS name FROM brands ORDER BY name_en COLLATE NOCASE`).all<Ref>();
+  const { results } = await db
+    .prepare(`SELECT id, slug, ${col("name", lang)} AS name FROM brands ORDER BY name_en COLLATE NOCASE`)
+    .all<Ref>();
   return results;
 }
 
@@ -228,7 +264,11 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   const categories = await categoryRows(db, lang);
   const byId = new Map(categories.map((c) => [c.id, c]));
   const breadcrumbs: { slug: string; name: string }[] = [];
-  for (let c = byId.get(row.category_id); c && breadcrumbs.length < 10; c = c.parent_id !== null ? byId.get(c.parent_id) : undefined) {
+  for (
+    let c = byId.get(row.category_id);
+    c && breadcrumbs.length < 10;
+    c = c.parent_id !== null ? byId.get(c.parent_id) : undefined
+  ) {
     breadcrumbs.unshift({ slug: c.slug, name: c.name });
   }
   const top = breadcrumbs.length ? categories.find((c) => c.slug === breadcrumbs[0].slug) : undefined;

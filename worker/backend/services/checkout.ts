@@ -4,7 +4,14 @@ import { BackendError, unprocessable } from "../http";
 import { say, type Bilingual } from "../i18n";
 import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
-import { findOrderByNumber, isGuardFailure, isoIn, releaseExpiredReservations, type OrderAddress, type OrderRow } from "./orders";
+import {
+  findOrderByNumber,
+  isGuardFailure,
+  isoIn,
+  releaseExpiredReservations,
+  type OrderAddress,
+  type OrderRow,
+} from "./orders";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
@@ -68,12 +75,25 @@ export function shippingPrice(method: ShippingMethodId, goods: number, settings:
 
 export type { Totals };
 
-export function computeTotals(subtotal: number, discount: number, method: ShippingMethodId, settings: CommerceSettings, currency = "SAR"): Totals {
+export function computeTotals(
+  subtotal: number,
+  discount: number,
+  method: ShippingMethodId,
+  settings: CommerceSettings,
+  currency = "SAR",
+): Totals {
   const goods = Math.max(0, subtotal - discount);
   // Nothing to ship, nothing to pay for shipping (an empty cart's options).
   const shipping = subtotal > 0 ? shippingPrice(method, goods, settings) : 0;
   const total = goods + shipping;
-  return { subtotal, discount, shipping, vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)), total, currency };
+  return {
+    subtotal,
+    discount,
+    shipping,
+    vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)),
+    total,
+    currency,
+  };
 }
 
 export function shippingMethods(lang: Lang, goods: number, settings: CommerceSettings) {
@@ -96,7 +116,13 @@ async function cartDiscount(db: D1Database, contents: CartContents, owner: CartO
   return evaluated.ok ? evaluated.promo.discount : 0;
 }
 
-export async function checkoutOptions(db: D1Database, env: Env, owner: CartOwner, method: ShippingMethodId, lang: Lang) {
+export async function checkoutOptions(
+  db: D1Database,
+  env: Env,
+  owner: CartOwner,
+  method: ShippingMethodId,
+  lang: Lang,
+) {
   const settings = commerceSettings(env);
   const contents = await cartContents(db, owner, lang);
   const discount = await cartDiscount(db, contents, owner, lang);
@@ -149,7 +175,9 @@ async function savedAddress(db: D1Database, owner: CartOwner, addressId: number,
   if (owner.userId === null) throw refused();
   try {
     const row = await db
-      .prepare("SELECT name, phone, city, district, street, building, postal_code, notes FROM addresses WHERE id = ? AND user_id = ?")
+      .prepare(
+        "SELECT name, phone, city, district, street, building, postal_code, notes FROM addresses WHERE id = ? AND user_id = ?",
+      )
       .bind(addressId, owner.userId)
       .first<OrderAddress>();
     if (!row) throw refused();
@@ -161,9 +189,15 @@ async function savedAddress(db: D1Database, owner: CartOwner, addressId: number,
   }
 }
 
-const isIdempotencyClash = (err: unknown) => /UNIQUE constraint failed: orders\.(user_id|guest_id), orders\.idempotency_key/i.test(String(err instanceof Error ? err.message : err));
-const isNumberClash = (err: unknown) => /UNIQUE constraint failed: orders\.number/i.test(String(err instanceof Error ? err.message : err));
-const isPromoLimit = (err: unknown) => /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) && /used_count/i.test(String(err instanceof Error ? err.message : err));
+const isIdempotencyClash = (err: unknown) =>
+  /UNIQUE constraint failed: orders\.(user_id|guest_id), orders\.idempotency_key/i.test(
+    String(err instanceof Error ? err.message : err),
+  );
+const isNumberClash = (err: unknown) =>
+  /UNIQUE constraint failed: orders\.number/i.test(String(err instanceof Error ? err.message : err));
+const isPromoLimit = (err: unknown) =>
+  /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) &&
+  /used_count/i.test(String(err instanceof Error ? err.message : err));
 
 /** At most this many unpaid orders may hold stock at once per guest or account, per email and per network. */
 export const MAX_HOLDING_ORDERS = 3;
@@ -178,15 +212,24 @@ const TOO_MANY_HOLDS: Bilingual = {
  * unpaid orders holding stock, so nobody can take a product off the shelf with a script of
  * guest checkouts. Counted before the batch: the per-network rate limit bounds any race.
  */
-async function refuseTooManyHolds(db: D1Database, owner: CartOwner, email: string, networkHash: string | null, lang: Lang): Promise<void> {
+async function refuseTooManyHolds(
+  db: D1Database,
+  owner: CartOwner,
+  email: string,
+  networkHash: string | null,
+  lang: Lang,
+): Promise<void> {
   const holding = "stock_reserved = 1 AND status = 'pending_payment'";
   const ownerColumn = owner.userId !== null ? "user_id" : "guest_id";
   const counts = await db.batch<{ n: number }>([
-    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${ownerColumn} = ? AND ${holding}`).bind(owner.userId ?? owner.guestId),
+    db
+      .prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${ownerColumn} = ? AND ${holding}`)
+      .bind(owner.userId ?? owner.guestId),
     db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE email = ? COLLATE NOCASE AND ${holding}`).bind(email),
     db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE network_hash = ? AND ${holding}`).bind(networkHash),
   ]);
-  if (counts.some((r) => (r.results[0]?.n ?? 0) >= MAX_HOLDING_ORDERS)) throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
+  if (counts.some((r) => (r.results[0]?.n ?? 0) >= MAX_HOLDING_ORDERS))
+    throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
 }
 
 /** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
@@ -327,10 +370,14 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         // The conditional reservation, then its guard row: changes() is 0 when the stock was
         // short, the guard's CHECK fails, and D1 rolls the whole batch back.
         db
-          .prepare("UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1")
+          .prepare(
+            "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1",
+          )
           .bind(line.quantity, line.product_id),
         db
-          .prepare(`INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`)
+          .prepare(
+            `INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`,
+          )
           .bind(number, line.product_id, -line.quantity),
       );
     }
@@ -347,7 +394,10 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       if (isNumberClash(err)) continue;
       if (isGuardFailure(err)) throw await stockGone(db, contents, lang);
       if (isPromoLimit(err)) {
-        const message = say(lang, { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." });
+        const message = say(lang, {
+          en: "This promo code has reached its usage limit.",
+          ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام.",
+        });
         throw unprocessable({ code: [message] }, message);
       }
       // A concurrent checkout used this customer's last use of the code (guard in redeemPromoStatements).
@@ -367,7 +417,14 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
 function notAvailable(contents: CartContents, productIds: number[], lang: Lang): BackendError {
   const names = contents.lines.filter((l) => productIds.includes(l.product_id)).map((l) => l.product.name);
   const messages = names.map((name) =>
-    say(lang, { en: "{name} is no longer available in the quantity in your cart.", ar: "لم يعد {name} متوفراً بالكمية الموجودة في سلتك." }, { name }),
+    say(
+      lang,
+      {
+        en: "{name} is no longer available in the quantity in your cart.",
+        ar: "لم يعد {name} متوفراً بالكمية الموجودة في سلتك.",
+      },
+      { name },
+    ),
   );
   return unprocessable({ quantity: messages }, messages[0]);
 }

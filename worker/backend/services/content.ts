@@ -19,21 +19,28 @@ export async function listPages(db: D1Database, lang: Lang): Promise<PageSummary
 
 export async function getPage(db: D1Database, lang: Lang, slug: string): Promise<ContentPage | null> {
   return db
-    .prepare(`SELECT slug, title_${l(lang)} AS title, excerpt_${l(lang)} AS excerpt, body_${l(lang)} AS body, updated_at FROM pages WHERE slug = ?`)
+    .prepare(
+      `SELECT slug, title_${l(lang)} AS title, excerpt_${l(lang)} AS excerpt, body_${l(lang)} AS body, updated_at FROM pages WHERE slug = ?`,
+    )
     .bind(slug)
     .first<ContentPage>();
 }
 
-const serviceColumns = (lang: Lang) => `id, slug, name_${l(lang)} AS name, summary_${l(lang)} AS summary, icon, price_from, currency`;
+const serviceColumns = (lang: Lang) =>
+  `id, slug, name_${l(lang)} AS name, summary_${l(lang)} AS summary, icon, price_from, currency`;
 
 export async function listServices(db: D1Database, lang: Lang): Promise<Service[]> {
-  const { results } = await db.prepare(`SELECT ${serviceColumns(lang)} FROM services ORDER BY sort_order, id`).all<Service>();
+  const { results } = await db
+    .prepare(`SELECT ${serviceColumns(lang)} FROM services ORDER BY sort_order, id`)
+    .all<Service>();
   return results;
 }
 
 export async function getService(db: D1Database, lang: Lang, slug: string): Promise<ServiceDetails | null> {
   const row = await db
-    .prepare(`SELECT ${serviceColumns(lang)}, description_${l(lang)} AS description, features_${l(lang)} AS features FROM services WHERE slug = ?`)
+    .prepare(
+      `SELECT ${serviceColumns(lang)}, description_${l(lang)} AS description, features_${l(lang)} AS features FROM services WHERE slug = ?`,
+    )
     .bind(slug)
     .first<Service & { description: string; features: string }>();
   if (!row) return null;
@@ -48,7 +55,8 @@ export async function getService(db: D1Database, lang: Lang, slug: string): Prom
 }
 
 /** Arabic pages get the mirrored art, so the motif stays clear of right-to-left text. */
-export const bannerImage = (id: number, lang: Lang) => `/backend/media/banners/${id}.svg?v=1${lang === "ar" ? "&dir=rtl" : ""}`;
+export const bannerImage = (id: number, lang: Lang) =>
+  `/backend/media/banners/${id}.svg?v=1${lang === "ar" ? "&dir=rtl" : ""}`;
 
 export async function listBanners(db: D1Database, lang: Lang): Promise<Banner[]> {
   const { results } = await db
@@ -80,7 +88,10 @@ export interface BannerArtFacts {
 }
 
 export async function bannerArtFacts(db: D1Database, id: number): Promise<BannerArtFacts | null> {
-  return db.prepare("SELECT id, colour_from, colour_to, motif FROM banners WHERE id = ?").bind(id).first<BannerArtFacts>();
+  return db
+    .prepare("SELECT id, colour_from, colour_to, motif FROM banners WHERE id = ?")
+    .bind(id)
+    .first<BannerArtFacts>();
 }
 
 export interface ContactMessage {
@@ -101,7 +112,16 @@ export async function saveContactMessage(
     .prepare(
       "INSERT INTO contact_messages (name, email, phone, subject, message, lang, ip_hash, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
-    .bind(input.name, input.email, input.phone ?? null, input.subject, input.message, meta.lang, meta.ipHash, meta.requestId)
+    .bind(
+      input.name,
+      input.email,
+      input.phone ?? null,
+      input.subject,
+      input.message,
+      meta.lang,
+      meta.ipHash,
+      meta.requestId,
+    )
     .first<{ id: number }>();
   if (!row) throw new Error("The contact message was not stored");
   return { id: row.id };

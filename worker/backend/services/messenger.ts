@@ -74,7 +74,8 @@ export function maskRecipient(to: string): string {
   return to.length > 5 ? `${to.slice(0, 3)}***${to.slice(-2)}` : "***";
 }
 
-export const outboxReadable = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
+export const outboxReadable = (env: Pick<Env, "ENVIRONMENT">) =>
+  env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
 
 export class OutboxMessenger implements Messenger {
   constructor(
@@ -84,7 +85,15 @@ export class OutboxMessenger implements Messenger {
 
   async send(message: OutgoingMessage): Promise<void> {
     if (!outboxReadable(this.env)) {
-      console.warn(JSON.stringify({ level: "warn", event: "messenger.unconfigured", purpose: message.purpose, to: maskRecipient(message.to), hint: "set MESSENGER=http with MESSENGER_URL and MESSENGER_KEY" }));
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          event: "messenger.unconfigured",
+          purpose: message.purpose,
+          to: maskRecipient(message.to),
+          hint: "set MESSENGER=http with MESSENGER_URL and MESSENGER_KEY",
+        }),
+      );
       return;
     }
     await this.db
@@ -107,7 +116,14 @@ export class HttpMessenger implements Messenger {
     const res = await this.fetcher(this.url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${this.key}` },
-      body: JSON.stringify({ to: message.to, channel: message.channel, purpose: message.purpose, lang: message.lang, subject, text }),
+      body: JSON.stringify({
+        to: message.to,
+        channel: message.channel,
+        purpose: message.purpose,
+        lang: message.lang,
+        subject,
+        text,
+      }),
       // A stuck provider must not hold the request (or its waitUntil) open.
       signal: AbortSignal.timeout(10_000),
     });
@@ -115,11 +131,14 @@ export class HttpMessenger implements Messenger {
   }
 }
 
-export function messengerFor(env: Pick<Env, "DB" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY">): Messenger {
+export function messengerFor(
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY">,
+): Messenger {
   const kind = (env.MESSENGER ?? "outbox").trim().toLowerCase() || "outbox";
   if (kind === "outbox") return new OutboxMessenger(env.DB, env);
   if (kind === "http") {
-    if (!env.MESSENGER_URL || !env.MESSENGER_KEY) throw new Error("MESSENGER=http needs MESSENGER_URL and MESSENGER_KEY.");
+    if (!env.MESSENGER_URL || !env.MESSENGER_KEY)
+      throw new Error("MESSENGER=http needs MESSENGER_URL and MESSENGER_KEY.");
     return new HttpMessenger(env.MESSENGER_URL, env.MESSENGER_KEY);
   }
   throw new Error(`Unknown MESSENGER "${kind}": use "outbox" or "http".`);
@@ -135,7 +154,9 @@ export interface OutboxEntry {
 /** The development outbox for one recipient, newest first. */
 export async function readOutbox(db: D1Database, to: string, limit = 20): Promise<OutboxEntry[]> {
   const { results } = await db
-    .prepare("SELECT recipient AS \"to\", purpose, code, created_at FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT ?")
+    .prepare(
+      'SELECT recipient AS "to", purpose, code, created_at FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT ?',
+    )
     .bind(to, limit)
     .all<OutboxEntry>();
   return results;

@@ -76,14 +76,21 @@ export interface PresentOptions {
 }
 
 /** Shapes orders for the contract, with their items and payment state, in the caller's language. */
-export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang, opts: PresentOptions = {}): Promise<Order[]> {
+export async function presentOrders(
+  db: D1Database,
+  rows: OrderRow[],
+  lang: Lang,
+  opts: PresentOptions = {},
+): Promise<Order[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
   const marks = ids.map(() => "?").join(",");
   const [items, payments] = await db.batch([
     db.prepare(`SELECT * FROM order_items WHERE order_id IN (${marks}) ORDER BY id`).bind(...ids),
     db
-      .prepare(`SELECT order_id, status FROM payments WHERE order_id IN (${marks}) ORDER BY created_at DESC, rowid DESC`)
+      .prepare(
+        `SELECT order_id, status FROM payments WHERE order_id IN (${marks}) ORDER BY created_at DESC, rowid DESC`,
+      )
       .bind(...ids),
   ]);
   const itemRows = items.results as unknown as OrderItemRow[];
@@ -125,7 +132,12 @@ export async function presentOrders(db: D1Database, rows: OrderRow[], lang: Lang
   });
 }
 
-export async function presentOrder(db: D1Database, row: OrderRow, lang: Lang, opts: PresentOptions = {}): Promise<Order> {
+export async function presentOrder(
+  db: D1Database,
+  row: OrderRow,
+  lang: Lang,
+  opts: PresentOptions = {},
+): Promise<Order> {
   const [order] = await presentOrders(db, [row], lang, opts);
   return order;
 }
@@ -136,7 +148,9 @@ export async function findOrderByNumber(db: D1Database, number: string): Promise
 
 /** The user it belongs to, or the guest who placed it (also after the order became a user's at login). */
 export function ownsOrder(order: OrderRow, owner: CartOwner): boolean {
-  return owner.userId !== null ? order.user_id === owner.userId : order.guest_id !== null && order.guest_id === owner.guestId;
+  return owner.userId !== null
+    ? order.user_id === owner.userId
+    : order.guest_id !== null && order.guest_id === owner.guestId;
 }
 
 /** The owner's order by number, or null for anyone else (who must not learn it exists). */
@@ -148,7 +162,10 @@ export async function findOwnedOrder(db: D1Database, number: string, owner: Cart
 
 export async function listUserOrders(db: D1Database, userId: number): Promise<OrderRow[]> {
   await releaseExpiredReservations(db);
-  const { results } = await db.prepare("SELECT * FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 100").bind(userId).all<OrderRow>();
+  const { results } = await db
+    .prepare("SELECT * FROM orders WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT 100")
+    .bind(userId)
+    .all<OrderRow>();
   return results;
 }
 
@@ -190,7 +207,9 @@ export function releaseStockStatements(db: D1Database, orderId: number): D1Prepa
       )
       .bind(orderId),
     db
-      .prepare("UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
+      .prepare(
+        "UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+      )
       .bind(orderId),
   ];
 }
@@ -201,17 +220,23 @@ export function releaseStockStatements(db: D1Database, orderId: number): D1Prepa
  */
 export async function releaseExpiredReservations(db: D1Database): Promise<number> {
   const { results } = await db
-    .prepare("SELECT id, status FROM orders WHERE stock_reserved = 1 AND status = 'pending_payment' AND reserved_until < ? LIMIT 25")
+    .prepare(
+      "SELECT id, status FROM orders WHERE stock_reserved = 1 AND status = 'pending_payment' AND reserved_until < ? LIMIT 25",
+    )
     .bind(nowIso())
     .all<{ id: number; status: OrderStatus }>();
   for (const order of results) {
     await db.batch([
       ...releaseStockStatements(db, order.id),
       db
-        .prepare("UPDATE orders SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
+        .prepare(
+          "UPDATE orders SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+        )
         .bind(order.id),
       db
-        .prepare("UPDATE payments SET status = 'failed', message = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE order_id = ? AND status IN ('initiated', 'challenge')")
+        .prepare(
+          "UPDATE payments SET status = 'failed', message = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE order_id = ? AND status IN ('initiated', 'challenge')",
+        )
         .bind(order.id),
       ...releasePromoStatements(db, order.id),
     ]);
@@ -224,7 +249,10 @@ export async function releaseExpiredReservations(db: D1Database): Promise<number
  * updates as checkout. False (and nothing changed) when an item is no longer in stock.
  */
 export async function reReserveStock(db: D1Database, order: OrderRow, reservedUntil: string): Promise<boolean> {
-  const { results: items } = await db.prepare("SELECT product_id, quantity FROM order_items WHERE order_id = ?").bind(order.id).all<{ product_id: number; quantity: number }>();
+  const { results: items } = await db
+    .prepare("SELECT product_id, quantity FROM order_items WHERE order_id = ?")
+    .bind(order.id)
+    .all<{ product_id: number; quantity: number }>();
   const statements: D1PreparedStatement[] = [
     // Claims the order first: a concurrent retry finds it already reserved and its guard row
     // (applied = changes() = 0) aborts that whole batch, so stock is never taken twice.
@@ -234,14 +262,20 @@ export async function reReserveStock(db: D1Database, order: OrderRow, reservedUn
          WHERE id = ? AND stock_reserved = 0 AND status IN ('payment_failed', 'pending_payment')`,
       )
       .bind(reservedUntil, order.id),
-    db.prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, 0, 0, changes())").bind(order.id),
+    db
+      .prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, 0, 0, changes())")
+      .bind(order.id),
   ];
   for (const item of items) {
     statements.push(
       db
-        .prepare("UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1")
+        .prepare(
+          "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1",
+        )
         .bind(item.quantity, item.product_id),
-      db.prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, ?, ?, changes())").bind(order.id, item.product_id, -item.quantity),
+      db
+        .prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, ?, ?, changes())")
+        .bind(order.id, item.product_id, -item.quantity),
     );
   }
   try {

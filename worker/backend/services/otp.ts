@@ -55,21 +55,34 @@ async function codeHash(env: OtpEnv, userId: number, purpose: OtpPurpose, code: 
 export type IssueResult = { issued: true; code: string } | { issued: false; reason: "throttled" };
 
 /** Issues a new code unless the throttle says not yet (`throttle` false: a new address that had none). The caller delivers it. */
-export async function issueCode(env: OtpEnv, userId: number, purpose: OtpPurpose, throttle = true, bind = ""): Promise<IssueResult> {
+export async function issueCode(
+  env: OtpEnv,
+  userId: number,
+  purpose: OtpPurpose,
+  throttle = true,
+  bind = "",
+): Promise<IssueResult> {
   const t = now();
-  const recent = await env.DB
-    .prepare("SELECT COUNT(*) AS n, MAX(created_at) AS last FROM otp_codes WHERE user_id = ? AND purpose = ? AND created_at > ?")
+  const recent = await env.DB.prepare(
+    "SELECT COUNT(*) AS n, MAX(created_at) AS last FROM otp_codes WHERE user_id = ? AND purpose = ? AND created_at > ?",
+  )
     .bind(userId, purpose, t - 3600)
     .first<{ n: number; last: number | null }>();
-  if (throttle && recent && (recent.n >= OTP_MAX_PER_HOUR || (recent.last !== null && t - recent.last < OTP_RESEND_INTERVAL_SECONDS))) {
+  if (
+    throttle &&
+    recent &&
+    (recent.n >= OTP_MAX_PER_HOUR || (recent.last !== null && t - recent.last < OTP_RESEND_INTERVAL_SECONDS))
+  ) {
     return { issued: false, reason: "throttled" };
   }
   const code = generateCode();
   await env.DB.batch([
-    env.DB.prepare("UPDATE otp_codes SET consumed_at = ? WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL").bind(t, userId, purpose),
-    env.DB
-      .prepare("INSERT INTO otp_codes (user_id, purpose, code_hash, attempts, expires_at, created_at) VALUES (?, ?, ?, 0, ?, ?)")
-      .bind(userId, purpose, await codeHash(env, userId, purpose, code, bind), t + OTP_TTL_SECONDS, t),
+    env.DB.prepare(
+      "UPDATE otp_codes SET consumed_at = ? WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL",
+    ).bind(t, userId, purpose),
+    env.DB.prepare(
+      "INSERT INTO otp_codes (user_id, purpose, code_hash, attempts, expires_at, created_at) VALUES (?, ?, ?, 0, ?, ?)",
+    ).bind(userId, purpose, await codeHash(env, userId, purpose, code, bind), t + OTP_TTL_SECONDS, t),
   ]);
   return { issued: true, code };
 }
@@ -100,16 +113,14 @@ export async function consumeCode(env: OtpEnv, check: CodeCheck): Promise<boolea
   const dayKey = await counterKey("otp-failed", check.subject);
   const day = Math.floor(t / DAY_SECONDS) * DAY_SECONDS;
   const [tries, daily] = await env.DB.batch<{ code_id?: number; code_hash?: string; count?: number }>([
-    env.DB
-      .prepare(
-        `INSERT INTO otp_tries (code_id, network, attempts)
+    env.DB.prepare(
+      `INSERT INTO otp_tries (code_id, network, attempts)
            SELECT id, ?1, 1 FROM otp_codes
            WHERE user_id = ?2 AND purpose = ?3 AND consumed_at IS NULL AND expires_at > ?4
            ORDER BY id DESC LIMIT 1
          ON CONFLICT (code_id, network) DO UPDATE SET attempts = attempts + 1 WHERE attempts < ?5
          RETURNING code_id, (SELECT code_hash FROM otp_codes WHERE id = code_id) AS code_hash`,
-      )
-      .bind(network, check.userId, check.purpose, t, OTP_MAX_ATTEMPTS),
+    ).bind(network, check.userId, check.purpose, t, OTP_MAX_ATTEMPTS),
     countStatement(env.DB, dayKey, day),
   ]);
   const live = tries.results[0];
@@ -121,7 +132,10 @@ export async function consumeCode(env: OtpEnv, check: CodeCheck): Promise<boolea
   // Single use even under concurrent checks: only one UPDATE can flip consumed_at.
   const [consumed] = await env.DB.batch([
     env.DB.prepare("UPDATE otp_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(t, live.code_id),
-    env.DB.prepare("UPDATE account_counters SET count = MAX(count - 1, 0) WHERE key = ? AND window_start = ?").bind(dayKey, day),
+    env.DB.prepare("UPDATE account_counters SET count = MAX(count - 1, 0) WHERE key = ? AND window_start = ?").bind(
+      dayKey,
+      day,
+    ),
   ]);
   return consumed.meta.changes === 1;
 }

@@ -57,7 +57,12 @@ export async function hmac(secret: string, value: string): Promise<Uint8Array<Ar
   return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(value)));
 }
 
-async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number, secret: string): Promise<Uint8Array<ArrayBuffer>> {
+async function derive(
+  password: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+  secret: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const peppered = await hmac(secret, password);
   const key = await crypto.subtle.importKey("raw", peppered, "PBKDF2", false, ["deriveBits"]);
   const bits = await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations }, key, HASH_BITS);
@@ -94,7 +99,11 @@ export function parsePasswordHash(stored: string): ParsedHash | null {
   return { iterations, salt, hash };
 }
 
-export async function verifyPassword(env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">, password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(
+  env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">,
+  password: string,
+  stored: string,
+): Promise<boolean> {
   const parsed = parsePasswordHash(stored);
   if (!parsed) return false;
   const candidate = await derive(password, parsed.salt, parsed.iterations, pepper(env));
@@ -113,7 +122,10 @@ export function needsRehash(stored: string): boolean {
  */
 const DUMMY_HASH = `${SCHEME}$${PBKDF2_ITERATIONS}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
 
-export async function burnPasswordCheck(env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">, password: string): Promise<void> {
+export async function burnPasswordCheck(
+  env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">,
+  password: string,
+): Promise<void> {
   await verifyPassword(env, password, DUMMY_HASH);
 }
 

@@ -4,8 +4,23 @@ import { BackendError, notFound, unprocessable } from "../http";
 import { say, type Bilingual } from "../i18n";
 import type { CartOwner } from "../identity";
 import { commerceSettings } from "./checkout";
-import { findOwnedOrder, isoIn, nowIso, releaseExpiredReservations, releaseStockStatements, reReserveStock, type OrderRow, type OrderStatus } from "./orders";
-import { paymentProvider, requirePaymentProvider, WebhookRejected, type PaymentRecord, type ProviderResult } from "./payment-providers";
+import {
+  findOwnedOrder,
+  isoIn,
+  nowIso,
+  releaseExpiredReservations,
+  releaseStockStatements,
+  reReserveStock,
+  type OrderRow,
+  type OrderStatus,
+} from "./orders";
+import {
+  paymentProvider,
+  requirePaymentProvider,
+  WebhookRejected,
+  type PaymentRecord,
+  type ProviderResult,
+} from "./payment-providers";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -22,7 +37,14 @@ const RETURN_BASE = "https://shop.invalid";
 export function safeReturnPath(raw: string): string | null {
   const value = raw.trim();
   // eslint-disable-next-line no-control-regex -- control characters are exactly what a return path must not hold
-  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\") || /[\u0000-\u001f\u007f]/.test(value) || value.length > 500) return null;
+  if (
+    !value.startsWith("/") ||
+    value.startsWith("//") ||
+    value.includes("\\") ||
+    /[\u0000-\u001f\u007f]/.test(value) ||
+    value.length > 500
+  )
+    return null;
   let url: URL;
   try {
     url = new URL(value, RETURN_BASE);
@@ -63,12 +85,18 @@ const MESSAGES = {
     en: "Some items of this order are no longer in stock, so it cannot be paid. Please place a new order.",
     ar: "بعض منتجات هذا الطلب لم تعد متوفرة، لذا لا يمكن دفعه. يرجى إنشاء طلب جديد.",
   },
-  returnUrl: { en: "The return address must be a path on this shop.", ar: "يجب أن يكون عنوان العودة مساراً داخل هذا المتجر." },
+  returnUrl: {
+    en: "The return address must be a path on this shop.",
+    ar: "يجب أن يكون عنوان العودة مساراً داخل هذا المتجر.",
+  },
   holdExpired: {
     en: "The time to pay for this order has run out. Place it again from your cart.",
     ar: "انتهت مهلة دفع هذا الطلب. أعد الطلب من سلتك.",
   },
-  providerDown: { en: "The payment provider is not available. Please try again shortly.", ar: "مزود الدفع غير متاح حالياً. يرجى المحاولة بعد قليل." },
+  providerDown: {
+    en: "The payment provider is not available. Please try again shortly.",
+    ar: "مزود الدفع غير متاح حالياً. يرجى المحاولة بعد قليل.",
+  },
 } satisfies Record<string, Bilingual>;
 
 /** Failure reasons the backend records, shown to the shopper in their language. */
@@ -132,18 +160,33 @@ export async function startPayment(
     return_url: back,
   };
   await db
-    .prepare("INSERT INTO payments (id, order_id, provider, status, amount, currency, return_url) VALUES (?, ?, ?, 'initiated', ?, ?, ?)")
+    .prepare(
+      "INSERT INTO payments (id, order_id, provider, status, amount, currency, return_url) VALUES (?, ?, ?, 'initiated', ?, ?, ?)",
+    )
     .bind(payment.id, order.id, provider.name, payment.amount, payment.currency, back)
     .run();
   let started: { redirectUrl: string; providerRef: string | null };
   try {
-    started = await provider.start({ payment, email: order.email, lang, origin, backendBase: BACKEND_BASE, returnPath: back });
+    started = await provider.start({
+      payment,
+      email: order.email,
+      lang,
+      origin,
+      backendBase: BACKEND_BASE,
+      returnPath: back,
+    });
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "payment_start_failed", payment_id: payment.id, error: String(err) }));
-    await db.prepare("UPDATE payments SET status = 'failed', message = 'provider_unavailable' WHERE id = ?").bind(payment.id).run();
+    console.error(
+      JSON.stringify({ level: "error", event: "payment_start_failed", payment_id: payment.id, error: String(err) }),
+    );
+    await db
+      .prepare("UPDATE payments SET status = 'failed', message = 'provider_unavailable' WHERE id = ?")
+      .bind(payment.id)
+      .run();
     throw new BackendError(503, say(lang, MESSAGES.providerDown));
   }
-  if (started.providerRef) await db.prepare("UPDATE payments SET provider_ref = ? WHERE id = ?").bind(started.providerRef, payment.id).run();
+  if (started.providerRef)
+    await db.prepare("UPDATE payments SET provider_ref = ? WHERE id = ?").bind(started.providerRef, payment.id).run();
   return { payment_id: payment.id, redirect_url: started.redirectUrl };
 }
 
@@ -169,9 +212,15 @@ async function makePayable(db: D1Database, order: OrderRow, deadline: string, la
   }
 }
 
-const isOnePaidClash = (err: unknown) => /UNIQUE constraint failed: payments\.order_id/i.test(String(err instanceof Error ? err.message : err));
+const isOnePaidClash = (err: unknown) =>
+  /UNIQUE constraint failed: payments\.order_id/i.test(String(err instanceof Error ? err.message : err));
 
-async function failPayment(db: D1Database, payment: PaymentRecord, reason: string | null, threeDs: string | null): Promise<void> {
+async function failPayment(
+  db: D1Database,
+  payment: PaymentRecord,
+  reason: string | null,
+  threeDs: string | null,
+): Promise<void> {
   await db.batch([
     db
       .prepare(
@@ -181,7 +230,9 @@ async function failPayment(db: D1Database, payment: PaymentRecord, reason: strin
     // A declined payment gives the order's stock back (once) and marks the order.
     ...releaseStockStatements(db, payment.order_id),
     db
-      .prepare("UPDATE orders SET status = 'payment_failed', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'")
+      .prepare(
+        "UPDATE orders SET status = 'payment_failed', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+      )
       .bind(payment.order_id),
   ]);
 }
@@ -189,7 +240,9 @@ async function failPayment(db: D1Database, payment: PaymentRecord, reason: strin
 /** Marks a payment as needing the 3-D Secure step. */
 export async function markChallenge(db: D1Database, paymentId: string): Promise<void> {
   await db
-    .prepare("UPDATE payments SET status = 'challenge', three_ds = 'required', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'initiated'")
+    .prepare(
+      "UPDATE payments SET status = 'challenge', three_ds = 'required', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'initiated'",
+    )
     .bind(paymentId)
     .run();
 }
@@ -200,12 +253,18 @@ export type ApplyOutcome = "paid" | "failed" | "pending" | "unchanged" | "unknow
  * Applies a verified provider result. Idempotent: a payment that is already paid or failed does
  * not change, an order already paid is never paid again, and stock moves at most once.
  */
-export async function applyProviderResult(db: D1Database, providerName: string, result: ProviderResult): Promise<ApplyOutcome> {
+export async function applyProviderResult(
+  db: D1Database,
+  providerName: string,
+  result: ProviderResult,
+): Promise<ApplyOutcome> {
   const payment = await findPayment(db, result.paymentId);
   if (!payment) return "unknown";
   // A provider speaks only for its own payments: a sandbox event can never settle a Moyasar payment.
   if (payment.provider !== providerName) {
-    console.warn(JSON.stringify({ level: "warn", event: "payment.provider_mismatch", payment_id: payment.id, from: providerName }));
+    console.warn(
+      JSON.stringify({ level: "warn", event: "payment.provider_mismatch", payment_id: payment.id, from: providerName }),
+    );
     return "unknown";
   }
   if (payment.status === "paid" || payment.status === "failed") return "unchanged";
@@ -216,7 +275,10 @@ export async function applyProviderResult(db: D1Database, providerName: string, 
     return "failed";
   }
 
-  if ((result.amount !== undefined && result.amount !== payment.amount) || (result.currency !== undefined && result.currency !== payment.currency)) {
+  if (
+    (result.amount !== undefined && result.amount !== payment.amount) ||
+    (result.currency !== undefined && result.currency !== payment.currency)
+  ) {
     await failPayment(db, payment, "amount_mismatch", result.threeDs ?? null);
     return "failed";
   }
@@ -274,7 +336,10 @@ export async function receiveWebhook(
     if (err instanceof WebhookRejected) throw new BackendError(401, "Invalid webhook signature.");
     throw err;
   }
-  const seen = await db.prepare("SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?").bind(provider.name, event.eventId).first();
+  const seen = await db
+    .prepare("SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?")
+    .bind(provider.name, event.eventId)
+    .first();
   if (seen) return { replayed: true, outcome: "unchanged" };
   let outcome: ApplyOutcome = "unknown";
   const result = event.result ? await resolvePayment(db, provider.name, event.result) : null;
@@ -286,23 +351,38 @@ export async function receiveWebhook(
       confirmed = payment ? await provider.verifyReturn(payment, new URLSearchParams()) : null;
     } catch (err) {
       // Not recorded: the gateway retries a non-2xx delivery, and the retry is applied then.
-      console.error(JSON.stringify({ level: "warn", event: "webhook_confirm_failed", provider: provider.name, error: String(err) }));
+      console.error(
+        JSON.stringify({ level: "warn", event: "webhook_confirm_failed", provider: provider.name, error: String(err) }),
+      );
       throw new BackendError(503, "Could not confirm the payment with the provider; please retry.");
     }
-    outcome = await applyProviderResult(db, provider.name, confirmed ? { ...confirmed, paymentId: result.paymentId } : result);
+    outcome = await applyProviderResult(
+      db,
+      provider.name,
+      confirmed ? { ...confirmed, paymentId: result.paymentId } : result,
+    );
   }
   const recorded = await db
-    .prepare("INSERT INTO payment_events (provider, event_id, payment_id, type) VALUES (?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING")
+    .prepare(
+      "INSERT INTO payment_events (provider, event_id, payment_id, type) VALUES (?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING",
+    )
     .bind(provider.name, event.eventId, result?.paymentId ?? null, event.type)
     .run();
   return { replayed: recorded.meta.changes === 0, outcome };
 }
 
 /** Events that name only the gateway's reference are matched to our payment by it. */
-async function resolvePayment(db: D1Database, provider: string, result: ProviderResult): Promise<ProviderResult | null> {
+async function resolvePayment(
+  db: D1Database,
+  provider: string,
+  result: ProviderResult,
+): Promise<ProviderResult | null> {
   if (result.paymentId) return result;
   if (!result.providerRef) return null;
-  const row = await db.prepare("SELECT id FROM payments WHERE provider = ? AND provider_ref = ?").bind(provider, result.providerRef).first<{ id: string }>();
+  const row = await db
+    .prepare("SELECT id FROM payments WHERE provider = ? AND provider_ref = ?")
+    .bind(provider, result.providerRef)
+    .first<{ id: string }>();
   return row ? { ...result, paymentId: row.id } : null;
 }
 
@@ -315,7 +395,13 @@ export interface PaymentStatusView {
 }
 
 /** What the shopper sees on return; asks the provider when the result is not known yet. */
-export async function paymentStatus(db: D1Database, env: Env, paymentId: string, lang: Lang, params = new URLSearchParams()): Promise<PaymentStatusView> {
+export async function paymentStatus(
+  db: D1Database,
+  env: Env,
+  paymentId: string,
+  lang: Lang,
+  params = new URLSearchParams(),
+): Promise<PaymentStatusView> {
   await releaseExpiredReservations(db);
   let payment = await findPayment(db, paymentId);
   if (!payment) throw notFound(say(lang, { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
@@ -329,11 +415,15 @@ export async function paymentStatus(db: D1Database, env: Env, paymentId: string,
       }
     } catch (err) {
       // The gateway being unreachable leaves the payment pending; the webhook will settle it.
-      console.error(JSON.stringify({ level: "warn", event: "payment_verify_failed", payment_id: paymentId, error: String(err) }));
+      console.error(
+        JSON.stringify({ level: "warn", event: "payment_verify_failed", payment_id: paymentId, error: String(err) }),
+      );
     }
   }
   const row = await db
-    .prepare("SELECT p.status, p.message, o.status AS order_status FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = ?")
+    .prepare(
+      "SELECT p.status, p.message, o.status AS order_status FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = ?",
+    )
     .bind(paymentId)
     .first<{ status: PaymentRecord["status"]; message: string | null; order_status: OrderStatus }>();
   const status = row!.status === "paid" ? "paid" : row!.status === "failed" ? "failed" : "pending";
@@ -343,5 +433,11 @@ export async function paymentStatus(db: D1Database, env: Env, paymentId: string,
       : status === "failed"
         ? failureMessage(lang, row!.message)
         : say(lang, { en: "Waiting for the payment to complete.", ar: "بانتظار اكتمال عملية الدفع." });
-  return { payment_id: paymentId, status, order_number: payment.order_number, order_status: row!.order_status, message };
+  return {
+    payment_id: paymentId,
+    status,
+    order_number: payment.order_number,
+    order_status: row!.order_status,
+    message,
+  };
 }

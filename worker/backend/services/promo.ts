@@ -36,9 +36,11 @@ export interface PromoRow {
   active: number;
 }
 
-export type PromoEvaluation = { ok: true; promo: AppliedPromo; row: PromoRow } | { ok: false; message: string; reason: PromoRefusal };
+export type PromoEvaluation =
+  { ok: true; promo: AppliedPromo; row: PromoRow } | { ok: false; message: string; reason: PromoRefusal };
 
-export type PromoRefusal = "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "sign_in" | "empty_cart";
+export type PromoRefusal =
+  "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "sign_in" | "empty_cart";
 
 const MESSAGES: Record<PromoRefusal, Bilingual> = {
   unknown: { en: "This promo code does not exist.", ar: "رمز الخصم هذا غير موجود." },
@@ -51,7 +53,10 @@ const MESSAGES: Record<PromoRefusal, Bilingual> = {
   used_up: { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." },
   per_user: { en: "You have already used this promo code.", ar: "لقد استخدمت رمز الخصم هذا من قبل." },
   sign_in: { en: "Sign in to use this promo code.", ar: "سجّل الدخول لاستخدام رمز الخصم هذا." },
-  empty_cart: { en: "Add products to your cart before applying a promo code.", ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم." },
+  empty_cart: {
+    en: "Add products to your cart before applying a promo code.",
+    ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم.",
+  },
 };
 
 export function promoMessage(lang: Lang, reason: PromoRefusal, minOrder = 0): string {
@@ -75,7 +80,9 @@ export async function findPromo(db: D1Database, code: string): Promise<PromoRow 
  */
 async function redemptionsBy(db: D1Database, promoId: number, userId: number, email?: string): Promise<number> {
   const row = await db
-    .prepare("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?1 AND (user_id = ?2 OR email = ?3 COLLATE NOCASE)")
+    .prepare(
+      "SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?1 AND (user_id = ?2 OR email = ?3 COLLATE NOCASE)",
+    )
     .bind(promoId, userId, email ?? null)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -94,7 +101,11 @@ export async function evaluatePromo(
   lang: Lang,
   email?: string,
 ): Promise<PromoEvaluation> {
-  const refuse = (reason: PromoRefusal, minOrder = 0): PromoEvaluation => ({ ok: false, reason, message: promoMessage(lang, reason, minOrder) });
+  const refuse = (reason: PromoRefusal, minOrder = 0): PromoEvaluation => ({
+    ok: false,
+    reason,
+    message: promoMessage(lang, reason, minOrder),
+  });
   if (subtotal <= 0) return refuse("empty_cart");
   const row = await findPromo(db, code);
   if (!row || row.active !== 1) return refuse("unknown");
@@ -154,7 +165,9 @@ export function isPerCustomerLimit(err: unknown): boolean {
 export function releasePromoStatements(db: D1Database, orderId: number): D1PreparedStatement[] {
   return [
     db
-      .prepare("UPDATE promo_codes SET used_count = used_count - 1 WHERE id IN (SELECT promo_id FROM promo_redemptions WHERE order_id = ?) AND used_count > 0")
+      .prepare(
+        "UPDATE promo_codes SET used_count = used_count - 1 WHERE id IN (SELECT promo_id FROM promo_redemptions WHERE order_id = ?) AND used_count > 0",
+      )
       .bind(orderId),
     db.prepare("DELETE FROM promo_redemptions WHERE order_id = ?").bind(orderId),
   ];

@@ -34,7 +34,10 @@ const TOO_MANY: Bilingual = {
 
 /** The 16-bit groups of an IPv6 address (with `::` expanded), or null when it is not one. */
 function ipv6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  let text = ip
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   // An embedded IPv4 tail (::ffff:192.0.2.1) becomes two groups.
   const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
   if (v4) {
@@ -67,7 +70,10 @@ export function networkKey(ip: string): string {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }
 
 /**
@@ -87,7 +93,10 @@ export const requestNetwork = (c: Context<BackendEnv>): string => clientIp((name
  * A network address as it may be stored (contact messages, orders): an HMAC under the pepper,
  * so a leaked table does not give the addresses back by brute force over the IPv4 space.
  */
-export async function hashedNetwork(env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">, network: string): Promise<string | null> {
+export async function hashedNetwork(
+  env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">,
+  network: string,
+): Promise<string | null> {
   if (network === "unknown") return null;
   const bytes = await hmac(pepper(env), `ip:${network}`);
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -109,7 +118,11 @@ async function d1Allows(db: D1Database, key: string, limit: number, period: numb
 }
 
 /** True when every key is still under its limit. Every key is counted, even after one fails. */
-export async function withinLimits(env: Pick<Env, "DB"> & Partial<Pick<Env, LimiterName>>, name: LimiterName, keys: string[]): Promise<boolean> {
+export async function withinLimits(
+  env: Pick<Env, "DB"> & Partial<Pick<Env, LimiterName>>,
+  name: LimiterName,
+  keys: string[],
+): Promise<boolean> {
   const binding = env[name];
   const outcomes = await Promise.all(
     keys.map(async (key) => {
@@ -126,7 +139,12 @@ export async function withinLimits(env: Pick<Env, "DB"> & Partial<Pick<Env, Limi
  * over its limit. Keys name what is counted (`checkout:ip:…`, `checkout:guest:…`), never
  * whether an account exists, so a 429 reveals nothing either.
  */
-export async function enforceLimits(c: Context<BackendEnv>, name: LimiterName, keys: string[], message: Bilingual = TOO_MANY): Promise<void> {
+export async function enforceLimits(
+  c: Context<BackendEnv>,
+  name: LimiterName,
+  keys: string[],
+  message: Bilingual = TOO_MANY,
+): Promise<void> {
   if (await withinLimits(c.env, name, keys)) return;
   c.header("retry-after", "60");
   throw new BackendError(429, say(c.get("lang"), message));

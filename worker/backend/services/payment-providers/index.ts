@@ -74,7 +74,8 @@ export const PROVIDERS = ["sandbox", "moyasar"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
 /** Development and test run the sandbox and development keys; anything else counts as production. */
-const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
+const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) =>
+  env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
 
 /**
  * The sandbox takes test cards, so it may pay real orders for nothing: it runs in development
@@ -114,13 +115,20 @@ export type ProviderChoice = { name: ProviderName; reason: null } | { name: null
 export function configuredProvider(env: Env): ProviderChoice {
   const given = (env.PAYMENT_PROVIDER ?? "").trim().toLowerCase();
   const name = given || (isDevelopment(env) ? "sandbox" : "");
-  if (!name) return { name: null, reason: "PAYMENT_PROVIDER is not set; a live shop needs a real payment provider (moyasar)." };
-  if (!(PROVIDERS as readonly string[]).includes(name)) return { name: null, reason: `PAYMENT_PROVIDER "${given}" is not one of ${PROVIDERS.join(", ")}.` };
+  if (!name)
+    return { name: null, reason: "PAYMENT_PROVIDER is not set; a live shop needs a real payment provider (moyasar)." };
+  if (!(PROVIDERS as readonly string[]).includes(name))
+    return { name: null, reason: `PAYMENT_PROVIDER "${given}" is not one of ${PROVIDERS.join(", ")}.` };
   if (name === "sandbox" && !sandboxEnabled(env)) {
-    return { name: null, reason: `The sandbox provider accepts test cards, so it is off in production unless ${SANDBOX_OPT_IN}=true.` };
+    return {
+      name: null,
+      reason: `The sandbox provider accepts test cards, so it is off in production unless ${SANDBOX_OPT_IN}=true.`,
+    };
   }
-  if (name === "moyasar" && !env.MOYASAR_SECRET_KEY) return { name: null, reason: "PAYMENT_PROVIDER is moyasar but MOYASAR_SECRET_KEY is not set." };
-  if (name === "moyasar" && !env.PAYMENT_SECRET && !isDevelopment(env)) return { name: null, reason: "PAYMENT_PROVIDER is moyasar but PAYMENT_SECRET (its webhook key) is not set." };
+  if (name === "moyasar" && !env.MOYASAR_SECRET_KEY)
+    return { name: null, reason: "PAYMENT_PROVIDER is moyasar but MOYASAR_SECRET_KEY is not set." };
+  if (name === "moyasar" && !env.PAYMENT_SECRET && !isDevelopment(env))
+    return { name: null, reason: "PAYMENT_PROVIDER is moyasar but PAYMENT_SECRET (its webhook key) is not set." };
   return { name: name as ProviderName, reason: null };
 }
 
@@ -158,7 +166,10 @@ export function requirePaymentProvider(env: Env, lang: Lang): ProviderName {
 const encoder = new TextEncoder();
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
 }
 
 /** Hex HMAC-SHA256 of a message. */
@@ -168,7 +179,11 @@ export async function hmacHex(secret: string, message: string): Promise<string> 
 }
 
 /** Constant-time check of a hex HMAC-SHA256 signature (accepts a `sha256=` prefix). */
-export async function verifyHmac(secret: string, message: string, signature: string | null | undefined): Promise<boolean> {
+export async function verifyHmac(
+  secret: string,
+  message: string,
+  signature: string | null | undefined,
+): Promise<boolean> {
   const hex = (signature ?? "").trim().replace(/^sha256=/i, "");
   if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
   const bytes = new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
@@ -178,7 +193,10 @@ export async function verifyHmac(secret: string, message: string, signature: str
 /** Constant-time equality of two strings (for shared-secret tokens). */
 export async function sameSecret(a: string, b: string): Promise<boolean> {
   const key = await hmacKey("compare");
-  const [x, y] = await Promise.all([crypto.subtle.sign("HMAC", key, encoder.encode(a)), crypto.subtle.sign("HMAC", key, encoder.encode(b))]);
+  const [x, y] = await Promise.all([
+    crypto.subtle.sign("HMAC", key, encoder.encode(a)),
+    crypto.subtle.sign("HMAC", key, encoder.encode(b)),
+  ]);
   const ax = new Uint8Array(x);
   const by = new Uint8Array(y);
   let diff = 0;

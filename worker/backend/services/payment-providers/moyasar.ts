@@ -1,4 +1,12 @@
-import { sameSecret, verifyHmac, WebhookRejected, type PaymentProvider, type PaymentRecord, type ProviderResult, type WebhookEvent } from "./index";
+import {
+  sameSecret,
+  verifyHmac,
+  WebhookRejected,
+  type PaymentProvider,
+  type PaymentRecord,
+  type ProviderResult,
+  type WebhookEvent,
+} from "./index";
 
 /**
  * Moyasar (Saudi gateway) through its hosted invoice page: `start` creates an invoice
@@ -25,10 +33,22 @@ interface MoyasarWebhookBody {
   id: string;
   type: string;
   secret_token?: string;
-  data?: { id?: string; status?: string; amount?: number; currency?: string; invoice_id?: string | null; metadata?: Record<string, string> | null; source?: { message?: string | null } };
+  data?: {
+    id?: string;
+    status?: string;
+    amount?: number;
+    currency?: string;
+    invoice_id?: string | null;
+    metadata?: Record<string, string> | null;
+    source?: { message?: string | null };
+  };
 }
 
-export function moyasarProvider(config: { secretKey: string; webhookSecret: string; fetcher?: typeof fetch }): PaymentProvider {
+export function moyasarProvider(config: {
+  secretKey: string;
+  webhookSecret: string;
+  fetcher?: typeof fetch;
+}): PaymentProvider {
   const fetcher = config.fetcher ?? fetch;
   const auth = `Basic ${btoa(`${config.secretKey}:`)}`;
 
@@ -36,7 +56,12 @@ export function moyasarProvider(config: { secretKey: string; webhookSecret: stri
     if (!config.secretKey) throw new Error("MOYASAR_SECRET_KEY is not set");
     const res = await fetcher(`${API}${path}`, {
       ...init,
-      headers: { authorization: auth, accept: "application/json", "content-type": "application/json", ...(init.headers ?? {}) },
+      headers: {
+        authorization: auth,
+        accept: "application/json",
+        "content-type": "application/json",
+        ...(init.headers ?? {}),
+      },
     });
     if (!res.ok) throw new Error(`Moyasar ${init.method ?? "GET"} ${path} answered ${res.status}`);
     return (await res.json()) as T;
@@ -44,7 +69,12 @@ export function moyasarProvider(config: { secretKey: string; webhookSecret: stri
 
   function resultOf(payment: PaymentRecord, invoice: MoyasarInvoice): ProviderResult {
     const lastPayment = invoice.payments?.[invoice.payments.length - 1];
-    const status = invoice.status === "paid" ? "paid" : ["failed", "canceled", "expired", "voided"].includes(invoice.status) ? "failed" : "pending";
+    const status =
+      invoice.status === "paid"
+        ? "paid"
+        : ["failed", "canceled", "expired", "voided"].includes(invoice.status)
+          ? "failed"
+          : "pending";
     return {
       paymentId: payment.id,
       status,
@@ -85,13 +115,20 @@ export function moyasarProvider(config: { secretKey: string; webhookSecret: stri
         throw new WebhookRejected("body is not JSON");
       }
       const signed = await verifyHmac(config.webhookSecret, rawBody, headers.get("x-signature"));
-      const tokenOk = typeof body.secret_token === "string" && (await sameSecret(body.secret_token, config.webhookSecret));
+      const tokenOk =
+        typeof body.secret_token === "string" && (await sameSecret(body.secret_token, config.webhookSecret));
       if (!signed && !tokenOk) throw new WebhookRejected("bad signature");
-      if (typeof body.id !== "string" || typeof body.type !== "string") throw new WebhookRejected("not a Moyasar event");
+      if (typeof body.id !== "string" || typeof body.type !== "string")
+        throw new WebhookRejected("not a Moyasar event");
       // Our payment id travels in the metadata; otherwise the invoice id finds it.
       const paymentId = body.data?.metadata?.payment_id ?? "";
       if (!paymentId && !body.data?.invoice_id) return { eventId: body.id, type: body.type, result: null };
-      const status = body.type === "payment_paid" ? "paid" : body.type === "payment_failed" || body.type === "payment_faild" ? "failed" : "pending";
+      const status =
+        body.type === "payment_paid"
+          ? "paid"
+          : body.type === "payment_failed" || body.type === "payment_faild"
+            ? "failed"
+            : "pending";
       return {
         eventId: body.id,
         type: body.type,

@@ -1,5 +1,13 @@
 import type { Lang } from "../../env";
-import { hmacHex, verifyHmac, WebhookRejected, type PaymentProvider, type PaymentRecord, type ProviderResult, type WebhookEvent } from "./index";
+import {
+  hmacHex,
+  verifyHmac,
+  WebhookRejected,
+  type PaymentProvider,
+  type PaymentRecord,
+  type ProviderResult,
+  type WebhookEvent,
+} from "./index";
 
 /**
  * The sandbox gateway: hosts its own card page inside the backend so the whole payment flow runs
@@ -41,7 +49,10 @@ export function sandboxProvider(secret: string): PaymentProvider {
   return {
     name: "sandbox",
     async start({ payment, backendBase, lang }) {
-      return { redirectUrl: `${backendBase}/payments/sandbox/${payment.id}?lang=${lang}`, providerRef: randomId("sbx") };
+      return {
+        redirectUrl: `${backendBase}/payments/sandbox/${payment.id}?lang=${lang}`,
+        providerRef: randomId("sbx"),
+      };
     },
     // The sandbox delivers every result as a signed event the moment the card page decides it,
     // so a return has nothing to add.
@@ -56,7 +67,8 @@ export function sandboxProvider(secret: string): PaymentProvider {
       } catch {
         throw new WebhookRejected("body is not JSON");
       }
-      if (typeof body?.id !== "string" || typeof body.data?.payment_id !== "string") throw new WebhookRejected("not a sandbox event");
+      if (typeof body?.id !== "string" || typeof body.data?.payment_id !== "string")
+        throw new WebhookRejected("not a sandbox event");
       const result: ProviderResult = {
         paymentId: body.data.payment_id,
         status: body.data.status === "paid" ? "paid" : "failed",
@@ -102,7 +114,10 @@ export async function sandboxEvent(
 // their order; they work in <title> as well as in the body.
 const TEXT = {
   title: { en: "Sandbox payment", ar: "دفع تجريبي" },
-  intro: { en: "This is the shop's test payment page. No real card is charged.", ar: "هذه صفحة الدفع التجريبية للمتجر. لن تُخصم أي مبالغ من بطاقة حقيقية." },
+  intro: {
+    en: "This is the shop's test payment page. No real card is charged.",
+    ar: "هذه صفحة الدفع التجريبية للمتجر. لن تُخصم أي مبالغ من بطاقة حقيقية.",
+  },
   order: { en: "Order", ar: "الطلب" },
   amount: { en: "Amount", ar: "المبلغ" },
   cardNumber: { en: "Card number", ar: "رقم البطاقة" },
@@ -115,7 +130,10 @@ const TEXT = {
   cardSuccess: { en: "payment succeeds", ar: "ينجح الدفع" },
   cardDecline: { en: "card is declined", ar: "تُرفض البطاقة" },
   card3ds: { en: "3-D Secure check (code 123456)", ar: "تحقق \u20663-D Secure\u2069 (الرمز 123456)" },
-  anyExpiry: { en: "Use any future expiry date and any 3-digit CVC.", ar: "استخدم أي تاريخ انتهاء مستقبلي وأي رمز أمان من 3 أرقام." },
+  anyExpiry: {
+    en: "Use any future expiry date and any 3-digit CVC.",
+    ar: "استخدم أي تاريخ انتهاء مستقبلي وأي رمز أمان من 3 أرقام.",
+  },
   challengeTitle: { en: "3-D Secure verification", ar: "التحقق \u20663-D Secure\u2069" },
   challengeIntro: {
     en: "Your bank asks you to confirm this payment. Enter the one-time code sent to your phone. In the sandbox the code is 123456.",
@@ -138,7 +156,10 @@ export const CARD_ERRORS = {
 const t = (lang: Lang, key: keyof typeof TEXT): string => TEXT[key][lang];
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  return value.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 }
 
 function luhn(digits: string): boolean {
@@ -162,7 +183,11 @@ export interface CardForm {
 }
 
 /** Checks the card form; answers field errors, or what the sandbox does with the card. */
-export function decideCard(form: CardForm, lang: Lang, now = new Date()): { errors: Partial<Record<keyof CardForm, string>> } | { outcome: CardOutcome } {
+export function decideCard(
+  form: CardForm,
+  lang: Lang,
+  now = new Date(),
+): { errors: Partial<Record<keyof CardForm, string>> } | { outcome: CardOutcome } {
   const errors: Partial<Record<keyof CardForm, string>> = {};
   const digits = form.number.replace(/[\s-]/g, "");
   if (!/^\d{12,19}$/.test(digits) || !luhn(digits)) errors.number = CARD_ERRORS.number[lang];
@@ -237,7 +262,9 @@ export interface PagePayment {
 }
 
 function money(amount: number, currency: string, lang: Lang): string {
-  return new Intl.NumberFormat(lang === "ar" ? "ar-SA-u-nu-latn" : "en-US", { style: "currency", currency }).format(amount / 100);
+  return new Intl.NumberFormat(lang === "ar" ? "ar-SA-u-nu-latn" : "en-US", { style: "currency", currency }).format(
+    amount / 100,
+  );
 }
 
 function summary(payment: PagePayment, lang: Lang): string {
@@ -252,7 +279,14 @@ function errorSummary(lang: Lang, messages: string[]): string {
   return `<div class="summary" role="alert"><strong>${t(lang, "errorsTitle")}</strong><ul>${messages.map((m) => `<li>${escapeHtml(m)}</li>`).join("")}</ul></div>`;
 }
 
-function field(opts: { id: string; name: string; label: string; value?: string; error?: string; attrs: string }): string {
+function field(opts: {
+  id: string;
+  name: string;
+  label: string;
+  value?: string;
+  error?: string;
+  attrs: string;
+}): string {
   const describedBy = opts.error ? ` aria-invalid="true" aria-describedby="${opts.id}-error"` : "";
   return `<div>
 <label for="${opts.id}">${escapeHtml(opts.label)}</label>
@@ -273,7 +307,10 @@ export function renderCardPage(
   const body = `<h1>${t(lang, "title")}</h1>
 <p>${t(lang, "intro")}</p>
 ${summary(payment, lang)}
-${errorSummary(lang, Object.values(errors).filter((m): m is string => !!m))}
+${errorSummary(
+  lang,
+  Object.values(errors).filter((m): m is string => !!m),
+)}
 <form method="post" action="${escapeHtml(action)}" novalidate>
 ${field({ id: "card-number", name: "card_number", label: t(lang, "cardNumber"), value: values.number, error: errors.number, attrs: 'inputmode="numeric" autocomplete="cc-number" required maxlength="23"' })}
 <div class="row">
