@@ -11,7 +11,7 @@ export interface Crumb {
 export function Breadcrumbs({ items }: { items: Crumb[] }) {
   const t = useT();
   return (
-    <nav className="breadcrumbs" aria-label={t("catalog.breadcrumbs")}>
+    <nav className="breadcrumbs" aria-label={t("catalogue.breadcrumbs")}>
       <ol>
         {items.map((item, i) =>
           item.to && i < items.length - 1 ? (

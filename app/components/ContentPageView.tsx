@@ -1,4 +1,4 @@
-import type { ContentPage } from "../lib/catalog";
+import type { ContentPage } from "../lib/catalogue";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { PlainText } from "./PlainText";
@@ -15,7 +15,7 @@ export function ContentPageView({ page, inList = true }: { page: ContentPage; in
     <article className="container page content-page">
       <Breadcrumbs
         items={[
-          { name: t("catalog.home"), to: to("/") },
+          { name: t("catalogue.home"), to: to("/") },
           ...(inList ? [{ name: t("content.allPages"), to: to("/page") }] : []),
           { name: page.title },
         ]}

@@ -19,7 +19,7 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
   const t = useT();
   if (last <= 1) return null;
   return (
-    <nav className="pagination" aria-label={t("catalog.pagination")}>
+    <nav className="pagination" aria-label={t("catalogue.pagination")}>
       <ul>
         <li>
           {page > 1 ? (
@@ -27,14 +27,14 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
               <span aria-hidden="true" className="icon-flip">
                 ‹
               </span>{" "}
-              {t("catalog.previous")}
+              {t("catalogue.previous")}
             </SmartLink>
           ) : (
             <span className="pagination__step" aria-disabled="true">
               <span aria-hidden="true" className="icon-flip">
                 ‹
               </span>{" "}
-              {t("catalog.previous")}
+              {t("catalogue.previous")}
             </span>
           )}
         </li>
@@ -47,11 +47,11 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
             <li key={p}>
               {p === page ? (
                 <span className="pagination__page" aria-current="page">
-                  <span className="visually-hidden">{t("catalog.pageN", { page: p })}</span>
+                  <span className="visually-hidden">{t("catalogue.pageN", { page: p })}</span>
                   <bdi aria-hidden="true">{p}</bdi>
                 </span>
               ) : (
-                <SmartLink to={href(p)} className="pagination__page" aria-label={t("catalog.pageN", { page: p })}>
+                <SmartLink to={href(p)} className="pagination__page" aria-label={t("catalogue.pageN", { page: p })}>
                   <bdi>{p}</bdi>
                 </SmartLink>
               )}
@@ -61,14 +61,14 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
         <li>
           {page < last ? (
             <SmartLink to={href(page + 1)} rel="next" className="pagination__step">
-              {t("catalog.next")}{" "}
+              {t("catalogue.next")}{" "}
               <span aria-hidden="true" className="icon-flip">
                 ›
               </span>
             </SmartLink>
           ) : (
             <span className="pagination__step" aria-disabled="true">
-              {t("catalog.next")}{" "}
+              {t("catalogue.next")}{" "}
               <span aria-hidden="true" className="icon-flip">
                 ›
               </span>

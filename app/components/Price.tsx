@@ -25,12 +25,12 @@ export function Price({ price, compareAt, currency, size = "md", className, labe
       className={["price", `price--${size}`, onSale ? "price--sale" : "", className ?? ""].filter(Boolean).join(" ")}
     >
       <span className="price__now">
-        {onSale ? <span className="visually-hidden">{t("catalog.priceNow")} </span> : null}
+        {onSale ? <span className="visually-hidden">{t("catalogue.priceNow")} </span> : null}
         <bdi>{label ?? formatMoney(price, currency, locale)}</bdi>
       </span>
       {onSale ? (
         <s className="price__was">
-          <span className="visually-hidden">{t("catalog.priceWas")} </span>
+          <span className="visually-hidden">{t("catalogue.priceWas")} </span>
           <bdi>{compareLabel ?? formatMoney(compareAt, currency, locale)}</bdi>
         </s>
       ) : null}

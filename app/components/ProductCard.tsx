@@ -1,5 +1,5 @@
-import "../styles/catalog.css";
-import type { ProductSummary } from "../lib/catalog";
+import "../styles/catalogue.css";
+import type { ProductSummary } from "../lib/catalogue";
 import type { PriceLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
@@ -40,8 +40,8 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           fetchPriority={priority === "lcp" ? "high" : undefined}
         />
         <span className="product-card__flags">
-          {product.is_new ? <span className="flag flag--new">{t("catalog.new")}</span> : null}
-          {onSale ? <span className="flag flag--sale">{t("catalog.sale")}</span> : null}
+          {product.is_new ? <span className="flag flag--new">{t("catalogue.new")}</span> : null}
+          {onSale ? <span className="flag flag--sale">{t("catalogue.sale")}</span> : null}
         </span>
       </div>
       <div className="product-card__body">
@@ -52,7 +52,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           </SmartLink>
         </Heading>
         <p className="product-card__model muted">
-          <span className="visually-hidden">{t("catalog.model")}: </span>
+          <span className="visually-hidden">{t("catalogue.model")}: </span>
           <bdi>{product.model}</bdi>
         </p>
         <div className="product-card__foot">

@@ -1,15 +1,15 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigate } from "react-router";
-import { flattenCategories, type Category, type Ref } from "../lib/catalog";
+import { flattenCategories, type Category, type Ref } from "../lib/catalogue";
 import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
 import { useT } from "../lib/use-locale";
 
 const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
-  relevance: "catalog.sortRelevance",
-  newest: "catalog.sortNewest",
-  price_asc: "catalog.sortPriceAsc",
-  price_desc: "catalog.sortPriceDesc",
-  name: "catalog.sortName",
+  relevance: "catalogue.sortRelevance",
+  newest: "catalogue.sortNewest",
+  price_asc: "catalogue.sortPriceAsc",
+  price_desc: "catalogue.sortPriceDesc",
+  name: "catalogue.sortName",
 };
 
 const lastFocused: { id: string } = { id: "" };
@@ -56,7 +56,7 @@ export function ProductFilters({
       method="get"
       action={action}
       className="filters"
-      aria-label={t("catalog.filters")}
+      aria-label={t("catalogue.filters")}
       key={key}
       onSubmit={(e) => {
         e.preventDefault();
@@ -69,9 +69,9 @@ export function ProductFilters({
       {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
       <div className="filters__row">
         <div className="field">
-          <label htmlFor="filter-category">{t("catalog.category")}</label>
+          <label htmlFor="filter-category">{t("catalogue.category")}</label>
           <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
-            <option value="">{t("catalog.allCategories")}</option>
+            <option value="">{t("catalogue.allCategories")}</option>
             {flattenCategories(categories).map(({ category, depth }) => (
               <option key={category.id} value={category.slug}>
                 {`${"\u2014 ".repeat(depth)}${category.name}`}
@@ -80,9 +80,9 @@ export function ProductFilters({
           </select>
         </div>
         <div className="field">
-          <label htmlFor="filter-brand">{t("catalog.brand")}</label>
+          <label htmlFor="filter-brand">{t("catalogue.brand")}</label>
           <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
-            <option value="">{t("catalog.allBrands")}</option>
+            <option value="">{t("catalogue.allBrands")}</option>
             {brands.map((b) => (
               <option key={b.id} value={b.slug}>
                 {b.name}
@@ -91,31 +91,31 @@ export function ProductFilters({
           </select>
         </div>
         <fieldset className="field filters__price">
-          <legend>{t("catalog.priceRange")}</legend>
+          <legend>{t("catalogue.priceRange")}</legend>
           <div className="filters__price-inputs">
             <label className="visually-hidden" htmlFor="filter-min">
-              {t("catalog.minPrice")}
+              {t("catalogue.minPrice")}
             </label>
             <input
               id="filter-min"
               name="min_price"
               type="text"
               inputMode="decimal"
-              placeholder={t("catalog.min")}
+              placeholder={t("catalogue.min")}
               defaultValue={query.min_price ?? ""}
               size={6}
               dir="ltr"
             />
             <span aria-hidden="true">–</span>
             <label className="visually-hidden" htmlFor="filter-max">
-              {t("catalog.maxPrice")}
+              {t("catalogue.maxPrice")}
             </label>
             <input
               id="filter-max"
               name="max_price"
               type="text"
               inputMode="decimal"
-              placeholder={t("catalog.max")}
+              placeholder={t("catalogue.max")}
               defaultValue={query.max_price ?? ""}
               size={6}
               dir="ltr"
@@ -123,7 +123,7 @@ export function ProductFilters({
           </div>
         </fieldset>
         <div className="field">
-          <label htmlFor="filter-sort">{t("catalog.sort")}</label>
+          <label htmlFor="filter-sort">{t("catalogue.sort")}</label>
           <select id="filter-sort" name="sort" defaultValue={query.sort ?? "relevance"} onChange={apply}>
             {SORTS.map((s) => (
               <option key={s} value={s}>
@@ -134,11 +134,11 @@ export function ProductFilters({
         </div>
         <label className="filters__check">
           <input type="checkbox" name="in_stock" value="1" defaultChecked={query.in_stock} onChange={apply} />
-          {t("catalog.inStockOnly")}
+          {t("catalogue.inStockOnly")}
         </label>
         <div className="filters__actions">
           <button type="submit" className="button button--primary">
-            {t("catalog.apply")}
+            {t("catalogue.apply")}
           </button>
         </div>
       </div>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Form, useLocation, useNavigate } from "react-router";
 import { browserApi } from "../lib/api/browser";
 import { suggestProducts } from "../lib/api/catalogue";
-import type { Suggestion } from "../lib/catalog";
+import type { Suggestion } from "../lib/catalogue";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/search.css";

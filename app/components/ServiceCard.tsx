@@ -1,4 +1,4 @@
-import type { Service } from "../lib/catalog";
+import type { Service } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
 import { SmartLink } from "./SmartLink";

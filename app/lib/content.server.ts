@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { serverApi } from "./api/server";
-import type { ContentPage } from "./catalog";
+import type { ContentPage } from "./catalogue";
 import { failLoad, routeLocale } from "./loaders";
 
 /** Loads one of the backend's content pages (about-us, privacy-policy, terms, ...) for a route. */

@@ -16,7 +16,7 @@ import { FORM_OPTIONS, formRules, nameInputProps } from "../lib/forms";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "contact" });
 
@@ -100,7 +100,7 @@ export default function ContactUs() {
 
   return (
     <div className="container page contact">
-      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("pages.contact.title") }]} />
+      <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("pages.contact.title") }]} />
       <h1>{t("pages.contact.title")}</h1>
       <p className="lead muted">{t("contact.intro")}</p>
       <div className="contact__grid">

@@ -9,12 +9,12 @@ import type { Envelope } from "../lib/api/client";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { Banner, Category, ProductSummary, Service } from "../lib/catalog";
+import type { Banner, Category, ProductSummary, Service } from "../lib/catalogue";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels, withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];

@@ -7,7 +7,7 @@ import { serverApi } from "../lib/api/server";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -33,7 +33,7 @@ export default function ContentPages({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page">
-      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("content.allPages") }]} />
+      <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("content.allPages") }]} />
       <h1>{t("pages.pageList.title")}</h1>
       {loaderData.pages.length > 0 ? (
         <ul className="page-list" role="list">

@@ -12,13 +12,13 @@ import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
 import { StockBadge } from "../components/StockBadge";
 import { getProduct } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { maxOrderable } from "../lib/catalog";
+import { maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -83,8 +83,8 @@ export const meta: Route.MetaFunction = (args) => {
         },
       }),
       breadcrumbList([
-        { name: t("catalog.home"), url: `${origin}/${locale}` },
-        { name: t("catalog.products"), url: `${origin}/${locale}/products` },
+        { name: t("catalogue.home"), url: `${origin}/${locale}` },
+        { name: t("catalogue.products"), url: `${origin}/${locale}/products` },
         ...product.breadcrumbs.map((c) => ({
           name: c.name,
           url: `${origin}/${locale}/products?category=${encodeURIComponent(c.slug)}`,
@@ -111,8 +111,8 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
       <BackButton />
       <Breadcrumbs
         items={[
-          { name: t("catalog.home"), to: to("/") },
-          { name: t("catalog.products"), to: to("/products") },
+          { name: t("catalogue.home"), to: to("/") },
+          { name: t("catalogue.products"), to: to("/products") },
           ...product.breadcrumbs.map((c) => ({
             name: c.name,
             to: `${to("/products")}?category=${encodeURIComponent(c.slug)}`,

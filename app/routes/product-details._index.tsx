@@ -4,13 +4,13 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category } from "../lib/catalog";
-import { catalogContext } from "../lib/context";
+import { flattenCategories, type Category } from "../lib/catalogue";
+import { catalogueContext } from "../lib/context";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const [categories, popular] = await Promise.all([
-      context.get(catalogContext)() as Promise<Category[]>,
+      context.get(catalogueContext)() as Promise<Category[]>,
       listProducts(api, { sort: "relevance", per_page: 4 }).then((r) => withPriceLabels(r.data ?? [], locale)),
     ]);
     return { categories, popular };
@@ -46,9 +46,9 @@ export default function ProductFinder({ loaderData }: Route.ComponentProps) {
           <input id="finder-q" name="q" type="search" autoComplete="off" required maxLength={100} />
         </div>
         <div className="field">
-          <label htmlFor="finder-category">{t("catalog.category")}</label>
+          <label htmlFor="finder-category">{t("catalogue.category")}</label>
           <select id="finder-category" name="category" defaultValue="">
-            <option value="">{t("catalog.allCategories")}</option>
+            <option value="">{t("catalogue.allCategories")}</option>
             {flattenCategories(categories).map(({ category, depth }) => (
               <option key={category.id} value={category.slug}>{`${"\u2014 ".repeat(depth)}${category.name}`}</option>
             ))}

@@ -7,15 +7,15 @@ import { ProductFilters } from "../components/ProductFilters";
 import { SmartLink } from "../components/SmartLink";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category, type ListMeta } from "../lib/catalog";
-import { catalogContext } from "../lib/context";
+import { flattenCategories, type Category, type ListMeta } from "../lib/catalogue";
+import { catalogueContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceLabels } from "../lib/money";
 import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-query";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // The three reads go out together; the category tree is the one the header already asked for.
     const [list, categories, brands] = await Promise.all([
       listProducts(api, backendQuery(query)),
-      context.get(catalogContext)() as Promise<Category[]>,
+      context.get(catalogueContext)() as Promise<Category[]>,
       listBrands(api).then((r) => r.data ?? []),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;
@@ -65,8 +65,8 @@ export const meta: Route.MetaFunction = (args) => {
   if (data && data.query.page > 1) title = `${title} — ${t("seo.pageSuffix", { page: data.query.page })}`;
   const origin = metaOrigin(args);
   const crumbs = [
-    { name: t("catalog.home"), url: `${origin}/${locale}` },
-    { name: t("catalog.products"), url: `${origin}/${locale}/products` },
+    { name: t("catalogue.home"), url: `${origin}/${locale}` },
+    { name: t("catalogue.products"), url: `${origin}/${locale}/products` },
     ...(category
       ? [{ name: category.name, url: `${origin}/${locale}/products?category=${encodeURIComponent(category.slug)}` }]
       : []),
@@ -90,7 +90,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
     ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category
     : undefined;
   // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
-  const [before, after = ""] = t("catalog.resultsFor", { q: "\u0000" }).split("\u0000");
+  const [before, after = ""] = t("catalogue.resultsFor", { q: "\u0000" }).split("\u0000");
   const heading = query.q ? (
     <>
       {before}
@@ -100,37 +100,37 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   ) : (
     (category?.name ?? t("pages.products.title"))
   );
-  const count = meta.total === 1 ? t("catalog.resultsOne") : t("catalog.results", { count: meta.total });
+  const count = meta.total === 1 ? t("catalogue.resultsOne") : t("catalogue.results", { count: meta.total });
   const filtered = Boolean(
     query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock,
   );
   return (
-    <div className="container page catalog">
+    <div className="container page catalogue">
       <Breadcrumbs
         items={[
-          { name: t("catalog.home"), to: to("/") },
-          { name: t("catalog.products"), to: base },
+          { name: t("catalogue.home"), to: to("/") },
+          { name: t("catalogue.products"), to: base },
           ...(category ? [{ name: category.name }] : []),
         ]}
       />
-      <header className="catalog__head">
+      <header className="catalogue__head">
         <h1>{heading}</h1>
-        <p className="catalog__count muted" role="status" aria-live="polite">
+        <p className="catalogue__count muted" role="status" aria-live="polite">
           {count}
-          {meta.last_page > 1 ? <> · {t("catalog.pageOf", { page: meta.page, last: meta.last_page })}</> : null}
+          {meta.last_page > 1 ? <> · {t("catalogue.pageOf", { page: meta.page, last: meta.last_page })}</> : null}
         </p>
       </header>
       <ProductFilters action={base} query={query} categories={categories} brands={brands} />
-      {ignored.length > 0 ? <p className="notice">{t("catalog.badValue")}</p> : null}
+      {ignored.length > 0 ? <p className="notice">{t("catalogue.badValue")}</p> : null}
       {products.length > 0 ? (
         <ProductGrid products={products} eager={4} lcp={query.page === 1} headingLevel={2} />
       ) : (
         <section className="empty-state" aria-labelledby="empty-title">
-          <h2 id="empty-title">{t("catalog.empty")}</h2>
-          <p className="muted">{t("catalog.emptyHint")}</p>
+          <h2 id="empty-title">{t("catalogue.empty")}</h2>
+          <p className="muted">{t("catalogue.emptyHint")}</p>
           {filtered || query.q ? (
             <SmartLink className="button" to={base}>
-              {t("catalog.clear")}
+              {t("catalogue.clear")}
             </SmartLink>
           ) : null}
         </section>

@@ -12,7 +12,7 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { toDecimalString, withPriceFromLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -58,7 +58,7 @@ export const meta: Route.MetaFunction = (args) => {
           : {}),
       }),
       breadcrumbList([
-        { name: t("catalog.home"), url: `${origin}/${locale}` },
+        { name: t("catalogue.home"), url: `${origin}/${locale}` },
         { name: t("services.title"), url: `${origin}/${locale}/services` },
         { name: service.name, url },
       ]),
@@ -74,7 +74,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
     <div className="container page service">
       <Breadcrumbs
         items={[
-          { name: t("catalog.home"), to: to("/") },
+          { name: t("catalogue.home"), to: to("/") },
           { name: t("services.title"), to: to("/services") },
           { name: service.name },
         ]}

@@ -9,7 +9,7 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels } from "../lib/money";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalog.css";
+import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -33,7 +33,7 @@ export const meta: Route.MetaFunction = (args) => {
     page: "services",
     extra: [
       breadcrumbList([
-        { name: t("catalog.home"), url: `${origin}/${locale}` },
+        { name: t("catalogue.home"), url: `${origin}/${locale}` },
         { name: t("services.title"), url: `${origin}/${locale}/services` },
       ]),
     ],
@@ -45,7 +45,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page">
-      <Breadcrumbs items={[{ name: t("catalog.home"), to: to("/") }, { name: t("services.title") }]} />
+      <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("services.title") }]} />
       <h1>{t("pages.services.title")}</h1>
       <p className="lead muted">{t("services.intro")}</p>
       {loaderData.services.length > 0 ? (

@@ -4,19 +4,19 @@ import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
-import { catalogContext, shopContext } from "../lib/context";
+import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
 import { isLocale } from "../lib/locales";
 import { useT } from "../lib/use-locale";
-import { catalogMiddleware } from "../middleware/catalog";
+import { catalogueMiddleware } from "../middleware/catalogue";
 import { redirectMiddleware } from "../middleware/redirect";
 
 /** The one default layout: header, navigation, main, footer, cart drawer. */
-export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogueMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [categories, session] = await Promise.all([
-    context.get(catalogContext)(),
+    context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
   ]);
   return { categories, signedIn: session !== null };

@@ -1,5 +1,5 @@
 import { atom } from "jotai";
-import type { ProductSummary } from "../lib/catalog";
+import type { ProductSummary } from "../lib/catalogue";
 
 /**
  * The cart in the browser (spec §3 "Cart state", §4 "Cart" and "Promo code"). The atoms hold

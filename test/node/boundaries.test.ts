@@ -86,7 +86,7 @@ describe("import boundaries", () => {
         writeFileSync(join(scratch, path), text);
       };
       write(
-        "app/lib/catalog.ts",
+        "app/lib/catalogue.ts",
         'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\n',
       );
       write(
@@ -104,7 +104,7 @@ describe("import boundaries", () => {
       );
       expect(forbiddenImports(scratch)).toEqual([
         "contract/orders.ts: ../worker/env (contract/ may not import worker/env)",
-        "app/lib/catalog.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
+        "app/lib/catalogue.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
         "app/routes/home.tsx: ../../worker/api/session (app/ may not import worker/api/session)",
         "worker/backend/routes/cart.ts: ../../api/session (worker/backend/ may not import worker/api/session)",
         "worker/page-cache.ts: ../app/lib/locales (worker/ may not import app/lib/locales)",

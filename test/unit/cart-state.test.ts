@@ -21,7 +21,7 @@ import {
   withoutInvalid,
   type CartList,
 } from "../../app/state/cart";
-import type { ProductSummary } from "../../app/lib/catalog";
+import type { ProductSummary } from "../../app/lib/catalogue";
 
 beforeAll(() => {
   registerMessages("en", en);

@@ -3,7 +3,7 @@ import { pageWindow } from "../../app/components/Pagination";
 import { parsePlainText } from "../../app/components/PlainText";
 import { clampQuantity } from "../../app/components/QuantityPicker";
 import { isConstrainedNetwork } from "../../app/lib/prefetch";
-import { maxOrderable } from "../../app/lib/catalog";
+import { maxOrderable } from "../../app/lib/catalogue";
 import { backendQuery, latinDigits, parseProductQuery, viewSearch } from "../../app/lib/product-query";
 
 describe("the product list's URL", () => {

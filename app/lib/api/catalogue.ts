@@ -1,4 +1,4 @@
-import type { ProductDetails, ProductSummary, Ref, Suggestion } from "../catalog";
+import type { ProductDetails, ProductSummary, Ref, Suggestion } from "../catalogue";
 import type { Api, CallOptions } from "./client";
 
 /**

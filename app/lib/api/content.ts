@@ -1,4 +1,4 @@
-import type { HomeData, PageSummary, Service, ServiceDetails } from "../catalog";
+import type { HomeData, PageSummary, Service, ServiceDetails } from "../catalogue";
 import type { Api } from "./client";
 
 /**

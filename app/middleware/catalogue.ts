@@ -1,20 +1,20 @@
 import type { MiddlewareFunction } from "react-router";
 import { serverApi } from "../lib/api/server";
-import { catalogContext, shopContext, type CategoryNode } from "../lib/context";
+import { catalogueContext, shopContext, type CategoryNode } from "../lib/context";
 import { isLocale } from "../lib/locales";
 
 /**
- * The `catalog` middleware: gives the request one shared, lazily started read of the category
+ * The `catalogue` middleware: gives the request one shared, lazily started read of the category
  * tree for the header navigation (and the filters that need it). It starts when the first loader
  * asks, and React Router runs the loaders side by side, so there is no waterfall; a page served
  * from the page cache never starts it. A backend failure leaves the menu empty rather than
  * failing the page.
  */
-export const catalogMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
+export const catalogueMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
   const locale = isLocale(params.locale) ? params.locale : context.get(shopContext).preferredLocale;
   let tree: Promise<CategoryNode[]> | undefined;
   context.set(
-    catalogContext,
+    catalogueContext,
     () =>
       (tree ??= serverApi(context, request, locale)
         .then((api) => api.get<CategoryNode[]>("/categories"))
