@@ -36,11 +36,11 @@ const RETURN_BASE = "https://shop.invalid";
 /** A same-origin relative path (e.g. /en/payment-status), or null for anything else. */
 export function safeReturnPath(raw: string): string | null {
   const value = raw.trim();
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what a return path must not hold
   if (
     !value.startsWith("/") ||
     value.startsWith("//") ||
     value.includes("\\") ||
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what a return path must not hold
     /[\u0000-\u001f\u007f]/.test(value) ||
     value.length > 500
   )
