@@ -1,16 +1,13 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { installChunkReload } from "./lib/chunk-reload";
-import { retryDataRequests } from "./lib/data-retry";
+import { installChunkReload } from "./client/chunk-reload";
 import { ensureLocale } from "./lib/i18n";
 import { localeOfPath, DEFAULT_LOCALE, isLocale } from "./lib/locales";
 
 // A chunk that fails to load after a deploy reloads the page once per path (spec §8); an
-// interrupted navigation's aborted request is not reported as an error (lib/abort-rejections.ts).
+// interrupted navigation's aborted request is not reported as an error (client/abort-rejections.ts).
 installChunkReload();
-// A page-data request the browser cancels during quick Back presses is asked once more.
-retryDataRequests();
 
 // Load only the active locale's messages before hydrating; the other loads on a switch.
 const fromDocument = document.documentElement.lang.split("-")[0];
@@ -28,6 +25,6 @@ ensureLocale(locale).then(() => {
   // Spec §4: poll for a new build every hour; a change makes the next navigation a full load.
   // Nothing is asked before the first hour, so the poll's code loads after hydration; the
   // layout reads its result from the small update-state module. It starts at once rather than
-  // from the idle queue (lib/idle.ts), so the hour is counted from the page's load.
-  void import("./lib/update-poll").then(({ updatePoll }) => updatePoll.start());
+  // from the idle queue (client/idle.ts), so the hour is counted from the page's load.
+  void import("./client/update-poll").then(({ updatePoll }) => updatePoll.start());
 });

@@ -1,8 +1,10 @@
 import { Provider as JotaiProvider } from "jotai";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
+import { useRetryFailedData } from "./client/data-retry";
+import { Prefetcher } from "./client/Prefetcher";
+import { Toaster } from "./client/toast";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
 import { LoadingBar } from "./components/LoadingBar";
 import { PwaStatus } from "./components/PwaStatus";
@@ -35,7 +37,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 /**
  * Toasts (spec §9): top-right, 3000 ms, dark theme; loading toasts stay until replaced. They use
  * the shop's own font stack (with its Arabic faces) instead of sonner's, which lists a dozen
- * families the first toast had to look up one by one: a 15–20 ms layout on the test machine.
+ * families the first toast had to look up one by one (docs/PERFORMANCE.md, "sonner").
  */
 export const TOASTER = {
   position: "top-right",
@@ -51,7 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
   // Spec §2: on app render and on each locale change, set the document's direction and language.
   // Only when they differ: assigning `lang` or `dir`, even the value the server sent (so at every
-  // hydration), restyles the whole document, 558 elements on the product list (Chromium trace).
+  // hydration), restyles the whole document (docs/PERFORMANCE.md, "lang and dir").
   useEffect(() => {
     const html = document.documentElement;
     if (html.lang !== info.tag) html.lang = info.tag;
@@ -93,10 +95,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   configureBrowserApi({ backendBase: loaderData.backendBase });
+  const nonce = useNonce();
   return (
     <>
       <Outlet />
       <PwaStatus />
+      <Prefetcher nonce={nonce} />
     </>
   );
 }
@@ -107,7 +111,9 @@ export function ErrorBoundary() {
   const { status, detail } = describeError(error);
   const t = useT();
   const locale = useLocale();
-  if (status >= 500) console.error(error);
+  // A page-data request the browser cancelled is asked once more (client/data-retry.ts).
+  const retrying = useRetryFailedData(error);
+  if (status >= 500 && !retrying) console.error(error);
   return (
     <>
       <header className="site-header site-header--bare">
@@ -119,7 +125,7 @@ export function ErrorBoundary() {
         </div>
       </header>
       <main id="main" className="container">
-        <ErrorScreen status={status} detail={detail} />
+        {retrying ? null : <ErrorScreen status={status} detail={detail} />}
       </main>
     </>
   );

@@ -266,7 +266,7 @@ async function main() {
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     // A new worker waits until the shopper accepts the update (a SKIP_WAITING message), then
-    // the page reloads when it takes control (app/lib/pwa.ts).
+    // the page reloads when it takes control (app/client/pwa.ts).
     skipWaiting: false,
     runtimeCaching,
   });

@@ -1,6 +1,6 @@
 import { useAtomValue, useSetAtom } from "jotai";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, invalidQuantityAtom } from "../state/cart";

@@ -2,7 +2,7 @@ import { useAtom, useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { useCartHydration } from "../lib/cart";
-import { whenIdle } from "../lib/idle";
+import { whenIdle } from "../client/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
 
@@ -18,7 +18,7 @@ const loadCartStyles = () => import("../styles/cart.css");
 /**
  * The lines (with their quantity steppers) and the subtotal are only seen once the drawer opens,
  * and the cart is only known after hydration, so their code is not in the first load either: the
- * drawer starts loading it once the browser is idle after hydration (lib/idle.ts), well before
+ * drawer starts loading it once the browser is idle after hydration (client/idle.ts), well before
  * anyone opens it. The dialog, its focus handling and the empty state stay here, so opening is
  * instant; should the lines still be on their way, the open drawer says it is loading.
  */

@@ -2,7 +2,7 @@ import { lazy, Suspense } from "react";
 import type { PhoneInputProps } from "./PhoneInput";
 
 /**
- * The phone input and its numbering metadata (about 35 KB gzip) load with the first phone field
+ * The phone input and its numbering metadata (docs/PERFORMANCE.md for its size) load with the first phone field
  * on a page, not with every page that has a form. Until then a plain, LTR, read-only input with
  * the same id and value stands in, so labels and layout do not move.
  */

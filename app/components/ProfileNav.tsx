@@ -1,7 +1,7 @@
 import { useSetAtom } from "jotai";
 import { useState } from "react";
 import { NavLink, useNavigate, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../client/toast";
 import { signOut } from "../lib/identity";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { currentUserAtom } from "../state/session";

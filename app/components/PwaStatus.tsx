@@ -1,9 +1,9 @@
 import { useAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
-import { toast } from "sonner";
-import type { BeforeInstallPromptEvent, PwaController } from "../lib/pwa";
-import { reloadOnNavigation, updateState } from "../lib/update-state";
+import { toast } from "../client/toast";
+import type { BeforeInstallPromptEvent, PwaController } from "../client/pwa";
+import { reloadOnNavigation, updateState } from "../client/update-state";
 import { useT } from "../lib/use-locale";
 import {
   installPromptAtom,
@@ -21,7 +21,7 @@ let registration: Promise<PwaController | null> | undefined;
  * Registration and the install prompt both happen after hydration (an effect, a click), so their
  * code is not part of the first load; the registration effect fetches it right away.
  */
-const loadPwa = () => import("../lib/pwa");
+const loadPwa = () => import("../client/pwa");
 
 /**
  * The app-and-installation states of spec §4, shown in the shopper's language: service worker
@@ -43,7 +43,7 @@ export function PwaStatus() {
   tRef.current = t;
 
   // After hydration: register the service worker (once per page), at once rather than from the
-  // idle queue (lib/idle.ts), so the deploy journey in test/e2e/pwa.e2e.ts keeps its tested timing.
+  // idle queue (client/idle.ts), so the deploy journey in test/e2e/pwa.e2e.ts keeps its tested timing.
   useEffect(() => {
     if (import.meta.env.DEV) return;
     registration ??= loadPwa().then(({ registerServiceWorker }) =>

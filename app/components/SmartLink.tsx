@@ -1,6 +1,6 @@
 import { forwardRef, useCallback, useSyncExternalStore, type ForwardedRef } from "react";
 import { Link, type LinkProps } from "react-router";
-import { isConstrainedNetwork, watchLink } from "../lib/prefetch";
+import { isConstrainedNetwork, watchLink } from "../client/prefetch";
 
 function subscribe(cb: () => void): () => void {
   const c = (navigator as Navigator & { connection?: EventTarget }).connection;
@@ -16,7 +16,7 @@ const constrainedNow = () => typeof navigator === "undefined" || isConstrainedNe
  * on Save-Data or 2g. The server renders "none". Neither mode adds markup until the shopper shows
  * intent, so hydration reads the browser's own value (the third argument) instead of the server's:
  * a snapshot that differed from the server's made React re-render the whole header synchronously
- * right after hydration, a 10-15 ms task (docs/PERFORMANCE.md).
+ * right after hydration (docs/PERFORMANCE.md, "Link prefetching").
  */
 export function useIntentPrefetch(): "intent" | "none" {
   const constrained = useSyncExternalStore(subscribe, constrainedNow, constrainedNow);
@@ -29,8 +29,9 @@ function setRef<T>(ref: ForwardedRef<T>, value: T | null): void {
 }
 
 /**
- * A `<Link>` that prefetches its page's data and modules when it scrolls into view (DESIGN §7),
- * through lib/prefetch.ts rather than React Router's per-link prefetch markup.
+ * A `<Link>` that prefetches its page's data and modules when it scrolls into view (DESIGN §7):
+ * it hands its `<a>` to client/prefetch.ts, whose one Prefetcher renders React Router's
+ * `<PrefetchPageLinks>` a page per idle period, instead of each link rendering its own.
  */
 export const SmartLink = forwardRef<HTMLAnchorElement, Omit<LinkProps, "prefetch">>(function SmartLink(props, ref) {
   const watch = useCallback(

@@ -11,7 +11,7 @@ import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
 import { isPhoneKey } from "./phone-text";
-import { whenIdle } from "./idle";
+import { whenIdle } from "../client/idle";
 
 /**
  * Forms (spec §5, DESIGN §7): @modular-forms/react with valibot rules. Messages use the

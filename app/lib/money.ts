@@ -20,8 +20,8 @@ function formatter(currency: string, locale: Locale): Intl.NumberFormat {
 
 /**
  * ISO 4217 minor units of the currencies a Gulf shop meets, so reading them never builds an
- * `Intl.NumberFormat` (its first construction on a page costs 15-70 ms of main thread in Chromium;
- * docs/PERFORMANCE.md). Any other currency asks Intl once.
+ * `Intl.NumberFormat` (its first construction on a page is a long main-thread task in Chromium;
+ * docs/PERFORMANCE.md, "Measurements behind the code"). Any other currency asks Intl once.
  */
 const digits = new Map<string, number>([
   ["SAR", 2],

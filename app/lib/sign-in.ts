@@ -1,5 +1,5 @@
 import type { AuthData, AuthUser } from "./identity";
-import { whenIdle } from "./idle";
+import { whenIdle } from "../client/idle";
 
 /**
  * Signing in from the login and register forms. It is needed on submit only, so identity.ts (with

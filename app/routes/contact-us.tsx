@@ -1,7 +1,7 @@
 import { reset, useForm } from "@modular-forms/react";
 import { useMemo } from "react";
 import { data, useActionData, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../client/toast";
 import type { Route } from "./+types/contact-us";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { FormErrors } from "../components/form/FormErrors";

@@ -1,5 +1,6 @@
 import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/shop";
+import { useRetryFailedData } from "../client/data-retry";
 import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
@@ -62,12 +63,12 @@ export function ErrorBoundary() {
   const unprefixed = useRouteLoaderData("shop-default") as ShopData | undefined;
   const data = prefixed ?? unprefixed;
   const { status, detail } = describeError(error);
-  if (status >= 500) console.error(error);
+  // A page-data request the browser cancelled is asked once more (client/data-retry.ts).
+  const retrying = useRetryFailedData(error);
+  if (status >= 500 && !retrying) console.error(error);
   return (
     <Chrome data={data}>
-      <div className="container">
-        <ErrorScreen status={status} detail={detail} />
-      </div>
+      <div className="container">{retrying ? null : <ErrorScreen status={status} detail={detail} />}</div>
     </Chrome>
   );
 }

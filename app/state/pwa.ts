@@ -1,5 +1,5 @@
 import { atom } from "jotai";
-import type { BeforeInstallPromptEvent, InstallState, ServiceWorkerState } from "../lib/pwa";
+import type { BeforeInstallPromptEvent, InstallState, ServiceWorkerState } from "../client/pwa";
 
 /** Service worker lifecycle as the shopper sees it (spec §4): null until something happens. */
 export const swStateAtom = atom<ServiceWorkerState | null>(null);

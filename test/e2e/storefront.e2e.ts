@@ -94,7 +94,7 @@ describe("storefront pages in Chromium", () => {
       const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}/products`);
       await hydrated(page);
-      // What an interrupted navigation leaves behind (lib/abort-rejections.ts): an aborted
+      // What an interrupted navigation leaves behind (client/abort-rejections.ts): an aborted
       // request's promise that nothing observes. Then a real failure, which must still surface.
       await page.evaluate(() => {
         const controller = new AbortController();
@@ -114,7 +114,7 @@ describe("storefront pages in Chromium", () => {
       await hydrated(page);
       const first = await cards(page);
       // The first request for page 2's data fails as Chromium fails one during quick Back presses
-      // (lib/data-retry.ts); the ones after it reach the worker.
+      // (client/data-retry.ts); the ones after it reach the worker.
       // Only the router's fetches count: a <link rel=prefetch> for the same URL is left alone.
       let fetches = 0;
       await page.route(/\/products\.data\?/, (route) =>
@@ -268,19 +268,18 @@ describe("storefront pages in Chromium", () => {
     });
 
     it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`, async () => {
-      // A first visit: no service worker controls the page (under one, only modules are preloaded;
+      // A first visit: no service worker controls the page (under one, nothing is prefetched;
       // test/e2e/pwa.e2e.ts).
       const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      // Every script the page asks for, from the start: none may be asked for twice.
+      const scripts: string[] = [];
+      page.on("request", (r) => {
+        if (/\/assets\/[^/]+\.js$/.test(new URL(r.url()).pathname)) scripts.push(r.url());
+      });
       await page.goto(`${base}/${locale}/products`);
       await hydrated(page);
-      const loadedModules = await page.evaluate(() =>
-        [
-          ...document.querySelectorAll<HTMLLinkElement | HTMLScriptElement>(
-            'link[rel="modulepreload"]:not([data-prefetch]), script[type="module"][src]',
-          ),
-        ].map((e) => ("href" in e ? e.href : e.src)),
-      );
-      // lib/prefetch.ts adds <link rel="prefetch"> for a visible link's `.data` (and its modules).
+      // client/Prefetcher.tsx renders React Router's <PrefetchPageLinks> for a visible link's page:
+      // a <link rel="prefetch"> for its `.data` and module preloads.
       const prefetched = () =>
         page
           .locator('link[rel="prefetch"][href*=".data"]')
@@ -312,14 +311,17 @@ describe("storefront pages in Chromium", () => {
       expect(visible.some((p) => paths.includes(`${p}.data`))).toBe(true);
       for (const p of below) expect(paths).not.toContain(`${p}.data`);
 
-      // The prefetcher preloads each module once, and none the page already had (React Router's
-      // own prefetch markup repeated the framework and shared modules for every link).
+      // The prefetch preloads the target's route module, and fetches each module once: none the
+      // page already had is asked for again (React Router's markup names the framework and shared
+      // modules too; the browser's module map answers them without a request).
       const added = await page.evaluate(() =>
         [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map((e) => e.href),
       );
-      expect(added.length).toBe(new Set(added).size);
-      expect(added.filter((h) => loadedModules.includes(h))).toEqual([]);
       expect(added.some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h))).toBe(true);
+      await expect
+        .poll(() => scripts.some((u) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(u)), WAIT)
+        .toBe(true);
+      expect(scripts.filter((u, i) => scripts.indexOf(u) !== i)).toEqual([]);
 
       // Following a prefetched link requests exactly the prefetched URL, so the prefetch cache answers.
       const target = visible.find((p) => paths.includes(`${p}.data`));
@@ -335,6 +337,33 @@ describe("storefront pages in Chromium", () => {
       await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);
       expect(errors).toEqual([]);
       await context.close();
+    });
+
+    it(`${locale}: on Save-Data nothing is prefetched, and nothing before the page has loaded`, async () => {
+      for (const saveData of [true, false]) {
+        const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+        await page.addInitScript((save) => {
+          Object.defineProperty(navigator, "connection", {
+            configurable: true,
+            value: Object.assign(new EventTarget(), { saveData: save, effectiveType: "4g" }),
+          });
+          // Records whether a prefetch <link> shows up before the load event.
+          new MutationObserver(() => {
+            if (document.readyState !== "complete" && document.querySelector("link[data-prefetch]"))
+              (window as unknown as { __early: boolean }).__early = true;
+          }).observe(document, { childList: true, subtree: true });
+        }, saveData);
+        await page.goto(`${base}/${locale}/products`);
+        await hydrated(page);
+        const count = () => page.locator('link[rel="prefetch"], link[data-prefetch]').count();
+        if (saveData) {
+          await page.waitForTimeout(4000);
+          expect(await count()).toBe(0);
+        } else await expect.poll(count, WAIT).toBeGreaterThan(0);
+        expect(await page.evaluate(() => (window as unknown as { __early?: boolean }).__early ?? false)).toBe(false);
+        expect(errors).toEqual([]);
+        await context.close();
+      }
     });
 
     it(`${locale}: home, list and product pages hydrate without building an Intl.NumberFormat (their prices come formatted)`, async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { isAbortRejection } from "../../app/lib/abort-rejections";
-import { installChunkReload } from "../../app/lib/chunk-reload";
+import { isAbortRejection } from "../../app/client/abort-rejections";
+import { installChunkReload } from "../../app/client/chunk-reload";
 
 /** An `unhandledrejection` event as the browser sends it: cancelable, with the reason. */
 function rejection(reason: unknown): Event & { reason: unknown } {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CHUNK_RELOAD_GUARD_MS, createChunkReloader, isChunkLoadError } from "../../app/lib/chunk-reload";
+import { CHUNK_RELOAD_GUARD_MS, createChunkReloader, isChunkLoadError } from "../../app/client/chunk-reload";
 
 /** Session storage that survives "reloads" (new reloaders), as the browser's does within a tab. */
 function memoryStorage() {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { haltIdleWork, whenIdle } from "../../app/lib/idle";
+import { haltIdleWork, whenIdle } from "../../app/client/idle";
 
 /*
  * Its own file: halting is for the rest of the page's life, so it would stop the queue for every
@@ -8,7 +8,7 @@ import { haltIdleWork, whenIdle } from "../../app/lib/idle";
 const periods: (() => void)[] = [];
 const original = (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback;
 
-describe("haltIdleWork (app/lib/idle.ts)", () => {
+describe("haltIdleWork (app/client/idle.ts)", () => {
   beforeEach(() => {
     (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (cb: () => void) => periods.push(cb);
   });

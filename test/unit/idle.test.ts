@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { whenIdle, type IdleSlice } from "../../app/lib/idle";
+import { whenIdle, type IdleSlice } from "../../app/client/idle";
 
 /** A browser's idle periods, played by hand: each requested callback waits here until run. */
 const periods: { cb: (deadline?: IdleDeadline) => void; timeout?: number }[] = [];
@@ -13,7 +13,7 @@ function nextIdlePeriod(deadline?: IdleDeadline): void {
 
 const deadline = (ms: number, didTimeout = false): IdleDeadline => ({ didTimeout, timeRemaining: () => ms });
 
-describe("whenIdle (app/lib/idle.ts)", () => {
+describe("whenIdle (app/client/idle.ts)", () => {
   beforeEach(() => {
     periods.length = 0;
     (globalThis as { requestIdleCallback?: unknown }).requestIdleCallback = (

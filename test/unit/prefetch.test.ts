@@ -1,166 +1,161 @@
-import type { DataRouteObject } from "react-router";
-import { matchRoutes } from "react-router";
 import { describe, expect, it } from "vitest";
-import shopRoutes from "../../app/routes";
-import { candidateRoutes, prefetchTargets, type RouterView } from "../../app/lib/prefetch-engine";
+import { createPrefetchQueue, type PrefetchAnchor, type PrefetchEnvironment } from "../../app/client/prefetch";
 
-// A route table shaped like the shop's: root > :locale layout (with a clientLoader) > pages.
-const routes: DataRouteObject[] = [
-  {
-    id: "root",
-    path: "",
-    children: [
-      {
-        id: "shop",
-        path: ":locale",
-        children: [
-          { id: "home", index: true },
-          { id: "products", path: "products" },
-          { id: "product", path: "product-details/:slug" },
-          { id: "about", path: "about-us" },
-        ],
-      },
-    ],
-  },
-];
+const ORIGIN = "https://shop.example";
 
-const route = (id: string, extra: Partial<RouterView["manifest"]["routes"][string]> = {}) => ({
-  id,
-  module: `/assets/${id}.js`,
-  imports: ["/assets/framework.js", `/assets/${id}-part.js`],
-  hasAction: false,
-  hasLoader: true,
-  hasClientAction: false,
-  hasClientLoader: false,
-  hasClientMiddleware: false,
-  hasErrorBoundary: false,
-  ...extra,
-});
-
-const manifest = {
-  entry: { module: "/assets/entry.js", imports: [] },
-  url: "/assets/manifest.js",
-  version: "1",
-  routes: {
-    root: route("root"),
-    shop: route("shop", { parentId: "root", hasClientLoader: true }),
-    home: route("home", { parentId: "shop" }),
-    products: route("products", { parentId: "shop", css: ["/assets/products.css"] }),
-    product: route("product", { parentId: "shop" }),
-    about: route("about", { parentId: "shop", hasLoader: false }),
-  },
-} as unknown as RouterView["manifest"];
-
-function viewAt(path: string, search = ""): RouterView {
-  const matches = matchRoutes(routes, path) ?? [];
-  return {
-    routes,
-    basename: "/",
-    state: {
-      matches,
-      loaderData: Object.fromEntries(matches.map((m) => [m.route.id, {}])),
-      location: { pathname: path, search, hash: "", state: null, key: "k" },
+/**
+ * A page as the prefetch queue sees it, played by hand: the load event, idle periods and links
+ * scrolling into view happen when the test says so.
+ */
+function fakePage(options: { constrained?: boolean; paused?: boolean; loaded?: boolean } = {}) {
+  let loaded = options.loaded ?? false;
+  const onLoad: (() => void)[] = [];
+  const idle: (() => void)[] = [];
+  const watching = new Map<PrefetchAnchor, () => void>();
+  const state = {
+    here: `${ORIGIN}/en/products`,
+    constrained: options.constrained ?? false,
+    paused: options.paused ?? false,
+  };
+  const env: PrefetchEnvironment = {
+    here: () => state.here,
+    afterLoad: (cb) => (loaded ? cb() : onLoad.push(cb)),
+    whenIdle: (job) => void idle.push(job),
+    constrained: () => state.constrained,
+    paused: () => state.paused,
+    whenVisible: (a, cb) => {
+      watching.set(a, cb);
+      return () => watching.delete(a);
     },
-    manifest,
-    routeModules: {},
-    trailingSlashAware: false,
+  };
+  const queue = createPrefetchQueue(env);
+  const prefetched: string[] = [];
+  queue.subscribe((page, from) => prefetched.push(`${from} -> ${page}`));
+  return {
+    queue,
+    state,
+    prefetched,
+    load() {
+      loaded = true;
+      for (const cb of onLoad.splice(0)) cb();
+    },
+    /** Runs the idle job queued first, as the next idle period of the browser. */
+    idlePeriod() {
+      idle.shift()?.();
+    },
+    idleJobs: () => idle.length,
+    watched: () => watching.size,
+    scrollIntoView(a: PrefetchAnchor) {
+      const cb = watching.get(a);
+      watching.delete(a);
+      cb?.();
+    },
   };
 }
 
-const origin = "https://shop.example";
-
-describe("prefetchTargets (what following a link would load)", () => {
-  it("asks for the page's .data with the routes whose loaders run, leaving the clientLoader's layout to its own request", () => {
-    const t = prefetchTargets("/en/product-details/phone-1", viewAt("/en/products"), origin);
-    expect(t.data).toEqual(["/en/product-details/phone-1.data?_routes=root%2Cproduct"]);
-  });
-
-  it("keeps the query of the target in the data URL", () => {
-    const t = prefetchTargets("/en/products?category=tvs&page=2", viewAt("/en"), origin);
-    expect(t.data).toEqual(["/en/products.data?category=tvs&page=2&_routes=root%2Cproducts"]);
-  });
-
-  it("lists only the modules and stylesheets of routes the current page does not have", () => {
-    const t = prefetchTargets("/en/products", viewAt("/en/about-us"), origin);
-    expect(t.modules).toEqual(["/assets/products.js", "/assets/framework.js", "/assets/products-part.js"]);
-    expect(t.styles).toEqual(["/assets/products.css"]);
-  });
-
-  it("loads the layout again when the locale (its parameter) changes", () => {
-    const t = prefetchTargets("/ar/products", viewAt("/en/products"), origin);
-    expect(t.modules).toContain("/assets/shop.js");
-  });
-
-  it("asks for nothing for the page already shown, and no data for a page without loaders", () => {
-    expect(prefetchTargets("/en/products", viewAt("/en/products"), origin).data).toEqual([]);
-    // about-us has no loader; root's runs again on every navigation, so it is still asked for.
-    expect(prefetchTargets("/en/about-us", viewAt("/en"), origin).data).toEqual(["/en/about-us.data?_routes=root"]);
-    expect(prefetchTargets("https://elsewhere.example/x/y/z/w", viewAt("/en"), origin).data).toEqual([]);
-  });
-
-  it("names the root's data /_root.data", () => {
-    const rootOnly: DataRouteObject[] = [{ id: "root", path: "/" }];
-    const view: RouterView = {
-      ...viewAt("/en"),
-      routes: rootOnly,
-      state: {
-        matches: [],
-        loaderData: {},
-        location: { pathname: "/en", search: "", hash: "", state: null, key: "k" },
-      },
-    };
-    expect(prefetchTargets("/", view, origin).data).toEqual(["/_root.data"]);
-  });
+const link = (href: string, attrs: Record<string, string> = {}): PrefetchAnchor => ({
+  href: new URL(href, ORIGIN).href,
+  target: attrs.target ?? "",
+  hasAttribute: (name: string) => name in attrs,
 });
 
-describe("candidateRoutes (the branches worth matching a page against)", () => {
-  // The shop's own route table (app/routes.ts), shaped as the router holds it.
-  type Entry = { id?: string; path?: string; index?: boolean; file: string; children?: Entry[] };
-  const toData = (entries: Entry[]): DataRouteObject[] =>
-    entries.map((e) => {
-      const id = e.id ?? e.file.replace(/\.tsx?$/, "");
-      return e.index
-        ? { id, index: true, path: e.path }
-        : { id, path: e.path, children: e.children ? toData(e.children) : undefined };
-    });
-  const shop: DataRouteObject[] = [{ id: "root", path: "", children: toData(shopRoutes as Entry[]) }];
-  const ids = (table: DataRouteObject[], page: string) => matchRoutes(table, page)?.map((m) => m.route.id) ?? null;
-  const segments = (page: string) => new URL(page, origin).pathname.split("/").filter(Boolean).map(decodeURIComponent);
-  const count = (table: DataRouteObject[]): number => table.reduce((n, r) => n + 1 + count(r.children ?? []), 0);
-
-  it.each([
-    "/",
-    "/en",
-    "/ar/",
-    "/error",
-    "/sitemap.xml",
-    "/robots.txt",
-    "/en/products",
-    "/EN/Products",
-    "/ar/product-details/iphone-16-pro",
-    "/en/product-details",
-    "/en/auth/login",
-    "/ar/auth/forget-password",
-    "/en/profile",
-    "/en/profile/orders",
-    "/en/page/terms",
-    "/en/services/",
-    "/en/order/checkout/status",
-    "/en/order/checkout",
-    "/en/nope/deeper/still",
-    "/en/%D8%B3%D9%84%D8%A9",
-    "/fr/products",
-    "/en/products/extra",
-  ])("matches %s exactly as the whole table does", (page) => {
-    const full = ids(shop, page);
-    expect(full).not.toBeNull();
-    expect(ids(candidateRoutes(shop, segments(page)), page)).toEqual(full);
+describe("link prefetching (client/prefetch.ts)", () => {
+  it("watches no link before the page has loaded, and none until the browser is idle after it", () => {
+    const page = fakePage();
+    page.queue.watch(link("/en/product-details/phone-1"));
+    expect(page.watched()).toBe(0);
+    expect(page.idleJobs()).toBe(0);
+    page.load();
+    expect(page.watched()).toBe(0);
+    page.idlePeriod();
+    expect(page.watched()).toBe(1);
   });
 
-  it("leaves out the branches that cannot match", () => {
-    const kept = candidateRoutes(shop, segments("/en/product-details/iphone-16-pro"));
-    // root, the two layouts, their index routes, the splat page, product-details and the product page.
-    expect(count(shop)).toBeGreaterThan(30);
-    expect(count(kept)).toBeLessThanOrEqual(8);
+  it("prefetches a visible link's page once the page is idle, one page per idle period, each once", () => {
+    const page = fakePage({ loaded: true });
+    const a = link("/en/product-details/phone-1");
+    const b = link("/en/product-details/phone-2?colour=red");
+    const c = link("/en/product-details/phone-1");
+    for (const l of [a, b, c]) page.queue.watch(l);
+    page.idlePeriod();
+    page.scrollIntoView(a);
+    page.scrollIntoView(b);
+    page.scrollIntoView(c);
+    expect(page.prefetched).toEqual([]);
+    page.idlePeriod();
+    expect(page.prefetched).toEqual(["/en/products -> /en/product-details/phone-1"]);
+    page.idlePeriod();
+    expect(page.prefetched).toEqual([
+      "/en/products -> /en/product-details/phone-1",
+      "/en/products -> /en/product-details/phone-2?colour=red",
+    ]);
+    page.idlePeriod();
+    expect(page.prefetched).toHaveLength(2);
+    expect(page.idleJobs()).toBe(0);
+  });
+
+  it("leaves out links that are not in view, to other sites, to a new tab, downloads, opted out, and the page itself", () => {
+    const page = fakePage({ loaded: true });
+    const below = link("/en/product-details/phone-9");
+    const others = [
+      link("https://elsewhere.example/en/products"),
+      link("/en/about-us", { target: "_blank" }),
+      link("/files/catalogue.pdf", { download: "" }),
+      link("/en/cart", { "data-no-prefetch": "" }),
+      link("/en/products"),
+    ];
+    for (const l of [below, ...others]) page.queue.watch(l);
+    page.idlePeriod();
+    for (const l of others) page.scrollIntoView(l);
+    while (page.idleJobs() > 0) page.idlePeriod();
+    expect(page.prefetched).toEqual([]);
+  });
+
+  it("never prefetches on Save-Data or 2g", () => {
+    const page = fakePage({ loaded: true, constrained: true });
+    const a = link("/en/product-details/phone-1");
+    page.queue.watch(a);
+    page.idlePeriod();
+    expect(page.watched()).toBe(0);
+    page.queue.watch(link("/en/product-details/phone-2"));
+    expect(page.watched()).toBe(0);
+    expect(page.prefetched).toEqual([]);
+  });
+
+  it("stops when the connection becomes constrained, under a service worker or with an update pending", () => {
+    for (const flip of ["constrained", "paused"] as const) {
+      const page = fakePage({ loaded: true });
+      const a = link("/en/product-details/phone-1");
+      page.queue.watch(a);
+      page.idlePeriod();
+      page.scrollIntoView(a);
+      page.state[flip] = true;
+      page.idlePeriod();
+      expect(page.prefetched, flip).toEqual([]);
+    }
+  });
+
+  it("drops what was found on a page the shopper has left", () => {
+    const page = fakePage({ loaded: true });
+    const a = link("/en/product-details/phone-1");
+    page.queue.watch(a);
+    page.idlePeriod();
+    page.scrollIntoView(a);
+    page.state.here = `${ORIGIN}/en/about-us`;
+    page.idlePeriod();
+    expect(page.prefetched).toEqual([]);
+  });
+
+  it("stops watching a link that unmounts", () => {
+    const page = fakePage();
+    const stop = page.queue.watch(link("/en/product-details/phone-1"));
+    stop();
+    page.load();
+    page.idlePeriod();
+    expect(page.watched()).toBe(0);
+    const later = page.queue.watch(link("/en/product-details/phone-2"));
+    expect(page.watched()).toBe(1);
+    later();
+    expect(page.watched()).toBe(0);
   });
 });

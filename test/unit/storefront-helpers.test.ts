@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { pageWindow } from "../../app/components/Pagination";
 import { parsePlainText } from "../../app/components/PlainText";
 import { clampQuantity } from "../../app/components/QuantityPicker";
-import { isConstrainedNetwork } from "../../app/lib/prefetch";
+import { isConstrainedNetwork } from "../../app/client/prefetch";
 import { maxOrderable } from "../../app/lib/catalogue";
 import { backendQuery, latinDigits, parseProductQuery, viewSearch } from "../../app/lib/product-query";
 

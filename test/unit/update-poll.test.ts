@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createUpdatePoll, reloadOnNavigation, UPDATE_POLL_INTERVAL_MS } from "../../app/lib/update-poll";
-import { createUpdateState } from "../../app/lib/update-state";
+import { createUpdatePoll, reloadOnNavigation, UPDATE_POLL_INTERVAL_MS } from "../../app/client/update-poll";
+import { createUpdateState } from "../../app/client/update-state";
 
 /** A fake /builds/latest.json: answers with whatever build is "live" at the moment of the call. */
 function server(initial: string) {

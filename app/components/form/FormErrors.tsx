@@ -3,11 +3,11 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense, useEffect } from "react";
 import type { FieldError } from "../../lib/api/errors";
 import type { FormMessages } from "../../lib/forms";
-import { whenIdle } from "../../lib/idle";
+import { whenIdle } from "../../client/idle";
 
 /**
  * The summary only ever appears after a submit (never in the server's HTML, nor at hydration), so
- * its code loads once the browser is idle after the form hydrates (lib/idle.ts) instead of with
+ * its code loads once the browser is idle after the form hydrates (client/idle.ts) instead of with
  * the page.
  */
 const loadSummary = () => import("./ErrorSummary");

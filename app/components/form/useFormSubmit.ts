@@ -1,7 +1,7 @@
 import type { FieldValues, FormStore, ResponseData } from "@modular-forms/react";
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../../client/toast";
 import { handleBrowserError } from "../../lib/api/browser";
 import { ApiError, type FieldError } from "../../lib/api/errors";
 import { applyServerErrors } from "../../lib/forms";

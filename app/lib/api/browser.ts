@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { toast } from "../../client/toast";
 import { deviceTypeInBrowser } from "../device";
 import type { Locale } from "../locales";
 import { readSession } from "../session";

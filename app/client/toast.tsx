@@ -1,10 +1,10 @@
-// What the app gets when it imports from "sonner" (see the `lazySonner` plugin in vite.config.ts):
-// the same `toast` and `Toaster`, but sonner itself (≈ 9 KB gzip) loads when the browser is idle
-// after hydration instead of with every page's first load, and its Toaster mounts when the first
-// toast is raised: mounting it renders synchronously (sonner uses flushSync), a task Lighthouse
-// counted as blocking time on every page that never shows a toast. Toasts raised before it is
-// there wait in a queue and show, in order, as soon as the real Toaster has subscribed. Server
-// and client both render nothing until then, so hydration always matches.
+// The shop's toasts (spec §9): every caller imports `toast` and `Toaster` from here, never from
+// "sonner". sonner itself loads when the browser is idle after hydration (a dynamic import) instead
+// of with every page's first load, and its Toaster mounts when the first toast is raised: mounting
+// it renders synchronously (sonner uses flushSync), a task Lighthouse counted as blocking time on
+// every page that never shows a toast. Toasts raised before it is there wait in a queue and show,
+// in order, as soon as the real Toaster has subscribed. Server and client both render nothing
+// until then, so hydration always matches. Sizes and timings: docs/PERFORMANCE.md ("Bundles").
 import { createElement, useEffect, useState, type ComponentProps } from "react";
 import type * as Sonner from "sonner";
 import { whenIdle } from "./idle";

@@ -72,12 +72,12 @@ export async function registerServiceWorker(callbacks: PwaCallbacks): Promise<Pw
       acceptUpdate() {
         accepted = true;
         // Chromium activates a worker that skips waiting once the old one has stopped, checking
-        // every second (1.3-1.5 s here). A request the page makes in that moment starts the old
-        // worker again, and the activation then waits until it idles out: in the deploy journey
-        // (test/e2e/pwa.e2e.ts) the new worker was still waiting after 90 s in half the runs, the
-        // requests being this page's idle-time prefetches. The page is about to reload, so its
-        // idle work stops here. (Reloading anyway after a few seconds was tried: in that state
-        // the reload itself hung, in every try.)
+        // every second. A request the page makes in that moment starts the old worker again, and
+        // the activation then waits until it idles out: in the deploy journey (test/e2e/pwa.e2e.ts)
+        // the new worker often stayed waiting, the requests being this page's idle-time prefetches
+        // (docs/PERFORMANCE.md, "Measurements behind the code"). The page is about to reload, so
+        // its idle work stops here. (Reloading anyway after a few seconds was tried: in that
+        // state the reload itself hung, in every try.)
         haltIdleWork();
         wb.messageSkipWaiting();
       },

@@ -92,7 +92,7 @@ export function reportChunkLoadError(error: unknown): boolean {
 
 /**
  * Listens for chunk load failures on the window, and drops the report of an aborted request's
- * rejection (lib/abort-rejections.ts); returns a function that removes the listeners.
+ * rejection (client/abort-rejections.ts); returns a function that removes the listeners.
  */
 export function installChunkReload(
   target: Window = window,
@@ -107,7 +107,7 @@ export function installChunkReload(
     reloader.handle((event as Event & { payload?: unknown }).payload ?? "Failed to fetch dynamically imported module");
   };
   const onRejection = (event: PromiseRejectionEvent) => {
-    // An aborted request nobody waited for is not reported either (lib/abort-rejections.ts).
+    // An aborted request nobody waited for is not reported either (client/abort-rejections.ts).
     if (isAbortRejection(event.reason) || (isChunkLoadError(event.reason) && reloader.handle(event.reason)))
       event.preventDefault();
   };

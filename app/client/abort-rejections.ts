@@ -8,7 +8,7 @@
  *
  * The shop drops that kind of rejection only: an `AbortError` DOMException, the reason an aborted
  * `AbortSignal` gives. Every other unhandled rejection is still reported. The window listener is
- * the one lib/chunk-reload.ts installs for unhandled rejections, so the entry adds no second one.
+ * the one client/chunk-reload.ts installs for unhandled rejections, so the entry adds no second one.
  */
 export function isAbortRejection(reason: unknown): boolean {
   return reason instanceof DOMException && reason.name === "AbortError";

@@ -1,4 +1,4 @@
-import { BUILD_ID } from "./build";
+import { BUILD_ID } from "../lib/build";
 import { createUpdateState, updateState, type UpdateState } from "./update-state";
 
 export { reloadOnNavigation } from "./update-state";

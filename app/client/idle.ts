@@ -23,7 +23,7 @@ const TIMEOUT_MS = 2000;
 /**
  * The most one idle period's work may take, even when the browser offers more (up to 50 ms): a
  * step of work that starts just before the end runs past it, and a task is "long" at 50 ms on a
- * phone, about 12 ms here unthrottled.
+ * phone, a fraction of that unthrottled (docs/PERFORMANCE.md, "Idle queue").
  */
 const SLICE_MS = 6;
 
@@ -67,7 +67,7 @@ export function whenIdle(job: Job): () => void {
 }
 
 /**
- * The page is about to be replaced (the shopper accepted an update, lib/pwa.ts): queued jobs are
+ * The page is about to be replaced (the shopper accepted an update, client/pwa.ts): queued jobs are
  * dropped and none runs any more. Each job may start a request, and a request through the old
  * service worker in that moment holds the new one's activation up.
  */

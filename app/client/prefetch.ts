@@ -1,0 +1,190 @@
+import { whenIdle } from "./idle";
+import { updateState } from "./update-state";
+
+/**
+ * Link prefetching (spec §4, DESIGN §7): a link in the page prefetches its page's data and code
+ * once it is in view and the page has loaded and gone idle, never on Save-Data or a 2g
+ * connection. This module decides which pages and when; `Prefetcher.tsx` renders React Router's
+ * own `<PrefetchPageLinks>` for them, one page per idle period (client/idle.ts): a `<Link
+ * prefetch="viewport">` on every link would render them all in one commit during hydration
+ * (docs/PERFORMANCE.md, "Link prefetching").
+ *
+ * Nothing is prefetched while a service worker controls the page: a prefetch outlives its page,
+ * and one still open through the old worker kept an accepted update from activating
+ * (test/e2e/pwa.e2e.ts, the deploy journey); the worker answers the modules from its precache and
+ * asks the network again for the data, so the navigation would gain little.
+ */
+
+interface NetworkInformation {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/** True when the visitor asked to save data or is on a 2g connection: no speculative fetching then. */
+export function isConstrainedNetwork(
+  c: NetworkInformation | undefined = typeof navigator === "undefined"
+    ? undefined
+    : (navigator as Navigator & { connection?: NetworkInformation }).connection,
+): boolean {
+  if (!c) return false;
+  return c.saveData === true || c.effectiveType === "2g" || c.effectiveType === "slow-2g";
+}
+
+/** What the queue needs of an `<a>`. */
+export type PrefetchAnchor = Pick<HTMLAnchorElement, "href" | "target" | "hasAttribute">;
+
+/** The browser as the queue sees it (tests pass fakes). */
+export interface PrefetchEnvironment {
+  /** The page's URL (`location.href`). */
+  here: () => string;
+  /** Calls `cb` once the document has finished loading (at once if it has). */
+  afterLoad: (cb: () => void) => void;
+  /** Runs `job` in an idle period of its own (client/idle.ts). */
+  whenIdle: (job: () => void) => void;
+  /** Save-Data or 2g (`isConstrainedNetwork`). */
+  constrained: () => boolean;
+  /** A service worker controls the page, or a newer build is live (the next navigation is a full load). */
+  paused: () => boolean;
+  /** Calls `onVisible` once, when `a` first scrolls into view; returns a cancel. */
+  whenVisible: (a: PrefetchAnchor, onVisible: () => void) => () => void;
+}
+
+export interface PrefetchQueue {
+  /** Watches a link; returns the cleanup. */
+  watch: (a: PrefetchAnchor) => () => void;
+  /** Receives one page (a path with its query) per idle period, with the page it was found on. */
+  subscribe: (listener: (page: string, from: string) => void) => () => void;
+}
+
+/** The path and query of the page the browser is on (what `pages` are keyed by). */
+export const pathOf = (href: string): string => {
+  const url = new URL(href);
+  return url.pathname + url.search;
+};
+
+export function createPrefetchQueue(env: PrefetchEnvironment): PrefetchQueue {
+  const listeners = new Set<(page: string, from: string) => void>();
+  /** Links mounted before the page had loaded and gone idle. */
+  const early = new Set<PrefetchAnchor>();
+  const cancels = new Map<PrefetchAnchor, () => void>();
+  /** `from|page` pairs already queued: each page once per page it is linked from. */
+  const queued = new Set<string>();
+  const waiting: { page: string; from: string }[] = [];
+  let armed = false;
+  let arming = false;
+  let draining = false;
+
+  const off = () => env.constrained() || env.paused();
+
+  function pageOf(a: PrefetchAnchor): string | undefined {
+    const here = new URL(env.here());
+    const url = new URL(a.href, here);
+    if (url.origin !== here.origin || a.target || a.hasAttribute("download") || a.hasAttribute("data-no-prefetch"))
+      return undefined;
+    return url.pathname + url.search;
+  }
+
+  function drain(): void {
+    if (draining) return;
+    draining = true;
+    env.whenIdle(() => {
+      draining = false;
+      if (off()) {
+        waiting.length = 0;
+        return;
+      }
+      const next = waiting.shift();
+      if (next && pathOf(env.here()) === next.from) for (const l of listeners) l(next.page, next.from);
+      if (waiting.length > 0) drain();
+    });
+  }
+
+  function visible(a: PrefetchAnchor): void {
+    cancels.delete(a);
+    const page = pageOf(a);
+    const from = pathOf(env.here());
+    if (!page || page === from || queued.has(`${from}|${page}`)) return;
+    queued.add(`${from}|${page}`);
+    waiting.push({ page, from });
+    drain();
+  }
+
+  function observe(a: PrefetchAnchor): void {
+    if (!cancels.has(a))
+      cancels.set(
+        a,
+        env.whenVisible(a, () => visible(a)),
+      );
+  }
+
+  function arm(): void {
+    armed = true;
+    const links = [...early];
+    early.clear();
+    if (off()) return;
+    for (const a of links) observe(a);
+  }
+
+  return {
+    watch(a) {
+      if (armed) {
+        if (!off()) observe(a);
+      } else {
+        early.add(a);
+        if (!arming) {
+          arming = true;
+          env.afterLoad(() => env.whenIdle(arm));
+        }
+      }
+      return () => {
+        early.delete(a);
+        cancels.get(a)?.();
+        cancels.delete(a);
+      };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+let observer: IntersectionObserver | undefined;
+const onVisible = new Map<Element, () => void>();
+
+const browser: PrefetchEnvironment = {
+  here: () => location.href,
+  afterLoad(cb) {
+    if (document.readyState === "complete") cb();
+    else addEventListener("load", cb, { once: true });
+  },
+  whenIdle: (job) => void whenIdle(job),
+  constrained: () => isConstrainedNetwork(),
+  paused: () => Boolean(navigator.serviceWorker?.controller) || updateState.isPending(),
+  whenVisible(a, cb) {
+    const el = a as HTMLAnchorElement;
+    observer ??= new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer?.unobserve(entry.target);
+        const call = onVisible.get(entry.target);
+        onVisible.delete(entry.target);
+        call?.();
+      }
+    });
+    onVisible.set(el, cb);
+    observer.observe(el);
+    return () => {
+      onVisible.delete(el);
+      observer?.unobserve(el);
+    };
+  },
+};
+
+/** The page's one queue (SmartLink watches, Prefetcher renders). */
+export const prefetchQueue: PrefetchQueue = createPrefetchQueue(browser);
+
+/** Watches a link for prefetching once it is in view; returns the cleanup. */
+export function watchLink(a: HTMLAnchorElement): () => void {
+  return prefetchQueue.watch(a);
+}
