@@ -75,6 +75,12 @@ export default tseslint.config(
             { target: "./worker/backend", from: "./app", message: "The backend knows nothing of React." },
             { target: "./worker/backend", from: "./worker/api", message: "The backend does not know the own server." },
             {
+              target: "./worker/api",
+              from: "./worker/backend",
+              message:
+                "The own server reaches the backend through worker/backend-client.ts; shared pieces live in worker/lib.",
+            },
+            {
               target: "./worker",
               from: "./app",
               except: [],

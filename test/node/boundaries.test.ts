@@ -24,6 +24,9 @@ const RULES: Rule[] = [
   { from: "contract", allowed: ["contract"], forbidden: [] },
   { from: "app", allowed: ["app", "contract", "locales"], forbidden: [] },
   { from: "worker/backend", allowed: null, forbidden: ["app", "worker/api"] },
+  // The own server reaches the backend only through worker/backend-client.ts, the transport an
+  // external backend is reached by too; what both need (tokens, errors, validation) is in worker/lib.
+  { from: "worker/api", allowed: null, forbidden: ["app", "worker/backend"] },
   // The edge hands the storefront its context through contract/edge.ts, never by reaching into app/.
   { from: "worker", allowed: null, forbidden: ["app"] },
 ];
@@ -74,7 +77,7 @@ export function forbiddenImports(root: string): string[] {
 }
 
 describe("import boundaries", () => {
-  it("the contract imports neither side, the storefront only the contract and the messages, the backend nothing of the storefront or the own server, the edge nothing of the storefront", () => {
+  it("the contract imports neither side, the storefront only the contract and the messages, the backend nothing of the storefront or the own server, the own server nothing of the backend, the edge nothing of the storefront", () => {
     expect(forbiddenImports(ROOT)).toEqual([]);
   });
 
@@ -99,6 +102,10 @@ describe("import boundaries", () => {
         'import { readSession } from "../../api/session";\nimport type { Order } from "../../../contract/orders";\n',
       );
       write(
+        "worker/api/cart.ts",
+        'import { mintGuestId } from "../backend/identity";\nimport { callBackend } from "../backend-client";\n',
+      );
+      write(
         "worker/page-cache.ts",
         'import { localeOfPath } from "../app/lib/locales";\nimport { localeCookie } from "../contract/edge";\n',
       );
@@ -107,6 +114,7 @@ describe("import boundaries", () => {
         "app/lib/catalogue.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
         "app/routes/home.tsx: ../../worker/api/session (app/ may not import worker/api/session)",
         "worker/backend/routes/cart.ts: ../../api/session (worker/backend/ may not import worker/api/session)",
+        "worker/api/cart.ts: ../backend/identity (worker/api/ may not import worker/backend/identity)",
         "worker/page-cache.ts: ../app/lib/locales (worker/ may not import app/lib/locales)",
       ]);
     } finally {

@@ -1,33 +1,29 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
-import { mintGuestId } from "../backend/identity";
-import { clientIp, withinLimits } from "../backend/services/rate-limit";
-import { validate } from "../backend/validate";
+import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
-import { callBackendOrUnavailable, readSession } from "./session";
+import { callBackendOrUnavailable } from "../backend-client";
+import { readSession } from "./session";
 
 /** Guest ids and the add-product proxy: /api/cart/generate-guest-id, /api/cart/add-product. */
 export const cartApi = new Hono<HonoEnv>();
 
 /**
- * Mints a guest id, recorded in KV for 30 days so the backend accepts it (DESIGN §5). Each one
- * is a KV write and a key to a cart and to checkout, so minting is limited per network (a
- * visitor needs one per tab); a GET because the spec fixes it so.
+ * A guest id for this visitor, minted by the configured backend (POST /cart/guest-id of the
+ * contract), so an external backend records its own guests; its answer (a 429 with retry-after,
+ * a 503) comes back as is. A GET because the spec fixes it so.
  */
 cartApi.get("/generate-guest-id", async (c) => {
   c.header("cache-control", "no-store");
-  const network = clientIp((name) => c.req.header(name));
-  if (!(await withinLimits(c.env, "SHOP_LIMITER", [`guest-id:ip:${network}`]))) {
-    c.header("retry-after", "60");
-    return c.json({ message: "Too many attempts. Please wait a minute and try again." }, 429);
-  }
-  try {
-    return c.json({ guestId: await mintGuestId(c.env) });
-  } catch (error) {
-    console.error(JSON.stringify({ level: "error", event: "guest_id.failed", error: String(error) }));
-    return c.json({ message: "Guest ids are unavailable right now. Please try again." }, 503);
-  }
+  const res = await callBackendOrUnavailable(c, "/cart/guest-id", { method: "POST" });
+  const body = (await res.json().catch(() => ({}))) as { data?: { guest_id?: unknown }; message?: unknown };
+  const retryAfter = res.headers.get("retry-after");
+  if (retryAfter) c.header("retry-after", retryAfter);
+  if (res.ok && typeof body.data?.guest_id === "string") return c.json({ guestId: body.data.guest_id });
+  const message =
+    typeof body.message === "string" ? body.message : "Guest ids are unavailable right now. Please try again.";
+  return c.json({ message }, res.ok ? 502 : (res.status as ContentfulStatusCode));
 });
 
 const addProductBody = v.object({

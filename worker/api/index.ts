@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
-import { errorBody } from "../backend/http";
+import { errorBody } from "../lib/errors";
 import type { HonoEnv } from "../env";
 import { cartApi } from "./cart";
 import { userApi } from "./user";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { SessionUser } from "../../contract/edge";
-import { backendApp } from "../backend";
-import { randomToken } from "../backend/identity";
+import { callBackend } from "../backend-client";
+import { randomToken } from "../lib/tokens";
 import type { HonoEnv } from "../env";
 
 /** The own-server session (DESIGN §5): a random id in an HttpOnly cookie, the user and token in KV. */
@@ -176,60 +176,4 @@ export async function endSession(c: Context<HonoEnv>): Promise<StoredSession | n
   if (name === "__Host-sid") deleteCookie(c, "sid", { path: "/", secure: true, prefix: "host" });
   else deleteCookie(c, "sid", { path: "/" });
   return session;
-}
-
-function executionCtx(c: Context<HonoEnv>): Context<HonoEnv>["executionCtx"] | undefined {
-  try {
-    return c.executionCtx;
-  } catch {
-    // No execution context (e.g. app.request in a test): the backend runs without waitUntil.
-    return undefined;
-  }
-}
-
-/**
- * Calls the commerce backend the way the storefront does: in-process by default, over HTTP when
- * BACKEND_URL is set. The own server uses it to check tokens and to proxy cart calls.
- */
-export async function callBackend(c: Context<HonoEnv>, path: string, init: RequestInit = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("accept", "application/json");
-  const requestId = c.get("requestId");
-  if (requestId) headers.set("x-request-id", requestId);
-  // The visitor's own address, set by Cloudflare on the outer request, so the backend's per-network
-  // limits count each visitor of a server-rendered form apart (never taken from the caller's init).
-  const visitor = c.req.header("cf-connecting-ip");
-  if (visitor) headers.set("cf-connecting-ip", visitor);
-  else headers.delete("cf-connecting-ip");
-  const language = c.req.header("content-language");
-  if (language && !headers.has("content-language")) headers.set("content-language", language);
-  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
-  if (external) return fetch(`${external}${path}`, { ...init, headers });
-  return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
-}
-
-/**
- * The own server's calls: an unreachable backend becomes a clean 503 answer for the browser
- * instead of an exception (the storefront's loaders use `callBackend`, where "no response" is
- * its own case in the spec's error handler).
- */
-export async function callBackendOrUnavailable(
-  c: Context<HonoEnv>,
-  path: string,
-  init: RequestInit = {},
-): Promise<Response> {
-  try {
-    return await callBackend(c, path, init);
-  } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        request_id: c.get("requestId"),
-        event: "backend.unreachable",
-        path,
-        error: String(error),
-      }),
-    );
-    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
-  }
 }

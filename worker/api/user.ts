@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { SessionUser } from "../../contract/edge";
-import { validate } from "../backend/validate";
+import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
-import { callBackendOrUnavailable, endSession, readSession, sessionUserFrom, startSession } from "./session";
+import { callBackendOrUnavailable } from "../backend-client";
+import { endSession, readSession, sessionUserFrom, startSession } from "./session";
 
 /** The stored user: GET /api/get-user, POST /api/add-user, and logout. */
 export const userApi = new Hono<HonoEnv>();

@@ -3,6 +3,9 @@ import type { Env } from "../env";
 import type { BackendEnv } from "./env";
 import { BackendError } from "./http";
 import { say } from "./i18n";
+import { randomToken, sha256Hex } from "../lib/tokens";
+
+export { randomToken, sha256Hex };
 
 /**
  * Who is calling the backend (spec §6): an authenticated user by `Authorization: Bearer`, or a
@@ -18,22 +21,6 @@ export const GUEST_TTL_SECONDS = 60 * 60 * 24 * 30;
 export const guestKey = (id: string) => `guest:${id}`;
 
 const now = () => Math.floor(Date.now() / 1000);
-
-function toHex(buf: ArrayBuffer): string {
-  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export async function sha256Hex(value: string): Promise<string> {
-  return toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
-}
-
-export function randomToken(bytes = 32): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
 
 /** Issues a new token for a user (a new one on every login); only its hash is stored. */
 export async function issueToken(db: D1Database, userId: number): Promise<{ token: string; expiresAt: string }> {

@@ -1,12 +1,14 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
-import { ok } from "../http";
-import { cartOwner } from "../identity";
+import { BackendError, ok } from "../http";
+import { say } from "../i18n";
+import { cartOwner, mintGuestId } from "../identity";
 import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/cart";
+import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../validate";
 
-/** Cart: GET /cart, add-product, remove-product, update-quantity. */
+/** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */
 export const cartRoutes = new Hono<BackendEnv>();
 
 const productId = v.pipe(
@@ -21,6 +23,38 @@ const quantity = (min: number) =>
     v.minValue(min, `The quantity must be at least ${min}.`),
     v.maxValue(999, "The quantity must be at most 999."),
   );
+
+/**
+ * Mints a guest id (a random UUID) this backend will accept as a cart owner for 30 days (DESIGN §5).
+ * The shop's own server asks for one on the visitor's behalf (GET /api/cart/generate-guest-id), so
+ * whichever backend is configured records its own guests. Each id is a KV write and a key to a cart
+ * and to checkout, so minting is limited per network (a visitor needs one per tab).
+ */
+cartRoutes.post("/guest-id", async (c) => {
+  c.header("cache-control", "no-store");
+  await enforceLimits(c, "SHOP_LIMITER", [`guest-id:ip:${requestNetwork(c)}`]);
+  let guestId: string;
+  try {
+    guestId = await mintGuestId(c.env);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "guest_id.failed",
+        request_id: c.get("requestId"),
+        error: String(error),
+      }),
+    );
+    throw new BackendError(
+      503,
+      say(c.get("lang"), {
+        en: "Guest ids are unavailable right now. Please try again.",
+        ar: "معرّفات الزوار غير متاحة الآن. يرجى المحاولة مرة أخرى.",
+      }),
+    );
+  }
+  return ok(c, { guest_id: guestId });
+});
 
 cartRoutes.get("/", async (c) => {
   const owner = await cartOwner(c);

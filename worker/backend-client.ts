@@ -1,0 +1,65 @@
+import type { Context } from "hono";
+import { backendApp } from "./backend";
+import type { HonoEnv } from "./env";
+
+/**
+ * The one transport from the edge to the commerce backend, for SSR loaders and the own server
+ * alike: the reference backend in-process by default, any backend over HTTP when BACKEND_URL is
+ * set. Nothing else at the edge reaches the backend, so an operator can swap it (DESIGN §10).
+ */
+
+function executionCtx(c: Context<HonoEnv>): Context<HonoEnv>["executionCtx"] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    // No execution context (e.g. app.request in a test): the backend runs without waitUntil.
+    return undefined;
+  }
+}
+
+/**
+ * Calls the commerce backend the way the storefront does: in-process by default, over HTTP when
+ * BACKEND_URL is set. The own server uses it to check tokens and to proxy cart calls.
+ */
+export async function callBackend(c: Context<HonoEnv>, path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("accept", "application/json");
+  const requestId = c.get("requestId");
+  if (requestId) headers.set("x-request-id", requestId);
+  // The visitor's own address, set by Cloudflare on the outer request, so the backend's per-network
+  // limits count each visitor of a server-rendered form apart (never taken from the caller's init).
+  const visitor = c.req.header("cf-connecting-ip");
+  if (visitor) headers.set("cf-connecting-ip", visitor);
+  else headers.delete("cf-connecting-ip");
+  const language = c.req.header("content-language");
+  if (language && !headers.has("content-language")) headers.set("content-language", language);
+  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
+  if (external) return fetch(`${external}${path}`, { ...init, headers });
+  return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
+}
+
+/**
+ * The own server's calls: an unreachable backend becomes a clean 503 answer for the browser
+ * instead of an exception (the storefront's loaders use `callBackend`, where "no response" is
+ * its own case in the spec's error handler).
+ */
+export async function callBackendOrUnavailable(
+  c: Context<HonoEnv>,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  try {
+    return await callBackend(c, path, init);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: c.get("requestId"),
+        event: "backend.unreachable",
+        path,
+        error: String(error),
+      }),
+    );
+    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
+  }
+}
