@@ -33,7 +33,7 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   else headers.delete("cf-connecting-ip");
   const language = c.req.header("content-language");
   if (language && !headers.has("content-language")) headers.set("content-language", language);
-  const external = c.env.BACKEND_URL?.replace(/\/$/, "");
+  const external = externalBackend(c.env);
   if (external) return fetch(`${external}${path}`, { ...init, headers });
   return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
 }
@@ -57,6 +57,55 @@ export async function callBackendOrUnavailable(
         request_id: c.get("requestId"),
         event: "backend.unreachable",
         path,
+        error: String(error),
+      }),
+    );
+    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
+  }
+}
+
+/** BACKEND_URL without a trailing slash, or null for the reference backend in-process. */
+export function externalBackend(env: HonoEnv["Bindings"]): string | null {
+  return env.BACKEND_URL ? env.BACKEND_URL.replace(/\/$/, "") : null;
+}
+
+/** Request headers that belong to the visitor's connection to the shop, not to the backend. */
+const HOP_HEADERS = ["host", "cookie", "connection", "keep-alive", "transfer-encoding", "upgrade", "content-length"];
+
+/**
+ * The browser's `/backend/*` calls (catalogue reads, cart, checkout, payment pages, product art)
+ * when BACKEND_URL is set: forwarded to the configured backend, so the browser only ever talks to
+ * the shop's own origin. The CSP stays `'self'`, the service worker's `/backend` rules keep
+ * matching, and no CORS is needed (DESIGN §10; README "Configuration").
+ */
+export async function forwardToBackend(c: Context<HonoEnv>, external: string): Promise<Response> {
+  const url = new URL(c.req.url);
+  const target = `${external}${url.pathname.replace(/^\/backend/, "") || "/"}${url.search}`;
+  const headers = new Headers(c.req.raw.headers);
+  for (const name of HOP_HEADERS) headers.delete(name);
+  // The visitor's address, for the backend's per-network limits (a backend on another zone sees
+  // the worker's address in cf-connecting-ip).
+  const visitor = c.req.header("cf-connecting-ip");
+  if (visitor) headers.set("x-forwarded-for", visitor);
+  const requestId = c.get("requestId");
+  if (requestId) headers.set("x-request-id", requestId);
+  const method = c.req.method;
+  try {
+    const res = await fetch(target, {
+      method,
+      headers,
+      body: method === "GET" || method === "HEAD" ? undefined : await c.req.raw.arrayBuffer(),
+      redirect: "manual",
+    });
+    // A fresh response, so the edge's own headers (CSP, request id) can be set on it.
+    return new Response(res.body, res);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        request_id: requestId,
+        event: "backend.unreachable",
+        path: url.pathname,
         error: String(error),
       }),
     );

@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider, type RequestHandler } from
 import { shopContext } from "../contract/edge";
 import { apiApp } from "./api";
 import { readSession } from "./api/session";
-import { callBackend } from "./backend-client";
+import { callBackend, externalBackend, forwardToBackend } from "./backend-client";
 import { backendApp } from "./backend";
 import { errorBody } from "./lib/errors";
 import { buildsApp } from "./builds";
@@ -31,6 +31,13 @@ app.use(requestId());
 app.use(timing({ crossOrigin: false }));
 app.use(securityHeaders());
 
+// With BACKEND_URL set, the configured backend answers the browser's /backend calls through the
+// shop's origin; otherwise the reference backend runs here, in-process.
+app.use("/backend/*", async (c, next) => {
+  const external = externalBackend(c.env);
+  if (!external) return next();
+  return forwardToBackend(c, external);
+});
 app.route("/backend", backendApp);
 app.route("/api", apiApp);
 app.route("/builds", buildsApp);
@@ -58,7 +65,8 @@ app.all("*", localeDetector(), async (c) => {
     environment: c.env.ENVIRONMENT,
     // In-process to the built-in backend, or HTTP when BACKEND_URL is set (one place decides).
     backend: (path, init) => callBackend(c, path, init),
-    publicBackendBase: c.env.BACKEND_URL || "/backend",
+    // The browser always calls the shop's own /backend, forwarded to BACKEND_URL when it is set.
+    publicBackendBase: "/backend",
     getSession: () => (session ??= readSession(c)),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });
