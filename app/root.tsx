@@ -8,6 +8,7 @@ import { Toaster } from "./client/toast";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
 import { LoadingBar } from "./components/LoadingBar";
 import { PwaStatus } from "./components/PwaStatus";
+import { browserStore } from "./state/store";
 import { Logo } from "./components/Logo";
 import { configureBrowserApi } from "./lib/api/browser";
 import { shopContext } from "./lib/context";
@@ -75,7 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <JotaiProvider>
+        <JotaiProvider store={browserStore()}>
           <LoadingBar />
           {children}
           <Toaster

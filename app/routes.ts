@@ -17,8 +17,15 @@ const shopPages = [
   route("page", "routes/page._index.tsx"),
   route("page/:slug", "routes/page.$slug.tsx"),
   route("orders", "routes/orders.tsx"),
-  route("profile", "routes/profile._index.tsx"),
-  route("profile/:slug", "routes/profile.$slug.tsx"),
+  // The profile's sections are nested routes of its layout (nav and title); an unknown one is a 404.
+  route("profile", "routes/profile/layout.tsx", [
+    index("routes/profile/overview.tsx"),
+    route("orders", "routes/profile/orders.tsx"),
+    route("addresses", "routes/profile/addresses.tsx"),
+    route("edit", "routes/profile/edit.tsx"),
+    route("change-password", "routes/profile/change-password.tsx"),
+    route(":slug", "routes/profile/unknown.tsx"),
+  ]),
   route("products", "routes/products.tsx"),
   route("product-details", "routes/product-details._index.tsx"),
   route("product-details/:slug", "routes/product-details.$slug.tsx"),

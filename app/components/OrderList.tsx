@@ -1,63 +1,66 @@
-import { useCallback, useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, redirect, useRevalidator } from "react-router";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { listOrders } from "../lib/api/orders";
+import { translate } from "../lib/i18n";
+import type { Locale } from "../lib/locales";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import "../styles/cart.css";
 
-type Load = { state: "loading" } | { state: "ready"; orders: Order[] } | { state: "error"; message: string };
+/** What the orders pages' `clientLoader` answers: the orders, or the message of a failed read. */
+export type OrderListData = { orders: Order[]; message?: undefined } | { orders?: undefined; message: string };
+
+/**
+ * GET /orders with the session's token, for the `clientLoader` of `orders` and the profile's orders
+ * tab (client only: the token lives in session storage). A 401 goes to login as everywhere else.
+ */
+export async function loadOrderList(locale: Locale, signal?: AbortSignal): Promise<OrderListData> {
+  try {
+    const res = await listOrders(browserApi(locale), signal);
+    return { orders: Array.isArray(res.data) ? res.data : [] };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const handled = handleBrowserError(error, locale, (path) => {
+      throw redirect(path);
+    });
+    return { message: handled.message || translate(locale, "orders.loadFailed") };
+  }
+}
+
+/** The orders pages' loading line, also their `HydrateFallback` (so it stays in the route's chunk). */
+export function OrdersLoading() {
+  const t = useT();
+  return (
+    <p className="muted" aria-busy="true">
+      {t("app.loading")}
+    </p>
+  );
+}
 
 /**
  * The signed-in visitor's orders (GET /orders), newest first as the backend sends them. Rendered
- * by `orders` and by the profile's orders tab; it loads in the browser with the session's token.
+ * by `orders` and by the profile's orders tab with what their `clientLoader` read; retry reads again.
  */
-export function OrderList() {
+export function OrderList({ data }: { data: OrderListData }) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
-  const navigate = useNavigate();
-  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const revalidator = useRevalidator();
 
-  const fetchOrders = useCallback(
-    async (signal?: AbortSignal) => {
-      setLoad({ state: "loading" });
-      try {
-        const res = await listOrders(browserApi(locale), signal);
-        setLoad({ state: "ready", orders: Array.isArray(res.data) ? res.data : [] });
-      } catch (error) {
-        if (signal?.aborted) return;
-        const handled = handleBrowserError(error, locale, (path) => navigate(path));
-        setLoad({ state: "error", message: handled.message || t("orders.loadFailed") });
-      }
-    },
-    [locale, navigate, t],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void fetchOrders(controller.signal);
-    return () => controller.abort();
-  }, [fetchOrders]);
-
-  if (load.state === "loading")
-    return (
-      <p className="muted" aria-busy="true">
-        {t("app.loading")}
-      </p>
-    );
-  if (load.state === "error") {
+  if (revalidator.state === "loading" && data.orders === undefined) return <OrdersLoading />;
+  if (data.orders === undefined) {
     return (
       <div className="notice notice--danger" role="alert">
         <p>{t("orders.loadFailed")}</p>
-        <button type="button" className="button" onClick={() => void fetchOrders()}>
+        <button type="button" className="button" onClick={() => void revalidator.revalidate()}>
           {t("orders.retry")}
         </button>
       </div>
     );
   }
+  const load = { orders: data.orders };
   if (load.orders.length === 0) {
     return (
       <div className="empty-state">

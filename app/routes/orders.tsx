@@ -1,5 +1,6 @@
 import type { Route } from "./+types/orders";
-import { OrderList } from "../components/OrderList";
+import { loadOrderList, OrderList, OrdersLoading } from "../components/OrderList";
+import { isLocale } from "../lib/locales";
 import { authMiddleware } from "../middleware/auth";
 import { pageMeta } from "../lib/seo";
 import { useT } from "../lib/use-locale";
@@ -8,12 +9,34 @@ export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "orders", noindex: true });
 
-export default function Orders() {
+/** Client only: the orders are read with the session's token, which lives in session storage. */
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs) {
+  return loadOrderList(isLocale(params.locale) ? params.locale : "en", request.signal);
+}
+clientLoader.hydrate = true as const;
+
+function OrdersPage({ children }: { children: React.ReactNode }) {
   const t = useT();
   return (
     <div className="container page">
       <h1>{t("pages.orders.title")}</h1>
-      <OrderList />
+      {children}
     </div>
+  );
+}
+
+export function HydrateFallback() {
+  return (
+    <OrdersPage>
+      <OrdersLoading />
+    </OrdersPage>
+  );
+}
+
+export default function Orders({ loaderData }: Route.ComponentProps) {
+  return (
+    <OrdersPage>
+      <OrderList data={loaderData} />
+    </OrdersPage>
   );
 }
