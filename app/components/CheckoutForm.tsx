@@ -15,7 +15,7 @@ import {
 } from "../lib/checkout";
 import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { formatMoney } from "../lib/money";
-import { readSession } from "../lib/session";
+import { readStored } from "../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../state/cart";
 import { ErrorSummary } from "./form/ErrorSummary";
@@ -56,7 +56,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const cart = useAtomValue(cartListAtom);
   const count = useAtomValue(totalQuantityAtom);
   const rules = useMemo(() => formRules(t), [t]);
-  const signedIn = useMemo(() => Boolean(readSession("token")), []);
+  const signedIn = useMemo(() => Boolean(readStored("token")), []);
 
   const [values, setValues] = useState<Values>(EMPTY);
   const [touched, setTouched] = useState<ReadonlySet<FieldName>>(new Set());

@@ -4,7 +4,7 @@ import { NavLink, useNavigate, useRevalidator } from "react-router";
 import { toast } from "../client/toast";
 import { signOut } from "../lib/identity";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import { currentUserAtom } from "../state/session";
+import { currentUserAtom } from "../state/user";
 import "../styles/account.css";
 
 /** The profile's sections (DESIGN §4: orders, addresses, edit, change-password). */

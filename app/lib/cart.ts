@@ -24,7 +24,7 @@ import { ApiError } from "./api/errors";
 import { translate } from "./i18n";
 import { localeOfPath, type Locale } from "./locales";
 import { formatMoney } from "./money";
-import { readSession, writeSession } from "./session";
+import { readStored, writeStored } from "./tab-storage";
 import { localePath, useLocale } from "./use-locale";
 
 /**
@@ -54,8 +54,8 @@ let guestIdRequest: Promise<string | null> | null = null;
  * is requested from the own server and stored. Concurrent callers share one request.
  */
 export async function ensureGuestId(): Promise<string | null> {
-  if (readSession("token")) return null;
-  const existing = readSession("guestId");
+  if (readStored("token")) return null;
+  const existing = readStored("guestId");
   if (existing) return existing;
   guestIdRequest ??= (async () => {
     try {
@@ -67,7 +67,7 @@ export async function ensureGuestId(): Promise<string | null> {
       const body = (await res.json()) as { guestId?: unknown };
       const guestId = typeof body.guestId === "string" ? body.guestId : null;
       if (!guestId) throw new ApiError(500, "");
-      writeSession("guestId", guestId);
+      writeStored("guestId", guestId);
       return guestId;
     } finally {
       guestIdRequest = null;
@@ -78,7 +78,7 @@ export async function ensureGuestId(): Promise<string | null> {
 
 /** Whether the visitor has an identity the backend can keep a cart for. */
 export function hasCartIdentity(): boolean {
-  return Boolean(readSession("token") || readSession("guestId"));
+  return Boolean(readStored("token") || readStored("guestId"));
 }
 
 function isCheckoutPage(pathname: string): boolean {
@@ -98,7 +98,7 @@ function quantityMessage(error: unknown, locale: Locale): string {
 function setCart(ctx: CartContext, cart: CartList): void {
   ctx.store.set(cartListAtom, cart);
   ctx.store.set(cartLoadedAtom, true);
-  writeSession("products", productsFlag(cart));
+  writeStored("products", productsFlag(cart));
   // The backend's invalid ids join the set the shopper's refused changes built.
   let invalid = ctx.store.get(invalidQuantityAtom);
   for (const id of cart.invalid) invalid = withInvalid(invalid, id);
@@ -137,8 +137,8 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
     return { ok: true };
   } catch (error) {
     // An identity the backend no longer knows (an expired guest id): start over as a new guest.
-    if (error instanceof ApiError && error.status === 401 && !readSession("token")) {
-      writeSession("guestId", null);
+    if (error instanceof ApiError && error.status === 401 && !readStored("token")) {
+      writeStored("guestId", null);
       setCart(ctx, EMPTY_CART);
       return { ok: true };
     }
@@ -281,7 +281,7 @@ export function clearCartState(ctx: CartContext): void {
   ctx.store.set(cartListAtom, EMPTY_CART);
   ctx.store.set(promoAtom, IDLE_PROMO);
   ctx.store.set(invalidQuantityAtom, new Set<number>());
-  writeSession("products", "false");
+  writeStored("products", "false");
 }
 
 /** The cart actions bound to this page's store, locale and navigation. */
@@ -320,9 +320,9 @@ export function useCartHydration(): void {
   const { loadCart: load, ctx } = useCart();
   const { pathname } = useLocation();
   const locale = localeOfPath(pathname) ?? ctx.locale;
-  const identity = typeof window === "undefined" ? null : (readSession("token") ?? readSession("guestId"));
+  const identity = typeof window === "undefined" ? null : (readStored("token") ?? readStored("guestId"));
   useEffect(() => {
-    if (identity || readSession("products") === "true") void load();
+    if (identity || readStored("products") === "true") void load();
     // No cart yet: mark it loaded and empty as a low-priority update, so the header and drawer
     // re-render in slices after hydration instead of in one blocking task.
     else startTransition(() => setCartEmpty(ctx));

@@ -2,7 +2,7 @@ import type { SessionUser } from "./context";
 import { browserApi } from "./api/browser";
 import { ApiError } from "./api/errors";
 import type { Locale } from "./locales";
-import { clearSession, readSession, writeSession } from "./session";
+import { clearStored, readStored, writeStored } from "./tab-storage";
 
 /**
  * The visitor's identity in the browser (spec §4 "Visitor identity"): signed in holds a token,
@@ -32,7 +32,7 @@ export interface Identity {
 }
 
 export function currentIdentity(): Identity {
-  return { token: readSession("token"), userId: readSession("userId"), guestId: readSession("guestId") };
+  return { token: readStored("token"), userId: readStored("userId"), guestId: readStored("guestId") };
 }
 
 export function isSignedIn(): boolean {
@@ -70,9 +70,9 @@ async function ownServer(path: string, init: RequestInit = {}): Promise<Response
 export async function signIn(authData: AuthData): Promise<AuthUser> {
   const token = authData.auth_data.access_token;
   const user = authData.user;
-  writeSession("userId", String(user.id));
-  writeSession("token", token);
-  writeSession("guestId", null);
+  writeStored("userId", String(user.id));
+  writeStored("token", token);
+  writeStored("guestId", null);
   await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
   return user;
 }
@@ -94,10 +94,10 @@ export async function fetchStoredUser(): Promise<SessionUser | null> {
  * token back from the server-rendered page, so browser calls carry it.
  */
 export function restoreIdentity(session: { token: string; userId: string | number } | null | undefined): void {
-  if (!session || readSession("token")) return;
-  writeSession("token", session.token);
-  writeSession("userId", String(session.userId));
-  writeSession("guestId", null);
+  if (!session || readStored("token")) return;
+  writeStored("token", session.token);
+  writeStored("userId", String(session.userId));
+  writeStored("guestId", null);
 }
 
 /**
@@ -108,8 +108,8 @@ export function restoreIdentity(session: { token: string; userId: string | numbe
 export async function signOut(locale: Locale): Promise<void> {
   // The client keeps the token it was made with; storage is cleared first so nothing else in the
   // page (a cart reload) calls the backend with a token that is about to be revoked.
-  const api = readSession("token") ? browserApi(locale) : null;
-  clearSession();
+  const api = readStored("token") ? browserApi(locale) : null;
+  clearStored();
   try {
     await api?.post("/client/auth/logout");
   } catch (error) {
@@ -120,7 +120,7 @@ export async function signOut(locale: Locale): Promise<void> {
   } catch (error) {
     console.warn("[identity] the own-server logout failed", error);
   }
-  clearSession();
+  clearStored();
 }
 
 /**
@@ -161,7 +161,7 @@ export function identifierPayload(to: string): { email: string } | { phone: stri
 
 /** After a profile change, the own server's copy of the user follows (header name, SSR pages). */
 export async function saveStoredUser(user: AuthUser): Promise<void> {
-  const token = readSession("token");
+  const token = readStored("token");
   if (!token) return;
   await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
 }

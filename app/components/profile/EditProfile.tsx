@@ -15,7 +15,7 @@ import type { SessionUser } from "../../lib/context";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { saveStoredUser } from "../../lib/identity";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
-import { currentUserAtom } from "../../state/session";
+import { currentUserAtom } from "../../state/user";
 
 type ProfileValues = { name: string; email: string; phone: string; current_password: string };
 /** The backend's profile: a new email waits in `pending_email` until its code is entered. */

@@ -1,7 +1,7 @@
 import { toast } from "../../client/toast";
 import { deviceTypeInBrowser } from "../device";
 import type { Locale } from "../locales";
-import { readSession } from "../session";
+import { readStored } from "../tab-storage";
 import { createApi, type Api } from "./client";
 import { handleApiError, type HandledError } from "./errors";
 
@@ -18,7 +18,7 @@ export function configureBrowserApi(opts: { backendBase: string; lookupBase?: st
 export function browserApi(locale: Locale): Api {
   return createApi(
     (path, init) => fetch(`${base}${path}`, init),
-    { locale, deviceType: deviceTypeInBrowser(), token: readSession("token"), guestId: readSession("guestId") },
+    { locale, deviceType: deviceTypeInBrowser(), token: readStored("token"), guestId: readStored("guestId") },
     (path, init) => fetch(`${lookupBase}${path}`, init),
   );
 }

@@ -9,7 +9,7 @@ import { restoreIdentity } from "../../lib/identity";
 import { isLocale } from "../../lib/locales";
 import { formatPhone } from "../../lib/phone";
 import { useLocalePath, useT } from "../../lib/use-locale";
-import { currentUserAtom } from "../../state/session";
+import { currentUserAtom } from "../../state/user";
 import { browserStore } from "../../state/store";
 import "../../styles/account.css";
 

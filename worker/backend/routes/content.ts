@@ -98,7 +98,7 @@ export function contactSchema(lang: Lang) {
 contentRoutes.post("/contact", async (c) => {
   const lang = c.get("lang");
   // Rate limited per network before anything is parsed or stored. A no-JavaScript post arrives
-  // through the storefront, which passes its visitor's own address on (worker/api/session.ts).
+  // through the storefront, which passes its visitor's own address on (worker/backend-client.ts).
   const network = requestNetwork(c);
   await enforceLimits(c, "CONTACT_LIMITER", [`contact:${network}`], CONTACT.tooMany);
   const body: unknown = await c.req.json().catch(() => undefined);

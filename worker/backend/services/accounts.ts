@@ -450,7 +450,7 @@ export async function verifyCode(
 }
 
 /**
- * Sets a new password with a reset token (single use, 15 minutes). Every signed-in session of
+ * Sets a new password with a reset token (single use, 15 minutes). Every token of
  * the account ends, since a reset usually means the old password is no longer trusted.
  * Proving control of the inbox or phone also verifies the account.
  */
@@ -487,7 +487,7 @@ export async function checkPassword(env: AccountsEnv, userId: number, password: 
   return user ? verifyPassword(env, password, user.password_hash) : false;
 }
 
-/** Changes the password of a signed-in user; the other sessions end, the current one stays. */
+/** Changes the password of a signed-in user; the other tokens are revoked, the current one stays. */
 export async function changePassword(
   env: AccountsEnv,
   userId: number,
@@ -532,7 +532,7 @@ const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(S
 /**
  * Saves name, email and phone (M4). The name alone needs nothing more. Changing the email or the
  * phone needs the current password (a stolen token alone must not be enough to take the account),
- * ends the account's other sessions, and tells the current address. A new email does not replace
+ * revokes the account's other tokens, and tells the current address. A new email does not replace
  * the current one at once: it waits in `pending_email`, is sent a code, and becomes the login and
  * reset identifier only when that code is entered (`verifyCode`). A new phone applies at once,
  * since the password was given; the current address is told either way.
@@ -583,7 +583,7 @@ export async function updateProfile(
     ).bind(input.name, input.phone, emailChanged ? 1 : 0, input.email, userId),
   ];
   if (emailChanged || phoneChanged) {
-    // Whoever else holds a session (perhaps the one who stole a token) is signed out.
+    // Whoever else holds a token (perhaps the one who stole it) is signed out.
     statements.push(
       env.DB.prepare(
         "UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?",

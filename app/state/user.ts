@@ -3,7 +3,7 @@ import type { SessionUser } from "../lib/context";
 
 /**
  * Who the visitor is, in the browser (spec §4 "Visitor identity"). The token and ids live in
- * session storage (app/lib/session.ts); these atoms hold the signed-in user for the UI.
+ * session storage (app/lib/tab-storage.ts); these atoms hold the signed-in user for the UI.
  * `undefined` means not known yet (before the own server answered), `null` a guest.
  */
 export const currentUserAtom = atom<SessionUser | null | undefined>(undefined);

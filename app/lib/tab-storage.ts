@@ -3,8 +3,8 @@
  * `guestId` and `products` (the string "true" while the cart holds a product, else "false").
  * Every read tolerates a missing or blocked storage and malformed values.
  */
-export const SESSION_KEYS = ["token", "userId", "guestId", "products"] as const;
-export type SessionKey = (typeof SESSION_KEYS)[number];
+export const STORED_KEYS = ["token", "userId", "guestId", "products"] as const;
+export type StoredKey = (typeof STORED_KEYS)[number];
 
 function storage(): Storage | null {
   try {
@@ -14,14 +14,14 @@ function storage(): Storage | null {
   }
 }
 
-export function readSession(key: SessionKey): string | null {
+export function readStored(key: StoredKey): string | null {
   const value = storage()?.getItem(key) ?? null;
   if (value === null || value === "" || value === "null" || value === "undefined") return null;
   if ((key === "token" || key === "guestId") && !/^[\w.~+/=-]{8,512}$/.test(value)) return null;
   return value;
 }
 
-export function writeSession(key: SessionKey, value: string | null): void {
+export function writeStored(key: StoredKey, value: string | null): void {
   const s = storage();
   if (!s) return;
   try {
@@ -32,7 +32,7 @@ export function writeSession(key: SessionKey, value: string | null): void {
   }
 }
 
-export function clearSession(): void {
+export function clearStored(): void {
   try {
     storage()?.clear();
   } catch {

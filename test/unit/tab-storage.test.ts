@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { clearSession, readSession, writeSession } from "../../app/lib/session";
+import { clearStored, readStored, writeStored } from "../../app/lib/tab-storage";
 
 /** A session storage like the browser's, so the module runs as it does in a tab. */
 class MemoryStorage {
@@ -37,14 +37,14 @@ afterEach(() => {
 
 describe("session storage values (spec §3 keys)", () => {
   it("reads back what was written under token, userId, guestId and products", () => {
-    writeSession("token", "abcdefghijklmnopqrstuvwxyz012345");
-    writeSession("userId", "42");
-    writeSession("guestId", "0b6c3f3e-1111-4222-8333-444455556666");
-    writeSession("products", "true");
-    expect(readSession("token")).toBe("abcdefghijklmnopqrstuvwxyz012345");
-    expect(readSession("userId")).toBe("42");
-    expect(readSession("guestId")).toBe("0b6c3f3e-1111-4222-8333-444455556666");
-    expect(readSession("products")).toBe("true");
+    writeStored("token", "abcdefghijklmnopqrstuvwxyz012345");
+    writeStored("userId", "42");
+    writeStored("guestId", "0b6c3f3e-1111-4222-8333-444455556666");
+    writeStored("products", "true");
+    expect(readStored("token")).toBe("abcdefghijklmnopqrstuvwxyz012345");
+    expect(readStored("userId")).toBe("42");
+    expect(readStored("guestId")).toBe("0b6c3f3e-1111-4222-8333-444455556666");
+    expect(readStored("products")).toBe("true");
   });
 
   it("malformed values are ignored safely, as if absent", () => {
@@ -59,8 +59,8 @@ describe("session storage values (spec §3 keys)", () => {
     ]) {
       storage.setItem("token", bad);
       storage.setItem("guestId", bad);
-      expect(readSession("token"), JSON.stringify(bad)).toBeNull();
-      expect(readSession("guestId"), JSON.stringify(bad)).toBeNull();
+      expect(readStored("token"), JSON.stringify(bad)).toBeNull();
+      expect(readStored("guestId"), JSON.stringify(bad)).toBeNull();
     }
   });
 
@@ -70,24 +70,24 @@ describe("session storage values (spec §3 keys)", () => {
         throw new DOMException("The operation is insecure.", "SecurityError");
       },
     } as unknown as { sessionStorage: unknown };
-    expect(readSession("token")).toBeNull();
-    expect(() => writeSession("token", "abcdefghijklmnopqrstuvwxyz012345")).not.toThrow();
-    expect(() => clearSession()).not.toThrow();
+    expect(readStored("token")).toBeNull();
+    expect(() => writeStored("token", "abcdefghijklmnopqrstuvwxyz012345")).not.toThrow();
+    expect(() => clearStored()).not.toThrow();
     delete g.window;
-    expect(readSession("userId")).toBeNull();
+    expect(readStored("userId")).toBeNull();
   });
 
   it("a full storage does not break the page", () => {
     storage.setItem = () => {
       throw new DOMException("Quota exceeded", "QuotaExceededError");
     };
-    expect(() => writeSession("products", "true")).not.toThrow();
+    expect(() => writeStored("products", "true")).not.toThrow();
   });
 
   it("logout's clear empties every key", () => {
-    writeSession("token", "abcdefghijklmnopqrstuvwxyz012345");
-    writeSession("guestId", "0b6c3f3e-1111-4222-8333-444455556666");
-    clearSession();
+    writeStored("token", "abcdefghijklmnopqrstuvwxyz012345");
+    writeStored("guestId", "0b6c3f3e-1111-4222-8333-444455556666");
+    clearStored();
     expect(storage.length).toBe(0);
   });
 });
