@@ -51,17 +51,22 @@ export async function callBackendOrUnavailable(
   try {
     return await callBackend(c, path, init);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        request_id: c.get("requestId"),
-        event: "backend.unreachable",
-        path,
-        error: String(error),
-      }),
-    );
-    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
+    return backendUnreachable(c, path, error);
   }
+}
+
+/** The clean answer, and the log line, for a backend that could not be reached at all. */
+function backendUnreachable(c: Context<HonoEnv>, path: string, error: unknown): Response {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      event: "backend.unreachable",
+      path,
+      error: String(error),
+    }),
+  );
+  return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
 }
 
 /** BACKEND_URL without a trailing slash, or null for the reference backend in-process. */
@@ -73,6 +78,24 @@ export function externalBackend(env: HonoEnv["Bindings"]): string | null {
 const HOP_HEADERS = ["host", "cookie", "connection", "keep-alive", "transfer-encoding", "upgrade", "content-length"];
 
 /**
+ * What a forwarded call carries: the browser's headers without those of its connection to the
+ * shop (cookies included: the own-server session is none of the backend's business), the request
+ * id, and the visitor's address as `x-forwarded-for` for the backend's per-network limits (a
+ * backend on another zone sees the worker's address in cf-connecting-ip). Only the address
+ * Cloudflare saw: a forwarded-for the caller wrote would let anyone pick the network they are
+ * counted under.
+ */
+export function forwardedHeaders(incoming: Headers, requestId: string | undefined): Headers {
+  const headers = new Headers(incoming);
+  for (const name of HOP_HEADERS) headers.delete(name);
+  headers.delete("x-forwarded-for");
+  const visitor = incoming.get("cf-connecting-ip");
+  if (visitor) headers.set("x-forwarded-for", visitor);
+  if (requestId) headers.set("x-request-id", requestId);
+  return headers;
+}
+
+/**
  * The browser's `/backend/*` calls (catalogue reads, cart, checkout, payment pages, product art)
  * when BACKEND_URL is set: forwarded to the configured backend, so the browser only ever talks to
  * the shop's own origin. The CSP stays `'self'`, the service worker's `/backend` rules keep
@@ -81,34 +104,16 @@ const HOP_HEADERS = ["host", "cookie", "connection", "keep-alive", "transfer-enc
 export async function forwardToBackend(c: Context<HonoEnv>, external: string): Promise<Response> {
   const url = new URL(c.req.url);
   const target = `${external}${url.pathname.replace(/^\/backend/, "") || "/"}${url.search}`;
-  const headers = new Headers(c.req.raw.headers);
-  for (const name of HOP_HEADERS) headers.delete(name);
-  // The visitor's address, for the backend's per-network limits (a backend on another zone sees
-  // the worker's address in cf-connecting-ip).
-  const visitor = c.req.header("cf-connecting-ip");
-  if (visitor) headers.set("x-forwarded-for", visitor);
-  const requestId = c.get("requestId");
-  if (requestId) headers.set("x-request-id", requestId);
+  const headers = forwardedHeaders(c.req.raw.headers, c.get("requestId"));
   const method = c.req.method;
+  // Read before the call, outside its error handling: a body over the edge's limit is a 413
+  // (worker/index.ts), not an unreachable backend.
+  const body = method === "GET" || method === "HEAD" ? undefined : await c.req.raw.arrayBuffer();
   try {
-    const res = await fetch(target, {
-      method,
-      headers,
-      body: method === "GET" || method === "HEAD" ? undefined : await c.req.raw.arrayBuffer(),
-      redirect: "manual",
-    });
+    const res = await fetch(target, { method, headers, body, redirect: "manual" });
     // A fresh response, so the edge's own headers (CSP, request id) can be set on it.
     return new Response(res.body, res);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        request_id: requestId,
-        event: "backend.unreachable",
-        path: url.pathname,
-        error: String(error),
-      }),
-    );
-    return Response.json({ message: "The service is briefly unavailable. Please try again." }, { status: 503 });
+    return backendUnreachable(c, url.pathname, error);
   }
 }

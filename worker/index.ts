@@ -7,6 +7,7 @@ import { apiApp } from "./api";
 import { readSession } from "./api/session";
 import { callBackend, externalBackend, forwardToBackend } from "./backend-client";
 import { backendApp } from "./backend";
+import { backendBodyLimit } from "./lib/body-limit";
 import { errorBody } from "./lib/errors";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
@@ -33,6 +34,7 @@ app.use(securityHeaders());
 
 // With BACKEND_URL set, the configured backend answers the browser's /backend calls through the
 // shop's origin; otherwise the reference backend runs here, in-process.
+app.use("/backend/*", backendBodyLimit());
 app.use("/backend/*", async (c, next) => {
   const external = externalBackend(c.env);
   if (!external) return next();

@@ -2,17 +2,16 @@
 // database of its own and BACKEND_URL pointing at another worker process serving the reference
 // backend. A shopper browses, fills a cart, checks out and pays, in both languages, with no
 // request refused by the CSP and every request on the shop's own origin.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import type { RunningWorker } from "../../scripts/lib/worker.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { startStorefrontOf } from "../support/http.ts";
 
 const backendWorker = inject("baseURL");
 let shop: RunningWorker;
-let persistDir: string;
+let stop: (() => void) | undefined;
 let browser: Browser;
 
 interface Product {
@@ -24,17 +23,7 @@ let products: Product[] = [];
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  persistDir = mkdtempSync(join(tmpdir(), "souq-second-backend-e2e-"));
-  shop = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: {
-      ENVIRONMENT: "test",
-      AUTH_PEPPER: "test-pepper",
-      PAYMENT_SECRET: "test-payment-secret",
-      BACKEND_URL: `${backendWorker}/backend`,
-    },
-  });
+  ({ worker: shop, stop } = await startStorefrontOf(`${backendWorker}/backend`));
   browser = await launchBrowser();
   const res = await fetch(`${backendWorker}/backend/products?in_stock=1&per_page=48&sort=price_asc`);
   products = ((await res.json()) as { data: Product[] }).data.filter((p) => p.stock >= 10);
@@ -43,8 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  shop?.stop();
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  stop?.();
 });
 
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000, interval: 100 });

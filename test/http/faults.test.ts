@@ -1,35 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { freePort, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { startExtraWorker, TEST_VARS } from "../support/http.ts";
 
 const base = inject("baseURL");
 
 /** A second worker whose BACKEND_URL points at a local port nothing listens on. */
 let unreachable: RunningWorker;
-let persistDir: string;
+let stop: (() => void) | undefined;
 
 beforeAll(async () => {
-  persistDir = mkdtempSync(join(tmpdir(), "souq-faults-"));
-  await prepareDatabase(persistDir);
   const closedPort = await freePort();
-  unreachable = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: {
-      ENVIRONMENT: "test",
-      AUTH_PEPPER: "test-pepper",
-      PAYMENT_SECRET: "test-payment-secret",
-      BACKEND_URL: `http://127.0.0.1:${closedPort}`,
-    },
-  });
+  ({ worker: unreachable, stop } = await startExtraWorker(
+    { ...TEST_VARS, BACKEND_URL: `http://127.0.0.1:${closedPort}` },
+    { database: "seeded" },
+  ));
 });
 
-afterAll(() => {
-  unreachable?.stop();
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 const internals = /at \w+ \(|\.ts:\d+|\.js:\d+|SQLITE|D1_ERROR|SELECT |INSERT |stack/i;
 
@@ -44,6 +31,25 @@ describe("the backend unreachable", () => {
       expect(html).not.toMatch(internals);
     });
   }
+
+  it("the browser's /backend calls answer a clean 503 in JSON, never a stack trace", async () => {
+    const res = await fetch(`${unreachable.url}/backend/products`);
+    expect(res.status).toBe(503);
+    const body = await res.text();
+    expect(JSON.parse(body)).toEqual({ message: "The service is briefly unavailable. Please try again." });
+    expect(body).not.toMatch(internals);
+  });
+
+  it("a body over the backend's limit is refused at the edge, before anything is forwarded", async () => {
+    // The backend here cannot be reached: a 413 can only come from the edge itself.
+    const res = await fetch(`${unreachable.url}/backend/checkout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ notes: "x".repeat(80 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ message: "Payload too large" });
+  });
 
   it("pages that need no backend data still render", async () => {
     const res = await fetch(`${unreachable.url}/en/auth/login`);

@@ -2,39 +2,22 @@
 // with BACKEND_URL pointing at another worker process that serves the reference backend on
 // another port (the suite's main worker). Everything a shopper sees and does must come from,
 // and land in, that second backend.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
-import { jsonApi } from "../support/http.ts";
+import type { RunningWorker } from "../../scripts/lib/worker.ts";
+import { jsonApi, startStorefrontOf } from "../support/http.ts";
 
 const backendWorker = inject("baseURL");
 let shop: RunningWorker;
-let persistDir: string;
+let stop: (() => void) | undefined;
 
 /** A visitor address of its own, so the backend's per-network limits see this test alone. */
 const ip = `198.51.100.${10 + Math.floor(Math.random() * 200)}`;
 
 beforeAll(async () => {
-  // No migrations, no seed: a page or call answered from this worker's own D1 would fail.
-  persistDir = mkdtempSync(join(tmpdir(), "souq-second-backend-"));
-  shop = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: {
-      ENVIRONMENT: "test",
-      AUTH_PEPPER: "test-pepper",
-      PAYMENT_SECRET: "test-payment-secret",
-      BACKEND_URL: `${backendWorker}/backend`,
-    },
-  });
+  ({ worker: shop, stop } = await startStorefrontOf(`${backendWorker}/backend`));
 });
 
-afterAll(() => {
-  shop?.stop();
-  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
-});
+afterAll(() => stop?.());
 
 describe("a storefront with BACKEND_URL set", () => {
   for (const locale of ["en", "ar"] as const) {

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, prepareDatabase, startWorker } from "../../scripts/lib/worker.ts";
+import { startExtraWorker, TEST_VARS } from "./http.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,16 +9,7 @@ declare module "vitest" {
 
 /** Starts the built worker once for the HTTP and browser tests, on a free port with a fresh database. */
 export default async function setup(project: TestProject) {
-  const persistDir = mkdtempSync(join(tmpdir(), "souq-test-"));
-  await prepareDatabase(persistDir);
-  const worker = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: { ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret" },
-  });
+  const { worker, stop } = await startExtraWorker(TEST_VARS, { database: "seeded" });
   project.provide("baseURL", worker.url);
-  return () => {
-    worker.stop();
-    rmSync(persistDir, { recursive: true, force: true });
-  };
+  return stop;
 }

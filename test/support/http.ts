@@ -39,29 +39,52 @@ export function jsonApi(base: string, defaults: Record<string, string> = {}) {
   };
 }
 
+/** The variables the suite's own worker runs with (global-setup.ts). */
+export const TEST_VARS = { ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret" };
+
+/**
+ * One more worker of the test's own on a free port, with a database of its own: seeded with the
+ * demo catalogue, or empty (no migrations), so that anything it answered from its own D1 would fail.
+ */
+export async function startExtraWorker(
+  vars: Record<string, string>,
+  { database }: { database: "seeded" | "empty" },
+): Promise<{ worker: RunningWorker; stop: () => void }> {
+  const persistDir = mkdtempSync(join(tmpdir(), "souq-extra-worker-"));
+  try {
+    if (database === "seeded") await prepareDatabase(persistDir);
+    const worker = await startWorker({ port: await freePort(), persistDir, vars });
+    return {
+      worker,
+      stop: () => {
+        worker.stop();
+        rmSync(persistDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(persistDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /**
  * A second worker configured as README's deployment steps leave a shop with no payment provider:
  * ENVIRONMENT=production and the secrets set, on a fresh seeded database of its own.
  */
-export async function startProductionWorker(): Promise<{ worker: RunningWorker; stop: () => void }> {
-  const persistDir = mkdtempSync(join(tmpdir(), "souq-production-"));
-  await prepareDatabase(persistDir);
-  const worker = await startWorker({
-    port: await freePort(),
-    persistDir,
-    vars: {
+export function startProductionWorker(): Promise<{ worker: RunningWorker; stop: () => void }> {
+  return startExtraWorker(
+    {
       ENVIRONMENT: "production",
       AUTH_PEPPER: "production-pepper-for-the-test",
       PAYMENT_SECRET: "production-webhook-secret-for-the-test",
     },
-  });
-  return {
-    worker,
-    stop: () => {
-      worker.stop();
-      rmSync(persistDir, { recursive: true, force: true });
-    },
-  };
+    { database: "seeded" },
+  );
+}
+
+/** A storefront worker with an empty database whose backend is the one at `backendUrl`. */
+export function startStorefrontOf(backendUrl: string): Promise<{ worker: RunningWorker; stop: () => void }> {
+  return startExtraWorker({ ...TEST_VARS, BACKEND_URL: backendUrl }, { database: "empty" });
 }
 
 /**

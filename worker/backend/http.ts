@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { errorBody, HttpError } from "../lib/errors";
+import { HttpError } from "../lib/errors";
 
 /** The backend's envelope (DESIGN §6): success `{ data, message? }`, errors `{ message, errors? }`. */
 export function ok<T>(
@@ -20,5 +20,3 @@ export class BackendError extends HttpError {}
 export const notFound = (message = "Not found") => new BackendError(404, message);
 export const unprocessable = (errors: Record<string, string[]>, message = "The given data was invalid.") =>
   new BackendError(422, message, errors);
-
-export { errorBody };

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { BackendEnv } from "./env";
-import { errorBody } from "./http";
+import { backendBodyLimit } from "../lib/body-limit";
+import { errorBody } from "../lib/errors";
 import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
 import { authRoutes } from "./routes/auth";
@@ -28,7 +28,7 @@ backendApp.use(async (c, next) => {
   c.header("cache-control", c.res.headers.get("cache-control") ?? "no-store");
 });
 
-backendApp.use(bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ message: "Payload too large" }, 413) }));
+backendApp.use(backendBodyLimit());
 
 backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
