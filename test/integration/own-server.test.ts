@@ -270,5 +270,9 @@ describe("guest ids", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const res = await apiApp.request("/cart/generate-guest-id", {}, broken);
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ message: "Guest ids are unavailable right now. Please try again." });
+    // The backend that mints the ids answers in the visitor's language.
+    const arabic = await apiApp.request("/cart/generate-guest-id", { headers: { "content-language": "ar" } }, broken);
+    expect(arabic.status).toBe(503);
+    expect(await arabic.json()).toEqual({ message: "معرّفات الزوار غير متاحة الآن. يرجى المحاولة مرة أخرى." });
   });
 });
