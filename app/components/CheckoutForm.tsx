@@ -14,6 +14,7 @@ import {
   type SavedAddress,
 } from "../lib/checkout";
 import { formRules, loadValibot, type Validator } from "../lib/forms";
+import { checkoutRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
 import { readStored } from "../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -123,19 +124,26 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
       current = false;
     };
   }, [values.phone, rules]);
+  // The contract's checkout rules (contract/inputs.ts): the same limits the backend checks.
+  const check = useMemo(
+    () => checkoutRules(t, labels),
+    // The labels follow `t`: they change only with the locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t],
+  );
   const validators: Partial<Record<FieldName, Validator[]>> = {
-    ...(signedIn ? {} : { email: [rules.required(labels.email), rules.email()] }),
+    ...(signedIn ? {} : { email: [check.email] }),
     ...(usingNewAddress
       ? {
-          name: [rules.required(labels.name), rules.maxLength(labels.name, 120)],
+          name: [check.name],
           // The numbering check loads libphonenumber's metadata first; its answer is kept in phoneCheck.
-          phone: [rules.required(labels.phone), () => phoneCheck.message],
-          city: [rules.required(labels.city), rules.maxLength(labels.city, 80)],
-          district: [rules.required(labels.district), rules.maxLength(labels.district, 80)],
-          street: [rules.required(labels.street), rules.maxLength(labels.street, 160)],
-          building: [rules.maxLength(labels.building, 40)],
-          postal_code: [rules.maxLength(labels.postal_code, 20)],
-          notes: [rules.maxLength(labels.notes, 500)],
+          phone: [check.phone, () => phoneCheck.message],
+          city: [check.city],
+          district: [check.district],
+          street: [check.street],
+          building: [check.building],
+          postal_code: [check.postal_code],
+          notes: [check.notes],
         }
       : {}),
   };

@@ -7,6 +7,7 @@ import {
   type ResponseData,
 } from "@modular-forms/react";
 import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
+import type { LIMITS } from "../../contract/limits";
 import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
 import type { Translate } from "./i18n";
@@ -64,7 +65,7 @@ export function formMessages(t: Translate): FormMessages {
  * as it is idle after this module runs; a rule asked before it has arrived answers a promise,
  * which modular-forms awaits like any async validator.
  */
-type V = typeof Valibot;
+export type V = typeof Valibot;
 let valibot: V | undefined;
 let loadingValibot: Promise<V> | undefined;
 
@@ -83,11 +84,12 @@ export type Validator = (value: string | null | undefined) => string | Promise<s
 /** The same, for a rule that loads what it needs first (the phone metadata). */
 export type AsyncValidator = (value: string | null | undefined) => Promise<string>;
 /** A valibot schema for a field, built once valibot is there. */
-export type SchemaOf = (v: V) => Valibot.GenericSchema<string, unknown>;
+export type SchemaOf = (v: V) => Valibot.GenericSchema;
+type Limits = typeof LIMITS;
 
 /** Runs a valibot schema as a field validator; an issue without a message gives the fallback. */
 export function fromSchema(build: SchemaOf, fallback: string): Validator {
-  let schema: Valibot.GenericSchema<string, unknown> | undefined;
+  let schema: Valibot.GenericSchema | undefined;
   const check = (v: V, value: string | null | undefined): string => {
     schema ??= build(v);
     const result = v.safeParse(schema, value ?? "");
@@ -107,8 +109,7 @@ export function formRules(t: Translate) {
     (check: Validator): Validator =>
     (value) =>
       (value ?? "").trim() === "" ? "" : check(value);
-  const isEmail = fromSchema((v) => v.pipe(v.string(), v.email()), m.email);
-  return {
+  const rules = {
     messages: m,
     required: (name: string): Validator =>
       fromSchema((v) => v.pipe(v.string(), v.trim(), v.nonEmpty(m.required(name))), m.fallback),
@@ -134,19 +135,35 @@ export function formRules(t: Translate) {
       const { isValidE164 } = await import("./phone");
       return isValidE164(value) ? "" : m.phone;
     },
-    /** Email or phone (sign-in and reset forms accept either). */
-    emailOrPhone: (): Validator =>
-      optional((value) => {
-        const text = (value ?? "").trim();
-        if (text.includes("@")) return isEmail(text);
-        return /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/.test(text) ? "" : m.fallback;
-      }),
-    /** A pattern the trimmed value must match, with its own message. */
-    pattern: (re: RegExp, message: string): Validator =>
-      optional((value) => (re.test((value ?? "").trim()) ? "" : message)),
     /** An arbitrary valibot schema (built from the loaded valibot) with a message of the caller's choosing. */
     schema: (build: SchemaOf): Validator => optional(fromSchema(build, m.fallback)),
+    /**
+     * At least or at most one of the contract's bounds (contract/limits.ts). The bounds arrive with
+     * valibot, so first-load chunks do not carry them.
+     */
+    bound: (name: string, key: keyof Limits, side: "min" | "max"): Validator =>
+      optional(
+        fromSchema(
+          (v) =>
+            v.pipe(
+              v.string(),
+              side === "min"
+                ? v.minLength(v.LIMITS[key], m.minLength(name, v.LIMITS[key]))
+                : v.maxLength(v.LIMITS[key], m.maxLength(name, v.LIMITS[key])),
+            ),
+          m.fallback,
+        ),
+      ),
+    /** A person's name: required, at most the contract's length. */
+    personName: (name: string): Validator[] => [rules.required(name), rules.bound(name, "name", "max")],
+    /** A new password: required, within the contract's lengths (the backend checks the rest of its policy). */
+    newPassword: (name: string): Validator[] => [
+      rules.required(name),
+      rules.bound(name, "passwordMin", "min"),
+      rules.bound(name, "passwordMax", "max"),
+    ],
   };
+  return rules;
 }
 export type FormRules = ReturnType<typeof formRules>;
 

@@ -78,7 +78,7 @@ export default function Register() {
           serverMessage={serverMessage}
           labels={labels}
         />
-        <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+        <Field name="name" validate={rules.personName(labels.name)}>
           {(field, props) => (
             <TextField
               form={form}
@@ -110,14 +110,7 @@ export default function Register() {
             <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />
           )}
         </Field>
-        <Field
-          name="password"
-          validate={[
-            rules.required(labels.password),
-            rules.minLength(labels.password, 8),
-            rules.maxLength(labels.password, 128),
-          ]}
-        >
+        <Field name="password" validate={rules.newPassword(labels.password)}>
           {(field, props) => (
             <PasswordField
               form={form}

@@ -13,6 +13,8 @@ import { sendContactMessage } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../lib/forms";
+import { contactRules } from "../lib/input-rules";
+import { LIMITS } from "../../contract/limits";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -64,7 +66,7 @@ export default function ContactUs() {
       name: "",
       email: "",
       phone: "",
-      subject: (params.get("subject") ?? "").slice(0, 150),
+      subject: (params.get("subject") ?? "").slice(0, LIMITS.subject),
       message: "",
     },
   });
@@ -76,6 +78,13 @@ export default function ContactUs() {
     subject: t("contact.subject"),
     message: t("contact.message"),
   };
+  // The contract's contact rules (contract/inputs.ts): the same limits the backend checks.
+  const check = useMemo(
+    () => contactRules(t, labels),
+    // The labels follow `t`: they change only with the locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t],
+  );
 
   const submit = async (values: ContactValues) => {
     clear();
@@ -134,7 +143,7 @@ export default function ContactUs() {
             labels={labels}
             idPrefix="contact"
           />
-          <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+          <Field name="name" validate={[check.name]}>
             {(field, props) => (
               <TextField
                 form={form}
@@ -148,10 +157,7 @@ export default function ContactUs() {
               />
             )}
           </Field>
-          <Field
-            name="email"
-            validate={[rules.required(labels.email), rules.email(), rules.maxLength(labels.email, 190)]}
-          >
+          <Field name="email" validate={[check.email]}>
             {(field, props) => (
               <TextField
                 form={form}
@@ -166,24 +172,17 @@ export default function ContactUs() {
               />
             )}
           </Field>
-          <Field name="phone" validate={[rules.phone()]}>
+          <Field name="phone" validate={[check.phone, rules.phone()]}>
             {(field, props) => (
               <PhoneField form={form} field={field} props={props} idPrefix="contact" label={labels.phone} />
             )}
           </Field>
-          <Field name="subject" validate={[rules.required(labels.subject), rules.maxLength(labels.subject, 150)]}>
+          <Field name="subject" validate={[check.subject]}>
             {(field, props) => (
               <TextField form={form} field={field} props={props} idPrefix="contact" label={labels.subject} required />
             )}
           </Field>
-          <Field
-            name="message"
-            validate={[
-              rules.required(labels.message),
-              rules.minLength(labels.message, 10),
-              rules.maxLength(labels.message, 5000),
-            ]}
-          >
+          <Field name="message" validate={[check.message]}>
             {(field, props) => (
               <TextField
                 form={form}

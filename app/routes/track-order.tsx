@@ -11,6 +11,9 @@ import { pageMeta } from "../lib/seo";
 import { useLocale, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
+/** What a phone number looks like as typed (Arabic-Indic digits included). */
+const PHONE_LIKE = /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/;
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "trackOrder", noindex: true });
 
 type Result =
@@ -23,6 +26,9 @@ export default function TrackOrder() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const rules = useMemo(() => formRules(t), [t]);
+  /** Tracking takes the order's email or phone: an email by its form, a phone by its digits. */
+  const emailOrPhone = (value: string) =>
+    value.includes("@") ? rules.email()(value) : PHONE_LIKE.test(value.trim()) ? "" : rules.messages.fallback;
   const [number, setNumber] = useState(params.get("order") ?? "");
   const [contact, setContact] = useState("");
   const [submitted, setSubmitted] = useState(false);
@@ -32,14 +38,13 @@ export default function TrackOrder() {
 
   const numberError = serverErrors.number || (submitted && !number.trim() ? t("track.numberRequired") : "");
   const contactError =
-    serverErrors.contact ||
-    (submitted ? (!contact.trim() ? t("track.contactRequired") : rules.emailOrPhone()(contact)) : "");
+    serverErrors.contact || (submitted ? (!contact.trim() ? t("track.contactRequired") : emailOrPhone(contact)) : "");
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     setServerErrors({});
-    if (!number.trim() || !contact.trim() || rules.emailOrPhone()(contact)) return;
+    if (!number.trim() || !contact.trim() || emailOrPhone(contact)) return;
     setBusy(true);
     try {
       const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
+import { cartFields, type InputMessages } from "../../contract/inputs";
 import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable } from "../backend-client";
@@ -26,22 +27,11 @@ cartApi.get("/generate-guest-id", async (c) => {
   return c.json({ message }, res.ok ? 502 : (res.status as ContentfulStatusCode));
 });
 
-const addProductBody = v.object({
-  productId: v.pipe(
-    v.number("The product id must be a number."),
-    v.integer("The product id must be a whole number."),
-    v.minValue(1, "The product id must be at least 1."),
-  ),
-  quantity: v.optional(
-    v.pipe(
-      v.number("The quantity must be a number."),
-      v.integer("The quantity must be a whole number."),
-      v.minValue(1, "The quantity must be at least 1."),
-      v.maxValue(999, "The quantity must be at most 999."),
-    ),
-    1,
-  ),
-});
+/** The spec names the own server's field `productId`; its rules are the contract's cart fields. */
+const addProductBody = (m: InputMessages) => {
+  const { product_id, quantity } = cartFields(m);
+  return v.object({ productId: product_id, quantity: v.optional(quantity, 1) });
+};
 
 /**
  * Adds a product to the caller's cart through the backend (spec §7): the caller's bearer token

@@ -27,18 +27,22 @@ const addUserBody = v.object({
  * Saves the signed-in user on the own server (spec §4). The token is checked against the backend
  * profile before anything is stored, and the user kept is the backend's, never the posted one.
  */
-userApi.post("/add-user", validate("json", addUserBody), async (c) => {
-  const { token } = c.req.valid("json");
-  const res = await callBackendOrUnavailable(c, "/client/auth/profile", {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (res.status === 401) return c.json({ message: "User not authenticated" }, 401);
-  if (!res.ok) return c.json({ message: "The account service is unavailable." }, 503);
-  const { data } = (await res.json()) as { data: SessionUser };
-  const user: SessionUser = sessionUserFrom(data);
-  await startSession(c, { user, token });
-  return c.json({ data: user });
-});
+userApi.post(
+  "/add-user",
+  validate("json", () => addUserBody),
+  async (c) => {
+    const { token } = c.req.valid("json");
+    const res = await callBackendOrUnavailable(c, "/client/auth/profile", {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (res.status === 401) return c.json({ message: "User not authenticated" }, 401);
+    if (!res.ok) return c.json({ message: "The account service is unavailable." }, 503);
+    const { data } = (await res.json()) as { data: SessionUser };
+    const user: SessionUser = sessionUserFrom(data);
+    await startSession(c, { user, token });
+    return c.json({ data: user });
+  },
+);
 
 /** Ends the own-server session and revokes the backend token; answering the same with or without one. */
 userApi.post("/logout", async (c) => {

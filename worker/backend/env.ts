@@ -1,6 +1,7 @@
+import type { Locale } from "../../contract/locale";
 import type { Env } from "../env";
 
-export type Lang = "en" | "ar";
+export type Lang = Locale;
 
 /** Hono typing for the backend app: bindings, plus what its middleware puts on the context. */
 export type BackendEnv = {

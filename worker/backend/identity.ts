@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Env } from "../env";
 import type { BackendEnv } from "./env";
 import { BackendError } from "./http";
-import { say } from "./i18n";
+import { say } from "../lib/i18n";
 import { randomToken, sha256Hex } from "../lib/tokens";
 
 export { randomToken, sha256Hex };

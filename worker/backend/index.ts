@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { BackendEnv } from "./env";
 import { backendBodyLimit } from "../lib/body-limit";
 import { errorBody } from "../lib/errors";
+import { requestLang } from "../lib/i18n";
 import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
 import { authRoutes } from "./routes/auth";
@@ -21,7 +22,7 @@ import { promoRoutes } from "./routes/promo";
 export const backendApp = new Hono<BackendEnv>();
 
 backendApp.use(async (c, next) => {
-  c.set("lang", c.req.header("content-language")?.toLowerCase().startsWith("ar") ? "ar" : "en");
+  c.set("lang", requestLang(c));
   c.set("deviceType", c.req.header("device-type") === "2" ? 2 : 1);
   if (!c.get("requestId")) c.set("requestId", c.req.header("x-request-id") ?? crypto.randomUUID());
   await next();

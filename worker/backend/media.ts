@@ -4,7 +4,7 @@ import type { BackendEnv } from "./env";
 import { notFound } from "./http";
 import { productArtFacts, type ProductArtFacts } from "./services/catalogue";
 import { bannerArtFacts, type BannerArtFacts } from "./services/content";
-import { validate } from "./validate";
+import { validate } from "../lib/validate";
 
 /**
  * Generated product and banner art (no downloads, no binary assets): a deterministic SVG drawn
@@ -200,13 +200,12 @@ const artQuery = v.object({
 
 mediaRoutes.get(
   "/products/:file",
-  validate(
-    "param",
+  validate("param", () =>
     v.object({
       file: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,119}\.svg$/, "Must be a product slug followed by .svg.")),
     }),
   ),
-  validate("query", artQuery),
+  validate("query", () => artQuery),
   async (c) => {
     const slug = c.req.valid("param").file.replace(/\.svg$/, "");
     const facts = await productArtFacts(c.env.DB, slug);
@@ -217,11 +216,10 @@ mediaRoutes.get(
 
 mediaRoutes.get(
   "/banners/:file",
-  validate(
-    "param",
+  validate("param", () =>
     v.object({ file: v.pipe(v.string(), v.regex(/^[0-9]{1,9}\.svg$/, "Must be a banner id followed by .svg.")) }),
   ),
-  validate("query", artQuery),
+  validate("query", () => artQuery),
   async (c) => {
     const facts = await bannerArtFacts(c.env.DB, Number(c.req.valid("param").file.replace(/\.svg$/, "")));
     if (!facts) throw notFound("Banner not found");

@@ -1,7 +1,5 @@
 import * as v from "valibot";
 
-export { fieldErrors, validate } from "../lib/validate";
-
 /** Query strings arrive as text: these turn them into bounded numbers and booleans. */
 export const queryInt = (min: number, max: number, fallback?: number) =>
   v.pipe(

@@ -3,6 +3,7 @@ import { useForm } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo } from "react";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
+import { addressRules } from "../../lib/input-rules";
 import { useT } from "../../lib/use-locale";
 import { FormErrors } from "./FormErrors";
 import { PhoneField } from "./PhoneField";
@@ -69,6 +70,24 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
     notes: t("address.notes"),
     is_default: t("address.isDefault"),
   };
+  // The contract's address rules (contract/inputs.ts): the same limits the backend checks.
+  const check = useMemo(
+    () =>
+      addressRules(t, {
+        label: labels.label,
+        name: labels.name,
+        phone: labels.phone,
+        city: labels.city,
+        district: labels.district,
+        street: labels.street,
+        building: labels.building,
+        postal_code: labels.postal_code,
+        notes: labels.notes,
+      }),
+    // The labels follow `t`: they change only with the locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t],
+  );
   const submit = async (values: AddressValues) => {
     await run(savingLabel, () => onSave(values));
   };
@@ -85,7 +104,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
         idPrefix={idPrefix}
       />
       <div className="address-form__grid">
-        <Field name="label" validate={[rules.maxLength(labels.label, 40)]}>
+        <Field name="label" validate={[check.label]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -97,7 +116,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+        <Field name="name" validate={[check.name]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -111,7 +130,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+        <Field name="phone" validate={[check.phone, rules.phone()]}>
           {(field, props) => (
             <PhoneField
               form={form}
@@ -124,7 +143,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="city" validate={[rules.required(labels.city), rules.maxLength(labels.city, 80)]}>
+        <Field name="city" validate={[check.city]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -138,7 +157,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="district" validate={[rules.required(labels.district), rules.maxLength(labels.district, 80)]}>
+        <Field name="district" validate={[check.district]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -151,7 +170,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="street" validate={[rules.required(labels.street), rules.maxLength(labels.street, 200)]}>
+        <Field name="street" validate={[check.street]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -164,7 +183,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="building" validate={[rules.maxLength(labels.building, 40)]}>
+        <Field name="building" validate={[check.building]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -176,7 +195,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
-        <Field name="postal_code" validate={[rules.pattern(/^[A-Za-z0-9 -]{3,10}$/, t("address.postalCodeInvalid"))]}>
+        <Field name="postal_code" validate={[check.postal_code]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -191,7 +210,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
           )}
         </Field>
       </div>
-      <Field name="notes" validate={[rules.maxLength(labels.notes, 500)]}>
+      <Field name="notes" validate={[check.notes]}>
         {(field, props) => (
           <TextField
             form={form}

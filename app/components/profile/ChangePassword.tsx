@@ -67,14 +67,7 @@ export function ChangePassword() {
             />
           )}
         </Field>
-        <Field
-          name="password"
-          validate={[
-            rules.required(labels.password),
-            rules.minLength(labels.password, 8),
-            rules.maxLength(labels.password, 128),
-          ]}
-        >
+        <Field name="password" validate={rules.newPassword(labels.password)}>
           {(field, props) => (
             <PasswordField
               form={form}

@@ -121,7 +121,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           serverMessage={serverMessage}
           labels={labels}
         />
-        <Field name="name" validate={[rules.required(labels.name), rules.maxLength(labels.name, 100)]}>
+        <Field name="name" validate={rules.personName(labels.name)}>
           {(field, props) => (
             <TextField
               form={form}
@@ -157,7 +157,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           name="current_password"
           validate={[
             (value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""),
-            rules.maxLength(labels.current_password, 128),
+            rules.bound(labels.current_password, "passwordMax", "max"),
           ]}
         >
           {(field, props) => (

@@ -1,20 +1,17 @@
 import type { Context } from "hono";
 import * as v from "valibot";
+import { E164, EMAIL, OTP_CODE } from "../../../contract/inputs";
+import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv, Lang } from "../env";
-import { unprocessable } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { MESSAGES, type Identifier } from "../services/accounts";
 import { OTP_PURPOSES, type OtpPurpose } from "../services/otp";
-import { PASSWORD_MAX } from "../services/password";
-import { fieldErrors } from "../validate";
+import { invalidInput, readInput } from "../../lib/validate";
 
 /**
  * Input schemas of the account calls. The messages are shopper-facing, so the schemas are built
  * in the caller's language; `fieldErrors` from validate.ts gives the contract's 422 shape.
  */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** E.164 after spaces, dashes and brackets are dropped: what the phone input sends. */
-const PHONE = /^\+[1-9]\d{7,14}$/;
 
 const isPurpose = (s: string): boolean => (OTP_PURPOSES as readonly string[]).includes(s);
 
@@ -28,8 +25,11 @@ export function fields(lang: Lang) {
     v.trim(),
     v.toLowerCase(),
     v.maxLength(
-      254,
-      t("The email may not be longer than 254 characters.", "يجب ألا يزيد البريد الإلكتروني عن 254 حرفًا."),
+      LIMITS.email,
+      t(
+        `The email may not be longer than ${LIMITS.email} characters.`,
+        `يجب ألا يزيد البريد الإلكتروني عن ${LIMITS.email} حرفًا.`,
+      ),
     ),
     v.check(
       (s) => s === "" || EMAIL.test(s),
@@ -40,7 +40,7 @@ export function fields(lang: Lang) {
     text("Phone", "رقم الجوال"),
     v.transform((s) => s.replace(/[\s\-().]/g, "")),
     v.check(
-      (s) => s === "" || PHONE.test(s),
+      (s) => s === "" || E164.test(s),
       t("Please enter a valid phone number in international format.", "يرجى إدخال رقم جوال صالح بالصيغة الدولية."),
     ),
   );
@@ -51,7 +51,10 @@ export function fields(lang: Lang) {
       text("Name", "الاسم"),
       v.trim(),
       nonEmpty("Name", "الاسم"),
-      v.maxLength(100, t("The name may not be longer than 100 characters.", "يجب ألا يزيد الاسم عن 100 حرف.")),
+      v.maxLength(
+        LIMITS.name,
+        t(`The name may not be longer than ${LIMITS.name} characters.`, `يجب ألا يزيد الاسم عن ${LIMITS.name} حرف.`),
+      ),
     ),
     requiredEmail: v.pipe(email, nonEmpty("Email", "البريد الإلكتروني")),
     optionalEmail: v.optional(email, ""),
@@ -61,7 +64,7 @@ export function fields(lang: Lang) {
       text("Password", "كلمة المرور"),
       nonEmpty("Password", "كلمة المرور"),
       v.maxLength(
-        PASSWORD_MAX * 4,
+        LIMITS.passwordMax * 4,
         t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
       ),
     ),
@@ -69,7 +72,7 @@ export function fields(lang: Lang) {
       text("Password", "كلمة المرور"),
       nonEmpty("Password", "كلمة المرور"),
       v.maxLength(
-        PASSWORD_MAX * 4,
+        LIMITS.passwordMax * 4,
         t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
       ),
     ),
@@ -77,7 +80,7 @@ export function fields(lang: Lang) {
     currentPassword: v.pipe(
       v.optional(v.string(t("The current password must be text.", "يجب أن تكون كلمة المرور الحالية نصًا.")), ""),
       v.maxLength(
-        PASSWORD_MAX * 4,
+        LIMITS.passwordMax * 4,
         t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
       ),
     ),
@@ -88,7 +91,7 @@ export function fields(lang: Lang) {
     code: v.pipe(
       text("Code", "الرمز"),
       v.trim(),
-      v.regex(/^\d{6}$/, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
+      v.regex(OTP_CODE, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
     ),
     purpose: v.pipe(
       v.optional(v.string(), ""),
@@ -105,27 +108,18 @@ export function fields(lang: Lang) {
 export type Fields = ReturnType<typeof fields>;
 
 function invalid(c: Context<BackendEnv>, errors: Record<string, string[]>): never {
-  throw unprocessable(errors, say(c.get("lang"), MESSAGES.invalid));
+  throw invalidInput(c.get("lang"), errors);
 }
 
-/** Reads and validates a JSON body; anything else, malformed JSON included, is a 422, never a 500. */
-export async function body<S extends v.GenericSchema>(
+/**
+ * Reads and checks a JSON body with the account schemas above, through the edge's one validator
+ * (worker/lib/validate.ts): anything else, malformed JSON included, is a 422, never a 500.
+ */
+export function body<S extends v.GenericSchema>(
   c: Context<BackendEnv>,
   build: (f: Fields) => S,
 ): Promise<v.InferOutput<S>> {
-  const f = fields(c.get("lang"));
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    invalid(c, { body: [f.t("The request body must be a JSON object.", "يجب أن يكون محتوى الطلب كائن JSON.")] });
-  }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    invalid(c, { body: [f.t("The request body must be a JSON object.", "يجب أن يكون محتوى الطلب كائن JSON.")] });
-  }
-  const result = v.safeParse(build(f), raw);
-  if (!result.success) invalid(c, fieldErrors(result.issues));
-  return result.output;
+  return readInput(c, "json", (_m, lang) => build(fields(lang)));
 }
 
 /** `password_confirmation` must repeat `password`. */

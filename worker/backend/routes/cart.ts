@@ -1,28 +1,16 @@
 import { Hono } from "hono";
 import * as v from "valibot";
+import { cartFields } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { cartOwner, mintGuestId } from "../identity";
 import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/cart";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../validate";
+import { validate } from "../../lib/validate";
 
 /** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */
 export const cartRoutes = new Hono<BackendEnv>();
-
-const productId = v.pipe(
-  v.number("The product id must be a number."),
-  v.integer("The product id must be a whole number."),
-  v.minValue(1, "The product id must be at least 1."),
-);
-const quantity = (min: number) =>
-  v.pipe(
-    v.number("The quantity must be a number."),
-    v.integer("The quantity must be a whole number."),
-    v.minValue(min, `The quantity must be at least ${min}.`),
-    v.maxValue(999, "The quantity must be at most 999."),
-  );
 
 /**
  * Mints a guest id (a random UUID) this backend will accept as a cart owner for 30 days (DESIGN §5).
@@ -63,7 +51,10 @@ cartRoutes.get("/", async (c) => {
 
 cartRoutes.post(
   "/add-product",
-  validate("json", v.object({ product_id: productId, quantity: v.optional(quantity(1), 1) })),
+  validate("json", (m) => {
+    const { product_id, quantity } = cartFields(m);
+    return v.object({ product_id, quantity: v.optional(quantity, 1) });
+  }),
   async (c) => {
     const owner = await cartOwner(c);
     const body = c.req.valid("json");
@@ -74,7 +65,7 @@ cartRoutes.post(
 
 cartRoutes.post(
   "/update-quantity",
-  validate("json", v.object({ product_id: productId, quantity: quantity(0) })),
+  validate("json", (m) => v.object(cartFields(m, 0))),
   async (c) => {
     const owner = await cartOwner(c);
     const body = c.req.valid("json");
@@ -84,8 +75,12 @@ cartRoutes.post(
 );
 
 // The spec spells this one's field `productId`.
-cartRoutes.post("/remove-product", validate("json", v.object({ productId })), async (c) => {
-  const owner = await cartOwner(c);
-  await removeProductFromCart(c.env.DB, owner, c.req.valid("json").productId);
-  return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
-});
+cartRoutes.post(
+  "/remove-product",
+  validate("json", (m) => v.object({ productId: cartFields(m).product_id })),
+  async (c) => {
+    const owner = await cartOwner(c);
+    await removeProductFromCart(c.env.DB, owner, c.req.valid("json").productId);
+    return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
+  },
+);

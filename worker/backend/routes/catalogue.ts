@@ -3,9 +3,10 @@ import * as v from "valibot";
 import { edgeCache } from "../cache";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { categoryTree, listBrands, listProducts, productDetails, SORTS, suggestProducts } from "../services/catalogue";
-import { queryInt, validate } from "../validate";
+import { validate } from "../../lib/validate";
+import { queryInt } from "../validate";
 
 /** Catalogue: categories, brands, products, search suggestions. */
 export const catalogueRoutes = new Hono<BackendEnv>();
@@ -76,10 +77,15 @@ catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await c
 
 catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listBrands(c.env.DB, c.get("lang"))));
 
-catalogueRoutes.get("/products", edgeCache("short"), validate("query", productQuery), async (c) => {
-  const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"));
-  return ok(c, data, { meta: { ...meta } });
-});
+catalogueRoutes.get(
+  "/products",
+  edgeCache("short"),
+  validate("query", () => productQuery),
+  async (c) => {
+    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"));
+    return ok(c, data, { meta: { ...meta } });
+  },
+);
 
 // Short, like the lists. Its stock, per-order maximum and prices (and its related products') are
 // checked against D1 before a cached copy is served (cache.ts, "Freshness"), so a sale shows at once.
@@ -93,6 +99,6 @@ catalogueRoutes.get("/products/:slug", edgeCache("short"), async (c) => {
 catalogueRoutes.get(
   "/search/suggest",
   edgeCache("short"),
-  validate("query", v.object({ q: v.optional(searchText, "") })),
+  validate("query", () => v.object({ q: v.optional(searchText, "") })),
   async (c) => ok(c, await suggestProducts(c.env.DB, c.get("lang"), c.req.valid("query").q)),
 );

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
-import { validate } from "../validate";
+import { validate } from "../../lib/validate";
 import { outboxReadable, readOutbox } from "../services/messenger";
 
 /**
@@ -19,7 +19,7 @@ devRoutes.use(async (c, next) => {
 /** GET /dev/outbox?to=<email|phone>: what the outbox Messenger sent there, newest first. */
 devRoutes.get(
   "/outbox",
-  validate("query", v.object({ to: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(254)) })),
+  validate("query", () => v.object({ to: v.pipe(v.string(), v.trim(), v.minLength(3), v.maxLength(254)) })),
   async (c) => {
     const raw = c.req.valid("query").to;
     // Normalized as the account calls store it: emails lower-cased, phones without separators.

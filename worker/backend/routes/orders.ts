@@ -1,21 +1,25 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import type { BackendEnv } from "../env";
+import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { cartOwner, requireUser } from "../identity";
 import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../validate";
+import { validate } from "../../lib/validate";
 
 /** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
 export const ordersRoutes = new Hono<BackendEnv>();
 
-const orderNumber = v.pipe(
-  v.string("Enter the order number."),
-  v.trim(),
-  v.regex(/^SQ-[A-Z0-9]{8}$/i, "An order number looks like SQ-7K3F9QX2."),
-);
+const orderNumber = (lang: Lang) =>
+  v.pipe(
+    v.string(say(lang, { en: "Enter the order number.", ar: "أدخل رقم الطلب." })),
+    v.trim(),
+    v.regex(
+      /^SQ-[A-Z0-9]{8}$/i,
+      say(lang, { en: "An order number looks like SQ-7K3F9QX2.", ar: "رقم الطلب يشبه SQ-7K3F9QX2." }),
+    ),
+  );
 
 ordersRoutes.get("/", async (c) => {
   const userId = await requireUser(c);
@@ -24,18 +28,16 @@ ordersRoutes.get("/", async (c) => {
 
 ordersRoutes.post(
   "/track",
-  validate(
-    "json",
-    v.object({
-      number: orderNumber,
-      contact: v.pipe(
-        v.string("Enter the email or phone used for the order."),
-        v.trim(),
-        v.minLength(3, "Enter the email or phone used for the order."),
-        v.maxLength(254),
-      ),
-    }),
-  ),
+  validate("json", (_m, lang) => {
+    const contact = say(lang, {
+      en: "Enter the email or phone used for the order.",
+      ar: "أدخل البريد الإلكتروني أو رقم الجوال المستخدم في الطلب.",
+    });
+    return v.object({
+      number: orderNumber(lang),
+      contact: v.pipe(v.string(contact), v.trim(), v.minLength(3, contact), v.maxLength(254, contact)),
+    });
+  }),
   async (c) => {
     const { number, contact } = c.req.valid("json");
     // Each try is a guess at an order's contact: counted per network and per order number (as

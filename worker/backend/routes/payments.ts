@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { cartOwner, ownerKey } from "../identity";
 import { findOrderByNumber, ownsOrder } from "../services/orders";
 import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
@@ -25,7 +25,7 @@ import {
   startPayment,
 } from "../services/payments";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../validate";
+import { validate } from "../../lib/validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
 export const paymentsRoutes = new Hono<BackendEnv>();
@@ -166,16 +166,10 @@ paymentsRoutes.get("/:id/status", async (c) => {
 
 paymentsRoutes.post(
   "/:number/start",
-  validate(
-    "json",
-    v.object({
-      return_url: v.pipe(
-        v.string("A return address is required."),
-        v.minLength(1, "A return address is required."),
-        v.maxLength(500),
-      ),
-    }),
-  ),
+  validate("json", (_m, lang) => {
+    const required = say(lang, { en: "A return address is required.", ar: "عنوان العودة مطلوب." });
+    return v.object({ return_url: v.pipe(v.string(required), v.minLength(1, required), v.maxLength(500)) });
+  }),
   async (c) => {
     const owner = await cartOwner(c);
     // Each start is a call to the gateway and touches the order's hold: counted per network and per shopper.

@@ -1,27 +1,18 @@
 import { Hono } from "hono";
-import * as v from "valibot";
+import { promoInput } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { ok, unprocessable } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import { cartOwner } from "../identity";
 import { cartContents, loadCart, setCartPromo } from "../services/cart";
 import { evaluatePromo } from "../services/promo";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../validate";
+import { validate } from "../../lib/validate";
 
 /** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
 export const promoRoutes = new Hono<BackendEnv>();
 
-const codeSchema = v.object({
-  code: v.pipe(
-    v.string("Enter a promo code."),
-    v.trim(),
-    v.minLength(1, "Enter a promo code."),
-    v.maxLength(40, "A promo code has at most 40 characters."),
-  ),
-});
-
-promoRoutes.post("/check", validate("json", codeSchema), async (c) => {
+promoRoutes.post("/check", validate("json", promoInput), async (c) => {
   const owner = await cartOwner(c);
   // Every check is a guess at the code list: counted per network and per guest or account, so
   // codes cannot be enumerated (issue 17, L1).

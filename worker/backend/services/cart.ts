@@ -1,6 +1,6 @@
 import type { Lang } from "../env";
 import { type BackendError, unprocessable } from "../http";
-import { say } from "../i18n";
+import { say } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
 import { productSummariesByIds, type ProductSummary } from "./catalogue";
 import { releaseExpiredReservations } from "./orders";

@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
-import { say, type Bilingual } from "../i18n";
+import { say, type Bilingual } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
 import {

@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import type { Lang } from "../env";
-import { say, type Bilingual } from "../i18n";
+import { say, type Bilingual } from "../../lib/i18n";
 
 /**
  * Delivery of one-time codes and account notices (DESIGN §5) behind one interface.

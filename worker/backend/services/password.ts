@@ -1,3 +1,4 @@
+import { LIMITS } from "../../../contract/limits";
 import type { Env } from "../../env";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
@@ -10,8 +11,9 @@ import { COMMON_PASSWORDS } from "./common-passwords";
  * while local workerd does not, so a test asserts this constant and every stored hash.
  */
 export const PBKDF2_ITERATIONS = 100_000;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+/** The contract's bounds (contract/inputs.ts), which the forms check too. */
+export const PASSWORD_MIN = LIMITS.passwordMin;
+export const PASSWORD_MAX = LIMITS.passwordMax;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 const SCHEME = "pbkdf2-sha256";

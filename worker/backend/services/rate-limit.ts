@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { Env } from "../../env";
 import type { BackendEnv } from "../env";
 import { BackendError } from "../http";
-import { say, type Bilingual } from "../i18n";
+import { say, type Bilingual } from "../../lib/i18n";
 import { hmac, pepper } from "./password";
 
 /**

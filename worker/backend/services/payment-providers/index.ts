@@ -1,7 +1,7 @@
 import type { Env } from "../../../env";
 import type { Lang } from "../../env";
 import { BackendError } from "../../http";
-import { say, type Bilingual } from "../../i18n";
+import { say, type Bilingual } from "../../../lib/i18n";
 import { pepper } from "../password";
 import { moyasarProvider } from "./moyasar";
 import { sandboxProvider } from "./sandbox";

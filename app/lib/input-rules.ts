@@ -1,0 +1,72 @@
+import type { InputField, InputMessages } from "../../contract/inputs";
+import type * as Valibot from "./form-valibot";
+import { formMessages, fromSchema, type V, type Validator } from "./forms";
+import type { Translate } from "./i18n";
+
+/**
+ * Form rules from the contract's input schemas (contract/inputs.ts, issue 18 item 2): the
+ * checkout, address-book and contact forms check exactly what the backend will, with the same
+ * limits. Apart from forms.ts so that forms with only the named rules (sign-in, profile) do not
+ * carry them.
+ */
+
+/**
+ * The contract's messages (contract/inputs.ts) in the visitor's language, naming each field by
+ * the label the form shows for it.
+ */
+export function inputMessages(t: Translate, labels: Partial<Record<InputField, string>>): InputMessages {
+  const m = formMessages(t);
+  const label = (field: InputField) => labels[field] ?? field;
+  const invalid: Partial<Record<InputField, string>> = {
+    email: m.email,
+    phone: m.phone,
+    postal_code: t("address.postalCodeInvalid"),
+  };
+  return {
+    required: (field) => m.required(label(field)),
+    minLength: (field, min) => m.minLength(label(field), min),
+    maxLength: (field, max) => m.maxLength(label(field), max),
+    invalid: (field) => invalid[field] ?? m.fallback,
+  };
+}
+
+/**
+ * Field validators from one of the contract's input schemas, one per labelled field: a form
+ * checks exactly what the backend will, with the same limits (issue 18, item 2). `pick` gets the
+ * loaded valibot chunk, which carries the contract's schema builders.
+ */
+export function contractRules<F extends InputField>(
+  t: Translate,
+  labels: Record<F, string>,
+  pick: (v: V, m: InputMessages) => Record<NoInfer<F>, Valibot.GenericSchema>,
+): Record<F, Validator> {
+  const messages = inputMessages(t, labels);
+  const fallback = formMessages(t).fallback;
+  let schemas: Record<F, Valibot.GenericSchema> | undefined;
+  const rules = {} as Record<F, Validator>;
+  for (const field of Object.keys(labels) as F[]) {
+    rules[field] = fromSchema((v) => (schemas ??= pick(v, messages))[field], fallback);
+  }
+  return rules;
+}
+
+/** The delivery-address fields of the checkout form, as a form labels them. */
+export type AddressLabels = Record<
+  "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes",
+  string
+>;
+
+/** A saved address (the profile's address book): the contract's saved-address fields. */
+export function addressRules(t: Translate, labels: AddressLabels & { label: string }) {
+  return contractRules(t, labels, (v, m) => v.savedAddressFields(m));
+}
+
+/** Checkout: the contract's delivery-address fields and a guest's email, as POST /checkout checks them. */
+export function checkoutRules(t: Translate, labels: AddressLabels & { email: string }) {
+  return contractRules(t, labels, (v, m) => ({ ...v.addressFields(m), email: v.emailField(m) }));
+}
+
+/** The contact form, as POST /contact checks it. */
+export function contactRules(t: Translate, labels: Record<"name" | "email" | "phone" | "subject" | "message", string>) {
+  return contractRules(t, labels, (v, m) => v.contactInput(m).entries);
+}

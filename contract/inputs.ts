@@ -1,0 +1,224 @@
+// What a shopper may send, as one valibot schema per input with its limits (issue 18, item 2).
+// The storefront's forms, the reference backend's routes and the own server all build their
+// checks from these, so a value one of them accepts the others accept too.
+//
+// The schemas take their messages from the caller (`InputMessages`): the forms speak with the
+// visitor's locale and the form's own labels, the edge answers in the request's language
+// (worker/lib/input-messages.ts). Part of the contract (DESIGN §6, §10): imports only valibot.
+
+import * as v from "valibot";
+import { LIMITS } from "./limits";
+
+/** Fields whose messages the callers word: each names the field the way its form labels it. */
+export type InputField =
+  | "label"
+  | "name"
+  | "email"
+  | "phone"
+  | "city"
+  | "district"
+  | "street"
+  | "building"
+  | "postal_code"
+  | "notes"
+  | "is_default"
+  | "code"
+  | "subject"
+  | "message"
+  | "product_id"
+  | "quantity"
+  | "address_id"
+  | "idempotency_key"
+  | "shipping_method"
+  | "payment_method";
+
+export interface InputMessages {
+  required(field: InputField): string;
+  minLength(field: InputField, min: number): string;
+  maxLength(field: InputField, max: number): string;
+  /** The value has the wrong form: not an email, a phone number, a postal code, one of the choices… */
+  invalid(field: InputField): string;
+}
+
+/** Arabic-Indic and Persian digits read as the digits they are. */
+export function latinDigits(text: string): string {
+  return text
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0));
+}
+
+/** A phone number as typed, reduced to its digits (and a leading plus). */
+export function normalizePhone(text: string): string {
+  return latinDigits(text).replace(/[\s\-().]/g, "");
+}
+
+/** A contact number for a delivery or a message: national or international, 7 to 15 digits. */
+export const CONTACT_PHONE = /^\+?\d{7,15}$/;
+/** An account's phone: E.164 (what the storefront's phone input sends). */
+export const E164 = /^\+[1-9]\d{7,14}$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const POSTAL_CODE = /^[A-Za-z0-9 -]{3,10}$/;
+export const OTP_CODE = /^\d{6}$/;
+
+/** A text the shopper must fill: trimmed, 1 (or `min`) to `max` characters. */
+function requiredText(m: InputMessages, field: InputField, max: number, min = 1) {
+  return v.pipe(
+    v.optional(v.string(m.required(field)), ""),
+    v.trim(),
+    v.nonEmpty(m.required(field)),
+    v.minLength(min, m.minLength(field, min)),
+    v.maxLength(max, m.maxLength(field, max)),
+  );
+}
+
+/** A text the shopper may leave empty: trimmed, at most `max` characters; empty reads as null. */
+function optionalText(m: InputMessages, field: InputField, max: number) {
+  return v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(m.invalid(field)),
+        v.trim(),
+        v.maxLength(max, m.maxLength(field, max)),
+        v.transform((s) => (s === "" ? null : s)),
+      ),
+    ),
+    null,
+  );
+}
+
+/** An email address, trimmed and lower-cased. */
+export function emailField(m: InputMessages) {
+  return v.pipe(
+    v.optional(v.string(m.required("email")), ""),
+    v.trim(),
+    v.toLowerCase(),
+    v.nonEmpty(m.required("email")),
+    v.maxLength(LIMITS.email, m.maxLength("email", LIMITS.email)),
+    v.regex(EMAIL, m.invalid("email")),
+  );
+}
+
+function contactPhone(m: InputMessages) {
+  return v.pipe(
+    v.optional(v.string(m.required("phone")), ""),
+    v.transform(normalizePhone),
+    v.nonEmpty(m.required("phone")),
+    v.regex(CONTACT_PHONE, m.invalid("phone")),
+  );
+}
+
+/** The fields of a delivery address, for a saved address and for checkout alike. */
+export function addressFields(m: InputMessages) {
+  return {
+    name: requiredText(m, "name", LIMITS.name),
+    phone: contactPhone(m),
+    city: requiredText(m, "city", LIMITS.city),
+    district: requiredText(m, "district", LIMITS.district),
+    street: requiredText(m, "street", LIMITS.street),
+    building: optionalText(m, "building", LIMITS.building),
+    postal_code: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("postal_code")),
+          v.trim(),
+          v.check((s) => s === "" || POSTAL_CODE.test(s), m.invalid("postal_code")),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+      null,
+    ),
+    notes: optionalText(m, "notes", LIMITS.notes),
+  };
+}
+
+/** A saved address (POST /client/addresses): the delivery fields, a label and the default flag. */
+export function savedAddressFields(m: InputMessages) {
+  return {
+    label: optionalText(m, "label", LIMITS.label),
+    ...addressFields(m),
+    is_default: v.optional(v.boolean(m.invalid("is_default")), false),
+  };
+}
+
+export function addressInput(m: InputMessages) {
+  return v.object(savedAddressFields(m));
+}
+
+/** PUT /client/addresses/{id}: the fields to change; omitted ones keep their value. */
+export function addressChanges(m: InputMessages) {
+  return v.partial(v.object(savedAddressFields(m)));
+}
+
+/** A shipping or payment method's id, where the caller does not know the backend's list. */
+export function methodId(m: InputMessages, field: "shipping_method" | "payment_method") {
+  return v.pipe(v.string(m.required(field)), v.regex(/^[a-z0-9_-]{1,40}$/, m.invalid(field)));
+}
+
+type MethodSchema = v.GenericSchema<string, string>;
+
+/**
+ * POST /checkout. The methods a backend offers are its own: it passes a choice of its ids
+ * (`v.picklist`), a caller that does not know them passes `methodId`.
+ */
+export function checkoutInput<Shipping extends MethodSchema, Payment extends MethodSchema>(
+  m: InputMessages,
+  methods: { shipping: Shipping; payment: Payment },
+) {
+  return v.object({
+    idempotency_key: v.pipe(
+      v.string(m.required("idempotency_key")),
+      v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, m.invalid("idempotency_key")),
+    ),
+    // Optional for a signed-in shopper: the account's email is used.
+    email: v.optional(emailField(m)),
+    address: v.optional(v.object(addressFields(m))),
+    address_id: v.optional(
+      v.pipe(
+        v.number(m.invalid("address_id")),
+        v.integer(m.invalid("address_id")),
+        v.minValue(1, m.invalid("address_id")),
+      ),
+    ),
+    shipping_method: methods.shipping,
+    payment_method: methods.payment,
+  });
+}
+
+/** POST /promo-code/check. */
+export function promoInput(m: InputMessages) {
+  return v.object({ code: requiredText(m, "code", LIMITS.promoCode) });
+}
+
+/** The cart's product and quantity; `min` is 0 where a quantity of 0 removes the line. */
+export function cartFields(m: InputMessages, min: 0 | 1 = 1) {
+  const whole = (field: "product_id" | "quantity") => v.pipe(v.number(m.invalid(field)), v.integer(m.invalid(field)));
+  return {
+    product_id: v.pipe(whole("product_id"), v.minValue(1, m.invalid("product_id"))),
+    quantity: v.pipe(
+      whole("quantity"),
+      v.minValue(min, m.invalid("quantity")),
+      v.maxValue(LIMITS.quantity, m.invalid("quantity")),
+    ),
+  };
+}
+
+/** POST /contact: the contact form. */
+export function contactInput(m: InputMessages) {
+  return v.object({
+    name: requiredText(m, "name", LIMITS.name, LIMITS.contactNameMin),
+    email: emailField(m),
+    // Kept as typed (Arabic-Indic digits read as digits), checked on its digits.
+    phone: v.optional(
+      v.pipe(
+        v.string(m.invalid("phone")),
+        v.transform((s) => latinDigits(s).trim()),
+        v.check((s) => s === "" || CONTACT_PHONE.test(normalizePhone(s)), m.invalid("phone")),
+        v.transform((s) => s || undefined),
+      ),
+    ),
+    subject: requiredText(m, "subject", LIMITS.subject, LIMITS.subjectMin),
+    message: requiredText(m, "message", LIMITS.message, LIMITS.messageMin),
+  });
+}
+
+export type ContactInput = v.InferOutput<ReturnType<typeof contactInput>>;

@@ -1,0 +1,70 @@
+import type { InputField, InputMessages } from "../../contract/inputs";
+import type { Locale } from "../../contract/locale";
+import { say, type Bilingual } from "./i18n";
+
+/**
+ * The edge's wording of the contract's input rules (contract/inputs.ts), in both languages: what
+ * the reference backend and the own server answer in a 422, field by field.
+ */
+
+/** How a field is named in a message, capitalised for the start of a sentence. */
+const FIELD_NAMES: Record<InputField, Bilingual> = {
+  label: { en: "Label", ar: "الوصف" },
+  name: { en: "Name", ar: "الاسم" },
+  email: { en: "Email", ar: "البريد الإلكتروني" },
+  phone: { en: "Phone", ar: "رقم الجوال" },
+  city: { en: "City", ar: "المدينة" },
+  district: { en: "District", ar: "الحي" },
+  street: { en: "Street", ar: "الشارع" },
+  building: { en: "Building", ar: "المبنى" },
+  postal_code: { en: "Postal code", ar: "الرمز البريدي" },
+  notes: { en: "Notes", ar: "الملاحظات" },
+  is_default: { en: "Default", ar: "العنوان الافتراضي" },
+  code: { en: "Promo code", ar: "رمز الخصم" },
+  subject: { en: "Subject", ar: "الموضوع" },
+  message: { en: "Message", ar: "الرسالة" },
+  product_id: { en: "Product", ar: "المنتج" },
+  quantity: { en: "Quantity", ar: "الكمية" },
+  address_id: { en: "Address", ar: "العنوان" },
+  idempotency_key: { en: "Idempotency key", ar: "مفتاح الطلب" },
+  shipping_method: { en: "Shipping method", ar: "طريقة الشحن" },
+  payment_method: { en: "Payment method", ar: "طريقة الدفع" },
+};
+
+const TEMPLATES = {
+  required: { en: "{name} is required.", ar: "{name} مطلوب." },
+  minLength: { en: "{name} must be at least {min} characters.", ar: "يجب ألا يقل {name} عن {min} أحرف." },
+  maxLength: { en: "{name} may not be longer than {max} characters.", ar: "يجب ألا يزيد {name} عن {max} حرفًا." },
+  invalid: { en: "{name} is not valid.", ar: "{name} غير صالح." },
+} satisfies Record<string, Bilingual>;
+
+/** Wrong-form messages that say what is expected rather than only that it is wrong. */
+const INVALID: Partial<Record<InputField, Bilingual>> = {
+  email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
+  phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
+  postal_code: { en: "Please enter a valid postal code.", ar: "يرجى إدخال رمز بريدي صالح." },
+  quantity: {
+    en: "The quantity must be a whole number from 1 to 999.",
+    ar: "يجب أن تكون الكمية عددًا صحيحًا من 1 إلى 999.",
+  },
+};
+
+/** The envelope's message of every 422 for a bad input. */
+export const INVALID_INPUT: Bilingual = { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." };
+
+const cache = new Map<Locale, InputMessages>();
+
+export function inputMessages(lang: Locale): InputMessages {
+  let messages = cache.get(lang);
+  if (!messages) {
+    const name = (field: InputField) => FIELD_NAMES[field][lang];
+    messages = {
+      required: (field) => say(lang, TEMPLATES.required, { name: name(field) }),
+      minLength: (field, min) => say(lang, TEMPLATES.minLength, { name: name(field), min }),
+      maxLength: (field, max) => say(lang, TEMPLATES.maxLength, { name: name(field), max }),
+      invalid: (field) => say(lang, INVALID[field] ?? TEMPLATES.invalid, { name: name(field) }),
+    };
+    cache.set(lang, messages);
+  }
+  return messages;
+}
