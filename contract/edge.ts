@@ -9,8 +9,8 @@ import { LOCALE_COOKIE, type Locale } from "./locale";
 export interface SessionUser {
   id: number | string;
   name: string;
-  email?: string;
-  phone?: string;
+  email?: string | null;
+  phone?: string | null;
   verified?: boolean;
 }
 

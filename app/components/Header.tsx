@@ -1,6 +1,6 @@
 import { useAtom, useAtomValue } from "jotai";
 import { Link, NavLink, useLocation } from "react-router";
-import type { CategoryNode } from "../lib/context";
+import type { CategoryNode } from "../../contract/catalogue";
 import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";

@@ -1,16 +1,11 @@
 import { createContext } from "react-router";
+import type { CategoryNode } from "../../contract/catalogue";
 import type { Locale } from "./locales";
 
 /** The load context and the signed-in visitor are the edge's and the storefront's contract. */
 export { shopContext, type SessionUser, type ShopContext } from "../../contract/edge";
 
 /** Filled by the `catalogue` middleware: reads the category tree for the header, at most once per request, when first called. */
-export interface CategoryNode {
-  id: number;
-  slug: string;
-  name: string;
-  children?: CategoryNode[];
-}
 export const catalogueContext = createContext<() => Promise<CategoryNode[]>>(() => Promise.resolve([]));
 
 /** Filled by the shop layout middleware: the locale of this request. */

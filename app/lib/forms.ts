@@ -138,16 +138,16 @@ export function formRules(t: Translate) {
     /** An arbitrary valibot schema (built from the loaded valibot) with a message of the caller's choosing. */
     schema: (build: SchemaOf): Validator => optional(fromSchema(build, m.fallback)),
     /**
-     * At least or at most one of the contract's bounds (contract/limits.ts). The bounds arrive with
-     * valibot, so first-load chunks do not carry them.
+     * One of the contract's bounds (contract/limits.ts): a `…Min` key is a lower bound, any other an
+     * upper one. The bounds arrive with valibot, so first-load chunks do not carry them.
      */
-    bound: (name: string, key: keyof Limits, side: "min" | "max"): Validator =>
+    bound: (name: string, key: keyof Limits): Validator =>
       optional(
         fromSchema(
           (v) =>
             v.pipe(
               v.string(),
-              side === "min"
+              key.endsWith("Min")
                 ? v.minLength(v.LIMITS[key], m.minLength(name, v.LIMITS[key]))
                 : v.maxLength(v.LIMITS[key], m.maxLength(name, v.LIMITS[key])),
             ),
@@ -155,12 +155,12 @@ export function formRules(t: Translate) {
         ),
       ),
     /** A person's name: required, at most the contract's length. */
-    personName: (name: string): Validator[] => [rules.required(name), rules.bound(name, "name", "max")],
+    personName: (name: string): Validator[] => [rules.required(name), rules.bound(name, "name")],
     /** A new password: required, within the contract's lengths (the backend checks the rest of its policy). */
     newPassword: (name: string): Validator[] => [
       rules.required(name),
-      rules.bound(name, "passwordMin", "min"),
-      rules.bound(name, "passwordMax", "max"),
+      rules.bound(name, "passwordMin"),
+      rules.bound(name, "passwordMax"),
     ],
   };
   return rules;

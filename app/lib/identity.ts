@@ -1,3 +1,4 @@
+import type { Account, SignedIn } from "../../contract/account";
 import type { SessionUser } from "./context";
 import { browserApi } from "./api/browser";
 import { ApiError } from "./api/errors";
@@ -9,21 +10,6 @@ import { clearStored, readStored, writeStored } from "./tab-storage";
  * a guest holds a guestId. Login or register stores userId and token, then saves the user on
  * the product's own server; logout clears all session storage and the stored user.
  */
-
-/** The user as register and login answer it (DESIGN §6). */
-export interface AuthUser extends SessionUser {
-  id: number | string;
-  name: string;
-  email?: string;
-  phone?: string;
-  verified?: boolean;
-}
-
-/** The `data` of register and login: `data.user` and `data.auth_data.access_token` (spec §3). */
-export interface AuthData {
-  user: AuthUser;
-  auth_data: { access_token: string; expires_at?: string };
-}
 
 export interface Identity {
   token: string | null;
@@ -67,7 +53,7 @@ async function ownServer(path: string, init: RequestInit = {}): Promise<Response
  * cookie the server-rendered pages read. The guest cart was merged by the backend, so the
  * guest id is no longer needed.
  */
-export async function signIn(authData: AuthData): Promise<AuthUser> {
+export async function signIn(authData: SignedIn): Promise<Account> {
   const token = authData.auth_data.access_token;
   const user = authData.user;
   writeStored("userId", String(user.id));
@@ -160,7 +146,7 @@ export function identifierPayload(to: string): { email: string } | { phone: stri
 }
 
 /** After a profile change, the own server's copy of the user follows (header name, SSR pages). */
-export async function saveStoredUser(user: AuthUser): Promise<void> {
+export async function saveStoredUser(user: Account): Promise<void> {
   const token = readStored("token");
   if (!token) return;
   await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });

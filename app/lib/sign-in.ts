@@ -1,4 +1,4 @@
-import type { AuthData, AuthUser } from "./identity";
+import type { Account, SignedIn } from "../../contract/account";
 import { whenIdle } from "../client/idle";
 
 /**
@@ -13,7 +13,7 @@ export function preloadSignIn(): () => void {
   return whenIdle(() => void loadIdentity());
 }
 
-export async function signInWith(authData: AuthData): Promise<AuthUser> {
+export async function signInWith(authData: SignedIn): Promise<Account> {
   const { signIn } = await loadIdentity();
   return signIn(authData);
 }

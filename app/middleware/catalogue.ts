@@ -1,6 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { serverApi } from "../lib/api/server";
-import { catalogueContext, shopContext, type CategoryNode } from "../lib/context";
+import type { CategoryNode } from "../../contract/catalogue";
+import { catalogueContext, shopContext } from "../lib/context";
 import { isLocale } from "../lib/locales";
 
 /**

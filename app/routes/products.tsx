@@ -7,7 +7,7 @@ import { ProductFilters } from "../components/ProductFilters";
 import { SmartLink } from "../components/SmartLink";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category, type ListMeta } from "../lib/catalogue";
+import { flattenCategories, type ListMeta } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     // The three reads go out together; the category tree is the one the header already asked for.
     const [list, categories, brands] = await Promise.all([
       listProducts(api, backendQuery(query)),
-      context.get(catalogueContext)() as Promise<Category[]>,
+      context.get(catalogueContext)(),
       listBrands(api).then((r) => r.data ?? []),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;

@@ -1,9 +1,21 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { Account } from "../../contract/account";
 import type { SessionUser } from "../../contract/edge";
 import { callBackend } from "../backend-client";
 import { randomToken } from "../lib/tokens";
 import type { HonoEnv } from "../env";
+
+/** The session's view of an account the backend answered: what the own server keeps. */
+export function sessionUserOf(account: Pick<Account, "id" | "name" | "email" | "phone" | "verified">): SessionUser {
+  return {
+    id: account.id,
+    name: account.name,
+    email: account.email ?? undefined,
+    phone: account.phone ?? undefined,
+    verified: account.verified,
+  };
+}
 
 /** The own-server session (DESIGN §5): a random id in an HttpOnly cookie, the user and token in KV. */
 export interface StoredSession {
@@ -23,23 +35,6 @@ export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
  * at most one backend call per signed-in visitor a minute.
  */
 export const SESSION_RECHECK_SECONDS = 60;
-
-/** The backend's profile answer as the own server keeps it. */
-export function sessionUserFrom(data: {
-  id: number | string;
-  name: string;
-  email?: string | null;
-  phone?: string | null;
-  verified?: boolean;
-}): SessionUser {
-  return {
-    id: data.id,
-    name: data.name,
-    email: data.email ?? undefined,
-    phone: data.phone ?? undefined,
-    verified: data.verified,
-  };
-}
 
 /** `__Host-` needs Secure, which plain http://localhost cannot carry; there the cookie is `sid`. */
 export function sessionCookieName(url: string): string {
@@ -110,8 +105,8 @@ async function recheckSession(c: Context<HonoEnv>, id: string, stored: StoredSes
   if (!res.ok) return stored;
   let next: StoredSession;
   try {
-    const { data } = (await res.json()) as { data: Parameters<typeof sessionUserFrom>[0] };
-    next = { ...stored, user: sessionUserFrom(data), checked_at: Date.now() };
+    const { data } = (await res.json()) as { data: Account };
+    next = { ...stored, user: sessionUserOf(data), checked_at: Date.now() };
   } catch {
     return stored;
   }

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import * as v from "valibot";
+import type { Account } from "../../contract/account";
 import type { SessionUser } from "../../contract/edge";
 import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable } from "../backend-client";
-import { endSession, readSession, sessionUserFrom, startSession } from "./session";
+import { endSession, readSession, sessionUserOf, startSession } from "./session";
 
 /** The stored user: GET /api/get-user, POST /api/add-user, and logout. */
 export const userApi = new Hono<HonoEnv>();
@@ -37,8 +38,8 @@ userApi.post(
     });
     if (res.status === 401) return c.json({ message: "User not authenticated" }, 401);
     if (!res.ok) return c.json({ message: "The account service is unavailable." }, 503);
-    const { data } = (await res.json()) as { data: SessionUser };
-    const user: SessionUser = sessionUserFrom(data);
+    const { data } = (await res.json()) as { data: Account };
+    const user: SessionUser = sessionUserOf(data);
     await startSession(c, { user, token });
     return c.json({ data: user });
   },

@@ -11,7 +11,7 @@ import { TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
 import { updateProfile } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
-import type { SessionUser } from "../../lib/context";
+import type { Account } from "../../../contract/account";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { saveStoredUser } from "../../lib/identity";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
@@ -19,7 +19,7 @@ import { currentUserAtom } from "../../state/user";
 
 type ProfileValues = { name: string; email: string; phone: string; current_password: string };
 /** The backend's profile: a new email waits in `pending_email` until its code is entered. */
-type ProfileUser = SessionUser & { pending_email?: string };
+type ProfileUser = Account;
 
 /** The phone as the backend compares it: without spaces, dashes, brackets or dots. */
 const samePhone = (a: string | null | undefined, b: string | null | undefined) =>
@@ -61,7 +61,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<ProfileValues>({
     ...FORM_OPTIONS,
-    initialValues: { name: user.name ?? "", email: user.email ?? "", phone: user.phone ?? "", current_password: "" },
+    initialValues: { name: user.name, email: user.email ?? "", phone: user.phone ?? "", current_password: "" },
   });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   const labels = {
@@ -157,7 +157,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           name="current_password"
           validate={[
             (value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""),
-            rules.bound(labels.current_password, "passwordMax", "max"),
+            rules.bound(labels.current_password, "passwordMax"),
           ]}
         >
           {(field, props) => (

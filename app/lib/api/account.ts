@@ -1,6 +1,5 @@
 import type { Address, AddressInput } from "../../../contract/addresses";
-import type { SessionUser } from "../context";
-import type { AuthData, AuthUser } from "../identity";
+import type { Account, SignedIn } from "../../../contract/account";
 import type { Api } from "./client";
 
 /**
@@ -35,12 +34,12 @@ export function logIn(
   api: Api,
   credentials: { email: string; password: string } | { phone: string; password: string },
 ) {
-  return api.post<AuthData>("/client/auth/login", credentials);
+  return api.post<SignedIn>("/client/auth/login", credentials);
 }
 
 /** POST /client/auth/register: a new account, signed in at once. */
 export function register(api: Api, values: NewPassword & { name: string; email: string; phone: string }) {
-  return api.post<AuthData>("/client/auth/register", values);
+  return api.post<SignedIn>("/client/auth/register", values);
 }
 
 /** POST /client/auth/resend-code: a fresh code for verifying or resetting. */
@@ -74,7 +73,7 @@ export function changePassword(api: Api, values: NewPassword & { current_passwor
 
 /** GET /client/auth/profile: the signed-in shopper. */
 export function getProfile(api: Api) {
-  return api.get<SessionUser>("/client/auth/profile");
+  return api.get<Account>("/client/auth/profile");
 }
 
 /** POST /client/auth/profile: saves name, email and phone; a new email waits as `pending_email`. */
@@ -82,7 +81,7 @@ export function updateProfile(
   api: Api,
   values: { name: string; email: string; phone: string; current_password?: string },
 ) {
-  return api.post<AuthUser & { pending_email?: string }>("/client/auth/profile", values);
+  return api.post<Account>("/client/auth/profile", values);
 }
 
 /** GET /client/addresses: the saved addresses (a caller may read them as a narrower shape). */

@@ -1,3 +1,4 @@
+import type { AccessToken, Account } from "../../../contract/account";
 import type { Env } from "../../env";
 import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
@@ -33,21 +34,6 @@ export type AccountsEnv = Pick<
   /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
   defer?: (task: Promise<unknown>) => void;
 };
-
-export interface PublicUser {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  verified: boolean;
-  /** A new email waiting for its code (M4); present only while there is one. */
-  pending_email?: string;
-}
-
-export interface AuthData {
-  access_token: string;
-  expires_at: string;
-}
 
 interface UserRow {
   id: number;
@@ -146,8 +132,8 @@ export function passwordProblemMessage(lang: Lang, problem: PasswordProblem): st
 
 const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email";
 
-export function publicUser(row: UserRow): PublicUser {
-  const user: PublicUser = {
+export function publicUser(row: UserRow): Account {
+  const user: Account = {
     id: row.id,
     name: row.name,
     email: row.email,
@@ -292,7 +278,7 @@ export async function registerUser(
   env: AccountsEnv,
   input: RegisterInput,
   lang: Lang,
-): Promise<{ user: PublicUser; auth_data: AuthData }> {
+): Promise<{ user: Account; auth_data: AccessToken }> {
   refusePassword(lang, input.password);
   const passwordHash = await hashPassword(env, input.password);
   const taken = await env.DB.prepare(
@@ -352,7 +338,7 @@ export async function loginUser(
   who: Identifier,
   password: string,
   lang: Lang,
-): Promise<{ user: PublicUser; auth_data: AuthData }> {
+): Promise<{ user: Account; auth_data: AccessToken }> {
   const t = nowSeconds();
   const failureKey = await counterKey("login-failed", `${who.field}:${who.value}`);
   const [user, recent] = await Promise.all([findUser(env.DB, who), loginFailures(env.DB, failureKey)]);
@@ -513,7 +499,7 @@ export async function changePassword(
   ]);
 }
 
-export async function getProfile(env: AccountsEnv, userId: number, lang: Lang): Promise<PublicUser> {
+export async function getProfile(env: AccountsEnv, userId: number, lang: Lang): Promise<Account> {
   const user = await userById(env.DB, userId);
   if (!user) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   return publicUser(user);
@@ -543,7 +529,7 @@ export async function updateProfile(
   currentToken: string,
   input: ProfileInput,
   lang: Lang,
-): Promise<{ user: PublicUser; pending: boolean }> {
+): Promise<{ user: Account; pending: boolean }> {
   const user = await userById(env.DB, userId);
   if (!user) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   const emailChanged = (user.email ?? "").toLowerCase() !== input.email;
