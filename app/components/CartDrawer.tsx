@@ -1,7 +1,6 @@
 import { useAtom, useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { useCartHydration } from "../lib/cart";
 import { whenIdle } from "../client/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
@@ -27,8 +26,7 @@ const CartDrawerLines = lazy(() => loadLines().then((m) => ({ default: m.CartDra
 
 /**
  * The cart drawer. A modal <dialog>: the browser traps focus inside, Escape closes it, and focus
- * returns to the button that opened it. It also hydrates the cart for the whole app, since the
- * layout renders it on every page.
+ * returns to the button that opened it. The cart it shows is loaded by the layout (routes/shop.tsx).
  */
 export function CartDrawer() {
   const t = useT();
@@ -37,7 +35,6 @@ export function CartDrawer() {
   const cart = useAtomValue(cartListAtom);
   const count = useAtomValue(totalQuantityAtom);
   const ref = useRef<HTMLDialogElement>(null);
-  useCartHydration();
   useEffect(() => {
     const cancelStyles = whenIdle(() => void loadCartStyles());
     const cancelLines = whenIdle(() => void loadLines());

@@ -1,4 +1,5 @@
 import { data, type RouterContextProvider } from "react-router";
+import type { Envelope } from "./api/client";
 import { ApiError } from "./api/errors";
 import { handleServerError } from "./api/server";
 import { shopContext } from "./context";
@@ -23,4 +24,13 @@ export function failLoad(error: unknown, locale: Locale, notFound?: string): nev
  */
 export function routeLocale(params: { locale?: string }, context: Readonly<RouterContextProvider>): Locale {
   return isLocale(params.locale) ? params.locale : context.get(shopContext).preferredLocale;
+}
+
+/**
+ * Deferred data (Hydrogen's critical/deferred split): a read a page shows below its first paint is
+ * started with the critical ones but not awaited; the page streams it in when it arrives (`<Await>`).
+ * A failure there shows nothing rather than failing the page.
+ */
+export function deferred<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
+  return call.then((r) => r.data ?? []).catch(() => [] as T[]);
 }

@@ -1,5 +1,5 @@
 import { getValue, useForm } from "@modular-forms/react";
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/auth.confirm-password";
 import { AuthCard } from "../components/form/AuthCard";
@@ -17,6 +17,9 @@ import { SubmitButton } from "../components/form/SubmitButton";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "confirmPassword", noindex: true });
 
+/** The reset token does not change while the page is open: nothing to subscribe to. */
+const unchanging = () => () => {};
+
 type ConfirmValues = { password: string; password_confirmation: string };
 
 /** The last step of a reset: a new password with its confirmation, then back to sign in. */
@@ -26,9 +29,9 @@ export default function ConfirmPassword() {
   const to = useLocalePath();
   const navigate = useNavigate();
   const rules = useMemo(() => formRules(t), [t]);
-  // The token lives in session storage, which the server cannot see: read it after hydration.
-  const [resetToken, setResetToken] = useState<string | null | undefined>(undefined);
-  useEffect(() => setResetToken(readResetToken()), []);
+  // The token lives in session storage, which the server cannot see: undefined while the page is
+  // server-rendered and hydrating, then read from the tab (React's store hook, no effect).
+  const resetToken = useSyncExternalStore(unchanging, readResetToken, () => undefined);
   const [form, { Form, Field }] = useForm<ConfirmValues>({
     ...FORM_OPTIONS,
     initialValues: { password: "", password_confirmation: "" },
@@ -73,14 +76,7 @@ export default function ConfirmPassword() {
           serverMessage={serverMessage}
           labels={labels}
         />
-        <Field
-          name="password"
-          validate={[
-            rules.required(labels.password),
-            rules.minLength(labels.password, 8),
-            rules.maxLength(labels.password, 128),
-          ]}
-        >
+        <Field name="password" validate={rules.newPassword(labels.password)}>
           {(field, props) => (
             <PasswordField
               form={form}

@@ -5,12 +5,11 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
 import { SmartLink } from "../components/SmartLink";
-import type { Envelope } from "../lib/api/client";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import type { Banner, Category, ProductSummary, Service } from "../lib/catalogue";
-import { failLoad, routeLocale } from "../lib/loaders";
+import { deferred, failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels, withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -21,19 +20,14 @@ export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
-/** Below the fold: started now, awaited by nobody, streamed into the page when they arrive. */
-function later<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
-  return call.then((r) => r.data ?? []).catch(() => [] as T[]);
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
-  const newArrivals = later<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
+  const newArrivals = deferred<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
     withPriceLabels(items, locale),
   );
-  const services = later<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
+  const services = deferred<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
   try {
     // The first paint: banners, category tiles and the featured row.
     const { data } = await getHome(api);

@@ -1,5 +1,4 @@
-import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
@@ -7,47 +6,63 @@ import { ApiError } from "../lib/api/errors";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { isLocale } from "../lib/locales";
+import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkoutStatus", noindex: true });
 
-type Load =
-  { state: "loading" } | { state: "ready"; order: Order } | { state: "missing" } | { state: "error"; message: string };
+type Load = { state: "ready"; order: Order } | { state: "missing" } | { state: "error"; message: string };
 
 /**
- * The status of one order (`?order=<number>`). Read in the browser: a guest owns the order
- * through the guest id in session storage.
+ * The status of one order (`?order=<number>`). Client only: a guest owns the order through the
+ * guest id in session storage, which the server cannot see.
  */
-export default function CheckoutStatus() {
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Load> {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const number = new URL(request.url).searchParams.get("order")?.trim() ?? "";
+  if (!number) return { state: "missing" };
+  try {
+    return { state: "ready", order: (await getOrder(browserApi(locale), number, request.signal)).data };
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    // Not this visitor's order, or none: say so here rather than leave for the error page.
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { state: "missing" };
+    const handled = handleBrowserError(error, locale, (path) => {
+      throw redirect(path);
+    });
+    return { state: "error", message: handled.message };
+  }
+}
+clientLoader.hydrate = true as const;
+
+function StatusPage({ children }: { children: React.ReactNode }) {
   const t = useT();
-  const locale = useLocale();
-  const to = useLocalePath();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const number = params.get("order")?.trim() ?? "";
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-
-  useEffect(() => {
-    if (!number) return setLoad({ state: "missing" });
-    const controller = new AbortController();
-    setLoad({ state: "loading" });
-    getOrder(browserApi(locale), number, controller.signal)
-      .then((res) => setLoad({ state: "ready", order: res.data }))
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        // Not this visitor's order, or none: say so here rather than leave for the error page.
-        if (error instanceof ApiError && (error.status === 404 || error.status === 403))
-          return setLoad({ state: "missing" });
-        setLoad({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
-      });
-    return () => controller.abort();
-  }, [number, locale, navigate]);
-
   return (
     <div className="container page order-status-page">
       <h1>{t("pages.checkoutStatus.title")}</h1>
-      {load.state === "loading" ? <p aria-busy="true">{t("app.loading")}</p> : null}
+      {children}
+    </div>
+  );
+}
+
+export function HydrateFallback() {
+  const t = useT();
+  return (
+    <StatusPage>
+      <p aria-busy="true">{t("app.loading")}</p>
+    </StatusPage>
+  );
+}
+
+export default function CheckoutStatus({ loaderData: load }: Route.ComponentProps) {
+  const t = useT();
+  const to = useLocalePath();
+  const [params] = useSearchParams();
+  const number = params.get("order")?.trim() ?? "";
+
+  return (
+    <StatusPage>
       {load.state === "missing" ? (
         <div className="notice" role="status">
           <p>{number ? t("orders.notFound") : t("orders.missingNumber")}</p>
@@ -73,6 +88,6 @@ export default function CheckoutStatus() {
           ) : null}
         </OrderDetails>
       ) : null}
-    </div>
+    </StatusPage>
   );
 }

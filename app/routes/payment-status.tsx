@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, redirect, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/payment-status";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { getPaymentStatus } from "../lib/api/checkout";
@@ -7,7 +7,8 @@ import { ApiError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
 import type { PaymentStatus as Status } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { isLocale } from "../lib/locales";
+import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymentStatus", noindex: true });
@@ -16,57 +17,80 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymen
 const POLL_MS = 1500;
 const POLL_TRIES = 12;
 
-type View =
-  | { state: "checking" }
-  | { state: "done"; status: Status }
-  | { state: "missing" }
-  | { state: "error"; message: string };
+type View = { state: "done"; status: Status } | { state: "missing" } | { state: "error"; message: string };
 
 /**
- * Where the provider returns (`?payment_id=...&order=<number>`): paid, failed (with a retry), or
- * still pending (read again briefly, then on request). A paid order clears the cart state.
+ * Where the provider returns (`?payment_id=...&order=<number>`). Client only: a guest's payment
+ * is read with the guest id in session storage. Read again by revalidation while it is pending.
  */
-export default function PaymentStatus() {
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<View> {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const paymentId = new URL(request.url).searchParams.get("payment_id")?.trim() ?? "";
+  if (!paymentId) return { state: "missing" };
+  try {
+    return { state: "done", status: (await getPaymentStatus(browserApi(locale), paymentId, request.signal)).data };
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { state: "missing" };
+    const handled = handleBrowserError(error, locale, (path) => {
+      throw redirect(path);
+    });
+    return { state: "error", message: handled.message };
+  }
+}
+clientLoader.hydrate = true as const;
+
+function Checking() {
   const t = useT();
-  const locale = useLocale();
+  return (
+    <div className="payment-card__progress" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <p>{t("payment.checking")}</p>
+    </div>
+  );
+}
+
+export function HydrateFallback() {
+  const t = useT();
+  return (
+    <div className="container page payment-page">
+      <div className="payment-card card" data-status="checking">
+        <h1>{t("pages.paymentStatus.title")}</h1>
+        <Checking />
+      </div>
+    </div>
+  );
+}
+
+/** Paid, failed (with a retry), or still pending (read again briefly, then on request). A paid order clears the cart state. */
+export default function PaymentStatus({ loaderData: view }: Route.ComponentProps) {
+  const t = useT();
   const to = useLocalePath();
-  const navigate = useNavigate();
   const cart = useCart();
+  const revalidator = useRevalidator();
   const [params] = useSearchParams();
-  const paymentId = params.get("payment_id")?.trim() ?? "";
   const orderParam = params.get("order")?.trim() ?? "";
-  const [view, setView] = useState<View>({ state: "checking" });
-  const [round, setRound] = useState(0);
+  /** Reads of a pending payment so far; "Check again" starts the count afresh. */
+  const reads = useRef(0);
   const cleared = useRef(false);
-
-  useEffect(() => {
-    if (!paymentId) return setView({ state: "missing" });
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const check = async (tries: number) => {
-      try {
-        const res = await getPaymentStatus(browserApi(locale), paymentId);
-        if (stopped) return;
-        setView({ state: "done", status: res.data });
-        if (res.data.status === "pending" && tries + 1 < POLL_TRIES)
-          timer = setTimeout(() => void check(tries + 1), POLL_MS);
-      } catch (error) {
-        if (stopped) return;
-        if (error instanceof ApiError && (error.status === 404 || error.status === 403))
-          return setView({ state: "missing" });
-        setView({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
-      }
-    };
-    setView({ state: "checking" });
-    void check(0);
-    return () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    };
-  }, [paymentId, locale, navigate, round]);
-
   const status = view.state === "done" ? view.status : null;
   const number = status?.order_number || orderParam;
+  const checking = revalidator.state === "loading" && view.state === "error";
+  const checkAgain = () => {
+    reads.current = 0;
+    void revalidator.revalidate();
+  };
+
+  // Still pending: read again a little later, a few times (each answer is a new loaderData).
+  useEffect(() => {
+    if (status?.status !== "pending" || reads.current + 1 >= POLL_TRIES) return;
+    const timer = setTimeout(() => {
+      reads.current += 1;
+      void revalidator.revalidate();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer, not per revalidator state
+  }, [view]);
 
   // Paid: the order holds what the cart held, so the cart starts afresh.
   useEffect(() => {
@@ -82,7 +106,7 @@ export default function PaymentStatus() {
 
   return (
     <div className="container page payment-page">
-      <div className="payment-card card" data-status={status?.status ?? view.state}>
+      <div className="payment-card card" data-status={checking ? "checking" : (status?.status ?? view.state)}>
         <h1>{t("pages.paymentStatus.title")}</h1>
         {number ? (
           <p className="muted">
@@ -90,12 +114,7 @@ export default function PaymentStatus() {
             <bdi>{number}</bdi>
           </p>
         ) : null}
-        {view.state === "checking" ? (
-          <div className="payment-card__progress" role="status">
-            <span className="spinner" aria-hidden="true" />
-            <p>{t("payment.checking")}</p>
-          </div>
-        ) : null}
+        {checking ? <Checking /> : null}
         {status?.status === "paid" ? (
           <div className="payment-result payment-result--paid" role="status">
             <svg aria-hidden="true" viewBox="0 0 24 24" width="56" height="56">
@@ -146,7 +165,7 @@ export default function PaymentStatus() {
             <h2>{t("payment.pending")}</h2>
             <p>{t("payment.pendingText")}</p>
             <div className="payment-card__actions">
-              <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>
+              <button type="button" className="button" onClick={checkAgain}>
                 {t("payment.checkAgain")}
               </button>
               <Link className="button" to={orderLink}>
@@ -165,10 +184,10 @@ export default function PaymentStatus() {
             )}
           </div>
         ) : null}
-        {view.state === "error" ? (
+        {view.state === "error" && !checking ? (
           <div className="notice notice--danger" role="alert">
             <p>{view.message}</p>
-            <button type="button" className="button" onClick={() => setRound((n) => n + 1)}>
+            <button type="button" className="button" onClick={checkAgain}>
               {t("payment.checkAgain")}
             </button>
           </div>

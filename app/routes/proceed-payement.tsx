@@ -1,54 +1,45 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, redirect, redirectDocument, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/proceed-payement";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { startPayment } from "../lib/api/checkout";
 import { ApiError } from "../lib/api/errors";
+import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
-type Phase =
-  { state: "starting" } | { state: "redirecting" } | { state: "failed"; message: string } | { state: "missing" };
+type Phase = { state: "failed"; message: string } | { state: "missing" };
 
 /**
  * Starts the payment of `?order=<number>` and hands the browser over to the provider's page,
- * which returns to `payment-status`. On failure the visitor can try again.
+ * which returns to `payment-status`. Client only: a guest's order is reached with the guest id in
+ * session storage. On failure the visitor can try again (the loader runs again).
  */
-export default function ProceedPayment() {
-  const t = useT();
-  const locale = useLocale();
-  const to = useLocalePath();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const number = params.get("order")?.trim() ?? "";
-  const [phase, setPhase] = useState<Phase>({ state: "starting" });
-  const started = useRef(false);
-
-  const start = useCallback(async () => {
-    if (!number) return setPhase({ state: "missing" });
-    setPhase({ state: "starting" });
-    try {
-      const res = await startPayment(browserApi(locale), number, `/${locale}/payment-status`);
-      setPhase({ state: "redirecting" });
-      window.location.assign(res.data.redirect_url);
-    } catch (error) {
-      const message =
-        error instanceof ApiError && [400, 403, 404, 409, 422].includes(error.status)
-          ? error.message || t("payment.startFailed")
-          : handleBrowserError(error, locale, (p) => navigate(p)).message;
-      setPhase({ state: "failed", message });
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Phase> {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const number = new URL(request.url).searchParams.get("order")?.trim() ?? "";
+  if (!number) return { state: "missing" };
+  let redirectUrl: string;
+  try {
+    redirectUrl = (await startPayment(browserApi(locale), number, `/${locale}/payment-status`)).data.redirect_url;
+  } catch (error) {
+    if (error instanceof ApiError && [400, 403, 404, 409, 422].includes(error.status)) {
+      return { state: "failed", message: error.message };
     }
-  }, [number, locale, navigate, t]);
+    const handled = handleBrowserError(error, locale, (path) => {
+      throw redirect(path);
+    });
+    return { state: "failed", message: handled.message };
+  }
+  // The provider's page is another document (another site, or the sandbox's page on the backend).
+  throw redirectDocument(redirectUrl);
+}
+clientLoader.hydrate = true as const;
 
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    void start();
-  }, [start]);
-
+function PaymentCard({ number, children }: { number: string; children: React.ReactNode }) {
+  const t = useT();
   return (
     <div className="container page payment-page">
       <div className="payment-card card">
@@ -59,36 +50,67 @@ export default function ProceedPayment() {
             <bdi>{number}</bdi>
           </p>
         ) : null}
-        {phase.state === "starting" || phase.state === "redirecting" ? (
-          <div className="payment-card__progress" role="status" aria-live="polite">
-            <span className="spinner" aria-hidden="true" />
-            <p>{t("payment.redirecting")}</p>
-            <p className="muted">{t("payment.redirectingHint")}</p>
-          </div>
-        ) : null}
-        {phase.state === "failed" ? (
-          <div className="notice notice--danger" role="alert">
-            <p>
-              <strong>{t("payment.startFailed")}</strong>
-            </p>
-            {phase.message && phase.message !== t("payment.startFailed") ? <p>{phase.message}</p> : null}
-            <div className="payment-card__actions">
-              <button type="button" className="button button--primary" onClick={() => void start()}>
-                {t("payment.retry")}
-              </button>
-              <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>
-                {t("payment.viewOrder")}
-              </Link>
-            </div>
-          </div>
-        ) : null}
-        {phase.state === "missing" ? (
-          <div className="notice" role="status">
-            <p>{t("payment.missingOrder")}</p>
-            <Link to={to("/")}>{t("payment.continueShopping")}</Link>
-          </div>
-        ) : null}
+        {children}
       </div>
     </div>
+  );
+}
+
+function Redirecting() {
+  const t = useT();
+  return (
+    <div className="payment-card__progress" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      <p>{t("payment.redirecting")}</p>
+      <p className="muted">{t("payment.redirectingHint")}</p>
+    </div>
+  );
+}
+
+/** While the payment starts (the first time): the card says the provider's page is on its way. */
+export function HydrateFallback() {
+  const [params] = useSearchParams();
+  return (
+    <PaymentCard number={params.get("order")?.trim() ?? ""}>
+      <Redirecting />
+    </PaymentCard>
+  );
+}
+
+export default function ProceedPayment({ loaderData: phase }: Route.ComponentProps) {
+  const t = useT();
+  const to = useLocalePath();
+  const revalidator = useRevalidator();
+  const [params] = useSearchParams();
+  const number = params.get("order")?.trim() ?? "";
+  // "Try again" runs the loader again; until it answers (or leaves for the provider) it is starting.
+  const starting = revalidator.state === "loading";
+
+  return (
+    <PaymentCard number={number}>
+      {starting ? <Redirecting /> : null}
+      {phase.state === "failed" && !starting ? (
+        <div className="notice notice--danger" role="alert">
+          <p>
+            <strong>{t("payment.startFailed")}</strong>
+          </p>
+          {phase.message && phase.message !== t("payment.startFailed") ? <p>{phase.message}</p> : null}
+          <div className="payment-card__actions">
+            <button type="button" className="button button--primary" onClick={() => void revalidator.revalidate()}>
+              {t("payment.retry")}
+            </button>
+            <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>
+              {t("payment.viewOrder")}
+            </Link>
+          </div>
+        </div>
+      ) : null}
+      {phase.state === "missing" ? (
+        <div className="notice" role="status">
+          <p>{t("payment.missingOrder")}</p>
+          <Link to={to("/")}>{t("payment.continueShopping")}</Link>
+        </div>
+      ) : null}
+    </PaymentCard>
   );
 }

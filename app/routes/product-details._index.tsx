@@ -1,12 +1,14 @@
-import { Form } from "react-router";
+import { Suspense } from "react";
+import { Await, Form } from "react-router";
+import type { ProductSummary } from "../../contract/catalogue";
 import type { Route } from "./+types/product-details._index";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type Category } from "../lib/catalogue";
+import { flattenCategories } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
-import { failLoad, routeLocale } from "../lib/loaders";
+import { deferred, failLoad, routeLocale } from "../lib/loaders";
 import { withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
@@ -20,12 +22,12 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "produc
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
+  // Critical: the categories of the finder's form. Deferred: the popular products below it.
+  const popular = deferred<ProductSummary>(listProducts(api, { sort: "relevance", per_page: 4 })).then((items) =>
+    withPriceLabels(items, locale),
+  );
   try {
-    const [categories, popular] = await Promise.all([
-      context.get(catalogueContext)() as Promise<Category[]>,
-      listProducts(api, { sort: "relevance", per_page: 4 }).then((r) => withPriceLabels(r.data ?? [], locale)),
-    ]);
-    return { categories, popular };
+    return { categories: await context.get(catalogueContext)(), popular };
   } catch (error) {
     failLoad(error, locale);
   }
@@ -58,12 +60,18 @@ export default function ProductFinder({ loaderData }: Route.ComponentProps) {
           {t("product.finderSubmit")}
         </button>
       </Form>
-      {popular.length > 0 ? (
-        <section className="section" aria-labelledby="finder-popular">
-          <h2 id="finder-popular">{t("product.finderPopular")}</h2>
-          <ProductGrid products={popular} />
-        </section>
-      ) : null}
+      <Suspense fallback={null}>
+        <Await resolve={popular}>
+          {(items) =>
+            items.length > 0 ? (
+              <section className="section" aria-labelledby="finder-popular">
+                <h2 id="finder-popular">{t("product.finderPopular")}</h2>
+                <ProductGrid products={items} />
+              </section>
+            ) : null
+          }
+        </Await>
+      </Suspense>
     </div>
   );
 }

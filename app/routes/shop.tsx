@@ -5,6 +5,7 @@ import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
 import { Header } from "../components/Header";
+import { useCartHydration } from "../lib/cart";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
 import { isLocale } from "../lib/locales";
@@ -33,6 +34,10 @@ type ShopData = Awaited<ReturnType<typeof loader>>;
 
 function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode }) {
   const t = useT();
+  // The layout loads the cart for every page under it: once the app starts with an identity, and
+  // again when the identity (sign-in merges the guest cart) or the locale changes. Not per
+  // navigation: a clientLoader here would ask for the cart on every page change and revalidation.
+  useCartHydration();
   return (
     <>
       <a className="skip-link" href="#main">

@@ -29,6 +29,6 @@ export function startPayment(api: Api, number: string, returnUrl: string) {
 }
 
 /** GET /payments/{id}/status: whether a payment went through. */
-export function getPaymentStatus(api: Api, paymentId: string) {
-  return api.get<PaymentStatus>(`/payments/${encodeURIComponent(paymentId)}/status`);
+export function getPaymentStatus(api: Api, paymentId: string, signal?: AbortSignal) {
+  return api.get<PaymentStatus>(`/payments/${encodeURIComponent(paymentId)}/status`, { signal });
 }
