@@ -1,8 +1,7 @@
-import { Link, redirect, useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
-import { browserApi, handleBrowserError } from "../lib/api/browser";
-import { ApiError } from "../lib/api/errors";
+import { readOwned, type Owned } from "../lib/api/owned";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
@@ -12,27 +11,15 @@ import "../styles/cart.css";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkoutStatus", noindex: true });
 
-type Load = { state: "ready"; order: Order } | { state: "missing" } | { state: "error"; message: string };
-
 /**
  * The status of one order (`?order=<number>`). Client only: a guest owns the order through the
  * guest id in session storage, which the server cannot see.
  */
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Load> {
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<Order>> {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const number = new URL(request.url).searchParams.get("order")?.trim() ?? "";
   if (!number) return { state: "missing" };
-  try {
-    return { state: "ready", order: (await getOrder(browserApi(locale), number, request.signal)).data };
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    // Not this visitor's order, or none: say so here rather than leave for the error page.
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { state: "missing" };
-    const handled = handleBrowserError(error, locale, (path) => {
-      throw redirect(path);
-    });
-    return { state: "error", message: handled.message };
-  }
+  return readOwned(locale, request.signal, (api) => getOrder(api, number, request.signal));
 }
 clientLoader.hydrate = true as const;
 
@@ -74,13 +61,13 @@ export default function CheckoutStatus({ loaderData: load }: Route.ComponentProp
           <p>{load.message}</p>
         </div>
       ) : null}
-      {load.state === "ready" ? (
-        <OrderDetails order={load.order}>
-          {load.order.status === "pending_payment" || load.order.status === "payment_failed" ? (
+      {load.state === "found" ? (
+        <OrderDetails order={load.data}>
+          {load.data.status === "pending_payment" || load.data.status === "payment_failed" ? (
             <p>
               <Link
                 className="button button--primary"
-                to={`${to("/proceed-payement")}?order=${encodeURIComponent(load.order.number)}`}
+                to={`${to("/proceed-payement")}?order=${encodeURIComponent(load.data.number)}`}
               >
                 {t("orders.payNow")}
               </Link>

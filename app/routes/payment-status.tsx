@@ -1,9 +1,8 @@
 import { useEffect, useRef } from "react";
-import { Link, redirect, useRevalidator, useSearchParams } from "react-router";
+import { Link, useRevalidator, useSearchParams } from "react-router";
 import type { Route } from "./+types/payment-status";
-import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { readOwned, type Owned } from "../lib/api/owned";
 import { getPaymentStatus } from "../lib/api/checkout";
-import { ApiError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
 import type { PaymentStatus as Status } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
@@ -17,26 +16,15 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymen
 const POLL_MS = 1500;
 const POLL_TRIES = 12;
 
-type View = { state: "done"; status: Status } | { state: "missing" } | { state: "error"; message: string };
-
 /**
  * Where the provider returns (`?payment_id=...&order=<number>`). Client only: a guest's payment
  * is read with the guest id in session storage. Read again by revalidation while it is pending.
  */
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<View> {
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<Status>> {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const paymentId = new URL(request.url).searchParams.get("payment_id")?.trim() ?? "";
   if (!paymentId) return { state: "missing" };
-  try {
-    return { state: "done", status: (await getPaymentStatus(browserApi(locale), paymentId, request.signal)).data };
-  } catch (error) {
-    if (request.signal.aborted) throw error;
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { state: "missing" };
-    const handled = handleBrowserError(error, locale, (path) => {
-      throw redirect(path);
-    });
-    return { state: "error", message: handled.message };
-  }
+  return readOwned(locale, request.signal, (api) => getPaymentStatus(api, paymentId, request.signal));
 }
 clientLoader.hydrate = true as const;
 
@@ -73,7 +61,7 @@ export default function PaymentStatus({ loaderData: view }: Route.ComponentProps
   /** Reads of a pending payment so far; "Check again" starts the count afresh. */
   const reads = useRef(0);
   const cleared = useRef(false);
-  const status = view.state === "done" ? view.status : null;
+  const status = view.state === "found" ? view.data : null;
   const number = status?.order_number || orderParam;
   const checking = revalidator.state === "loading" && view.state === "error";
   const checkAgain = () => {
