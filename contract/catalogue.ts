@@ -55,4 +55,6 @@ export interface ListMeta {
   per_page: number;
   total: number;
   last_page: number;
+  /** Set when the search found nothing as typed and these corrected words were searched instead. */
+  searched_for?: string;
 }

@@ -12,15 +12,15 @@ type Target = { local: true; persistDir: string } | { local: false };
 
 const targetArgs = (target: Target) => (target.local ? ["--local", "--persist-to", target.persistDir] : ["--remote"]);
 
-/** How many products the database holds, read through `wrangler d1 execute --json`. */
-export function productCount(target: Target): number {
+/** How many rows a table holds (the products, by default), read through `wrangler d1 execute --json`. */
+export function productCount(target: Target, table: "products" | "product_search" = "products"): number {
   const out = wrangler([
     "d1",
     "execute",
     "DB",
     ...targetArgs(target),
     "--command",
-    "SELECT COUNT(*) AS n FROM products",
+    `SELECT COUNT(*) AS n FROM ${table}`,
     "--json",
     "-c",
     "wrangler.toml",
@@ -59,7 +59,9 @@ export function runSeed(target: Target): number {
 /** Seeds the local database in persistDir when it holds no products yet. */
 export async function seedIfEmpty(persistDir: string): Promise<void> {
   const target: Target = { local: true, persistDir };
-  if (productCount(target) > 0) return;
+  // Products and an index of them: nothing to do. An emptied index (a migration that changes the
+  // analysis, like 0009) is filled again by the same statements, which leave existing rows alone.
+  if (productCount(target) > 0 && productCount(target, "product_search") > 0) return;
   const n = runSeed(target);
   console.log(`Seeded the local database with the demo catalogue (${n} statements).`);
 }

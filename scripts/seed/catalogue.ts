@@ -1,7 +1,7 @@
 // The demo catalogue: a believable bilingual electronics range (categories with subcategories,
 // brands, products with specifications, SAR prices in halalas, stock levels). Pure data and SQL
 // builders with no Node imports, so the Workers test runtime can run the same seed.
-import { foldArabic } from "../../worker/backend/services/arabic.ts";
+import { indexText } from "../../worker/backend/services/analysis.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 
 type Text = { en: string; ar: string };
@@ -493,8 +493,8 @@ export function seedProducts() {
 export function productSearchText(p: ReturnType<typeof seedProducts>[number]): { name: string; body: string } {
   const categories = p.top === p.category ? [p.category] : [p.category, p.top];
   return {
-    name: foldArabic([p.name.en, p.name.ar, p.model].join(" ")),
-    body: foldArabic(
+    name: indexText([p.name.en, p.name.ar, p.model].join(" ")),
+    body: indexText(
       [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
     ),
   };

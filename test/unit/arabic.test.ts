@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldArabic, ftsQuery, MAX_QUERY_TOKENS, searchTokens } from "../../worker/backend/services/arabic";
+import { ftsQuery } from "../../worker/backend/services/analysis";
+import { foldArabic, MAX_QUERY_TOKENS, searchTokens } from "../../worker/backend/services/arabic";
 
 describe("Arabic folding for search", () => {
   it("folds every alef form to a bare alef", () => {
@@ -43,8 +44,8 @@ describe("Arabic folding for search", () => {
 });
 
 describe("the FTS5 query builder", () => {
-  it("quotes and prefix-matches every folded word", () => {
-    expect(ftsQuery("آيفون ١٥")).toBe('"ايفون"* "15"*');
+  it("quotes and prefix-matches every folded word, all of them required", () => {
+    expect(ftsQuery("آيفون ١٥")).toBe('"ايفون"* AND "15"*');
     expect(ftsQuery("iph")).toBe('"iph"*');
   });
 
@@ -53,11 +54,11 @@ describe("the FTS5 query builder", () => {
     expect(ftsQuery("*")).toBeNull();
     expect(ftsQuery("   ")).toBeNull();
     expect(ftsQuery("OR")).toBe('"or"*');
-    expect(ftsQuery("NEAR(a b)")).toBe('"near"* "a"* "b"*');
-    expect(ftsQuery('name:"x" -y ^z')).toBe('"name"* "x"* "y"* "z"*');
+    expect(ftsQuery("NEAR(a b)")).toBe('"near"* AND "a"* AND "b"*');
+    expect(ftsQuery('name:"x" -y ^z')).toBe('"name"* AND "x"* AND "y"* AND "z"*');
   });
 
   it("caps the number of words", () => {
-    expect(ftsQuery("a b c d e f g h i j k")!.split(" ")).toHaveLength(MAX_QUERY_TOKENS);
+    expect(ftsQuery("a b c d e f g h i j k")!.split(" AND ")).toHaveLength(MAX_QUERY_TOKENS);
   });
 });

@@ -53,19 +53,3 @@ export function searchTokens(text: string): string[] {
 }
 
 export const MAX_QUERY_TOKENS = 8;
-const MAX_TOKEN_LENGTH = 40;
-
-/**
- * Turns whatever a shopper typed into a safe FTS5 MATCH expression: each word folded, quoted
- * and prefix-matched (`"ايفون"* "15"*`, all words required). Operators and syntax in the input
- * (`"`, `*`, `OR`, `NEAR(`, `-`, `:`) become plain words or vanish, so a query can never be an
- * FTS5 syntax error. Returns null when nothing searchable is left.
- */
-export function ftsQuery(input: string): string | null {
-  const tokens = searchTokens(input)
-    .map((t) => t.slice(0, MAX_TOKEN_LENGTH))
-    .slice(0, MAX_QUERY_TOKENS);
-  if (tokens.length === 0) return null;
-  // Tokens hold only letters and digits, so a double quote cannot occur; doubling stays as a guard.
-  return tokens.map((t) => `"${t.replace(/"/g, '""')}"*`).join(" ");
-}

@@ -1,5 +1,6 @@
 import type { Lang } from "../env";
-import { ftsQuery } from "./arabic";
+import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
+import { correctSpelling } from "./spelling";
 import type {
   Ref,
   ProductSummary,
@@ -34,6 +35,25 @@ export const MAX_SUGGESTIONS = 8;
 export const MAX_RELATED = 8;
 /** Name column weighs ten times the rest (sku, brand, categories) in relevance. */
 const BM25 = "bm25(product_search, 10.0, 1.0)";
+
+/** The synonym table changes rarely (an operator's edit): an isolate reads it at most this often. */
+const SYNONYMS_TTL_MS = 60_000;
+let synonymsCache: { at: number; groups: SynonymGroups } | undefined;
+
+/** The search synonyms (migration 0009, issue 19), analysed like the index; kept per isolate for a minute. */
+export async function searchSynonyms(db: D1Database): Promise<SynonymGroups> {
+  if (synonymsCache && Date.now() - synonymsCache.at < SYNONYMS_TTL_MS) return synonymsCache.groups;
+  const { results } = await db
+    .prepare("SELECT group_name, term FROM search_synonyms")
+    .all<{ group_name: string; term: string }>();
+  synonymsCache = { at: Date.now(), groups: synonymGroups(results) };
+  return synonymsCache.groups;
+}
+
+/** Forgets the kept synonyms, so the next search reads the table (after an edit; tests). */
+export function forgetSearchSynonyms(): void {
+  synonymsCache = undefined;
+}
 
 /** Localized column names come only from this switch, never from input. */
 const col = (base: "name" | "description" | "specs", lang: Lang) => `${base}_${lang === "ar" ? "ar" : "en"}`;
@@ -132,7 +152,10 @@ export async function productsWhere(
 
 const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
   relevance: (searching) =>
-    searching ? "s.score ASC, p.is_featured DESC, p.id ASC" : "p.is_featured DESC, p.is_new DESC, p.id ASC",
+    // Searching: what can be bought first, then the best match (the name weighs most, BM25 above).
+    searching
+      ? "(p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC"
+      : "p.is_featured DESC, p.is_new DESC, p.id ASC",
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
   price_desc: () => "p.price DESC, p.id ASC",
@@ -145,7 +168,24 @@ export async function listProducts(
   lang: Lang,
   filters: ProductFilters,
 ): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
-  const match = filters.q ? ftsQuery(filters.q) : null;
+  const synonyms = filters.q ? await searchSynonyms(db) : [];
+  const found = await productPage(db, lang, filters, filters.q ? ftsQuery(filters.q, synonyms) : null);
+  if (found.meta.total > 0 || !filters.q) return found;
+  // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
+  const corrected = await correctSpelling(db, filters.q);
+  const match = corrected ? ftsQuery(corrected, synonyms) : null;
+  if (!corrected || !match) return found;
+  const retry = await productPage(db, lang, filters, match);
+  return retry.meta.total > 0 ? { ...retry, meta: { ...retry.meta, searched_for: corrected } } : found;
+}
+
+/** One page of the list for an FTS5 expression (or none): the filters, the sort, the total. */
+async function productPage(
+  db: D1Database,
+  lang: Lang,
+  filters: ProductFilters,
+  match: string | null,
+): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
   let from = summaryFrom;
   const fromBinds: unknown[] = [];
   if (match) {
@@ -295,14 +335,14 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
 
 /** Type-ahead: at most eight products whose names (or model, brand, category) start with what was typed. */
 export async function suggestProducts(db: D1Database, lang: Lang, q: string): Promise<Suggestion[]> {
-  const match = ftsQuery(q);
+  const match = ftsQuery(q, await searchSynonyms(db));
   if (!match) return [];
   const { results } = await db
     .prepare(
       `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
        FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s
        JOIN products p ON p.id = s.id
-       ORDER BY s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
+       ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
     )
     .bind(match, MAX_SUGGESTIONS)
     .all<{ slug: string; name: string; model: string | null; images: string; price: number; currency: string }>();
