@@ -14,7 +14,8 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceLabels } from "../lib/money";
 import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-query";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
-import { useLocalePath, useT } from "../lib/use-locale";
+import { countOf } from "../lib/plural";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
@@ -41,6 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         per_page: meta.per_page ?? 12,
         total: meta.total ?? 0,
         last_page: Math.max(1, meta.last_page ?? 1),
+        searched_for: meta.searched_for,
       },
       categories,
       brands,
@@ -81,26 +83,31 @@ export const meta: Route.MetaFunction = (args) => {
   });
 };
 
+/**
+ * A sentence with words of the shopper's own in it, each isolated in <bdi> (they may run in the
+ * other direction): `text` holds \uE000, \uE001… (private-use marks) where `values` go.
+ */
+function Isolated({ text, values }: { text: string; values: string[] }) {
+  const parts = text.split(/([\uE000-\uE009])/);
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <bdi key={i}>{values[part.charCodeAt(0) - 0xe000]}</bdi> : part))}</>;
+}
+
 export default function Products({ loaderData }: Route.ComponentProps) {
   const { query, ignored, products, meta, categories, brands } = loaderData;
   const t = useT();
+  const locale = useLocale();
   const to = useLocalePath();
   const base = to("/products");
   const category = query.category
     ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category
     : undefined;
   // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
-  const [before, after = ""] = t("catalogue.resultsFor", { q: "\u0000" }).split("\u0000");
   const heading = query.q ? (
-    <>
-      {before}
-      <bdi>{query.q}</bdi>
-      {after}
-    </>
+    <Isolated text={t("catalogue.resultsFor", { q: "\uE000" })} values={[query.q]} />
   ) : (
     (category?.name ?? t("pages.products.title"))
   );
-  const count = meta.total === 1 ? t("catalogue.resultsOne") : t("catalogue.results", { count: meta.total });
+  const count = countOf(t, locale, "catalogue.results", meta.total);
   const filtered = Boolean(
     query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock,
   );
@@ -122,17 +129,46 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       </header>
       <ProductFilters action={base} query={query} categories={categories} brands={brands} />
       {ignored.length > 0 ? <p className="notice">{t("catalogue.badValue")}</p> : null}
+      {meta.searched_for && query.q ? (
+        <p className="notice" role="status">
+          <Isolated
+            text={t("catalogue.searchedFor", { typed: "\uE000", q: "\uE001" })}
+            values={[query.q, meta.searched_for]}
+          />
+        </p>
+      ) : null}
       {products.length > 0 ? (
         <ProductGrid products={products} eager={4} lcp={query.page === 1} headingLevel={2} />
       ) : (
         <section className="empty-state" aria-labelledby="empty-title">
-          <h2 id="empty-title">{t("catalogue.empty")}</h2>
-          <p className="muted">{t("catalogue.emptyHint")}</p>
-          {filtered || query.q ? (
-            <SmartLink className="button" to={base}>
-              {t("catalogue.clear")}
-            </SmartLink>
-          ) : null}
+          {/* Honest about why: a search that found nothing, or filters that leave nothing. */}
+          {query.q && !filtered ? (
+            <>
+              <h2 id="empty-title">
+                <Isolated text={t("catalogue.emptySearch", { q: "\uE000" })} values={[query.q]} />
+              </h2>
+              <p className="muted">{t("catalogue.emptySearchHint")}</p>
+              <nav aria-label={t("catalogue.popularCategories")}>
+                <ul className="empty-state__links">
+                  {categories.map((c) => (
+                    <li key={c.id}>
+                      <SmartLink to={`${base}?category=${encodeURIComponent(c.slug)}`}>{c.name}</SmartLink>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            </>
+          ) : (
+            <>
+              <h2 id="empty-title">{t("catalogue.empty")}</h2>
+              <p className="muted">{t("catalogue.emptyHint")}</p>
+              {filtered || query.q ? (
+                <SmartLink className="button" to={base}>
+                  {t("catalogue.clear")}
+                </SmartLink>
+              ) : null}
+            </>
+          )}
         </section>
       )}
       <Pagination page={meta.page} last={meta.last_page} href={(page) => `${base}${viewSearch(query, { page })}`} />

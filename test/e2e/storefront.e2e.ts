@@ -172,6 +172,45 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: from the home page, تلفزيونات in the header search lists the televisions, counted in the language's plural`, async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}`);
+      await hydrated(page);
+      const box = page.getByRole("combobox");
+      await box.fill("تلفزيونات");
+      // The suggestions already know the televisions; Enter without a pick searches the list.
+      await expect.poll(() => box.getAttribute("aria-expanded"), WAIT).toBe("true");
+      await box.press("Escape");
+      await box.press("Enter");
+      await page.waitForURL(new RegExp(`/${locale}/products\\?q=`));
+      await expect.poll(async () => (await cards(page)).length, WAIT).toBe(6);
+      // Six televisions: «6 منتجات» (Arabic's "few" form), "6 products".
+      expect(await page.locator(".catalogue__count").textContent()).toContain(
+        locale === "ar" ? "6 منتجات" : "6 products",
+      );
+      await fullPageScreenshot(page, `${SCREENSHOTS}/search-tv-${locale}.png`);
+      await context.close();
+    });
+
+    it(`${locale}: a misspelt brand finds the brand and says what it searched for; a search with no result says so`, async () => {
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}/products?q=samsng`);
+      await hydrated(page);
+      expect((await cards(page)).length).toBeGreaterThan(0);
+      const notice = (await page.locator(".notice[role=status]").textContent()) ?? "";
+      expect(notice).toContain("samsng");
+      expect(notice).toContain("samsung");
+      await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.png`);
+      await page.goto(`${base}/${locale}/products?q=zzqqxx`);
+      await hydrated(page);
+      expect(await cards(page)).toEqual([]);
+      expect(await page.locator("#empty-title").textContent()).toContain("zzqqxx");
+      // It offers the categories instead of a "clear the filters" that were never set.
+      expect(await page.locator(".empty-state__links a").count()).toBeGreaterThan(3);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/search-empty-${locale}.png`);
+      await context.close();
+    });
+
     it(`${locale}: the contact form sends and says so in a toast`, async () => {
       const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}/contact-us`);

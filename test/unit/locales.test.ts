@@ -4,11 +4,24 @@ import en from "../../locales/en.json";
 import { registerMessages, translate } from "../../app/lib/i18n";
 import { localeFromAcceptLanguage, switchLocalePath } from "../../app/lib/locales";
 
+/** CLDR's plural categories: a message with these keys is one message in the forms its language needs. */
+const PLURAL_FORMS = new Set(["zero", "one", "two", "few", "many", "other"]);
+const isPlural = (v: unknown): v is Record<string, string> =>
+  Boolean(v) &&
+  typeof v === "object" &&
+  "other" in (v as object) &&
+  Object.keys(v as object).every((k) => PLURAL_FORMS.has(k));
+
 function keys(obj: Record<string, unknown>, prefix = ""): string[] {
   return Object.entries(obj).flatMap(([k, v]) =>
-    v && typeof v === "object" ? keys(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+    v && typeof v === "object" && !isPlural(v)
+      ? keys(v as Record<string, unknown>, `${prefix}${k}.`)
+      : [`${prefix}${k}`],
   );
 }
+
+const valueAt = (messages: unknown, key: string) =>
+  key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], messages);
 
 describe("locale files", () => {
   it("English and Arabic carry exactly the same keys", () => {
@@ -21,18 +34,40 @@ describe("locale files", () => {
       ["ar", ar],
     ] as const) {
       for (const key of keys(messages)) {
-        const value = key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], messages);
-        expect(value, `${name}:${key}`).toMatch(/\S/);
+        const value = valueAt(messages, key);
+        for (const text of isPlural(value) ? Object.values(value) : [value])
+          expect(text, `${name}:${key}`).toMatch(/\S/);
       }
     }
   });
 
   it("a placeholder used in English is used in Arabic too", () => {
     for (const key of keys(en)) {
-      const get = (m: unknown) =>
-        key.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], m) as string;
+      // A plural message is compared by its general form; Arabic's "one" and "two" name no number.
+      const get = (m: unknown) => {
+        const value = valueAt(m, key);
+        return isPlural(value) ? value.other : (value as string);
+      };
       const names = (s: string) => (s.match(/\{\{\s*\w+\s*\}\}/g) ?? []).map((p) => p.replace(/\s/g, "")).sort();
       expect(names(get(ar)), key).toEqual(names(get(en)));
+    }
+  });
+});
+
+describe("plural messages", () => {
+  it("carry the forms their language needs: Arabic all six, English one and other", () => {
+    const plurals = keys(en).filter((key) => isPlural(valueAt(en, key)));
+    expect(plurals.length).toBeGreaterThan(0);
+    for (const key of plurals) {
+      expect(Object.keys(valueAt(ar, key) as object).sort(), key).toEqual([
+        "few",
+        "many",
+        "one",
+        "other",
+        "two",
+        "zero",
+      ]);
+      expect(Object.keys(valueAt(en, key) as object).sort(), key).toEqual(["one", "other"]);
     }
   });
 });
