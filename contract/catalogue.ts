@@ -57,4 +57,19 @@ export interface ListMeta {
   last_page: number;
   /** Set when the search found nothing as typed and these corrected words were searched instead. */
   searched_for?: string;
+  /** With `facets=1`: how many products each refinement would show, the other filters applied. */
+  facets?: ProductFacets;
+}
+
+/**
+ * Facet counts of a product list (issue 19). Each facet counts with every filter but its own, so
+ * a count is what choosing that value would show: a category counts its subcategories' products.
+ */
+export interface ProductFacets {
+  categories: { slug: string; count: number }[];
+  brands: { slug: string; count: number }[];
+  /** Price bands in halalas; `max` null for the open top band. */
+  price_bands: { min: number; max: number | null; count: number }[];
+  /** Products in stock. */
+  in_stock: number;
 }

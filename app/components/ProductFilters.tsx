@@ -1,7 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigate } from "react-router";
+import type { ProductFacets } from "../../contract/catalogue";
 import { flattenCategories, type Category, type Ref } from "../lib/catalogue";
+import { translate } from "../lib/i18n";
+import type { Locale } from "../lib/locales";
+import { formatWholeMoney } from "../lib/money";
 import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
+import { SmartLink } from "./SmartLink";
 import { useT } from "../lib/use-locale";
 
 const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
@@ -14,6 +19,43 @@ const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
 
 const lastFocused: { id: string } = { id: "" };
 
+/** The facets as the page shows them: counts by slug, and the price bands labelled on the server. */
+export interface FacetView {
+  categories: Record<string, number>;
+  brands: Record<string, number>;
+  bands: { label: string; min_price: number; max_price?: number; count: number }[];
+  inStock: number;
+}
+
+/**
+ * The backend's facet counts for the page, made in the loader: the price bands' labels are
+ * formatted there (like the prices), so hydrating the list builds no Intl.NumberFormat.
+ */
+export function facetView(facets: ProductFacets | undefined, locale: Locale): FacetView | null {
+  if (!facets) return null;
+  const money = (minor: number) => formatWholeMoney(minor, "SAR", locale);
+  return {
+    categories: Object.fromEntries(facets.categories.map((c) => [c.slug, c.count])),
+    brands: Object.fromEntries(facets.brands.map((b) => [b.slug, b.count])),
+    bands: facets.price_bands.map((band) => ({
+      label:
+        band.max === null
+          ? translate(locale, "catalogue.bandOver", { min: money(band.min) })
+          : band.min === 0
+            ? translate(locale, "catalogue.bandUnder", { max: money(band.max) })
+            : translate(locale, "catalogue.bandBetween", { min: money(band.min), max: money(band.max) }),
+      // The view's prices are in riyals; a band's top is exclusive.
+      min_price: band.min / 100,
+      max_price: band.max === null ? undefined : band.max / 100 - 0.01,
+      count: band.count,
+    })),
+    inStock: facets.in_stock,
+  };
+}
+
+/** "Name (count)" where the facets know the count. */
+const counted = (name: string, count: number | undefined) => (count === undefined ? name : `${name} (${count})`);
+
 /**
  * The list's filters and sort as one GET form: without JavaScript it submits to the same URL;
  * with it, changing a select or the checkbox applies at once. Any change starts again at page 1.
@@ -23,11 +65,13 @@ export function ProductFilters({
   query,
   categories,
   brands,
+  facets = null,
 }: {
   action: string;
   query: ProductQuery;
   categories: Category[];
   brands: Ref[];
+  facets?: FacetView | null;
 }) {
   const t = useT();
   const navigate = useNavigate();
@@ -73,8 +117,12 @@ export function ProductFilters({
           <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
             <option value="">{t("catalogue.allCategories")}</option>
             {flattenCategories(categories).map(({ category, depth }) => (
-              <option key={category.id} value={category.slug}>
-                {`${"\u2014 ".repeat(depth)}${category.name}`}
+              <option
+                key={category.id}
+                value={category.slug}
+                disabled={facets !== null && !facets.categories[category.slug] && query.category !== category.slug}
+              >
+                {`${"\u2014 ".repeat(depth)}${counted(category.name, facets ? (facets.categories[category.slug] ?? 0) : undefined)}`}
               </option>
             ))}
           </select>
@@ -84,8 +132,12 @@ export function ProductFilters({
           <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
             <option value="">{t("catalogue.allBrands")}</option>
             {brands.map((b) => (
-              <option key={b.id} value={b.slug}>
-                {b.name}
+              <option
+                key={b.id}
+                value={b.slug}
+                disabled={facets !== null && !facets.brands[b.slug] && query.brand !== b.slug}
+              >
+                {counted(b.name, facets ? (facets.brands[b.slug] ?? 0) : undefined)}
               </option>
             ))}
           </select>
@@ -134,7 +186,7 @@ export function ProductFilters({
         </div>
         <label className="filters__check">
           <input type="checkbox" name="in_stock" value="1" defaultChecked={query.in_stock} onChange={apply} />
-          {t("catalogue.inStockOnly")}
+          {counted(t("catalogue.inStockOnly"), facets?.inStock)}
         </label>
         <div className="filters__actions">
           <button type="submit" className="button button--primary">
@@ -142,6 +194,26 @@ export function ProductFilters({
           </button>
         </div>
       </div>
+      {facets ? (
+        <ul className="filters__bands" aria-label={t("catalogue.priceRange")}>
+          {facets.bands.map((band) => (
+            <li key={band.min_price}>
+              {band.count > 0 ? (
+                <SmartLink
+                  to={`${action}${viewSearch({ ...query, min_price: band.min_price, max_price: band.max_price, page: 1 })}`}
+                  aria-current={
+                    query.min_price === band.min_price && query.max_price === band.max_price ? "true" : undefined
+                  }
+                >
+                  {counted(band.label, band.count)}
+                </SmartLink>
+              ) : (
+                <span className="muted">{counted(band.label, 0)}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </Form>
   );
 }

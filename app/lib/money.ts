@@ -64,6 +64,18 @@ export function formatMoney(minor: number, currency: string, locale: Locale): st
   return formatter(code, locale).format(toMajor(Number.isFinite(minor) ? minor : 0, code));
 }
 
+/** A round amount without its minor digits, for price bands: `formatWholeMoney(50000, "SAR", "en")` → "SAR 500". */
+export function formatWholeMoney(minor: number, currency: string, locale: Locale): string {
+  const code = (currency || "SAR").toUpperCase();
+  return new Intl.NumberFormat(INTL_TAGS[locale], {
+    style: "currency",
+    currency: code,
+    currencyDisplay: "symbol",
+    maximumFractionDigits: 0,
+    minimumFractionDigits: 0,
+  }).format(toMajor(minor, code));
+}
+
 /**
  * Prices formatted on the server, sent with the data of a page's first paint. Rendered as they
  * are, they spare the browser an `Intl.NumberFormat` during hydration, the largest single task of

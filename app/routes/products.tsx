@@ -3,7 +3,7 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
-import { ProductFilters } from "../components/ProductFilters";
+import { facetView, ProductFilters } from "../components/ProductFilters";
 import { SmartLink } from "../components/SmartLink";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
@@ -28,7 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     // The three reads go out together; the category tree is the one the header already asked for.
     const [list, categories, brands] = await Promise.all([
-      listProducts(api, backendQuery(query)),
+      listProducts(api, { ...backendQuery(query), facets: 1 }),
       context.get(catalogueContext)(),
       listBrands(api).then((r) => r.data ?? []),
     ]);
@@ -44,6 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         last_page: Math.max(1, meta.last_page ?? 1),
         searched_for: meta.searched_for,
       },
+      facets: facetView(meta.facets, locale),
       categories,
       brands,
     };
@@ -93,7 +94,7 @@ function Isolated({ text, values }: { text: string; values: string[] }) {
 }
 
 export default function Products({ loaderData }: Route.ComponentProps) {
-  const { query, ignored, products, meta, categories, brands } = loaderData;
+  const { query, ignored, products, meta, categories, brands, facets } = loaderData;
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -127,7 +128,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           {meta.last_page > 1 ? <> · {t("catalogue.pageOf", { page: meta.page, last: meta.last_page })}</> : null}
         </p>
       </header>
-      <ProductFilters action={base} query={query} categories={categories} brands={brands} />
+      <ProductFilters action={base} query={query} categories={categories} brands={brands} facets={facets} />
       {ignored.length > 0 ? <p className="notice">{t("catalogue.badValue")}</p> : null}
       {meta.searched_for && query.q ? (
         <p className="notice" role="status">

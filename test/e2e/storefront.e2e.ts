@@ -192,6 +192,33 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: the facet counts are what choosing them shows: a price band, in stock, a brand`, async () => {
+      const { context, page } = await newPage(browser);
+      // The cards shown (a page holds 12; the phones and their refinements fit on one).
+      const total = async () => (await cards(page)).length;
+      const countIn = (text: string | null) => Number((text ?? "").match(/\((\d+)\)\s*$/)?.[1] ?? -1);
+      await page.goto(`${base}/${locale}/products?category=phones`);
+      await hydrated(page);
+      const band = page.locator(".filters__bands a").first();
+      const bandCount = countIn(await band.textContent());
+      expect(bandCount).toBeGreaterThan(0);
+      await band.click();
+      await page.waitForURL((u) => u.searchParams.has("min_price"));
+      await expect.poll(total, WAIT).toBe(bandCount);
+      await page.goto(`${base}/${locale}/products?category=phones`);
+      await hydrated(page);
+      const inStock = countIn(await page.locator(".filters__check").textContent());
+      await page.locator(".filters__check input").check();
+      await page.waitForURL((u) => u.searchParams.get("in_stock") === "1");
+      await expect.poll(total, WAIT).toBe(inStock);
+      const samsung = countIn(await page.locator('#filter-brand option[value="samsung"]').textContent());
+      await page.locator("#filter-brand").selectOption("samsung");
+      await page.waitForURL((u) => u.searchParams.get("brand") === "samsung");
+      await expect.poll(total, WAIT).toBe(samsung);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/facets-${locale}.png`);
+      await context.close();
+    });
+
     it(`${locale}: a misspelt brand finds the brand and says what it searched for; a search with no result says so`, async () => {
       const { context, page } = await newPage(browser);
       await page.goto(`${base}/${locale}/products?q=samsng`);

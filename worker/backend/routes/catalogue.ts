@@ -56,6 +56,13 @@ export const productQuery = v.pipe(
       ),
     ),
     sort: v.optional(v.picklist(SORTS, `Must be one of: ${SORTS.join(", ")}.`), "relevance"),
+    // 1: count the facets too (category, brand, price bands, in stock).
+    facets: v.optional(
+      v.pipe(
+        v.picklist(["1", "0"], "Must be 1 or 0."),
+        v.transform((s) => s === "1"),
+      ),
+    ),
     page: queryInt(1, MAX_PAGE, 1),
     per_page: queryInt(1, MAX_PER_PAGE, DEFAULT_PER_PAGE),
   }),

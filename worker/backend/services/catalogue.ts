@@ -2,6 +2,7 @@ import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
 import { correctSpelling } from "./spelling";
 import type {
+  ProductFacets,
   Ref,
   ProductSummary,
   ProductDetails,
@@ -26,6 +27,8 @@ export interface ProductFilters {
   min_price?: number;
   max_price?: number;
   in_stock?: boolean;
+  /** Count the facets too (the product list page asks; the home page's rows do not). */
+  facets?: boolean;
   sort: Sort;
   page: number;
   per_page: number;
@@ -192,39 +195,61 @@ async function productPage(
     from += ` JOIN (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s ON s.id = p.id`;
     fromBinds.push(match);
   }
-  const where: string[] = [];
-  const binds: unknown[] = [];
+  // Each filter knows its facet, so a facet's counts can leave its own filter out.
+  const filterSql: { facet: Facet; sql: string; binds: unknown[] }[] = [];
   if (filters.category) {
     // The category and everything under it.
-    where.push(`p.category_id IN (WITH RECURSIVE sub(id) AS (
+    filterSql.push({
+      facet: "category",
+      sql: `p.category_id IN (WITH RECURSIVE sub(id) AS (
       SELECT id FROM categories WHERE slug = ?
       UNION ALL SELECT k.id FROM categories k JOIN sub ON k.parent_id = sub.id
-    ) SELECT id FROM sub)`);
-    binds.push(filters.category);
+    ) SELECT id FROM sub)`,
+      binds: [filters.category],
+    });
   }
-  if (filters.brand) {
-    where.push("b.slug = ?");
-    binds.push(filters.brand);
-  }
-  if (filters.min_price !== undefined) {
-    where.push("p.price >= ?");
-    binds.push(filters.min_price);
-  }
-  if (filters.max_price !== undefined) {
-    where.push("p.price <= ?");
-    binds.push(filters.max_price);
-  }
-  if (filters.in_stock) where.push("p.stock > 0");
-  const whereSql = where.length ? `WHERE ${where.join(" AND ")}` : "";
+  if (filters.brand) filterSql.push({ facet: "brand", sql: "b.slug = ?", binds: [filters.brand] });
+  if (filters.min_price !== undefined)
+    filterSql.push({ facet: "price", sql: "p.price >= ?", binds: [filters.min_price] });
+  if (filters.max_price !== undefined)
+    filterSql.push({ facet: "price", sql: "p.price <= ?", binds: [filters.max_price] });
+  if (filters.in_stock) filterSql.push({ facet: "stock", sql: "p.stock > 0", binds: [] });
+  const whereOf = (without?: Facet, extra?: string) => {
+    const parts = filterSql.filter((f) => f.facet !== without);
+    const sql = [...parts.map((f) => f.sql), ...(extra ? [extra] : [])];
+    return { sql: sql.length ? `WHERE ${sql.join(" AND ")}` : "", binds: parts.flatMap((f) => f.binds) };
+  };
+  const { sql: whereSql, binds } = whereOf();
   const offset = (filters.page - 1) * filters.per_page;
-  const [rows, count] = await db.batch([
+  const statements = [
     db
       .prepare(
         `SELECT ${summaryColumns(lang)} FROM ${from} ${whereSql} ORDER BY ${ORDER_BY[filters.sort](match !== null)} LIMIT ? OFFSET ?`,
       )
       .bind(...fromBinds, ...binds, filters.per_page, offset),
     db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${whereSql}`).bind(...fromBinds, ...binds),
-  ]);
+  ];
+  if (filters.facets) {
+    const category = whereOf("category");
+    const brand = whereOf("brand", "b.slug IS NOT NULL");
+    const price = whereOf("price");
+    const stock = whereOf("stock", "p.stock > 0");
+    const bands = PRICE_BANDS.map(
+      (band, i) => `SUM(p.price >= ${band.min}${band.max === null ? "" : ` AND p.price < ${band.max}`}) AS b${i}`,
+    );
+    statements.push(
+      db
+        .prepare(`SELECT p.category_id AS id, COUNT(*) AS n FROM ${from} ${category.sql} GROUP BY p.category_id`)
+        .bind(...fromBinds, ...category.binds),
+      db.prepare("SELECT id, parent_id, slug FROM categories"),
+      db
+        .prepare(`SELECT b.slug AS slug, COUNT(*) AS n FROM ${from} ${brand.sql} GROUP BY b.slug`)
+        .bind(...fromBinds, ...brand.binds),
+      db.prepare(`SELECT ${bands.join(", ")} FROM ${from} ${price.sql}`).bind(...fromBinds, ...price.binds),
+      db.prepare(`SELECT COUNT(*) AS n FROM ${from} ${stock.sql}`).bind(...fromBinds, ...stock.binds),
+    );
+  }
+  const [rows, count, ...facetRows] = await db.batch(statements);
   const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
   return {
     data: (rows.results as SummaryRow[]).map(toSummary),
@@ -233,7 +258,42 @@ async function productPage(
       per_page: filters.per_page,
       total,
       last_page: Math.max(1, Math.ceil(total / filters.per_page)),
+      ...(filters.facets ? { facets: facetsOf(facetRows.map((r) => r.results)) } : {}),
     },
+  };
+}
+
+type Facet = "category" | "brand" | "price" | "stock";
+
+/** The price bands of the facet, in halalas (SAR 500, 1,500, 3,000, 6,000). */
+export const PRICE_BANDS: { min: number; max: number | null }[] = [
+  { min: 0, max: 50_000 },
+  { min: 50_000, max: 150_000 },
+  { min: 150_000, max: 300_000 },
+  { min: 300_000, max: 600_000 },
+  { min: 600_000, max: null },
+];
+
+/** The facet queries' rows as the contract's counts; a category counts its descendants' products too. */
+function facetsOf([byCategory, tree, byBrand, bands, stock]: unknown[][]): ProductFacets {
+  const parent = new Map<number, number | null>();
+  const slug = new Map<number, string>();
+  for (const row of tree as { id: number; parent_id: number | null; slug: string }[]) {
+    parent.set(row.id, row.parent_id);
+    slug.set(row.id, row.slug);
+  }
+  const counts = new Map<number, number>();
+  for (const { id, n } of byCategory as { id: number; n: number }[]) {
+    for (let at: number | null | undefined = id; at != null; at = parent.get(at)) {
+      counts.set(at, (counts.get(at) ?? 0) + n);
+    }
+  }
+  const bandRow = ((bands as Record<string, number | null>[])[0] ?? {}) as Record<string, number | null>;
+  return {
+    categories: [...counts].map(([id, count]) => ({ slug: slug.get(id) ?? "", count })).filter((c) => c.slug),
+    brands: (byBrand as { slug: string; n: number }[]).map((b) => ({ slug: b.slug, count: b.n })),
+    price_bands: PRICE_BANDS.map((band, i) => ({ ...band, count: Number(bandRow[`b${i}`] ?? 0) })),
+    in_stock: Number((stock as { n: number }[])[0]?.n ?? 0),
   };
 }
 
