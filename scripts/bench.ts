@@ -3,7 +3,9 @@
 // the SSR pages and one backend read, at 1 and at 32 connections; then each SSR page once more at
 // 1 connection with `Cache-Control: no-cache`, which makes the Worker render it afresh (the page
 // cache's miss path). The table goes into docs/PERFORMANCE.md (section "bench"), with the machine
-// it ran on. Loopback only.
+// it ran on. Loopback only. Then the search case (scripts/lib/search-bench.ts): search, suggest
+// and a faceted list on 100,000 synthetic products (`--search-count N` for another size;
+// `--search-only` runs just that case, `--no-search` skips it).
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,6 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
+import { searchBench } from "./lib/search-bench.ts";
 import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { cpuTimeMs, findWorkerd, workerPids } from "./lib/worker-procs.ts";
 import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
@@ -239,4 +242,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const searchCount = Number(args[args.indexOf("--search-count") + 1]) || 100_000;
+if (!args.includes("--search-only")) await main();
+else if (!args.includes("--no-build")) build();
+if (!args.includes("--no-search") && !givenUrl)
+  console.log(`\n${await searchBench(searchCount)}\nWritten to docs/PERFORMANCE.md.`);

@@ -13,6 +13,7 @@ import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, phoneKeyDown, type SchemaOf } from "../lib/forms";
 import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
 import { toLatinDigits } from "../lib/phone-text";
+import { countOf } from "../lib/plural";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { safeRedirect } from "../middleware/auth";
@@ -169,7 +170,7 @@ export default function Otp() {
         <button type="button" className="button button--ghost" disabled={wait > 0} onClick={resend}>
           {t("auth.resend")}
         </button>
-        <p className="muted">{wait > 0 ? t("auth.resendIn", { seconds: wait }) : t("auth.resendReady")}</p>
+        <p className="muted">{wait > 0 ? countOf(t, locale, "auth.resendIn", wait) : t("auth.resendReady")}</p>
       </div>
     </AuthCard>
   );

@@ -12,6 +12,7 @@ import type { Banner, Category, ProductSummary, Service } from "../lib/catalogue
 import { deferred, failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels, withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
+import { countOf } from "../lib/plural";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
 
@@ -106,6 +107,7 @@ function Hero({ banners }: { banners: Banner[] }) {
 
 function CategoryTiles({ categories }: { categories: Category[] }) {
   const t = useT();
+  const locale = useLocale();
   const to = useLocalePath();
   if (categories.length === 0) return null;
   return (
@@ -116,7 +118,7 @@ function CategoryTiles({ categories }: { categories: Category[] }) {
           <li key={c.id}>
             <SmartLink className="tile" to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>
               <span className="tile__name">{c.name}</span>
-              <span className="tile__count muted">{t("home.productCount", { count: c.product_count })}</span>
+              <span className="tile__count muted">{countOf(t, locale, "home.productCount", c.product_count)}</span>
             </SmartLink>
           </li>
         ))}

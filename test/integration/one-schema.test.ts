@@ -69,7 +69,7 @@ describe("one schema per input, used by the forms and the backend", () => {
     const refused = await call(user, "POST", "/client/addresses", { ...address, name: tooLong });
     expect(refused.status).toBe(422);
     expect(refused.body.message).toBe("البيانات المدخلة غير صالحة.");
-    expect(refused.body.errors?.name).toEqual(["يجب ألا يزيد الاسم عن 100 حرفًا."]);
+    expect(refused.body.errors?.name).toEqual(["تجاوز طول الاسم الحد الأقصى (100)."]);
     expect((await call(user, "POST", "/client/addresses", { ...address, name: longest })).status).toBe(201);
   });
 

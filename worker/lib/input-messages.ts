@@ -33,8 +33,9 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
 
 const TEMPLATES = {
   required: { en: "{name} is required.", ar: "{name} مطلوب." },
-  minLength: { en: "{name} must be at least {min} characters.", ar: "يجب ألا يقل {name} عن {min} أحرف." },
-  maxLength: { en: "{name} may not be longer than {max} characters.", ar: "يجب ألا يزيد {name} عن {max} حرفًا." },
+  // In Arabic the noun after a number takes the number's form (3 أحرف, 11 حرفًا, 100 حرف): these name none.
+  minLength: { en: "{name} must be at least {min} characters.", ar: "طول {name} أقل من الحد الأدنى ({min})." },
+  maxLength: { en: "{name} may not be longer than {max} characters.", ar: "تجاوز طول {name} الحد الأقصى ({max})." },
   invalid: { en: "{name} is not valid.", ar: "{name} غير صالح." },
 } satisfies Record<string, Bilingual>;
 

@@ -53,9 +53,10 @@ export async function searchSynonyms(db: D1Database): Promise<SynonymGroups> {
   return synonymsCache.groups;
 }
 
-/** Forgets the kept synonyms, so the next search reads the table (after an edit; tests). */
+/** Forgets the kept synonyms and taxonomy, so the next search reads the tables (after an edit; tests). */
 export function forgetSearchSynonyms(): void {
   synonymsCache = undefined;
+  taxonomyCache = undefined;
 }
 
 /** Localized column names come only from this switch, never from input. */
@@ -153,7 +154,7 @@ export async function productsWhere(
   return results.map(toSummary);
 }
 
-const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
+const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> = {
   relevance: (searching) =>
     // Searching: what can be bought first, then the best match (the name weighs most, BM25 above).
     searching
@@ -162,7 +163,7 @@ const ORDER_BY: Record<Sort, (searching: boolean) => string> = {
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
   price_desc: () => "p.price DESC, p.id ASC",
-  name: () => "name COLLATE NOCASE ASC, p.id ASC",
+  name: (_searching, lang) => `p.${col("name", lang)} COLLATE NOCASE ASC, p.id ASC`,
 };
 
 /** The product list: search, filters, sort and pagination; a page past the last one is empty. */
@@ -182,33 +183,79 @@ export async function listProducts(
   return retry.meta.total > 0 ? { ...retry, meta: { ...retry.meta, searched_for: corrected } } : found;
 }
 
-/** One page of the list for an FTS5 expression (or none): the filters, the sort, the total. */
+/** The category tree and the brands by slug, as the filters need them: small, kept per isolate for a minute. */
+interface Taxonomy {
+  parent: Map<number, number | null>;
+  slug: Map<number, string>;
+  categoryId: Map<string, number>;
+  brandId: Map<string, number>;
+  brandSlug: Map<number, string>;
+}
+let taxonomyCache: { at: number; value: Taxonomy } | undefined;
+
+async function taxonomy(db: D1Database): Promise<Taxonomy> {
+  if (taxonomyCache && Date.now() - taxonomyCache.at < SYNONYMS_TTL_MS) return taxonomyCache.value;
+  const [categories, brands] = await db.batch([
+    db.prepare("SELECT id, parent_id, slug FROM categories"),
+    db.prepare("SELECT id, slug FROM brands"),
+  ]);
+  const value: Taxonomy = {
+    parent: new Map(),
+    slug: new Map(),
+    categoryId: new Map(),
+    brandId: new Map(),
+    brandSlug: new Map(),
+  };
+  for (const c of categories.results as { id: number; parent_id: number | null; slug: string }[]) {
+    value.parent.set(c.id, c.parent_id);
+    value.slug.set(c.id, c.slug);
+    value.categoryId.set(c.slug, c.id);
+  }
+  for (const b of brands.results as { id: number; slug: string }[]) {
+    value.brandId.set(b.slug, b.id);
+    value.brandSlug.set(b.id, b.slug);
+  }
+  taxonomyCache = { at: Date.now(), value };
+  return value;
+}
+
+/** A category and everything under it, as ids (none for an unknown slug). */
+function subtree(tax: Taxonomy, slug: string): number[] {
+  const root = tax.categoryId.get(slug);
+  if (root === undefined) return [];
+  const ids = [root];
+  for (let k = 0; k < ids.length; k++) for (const [id, parent] of tax.parent) if (parent === ids[k]) ids.push(id);
+  return ids;
+}
+
+/**
+ * One page of the list for an FTS5 expression (or none): the filters, the sort, the total and,
+ * when asked, the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale"):
+ * the filters name ids so every count runs on `products` alone, through its indexes; the page
+ * carries its own total (a window count), so a search is matched once for the page.
+ */
 async function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
   match: string | null,
 ): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
-  let from = summaryFrom;
-  const fromBinds: unknown[] = [];
-  if (match) {
-    from += ` JOIN (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s ON s.id = p.id`;
-    fromBinds.push(match);
-  }
-  // Each filter knows its facet, so a facet's counts can leave its own filter out.
+  const tax = await taxonomy(db);
+  const searchJoin = match
+    ? ` JOIN (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s ON s.id = p.id`
+    : "";
+  const fromBinds: unknown[] = match ? [match] : [];
+  // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
+  // the database, never from input, so they are written into the SQL as numbers.
   const filterSql: { facet: Facet; sql: string; binds: unknown[] }[] = [];
   if (filters.category) {
-    // The category and everything under it.
-    filterSql.push({
-      facet: "category",
-      sql: `p.category_id IN (WITH RECURSIVE sub(id) AS (
-      SELECT id FROM categories WHERE slug = ?
-      UNION ALL SELECT k.id FROM categories k JOIN sub ON k.parent_id = sub.id
-    ) SELECT id FROM sub)`,
-      binds: [filters.category],
-    });
+    const ids = subtree(tax, filters.category);
+    filterSql.push({ facet: "category", sql: ids.length ? `p.category_id IN (${ids.join(", ")})` : "0", binds: [] });
   }
-  if (filters.brand) filterSql.push({ facet: "brand", sql: "b.slug = ?", binds: [filters.brand] });
+  if (filters.brand) {
+    const id = tax.brandId.get(filters.brand);
+    filterSql.push({ facet: "brand", sql: id === undefined ? "0" : `p.brand_id = ${id}`, binds: [] });
+  }
   if (filters.min_price !== undefined)
     filterSql.push({ facet: "price", sql: "p.price >= ?", binds: [filters.min_price] });
   if (filters.max_price !== undefined)
@@ -221,17 +268,26 @@ async function productPage(
   };
   const { sql: whereSql, binds } = whereOf();
   const offset = (filters.page - 1) * filters.per_page;
+  const counted = `products p${searchJoin}`;
+  // The page's ids are chosen on `products` alone (sorted, counted, cut), then only those rows
+  // are joined to their category and brand: a search matching thousands joins a dozen.
+  const order = ORDER_BY[filters.sort](match !== null, lang);
   const statements = [
     db
       .prepare(
-        `SELECT ${summaryColumns(lang)} FROM ${from} ${whereSql} ORDER BY ${ORDER_BY[filters.sort](match !== null)} LIMIT ? OFFSET ?`,
+        `WITH chosen AS (
+           SELECT p.id, ROW_NUMBER() OVER (ORDER BY ${order}) AS position, COUNT(*) OVER () AS total_count
+           FROM ${counted} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?
+         )
+         SELECT ${summaryColumns(lang)}, chosen.total_count FROM chosen
+         JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
+         ORDER BY chosen.position`,
       )
       .bind(...fromBinds, ...binds, filters.per_page, offset),
-    db.prepare(`SELECT COUNT(*) AS total FROM ${from} ${whereSql}`).bind(...fromBinds, ...binds),
   ];
   if (filters.facets) {
     const category = whereOf("category");
-    const brand = whereOf("brand", "b.slug IS NOT NULL");
+    const brand = whereOf("brand", "p.brand_id IS NOT NULL");
     const price = whereOf("price");
     const stock = whereOf("stock", "p.stock > 0");
     const bands = PRICE_BANDS.map(
@@ -239,26 +295,41 @@ async function productPage(
     );
     statements.push(
       db
-        .prepare(`SELECT p.category_id AS id, COUNT(*) AS n FROM ${from} ${category.sql} GROUP BY p.category_id`)
+        .prepare(`SELECT p.category_id AS id, COUNT(*) AS n FROM ${counted} ${category.sql} GROUP BY p.category_id`)
         .bind(...fromBinds, ...category.binds),
-      db.prepare("SELECT id, parent_id, slug FROM categories"),
       db
-        .prepare(`SELECT b.slug AS slug, COUNT(*) AS n FROM ${from} ${brand.sql} GROUP BY b.slug`)
+        .prepare(`SELECT p.brand_id AS id, COUNT(*) AS n FROM ${counted} ${brand.sql} GROUP BY p.brand_id`)
         .bind(...fromBinds, ...brand.binds),
-      db.prepare(`SELECT ${bands.join(", ")} FROM ${from} ${price.sql}`).bind(...fromBinds, ...price.binds),
-      db.prepare(`SELECT COUNT(*) AS n FROM ${from} ${stock.sql}`).bind(...fromBinds, ...stock.binds),
+      db.prepare(`SELECT ${bands.join(", ")} FROM ${counted} ${price.sql}`).bind(...fromBinds, ...price.binds),
+      db.prepare(`SELECT COUNT(*) AS n FROM ${counted} ${stock.sql}`).bind(...fromBinds, ...stock.binds),
     );
   }
-  const [rows, count, ...facetRows] = await db.batch(statements);
-  const total = (count.results[0] as { total: number } | undefined)?.total ?? 0;
+  const [rows, ...facetRows] = await db.batch(statements);
+  const page = rows.results as (SummaryRow & { total_count: number })[];
+  // A page past the last one has no row to carry the total: counted on its own then.
+  const total =
+    page[0]?.total_count ??
+    (offset === 0
+      ? 0
+      : ((await db
+          .prepare(`SELECT COUNT(*) AS n FROM ${counted} ${whereSql}`)
+          .bind(...fromBinds, ...binds)
+          .first<number>("n")) ?? 0));
   return {
-    data: (rows.results as SummaryRow[]).map(toSummary),
+    data: page.map(toSummary),
     meta: {
       page: filters.page,
       per_page: filters.per_page,
       total,
       last_page: Math.max(1, Math.ceil(total / filters.per_page)),
-      ...(filters.facets ? { facets: facetsOf(facetRows.map((r) => r.results)) } : {}),
+      ...(filters.facets
+        ? {
+            facets: facetsOf(
+              tax,
+              facetRows.map((r) => r.results),
+            ),
+          }
+        : {}),
     },
   };
 }
@@ -275,23 +346,19 @@ export const PRICE_BANDS: { min: number; max: number | null }[] = [
 ];
 
 /** The facet queries' rows as the contract's counts; a category counts its descendants' products too. */
-function facetsOf([byCategory, tree, byBrand, bands, stock]: unknown[][]): ProductFacets {
-  const parent = new Map<number, number | null>();
-  const slug = new Map<number, string>();
-  for (const row of tree as { id: number; parent_id: number | null; slug: string }[]) {
-    parent.set(row.id, row.parent_id);
-    slug.set(row.id, row.slug);
-  }
+function facetsOf(tax: Taxonomy, [byCategory, byBrand, bands, stock]: unknown[][]): ProductFacets {
   const counts = new Map<number, number>();
   for (const { id, n } of byCategory as { id: number; n: number }[]) {
-    for (let at: number | null | undefined = id; at != null; at = parent.get(at)) {
+    for (let at: number | null | undefined = id; at != null; at = tax.parent.get(at)) {
       counts.set(at, (counts.get(at) ?? 0) + n);
     }
   }
-  const bandRow = ((bands as Record<string, number | null>[])[0] ?? {}) as Record<string, number | null>;
+  const bandRow = (bands as Record<string, number | null>[])[0] ?? {};
   return {
-    categories: [...counts].map(([id, count]) => ({ slug: slug.get(id) ?? "", count })).filter((c) => c.slug),
-    brands: (byBrand as { slug: string; n: number }[]).map((b) => ({ slug: b.slug, count: b.n })),
+    categories: [...counts].map(([id, count]) => ({ slug: tax.slug.get(id) ?? "", count })).filter((c) => c.slug),
+    brands: (byBrand as { id: number; n: number }[])
+      .map((b) => ({ slug: tax.brandSlug.get(b.id) ?? "", count: b.n }))
+      .filter((b) => b.slug),
     price_bands: PRICE_BANDS.map((band, i) => ({ ...band, count: Number(bandRow[`b${i}`] ?? 0) })),
     in_stock: Number((stock as { n: number }[])[0]?.n ?? 0),
   };
