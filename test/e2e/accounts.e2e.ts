@@ -111,11 +111,21 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-/** Axe looks at a page at rest: no navigation under way (the loading bar idle). */
+/**
+ * Axe looks at a page at rest: no navigation under way (the loading bar idle), and no finite
+ * animation or transition running (a toast fading in is half transparent, and its contrast is
+ * measured as such; under load that fade can still be running when axe looks).
+ */
 async function atRest(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(
     () => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false",
+    undefined,
+    { timeout: 10_000 },
+  );
+  await page.waitForFunction(
+    () =>
+      document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
     undefined,
     { timeout: 10_000 },
   );
