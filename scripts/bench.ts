@@ -8,7 +8,6 @@
 // `--search-only` runs just that case, `--no-search` skips it).
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,7 +15,7 @@ import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
 import { searchBench } from "./lib/search-bench.ts";
 import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { cpuTimeMs, findWorkerd, workerPids } from "./lib/worker-procs.ts";
-import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
+import { baseEnv, buildDir, prepareDatabase, root, startProductionWorker, type RunningWorker } from "./lib/worker.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 5;
@@ -130,17 +129,7 @@ async function main(): Promise<void> {
   let worker: RunningWorker | undefined;
   try {
     if (!givenUrl) await prepareDatabase(persistDir);
-    worker = givenUrl
-      ? undefined
-      : await startWorker({
-          port: await freePort(),
-          persistDir,
-          vars: {
-            ENVIRONMENT: "production",
-            AUTH_PEPPER: randomBytes(16).toString("hex"),
-            PAYMENT_SECRET: randomBytes(16).toString("hex"),
-          },
-        });
+    worker = givenUrl ? undefined : await startProductionWorker(persistDir);
     const url = givenUrl ?? worker!.url;
     if (!/^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(url)) throw new Error("The bench measures loopback only");
     const slug = await firstProductSlug(url);

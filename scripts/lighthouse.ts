@@ -7,14 +7,13 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startH2ProxyThread, type H2Proxy } from "./lib/h2-proxy.ts";
 import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { workerPids } from "./lib/worker-procs.ts";
-import { baseEnv, buildDir, freePort, prepareDatabase, root, startWorker, type RunningWorker } from "./lib/worker.ts";
+import { baseEnv, buildDir, prepareDatabase, root, startProductionWorker, type RunningWorker } from "./lib/worker.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -79,17 +78,7 @@ async function main(): Promise<void> {
   let proxy: H2Proxy | undefined;
   try {
     if (!givenUrl) await prepareDatabase(persistDir);
-    worker = givenUrl
-      ? undefined
-      : await startWorker({
-          port: await freePort(),
-          persistDir,
-          vars: {
-            ENVIRONMENT: "production",
-            AUTH_PEPPER: randomBytes(16).toString("hex"),
-            PAYMENT_SECRET: randomBytes(16).toString("hex"),
-          },
-        });
+    worker = givenUrl ? undefined : await startProductionWorker(persistDir);
     const workerUrl = givenUrl ?? worker!.url;
     if (!/^http:\/\/127\.0\.0\.1(:\d+)?$/.test(workerUrl))
       throw new Error("Lighthouse audits the local worker only (http://127.0.0.1:PORT)");

@@ -6,10 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { syntheticStatements } from "../seed/synthetic.ts";
 import { machine, replaceSection } from "./report.ts";
-import { freePort, prepareDatabase, startWorker, wrangler } from "./worker.ts";
+import { prepareDatabase, startProductionWorker, wrangler } from "./worker.ts";
 
 /** The acceptance target: search answers within 50 ms at the 95th percentile on 100,000 products. */
 export const SEARCH_P95_TARGET_MS = 50;
@@ -131,15 +130,7 @@ export async function searchBench(count: number): Promise<string> {
     }
     const seededIn = (Date.now() - started) / 1000;
     console.log(`Seeded ${count} synthetic products in ${seededIn.toFixed(0)} s.`);
-    const worker = await startWorker({
-      port: await freePort(),
-      persistDir,
-      vars: {
-        ENVIRONMENT: "production",
-        AUTH_PEPPER: randomBytes(16).toString("hex"),
-        PAYMENT_SECRET: randomBytes(16).toString("hex"),
-      },
-    });
+    const worker = await startProductionWorker(persistDir);
     stop = worker.stop;
     const total = (
       (await (await fetch(`${worker.url}/backend/products?per_page=1`)).json()) as { meta: { total: number } }

@@ -1,6 +1,7 @@
 // Starting the built worker locally: used by `npm start` and by the tests' global setup, so both
 // run the shop the same way (wrangler dev on build/, local D1 and KV under a persist directory).
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -100,6 +101,22 @@ export async function startWorker({
   }
   stopWorker(child);
   throw new Error(`wrangler dev did not answer within 60 s:\n${output}`);
+}
+
+/**
+ * The built worker as a deployment runs it (ENVIRONMENT=production), with throwaway secrets: what
+ * the measuring scripts (bench, lighthouse, the search case) serve.
+ */
+export async function startProductionWorker(persistDir: string): Promise<RunningWorker> {
+  return startWorker({
+    port: await freePort(),
+    persistDir,
+    vars: {
+      ENVIRONMENT: "production",
+      AUTH_PEPPER: randomBytes(16).toString("hex"),
+      PAYMENT_SECRET: randomBytes(16).toString("hex"),
+    },
+  });
 }
 
 export function stopWorker(child: ChildProcess): void {
