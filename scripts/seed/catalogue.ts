@@ -490,13 +490,18 @@ export function seedProducts() {
 }
 
 /** The folded text the search index holds for a product: its names and model rank above the rest. */
-export function productSearchText(p: ReturnType<typeof seedProducts>[number]): { name: string; body: string } {
+export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
+  name: string;
+  body: string;
+  details: string;
+} {
   const categories = p.top === p.category ? [p.category] : [p.category, p.top];
   return {
     name: indexText([p.name.en, p.name.ar, p.model].join(" ")),
     body: indexText(
       [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
     ),
+    details: indexText([p.description.en, p.description.ar].join(" ")),
   };
 }
 
@@ -553,6 +558,7 @@ export function catalogueStatements(): string[] {
     // FTS5 tables have no unique constraint to ignore on, so the row is only added when missing.
     statements.push(
       `INSERT INTO product_search (rowid, name, body) SELECT ${p.id}, ${sqlValue(text.name)}, ${sqlValue(text.body)} WHERE NOT EXISTS (SELECT 1 FROM product_search WHERE rowid = ${p.id})`,
+      `INSERT INTO product_details_search (rowid, details) SELECT ${p.id}, ${sqlValue(text.details)} WHERE NOT EXISTS (SELECT 1 FROM product_details_search WHERE rowid = ${p.id})`,
     );
   }
   return statements;

@@ -39,14 +39,17 @@ export function syntheticStatements(count: number): string[] {
   const statements: string[] = [];
   let products: string[] = [];
   let index: string[] = [];
+  let detailRows: string[] = [];
   const flush = () => {
     if (products.length === 0) return;
     statements.push(
       `INSERT OR IGNORE INTO products (id, slug, sku, model, category_id, brand_id, name_en, name_ar, price, compare_at_price, stock, max_per_order, is_featured, is_new, created_at, updated_at) VALUES ${products.join(", ")}`,
       `INSERT INTO product_search (rowid, name, body) VALUES ${index.join(", ")}`,
+      `INSERT INTO product_details_search (rowid, details) VALUES ${detailRows.join(", ")}`,
     );
     products = [];
     index = [];
+    detailRows = [];
   };
   for (let i = 0; i < count; i++) {
     const id = FIRST_ID + i;
@@ -85,11 +88,17 @@ export function syntheticStatements(count: number): string[] {
       ].join(", ")})`,
     );
     const categories = top === category ? [category] : [category, top];
+    // A description like the demo's: the kind, the colour and what it works with, in both languages.
+    const details = indexText(
+      `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty. ` +
+        `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
+    );
     const name = indexText([nameEn, nameAr, model].join(" "));
     const body = indexText(
       [`SYN-${id}`, brand.name.en, brand.name.ar, ...categories.flatMap((x) => [x.name.en, x.name.ar])].join(" "),
     );
     index.push(`(${id}, ${sqlValue(name)}, ${sqlValue(body)})`);
+    detailRows.push(`(${id}, ${sqlValue(details)})`);
     if (products.length === ROWS_PER_INSERT) flush();
   }
   flush();

@@ -23,6 +23,15 @@ async function suggest(q: string, lang: Lang = "en"): Promise<{ status: number; 
 
 const slugs = (list: { slug: string }[]) => list.map((p) => p.slug).sort();
 
+/**
+ * Whether the products that pass `test` come first, before any that do not: a search lists what
+ * it found by name, brand or category before what only mentions the words in its description.
+ */
+function comeFirst(list: ProductSummary[], test: (p: ProductSummary) => boolean): boolean {
+  const count = list.filter(test).length;
+  return count > 0 && list.slice(0, count).every(test);
+}
+
 beforeAll(async () => {
   await seedCatalogue(env.DB);
 });
@@ -56,17 +65,37 @@ describe("Arabic-aware search", () => {
   it("taa marbuta is folded in the query as in the text (ساعة, typed ساعه)", async () => {
     const typed = await search("ساعه");
     expect(typed.length).toBeGreaterThan(0);
-    expect(typed.every((p) => p.category.slug === "wearables")).toBe(true);
+    // The watches by name first; after them, products whose description counts hours (ساعة).
+    expect(comeFirst(typed, (p) => p.category.slug === "wearables")).toBe(true);
     expect(slugs(typed)).toEqual(slugs(await search("ساعة")));
   });
 
   it("English prefixes find products as the shopper types", async () => {
     const iph = await search("iph", "en");
-    expect(iph.length).toBeGreaterThanOrEqual(5);
-    expect(iph.every((p) => /iphone/i.test(p.name))).toBe(true);
+    expect(iph.filter((p) => /iphone/i.test(p.name)).length).toBeGreaterThanOrEqual(5);
+    // Named iPhones first; then what mentions one ("works with your iPhone").
+    expect(comeFirst(iph, (p) => /iphone/i.test(p.name))).toBe(true);
     const gal = await search("gal", "en");
     expect(gal.some((p) => p.slug === "galaxy-s24-ultra")).toBe(true);
-    expect(gal.every((p) => p.brand?.slug === "samsung")).toBe(true);
+    expect(comeFirst(gal, (p) => p.brand?.slug === "samsung")).toBe(true);
+  });
+
+  it("finds words that only a description holds, after every product found by name", async () => {
+    // «التيتانيوم» / titanium is in the iPhone 15 Pro's and the Galaxy S24 Ultra's descriptions, no name.
+    for (const [q, lang] of [
+      ["titanium", "en"],
+      ["تيتانيوم", "ar"],
+    ] as const) {
+      const found = await search(q, lang);
+      expect(
+        found.map((p) => p.slug),
+        q,
+      ).toEqual(expect.arrayContaining(["iphone-15-pro", "galaxy-s24-ultra"]));
+    }
+    // "camera" names the cameras, and every phone's description mentions its camera: cameras first.
+    const cameras = await search("camera", "en");
+    expect(cameras.some((p) => p.category.slug === "android-phones")).toBe(true);
+    expect(comeFirst(cameras, (p) => p.category.slug === "cameras" || /camera/i.test(p.name))).toBe(true);
   });
 
   it("finds by model number, brand name in either language and category", async () => {

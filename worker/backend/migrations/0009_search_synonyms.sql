@@ -43,3 +43,13 @@ INSERT INTO search_synonyms (group_name, term) VALUES
 -- The index's vocabulary (one row per term, with how many products hold it): where a misspelt
 -- word finds the nearest real one (services/spelling.ts).
 CREATE VIRTUAL TABLE product_search_vocab USING fts5vocab(product_search, 'row');
+
+-- Descriptions are searched too, in their own index: what is typed, found only in a description,
+-- comes after every name, brand or category match (services/catalogue.ts). Their own table, so
+-- the many descriptions that mention other products ("works with your iPhone") do not lower the
+-- weight of a name's words in product_search.
+CREATE VIRTUAL TABLE product_details_search USING fts5(
+  details,
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
+);

@@ -156,9 +156,10 @@ export async function productsWhere(
 
 const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> = {
   relevance: (searching) =>
-    // Searching: what can be bought first, then the best match (the name weighs most, BM25 above).
+    // Searching: name, brand and category matches before description-only ones; within each,
+    // what can be bought first, then the best match (the name weighs most, BM25 above).
     searching
-      ? "(p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC"
+      ? "s.named DESC, (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC"
       : "p.is_featured DESC, p.is_new DESC, p.id ASC",
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
@@ -173,14 +174,26 @@ export async function listProducts(
   filters: ProductFilters,
 ): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
   const synonyms = filters.q ? await searchSynonyms(db) : [];
-  const found = await productPage(db, lang, filters, filters.q ? ftsQuery(filters.q, synonyms) : null);
+  const found = await productPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null);
   if (found.meta.total > 0 || !filters.q) return found;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
   const corrected = await correctSpelling(db, filters.q);
-  const match = corrected ? ftsQuery(corrected, synonyms) : null;
+  const match = corrected ? searchOf(corrected, synonyms) : null;
   if (!corrected || !match) return found;
   const retry = await productPage(db, lang, filters, match);
   return retry.meta.total > 0 ? { ...retry, meta: { ...retry.meta, searched_for: corrected } } : found;
+}
+
+/** What a search looks for: names, brands and categories (with synonyms), and descriptions (as typed). */
+interface Search {
+  names: string;
+  details: string;
+}
+
+function searchOf(q: string, synonyms: SynonymGroups): Search | null {
+  const names = ftsQuery(q, synonyms);
+  const details = ftsQuery(q);
+  return names && details ? { names, details } : null;
 }
 
 /** The category tree and the brands by slug, as the filters need them: small, kept per isolate for a minute. */
@@ -229,7 +242,7 @@ function subtree(tax: Taxonomy, slug: string): number[] {
 }
 
 /**
- * One page of the list for an FTS5 expression (or none): the filters, the sort, the total and,
+ * One page of the list for a search (or none): the filters, the sort, the total and,
  * when asked, the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale"):
  * the filters name ids so every count runs on `products` alone, through its indexes; the page
  * carries its own total (a window count), so a search is matched once for the page.
@@ -238,13 +251,19 @@ async function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
-  match: string | null,
+  match: Search | null,
 ): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
   const tax = await taxonomy(db);
+  // A product found by its name, brand or category is `named`; one found only in its description
+  // is not, and comes after every named one (ORDER_BY).
   const searchJoin = match
-    ? ` JOIN (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s ON s.id = p.id`
+    ? ` JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+          SELECT rowid AS id, ${BM25} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
+          UNION ALL
+          SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
+        ) GROUP BY id) s ON s.id = p.id`
     : "";
-  const fromBinds: unknown[] = match ? [match] : [];
+  const fromBinds: unknown[] = match ? [match.names, match.details] : [];
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
   // the database, never from input, so they are written into the SQL as numbers.
   const filterSql: { facet: Facet; sql: string; binds: unknown[] }[] = [];
