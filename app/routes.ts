@@ -40,6 +40,33 @@ const shopPages = [
   route("*", "routes/not-found.tsx"),
 ];
 
+/**
+ * The operator console (issue 20): its own layout under /:locale/admin, outside the shop's. A
+ * static segment outranks the shop's `:locale/*`, so these never reach the shop's 404 route.
+ */
+const consolePages = [
+  index("routes/admin/dashboard.tsx"),
+  route("sign-in", "routes/admin/sign-in.tsx"),
+  route("products", "routes/admin/products.tsx"),
+  route("products/new", "routes/admin/product-edit.tsx", { id: "admin-product-new" }),
+  route("products/import", "routes/admin/products-import.tsx"),
+  route("products/:id", "routes/admin/product-edit.tsx"),
+  route("categories", "routes/admin/categories.tsx"),
+  route("brands", "routes/admin/brands.tsx"),
+  route("services", "routes/admin/services.tsx"),
+  route("pages", "routes/admin/pages.tsx"),
+  route("inventory", "routes/admin/inventory.tsx"),
+  route("orders", "routes/admin/orders.tsx"),
+  route("orders/:number", "routes/admin/order.tsx"),
+  route("promo-codes", "routes/admin/promo-codes.tsx"),
+  route("promo-codes/:id", "routes/admin/promo-code.tsx"),
+  route("customers", "routes/admin/customers.tsx"),
+  route("customers/:id", "routes/admin/customer.tsx"),
+  route("staff", "routes/admin/staff.tsx"),
+  route("audit", "routes/admin/audit.tsx"),
+  route("*", "routes/admin/not-found.tsx"),
+];
+
 export default [
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
@@ -47,5 +74,6 @@ export default [
     index("routes/home.tsx", { id: "home-default" }),
     route("error", "routes/error.tsx"),
   ]),
+  route(":locale/admin", "routes/admin/layout.tsx", consolePages),
   route(":locale", "routes/shop.tsx", shopPages),
 ] satisfies RouteConfig;

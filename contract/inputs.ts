@@ -7,6 +7,7 @@
 // (worker/lib/input-messages.ts). Part of the contract (DESIGN §6, §10): imports only valibot.
 
 import * as v from "valibot";
+import type { ConsoleField } from "./console";
 import { LIMITS } from "./limits";
 
 /** Fields whose messages the callers word: each names the field the way its form labels it. */
@@ -30,7 +31,8 @@ export type InputField =
   | "address_id"
   | "idempotency_key"
   | "shipping_method"
-  | "payment_method";
+  | "payment_method"
+  | ConsoleField;
 
 export interface InputMessages {
   required(field: InputField): string;

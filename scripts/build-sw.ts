@@ -117,7 +117,7 @@ const runtimeCaching: RuntimeCaching[] = [
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
       (url.pathname === "/ar" || url.pathname.startsWith("/ar/")) &&
-      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -136,7 +136,7 @@ const runtimeCaching: RuntimeCaching[] = [
       !url.pathname.startsWith("/backend/") &&
       !url.pathname.startsWith("/api/") &&
       !url.pathname.startsWith("/builds/") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -153,7 +153,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -162,7 +162,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -175,7 +175,7 @@ const runtimeCaching: RuntimeCaching[] = [
       sameOrigin &&
       url.pathname.endsWith(".data") &&
       !request.headers.has("authorization") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",

@@ -3,6 +3,8 @@ export interface Env {
   ASSETS: Fetcher;
   KV: KVNamespace;
   DB: D1Database;
+  /** R2: images staff upload in the console, served at /backend/media/uploads/{key}. */
+  MEDIA: R2Bucket;
   AUTH_LIMITER: RateLimit;
   OTP_LIMITER: RateLimit;
   CONTACT_LIMITER: RateLimit;
@@ -40,6 +42,10 @@ export interface Env {
   SHIPPING_EXPRESS?: string;
   /** Minutes an unpaid order holds its stock (default 30). */
   RESERVATION_MINUTES?: string;
+  /** Cloudflare Access in front of the console: the team domain, https://<team>.cloudflareaccess.com. */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** Cloudflare Access: the console application's audience (AUD) tag. */
+  ACCESS_AUD?: string;
 }
 
 export type HonoEnv = {

@@ -100,7 +100,7 @@ export async function newUser(lang: "en" | "ar" = "en"): Promise<Shopper> {
 
 export interface Answer<T = unknown> {
   status: number;
-  body: { data: T; message?: string; errors?: Record<string, string[]> };
+  body: { data: T; message?: string; errors?: Record<string, string[]>; meta?: Record<string, unknown> };
 }
 
 /** Calls the backend at /backend like the storefront's client does. */

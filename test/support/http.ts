@@ -49,13 +49,14 @@ export const TEST_VARS = { ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYM
 export async function startExtraWorker(
   vars: Record<string, string>,
   { database }: { database: "seeded" | "empty" },
-): Promise<{ worker: RunningWorker; stop: () => void }> {
+): Promise<{ worker: RunningWorker; stop: () => void; persistDir: string }> {
   const persistDir = mkdtempSync(join(tmpdir(), "souq-extra-worker-"));
   try {
     if (database === "seeded") await prepareDatabase(persistDir);
     const worker = await startWorker({ port: await freePort(), persistDir, vars });
     return {
       worker,
+      persistDir,
       stop: () => {
         worker.stop();
         rmSync(persistDir, { recursive: true, force: true });

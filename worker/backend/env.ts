@@ -1,7 +1,21 @@
+import type { StaffRole } from "../../contract/console";
 import type { Locale } from "../../contract/locale";
 import type { Env } from "../env";
 
 export type Lang = Locale;
+
+/** A staff member calling the console (services/staff.ts). */
+export interface StaffCaller {
+  user_id: number;
+  name: string;
+  email: string;
+  role: StaffRole;
+  /** Whether the console session is open (the code was entered, or Cloudflare Access vouched). */
+  elevated: boolean;
+  via: "code" | "access" | null;
+  /** When the console session ends (Unix seconds). */
+  expiresAt: number | null;
+}
 
 /** Hono typing for the backend app: bindings, plus what its middleware puts on the context. */
 export type BackendEnv = {
@@ -12,5 +26,7 @@ export type BackendEnv = {
     lang: Lang;
     /** The 1/2 `device-type` header. */
     deviceType: 1 | 2;
+    /** Set by `staffOnly` on console routes. */
+    staff?: StaffCaller;
   };
 };

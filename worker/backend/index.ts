@@ -5,6 +5,7 @@ import { errorBody } from "../lib/errors";
 import { requestLang } from "../lib/i18n";
 import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
+import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { cartRoutes } from "./routes/cart";
 import { catalogueRoutes } from "./routes/catalogue";
@@ -42,6 +43,7 @@ backendApp.route("/checkout", checkoutRoutes);
 backendApp.route("/orders", ordersRoutes);
 backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/dev", devRoutes);
+backendApp.route("/admin", adminRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
 

@@ -1,5 +1,6 @@
 import type { InputField, InputMessages } from "../../contract/inputs";
 import type { Locale } from "../../contract/locale";
+import { CONSOLE_FIELD_NAMES } from "./console-fields";
 import { say, type Bilingual } from "./i18n";
 
 /**
@@ -29,6 +30,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   idempotency_key: { en: "Idempotency key", ar: "مفتاح الطلب" },
   shipping_method: { en: "Shipping method", ar: "طريقة الشحن" },
   payment_method: { en: "Payment method", ar: "طريقة الدفع" },
+  ...CONSOLE_FIELD_NAMES,
 };
 
 const TEMPLATES = {

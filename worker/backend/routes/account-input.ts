@@ -5,7 +5,7 @@ import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv, Lang } from "../env";
 import { say } from "../../lib/i18n";
 import { MESSAGES, type Identifier } from "../services/accounts";
-import { OTP_PURPOSES, type OtpPurpose } from "../services/otp";
+import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/otp";
 import { invalidInput, readInput } from "../../lib/validate";
 
 /**

@@ -63,7 +63,7 @@ async function mergeCart(c: Context<BackendEnv>, userId: number): Promise<void> 
 const lang = (c: Context<BackendEnv>): Lang => c.get("lang");
 
 /** The bindings, plus the request's waitUntil for work that must not delay the answer. */
-function accountsEnv(c: Context<BackendEnv>): AccountsEnv {
+export function accountsEnv(c: Context<BackendEnv>): AccountsEnv {
   let defer: AccountsEnv["defer"];
   try {
     const ctx = c.executionCtx;

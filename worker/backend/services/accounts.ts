@@ -12,7 +12,7 @@ import {
   type MessagePurpose,
   type Messenger,
 } from "./messenger";
-import { consumeCode, counterKey, countStatement, issueCode, type OtpPurpose } from "./otp";
+import { consumeCode, counterKey, countStatement, issueCode, type ShopperOtpPurpose as OtpPurpose } from "./otp";
 import {
   burnPasswordCheck,
   hashPassword,
@@ -186,7 +186,7 @@ function refusePassword(lang: Lang, password: string, field = "password"): void 
  * tell a known account (a code is sent) from an unknown one (nothing is sent); the local outbox
  * is a D1 insert and runs inline, so a journey can read the code as soon as the call returns.
  */
-async function deliver(
+export async function deliver(
   env: AccountsEnv,
   to: string,
   channel: Channel,

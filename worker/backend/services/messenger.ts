@@ -19,7 +19,7 @@ export type Channel = "email" | "sms";
  * Notices (no code): `account-exists` goes to the owner when someone registers with their email
  * or phone; `email-changed` goes to the current address when the email or phone is changed.
  */
-export type MessagePurpose = "verify" | "reset" | "account-exists" | "email-changed";
+export type MessagePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff";
 
 export interface OutgoingMessage {
   to: string;
@@ -39,6 +39,7 @@ const SUBJECTS: Record<MessagePurpose, Bilingual> = {
   reset: { en: "Your password reset code", ar: "رمز إعادة تعيين كلمة المرور" },
   "account-exists": { en: "Someone tried to register with your details", ar: "محاولة تسجيل باستخدام بياناتك" },
   "email-changed": { en: "Your account's contact details are changing", ar: "تغيير بيانات التواصل في حسابك" },
+  staff: { en: "Your console sign-in code", ar: "رمز الدخول إلى لوحة الإدارة" },
 };
 
 const TEXTS: Record<MessagePurpose, Bilingual> = {
@@ -57,6 +58,10 @@ const TEXTS: Record<MessagePurpose, Bilingual> = {
   "email-changed": {
     en: "The email address or phone number of your account was just changed, and other devices were signed out. A new email address only takes effect once the code we sent to it is entered; until then you still sign in with this one. If this was not you, reset your password now.",
     ar: "تم للتو تغيير البريد الإلكتروني أو رقم الجوال في حسابك، وتم تسجيل الخروج من الأجهزة الأخرى. لا يسري البريد الإلكتروني الجديد إلا بعد إدخال الرمز الذي أرسلناه إليه؛ وحتى ذلك الحين تسجّل الدخول بهذا البريد. إذا لم تكن أنت من قام بذلك فأعد تعيين كلمة المرور الآن.",
+  },
+  staff: {
+    en: "Your code to open the shop's console is {code}. It expires in 10 minutes. If you did not just sign in to the console, change your password now.",
+    ar: "رمز فتح لوحة إدارة المتجر هو {code}. تنتهي صلاحيته خلال 10 دقائق. إذا لم تسجّل الدخول إلى اللوحة للتو فغيّر كلمة المرور الآن.",
   },
 };
 

@@ -13,8 +13,10 @@ import { hashedNetwork } from "./rate-limit";
  * attack, block a reset for the rest of the day: a deliberate trade, since the alternative is a
  * takeover; signing in with the password is never affected.
  */
-export type OtpPurpose = "verify" | "reset";
+export type OtpPurpose = "verify" | "reset" | "staff";
+/** What a shopper may ask a code for; `staff` codes are the console's second step (services/staff.ts). */
 export const OTP_PURPOSES = ["verify", "reset"] as const satisfies readonly OtpPurpose[];
+export type ShopperOtpPurpose = (typeof OTP_PURPOSES)[number];
 export const OTP_DIGITS = 6;
 export const OTP_TTL_SECONDS = 10 * 60;
 /** Tries on one code from one network. */

@@ -1,0 +1,38 @@
+import { NavLink } from "react-router";
+import { roleAtLeast, type StaffRole } from "../../../contract/console";
+import { useLocalePath, useT } from "../../lib/use-locale";
+
+/** The console's sections, each with the weakest role that may open it (the API checks it again). */
+export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end?: boolean }[] = [
+  { path: "/admin", key: "dashboard", role: "support", end: true },
+  { path: "/admin/orders", key: "orders", role: "support" },
+  { path: "/admin/customers", key: "customers", role: "support" },
+  { path: "/admin/products", key: "products", role: "support" },
+  { path: "/admin/inventory", key: "inventory", role: "manager" },
+  { path: "/admin/categories", key: "categories", role: "manager" },
+  { path: "/admin/brands", key: "brands", role: "manager" },
+  { path: "/admin/services", key: "services", role: "manager" },
+  { path: "/admin/pages", key: "pages", role: "manager" },
+  { path: "/admin/promo-codes", key: "promoCodes", role: "manager" },
+  { path: "/admin/staff", key: "staff", role: "owner" },
+  { path: "/admin/audit", key: "audit", role: "owner" },
+];
+
+/** The console's navigation: only the sections the staff member's role opens. */
+export function ConsoleNav({ role }: { role: StaffRole }) {
+  const t = useT();
+  const to = useLocalePath();
+  return (
+    <nav className="console-nav" aria-label={t("console.nav.label")}>
+      <ul>
+        {CONSOLE_SECTIONS.filter((s) => roleAtLeast(role, s.role)).map((s) => (
+          <li key={s.path}>
+            <NavLink to={to(s.path)} end={s.end} prefetch="intent">
+              {t(`console.nav.${s.key}`)}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,116 @@
+import type { ReactNode } from "react";
+import { Link, useLocation } from "react-router";
+import type { ConsoleListMeta } from "../../../contract/console";
+import { useT } from "../../lib/use-locale";
+import { Pagination } from "../Pagination";
+
+export interface Column<Row> {
+  /** The sort name the backend knows, when the column sorts. */
+  sort?: string;
+  label: string;
+  cell: (row: Row) => ReactNode;
+  /** Numbers and money line up at the end of the cell. */
+  numeric?: boolean;
+}
+
+/** The current URL with some search parameters replaced (undefined removes one). */
+export function withParams(search: string, pathname: string, changes: Record<string, string | undefined>): string {
+  const params = new URLSearchParams(search);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined || value === "") params.delete(key);
+    else params.set(key, value);
+  }
+  const qs = params.toString();
+  return qs ? `${pathname}?${qs}` : pathname;
+}
+
+/**
+ * A console table, sorted and paged on the server: a sortable column's header is a link that asks
+ * for that sort (again: the other direction), so sorting and paging work without JavaScript, keep
+ * their URL, and use the keyboard like any link. aria-sort tells screen readers the current order.
+ */
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  meta,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<Row>[];
+  rows: Row[];
+  meta: ConsoleListMeta;
+  rowKey: (row: Row) => string | number;
+  empty: string;
+}) {
+  const t = useT();
+  const { pathname, search } = useLocation();
+  return (
+    <div className="console-table">
+      {/* A table wider than the screen scrolls in its own region, which keyboards must reach. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+      <div className="console-table__scroll" tabIndex={0} role="region" aria-label={caption}>
+        <table>
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              {columns.map((col) => {
+                const active = col.sort !== undefined && col.sort === meta.sort;
+                const next = active && meta.dir === "asc" ? "desc" : "asc";
+                return (
+                  <th
+                    key={col.label}
+                    scope="col"
+                    className={col.numeric ? "is-numeric" : undefined}
+                    aria-sort={active ? (meta.dir === "asc" ? "ascending" : "descending") : undefined}
+                  >
+                    {col.sort ? (
+                      <Link
+                        to={withParams(search, pathname, { sort: col.sort, dir: next, page: undefined })}
+                        preventScrollReset
+                        aria-label={t("console.table.sortBy", { column: col.label })}
+                      >
+                        {col.label}
+                        <span aria-hidden="true" className="console-table__arrow">
+                          {active ? (meta.dir === "asc" ? "▲" : "▼") : "↕"}
+                        </span>
+                      </Link>
+                    ) : (
+                      col.label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length} className="console-table__empty">
+                  {empty}
+                </td>
+              </tr>
+            ) : (
+              rows.map((row) => (
+                <tr key={rowKey(row)}>
+                  {columns.map((col) => (
+                    <td key={col.label} className={col.numeric ? "is-numeric" : undefined}>
+                      {col.cell(row)}
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <p className="console-table__count">{t("console.table.count", { total: meta.total })}</p>
+      <Pagination
+        page={meta.page}
+        last={meta.last_page}
+        href={(page) => withParams(search, pathname, { page: page === 1 ? undefined : String(page) })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import type { AuditEntry, ConsoleListMeta, StaffMe, StaffMember, StaffRole } from "../../../contract/console";
+import type { Api, Envelope } from "./client";
+
+/**
+ * The operator console's session, staff and audit log (issue 20). The console's other areas have
+ * their own modules beside this one (console-catalogue.ts, console-orders.ts, ...).
+ */
+
+/** A console list's answer: its rows and how they were sorted and paged. */
+export type ConsoleList<T> = Envelope<T[]> & { meta: ConsoleListMeta };
+
+/** What a console list page passes through from its URL: page, sort, direction and filters. */
+export type ListParams = Record<string, string | number | undefined>;
+
+/** The list parameters of a console page's URL, as the backend's list query takes them. */
+export function listParams(url: URL, keys: readonly string[] = []): ListParams {
+  const out: ListParams = {};
+  for (const key of ["page", "per_page", "sort", "dir", ...keys]) {
+    const value = url.searchParams.get(key);
+    if (value) out[key] = value;
+  }
+  return out;
+}
+
+/** GET /admin/session: the staff member at the console (404 for anyone else). */
+export function getConsoleSession(api: Api) {
+  return api.get<StaffMe>("/admin/session");
+}
+
+/** POST /admin/session/code: sends the console code to the staff member's email. */
+export function sendConsoleCode(api: Api) {
+  return api.post<{ sent: boolean }>("/admin/session/code");
+}
+
+/** POST /admin/session: enters the code; the sign-in becomes a console session. */
+export function openConsole(api: Api, code: string) {
+  return api.post<StaffMe>("/admin/session", { code });
+}
+
+/** DELETE /admin/session: closes the console; the shop sign-in stays. */
+export function closeConsole(api: Api) {
+  return api.delete<null>("/admin/session");
+}
+
+export function listStaff(api: Api, params: ListParams) {
+  return api.get<StaffMember[]>("/admin/staff", { query: params }) as Promise<ConsoleList<StaffMember>>;
+}
+
+export function addStaff(api: Api, email: string, role: StaffRole) {
+  return api.post<StaffMember>("/admin/staff", { email, role });
+}
+
+export function changeStaffRole(api: Api, userId: number, role: StaffRole) {
+  return api.put<{ user_id: number; role: StaffRole }>(`/admin/staff/${userId}`, { role });
+}
+
+export function removeStaff(api: Api, userId: number) {
+  return api.delete<null>(`/admin/staff/${userId}`);
+}
+
+export function listAudit(api: Api, params: ListParams) {
+  return api.get<AuditEntry[]>("/admin/audit", { query: params }) as Promise<ConsoleList<AuditEntry>>;
+}

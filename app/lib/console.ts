@@ -1,0 +1,47 @@
+import { createContext, data, type RouterContextProvider } from "react-router";
+import type { StaffMe } from "../../contract/console";
+import { ApiError } from "./api/errors";
+import { serverApi } from "./api/server";
+import { translate } from "./i18n";
+import type { Api } from "./api/client";
+import { isLocale, type Locale } from "./locales";
+
+/**
+ * The console's pages (issue 20). The `console` middleware (app/middleware/console.ts) has let
+ * only staff with an open console session through and put them here; each page loader then calls
+ * its API with `consoleLoad`, which turns a refusal (a role too weak: 403) into the same 404 a
+ * stranger gets, so support never sees that a page it may not use exists.
+ */
+export const consoleContext = createContext<StaffMe | null>(null);
+
+export const notFoundResponse = () => data("Not Found", { status: 404, statusText: "Not Found" });
+
+export function consoleLocale(params: { locale?: string }): Locale {
+  return isLocale(params.locale) ? params.locale : "en";
+}
+
+/** Runs a console page's reads with the session's client; a 403 or 404 is the page's 404. */
+export async function consoleLoad<T>(
+  args: { context: Readonly<RouterContextProvider>; request: Request; params: { locale?: string } },
+  read: (api: Api, me: StaffMe, locale: Locale) => Promise<T>,
+): Promise<T> {
+  const locale = consoleLocale(args.params);
+  const me = args.context.get(consoleContext);
+  if (!me) throw notFoundResponse();
+  const api = await serverApi(args.context, args.request, locale);
+  try {
+    return await read(api, me, locale);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) throw notFoundResponse();
+    throw error;
+  }
+}
+
+/** A console page's title and robots line (the console is never indexed). */
+export function consoleMeta(args: { params: { locale?: string } }, titleKey: string, params?: Record<string, string>) {
+  const locale = consoleLocale(args.params);
+  return [
+    { title: `${translate(locale, titleKey, params)} | ${translate(locale, "console.title")}` },
+    { name: "robots", content: "noindex, nofollow" },
+  ];
+}

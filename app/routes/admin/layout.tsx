@@ -1,0 +1,97 @@
+import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import type { Route } from "./+types/layout";
+import { ConsoleNav } from "../../components/console/ConsoleNav";
+import { Logo } from "../../components/Logo";
+import { closeConsole } from "../../lib/api/console";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { consoleContext, consoleLocale, consoleMeta } from "../../lib/console";
+import { shopContext } from "../../lib/context";
+import { restoreIdentity } from "../../lib/identity";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
+import { consoleMiddleware } from "../../middleware/console";
+import "../../styles/console.css";
+
+/**
+ * The operator console (issue 20) at /:locale/admin: its own layout, outside the shop's header and
+ * footer. The middleware lets only staff through (everyone else gets the shop's 404) and sends
+ * staff without their code to the sign-in step.
+ */
+export const middleware: Route.MiddlewareFunction[] = [consoleMiddleware];
+
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.dashboard");
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const me = context.get(consoleContext);
+  const session = await context.get(shopContext).getSession();
+  return {
+    me,
+    locale: consoleLocale(params),
+    // The tab calls the console API with the same sign-in (session storage is per tab).
+    identity: session && me ? { token: session.token, userId: me.user_id } : null,
+  };
+}
+
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const data = await serverLoader();
+  restoreIdentity(data.identity);
+  return data;
+}
+clientLoader.hydrate = true as const;
+
+export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const to = useLocalePath();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const { me } = loaderData;
+  const other = locale === "ar" ? "en" : "ar";
+  const switchTo = `/${other}${pathname.slice(3)}${search}`;
+
+  const signOut = async () => {
+    try {
+      await closeConsole(browserApi(locale));
+      await navigate(to("/"));
+    } catch (error) {
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  return (
+    <div className="console">
+      <a className="skip-link" href="#console-main">
+        {t("app.skipToContent")}
+      </a>
+      <header className="console-header">
+        <Link to={to(me?.elevated ? "/admin" : "/")} className="console-header__brand">
+          <Logo />
+          <span>{t("console.title")}</span>
+        </Link>
+        <div className="console-header__tools">
+          <a href={switchTo} hrefLang={other} lang={other} className="button button--ghost">
+            {t(`console.switchTo.${other}`)}
+          </a>
+          {me ? (
+            <span className="console-header__who">
+              <bdi>{me.name}</bdi> · {t(`console.roles.${me.role}`)}
+            </span>
+          ) : null}
+          <Link to={to("/")} className="button button--ghost">
+            {t("console.backToShop")}
+          </Link>
+          {me?.elevated && me.via === "code" ? (
+            <button type="button" className="button" onClick={() => void signOut()}>
+              {t("console.signOut")}
+            </button>
+          ) : null}
+        </div>
+      </header>
+      <div className="console-body">
+        {me?.elevated ? <ConsoleNav role={me.role} /> : null}
+        <main id="console-main" className="console-main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

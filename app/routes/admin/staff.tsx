@@ -1,0 +1,172 @@
+import { useForm } from "@modular-forms/react";
+import { useMemo, useState } from "react";
+import { useNavigate, useRevalidator } from "react-router";
+import type { Route } from "./+types/staff";
+import { STAFF_ROLES, type StaffMember, type StaffRole } from "../../../contract/console";
+import { toast } from "../../client/toast";
+import { ConfirmDialog } from "../../components/console/ConfirmDialog";
+import { DataTable, type Column } from "../../components/console/DataTable";
+import { FormErrors } from "../../components/form/FormErrors";
+import { SubmitButton } from "../../components/form/SubmitButton";
+import { TextField } from "../../components/form/TextField";
+import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { addStaff, changeStaffRole, listParams, listStaff, removeStaff } from "../../lib/api/console";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { FORM_OPTIONS, formRules } from "../../lib/forms";
+import { useLocale, useT } from "../../lib/use-locale";
+
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.staff");
+
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(args, async (api, me) => {
+    const list = await listStaff(api, listParams(new URL(args.request.url)));
+    return { rows: list.data, meta: list.meta, me: me.user_id };
+  });
+}
+
+type AddValues = { email: string; role: string };
+
+/** Staff (owners): add a shop account to the staff, change roles, remove; all audited. */
+export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const rules = useMemo(() => formRules(t), [t]);
+  const [removing, setRemoving] = useState<StaffMember | null>(null);
+  const [form, { Form, Field }] = useForm<AddValues>({
+    ...FORM_OPTIONS,
+    initialValues: { email: "", role: "support" },
+  });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+
+  const add = async (values: AddValues) => {
+    const done = await run(
+      t("console.saving"),
+      () => addStaff(browserApi(locale), values.email.trim(), values.role as StaffRole),
+      () => t("console.staff.added"),
+    );
+    if (done) await revalidator.revalidate();
+  };
+
+  const mutate = async (action: () => Promise<unknown>, success: string) => {
+    const id = toast.loading(t("console.saving"));
+    try {
+      await action();
+      toast.success(success, { id });
+      await revalidator.revalidate();
+    } catch (error) {
+      toast.dismiss(id);
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  const columns: Column<StaffMember>[] = [
+    { label: t("console.staff.name"), sort: "name", cell: (r) => <bdi>{r.name}</bdi> },
+    { label: t("console.fields.email"), sort: "email", cell: (r) => <bdi dir="ltr">{r.email}</bdi> },
+    {
+      label: t("console.fields.role"),
+      sort: "role",
+      cell: (r) =>
+        r.user_id === loaderData.me ? (
+          t(`console.roles.${r.role}`)
+        ) : (
+          <select
+            aria-label={t("console.staff.roleOf", { name: r.name })}
+            value={r.role}
+            onChange={(e) =>
+              void mutate(
+                () => changeStaffRole(browserApi(locale), r.user_id, e.target.value as StaffRole),
+                t("console.staff.roleChanged"),
+              )
+            }
+          >
+            {STAFF_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {t(`console.roles.${role}`)}
+              </option>
+            ))}
+          </select>
+        ),
+    },
+    {
+      label: t("console.table.actions"),
+      cell: (r) =>
+        r.user_id === loaderData.me ? null : (
+          <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
+            {t("console.staff.remove")}
+          </button>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <h1>{t("console.nav.staff")}</h1>
+      <DataTable
+        caption={t("console.nav.staff")}
+        columns={columns}
+        rows={loaderData.rows}
+        meta={loaderData.meta}
+        rowKey={(r) => r.user_id}
+        empty={t("console.table.empty")}
+      />
+      <section className="console-panel" aria-labelledby="staff-add">
+        <h2 id="staff-add">{t("console.staff.add")}</h2>
+        <p className="console-hint">{t("console.staff.addHint")}</p>
+        <Form className="form console-form--inline" onSubmit={add} shouldFocus={false} aria-labelledby="staff-add">
+          <FormErrors
+            form={form}
+            messages={rules.messages}
+            serverErrors={serverErrors}
+            serverMessage={serverMessage}
+            labels={{ email: t("console.fields.email"), role: t("console.fields.role") }}
+          />
+          <Field name="email" validate={[rules.required(t("console.fields.email")), rules.email()]}>
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                label={t("console.fields.email")}
+                type="email"
+                dir="ltr"
+                autoComplete="off"
+                required
+              />
+            )}
+          </Field>
+          <Field name="role">
+            {(field, props) => (
+              <div className="field">
+                <label htmlFor="f-role">{t("console.fields.role")}</label>
+                <select {...props} id="f-role" value={field.value.value ?? "support"}>
+                  {STAFF_ROLES.map((role) => (
+                    <option key={role} value={role}>
+                      {t(`console.roles.${role}`)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </Field>
+          <SubmitButton>{t("console.staff.addButton")}</SubmitButton>
+        </Form>
+      </section>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("console.staff.removeTitle", { name: removing?.name ?? "" })}
+        confirmLabel={t("console.staff.remove")}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const member = removing;
+          setRemoving(null);
+          if (member) void mutate(() => removeStaff(browserApi(locale), member.user_id), t("console.staff.removed"));
+        }}
+      >
+        <p>{t("console.staff.removeBody")}</p>
+      </ConfirmDialog>
+    </>
+  );
+}

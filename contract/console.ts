@@ -1,0 +1,128 @@
+/**
+ * The operator console's contract (issue 20): roles, the signed-in staff member, and the shape of
+ * every console list (sorted and paged on the server). Imported by the storefront's console pages
+ * and by the backend's /admin routes.
+ */
+
+/** Staff roles, weakest first: each role may do everything the ones before it may. */
+export const STAFF_ROLES = ["support", "manager", "owner"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const roleRank = (role: StaffRole): number => STAFF_ROLES.indexOf(role);
+export const roleAtLeast = (role: StaffRole, minimum: StaffRole): boolean => roleRank(role) >= roleRank(minimum);
+
+/** GET /admin/session: who is at the console. `elevated` false: the one-time code is still due. */
+export interface StaffMe {
+  user_id: number;
+  name: string;
+  email: string;
+  role: StaffRole;
+  elevated: boolean;
+  /** How this session was opened: the account plus a code, or Cloudflare Access. */
+  via: "code" | "access" | null;
+  /** When the console session ends (ISO), when elevated. */
+  expires_at: string | null;
+}
+
+export const SORT_DIRECTIONS = ["asc", "desc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+/** The `meta` of every console list: the page shown, and how it was sorted. */
+export interface ConsoleListMeta {
+  page: number;
+  per_page: number;
+  total: number;
+  last_page: number;
+  sort: string;
+  dir: SortDirection;
+}
+
+/** Lists page at most this many rows; 25 unless the caller asks for another size. */
+export const CONSOLE_PER_PAGE_MAX = 100;
+export const CONSOLE_PER_PAGE_DEFAULT = 25;
+
+/** A staff member, as the owner's staff page lists them. */
+export interface StaffMember {
+  user_id: number;
+  name: string;
+  email: string;
+  role: StaffRole;
+  created_at: string;
+}
+
+/** One line of the audit log (owners only). */
+export interface AuditEntry {
+  id: number;
+  staff_email: string;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  created_at: string;
+}
+
+/**
+ * The fields of the console's forms, for the messages of their rules (contract/inputs.ts's
+ * InputMessages names fields by these too): the edge words them in worker/lib/console-fields.ts,
+ * the console's forms from `console.fields` in locales/.
+ */
+export const CONSOLE_FIELDS = [
+  "staff_code",
+  "role",
+  "slug",
+  "sku",
+  "model",
+  "category_id",
+  "brand_id",
+  "parent_id",
+  "name_en",
+  "name_ar",
+  "title_en",
+  "title_ar",
+  "summary_en",
+  "summary_ar",
+  "excerpt_en",
+  "excerpt_ar",
+  "description_en",
+  "description_ar",
+  "body_en",
+  "body_ar",
+  "features_en",
+  "features_ar",
+  "specs_en",
+  "specs_ar",
+  "price",
+  "price_from",
+  "compare_at_price",
+  "stock",
+  "max_per_order",
+  "low_stock_threshold",
+  "images",
+  "icon",
+  "sort_order",
+  "is_featured",
+  "is_new",
+  "active",
+  "carrier",
+  "tracking_number",
+  "amount",
+  "reason",
+  "note",
+  "delta",
+  "promo_code",
+  "discount_type",
+  "value",
+  "max_discount",
+  "starts_at",
+  "ends_at",
+  "min_order",
+  "usage_limit",
+  "per_user_limit",
+  "file",
+  "search",
+  "status",
+  "date_from",
+  "date_to",
+] as const;
+export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

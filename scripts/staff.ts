@@ -1,0 +1,82 @@
+// Staff of the operator console (issue 20), from the command line:
+//
+//   npm run staff -- add <email> <owner|manager|support> [--remote] [--persist-to <dir>]
+//   npm run staff -- remove <email> [--remote]
+//   npm run staff -- list [--remote]
+//
+// The account must exist (register in the shop first): the console signs staff in with their own
+// account plus a one-time code. Locally it writes the D1 of `npm start` (.wrangler/state); with
+// --remote, the deployed database. Each change is written to the audit log as done by "cli".
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { wrangler } from "./lib/worker.ts";
+
+const ROLES = ["owner", "manager", "support"] as const;
+const EMAIL = /^[^\s@'"\\]+@[^\s@'"\\]+\.[^\s@'"\\]+$/;
+
+/** A SQL string literal; the inputs were already checked against EMAIL and ROLES. */
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+function execute(
+  target: string[],
+  sql: string,
+): { results?: Record<string, unknown>[]; meta?: { changes?: number } }[] {
+  const out = wrangler(["d1", "execute", "DB", ...target, "--command", sql, "--json", "-c", "wrangler.toml"]);
+  const start = out.search(/^\[/m);
+  return JSON.parse(start >= 0 ? out.slice(start) : out);
+}
+
+function usage(message?: string): never {
+  if (message) console.error(message);
+  console.error("Usage: npm run staff -- add <email> <owner|manager|support> | remove <email> | list  [--remote]");
+  process.exit(1);
+}
+
+const args = process.argv.slice(2);
+const remote = args.includes("--remote");
+const at = args.indexOf("--persist-to");
+const persistDir = at >= 0 ? args[at + 1] : join(fileURLToPath(new URL("..", import.meta.url)), ".wrangler", "state");
+const target = remote ? ["--remote"] : ["--local", "--persist-to", persistDir];
+const [command, email, role] = args.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+
+if (command === "list") {
+  const [rows] = execute(
+    target,
+    "SELECT u.email, s.role, s.created_at FROM staff s JOIN users u ON u.id = s.user_id ORDER BY s.created_at",
+  );
+  console.table(rows?.results ?? []);
+  process.exit(0);
+}
+if (!email || !EMAIL.test(email)) usage("An email address is needed.");
+
+if (command === "add") {
+  if (!ROLES.includes(role as (typeof ROLES)[number])) usage(`The role must be one of: ${ROLES.join(", ")}.`);
+  const results = execute(
+    target,
+    `INSERT INTO staff (user_id, role) SELECT id, ${literal(role)} FROM users WHERE email = ${literal(email)} COLLATE NOCASE
+       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       RETURNING user_id;
+     INSERT INTO audit_log (staff_email, action, entity, entity_id, after_json)
+       SELECT 'cli', 'staff.add', 'staff', CAST(id AS TEXT), json_object('email', email, 'role', ${literal(role)})
+       FROM users WHERE email = ${literal(email)} COLLATE NOCASE;`,
+  );
+  if (!results[0]?.results?.length) {
+    console.error(`No account uses ${email}. Register it in the shop first (/en/auth/register), then run this again.`);
+    process.exit(1);
+  }
+  console.log(`${email} is now ${role}. They open the console at /en/admin (or /ar/admin) after signing in.`);
+} else if (command === "remove") {
+  const results = execute(
+    target,
+    `INSERT INTO audit_log (staff_email, action, entity, entity_id, before_json)
+       SELECT 'cli', 'staff.remove', 'staff', CAST(s.user_id AS TEXT), json_object('email', u.email, 'role', s.role)
+       FROM staff s JOIN users u ON u.id = s.user_id WHERE u.email = ${literal(email)} COLLATE NOCASE;
+     DELETE FROM staff_sessions WHERE user_id = (SELECT id FROM users WHERE email = ${literal(email)} COLLATE NOCASE);
+     DELETE FROM staff WHERE user_id = (SELECT id FROM users WHERE email = ${literal(email)} COLLATE NOCASE) RETURNING user_id;`,
+  );
+  if (!results[2]?.results?.length) {
+    console.error(`${email} is not on the staff.`);
+    process.exit(1);
+  }
+  console.log(`${email} is no longer on the staff.`);
+} else usage();

@@ -1,0 +1,105 @@
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { seriousViolations } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { newStaffAccount, registerAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+
+/**
+ * The operator console's door and its owner pages in Chromium, in both languages: staff sign in
+ * with their account plus an emailed code; a shopper finds no console; an owner manages the staff
+ * and reads the audit log; support's console shows only what support may use.
+ */
+const base = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXT = {
+  en: {
+    signInTitle: "Open the console",
+    staff: "Staff",
+    audit: "Audit log",
+    orders: "Orders",
+    added: "Added to the staff.",
+  },
+  ar: {
+    signInTitle: "فتح لوحة الإدارة",
+    staff: "الفريق",
+    audit: "سجل التدقيق",
+    orders: "الطلبات",
+    added: "أُضيف إلى الفريق.",
+  },
+};
+
+for (const locale of LOCALES) {
+  const t = TEXT[locale];
+  describe(`the console's door (${locale})`, () => {
+    it("a shopper who is signed in finds no console: the shop's 404", async () => {
+      const email = `shopper-${locale}-${Date.now()}@example.com`;
+      await registerAccount(base, email);
+      const { context, page } = await newPage(browser);
+      await page.goto(`${base}/${locale}/auth/login`);
+      await hydrated(page, "form.auth-form");
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=password]").fill(STAFF_PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL((url) => !url.pathname.endsWith("/auth/login"));
+      for (const path of ["/admin", "/admin/sign-in", "/admin/orders", "/admin/staff"]) {
+        const res = await page.goto(`${base}/${locale}${path}`);
+        expect(res?.status(), path).toBe(404);
+      }
+      await context.close();
+    });
+
+    it("an owner signs in with the emailed code, adds a staff member, and finds it in the audit log", async () => {
+      const owner = await newStaffAccount(base, "owner", `owner-${locale}`);
+      const recruit = `recruit-${locale}-${Date.now()}@example.com`;
+      await registerAccount(base, recruit);
+      const { context, page, errors } = await newPage(browser);
+      await signInToConsole(page, base, locale, owner);
+      await expect.poll(() => page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
+
+      await page.getByRole("link", { name: t.staff, exact: true }).click();
+      await page.waitForURL(`${base}/${locale}/admin/staff`);
+      await hydrated(page, "#f-email");
+      await page.locator("#f-email").fill(recruit);
+      await page.locator("#f-role").selectOption("manager");
+      await page.locator(".console-form--inline button[type=submit]").click();
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.added)]));
+      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain(recruit);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-${locale}.png`);
+      expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
+
+      await page.getByRole("link", { name: t.audit, exact: true }).click();
+      await page.waitForURL(`${base}/${locale}/admin/audit`);
+      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain("staff.add");
+      expect(await page.locator(".console-table tbody").textContent()).toContain(owner);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it("support's console offers only support's sections, and an owner's page is a 404 for it", async () => {
+      const support = await newStaffAccount(base, "support", `support-${locale}`);
+      const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
+      await signInToConsole(page, base, locale, support);
+      const nav = await page.locator(".console-nav").textContent();
+      expect(nav).toContain(t.orders);
+      expect(nav).not.toContain(t.staff);
+      expect(nav).not.toContain(t.audit);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-support-phone-${locale}.png`);
+      expect((await page.goto(`${base}/${locale}/admin/staff`))?.status()).toBe(404);
+      expect((await page.goto(`${base}/${locale}/admin/audit`))?.status()).toBe(404);
+      await context.close();
+    });
+  });
+}

@@ -1,0 +1,79 @@
+// The operator console in Chromium: staff accounts made the way an operator makes them (register
+// in the shop, then `npm run staff -- add`), and the console's sign-in (shop login + emailed code).
+import { spawnSync } from "node:child_process";
+import { inject } from "vitest";
+import type { Page } from "playwright-core";
+import type { StaffRole } from "../../contract/console.ts";
+import { hydrated } from "./browser.ts";
+
+export const STAFF_PASSWORD = "Console-Pass-2026!";
+
+const freshIp = () =>
+  `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+const root = new URL("../..", import.meta.url).pathname;
+
+/** Registers a shop account through the API (a fresh network each time: registration is rate limited). */
+export async function registerAccount(base: string, email: string, name = "Staff Member"): Promise<void> {
+  const res = await fetch(`${base}/backend/client/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": freshIp() },
+    body: JSON.stringify({
+      name,
+      email,
+      phone: "",
+      password: STAFF_PASSWORD,
+      password_confirmation: STAFF_PASSWORD,
+    }),
+  });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`register ${email}: ${res.status} ${await res.text()}`);
+}
+
+/** `npm run staff -- add <email> <role>` against the suite's worker's database. */
+export function addStaffByScript(email: string, role: StaffRole): string {
+  const res = spawnSync(
+    process.execPath,
+    ["scripts/staff.ts", "add", email, role, "--persist-to", inject("persistDir")],
+    { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  if (res.status !== 0) throw new Error(`staff add ${email}: ${res.stdout}\n${res.stderr}`);
+  return res.stdout;
+}
+
+/** A new staff account of `role`, ready to sign in. */
+export async function newStaffAccount(base: string, role: StaffRole, label: string): Promise<string> {
+  const email = `${label}-${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@staff.example`;
+  await registerAccount(base, email);
+  addStaffByScript(email, role);
+  return email;
+}
+
+/** The newest code the development outbox holds for `to` (and purpose). */
+export async function latestCode(base: string, to: string, purpose = "staff"): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(to)}`);
+    const body = (await res.json()) as { data: { purpose: string; code: string }[] };
+    const hit = body.data.find((m) => m.purpose === purpose);
+    if (hit) return hit.code;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no ${purpose} code for ${to}`);
+}
+
+/** Signs in to the shop, then opens the console with the emailed code; ends on the dashboard. */
+export async function signInToConsole(page: Page, base: string, locale: "en" | "ar", email: string): Promise<void> {
+  await page.goto(`${base}/${locale}/auth/login`);
+  await hydrated(page, "form.auth-form");
+  await page.locator("input[name=email]").fill(email);
+  await page.locator("input[name=password]").fill(STAFF_PASSWORD);
+  await page.locator("form.auth-form button[type=submit]").click();
+  await page.waitForURL((url) => !url.pathname.endsWith("/auth/login"));
+  await page.goto(`${base}/${locale}/admin`);
+  await page.waitForURL(`${base}/${locale}/admin/sign-in`);
+  await hydrated(page, ".console-signin form");
+  await page.locator(".console-signin button[type=button]").click();
+  const code = await latestCode(base, email);
+  await page.locator("input[name=code]").fill(code);
+  await page.locator(".console-signin button[type=submit]").click();
+  await page.waitForURL(`${base}/${locale}/admin`);
+}

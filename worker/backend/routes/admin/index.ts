@@ -1,0 +1,32 @@
+import { Hono } from "hono";
+import type { BackendEnv } from "../../env";
+import { auditRoutes } from "./audit";
+import { catalogueRoutes } from "./catalogue";
+import { customersRoutes } from "./customers";
+import { dashboardRoutes } from "./dashboard";
+import { inventoryRoutes } from "./inventory";
+import { ordersRoutes } from "./orders";
+import { promosRoutes } from "./promos";
+import { sessionRoutes } from "./session";
+import { staffRoutes } from "./staff";
+
+/**
+ * The operator console's API (issue 20), mounted at /backend/admin. Every route is guarded by
+ * `staffOnly(role)` (services/staff.ts): anyone who is not staff gets 404 from all of them, as
+ * from an unknown path; staff whose role is too weak get 403. test/integration/console-access.test.ts
+ * walks every route registered here against every role.
+ */
+export const adminRoutes = new Hono<BackendEnv>();
+
+adminRoutes.route("/session", sessionRoutes);
+adminRoutes.route("/staff", staffRoutes);
+adminRoutes.route("/audit", auditRoutes);
+adminRoutes.route("/", dashboardRoutes);
+adminRoutes.route("/", catalogueRoutes);
+adminRoutes.route("/", inventoryRoutes);
+adminRoutes.route("/orders", ordersRoutes);
+adminRoutes.route("/promo-codes", promosRoutes);
+adminRoutes.route("/customers", customersRoutes);
+
+// An unknown console path is the same 404 for everyone.
+adminRoutes.all("*", (c) => c.json({ message: "Not found" }, 404));

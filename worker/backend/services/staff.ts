@@ -1,0 +1,214 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { roleAtLeast, STAFF_ROLES, type StaffMe, type StaffRole } from "../../../contract/console";
+import type { BackendEnv, Lang, StaffCaller } from "../env";
+import { BackendError } from "../http";
+import { bearerToken, sha256Hex, userForToken } from "../identity";
+import { say } from "../../lib/i18n";
+import { deliver, type AccountsEnv } from "./accounts";
+import { consumeCode, issueCode } from "./otp";
+import { accessIdentity } from "./staff-access";
+
+/**
+ * Staff and the console session (issue 20). A staff member is a shop account with a role. The
+ * console opens with the account's own sign-in plus a one-time code sent to its email each time:
+ * the code marks that account token (by its hash) as a console session for CONSOLE_SESSION_SECONDS.
+ * Behind Cloudflare Access the Access token is checked instead (services/staff-access.ts).
+ *
+ * Everyone who is not staff gets 404 from every console route (the console does not exist for
+ * them); staff whose role is too weak get 403; staff without their code yet get 401.
+ */
+export const CONSOLE_SESSION_SECONDS = 12 * 60 * 60;
+
+const now = () => Math.floor(Date.now() / 1000);
+
+interface StaffRow {
+  user_id: number;
+  role: StaffRole;
+  name: string;
+  email: string | null;
+}
+
+export async function findStaff(db: D1Database, userId: number): Promise<StaffRow | null> {
+  return db
+    .prepare(
+      "SELECT s.user_id, s.role, u.name, u.email FROM staff s JOIN users u ON u.id = s.user_id WHERE s.user_id = ?",
+    )
+    .bind(userId)
+    .first<StaffRow>();
+}
+
+export async function findStaffByEmail(db: D1Database, email: string): Promise<StaffRow | null> {
+  return db
+    .prepare(
+      "SELECT s.user_id, s.role, u.name, u.email FROM staff s JOIN users u ON u.id = s.user_id WHERE u.email = ? COLLATE NOCASE",
+    )
+    .bind(email.trim())
+    .first<StaffRow>();
+}
+
+/** The console session of a token: its end (Unix seconds), or null. */
+async function sessionEnd(db: D1Database, token: string): Promise<number | null> {
+  const row = await db
+    .prepare("SELECT expires_at FROM staff_sessions WHERE token_hash = ? AND expires_at > ?")
+    .bind(await sha256Hex(token), now())
+    .first<{ expires_at: number }>();
+  return row?.expires_at ?? null;
+}
+
+const notFound = () => new BackendError(404, "Not found");
+
+/**
+ * Who is calling the console: a staff member (elevated or not), or null for everyone else.
+ * Cloudflare Access, when configured and its token is valid, names the staff member by email.
+ */
+export async function consoleCaller(c: Context<BackendEnv>): Promise<StaffCaller | null> {
+  const viaAccess = await accessIdentity(c.env, c.req.header("cf-access-jwt-assertion"));
+  if (viaAccess) {
+    const staff = await findStaffByEmail(c.env.DB, viaAccess.email);
+    if (!staff?.email) return null;
+    return { ...staff, email: staff.email, elevated: true, via: "access", expiresAt: viaAccess.expiresAt };
+  }
+  const token = bearerToken(c);
+  if (!token) return null;
+  const userId = await userForToken(c.env.DB, token);
+  if (userId === null) return null;
+  const staff = await findStaff(c.env.DB, userId);
+  if (!staff?.email) return null;
+  const end = await sessionEnd(c.env.DB, token);
+  return { ...staff, email: staff.email, elevated: end !== null, via: end !== null ? "code" : null, expiresAt: end };
+}
+
+export function presentMe(staff: StaffCaller): StaffMe {
+  return {
+    user_id: staff.user_id,
+    name: staff.name,
+    email: staff.email,
+    role: staff.role,
+    elevated: staff.elevated,
+    via: staff.via,
+    expires_at: staff.expiresAt ? new Date(staff.expiresAt * 1000).toISOString() : null,
+  };
+}
+
+const MESSAGES = {
+  codeRequired: {
+    en: "Enter the code we sent to your email to open the console.",
+    ar: "أدخل الرمز الذي أرسلناه إلى بريدك الإلكتروني لفتح لوحة الإدارة.",
+  },
+  forbidden: {
+    en: "Your role does not allow this.",
+    ar: "لا يسمح دورك بهذا الإجراء.",
+  },
+};
+
+/**
+ * The guard of every console route: staff of at least `minimum`, who entered their code. Anyone
+ * else learns nothing: a guest or a shopper gets the same 404 as an unknown path.
+ */
+export function staffOnly(minimum: StaffRole, opts: { elevated?: boolean } = {}): MiddlewareHandler<BackendEnv> {
+  return async (c, next) => {
+    const staff = await consoleCaller(c);
+    if (!staff) throw notFound();
+    if (opts.elevated !== false && !staff.elevated)
+      throw new BackendError(401, say(c.get("lang"), MESSAGES.codeRequired));
+    if (!roleAtLeast(staff.role, minimum)) throw new BackendError(403, say(c.get("lang"), MESSAGES.forbidden));
+    c.set("staff", staff);
+    await next();
+  };
+}
+
+/** The staff member a guarded handler runs for. */
+export function currentStaff(c: Context<BackendEnv>): StaffCaller {
+  const staff = c.get("staff");
+  if (!staff) throw notFound();
+  return staff;
+}
+
+/** Sends the console code to the staff member's email (throttled like every code). */
+export async function sendStaffCode(env: AccountsEnv, staff: StaffCaller, lang: Lang): Promise<boolean> {
+  const issued = await issueCode(env, staff.user_id, "staff");
+  if (!issued.issued) return false;
+  await deliver(env, staff.email, "email", "staff", issued.code, lang);
+  return true;
+}
+
+/** Checks the code and opens the console session of this token; false when the code is wrong. */
+export async function openConsoleSession(
+  env: AccountsEnv,
+  token: string,
+  staff: StaffCaller,
+  code: string,
+  network: string,
+): Promise<number | false> {
+  const passed = await consumeCode(env, {
+    userId: staff.user_id,
+    purpose: "staff",
+    code,
+    network,
+    subject: `staff:${staff.user_id}`,
+  });
+  if (!passed) return false;
+  const t = now();
+  const end = t + CONSOLE_SESSION_SECONDS;
+  await env.DB.prepare(
+    `INSERT INTO staff_sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (token_hash) DO UPDATE SET created_at = excluded.created_at, expires_at = excluded.expires_at`,
+  )
+    .bind(await sha256Hex(token), staff.user_id, t, end)
+    .run();
+  return end;
+}
+
+export async function closeConsoleSession(db: D1Database, token: string): Promise<void> {
+  await db
+    .prepare("DELETE FROM staff_sessions WHERE token_hash = ?")
+    .bind(await sha256Hex(token))
+    .run();
+}
+
+/**
+ * The audit line of a staff action, to run in the same batch as the change itself, so a change is
+ * never without its line and a line never without its change. `before`/`after` are the record as
+ * the console shows it (null for a creation or a deletion).
+ */
+export function auditStatement(
+  db: D1Database,
+  staff: Pick<StaffCaller, "user_id" | "email">,
+  action: string,
+  entity: string,
+  entityId: string | number | null,
+  before: unknown,
+  after: unknown,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(
+      staff.user_id,
+      staff.email,
+      action,
+      entity,
+      entityId === null ? null : String(entityId),
+      before === null || before === undefined ? null : JSON.stringify(before),
+      after === null || after === undefined ? null : JSON.stringify(after),
+    );
+}
+
+/** Bumps the catalogue version (in a change's batch); caches keyed by it stop answering the old one. */
+export function bumpCatalogueVersion(db: D1Database): D1PreparedStatement {
+  return db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'");
+}
+
+/** "+9665*****78": what support sees of a phone number (emails: `maskEmail` of services/orders). */
+export function maskPhone(phone: string | null): string | null {
+  if (!phone) return phone;
+  return phone.length > 6 ? `${phone.slice(0, 5)}${"*".repeat(phone.length - 7)}${phone.slice(-2)}` : "***";
+}
+
+/** Whether the caller may see customers' contact data unmasked (support may not). */
+export const seesContactData = (staff: Pick<StaffCaller, "role">): boolean => roleAtLeast(staff.role, "manager");
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
+}
