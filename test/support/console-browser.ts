@@ -77,3 +77,41 @@ export async function signInToConsole(page: Page, base: string, locale: "en" | "
   await page.locator(".console-signin button[type=submit]").click();
   await page.waitForURL(`${base}/${locale}/admin`);
 }
+
+/** Opens the console over HTTP for `email` (already staff): its token, and the session cookie of the own server. */
+export async function consoleHttpSession(base: string, email: string): Promise<{ token: string; cookie: string }> {
+  const json = {
+    "content-type": "application/json",
+    accept: "application/json",
+    origin: base,
+    "cf-connecting-ip": freshIp(),
+  };
+  const login = await fetch(`${base}/backend/client/auth/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password: STAFF_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`login ${email}: ${login.status}`);
+  const { data } = (await login.json()) as { data: { user: { id: number }; auth_data: { access_token: string } } };
+  const token = data.auth_data.access_token;
+  const saved = await fetch(`${base}/api/add-user`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ token, user: { id: data.user.id } }),
+  });
+  const cookie = (saved.headers.get("set-cookie") ?? "").split(";")[0];
+  if (!cookie) throw new Error(`add-user ${email}: ${saved.status}`);
+  const bearer = { ...json, authorization: `Bearer ${token}` };
+  const staff = await fetch(`${base}/backend/admin/session`, { headers: bearer });
+  if (staff.status === 200) {
+    await fetch(`${base}/backend/admin/session/code`, { method: "POST", headers: bearer });
+    const code = await latestCode(base, email);
+    const opened = await fetch(`${base}/backend/admin/session`, {
+      method: "POST",
+      headers: bearer,
+      body: JSON.stringify({ code }),
+    });
+    if (opened.status !== 200) throw new Error(`console session ${email}: ${opened.status}`);
+  }
+  return { token, cookie };
+}

@@ -1,0 +1,80 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { roleAtLeast, STAFF_ROLES, type StaffRole } from "../../contract/console.ts";
+import { readManifests } from "../../scripts/lib/bundles.ts";
+import { buildDir } from "../../scripts/lib/worker.ts";
+import { consoleHttpSession, newStaffAccount, registerAccount } from "../support/console-browser.ts";
+
+/**
+ * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
+ * against the built worker. Strangers and shoppers get the shop's 404 from every console page;
+ * staff get 404 from a page their role may not use (it does not exist for them), and the page from
+ * the rest. The table must name every console route of the build.
+ */
+const base = inject("baseURL");
+
+/** Each console page (its route path; the index has none), a concrete path, and the weakest role that may open it. */
+const PAGES: { route: string; path: string; role: StaffRole }[] = [
+  { route: "", path: "/admin", role: "support" },
+  { route: "staff", path: "/admin/staff", role: "owner" },
+  { route: "audit", path: "/admin/audit", role: "owner" },
+];
+/** Routes that are not pages of their own in this matrix, and why. */
+const ASIDE: Record<string, string> = {
+  ":locale/admin": "the layout; its index (the dashboard) is the first page above",
+  "sign-in": "the code step: staff with the console open are sent on to /admin (tested below)",
+  "*": "an unknown console path: 404 for everyone (tested below)",
+};
+
+type Visitor = "stranger" | "shopper" | StaffRole;
+const cookies = {} as Record<Visitor, string>;
+
+beforeAll(async () => {
+  cookies.stranger = "";
+  const shopper = `pages-shopper-${Date.now()}@example.com`;
+  await registerAccount(base, shopper);
+  cookies.shopper = (await consoleHttpSession(base, shopper)).cookie;
+  for (const role of STAFF_ROLES)
+    cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;
+}, 120_000);
+
+const get = (path: string, who: Visitor) =>
+  fetch(`${base}${path}`, { headers: cookies[who] ? { cookie: cookies[who] } : {}, redirect: "manual" });
+
+describe("the console's pages and who may open them", () => {
+  it("the table names every console route of the build", () => {
+    const { router } = readManifests(buildDir);
+    const consoleRoutes = Object.values(router.routes)
+      .filter((r) => r.id.startsWith("routes/admin/") || r.id.startsWith("admin-"))
+      .map((r) => r.path ?? "");
+    const named = new Set([...PAGES.map((p) => p.route), ...Object.keys(ASIDE)]);
+    for (const path of consoleRoutes) expect(named.has(path), `console route "${path}" is in the matrix`).toBe(true);
+  });
+
+  for (const locale of ["en", "ar"] as const)
+    for (const page of PAGES)
+      it(`/${locale}${page.path}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+        for (const who of ["stranger", "shopper", ...STAFF_ROLES] as Visitor[]) {
+          const res = await get(`/${locale}${page.path}`, who);
+          const allowed = who !== "stranger" && who !== "shopper" && roleAtLeast(who, page.role);
+          expect(res.status, `${page.path} as ${who}`).toBe(allowed ? 200 : 404);
+          const html = await res.text();
+          if (allowed) expect(html).toContain('class="console"');
+          else expect(html).not.toContain('class="console"');
+        }
+      });
+
+  it("the code step sends staff with the console open on to the dashboard, and is a 404 for others", async () => {
+    expect((await get("/en/admin/sign-in", "owner")).headers.get("location")).toBe("/en/admin");
+    expect((await get("/en/admin/sign-in", "shopper")).status).toBe(404);
+    expect((await get("/en/admin/sign-in", "stranger")).status).toBe(404);
+  });
+
+  it("an unknown console path is a 404 for everyone, staff included", async () => {
+    for (const who of ["stranger", "shopper", "owner"] as Visitor[])
+      expect((await get("/en/admin/no-such-page", who)).status).toBe(404);
+  });
+
+  it("console pages are never stored by a cache: private, no-store", async () => {
+    expect((await get("/en/admin", "owner")).headers.get("cache-control")).toBe("private, no-store");
+  });
+});
