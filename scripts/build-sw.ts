@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { generateSW, type RuntimeCaching } from "workbox-build";
 import { LOCALES, type Locale } from "../app/lib/locales.ts";
 import { ICONS } from "./icons.ts";
+import { consoleOnlyFiles } from "./lib/bundles.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const clientDir = join(root, process.env.BUILD_DIR ?? "build", "client");
@@ -234,6 +235,7 @@ async function main() {
     writeFileSync(join(clientDir, `offline.${locale}.html`), offlinePage(locale, stylesheet));
   }
 
+  const consoleOnly = consoleOnlyFiles(process.env.BUILD_DIR ?? "build");
   const { count, size, warnings } = await generateSW({
     swDest: join(clientDir, "sw.js"),
     globDirectory: clientDir,
@@ -251,10 +253,13 @@ async function main() {
     // the offline pages are precached under the URL that answers without a redirect.
     manifestTransforms: [
       async (entries) => ({
-        manifest: entries.map((entry) => {
-          const offline = /^offline\.(en|ar)\.html$/.exec(entry.url);
-          return offline ? { ...entry, url: `offline.${offline[1]}` } : entry;
-        }),
+        // The operator console is for staff and is never offline: its code is not precached.
+        manifest: entries
+          .filter((entry) => !consoleOnly.has(entry.url))
+          .map((entry) => {
+            const offline = /^offline\.(en|ar)\.html$/.exec(entry.url);
+            return offline ? { ...entry, url: `offline.${offline[1]}` } : entry;
+          }),
         warnings: [],
       }),
     ],

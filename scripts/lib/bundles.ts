@@ -187,3 +187,37 @@ export function bundleTable(routes: RouteBundle[], budgets: Budgets): string {
   );
   return [...lines, ...(notes.length ? ["", ...notes] : [])].join("\n");
 }
+
+/**
+ * The files only the operator console loads: reachable (imports, dynamic imports, CSS) from the
+ * console's route modules (app/routes/admin/) and from nothing else. The service worker leaves them
+ * out of its precache, so no shopper's phone downloads the console (issue 20).
+ */
+export function consoleOnlyFiles(buildDir: string): Set<string> {
+  const { vite } = readManifests(buildDir);
+  type Entry = ViteManifest[string] & { src?: string; isEntry?: boolean; dynamicImports?: string[] };
+  const entries = vite as Record<string, Entry>;
+  const reach = (keys: string[]): Set<string> => {
+    const files = new Set<string>();
+    const seen = new Set<string>();
+    const stack = [...keys];
+    while (stack.length) {
+      const key = stack.pop()!;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const e = entries[key];
+      if (!e) continue;
+      files.add(e.file);
+      for (const c of [...(e.css ?? []), ...(e.assets ?? [])]) files.add(c);
+      stack.push(...(e.imports ?? []), ...(e.dynamicImports ?? []));
+    }
+    return files;
+  };
+  const isConsole = (key: string) => key.startsWith("app/routes/admin/");
+  const roots = Object.keys(entries).filter(
+    (k) => entries[k].isEntry || (entries[k] as { isDynamicEntry?: boolean }).isDynamicEntry,
+  );
+  const shop = reach(roots.filter((k) => !isConsole(k)));
+  const console = reach(roots.filter(isConsole));
+  return new Set([...console].filter((f) => !shop.has(f)));
+}

@@ -4,7 +4,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
-import { budgetFor, bundleTable, kb, measureRoutes, readBudgets, readManifests } from "../../scripts/lib/bundles.ts";
+import {
+  budgetFor,
+  bundleTable,
+  consoleOnlyFiles,
+  kb,
+  measureRoutes,
+  readBudgets,
+  readManifests,
+} from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
 
 const base = inject("baseURL");
@@ -46,6 +54,17 @@ describe("the bundle budget", () => {
       ).toBeLessThanOrEqual(budget.cssKB * KB);
     });
   }
+
+  it("the service worker precaches none of the operator console's code: shoppers never download it", () => {
+    const consoleOnly = consoleOnlyFiles(buildDir);
+    const { vite } = readManifests(buildDir);
+    const staffPage = Object.entries(vite).find(([key]) => key.startsWith("app/routes/admin/staff.tsx"))?.[1].file;
+    expect(staffPage && consoleOnly.has(staffPage)).toBe(true);
+    const sw = readFileSync(join(buildDir, "client", "sw.js"), "utf8");
+    for (const file of consoleOnly) expect(sw.includes(file), `sw.js precaches ${file}`).toBe(false);
+    // The shop's own chunks are still there.
+    expect(sw).toMatch(/assets\/framework-[\w-]+\.js/);
+  });
 
   it("names only real routes in its exceptions, each with a reason", () => {
     const ids = new Set(routes.map((r) => r.routeId));
