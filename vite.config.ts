@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { readFileSync } from "node:fs";
 import { defineConfig } from "vite";
+import { localeParts } from "./scripts/lib/locale-parts.ts";
 
 /** The packages budgets.json counts as the framework (one chunk, outside the app's own budget). */
 const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8"))
@@ -24,7 +25,7 @@ export default defineConfig({
     __BUILD_ID__: JSON.stringify(buildId),
     __BUILD_TIME__: String(buildTime),
   },
-  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter()],
+  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), reactRouter(), localeParts(import.meta.dirname)],
   // The Vite manifest is kept (React Router deletes it unless set here) so the bundle budget test
   // can see which files each route loads; public/.assetsignore keeps it out of the deployed assets.
   build: { assetsInlineLimit: 0, manifest: true },

@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { localeParts } from "./scripts/lib/locale-parts.ts";
 
 /**
  * Three projects:
@@ -16,6 +17,7 @@ export default defineConfig(async () => {
       projects: [
         {
           plugins: [
+            localeParts(import.meta.dirname),
             cloudflareTest({
               main: "./test/support/worker.ts",
               wrangler: { configPath: "./wrangler.toml" },

@@ -2,7 +2,7 @@ import { createContext, data, type RouterContextProvider } from "react-router";
 import type { StaffMe } from "../../contract/console";
 import { ApiError } from "./api/errors";
 import { serverApi } from "./api/server";
-import { translate } from "./i18n";
+import { registerMessages, translate } from "./i18n";
 import type { Api } from "./api/client";
 import { isLocale, type Locale } from "./locales";
 
@@ -38,8 +38,16 @@ export async function consoleLoad<T>(
 }
 
 /** A console page's title and robots line (the console is never indexed). */
-export function consoleMeta(args: { params: { locale?: string } }, titleKey: string, params?: Record<string, string>) {
+export function consoleMeta(
+  args: { params: { locale?: string }; matches: readonly ({ id: string; loaderData?: unknown } | undefined)[] },
+  titleKey: string,
+  params?: Record<string, string>,
+) {
   const locale = consoleLocale(args.params);
+  // The head renders before the layout does: its data brings the console's strings (layout.tsx).
+  const layout = args.matches.find((m) => m?.id === "routes/admin/layout")?.loaderData as
+    { messages?: Record<string, unknown> } | undefined;
+  if (layout?.messages) registerMessages(locale, layout.messages);
   return [
     { title: `${translate(locale, titleKey, params)} | ${translate(locale, "console.title")}` },
     { name: "robots", content: "noindex, nofollow" },

@@ -13,9 +13,11 @@ const store = rosetta<Messages>();
 const loaded = new Set<Locale>();
 const pending = new Map<Locale, Promise<void>>();
 
+// The shop's messages without the operator console's, which only console pages load
+// (the console's layout brings them; scripts/lib/locale-parts.ts splits locales/*.json at build time).
 const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
-  en: () => import("../../locales/en.json"),
-  ar: () => import("../../locales/ar.json"),
+  en: () => import("virtual:locale/en/shop"),
+  ar: () => import("virtual:locale/ar/shop"),
 };
 
 export function registerMessages(locale: Locale, messages: Messages): void {

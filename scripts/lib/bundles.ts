@@ -197,7 +197,7 @@ export function consoleOnlyFiles(buildDir: string): Set<string> {
   const { vite } = readManifests(buildDir);
   type Entry = ViteManifest[string] & { src?: string; isEntry?: boolean; dynamicImports?: string[] };
   const entries = vite as Record<string, Entry>;
-  const reach = (keys: string[]): Set<string> => {
+  const reach = (keys: string[], skip: (key: string) => boolean = () => false): Set<string> => {
     const files = new Set<string>();
     const seen = new Set<string>();
     const stack = [...keys];
@@ -209,15 +209,20 @@ export function consoleOnlyFiles(buildDir: string): Set<string> {
       if (!e) continue;
       files.add(e.file);
       for (const c of [...(e.css ?? []), ...(e.assets ?? [])]) files.add(c);
-      stack.push(...(e.imports ?? []), ...(e.dynamicImports ?? []));
+      stack.push(...[...(e.imports ?? []), ...(e.dynamicImports ?? [])].filter((k) => !skip(k)));
     }
     return files;
   };
-  const isConsole = (key: string) => key.startsWith("app/routes/admin/");
+  // The console's route modules, and the console's part of the locale files (scripts/lib/locale-parts.ts),
+  // which the shop's i18n module can import but only console pages do.
+  const isConsole = (key: string) => key.startsWith("app/routes/admin/") || /^virtual:locale\/\w+\/console$/.test(key);
   const roots = Object.keys(entries).filter(
     (k) => entries[k].isEntry || (entries[k] as { isDynamicEntry?: boolean }).isDynamicEntry,
   );
-  const shop = reach(roots.filter((k) => !isConsole(k)));
+  const shop = reach(
+    roots.filter((k) => !isConsole(k)),
+    isConsole,
+  );
   const console = reach(roots.filter(isConsole));
   return new Set([...console].filter((f) => !shop.has(f)));
 }

@@ -6,6 +6,8 @@ import { closeConsole } from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleContext, consoleLocale, consoleMeta } from "../../lib/console";
 import { shopContext } from "../../lib/context";
+import { consoleMessages } from "../../lib/console-messages.server";
+import { registerMessages } from "../../lib/i18n";
 import { restoreIdentity } from "../../lib/identity";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { consoleMiddleware } from "../../middleware/console";
@@ -23,9 +25,11 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 export async function loader({ context, params }: Route.LoaderArgs) {
   const me = context.get(consoleContext);
   const session = await context.get(shopContext).getSession();
+  const locale = consoleLocale(params);
   return {
     me,
-    locale: consoleLocale(params),
+    locale,
+    messages: consoleMessages(locale),
     // The tab calls the console API with the same sign-in (session storage is per tab).
     identity: session && me ? { token: session.token, userId: me.user_id } : null,
   };
@@ -39,12 +43,16 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
 clientLoader.hydrate = true as const;
 
 export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
+  // The console's strings come with the layout's data (the shop's message files leave them out),
+  // registered before anything below asks for one; registering merges, so repeating is harmless.
+  registerMessages(loaderData.locale, loaderData.messages);
   const t = useT();
   const to = useLocalePath();
   const locale = useLocale();
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const { me } = loaderData;
+
   const other = locale === "ar" ? "en" : "ar";
   const switchTo = `/${other}${pathname.slice(3)}${search}`;
 
