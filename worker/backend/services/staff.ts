@@ -189,10 +189,15 @@ export function auditStatement(
   entityId: string | number | null,
   before: unknown,
   after: unknown,
+  opts: { onlyIfChanged?: boolean } = {},
 ): D1PreparedStatement {
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  // onlyIfChanged: written only when the statement just before it in the batch changed a row
+  // (a conditional update that found nothing to do leaves no line).
   return db
     .prepare(
-      "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      `INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json)
+       SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${opts.onlyIfChanged ? "changes() > 0" : "1"}`,
     )
     .bind(
       staff.user_id,
@@ -200,8 +205,8 @@ export function auditStatement(
       action,
       entity,
       entityId === null ? null : String(entityId),
-      before === null || before === undefined ? null : JSON.stringify(before),
-      after === null || after === undefined ? null : JSON.stringify(after),
+      json(before),
+      json(after),
     );
 }
 

@@ -70,15 +70,18 @@ staffRoutes.post(
         user.id,
         role,
       ),
-      auditStatement(c.env.DB, staff, "staff.add", "staff", user.id, null, { email: user.email, role }),
+      auditStatement(
+        c.env.DB,
+        staff,
+        "staff.add",
+        "staff",
+        user.id,
+        null,
+        { email: user.email, role },
+        { onlyIfChanged: true },
+      ),
     ]);
     if (inserted.meta.changes === 0) {
-      // Already staff: the audit line above was written for nothing, so take it back.
-      await c.env.DB.prepare(
-        "DELETE FROM audit_log WHERE id = (SELECT MAX(id) FROM audit_log WHERE action = 'staff.add' AND entity_id = ?)",
-      )
-        .bind(String(user.id))
-        .run();
       throw new BackendError(422, say(lang, { en: "Already on the staff.", ar: "عضو في الفريق بالفعل." }), {
         email: [say(lang, { en: "This account is already on the staff.", ar: "هذا الحساب ضمن الفريق بالفعل." })],
       });
