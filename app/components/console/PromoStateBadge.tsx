@@ -2,7 +2,8 @@ import type { PromoState } from "../../../contract/console-promos";
 import { useT } from "../../lib/use-locale";
 
 const TONES: Record<PromoState, string> = {
-  active: " console-badge--ok",
+  // console-badge--ok's green is short of 4.5:1 at the badge's size: a darker one of our own.
+  active: " console-badge--ok promo-state--active",
   scheduled: "",
   used_up: " console-badge--warn",
   paused: " console-badge--warn",

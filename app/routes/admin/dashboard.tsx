@@ -52,7 +52,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>{t("console.nav.dashboard")}</h1>
-      <ul className="console-stats" aria-describedby="dashboard-periods">
+      <ul className="console-stats console-stats--compact" aria-describedby="dashboard-periods">
         {stats.map((s) => (
           <li key={s.key} className="console-stat" data-stat={s.key}>
             <div className="console-stat__label">{s.label}</div>

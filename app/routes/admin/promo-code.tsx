@@ -207,7 +207,7 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
 
       <section className="console-panel" aria-labelledby="promo-form">
         <h2 id="promo-form">{promo ? t("console.actions.edit") : t("console.promoCodes.newTitle")}</h2>
-        <Form className="form" onSubmit={save} shouldFocus={false} aria-labelledby="promo-form">
+        <Form className="form promo-form" onSubmit={save} shouldFocus={false} aria-labelledby="promo-form">
           <FormErrors
             form={form}
             messages={rules.messages}
