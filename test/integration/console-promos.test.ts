@@ -266,6 +266,35 @@ describe("promo codes in the console", () => {
     }
   });
 
+  it("malformed input is a 422 with field errors, never a 5xx", async () => {
+    const manager = await newStaff("manager");
+    const bodies: unknown[] = [
+      [],
+      "a string",
+      { ...codeFields(uniqueCode()), value: 1e20 },
+      { ...codeFields(uniqueCode()), code: "A".repeat(1000) },
+      { ...codeFields(uniqueCode()), starts_at: "2030-13-45T99:99Z" },
+      { ...codeFields(uniqueCode()), ends_at: 20300101 },
+      { ...codeFields(uniqueCode()), discount_type: "1" },
+      { ...codeFields(uniqueCode()), usage_limit: -1, per_user_limit: 0 },
+    ];
+    for (const body of bodies) {
+      const answer = await call(manager, "POST", "/admin/promo-codes", body);
+      expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(422);
+      expect(Object.keys(answer.body.errors ?? {}).length).toBeGreaterThan(0);
+    }
+    for (const query of [
+      "page=0",
+      "per_page=1000",
+      "sort=value;DROP TABLE promo_codes",
+      "dir=sideways",
+      "search=" + "x".repeat(200),
+    ])
+      expect((await call(manager, "GET", `/admin/promo-codes?${query}`)).status, query).toBe(422);
+    // A search with LIKE's own wildcards finds them literally.
+    expect((await call(manager, "GET", "/admin/promo-codes?search=%25_%25")).body.data).toEqual([]);
+  });
+
   it("an unknown code id is a 404", async () => {
     const manager = await newStaff("manager");
     expect((await call(manager, "GET", "/admin/promo-codes/999999999")).status).toBe(404);

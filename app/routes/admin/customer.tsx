@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/customer";
 import { getCustomer } from "../../lib/api/console-customers";
-import { OrderStatusBadge } from "../../components/OrderStatusBadge";
+import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
@@ -128,7 +128,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
                         </Link>
                       </td>
                       <td>
-                        <OrderStatusBadge status={o.status} />
+                        <ConsoleOrderBadge status={o.status} />
                       </td>
                       <td className="is-numeric">{f.number(o.items)}</td>
                       <td className="is-numeric">{f.money(o.total, o.currency)}</td>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { roleAtLeast } from "../../../contract/console";
-import { OrderStatusBadge } from "../../components/OrderStatusBadge";
+import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
 import { getDashboard } from "../../lib/api/console-dashboard";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
@@ -145,7 +145,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
                         <bdi dir="ltr">{o.email}</bdi>
                       </td>
                       <td>
-                        <OrderStatusBadge status={o.status} />
+                        <ConsoleOrderBadge status={o.status} />
                       </td>
                       <td className="is-numeric">{f.money(o.total, o.currency)}</td>
                       <td>{f.moment(o.created_at)}</td>
