@@ -15,12 +15,18 @@ const TAGS: Record<Locale, string> = { en: "en-GB", ar: "ar-SA-u-nu-latn" };
 
 export function consoleFormat(locale: Locale) {
   const number = new Intl.NumberFormat(TAGS[locale]);
+  // The Gregorian calendar named, not left to ar-SA's default: the server's ICU and the browser's agree.
   const moment = new Intl.DateTimeFormat(TAGS[locale], {
     dateStyle: "medium",
     timeStyle: "short",
     timeZone: SHOP_TIME_ZONE,
+    calendar: "gregory",
   });
-  const day = new Intl.DateTimeFormat(TAGS[locale], { dateStyle: "medium", timeZone: SHOP_TIME_ZONE });
+  const day = new Intl.DateTimeFormat(TAGS[locale], {
+    dateStyle: "medium",
+    timeZone: SHOP_TIME_ZONE,
+    calendar: "gregory",
+  });
   return {
     number: (n: number) => number.format(n),
     money: (halalas: number, currency = "SAR") => formatMoney(halalas, currency, locale),
