@@ -44,7 +44,8 @@ export default function ConsoleCustomers({ loaderData }: Route.ComponentProps) {
     },
     {
       label: t("console.customers.email"),
-      sort: "email",
+      // Support's list does not sort by email: the backend will not order masked values.
+      sort: loaderData.masked ? undefined : "email",
       cell: (r) => (r.email ? <bdi dir="ltr">{r.email}</bdi> : none),
     },
     { label: t("console.customers.phone"), cell: (r) => (r.phone ? <bdi dir="ltr">{r.phone}</bdi> : none) },
