@@ -123,7 +123,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
                   {c.orders.map((o) => (
                     <tr key={o.number}>
                       <td>
-                        <Link to={to(`/admin/orders/${o.number}`)}>
+                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
                           <bdi dir="ltr">{o.number}</bdi>
                         </Link>
                       </td>

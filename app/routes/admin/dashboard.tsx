@@ -137,7 +137,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
                   {d.recent_orders.map((o) => (
                     <tr key={o.number}>
                       <td>
-                        <Link to={to(`/admin/orders/${o.number}`)}>
+                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
                           <bdi dir="ltr">{o.number}</bdi>
                         </Link>
                       </td>
