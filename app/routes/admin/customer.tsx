@@ -1,11 +1,154 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/customer";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import { getCustomer } from "../../lib/api/console-customers";
+import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
+import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.customers");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  if (!/^[1-9]\d{0,15}$/.test(args.params.id)) throw notFoundResponse();
+  return consoleLoad(args, async (api) => ({ customer: (await getCustomer(api, Number(args.params.id))).data }));
+}
+
+/** A customer: profile, saved addresses and orders. Support receives contact data already masked. */
+export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const to = useLocalePath();
+  const f = consoleFormat(locale);
+  const { customer: c } = loaderData;
+  const none = t("console.customers.none");
+  return (
+    <>
+      <p>
+        <Link to={to("/admin/customers")}>{t("console.customers.back")}</Link>
+      </p>
+      <h1>
+        <bdi>{c.name}</bdi>
+      </h1>
+      {c.masked ? (
+        <p className="console-hint" role="note">
+          {t("console.customers.maskedNote")}
+        </p>
+      ) : null}
+
+      <section className="console-panel" aria-labelledby="customer-profile">
+        <h2 id="customer-profile">{t("console.customers.profile")}</h2>
+        <dl className="console-facts">
+          <div>
+            <dt>{t("console.customers.email")}</dt>
+            <dd>{c.email ? <bdi dir="ltr">{c.email}</bdi> : none}</dd>
+          </div>
+          <div>
+            <dt>{t("console.customers.phone")}</dt>
+            <dd>{c.phone ? <bdi dir="ltr">{c.phone}</bdi> : none}</dd>
+          </div>
+          <div>
+            <dt>{t("console.customers.joined")}</dt>
+            <dd>
+              {f.day(c.created_at)} ·{" "}
+              {c.verified ? t("console.customers.verified") : t("console.customers.notVerified")}
+            </dd>
+          </div>
+          <div>
+            <dt>{t("console.customers.orders")}</dt>
+            <dd>{f.number(c.orders_count)}</dd>
+          </div>
+          <div>
+            <dt>{t("console.customers.totalSpent")}</dt>
+            <dd>{f.money(c.total_spent)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="console-panel" aria-labelledby="customer-addresses">
+        <h2 id="customer-addresses">{t("console.customers.addresses")}</h2>
+        {c.addresses.length === 0 ? (
+          <p className="console-hint">{t("console.customers.noAddresses")}</p>
+        ) : (
+          <ul className="console-cards">
+            {c.addresses.map((a) => (
+              <li key={a.id} className="console-card">
+                <p className="console-card__title">
+                  <bdi>{a.label ?? a.name}</bdi>
+                  {a.is_default ? <span className="console-badge">{t("console.customers.default")}</span> : null}
+                </p>
+                <address>
+                  <bdi>{a.name}</bdi>
+                  <br />
+                  <bdi>{[a.street, a.building].filter(Boolean).join(" ")}</bdi>
+                  <br />
+                  <bdi>{[a.district, a.city, a.postal_code].filter(Boolean).join(t("console.customers.comma"))}</bdi>
+                  <br />
+                  <bdi dir="ltr">{a.phone}</bdi>
+                  {a.notes ? (
+                    <>
+                      <br />
+                      <bdi>{a.notes}</bdi>
+                    </>
+                  ) : null}
+                </address>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section className="console-panel" aria-labelledby="customer-orders">
+        <h2 id="customer-orders">{t("console.customers.ordersTitle")}</h2>
+        {c.orders.length === 0 ? (
+          <p className="console-hint">{t("console.customers.noOrders")}</p>
+        ) : (
+          <div className="console-table">
+            {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-labelledby="customer-orders">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("console.customers.order")}</th>
+                    <th scope="col">{t("console.customers.status")}</th>
+                    <th scope="col" className="is-numeric">
+                      {t("console.customers.items")}
+                    </th>
+                    <th scope="col" className="is-numeric">
+                      {t("console.customers.total")}
+                    </th>
+                    <th scope="col">{t("console.customers.date")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {c.orders.map((o) => (
+                    <tr key={o.number}>
+                      <td>
+                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
+                          <bdi dir="ltr">{o.number}</bdi>
+                        </Link>
+                      </td>
+                      <td>
+                        <ConsoleOrderBadge status={o.status} />
+                      </td>
+                      <td className="is-numeric">{f.number(o.items)}</td>
+                      <td className="is-numeric">{f.money(o.total, o.currency)}</td>
+                      <td>{f.moment(o.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {c.orders_count > c.orders.length ? (
+              <p className="console-table__count">
+                {t("console.customers.ordersShown", {
+                  shown: f.number(c.orders.length),
+                  total: f.number(c.orders_count),
+                })}
+              </p>
+            ) : null}
+          </div>
+        )}
+      </section>
+    </>
+  );
 }

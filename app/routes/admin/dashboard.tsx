@@ -1,11 +1,162 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import { roleAtLeast } from "../../../contract/console";
+import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
+import { getDashboard } from "../../lib/api/console-dashboard";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.dashboard");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(args, async (api, me) => ({
+    dashboard: (await getDashboard(api)).data,
+    // Inventory is a manager's page; support's low-stock list links to the products instead.
+    inventory: roleAtLeast(me.role, "manager"),
+  }));
+}
+
+/** The dashboard: today's and this week's orders (and revenue, for managers), work waiting, low stock. */
+export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const to = useLocalePath();
+  const f = consoleFormat(locale);
+  const { dashboard: d, inventory } = loaderData;
+  const pending = d.pending_shipments.paid + d.pending_shipments.processing;
+  const stats: { key: string; label: string; value: string }[] = [
+    { key: "orders-today", label: t("console.dashboard.ordersToday"), value: f.number(d.today.orders) },
+    ...(d.today.revenue === null
+      ? []
+      : [
+          {
+            key: "revenue-today",
+            label: t("console.dashboard.revenueToday"),
+            value: f.money(d.today.revenue, d.currency),
+          },
+        ]),
+    { key: "orders-week", label: t("console.dashboard.ordersWeek"), value: f.number(d.week.orders) },
+    ...(d.week.revenue === null
+      ? []
+      : [
+          {
+            key: "revenue-week",
+            label: t("console.dashboard.revenueWeek"),
+            value: f.money(d.week.revenue, d.currency),
+          },
+        ]),
+    { key: "pending", label: t("console.dashboard.pendingShipments"), value: f.number(pending) },
+    { key: "low-stock", label: t("console.dashboard.lowStock"), value: f.number(d.low_stock.count) },
+  ];
+  return (
+    <>
+      <h1>{t("console.nav.dashboard")}</h1>
+      <ul className="console-stats console-stats--compact" aria-describedby="dashboard-periods">
+        {stats.map((s) => (
+          <li key={s.key} className="console-stat" data-stat={s.key}>
+            <div className="console-stat__label">{s.label}</div>
+            <div className="console-stat__value">{s.value}</div>
+          </li>
+        ))}
+      </ul>
+      <p id="dashboard-periods" className="console-hint">
+        {t(d.today.revenue === null ? "console.dashboard.periodsNoteSupport" : "console.dashboard.periodsNote")}
+      </p>
+
+      <div className="console-columns">
+        <section className="console-panel" aria-labelledby="dashboard-ship">
+          <h2 id="dashboard-ship">{t("console.dashboard.toShip")}</h2>
+          <ul className="console-list">
+            <li>
+              <Link to={to("/admin/orders?status=paid")}>{t("console.dashboard.paidWaiting")}</Link>
+              <span className="console-list__value">{f.number(d.pending_shipments.paid)}</span>
+            </li>
+            <li>
+              <Link to={to("/admin/orders?status=processing")}>{t("console.dashboard.processing")}</Link>
+              <span className="console-list__value">{f.number(d.pending_shipments.processing)}</span>
+            </li>
+          </ul>
+        </section>
+
+        <section className="console-panel" aria-labelledby="dashboard-low">
+          <h2 id="dashboard-low">{t("console.dashboard.lowStockTitle")}</h2>
+          {d.low_stock.count === 0 ? (
+            <p className="console-hint">{t("console.dashboard.noLowStock")}</p>
+          ) : (
+            <>
+              <p className="console-hint">
+                {t("console.dashboard.lowStockCount", { count: f.number(d.low_stock.count) })}
+              </p>
+              <ul className="console-list">
+                {d.low_stock.products.map((p) => (
+                  <li key={p.id}>
+                    <Link to={to(inventory ? "/admin/inventory" : `/admin/products/${p.id}`)}>
+                      <bdi>{p.name}</bdi>
+                    </Link>
+                    <span className="console-list__value">
+                      {t("console.dashboard.stockLeft", {
+                        stock: f.number(p.stock),
+                        threshold: f.number(p.low_stock_threshold),
+                      })}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {inventory ? (
+            <p>
+              <Link to={to("/admin/inventory")}>{t("console.dashboard.toInventory")}</Link>
+            </p>
+          ) : null}
+        </section>
+      </div>
+
+      <section className="console-panel" aria-labelledby="dashboard-recent">
+        <h2 id="dashboard-recent">{t("console.dashboard.recentOrders")}</h2>
+        {d.recent_orders.length === 0 ? (
+          <p className="console-hint">{t("console.dashboard.noOrders")}</p>
+        ) : (
+          <div className="console-table">
+            {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-labelledby="dashboard-recent">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("console.dashboard.order")}</th>
+                    <th scope="col">{t("console.dashboard.customer")}</th>
+                    <th scope="col">{t("console.dashboard.status")}</th>
+                    <th scope="col" className="is-numeric">
+                      {t("console.dashboard.total")}
+                    </th>
+                    <th scope="col">{t("console.dashboard.date")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.recent_orders.map((o) => (
+                    <tr key={o.number}>
+                      <td>
+                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
+                          <bdi dir="ltr">{o.number}</bdi>
+                        </Link>
+                      </td>
+                      <td>
+                        <bdi dir="ltr">{o.email}</bdi>
+                      </td>
+                      <td>
+                        <ConsoleOrderBadge status={o.status} />
+                      </td>
+                      <td className="is-numeric">{f.money(o.total, o.currency)}</td>
+                      <td>{f.moment(o.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        )}
+      </section>
+    </>
+  );
 }

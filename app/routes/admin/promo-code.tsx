@@ -1,11 +1,361 @@
+import { useForm } from "@modular-forms/react";
+import { useMemo, useState } from "react";
+import { Link, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/promo-code";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import type { ConsolePromo, PromoCodeInput } from "../../../contract/console-promos";
+import { latinDigits } from "../../../contract/inputs";
+import { toast } from "../../client/toast";
+import { ConfirmDialog } from "../../components/console/ConfirmDialog";
+import { PromoStateBadge } from "../../components/console/PromoStateBadge";
+import { FormErrors } from "../../components/form/FormErrors";
+import { SubmitButton } from "../../components/form/SubmitButton";
+import { TextField } from "../../components/form/TextField";
+import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import {
+  createPromoCode,
+  getPromoCode,
+  pausePromoCode,
+  resumePromoCode,
+  updatePromoCode,
+} from "../../lib/api/console-promos";
+import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { consoleFormat, fromShopLocalInput, promoDiscountLabel, toShopLocalInput } from "../../lib/console-format";
+import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) =>
+  consoleMeta(args, args.params.id === "new" ? "console.promoCodes.newTitle" : "console.nav.promoCodes");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  const { id } = args.params;
+  if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
+  return consoleLoad(args, async (api) => ({
+    promo: id === "new" ? null : (await getPromoCode(api, Number(id))).data,
+  }));
+}
+
+/** The form holds what was typed; amounts in SAR, times in the shop's time. */
+type PromoValues = {
+  code: string;
+  discount_type: string;
+  value: string;
+  max_discount: string;
+  starts_at: string;
+  ends_at: string;
+  min_order: string;
+  usage_limit: string;
+  per_user_limit: string;
+};
+
+const sar = (halalas: number | null) => (halalas === null ? "" : String(halalas / 100));
+
+function initialValues(p: ConsolePromo | null): PromoValues {
+  return {
+    code: p?.code ?? "",
+    discount_type: String(p?.discount_type ?? 1),
+    value: p ? (p.discount_type === 2 ? sar(p.value) : String(p.value)) : "",
+    max_discount: sar(p?.max_discount ?? null),
+    starts_at: toShopLocalInput(p?.starts_at ?? null),
+    ends_at: toShopLocalInput(p?.ends_at ?? null),
+    min_order: p ? sar(p.min_order) : "0",
+    usage_limit: p?.usage_limit === null || !p ? "" : String(p.usage_limit),
+    per_user_limit: p?.per_user_limit === null || !p ? "" : String(p.per_user_limit),
+  };
+}
+
+/** What was typed, with Arabic-Indic digits read as the digits they are. */
+const clean = (text: string | null | undefined) => latinDigits((text ?? "").trim());
+const halalas = (text: string) => Math.round(Number(clean(text)) * 100);
+const count = (text: string) => (clean(text) === "" ? null : Number(clean(text)));
+
+/** What the API takes: halalas, whole counts, ISO moments. The fields' rules made every number readable. */
+function toInput(values: PromoValues): PromoCodeInput {
+  const fixed = values.discount_type === "2";
+  return {
+    code: values.code.trim(),
+    discount_type: fixed ? 2 : 1,
+    value: fixed ? halalas(values.value) : Number(clean(values.value)),
+    max_discount: clean(values.max_discount) === "" ? null : halalas(values.max_discount),
+    starts_at: fromShopLocalInput(values.starts_at),
+    ends_at: fromShopLocalInput(values.ends_at),
+    min_order: clean(values.min_order) === "" ? 0 : halalas(values.min_order),
+    usage_limit: count(values.usage_limit),
+    per_user_limit: count(values.per_user_limit),
+  };
+}
+
+/** A promo code (managers and owners): create or edit it, see its usage, pause or resume it. */
+export default function ConsolePromoCode({ loaderData }: Route.ComponentProps) {
+  // A new code's page becomes its own page once saved: the form starts again from what was saved.
+  return <PromoCodePage key={loaderData.promo?.id ?? "new"} promo={loaderData.promo} />;
+}
+
+function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const f = consoleFormat(locale);
+  const rules = useMemo(() => formRules(t), [t]);
+  const [pausing, setPausing] = useState(false);
+  const [form, { Form, Field }] = useForm<PromoValues>({ ...FORM_OPTIONS, initialValues: initialValues(promo) });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const label = (field: keyof PromoValues) => t(`console.fields.${field === "code" ? "promo_code" : field}`);
+  const whole =
+    (name: string): Validator =>
+    (value) =>
+      clean(value) === "" || /^\d+$/.test(clean(value)) ? "" : t("console.promoCodes.whole", { name });
+  const amount =
+    (name: string): Validator =>
+    (value) =>
+      clean(value) === "" || /^\d+(\.\d{1,2})?$/.test(clean(value)) ? "" : t("form.number", { name });
+
+  const save = async (values: PromoValues) => {
+    const input = toInput(values);
+    const api = browserApi(locale);
+    const saved = await run(
+      t("console.saving"),
+      () => (promo ? updatePromoCode(api, promo.id, input) : createPromoCode(api, input)),
+      () => t(promo ? "console.promoCodes.saved" : "console.promoCodes.created"),
+    );
+    if (!saved) return;
+    if (promo) await revalidator.revalidate();
+    else await navigate(to(`/admin/promo-codes/${saved.data.id}`), { replace: true });
+  };
+
+  const setActive = async (active: boolean) => {
+    if (!promo) return;
+    const id = toast.loading(t("console.saving"));
+    try {
+      const api = browserApi(locale);
+      await (active ? resumePromoCode(api, promo.id) : pausePromoCode(api, promo.id));
+      toast.success(t(active ? "console.promoCodes.resumed" : "console.promoCodes.paused"), { id });
+      await revalidator.revalidate();
+    } catch (error) {
+      toast.dismiss(id);
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  const labels = Object.fromEntries(
+    (Object.keys(initialValues(null)) as (keyof PromoValues)[]).map((k) => [k, label(k)]),
+  );
+  const number = { inputMode: "decimal" as const, dir: "ltr", autoComplete: "off" };
+
+  return (
+    <>
+      <p>
+        <Link to={to("/admin/promo-codes")}>{t("console.promoCodes.back")}</Link>
+      </p>
+      <div className="console-titlebar">
+        <h1>
+          {promo ? (
+            <>
+              {t("console.promoCodes.editTitle", { code: "" })}
+              <bdi dir="ltr">{promo.code}</bdi>
+            </>
+          ) : (
+            t("console.promoCodes.newTitle")
+          )}
+        </h1>
+        {promo ? <PromoStateBadge state={promo.state} /> : null}
+      </div>
+
+      {promo ? (
+        <section className="console-panel" aria-labelledby="promo-usage">
+          <h2 id="promo-usage">{t("console.promoCodes.usage")}</h2>
+          <ul className="console-stats">
+            <li className="console-stat">
+              <div className="console-stat__label">{t("console.promoCodes.used")}</div>
+              <div className="console-stat__value">
+                {promo.usage_limit === null
+                  ? f.number(promo.used_count)
+                  : t("console.promoCodes.usedOf", {
+                      used: f.number(promo.used_count),
+                      limit: f.number(promo.usage_limit),
+                    })}
+              </div>
+            </li>
+            <li className="console-stat">
+              <div className="console-stat__label">{t("console.promoCodes.redemptions")}</div>
+              <div className="console-stat__value">{f.number(promo.redemptions)}</div>
+            </li>
+            <li className="console-stat">
+              <div className="console-stat__label">{t("console.promoCodes.discountGiven")}</div>
+              <div className="console-stat__value">{f.money(promo.discount_total)}</div>
+            </li>
+            <li className="console-stat">
+              <div className="console-stat__label">{t("console.promoCodes.discount")}</div>
+              <div className="console-stat__value console-stat__value--text">{promoDiscountLabel(promo, t, f)}</div>
+            </li>
+          </ul>
+          <div className="console-actions">
+            {promo.active ? (
+              <button type="button" className="button button--danger" onClick={() => setPausing(true)}>
+                {t("console.promoCodes.pause")}
+              </button>
+            ) : (
+              <button type="button" className="button" onClick={() => void setActive(true)}>
+                {t("console.promoCodes.resume")}
+              </button>
+            )}
+          </div>
+        </section>
+      ) : null}
+
+      <section className="console-panel" aria-labelledby="promo-form">
+        <h2 id="promo-form">{promo ? t("console.actions.edit") : t("console.promoCodes.newTitle")}</h2>
+        <Form className="form promo-form" onSubmit={save} shouldFocus={false} aria-labelledby="promo-form">
+          <FormErrors
+            form={form}
+            messages={rules.messages}
+            serverErrors={serverErrors}
+            serverMessage={serverMessage}
+            labels={labels}
+          />
+          <div className="console-grid">
+            <Field
+              name="code"
+              validate={[
+                rules.required(label("code")),
+                rules.schema((v) => v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{3,40}$/, t("form.fallback")))),
+              ]}
+            >
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("code")}
+                  dir="ltr"
+                  autoComplete="off"
+                  required
+                />
+              )}
+            </Field>
+            <Field name="discount_type">
+              {(field, props) => (
+                <div className="field">
+                  <label htmlFor="f-discount_type">{label("discount_type")}</label>
+                  <select {...props} id="f-discount_type" value={field.value.value ?? "1"}>
+                    <option value="1">{t("console.promoCodes.percent")}</option>
+                    <option value="2">{t("console.promoCodes.fixed")}</option>
+                  </select>
+                </div>
+              )}
+            </Field>
+            <Field name="value" validate={[rules.required(label("value")), amount(label("value"))]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("value")}
+                  hint={t("console.promoCodes.valueHint")}
+                  {...number}
+                  required
+                />
+              )}
+            </Field>
+            <Field name="max_discount" validate={[amount(label("max_discount"))]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("max_discount")}
+                  hint={t("console.promoCodes.maxDiscountHint")}
+                  {...number}
+                />
+              )}
+            </Field>
+            <Field name="min_order" validate={[amount(label("min_order"))]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("min_order")}
+                  hint={t("console.promoCodes.minOrderHint")}
+                  {...number}
+                />
+              )}
+            </Field>
+            <Field name="starts_at">
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("starts_at")}
+                  hint={t("console.promoCodes.timesHint")}
+                  type="datetime-local"
+                  dir="ltr"
+                />
+              )}
+            </Field>
+            <Field name="ends_at">
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("ends_at")}
+                  hint={t("console.promoCodes.timesHint")}
+                  type="datetime-local"
+                  dir="ltr"
+                />
+              )}
+            </Field>
+            <Field name="usage_limit" validate={[whole(label("usage_limit"))]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("usage_limit")}
+                  hint={t("console.promoCodes.limitHint")}
+                  inputMode="numeric"
+                  dir="ltr"
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+            <Field name="per_user_limit" validate={[whole(label("per_user_limit"))]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={label("per_user_limit")}
+                  hint={t("console.promoCodes.perUserHint")}
+                  inputMode="numeric"
+                  dir="ltr"
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+          </div>
+          <SubmitButton>{promo ? t("console.promoCodes.save") : t("console.promoCodes.create")}</SubmitButton>
+        </Form>
+      </section>
+
+      {promo ? (
+        <ConfirmDialog
+          open={pausing}
+          title={t("console.promoCodes.pauseTitle", { code: promo.code })}
+          confirmLabel={t("console.promoCodes.pause")}
+          onCancel={() => setPausing(false)}
+          onConfirm={() => {
+            setPausing(false);
+            void setActive(false);
+          }}
+        >
+          <p>{t("console.promoCodes.pauseBody")}</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
 }

@@ -1,0 +1,44 @@
+/**
+ * The console's dashboard (issue 20): GET /admin/dashboard. Days and weeks are the shop's, in
+ * Asia/Riyadh (UTC+3, no daylight saving); a week starts on Sunday, as the Saudi working week does.
+ * Orders count once they are paid or later (paid, processing, shipped, delivered).
+ */
+
+/** Orders and revenue over a period. `revenue` is null for support, who sees counts only. */
+export interface DashboardPeriod {
+  /** ISO start of the period (UTC), the shop's midnight. */
+  from: string;
+  orders: number;
+  /** Paid totals less refunds, in halalas; null when the role may not see revenue. */
+  revenue: number | null;
+}
+
+export interface DashboardLowStock {
+  id: number;
+  slug: string;
+  name: string;
+  sku: string;
+  stock: number;
+  low_stock_threshold: number;
+}
+
+export interface DashboardRecentOrder {
+  number: string;
+  status: string;
+  total: number;
+  currency: string;
+  /** Masked for support. */
+  email: string;
+  created_at: string;
+}
+
+export interface ConsoleDashboard {
+  time_zone: "Asia/Riyadh";
+  currency: string;
+  today: DashboardPeriod;
+  week: DashboardPeriod;
+  /** Paid orders waiting to be prepared, and orders being prepared: both still to ship. */
+  pending_shipments: { paid: number; processing: number };
+  low_stock: { count: number; products: DashboardLowStock[] };
+  recent_orders: DashboardRecentOrder[];
+}
