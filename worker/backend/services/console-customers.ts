@@ -8,7 +8,7 @@ import {
 import { normalizePhone } from "../../../contract/inputs";
 import type { StaffCaller } from "../env";
 import { notFound } from "../http";
-import { pageOf, type ListQuery } from "./console-list";
+import { contains, pageOf, type ListQuery } from "./console-list";
 import { maskEmail } from "./orders";
 import { maskPhone, seesContactData } from "./staff";
 
@@ -75,25 +75,23 @@ function present(row: CustomerRow, viewer: Viewer): ConsoleCustomer {
   };
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
 /** The WHERE clause of a search, as the viewer's role allows it (see above). */
 function searchClause(search: string, viewer: Viewer): { sql: string; binds: unknown[] } {
   const phone = normalizePhone(search);
   const byOrder = "u.id IN (SELECT user_id FROM orders WHERE number = ? COLLATE NOCASE AND user_id IS NOT NULL)";
   if (seesContactData(viewer)) {
     const digits = phone.replace(/^\+/, "");
-    const parts = ["u.name LIKE ? ESCAPE '\\'", "u.email LIKE ? ESCAPE '\\'", byOrder];
-    const binds: unknown[] = [like(search), like(search), search];
+    const parts = [contains("u.name"), contains("u.email"), byOrder];
+    const binds: unknown[] = [search, search, search];
     if (/^\d{3,}$/.test(digits)) {
-      parts.push("u.phone LIKE ? ESCAPE '\\'");
-      binds.push(like(digits));
+      parts.push(contains("u.phone"));
+      binds.push(digits);
     }
     return { sql: `(${parts.join(" OR ")})`, binds };
   }
   return {
-    sql: `(u.name LIKE ? ESCAPE '\\' OR u.email = ? COLLATE NOCASE OR u.phone = ? OR ${byOrder})`,
-    binds: [like(search), search, phone, search],
+    sql: `(${contains("u.name")} OR u.email = ? COLLATE NOCASE OR u.phone = ? OR ${byOrder})`,
+    binds: [search, search, phone, search],
   };
 }
 

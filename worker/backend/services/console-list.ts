@@ -66,3 +66,10 @@ export async function pageOf<Row>(
     },
   };
 }
+
+/**
+ * "The column contains the text", case-insensitive for Latin letters, as a WHERE term with one
+ * bind. instr(), not LIKE: D1 refuses LIKE patterns over 50 bytes ("pattern too complex"), and a
+ * search needs no wildcards to escape.
+ */
+export const contains = (column: string) => `instr(lower(${column}), lower(?)) > 0`;

@@ -3,7 +3,7 @@ import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound } from "../http";
 import { say } from "../../lib/i18n";
 import { INVALID_INPUT } from "../../lib/input-messages";
-import { pageOf, type ListQuery } from "./console-list";
+import { contains, pageOf, type ListQuery } from "./console-list";
 import { auditStatement } from "./staff";
 
 /**
@@ -79,8 +79,8 @@ export async function listPromos(
   const binds: unknown[] = [];
   if (query.status) where.push(FILTERS[query.status]);
   if (query.search) {
-    where.push("p.code LIKE ? ESCAPE '\\'");
-    binds.push(`%${query.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+    where.push(contains("p.code"));
+    binds.push(query.search);
   }
   const { rows, meta } = await pageOf<PromoRecord>(
     db,

@@ -4,7 +4,7 @@ import type { AuditEntry } from "../../../../contract/console";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
 import { validate } from "../../../lib/validate";
-import { listQuerySchema, pageOf } from "../../services/console-list";
+import { contains, listQuerySchema, pageOf } from "../../services/console-list";
 import { staffOnly } from "../../services/staff";
 
 /** /admin/audit (owners): every staff action, newest first, filterable by entity and by who. */
@@ -48,9 +48,8 @@ auditRoutes.get(
       binds.push(q.entity_id);
     }
     if (q.search) {
-      where.push("(staff_email LIKE ? ESCAPE '\\' OR action LIKE ? ESCAPE '\\')");
-      const like = `%${q.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-      binds.push(like, like);
+      where.push(`(${contains("staff_email")} OR ${contains("action")})`);
+      binds.push(q.search, q.search);
     }
     const { rows, meta } = await pageOf<AuditRow>(
       c.env.DB,
