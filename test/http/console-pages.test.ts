@@ -13,8 +13,12 @@ import { consoleHttpSession, newStaffAccount, registerAccount } from "../support
 const base = inject("baseURL");
 
 /** Each console page (its route path; the index has none), a concrete path, and the weakest role that may open it. */
-const PAGES: { route: string; path: string; role: StaffRole }[] = [
+const PAGES: { route: string; path: string | (() => string); role: StaffRole }[] = [
   { route: "", path: "/admin", role: "support" },
+  { route: "promo-codes", path: "/admin/promo-codes", role: "manager" },
+  { route: "promo-codes/:id", path: "/admin/promo-codes/new", role: "manager" },
+  { route: "customers", path: "/admin/customers", role: "support" },
+  { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
   { route: "staff", path: "/admin/staff", role: "owner" },
   { route: "audit", path: "/admin/audit", role: "owner" },
 ];
@@ -27,12 +31,15 @@ const ASIDE: Record<string, string> = {
 
 type Visitor = "stranger" | "shopper" | StaffRole;
 const cookies = {} as Record<Visitor, string>;
+let shopperId = 0;
 
 beforeAll(async () => {
   cookies.stranger = "";
   const shopper = `pages-shopper-${Date.now()}@example.com`;
   await registerAccount(base, shopper);
-  cookies.shopper = (await consoleHttpSession(base, shopper)).cookie;
+  const session = await consoleHttpSession(base, shopper);
+  cookies.shopper = session.cookie;
+  shopperId = session.userId;
   for (const role of STAFF_ROLES)
     cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;
 }, 120_000);
@@ -52,11 +59,12 @@ describe("the console's pages and who may open them", () => {
 
   for (const locale of ["en", "ar"] as const)
     for (const page of PAGES)
-      it(`/${locale}${page.path}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+      it(`/${locale}/${page.route || "admin"}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+        const path = typeof page.path === "string" ? page.path : page.path();
         for (const who of ["stranger", "shopper", ...STAFF_ROLES] as Visitor[]) {
-          const res = await get(`/${locale}${page.path}`, who);
+          const res = await get(`/${locale}${path}`, who);
           const allowed = who !== "stranger" && who !== "shopper" && roleAtLeast(who, page.role);
-          expect(res.status, `${page.path} as ${who}`).toBe(allowed ? 200 : 404);
+          expect(res.status, `${path} as ${who}`).toBe(allowed ? 200 : 404);
           const html = await res.text();
           if (allowed) expect(html).toContain('class="console"');
           else expect(html).not.toContain('class="console"');
