@@ -193,7 +193,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const reasonLabel = t("console.fields.reason");
 
   return (
-    <>
+    <div className="console-orders-page">
       <p className="console-back">
         <Link to={`/${locale}/admin/orders`}>{t("console.orders.back")}</Link>
       </p>
@@ -696,6 +696,6 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             : t("console.orders.cancelBody")}
         </p>
       </ConfirmDialog>
-    </>
+    </div>
   );
 }

@@ -75,7 +75,7 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   ];
   const filtered = ORDER_FILTERS.some((key) => filters[key]);
   return (
-    <>
+    <div className="console-orders-page">
       <h1>{t("console.nav.orders")}</h1>
       <Form method="get" className="console-filters" role="search" aria-label={t("console.orders.filters")}>
         <div className="field">
@@ -136,6 +136,6 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
         rowKey={(r) => r.number}
         empty={t("console.orders.empty")}
       />
-    </>
+    </div>
   );
 }
