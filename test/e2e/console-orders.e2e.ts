@@ -78,6 +78,15 @@ async function toastSays(page: Page, text: string) {
     .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
 }
 
+/** Nothing sticks out sideways: a phone scrolls the page down only (tables scroll in their region). */
+async function fitsWidth(page: Page) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
 async function noSeriousViolations(page: Page) {
   // Toasts fade in: measured half transparent they read as a contrast failure.
   await page.waitForTimeout(600);
@@ -212,7 +221,13 @@ for (const locale of LOCALES) {
       await noSeriousViolations(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-${locale}.png`);
       await page.setViewportSize({ width: 390, height: 844 });
+      await fitsWidth(page);
+      await noSeriousViolations(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-phone-${locale}.png`);
+      await page.goto(`${base}/${locale}/admin/orders`);
+      await hydrated(page, ".console-table a");
+      await fitsWidth(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-phone-${locale}.png`);
 
       await shopper.page.reload();
       await shopper.page.waitForSelector(".order-shipment");
@@ -240,6 +255,7 @@ for (const locale of LOCALES) {
       expect(text).not.toContain("console-buyer-");
       expect(text).not.toContain("Tahlia");
       expect(text).not.toContain("512345678");
+      await fitsWidth(page);
       await noSeriousViolations(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-support-phone-${locale}.png`);
       await context.close();

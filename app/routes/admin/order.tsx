@@ -263,7 +263,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       <div className="console-order">
         <section className="console-panel console-order__items" aria-labelledby="order-lines">
           <h2 id="order-lines">{t("console.orders.lines")}</h2>
-          <div className="console-table__scroll">
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.lines")}>
             <table>
               <thead>
                 <tr>
@@ -407,7 +408,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         <section className="console-panel console-order__wide" aria-labelledby="order-payments">
           <h2 id="order-payments">{t("console.orders.payments")}</h2>
           {order.payments.length ? (
-            <div className="console-table__scroll">
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.payments")}>
               <table>
                 <thead>
                   <tr>
@@ -446,7 +448,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           )}
           <h3>{t("console.orders.refunds")}</h3>
           {order.refunds.length ? (
-            <div className="console-table__scroll">
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.refunds")}>
               <table>
                 <thead>
                   <tr>
