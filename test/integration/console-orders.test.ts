@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { call, newGuest, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
@@ -306,5 +307,88 @@ describe("orders in the console", () => {
     expect((await call(manager, "POST", `/admin/orders/${number}/process`, {})).status).toBe(200);
     const missing = await call(manager, "POST", `/admin/orders/${number}/ship`, {});
     expect(missing.body.errors?.carrier?.[0]).toContain("شركة الشحن");
+  });
+});
+
+describe("orders in the console, fuzzed", () => {
+  const nasty = fc.constantFrom(
+    "",
+    " ",
+    "' OR 1=1 --",
+    "%",
+    "_",
+    "\\",
+    "<script>alert(1)</script>",
+    "٠١٢٣",
+    "\u0000",
+    "9".repeat(400),
+    "2026-02-30",
+    "-1",
+    "1e99",
+    "NaN",
+  );
+  const value = fc.oneof(
+    nasty,
+    fc.string({ maxLength: 40 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.integer(), { maxLength: 3 }),
+  );
+  const internals = /\.ts:\d+|SQLITE_|D1_ERROR|\bSELECT\b.*\bFROM\b|TypeError|ReferenceError|CHECK constraint/;
+
+  it("the list answers every query without a 5xx or a leak", async () => {
+    const manager = await newStaff("manager");
+    const fields = ["status", "payment_status", "date_from", "date_to", "search", "sort", "dir", "page", "per_page"];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(Object.fromEntries(fields.map((f) => [f, value])), { requiredKeys: [] }),
+        async (rec) => {
+          const qs = new URLSearchParams();
+          for (const [k, v] of Object.entries(rec)) qs.append(k, typeof v === "string" ? v : JSON.stringify(v));
+          const res = await call(manager, "GET", `/admin/orders?${qs.toString()}`);
+          expect(res.status === 200 || res.status === 422, JSON.stringify(res.body)).toBe(true);
+          expect(JSON.stringify(res.body)).not.toMatch(internals);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("transitions and refunds answer every body without a 5xx, and never refund past what was paid", async () => {
+    const manager = await newStaff("manager");
+    const { number, total } = await paidOrder(await newUser());
+    const actions = ["process", "ship", "deliver", "cancel", "refund"] as const;
+    const body = fc.oneof(
+      fc.record({ carrier: value, tracking_number: value, amount: value, reason: value }, { requiredKeys: [] }),
+      fc.record({ amount: fc.integer({ min: -5, max: total + 5 }), reason: value }, { requiredKeys: [] }),
+      fc.anything({ maxDepth: 2 }),
+    );
+    const target = fc.oneof(
+      fc.constant(number),
+      fc.constant(number.toLowerCase()),
+      nasty,
+      fc.string({ maxLength: 20 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...actions), target, body, async (action, who, payload) => {
+        const path = `/admin/orders/${encodeURIComponent(String(who)) || "x"}/${action}`;
+        const res = await call(manager, "POST", path, payload);
+        expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
+        expect(JSON.stringify(res.body)).not.toMatch(internals);
+      }),
+      { numRuns: 150 },
+    );
+    const order = await env.DB.prepare("SELECT id, total, refunded FROM orders WHERE number = ?")
+      .bind(number)
+      .first<{ id: number; total: number; refunded: number }>();
+    const made = await env.DB.prepare(
+      "SELECT COALESCE(SUM(amount), 0) AS n FROM refunds WHERE order_id = ? AND status = 'succeeded'",
+    )
+      .bind(order!.id)
+      .first<{ n: number }>();
+    expect(order!.refunded).toBeLessThanOrEqual(order!.total);
+    expect(made!.n).toBe(order!.refunded);
   });
 });
