@@ -427,7 +427,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                 <tbody>
                   {order.payments.map((p) => (
                     <tr key={p.id}>
-                      <td>{formatDate(p.created_at, locale, true)}</td>
+                      <td className="is-date">{formatDate(p.created_at, locale, true)}</td>
                       <td>
                         <bdi dir="ltr">{p.provider}</bdi>
                       </td>
@@ -465,7 +465,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                 <tbody>
                   {order.refunds.map((r) => (
                     <tr key={r.id}>
-                      <td>{formatDate(r.created_at, locale, true)}</td>
+                      <td className="is-date">{formatDate(r.created_at, locale, true)}</td>
                       <td className="is-numeric">{money(r.amount)}</td>
                       <td>
                         <span
