@@ -4,6 +4,7 @@ import {
   methodName,
   ORDER_PROGRESS,
   paymentStatusKey,
+  progressStatus,
   reachedSteps,
   type Order,
   type OrderAddress,
@@ -16,7 +17,7 @@ import { OrderSummary } from "./OrderSummary";
 export function OrderTimeline({ status }: { status: string }) {
   const t = useT();
   const reached = reachedSteps(status);
-  const left = status === "payment_failed" || status === "cancelled" || status === "refunded";
+  const left = status === "payment_failed" || status === "cancelled";
   return (
     <ol className="timeline" aria-label={t("orders.timeline")}>
       {ORDER_PROGRESS.map((step, i) => {
@@ -129,7 +130,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
         </div>
         <OrderStatusBadge status={order.status} />
       </header>
-      <OrderTimeline status={order.status} />
+      <OrderTimeline status={progressStatus(order)} />
       <OrderShipment order={order} />
       {children}
       <div className="order-details__grid">

@@ -62,6 +62,15 @@ export function paymentStatusKey(status: string): string | null {
   return (PAYMENT_STATUSES as readonly string[]).includes(status) ? `orders.paymentStatuses.${status}` : null;
 }
 
+/**
+ * The step of the progress an order shows: a refunded order (a derived state) shows how far it got
+ * (paid, shipped, delivered); its badge and the refund box say it was refunded.
+ */
+export function progressStatus(order: Pick<Order, "status" | "shipped_at" | "delivered_at">): string {
+  if (order.status !== "refunded") return order.status;
+  return order.delivered_at ? "delivered" : order.shipped_at ? "shipped" : "paid";
+}
+
 /** Which steps of the progress an order has reached (a failed or cancelled order has reached none past the first). */
 export function reachedSteps(status: string): Set<OrderStatus> {
   const index = ORDER_PROGRESS.indexOf(status as OrderStatus);
