@@ -44,7 +44,7 @@ interface MoyasarPayment {
 interface MoyasarError {
   type?: string;
   message?: string;
-  errors?: Record<string, string[]> | null;
+  errors?: Record<string, string[]> | string | null;
 }
 
 /** The payment states of an invoice's payment that hold money to refund. */
@@ -142,7 +142,14 @@ export function moyasarProvider(config: {
       if (res.status >= 500) throw new Error(`Moyasar POST /payments/${paid.id}/refund answered ${res.status}`);
       const body = (await res.json().catch(() => ({}))) as MoyasarPayment & MoyasarError;
       if (!res.ok) {
-        const fields = Object.values(body.errors ?? {}).flat();
+        // `errors` is an object of field messages, but a string or null is seen too.
+        const errors: unknown = body.errors;
+        const fields =
+          typeof errors === "string"
+            ? [errors]
+            : errors && typeof errors === "object"
+              ? Object.values(errors).flat().map(String)
+              : [];
         return {
           status: "failed",
           providerRef: paid.id,
