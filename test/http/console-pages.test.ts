@@ -3,6 +3,7 @@ import { roleAtLeast, STAFF_ROLES, type StaffRole } from "../../contract/console
 import { readManifests } from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
 import { consoleHttpSession, newStaffAccount, registerAccount } from "../support/console-browser.ts";
+import { buyThroughCheckout } from "../support/http.ts";
 
 /**
  * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
@@ -19,6 +20,8 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "promo-codes/:id", path: "/admin/promo-codes/new", role: "manager" },
   { route: "customers", path: "/admin/customers", role: "support" },
   { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
+  { route: "orders", path: "/admin/orders", role: "support" },
+  { route: "orders/:number", path: () => `/admin/orders/${orderNumber}`, role: "support" },
   { route: "staff", path: "/admin/staff", role: "owner" },
   { route: "audit", path: "/admin/audit", role: "owner" },
 ];
@@ -32,6 +35,7 @@ const ASIDE: Record<string, string> = {
 type Visitor = "stranger" | "shopper" | StaffRole;
 const cookies = {} as Record<Visitor, string>;
 let shopperId = 0;
+let orderNumber = "";
 
 beforeAll(async () => {
   cookies.stranger = "";
@@ -40,6 +44,10 @@ beforeAll(async () => {
   const session = await consoleHttpSession(base, shopper);
   cookies.shopper = session.cookie;
   shopperId = session.userId;
+  const product = (
+    (await (await fetch(`${base}/backend/products?per_page=1&in_stock=1`)).json()) as { data: { id: number }[] }
+  ).data[0].id;
+  orderNumber = (await buyThroughCheckout(base, product, 1, "10.77.1.1")).number;
   for (const role of STAFF_ROLES)
     cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;
 }, 120_000);
