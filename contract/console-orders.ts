@@ -5,23 +5,21 @@
  */
 import * as v from "valibot";
 import type { InputMessages } from "./inputs";
-import type { OrderAddress, OrderItem, OrderStatus, PaymentStatus, Totals } from "./orders";
+import {
+  ORDER_STATUSES,
+  type OrderAddress,
+  type OrderItem,
+  type OrderStatus,
+  type PaymentStatus,
+  type Totals,
+} from "./orders";
 
 /** What staff can do next with an order; the detail answer lists only the allowed ones. */
 export const ORDER_ACTIONS = ["process", "ship", "deliver", "cancel", "refund"] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
-/** The statuses the list filters by (`refunded` is derived: a non-cancelled order refunded in full). */
-export const CONSOLE_ORDER_STATUSES = [
-  "pending_payment",
-  "paid",
-  "processing",
-  "shipped",
-  "delivered",
-  "payment_failed",
-  "cancelled",
-  "refunded",
-] as const satisfies readonly OrderStatus[];
+/** The statuses the list filters by: every answered state (`refunded` is derived: a non-cancelled order refunded in full). */
+export const CONSOLE_ORDER_STATUSES = ORDER_STATUSES;
 
 export const CONSOLE_PAYMENT_STATUSES = [
   "unpaid",

@@ -7,10 +7,20 @@ export type StoredOrderStatus =
   "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
 
 /**
- * The state an order is answered in: its stored state, or `refunded` once a (not cancelled) order
+ * The states an order is answered in: its stored state, or `refunded` once a (not cancelled) order
  * was refunded in full. Derived, never stored (the orders table's CHECK stays as it is).
  */
-export type OrderStatus = StoredOrderStatus | "refunded";
+export const ORDER_STATUSES = [
+  "pending_payment",
+  "paid",
+  "processing",
+  "shipped",
+  "delivered",
+  "payment_failed",
+  "cancelled",
+  "refunded",
+] as const satisfies readonly (StoredOrderStatus | "refunded")[];
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** `partially_refunded` / `refunded`: derived from the refunded amount of a paid order. */
 export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed" | "partially_refunded" | "refunded";

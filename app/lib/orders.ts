@@ -1,19 +1,10 @@
-import type { Order } from "../../contract/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
  */
-export const ORDER_STATUSES = [
-  "pending_payment",
-  "paid",
-  "processing",
-  "shipped",
-  "delivered",
-  "payment_failed",
-  "cancelled",
-  "refunded",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import { ORDER_STATUSES, type Order, type OrderStatus } from "../../contract/orders";
+
+export { ORDER_STATUSES, type OrderStatus };
 
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
 export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];

@@ -26,6 +26,7 @@ import {
   type OrderActor,
   type OrderRow,
   type StoredOrderStatus,
+  type OrderItemRow,
 } from "./orders";
 import { paymentProvider, type PaymentRecord, type RefundResult } from "./payment-providers";
 import { releasePromoStatements } from "./promo";
@@ -426,18 +427,10 @@ export async function consoleOrderDetail(
     phone: open ? order.phone : maskPhone(order.phone),
     masked: !open,
     guest: order.user_id === null,
-    items: (
-      items.results as unknown as {
-        product_id: number;
-        slug: string;
-        name_en: string;
-        name_ar: string;
-        image: string | null;
-        quantity: number;
-        unit_price: number;
-        line_total: number;
-      }[]
-    ).map((i) => ({ ...i, name: lang === "ar" ? i.name_ar : i.name_en })),
+    items: (items.results as unknown as Omit<OrderItemRow, "order_id">[]).map((i) => ({
+      ...i,
+      name: lang === "ar" ? i.name_ar : i.name_en,
+    })),
     promo_code: order.promo_code,
     address: open
       ? address

@@ -45,7 +45,7 @@ export interface OrderRow extends Totals {
   updated_at: string;
 }
 
-interface OrderItemRow {
+export interface OrderItemRow {
   order_id: number;
   product_id: number;
   slug: string;
