@@ -28,6 +28,8 @@ export function withParams(search: string, pathname: string, changes: Record<str
  * A console table, sorted and paged on the server: a sortable column's header is a link that asks
  * for that sort (again: the other direction), so sorting and paging work without JavaScript, keep
  * their URL, and use the keyboard like any link. aria-sort tells screen readers the current order.
+ * Without `meta` it is a plain table of what it was given (a customer's orders, the dashboard's
+ * latest): no sort links, count or pages. `labelledBy` names the table by a heading on the page.
  */
 export function DataTable<Row>({
   caption,
@@ -36,27 +38,35 @@ export function DataTable<Row>({
   meta,
   rowKey,
   empty,
+  labelledBy,
 }: {
   caption: string;
   columns: Column<Row>[];
   rows: Row[];
-  meta: ConsoleListMeta;
+  meta?: ConsoleListMeta;
   rowKey: (row: Row) => string | number;
   empty: string;
+  labelledBy?: string;
 }) {
   const t = useT();
   const { pathname, search } = useLocation();
   return (
     <div className="console-table">
       {/* A table wider than the screen scrolls in its own region, which keyboards must reach. */}
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
-      <div className="console-table__scroll" tabIndex={0} role="region" aria-label={caption}>
+      <div
+        className="console-table__scroll"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+        tabIndex={0}
+        role="region"
+        aria-label={labelledBy ? undefined : caption}
+        aria-labelledby={labelledBy}
+      >
         <table>
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>
               {columns.map((col) => {
-                const active = col.sort !== undefined && col.sort === meta.sort;
+                const active = meta !== undefined && col.sort !== undefined && col.sort === meta.sort;
                 const next = active && meta.dir === "asc" ? "desc" : "asc";
                 return (
                   <th
@@ -65,7 +75,7 @@ export function DataTable<Row>({
                     className={col.numeric ? "is-numeric" : undefined}
                     aria-sort={active ? (meta.dir === "asc" ? "ascending" : "descending") : undefined}
                   >
-                    {col.sort ? (
+                    {col.sort && meta ? (
                       <Link
                         to={withParams(search, pathname, { sort: col.sort, dir: next, page: undefined })}
                         preventScrollReset
@@ -105,12 +115,16 @@ export function DataTable<Row>({
           </tbody>
         </table>
       </div>
-      <p className="console-table__count">{t("console.table.count", { total: meta.total })}</p>
-      <Pagination
-        page={meta.page}
-        last={meta.last_page}
-        href={(page) => withParams(search, pathname, { page: page === 1 ? undefined : String(page) })}
-      />
+      {meta ? (
+        <>
+          <p className="console-table__count">{t("console.table.count", { total: meta.total })}</p>
+          <Pagination
+            page={meta.page}
+            last={meta.last_page}
+            href={(page) => withParams(search, pathname, { page: page === 1 ? undefined : String(page) })}
+          />
+        </>
+      ) : null}
     </div>
   );
 }

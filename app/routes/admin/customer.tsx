@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/customer";
 import { getCustomer } from "../../lib/api/console-customers";
+import { DataTable } from "../../components/console/DataTable";
 import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
@@ -102,42 +103,28 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
         {c.orders.length === 0 ? (
           <p className="console-hint">{t("console.customers.noOrders")}</p>
         ) : (
-          <div className="console-table">
-            {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
-            <div className="console-table__scroll" tabIndex={0} role="region" aria-labelledby="customer-orders">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("console.customers.order")}</th>
-                    <th scope="col">{t("console.customers.status")}</th>
-                    <th scope="col" className="is-numeric">
-                      {t("console.customers.items")}
-                    </th>
-                    <th scope="col" className="is-numeric">
-                      {t("console.customers.total")}
-                    </th>
-                    <th scope="col">{t("console.customers.date")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {c.orders.map((o) => (
-                    <tr key={o.number}>
-                      <td>
-                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
-                          <bdi dir="ltr">{o.number}</bdi>
-                        </Link>
-                      </td>
-                      <td>
-                        <ConsoleOrderBadge status={o.status} />
-                      </td>
-                      <td className="is-numeric">{f.number(o.items)}</td>
-                      <td className="is-numeric">{f.money(o.total, o.currency)}</td>
-                      <td>{f.moment(o.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+          <div>
+            <DataTable
+              caption={t("console.customers.ordersTitle")}
+              labelledBy="customer-orders"
+              rows={c.orders}
+              rowKey={(o) => o.number}
+              empty={t("console.customers.noOrders")}
+              columns={[
+                {
+                  label: t("console.customers.order"),
+                  cell: (o) => (
+                    <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
+                      <bdi dir="ltr">{o.number}</bdi>
+                    </Link>
+                  ),
+                },
+                { label: t("console.customers.status"), cell: (o) => <ConsoleOrderBadge status={o.status} /> },
+                { label: t("console.customers.items"), numeric: true, cell: (o) => f.number(o.items) },
+                { label: t("console.customers.total"), numeric: true, cell: (o) => f.money(o.total, o.currency) },
+                { label: t("console.customers.date"), cell: (o) => f.moment(o.created_at) },
+              ]}
+            />
             {c.orders_count > c.orders.length ? (
               <p className="console-table__count">
                 {t("console.customers.ordersShown", {

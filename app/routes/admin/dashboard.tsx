@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { roleAtLeast } from "../../../contract/console";
+import { DataTable } from "../../components/console/DataTable";
 import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
 import { getDashboard } from "../../lib/api/console-dashboard";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -118,43 +119,27 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
         {d.recent_orders.length === 0 ? (
           <p className="console-hint">{t("console.dashboard.noOrders")}</p>
         ) : (
-          <div className="console-table">
-            {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
-            <div className="console-table__scroll" tabIndex={0} role="region" aria-labelledby="dashboard-recent">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("console.dashboard.order")}</th>
-                    <th scope="col">{t("console.dashboard.customer")}</th>
-                    <th scope="col">{t("console.dashboard.status")}</th>
-                    <th scope="col" className="is-numeric">
-                      {t("console.dashboard.total")}
-                    </th>
-                    <th scope="col">{t("console.dashboard.date")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.recent_orders.map((o) => (
-                    <tr key={o.number}>
-                      <td>
-                        <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
-                          <bdi dir="ltr">{o.number}</bdi>
-                        </Link>
-                      </td>
-                      <td>
-                        <bdi dir="ltr">{o.email}</bdi>
-                      </td>
-                      <td>
-                        <ConsoleOrderBadge status={o.status} />
-                      </td>
-                      <td className="is-numeric">{f.money(o.total, o.currency)}</td>
-                      <td>{f.moment(o.created_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </div>
+          <DataTable
+            caption={t("console.dashboard.recentOrders")}
+            labelledBy="dashboard-recent"
+            rows={d.recent_orders}
+            rowKey={(o) => o.number}
+            empty={t("console.dashboard.noOrders")}
+            columns={[
+              {
+                label: t("console.dashboard.order"),
+                cell: (o) => (
+                  <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
+                    <bdi dir="ltr">{o.number}</bdi>
+                  </Link>
+                ),
+              },
+              { label: t("console.dashboard.customer"), cell: (o) => <bdi dir="ltr">{o.email}</bdi> },
+              { label: t("console.dashboard.status"), cell: (o) => <ConsoleOrderBadge status={o.status} /> },
+              { label: t("console.dashboard.total"), numeric: true, cell: (o) => f.money(o.total, o.currency) },
+              { label: t("console.dashboard.date"), cell: (o) => f.moment(o.created_at) },
+            ]}
+          />
         )}
       </section>
     </>
