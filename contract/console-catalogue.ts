@@ -141,8 +141,9 @@ type M = InputMessages;
 
 /** A text the operator must fill: trimmed, 1 to `max` characters. */
 function required(m: M, field: Parameters<M["required"]>[0], max: number) {
+  // A field left out reads as empty, so it gets its own "is required" like an empty one.
   return v.pipe(
-    v.string(m.required(field)),
+    v.optional(v.string(m.required(field)), ""),
     v.trim(),
     v.nonEmpty(m.required(field)),
     v.maxLength(max, m.maxLength(field, max)),
@@ -160,18 +161,21 @@ function optionalText(m: M, field: Parameters<M["required"]>[0], max: number) {
  */
 function whole(m: M, field: Parameters<M["required"]>[0], min: number, max: number) {
   return v.pipe(
-    v.union(
-      [
-        v.number(m.invalid(field)),
-        v.pipe(
-          v.string(m.invalid(field)),
-          v.trim(),
-          v.nonEmpty(m.required(field)),
-          v.regex(/^-?\d{1,12}$/, m.invalid(field)),
-          v.transform(Number),
-        ),
-      ],
-      m.invalid(field),
+    v.optional(
+      v.union(
+        [
+          v.number(m.invalid(field)),
+          v.pipe(
+            v.string(m.invalid(field)),
+            v.trim(),
+            v.nonEmpty(m.required(field)),
+            v.regex(/^-?\d{1,12}$/, m.invalid(field)),
+            v.transform(Number),
+          ),
+        ],
+        m.invalid(field),
+      ),
+      "",
     ),
     v.integer(m.invalid(field)),
     v.minValue(min, m.invalid(field)),
