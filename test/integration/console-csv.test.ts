@@ -35,10 +35,10 @@ async function importCsv(staff: Staff, text: string, dryRun: boolean) {
     },
     body: text,
   });
-  // `any`: the report's fields are asserted one by one.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return {
     status: res.status,
+    // `any`: the report's fields are asserted one by one.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     body: (await res.json()) as { data: any; message?: string; errors?: Record<string, string[]> },
   };
 }
