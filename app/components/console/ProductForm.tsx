@@ -1,8 +1,7 @@
-import { getValue, setValue, useForm } from "@modular-forms/react";
+import { useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/console-catalogue";
-import { PRODUCT_LIMITS } from "../../../contract/console-catalogue";
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
@@ -70,14 +69,6 @@ function initialValues(p: ConsoleProduct | null): Values {
     brand_id: str(p?.brand_id),
   };
 }
-
-/** A slug from an English name: lower case, digits and hyphens. */
-const slugOf = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, PRODUCT_LIMITS.slug);
 
 export function ProductForm({
   product,
@@ -331,27 +322,7 @@ export function ProductForm({
         <section className="console-panel" aria-labelledby="pf-identity">
           <h2 id="pf-identity">{t("console.products.identitySection")}</h2>
           <div className="console-grid">
-            <Field name="slug" validate={[rules.slug]}>
-              {(f, props) => (
-                <TextField
-                  form={form}
-                  field={f}
-                  props={props}
-                  label={labels.slug}
-                  dir="ltr"
-                  required
-                  readOnly={!canWrite}
-                  hint={t("console.products.slugHint")}
-                  onFocus={() => {
-                    // A new product's slug starts from its English name.
-                    if (!product && !f.value.value) {
-                      const suggested = slugOf(getValue(form, "name_en") ?? "");
-                      if (suggested) setValue(form, "slug", suggested, { shouldValidate: false });
-                    }
-                  }}
-                />
-              )}
-            </Field>
+            {text("slug", { dir: "ltr", required: true, hint: t("console.products.slugHint") })}
             {text("sku", { dir: "ltr", required: true })}
             {text("model", { dir: "ltr" })}
             {select("category_id", choices.categories)}
@@ -378,8 +349,7 @@ export function ProductForm({
             {text("low_stock_threshold", { dir: "ltr", inputMode: "numeric" })}
           </div>
         </section>
-        <section className="console-panel" aria-labelledby="pf-images">
-          <h2 id="pf-images">{t("console.products.imagesSection")}</h2>
+        <section className="console-panel" aria-label={t("console.products.imagesSection")}>
           <ImagesEditor value={images} onChange={setImages} upload={upload} error={serverError("images")} />
         </section>
         <section className="console-panel" aria-labelledby="pf-flags">

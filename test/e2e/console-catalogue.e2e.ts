@@ -1,0 +1,175 @@
+import { mkdirSync } from "node:fs";
+import { crc32, deflateSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { seriousViolations } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+
+/**
+ * The console's products in Chromium, in both languages (issue 20's acceptance): an owner adds a
+ * product with an image and its names in Arabic and English, and the storefront's product page
+ * shows it in both languages with that image; hiding it takes it off the shop. Axe checks the
+ * product list and form; screenshots at 1280 and 390 px.
+ */
+const base = inject("baseURL");
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A solid-colour PNG of `size`×`size`, made here (no binary fixture in the repository). */
+function png(size: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3).fill(Buffer.from(rgb))]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", pixels),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+const TEXT = {
+  en: {
+    newProduct: "New product",
+    created: "Product created.",
+    hide: "Hide from the shop",
+    hidden: "hidden from the shop",
+  },
+  ar: {
+    newProduct: "منتج جديد",
+    created: "تم إنشاء المنتج.",
+    hide: "إخفاء من المتجر",
+    hidden: "أُخفي المنتج من المتجر",
+  },
+};
+
+for (const locale of LOCALES) {
+  const t = TEXT[locale];
+  describe(`products in the console (${locale})`, () => {
+    it("an owner adds a product with an image and both names, and the shop shows it in both languages", async () => {
+      const owner = await newStaffAccount(base, "owner", `catalogue-${locale}`);
+      const stamp = Date.now().toString(36);
+      const slug = `aurora-lamp-${locale}-${stamp}`;
+      const nameEn = `Aurora lamp ${stamp}`;
+      const nameAr = `مصباح أورورا ${stamp}`;
+      const { context, page, errors } = await newPage(browser);
+      await signInToConsole(page, base, locale, owner);
+
+      await page.goto(`${base}/${locale}/admin/products`);
+      await hydrated(page, ".console-table");
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-${locale}.png`);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.getByRole("link", { name: t.newProduct, exact: true }).click();
+      await page.waitForURL(`${base}/${locale}/admin/products/new`);
+      await hydrated(page, "#f-name_en");
+      expect(await page.locator("#f-name_en").getAttribute("dir")).toBe("ltr");
+      expect(await page.locator("#f-name_ar").getAttribute("dir")).toBe("rtl");
+      await page.locator("#f-name_en").fill(nameEn);
+      await page.locator("#f-name_ar").fill(nameAr);
+      await page.locator("#f-description_en").fill("A warm desk lamp.");
+      await page.locator("#f-description_ar").fill("مصباح مكتب دافئ.");
+      await page.locator("#f-slug").fill(slug);
+      await page.locator("#f-sku").fill(slug.toUpperCase());
+      await page.locator("#f-price").fill("14900");
+      await page.locator("#f-stock").fill("6");
+      await page.locator("#f-category_id").selectOption({ index: 1 });
+      // A specification row in each language.
+      const specs = page.locator(".console-specs");
+      await specs.nth(0).getByRole("button").last().click();
+      await specs.nth(0).locator("input").nth(0).fill("Power");
+      await specs.nth(0).locator("input").nth(1).fill("9 W");
+      await specs.nth(1).getByRole("button").last().click();
+      await specs.nth(1).locator("input").nth(0).fill("القدرة");
+      await specs.nth(1).locator("input").nth(1).fill("9 واط");
+      // The image: uploaded, then previewed.
+      await page
+        .locator(".console-images input[type=file]")
+        .setInputFiles({ name: "lamp.png", mimeType: "image/png", buffer: png(96, [230, 160, 40]) });
+      const preview = page.locator(".console-images__list img");
+      await expect.poll(() => preview.count()).toBe(1);
+      const imageUrl = (await preview.getAttribute("src"))!;
+      expect(imageUrl).toMatch(/^\/backend\/media\/uploads\/[a-f0-9]{32}\.png$/);
+      await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-new-${locale}.png`);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.locator(".console-product-form button[type=submit]").click();
+      await page.waitForURL(new RegExp(`/${locale}/admin/products/\\d+$`));
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.created)]));
+      await hydrated(page, "#f-name_en");
+      expect(await page.locator("#f-name_ar").inputValue()).toBe(nameAr);
+      await page.waitForTimeout(400); // the toast's animation ends before axe measures contrast
+      expect(await seriousViolations(page)).toEqual([]);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-${locale}.png`);
+      const editUrl = page.url();
+
+      // The storefront's product page, in both languages, with the uploaded image.
+      const shopper = await newPage(browser);
+      for (const [lang, name] of [
+        ["en", nameEn],
+        ["ar", nameAr],
+      ] as const) {
+        const res = await shopper.page.goto(`${base}/${lang}/product-details/${slug}`);
+        expect(res?.status()).toBe(200);
+        expect(await shopper.page.locator("h1").textContent()).toContain(name);
+        const main = shopper.page.locator(".gallery__main img");
+        expect(await main.getAttribute("src")).toBe(imageUrl);
+        await expect.poll(() => main.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
+        expect(await shopper.page.locator("body").textContent()).toContain(lang === "ar" ? "9 واط" : "9 W");
+      }
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.png`);
+
+      // Hidden after a confirmation: the shop's page is gone.
+      await page.getByRole("button", { name: t.hide }).click();
+      const dialog = page.getByRole("dialog");
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      await dialog.getByRole("button", { name: t.hide }).click();
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.hidden)]));
+      // Past the page cache's few seconds, the product page is the shop's 404.
+      await expect
+        .poll(async () => (await shopper.page.goto(`${base}/${locale}/product-details/${slug}`))?.status(), {
+          timeout: 15_000,
+          interval: 1_000,
+        })
+        .toBe(404);
+      await shopper.context.close();
+
+      // A phone's width: the form stacks, nothing overflows sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(editUrl);
+      await hydrated(page, "#f-name_en");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-phone-${locale}.png`);
+      await page.goto(`${base}/${locale}/admin/products`);
+      await hydrated(page, ".console-table");
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-phone-${locale}.png`);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
