@@ -51,12 +51,14 @@ const TEXT = {
   en: {
     newProduct: "New product",
     created: "Product created.",
+    saved: "Product saved.",
     hide: "Hide from the shop",
     hidden: "hidden from the shop",
   },
   ar: {
     newProduct: "منتج جديد",
     created: "تم إنشاء المنتج.",
+    saved: "تم حفظ المنتج.",
     hide: "إخفاء من المتجر",
     hidden: "أُخفي المنتج من المتجر",
   },
@@ -140,6 +142,23 @@ for (const locale of LOCALES) {
         expect(await shopper.page.locator("body").textContent()).toContain(lang === "ar" ? "9 واط" : "9 W");
       }
       await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.png`);
+
+      // A rename in the console reaches the shop's page within seconds (the page cache's 5 s at most).
+      const renamed = `${nameEn} II`;
+      await page.locator("#f-name_en").fill(renamed);
+      await page.locator(".console-product-form button[type=submit]").click();
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.saved)]));
+      await expect
+        .poll(
+          async () => {
+            await shopper.page.goto(`${base}/en/product-details/${slug}`);
+            return shopper.page.locator("h1").textContent();
+          },
+          { timeout: 15_000, interval: 1_000 },
+        )
+        .toContain(renamed);
 
       // Hidden after a confirmation: the shop's page is gone.
       await page.getByRole("button", { name: t.hide }).click();
