@@ -29,8 +29,11 @@ export const MEDIA_MAX_BYTES = 5 * 1024 * 1024;
 export const MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-/** A CSV import takes at most this many rows and bytes. */
-export const CSV_MAX_ROWS = 2000;
+/**
+ * A CSV import takes at most this many rows and bytes: its rows are written in ONE D1 batch (all or
+ * nothing), about six statements a row, and a batch must finish within D1's 30 s per query.
+ */
+export const CSV_MAX_ROWS = 1000;
 export const CSV_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The columns of the products CSV, in order (export writes them, import reads them by name). */

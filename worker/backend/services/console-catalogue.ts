@@ -97,10 +97,11 @@ export async function listConsoleProducts(
   const where: string[] = [];
   const binds: unknown[] = [];
   if (filters.search) {
-    // Name in either language, or the SKU: a LIKE over the console's own list, not the shop's search.
-    const like = `%${filters.search.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-    where.push("(p.name_en LIKE ? ESCAPE '\\' OR p.name_ar LIKE ? ESCAPE '\\' OR p.sku LIKE ? ESCAPE '\\')");
-    binds.push(like, like, like);
+    // Name in either language, or the SKU, containing what was typed: instr(), not LIKE, since D1
+    // caps a LIKE pattern at 50 bytes (25 Arabic letters) and a search needs no wildcards.
+    const text = filters.search.toLowerCase();
+    where.push("(instr(lower(p.name_en), ?) > 0 OR instr(p.name_ar, ?) > 0 OR instr(lower(p.sku), ?) > 0)");
+    binds.push(text, text, text);
   }
   if (filters.category_id !== undefined) {
     where.push("p.category_id = ?");
@@ -291,10 +292,16 @@ function indexStatements(
   db: D1Database,
   rowid: { sql: string; binds: unknown[] },
   text: ReturnType<typeof searchText>,
+  replace: boolean,
 ) {
   return [
-    db.prepare(`DELETE FROM product_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
-    db.prepare(`DELETE FROM product_details_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+    // A new product has no rows to replace: its batch stays two statements shorter.
+    ...(replace
+      ? [
+          db.prepare(`DELETE FROM product_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+          db.prepare(`DELETE FROM product_details_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+        ]
+      : []),
     db
       .prepare(`INSERT INTO product_search (rowid, name, body) VALUES (${rowid.sql}, ?, ?)`)
       .bind(...rowid.binds, text.name, text.body),
@@ -339,7 +346,7 @@ function createStatements(db: D1Database, staff: Staff, input: ProductInput, nam
     db
       .prepare(`INSERT INTO products (${keys.join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`)
       .bind(...Object.values(cols)),
-    ...indexStatements(db, byId, searchText(input, names)),
+    ...indexStatements(db, byId, searchText(input, names), false),
     db
       .prepare(
         "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, 'product.create', 'product', (SELECT id FROM products WHERE sku = ?), NULL, ?)",
@@ -367,7 +374,7 @@ function updateStatements(
           .join(", ")}, updated_at = ${NOW} WHERE id = ?`,
       )
       .bind(...Object.values(cols), id),
-    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names)),
+    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names), true),
     auditStatement(
       db,
       staff,
