@@ -8,4 +8,3 @@ export { email, maxLength, minLength, nonEmpty, pipe, regex, safeParse, string, 
 export type { GenericSchema } from "valibot";
 export { addressFields, contactInput, emailField, savedAddressFields } from "../../contract/inputs";
 export { LIMITS } from "../../contract/limits";
-export { productFields } from "../../contract/console-catalogue";

@@ -1,4 +1,4 @@
-import type { CsvImportReport } from "../../../contract/console-catalogue";
+import type { CsvImportReport } from "../../../contract/console-catalogue-shapes";
 import { useT } from "../../lib/use-locale";
 
 /** What a CSV check or import found: the counts, and a table of every bad row's field and message. */

@@ -1,27 +1,20 @@
 import { useForm } from "@modular-forms/react";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/console-catalogue";
+import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/console-catalogue-shapes";
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
-import {
-  createProduct,
-  deactivateProduct,
-  reactivateProduct,
-  updateProduct,
-  uploadImage,
-} from "../../lib/api/console-catalogue";
 import { FORM_OPTIONS, formMessages } from "../../lib/forms";
-import { contractRules } from "../../lib/input-rules";
+import { useBackendBase } from "../../lib/console-files";
+import type * as ProductRules from "../../lib/console-product-rules";
 import { formatMoney } from "../../lib/money";
 import { useLocale, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
-import { ConfirmDialog } from "./ConfirmDialog";
-import { ImagesEditor, SpecsEditor } from "./ProductParts";
+import { ImagesEditor, SpecsEditor } from "./ProductEditors";
 
 /**
  * The console's product form (issue 20): English and Arabic side by side, each field in its own
@@ -70,6 +63,16 @@ function initialValues(p: ConsoleProduct | null): Values {
   };
 }
 
+/**
+ * What the form needs only once the operator acts, loaded then: the contract's rules (with valibot)
+ * when a field is first checked, the API calls when something is saved, the dialog when it opens.
+ * The first load stays within the shop's per-route budget (budgets.json).
+ */
+let rulesModule: Promise<typeof ProductRules> | undefined;
+const productRules = () => (rulesModule ??= import("../../lib/console-product-rules"));
+const calls = () => import("../../lib/api/console-catalogue");
+const ConfirmDialog = lazy(() => import("./ConfirmDialog").then((m) => ({ default: m.ConfirmDialog })));
+
 export function ProductForm({
   product,
   choices,
@@ -84,19 +87,19 @@ export function ProductForm({
   const t = useT();
   const locale = useLocale();
   const navigate = useNavigate();
+  const backend = useBackendBase();
   const labels = useMemo(
     () => Object.fromEntries(TEXT_FIELDS.map((f) => [f, t(`console.fields.${f}`)])) as Record<TextFieldName, string>,
     [t],
   );
   const rules = useMemo(
     () =>
-      contractRules(t, labels, (v, m) => {
-        const fields = v.productFields(m);
-        return Object.fromEntries(TEXT_FIELDS.map((f) => [f, fields[f]])) as Record<
-          TextFieldName,
-          (typeof fields)[TextFieldName]
-        >;
-      }),
+      Object.fromEntries(
+        TEXT_FIELDS.map((field) => [
+          field,
+          async (value: string | undefined) => (await productRules()).checkProductField(t, labels, field, value ?? ""),
+        ]),
+      ) as Record<TextFieldName, (value: string | undefined) => Promise<string>>,
     [t, labels],
   );
   const messages = useMemo(() => formMessages(t), [t]);
@@ -111,6 +114,8 @@ export function ProductForm({
     active: product?.active ?? true,
   });
   const [confirming, setConfirming] = useState(false);
+  // Once loaded, the dialog stays mounted (closed), so closing it hands focus back to its button.
+  const [dialogLoaded, setDialogLoaded] = useState(false);
   const serverError = (field: string) => serverErrors.find((e) => e.type === field)?.message;
   const name = (c: { name_en: string; name_ar: string }) => (locale === "ar" ? c.name_ar : c.name_en);
 
@@ -125,6 +130,7 @@ export function ProductForm({
       ...flags,
     };
     const api = browserApi(locale);
+    const { createProduct, updateProduct } = await calls();
     const saved = await run(
       t("console.saving"),
       () => (product ? updateProduct(api, product.id, payload) : createProduct(api, payload)),
@@ -135,7 +141,8 @@ export function ProductForm({
 
   const upload = async (file: File) => {
     try {
-      return (await uploadImage(browserApi(locale), file)).data.url;
+      const { uploadImage } = await calls();
+      return (await uploadImage(browserApi(locale), backend, file)).data.url;
     } catch (error) {
       handleBrowserError(error, locale, (path) => void navigate(path));
       return null;
@@ -147,6 +154,7 @@ export function ProductForm({
     const id = toast.loading(t("console.saving"));
     try {
       const api = browserApi(locale);
+      const { deactivateProduct, reactivateProduct } = await calls();
       const saved = await (active ? reactivateProduct(api, product.id) : deactivateProduct(api, product.id));
       toast.success(active ? t("console.products.reactivated") : t("console.products.deactivated"), { id });
       setFlags((f) => ({ ...f, active }));
@@ -382,7 +390,14 @@ export function ProductForm({
           <div className="console-actions">
             <SubmitButton>{product ? t("console.products.save") : t("console.products.create")}</SubmitButton>
             {product && product.active ? (
-              <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
+              <button
+                type="button"
+                className="button button--danger"
+                onClick={() => {
+                  setDialogLoaded(true);
+                  setConfirming(true);
+                }}
+              >
                 {t("console.products.deactivate")}
               </button>
             ) : null}
@@ -394,18 +409,22 @@ export function ProductForm({
           </div>
         ) : null}
       </Form>
-      <ConfirmDialog
-        open={confirming}
-        title={t("console.products.deactivateTitle", { name: title })}
-        confirmLabel={t("console.products.deactivate")}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => {
-          setConfirming(false);
-          void setActive(false);
-        }}
-      >
-        <p>{t("console.products.deactivateBody")}</p>
-      </ConfirmDialog>
+      {dialogLoaded ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open={confirming}
+            title={t("console.products.deactivateTitle", { name: title })}
+            confirmLabel={t("console.products.deactivate")}
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              void setActive(false);
+            }}
+          >
+            <p>{t("console.products.deactivateBody")}</p>
+          </ConfirmDialog>
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -20,8 +20,6 @@ export interface CallOptions {
   /** The `Id` header, sent on the calls that need it. */
   id?: string | number;
   signal?: AbortSignal;
-  /** The answer is a file (a CSV export): `data` is its Blob. */
-  asFile?: boolean;
 }
 
 export interface Envelope<T> {
@@ -61,24 +59,18 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
     via: ApiTransport = transport,
   ): Promise<Envelope<T>> {
     const hasBody = opts.body !== undefined;
-    // A file (an image, a CSV) goes as itself, with its own type; everything else as JSON.
-    const file = typeof Blob !== "undefined" && opts.body instanceof Blob ? opts.body : null;
-    const headers = buildHeaders(identity, { id: opts.id, json: hasBody && !file });
-    if (file) headers.set("content-type", file.type || "application/octet-stream");
     let res: Response;
     try {
       res = await via(withQuery(path, opts.query), {
         method,
-        headers,
-        body: file ?? (hasBody ? JSON.stringify(opts.body) : undefined),
+        headers: buildHeaders(identity, { id: opts.id, json: hasBody }),
+        body: hasBody ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
       });
     } catch (cause) {
       if (opts.signal?.aborted) throw cause;
       throw new ApiError(0, "", {}, cause);
     }
-    // Read as bytes: a CSV's byte order mark must reach the saved file.
-    if (opts.asFile && res.ok) return { data: (await res.blob()) as T };
     const text = await res.text();
     let json: unknown = undefined;
     try {

@@ -4,8 +4,9 @@ import type {
   CsvImportReport,
   MediaUpload,
   ProductChoices,
-} from "../../../contract/console-catalogue";
-import type { Api } from "./client";
+} from "../../../contract/console-catalogue-shapes";
+import { buildHeaders, withQuery, type Api } from "./client";
+import { ApiError } from "./errors";
 import type { ConsoleList, ListParams } from "./console";
 
 /** The console's products, their images and the products CSV (issue 20). */
@@ -44,19 +45,43 @@ export function reactivateProduct(api: Api, id: number) {
   return api.post<ConsoleProduct>(`/admin/products/${id}/reactivate`);
 }
 
-/** POST /admin/media: the image file as the body; answers the URL it is served at. */
-export function uploadImage(api: Api, file: Blob) {
-  return api.post<MediaUpload>("/admin/media", file);
+/**
+ * A call whose body or answer is a file (an image, a CSV), made in the browser: the client's own
+ * headers (token, language), the file sent as itself rather than as JSON, to `base` (the root
+ * loader's backendBase, where the browser reaches the backend); a failure is the same ApiError as
+ * any call's. Kept here, not in the shared client, so the shop's pages carry none of it.
+ */
+async function fileCall(api: Api, base: string, method: string, path: string, body?: Blob): Promise<Response> {
+  const headers = buildHeaders(api.identity);
+  if (body) headers.set("content-type", body.type || "application/octet-stream");
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body });
+  } catch (cause) {
+    throw new ApiError(0, "", {}, cause);
+  }
+  if (res.ok) return res;
+  const json = (await res.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
+  throw new ApiError(res.status, json.message ?? "", json.errors ?? {}, json);
 }
 
-/** GET /admin/products/export.csv: every product, as the file to save. */
-export function exportProducts(api: Api) {
-  return api.get<Blob>("/admin/products/export.csv", { asFile: true });
+/** POST /admin/media: the image file as the body; answers the URL it is served at. */
+export async function uploadImage(api: Api, base: string, file: Blob): Promise<{ data: MediaUpload }> {
+  return (await fileCall(api, base, "POST", "/admin/media", file)).json();
+}
+
+/** GET /admin/products/export.csv: every product, as the file to save (its byte order mark kept). */
+export async function exportProducts(api: Api, base: string): Promise<Blob> {
+  return (await fileCall(api, base, "GET", "/admin/products/export.csv")).blob();
 }
 
 /** POST /admin/products/import: checks (dry run) or imports the CSV file; every row's errors. */
-export function importProducts(api: Api, file: Blob, dryRun: boolean) {
-  return api.post<CsvImportReport>("/admin/products/import", new Blob([file], { type: "text/csv" }), {
-    query: { dry_run: dryRun ? 1 : 0 },
-  });
+export async function importProducts(
+  api: Api,
+  base: string,
+  file: Blob,
+  dryRun: boolean,
+): Promise<{ data: CsvImportReport }> {
+  const path = withQuery("/admin/products/import", { dry_run: dryRun ? 1 : 0 });
+  return (await fileCall(api, base, "POST", path, new Blob([file], { type: "text/csv" }))).json();
 }

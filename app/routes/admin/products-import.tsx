@@ -2,12 +2,13 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/products-import";
 import { roleAtLeast } from "../../../contract/console";
-import { CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvImportReport } from "../../../contract/console-catalogue";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvImportReport } from "../../../contract/console-catalogue-shapes";
 import { CsvReport } from "../../components/console/CsvReport";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
 import { importProducts } from "../../lib/api/console-catalogue";
+import { useBackendBase } from "../../lib/console-files";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -26,6 +27,7 @@ export default function ConsoleProductsImport() {
   const t = useT();
   const locale = useLocale();
   const navigate = useNavigate();
+  const backend = useBackendBase();
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<CsvImportReport | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,7 +37,7 @@ export default function ConsoleProductsImport() {
     setBusy(true);
     const id = toast.loading(dryRun ? t("console.products.checking") : t("console.products.importing"));
     try {
-      const answer = await importProducts(browserApi(locale), file, dryRun);
+      const answer = await importProducts(browserApi(locale), backend, file, dryRun);
       setReport(answer.data);
       if (answer.data.errors.length) toast.error(t("console.products.checkFailed"), { id });
       else if (dryRun) toast.success(t("console.products.checkPassed"), { id });

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/products";
 import { roleAtLeast } from "../../../contract/console";
-import { STOCK_STATES, type ConsoleProductRow } from "../../../contract/console-catalogue";
+import { STOCK_STATES, type ConsoleProductRow } from "../../../contract/console-catalogue-shapes";
 import { toast } from "../../client/toast";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { ProductThumb, StockBadge } from "../../components/console/ProductParts";
@@ -9,7 +9,7 @@ import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { listParams } from "../../lib/api/console";
 import { exportProducts, getProductChoices, listProducts, PRODUCT_FILTERS } from "../../lib/api/console-catalogue";
 import { consoleLoad, consoleMeta } from "../../lib/console";
-import { saveFile } from "../../lib/console-files";
+import { saveFile, useBackendBase } from "../../lib/console-files";
 import { formatMoney } from "../../lib/money";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -38,6 +38,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const navigate = useNavigate();
+  const backend = useBackendBase();
   const { rows, meta, choices, filters, canWrite } = loaderData;
   const name = (r: { name_en: string; name_ar: string }) => (locale === "ar" ? r.name_ar : r.name_en);
   const base = `/${locale}/admin/products`;
@@ -45,8 +46,8 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const download = async () => {
     const id = toast.loading(t("console.products.exporting"));
     try {
-      const file = await exportProducts(browserApi(locale));
-      saveFile(file.data, `products-${new Date().toISOString().slice(0, 10)}.csv`);
+      const file = await exportProducts(browserApi(locale), backend);
+      saveFile(file, `products-${new Date().toISOString().slice(0, 10)}.csv`);
       toast.success(t("console.products.exported"), { id });
     } catch (error) {
       toast.dismiss(id);
