@@ -261,6 +261,13 @@ describe("images uploaded in the console", () => {
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     expect(served.headers.get("cache-control")).toContain("immutable");
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    const key = done.body.data.url.split("/").pop()!;
+    const line = await env.DB.prepare(
+      "SELECT staff_email FROM audit_log WHERE action = 'media.upload' AND entity_id = ?",
+    )
+      .bind(key)
+      .first<{ staff_email: string }>();
+    expect(line).toBeTruthy();
     // As a multipart form field too; a product then shows it.
     const form = new FormData();
     form.set("file", new File([PNG], "dot.png", { type: "image/png" }));

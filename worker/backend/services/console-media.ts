@@ -2,6 +2,7 @@ import { MEDIA_MAX_BYTES, type MediaType, type MediaUpload } from "../../../cont
 import type { Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
 import { say } from "../../lib/i18n";
+import { auditStatement } from "./staff";
 
 /**
  * Images staff upload (issue 20), kept in R2 (binding MEDIA) and served from the shop's own origin
@@ -92,7 +93,7 @@ function refused(lang: Lang, message: { en: string; ar: string }, params?: Recor
 export async function storeUpload(
   env: { DB: D1Database; MEDIA: R2Bucket },
   lang: Lang,
-  staff: Pick<StaffCaller, "user_id">,
+  staff: Pick<StaffCaller, "user_id" | "email">,
   bytes: Uint8Array<ArrayBuffer>,
 ): Promise<MediaUpload> {
   if (bytes.byteLength === 0) throw refused(lang, SAY.empty);
@@ -102,13 +103,20 @@ export async function storeUpload(
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const hex = [...digest.subarray(0, 16)].map((x) => x.toString(16).padStart(2, "0")).join("");
   const key = `${hex}.${EXTENSION[facts.type]}`;
+  // The bytes first: a row never names an object R2 does not hold. The same image again is one
+  // object, one row, and no new audit line.
   await env.MEDIA.put(key, bytes, { httpMetadata: { contentType: facts.type } });
-  await env.DB.prepare(
-    `INSERT INTO media_uploads (key, content_type, size, width, height, staff_user_id) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (key) DO NOTHING`,
-  )
-    .bind(key, facts.type, bytes.byteLength, facts.width, facts.height, staff.user_id)
-    .run();
+  const known = await env.DB.prepare("SELECT 1 FROM media_uploads WHERE key = ?").bind(key).first();
+  if (!known) {
+    const record = { key, content_type: facts.type, size: bytes.byteLength, width: facts.width, height: facts.height };
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO media_uploads (key, content_type, size, width, height, staff_user_id) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (key) DO NOTHING`,
+      ).bind(key, facts.type, bytes.byteLength, facts.width, facts.height, staff.user_id),
+      auditStatement(env.DB, staff, "media.upload", "media", key, null, record),
+    ]);
+  }
   return {
     key,
     url: `${UPLOADS_PATH}${key}`,
