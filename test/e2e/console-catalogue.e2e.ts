@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -50,6 +50,7 @@ function png(size: number, rgb: [number, number, number]): Buffer {
 const TEXT = {
   en: {
     newProduct: "New product",
+    export: "Export CSV",
     created: "Product created.",
     saved: "Product saved.",
     hide: "Hide from the shop",
@@ -60,6 +61,7 @@ const TEXT = {
   },
   ar: {
     newProduct: "منتج جديد",
+    export: "تصدير CSV",
     created: "تم إنشاء المنتج.",
     saved: "تم حفظ المنتج.",
     hide: "إخفاء من المتجر",
@@ -86,6 +88,16 @@ for (const locale of LOCALES) {
       await hydrated(page, ".console-table");
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-${locale}.png`);
       expect(await seriousViolations(page)).toEqual([]);
+
+      // Export CSV: a download of every product, UTF-8 with its byte order mark.
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: t.export, exact: true }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^products-\d{4}-\d{2}-\d{2}\.csv$/);
+      const csv = readFileSync((await download.path())!);
+      expect([...csv.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(csv.subarray(3, 40).toString("utf8")).toMatch(/^sku,slug,model,name_en,name_ar/);
 
       await page.getByRole("link", { name: t.newProduct, exact: true }).click();
       await page.waitForURL(`${base}/${locale}/admin/products/new`);
