@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MEDIA_MAX_BYTES } from "../../contract/console-catalogue";
+import { VERSION_TTL_MS } from "../../worker/backend/cache";
 import { sniffImage } from "../../worker/backend/services/console-media";
 import { call, freshIp, newGuest } from "../support/commerce";
 import { consoleCast, newStaff, type Staff } from "../support/console";
@@ -245,6 +246,24 @@ describe("hidden products on the storefront", () => {
     expect(renamed.status).toBe(200);
     const read = await call(shopper, "GET", `/products/${slug}`);
     expect(read.body.data.name).toBe("مصباح جديد");
+  });
+});
+
+describe("catalogue caches and the catalogue version", () => {
+  it("an edit made elsewhere (another isolate) is served within a second: the version is read at most once a second", async () => {
+    const owner = await newStaff("owner");
+    const created = await call(owner, "POST", "/admin/products", await productInput());
+    const { id, slug } = created.body.data as { id: number; slug: string };
+    const shopper = await newGuest();
+    await call(shopper, "GET", `/products/${slug}`);
+    // Another isolate's console write: the row and the version change, this isolate is not told.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE products SET name_en = 'Renamed elsewhere' WHERE id = ?").bind(id),
+      env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'"),
+    ]);
+    await new Promise((r) => setTimeout(r, VERSION_TTL_MS + 50));
+    const read = await call(shopper, "GET", `/products/${slug}`);
+    expect(read.body.data.name).toBe("Renamed elsewhere");
   });
 });
 

@@ -61,7 +61,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
       label: t("console.products.name"),
       sort: "name",
       cell: (r) => (
-        <Link to={`${base}/${r.id}`}>
+        <Link to={`${base}/${r.id}`} className="console-product-name">
           <bdi>{name(r)}</bdi>
         </Link>
       ),
