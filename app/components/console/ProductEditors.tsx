@@ -13,12 +13,15 @@ export function SpecsEditor({
   value,
   onChange,
   error,
+  readOnly = false,
 }: {
   lang: "en" | "ar";
   legend: string;
   value: Spec[];
   onChange: (next: Spec[]) => void;
   error?: string;
+  /** Support reads the product: the rows show, nothing changes them. */
+  readOnly?: boolean;
 }) {
   const t = useT();
   const id = useId();
@@ -42,6 +45,7 @@ export function SpecsEditor({
               value={spec.label}
               maxLength={PRODUCT_LIMITS.specLabel}
               placeholder={t("console.products.specLabelPlaceholder")}
+              readOnly={readOnly}
               onChange={(e) => set(i, "label", e.target.value)}
               ref={(el) => {
                 if (el && focusRow === i) {
@@ -58,11 +62,13 @@ export function SpecsEditor({
               value={spec.value}
               maxLength={PRODUCT_LIMITS.specValue}
               placeholder={t("console.products.specValuePlaceholder")}
+              readOnly={readOnly}
               onChange={(e) => set(i, "value", e.target.value)}
             />
             <button
               type="button"
               className="button button--ghost"
+              hidden={readOnly}
               aria-label={t("console.products.removeSpec", { n: i + 1 })}
               onClick={() => {
                 onChange(value.filter((_, k) => k !== i));
@@ -79,7 +85,7 @@ export function SpecsEditor({
           {error}
         </p>
       ) : null}
-      {value.length < PRODUCT_LIMITS.specs ? (
+      {value.length < PRODUCT_LIMITS.specs && !readOnly ? (
         <button
           ref={addRef}
           type="button"
@@ -105,11 +111,13 @@ export function ImagesEditor({
   onChange,
   upload,
   error,
+  readOnly = false,
 }: {
   value: string[];
   onChange: (next: string[]) => void;
   upload: (file: File) => Promise<string | null>;
   error?: string;
+  readOnly?: boolean;
 }) {
   const t = useT();
   const id = useId();
@@ -141,6 +149,7 @@ export function ImagesEditor({
             <button
               type="button"
               className="button button--ghost"
+              hidden={readOnly}
               onClick={() => onChange(value.filter((_, k) => k !== i))}
             >
               {t("console.products.removeImage", { n: i + 1 })}
@@ -148,7 +157,7 @@ export function ImagesEditor({
           </li>
         ))}
       </ul>
-      {value.length < PRODUCT_LIMITS.images ? (
+      {value.length < PRODUCT_LIMITS.images && !readOnly ? (
         <div className="field">
           <label htmlFor={`${id}-file`}>{t("console.products.uploadImage")}</label>
           <input

@@ -317,6 +317,7 @@ export function ProductForm({
               value={specsEn}
               onChange={setSpecsEn}
               error={serverError("specs_en")}
+              readOnly={!canWrite}
             />
             <SpecsEditor
               lang="ar"
@@ -324,6 +325,7 @@ export function ProductForm({
               value={specsAr}
               onChange={setSpecsAr}
               error={serverError("specs_ar")}
+              readOnly={!canWrite}
             />
           </div>
         </section>
@@ -358,7 +360,13 @@ export function ProductForm({
           </div>
         </section>
         <section className="console-panel" aria-label={t("console.products.imagesSection")}>
-          <ImagesEditor value={images} onChange={setImages} upload={upload} error={serverError("images")} />
+          <ImagesEditor
+            value={images}
+            onChange={setImages}
+            upload={upload}
+            error={serverError("images")}
+            readOnly={!canWrite}
+          />
         </section>
         <section className="console-panel" aria-labelledby="pf-flags">
           <h2 id="pf-flags">{t("console.products.flagsSection")}</h2>
