@@ -18,8 +18,8 @@ import { csvText, CsvSyntaxError, parseCsv } from "./csv";
  * The products CSV (issue 20). Export: every product, both languages, one column per field of the
  * product form (PRODUCT_CSV_COLUMNS), specifications as "label: value" lines, images separated by
  * spaces. Import: each row goes through the product form's own schema (contract/console-catalogue.ts)
- * and the same catalogue checks as the form; a row whose SKU exists updates that product, any other
- * creates one. With any bad row nothing is written; without, every row is written in one batch.
+ * and the same catalogue checks as the form; a row whose SKU exists updates that product (all but
+ * its stock, which only Inventory changes), any other creates one with the row's stock. With any bad row nothing is written; without, every row is written in one batch.
  */
 
 export async function exportProductsCsv(db: D1Database): Promise<string> {
@@ -133,8 +133,12 @@ export async function importProductsCsv(
   });
   const seen = { sku: new Map<string, number>(), slug: new Map<string, number>() };
   const toWrite: { input: ProductInput; existing: number | null }[] = [];
-  for (const { row, input } of valid) {
-    const existing = facts.bySku.get(input.sku.toUpperCase())?.id ?? null;
+  for (const checked of valid) {
+    const { row } = checked;
+    const existing = facts.bySku.get(checked.input.sku.toUpperCase())?.id ?? null;
+    // An existing product's stock column is not read: stock moves through Inventory, and a file
+    // exported yesterday must not be refused because of today's sales.
+    const input = existing === null ? checked.input : { ...checked.input, stock: null };
     const problems = productProblems(lang, input, existing, facts);
     for (const field of ["sku", "slug"] as const) {
       const value = field === "sku" ? input.sku.toUpperCase() : input.slug;
