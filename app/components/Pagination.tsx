@@ -1,5 +1,6 @@
 import { useT } from "../lib/use-locale";
 import { SmartLink } from "./SmartLink";
+import "../styles/pagination.css";
 
 /** The page numbers to show: first, last, and a window around the current page, with gaps as null. */
 export function pageWindow(page: number, last: number, around = 1): (number | null)[] {

@@ -18,6 +18,18 @@ import type { BackendEnv, Lang } from "./env";
  * being served from cache; descriptions, images and the rest ride along unchecked under the
  * policy. Nothing has to call anything on a stock change (checkout, release, payment failure),
  * so no writer can forget to. The page cache (worker/page-cache.ts) adds at most its 5 s.
+ *
+ * Catalogue edits (issue 20): everything else an answer carries (names, descriptions, images,
+ * categories, a product hidden or shown again) is checked against the catalogue version, the
+ * `versions` row `catalogue` that every console change to the catalogue bumps in its own batch
+ * (`bumpCatalogueVersion`, services/staff.ts). Each cached copy, in memory or in the Cache API,
+ * remembers the version it was built under (the `x-catalogue-version` header); a copy of another
+ * version is not served, the answer is rebuilt from D1. An isolate reads the version at most once
+ * per VERSION_TTL_MS (1 s), so this costs one tiny D1 read per second per busy isolate, not one per
+ * request; the isolate that made the change forgets its kept version at once
+ * (`forgetCatalogueVersion`). So an edit shows in the catalogue API within about a second
+ * everywhere, and on a rendered page within that plus the page cache's 5 s (worker/page-cache.ts).
+ * Keys do not change with the version: an old copy is simply replaced by the next answer.
  */
 export const CACHE_POLICIES = {
   short: "public, max-age=30, stale-while-revalidate=300",
@@ -161,6 +173,31 @@ async function stillCurrent(db: D1Database, snapshot: LiveSnapshot | null): Prom
 
 const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 
+/** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
+export const VERSION_TTL_MS = 1_000;
+export const VERSION_HEADER = "x-catalogue-version";
+let knownVersion: { at: number; value: string } | undefined;
+
+/** The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate. */
+export async function catalogueVersion(db: D1Database): Promise<string> {
+  const now = Date.now();
+  if (knownVersion && now - knownVersion.at < VERSION_TTL_MS) return knownVersion.value;
+  try {
+    const value = await db.prepare("SELECT value FROM versions WHERE name = 'catalogue'").first<number>("value");
+    knownVersion = { at: now, value: String(value ?? 0) };
+  } catch (err) {
+    // No answer from D1: keep serving under the last version known (the stock check still runs).
+    console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(err) }));
+    return knownVersion?.value ?? "0";
+  }
+  return knownVersion.value;
+}
+
+/** After this isolate changed the catalogue: its next read asks D1 for the version again. */
+export function forgetCatalogueVersion(): void {
+  knownVersion = undefined;
+}
+
 function answerOf(entry: Remembered): Response {
   const res = new Response(entry.body, { status: entry.status, headers: entry.headers });
   res.headers.set("x-cache", "HIT");
@@ -205,13 +242,17 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
       return;
     }
     const key = cacheKey(c.req.url, c.get("lang"));
-    const remembered = memory.get(key.url, Date.now());
+    const version = await catalogueVersion(c.env.DB);
+    const kept = memory.get(key.url, Date.now());
+    // A copy built under another catalogue version is not served (an edit since): rebuilt below.
+    const remembered =
+      kept && kept.headers.some(([name, value]) => name === VERSION_HEADER && value === version) ? kept : undefined;
     if (remembered) {
       if (await stillCurrent(c.env.DB, remembered.live)) return answerOf(remembered);
       // A product changed: the Cache API's copy is no newer than memory's, so rebuild from D1.
     } else {
       const hit = await cache.match(key);
-      if (hit) {
+      if (hit && hit.headers.get(VERSION_HEADER) === version) {
         const body = await hit.arrayBuffer();
         const live = snapshotOfBody(body);
         if (await stillCurrent(c.env.DB, live)) {
@@ -229,6 +270,7 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     c.res.headers.set("vary", "content-language");
     c.res.headers.set("content-language", c.get("lang"));
     c.res.headers.set("x-cache", "MISS");
+    c.res.headers.set(VERSION_HEADER, version);
     const copy = c.res.clone();
     const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
       console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));

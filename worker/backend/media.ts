@@ -4,6 +4,7 @@ import type { BackendEnv } from "./env";
 import { notFound } from "./http";
 import { productArtFacts, type ProductArtFacts } from "./services/catalogue";
 import { bannerArtFacts, type BannerArtFacts } from "./services/content";
+import { readUpload } from "./services/console-media";
 import { validate } from "../lib/validate";
 
 /**
@@ -224,5 +225,31 @@ mediaRoutes.get(
     const facts = await bannerArtFacts(c.env.DB, Number(c.req.valid("param").file.replace(/\.svg$/, "")));
     if (!facts) throw notFound("Banner not found");
     return svgResponse(bannerSvg(facts, c.req.valid("query").dir === "rtl"));
+  },
+);
+
+/**
+ * Images staff uploaded (issue 20, services/console-media.ts): served with the type recorded at
+ * upload (sniffed from the bytes), never sniffed again by the browser. A key names its content
+ * (a hash), so a copy may be kept forever.
+ */
+mediaRoutes.get(
+  "/uploads/:key",
+  validate("param", () =>
+    v.object({
+      key: v.pipe(v.string(), v.regex(/^[a-f0-9]{32}\.(jpg|png|webp)$/, "Must be an uploaded image's key.")),
+    }),
+  ),
+  async (c) => {
+    const found = await readUpload(c.env.MEDIA, c.req.valid("param").key);
+    if (!found) throw notFound("Image not found");
+    return new Response(found.body, {
+      headers: {
+        "content-type": found.type,
+        "cache-control": IMMUTABLE,
+        "content-security-policy": "default-src 'none'",
+        "x-content-type-options": "nosniff",
+      },
+    });
   },
 );

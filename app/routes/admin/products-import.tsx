@@ -1,11 +1,105 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/products-import";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import { roleAtLeast } from "../../../contract/console";
+import { CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvImportReport } from "../../../contract/console-catalogue-shapes";
+import { CsvReport } from "../../components/console/CsvReport";
+import { toast } from "../../client/toast";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { ApiError } from "../../lib/api/errors";
+import { importProducts } from "../../lib/api/console-catalogue";
+import { useBackendBase } from "../../lib/console-files";
+import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { useLocale, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.products.importTitle");
 
-export default function Placeholder() {
+/** Importing is a manager's (the API says so too); support gets the same 404 as a stranger. */
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(args, async (_api, me) => {
+    if (!roleAtLeast(me.role, "manager")) throw notFoundResponse();
+    return null;
+  });
+}
+
+/** Import products from CSV: "Check" lists every row's errors; "Import" only once the check found none. */
+export default function ConsoleProductsImport() {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const backend = useBackendBase();
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<CsvImportReport | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const send = async (dryRun: boolean) => {
+    if (!file) return;
+    setBusy(true);
+    const id = toast.loading(dryRun ? t("console.products.checking") : t("console.products.importing"));
+    try {
+      const answer = await importProducts(browserApi(locale), backend, file, dryRun);
+      setReport(answer.data);
+      if (answer.data.errors.length) toast.error(t("console.products.checkFailed"), { id });
+      else if (dryRun) toast.success(t("console.products.checkPassed"), { id });
+      else
+        toast.success(t("console.products.imported", { created: answer.data.created, updated: answer.data.updated }), {
+          id,
+        });
+    } catch (error) {
+      toast.dismiss(id);
+      // A refused import (a row went bad since the check) answers its report too.
+      const body = error instanceof ApiError ? (error.body as { data?: CsvImportReport } | undefined) : undefined;
+      if (body?.data?.errors) setReport(body.data);
+      else handleBrowserError(error, locale, (path) => void navigate(path));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const checked = report !== null && report.dry_run && report.errors.length === 0;
+  return (
+    <>
+      <p>
+        <Link to={`/${locale}/admin/products`}>{t("console.products.back")}</Link>
+      </p>
+      <h1>{t("console.products.importTitle")}</h1>
+      <section className="console-panel" aria-labelledby="import-file">
+        <h2 id="import-file">{t("console.products.importFile")}</h2>
+        <p className="console-hint" id="import-hint">
+          {t("console.products.importHint", { rows: CSV_MAX_ROWS, mb: CSV_MAX_BYTES / 1024 / 1024 })}
+        </p>
+        <div className="field">
+          <label htmlFor="import-csv">{t("console.fields.file")}</label>
+          <input
+            id="import-csv"
+            type="file"
+            accept=".csv,text/csv"
+            aria-describedby="import-hint"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setReport(null);
+            }}
+          />
+        </div>
+        <div className="console-actions">
+          <button type="button" className="button" disabled={!file || busy} onClick={() => void send(true)}>
+            {t("console.products.check")}
+          </button>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={!checked || busy}
+            aria-describedby="import-why"
+            onClick={() => void send(false)}
+          >
+            {t("console.products.importButton")}
+          </button>
+        </div>
+        <p className="console-hint" id="import-why">
+          {t("console.products.importAfterCheck")}
+        </p>
+      </section>
+      {report ? <CsvReport report={report} /> : null}
+    </>
+  );
 }

@@ -62,7 +62,7 @@ async function productBound(
   productId: number,
 ): Promise<{ stock: number; max_per_order: number } | null> {
   return db
-    .prepare("SELECT stock, max_per_order FROM products WHERE id = ?")
+    .prepare("SELECT stock, max_per_order FROM products WHERE id = ? AND active = 1")
     .bind(productId)
     .first<{ stock: number; max_per_order: number }>();
 }
@@ -126,9 +126,9 @@ export async function addProductToCart(
   const upsert = db
     .prepare(
       `INSERT INTO cart_items (cart_id, product_id, quantity)
-       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
+       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND p.active = 1 AND ?3 <= MIN(p.stock, p.max_per_order)
        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
-       WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)`,
+       WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id AND active = 1)`,
     )
     .bind(cartId, productId, quantity);
   if (await writeWithinBound(db, upsert)) return touchCart(db, cartId);
@@ -154,7 +154,7 @@ export async function updateCartQuantity(
   const upsert = db
     .prepare(
       `INSERT INTO cart_items (cart_id, product_id, quantity)
-       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND ?3 <= MIN(p.stock, p.max_per_order)
+       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND p.active = 1 AND ?3 <= MIN(p.stock, p.max_per_order)
        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity`,
     )
     .bind(cartId, productId, quantity);
@@ -199,7 +199,7 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
   if (!cart) return { cartId: null, promoCode: null, lines: [], subtotal: 0, currency: "SAR", invalid: [] };
   const { results } = await db
     .prepare(
-      `SELECT ci.product_id, ci.quantity, p.price, p.stock, p.max_per_order FROM cart_items ci
+      `SELECT ci.product_id, ci.quantity, p.price, p.stock * p.active AS stock, p.max_per_order FROM cart_items ci
        JOIN products p ON p.id = ci.product_id WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.product_id`,
     )
     .bind(cart.id)
@@ -280,7 +280,7 @@ export async function mergeGuestCart(db: D1Database, guestId: string, userId: nu
         `INSERT INTO cart_items (cart_id, product_id, quantity)
          SELECT ?1, gi.product_id, MIN(gi.quantity, p.stock, p.max_per_order)
          FROM cart_items gi JOIN products p ON p.id = gi.product_id
-         WHERE gi.cart_id = ?2 AND MIN(gi.quantity, p.stock, p.max_per_order) > 0
+         WHERE gi.cart_id = ?2 AND p.active = 1 AND MIN(gi.quantity, p.stock, p.max_per_order) > 0
          ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = MAX(cart_items.quantity,
            MIN(cart_items.quantity + excluded.quantity, (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)))`,
       )

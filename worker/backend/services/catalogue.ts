@@ -145,7 +145,7 @@ export async function productsWhere(
   flag: "featured" | "new",
   limit: number,
 ): Promise<ProductSummary[]> {
-  const where = flag === "featured" ? "p.is_featured = 1" : "p.is_new = 1";
+  const where = flag === "featured" ? "p.is_featured = 1 AND p.active = 1" : "p.is_new = 1 AND p.active = 1";
   const order = flag === "featured" ? "p.stock > 0 DESC, p.id ASC" : "p.created_at DESC, p.id DESC";
   const { results } = await db
     .prepare(`SELECT ${summaryColumns(lang)} FROM ${summaryFrom} WHERE ${where} ORDER BY ${order} LIMIT ?`)
@@ -282,8 +282,9 @@ async function productPage(
   if (filters.in_stock) filterSql.push({ facet: "stock", sql: "p.stock > 0", binds: [] });
   const whereOf = (without?: Facet, extra?: string) => {
     const parts = filterSql.filter((f) => f.facet !== without);
-    const sql = [...parts.map((f) => f.sql), ...(extra ? [extra] : [])];
-    return { sql: sql.length ? `WHERE ${sql.join(" AND ")}` : "", binds: parts.flatMap((f) => f.binds) };
+    // Hidden products (the console's deactivate, issue 20) are in no list, count or facet.
+    const sql = ["p.active = 1", ...parts.map((f) => f.sql), ...(extra ? [extra] : [])];
+    return { sql: `WHERE ${sql.join(" AND ")}`, binds: parts.flatMap((f) => f.binds) };
   };
   const { sql: whereSql, binds } = whereOf();
   const offset = (filters.page - 1) * filters.per_page;
@@ -395,7 +396,7 @@ async function categoryRows(db: D1Database, lang: Lang): Promise<CategoryRow[]> 
   const { results } = await db
     .prepare(
       `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name,
-        (SELECT COUNT(*) FROM products p WHERE p.category_id = c.id) AS direct
+        (SELECT COUNT(*) FROM products p WHERE p.category_id = c.id AND p.active = 1) AS direct
        FROM categories c ORDER BY c.sort_order, c.id`,
     )
     .all<CategoryRow>();
@@ -442,7 +443,7 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   const row = await db
     .prepare(
       `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id
-       FROM ${summaryFrom} WHERE p.slug = ?`,
+       FROM ${summaryFrom} WHERE p.slug = ? AND p.active = 1`,
     )
     .bind(slug)
     .first<DetailRow>();
@@ -462,7 +463,7 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   const { results } = await db
     .prepare(
       `SELECT ${summaryColumns(lang)} FROM ${summaryFrom}
-       WHERE p.id != ? AND (p.category_id = ? OR c.id = ? OR c.parent_id = ?)
+       WHERE p.id != ? AND p.active = 1 AND (p.category_id = ? OR c.id = ? OR c.parent_id = ?)
        ORDER BY (p.category_id = ?) DESC, p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ?`,
     )
     .bind(row.id, row.category_id, top?.id ?? row.category_id, top?.id ?? row.category_id, row.category_id, MAX_RELATED)
@@ -487,7 +488,7 @@ export async function suggestProducts(db: D1Database, lang: Lang, q: string): Pr
     .prepare(
       `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
        FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s
-       JOIN products p ON p.id = s.id
+       JOIN products p ON p.id = s.id WHERE p.active = 1
        ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
     )
     .bind(match, MAX_SUGGESTIONS)

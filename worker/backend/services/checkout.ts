@@ -372,7 +372,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         // short, the guard's CHECK fails, and D1 rolls the whole batch back.
         db
           .prepare(
-            "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1",
+            "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND active = 1 AND stock >= ?1",
           )
           .bind(line.quantity, line.product_id),
         db
@@ -435,7 +435,7 @@ function notAvailable(contents: CartContents, productIds: number[], lang: Lang):
 async function stockGone(db: D1Database, contents: CartContents, lang: Lang): Promise<BackendError> {
   const ids = contents.lines.map((l) => l.product_id);
   const { results } = await db
-    .prepare(`SELECT id, stock FROM products WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .prepare(`SELECT id, stock * active AS stock FROM products WHERE id IN (${ids.map(() => "?").join(",")})`)
     .bind(...ids)
     .all<{ id: number; stock: number }>();
   const stock = new Map(results.map((r) => [r.id, r.stock]));

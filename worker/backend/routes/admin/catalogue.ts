@@ -1,5 +1,171 @@
 import { Hono } from "hono";
+import * as v from "valibot";
+import { CSV_MAX_BYTES, productInput, STOCK_STATES } from "../../../../contract/console-catalogue";
+import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
+import { BackendError, ok } from "../../http";
+import { say } from "../../../lib/i18n";
+import { inputMessages } from "../../../lib/input-messages";
+import { validate } from "../../../lib/validate";
+import {
+  createConsoleProduct,
+  getConsoleProduct,
+  listConsoleProducts,
+  productChoices,
+  PRODUCT_SORTS,
+  setProductActive,
+  updateConsoleProduct,
+} from "../../services/console-catalogue";
+import { exportProductsCsv, importProductsCsv } from "../../services/console-csv";
+import { storeUpload } from "../../services/console-media";
+import { listQuerySchema } from "../../services/console-list";
+import { currentStaff, staffOnly } from "../../services/staff";
+import { queryInt } from "../../validate";
 
-/** /admin/catalogue: being built (issue 20). */
+/**
+ * /admin/products and /admin/media (issue 20): support reads the catalogue, managers and owners
+ * change it. Mounted at /admin/ beside other areas, so every guard names its own paths.
+ */
 export const catalogueRoutes = new Hono<BackendEnv>();
+
+const SORT_NAMES = Object.keys(PRODUCT_SORTS) as [keyof typeof PRODUCT_SORTS, ...(keyof typeof PRODUCT_SORTS)[]];
+
+const listQuery = v.object({
+  ...listQuerySchema(SORT_NAMES, { dir: "desc" }),
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, "Must be at most 100 characters."))),
+  category_id: v.optional(queryInt(1, 1_000_000_000)),
+  brand_id: v.optional(queryInt(1, 1_000_000_000)),
+  active: v.optional(
+    v.pipe(
+      v.picklist(["1", "0", ""], "Must be 1 or 0."),
+      v.transform((s) => (s === "" ? undefined : s === "1")),
+    ),
+  ),
+  stock: v.optional(v.picklist([...STOCK_STATES, ""], `Must be one of: ${STOCK_STATES.join(", ")}.`)),
+});
+
+const idParam = v.object({ id: queryInt(1, 1_000_000_000_000) });
+
+/** After a write in this isolate, its own next catalogue read sees it at once. */
+const changed = <T>(value: T): T => {
+  forgetCatalogueVersion();
+  return value;
+};
+
+catalogueRoutes.get(
+  "/products",
+  staffOnly("support"),
+  validate("query", () => listQuery),
+  async (c) => {
+    const { search, category_id, brand_id, active, stock, ...query } = c.req.valid("query");
+    const { rows, meta } = await listConsoleProducts(c.env.DB, query, {
+      search: search || undefined,
+      category_id,
+      brand_id,
+      active,
+      stock: stock || undefined,
+    });
+    return ok(c, rows, { meta: { ...meta } });
+  },
+);
+
+/** The categories and brands the product form offers. */
+catalogueRoutes.get("/products/choices", staffOnly("support"), async (c) => ok(c, await productChoices(c.env.DB)));
+
+/** Every product as CSV: UTF-8 with a BOM (so Excel shows Arabic), RFC 4180 quoting. */
+catalogueRoutes.get("/products/export.csv", staffOnly("support"), async (c) => {
+  const csv = await exportProductsCsv(c.env.DB);
+  const day = new Date().toISOString().slice(0, 10);
+  return c.body(csv, 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="products-${day}.csv"`,
+  });
+});
+
+/**
+ * The CSV file as the body (text/csv). `dry_run=1` (the default) only checks; `dry_run=0` writes
+ * when every row is good. Either way the answer lists every row's errors.
+ */
+catalogueRoutes.post(
+  "/products/import",
+  staffOnly("manager"),
+  validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
+  async (c) => {
+    const lang = c.get("lang");
+    const text = await c.req.text();
+    if (new TextEncoder().encode(text).byteLength > CSV_MAX_BYTES) {
+      const message = say(lang, {
+        en: `The file is larger than ${CSV_MAX_BYTES / 1024 / 1024} MB: split it and import the parts.`,
+        ar: `حجم الملف أكبر من ${CSV_MAX_BYTES / 1024 / 1024} ميجابايت: قسّمه واستورد الأجزاء.`,
+      });
+      throw new BackendError(422, message, { file: [message] });
+    }
+    const dryRun = c.req.valid("query").dry_run === "1";
+    const report = await importProductsCsv(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
+    if (report.written) forgetCatalogueVersion();
+    // A check answers its report; a write refused for bad rows is a 422 carrying the same report.
+    return ok(c, report, { status: report.errors.length && !dryRun ? 422 : 200 });
+  },
+);
+
+catalogueRoutes.get(
+  "/products/:id",
+  staffOnly("support"),
+  validate("param", () => idParam),
+  async (c) => ok(c, await getConsoleProduct(c.env.DB, c.req.valid("param").id)),
+);
+
+catalogueRoutes.post(
+  "/products",
+  staffOnly("manager"),
+  validate("json", (m) => productInput(m)),
+  async (c) => {
+    const product = await createConsoleProduct(c.env.DB, c.get("lang"), currentStaff(c), c.req.valid("json"));
+    return ok(c, changed(product), { status: 201 });
+  },
+);
+
+catalogueRoutes.put(
+  "/products/:id",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  validate("json", (m) => productInput(m)),
+  async (c) => {
+    const id = c.req.valid("param").id;
+    return ok(
+      c,
+      changed(await updateConsoleProduct(c.env.DB, c.get("lang"), currentStaff(c), id, c.req.valid("json"))),
+    );
+  },
+);
+
+/** Hides the product from the storefront (no deletion: orders keep pointing at it). */
+catalogueRoutes.post(
+  "/products/:id/deactivate",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  async (c) => ok(c, changed(await setProductActive(c.env.DB, currentStaff(c), c.req.valid("param").id, false))),
+);
+
+catalogueRoutes.post(
+  "/products/:id/reactivate",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  async (c) => ok(c, changed(await setProductActive(c.env.DB, currentStaff(c), c.req.valid("param").id, true))),
+);
+
+/**
+ * POST /admin/media: an image as the raw body, or as the `file` field of a multipart form. Answers
+ * where it is served; 422 for anything but a JPEG, PNG or WebP of at most MEDIA_MAX_BYTES.
+ */
+catalogueRoutes.post("/media", staffOnly("manager"), async (c) => {
+  let bytes: Uint8Array<ArrayBuffer>;
+  if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
+    const form = await c.req.formData().catch(() => null);
+    const file = form?.get("file");
+    bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
+  } else {
+    bytes = new Uint8Array(await c.req.arrayBuffer());
+  }
+  return ok(c, await storeUpload(c.env, c.get("lang"), currentStaff(c), bytes), { status: 201 });
+});

@@ -1,0 +1,53 @@
+import type { CsvImportReport } from "../../../contract/console-catalogue-shapes";
+import { useT } from "../../lib/use-locale";
+
+/** What a CSV check or import found: the counts, and a table of every bad row's field and message. */
+export function CsvReport({ report }: { report: CsvImportReport }) {
+  const t = useT();
+  const fieldName = (field: string) => {
+    const key = `console.fields.${field}`;
+    const label = t(key);
+    return label === key ? field : label;
+  };
+  const summary = report.errors.length
+    ? t("console.products.reportErrors", {
+        n: report.errors.length,
+        rows: new Set(report.errors.map((e) => e.row)).size,
+      })
+    : report.written
+      ? t("console.products.imported", { created: report.created, updated: report.updated })
+      : t("console.products.reportGood", { created: report.created, updated: report.updated });
+  return (
+    <section className="console-panel console-import__report" aria-labelledby="import-report" aria-live="polite">
+      <h2 id="import-report">{t("console.products.report")}</h2>
+      <p role="status">{summary}</p>
+      {report.errors.length ? (
+        <div className="console-table">
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.products.report")}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("console.products.row")}</th>
+                  <th scope="col">{t("console.products.field")}</th>
+                  <th scope="col">{t("console.products.problem")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.errors.map((e, i) => (
+                  <tr key={i}>
+                    <td>{e.row}</td>
+                    <td>
+                      <bdi>{fieldName(e.field)}</bdi>
+                    </td>
+                    <td>{e.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type {
+  ConsoleProduct,
+  ConsoleProductRow,
+  CsvImportReport,
+  MediaUpload,
+  ProductChoices,
+} from "../../../contract/console-catalogue-shapes";
+import { buildHeaders, withQuery, type Api } from "./client";
+import { ApiError } from "./errors";
+import type { ConsoleList, ListParams } from "./console";
+
+/** The console's products, their images and the products CSV (issue 20). */
+
+/** The product list's filters, as its URL and the backend name them. */
+export const PRODUCT_FILTERS = ["search", "category_id", "brand_id", "active", "stock"] as const;
+
+export function listProducts(api: Api, params: ListParams) {
+  return api.get<ConsoleProductRow[]>("/admin/products", { query: params }) as Promise<ConsoleList<ConsoleProductRow>>;
+}
+
+export function getProductChoices(api: Api) {
+  return api.get<ProductChoices>("/admin/products/choices");
+}
+
+export function getProduct(api: Api, id: number) {
+  return api.get<ConsoleProduct>(`/admin/products/${id}`);
+}
+
+/** The product form's values as the API takes them (numbers may be digits: the schema reads both). */
+export type ProductPayload = Record<string, unknown>;
+
+export function createProduct(api: Api, product: ProductPayload) {
+  return api.post<ConsoleProduct>("/admin/products", product);
+}
+
+export function updateProduct(api: Api, id: number, product: ProductPayload) {
+  return api.put<ConsoleProduct>(`/admin/products/${id}`, product);
+}
+
+export function deactivateProduct(api: Api, id: number) {
+  return api.post<ConsoleProduct>(`/admin/products/${id}/deactivate`);
+}
+
+export function reactivateProduct(api: Api, id: number) {
+  return api.post<ConsoleProduct>(`/admin/products/${id}/reactivate`);
+}
+
+/**
+ * A call whose body or answer is a file (an image, a CSV), made in the browser: the client's own
+ * headers (token, language), the file sent as itself rather than as JSON, to `base` (the root
+ * loader's backendBase, where the browser reaches the backend); a failure is the same ApiError as
+ * any call's. Kept here, not in the shared client, so the shop's pages carry none of it.
+ */
+async function fileCall(api: Api, base: string, method: string, path: string, body?: Blob): Promise<Response> {
+  const headers = buildHeaders(api.identity);
+  if (body) headers.set("content-type", body.type || "application/octet-stream");
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body });
+  } catch (cause) {
+    throw new ApiError(0, "", {}, cause);
+  }
+  if (res.ok) return res;
+  const json = (await res.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
+  throw new ApiError(res.status, json.message ?? "", json.errors ?? {}, json);
+}
+
+/** POST /admin/media: the image file as the body; answers the URL it is served at. */
+export async function uploadImage(api: Api, base: string, file: Blob): Promise<{ data: MediaUpload }> {
+  return (await fileCall(api, base, "POST", "/admin/media", file)).json();
+}
+
+/** GET /admin/products/export.csv: every product, as the file to save (its byte order mark kept). */
+export async function exportProducts(api: Api, base: string): Promise<Blob> {
+  return (await fileCall(api, base, "GET", "/admin/products/export.csv")).blob();
+}
+
+/** POST /admin/products/import: checks (dry run) or imports the CSV file; every row's errors. */
+export async function importProducts(
+  api: Api,
+  base: string,
+  file: Blob,
+  dryRun: boolean,
+): Promise<{ data: CsvImportReport }> {
+  const path = withQuery("/admin/products/import", { dry_run: dryRun ? 1 : 0 });
+  return (await fileCall(api, base, "POST", path, new Blob([file], { type: "text/csv" }))).json();
+}

@@ -1,0 +1,138 @@
+// The console's products (issue 20): their limits and the shapes the product list, the form, the
+// image upload and the CSV import answer. No dependencies (like limits.ts), so a page can show a
+// limit without loading valibot; the schema is in console-catalogue.ts.
+
+/** Bounds of a product's fields (characters, halalas, counts). */
+export const PRODUCT_LIMITS = {
+  name: 200,
+  description: 5000,
+  slug: 120,
+  sku: 64,
+  model: 64,
+  specs: 40,
+  specLabel: 60,
+  specValue: 200,
+  images: 8,
+  imageUrl: 300,
+  /** SAR 1,000,000 in halalas. */
+  price: 100_000_000,
+  stock: 1_000_000,
+  maxPerOrder: 99,
+  lowStock: 100_000,
+} as const;
+
+/** Uploaded images: at most this many bytes, of these types (recognised by their first bytes). */
+export const MEDIA_MAX_BYTES = 5 * 1024 * 1024;
+export const MEDIA_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+/**
+ * A CSV import takes at most this many rows and bytes: its rows are written in ONE D1 batch (all or
+ * nothing), about six statements a row, and a batch must finish within D1's 30 s per query.
+ */
+export const CSV_MAX_ROWS = 1000;
+export const CSV_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The columns of the products CSV, in order (export writes them, import reads them by name). */
+export const PRODUCT_CSV_COLUMNS = [
+  "sku",
+  "slug",
+  "model",
+  "name_en",
+  "name_ar",
+  "description_en",
+  "description_ar",
+  "specs_en",
+  "specs_ar",
+  "price",
+  "compare_at_price",
+  "stock",
+  "max_per_order",
+  "low_stock_threshold",
+  "category_id",
+  "brand_id",
+  "images",
+  "is_featured",
+  "is_new",
+  "active",
+] as const;
+export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+
+export const STOCK_STATES = ["in_stock", "low", "out"] as const;
+export type StockState = (typeof STOCK_STATES)[number];
+
+export interface Spec {
+  label: string;
+  value: string;
+}
+
+/** A row of the console's product list. */
+export interface ConsoleProductRow {
+  id: number;
+  slug: string;
+  sku: string;
+  name_en: string;
+  name_ar: string;
+  price: number;
+  stock: number;
+  low_stock_threshold: number;
+  active: boolean;
+  image: string | null;
+  category_id: number;
+  brand_id: number | null;
+  updated_at: string;
+}
+
+/** A product as the console edits it: both languages side by side. */
+export interface ConsoleProduct {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name_en: string;
+  name_ar: string;
+  description_en: string;
+  description_ar: string;
+  specs_en: Spec[];
+  specs_ar: Spec[];
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  max_per_order: number;
+  low_stock_threshold: number;
+  category_id: number;
+  brand_id: number | null;
+  images: string[];
+  is_featured: boolean;
+  is_new: boolean;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What the product form's selects offer. */
+export interface ProductChoices {
+  categories: { id: number; name_en: string; name_ar: string; parent_id: number | null }[];
+  brands: { id: number; name_en: string; name_ar: string }[];
+}
+
+/** POST /admin/media's answer: where the image is served. */
+export interface MediaUpload {
+  key: string;
+  url: string;
+  content_type: MediaType;
+  size: number;
+  width: number;
+  height: number;
+}
+
+/** A CSV import's answer: what it would do (dry run) or did, or every row's errors. */
+export interface CsvImportReport {
+  dry_run: boolean;
+  rows: number;
+  created: number;
+  updated: number;
+  /** Row numbers as a spreadsheet shows them (the header is row 1). Empty: the file is good. */
+  errors: { row: number; field: string; message: string }[];
+  written: boolean;
+}

@@ -1,0 +1,496 @@
+import type {
+  ConsoleProduct,
+  ConsoleProductRow,
+  ProductChoices,
+  ProductInput,
+  Spec,
+  StockState,
+} from "../../../contract/console-catalogue";
+import type { ConsoleListMeta } from "../../../contract/console";
+import type { Lang, StaffCaller } from "../env";
+import { BackendError, notFound } from "../http";
+import { say, type Bilingual } from "../../lib/i18n";
+import { indexText } from "./analysis";
+import { pageOf, type ListQuery } from "./console-list";
+import { auditStatement, bumpCatalogueVersion } from "./staff";
+
+/**
+ * The console's products (issue 20): list, read, create, edit, hide and show again. Every change is
+ * one D1 batch: the product, its rows in both search indexes (so the storefront's search finds it
+ * by its new names in both languages at once), the audit line and the catalogue version bump (which
+ * moves the catalogue caches on, worker/backend/cache.ts). Stock is set here only when a product is
+ * created; after that it changes through the inventory ledger (/admin/inventory), never by a form.
+ */
+
+type Staff = Pick<StaffCaller, "user_id" | "email">;
+
+export interface ProductListFilters {
+  search?: string;
+  category_id?: number;
+  brand_id?: number;
+  active?: boolean;
+  stock?: StockState;
+}
+
+export const PRODUCT_SORTS = {
+  updated_at: "p.updated_at",
+  name: "p.name_en COLLATE NOCASE",
+  sku: "p.sku",
+  price: "p.price",
+  stock: "p.stock",
+  created_at: "p.created_at",
+} as const;
+
+interface ProductRow {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name_en: string;
+  name_ar: string;
+  description_en: string;
+  description_ar: string;
+  specs_en: string;
+  specs_ar: string;
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  max_per_order: number;
+  low_stock_threshold: number;
+  category_id: number;
+  brand_id: number | null;
+  images: string;
+  is_featured: number;
+  is_new: number;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+function parseList<T>(text: string): T[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function present(row: ProductRow): ConsoleProduct {
+  return {
+    ...row,
+    specs_en: parseList<Spec>(row.specs_en),
+    specs_ar: parseList<Spec>(row.specs_ar),
+    images: parseList<string>(row.images).filter((i) => typeof i === "string"),
+    is_featured: row.is_featured === 1,
+    is_new: row.is_new === 1,
+    active: row.active === 1,
+  };
+}
+
+/** The console's product list: sorted and paged on the server, with its filters. */
+export async function listConsoleProducts(
+  db: D1Database,
+  query: ListQuery,
+  filters: ProductListFilters,
+): Promise<{ rows: ConsoleProductRow[]; meta: ConsoleListMeta }> {
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (filters.search) {
+    // Name in either language, or the SKU, containing what was typed: instr(), not LIKE, since D1
+    // caps a LIKE pattern at 50 bytes (25 Arabic letters) and a search needs no wildcards.
+    const text = filters.search.toLowerCase();
+    where.push("(instr(lower(p.name_en), ?) > 0 OR instr(p.name_ar, ?) > 0 OR instr(lower(p.sku), ?) > 0)");
+    binds.push(text, text, text);
+  }
+  if (filters.category_id !== undefined) {
+    where.push("p.category_id = ?");
+    binds.push(filters.category_id);
+  }
+  if (filters.brand_id !== undefined) {
+    where.push("p.brand_id = ?");
+    binds.push(filters.brand_id);
+  }
+  if (filters.active !== undefined) {
+    where.push("p.active = ?");
+    binds.push(filters.active ? 1 : 0);
+  }
+  if (filters.stock === "out") where.push("p.stock = 0");
+  if (filters.stock === "low") where.push("p.stock > 0 AND p.stock <= p.low_stock_threshold");
+  if (filters.stock === "in_stock") where.push("p.stock > p.low_stock_threshold");
+  const { rows, meta } = await pageOf<Omit<ConsoleProductRow, "active" | "image"> & { active: number; images: string }>(
+    db,
+    "p.id, p.slug, p.sku, p.name_en, p.name_ar, p.price, p.stock, p.low_stock_threshold, p.active, p.images, p.category_id, p.brand_id, p.updated_at",
+    `FROM products p ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+    binds,
+    query,
+    PRODUCT_SORTS,
+  );
+  return {
+    rows: rows.map(({ images, active, ...row }) => ({
+      ...row,
+      active: active === 1,
+      image: parseList<string>(images)[0] ?? null,
+    })),
+    meta,
+  };
+}
+
+async function productRow(db: D1Database, id: number): Promise<ProductRow | null> {
+  return db.prepare("SELECT * FROM products WHERE id = ?").bind(id).first<ProductRow>();
+}
+
+export async function getConsoleProduct(db: D1Database, id: number): Promise<ConsoleProduct> {
+  const row = await productRow(db, id);
+  if (!row) throw notFound();
+  return present(row);
+}
+
+/** The categories and brands the product form offers. */
+export async function productChoices(db: D1Database): Promise<ProductChoices> {
+  const [categories, brands] = await db.batch([
+    db.prepare("SELECT id, name_en, name_ar, parent_id FROM categories ORDER BY sort_order, id"),
+    db.prepare("SELECT id, name_en, name_ar FROM brands ORDER BY name_en COLLATE NOCASE"),
+  ]);
+  return {
+    categories: categories.results as ProductChoices["categories"],
+    brands: brands.results as ProductChoices["brands"],
+  };
+}
+
+const MESSAGES = {
+  slugTaken: { en: "Another product already uses this slug.", ar: "يستخدم منتج آخر هذا المعرّف بالفعل." },
+  skuTaken: { en: "Another product already uses this SKU.", ar: "يستخدم منتج آخر رمز المنتج هذا بالفعل." },
+  noCategory: { en: "This category does not exist.", ar: "هذه الفئة غير موجودة." },
+  noBrand: { en: "This brand does not exist.", ar: "هذه العلامة التجارية غير موجودة." },
+  stockByLedger: {
+    en: "Stock changes go through Inventory (with a reason), not the product form.",
+    ar: "تتم تغييرات المخزون من صفحة المخزون (مع ذكر السبب)، لا من نموذج المنتج.",
+  },
+  invalid: { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." },
+} satisfies Record<string, Bilingual>;
+
+export type ProductProblems = Record<string, string[]>;
+
+/** What the database knows that the schema cannot: taken slugs and SKUs, unknown categories and brands. */
+export interface CatalogueFacts {
+  categoryIds: Set<number>;
+  brandIds: Set<number>;
+  /** Every product's id by slug and by SKU (SKUs compared case-insensitively, as stored). */
+  bySlug: Map<string, number>;
+  bySku: Map<string, { id: number; stock: number }>;
+}
+
+export async function catalogueFacts(
+  db: D1Database,
+  only?: { slugs: string[]; skus: string[] },
+): Promise<CatalogueFacts> {
+  const [categories, brands, products] = await db.batch([
+    db.prepare("SELECT id FROM categories"),
+    db.prepare("SELECT id FROM brands"),
+    only
+      ? db
+          .prepare(
+            "SELECT id, slug, sku, stock FROM products WHERE slug IN (SELECT value FROM json_each(?1)) OR sku IN (SELECT value FROM json_each(?2))",
+          )
+          .bind(JSON.stringify(only.slugs), JSON.stringify(only.skus))
+      : db.prepare("SELECT id, slug, sku, stock FROM products"),
+  ]);
+  const rows = products.results as { id: number; slug: string; sku: string; stock: number }[];
+  return {
+    categoryIds: new Set((categories.results as { id: number }[]).map((r) => r.id)),
+    brandIds: new Set((brands.results as { id: number }[]).map((r) => r.id)),
+    bySlug: new Map(rows.map((r) => [r.slug, r.id])),
+    bySku: new Map(rows.map((r) => [r.sku.toUpperCase(), { id: r.id, stock: r.stock }])),
+  };
+}
+
+/**
+ * The checks a valid input still has to pass against the catalogue, as field errors (empty: none).
+ * `id` is the product being edited (null: a new one).
+ */
+export function productProblems(
+  lang: Lang,
+  input: ProductInput,
+  id: number | null,
+  facts: CatalogueFacts,
+): ProductProblems {
+  const problems: ProductProblems = {};
+  const add = (field: string, message: Bilingual) => (problems[field] ??= []).push(say(lang, message));
+  const slugOwner = facts.bySlug.get(input.slug);
+  if (slugOwner !== undefined && slugOwner !== id) add("slug", MESSAGES.slugTaken);
+  const skuOwner = facts.bySku.get(input.sku.toUpperCase());
+  if (skuOwner !== undefined && skuOwner.id !== id) add("sku", MESSAGES.skuTaken);
+  if (!facts.categoryIds.has(input.category_id)) add("category_id", MESSAGES.noCategory);
+  if (input.brand_id !== null && !facts.brandIds.has(input.brand_id)) add("brand_id", MESSAGES.noBrand);
+  if (id !== null && input.stock !== null) {
+    const current = [...facts.bySku.values()].find((p) => p.id === id)?.stock;
+    if (current !== undefined && current !== input.stock) add("stock", MESSAGES.stockByLedger);
+  }
+  return problems;
+}
+
+function refuse(lang: Lang, problems: ProductProblems): void {
+  if (Object.keys(problems).length) throw new BackendError(422, say(lang, MESSAGES.invalid), problems);
+}
+
+/** The product's record as the audit log keeps it (stock included, for a creation). */
+function auditView(input: ProductInput | ConsoleProduct): Record<string, unknown> {
+  return { ...input };
+}
+
+interface IndexNames {
+  categories: Map<number, { parent_id: number | null; name_en: string; name_ar: string }>;
+  brands: Map<number, { name_en: string; name_ar: string }>;
+}
+
+async function indexNames(db: D1Database): Promise<IndexNames> {
+  const [categories, brands] = await db.batch([
+    db.prepare("SELECT id, parent_id, name_en, name_ar FROM categories"),
+    db.prepare("SELECT id, name_en, name_ar FROM brands"),
+  ]);
+  return {
+    categories: new Map(
+      (categories.results as { id: number; parent_id: number | null; name_en: string; name_ar: string }[]).map((c) => [
+        c.id,
+        c,
+      ]),
+    ),
+    brands: new Map((brands.results as { id: number; name_en: string; name_ar: string }[]).map((b) => [b.id, b])),
+  };
+}
+
+/**
+ * The search index rows of a product, analysed as the seed script indexes them
+ * (scripts/seed/catalogue.ts, `productSearchText`): names and model; SKU, brand and the category
+ * path in both languages; descriptions in their own index.
+ */
+export function searchText(
+  p: Pick<
+    ProductInput,
+    "name_en" | "name_ar" | "model" | "sku" | "description_en" | "description_ar" | "category_id" | "brand_id"
+  >,
+  names: IndexNames,
+): { name: string; body: string; details: string } {
+  const path: string[] = [];
+  for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
+    const c = names.categories.get(id);
+    if (!c) break;
+    path.push(c.name_en, c.name_ar);
+    id = c.parent_id;
+  }
+  const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
+  return {
+    name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
+    body: indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path].join(" ")),
+    details: indexText([p.description_en, p.description_ar].join(" ")),
+  };
+}
+
+/** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */
+function indexStatements(
+  db: D1Database,
+  rowid: { sql: string; binds: unknown[] },
+  text: ReturnType<typeof searchText>,
+  replace: boolean,
+) {
+  return [
+    // A new product has no rows to replace: its batch stays two statements shorter.
+    ...(replace
+      ? [
+          db.prepare(`DELETE FROM product_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+          db.prepare(`DELETE FROM product_details_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+        ]
+      : []),
+    db
+      .prepare(`INSERT INTO product_search (rowid, name, body) VALUES (${rowid.sql}, ?, ?)`)
+      .bind(...rowid.binds, text.name, text.body),
+    db
+      .prepare(`INSERT INTO product_details_search (rowid, details) VALUES (${rowid.sql}, ?)`)
+      .bind(...rowid.binds, text.details),
+  ];
+}
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+function columnsOf(p: ProductInput) {
+  return {
+    slug: p.slug,
+    sku: p.sku,
+    model: p.model || null,
+    name_en: p.name_en,
+    name_ar: p.name_ar,
+    description_en: p.description_en,
+    description_ar: p.description_ar,
+    specs_en: JSON.stringify(p.specs_en),
+    specs_ar: JSON.stringify(p.specs_ar),
+    price: p.price,
+    compare_at_price: p.compare_at_price,
+    max_per_order: p.max_per_order,
+    low_stock_threshold: p.low_stock_threshold,
+    category_id: p.category_id,
+    brand_id: p.brand_id,
+    images: JSON.stringify(p.images),
+    is_featured: p.is_featured ? 1 : 0,
+    is_new: p.is_new ? 1 : 0,
+    active: p.active ? 1 : 0,
+  };
+}
+
+/** The statements of a new product (its id found by SKU inside the batch). */
+function createStatements(db: D1Database, staff: Staff, input: ProductInput, names: IndexNames): D1PreparedStatement[] {
+  const cols = { ...columnsOf(input), stock: input.stock ?? 0 };
+  const keys = Object.keys(cols);
+  const byId = { sql: "(SELECT id FROM products WHERE sku = ?)", binds: [input.sku] };
+  return [
+    db
+      .prepare(`INSERT INTO products (${keys.join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`)
+      .bind(...Object.values(cols)),
+    ...indexStatements(db, byId, searchText(input, names), false),
+    db
+      .prepare(
+        "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, 'product.create', 'product', (SELECT id FROM products WHERE sku = ?), NULL, ?)",
+      )
+      .bind(staff.user_id, staff.email, input.sku, JSON.stringify(auditView({ ...input, stock: cols.stock }))),
+  ];
+}
+
+/** The statements of an edit: every field but stock (the inventory ledger's). */
+function updateStatements(
+  db: D1Database,
+  staff: Staff,
+  id: number,
+  before: ConsoleProduct,
+  input: ProductInput,
+  names: IndexNames,
+): D1PreparedStatement[] {
+  const cols = columnsOf(input);
+  const after = { ...input, stock: before.stock };
+  return [
+    db
+      .prepare(
+        `UPDATE products SET ${Object.keys(cols)
+          .map((k) => `${k} = ?`)
+          .join(", ")}, updated_at = ${NOW} WHERE id = ?`,
+      )
+      .bind(...Object.values(cols), id),
+    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names), true),
+    auditStatement(
+      db,
+      staff,
+      "product.update",
+      "product",
+      id,
+      changedOnly(before, after, "before"),
+      changedOnly(before, after, "after"),
+    ),
+  ];
+}
+
+/** The fields an edit changed, as they were (`before`) or became (`after`): the audit line stays readable. */
+function changedOnly(before: ConsoleProduct, after: ProductInput, side: "before" | "after"): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = (before as unknown as Record<string, unknown>)[key];
+    if (JSON.stringify(old ?? null) !== JSON.stringify(value ?? null)) out[key] = side === "before" ? old : value;
+  }
+  return out;
+}
+
+/** POST /admin/products. */
+export async function createConsoleProduct(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  input: ProductInput,
+): Promise<ConsoleProduct> {
+  const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku] });
+  refuse(lang, productProblems(lang, input, null, facts));
+  const names = await indexNames(db);
+  await db.batch([...createStatements(db, staff, input, names), bumpCatalogueVersion(db)]);
+  const row = await db.prepare("SELECT * FROM products WHERE sku = ?").bind(input.sku).first<ProductRow>();
+  return present(row!);
+}
+
+/** PUT /admin/products/:id. */
+export async function updateConsoleProduct(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  id: number,
+  input: ProductInput,
+): Promise<ConsoleProduct> {
+  const before = await getConsoleProduct(db, id);
+  const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku, before.sku] });
+  refuse(lang, productProblems(lang, input, id, facts));
+  const names = await indexNames(db);
+  await db.batch([...updateStatements(db, staff, id, before, input, names), bumpCatalogueVersion(db)]);
+  return getConsoleProduct(db, id);
+}
+
+/**
+ * Hides a product from the storefront (or shows it again). Never a deletion: orders keep pointing
+ * at their products.
+ */
+export async function setProductActive(
+  db: D1Database,
+  staff: Staff,
+  id: number,
+  active: boolean,
+): Promise<ConsoleProduct> {
+  const before = await getConsoleProduct(db, id);
+  if (before.active !== active) {
+    await db.batch([
+      db.prepare(`UPDATE products SET active = ?, updated_at = ${NOW} WHERE id = ?`).bind(active ? 1 : 0, id),
+      auditStatement(
+        db,
+        staff,
+        active ? "product.reactivate" : "product.deactivate",
+        "product",
+        id,
+        { active: before.active },
+        { active },
+      ),
+      bumpCatalogueVersion(db),
+    ]);
+  }
+  return { ...before, active };
+}
+
+/**
+ * Creates or updates many products (a CSV import) in ONE batch with one version bump: all or
+ * nothing. `rows` were validated and checked against `facts` by the caller.
+ */
+export async function writeProducts(
+  db: D1Database,
+  staff: Staff,
+  rows: { input: ProductInput; existing: number | null }[],
+): Promise<void> {
+  const names = await indexNames(db);
+  const existingIds = rows.map((r) => r.existing).filter((id): id is number => id !== null);
+  const befores = new Map<number, ConsoleProduct>();
+  if (existingIds.length) {
+    const { results } = await db
+      .prepare("SELECT * FROM products WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(existingIds))
+      .all<ProductRow>();
+    for (const r of results) befores.set(r.id, present(r));
+  }
+  const statements: D1PreparedStatement[] = [];
+  for (const { input, existing } of rows) {
+    const before = existing !== null ? befores.get(existing) : undefined;
+    statements.push(
+      ...(before && existing !== null
+        ? updateStatements(db, staff, existing, before, input, names)
+        : createStatements(db, staff, input, names)),
+    );
+  }
+  statements.push(bumpCatalogueVersion(db));
+  await db.batch(statements);
+}
+
+/** Every product, for the CSV export. */
+export async function allConsoleProducts(db: D1Database): Promise<ConsoleProduct[]> {
+  const { results } = await db.prepare("SELECT * FROM products ORDER BY id").all<ProductRow>();
+  return results.map(present);
+}
