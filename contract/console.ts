@@ -124,5 +124,6 @@ export const CONSOLE_FIELDS = [
   "status",
   "date_from",
   "date_to",
+  "counted",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

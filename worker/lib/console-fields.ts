@@ -59,4 +59,5 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   status: { en: "Status", ar: "الحالة" },
   date_from: { en: "From", ar: "من" },
   date_to: { en: "To", ar: "إلى" },
+  counted: { en: "Counted quantity", ar: "الكمية المعدودة" },
 };
