@@ -147,7 +147,7 @@ describe("categories in the console", () => {
       parent_id: child.id,
     });
     expect(loop.status).toBe(422);
-    expect(loop.body.errors.parent_id[0]).toMatch(/نفسها/);
+    expect(loop.body.errors!.parent_id[0]).toMatch(/نفسها/);
     const self = await call(manager, "PUT", `/admin/categories/${parent.id}`, {
       ...category(),
       slug: parent.slug,
@@ -161,10 +161,10 @@ describe("categories in the console", () => {
     const first = (await call(manager, "POST", "/admin/categories", category())).body.data;
     const taken = await call(manager, "POST", "/admin/categories", category({ slug: first.slug }));
     expect(taken.status).toBe(422);
-    expect(taken.body.errors.slug).toBeDefined();
+    expect(taken.body.errors!.slug).toBeDefined();
     const bad = await call(manager, "POST", "/admin/categories", category({ slug: "Not A Slug", name_ar: "" }));
     expect(bad.status).toBe(422);
-    expect(Object.keys(bad.body.errors).sort()).toEqual(["name_ar", "slug"]);
+    expect(Object.keys(bad.body.errors!).sort()).toEqual(["name_ar", "slug"]);
   });
 });
 

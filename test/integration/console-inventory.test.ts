@@ -41,7 +41,7 @@ describe("stock adjustments", () => {
       delta: -4,
     });
     expect(res.status).toBe(422);
-    expect(res.body.errors.delta[0]).toMatch(/Only 3 in stock/);
+    expect(res.body.errors!.delta[0]).toMatch(/Only 3 in stock/);
     expect(await stockOf(product.id)).toBe(3);
     expect(await ledgerOf(product.id)).toEqual([]);
     const ok = await call(manager, "POST", "/admin/inventory/adjustments", {
@@ -70,13 +70,13 @@ describe("stock adjustments", () => {
       counted: 4,
     });
     expect(same.status).toBe(422);
-    expect(same.body.errors.counted).toBeDefined();
+    expect(same.body.errors!.counted).toBeDefined();
     const missing = await call(owner, "POST", "/admin/inventory/adjustments", {
       product_id: product.id,
       reason: "received",
     });
     expect(missing.status).toBe(422);
-    expect(missing.body.errors.delta).toBeDefined();
+    expect(missing.body.errors!.delta).toBeDefined();
     const zero = await call(owner, "POST", "/admin/inventory/adjustments", {
       product_id: product.id,
       reason: "received",
