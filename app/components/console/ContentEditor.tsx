@@ -5,6 +5,7 @@ import { latinDigits } from "../../../contract/inputs";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import type { Api, Envelope } from "../../lib/api/client";
+import { ApiError } from "../../lib/api/errors";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
@@ -87,7 +88,9 @@ export function ContentEditor({
       await navigate(to(listPath), { replace: true });
     } catch (error) {
       toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
+      // Refused because something still uses it (409): the backend's reason is the whole message.
+      if (error instanceof ApiError && error.status === 409) toast.error(error.message);
+      else handleBrowserError(error, locale, (path) => void navigate(path));
     }
   };
 
