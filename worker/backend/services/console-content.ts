@@ -647,7 +647,8 @@ export async function adjustStock(
     if (!/CHECK constraint failed/i.test(String(err))) throw err;
     // The update found nothing to do: the stock would go below zero, or moved since it was read.
     const now = await db.prepare("SELECT stock FROM products WHERE id = ?").bind(product.id).first<number>("stock");
-    if (input.reason === "count") throw new BackendError(409, say(lang, INVENTORY_MESSAGES.moved));
+    // On the counted field, so the form shows it where the operator typed.
+    if (input.reason === "count") refuse(lang, 422, INVENTORY_MESSAGES.moved, "counted");
     const text = say(lang, INVENTORY_MESSAGES.belowZero, { stock: now ?? 0 });
     throw new BackendError(422, say(lang, INVALID_INPUT), { delta: [text] });
   }
