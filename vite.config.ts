@@ -12,7 +12,7 @@ const SHELL_MODULES = [
   "lib/(i18n|locales|use-locale|money|cart|nonce)",
   "client/(idle|update-state|chunk-reload|abort-rejections|data-retry|prefetch|Prefetcher|toast)",
   "lib/api/(browser|client)",
-  "state/cart",
+  "state/(cart|store)",
   "components/(Logo|ErrorScreen|LoadingBar|PwaStatus|Header|Footer|CartDrawer|SearchBox|SmartLink)",
 ].map((p) => p.replaceAll("/", "[\\\\/]"));
 

@@ -124,6 +124,7 @@ export const CONSOLE_FIELDS = [
   "status",
   "date_from",
   "date_to",
+  "payment_status",
   "counted",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

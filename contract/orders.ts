@@ -2,10 +2,28 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 
-export type OrderStatus =
+/** The states an order is stored in. */
+export type StoredOrderStatus =
   "pending_payment" | "paid" | "processing" | "shipped" | "delivered" | "payment_failed" | "cancelled";
 
-export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed";
+/**
+ * The states an order is answered in: its stored state, or `refunded` once a (not cancelled) order
+ * was refunded in full. Derived, never stored (the orders table's CHECK stays as it is).
+ */
+export const ORDER_STATUSES = [
+  "pending_payment",
+  "paid",
+  "processing",
+  "shipped",
+  "delivered",
+  "payment_failed",
+  "cancelled",
+  "refunded",
+] as const satisfies readonly (StoredOrderStatus | "refunded")[];
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** `partially_refunded` / `refunded`: derived from the refunded amount of a paid order. */
+export type PaymentStatus = "unpaid" | "pending" | "paid" | "failed" | "partially_refunded" | "refunded";
 
 export interface OrderAddress {
   name: string;
@@ -54,4 +72,12 @@ export interface Order extends Totals {
   payment_status: PaymentStatus;
   /** While unpaid: until when the stock is held. */
   reserved_until: string | null;
+  /** Fulfilment, once the shop shipped it: the carrier and its tracking number. */
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  /** Refunded so far, in minor units. */
+  refunded: number;
 }

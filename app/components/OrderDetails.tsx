@@ -1,5 +1,14 @@
 import { formatMoney } from "../lib/money";
-import { formatDate, methodName, ORDER_PROGRESS, reachedSteps, type Order, type OrderAddress } from "../lib/orders";
+import {
+  formatDate,
+  methodName,
+  ORDER_PROGRESS,
+  paymentStatusKey,
+  progressStatus,
+  reachedSteps,
+  type Order,
+  type OrderAddress,
+} from "../lib/orders";
 import { useLocale, useT } from "../lib/use-locale";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
@@ -32,6 +41,69 @@ export function OrderTimeline({ status }: { status: string }) {
   );
 }
 
+/**
+ * What happened after payment: the carrier and its tracking number once shipped, the delivery,
+ * and any refund with the payment's state. Nothing while none of it happened.
+ */
+export function OrderShipment({ order }: { order: Order }) {
+  const t = useT();
+  const locale = useLocale();
+  const refunded = order.refunded ?? 0;
+  if (!order.carrier && !order.tracking_number && !order.delivered_at && refunded === 0) return null;
+  const paymentKey = paymentStatusKey(order.payment_status);
+  return (
+    <section className="order-details__box order-shipment" aria-labelledby="order-shipment-title">
+      <h3 id="order-shipment-title">{t("orders.shipmentTitle")}</h3>
+      <dl className="order-shipment__list">
+        {order.carrier ? (
+          <div>
+            <dt>{t("orders.carrier")}</dt>
+            <dd>
+              <bdi>{order.carrier}</bdi>
+            </dd>
+          </div>
+        ) : null}
+        {order.tracking_number ? (
+          <div>
+            <dt>{t("orders.trackingNumber")}</dt>
+            <dd>
+              <bdi dir="ltr" className="order-shipment__tracking">
+                {order.tracking_number}
+              </bdi>
+            </dd>
+          </div>
+        ) : null}
+        {order.shipped_at ? (
+          <div>
+            <dt>{t("orders.shippedAt")}</dt>
+            <dd>{formatDate(order.shipped_at, locale, true)}</dd>
+          </div>
+        ) : null}
+        {order.delivered_at ? (
+          <div>
+            <dt>{t("orders.deliveredAt")}</dt>
+            <dd>{formatDate(order.delivered_at, locale, true)}</dd>
+          </div>
+        ) : null}
+        {refunded > 0 ? (
+          <>
+            <div>
+              <dt>{t("orders.paymentStatus")}</dt>
+              <dd>{paymentKey ? t(paymentKey) : order.payment_status}</dd>
+            </div>
+            <div>
+              <dt>{t("orders.refunded")}</dt>
+              <dd>
+                <bdi>{formatMoney(refunded, order.currency, locale)}</bdi>
+              </dd>
+            </div>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
 /** An order: number, date, status and its progress, items, totals, and (when given) the address. */
 export function OrderDetails({ order, children }: { order: Order; children?: React.ReactNode }) {
   const t = useT();
@@ -58,7 +130,8 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
         </div>
         <OrderStatusBadge status={order.status} />
       </header>
-      <OrderTimeline status={order.status} />
+      <OrderTimeline status={progressStatus(order)} />
+      <OrderShipment order={order} />
       {children}
       <div className="order-details__grid">
         <section className="order-details__items" aria-labelledby="order-items-title">

@@ -1,5 +1,5 @@
 import { createContext, data, type RouterContextProvider } from "react-router";
-import type { StaffMe } from "../../contract/console";
+import { roleAtLeast, type StaffMe, type StaffRole } from "../../contract/console";
 import { ApiError } from "./api/errors";
 import { serverApi } from "./api/server";
 import { registerMessages, translate } from "./i18n";
@@ -20,14 +20,19 @@ export function consoleLocale(params: { locale?: string }): Locale {
   return isLocale(params.locale) ? params.locale : "en";
 }
 
-/** Runs a console page's reads with the session's client; a 403 or 404 is the page's 404. */
+/**
+ * Runs a console page's reads with the session's client; a 403 or 404 is the page's 404. `role`:
+ * the weakest role the page is for, for a page that reads nothing a weaker role is refused (a form
+ * for a new record); the API still checks every write.
+ */
 export async function consoleLoad<T>(
   args: { context: Readonly<RouterContextProvider>; request: Request; params: { locale?: string } },
   read: (api: Api, me: StaffMe, locale: Locale) => Promise<T>,
+  opts: { role?: StaffRole } = {},
 ): Promise<T> {
   const locale = consoleLocale(args.params);
   const me = args.context.get(consoleContext);
-  if (!me) throw notFoundResponse();
+  if (!me || (opts.role && !roleAtLeast(me.role, opts.role))) throw notFoundResponse();
   const api = await serverApi(args.context, args.request, locale);
   try {
     return await read(api, me, locale);

@@ -1,18 +1,10 @@
-import type { Order } from "../../contract/orders";
 /**
  * Orders and payments as the backend contract shapes them (brief: "Cart, checkout, orders,
  * payments"). Money is in minor units (halalas) with the order's currency.
  */
-export const ORDER_STATUSES = [
-  "pending_payment",
-  "paid",
-  "processing",
-  "shipped",
-  "delivered",
-  "payment_failed",
-  "cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import { ORDER_STATUSES, type Order, type OrderStatus } from "../../contract/orders";
+
+export { ORDER_STATUSES, type OrderStatus };
 
 /** The happy path an order walks (DESIGN §6); `payment_failed` and `cancelled` leave it. */
 export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid", "processing", "shipped", "delivered"];
@@ -49,7 +41,25 @@ export function orderStatusTone(status: string): "ok" | "progress" | "danger" | 
   if (status === "paid" || status === "delivered" || status === "shipped" || status === "processing") return "ok";
   if (status === "pending_payment") return "progress";
   if (status === "payment_failed" || status === "cancelled") return "danger";
+  if (status === "refunded") return "progress";
   return "neutral";
+}
+
+/** The payment states the backend answers (`partially_refunded`, `refunded` after refunds). */
+export const PAYMENT_STATUSES = ["unpaid", "pending", "paid", "failed", "partially_refunded", "refunded"] as const;
+
+/** The message key of a payment state; an unknown one shows as it came. */
+export function paymentStatusKey(status: string): string | null {
+  return (PAYMENT_STATUSES as readonly string[]).includes(status) ? `orders.paymentStatuses.${status}` : null;
+}
+
+/**
+ * The step of the progress an order shows: a refunded order (a derived state) shows how far it got
+ * (paid, shipped, delivered); its badge and the refund box say it was refunded.
+ */
+export function progressStatus(order: Pick<Order, "status" | "shipped_at" | "delivered_at">): string {
+  if (order.status !== "refunded") return order.status;
+  return order.delivered_at ? "delivered" : order.shipped_at ? "shipped" : "paid";
 }
 
 /** Which steps of the progress an order has reached (a failed or cancelled order has reached none past the first). */

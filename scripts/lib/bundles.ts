@@ -11,12 +11,17 @@ export interface Budgets {
   perRoute: { appJsKB: number; cssKB: number };
   /** Routes allowed more than perRoute, each group with its reason (a debt to pay back, not a new normal). */
   exceptions?: { routes: string[]; appJsKB?: number; cssKB?: number; why: string }[];
+  /** The operator console's pages (route ids starting with one of routePrefixes): a budget of their own. */
+  console?: { routePrefixes: string[]; appJsKB: number; cssKB: number; why: string };
   homeCriticalKB: number;
   gzipLevel: number;
 }
 
 /** The budget that applies to one route (by React Router route id), and why if it is an exception. */
 export function budgetFor(budgets: Budgets, routeId: string): { appJsKB: number; cssKB: number; why?: string } {
+  const staff = budgets.console;
+  if (staff?.routePrefixes.some((p) => routeId.startsWith(p)))
+    return { appJsKB: staff.appJsKB, cssKB: staff.cssKB, why: staff.why };
   const exception = budgets.exceptions?.find((e) => e.routes.includes(routeId));
   return {
     appJsKB: exception?.appJsKB ?? budgets.perRoute.appJsKB,
@@ -176,7 +181,10 @@ export function bundleTable(routes: RouteBundle[], budgets: Budgets): string {
   ];
   for (const r of routes) {
     const b = budgetFor(budgets, r.routeId);
-    const js = b.appJsKB === budgets.perRoute.appJsKB ? kb(r.appJs) : `${kb(r.appJs)} (exception: ${b.appJsKB})`;
+    const js =
+      b.appJsKB === budgets.perRoute.appJsKB
+        ? kb(r.appJs)
+        : `${kb(r.appJs)} (${b.why === budgets.console?.why ? "console" : "exception"}: ${b.appJsKB})`;
     lines.push(
       `| \`${r.path}\` (${r.routeId}) | ${js} | ${kb(r.frameworkJs)} | ${kb(r.css)} | ${kb(r.appJs + r.frameworkJs + r.css)} |`,
     );

@@ -3,6 +3,7 @@ import { roleAtLeast, STAFF_ROLES, type StaffRole } from "../../contract/console
 import { readManifests } from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
 import { consoleHttpSession, newStaffAccount, registerAccount } from "../support/console-browser.ts";
+import { buyThroughCheckout } from "../support/http.ts";
 
 /**
  * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
@@ -13,8 +14,23 @@ import { consoleHttpSession, newStaffAccount, registerAccount } from "../support
 const base = inject("baseURL");
 
 /** Each console page (its route path; the index has none), a concrete path, and the weakest role that may open it. */
-const PAGES: { route: string; path: string; role: StaffRole }[] = [
+const PAGES: { route: string; path: string | (() => string); role: StaffRole }[] = [
   { route: "", path: "/admin", role: "support" },
+  { route: "promo-codes", path: "/admin/promo-codes", role: "manager" },
+  { route: "promo-codes/:id", path: "/admin/promo-codes/new", role: "manager" },
+  { route: "customers", path: "/admin/customers", role: "support" },
+  { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
+  { route: "orders", path: "/admin/orders", role: "support" },
+  { route: "orders/:number", path: () => `/admin/orders/${orderNumber}`, role: "support" },
+  { route: "categories", path: "/admin/categories", role: "manager" },
+  { route: "categories/:id", path: "/admin/categories/new", role: "manager" },
+  { route: "brands", path: "/admin/brands", role: "manager" },
+  { route: "brands/:id", path: "/admin/brands/new", role: "manager" },
+  { route: "services", path: "/admin/services", role: "manager" },
+  { route: "services/:id", path: "/admin/services/new", role: "manager" },
+  { route: "pages", path: "/admin/pages", role: "manager" },
+  { route: "pages/:id", path: "/admin/pages/new", role: "manager" },
+  { route: "inventory", path: "/admin/inventory", role: "manager" },
   { route: "staff", path: "/admin/staff", role: "owner" },
   { route: "audit", path: "/admin/audit", role: "owner" },
 ];
@@ -27,12 +43,20 @@ const ASIDE: Record<string, string> = {
 
 type Visitor = "stranger" | "shopper" | StaffRole;
 const cookies = {} as Record<Visitor, string>;
+let shopperId = 0;
+let orderNumber = "";
 
 beforeAll(async () => {
   cookies.stranger = "";
   const shopper = `pages-shopper-${Date.now()}@example.com`;
   await registerAccount(base, shopper);
-  cookies.shopper = (await consoleHttpSession(base, shopper)).cookie;
+  const session = await consoleHttpSession(base, shopper);
+  cookies.shopper = session.cookie;
+  shopperId = session.userId;
+  const product = (
+    (await (await fetch(`${base}/backend/products?per_page=1&in_stock=1`)).json()) as { data: { id: number }[] }
+  ).data[0].id;
+  orderNumber = (await buyThroughCheckout(base, product, 1, "10.77.1.1")).number;
   for (const role of STAFF_ROLES)
     cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;
 }, 120_000);
@@ -52,11 +76,12 @@ describe("the console's pages and who may open them", () => {
 
   for (const locale of ["en", "ar"] as const)
     for (const page of PAGES)
-      it(`/${locale}${page.path}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+      it(`/${locale}/${page.route || "admin"}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+        const path = typeof page.path === "string" ? page.path : page.path();
         for (const who of ["stranger", "shopper", ...STAFF_ROLES] as Visitor[]) {
-          const res = await get(`/${locale}${page.path}`, who);
+          const res = await get(`/${locale}${path}`, who);
           const allowed = who !== "stranger" && who !== "shopper" && roleAtLeast(who, page.role);
-          expect(res.status, `${page.path} as ${who}`).toBe(allowed ? 200 : 404);
+          expect(res.status, `${path} as ${who}`).toBe(allowed ? 200 : 404);
           const html = await res.text();
           if (allowed) expect(html).toContain('class="console"');
           else expect(html).not.toContain('class="console"');

@@ -79,7 +79,10 @@ export async function signInToConsole(page: Page, base: string, locale: "en" | "
 }
 
 /** Opens the console over HTTP for `email` (already staff): its token, and the session cookie of the own server. */
-export async function consoleHttpSession(base: string, email: string): Promise<{ token: string; cookie: string }> {
+export async function consoleHttpSession(
+  base: string,
+  email: string,
+): Promise<{ token: string; cookie: string; userId: number }> {
   const json = {
     "content-type": "application/json",
     accept: "application/json",
@@ -113,5 +116,5 @@ export async function consoleHttpSession(base: string, email: string): Promise<{
     });
     if (opened.status !== 200) throw new Error(`console session ${email}: ${opened.status}`);
   }
-  return { token, cookie };
+  return { token, cookie, userId: data.user.id };
 }

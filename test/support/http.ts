@@ -97,7 +97,7 @@ export async function buyThroughCheckout(
   productId: number,
   quantity: number,
   ip: string,
-): Promise<{ decline: () => Promise<void> }> {
+): Promise<{ number: string; decline: () => Promise<void> }> {
   const api = jsonApi(base, { "cf-connecting-ip": ip });
   const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
   const guest = { "guest-id": guestId, "content-language": "en" };
@@ -116,6 +116,7 @@ export async function buyThroughCheckout(
   });
   if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);
   return {
+    number: placed.body.data.number,
     decline: async () => {
       const started = await api(`/backend/payments/${placed.body.data.number}/start`, {
         method: "POST",

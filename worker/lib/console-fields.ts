@@ -59,5 +59,6 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   status: { en: "Status", ar: "الحالة" },
   date_from: { en: "From", ar: "من" },
   date_to: { en: "To", ar: "إلى" },
+  payment_status: { en: "Payment", ar: "الدفع" },
   counted: { en: "Counted quantity", ar: "الكمية المعدودة" },
 };

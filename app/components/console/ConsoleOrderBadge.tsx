@@ -2,7 +2,7 @@ import { orderStatusKey, orderStatusTone } from "../../lib/orders";
 import { useT } from "../../lib/use-locale";
 
 const TONES = {
-  ok: " console-badge--ok console-badge--ok-dark",
+  ok: " console-badge--ok",
   progress: " console-badge--warn",
   danger: " console-badge--danger",
   neutral: "",

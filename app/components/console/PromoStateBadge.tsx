@@ -3,7 +3,7 @@ import { useT } from "../../lib/use-locale";
 
 const TONES: Record<PromoState, string> = {
   // console-badge--ok's green is short of 4.5:1 at the badge's size: a darker one of our own.
-  active: " console-badge--ok console-badge--ok-dark",
+  active: " console-badge--ok",
   scheduled: "",
   used_up: " console-badge--warn",
   paused: " console-badge--warn",

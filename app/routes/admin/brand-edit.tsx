@@ -10,7 +10,9 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 export async function loader(args: Route.LoaderArgs) {
   const { id } = args.params;
   if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => ({ brand: id === "new" ? null : (await getBrand(api, Number(id))).data }));
+  return consoleLoad(args, async (api) => ({ brand: id === "new" ? null : (await getBrand(api, Number(id))).data }), {
+    role: "manager",
+  });
 }
 
 /** A brand (managers and owners): names side by side and its slug. */

@@ -12,10 +12,14 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 
 export async function loader(args: Route.LoaderArgs) {
   const url = new URL(args.request.url);
-  return consoleLoad(args, async (api) => {
-    const list = await listBrands(api, listParams(url, ["search"]));
-    return { rows: list.data, meta: list.meta, search: url.searchParams.get("search") ?? "" };
-  });
+  return consoleLoad(
+    args,
+    async (api) => {
+      const list = await listBrands(api, listParams(url, ["search"]));
+      return { rows: list.data, meta: list.meta, search: url.searchParams.get("search") ?? "" };
+    },
+    { role: "manager" },
+  );
 }
 
 /** Brands (managers and owners). */

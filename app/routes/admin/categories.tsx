@@ -12,12 +12,16 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 
 export async function loader(args: Route.LoaderArgs) {
   const url = new URL(args.request.url);
-  return consoleLoad(args, async (api) => {
-    const [list, all] = await Promise.all([listCategories(api, listParams(url, ["search"])), allCategories(api)]);
-    // Parents by id, to name each row's parent (the tree is small: one page holds it).
-    const parents = Object.fromEntries(all.data.map((c) => [c.id, { en: c.name_en, ar: c.name_ar }]));
-    return { rows: list.data, meta: list.meta, parents, search: url.searchParams.get("search") ?? "" };
-  });
+  return consoleLoad(
+    args,
+    async (api) => {
+      const [list, all] = await Promise.all([listCategories(api, listParams(url, ["search"])), allCategories(api)]);
+      // Parents by id, to name each row's parent (the tree is small: one page holds it).
+      const parents = Object.fromEntries(all.data.map((c) => [c.id, { en: c.name_en, ar: c.name_ar }]));
+      return { rows: list.data, meta: list.meta, parents, search: url.searchParams.get("search") ?? "" };
+    },
+    { role: "manager" },
+  );
 }
 
 /** Categories (managers and owners): the tree's nodes with their parent and product counts. */

@@ -16,13 +16,17 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 export async function loader(args: Route.LoaderArgs) {
   const { id } = args.params;
   if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => {
-    const [category, all] = await Promise.all([
-      id === "new" ? null : getCategory(api, Number(id)).then((r) => r.data),
-      allCategories(api),
-    ]);
-    return { category, categories: all.data };
-  });
+  return consoleLoad(
+    args,
+    async (api) => {
+      const [category, all] = await Promise.all([
+        id === "new" ? null : getCategory(api, Number(id)).then((r) => r.data),
+        allCategories(api),
+      ]);
+      return { category, categories: all.data };
+    },
+    { role: "manager" },
+  );
 }
 
 /** A category (managers and owners): names side by side, its place in the tree, icon and order. */

@@ -30,13 +30,17 @@ const LOW_STOCK_SHOWN = 50;
 
 export async function loader(args: Route.LoaderArgs) {
   const url = new URL(args.request.url);
-  return consoleLoad(args, async (api) => {
-    const [low, ledger] = await Promise.all([
-      listLowStock(api, { per_page: LOW_STOCK_SHOWN, sort: "stock", dir: "asc" }),
-      listAdjustments(api, listParams(url, ["product_id", "reason"])),
-    ]);
-    return { low: low.data, lowMeta: low.meta, ledger: ledger.data, ledgerMeta: ledger.meta };
-  });
+  return consoleLoad(
+    args,
+    async (api) => {
+      const [low, ledger] = await Promise.all([
+        listLowStock(api, { per_page: LOW_STOCK_SHOWN, sort: "stock", dir: "asc" }),
+        listAdjustments(api, listParams(url, ["product_id", "reason"])),
+      ]);
+      return { low: low.data, lowMeta: low.meta, ledger: ledger.data, ledgerMeta: ledger.meta };
+    },
+    { role: "manager" },
+  );
 }
 
 type AdjustValues = { product_id: string; reason: string; delta: string; counted: string; note: string };

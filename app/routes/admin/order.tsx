@@ -1,11 +1,704 @@
+import { reset, useForm } from "@modular-forms/react";
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { Link, useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/order";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import {
+  CARRIER_MAX,
+  REFUND_REASON_MAX,
+  TRACKING_MAX,
+  type ConsoleOrder,
+  type OrderAction,
+  type OrderEvent,
+} from "../../../contract/console-orders";
+import { latinDigits } from "../../../contract/inputs";
+import { toast } from "../../client/toast";
+import { ConfirmDialog } from "../../components/console/ConfirmDialog";
+import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { FormErrors } from "../../components/form/FormErrors";
+import { SubmitButton } from "../../components/form/SubmitButton";
+import { TextField } from "../../components/form/TextField";
+import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import {
+  cancelOrder,
+  deliverOrder,
+  getConsoleOrder,
+  processOrder,
+  refundOrder,
+  shipOrder,
+} from "../../lib/api/console-orders";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { FORM_OPTIONS, formRules } from "../../lib/forms";
+import { formatMoney, toDecimalString } from "../../lib/money";
+import { formatDate } from "../../lib/orders";
+import { useLocale, useT } from "../../lib/use-locale";
+import type { Translate } from "../../lib/i18n";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) =>
+  consoleMeta(args, "console.orders.title", { number: args.params.number ?? "" });
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(args, async (api) => (await getConsoleOrder(api, args.params.number)).data);
+}
+
+/** A modal dialog holding a form: focus moves into it, Escape closes it, focus returns on close. */
+function FormDialog({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="console-dialog" aria-labelledby={titleId} onClose={() => open && onClose()}>
+      <h2 id={titleId}>{title}</h2>
+      {open ? children : null}
+    </dialog>
+  );
+}
+
+/** "12.50" (Arabic-Indic digits too) → 1250 minor units; NaN when it is not an amount. */
+function toMinor(value: string): number {
+  const text = latinDigits(value.trim()).replace(/[٫,]/g, ".");
+  return /^\d+(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : Number.NaN;
+}
+
+function actorName(t: Translate, actor: string): string {
+  if (actor === "system") return t("console.orders.actors.system");
+  if (actor === "shopper") return t("console.orders.actors.shopper");
+  return actor;
+}
+
+function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder }) {
+  const locale = useLocale();
+  const d = event.detail ?? {};
+  const parts: ReactNode[] = [];
+  if (typeof d.carrier === "string")
+    parts.push(
+      <span key="c">
+        <bdi>{d.carrier}</bdi> · <bdi dir="ltr">{String(d.tracking_number ?? "")}</bdi>
+      </span>,
+    );
+  if (typeof d.amount === "number" && event.type !== "paid")
+    parts.push(<bdi key="a">{formatMoney(d.amount, order.currency, locale)}</bdi>);
+  if (typeof d.reason === "string" && d.reason) parts.push(<q key="r">{d.reason}</q>);
+  if (typeof d.message === "string" && d.message && event.type === "refund_failed")
+    parts.push(<code key="m">{d.message}</code>);
+  if (!parts.length) return null;
+  return (
+    <span className="console-timeline__detail">
+      {parts.map((p, i) => (
+        <span key={i}>
+          {i > 0 ? " · " : null}
+          {p}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+type ShipValues = { carrier: string; tracking_number: string };
+type RefundValues = { amount: string; reason: string };
+
+/** One order: lines, totals, customer, payments and refunds, its timeline, and what staff may do next. */
+export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const rules = useMemo(() => formRules(t), [t]);
+  const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
+  const [dialog, setDialog] = useState<"ship" | "refund" | "cancel" | "confirmRefund" | null>(null);
+  const [refundDraft, setRefundDraft] = useState<{ amount: number; reason: string | null } | null>(null);
+  const can = (action: OrderAction) => order.actions.includes(action);
+
+  const [shipForm, ship] = useForm<ShipValues>({
+    ...FORM_OPTIONS,
+    initialValues: { carrier: "", tracking_number: "" },
+  });
+  const shipping = useFormSubmit(shipForm);
+  const [refundForm, refund] = useForm<RefundValues>({
+    ...FORM_OPTIONS,
+    initialValues: { amount: toDecimalString(order.refundable, order.currency), reason: "" },
+  });
+  const refunding = useFormSubmit(refundForm);
+
+  const mutate = async (action: () => Promise<unknown>, success: string) => {
+    const id = toast.loading(t("console.saving"));
+    try {
+      const answer = (await action()) as { message?: string } | undefined;
+      if (answer?.message) toast.error(answer.message, { id });
+      else toast.success(success, { id });
+      await revalidator.revalidate();
+    } catch (error) {
+      toast.dismiss(id);
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  const submitShip = async (values: ShipValues) => {
+    const done = await shipping.run(
+      t("console.saving"),
+      () => shipOrder(browserApi(locale), order.number, values),
+      () => t("console.orders.shipped"),
+    );
+    if (done) {
+      setDialog(null);
+      await revalidator.revalidate();
+    }
+  };
+
+  const askRefund = (values: RefundValues) => {
+    setRefundDraft({ amount: toMinor(values.amount), reason: values.reason.trim() || null });
+    setDialog("confirmRefund");
+  };
+
+  const confirmRefund = async () => {
+    const draft = refundDraft;
+    setDialog("refund");
+    if (!draft) return;
+    const done = await refunding.run(
+      t("console.saving"),
+      () => refundOrder(browserApi(locale), order.number, draft.amount, draft.reason),
+      () => t("console.orders.refundDone"),
+    );
+    if (done) {
+      setDialog(null);
+      await revalidator.revalidate();
+    }
+  };
+
+  const openRefund = () => {
+    refunding.clear();
+    reset(refundForm, { initialValues: { amount: toDecimalString(order.refundable, order.currency), reason: "" } });
+    setDialog("refund");
+  };
+
+  const address = order.address;
+  const carrierLabel = t("console.fields.carrier");
+  const trackingLabel = t("console.fields.tracking_number");
+  const amountLabel = t("console.orders.refundAmount", { currency: order.currency });
+  const reasonLabel = t("console.fields.reason");
+
+  return (
+    <div className="console-orders-page">
+      <p className="console-back">
+        <Link to={`/${locale}/admin/orders`}>{t("console.orders.back")}</Link>
+      </p>
+      <header className="console-order__head">
+        <h1>
+          {t("console.orders.title", { number: "" })}
+          <bdi dir="ltr">{order.number}</bdi>
+        </h1>
+        <OrderStatusBadge status={order.status} />
+        <PaymentStatusBadge status={order.payment_status} />
+      </header>
+      <p className="console-hint">
+        {t("console.orders.placedOn", { date: formatDate(order.created_at, locale, true) })}
+      </p>
+
+      {order.actions.length ? (
+        <div className="console-actions" role="group" aria-label={t("console.table.actions")}>
+          {can("process") ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void mutate(() => processOrder(browserApi(locale), order.number), t("console.orders.processed"))
+              }
+            >
+              {t("console.orders.actions.process")}
+            </button>
+          ) : null}
+          {can("ship") ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                shipping.clear();
+                setDialog("ship");
+              }}
+            >
+              {t("console.orders.actions.ship")}
+            </button>
+          ) : null}
+          {can("deliver") ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void mutate(() => deliverOrder(browserApi(locale), order.number), t("console.orders.delivered"))
+              }
+            >
+              {t("console.orders.actions.deliver")}
+            </button>
+          ) : null}
+          {can("refund") ? (
+            <button type="button" className="button button--ghost" onClick={openRefund}>
+              {t("console.orders.actions.refund")}
+            </button>
+          ) : null}
+          {can("cancel") ? (
+            <button type="button" className="button button--danger" onClick={() => setDialog("cancel")}>
+              {t("console.orders.actions.cancel")}
+            </button>
+          ) : null}
+        </div>
+      ) : (
+        <p className="console-hint">{order.masked ? t("console.orders.readOnly") : t("console.orders.noActions")}</p>
+      )}
+
+      <div className="console-order">
+        <section className="console-panel console-order__items" aria-labelledby="order-lines">
+          <h2 id="order-lines">{t("console.orders.lines")}</h2>
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.lines")}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("console.orders.product")}</th>
+                  <th scope="col" className="is-numeric">
+                    {t("console.orders.quantity")}
+                  </th>
+                  <th scope="col" className="is-numeric">
+                    {t("console.orders.unitPrice")}
+                  </th>
+                  <th scope="col" className="is-numeric">
+                    {t("console.orders.lineTotal")}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.items.map((item) => (
+                  <tr key={item.product_id}>
+                    <td>
+                      <bdi>{item.name}</bdi>
+                    </td>
+                    <td className="is-numeric">{item.quantity}</td>
+                    <td className="is-numeric">{money(item.unit_price)}</td>
+                    <td className="is-numeric">{money(item.line_total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <dl className="console-order__totals">
+            <div>
+              <dt>{t("cart.subtotal")}</dt>
+              <dd>{money(order.subtotal)}</dd>
+            </div>
+            {order.discount > 0 ? (
+              <div>
+                <dt>
+                  {t("cart.discount")}
+                  {order.promo_code ? (
+                    <>
+                      {" "}
+                      (<bdi dir="ltr">{order.promo_code}</bdi>)
+                    </>
+                  ) : null}
+                </dt>
+                <dd>−{money(order.discount)}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{t("cart.shipping")}</dt>
+              <dd>{money(order.shipping)}</dd>
+            </div>
+            <div>
+              <dt>{t("console.orders.vat")}</dt>
+              <dd>{money(order.vat)}</dd>
+            </div>
+            <div className="console-order__total">
+              <dt>{t("console.orders.total")}</dt>
+              <dd>{money(order.total)}</dd>
+            </div>
+            {order.refunded > 0 ? (
+              <div>
+                <dt>{t("orders.refunded")}</dt>
+                <dd>−{money(order.refunded)}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </section>
+
+        <section className="console-panel" aria-labelledby="order-customer">
+          <h2 id="order-customer">{t("console.orders.customer")}</h2>
+          {order.masked ? <p className="console-hint">{t("console.orders.maskedNote")}</p> : null}
+          <dl className="console-order__facts">
+            <div>
+              <dt>{t("console.fields.email")}</dt>
+              <dd>
+                <bdi dir="ltr">{order.email}</bdi>
+              </dd>
+            </div>
+            {order.phone ? (
+              <div>
+                <dt>{t("console.orders.phone")}</dt>
+                <dd>
+                  <bdi dir="ltr">{order.phone}</bdi>
+                </dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{t("console.orders.account")}</dt>
+              <dd>{order.guest ? t("console.orders.guest") : t("console.orders.registered")}</dd>
+            </div>
+          </dl>
+          <h3>{t("orders.addressTitle")}</h3>
+          <address>
+            <bdi>{address.name}</bdi>
+            <br />
+            {[address.street, address.building].filter(Boolean).join(" ")}
+            <br />
+            {[address.district, address.city, address.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}
+            <br />
+            <bdi dir="ltr">{address.phone}</bdi>
+          </address>
+        </section>
+
+        <section className="console-panel" aria-labelledby="order-shipping">
+          <h2 id="order-shipping">{t("console.orders.shipment")}</h2>
+          <dl className="console-order__facts">
+            <div>
+              <dt>{t("orders.shippingMethod")}</dt>
+              <dd>{t(`orders.methods.${order.shipping_method}`)}</dd>
+            </div>
+            <div>
+              <dt>{carrierLabel}</dt>
+              <dd>{order.carrier ? <bdi>{order.carrier}</bdi> : "—"}</dd>
+            </div>
+            <div>
+              <dt>{trackingLabel}</dt>
+              <dd>{order.tracking_number ? <bdi dir="ltr">{order.tracking_number}</bdi> : "—"}</dd>
+            </div>
+            {order.shipped_at ? (
+              <div>
+                <dt>{t("orders.shippedAt")}</dt>
+                <dd>{formatDate(order.shipped_at, locale, true)}</dd>
+              </div>
+            ) : null}
+            {order.delivered_at ? (
+              <div>
+                <dt>{t("orders.deliveredAt")}</dt>
+                <dd>{formatDate(order.delivered_at, locale, true)}</dd>
+              </div>
+            ) : null}
+            {order.cancelled_at ? (
+              <div>
+                <dt>{t("console.orders.cancelledAt")}</dt>
+                <dd>{formatDate(order.cancelled_at, locale, true)}</dd>
+              </div>
+            ) : null}
+          </dl>
+        </section>
+
+        <section className="console-panel console-order__wide" aria-labelledby="order-payments">
+          <h2 id="order-payments">{t("console.orders.payments")}</h2>
+          {order.payments.length ? (
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.payments")}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("console.orders.date")}</th>
+                    <th scope="col">{t("console.orders.provider")}</th>
+                    <th scope="col">{t("console.fields.status")}</th>
+                    <th scope="col" className="is-numeric">
+                      {t("console.fields.amount")}
+                    </th>
+                    <th scope="col" className="is-numeric">
+                      {t("orders.refunded")}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {order.payments.map((p) => (
+                    <tr key={p.id}>
+                      <td className="is-date">{formatDate(p.created_at, locale, true)}</td>
+                      <td>
+                        <bdi dir="ltr">{p.provider}</bdi>
+                      </td>
+                      <td>
+                        <PaymentStatusBadge
+                          status={p.status === "initiated" || p.status === "challenge" ? "pending" : p.status}
+                        />
+                      </td>
+                      <td className="is-numeric">{money(p.amount)}</td>
+                      <td className="is-numeric">{p.refunded ? money(p.refunded) : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="console-hint">{t("console.orders.noPayments")}</p>
+          )}
+          <h3>{t("console.orders.refunds")}</h3>
+          {order.refunds.length ? (
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.refunds")}>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("console.orders.date")}</th>
+                    <th scope="col" className="is-numeric">
+                      {t("console.fields.amount")}
+                    </th>
+                    <th scope="col">{t("console.fields.status")}</th>
+                    <th scope="col">{t("console.fields.reason")}</th>
+                    <th scope="col">{t("console.orders.by")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {order.refunds.map((r) => (
+                    <tr key={r.id}>
+                      <td className="is-date">{formatDate(r.created_at, locale, true)}</td>
+                      <td className="is-numeric">{money(r.amount)}</td>
+                      <td>
+                        <span
+                          className={`console-badge console-badge--${r.status === "succeeded" ? "ok" : r.status === "failed" ? "danger" : "warn"}`}
+                        >
+                          {t(`console.orders.refundStatuses.${r.status}`)}
+                        </span>
+                        {r.status === "failed" && r.message ? (
+                          <>
+                            {" "}
+                            <code>{r.message}</code>
+                          </>
+                        ) : null}
+                      </td>
+                      <td>{r.reason ? <bdi>{r.reason}</bdi> : "—"}</td>
+                      <td>{r.staff_email ? <bdi dir="ltr">{r.staff_email}</bdi> : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p className="console-hint">{t("console.orders.noRefunds")}</p>
+          )}
+          {order.refundable > 0 ? (
+            <p className="console-hint">
+              {t("console.orders.refundable", { amount: formatMoney(order.refundable, order.currency, locale) })}
+            </p>
+          ) : null}
+        </section>
+
+        <section className="console-panel console-order__wide" aria-labelledby="order-timeline">
+          <h2 id="order-timeline">{t("console.orders.timeline")}</h2>
+          <ol className="console-timeline">
+            {order.events.map((event) => (
+              <li key={event.id}>
+                <time dateTime={event.created_at}>{formatDate(event.created_at, locale, true)}</time>
+                <span className="console-timeline__what">
+                  {t(`console.orders.events.${event.type}`) === `console.orders.events.${event.type}`
+                    ? event.type
+                    : t(`console.orders.events.${event.type}`)}
+                </span>
+                <EventDetail event={event} order={order} />
+                <span className="console-hint">
+                  {t("console.orders.byActor", { actor: "" })}
+                  <bdi dir="ltr">{actorName(t, event.actor)}</bdi>
+                </span>
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+
+      <FormDialog
+        open={dialog === "ship"}
+        title={t("console.orders.shipTitle", { number: order.number })}
+        onClose={() => setDialog(null)}
+      >
+        <ship.Form
+          className="form"
+          onSubmit={submitShip}
+          shouldFocus
+          aria-label={t("console.orders.shipTitle", { number: order.number })}
+        >
+          <FormErrors
+            form={shipForm}
+            messages={rules.messages}
+            serverErrors={shipping.serverErrors}
+            serverMessage={shipping.serverMessage}
+            labels={{ carrier: carrierLabel, tracking_number: trackingLabel }}
+          />
+          <ship.Field
+            name="carrier"
+            validate={[rules.required(carrierLabel), rules.maxLength(carrierLabel, CARRIER_MAX)]}
+          >
+            {(field, props) => (
+              <TextField
+                form={shipForm}
+                field={field}
+                props={props}
+                label={carrierLabel}
+                idPrefix="ship"
+                autoComplete="off"
+                list="order-carriers"
+                required
+              />
+            )}
+          </ship.Field>
+          <datalist id="order-carriers">
+            {["SMSA Express", "Aramex", "SPL", "DHL Express", "Naqel"].map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <ship.Field
+            name="tracking_number"
+            validate={[
+              rules.required(trackingLabel),
+              rules.maxLength(trackingLabel, TRACKING_MAX),
+              rules.schema((v) =>
+                v.pipe(
+                  v.string(),
+                  v.trim(),
+                  v.regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, t("console.orders.trackingInvalid")),
+                ),
+              ),
+            ]}
+          >
+            {(field, props) => (
+              <TextField
+                form={shipForm}
+                field={field}
+                props={props}
+                label={trackingLabel}
+                idPrefix="ship"
+                dir="ltr"
+                autoComplete="off"
+                required
+              />
+            )}
+          </ship.Field>
+          <div className="console-dialog__actions">
+            <button type="button" className="button button--ghost" onClick={() => setDialog(null)}>
+              {t("console.actions.cancel")}
+            </button>
+            <SubmitButton>{t("console.orders.shipSubmit")}</SubmitButton>
+          </div>
+        </ship.Form>
+      </FormDialog>
+
+      <FormDialog
+        open={dialog === "refund" || dialog === "confirmRefund"}
+        title={t("console.orders.refundTitle", { number: order.number })}
+        onClose={() => setDialog(null)}
+      >
+        <refund.Form
+          className="form"
+          onSubmit={askRefund}
+          shouldFocus
+          aria-label={t("console.orders.refundTitle", { number: order.number })}
+        >
+          <FormErrors
+            form={refundForm}
+            messages={rules.messages}
+            serverErrors={refunding.serverErrors}
+            serverMessage={refunding.serverMessage}
+            labels={{ amount: amountLabel, reason: reasonLabel }}
+          />
+          <refund.Field
+            name="amount"
+            validate={[
+              rules.required(amountLabel),
+              (value) => {
+                const minor = toMinor(value ?? "");
+                if (Number.isNaN(minor) || minor <= 0) return t("console.orders.amountInvalid");
+                if (minor > order.refundable)
+                  return t("console.orders.amountTooHigh", {
+                    amount: formatMoney(order.refundable, order.currency, locale),
+                  });
+                return "";
+              },
+            ]}
+          >
+            {(field, props) => (
+              <TextField
+                form={refundForm}
+                field={field}
+                props={props}
+                label={amountLabel}
+                idPrefix="refund"
+                inputMode="decimal"
+                dir="ltr"
+                autoComplete="off"
+                hint={t("console.orders.refundable", { amount: formatMoney(order.refundable, order.currency, locale) })}
+                required
+              />
+            )}
+          </refund.Field>
+          <refund.Field name="reason" validate={[rules.maxLength(reasonLabel, REFUND_REASON_MAX)]}>
+            {(field, props) => (
+              <TextField
+                form={refundForm}
+                field={field}
+                props={props}
+                label={reasonLabel}
+                idPrefix="refund"
+                dir="auto"
+                multiline
+                rows={2}
+              />
+            )}
+          </refund.Field>
+          <p className="console-hint">
+            {t("console.orders.refundHint", {
+              provider: order.payments.find((p) => p.amount > 0 && p.status !== "failed")?.provider ?? "",
+            })}
+          </p>
+          <div className="console-dialog__actions">
+            <button type="button" className="button button--ghost" onClick={() => setDialog(null)}>
+              {t("console.actions.cancel")}
+            </button>
+            <SubmitButton>{t("console.orders.refundSubmit")}</SubmitButton>
+          </div>
+        </refund.Form>
+      </FormDialog>
+
+      <ConfirmDialog
+        open={dialog === "confirmRefund"}
+        title={t("console.orders.refundConfirmTitle", {
+          amount: formatMoney(refundDraft?.amount ?? 0, order.currency, locale),
+        })}
+        confirmLabel={t("console.orders.refundSubmit")}
+        onCancel={() => setDialog("refund")}
+        onConfirm={() => void confirmRefund()}
+      >
+        <p>{t("console.orders.refundConfirmBody")}</p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={dialog === "cancel"}
+        title={t("console.orders.cancelTitle", { number: order.number })}
+        confirmLabel={t("console.orders.actions.cancel")}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          void mutate(() => cancelOrder(browserApi(locale), order.number), t("console.orders.cancelled"));
+        }}
+      >
+        <p>
+          {order.refundable > 0
+            ? t("console.orders.cancelBodyPaid", { amount: formatMoney(order.refundable, order.currency, locale) })
+            : t("console.orders.cancelBody")}
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
 }

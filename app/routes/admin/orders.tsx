@@ -1,11 +1,141 @@
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/orders";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import {
+  CONSOLE_ORDER_STATUSES,
+  CONSOLE_PAYMENT_STATUSES,
+  type ConsoleOrderRow,
+} from "../../../contract/console-orders";
+import { DataTable, type Column } from "../../components/console/DataTable";
+import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { listParams } from "../../lib/api/console";
+import { ApiError } from "../../lib/api/errors";
+import { listConsoleOrders, ORDER_FILTERS } from "../../lib/api/console-orders";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { formatMoney } from "../../lib/money";
+import { formatDate } from "../../lib/orders";
+import { useLocale, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.orders");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  const url = new URL(args.request.url);
+  const filters = Object.fromEntries(ORDER_FILTERS.map((key) => [key, url.searchParams.get(key) ?? ""])) as Record<
+    (typeof ORDER_FILTERS)[number],
+    string
+  >;
+  return consoleLoad(args, async (api) => {
+    try {
+      const list = await listConsoleOrders(api, listParams(url, ORDER_FILTERS));
+      return { rows: list.data, meta: list.meta, filters, errors: [] as string[] };
+    } catch (error) {
+      // A filter the backend refuses (a date range the wrong way round) is said above an empty table.
+      if (!(error instanceof ApiError) || error.status !== 422) throw error;
+      const meta = { page: 1, per_page: 25, total: 0, last_page: 1, sort: "created_at", dir: "desc" as const };
+      return { rows: [], meta, filters, errors: Object.values(error.errors).flat() };
+    }
+  });
+}
+
+/** Orders: filter by state, payment, dates, or find one by number, email or phone; newest first. */
+export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const { filters } = loaderData;
+  const columns: Column<ConsoleOrderRow>[] = [
+    {
+      label: t("console.orders.number"),
+      sort: "number",
+      cell: (r) => (
+        <Link to={`/${locale}/admin/orders/${r.number}`} className="console-orders__number">
+          <bdi dir="ltr">{r.number}</bdi>
+        </Link>
+      ),
+    },
+    { label: t("console.orders.date"), sort: "created_at", cell: (r) => formatDate(r.created_at, locale, true) },
+    {
+      label: t("console.orders.customer"),
+      sort: "email",
+      cell: (r) => (
+        <span className="console-orders__customer">
+          <bdi>{r.customer}</bdi>
+          <bdi dir="ltr" className="console-hint">
+            {r.email}
+          </bdi>
+        </span>
+      ),
+    },
+    {
+      label: t("console.orders.total"),
+      sort: "total",
+      numeric: true,
+      cell: (r) => <bdi>{formatMoney(r.total, r.currency, locale)}</bdi>,
+    },
+    { label: t("console.fields.status"), sort: "status", cell: (r) => <OrderStatusBadge status={r.status} /> },
+    { label: t("console.fields.payment_status"), cell: (r) => <PaymentStatusBadge status={r.payment_status} /> },
+  ];
+  const filtered = ORDER_FILTERS.some((key) => filters[key]);
+  return (
+    <div className="console-orders-page">
+      <h1>{t("console.nav.orders")}</h1>
+      <Form method="get" className="console-filters" role="search" aria-label={t("console.orders.filters")}>
+        <div className="field">
+          <label htmlFor="orders-search">{t("console.orders.search")}</label>
+          <input id="orders-search" name="search" type="search" defaultValue={filters.search} dir="auto" />
+        </div>
+        <div className="field">
+          <label htmlFor="orders-status">{t("console.fields.status")}</label>
+          <select id="orders-status" name="status" defaultValue={filters.status}>
+            <option value="">{t("console.filters.all")}</option>
+            {CONSOLE_ORDER_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`orders.statuses.${status}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="orders-payment">{t("console.fields.payment_status")}</label>
+          <select id="orders-payment" name="payment_status" defaultValue={filters.payment_status}>
+            <option value="">{t("console.filters.all")}</option>
+            {CONSOLE_PAYMENT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {t(`orders.paymentStatuses.${status}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="orders-from">{t("console.fields.date_from")}</label>
+          <input id="orders-from" name="date_from" type="date" defaultValue={filters.date_from} />
+        </div>
+        <div className="field">
+          <label htmlFor="orders-to">{t("console.fields.date_to")}</label>
+          <input id="orders-to" name="date_to" type="date" defaultValue={filters.date_to} />
+        </div>
+        <button type="submit" className="button">
+          {t("console.filters.apply")}
+        </button>
+        {filtered ? (
+          <Link to={`/${locale}/admin/orders`} className="button button--ghost">
+            {t("console.filters.clear")}
+          </Link>
+        ) : null}
+      </Form>
+      {loaderData.errors.length ? (
+        <div className="console-error" role="alert">
+          {loaderData.errors.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+        </div>
+      ) : null}
+      <DataTable
+        caption={t("console.nav.orders")}
+        columns={columns}
+        rows={loaderData.rows}
+        meta={loaderData.meta}
+        rowKey={(r) => r.number}
+        empty={t("console.orders.empty")}
+      />
+    </div>
+  );
 }

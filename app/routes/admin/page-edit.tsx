@@ -11,9 +11,13 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 export async function loader(args: Route.LoaderArgs) {
   const { id } = args.params;
   if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => ({
-    page: id === "new" ? null : (await getContentPage(api, Number(id))).data,
-  }));
+  return consoleLoad(
+    args,
+    async (api) => ({
+      page: id === "new" ? null : (await getContentPage(api, Number(id))).data,
+    }),
+    { role: "manager" },
+  );
 }
 
 /** A content page (managers and owners): title, excerpt and text side by side in both languages. */

@@ -30,9 +30,11 @@ export const meta: Route.MetaFunction = (args) =>
 export async function loader(args: Route.LoaderArgs) {
   const { id } = args.params;
   if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => ({
-    promo: id === "new" ? null : (await getPromoCode(api, Number(id))).data,
-  }));
+  return consoleLoad(
+    args,
+    async (api) => ({ promo: id === "new" ? null : (await getPromoCode(api, Number(id))).data }),
+    { role: "manager" },
+  );
 }
 
 /** The form holds what was typed; amounts in SAR, times in the shop's time. */

@@ -10,9 +10,13 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 export async function loader(args: Route.LoaderArgs) {
   const { id } = args.params;
   if (id !== "new" && !/^[1-9]\d{0,15}$/.test(id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => ({
-    service: id === "new" ? null : (await getService(api, Number(id))).data,
-  }));
+  return consoleLoad(
+    args,
+    async (api) => ({
+      service: id === "new" ? null : (await getService(api, Number(id))).data,
+    }),
+    { role: "manager" },
+  );
 }
 
 /** A service (managers and owners): names, summaries, descriptions and features side by side; icon and price. */

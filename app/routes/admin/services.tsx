@@ -11,10 +11,14 @@ import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.services");
 
 export async function loader(args: Route.LoaderArgs) {
-  return consoleLoad(args, async (api) => {
-    const list = await listServices(api, listParams(new URL(args.request.url)));
-    return { rows: list.data, meta: list.meta };
-  });
+  return consoleLoad(
+    args,
+    async (api) => {
+      const list = await listServices(api, listParams(new URL(args.request.url)));
+      return { rows: list.data, meta: list.meta };
+    },
+    { role: "manager" },
+  );
 }
 
 /** Services (managers and owners): what the shop offers besides products, with a starting price. */

@@ -11,6 +11,7 @@ import {
   releaseExpiredReservations,
   type OrderAddress,
   type OrderRow,
+  orderEventStatement,
 } from "./orders";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
@@ -381,6 +382,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           .bind(number, line.product_id, -line.quantity),
       );
     }
+    statements.push(orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"));
     if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
 

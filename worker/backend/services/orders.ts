@@ -1,12 +1,21 @@
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { releasePromoStatements } from "./promo";
-import type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order, Totals } from "../../../contract/orders";
-export type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order };
+import type {
+  OrderStatus,
+  PaymentStatus,
+  OrderAddress,
+  OrderItem,
+  Order,
+  StoredOrderStatus,
+  Totals,
+} from "../../../contract/orders";
+export type { OrderStatus, PaymentStatus, OrderAddress, OrderItem, Order, StoredOrderStatus };
 
 /**
  * Orders: what the shopper sees of them, who may see them, and the stock they hold. States:
- * pending_payment → paid → processing → shipped → delivered, plus payment_failed and cancelled.
+ * pending_payment → paid → processing → shipped → delivered, plus payment_failed and cancelled
+ * (the console's transitions and refunds: services/fulfilment.ts).
  */
 
 export interface OrderRow extends Totals {
@@ -16,7 +25,7 @@ export interface OrderRow extends Totals {
   guest_id: string | null;
   email: string;
   phone: string | null;
-  status: OrderStatus;
+  status: StoredOrderStatus;
   promo_code: string | null;
   address: string;
   shipping_method: string;
@@ -25,11 +34,18 @@ export interface OrderRow extends Totals {
   reserved_until: string | null;
   idempotency_key: string;
   paid_at: string | null;
+  carrier: string | null;
+  tracking_number: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  /** Refunded so far (succeeded and pending refunds), in halalas. */
+  refunded: number;
   created_at: string;
   updated_at: string;
 }
 
-interface OrderItemRow {
+export interface OrderItemRow {
   order_id: number;
   product_id: number;
   slug: string;
@@ -48,7 +64,21 @@ export function parseAddress(raw: string): OrderAddress {
   return JSON.parse(raw) as OrderAddress;
 }
 
-function paymentStatusFor(order: OrderRow, latest: string | undefined): PaymentStatus {
+/** Fully refunded: a paid order whose refunds reached its total. */
+export const isFullyRefunded = (order: Pick<OrderRow, "refunded" | "total">) =>
+  order.refunded > 0 && order.refunded >= order.total;
+
+/** The state an order is answered in: `refunded` (derived, never stored) once refunded in full. */
+export function presentedStatus(order: Pick<OrderRow, "status" | "refunded" | "total">): OrderStatus {
+  return order.status !== "cancelled" && isFullyRefunded(order) ? "refunded" : order.status;
+}
+
+export function paymentStatusFor(
+  order: Pick<OrderRow, "paid_at" | "status" | "refunded" | "total">,
+  latest: string | undefined,
+): PaymentStatus {
+  if (isFullyRefunded(order)) return "refunded";
+  if (order.refunded > 0) return "partially_refunded";
   if (order.paid_at || ["paid", "processing", "shipped", "delivered"].includes(order.status)) return "paid";
   if (latest === "failed") return "failed";
   if (latest === "initiated" || latest === "challenge") return "pending";
@@ -102,7 +132,7 @@ export async function presentOrders(
     const address = parseAddress(row.address);
     return {
       number: row.number,
-      status: row.status,
+      status: presentedStatus(row),
       created_at: row.created_at,
       email: opts.maskEmail ? maskEmail(row.email) : row.email,
       items: itemRows
@@ -128,6 +158,12 @@ export async function presentOrders(
       payment_method: row.payment_method,
       payment_status: paymentStatusFor(row, latestPayment.get(row.id)),
       reserved_until: row.status === "pending_payment" ? row.reserved_until : null,
+      carrier: row.carrier,
+      tracking_number: row.tracking_number,
+      shipped_at: row.shipped_at,
+      delivered_at: row.delivered_at,
+      cancelled_at: row.cancelled_at,
+      refunded: row.refunded,
     };
   });
 }
@@ -184,33 +220,79 @@ export async function trackOrder(db: D1Database, number: string, contact: string
   return phones.includes(phone) ? order : null;
 }
 
+/** Who moved an order: a staff member, its shopper, or the shop itself (expiry, payments). */
+export type OrderActor =
+  { kind: "staff"; staff: { user_id: number; email: string } } | { kind: "shopper" } | { kind: "system" };
+
+export const actorName = (actor: OrderActor): string => (actor.kind === "staff" ? actor.staff.email : actor.kind);
+
 /**
- * The statements that give an unpaid order's stock back, exactly once: the product update only
- * adds while the order is pending and still holds its stock, and the flag flips in the same
- * batch. A paid order's stock is never given back here.
+ * A line of an order's timeline (order_events). `when`: `always`; `changed`, only if the statement
+ * just before it changed a row (the existing flows' conditional updates); `guard`, the line is the
+ * transition's guard: a conditional update that changed nothing aborts the whole batch.
  */
-export function releaseStockStatements(db: D1Database, orderId: number): D1PreparedStatement[] {
+export function orderEventStatement(
+  db: D1Database,
+  order: { id: number } | { number: string },
+  type: string,
+  detail: Record<string, unknown> | null,
+  actor: OrderActor | string,
+  when: "always" | "changed" | "guard" = "always",
+): D1PreparedStatement {
+  const orderId = "id" in order ? "?1" : "(SELECT id FROM orders WHERE number = ?1)";
+  const values = [
+    "id" in order ? order.id : order.number,
+    type,
+    detail ? JSON.stringify(detail) : null,
+    typeof actor === "string" ? actor : actorName(actor),
+  ];
+  const columns = "INSERT INTO order_events (order_id, type, detail, actor, applied)";
+  const sql =
+    when === "changed"
+      ? `${columns} SELECT ${orderId}, ?2, ?3, ?4, 1 WHERE changes() > 0`
+      : `${columns} VALUES (${orderId}, ?2, ?3, ?4, ${when === "guard" ? "changes()" : "1"})`;
+  return db.prepare(sql).bind(...values);
+}
+
+/** True when a transition's guard event refused the batch: another request moved the order first. */
+export function isTransitionLost(err: unknown): boolean {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
+  return /CHECK constraint failed/i.test(text) && /applied|order_events/i.test(text);
+}
+
+/**
+ * The statements that give an order's stock back, exactly once: the product update only adds
+ * while the order is in `status` (pending_payment unless a cancel says `cancelled`) and still
+ * holds its stock, and the flag flips in the same batch, with a `stock_released` line on the
+ * timeline when it did.
+ */
+export function releaseStockStatements(
+  db: D1Database,
+  orderId: number,
+  status: "pending_payment" | "cancelled" = "pending_payment",
+): D1PreparedStatement[] {
   return [
     db
       .prepare(
         `INSERT INTO stock_moves (order_id, product_id, quantity, applied)
          SELECT oi.order_id, oi.product_id, oi.quantity, 1 FROM order_items oi JOIN orders o ON o.id = oi.order_id
-         WHERE oi.order_id = ?1 AND o.stock_reserved = 1 AND o.status = 'pending_payment'`,
+         WHERE oi.order_id = ?1 AND o.stock_reserved = 1 AND o.status = ?2`,
       )
-      .bind(orderId),
+      .bind(orderId, status),
     db
       .prepare(
         `UPDATE products SET stock = stock + (SELECT oi.quantity FROM order_items oi WHERE oi.order_id = ?1 AND oi.product_id = products.id),
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1)
-           AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = 'pending_payment')`,
+           AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = ?2)`,
       )
-      .bind(orderId),
+      .bind(orderId, status),
     db
       .prepare(
-        "UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+        "UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = ? AND stock_reserved = 1",
       )
-      .bind(orderId),
+      .bind(orderId, status),
+    orderEventStatement(db, { id: orderId }, "stock_released", null, "system", "changed"),
   ];
 }
 
@@ -230,9 +312,10 @@ export async function releaseExpiredReservations(db: D1Database): Promise<number
       ...releaseStockStatements(db, order.id),
       db
         .prepare(
-          "UPDATE orders SET status = 'cancelled', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+          "UPDATE orders SET status = 'cancelled', cancelled_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
         )
         .bind(order.id),
+      orderEventStatement(db, { id: order.id }, "expired", null, "system", "changed"),
       db
         .prepare(
           "UPDATE payments SET status = 'failed', message = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE order_id = ? AND status IN ('initiated', 'challenge')",

@@ -7,6 +7,7 @@ import { commerceSettings } from "./checkout";
 import {
   findOwnedOrder,
   isoIn,
+  orderEventStatement,
   nowIso,
   releaseExpiredReservations,
   releaseStockStatements,
@@ -234,6 +235,14 @@ async function failPayment(
         "UPDATE orders SET status = 'payment_failed', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
       )
       .bind(payment.order_id),
+    orderEventStatement(
+      db,
+      { id: payment.order_id },
+      "payment_failed",
+      { payment_id: payment.id, reason },
+      "system",
+      "changed",
+    ),
   ]);
 }
 
@@ -307,6 +316,14 @@ export async function applyProviderResult(
            WHERE id = ? AND status = 'pending_payment' AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND status = 'paid')`,
         )
         .bind(payment.order_id, payment.id),
+      orderEventStatement(
+        db,
+        { id: payment.order_id },
+        "paid",
+        { payment_id: payment.id, provider: payment.provider, amount: payment.amount },
+        "system",
+        "changed",
+      ),
     ]);
   } catch (err) {
     if (!isOnePaidClash(err)) throw err;

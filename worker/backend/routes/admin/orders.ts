@@ -1,5 +1,154 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import * as v from "valibot";
+import {
+  CONSOLE_ORDER_STATUSES,
+  CONSOLE_PAYMENT_STATUSES,
+  ORDER_SORTS,
+  cancelInput,
+  refundInput,
+  shipInput,
+} from "../../../../contract/console-orders";
+import type { InputMessages } from "../../../../contract/inputs";
 import type { BackendEnv } from "../../env";
+import { notFound, ok } from "../../http";
+import { say } from "../../../lib/i18n";
+import { validate } from "../../../lib/validate";
+import { listQuerySchema } from "../../services/console-list";
+import {
+  cancelOrder,
+  consoleOrderDetail,
+  deliverOrder,
+  findConsoleOrder,
+  listConsoleOrders,
+  processOrder,
+  refundOrder,
+  shipOrder,
+} from "../../services/fulfilment";
+import type { OrderActor, OrderRow } from "../../services/orders";
+import { currentStaff, staffOnly } from "../../services/staff";
 
-/** /admin/orders: being built (issue 20). */
+/**
+ * /admin/orders: support reads orders (contact data masked); managers and owners run the
+ * transitions and refunds (services/fulfilment.ts). Every answer about one order is the order
+ * page's whole record, with the actions now allowed.
+ */
 export const ordersRoutes = new Hono<BackendEnv>();
+
+ordersRoutes.use(staffOnly("support"));
+
+/** An optional query value: empty reads as absent (a filter form sends its empty fields). */
+const optional = <S extends v.GenericSchema<string, string>>(schema: S) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.trim() || undefined),
+      v.optional(schema),
+    ),
+  );
+
+const day = (m: InputMessages, field: "date_from" | "date_to") =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{4}-\d{2}-\d{2}$/, m.invalid(field)),
+    v.check(
+      (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+      m.invalid(field),
+    ),
+  );
+
+ordersRoutes.get(
+  "/",
+  validate("query", (m) =>
+    v.pipe(
+      v.object({
+        ...listQuerySchema(ORDER_SORTS, { sort: "created_at", dir: "desc" }),
+        status: optional(v.picklist(CONSOLE_ORDER_STATUSES, m.invalid("status"))),
+        payment_status: optional(v.picklist(CONSOLE_PAYMENT_STATUSES, m.invalid("payment_status"))),
+        date_from: optional(day(m, "date_from")),
+        date_to: optional(day(m, "date_to")),
+        search: optional(v.pipe(v.string(), v.maxLength(100, m.maxLength("search", 100)))),
+      }),
+      v.forward(
+        v.check((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, m.invalid("date_to")),
+        ["date_to"],
+      ),
+    ),
+  ),
+  async (c) => {
+    const { page, per_page, sort, dir, ...filters } = c.req.valid("query");
+    const { rows, meta } = await listConsoleOrders(c.env.DB, { page, per_page, sort, dir }, filters, currentStaff(c));
+    return ok(c, rows, { meta: { ...meta } });
+  },
+);
+
+async function orderOf(c: Context<BackendEnv>): Promise<OrderRow> {
+  const number = c.req.param("number") ?? "";
+  const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findConsoleOrder(c.env.DB, number) : null;
+  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+  return order;
+}
+
+const staffActor = (c: Context<BackendEnv>): OrderActor => ({ kind: "staff", staff: currentStaff(c) });
+
+async function answer(c: Context<BackendEnv>, order: OrderRow, message?: string | null) {
+  const detail = await consoleOrderDetail(c.env.DB, order, currentStaff(c), c.get("lang"));
+  return ok(c, detail, message ? { message } : {});
+}
+
+ordersRoutes.get("/:number", async (c) => answer(c, await orderOf(c)));
+
+/** POST /admin/orders/{number}/process: paid → processing. */
+ordersRoutes.post("/:number/process", staffOnly("manager"), async (c) => {
+  const order = await processOrder(c.env, await orderOf(c), staffActor(c), c.get("lang"));
+  return answer(c, order);
+});
+
+/** POST /admin/orders/{number}/ship {carrier, tracking_number}: processing → shipped. */
+ordersRoutes.post(
+  "/:number/ship",
+  staffOnly("manager"),
+  validate("json", (m) => shipInput(m)),
+  async (c) => {
+    const order = await shipOrder(c.env, await orderOf(c), c.req.valid("json"), staffActor(c), c.get("lang"));
+    return answer(c, order);
+  },
+);
+
+/** POST /admin/orders/{number}/deliver: shipped → delivered. */
+ordersRoutes.post("/:number/deliver", staffOnly("manager"), async (c) => {
+  const order = await deliverOrder(c.env, await orderOf(c), staffActor(c), c.get("lang"));
+  return answer(c, order);
+});
+
+/** POST /admin/orders/{number}/cancel {reason?}: the stock returns; a paid order is refunded in full. */
+ordersRoutes.post(
+  "/:number/cancel",
+  staffOnly("manager"),
+  validate("json", (m) => cancelInput(m)),
+  async (c) => {
+    const lang = c.get("lang");
+    const { order, refund } = await cancelOrder(c.env, await orderOf(c), staffActor(c), {
+      lang,
+      reason: c.req.valid("json").reason,
+    });
+    return answer(c, order, refund && !refund.succeeded ? refund.message : null);
+  },
+);
+
+/** POST /admin/orders/{number}/refund {amount, reason?}: a full or partial refund through the provider. */
+ordersRoutes.post(
+  "/:number/refund",
+  staffOnly("manager"),
+  validate("json", (m) => refundInput(m)),
+  async (c) => {
+    const lang = c.get("lang");
+    const { amount, reason } = c.req.valid("json");
+    const order = await orderOf(c);
+    const outcome = await refundOrder(c.env, order, amount, staffActor(c), { lang, reason });
+    if (!outcome.succeeded) {
+      const message = outcome.message ?? "";
+      return c.json({ message, errors: { amount: [message] } }, 422);
+    }
+    return answer(c, (await findConsoleOrder(c.env.DB, order.number)) ?? order);
+  },
+);

@@ -58,6 +58,14 @@ export interface StartInput {
   returnPath: string;
 }
 
+/** What a gateway answered to a refund. `failed` carries its reason for the console. */
+export interface RefundResult {
+  status: "succeeded" | "failed";
+  /** The gateway's reference of the refund (or of the refunded payment). */
+  providerRef: string | null;
+  message: string | null;
+}
+
 export interface PaymentProvider {
   readonly name: string;
   /** Creates the payment at the gateway; answers where to send the shopper. */
@@ -66,6 +74,11 @@ export interface PaymentProvider {
   verifyReturn(payment: PaymentRecord, params: URLSearchParams): Promise<ProviderResult | null>;
   /** Verifies a webhook's signature over the raw body and parses it; throws WebhookRejected. */
   parseWebhook(rawBody: string, headers: Headers): Promise<WebhookEvent>;
+  /**
+   * Refunds `amount` (minor units) of a paid payment. Answers `failed` for a refusal the gateway
+   * explains; throws when the gateway cannot be reached (the caller records that as a failure).
+   */
+  refund(payment: PaymentRecord, amount: number, reason: string | null): Promise<RefundResult>;
 }
 
 export class WebhookRejected extends Error {}

@@ -1,4 +1,5 @@
 import {
+  type RefundResult,
   sameSecret,
   verifyHmac,
   WebhookRejected,
@@ -14,7 +15,8 @@ import {
  * return is verified by fetching the invoice from Moyasar (never trusting the redirect); webhooks
  * are accepted only with a valid HMAC-SHA256 `x-signature` over the raw body, or Moyasar's own
  * `secret_token` matching PAYMENT_SECRET (as configured in the Moyasar dashboard), and their
- * result is then confirmed against the API as well.
+ * result is then confirmed against the API as well. Refunds go to the invoice's paid payment:
+ * POST /v1/payments/{id}/refund with the amount in halalas.
  */
 
 const API = "https://api.moyasar.com/v1";
@@ -28,6 +30,25 @@ interface MoyasarInvoice {
   metadata?: Record<string, string> | null;
   payments?: { id: string; status: string; source?: { message?: string | null } | null }[];
 }
+
+/** Moyasar's answer to a refund: the payment, now (partly) refunded. */
+interface MoyasarPayment {
+  id: string;
+  status: string;
+  amount: number;
+  refunded?: number;
+  currency: string;
+}
+
+/** Moyasar's error envelope (4xx): a type, a message, and field errors. */
+interface MoyasarError {
+  type?: string;
+  message?: string;
+  errors?: Record<string, string[]> | string | null;
+}
+
+/** The payment states of an invoice's payment that hold money to refund. */
+const REFUNDABLE = ["paid", "captured", "refunded"];
 
 interface MoyasarWebhookBody {
   id: string;
@@ -106,6 +127,36 @@ export function moyasarProvider(config: {
     async verifyReturn(payment) {
       if (!payment.provider_ref) return null;
       return resultOf(payment, await api<MoyasarInvoice>(`/invoices/${encodeURIComponent(payment.provider_ref)}`));
+    },
+    async refund(payment, amount): Promise<RefundResult> {
+      // We keep the invoice's id; the refund names the invoice's paid payment.
+      if (!payment.provider_ref) return { status: "failed", providerRef: null, message: "no_provider_reference" };
+      const invoice = await api<MoyasarInvoice>(`/invoices/${encodeURIComponent(payment.provider_ref)}`);
+      const paid = invoice.payments?.find((p) => REFUNDABLE.includes(p.status));
+      if (!paid) return { status: "failed", providerRef: null, message: "no_paid_payment" };
+      const res = await fetcher(`${API}/payments/${encodeURIComponent(paid.id)}/refund`, {
+        method: "POST",
+        headers: { authorization: auth, accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify({ amount }),
+      });
+      if (res.status >= 500) throw new Error(`Moyasar POST /payments/${paid.id}/refund answered ${res.status}`);
+      const body = (await res.json().catch(() => ({}))) as MoyasarPayment & MoyasarError;
+      if (!res.ok) {
+        // `errors` is an object of field messages, but a string or null is seen too.
+        const errors: unknown = body.errors;
+        const fields =
+          typeof errors === "string"
+            ? [errors]
+            : errors && typeof errors === "object"
+              ? Object.values(errors).flat().map(String)
+              : [];
+        return {
+          status: "failed",
+          providerRef: paid.id,
+          message: [body.message, ...fields].filter(Boolean).join(" ") || `HTTP ${res.status}`,
+        };
+      }
+      return { status: "succeeded", providerRef: body.id ?? paid.id, message: null };
     },
     async parseWebhook(rawBody: string, headers: Headers): Promise<WebhookEvent> {
       let body: MoyasarWebhookBody;

@@ -26,6 +26,8 @@ export const SANDBOX_CARDS = {
   threeDs: "4000000000003220",
 } as const;
 export const SANDBOX_3DS_CODE = "123456";
+/** A refund of exactly this amount (13.13 SAR, in halalas) is declined, so the failure path can be tried. */
+export const SANDBOX_REFUND_DECLINED_AMOUNT = 1313;
 
 export type CardOutcome = "paid" | "declined" | "challenge";
 
@@ -58,6 +60,12 @@ export function sandboxProvider(secret: string): PaymentProvider {
     // so a return has nothing to add.
     async verifyReturn() {
       return null;
+    },
+    // Refunds settle at once; one amount is declined (SANDBOX_REFUND_DECLINED_AMOUNT).
+    async refund(_payment, amount) {
+      if (amount === SANDBOX_REFUND_DECLINED_AMOUNT)
+        return { status: "failed", providerRef: null, message: "refund_declined" };
+      return { status: "succeeded", providerRef: randomId("rfd"), message: null };
     },
     async parseWebhook(rawBody: string, headers: Headers): Promise<WebhookEvent> {
       if (!(await verifyHmac(secret, rawBody, headers.get("x-signature")))) throw new WebhookRejected("bad signature");

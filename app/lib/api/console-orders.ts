@@ -1,0 +1,44 @@
+import type { ConsoleOrder, ConsoleOrderRow } from "../../../contract/console-orders";
+import type { Api } from "./client";
+import type { ConsoleList, ListParams } from "./console";
+
+/** Orders in the console (issue 20): the list, an order's page, and the transitions staff run. */
+
+/** The filters the orders list passes through from its URL. */
+export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search"] as const;
+
+export function listConsoleOrders(api: Api, params: ListParams) {
+  return api.get<ConsoleOrderRow[]>("/admin/orders", { query: params }) as Promise<ConsoleList<ConsoleOrderRow>>;
+}
+
+const path = (number: string, action = "") =>
+  `/admin/orders/${encodeURIComponent(number)}${action ? `/${action}` : ""}`;
+
+export function getConsoleOrder(api: Api, number: string) {
+  return api.get<ConsoleOrder>(path(number));
+}
+
+/** paid → processing. */
+export function processOrder(api: Api, number: string) {
+  return api.post<ConsoleOrder>(path(number, "process"));
+}
+
+/** processing → shipped, with the carrier and its tracking number. */
+export function shipOrder(api: Api, number: string, shipment: { carrier: string; tracking_number: string }) {
+  return api.post<ConsoleOrder>(path(number, "ship"), shipment);
+}
+
+/** shipped → delivered. */
+export function deliverOrder(api: Api, number: string) {
+  return api.post<ConsoleOrder>(path(number, "deliver"));
+}
+
+/** Cancels an order that has not shipped: stock returns; a paid order is refunded in full. */
+export function cancelOrder(api: Api, number: string, reason: string | null = null) {
+  return api.post<ConsoleOrder>(path(number, "cancel"), { reason });
+}
+
+/** Refunds `amount` (minor units) through the payment provider. */
+export function refundOrder(api: Api, number: string, amount: number, reason: string | null) {
+  return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason });
+}

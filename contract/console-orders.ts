@@ -1,0 +1,176 @@
+/**
+ * Orders in the operator console (issue 20): the list and its filters, an order with its payments,
+ * refunds and timeline, the transitions staff may run, and their inputs. Imported by the console's
+ * order pages and by the backend's /admin/orders routes.
+ */
+import * as v from "valibot";
+import type { InputMessages } from "./inputs";
+import {
+  ORDER_STATUSES,
+  type OrderAddress,
+  type OrderItem,
+  type OrderStatus,
+  type PaymentStatus,
+  type Totals,
+} from "./orders";
+
+/** What staff can do next with an order; the detail answer lists only the allowed ones. */
+export const ORDER_ACTIONS = ["process", "ship", "deliver", "cancel", "refund"] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+/** The statuses the list filters by: every answered state (`refunded` is derived: a non-cancelled order refunded in full). */
+export const CONSOLE_ORDER_STATUSES = ORDER_STATUSES;
+
+export const CONSOLE_PAYMENT_STATUSES = [
+  "unpaid",
+  "pending",
+  "paid",
+  "failed",
+  "partially_refunded",
+  "refunded",
+] as const satisfies readonly PaymentStatus[];
+
+export const ORDER_SORTS = ["created_at", "number", "total", "status", "email"] as const;
+
+/** One row of GET /admin/orders. */
+export interface ConsoleOrderRow {
+  number: string;
+  created_at: string;
+  /** The delivery name. */
+  customer: string;
+  /** Masked for support. */
+  email: string;
+  phone: string | null;
+  total: number;
+  refunded: number;
+  currency: string;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+}
+
+export interface ConsolePayment {
+  id: string;
+  provider: string;
+  /** Stored state; `refunded` / `partially_refunded` once refunds succeeded against a paid payment. */
+  status: "initiated" | "challenge" | "paid" | "failed" | "partially_refunded" | "refunded";
+  amount: number;
+  refunded: number;
+  currency: string;
+  provider_ref: string | null;
+  message: string | null;
+  created_at: string;
+}
+
+export interface ConsoleRefund {
+  id: string;
+  payment_id: string;
+  amount: number;
+  reason: string | null;
+  status: "pending" | "succeeded" | "failed";
+  message: string | null;
+  staff_email: string | null;
+  created_at: string;
+}
+
+/** One step of an order's timeline (order_events). */
+export interface OrderEvent {
+  id: number;
+  /** placed, paid, payment_failed, stock_released, expired, processing, shipped, delivered, cancelled, refund_requested, refunded, refund_failed */
+  type: string;
+  detail: Record<string, unknown> | null;
+  /** A staff email, `shopper` or `system`. */
+  actor: string;
+  created_at: string;
+}
+
+/** GET /admin/orders/{number}. */
+export interface ConsoleOrder extends Totals {
+  number: string;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  created_at: string;
+  paid_at: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  cancelled_at: string | null;
+  carrier: string | null;
+  tracking_number: string | null;
+  refunded: number;
+  /** What may still be refunded: paid total minus succeeded and pending refunds. */
+  refundable: number;
+  /** Masked for support (as are the phone numbers and the address's street and building). */
+  email: string;
+  phone: string | null;
+  /** Whether contact data is shown masked to this caller. */
+  masked: boolean;
+  guest: boolean;
+  items: (OrderItem & { name_en: string; name_ar: string })[];
+  promo_code: string | null;
+  address: OrderAddress;
+  shipping_method: string;
+  payment_method: string;
+  payments: ConsolePayment[];
+  refunds: ConsoleRefund[];
+  events: OrderEvent[];
+  /** What the caller may do next (empty for support). */
+  actions: OrderAction[];
+}
+
+export const CARRIER_MAX = 60;
+export const TRACKING_MAX = 60;
+export const REFUND_REASON_MAX = 300;
+/** A tracking number: letters, digits, dashes and spaces as carriers print them. */
+export const TRACKING_NUMBER = /^[A-Za-z0-9][A-Za-z0-9 -]*$/;
+
+function requiredText(m: InputMessages, field: "carrier" | "tracking_number", max: number) {
+  return v.pipe(
+    v.optional(v.string(m.required(field)), ""),
+    v.trim(),
+    v.nonEmpty(m.required(field)),
+    v.maxLength(max, m.maxLength(field, max)),
+  );
+}
+
+/** POST /admin/orders/{number}/ship. */
+export function shipInput(m: InputMessages) {
+  return v.object({
+    carrier: requiredText(m, "carrier", CARRIER_MAX),
+    tracking_number: v.pipe(
+      requiredText(m, "tracking_number", TRACKING_MAX),
+      v.regex(TRACKING_NUMBER, m.invalid("tracking_number")),
+    ),
+  });
+}
+
+/** POST /admin/orders/{number}/refund: amount in minor units (halalas); the reason is optional. */
+export function refundInput(m: InputMessages) {
+  return v.object({
+    amount: v.pipe(
+      v.number(m.required("amount")),
+      v.integer(m.invalid("amount")),
+      v.minValue(1, m.invalid("amount")),
+      v.maxValue(100_000_000_00, m.invalid("amount")),
+    ),
+    reason: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("reason")),
+          v.trim(),
+          v.maxLength(REFUND_REASON_MAX, m.maxLength("reason", REFUND_REASON_MAX)),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+      null,
+    ),
+  });
+}
+
+/** POST /admin/orders/{number}/cancel: an optional reason. */
+export function cancelInput(m: InputMessages) {
+  return v.object({
+    reason: refundInput(m).entries.reason,
+  });
+}
+
+export type ShipInput = v.InferOutput<ReturnType<typeof shipInput>>;
+export type RefundInput = v.InferOutput<ReturnType<typeof refundInput>>;

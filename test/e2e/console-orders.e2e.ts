@@ -1,0 +1,264 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { seriousViolations } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+
+/**
+ * Orders in the console, in Chromium and both languages: a shopper buys and pays with the
+ * sandbox's card page; a manager finds the order, prepares and ships it with a tracking number,
+ * and the shopper's order page shows the carrier and tracking number; a partial refund and then
+ * the rest change the payment's and then the order's state on both sides.
+ */
+const base = inject("baseURL");
+let browser: Browser;
+
+type Messages = Record<string, unknown>;
+const messages = Object.fromEntries(
+  LOCALES.map((l) => [l, JSON.parse(readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"))]),
+) as Record<(typeof LOCALES)[number], Messages>;
+/** A message of the shop's locale files, so the test reads what the visitor reads. */
+const say = (locale: (typeof LOCALES)[number], key: string, params: Record<string, string> = {}) => {
+  const value = key.split(".").reduce<unknown>((node, part) => (node as Messages)?.[part], messages[locale]);
+  if (typeof value !== "string") throw new Error(`no message ${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? "");
+};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function api(path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { data: Record<string, unknown> & { guestId?: string } };
+}
+
+/** A guest's order through the real cart and checkout, started for payment with the sandbox. */
+async function guestOrder(locale: string) {
+  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`)).json()) as { guestId: string };
+  const guest = { "guest-id": guestId, "content-language": locale };
+  const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
+    id: number;
+    stock: number;
+  }[];
+  const product = list.filter((p) => p.stock >= 5).at(locale === "ar" ? -1 : 0)!;
+  await api("/backend/cart/add-product", guest, { product_id: product.id, quantity: 1 });
+  const order = (
+    await api("/backend/checkout", guest, {
+      idempotency_key: crypto.randomUUID(),
+      email: `console-buyer-${locale}-${Date.now()}@example.com`,
+      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      shipping_method: "standard",
+      payment_method: "card",
+    })
+  ).data;
+  const started = (
+    await api(`/backend/payments/${order.number}/start`, guest, { return_url: `/${locale}/payment-status` })
+  ).data;
+  return {
+    guestId,
+    number: String(order.number),
+    total: Number(order.total),
+    payUrl: `${base}${started.redirect_url}`,
+  };
+}
+
+async function toastSays(page: Page, text: string) {
+  await expect
+    .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
+}
+
+/** Nothing sticks out sideways: a phone scrolls the page down only (tables scroll in their region). */
+async function fitsWidth(page: Page) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+async function noSeriousViolations(page: Page) {
+  // Toasts fade in: measured half transparent they read as a contrast failure.
+  await page.waitForTimeout(600);
+  expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
+}
+
+for (const locale of LOCALES) {
+  const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
+  describe(`orders in the console (${locale})`, () => {
+    it("a manager ships a paid order with a tracking number, the shopper sees it, and refunds change both states", async () => {
+      const order = await guestOrder(locale);
+
+      // The shopper pays on the sandbox's card page, in a tab that holds the guest's id.
+      const shopper = await newPage(browser, { viewport: { width: 390, height: 844 } });
+      await shopper.context.addInitScript((id) => sessionStorage.setItem("guestId", id), order.guestId);
+      await shopper.page.goto(order.payUrl);
+      await shopper.page.fill("#card-number", "4242 4242 4242 4242");
+      await shopper.page.fill("#card-expiry", "12/39");
+      await shopper.page.fill("#card-cvc", "123");
+      await Promise.all([shopper.page.waitForURL(/payment-status/), shopper.page.click("button[value=pay]")]);
+
+      // The manager finds it by its number.
+      const manager = await newStaffAccount(base, "manager", `orders-${locale}`);
+      const { context, page, errors } = await newPage(browser);
+      await signInToConsole(page, base, locale, manager);
+      await page.goto(`${base}/${locale}/admin/orders?search=${order.number}`);
+      await hydrated(page, ".console-table a");
+      expect(await page.locator(".console-table tbody tr").count()).toBe(1);
+      expect(await page.locator(".console-table tbody").textContent()).toContain(t("orders.paymentStatuses.paid"));
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-${locale}.png`);
+      await noSeriousViolations(page);
+
+      await page.getByRole("link", { name: order.number }).click();
+      await page.waitForURL(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(page, ".console-actions button");
+      const actions = page.locator(".console-actions");
+      // Only what a paid order allows: prepare, refund, cancel; no ship or deliver yet.
+      expect(await actions.getByRole("button").allTextContents()).toEqual([
+        t("console.orders.actions.process"),
+        t("console.orders.actions.refund"),
+        t("console.orders.actions.cancel"),
+      ]);
+      await noSeriousViolations(page);
+
+      await actions.getByRole("button", { name: t("console.orders.actions.process") }).click();
+      await toastSays(page, t("console.orders.processed"));
+      await actions.getByRole("button", { name: t("console.orders.actions.ship") }).click();
+      const shipDialog = page.locator("dialog[open]");
+      await expect.poll(() => shipDialog.count()).toBe(1);
+      // The dialog takes the focus; sending it empty names both missing fields.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("ship-carrier");
+      await shipDialog.getByRole("button", { name: t("console.orders.shipSubmit") }).click();
+      await expect.poll(() => shipDialog.locator("[aria-invalid=true]").count()).toBe(2);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-ship-${locale}.png`);
+      await shipDialog.locator("#ship-carrier").fill("SMSA Express");
+      await shipDialog.locator("#ship-tracking_number").fill(`SMSA-${locale.toUpperCase()}-771234`);
+      await shipDialog.getByRole("button", { name: t("console.orders.shipSubmit") }).click();
+      await toastSays(page, t("console.orders.shipped"));
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
+      await expect
+        .poll(() => page.locator(".console-order").textContent())
+        .toContain(`SMSA-${locale.toUpperCase()}-771234`);
+      expect(await page.locator(".console-timeline").textContent()).toContain(t("console.orders.events.shipped"));
+
+      // The shopper's order page shows the carrier and the tracking number.
+      const status = `${base}/${locale}/order/checkout/status?order=${order.number}`;
+      await shopper.page.goto(status);
+      await shopper.page.waitForSelector(".order-shipment");
+      const shipment = shopper.page.locator(".order-shipment");
+      expect(await shipment.textContent()).toContain("SMSA Express");
+      expect(await shipment.textContent()).toContain(`SMSA-${locale.toUpperCase()}-771234`);
+      expect(await shipment.textContent()).toContain(t("orders.carrier"));
+      expect(await shopper.page.locator(".order-details__head").textContent()).toContain(t("orders.statuses.shipped"));
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-shipped-phone-${locale}.png`);
+
+      // A partial refund: the payment is partly refunded, the order still shipped.
+      await actions.getByRole("button", { name: t("console.orders.actions.refund") }).click();
+      const refundDialog = page.locator("dialog[open]");
+      const amount = refundDialog.locator("#refund-amount");
+      expect(await amount.inputValue()).toBe((order.total / 100).toFixed(2));
+      await amount.fill(String(order.total / 100 + 1));
+      await refundDialog.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
+      await expect.poll(() => refundDialog.locator("[aria-invalid=true]").count()).toBe(1);
+      await amount.fill("10");
+      await refundDialog.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
+      // Confirmed first, in a dialog of its own above the form.
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(2);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-refund-confirm-${locale}.png`);
+      await page
+        .locator("dialog[open]")
+        .last()
+        .getByRole("button", { name: t("console.orders.refundSubmit") })
+        .click();
+      await toastSays(page, t("console.orders.refundDone"));
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
+      const head = page.locator(".console-order__head");
+      await expect
+        .poll(() => head.locator(".console-badge").allTextContents())
+        .toEqual([t("orders.statuses.shipped"), t("orders.paymentStatuses.partially_refunded")]);
+
+      await shopper.page.reload();
+      await shopper.page.waitForSelector(".order-shipment");
+      await expect.poll(() => shipment.textContent()).toContain(t("orders.paymentStatuses.partially_refunded"));
+
+      // The rest: the order is refunded in full.
+      await actions.getByRole("button", { name: t("console.orders.actions.refund") }).click();
+      expect(await page.locator("dialog[open] #refund-amount").inputValue()).toBe(
+        ((order.total - 1000) / 100).toFixed(2),
+      );
+      await page
+        .locator("dialog[open] #refund-reason")
+        .fill(locale === "ar" ? "أعاد العميل الجهاز" : "Returned by the customer");
+      await page
+        .locator("dialog[open]")
+        .getByRole("button", { name: t("console.orders.refundSubmit") })
+        .click();
+      await page
+        .locator("dialog[open]")
+        .last()
+        .getByRole("button", { name: t("console.orders.refundSubmit") })
+        .click();
+      await toastSays(page, t("console.orders.refundDone"));
+      await expect
+        .poll(() => head.locator(".console-badge").allTextContents())
+        .toEqual([t("orders.statuses.refunded"), t("orders.paymentStatuses.refunded")]);
+      // Refunded while on its way: it may still be marked delivered, nothing else.
+      expect(await page.locator(".console-actions").getByRole("button").allTextContents()).toEqual([
+        t("console.orders.actions.deliver"),
+      ]);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-${locale}.png`);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await fitsWidth(page);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-phone-${locale}.png`);
+      await page.goto(`${base}/${locale}/admin/orders`);
+      await hydrated(page, ".console-table a");
+      await fitsWidth(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-phone-${locale}.png`);
+
+      await shopper.page.reload();
+      await shopper.page.waitForSelector(".order-shipment");
+      await expect
+        .poll(() => shopper.page.locator(".order-details__head .status-badge").textContent())
+        .toBe(t("orders.statuses.refunded"));
+      expect(await shipment.textContent()).toContain(t("orders.paymentStatuses.refunded"));
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-refunded-phone-${locale}.png`);
+
+      expect(errors).toEqual([]);
+      await context.close();
+      await shopper.context.close();
+    });
+
+    it("support reads an order with the contact details masked and is offered no action", async () => {
+      const order = await guestOrder(locale);
+      const support = await newStaffAccount(base, "support", `orders-${locale}`);
+      const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
+      await signInToConsole(page, base, locale, support);
+      await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+      await page.waitForSelector(".console-order");
+      expect(await page.locator(".console-actions").count()).toBe(0);
+      const text = (await page.locator(".console-order").textContent()) ?? "";
+      expect(text).toContain(t("console.orders.maskedNote"));
+      expect(text).not.toContain("console-buyer-");
+      expect(text).not.toContain("Tahlia");
+      expect(text).not.toContain("512345678");
+      await fitsWidth(page);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-support-phone-${locale}.png`);
+      await context.close();
+    });
+  });
+}

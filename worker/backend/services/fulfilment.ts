@@ -1,0 +1,561 @@
+import type { Env } from "../../env";
+import type { Lang, StaffCaller } from "../env";
+import { BackendError, unprocessable } from "../http";
+import { say, type Bilingual } from "../../lib/i18n";
+import type {
+  ConsoleOrder,
+  ConsoleOrderRow,
+  ConsolePayment,
+  ConsoleRefund,
+  OrderAction,
+  OrderEvent,
+} from "../../../contract/console-orders";
+import type { ListQuery } from "./console-list";
+import { pageOf } from "./console-list";
+import {
+  findOrderByNumber,
+  isFullyRefunded,
+  isTransitionLost,
+  maskEmail,
+  orderEventStatement,
+  parseAddress,
+  paymentStatusFor,
+  presentedStatus,
+  releaseExpiredReservations,
+  releaseStockStatements,
+  type OrderActor,
+  type OrderRow,
+  type StoredOrderStatus,
+  type OrderItemRow,
+} from "./orders";
+import { paymentProvider, type PaymentRecord, type RefundResult } from "./payment-providers";
+import { releasePromoStatements } from "./promo";
+import { auditStatement, maskPhone, seesContactData } from "./staff";
+
+/**
+ * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
+ * paid → processing → shipped → delivered, cancel (stock returns; a paid order is refunded in
+ * full) and refunds through the payment provider. Each transition is one D1 batch: the conditional
+ * status update, its timeline event as the guard (a lost race aborts everything), and the audit
+ * line. cancelOrder and refundOrder take an actor, so a shopper's self-service can call them too.
+ */
+
+const MESSAGES = {
+  notAllowed: {
+    en: "This order is {status}: it cannot be {action} now.",
+    ar: "حالة هذا الطلب «{status}»: لا يمكن {action} الآن.",
+  },
+  changed: {
+    en: "Someone else changed this order just now. Reload it and try again.",
+    ar: "غيّر شخص آخر هذا الطلب للتو. أعد تحميله وحاول مجددًا.",
+  },
+  tooMuch: {
+    en: "At most {amount} SAR can still be refunded.",
+    ar: "أقصى ما يمكن استرداده الآن هو {amount} ريال.",
+  },
+  noPayment: {
+    en: "This order has no paid payment to refund.",
+    ar: "لا توجد عملية دفع مكتملة لهذا الطلب لاستردادها.",
+  },
+  providerDown: {
+    en: "The payment provider of this order is not available; the refund was not made.",
+    ar: "مزود الدفع لهذا الطلب غير متاح؛ لم يتم الاسترداد.",
+  },
+  refundFailed: {
+    en: "The payment provider refused the refund ({reason}). Nothing was refunded.",
+    ar: "رفض مزود الدفع عملية الاسترداد ({reason}). لم يُسترد أي مبلغ.",
+  },
+} satisfies Record<string, Bilingual>;
+
+const ACTION_WORDS: Record<OrderAction, Bilingual> = {
+  process: { en: "prepared", ar: "تجهيزه" },
+  ship: { en: "shipped", ar: "شحنه" },
+  deliver: { en: "marked delivered", ar: "تأكيد تسليمه" },
+  cancel: { en: "cancelled", ar: "إلغاؤه" },
+  refund: { en: "refunded", ar: "استرداد مبلغه" },
+};
+
+const STATUS_WORDS: Record<string, Bilingual> = {
+  pending_payment: { en: "awaiting payment", ar: "بانتظار الدفع" },
+  paid: { en: "paid", ar: "مدفوع" },
+  processing: { en: "processing", ar: "قيد التجهيز" },
+  shipped: { en: "shipped", ar: "تم الشحن" },
+  delivered: { en: "delivered", ar: "تم التسليم" },
+  payment_failed: { en: "unpaid (payment failed)", ar: "غير مدفوع (فشل الدفع)" },
+  cancelled: { en: "cancelled", ar: "ملغى" },
+  refunded: { en: "refunded in full", ar: "مسترد بالكامل" },
+};
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/** What may still be refunded: the paid total less every refund made or under way. */
+export function refundableOf(order: Pick<OrderRow, "paid_at" | "total" | "refunded">): number {
+  return order.paid_at ? Math.max(0, order.total - order.refunded) : 0;
+}
+
+const CANCELLABLE: StoredOrderStatus[] = ["pending_payment", "paid", "processing"];
+
+/** The transitions an order allows now; the console offers exactly these, the API accepts only these. */
+export function allowedActions(order: OrderRow): OrderAction[] {
+  const actions: OrderAction[] = [];
+  const full = isFullyRefunded(order);
+  if (order.status === "paid" && !full) actions.push("process");
+  if (order.status === "processing" && !full) actions.push("ship");
+  if (order.status === "shipped") actions.push("deliver");
+  if (CANCELLABLE.includes(order.status)) actions.push("cancel");
+  if (refundableOf(order) > 0) actions.push("refund");
+  return actions;
+}
+
+function requireAllowed(order: OrderRow, action: OrderAction, lang: Lang): void {
+  if (allowedActions(order).includes(action)) return;
+  throw new BackendError(
+    409,
+    say(lang, MESSAGES.notAllowed, {
+      status: say(lang, STATUS_WORDS[presentedStatus(order)] ?? { en: order.status, ar: order.status }),
+      action: say(lang, ACTION_WORDS[action]),
+    }),
+  );
+}
+
+/** The order a console route names, with lazily expired reservations settled first; null if none. */
+export async function findConsoleOrder(db: D1Database, number: string): Promise<OrderRow | null> {
+  await releaseExpiredReservations(db);
+  return findOrderByNumber(db, number);
+}
+
+/** What the audit log keeps of an order before and after a transition. */
+const auditView = (o: Pick<OrderRow, "status" | "refunded" | "carrier" | "tracking_number">) => ({
+  status: o.status,
+  refunded: o.refunded,
+  carrier: o.carrier,
+  tracking_number: o.tracking_number,
+});
+
+function auditFor(db: D1Database, actor: OrderActor, action: string, order: OrderRow, after: Partial<OrderRow>) {
+  if (actor.kind !== "staff") return [];
+  return [
+    auditStatement(db, actor.staff, action, "order", order.number, auditView(order), auditView({ ...order, ...after })),
+  ];
+}
+
+/** Runs a transition's batch; a guard that lost the race answers 409 and nothing was written. */
+async function runTransition(db: D1Database, statements: D1PreparedStatement[], lang: Lang): Promise<void> {
+  try {
+    await db.batch(statements);
+  } catch (err) {
+    if (isTransitionLost(err)) throw new BackendError(409, say(lang, MESSAGES.changed));
+    throw err;
+  }
+}
+
+async function reread(db: D1Database, order: OrderRow): Promise<OrderRow> {
+  return (await db.prepare("SELECT * FROM orders WHERE id = ?").bind(order.id).first<OrderRow>()) ?? order;
+}
+
+/** A simple step of the path: the status moves from what it was read as, with its timestamp. */
+async function step(
+  db: D1Database,
+  order: OrderRow,
+  action: "process" | "ship" | "deliver",
+  actor: OrderActor,
+  lang: Lang,
+  change: { status: StoredOrderStatus; set?: Record<string, string>; detail?: Record<string, unknown> },
+): Promise<OrderRow> {
+  requireAllowed(order, action, lang);
+  const set = change.set ?? {};
+  const columns = Object.keys(set).map((c) => `, ${c} = ?`);
+  const stampColumn = action === "ship" ? "shipped_at" : action === "deliver" ? "delivered_at" : null;
+  await runTransition(
+    db,
+    [
+      db
+        .prepare(
+          `UPDATE orders SET status = ?${columns.join("")}${stampColumn ? `, ${stampColumn} = ${NOW}` : ""}, updated_at = ${NOW}
+           WHERE id = ? AND status = ? AND refunded = ?`,
+        )
+        .bind(change.status, ...Object.values(set), order.id, order.status, order.refunded),
+      orderEventStatement(db, { id: order.id }, change.status, change.detail ?? null, actor, "guard"),
+      ...auditFor(db, actor, `order.${action}`, order, { status: change.status, ...set }),
+    ],
+    lang,
+  );
+  return reread(db, order);
+}
+
+/** paid → processing: the shop is preparing the order. */
+export function processOrder(env: Pick<Env, "DB">, order: OrderRow, actor: OrderActor, lang: Lang) {
+  return step(env.DB, order, "process", actor, lang, { status: "processing" });
+}
+
+/** processing → shipped, with the carrier and its tracking number (the shopper's page shows both). */
+export function shipOrder(
+  env: Pick<Env, "DB">,
+  order: OrderRow,
+  shipment: { carrier: string; tracking_number: string },
+  actor: OrderActor,
+  lang: Lang,
+) {
+  return step(env.DB, order, "ship", actor, lang, {
+    status: "shipped",
+    set: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
+    detail: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
+  });
+}
+
+/** shipped → delivered. */
+export function deliverOrder(env: Pick<Env, "DB">, order: OrderRow, actor: OrderActor, lang: Lang) {
+  return step(env.DB, order, "deliver", actor, lang, { status: "delivered" });
+}
+
+export interface RefundOutcome {
+  refund: ConsoleRefund;
+  succeeded: boolean;
+  /** The provider's refusal in the caller's language, when it failed. */
+  message: string | null;
+}
+
+/**
+ * Cancels an order that has not shipped: its stock returns (once, through releaseStockStatements),
+ * a payment still open is closed, a promo use is given back, and a paid order is then refunded in
+ * full through its provider. The cancel stands even if that refund fails: the refund is recorded
+ * as failed and may be retried (the order then still offers `refund`).
+ */
+export async function cancelOrder(
+  env: Env,
+  order: OrderRow,
+  actor: OrderActor,
+  opts: { lang: Lang; reason?: string | null },
+): Promise<{ order: OrderRow; refund: RefundOutcome | null }> {
+  const db = env.DB;
+  requireAllowed(order, "cancel", opts.lang);
+  await runTransition(
+    db,
+    [
+      db
+        .prepare(
+          `UPDATE orders SET status = 'cancelled', cancelled_at = ${NOW}, reserved_until = NULL, updated_at = ${NOW}
+           WHERE id = ? AND status = ?`,
+        )
+        .bind(order.id, order.status),
+      orderEventStatement(
+        db,
+        { id: order.id },
+        "cancelled",
+        opts.reason ? { reason: opts.reason } : null,
+        actor,
+        "guard",
+      ),
+      ...releaseStockStatements(db, order.id, "cancelled"),
+      db
+        .prepare(
+          `UPDATE payments SET status = 'failed', message = 'cancelled', updated_at = ${NOW} WHERE order_id = ? AND status IN ('initiated', 'challenge')`,
+        )
+        .bind(order.id),
+      ...releasePromoStatements(db, order.id),
+      ...auditFor(db, actor, "order.cancel", order, { status: "cancelled" }),
+    ],
+    opts.lang,
+  );
+  const cancelled = await reread(db, order);
+  const owed = refundableOf(cancelled);
+  const refund =
+    owed > 0 ? await refundOrder(env, cancelled, owed, actor, { lang: opts.lang, reason: opts.reason ?? null }) : null;
+  return { order: await reread(db, order), refund };
+}
+
+const newRefundId = () => `rfd_${crypto.randomUUID().replace(/-/g, "")}`;
+
+async function paidPayment(db: D1Database, order: OrderRow): Promise<PaymentRecord | null> {
+  return db
+    .prepare(
+      `SELECT p.id, p.order_id, o.number AS order_number, p.provider, p.status, p.amount, p.currency, p.provider_ref, p.return_url
+       FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.order_id = ? AND p.status = 'paid'`,
+    )
+    .bind(order.id)
+    .first<PaymentRecord>();
+}
+
+/**
+ * Refunds `amount` (halalas) of a paid order through the provider that took the payment. The
+ * amount is claimed first (orders.refunded, conditional on the value read, so two clicks cannot
+ * both refund, and never past the total: its CHECK), then the provider is asked, then the refund
+ * is settled: succeeded, or failed and the claim given back. Audited when staff runs it.
+ */
+export async function refundOrder(
+  env: Env,
+  order: OrderRow,
+  amount: number,
+  actor: OrderActor,
+  opts: { lang: Lang; reason?: string | null },
+): Promise<RefundOutcome> {
+  const db = env.DB;
+  const { lang } = opts;
+  const reason = opts.reason ?? null;
+  requireAllowed(order, "refund", lang);
+  const refundable = refundableOf(order);
+  if (amount > refundable) {
+    const message = say(lang, MESSAGES.tooMuch, { amount: (refundable / 100).toFixed(2) });
+    throw unprocessable({ amount: [message] }, message);
+  }
+  const payment = await paidPayment(db, order);
+  if (!payment) throw new BackendError(409, say(lang, MESSAGES.noPayment));
+  const provider = await paymentProvider(env, payment.provider);
+  if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
+
+  const id = newRefundId();
+  const staffId = actor.kind === "staff" ? actor.staff.user_id : null;
+  await runTransition(
+    db,
+    [
+      db
+        .prepare(
+          `UPDATE orders SET refunded = refunded + ?1, updated_at = ${NOW}
+           WHERE id = ?2 AND refunded = ?3 AND paid_at IS NOT NULL AND refunded + ?1 <= total`,
+        )
+        .bind(amount, order.id, order.refunded),
+      orderEventStatement(db, { id: order.id }, "refund_requested", { refund_id: id, amount, reason }, actor, "guard"),
+      db
+        .prepare(
+          "INSERT INTO refunds (id, order_id, payment_id, amount, reason, status, staff_user_id) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
+        )
+        .bind(id, order.id, payment.id, amount, reason, staffId),
+    ],
+    lang,
+  );
+
+  let result: RefundResult;
+  try {
+    result = await provider.refund(payment, amount, reason);
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", event: "refund_failed", refund_id: id, error: String(err) }));
+    result = { status: "failed", providerRef: null, message: "provider_unavailable" };
+  }
+
+  const succeeded = result.status === "succeeded";
+  const settle: D1PreparedStatement[] = [
+    db
+      .prepare(`UPDATE refunds SET status = ?, provider_ref = ?, message = ? WHERE id = ? AND status = 'pending'`)
+      .bind(result.status, result.providerRef, result.message, id),
+  ];
+  if (!succeeded)
+    settle.push(
+      db
+        .prepare(`UPDATE orders SET refunded = refunded - ?, updated_at = ${NOW} WHERE id = ? AND refunded >= ?`)
+        .bind(amount, order.id, amount),
+    );
+  settle.push(
+    orderEventStatement(
+      db,
+      { id: order.id },
+      succeeded ? "refunded" : "refund_failed",
+      { refund_id: id, amount, reason, message: result.message },
+      actor,
+    ),
+    ...auditFor(db, actor, succeeded ? "order.refund" : "order.refund_failed", order, {
+      refunded: succeeded ? order.refunded + amount : order.refunded,
+    }),
+  );
+  await db.batch(settle);
+  const refund = (await refundsOf(db, order.id)).find((r) => r.id === id)!;
+  return {
+    refund,
+    succeeded,
+    message: succeeded ? null : say(lang, MESSAGES.refundFailed, { reason: result.message ?? "?" }),
+  };
+}
+
+async function refundsOf(db: D1Database, orderId: number): Promise<ConsoleRefund[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT r.id, r.payment_id, r.amount, r.reason, r.status, r.message, u.email AS staff_email, r.created_at
+       FROM refunds r LEFT JOIN users u ON u.id = r.staff_user_id WHERE r.order_id = ? ORDER BY r.created_at, r.rowid`,
+    )
+    .bind(orderId)
+    .all<ConsoleRefund>();
+  return results;
+}
+
+/** Street and building as support sees them: that there is one, not what it is. */
+const maskText = (value: string | null | undefined) => (value ? "•••" : value);
+
+/** GET /admin/orders/{number}: the order with its lines, payments, refunds and timeline. */
+export async function consoleOrderDetail(
+  db: D1Database,
+  order: OrderRow,
+  staff: Pick<StaffCaller, "role">,
+  lang: Lang,
+): Promise<ConsoleOrder> {
+  const [items, payments, events] = await db.batch([
+    db.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id").bind(order.id),
+    db
+      .prepare(
+        `SELECT p.id, p.provider, p.status, p.amount, p.currency, p.provider_ref, p.message, p.created_at,
+           COALESCE((SELECT SUM(r.amount) FROM refunds r WHERE r.payment_id = p.id AND r.status = 'succeeded'), 0) AS refunded
+         FROM payments p WHERE p.order_id = ? ORDER BY p.created_at, p.rowid`,
+      )
+      .bind(order.id),
+    db
+      .prepare("SELECT id, type, detail, actor, created_at FROM order_events WHERE order_id = ? ORDER BY id")
+      .bind(order.id),
+  ]);
+  const refunds = await refundsOf(db, order.id);
+  const paymentRows = payments.results as unknown as ConsolePayment[];
+  const latest = paymentRows.at(-1)?.status;
+  const open = seesContactData(staff);
+  const address = parseAddress(order.address);
+  return {
+    number: order.number,
+    status: presentedStatus(order),
+    payment_status: paymentStatusFor(order, latest),
+    created_at: order.created_at,
+    paid_at: order.paid_at,
+    shipped_at: order.shipped_at,
+    delivered_at: order.delivered_at,
+    cancelled_at: order.cancelled_at,
+    carrier: order.carrier,
+    tracking_number: order.tracking_number,
+    refunded: order.refunded,
+    refundable: refundableOf(order),
+    subtotal: order.subtotal,
+    discount: order.discount,
+    shipping: order.shipping,
+    vat: order.vat,
+    total: order.total,
+    currency: order.currency,
+    email: open ? order.email : maskEmail(order.email),
+    phone: open ? order.phone : maskPhone(order.phone),
+    masked: !open,
+    guest: order.user_id === null,
+    items: (items.results as unknown as Omit<OrderItemRow, "order_id">[]).map((i) => ({
+      ...i,
+      name: lang === "ar" ? i.name_ar : i.name_en,
+    })),
+    promo_code: order.promo_code,
+    address: open
+      ? address
+      : {
+          ...address,
+          phone: maskPhone(address.phone) ?? "",
+          street: maskText(address.street) ?? "",
+          building: maskText(address.building),
+        },
+    shipping_method: order.shipping_method,
+    payment_method: order.payment_method,
+    payments: paymentRows.map((p) => ({
+      ...p,
+      status:
+        p.status === "paid" && p.refunded > 0 ? (p.refunded >= p.amount ? "refunded" : "partially_refunded") : p.status,
+    })),
+    refunds,
+    events: (events.results as unknown as (Omit<OrderEvent, "detail"> & { detail: string | null })[]).map((e) => ({
+      ...e,
+      detail: e.detail ? (JSON.parse(e.detail) as Record<string, unknown>) : null,
+    })),
+    actions: open ? allowedActions(order) : [],
+  };
+}
+
+/** The answer's state of an order, in SQL: `refunded` once a non-cancelled order was refunded in full. */
+const STATUS_SQL =
+  "(CASE WHEN o.status <> 'cancelled' AND o.refunded > 0 AND o.refunded >= o.total THEN 'refunded' ELSE o.status END)";
+const LATEST_PAYMENT =
+  "(SELECT p.status FROM payments p WHERE p.order_id = o.id ORDER BY p.created_at DESC, p.rowid DESC LIMIT 1)";
+/** The same payment state as paymentStatusFor (services/orders.ts), in SQL for the filter. */
+const PAYMENT_SQL = `(CASE WHEN o.refunded > 0 AND o.refunded >= o.total THEN 'refunded'
+  WHEN o.refunded > 0 THEN 'partially_refunded'
+  WHEN o.paid_at IS NOT NULL OR o.status IN ('paid', 'processing', 'shipped', 'delivered') THEN 'paid'
+  WHEN ${LATEST_PAYMENT} = 'failed' THEN 'failed'
+  WHEN ${LATEST_PAYMENT} IN ('initiated', 'challenge') THEN 'pending'
+  ELSE 'unpaid' END)`;
+
+export const ORDER_SORT_COLUMNS = {
+  created_at: "o.created_at",
+  number: "o.number",
+  total: "o.total",
+  status: STATUS_SQL,
+  email: "o.email",
+} as const;
+
+export interface OrderFilters {
+  status?: string;
+  payment_status?: string;
+  /** YYYY-MM-DD, UTC days, both included. */
+  date_from?: string;
+  date_to?: string;
+  search?: string;
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+
+/** GET /admin/orders: filtered, sorted and paged on the server; contact data masked for support. */
+export async function listConsoleOrders(
+  db: D1Database,
+  query: ListQuery,
+  filters: OrderFilters,
+  staff: Pick<StaffCaller, "role">,
+) {
+  await releaseExpiredReservations(db);
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (filters.status) {
+    where.push(`${STATUS_SQL} = ?`);
+    binds.push(filters.status);
+  }
+  if (filters.payment_status) {
+    where.push(`${PAYMENT_SQL} = ?`);
+    binds.push(filters.payment_status);
+  }
+  if (filters.date_from) {
+    where.push("o.created_at >= ?");
+    binds.push(`${filters.date_from}T00:00:00.000Z`);
+  }
+  if (filters.date_to) {
+    where.push("o.created_at < ?");
+    binds.push(nextDay(filters.date_to));
+  }
+  const search = filters.search?.trim();
+  if (search) {
+    // An order number, an email (or part of one), or a phone number's digits.
+    const digits = search.replace(/\D/g, "").replace(/^0+/, "");
+    const terms = ["o.number = ?", "o.email LIKE ? ESCAPE '\\'"];
+    binds.push(search.toUpperCase(), `%${search.toLowerCase().replace(/[%_\\]/g, (ch) => `\\${ch}`)}%`);
+    if (digits.length >= 6 && /^[\d\s+()-]+$/.test(search)) {
+      terms.push("o.phone LIKE ?", "json_extract(o.address, '$.phone') LIKE ?");
+      binds.push(`%${digits}%`, `%${digits}%`);
+    }
+    where.push(`(${terms.join(" OR ")})`);
+  }
+  const from = `FROM orders o${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
+  const { rows, meta } = await pageOf<
+    Pick<
+      OrderRow,
+      "number" | "created_at" | "email" | "phone" | "total" | "refunded" | "currency" | "status" | "paid_at"
+    > & {
+      customer: string | null;
+      latest_payment: string | null;
+    }
+  >(
+    db,
+    `o.number, o.created_at, json_extract(o.address, '$.name') AS customer, o.email, o.phone, o.total, o.refunded,
+     o.currency, o.status, o.paid_at, ${LATEST_PAYMENT} AS latest_payment`,
+    from,
+    binds,
+    query,
+    ORDER_SORT_COLUMNS,
+  );
+  const open = seesContactData(staff);
+  const list: ConsoleOrderRow[] = rows.map((r) => ({
+    number: r.number,
+    created_at: r.created_at,
+    customer: r.customer ?? "",
+    email: open ? r.email : maskEmail(r.email),
+    phone: open ? r.phone : maskPhone(r.phone),
+    total: r.total,
+    refunded: r.refunded,
+    currency: r.currency,
+    status: presentedStatus(r),
+    payment_status: paymentStatusFor(r, r.latest_payment ?? undefined),
+  }));
+  return { rows: list, meta };
+}
