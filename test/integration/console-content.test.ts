@@ -193,6 +193,20 @@ describe("brands in the console", () => {
   });
 });
 
+describe("brands without products", () => {
+  it("a brand no product uses is deleted, with its audit line, and leaves the shop's brands", async () => {
+    const manager = await newStaff("manager");
+    const brandSlug = slug("brand");
+    const brand = (await call(manager, "POST", "/admin/brands", { slug: brandSlug, name_en: "Nova", name_ar: "نوفا" }))
+      .body.data;
+    expect((await call(manager, "DELETE", `/admin/brands/${brand.id}`)).status).toBe(200);
+    expect((await call(manager, "GET", `/admin/brands/${brand.id}`)).status).toBe(404);
+    expect((await auditOf("brand", brand.id)).map((a) => a.action)).toEqual(["brand.create", "brand.delete"]);
+    const shop = await call(null, "GET", "/brands");
+    expect(JSON.stringify(shop.body.data)).not.toContain(brandSlug);
+  });
+});
+
 describe("services and content pages in the console", () => {
   it("a manager edits a page in both languages and the shop's page says it within seconds", async () => {
     const manager = await newStaff("manager");
@@ -254,6 +268,8 @@ describe("services and content pages in the console", () => {
     const id = created.body.data.id as number;
     expect((await call(owner, "PUT", `/admin/services/${id}`, { ...input, price_from: -1 })).status).toBe(422);
     expect((await auditOf("service", id)).map((a) => a.action)).toEqual(["service.create"]);
+    expect((await call(owner, "DELETE", `/admin/services/${id}`)).status).toBe(200);
+    expect((await auditOf("service", id)).map((a) => a.action)).toEqual(["service.create", "service.delete"]);
   });
 });
 
