@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, createProduct, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
+import { BackendError } from "../../worker/backend/http";
+import { adjustStock } from "../../worker/backend/services/console-content";
 
 async function ledgerOf(productId: number) {
   const { results } = await env.DB.prepare(
@@ -83,6 +85,35 @@ describe("stock adjustments", () => {
       delta: 0,
     });
     expect(zero.status).toBe(422);
+  });
+
+  it("a count is refused when the stock moved since it was read (a sale meanwhile), and nothing is written", async () => {
+    const owner = await newStaff("owner");
+    const product = await createProduct({ stock: 9 });
+    // The adjustment read 7 (before a delivery it did not see): its conditional update matches nothing.
+    const stale = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (sql: string) =>
+            sql.startsWith("SELECT id, stock FROM products")
+              ? { bind: () => ({ first: async () => ({ id: product.id, stock: 7 }) }) }
+              : target.prepare(sql);
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const refused = await adjustStock(stale, { user_id: owner.userId, email: owner.email! }, "en", {
+      product_id: product.id,
+      reason: "count",
+      counted: 4,
+      delta: null,
+      note: null,
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BackendError);
+    expect((refused as BackendError).status).toBe(422);
+    expect((refused as BackendError).errors?.counted?.[0]).toMatch(/stock changed while you counted/);
+    expect(await stockOf(product.id)).toBe(9);
+    expect(await ledgerOf(product.id)).toEqual([]);
   });
 
   it("the ledger lists a product's adjustments, newest first, paged on the server", async () => {
