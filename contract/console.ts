@@ -125,5 +125,6 @@ export const CONSOLE_FIELDS = [
   "date_from",
   "date_to",
   "payment_status",
+  "counted",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

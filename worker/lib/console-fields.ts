@@ -60,4 +60,5 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   date_from: { en: "From", ar: "من" },
   date_to: { en: "To", ar: "إلى" },
   payment_status: { en: "Payment", ar: "الدفع" },
+  counted: { en: "Counted quantity", ar: "الكمية المعدودة" },
 };

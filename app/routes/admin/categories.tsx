@@ -1,11 +1,90 @@
+import { Form, Link } from "react-router";
 import type { Route } from "./+types/categories";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import type { ConsoleCategory } from "../../../contract/console-content";
+import { DataTable, type Column } from "../../components/console/DataTable";
+import { listParams } from "../../lib/api/console";
+import { allCategories, listCategories } from "../../lib/api/console-content";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.categories");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  const url = new URL(args.request.url);
+  return consoleLoad(
+    args,
+    async (api) => {
+      const [list, all] = await Promise.all([listCategories(api, listParams(url, ["search"])), allCategories(api)]);
+      // Parents by id, to name each row's parent (the tree is small: one page holds it).
+      const parents = Object.fromEntries(all.data.map((c) => [c.id, { en: c.name_en, ar: c.name_ar }]));
+      return { rows: list.data, meta: list.meta, parents, search: url.searchParams.get("search") ?? "" };
+    },
+    { role: "manager" },
+  );
+}
+
+/** Categories (managers and owners): the tree's nodes with their parent and product counts. */
+export default function ConsoleCategories({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const to = useLocalePath();
+  const f = consoleFormat(locale);
+  const columns: Column<ConsoleCategory>[] = [
+    {
+      label: t("console.fields.name_en"),
+      sort: "name_en",
+      cell: (r) => (
+        <Link to={to(`/admin/categories/${r.id}`)} lang="en" dir="ltr">
+          {r.name_en}
+        </Link>
+      ),
+    },
+    {
+      label: t("console.fields.name_ar"),
+      sort: "name_ar",
+      cell: (r) => (
+        <bdi lang="ar" dir="rtl">
+          {r.name_ar}
+        </bdi>
+      ),
+    },
+    { label: t("console.fields.slug"), sort: "slug", cell: (r) => <bdi dir="ltr">{r.slug}</bdi> },
+    {
+      label: t("console.fields.parent_id"),
+      cell: (r) => {
+        const p = r.parent_id ? loaderData.parents[r.parent_id] : undefined;
+        return p ? <bdi>{p[locale]}</bdi> : "—";
+      },
+    },
+    { label: t("console.categories.products"), sort: "products", numeric: true, cell: (r) => f.number(r.products) },
+    { label: t("console.fields.sort_order"), sort: "sort_order", numeric: true, cell: (r) => f.number(r.sort_order) },
+  ];
+  return (
+    <>
+      <div className="console-titlebar">
+        <h1>{t("console.nav.categories")}</h1>
+        <Link to={to("/admin/categories/new")} className="button">
+          {t("console.categories.new")}
+        </Link>
+      </div>
+      <Form method="get" className="console-filters" role="search">
+        <div className="field">
+          <label htmlFor="category-search">{t("console.fields.search")}</label>
+          <input id="category-search" name="search" type="search" defaultValue={loaderData.search} />
+        </div>
+        <button type="submit" className="button">
+          {t("console.filters.apply")}
+        </button>
+      </Form>
+      <DataTable
+        caption={t("console.nav.categories")}
+        columns={columns}
+        rows={loaderData.rows}
+        meta={loaderData.meta}
+        rowKey={(r) => r.id}
+        empty={t("console.table.empty")}
+      />
+    </>
+  );
 }

@@ -1,11 +1,312 @@
+import { getValue, setValue, useForm } from "@modular-forms/react";
+import { useMemo, useRef, useState } from "react";
+import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/inventory";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import {
+  ADJUSTMENT_REASONS,
+  CONTENT_LIMITS,
+  type AdjustmentReason,
+  type InventoryAdjustment,
+  type StockProduct,
+} from "../../../contract/console-content";
+import { latinDigits } from "../../../contract/inputs";
+import { DataTable, type Column } from "../../components/console/DataTable";
+import { FormErrors } from "../../components/form/FormErrors";
+import { SubmitButton } from "../../components/form/SubmitButton";
+import { TextField } from "../../components/form/TextField";
+import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { listParams } from "../../lib/api/console";
+import { adjustStock, findStockProducts, listAdjustments, listLowStock } from "../../lib/api/console-content";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
+import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
+import { useLocale, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.inventory");
 
-export default function Placeholder() {
+/** The low-stock table shows this many, fewest first; the ledger below pages through everything. */
+const LOW_STOCK_SHOWN = 50;
+
+export async function loader(args: Route.LoaderArgs) {
+  const url = new URL(args.request.url);
+  return consoleLoad(
+    args,
+    async (api) => {
+      const [low, ledger] = await Promise.all([
+        listLowStock(api, { per_page: LOW_STOCK_SHOWN, sort: "stock", dir: "asc" }),
+        listAdjustments(api, listParams(url, ["product_id", "reason"])),
+      ]);
+      return { low: low.data, lowMeta: low.meta, ledger: ledger.data, ledgerMeta: ledger.meta };
+    },
+    { role: "manager" },
+  );
+}
+
+type AdjustValues = { product_id: string; reason: string; delta: string; counted: string; note: string };
+const EMPTY: AdjustValues = { product_id: "", reason: "received", delta: "", counted: "", note: "" };
+
+/** Inventory (managers and owners): what runs low, recording deliveries, damage and counts, and the ledger. */
+export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const f = consoleFormat(locale);
+  const rules = useMemo(() => formRules(t), [t]);
+  const [form, { Form, Field }] = useForm<AdjustValues>({ ...FORM_OPTIONS, initialValues: EMPTY });
+  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const [query, setQuery] = useState("");
+  const [found, setFound] = useState<StockProduct[] | null>(null);
+  const [chosen, setChosen] = useState<StockProduct | null>(null);
+  const formRef = useRef<HTMLElement>(null);
+  const name = (p: { name_en: string; name_ar: string }) => (locale === "ar" ? p.name_ar : p.name_en);
+  const label = (field: keyof AdjustValues) => t(`console.fields.${field}`);
+  const counting = getValue(form, "reason") === "count";
+
+  const choose = (p: StockProduct) => {
+    setChosen(p);
+    setFound(null);
+    setValue(form, "product_id", String(p.id));
+    document.getElementById("f-reason")?.focus();
+  };
+
+  const search = async () => {
+    if (!query.trim()) return;
+    try {
+      const res = await findStockProducts(browserApi(locale), query.trim());
+      setFound(res.data);
+      // An exact SKU is the product meant: chosen at once.
+      const exact = res.data.find((p) => p.sku.toLowerCase() === query.trim().toLowerCase());
+      if (exact) choose(exact);
+    } catch (error) {
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  const whole =
+    (name: string, signed: boolean): Validator =>
+    (value) => {
+      const text = latinDigits((value ?? "").trim());
+      return text === "" || (signed ? /^[-+]?\d+$/ : /^\d+$/).test(text) ? "" : t("console.inventory.whole", { name });
+    };
+
+  const record = async (values: AdjustValues) => {
+    const reason = values.reason as AdjustmentReason;
+    const number = (text: string) => (latinDigits(text.trim()) === "" ? null : Number(latinDigits(text.trim())));
+    const saved = await run(
+      t("console.saving"),
+      () =>
+        adjustStock(browserApi(locale), {
+          product_id: Number(values.product_id) || 0,
+          reason,
+          delta: reason === "count" ? null : number(values.delta),
+          counted: reason === "count" ? number(values.counted) : null,
+          note: values.note.trim() || null,
+        }),
+      (res) => t("console.inventory.recorded", { stock: f.number(res.data.stock_after) }),
+    );
+    if (!saved) return;
+    setValue(form, "delta", "");
+    setValue(form, "counted", "");
+    setValue(form, "note", "");
+    setChosen((p) => (p ? { ...p, stock: saved.data.stock_after } : p));
+    await revalidator.revalidate();
+  };
+
+  const lowColumns: Column<StockProduct>[] = [
+    { label: t("console.fields.sku"), cell: (r) => <bdi dir="ltr">{r.sku}</bdi> },
+    { label: t("console.inventory.product"), cell: (r) => <bdi>{name(r)}</bdi> },
+    { label: t("console.fields.stock"), numeric: true, cell: (r) => f.number(r.stock) },
+    { label: t("console.fields.low_stock_threshold"), numeric: true, cell: (r) => f.number(r.low_stock_threshold) },
+    {
+      label: t("console.inventory.actions"),
+      cell: (r) => (
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => choose(r)}
+          aria-label={t("console.inventory.adjustOf", { name: name(r) })}
+        >
+          {t("console.inventory.adjust")}
+        </button>
+      ),
+    },
+  ];
+
+  const ledgerColumns: Column<InventoryAdjustment>[] = [
+    { label: t("console.inventory.when"), sort: "created_at", cell: (r) => f.moment(r.created_at) },
+    {
+      label: t("console.inventory.product"),
+      cell: (r) => (
+        <>
+          <bdi>{name(r)}</bdi>{" "}
+          <bdi dir="ltr" className="console-hint">
+            {r.sku}
+          </bdi>
+        </>
+      ),
+    },
+    { label: t("console.fields.reason"), sort: "reason", cell: (r) => t(`console.inventory.reasons.${r.reason}`) },
+    {
+      label: t("console.fields.delta"),
+      sort: "delta",
+      numeric: true,
+      cell: (r) => <bdi dir="ltr">{`${r.delta > 0 ? "+" : ""}${f.number(r.delta)}`}</bdi>,
+    },
+    { label: t("console.inventory.stockAfter"), numeric: true, cell: (r) => f.number(r.stock_after) },
+    { label: t("console.fields.note"), cell: (r) => (r.note ? <bdi>{r.note}</bdi> : "—") },
+    { label: t("console.inventory.who"), cell: (r) => <bdi dir="ltr">{r.staff_email ?? "—"}</bdi> },
+  ];
+
+  return (
+    <>
+      <h1>{t("console.nav.inventory")}</h1>
+
+      <section className="console-panel" aria-labelledby="low-stock">
+        <h2 id="low-stock">{t("console.inventory.lowStock")}</h2>
+        <p className="console-hint">{t("console.inventory.lowStockHint")}</p>
+        <DataTable
+          caption={t("console.inventory.lowStock")}
+          columns={lowColumns}
+          rows={loaderData.low}
+          meta={{ ...loaderData.lowMeta, last_page: 1 }}
+          rowKey={(r) => r.id}
+          empty={t("console.inventory.lowStockEmpty")}
+        />
+      </section>
+
+      <section className="console-panel" aria-labelledby="adjust" ref={formRef}>
+        <h2 id="adjust">{t("console.inventory.adjustTitle")}</h2>
+        <div className="console-filters" role="search">
+          <div className="field">
+            <label htmlFor="stock-find">{t("console.inventory.find")}</label>
+            <input
+              id="stock-find"
+              type="search"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  void search();
+                }
+              }}
+            />
+          </div>
+          <button type="button" className="button" onClick={() => void search()}>
+            {t("console.inventory.findButton")}
+          </button>
+        </div>
+        {found ? (
+          found.length === 0 ? (
+            <p role="status">{t("console.inventory.noMatch")}</p>
+          ) : (
+            <ul className="stock-choices" aria-label={t("console.inventory.matches")}>
+              {found.map((p) => (
+                <li key={p.id}>
+                  <button type="button" className="button button--ghost" onClick={() => choose(p)}>
+                    <bdi dir="ltr">{p.sku}</bdi> · <bdi>{name(p)}</bdi> ·{" "}
+                    {t("console.inventory.inStock", { stock: f.number(p.stock) })}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        ) : null}
+        <p role="status" className="stock-chosen">
+          {chosen
+            ? t("console.inventory.chosen", { name: name(chosen), sku: chosen.sku, stock: f.number(chosen.stock) })
+            : t("console.inventory.noneChosen")}
+        </p>
+        <Form className="form" onSubmit={record} shouldFocus={false} aria-labelledby="adjust">
+          <FormErrors
+            form={form}
+            messages={rules.messages}
+            serverErrors={serverErrors}
+            serverMessage={serverMessage}
+            labels={{
+              product_id: t("console.inventory.product"),
+              reason: label("reason"),
+              delta: label("delta"),
+              counted: label("counted"),
+              note: label("note"),
+            }}
+          />
+          <Field name="product_id" validate={[rules.required(t("console.inventory.product"))]}>
+            {(field, props) => <input {...props} type="hidden" value={field.value.value ?? ""} />}
+          </Field>
+          <div className="console-grid">
+            <Field name="reason">
+              {(field, props) => (
+                <div className="field">
+                  <label htmlFor="f-reason">{label("reason")}</label>
+                  <select {...props} id="f-reason" value={field.value.value ?? "received"}>
+                    {ADJUSTMENT_REASONS.map((r) => (
+                      <option key={r} value={r}>
+                        {t(`console.inventory.reasons.${r}`)}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+            </Field>
+            {counting ? (
+              <Field
+                key="counted"
+                name="counted"
+                validate={[rules.required(label("counted")), whole(label("counted"), false)]}
+              >
+                {(field, props) => (
+                  <TextField
+                    form={form}
+                    field={field}
+                    props={props}
+                    label={label("counted")}
+                    hint={t("console.inventory.countedHint")}
+                    inputMode="numeric"
+                    dir="ltr"
+                    autoComplete="off"
+                    required
+                  />
+                )}
+              </Field>
+            ) : (
+              <Field key="delta" name="delta" validate={[rules.required(label("delta")), whole(label("delta"), true)]}>
+                {(field, props) => (
+                  <TextField
+                    form={form}
+                    field={field}
+                    props={props}
+                    label={label("delta")}
+                    hint={t("console.inventory.deltaHint")}
+                    inputMode="numeric"
+                    dir="ltr"
+                    autoComplete="off"
+                    required
+                  />
+                )}
+              </Field>
+            )}
+            <Field name="note" validate={[rules.maxLength(label("note"), CONTENT_LIMITS.note)]}>
+              {(field, props) => <TextField form={form} field={field} props={props} label={label("note")} />}
+            </Field>
+          </div>
+          <SubmitButton>{t("console.inventory.record")}</SubmitButton>
+        </Form>
+      </section>
+
+      <section className="console-panel" aria-labelledby="ledger">
+        <h2 id="ledger">{t("console.inventory.ledger")}</h2>
+        <DataTable
+          caption={t("console.inventory.ledger")}
+          columns={ledgerColumns}
+          rows={loaderData.ledger}
+          meta={loaderData.ledgerMeta}
+          rowKey={(r) => r.id}
+          empty={t("console.inventory.ledgerEmpty")}
+        />
+      </section>
+    </>
+  );
 }

@@ -1,11 +1,70 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/pages";
-import { consoleMeta } from "../../lib/console";
-import { useT } from "../../lib/use-locale";
+import type { ConsolePage } from "../../../contract/console-content";
+import { DataTable, type Column } from "../../components/console/DataTable";
+import { listParams } from "../../lib/api/console";
+import { listContentPages } from "../../lib/api/console-content";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
-// Being built (issue 20): a helper replaces this module.
-export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.title");
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.pages");
 
-export default function Placeholder() {
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(
+    args,
+    async (api) => {
+      const list = await listContentPages(api, listParams(new URL(args.request.url)));
+      return { rows: list.data, meta: list.meta };
+    },
+    { role: "manager" },
+  );
+}
+
+/** Content pages (managers and owners): about, delivery, returns... in both languages. */
+export default function ConsolePages({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  return <h1>{t("console.title")}</h1>;
+  const locale = useLocale();
+  const to = useLocalePath();
+  const f = consoleFormat(locale);
+  const columns: Column<ConsolePage>[] = [
+    {
+      label: t("console.fields.title_en"),
+      sort: "title_en",
+      cell: (r) => (
+        <Link to={to(`/admin/pages/${r.id}`)} lang="en" dir="ltr">
+          {r.title_en}
+        </Link>
+      ),
+    },
+    {
+      label: t("console.fields.title_ar"),
+      cell: (r) => (
+        <bdi lang="ar" dir="rtl">
+          {r.title_ar}
+        </bdi>
+      ),
+    },
+    { label: t("console.fields.slug"), sort: "slug", cell: (r) => <bdi dir="ltr">{r.slug}</bdi> },
+    { label: t("console.pages.updated"), sort: "updated_at", cell: (r) => f.moment(r.updated_at) },
+    { label: t("console.fields.sort_order"), sort: "sort_order", numeric: true, cell: (r) => f.number(r.sort_order) },
+  ];
+  return (
+    <>
+      <div className="console-titlebar">
+        <h1>{t("console.nav.pages")}</h1>
+        <Link to={to("/admin/pages/new")} className="button">
+          {t("console.pages.new")}
+        </Link>
+      </div>
+      <DataTable
+        caption={t("console.nav.pages")}
+        columns={columns}
+        rows={loaderData.rows}
+        meta={loaderData.meta}
+        rowKey={(r) => r.id}
+        empty={t("console.table.empty")}
+      />
+    </>
+  );
 }

@@ -196,7 +196,11 @@ function searchOf(q: string, synonyms: SynonymGroups): Search | null {
   return names && details ? { names, details } : null;
 }
 
-/** The category tree and the brands by slug, as the filters need them: small, kept per isolate for a minute. */
+/**
+ * The category tree and the brands by slug, as the filters need them: small, kept per isolate for
+ * a minute, and dropped as soon as the catalogue version moves (a console edit, issue 20). The
+ * version is read at most once a second, so an edit reaches every isolate's filters within that.
+ */
 interface Taxonomy {
   parent: Map<number, number | null>;
   slug: Map<number, string>;
@@ -204,11 +208,23 @@ interface Taxonomy {
   brandId: Map<string, number>;
   brandSlug: Map<number, string>;
 }
-let taxonomyCache: { at: number; value: Taxonomy } | undefined;
+const TAXONOMY_VERSION_CHECK_MS = 1_000;
+let taxonomyCache: { at: number; checked: number; version: number; value: Taxonomy } | undefined;
+
+const versionQuery = (db: D1Database) => db.prepare("SELECT value FROM versions WHERE name = 'catalogue'");
 
 async function taxonomy(db: D1Database): Promise<Taxonomy> {
-  if (taxonomyCache && Date.now() - taxonomyCache.at < SYNONYMS_TTL_MS) return taxonomyCache.value;
-  const [categories, brands] = await db.batch([
+  const now = Date.now();
+  if (taxonomyCache && now - taxonomyCache.at < SYNONYMS_TTL_MS) {
+    if (now - taxonomyCache.checked < TAXONOMY_VERSION_CHECK_MS) return taxonomyCache.value;
+    const version = (await versionQuery(db).first<number>("value")) ?? 0;
+    if (version === taxonomyCache.version) {
+      taxonomyCache.checked = now;
+      return taxonomyCache.value;
+    }
+  }
+  const [versionRow, categories, brands] = await db.batch([
+    versionQuery(db),
     db.prepare("SELECT id, parent_id, slug FROM categories"),
     db.prepare("SELECT id, slug FROM brands"),
   ]);
@@ -228,7 +244,8 @@ async function taxonomy(db: D1Database): Promise<Taxonomy> {
     value.brandId.set(b.slug, b.id);
     value.brandSlug.set(b.id, b.slug);
   }
-  taxonomyCache = { at: Date.now(), value };
+  const version = (versionRow.results[0] as { value: number } | undefined)?.value ?? 0;
+  taxonomyCache = { at: now, checked: now, version, value };
   return value;
 }
 

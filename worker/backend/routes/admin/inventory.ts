@@ -1,5 +1,65 @@
 import { Hono } from "hono";
+import * as v from "valibot";
+import {
+  ADJUSTMENT_REASONS,
+  ADJUSTMENT_SORTS,
+  LOW_STOCK_SORTS,
+  adjustmentInput,
+} from "../../../../contract/console-content";
 import type { BackendEnv } from "../../env";
+import { ok } from "../../http";
+import { say } from "../../../lib/i18n";
+import { validate } from "../../../lib/validate";
+import { queryInt } from "../../validate";
+import { listQuerySchema } from "../../services/console-list";
+import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console-content";
+import { currentStaff, staffOnly } from "../../services/staff";
 
-/** /admin/inventory: being built (issue 20). */
+/**
+ * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the
+ * people who order and count stock's business; support answers customers from the orders).
+ * Adjustments are a ledger beside the orders' stock moves.
+ */
 export const inventoryRoutes = new Hono<BackendEnv>();
+
+inventoryRoutes.use("/inventory/*", staffOnly("manager"));
+
+inventoryRoutes.get(
+  "/inventory/adjustments",
+  validate("query", () =>
+    v.object({
+      ...listQuerySchema(ADJUSTMENT_SORTS),
+      product_id: v.optional(queryInt(1, 999_999_999_999)),
+      reason: v.optional(v.picklist([...ADJUSTMENT_REASONS, "returned"], "Reason is not one of the choices.")),
+    }),
+  ),
+  async (c) => {
+    const { rows, meta } = await listAdjustments(c.env.DB, c.req.valid("query"));
+    return ok(c, rows, { meta: { ...meta } });
+  },
+);
+
+inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) =>
+  ok(c, await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
+    status: 201,
+    message: say(c.get("lang"), { en: "Stock adjusted.", ar: "تم تعديل المخزون." }),
+  }),
+);
+
+inventoryRoutes.get(
+  "/inventory/low-stock",
+  validate("query", () => v.object(listQuerySchema(LOW_STOCK_SORTS, { dir: "asc" }))),
+  async (c) => {
+    const { rows, meta } = await lowStock(c.env.DB, c.req.valid("query"));
+    return ok(c, rows, { meta: { ...meta } });
+  },
+);
+
+/** The adjustment form's product picker: by SKU or name. */
+inventoryRoutes.get(
+  "/inventory/products",
+  validate("query", () =>
+    v.object({ search: v.pipe(v.string("Search is required."), v.trim(), v.minLength(1), v.maxLength(100)) }),
+  ),
+  async (c) => ok(c, await findStockProducts(c.env.DB, c.req.valid("query").search)),
+);

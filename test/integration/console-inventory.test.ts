@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, createProduct, stockOf } from "../support/commerce";
+import { newStaff } from "../support/console";
+import { BackendError } from "../../worker/backend/http";
+import { adjustStock } from "../../worker/backend/services/console-content";
+
+async function ledgerOf(productId: number) {
+  const { results } = await env.DB.prepare(
+    "SELECT delta, reason, note, stock_after FROM inventory_adjustments WHERE product_id = ? ORDER BY id",
+  )
+    .bind(productId)
+    .all<{ delta: number; reason: string; note: string | null; stock_after: number }>();
+  return results;
+}
+
+describe("stock adjustments", () => {
+  it("a received delivery adds to the stock and is written to the ledger with an audit line", async () => {
+    const manager = await newStaff("manager");
+    const product = await createProduct({ stock: 2 });
+    const res = await call(manager, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "received",
+      delta: 10,
+      note: "PO 1234",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ delta: 10, reason: "received", stock_after: 12, staff_email: manager.email });
+    expect(await stockOf(product.id)).toBe(12);
+    expect(await ledgerOf(product.id)).toEqual([{ delta: 10, reason: "received", note: "PO 1234", stock_after: 12 }]);
+    const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE entity = 'product' AND entity_id = ?")
+      .bind(String(product.id))
+      .all<{ action: string }>();
+    expect(audit.results.map((a) => a.action)).toEqual(["inventory.received"]);
+  });
+
+  it("damaged stock below zero is refused, and neither the stock nor the ledger changes", async () => {
+    const manager = await newStaff("manager");
+    const product = await createProduct({ stock: 3 });
+    const res = await call(manager, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "damaged",
+      delta: -4,
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors!.delta[0]).toMatch(/Only 3 in stock/);
+    expect(await stockOf(product.id)).toBe(3);
+    expect(await ledgerOf(product.id)).toEqual([]);
+    const ok = await call(manager, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "damaged",
+      delta: -3,
+    });
+    expect(ok.status).toBe(201);
+    expect(await stockOf(product.id)).toBe(0);
+  });
+
+  it("a count sets the stock to what was counted and records the difference", async () => {
+    const owner = await newStaff("owner");
+    const product = await createProduct({ stock: 9 });
+    const res = await call(owner, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "count",
+      counted: 4,
+    });
+    expect(res.status).toBe(201);
+    expect(await stockOf(product.id)).toBe(4);
+    expect(await ledgerOf(product.id)).toEqual([{ delta: -5, reason: "count", note: null, stock_after: 4 }]);
+    const same = await call(owner, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "count",
+      counted: 4,
+    });
+    expect(same.status).toBe(422);
+    expect(same.body.errors!.counted).toBeDefined();
+    const missing = await call(owner, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "received",
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors!.delta).toBeDefined();
+    const zero = await call(owner, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "received",
+      delta: 0,
+    });
+    expect(zero.status).toBe(422);
+  });
+
+  it("a count is refused when the stock moved since it was read (a sale meanwhile), and nothing is written", async () => {
+    const owner = await newStaff("owner");
+    const product = await createProduct({ stock: 9 });
+    // The adjustment read 7 (before a delivery it did not see): its conditional update matches nothing.
+    const stale = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (sql: string) =>
+            sql.startsWith("SELECT id, stock FROM products")
+              ? { bind: () => ({ first: async () => ({ id: product.id, stock: 7 }) }) }
+              : target.prepare(sql);
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const refused = await adjustStock(stale, { user_id: owner.userId, email: owner.email! }, "en", {
+      product_id: product.id,
+      reason: "count",
+      counted: 4,
+      delta: null,
+      note: null,
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BackendError);
+    expect((refused as BackendError).status).toBe(422);
+    expect((refused as BackendError).errors?.counted?.[0]).toMatch(/stock changed while you counted/);
+    expect(await stockOf(product.id)).toBe(9);
+    expect(await ledgerOf(product.id)).toEqual([]);
+  });
+
+  it("the ledger lists a product's adjustments, newest first, paged on the server", async () => {
+    const manager = await newStaff("manager");
+    const product = await createProduct({ stock: 1 });
+    for (const delta of [1, 2, 3])
+      await call(manager, "POST", "/admin/inventory/adjustments", {
+        product_id: product.id,
+        reason: "received",
+        delta,
+      });
+    const page = await call(manager, "GET", `/admin/inventory/adjustments?product_id=${product.id}&per_page=2`);
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((a: { delta: number }) => a.delta)).toEqual([3, 2]);
+    expect(page.body.meta).toMatchObject({ total: 3, last_page: 2, page: 1 });
+  });
+});
+
+describe("the low-stock list", () => {
+  it("lists a product at or under its threshold, fewest first, and drops it once a delivery is received", async () => {
+    const manager = await newStaff("manager");
+    const product = await createProduct({ stock: 1 });
+    const listed = async () => {
+      const all = await call(manager, "GET", "/admin/inventory/low-stock?per_page=100");
+      expect(all.status).toBe(200);
+      const stocks = all.body.data.map((p: { stock: number }) => p.stock);
+      expect(stocks).toEqual([...stocks].sort((a, b) => a - b));
+      return all.body.data.some((p: { id: number }) => p.id === product.id);
+    };
+    expect(await listed()).toBe(true);
+    await call(manager, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "received",
+      delta: 20,
+    });
+    expect(await listed()).toBe(false);
+  });
+
+  it("support cannot read inventory (managers and owners only)", async () => {
+    const support = await newStaff("support");
+    expect((await call(support, "GET", "/admin/inventory/low-stock")).status).toBe(403);
+    expect((await call(support, "GET", "/admin/inventory/adjustments")).status).toBe(403);
+  });
+});
