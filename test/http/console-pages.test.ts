@@ -22,6 +22,10 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
   { route: "orders", path: "/admin/orders", role: "support" },
   { route: "orders/:number", path: () => `/admin/orders/${orderNumber}`, role: "support" },
+  { route: "products", path: "/admin/products", role: "support" },
+  { route: "products/new", path: "/admin/products/new", role: "manager" },
+  { route: "products/import", path: "/admin/products/import", role: "manager" },
+  { route: "products/:id", path: () => `/admin/products/${productId}`, role: "support" },
   { route: "categories", path: "/admin/categories", role: "manager" },
   { route: "categories/:id", path: "/admin/categories/new", role: "manager" },
   { route: "brands", path: "/admin/brands", role: "manager" },
@@ -45,6 +49,7 @@ type Visitor = "stranger" | "shopper" | StaffRole;
 const cookies = {} as Record<Visitor, string>;
 let shopperId = 0;
 let orderNumber = "";
+let productId = 0;
 
 beforeAll(async () => {
   cookies.stranger = "";
@@ -56,6 +61,7 @@ beforeAll(async () => {
   const product = (
     (await (await fetch(`${base}/backend/products?per_page=1&in_stock=1`)).json()) as { data: { id: number }[] }
   ).data[0].id;
+  productId = product;
   orderNumber = (await buyThroughCheckout(base, product, 1, "10.77.1.1")).number;
   for (const role of STAFF_ROLES)
     cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;

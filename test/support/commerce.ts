@@ -123,7 +123,10 @@ export async function call<T = any>(
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Answer<T>["body"] };
+  // A console export answers CSV, not JSON: the test then reads the text as `data`.
+  const text = await res.text();
+  const json = (res.headers.get("content-type") ?? "").includes("json");
+  return { status: res.status, body: (json ? JSON.parse(text) : { data: text }) as Answer<T>["body"] };
 }
 
 export const address = {

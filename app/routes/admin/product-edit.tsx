@@ -9,17 +9,21 @@ import { useLocale } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) =>
   consoleMeta(args, (args.params as { id?: string }).id ? "console.products.editTitle" : "console.products.new");
 
-/** products/new and products/:id: the same form, empty or with the product. */
+/** products/new and products/:id: the same form, empty or with the product; a new one is a manager's. */
 export async function loader(args: Route.LoaderArgs) {
   const raw = (args.params as { id?: string }).id;
   if (raw !== undefined && !/^[1-9]\d{0,12}$/.test(raw)) throw notFoundResponse();
-  return consoleLoad(args, async (api, me) => {
-    const [choices, product] = await Promise.all([
-      getProductChoices(api),
-      raw === undefined ? Promise.resolve(null) : getProduct(api, Number(raw)),
-    ]);
-    return { choices: choices.data, product: product?.data ?? null, canWrite: roleAtLeast(me.role, "manager") };
-  });
+  return consoleLoad(
+    args,
+    async (api, me) => {
+      const [choices, product] = await Promise.all([
+        getProductChoices(api),
+        raw === undefined ? Promise.resolve(null) : getProduct(api, Number(raw)),
+      ]);
+      return { choices: choices.data, product: product?.data ?? null, canWrite: roleAtLeast(me.role, "manager") };
+    },
+    raw === undefined ? { role: "manager" } : {},
+  );
 }
 
 export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps) {

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/products-import";
-import { roleAtLeast } from "../../../contract/console";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvImportReport } from "../../../contract/console-catalogue-shapes";
 import { CsvReport } from "../../components/console/CsvReport";
 import { toast } from "../../client/toast";
@@ -9,17 +8,14 @@ import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
 import { importProducts } from "../../lib/api/console-catalogue";
 import { useBackendBase } from "../../lib/console-files";
-import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { consoleLoad, consoleMeta } from "../../lib/console";
 import { useLocale, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.products.importTitle");
 
 /** Importing is a manager's (the API says so too); support gets the same 404 as a stranger. */
 export async function loader(args: Route.LoaderArgs) {
-  return consoleLoad(args, async (_api, me) => {
-    if (!roleAtLeast(me.role, "manager")) throw notFoundResponse();
-    return null;
-  });
+  return consoleLoad(args, async () => null, { role: "manager" });
 }
 
 /** Import products from CSV: "Check" lists every row's errors; "Import" only once the check found none. */

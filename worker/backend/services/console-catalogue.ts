@@ -239,12 +239,12 @@ function auditView(input: ProductInput | ConsoleProduct): Record<string, unknown
   return { ...input };
 }
 
-interface IndexNames {
+export interface IndexNames {
   categories: Map<number, { parent_id: number | null; name_en: string; name_ar: string }>;
   brands: Map<number, { name_en: string; name_ar: string }>;
 }
 
-async function indexNames(db: D1Database): Promise<IndexNames> {
+export async function indexNames(db: D1Database): Promise<IndexNames> {
   const [categories, brands] = await db.batch([
     db.prepare("SELECT id, parent_id, name_en, name_ar FROM categories"),
     db.prepare("SELECT id, name_en, name_ar FROM brands"),
@@ -272,6 +272,18 @@ export function searchText(
   >,
   names: IndexNames,
 ): { name: string; body: string; details: string } {
+  return {
+    name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
+    body: searchBody(p, names),
+    details: indexText([p.description_en, p.description_ar].join(" ")),
+  };
+}
+
+/** The index body of a product: SKU, brand names and the category path in both languages. */
+export function searchBody(
+  p: { sku: string; category_id: number; brand_id: number | null },
+  names: IndexNames,
+): string {
   const path: string[] = [];
   for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
     const c = names.categories.get(id);
@@ -280,11 +292,7 @@ export function searchText(
     id = c.parent_id;
   }
   const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
-  return {
-    name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
-    body: indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path].join(" ")),
-    details: indexText([p.description_en, p.description_ar].join(" ")),
-  };
+  return indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path].join(" "));
 }
 
 /** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */

@@ -12,10 +12,11 @@ import type {
   StockProduct,
 } from "../../../contract/console-content";
 import type { Lang, StaffCaller } from "../env";
+import { forgetCatalogueVersion } from "../cache";
+import { indexNames, searchBody } from "./console-catalogue";
 import { BackendError, notFound } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import { INVALID_INPUT } from "../../lib/input-messages";
-import { indexText } from "./analysis";
 import { forgetSearchSynonyms } from "./catalogue";
 import { contains, pageOf, type ListQuery } from "./console-list";
 import { auditStatement, bumpCatalogueVersion } from "./staff";
@@ -55,6 +56,8 @@ async function writing<T>(lang: Lang, work: () => Promise<T>): Promise<T> {
 /** The isolate that made a change forgets its kept taxonomy at once; others see the version move. */
 function changed(): void {
   forgetSearchSynonyms();
+  // This isolate's catalogue answers follow the new version at once, not within the second.
+  forgetCatalogueVersion();
 }
 
 /**
@@ -77,14 +80,6 @@ function auditTakesId(db: D1Database, table: "categories" | "brands" | "services
 /** At most this many products are re-indexed in the rename's own batch; the rest follow right after. */
 const REINDEX_CHUNK = 200;
 
-interface IndexRow {
-  id: number;
-  sku: string;
-  category_id: number;
-  brand_en: string | null;
-  brand_ar: string | null;
-}
-
 /** The body statements of the given products, with the taxonomy as it will be after the change. */
 async function reindexStatements(
   db: D1Database,
@@ -94,41 +89,21 @@ async function reindexStatements(
     brand?: BrandInput & { id: number };
   },
 ): Promise<D1PreparedStatement[]> {
-  const [products, categories] = await db.batch([
+  const [products, names] = await Promise.all([
     db
-      .prepare(
-        `SELECT p.id, p.sku, p.category_id, b.name_en AS brand_en, b.name_ar AS brand_ar, p.brand_id
-         FROM products p LEFT JOIN brands b ON b.id = p.brand_id WHERE ${where.sql}`,
-      )
-      .bind(...where.binds),
-    db.prepare("SELECT id, parent_id, name_en, name_ar FROM categories"),
+      .prepare(`SELECT p.id, p.sku, p.category_id, p.brand_id FROM products p WHERE ${where.sql}`)
+      .bind(...where.binds)
+      .all<{ id: number; sku: string; category_id: number; brand_id: number | null }>(),
+    indexNames(db),
   ]);
-  const tree = new Map(
-    (categories.results as { id: number; parent_id: number | null; name_en: string; name_ar: string }[]).map((c) => [
-      c.id,
-      c,
-    ]),
-  );
   if (override.category) {
-    const c = tree.get(override.category.id);
-    if (c) tree.set(c.id, { ...c, ...override.category });
+    const c = names.categories.get(override.category.id);
+    if (c) names.categories.set(override.category.id, { ...c, ...override.category });
   }
-  return (products.results as (IndexRow & { brand_id: number | null })[]).map((p) => {
-    const path: string[] = [];
-    for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
-      const c = tree.get(id);
-      if (!c) break;
-      path.push(c.name_en, c.name_ar);
-      id = c.parent_id;
-    }
-    const brand =
-      override.brand && p.brand_id === override.brand.id
-        ? [override.brand.name_en, override.brand.name_ar]
-        : [p.brand_en ?? "", p.brand_ar ?? ""];
-    return db
-      .prepare("UPDATE product_search SET body = ? WHERE rowid = ?")
-      .bind(indexText([p.sku, ...brand, ...path].join(" ")), p.id);
-  });
+  if (override.brand) names.brands.set(override.brand.id, override.brand);
+  return products.results.map((p) =>
+    db.prepare("UPDATE product_search SET body = ? WHERE rowid = ?").bind(searchBody(p, names), p.id),
+  );
 }
 
 /** Runs the change's batch with the first re-index chunk in it, then the rest in batches of their own. */
