@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/customer";
 import { getCustomer } from "../../lib/api/console-customers";
 import { DataTable } from "../../components/console/DataTable";
-import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
+import { OrderStatusBadge } from "../../components/console/OrderBadges";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
@@ -119,7 +119,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
                     </Link>
                   ),
                 },
-                { label: t("console.customers.status"), cell: (o) => <ConsoleOrderBadge status={o.status} /> },
+                { label: t("console.customers.status"), cell: (o) => <OrderStatusBadge status={o.status} /> },
                 { label: t("console.customers.items"), numeric: true, cell: (o) => f.number(o.items) },
                 { label: t("console.customers.total"), numeric: true, cell: (o) => f.money(o.total, o.currency) },
                 { label: t("console.customers.date"), cell: (o) => f.moment(o.created_at) },

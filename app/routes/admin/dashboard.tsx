@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { roleAtLeast } from "../../../contract/console";
 import { DataTable } from "../../components/console/DataTable";
-import { ConsoleOrderBadge } from "../../components/console/ConsoleOrderBadge";
+import { OrderStatusBadge } from "../../components/console/OrderBadges";
 import { getDashboard } from "../../lib/api/console-dashboard";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
@@ -135,7 +135,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
                 ),
               },
               { label: t("console.dashboard.customer"), cell: (o) => <bdi dir="ltr">{o.email}</bdi> },
-              { label: t("console.dashboard.status"), cell: (o) => <ConsoleOrderBadge status={o.status} /> },
+              { label: t("console.dashboard.status"), cell: (o) => <OrderStatusBadge status={o.status} /> },
               { label: t("console.dashboard.total"), numeric: true, cell: (o) => f.money(o.total, o.currency) },
               { label: t("console.dashboard.date"), cell: (o) => f.moment(o.created_at) },
             ]}
