@@ -1,7 +1,7 @@
-import { Form, Link } from "react-router";
 import type { Route } from "./+types/brands";
 import type { ConsoleBrand } from "../../../contract/console-content";
-import { DataTable, type Column } from "../../components/console/DataTable";
+import { bilingualColumns, ContentList } from "../../components/console/ContentList";
+import type { Column } from "../../components/console/DataTable";
 import { listParams } from "../../lib/api/console";
 import { listBrands } from "../../lib/api/console-content";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -29,52 +29,23 @@ export default function ConsoleBrands({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   const f = consoleFormat(locale);
   const columns: Column<ConsoleBrand>[] = [
-    {
-      label: t("console.fields.name_en"),
-      sort: "name_en",
-      cell: (r) => (
-        <Link to={to(`/admin/brands/${r.id}`)} lang="en" dir="ltr">
-          {r.name_en}
-        </Link>
-      ),
-    },
-    {
-      label: t("console.fields.name_ar"),
-      sort: "name_ar",
-      cell: (r) => (
-        <bdi lang="ar" dir="rtl">
-          {r.name_ar}
-        </bdi>
-      ),
-    },
+    ...bilingualColumns<ConsoleBrand>(
+      t,
+      (r) => to(`/admin/brands/${r.id}`),
+      "name",
+      (r) => ({ en: r.name_en, ar: r.name_ar }),
+      { en: "name_en", ar: "name_ar" },
+    ),
     { label: t("console.fields.slug"), sort: "slug", cell: (r) => <bdi dir="ltr">{r.slug}</bdi> },
     { label: t("console.brands.products"), sort: "products", numeric: true, cell: (r) => f.number(r.products) },
   ];
   return (
-    <>
-      <div className="console-titlebar">
-        <h1>{t("console.nav.brands")}</h1>
-        <Link to={to("/admin/brands/new")} className="button">
-          {t("console.brands.new")}
-        </Link>
-      </div>
-      <Form method="get" className="console-filters" role="search">
-        <div className="field">
-          <label htmlFor="brand-search">{t("console.fields.search")}</label>
-          <input id="brand-search" name="search" type="search" defaultValue={loaderData.search} />
-        </div>
-        <button type="submit" className="button">
-          {t("console.filters.apply")}
-        </button>
-      </Form>
-      <DataTable
-        caption={t("console.nav.brands")}
-        columns={columns}
-        rows={loaderData.rows}
-        meta={loaderData.meta}
-        rowKey={(r) => r.id}
-        empty={t("console.table.empty")}
-      />
-    </>
+    <ContentList
+      area="brands"
+      columns={columns}
+      rows={loaderData.rows}
+      meta={loaderData.meta}
+      search={loaderData.search}
+    />
   );
 }

@@ -1,7 +1,7 @@
-import { Form, Link } from "react-router";
 import type { Route } from "./+types/categories";
 import type { ConsoleCategory } from "../../../contract/console-content";
-import { DataTable, type Column } from "../../components/console/DataTable";
+import { bilingualColumns, ContentList } from "../../components/console/ContentList";
+import type { Column } from "../../components/console/DataTable";
 import { listParams } from "../../lib/api/console";
 import { allCategories, listCategories } from "../../lib/api/console-content";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -31,24 +31,13 @@ export default function ConsoleCategories({ loaderData }: Route.ComponentProps) 
   const to = useLocalePath();
   const f = consoleFormat(locale);
   const columns: Column<ConsoleCategory>[] = [
-    {
-      label: t("console.fields.name_en"),
-      sort: "name_en",
-      cell: (r) => (
-        <Link to={to(`/admin/categories/${r.id}`)} lang="en" dir="ltr">
-          {r.name_en}
-        </Link>
-      ),
-    },
-    {
-      label: t("console.fields.name_ar"),
-      sort: "name_ar",
-      cell: (r) => (
-        <bdi lang="ar" dir="rtl">
-          {r.name_ar}
-        </bdi>
-      ),
-    },
+    ...bilingualColumns<ConsoleCategory>(
+      t,
+      (r) => to(`/admin/categories/${r.id}`),
+      "name",
+      (r) => ({ en: r.name_en, ar: r.name_ar }),
+      { en: "name_en", ar: "name_ar" },
+    ),
     { label: t("console.fields.slug"), sort: "slug", cell: (r) => <bdi dir="ltr">{r.slug}</bdi> },
     {
       label: t("console.fields.parent_id"),
@@ -61,30 +50,12 @@ export default function ConsoleCategories({ loaderData }: Route.ComponentProps) 
     { label: t("console.fields.sort_order"), sort: "sort_order", numeric: true, cell: (r) => f.number(r.sort_order) },
   ];
   return (
-    <>
-      <div className="console-titlebar">
-        <h1>{t("console.nav.categories")}</h1>
-        <Link to={to("/admin/categories/new")} className="button">
-          {t("console.categories.new")}
-        </Link>
-      </div>
-      <Form method="get" className="console-filters" role="search">
-        <div className="field">
-          <label htmlFor="category-search">{t("console.fields.search")}</label>
-          <input id="category-search" name="search" type="search" defaultValue={loaderData.search} />
-        </div>
-        <button type="submit" className="button">
-          {t("console.filters.apply")}
-        </button>
-      </Form>
-      <DataTable
-        caption={t("console.nav.categories")}
-        columns={columns}
-        rows={loaderData.rows}
-        meta={loaderData.meta}
-        rowKey={(r) => r.id}
-        empty={t("console.table.empty")}
-      />
-    </>
+    <ContentList
+      area="categories"
+      columns={columns}
+      rows={loaderData.rows}
+      meta={loaderData.meta}
+      search={loaderData.search}
+    />
   );
 }

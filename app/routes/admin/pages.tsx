@@ -1,7 +1,7 @@
-import { Link } from "react-router";
 import type { Route } from "./+types/pages";
 import type { ConsolePage } from "../../../contract/console-content";
-import { DataTable, type Column } from "../../components/console/DataTable";
+import { bilingualColumns, ContentList } from "../../components/console/ContentList";
+import type { Column } from "../../components/console/DataTable";
 import { listParams } from "../../lib/api/console";
 import { listContentPages } from "../../lib/api/console-content";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -28,43 +28,16 @@ export default function ConsolePages({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   const f = consoleFormat(locale);
   const columns: Column<ConsolePage>[] = [
-    {
-      label: t("console.fields.title_en"),
-      sort: "title_en",
-      cell: (r) => (
-        <Link to={to(`/admin/pages/${r.id}`)} lang="en" dir="ltr">
-          {r.title_en}
-        </Link>
-      ),
-    },
-    {
-      label: t("console.fields.title_ar"),
-      cell: (r) => (
-        <bdi lang="ar" dir="rtl">
-          {r.title_ar}
-        </bdi>
-      ),
-    },
+    ...bilingualColumns<ConsolePage>(
+      t,
+      (r) => to(`/admin/pages/${r.id}`),
+      "title",
+      (r) => ({ en: r.title_en, ar: r.title_ar }),
+      { en: "title_en" },
+    ),
     { label: t("console.fields.slug"), sort: "slug", cell: (r) => <bdi dir="ltr">{r.slug}</bdi> },
     { label: t("console.pages.updated"), sort: "updated_at", cell: (r) => f.moment(r.updated_at) },
     { label: t("console.fields.sort_order"), sort: "sort_order", numeric: true, cell: (r) => f.number(r.sort_order) },
   ];
-  return (
-    <>
-      <div className="console-titlebar">
-        <h1>{t("console.nav.pages")}</h1>
-        <Link to={to("/admin/pages/new")} className="button">
-          {t("console.pages.new")}
-        </Link>
-      </div>
-      <DataTable
-        caption={t("console.nav.pages")}
-        columns={columns}
-        rows={loaderData.rows}
-        meta={loaderData.meta}
-        rowKey={(r) => r.id}
-        empty={t("console.table.empty")}
-      />
-    </>
-  );
+  return <ContentList area="pages" columns={columns} rows={loaderData.rows} meta={loaderData.meta} />;
 }
