@@ -111,26 +111,6 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
-/**
- * Axe looks at a page at rest: no navigation under way (the loading bar idle), and no finite
- * animation or transition running (a toast fading in is half transparent, and its contrast is
- * measured as such; under load that fade can still be running when axe looks).
- */
-async function atRest(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  await page.waitForFunction(
-    () => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false",
-    undefined,
-    { timeout: 10_000 },
-  );
-  await page.waitForFunction(
-    () =>
-      document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { timeout: 10_000 },
-  );
-}
-
 /** The newest code the development outbox holds for `to` and `purpose`. */
 async function codeFromOutbox(to: string, purpose: "verify" | "reset"): Promise<string> {
   let code: string | undefined;
@@ -193,7 +173,6 @@ for (const locale of LOCALES) {
       const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
       expect(user.data.email).toBe(email);
       await fullPageScreenshot(page, `${SCREENSHOTS}/profile-${locale}.png`);
-      await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
@@ -308,7 +287,6 @@ for (const locale of LOCALES) {
       await form.locator("input[name=city]").fill(locale === "en" ? "Riyadh" : "الرياض");
       await form.locator("input[name=district]").fill(locale === "en" ? "Al Olaya" : "العليا");
       await form.locator("input[name=street]").fill(locale === "en" ? "King Fahd Road" : "طريق الملك فهد");
-      await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       await form.getByRole("button", { name: t.saveAddress }).click();
       const card = page.locator(".address-card").first();
@@ -336,7 +314,6 @@ for (const locale of LOCALES) {
           async () => ((await (await fetch("/api/get-user")).json()) as { data: { name: string } }).data.name,
         ),
       ).toBe(newName);
-      await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
       // The name alone asked for no password.
       expect(await page.locator("input[name=current_password]").count()).toBe(0);
@@ -368,7 +345,6 @@ for (const locale of LOCALES) {
       await page.locator("input[name=current_password]").fill(NEW_PASSWORD);
       await page.locator(".profile-card form button[type=submit]").click();
       await expect.poll(() => page.locator(".form__success").isVisible()).toBe(true);
-      await atRest(page);
       expect(await seriousViolations(page)).toEqual([]);
 
       const res = await page.goto(`${base}/${locale}/profile/not-a-section`);
@@ -494,7 +470,6 @@ for (const locale of LOCALES) {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(`${base}/${locale}/${path}`);
         await hydrated(page);
-        await atRest(page);
         const violations = await seriousViolations(page);
         expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
         const slug = path.split("?")[0].replace(/\//g, "-");

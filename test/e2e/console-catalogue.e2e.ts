@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
@@ -22,21 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/**
- * Axe measures a page at rest: a toast still fading in is half transparent and its contrast is
- * measured as such (the accounts journey waits the same way; a shared helper would serve both).
- */
-async function axeAtRest(page: Page) {
-  await page.waitForLoadState("networkidle");
-  await page.waitForFunction(
-    () =>
-      document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-    undefined,
-    { timeout: 10_000 },
-  );
-  return seriousViolations(page);
-}
 
 /** A solid-colour PNG of `size`×`size`, made here (no binary fixture in the repository). */
 function png(size: number, rgb: [number, number, number]): Buffer {
@@ -102,7 +87,7 @@ for (const locale of LOCALES) {
       await page.goto(`${base}/${locale}/admin/products`);
       await hydrated(page, ".console-table");
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-${locale}.png`);
-      expect(await axeAtRest(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
 
       // Export CSV: a download of every product, UTF-8 with its byte order mark.
       const [download] = await Promise.all([
@@ -146,7 +131,7 @@ for (const locale of LOCALES) {
       expect(imageUrl).toMatch(/^\/backend\/media\/uploads\/[a-f0-9]{32}\.png$/);
       await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-new-${locale}.png`);
-      expect(await axeAtRest(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
 
       await page.locator(".console-product-form button[type=submit]").click();
       await page.waitForURL(new RegExp(`/${locale}/admin/products/\\d+$`));
@@ -155,7 +140,7 @@ for (const locale of LOCALES) {
         .toEqual(expect.arrayContaining([expect.stringContaining(t.created)]));
       await hydrated(page, "#f-name_en");
       expect(await page.locator("#f-name_ar").inputValue()).toBe(nameAr);
-      expect(await axeAtRest(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-${locale}.png`);
       const editUrl = page.url();
 
@@ -243,7 +228,7 @@ for (const locale of LOCALES) {
       expect((await report.nth(0).locator("td").first().textContent())?.trim()).toBe("2");
       expect((await report.nth(1).locator("td").first().textContent())?.trim()).toBe("3");
       expect(await importButton.isDisabled()).toBe(true);
-      expect(await axeAtRest(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-errors-${locale}.png`);
 
       const good = [header, `C-${stamp},c-${stamp},Lamp ${stamp},مصباح ${stamp},1000,1`].join("\r\n");
@@ -275,7 +260,7 @@ for (const locale of LOCALES) {
       expect(await page.locator("#f-name_en").getAttribute("readonly")).not.toBeNull();
       expect(await page.locator(".console-product-form button[type=submit]").count()).toBe(0);
       expect(await page.locator(".console-images input[type=file]").count()).toBe(0);
-      expect(await axeAtRest(page)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       expect((await page.goto(`${base}/${locale}/admin/products/import`))?.status()).toBe(404);
       await context.close();

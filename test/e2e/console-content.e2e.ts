@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccount, signInToConsole } from "../support/console-browser.ts";
 
@@ -56,19 +56,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-  );
-}
-
-async function axeClean(page: Page, where: string): Promise<void> {
-  await settled(page);
-  const violations = await seriousViolations(page);
-  expect(violations, `${where}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-}
-
 /** Screenshots at 1280 and 390 px; at 390 nothing scrolls sideways. */
 async function screenshots(page: Page, name: string): Promise<void> {
   const size = page.viewportSize()!;
@@ -117,7 +104,7 @@ for (const locale of LOCALES) {
       await page.locator("#f-body_ar").fill("امسح الشاشة بقطعة قماش ناعمة وجافة.");
       await page.locator(".content-form button[type=submit]").click();
       await toastSays(page, msg(locale, "console.pages.saved"));
-      await axeClean(page, `page editor ${locale}`);
+      await expectAxeClean(page, `page editor ${locale}`);
       await screenshots(page, `console-page-edit-${locale}`);
 
       // A required field left empty is refused with the shop's message, next to the field.
@@ -154,7 +141,7 @@ for (const locale of LOCALES) {
       await hydrated(page, "#stock-find");
       const lowTable = page.locator("section[aria-labelledby=low-stock] tbody");
       expect(await lowTable.textContent()).toContain(product!.sku);
-      await axeClean(page, `inventory ${locale}`);
+      await expectAxeClean(page, `inventory ${locale}`);
       await screenshots(page, `console-inventory-${locale}`);
 
       await page.locator("#stock-find").fill(product!.sku);
@@ -168,7 +155,7 @@ for (const locale of LOCALES) {
       await eventually(() => lowTable.textContent()).not.toContain(product!.sku);
       const ledger = page.locator("section[aria-labelledby=ledger] tbody");
       await eventually(() => ledger.textContent()).toContain(`Delivery ${locale}`);
-      await axeClean(page, `inventory after ${locale}`);
+      await expectAxeClean(page, `inventory after ${locale}`);
       await screenshots(page, `console-inventory-after-${locale}`);
 
       // Damage beyond the stock is refused on the delta field, and nothing changes.
@@ -196,12 +183,12 @@ for (const locale of LOCALES) {
       for (const area of ["categories", "brands", "services"] as const) {
         await page.goto(`${base}/${locale}/admin/${area}`);
         await hydrated(page, ".console-table");
-        await axeClean(page, `${area} ${locale}`);
+        await expectAxeClean(page, `${area} ${locale}`);
         await screenshots(page, `console-${area}-${locale}`);
         await page.locator(".console-table tbody a").first().click();
         await hydrated(page, "#f-name_ar");
         expect(await page.locator("#f-name_ar").getAttribute("dir")).toBe("rtl");
-        await axeClean(page, `${area} editor ${locale}`);
+        await expectAxeClean(page, `${area} editor ${locale}`);
         await screenshots(page, `console-${area}-edit-${locale}`);
       }
       // Deleting a category that still has products asks first, then is refused with the reason.
@@ -215,7 +202,7 @@ for (const locale of LOCALES) {
         .click();
       const dialog = page.locator("dialog.console-dialog[open]");
       await eventually(() => dialog.count()).toBe(1);
-      await axeClean(page, `category delete dialog ${locale}`);
+      await expectAxeClean(page, `category delete dialog ${locale}`);
       await dialog.getByRole("button", { name: msg(locale, "console.actions.delete") }).click();
       await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
         expect.arrayContaining([expect.stringMatching(locale === "ar" ? /منتجات/ : /still has/)]),

@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
 
@@ -43,20 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
-  // No toast still fading in (or anything else moving): axe would measure it half transparent.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-  );
-}
-
-async function axeClean(page: Page, where: string): Promise<void> {
-  await settled(page);
-  const violations = await seriousViolations(page);
-  expect(violations, `${where}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-}
 
 /** The page lays out without sideways scrolling at 390 px; a screenshot is kept to look at. */
 async function atPhoneWidth(page: Page, name: string): Promise<void> {
@@ -152,14 +138,14 @@ describe("promo codes, customers and the dashboard in the console", () => {
       // The dashboard first: the manager sees revenue.
       await eventually(() => staffPage.locator(".console-stat").count()).toBe(6);
       await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-dashboard-${locale}.png`);
-      await axeClean(staffPage, `dashboard ${locale}`);
+      await expectAxeClean(staffPage, `dashboard ${locale}`);
       await atPhoneWidth(staffPage, `console-dashboard-${locale}`);
 
       // Promo codes → New code → the form.
       await staffPage.getByRole("link", { name: msg(locale, "console.nav.promoCodes"), exact: true }).click();
       await staffPage.waitForURL(`${base}/${locale}/admin/promo-codes`);
       await hydrated(staffPage, ".console-titlebar a");
-      await axeClean(staffPage, `promo codes ${locale}`);
+      await expectAxeClean(staffPage, `promo codes ${locale}`);
       await staffPage.getByRole("link", { name: msg(locale, "console.promoCodes.new") }).click();
       await staffPage.waitForURL(`${base}/${locale}/admin/promo-codes/new`);
       await hydrated(staffPage, "#f-code");
@@ -181,7 +167,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       await staffPage.waitForURL(new RegExp(`/${locale}/admin/promo-codes/\\d+$`));
       await eventually(() => staffPage.locator("h1 bdi").textContent()).toBe(code);
       await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-${locale}.png`);
-      await axeClean(staffPage, `promo code ${locale}`);
+      await expectAxeClean(staffPage, `promo code ${locale}`);
       await atPhoneWidth(staffPage, `console-promo-${locale}`);
 
       // The shopper applies it in the cart.
@@ -201,7 +187,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       expect(await staffPage.evaluate(() => document.activeElement?.textContent)).toBe(
         msg(locale, "console.actions.cancel"),
       );
-      await axeClean(staffPage, `pause dialog ${locale}`);
+      await expectAxeClean(staffPage, `pause dialog ${locale}`);
       await dialog.getByRole("button", { name: msg(locale, "console.promoCodes.pause") }).click();
       await toastSays(staffPage, msg(locale, "console.promoCodes.paused"));
       await eventually(() => staffPage.locator(".console-titlebar .console-badge").textContent()).toBe(
@@ -264,7 +250,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       // The search field holds what support typed; the table never the customer's email.
       expect(await page.locator(".console-table").innerHTML()).not.toContain(customer);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-customers-support-${locale}.png`);
-      await axeClean(page, `customers ${locale}`);
+      await expectAxeClean(page, `customers ${locale}`);
 
       await row.getByRole("link").click();
       await page.waitForURL(new RegExp(`/${locale}/admin/customers/\\d+$`));
@@ -283,7 +269,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       expect(await page.locator('section[aria-labelledby="customer-orders"] tbody tr').count()).toBe(1);
       expect(await page.locator("[role=note]").textContent()).toBe(msg(locale, "console.customers.maskedNote"));
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-customer-support-${locale}.png`);
-      await axeClean(page, `customer ${locale}`);
+      await expectAxeClean(page, `customer ${locale}`);
       await atPhoneWidth(page, `console-customer-support-${locale}`);
       expect(errors).toEqual([]);
       await context.close();

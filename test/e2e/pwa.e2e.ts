@@ -208,8 +208,6 @@ describe("installable and offline", () => {
         // Until hydration has run the shop's listener, nobody takes the event: offer it until taken.
         await expect.poll(() => offer("dismissed")).toBe(true);
         await expect.poll(() => page.getByText(t.installPrompt).isVisible()).toBe(true);
-        // Toasts slide in with a transition; contrast is measured once they have settled.
-        await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
         expect(await seriousViolations(page)).toEqual([]);
         await page.screenshot({ path: `${SCREENSHOTS}/pwa-install-${locale}.png` });
         await page.getByRole("button", { name: t.install, exact: true }).click();

@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { LOCALES, launchBrowser, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import { visitorIp } from "../support/http.ts";
 
 // The sandbox provider's hosted card page, as a shopper's browser sees it: keyboard-operable,
 // labelled, free of serious axe violations in both languages, through the 3-D Secure step.
@@ -18,8 +19,12 @@ async function api(path: string, headers: Record<string, string>, body?: unknown
 
 /** A guest's fresh order, started for payment: answers the card page's URL and the payment id. */
 async function startedPayment(locale: string) {
-  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`)).json()) as { guestId: string };
-  const guest = { "guest-id": guestId, "content-language": locale };
+  // A guest of a network of its own: unpaid orders are held per network.
+  const ip = { "cf-connecting-ip": visitorIp() };
+  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
+    guestId: string;
+  };
+  const guest = { ...ip, "guest-id": guestId, "content-language": locale };
   const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
     id: number;
     stock: number;

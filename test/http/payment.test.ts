@@ -1,11 +1,11 @@
 import { describe, expect, inject, it } from "vitest";
-import { jsonApi } from "../support/http.ts";
+import { jsonApi, visitorIp } from "../support/http.ts";
 
 // The money path against the real built worker (its CSP and headers included): a guest buys a
 // seeded product with a seeded promo code and pays on the sandbox card page.
 const base = inject("baseURL");
 
-const api = jsonApi(base);
+const api = jsonApi(base, { "cf-connecting-ip": visitorIp() });
 
 describe("paying for an order on the built worker", () => {
   it("a guest adds a product, applies a promo code, checks out and pays through the sandbox page", async () => {

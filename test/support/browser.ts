@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { visitorIp } from "./http.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -20,21 +21,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/**
- * Each browser context is its own visitor, from its own address, as shoppers are in production
- * (Cloudflare sets cf-connecting-ip; wrangler dev passes the header through). Without it every
- * journey of every file running at once came from 127.0.0.1 and shared the sign-in limit of 10
- * attempts a minute per address, so a sign-in could meet a 429 meant for abuse.
- */
-const visitorIp = () =>
-  `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
-
 export async function newPage(
   browser: Browser,
   opts: { viewport?: { width: number; height: number }; serviceWorkers?: "allow" | "block" } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 900 },
+    // Each context is its own visitor, from its own network, as shoppers are in production.
     extraHTTPHeaders: { "cf-connecting-ip": visitorIp() },
     serviceWorkers: opts.serviceWorkers ?? "allow",
   });

@@ -5,11 +5,9 @@ import { inject } from "vitest";
 import type { Page } from "playwright-core";
 import type { StaffRole } from "../../contract/console.ts";
 import { hydrated } from "./browser.ts";
+import { visitorIp } from "./http.ts";
 
 export const STAFF_PASSWORD = "Console-Pass-2026!";
-
-const freshIp = () =>
-  `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 const root = new URL("../..", import.meta.url).pathname;
 
@@ -17,7 +15,7 @@ const root = new URL("../..", import.meta.url).pathname;
 export async function registerAccount(base: string, email: string, name = "Staff Member"): Promise<void> {
   const res = await fetch(`${base}/backend/client/auth/register`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": freshIp() },
+    headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": visitorIp() },
     body: JSON.stringify({
       name,
       email,
@@ -87,7 +85,7 @@ export async function consoleHttpSession(
     "content-type": "application/json",
     accept: "application/json",
     origin: base,
-    "cf-connecting-ip": freshIp(),
+    "cf-connecting-ip": visitorIp(),
   };
   const login = await fetch(`${base}/backend/client/auth/login`, {
     method: "POST",

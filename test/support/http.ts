@@ -6,6 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
 
+/**
+ * A visitor's own network address, sent as cf-connecting-ip (Cloudflare sets it; wrangler dev
+ * passes it through). Checkout, sign-in and the holds on unpaid orders are counted per network:
+ * calls that all came from 127.0.0.1 would share one allowance across every file of the run.
+ */
+export const visitorIp = () =>
+  `10.${1 + Math.floor(Math.random() * 254)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
 export interface JsonInit {
   method?: string;
   body?: unknown;

@@ -18,7 +18,8 @@ const SORTS = { created_at: "s.created_at", email: "u.email", role: "s.role", na
 
 staffRoutes.get(
   "/",
-  validate("query", () => v.object(listQuerySchema(["created_at", "email", "role", "name"], { dir: "asc" }))),
+  // Newest first: whoever was just added is on the first page.
+  validate("query", () => v.object(listQuerySchema(["created_at", "email", "role", "name"], { dir: "desc" }))),
   async (c) => {
     const { rows, meta } = await pageOf<StaffMember>(
       c.env.DB,
