@@ -1,3 +1,5 @@
+import type { NotificationJob } from "./backend/services/notifications";
+
 /** The Worker's bindings and variables, as declared in wrangler.toml. */
 export interface Env {
   ASSETS: Fetcher;
@@ -10,6 +12,8 @@ export interface Env {
   CONTACT_LIMITER: RateLimit;
   /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
   SHOP_LIMITER: RateLimit;
+  /** Queue of order messages (worker/backend/services/notifications.ts); consumed by this worker. */
+  NOTIFICATIONS: Queue<NotificationJob>;
   ENVIRONMENT: "production" | "development" | "test";
   BACKEND_URL: string;
   PUBLIC_ORIGIN: string;
