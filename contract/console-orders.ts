@@ -83,6 +83,20 @@ export interface OrderEvent {
   created_at: string;
 }
 
+/** One message the order owed its shopper (issue 21), as the queue left it. */
+export interface ConsoleOrderMessage {
+  id: number;
+  /** placed, paid, shipped, delivered, cancelled, refunded, return_received */
+  kind: string;
+  channel: "email" | "sms";
+  /** queued → sending → sent; dead once the queue and the cron gave up (a manager may send it again). */
+  status: "queued" | "sending" | "sent" | "dead";
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 /** GET /admin/orders/{number}. */
 export interface ConsoleOrder extends Totals {
   number: string;
@@ -112,6 +126,7 @@ export interface ConsoleOrder extends Totals {
   payments: ConsolePayment[];
   refunds: ConsoleRefund[];
   events: OrderEvent[];
+  messages: ConsoleOrderMessage[];
   /** What the caller may do next (empty for support). */
   actions: OrderAction[];
 }

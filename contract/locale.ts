@@ -5,6 +5,8 @@
 export type Locale = "en" | "ar";
 export const DEFAULT_LOCALE: Locale = "en";
 export const LOCALE_COOKIE = "i18n_redirected";
+/** The shop's clock: its days, and the times in its pages and messages (UTC+3, no daylight saving). */
+export const SHOP_TIME_ZONE = "Asia/Riyadh";
 
 export function isLocale(value: unknown): value is Locale {
   return value === "en" || value === "ar";

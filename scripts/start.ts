@@ -31,7 +31,13 @@ const worker = await startWorker({
   stdio: "inherit",
 });
 console.log(`\nThe shop is running on http://localhost:${port} (English: /en, Arabic: /ar). Ctrl+C stops it.\n`);
+// wrangler dev does not fire cron triggers by itself: the shop's minute (releasing unpaid holds,
+// sending order messages left behind, expiring stale carts) is driven from here, as Cloudflare would.
+const cron = setInterval(() => {
+  fetch(`${worker.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`).catch(() => {});
+}, 60_000);
 const stop = () => {
+  clearInterval(cron);
   worker.stop();
   process.exit(0);
 };

@@ -11,6 +11,7 @@ import { backendBodyLimit } from "./lib/body-limit";
 import { errorBody } from "./lib/errors";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
+import { queue, scheduled } from "./jobs";
 import { securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
 import { keepPage, servePage } from "./page-cache";
@@ -96,4 +97,5 @@ app.onError((err, c) => {
   return c.json(body, status);
 });
 
-export default app satisfies ExportedHandler<Env>;
+// Requests, the order messages' queues and the cron (worker/jobs.ts).
+export default { fetch: app.fetch, queue, scheduled } satisfies ExportedHandler<Env>;

@@ -1,12 +1,12 @@
 import { formatMoney } from "./money";
 import type { Translate } from "./i18n";
 import type { Locale } from "./locales";
+import { SHOP_TIME_ZONE } from "../../contract/locale";
 
 /**
  * How the console's promo, customer and dashboard pages write numbers, money and moments: Intl in
  * the page's language (Latin digits in Arabic, as money.ts does), times in the shop's zone.
  */
-export const SHOP_TIME_ZONE = "Asia/Riyadh";
 /** Riyadh is UTC+3 all year: a local time typed in a form is that moment minus three hours. */
 const SHOP_OFFSET = "+03:00";
 const SHOP_OFFSET_MS = 3 * 60 * 60 * 1000;

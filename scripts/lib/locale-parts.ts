@@ -1,7 +1,8 @@
 // The locale files in two parts for the browser (issue 20): `virtual:locale/{en,ar}/shop` is every
-// message but the operator console's, `virtual:locale/{en,ar}/console` only the console's. The
-// source of truth stays locales/{en,ar}.json (one file per language, same keys); shoppers simply
-// never download the console's strings. Used by vite.config.ts and vitest.config.ts.
+// message but the operator console's and the worker's mail templates (`mail`, issue 21),
+// `virtual:locale/{en,ar}/console` only the console's. The source of truth stays
+// locales/{en,ar}.json (one file per language, same keys); shoppers simply never download the
+// console's strings nor the messages' templates. Used by vite.config.ts and vitest.config.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
@@ -19,7 +20,12 @@ export function localeParts(root: string): Plugin {
       if (!id.startsWith("\0") || !match) return undefined;
       const file = join(root, "locales", `${match[1]}.json`);
       this.addWatchFile(file);
-      const { console: consoleMessages, ...shop } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+      // `mail` (the messages' templates) is the worker's alone: no browser loads it.
+      const {
+        console: consoleMessages,
+        mail: _mail,
+        ...shop
+      } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
       const part = match[2] === "console" ? { console: consoleMessages } : shop;
       return `export default ${JSON.stringify(part)};`;
     },

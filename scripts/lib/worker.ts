@@ -75,6 +75,10 @@ export async function startWorker({
     "--persist-to",
     persistDir,
     "--show-interactive-dev-session=false",
+    // Scheduled events on demand (worker/jobs.ts): `npm start` fires one every minute, as
+    // Cloudflare would, and the tests when they need one. With this Vite-built (unbundled) worker,
+    // wrangler serves them at /cdn-cgi/local/scheduled (its /__scheduled alias needs its own bundling).
+    "--test-scheduled",
   ];
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, {

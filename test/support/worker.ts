@@ -4,8 +4,10 @@ import { Hono } from "hono";
 import { apiApp } from "../../worker/api";
 import { backendApp } from "../../worker/backend";
 import type { HonoEnv } from "../../worker/env";
+import { queue, scheduled } from "../../worker/jobs";
 
 const app = new Hono<HonoEnv>();
 app.route("/backend", backendApp);
 app.route("/api", apiApp);
-export default app;
+// The queue consumers and the cron as the shop's worker exports them.
+export default { fetch: app.fetch, queue, scheduled };

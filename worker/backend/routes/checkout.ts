@@ -9,6 +9,20 @@ import { presentOrder } from "../services/orders";
 import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { validate } from "../../lib/validate";
 
+/**
+ * The shop's origin a browser's checkout came from (its `Origin` header), kept with the order for
+ * the links of its messages when PUBLIC_ORIGIN is not set; null when absent or not http(s).
+ */
+function siteOrigin(header: string | undefined): string | null {
+  if (!header) return null;
+  try {
+    const url = new URL(header);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Checkout: GET /checkout/options, POST /checkout. */
 export const checkoutRoutes = new Hono<BackendEnv>();
 
@@ -34,7 +48,7 @@ checkoutRoutes.post(
     // An order holds stock: placing them is counted per network and per shopper.
     const network = requestNetwork(c);
     await enforceLimits(c, "SHOP_LIMITER", [`checkout:ip:${network}`, `checkout:owner:${ownerKey(owner)}`]);
-    const origin = { networkHash: await hashedNetwork(c.env, network) };
+    const origin = { networkHash: await hashedNetwork(c.env, network), siteOrigin: siteOrigin(c.req.header("origin")) };
     const { order, created } = await placeOrder(c.env.DB, c.env, owner, c.req.valid("json"), lang, origin);
     return ok(c, await presentOrder(c.env.DB, order, lang), { status: created ? 201 : 200 });
   },

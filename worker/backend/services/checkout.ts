@@ -13,6 +13,7 @@ import {
   type OrderRow,
   orderEventStatement,
 } from "./orders";
+import { flushNotifications, notifyStatements } from "./notifications";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
@@ -29,6 +30,10 @@ export interface CommerceSettings {
   freeShippingThreshold: number;
   shippingExpress: number;
   reservationMinutes: number;
+  /** Days after delivery a shopper may ask for a return (issue 21). */
+  returnWindowDays: number;
+  /** Days a guest's cart lives unchanged before the cron expires it. */
+  guestCartDays: number;
 }
 
 function numberVar(raw: string | undefined, fallback: number, valid: (n: number) => boolean): number {
@@ -45,6 +50,8 @@ export function commerceSettings(env: Partial<Env>): CommerceSettings {
     freeShippingThreshold: Math.round(numberVar(env.FREE_SHIPPING_THRESHOLD, 30000, (n) => n >= 0)),
     shippingExpress: Math.round(numberVar(env.SHIPPING_EXPRESS, 5000, (n) => n >= 0)),
     reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
+    returnWindowDays: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365),
+    guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
   };
 }
 
@@ -236,6 +243,8 @@ async function refuseTooManyHolds(
 /** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
 export interface OrderOrigin {
   networkHash: string | null;
+  /** The shop's origin the order was placed through (its messages link there without PUBLIC_ORIGIN). */
+  siteOrigin?: string | null;
 }
 
 /**
@@ -290,7 +299,7 @@ export async function placeOrder(
     promoCode = evaluated.row.code;
   }
   const totals = computeTotals(contents.subtotal, discount, input.shipping_method, settings, contents.currency);
-  return writeOrder(db, {
+  const placed = await writeOrder(db, {
     owner,
     input,
     email,
@@ -300,8 +309,11 @@ export async function placeOrder(
     promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
     reservedUntil: isoIn(settings.reservationMinutes),
     networkHash: origin.networkHash,
+    siteOrigin: origin.siteOrigin ?? null,
     lang,
   });
+  if (placed.created) await flushNotifications(env, placed.order.id);
+  return placed;
 }
 
 export interface OrderDraft {
@@ -316,6 +328,7 @@ export interface OrderDraft {
   promo: { id: number; code: string } | null;
   reservedUntil: string;
   networkHash?: string | null;
+  siteOrigin?: string | null;
   lang: Lang;
 }
 
@@ -335,8 +348,9 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       db
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
-             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
+             lang, site_origin)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -357,6 +371,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           reservedUntil,
           input.idempotency_key,
           draft.networkHash ?? null,
+          lang,
+          draft.siteOrigin ?? null,
         ),
     ];
     for (const line of contents.lines) {
@@ -382,7 +398,10 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           .bind(number, line.product_id, -line.quantity),
       );
     }
-    statements.push(orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"));
+    statements.push(
+      orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"),
+      ...notifyStatements(db, { number }, "placed"),
+    );
     if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
 

@@ -4,6 +4,7 @@ import { BackendError, unprocessable } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import type {
   ConsoleOrder,
+  ConsoleOrderMessage,
   ConsoleOrderRow,
   ConsolePayment,
   ConsoleRefund,
@@ -29,6 +30,7 @@ import {
   type OrderItemRow,
 } from "./orders";
 import { paymentProvider, type PaymentRecord, type RefundResult } from "./payment-providers";
+import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
 
@@ -155,13 +157,14 @@ async function reread(db: D1Database, order: OrderRow): Promise<OrderRow> {
 
 /** A simple step of the path: the status moves from what it was read as, with its timestamp. */
 async function step(
-  db: D1Database,
+  env: Pick<Env, "DB" | "NOTIFICATIONS">,
   order: OrderRow,
   action: "process" | "ship" | "deliver",
   actor: OrderActor,
   lang: Lang,
   change: { status: StoredOrderStatus; set?: Record<string, string>; detail?: Record<string, unknown> },
 ): Promise<OrderRow> {
+  const db = env.DB;
   requireAllowed(order, action, lang);
   const set = change.set ?? {};
   const columns = Object.keys(set).map((c) => `, ${c} = ?`);
@@ -177,26 +180,30 @@ async function step(
         .bind(change.status, ...Object.values(set), order.id, order.status, order.refunded),
       orderEventStatement(db, { id: order.id }, change.status, change.detail ?? null, actor, "guard"),
       ...auditFor(db, actor, `order.${action}`, order, { status: change.status, ...set }),
+      ...(action === "ship" || action === "deliver"
+        ? notifyStatements(db, order, action === "ship" ? "shipped" : "delivered")
+        : []),
     ],
     lang,
   );
+  await flushNotifications(env, order.id);
   return reread(db, order);
 }
 
 /** paid → processing: the shop is preparing the order. */
-export function processOrder(env: Pick<Env, "DB">, order: OrderRow, actor: OrderActor, lang: Lang) {
-  return step(env.DB, order, "process", actor, lang, { status: "processing" });
+export function processOrder(env: Pick<Env, "DB" | "NOTIFICATIONS">, order: OrderRow, actor: OrderActor, lang: Lang) {
+  return step(env, order, "process", actor, lang, { status: "processing" });
 }
 
 /** processing → shipped, with the carrier and its tracking number (the shopper's page shows both). */
 export function shipOrder(
-  env: Pick<Env, "DB">,
+  env: Pick<Env, "DB" | "NOTIFICATIONS">,
   order: OrderRow,
   shipment: { carrier: string; tracking_number: string },
   actor: OrderActor,
   lang: Lang,
 ) {
-  return step(env.DB, order, "ship", actor, lang, {
+  return step(env, order, "ship", actor, lang, {
     status: "shipped",
     set: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
     detail: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
@@ -204,8 +211,8 @@ export function shipOrder(
 }
 
 /** shipped → delivered. */
-export function deliverOrder(env: Pick<Env, "DB">, order: OrderRow, actor: OrderActor, lang: Lang) {
-  return step(env.DB, order, "deliver", actor, lang, { status: "delivered" });
+export function deliverOrder(env: Pick<Env, "DB" | "NOTIFICATIONS">, order: OrderRow, actor: OrderActor, lang: Lang) {
+  return step(env, order, "deliver", actor, lang, { status: "delivered" });
 }
 
 export interface RefundOutcome {
@@ -254,9 +261,11 @@ export async function cancelOrder(
         .bind(order.id),
       ...releasePromoStatements(db, order.id),
       ...auditFor(db, actor, "order.cancel", order, { status: "cancelled" }),
+      ...notifyStatements(db, order, "cancelled"),
     ],
     opts.lang,
   );
+  await flushNotifications(env, order.id);
   const cancelled = await reread(db, order);
   const owed = refundableOf(cancelled);
   const refund =
@@ -355,8 +364,10 @@ export async function refundOrder(
     ...auditFor(db, actor, succeeded ? "order.refund" : "order.refund_failed", order, {
       refunded: succeeded ? order.refunded + amount : order.refunded,
     }),
+    ...(succeeded ? notifyStatements(db, order, "refunded", { ref: id, detail: { amount } }) : []),
   );
   await db.batch(settle);
+  if (succeeded) await flushNotifications(env, order.id);
   const refund = (await refundsOf(db, order.id)).find((r) => r.id === id)!;
   return {
     refund,
@@ -386,7 +397,7 @@ export async function consoleOrderDetail(
   staff: Pick<StaffCaller, "role">,
   lang: Lang,
 ): Promise<ConsoleOrder> {
-  const [items, payments, events] = await db.batch([
+  const [items, payments, events, messages] = await db.batch([
     db.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id").bind(order.id),
     db
       .prepare(
@@ -397,6 +408,11 @@ export async function consoleOrderDetail(
       .bind(order.id),
     db
       .prepare("SELECT id, type, detail, actor, created_at FROM order_events WHERE order_id = ? ORDER BY id")
+      .bind(order.id),
+    db
+      .prepare(
+        "SELECT id, kind, channel, status, attempts, last_error, created_at, sent_at FROM notifications WHERE order_id = ? ORDER BY id",
+      )
       .bind(order.id),
   ]);
   const refunds = await refundsOf(db, order.id);
@@ -452,6 +468,7 @@ export async function consoleOrderDetail(
       ...e,
       detail: e.detail ? (JSON.parse(e.detail) as Record<string, unknown>) : null,
     })),
+    messages: messages.results as unknown as ConsoleOrderMessage[],
     actions: open ? allowedActions(order) : [],
   };
 }

@@ -1,6 +1,7 @@
 import type { Env } from "../../env";
 import type { Lang } from "../env";
-import { say, type Bilingual } from "../../lib/i18n";
+import { renderCodeMessage, type CodeTemplate, type RenderedMessage } from "./mail";
+import type { OrderMessageKind } from "./notifications";
 
 /**
  * Delivery of one-time codes and account notices (DESIGN §5) behind one interface.
@@ -9,67 +10,50 @@ import { say, type Bilingual } from "../../lib/i18n";
  *   message, code included, to the `dev_outbox` table (readable at GET /backend/dev/outbox) and to
  *   the log. In production it stores nothing and logs only a warning without the code: a code in
  *   clear must never sit in a production database or log, so production must configure a provider.
- * - `http`: a real provider over HTTPS. POSTs JSON `{ to, channel, purpose, lang, subject, text }`
+ * - `http`: a real provider over HTTPS. POSTs JSON `{ to, channel, purpose, lang, subject, text, html? }`
+ *   (html: an email's HTML part)
  *   to `MESSENGER_URL` with `Authorization: Bearer <MESSENGER_KEY>`; any non-2xx answer is a
  *   delivery failure. Point it at an email/SMS relay (e.g. a transactional email API's send
  *   endpoint or a small Worker that fans out to email and SMS).
  */
 export type Channel = "email" | "sms";
 /**
- * Notices (no code): `account-exists` goes to the owner when someone registers with their email
- * or phone; `email-changed` goes to the current address when the email or phone is changed.
+ * Codes and account notices: `account-exists` goes to the owner when someone registers with
+ * their email or phone; `email-changed` goes to the current address when the email or phone is
+ * changed. `order.<kind>`: an order message (services/notifications.ts), rendered by its caller.
  */
-export type MessagePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff";
+export type CodePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff";
+export type MessagePurpose = CodePurpose | `order.${OrderMessageKind}`;
 
 export interface OutgoingMessage {
   to: string;
   channel: Channel;
   purpose: MessagePurpose;
-  /** The one-time code; empty for notices. */
+  /** The one-time code; empty for notices and order messages. */
   code: string;
   lang: Lang;
+  /** The message as written; codes and notices are rendered from their purpose when absent. */
+  content?: RenderedMessage;
 }
 
 export interface Messenger {
   send(message: OutgoingMessage): Promise<void>;
 }
 
-const SUBJECTS: Record<MessagePurpose, Bilingual> = {
-  verify: { en: "Your verification code", ar: "رمز التحقق الخاص بك" },
-  reset: { en: "Your password reset code", ar: "رمز إعادة تعيين كلمة المرور" },
-  "account-exists": { en: "Someone tried to register with your details", ar: "محاولة تسجيل باستخدام بياناتك" },
-  "email-changed": { en: "Your account's contact details are changing", ar: "تغيير بيانات التواصل في حسابك" },
-  staff: { en: "Your console sign-in code", ar: "رمز الدخول إلى لوحة الإدارة" },
+const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
+  verify: "verify",
+  reset: "reset",
+  "account-exists": "accountExists",
+  "email-changed": "emailChanged",
+  staff: "staff",
 };
 
-const TEXTS: Record<MessagePurpose, Bilingual> = {
-  verify: {
-    en: "Your verification code is {code}. It expires in 10 minutes. If you did not create an account, ignore this message.",
-    ar: "رمز التحقق الخاص بك هو {code}. تنتهي صلاحيته خلال 10 دقائق. إذا لم تنشئ حسابًا فتجاهل هذه الرسالة.",
-  },
-  reset: {
-    en: "Your password reset code is {code}. It expires in 10 minutes. If you did not ask for it, ignore this message.",
-    ar: "رمز إعادة تعيين كلمة المرور هو {code}. تنتهي صلاحيته خلال 10 دقائق. إذا لم تطلبه فتجاهل هذه الرسالة.",
-  },
-  "account-exists": {
-    en: "Someone tried to create an account with your details. You already have an account: sign in, or reset your password if you forgot it.",
-    ar: "حاول أحدهم إنشاء حساب باستخدام بياناتك. لديك حساب بالفعل: سجّل الدخول، أو أعد تعيين كلمة المرور إذا نسيتها.",
-  },
-  "email-changed": {
-    en: "The email address or phone number of your account was just changed, and other devices were signed out. A new email address only takes effect once the code we sent to it is entered; until then you still sign in with this one. If this was not you, reset your password now.",
-    ar: "تم للتو تغيير البريد الإلكتروني أو رقم الجوال في حسابك، وتم تسجيل الخروج من الأجهزة الأخرى. لا يسري البريد الإلكتروني الجديد إلا بعد إدخال الرمز الذي أرسلناه إليه؛ وحتى ذلك الحين تسجّل الدخول بهذا البريد. إذا لم تكن أنت من قام بذلك فأعد تعيين كلمة المرور الآن.",
-  },
-  staff: {
-    en: "Your code to open the shop's console is {code}. It expires in 10 minutes. If you did not just sign in to the console, change your password now.",
-    ar: "رمز فتح لوحة إدارة المتجر هو {code}. تنتهي صلاحيته خلال 10 دقائق. إذا لم تسجّل الدخول إلى اللوحة للتو فغيّر كلمة المرور الآن.",
-  },
-};
-
-export function renderMessage(message: OutgoingMessage): { subject: string; text: string } {
-  return {
-    subject: say(message.lang, SUBJECTS[message.purpose]),
-    text: say(message.lang, TEXTS[message.purpose], { code: message.code }),
-  };
+/** The message's subject, text and HTML, in its language (templates: the locale files' `mail`). */
+export function renderMessage(message: OutgoingMessage): RenderedMessage {
+  if (message.content) return message.content;
+  if (message.purpose.startsWith("order."))
+    throw new Error(`An order message (${message.purpose}) is rendered by its sender.`);
+  return renderCodeMessage(message.lang, CODE_TEMPLATES[message.purpose as CodePurpose], message.code);
 }
 
 /** Hides most of an address or number in logs: "a***@example.com", "+96***67". */
@@ -101,11 +85,15 @@ export class OutboxMessenger implements Messenger {
       );
       return;
     }
+    const { subject, text, html } = renderMessage(message);
     await this.db
-      .prepare("INSERT INTO dev_outbox (recipient, channel, purpose, code, lang) VALUES (?, ?, ?, ?, ?)")
-      .bind(message.to, message.channel, message.purpose, message.code, message.lang)
+      .prepare(
+        "INSERT INTO dev_outbox (recipient, channel, purpose, code, lang, subject, body, html) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      )
+      .bind(message.to, message.channel, message.purpose, message.code, message.lang, subject, text, html)
       .run();
-    console.log(JSON.stringify({ level: "info", event: "messenger.outbox", ...message }));
+    const { content: _content, ...logged } = message;
+    console.log(JSON.stringify({ level: "info", event: "messenger.outbox", ...logged, subject }));
   }
 }
 
@@ -117,7 +105,7 @@ export class HttpMessenger implements Messenger {
   ) {}
 
   async send(message: OutgoingMessage): Promise<void> {
-    const { subject, text } = renderMessage(message);
+    const { subject, text, html } = renderMessage(message);
     const res = await this.fetcher(this.url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${this.key}` },
@@ -128,6 +116,7 @@ export class HttpMessenger implements Messenger {
         lang: message.lang,
         subject,
         text,
+        ...(html ? { html } : {}),
       }),
       // A stuck provider must not hold the request (or its waitUntil) open.
       signal: AbortSignal.timeout(10_000),
@@ -151,8 +140,12 @@ export function messengerFor(
 
 export interface OutboxEntry {
   to: string;
+  channel: Channel;
   purpose: string;
   code: string;
+  lang: Lang;
+  subject: string | null;
+  text: string | null;
   created_at: string;
 }
 
@@ -160,7 +153,7 @@ export interface OutboxEntry {
 export async function readOutbox(db: D1Database, to: string, limit = 20): Promise<OutboxEntry[]> {
   const { results } = await db
     .prepare(
-      'SELECT recipient AS "to", purpose, code, created_at FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT ?',
+      'SELECT recipient AS "to", channel, purpose, code, lang, subject, body AS text, created_at FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT ?',
     )
     .bind(to, limit)
     .all<OutboxEntry>();

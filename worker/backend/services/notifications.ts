@@ -1,4 +1,11 @@
 import type { Env } from "../../env";
+import { SHOP_TIME_ZONE } from "../../../contract/locale";
+import type { Lang } from "../env";
+import { trackingUrl } from "./carriers";
+import { commerceSettings } from "./checkout";
+import { renderOrderMessage, type OrderTemplate, type RenderedMessage } from "./mail";
+import { messengerFor, type Messenger } from "./messenger";
+import { parseAddress } from "./orders";
 
 /**
  * Order messages (issue 21): what an order event owes its shopper, by email and, where the order
@@ -27,6 +34,21 @@ export const ORDER_MESSAGE_KINDS = [
 ] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
 
+/**
+ * What must hold of the order for a message of each kind to be owed, checked in the insert
+ * itself: in a batch whose conditional update changed nothing (a payment that lost a race, a
+ * hold another request already released), no message is written.
+ */
+const OWED_WHEN: Record<OrderMessageKind, string> = {
+  placed: "1",
+  paid: "paid_at IS NOT NULL",
+  shipped: "shipped_at IS NOT NULL",
+  delivered: "delivered_at IS NOT NULL",
+  cancelled: "status = 'cancelled'",
+  refunded: "refunded > 0",
+  return_received: "1",
+};
+
 /** What goes through the queue: only the row's id (the row holds the rest). */
 export interface NotificationJob {
   id: number;
@@ -50,7 +72,7 @@ export function notifyStatements(
       .prepare(
         `INSERT OR IGNORE INTO notifications (key, order_id, kind, channel, recipient, lang, detail)
          SELECT number || ':' || ?2 || ?3 || ':${channel}', id, ?2, '${channel}', ${recipient}, lang, ?4
-         FROM orders WHERE ${"id" in order ? "id" : "number"} = ?1${extra}`,
+         FROM orders WHERE ${"id" in order ? "id" : "number"} = ?1 AND ${OWED_WHEN[kind]}${extra}`,
       )
       .bind("id" in order ? order.id : order.number, kind, suffix, detail);
   const phone = "NULLIF(TRIM(COALESCE(phone, json_extract(address, '$.phone'), '')), '')";
@@ -83,4 +105,226 @@ export async function flushNotifications(
     console.error(JSON.stringify({ level: "error", event: "notifications.flush_failed", error: String(err) }));
     return 0;
   }
+}
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/** A claim older than this is a consumer that died mid-send: the row may be claimed again. */
+const CLAIM_STALE_MINUTES = 5;
+
+interface NotificationRow {
+  id: number;
+  key: string;
+  order_id: number;
+  kind: OrderMessageKind;
+  channel: "email" | "sms";
+  recipient: string;
+  lang: Lang;
+  detail: string | null;
+  status: "queued" | "sending" | "sent" | "dead";
+  attempts: number;
+}
+
+interface MessageOrder {
+  number: string;
+  total: number;
+  currency: string;
+  address: string;
+  carrier: string | null;
+  tracking_number: string | null;
+  reserved_until: string | null;
+  delivered_at: string | null;
+  site_origin: string | null;
+}
+
+const MONEY_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
+const DATE_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" };
+
+/** Money as the storefront writes it (app/lib/money.ts): Intl, Latin digits in Arabic. */
+export function formatAmount(minor: number, currency: string, lang: Lang): string {
+  const f = new Intl.NumberFormat(MONEY_TAGS[lang], { style: "currency", currency });
+  return f.format(minor / 10 ** (f.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+function formatMoment(iso: string | null, lang: Lang, withTime: boolean): string {
+  if (!iso) return "";
+  return new Intl.DateTimeFormat(DATE_TAGS[lang], {
+    dateStyle: "medium",
+    ...(withTime ? { timeStyle: "short" } : {}),
+    timeZone: SHOP_TIME_ZONE,
+  }).format(new Date(iso));
+}
+
+/** Where the links of a message point: PUBLIC_ORIGIN, else the origin the order was placed through. */
+function linksOf(env: Pick<Env, "PUBLIC_ORIGIN">, order: MessageOrder, lang: Lang) {
+  const origin = (env.PUBLIC_ORIGIN || order.site_origin || "").replace(/\/+$/, "");
+  const number = encodeURIComponent(order.number);
+  return {
+    orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}`,
+    invoiceUrl: `${origin}/${lang}/order/${number}/invoice`,
+    trackUrl: `${origin}/${lang}/track-order`,
+  };
+}
+
+/** The template of a row: a cancel for an unpaid order whose hold ran out reads differently. */
+function templateOf(row: NotificationRow, detail: Record<string, unknown>): OrderTemplate {
+  return row.kind === "cancelled" && detail.reason === "expired" ? "expired" : row.kind;
+}
+
+/** Renders a claimed row from its order, in the shopper's language. */
+async function renderNotification(
+  env: Pick<Env, "DB" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS">,
+  row: NotificationRow,
+): Promise<RenderedMessage | null> {
+  const order = await env.DB.prepare(
+    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, site_origin
+     FROM orders WHERE id = ?`,
+  )
+    .bind(row.order_id)
+    .first<MessageOrder>();
+  if (!order) return null;
+  const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
+  const lang = row.lang;
+  const links = linksOf(env, order, lang);
+  const name = (parseAddress(order.address).name || "").split(/\s+/)[0] ?? "";
+  const returnDays = commerceSettings(env).returnWindowDays;
+  const returnUntil = order.delivered_at
+    ? new Date(Date.parse(order.delivered_at) + returnDays * 86_400_000).toISOString()
+    : null;
+  return renderOrderMessage(lang, templateOf(row, detail), row.channel, {
+    name,
+    number: order.number,
+    total: formatAmount(order.total, order.currency, lang),
+    amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
+    until: formatMoment(order.reserved_until, lang, true),
+    carrier: order.carrier ?? "",
+    tracking: order.tracking_number ?? "",
+    trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
+    returnUntil: formatMoment(returnUntil, lang, false),
+    orderUrl: links.orderUrl,
+    invoiceUrl: links.invoiceUrl,
+  });
+}
+
+export type DeliveryOutcome = "sent" | "skipped";
+
+/**
+ * Sends one queued message. Claims the row first (queued → sending, or a stale claim), so a
+ * redelivered queue message or a concurrent consumer sends nothing twice; a sent or dead row is
+ * skipped. A provider failure puts the row back to `queued` with its error and throws, for the
+ * queue to retry.
+ */
+export async function deliverNotification(
+  env: Pick<
+    Env,
+    "DB" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS"
+  >,
+  id: number,
+  messenger: Messenger = messengerFor(env),
+): Promise<DeliveryOutcome> {
+  const row = await env.DB.prepare(
+    `UPDATE notifications SET status = 'sending', claimed_at = ${NOW}, attempts = attempts + 1, updated_at = ${NOW}
+     WHERE id = ?1 AND (status = 'queued' OR (status = 'sending' AND claimed_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${CLAIM_STALE_MINUTES} minutes')))
+     RETURNING *`,
+  )
+    .bind(id)
+    .first<NotificationRow>();
+  if (!row) return "skipped";
+  try {
+    const content = await renderNotification(env, row);
+    if (!content) {
+      await env.DB.prepare(
+        `UPDATE notifications SET status = 'dead', last_error = 'order_gone', updated_at = ${NOW} WHERE id = ?`,
+      )
+        .bind(id)
+        .run();
+      return "skipped";
+    }
+    await messenger.send({
+      to: row.recipient,
+      channel: row.channel,
+      purpose: `order.${row.kind}`,
+      code: "",
+      lang: row.lang,
+      content,
+    });
+  } catch (err) {
+    await env.DB.prepare(
+      `UPDATE notifications SET status = 'queued', last_error = ?, updated_at = ${NOW} WHERE id = ? AND status = 'sending'`,
+    )
+      .bind(String(err).slice(0, 500), id)
+      .run();
+    throw err;
+  }
+  await env.DB.prepare(
+    `UPDATE notifications SET status = 'sent', sent_at = ${NOW}, last_error = NULL, updated_at = ${NOW} WHERE id = ?`,
+  )
+    .bind(id)
+    .run();
+  return "sent";
+}
+
+/** The dead-letter queue's consumer: the queue gave up on this message. */
+export async function markNotificationDead(db: D1Database, id: number): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE notifications SET status = 'dead', updated_at = ${NOW} WHERE id = ? AND status IN ('queued', 'sending')`,
+    )
+    .bind(id)
+    .run();
+}
+
+/**
+ * A manager sends a dead message again (the console's order page): the statement puts it back in
+ * line with a fresh set of retries, to run in one batch with its audit line, then
+ * `flushNotifications`. Null when the message is not the order's or not dead.
+ */
+export async function resendStatement(
+  db: D1Database,
+  orderId: number,
+  id: number,
+): Promise<D1PreparedStatement | null> {
+  const dead = await db
+    .prepare("SELECT 1 AS dead FROM notifications WHERE id = ? AND order_id = ? AND status = 'dead'")
+    .bind(id, orderId)
+    .first<number>("dead");
+  if (!dead) return null;
+  return db
+    .prepare(
+      `UPDATE notifications SET status = 'queued', enqueued_at = NULL, attempts = 0, updated_at = ${NOW}
+       WHERE id = ? AND order_id = ? AND status = 'dead'`,
+    )
+    .bind(id, orderId);
+}
+
+/** A dead message gets a fresh round of the queue's retries this long after it died, at most twice. */
+const DEAD_ROUND_MINUTES = 60;
+const MAX_ROUNDS = 2;
+/** A queued message whose queue message has not been consumed in this time is sent again. */
+const LOST_MINUTES = 10;
+
+/**
+ * The cron's part (worker/jobs.ts): messages whose queue message was lost (never enqueued, or
+ * enqueued long ago and still not sent, or claimed by a consumer that died) go to the queue
+ * again, and a dead message gets another round an hour later, at most twice.
+ */
+export async function sweepNotifications(env: Pick<Env, "DB" | "NOTIFICATIONS">): Promise<number> {
+  const minutesAgo = (m: number) => `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-${m} minutes')`;
+  await env.DB.batch([
+    env.DB.prepare(
+      `UPDATE notifications SET status = 'queued', enqueued_at = NULL, updated_at = ${NOW}
+       WHERE (status = 'queued' AND enqueued_at < ${minutesAgo(LOST_MINUTES)})
+          OR (status = 'sending' AND claimed_at < ${minutesAgo(LOST_MINUTES)})`,
+    ),
+    env.DB.prepare(
+      `UPDATE notifications SET status = 'queued', enqueued_at = NULL, rounds = rounds + 1, updated_at = ${NOW}
+       WHERE status = 'dead' AND rounds < ${MAX_ROUNDS} AND last_error IS NOT 'order_gone' AND updated_at < ${minutesAgo(DEAD_ROUND_MINUTES)}`,
+    ),
+  ]);
+  let sent = 0;
+  for (let i = 0; i < 20; i++) {
+    const n = await flushNotifications(env);
+    sent += n;
+    if (n < 50) break;
+  }
+  return sent;
 }

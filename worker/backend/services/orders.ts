@@ -1,5 +1,6 @@
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
+import { notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import type {
   OrderStatus,
@@ -316,6 +317,8 @@ export async function releaseExpiredReservations(db: D1Database): Promise<number
         )
         .bind(order.id),
       orderEventStatement(db, { id: order.id }, "expired", null, "system", "changed"),
+      // Owed only if this batch cancelled it (the cron's sweep sends it within the minute).
+      ...notifyStatements(db, { id: order.id }, "cancelled", { detail: { reason: "expired" } }),
       db
         .prepare(
           "UPDATE payments SET status = 'failed', message = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE order_id = ? AND status IN ('initiated', 'challenge')",

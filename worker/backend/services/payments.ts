@@ -4,6 +4,7 @@ import { BackendError, notFound, unprocessable } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
 import { commerceSettings } from "./checkout";
+import { flushNotifications, notifyStatements } from "./notifications";
 import {
   findOwnedOrder,
   isoIn,
@@ -324,6 +325,7 @@ export async function applyProviderResult(
         "system",
         "changed",
       ),
+      ...notifyStatements(db, { id: payment.order_id }, "paid"),
     ]);
   } catch (err) {
     if (!isOnePaidClash(err)) throw err;
@@ -378,6 +380,8 @@ export async function receiveWebhook(
       provider.name,
       confirmed ? { ...confirmed, paymentId: result.paymentId } : result,
     );
+    // The "paid" message its batch owed goes out now (the cron would send it within a minute).
+    if (outcome === "paid") await flushNotifications(env);
   }
   const recorded = await db
     .prepare(
@@ -427,7 +431,8 @@ export async function paymentStatus(
     try {
       const verified = provider ? await provider.verifyReturn(payment, params) : null;
       if (verified) {
-        await applyProviderResult(db, payment.provider, { ...verified, paymentId: payment.id });
+        if ((await applyProviderResult(db, payment.provider, { ...verified, paymentId: payment.id })) === "paid")
+          await flushNotifications(env, payment.order_id);
         payment = (await findPayment(db, paymentId)) ?? payment;
       }
     } catch (err) {

@@ -10,7 +10,7 @@ import {
 } from "../../../../contract/console-orders";
 import type { InputMessages } from "../../../../contract/inputs";
 import type { BackendEnv } from "../../env";
-import { notFound, ok } from "../../http";
+import { BackendError, notFound, ok } from "../../http";
 import { say } from "../../../lib/i18n";
 import { validate } from "../../../lib/validate";
 import { listQuerySchema } from "../../services/console-list";
@@ -25,7 +25,13 @@ import {
   shipOrder,
 } from "../../services/fulfilment";
 import type { OrderActor, OrderRow } from "../../services/orders";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { flushNotifications, resendStatement } from "../../services/notifications";
+import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
+
+const MESSAGE_NOT_DEAD = {
+  en: "This message is not waiting to be sent again.",
+  ar: "هذه الرسالة ليست بانتظار إعادة الإرسال.",
+};
 
 /**
  * /admin/orders: support reads orders (contact data masked); managers and owners run the
@@ -134,6 +140,21 @@ ordersRoutes.post(
     return answer(c, order, refund && !refund.succeeded ? refund.message : null);
   },
 );
+
+/** POST /admin/orders/{number}/messages/{id}/resend: a dead order message goes to the queue again. */
+ordersRoutes.post("/:number/messages/:id/resend", staffOnly("manager"), async (c) => {
+  const order = await orderOf(c);
+  const id = Number(c.req.param("id"));
+  const resend = Number.isSafeInteger(id) && id > 0 ? await resendStatement(c.env.DB, order.id, id) : null;
+  if (!resend) throw new BackendError(409, say(c.get("lang"), MESSAGE_NOT_DEAD));
+  const audit = { message: id };
+  await c.env.DB.batch([
+    resend,
+    auditStatement(c.env.DB, currentStaff(c), "order.message_resend", "order", order.number, audit, audit),
+  ]);
+  await flushNotifications(c.env, order.id);
+  return answer(c, order);
+});
 
 /** POST /admin/orders/{number}/refund {amount, reason?}: a full or partial refund through the provider. */
 ordersRoutes.post(
