@@ -154,6 +154,10 @@ for (const locale of LOCALES) {
         .poll(() => page.locator(".console-order").textContent())
         .toContain(`SMSA-${locale.toUpperCase()}-771234`);
       expect(await page.locator(".console-timeline").textContent()).toContain(t("console.orders.events.shipped"));
+      // The messages the customer is owed so far: placed, paid and shipped, by email and SMS.
+      const messages = page.locator("section[aria-labelledby=order-messages] tbody tr");
+      await expect.poll(() => messages.count()).toBe(6);
+      expect((await messages.allTextContents()).join(" ")).toContain(t("console.orders.messages.kinds.shipped"));
 
       // The shopper's order page shows the carrier and the tracking number.
       const status = `${base}/${locale}/order/checkout/status?order=${order.number}`;

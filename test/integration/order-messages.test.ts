@@ -330,6 +330,45 @@ describe("order messages", () => {
     );
   });
 
+  it("the console's order page lists the messages; a manager sends a dead one again, audited, and support cannot", async () => {
+    const shopper = await newGuest("en");
+    const order = await placeOrder(shopper);
+    await eventually(async () => (await rowsOf(order.number)).map((r) => r.status)).toEqual(["sent", "sent"]);
+    const email = (await rowsOf(order.number)).find((r) => r.channel === "email")!;
+    const manager = await newStaff("manager");
+    const support = await newStaff("support");
+    const path = `/admin/orders/${order.number}/messages/${email.id}/resend`;
+
+    const page = await call(manager, "GET", `/admin/orders/${order.number}`);
+    expect(page.body.data.messages).toEqual([
+      expect.objectContaining({ kind: "placed", channel: "email", status: "sent", attempts: 1 }),
+      expect.objectContaining({ kind: "placed", channel: "sms", status: "sent" }),
+    ]);
+    // A sent message is not sent again.
+    expect((await call(manager, "POST", path, {})).status).toBe(409);
+
+    await env.DB.prepare("UPDATE notifications SET status = 'dead', last_error = 'provider down' WHERE id = ?")
+      .bind(email.id)
+      .run();
+    expect((await call(support, "POST", path, {})).status).toBe(403);
+    const resent = await call(manager, "POST", path, {});
+    expect(resent.status).toBe(200);
+    expect(resent.body.data.messages[0]).toMatchObject({ id: email.id });
+    await eventually(async () => (await rowsOf(order.number)).find((r) => r.id === email.id)?.status).toBe("sent");
+    expect((await outboxOf(shopper.email)).filter((m) => m.purpose === "order.placed")).toHaveLength(2);
+    const audit = await env.DB.prepare(
+      "SELECT action FROM audit_log WHERE entity = 'order' AND entity_id = ? AND action = 'order.message_resend'",
+    )
+      .bind(order.number)
+      .all();
+    expect(audit.results).toHaveLength(1);
+    // Another order's message is not this order's to send.
+    const other = await placeOrder(await newGuest("en"));
+    expect((await call(manager, "POST", `/admin/orders/${other.number}/messages/${email.id}/resend`, {})).status).toBe(
+      409,
+    );
+  });
+
   it("a message's HTML escapes what the order carries and takes the language's direction", () => {
     const rendered = renderOrderMessage("ar", "shipped", "email", {
       name: "<script>",

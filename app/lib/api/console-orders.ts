@@ -42,3 +42,8 @@ export function cancelOrder(api: Api, number: string, reason: string | null = nu
 export function refundOrder(api: Api, number: string, amount: number, reason: string | null) {
   return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason });
 }
+
+/** Sends a dead order message again (a fresh set of the queue's retries). */
+export function resendOrderMessage(api: Api, number: string, messageId: number) {
+  return api.post<ConsoleOrder>(path(number, `messages/${messageId}/resend`));
+}

@@ -14,6 +14,7 @@ import { latinDigits } from "../../../contract/inputs";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { OrderMessages } from "../../components/console/OrderMessages";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
@@ -25,6 +26,7 @@ import {
   getConsoleOrder,
   processOrder,
   refundOrder,
+  resendOrderMessage,
   shipOrder,
 } from "../../lib/api/console-orders";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -517,6 +519,19 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             ))}
           </ol>
         </section>
+
+        <OrderMessages
+          messages={order.messages}
+          onResend={
+            order.masked
+              ? undefined
+              : (m) =>
+                  void mutate(
+                    () => resendOrderMessage(browserApi(locale), order.number, m.id),
+                    t("console.orders.messages.resent"),
+                  )
+          }
+        />
       </div>
 
       <FormDialog
