@@ -20,9 +20,9 @@ export function OrderMessages({
     <section className="console-panel console-order__wide" aria-labelledby="order-messages">
       <h2 id="order-messages">{t("console.orders.messages.title")}</h2>
       {messages.length ? (
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
         <div
           className="console-table__scroll"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
           tabIndex={0}
           role="region"
           aria-label={t("console.orders.messages.title")}
