@@ -46,6 +46,8 @@ export interface Env {
   SHIPPING_EXPRESS?: string;
   /** Minutes an unpaid order holds its stock (default 30). */
   RESERVATION_MINUTES?: string;
+  /** Days after delivery within which a shopper may request a return (default 14). */
+  RETURN_WINDOW_DAYS?: string;
   /** Cloudflare Access in front of the console: the team domain, https://<team>.cloudflareaccess.com. */
   ACCESS_TEAM_DOMAIN?: string;
   /** Cloudflare Access: the console application's audience (AUD) tag. */
