@@ -1,4 +1,11 @@
-import { getValue, reset, useForm } from "@modular-forms/react";
+import {
+  getValue,
+  reset,
+  useForm,
+  type FieldElementProps,
+  type FieldStore,
+  type FormStore,
+} from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo, useState } from "react";
 import { useRevalidator } from "react-router";
@@ -134,7 +141,8 @@ function CancelOrder({ order }: { order: Order }) {
       ) : null}
       <ConfirmDialog
         open={open}
-        title={t("orders.selfService.cancelTitle", { number: order.number })}
+        // Isolated, so the number keeps its order inside an Arabic sentence.
+        title={t("orders.selfService.cancelTitle", { number: `\u2068${order.number}\u2069` })}
         confirmLabel={t("orders.selfService.cancelConfirm")}
         cancelLabel={t("orders.selfService.keep")}
         onConfirm={() => void confirm()}
@@ -154,6 +162,51 @@ function CancelOrder({ order }: { order: Order }) {
 }
 
 type ReturnValues = { items: { quantity: string; reason: string; note: string }[] };
+type ReasonPath = `items.${number}.reason`;
+
+/** The reason picklist of one line, bound to its field like TextField (the message shows once touched or submitted). */
+function ReasonSelect({
+  form,
+  field,
+  props,
+  label,
+}: {
+  form: FormStore<ReturnValues, undefined>;
+  field: FieldStore<ReturnValues, ReasonPath>;
+  props: FieldElementProps<ReturnValues, ReasonPath>;
+  label: string;
+}) {
+  useSignals();
+  const t = useT();
+  const id = fieldId(field.name, "return");
+  const error = visibleError(field, form);
+  return (
+    <div className="field" data-invalid={error ? "true" : undefined}>
+      <label htmlFor={id}>{label}</label>
+      <div className="field__control">
+        <select
+          {...props}
+          id={id}
+          value={field.value.value ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        >
+          <option value="">{t("orders.returns.choose")}</option>
+          {RETURN_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {t(`orders.returns.reasons.${r}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 function ReturnForm({ order }: { order: Order }) {
   useSignals();
@@ -253,39 +306,7 @@ function ReturnForm({ order }: { order: Order }) {
                   rules.reason,
                 ]}
               >
-                {(field, props) => {
-                  const id = fieldId(field.name, "return");
-                  const error = visibleError(field, form);
-                  return (
-                    <div className="field" data-invalid={error ? "true" : undefined}>
-                      <label htmlFor={id}>{labels.reason}</label>
-                      <div className="field__control">
-                        <select
-                          id={id}
-                          name={props.name}
-                          ref={props.ref}
-                          onChange={props.onChange}
-                          onBlur={props.onBlur}
-                          value={field.value.value ?? ""}
-                          aria-invalid={error ? true : undefined}
-                          aria-describedby={error ? `${id}-error` : undefined}
-                        >
-                          <option value="">{t("orders.returns.choose")}</option>
-                          {RETURN_REASONS.map((r) => (
-                            <option key={r} value={r}>
-                              {t(`orders.returns.reasons.${r}`)}
-                            </option>
-                          ))}
-                        </select>
-                      </div>
-                      {error ? (
-                        <p id={`${id}-error`} className="field__error">
-                          {error}
-                        </p>
-                      ) : null}
-                    </div>
-                  );
-                }}
+                {(field, props) => <ReasonSelect form={form} field={field} props={props} label={labels.reason} />}
               </Field>
               <Field name={`items.${i}.note`} validate={rules.note}>
                 {(field, props) => (
