@@ -186,6 +186,11 @@ describe("returns in the console", () => {
     expect(seen.body.data).toEqual([expect.objectContaining({ id, status: "requested", actions: [] })]);
     expect((await call(support, "POST", `${base}/${id}/approve`)).status).toBe(403);
 
+    const open = async () =>
+      ((await call(manager, "GET", `/admin/orders?returns=open&search=${order.number}`)).body.data as unknown[]).length;
+    expect(await open()).toBe(1);
+    expect((await call(manager, "GET", "/admin/orders?returns=closed")).status).toBe(422);
+
     const listed = await call(manager, "GET", base);
     expect(listed.body.data[0].actions).toEqual(["approve", "reject"]);
     expect((await call(manager, "POST", `${base}/${id}/receive`)).status).toBe(409);
@@ -219,6 +224,7 @@ describe("returns in the console", () => {
     expect(refunded.body.data[0]).toMatchObject({ status: "refunded", actions: [] });
     expect(refunded.body.data[0].refund_id).toMatch(/^rfd_/);
     expect((await call(manager, "POST", `${base}/${id}/refund`)).status).toBe(409);
+    expect(await open()).toBe(0);
 
     const page = await call(shopper, "GET", `/orders/${order.number}`);
     expect(page.body.data).toMatchObject({ refunded: 10000, payment_status: "partially_refunded" });
