@@ -167,6 +167,11 @@ for (const locale of LOCALES) {
       await hydrated(page, ".self-service__form button[type=submit]");
       await expectAxeClean(page, `order page with the return form (${locale})`);
       await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}.png`);
+      // On a phone the form stacks and nothing sticks out sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}-390.png`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // A submit without a reason is refused on the field, before anything is sent.
       await page.locator("#return-items-0-quantity").fill("1");
