@@ -126,5 +126,6 @@ export const CONSOLE_FIELDS = [
   "date_to",
   "payment_status",
   "counted",
+  "items",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

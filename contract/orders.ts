@@ -1,6 +1,7 @@
 // Orders as the backend answers them, and their states.
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
+import type { OrderSelfService } from "./returns";
 
 /** The states an order is stored in. */
 export type StoredOrderStatus =
@@ -80,4 +81,6 @@ export interface Order extends Totals {
   cancelled_at: string | null;
   /** Refunded so far, in minor units. */
   refunded: number;
+  /** Only in the owner's answer: what the order page may offer (cancel, returns) and their refunds. */
+  self_service?: OrderSelfService;
 }

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
+import { OrderSelfService } from "../components/OrderSelfService";
 import { readOwned, type Owned } from "../lib/api/owned";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
@@ -73,6 +74,7 @@ export default function CheckoutStatus({ loaderData: load }: Route.ComponentProp
               </Link>
             </p>
           ) : null}
+          <OrderSelfService order={load.data} />
         </OrderDetails>
       ) : null}
     </StatusPage>

@@ -29,7 +29,17 @@ describe("the console's authorisation matrix", () => {
     expect(unguarded).toEqual([]);
     const keys = endpoints.map((e) => `${e.method} ${e.path}`);
     expect(keys).toEqual(
-      expect.arrayContaining(["GET /admin/session", "GET /admin/staff", "POST /admin/staff", "GET /admin/audit"]),
+      expect.arrayContaining([
+        "GET /admin/session",
+        "GET /admin/staff",
+        "POST /admin/staff",
+        "GET /admin/audit",
+        "GET /admin/orders/:number/returns",
+        "POST /admin/orders/:number/returns/:id/approve",
+        "POST /admin/orders/:number/returns/:id/reject",
+        "POST /admin/orders/:number/returns/:id/receive",
+        "POST /admin/orders/:number/returns/:id/refund",
+      ]),
     );
   });
 

@@ -107,6 +107,13 @@ const endpoints: Endpoint[] = [
   { method: "GET", path: "/backend/orders", who: "user", fields: [] },
   { method: "GET", path: "/backend/orders/{number}", who: "guest", fields: [] },
   { method: "POST", path: "/backend/orders/track", who: "anonymous", fields: ["number", "contact"] },
+  { method: "POST", path: "/backend/orders/{number}/cancel", who: "guest", fields: [] },
+  {
+    method: "POST",
+    path: "/backend/orders/{number}/returns",
+    who: "guest",
+    fields: ["items", "product_id", "quantity", "reason", "note"],
+  },
   { method: "POST", path: "/backend/payments/{number}/start", who: "guest", fields: ["return_url"] },
   { method: "GET", path: "/backend/payments/{id}/status", who: "guest", fields: [] },
   {

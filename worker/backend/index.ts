@@ -13,6 +13,7 @@ import { checkoutRoutes } from "./routes/checkout";
 import { contentRoutes } from "./routes/content";
 import { devRoutes } from "./routes/dev";
 import { ordersRoutes } from "./routes/orders";
+import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
 
@@ -41,6 +42,7 @@ backendApp.route("/cart", cartRoutes);
 backendApp.route("/promo-code", promoRoutes);
 backendApp.route("/checkout", checkoutRoutes);
 backendApp.route("/orders", ordersRoutes);
+backendApp.route("/orders", selfServiceRoutes);
 backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/dev", devRoutes);
 backendApp.route("/admin", adminRoutes);

@@ -61,4 +61,5 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   date_to: { en: "To", ar: "إلى" },
   payment_status: { en: "Payment", ar: "الدفع" },
   counted: { en: "Counted quantity", ar: "الكمية المعدودة" },
+  items: { en: "Items to return", ar: "المنتجات المراد إرجاعها" },
 };

@@ -11,6 +11,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   onCancel,
   danger = true,
@@ -19,6 +20,8 @@ export function ConfirmDialog({
   title: string;
   children?: ReactNode;
   confirmLabel: string;
+  /** The refusing button's words where "Cancel" would be ambiguous (cancelling an order). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   danger?: boolean;
@@ -41,7 +44,7 @@ export function ConfirmDialog({
       {children}
       <div className="console-dialog__actions">
         <button type="button" className="button button--ghost" ref={cancelRef} onClick={onCancel}>
-          {t("console.actions.cancel")}
+          {cancelLabel ?? t("console.actions.cancel")}
         </button>
         <button type="button" className={danger ? "button button--danger" : "button"} onClick={onConfirm}>
           {confirmLabel}

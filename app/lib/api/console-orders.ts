@@ -5,7 +5,7 @@ import type { ConsoleList, ListParams } from "./console";
 /** Orders in the console (issue 20): the list, an order's page, and the transitions staff run. */
 
 /** The filters the orders list passes through from its URL. */
-export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search"] as const;
+export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search", "returns"] as const;
 
 export function listConsoleOrders(api: Api, params: ListParams) {
   return api.get<ConsoleOrderRow[]>("/admin/orders", { query: params }) as Promise<ConsoleList<ConsoleOrderRow>>;

@@ -15,6 +15,7 @@ import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
 import { OrderMessages } from "../../components/console/OrderMessages";
+import { OrderReturns } from "../../components/console/OrderReturns";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
@@ -29,6 +30,7 @@ import {
   resendOrderMessage,
   shipOrder,
 } from "../../lib/api/console-orders";
+import { listOrderReturns } from "../../lib/api/console-returns";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { formatMoney, toDecimalString } from "../../lib/money";
@@ -40,7 +42,13 @@ export const meta: Route.MetaFunction = (args) =>
   consoleMeta(args, "console.orders.title", { number: args.params.number ?? "" });
 
 export async function loader(args: Route.LoaderArgs) {
-  return consoleLoad(args, async (api) => (await getConsoleOrder(api, args.params.number)).data);
+  return consoleLoad(args, async (api) => {
+    const [order, returns] = await Promise.all([
+      getConsoleOrder(api, args.params.number),
+      listOrderReturns(api, args.params.number),
+    ]);
+    return { ...order.data, returns: returns.data };
+  });
 }
 
 /** A modal dialog holding a form: focus moves into it, Escape closes it, focus returns on close. */
@@ -407,6 +415,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           </dl>
         </section>
 
+        <OrderReturns number={order.number} currency={order.currency} returns={order.returns} />
         <section className="console-panel console-order__wide" aria-labelledby="order-payments">
           <h2 id="order-payments">{t("console.orders.payments")}</h2>
           {order.payments.length ? (

@@ -105,6 +105,13 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
           </select>
         </div>
         <div className="field">
+          <label htmlFor="orders-returns">{t("console.orders.returns.title")}</label>
+          <select id="orders-returns" name="returns" defaultValue={filters.returns}>
+            <option value="">{t("console.filters.all")}</option>
+            <option value="open">{t("console.orders.returns.openFilter")}</option>
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="orders-from">{t("console.fields.date_from")}</label>
           <input id="orders-from" name="date_from" type="date" defaultValue={filters.date_from} />
         </div>

@@ -7,6 +7,7 @@ import { cartOwner, requireUser } from "../identity";
 import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../../lib/validate";
+import { presentOwnOrder } from "./self-service";
 
 /** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
 export const ordersRoutes = new Hono<BackendEnv>();
@@ -60,5 +61,5 @@ ordersRoutes.get("/:number", async (c) => {
   const owner = await cartOwner(c);
   const order = await findOwnedOrder(c.env.DB, c.req.param("number"), owner);
   if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
-  return ok(c, await presentOrder(c.env.DB, order, c.get("lang")));
+  return ok(c, await presentOwnOrder(c, order));
 });

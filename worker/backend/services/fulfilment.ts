@@ -501,6 +501,8 @@ export interface OrderFilters {
   date_from?: string;
   date_to?: string;
   search?: string;
+  /** `open`: a return is requested, approved or received, not yet refunded or rejected. */
+  returns?: "open";
 }
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
@@ -531,6 +533,10 @@ export async function listConsoleOrders(
     where.push("o.created_at < ?");
     binds.push(nextDay(filters.date_to));
   }
+  if (filters.returns === "open")
+    where.push(
+      "EXISTS (SELECT 1 FROM returns r WHERE r.order_id = o.id AND r.status IN ('requested', 'approved', 'received'))",
+    );
   const search = filters.search?.trim();
   if (search) {
     // An order number, an email (or part of one), or a phone number's digits.

@@ -2,6 +2,7 @@ import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
+import { selfServiceOf } from "./returns";
 import type {
   OrderStatus,
   PaymentStatus,
@@ -104,6 +105,8 @@ export interface PresentOptions {
   withAddress?: boolean;
   /** True for tracking by number and contact: the email masked (the owner's own views keep it). */
   maskEmail?: boolean;
+  /** For the owner's own order page: add `self_service` (cancel, returns) with this return window in days. */
+  selfService?: { returnWindowDays: number };
 }
 
 /** Shapes orders for the contract, with their items and payment state, in the caller's language. */
@@ -125,6 +128,7 @@ export async function presentOrders(
       .bind(...ids),
   ]);
   const itemRows = items.results as unknown as OrderItemRow[];
+  const selfService = opts.selfService ? await selfServiceOf(db, rows, lang, opts.selfService.returnWindowDays) : null;
   const latestPayment = new Map<number, string>();
   for (const p of payments.results as unknown as { order_id: number; status: string }[]) {
     if (!latestPayment.has(p.order_id)) latestPayment.set(p.order_id, p.status);
@@ -165,6 +169,7 @@ export async function presentOrders(
       delivered_at: row.delivered_at,
       cancelled_at: row.cancelled_at,
       refunded: row.refunded,
+      ...(selfService ? { self_service: selfService.get(row.id) } : {}),
     };
   });
 }

@@ -7,6 +7,7 @@ import { customersRoutes } from "./customers";
 import { dashboardRoutes } from "./dashboard";
 import { inventoryRoutes } from "./inventory";
 import { ordersRoutes } from "./orders";
+import { returnsRoutes } from "./returns";
 import { promosRoutes } from "./promos";
 import { sessionRoutes } from "./session";
 import { staffRoutes } from "./staff";
@@ -27,6 +28,7 @@ adminRoutes.route("/", catalogueRoutes);
 adminRoutes.route("/", contentRoutes);
 adminRoutes.route("/", inventoryRoutes);
 adminRoutes.route("/orders", ordersRoutes);
+adminRoutes.route("/orders", returnsRoutes);
 adminRoutes.route("/promo-codes", promosRoutes);
 adminRoutes.route("/customers", customersRoutes);
 

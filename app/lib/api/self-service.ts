@@ -1,0 +1,26 @@
+import type { Order } from "../orders";
+import type { Api } from "./client";
+
+/**
+ * The shopper's self-service on their order page (issue 21): cancel before it ships, and ask for a
+ * return after delivery. Each answers the order as its page shows it.
+ */
+
+const path = (number: string, action: string) => `/orders/${encodeURIComponent(number)}/${action}`;
+
+/** POST /orders/{number}/cancel: the stock returns; a paid order is refunded in full. */
+export function cancelMyOrder(api: Api, number: string) {
+  return api.post<Order>(path(number, "cancel"));
+}
+
+export interface ReturnRequestLine {
+  product_id: number;
+  quantity: number;
+  reason?: string;
+  note?: string | null;
+}
+
+/** POST /orders/{number}/returns: a quantity and a reason per line (quantity 0 leaves a line out). */
+export function requestReturn(api: Api, number: string, items: ReturnRequestLine[]) {
+  return api.post<Order>(path(number, "returns"), { items });
+}

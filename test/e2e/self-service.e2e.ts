@@ -1,0 +1,249 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { expectAxeClean } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { consoleHttpSession, newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { jsonApi, visitorIp } from "../support/http.ts";
+
+/**
+ * The shopper's self-service in Chromium (issue 21), in both languages: a shopper cancels an
+ * unshipped paid order on its page and sees the refund; a shopper asks to return a delivered
+ * order's line, staff approve, receive and refund it in the console, the shopper's page shows it
+ * refunded, and every message of the order reached the shopper in their language.
+ */
+const base = inject("baseURL");
+let browser: Browser;
+
+type Locale = (typeof LOCALES)[number];
+type Messages = Record<string, unknown>;
+const messages = Object.fromEntries(
+  LOCALES.map((l) => [l, JSON.parse(readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"))]),
+) as Record<Locale, Messages>;
+/** A message of the shop's locale files, so the test reads what the visitor reads. */
+const say = (locale: Locale, key: string, params: Record<string, string> = {}) => {
+  const value = key.split(".").reduce<unknown>((node, part) => (node as Messages)?.[part], messages[locale]);
+  if (typeof value !== "string") throw new Error(`no message ${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? "");
+};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface PaidOrder {
+  guestId: string;
+  number: string;
+  total: number;
+  email: string;
+}
+
+/** A guest of a network of its own buys one item and pays on the sandbox's card page. */
+async function paidGuestOrder(locale: Locale, label: string): Promise<PaidOrder> {
+  const ip = visitorIp();
+  const api = jsonApi(base, { "cf-connecting-ip": ip });
+  const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
+  const guest = { "guest-id": guestId, "content-language": locale };
+  const list = (await api("/backend/products?in_stock=1&per_page=48", { headers: guest })).body.data as {
+    id: number;
+    stock: number;
+  }[];
+  const stocked = list.filter((p) => p.stock >= 5);
+  const product = stocked[Math.floor(Math.random() * stocked.length)];
+  const added = await api("/backend/cart/add-product", {
+    method: "POST",
+    headers: guest,
+    body: { product_id: product.id, quantity: 1 },
+  });
+  expect(added.status).toBe(200);
+  const email = `self-${label}-${locale}-${Date.now().toString(36)}@example.com`;
+  const placed = await api("/backend/checkout", {
+    method: "POST",
+    headers: guest,
+    body: {
+      idempotency_key: crypto.randomUUID(),
+      email,
+      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      shipping_method: "standard",
+      payment_method: "card",
+    },
+  });
+  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+  const number = String(placed.body.data.number);
+  const started = await api(`/backend/payments/${number}/start`, {
+    method: "POST",
+    headers: guest,
+    body: { return_url: `/${locale}/payment-status` },
+  });
+  const paid = await fetch(`${base}${started.body.data.redirect_url}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
+    body: new URLSearchParams({
+      card_number: "4242 4242 4242 4242",
+      expiry: "12/39",
+      cvc: "123",
+      name: "Noura Buyer",
+      action: "pay",
+    }).toString(),
+    redirect: "manual",
+  });
+  expect(paid.status).toBe(303);
+  return { guestId, number, total: Number(placed.body.data.total), email };
+}
+
+/** A manager prepares, ships and delivers the order through the console's API. */
+async function deliverAsManager(number: string, label: string) {
+  const manager = await newStaffAccount(base, "manager", label);
+  const { token } = await consoleHttpSession(base, manager);
+  const api = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
+  for (const [step, body] of [
+    ["process", {}],
+    ["ship", { carrier: "SMSA", tracking_number: "SM20261125" }],
+    ["deliver", {}],
+  ] as const) {
+    const answer = await api(`/backend/admin/orders/${number}/${step}`, { method: "POST", body });
+    expect(answer.status, `${step}: ${JSON.stringify(answer.body)}`).toBe(200);
+  }
+}
+
+/** The shopper's tab: it holds the guest's id, as the tab that placed the order does. */
+async function shopperPage(order: PaidOrder, width = 1280) {
+  const opened = await newPage(browser, { viewport: { width, height: width < 600 ? 844 : 900 } });
+  await opened.context.addInitScript((id) => sessionStorage.setItem("guestId", id), order.guestId);
+  return opened;
+}
+
+const orderUrl = (locale: Locale, number: string) => `${base}/${locale}/order/checkout/status?order=${number}`;
+
+async function toastSays(page: Page, text: string) {
+  await expect
+    .poll(() => page.locator("[data-sonner-toast]").allTextContents(), { timeout: 15_000 })
+    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
+}
+
+for (const locale of LOCALES) {
+  const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
+
+  describe(`self-service on the order page (${locale})`, () => {
+    it("a shopper cancels an unshipped paid order and sees it cancelled with the refund", async () => {
+      const order = await paidGuestOrder(locale, "cancel");
+      const { context, page, errors } = await shopperPage(order, 390);
+      await page.goto(orderUrl(locale, order.number));
+      await hydrated(page, ".self-service button");
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancel-${locale}-390.png`);
+
+      await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).click();
+      const dialog = page.locator("dialog[open]");
+      await expect.poll(() => dialog.count()).toBe(1);
+      // Focus starts on the refusing button, so a stray Enter never cancels.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("orders.selfService.keep"));
+      await page.screenshot({ path: `${SCREENSHOTS}/self-service-cancel-dialog-${locale}-390.png` });
+      await dialog.getByRole("button", { name: t("orders.selfService.cancelConfirm") }).click();
+      await toastSays(page, t("orders.selfService.cancelled"));
+
+      await expect
+        .poll(() => page.locator(".order-details__head").textContent())
+        .toContain(t("orders.statuses.cancelled"));
+      const refunds = page.locator("[data-testid=refunds]");
+      await expect.poll(() => refunds.textContent()).toContain(t("orders.selfService.refundStatuses.succeeded"));
+      expect(await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).count()).toBe(0);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.png`);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it("a shopper returns a delivered item, staff approve, receive and refund it, and every message arrives in the shopper's language", async () => {
+      const order = await paidGuestOrder(locale, "return");
+      await deliverAsManager(order.number, `returns-${locale}`);
+
+      // The shopper asks for the return on the order page.
+      const shopper = await shopperPage(order);
+      const { page } = shopper;
+      await page.goto(orderUrl(locale, order.number));
+      await hydrated(page, ".self-service__form button[type=submit]");
+      await expectAxeClean(page, `order page with the return form (${locale})`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}.png`);
+      // On a phone the form stacks and nothing sticks out sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}-390.png`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // A submit without a reason is refused on the field, before anything is sent.
+      await page.locator("#return-items-0-quantity").fill("1");
+      await page.locator(".self-service__form button[type=submit]").click();
+      await expect
+        .poll(() => page.locator("#return-items-0-reason-error").textContent())
+        .toBe(t("orders.returns.reasonRequired"));
+      await page.locator("#return-items-0-reason").selectOption("damaged");
+      await page.locator("#return-items-0-note").fill(locale === "ar" ? "الشاشة مخدوشة" : "The screen is scratched");
+      await page.locator(".self-service__form button[type=submit]").click();
+      await toastSays(page, t("orders.returns.sent"));
+      const returns = page.locator("[data-testid=returns]");
+      await expect.poll(() => returns.textContent()).toContain(t("orders.returns.statuses.requested"));
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-requested-${locale}.png`);
+
+      // Staff decide, receive and refund it in the console.
+      const manager = await newStaffAccount(base, "manager", `returns-ui-${locale}`);
+      const staff = await newPage(browser);
+      await signInToConsole(staff.page, base, locale, manager);
+      await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(staff.page, ".console-returns .console-actions button");
+      await expectAxeClean(staff.page, `console order page with a return (${locale})`);
+      const panel = staff.page.locator(".console-returns");
+      expect(await panel.textContent()).toContain(t("orders.returns.reasons.damaged"));
+      await panel.getByRole("button", { name: t("console.orders.returns.actions.approve") }).click();
+      await toastSays(staff.page, t("console.orders.returns.done.approve"));
+
+      await panel.getByRole("button", { name: t("console.orders.returns.actions.receive") }).click();
+      await staff.page
+        .locator("dialog[open]")
+        .getByRole("button", { name: t("console.orders.returns.actions.receive") })
+        .click();
+      await toastSays(staff.page, t("console.orders.returns.done.receive"));
+
+      const refund = panel.locator(".console-actions button");
+      await expect.poll(() => refund.count()).toBe(1);
+      await refund.click();
+      await staff.page.locator("dialog[open] .button--danger").click();
+      await toastSays(staff.page, t("console.orders.returns.done.refund"));
+      await expect.poll(() => panel.textContent()).toContain(t("orders.returns.statuses.refunded"));
+      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/self-service-console-return-${locale}.png`);
+      expect(staff.errors).toEqual([]);
+      await staff.context.close();
+
+      // The shopper's page shows it refunded.
+      await page.reload();
+      await hydrated(page, "[data-testid=returns]");
+      expect(await returns.textContent()).toContain(t("orders.returns.statuses.refunded"));
+      expect(await page.locator("[data-testid=refunds]").textContent()).toContain(
+        t("orders.selfService.refundStatuses.succeeded"),
+      );
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-refunded-${locale}.png`);
+      expect(shopper.errors).toEqual([]);
+      await shopper.context.close();
+
+      // Every message of the order, in the shopper's language (rendered by the message consumer).
+      const purposes = ["order.placed", "order.paid", "order.delivered", "order.return_received", "order.refunded"];
+      type Sent = { purpose: string; lang: string; subject?: string; text?: string };
+      const outbox = async () =>
+        (
+          (await (await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(order.email)}`)).json()) as {
+            data: Sent[];
+          }
+        ).data;
+      await expect
+        .poll(async () => (await outbox()).map((m) => m.purpose), { timeout: 15_000, interval: 500 })
+        .toEqual(expect.arrayContaining(purposes));
+      for (const sent of (await outbox()).filter((m) => purposes.includes(m.purpose))) {
+        expect(sent.lang, sent.purpose).toBe(locale);
+        if (locale === "ar")
+          expect(`${sent.subject ?? ""} ${sent.text ?? ""}`, sent.purpose).toMatch(/[\u0600-\u06FF]/);
+      }
+    });
+  });
+}

@@ -1,0 +1,60 @@
+import { Hono, type Context } from "hono";
+import { returnRequestInput } from "../../../contract/returns";
+import type { BackendEnv } from "../env";
+import { notFound, ok } from "../http";
+import { say } from "../../lib/i18n";
+import { readInput } from "../../lib/validate";
+import { cartOwner } from "../identity";
+import { findOwnedOrder, presentOrder, type OrderRow } from "../services/orders";
+import { enforceLimits, requestNetwork } from "../services/rate-limit";
+import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
+
+/**
+ * The shopper's self-service on their order (issue 21): POST /orders/{number}/cancel and
+ * POST /orders/{number}/returns. Only the owner (a stranger gets the same 404 as for an unknown
+ * number); counted like the shop's other writes. Each answers the order as its page shows it.
+ */
+export const selfServiceRoutes = new Hono<BackendEnv>();
+
+/** The owner's order with what its page may offer (cancel, returns, refunds). */
+export function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
+  return presentOrder(c.env.DB, order, c.get("lang"), {
+    selfService: { returnWindowDays: returnWindowDays(c.env) },
+  });
+}
+
+async function ownOrder(c: Context<BackendEnv>, action: string): Promise<OrderRow> {
+  const owner = await cartOwner(c);
+  const number = c.req.param("number") ?? "";
+  await enforceLimits(c, "SHOP_LIMITER", [
+    `${action}:ip:${requestNetwork(c)}`,
+    `${action}:order:${number.toUpperCase()}`,
+  ]);
+  const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findOwnedOrder(c.env.DB, number, owner) : null;
+  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+  return order;
+}
+
+const reread = async (c: Context<BackendEnv>, order: OrderRow) =>
+  (await c.env.DB.prepare("SELECT * FROM orders WHERE id = ?").bind(order.id).first<OrderRow>()) ?? order;
+
+/** POST /orders/{number}/cancel: before it ships; the stock returns and a paid order is refunded in full. */
+selfServiceRoutes.post("/:number/cancel", async (c) => {
+  const lang = c.get("lang");
+  const { order, refund } = await cancelByShopper(c.env, await ownOrder(c, "cancel"), lang);
+  // The cancel stands when the provider refuses the refund: the shop retries it from the console.
+  return ok(
+    c,
+    await presentOwnOrder(c, order),
+    refund && !refund.succeeded && refund.message ? { message: refund.message } : {},
+  );
+});
+
+/** POST /orders/{number}/returns {items: [{product_id, quantity, reason, note?}]}: within the return window. */
+// The owner is checked before the input, so a stranger learns nothing from a 422.
+selfServiceRoutes.post("/:number/returns", async (c) => {
+  const order = await ownOrder(c, "return");
+  const input = await readInput(c, "json", (m) => returnRequestInput(m));
+  await requestReturn(c.env, order, input, c.get("lang"));
+  return ok(c, await presentOwnOrder(c, await reread(c, order)), { status: 201 });
+});
