@@ -1,7 +1,7 @@
+import { lazy, Suspense } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
-import { OrderSelfService } from "../components/OrderSelfService";
 import { readOwned, type Owned } from "../lib/api/owned";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
@@ -9,6 +9,14 @@ import { pageMeta } from "../lib/seo";
 import { isLocale } from "../lib/locales";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
+
+/**
+ * Cancel and returns (issue 21) carry the shop's form library: their chunk loads once the order
+ * is on screen, not with the page (the details first; the bundle budget counts first loads).
+ */
+const OrderSelfService = lazy(() =>
+  import("../components/OrderSelfService").then((m) => ({ default: m.OrderSelfService })),
+);
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkoutStatus", noindex: true });
 
@@ -74,7 +82,11 @@ export default function CheckoutStatus({ loaderData: load }: Route.ComponentProp
               </Link>
             </p>
           ) : null}
-          <OrderSelfService order={load.data} />
+          {load.data.self_service ? (
+            <Suspense fallback={null}>
+              <OrderSelfService order={load.data} />
+            </Suspense>
+          ) : null}
         </OrderDetails>
       ) : null}
     </StatusPage>
