@@ -19,7 +19,7 @@ import { routeRulesMiddleware } from "./middleware/route-rules";
 import { validatePageMiddleware } from "./middleware/validate-page";
 import stylesUrl from "./styles/app.css?url";
 
-export const middleware: Route.MiddlewareFunction[] = [routeRulesMiddleware, validatePageMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware, routeRulesMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesUrl },
