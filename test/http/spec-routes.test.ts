@@ -30,7 +30,9 @@ describe("spec §2 and §8 routes", () => {
   });
 
   it("§2: a route rule redirects the old product path /{locale}/product/{slug} to product-details, 301, keeping the query", async () => {
-    const products = (await (await fetch(`${base}/backend/products?per_page=1`)).json()) as { data: { slug: string }[] };
+    const products = (await (await fetch(`${base}/backend/products?per_page=1`)).json()) as {
+      data: { slug: string }[];
+    };
     const slug = products.data[0].slug;
     for (const { locale } of LOCALES) {
       const res = await fetch(`${base}/${locale}/product/${slug}?ref=mail`, { redirect: "manual" });
