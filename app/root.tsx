@@ -15,10 +15,11 @@ import { shopContext } from "./lib/context";
 import { LOCALES } from "./lib/locales";
 import { useNonce } from "./lib/nonce";
 import { useLocale, useT } from "./lib/use-locale";
+import { routeRulesMiddleware } from "./middleware/route-rules";
 import { validatePageMiddleware } from "./middleware/validate-page";
 import stylesUrl from "./styles/app.css?url";
 
-export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware, routeRulesMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesUrl },

@@ -37,6 +37,7 @@ const shopPages = [
   route("order/checkout/status", "routes/order.checkout.status.tsx"),
   route("proceed-payement", "routes/proceed-payement.tsx"),
   route("shopping-cart", "routes/shopping-cart.tsx"),
+  route("error", "routes/error.tsx", { id: "locale-error" }),
   route("*", "routes/not-found.tsx"),
 ];
 

@@ -53,6 +53,29 @@ export function localeCookie(cookieHeader: string | null, locale: Locale): strin
   return current === locale ? null : serialize(LOCALE_COOKIE, locale, { path: "/", maxAge: ONE_YEAR, sameSite: "lax" });
 }
 
+const MOBILE_UA = /Mobi|Android|iPhone|iPad|iPod|Windows Phone/i;
+
+/**
+ * Spec §7/§9 `device-type` on the server (DESIGN §5): 2 for a mobile device (the client hint or
+ * a mobile user agent), else 1. The SSR client and the own server's calls both ask this.
+ */
+export function deviceTypeFromHeaders(headers: Headers): 1 | 2 {
+  if (headers.get("sec-ch-ua-mobile") === "?1") return 2;
+  return MOBILE_UA.test(headers.get("user-agent") ?? "") ? 2 : 1;
+}
+
+/**
+ * Spec §7 `content-language` of a call the edge makes for a visitor: the language the caller
+ * named, else the locale cookie, else Accept-Language, else en.
+ */
+export function localeFromHeaders(headers: Headers): Locale {
+  const named = headers.get("content-language")?.trim().toLowerCase();
+  if (named === "en" || named === "ar") return named;
+  const cookie = parse(headers.get("cookie") ?? "")[LOCALE_COOKIE];
+  if (cookie === "en" || cookie === "ar") return cookie;
+  return /^\s*ar\b/i.test(headers.get("accept-language") ?? "") ? "ar" : "en";
+}
+
 declare const __BUILD_ID__: string;
 declare const __BUILD_TIME__: number;
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { deviceTypeFromHeaders, localeFromHeaders } from "../contract/edge";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
 
@@ -31,8 +32,10 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   const visitor = c.req.header("cf-connecting-ip");
   if (visitor) headers.set("cf-connecting-ip", visitor);
   else headers.delete("cf-connecting-ip");
-  const language = c.req.header("content-language");
-  if (language && !headers.has("content-language")) headers.set("content-language", language);
+  // Spec §7: every backend call carries the content language and the device type. A call made for
+  // a visitor takes them from the visitor's request unless the caller set them itself.
+  if (!headers.has("content-language")) headers.set("content-language", localeFromHeaders(c.req.raw.headers));
+  if (!headers.has("device-type")) headers.set("device-type", String(deviceTypeFromHeaders(c.req.raw.headers)));
   const external = externalBackend(c.env);
   if (external) return fetch(`${external}${path}`, { ...init, headers });
   return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));

@@ -34,6 +34,21 @@ export function createUpdatePoll(deps: UpdatePollDeps): UpdatePoll {
   const state = deps.state ?? createUpdateState();
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  /**
+   * A new id is only an update once its `builds/meta/{buildId}.json` answers (spec §7 technical
+   * calls): a deploy that is still rolling out, or an id the server does not know, is not one yet
+   * and the next interval asks again, so the full reload never lands on a half-published build.
+   */
+  async function buildIsComplete(id: string): Promise<boolean> {
+    const res = await deps.fetch(`/builds/meta/${encodeURIComponent(id)}.json`, {
+      cache: "no-store",
+      headers: { accept: "application/json" },
+    });
+    if (!res.ok) return false;
+    const meta = (await res.json()) as { id?: unknown };
+    return meta.id === id;
+  }
+
   async function check(): Promise<boolean> {
     if (state.isPending()) return true;
     try {
@@ -44,6 +59,7 @@ export function createUpdatePoll(deps: UpdatePollDeps): UpdatePoll {
       if (!res.ok) return false;
       const body = (await res.json()) as { id?: unknown };
       if (typeof body.id !== "string" || body.id === "") return false;
+      if (body.id !== deps.currentBuildId && !(await buildIsComplete(body.id))) return false;
       state.record(body.id, deps.currentBuildId);
     } catch {
       // Offline or a bad answer: try again at the next interval.

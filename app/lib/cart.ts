@@ -19,7 +19,7 @@ import {
   type CartResponse,
   type DiscountType,
 } from "../state/cart";
-import { browserApi, handleBrowserError } from "./api/browser";
+import { browserApi, handleBrowserError, ownServerApi } from "./api/browser";
 import { ApiError } from "./api/errors";
 import { translate } from "./i18n";
 import { localeOfPath, type Locale } from "./locales";
@@ -148,12 +148,14 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
 
 /**
  * Adds to a line. Spec §4: a guest id is requested first when needed; after a successful add the
- * cart is reloaded; a failed add records the product id as having an invalid quantity.
+ * cart is reloaded; a failed add records the product id as having an invalid quantity. Spec §7:
+ * the add goes through the own server's `POST /api/cart/add-product {productId, quantity}`, which
+ * passes it on to the backend's `/cart/add-product` with the visitor's token or guest id.
  */
 export async function addProductToCart(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
   try {
     await ensureGuestId();
-    await browserApi(ctx.locale).post<CartResponse>("/cart/add-product", { product_id: productId, quantity });
+    await ownServerApi(ctx.locale).post<CartResponse>("/cart/add-product", { productId, quantity });
   } catch (error) {
     ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
     if (error instanceof ApiError && (error.status === 422 || error.status === 400))

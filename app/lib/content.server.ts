@@ -14,6 +14,6 @@ export async function loadContentPage(
     const { data } = await api.get<ContentPage>(`/pages/${encodeURIComponent(slug)}`);
     return { page: data };
   } catch (error) {
-    failLoad(error, locale, `Page Not Found: ${new URL(args.request.url).pathname}`);
+    failLoad(error, locale);
   }
 }

@@ -1,12 +1,7 @@
 import type { DeviceType } from "./api/client";
 
-const MOBILE_UA = /Mobi|Android|iPhone|iPad|iPod|Windows Phone/i;
-
-/** 2 for a mobile device (client hint or a mobile user agent), else 1. */
-export function deviceTypeFromHeaders(headers: Headers): DeviceType {
-  if (headers.get("sec-ch-ua-mobile") === "?1") return 2;
-  return MOBILE_UA.test(headers.get("user-agent") ?? "") ? 2 : 1;
-}
+/** 2 for a mobile device (client hint or a mobile user agent), else 1; one rule with the edge's. */
+export { deviceTypeFromHeaders } from "../../contract/edge";
 
 /** In the browser: a coarse pointer on a narrow viewport is mobile. */
 export function deviceTypeInBrowser(): DeviceType {

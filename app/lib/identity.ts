@@ -1,6 +1,10 @@
+import { useStore } from "jotai";
+import { useEffect } from "react";
 import type { Account, SignedIn } from "../../contract/account";
+import { currentUserAtom } from "../state/user";
 import type { SessionUser } from "./context";
 import { browserApi } from "./api/browser";
+import { deviceTypeInBrowser } from "./device";
 import { ApiError } from "./api/errors";
 import type { Locale } from "./locales";
 import { clearStored, readStored, writeStored } from "./tab-storage";
@@ -33,6 +37,9 @@ async function ownServer(path: string, init: RequestInit = {}): Promise<Response
       credentials: "same-origin",
       headers: {
         accept: "application/json",
+        // Spec §7: the own server passes these on to the backend calls it makes for this visitor.
+        "content-language": document.documentElement.lang.toLowerCase().startsWith("ar") ? "ar" : "en",
+        "device-type": String(deviceTypeInBrowser()),
         ...(init.body ? { "content-type": "application/json" } : {}),
         ...init.headers,
       },
@@ -73,6 +80,38 @@ export async function fetchStoredUser(): Promise<SessionUser | null> {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
   }
+}
+
+/**
+ * Spec §7 `GET /api/get-user`, on app start in a tab that holds a token: the user the own server
+ * keeps becomes the signed-in user in the browser. When the own server has none (signed out in
+ * another tab, the session expired or its token was revoked), the tab's token and userId are
+ * dropped, so it stops calling the backend with a token that no longer stands for a session.
+ */
+export async function restoreStoredUser(store: ReturnType<typeof useStore>): Promise<void> {
+  if (!readStored("token")) return;
+  let user: SessionUser | null;
+  try {
+    user = await fetchStoredUser();
+  } catch {
+    return; // Offline or the own server failing: keep what the tab has, ask again on the next start.
+  }
+  if (!user) {
+    writeStored("token", null);
+    writeStored("userId", null);
+    store.set(currentUserAtom, null);
+    return;
+  }
+  writeStored("userId", String(user.id));
+  if (store.get(currentUserAtom) === undefined) store.set(currentUserAtom, user);
+}
+
+/** Runs `restoreStoredUser` once when the layout first mounts in the browser. */
+export function useStoredUser(): void {
+  const store = useStore();
+  useEffect(() => {
+    void restoreStoredUser(store);
+  }, [store]);
 }
 
 /**

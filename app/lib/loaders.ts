@@ -1,19 +1,15 @@
 import { data, type RouterContextProvider } from "react-router";
 import type { Envelope } from "./api/client";
-import { ApiError } from "./api/errors";
 import { handleServerError } from "./api/server";
 import { shopContext } from "./context";
 import { isLocale, type Locale } from "./locales";
 
 /**
- * For the storefront's public loaders: a backend 404 becomes the shop's own 404 page (the layout's
- * error boundary) rather than a redirect; anything else goes through the common handler and,
- * unless it redirected, surfaces with its status and message.
+ * For the storefront's public loaders: every failure goes through the common handler of spec §8,
+ * so a backend 404 (an unknown product, page or service) redirects to /error like everywhere
+ * else; anything that did not redirect surfaces with its status and message.
  */
-export function failLoad(error: unknown, locale: Locale, notFound?: string): never {
-  if (error instanceof ApiError && error.status === 404) {
-    throw data(notFound ?? error.message, { status: 404, statusText: "Not Found" });
-  }
+export function failLoad(error: unknown, locale: Locale): never {
   const handled = handleServerError(error, locale);
   throw data(handled.message, { status: handled.status });
 }

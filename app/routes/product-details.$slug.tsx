@@ -31,7 +31,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [product] = withPriceLabels([data], locale);
     return { product: { ...product, related: withPriceLabels(data.related, locale) } };
   } catch (error) {
-    failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
+    failLoad(error, locale);
   }
 }
 

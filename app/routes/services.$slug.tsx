@@ -25,7 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const [service] = withPriceFromLabels([data], locale);
     return { service };
   } catch (error) {
-    failLoad(error, locale, `Page Not Found: ${new URL(request.url).pathname}`);
+    failLoad(error, locale);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/shop";
 import { useRetryFailedData } from "../client/data-retry";
+import { useHistoryBack } from "../components/BackButton";
 import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
@@ -8,6 +9,7 @@ import { Header } from "../components/Header";
 import { useCartHydration } from "../lib/cart";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
+import { useStoredUser } from "../lib/identity";
 import { isLocale } from "../lib/locales";
 import { useT } from "../lib/use-locale";
 import { catalogueMiddleware } from "../middleware/catalogue";
@@ -38,6 +40,8 @@ function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode
   // again when the identity (sign-in merges the guest cart) or the locale changes. Not per
   // navigation: a clientLoader here would ask for the cart on every page change and revalidation.
   useCartHydration();
+  useStoredUser();
+  useHistoryBack();
   return (
     <>
       <a className="skip-link" href="#main">

@@ -405,8 +405,10 @@ describe("a deploy while the shop is open", () => {
       await waitForServiceWorker(page);
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const latestCalls: string[] = [];
+      const metaCalls: string[] = [];
       page.on("request", (r) => {
         if (r.url().includes("/builds/latest.json")) latestCalls.push(r.url());
+        if (r.url().includes("/builds/meta/")) metaCalls.push(new URL(r.url()).pathname);
       });
 
       // An hour with the same build: a poll, nothing pending, client navigation stays in the document.
@@ -422,6 +424,8 @@ describe("a deploy while the shop is open", () => {
 
       await page.clock.runFor(3_600_000);
       await expect.poll(() => page.locator(".pwa-status").getAttribute("data-update-pending")).toBe("true");
+      // §7: the new build's builds/meta/{buildId}.json was fetched when it was seen (never the running one's).
+      expect(metaCalls).toEqual([`/builds/meta/${nextId}.json`]);
       await expect.poll(() => page.getByText(en.sw.updatePending).isVisible()).toBe(true);
       expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 

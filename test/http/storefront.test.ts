@@ -207,9 +207,12 @@ describe("a product page", () => {
     expect(imgs.some((img) => /fetchpriority="high"/i.test(img))).toBe(true);
   });
 
-  it("an unknown slug is the shop's 404 page", async () => {
+  it("§8: an unknown slug is a backend 404, which redirects to /error (the error screen, status 404)", async () => {
     for (const locale of ["en", "ar"]) {
-      const { status, html } = await page(`/${locale}/product-details/no-such-product-here`);
+      const res = await fetch(`${base}/${locale}/product-details/no-such-product-here`, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      expect(new URL(res.headers.get("location")!, base).pathname).toBe("/error");
+      const { status, html } = await page("/error");
       expect(status).toBe(404);
       expect(html).toContain('class="error-screen"');
       expect(html).toContain("site-header");
@@ -230,9 +233,12 @@ describe("content pages", () => {
     expect(main).not.toContain("## ");
   });
 
-  it("an unknown content page or service is a 404", async () => {
-    expect((await page("/en/page/no-such-page")).status).toBe(404);
-    expect((await page("/ar/services/no-such-service")).status).toBe(404);
+  it("§8: an unknown content page or service is a backend 404, which redirects to /error", async () => {
+    for (const path of ["/en/page/no-such-page", "/ar/services/no-such-service"]) {
+      const res = await fetch(`${base}${path}`, { redirect: "manual" });
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("location"), path).toBe("/error");
+    }
   });
 });
 

@@ -67,11 +67,35 @@ describe("update poll", () => {
     expect(poll.latestId()).toBe("build-2");
     expect(listener).toHaveBeenCalledTimes(1);
 
-    // Once pending, there is nothing more to ask.
+    // Once pending, there is nothing more to ask (latest twice, the new build's meta once).
     await vi.advanceTimersByTimeAsync(UPDATE_POLL_INTERVAL_MS);
-    expect(api.fetch).toHaveBeenCalledTimes(2);
+    expect(api.fetch).toHaveBeenCalledTimes(3);
     expect(listener).toHaveBeenCalledTimes(1);
     poll.stop();
+  });
+
+  it("§7: GET builds/meta/{buildId}.json is fetched when a new build is seen, and only a build whose meta answers is an update", async () => {
+    let metaLive = false;
+    const calls: string[] = [];
+    const fetch = vi.fn(async (url: string) => {
+      calls.push(url);
+      if (url.startsWith("/builds/latest.json")) return Response.json({ id: "build-2", timestamp: 2 });
+      if (url === "/builds/meta/build-2.json" && metaLive) return Response.json({ id: "build-2", timestamp: 2 });
+      return Response.json({ message: "Not found" }, { status: 404 });
+    });
+    const poll = createUpdatePoll({ currentBuildId: "build-1", fetch });
+    await poll.check();
+    expect(calls).toEqual([`/builds/latest.json?t=${Date.now()}`, "/builds/meta/build-2.json"]);
+    expect(poll.isPending()).toBe(false);
+
+    metaLive = true;
+    expect(await poll.check()).toBe(true);
+    expect(calls.at(-1)).toBe("/builds/meta/build-2.json");
+
+    // The running build's own id never asks for meta.
+    const same = vi.fn(async () => Response.json({ id: "build-1" }));
+    await createUpdatePoll({ currentBuildId: "build-1", fetch: same }).check();
+    expect(same).toHaveBeenCalledTimes(1);
   });
 
   it("being offline or a broken answer is not an update; the next interval tries again", async () => {

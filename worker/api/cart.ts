@@ -50,8 +50,9 @@ cartApi.post("/add-product", validate("json", addProductBody), async (c) => {
     if (session) headers.set("authorization", `Bearer ${session.token}`);
     else if (guestId) headers.set("guest-id", guestId);
   }
+  // The browser knows its own device type best (viewport and pointer); the transport fills it in otherwise.
   const deviceType = c.req.header("device-type");
-  if (deviceType) headers.set("device-type", deviceType);
+  if (deviceType === "1" || deviceType === "2") headers.set("device-type", deviceType);
   const res = await callBackendOrUnavailable(c, "/cart/add-product", {
     method: "POST",
     headers,

@@ -80,10 +80,16 @@ export async function authenticate(c: Context<BackendEnv>): Promise<number | nul
   return token ? userForToken(c.env.DB, token) : null;
 }
 
-/** The signed-in user's id; anyone else gets 401. */
+/**
+ * The signed-in user's id; anyone else gets 401. An `Id` header (DESIGN §6), sent by the
+ * storefront on calls that act on the account itself, must name the token's own user: a token
+ * paired with another account's id (a stale or tampered tab) is refused rather than acted on.
+ */
 export async function requireUser(c: Context<BackendEnv>): Promise<number> {
   const userId = await authenticate(c);
   if (userId === null) throw new BackendError(401, "Unauthenticated.");
+  const claimed = c.req.header("id")?.trim();
+  if (claimed && claimed !== String(userId)) throw new BackendError(401, "Unauthenticated.");
   return userId;
 }
 

@@ -5,8 +5,10 @@ import { PasswordField } from "../form/PasswordField";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
-import { changePassword } from "../../lib/api/account";
+import { changePassword, checkPassword } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
+import { ApiError } from "../../lib/api/errors";
+import { currentIdentity } from "../../lib/identity";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -33,7 +35,18 @@ export function ChangePassword() {
     setDone(false);
     const saved = await run(
       t("auth.savingPassword"),
-      () => changePassword(browserApi(locale), values),
+      async () => {
+        // Spec §7 check-password first: a wrong current password is said on its field before
+        // anything changes; change-password checks it again, so this is never the only guard.
+        const api = browserApi(locale);
+        const { userId } = currentIdentity();
+        const check = await checkPassword(api, values.current_password, userId);
+        if (!check.data.valid) {
+          const message = check.message || t("errors.default");
+          throw new ApiError(422, message, { current_password: [message] });
+        }
+        return changePassword(api, values, userId);
+      },
       (res) => res.message || t("auth.passwordChanged"),
     );
     if (saved) setDone(true);

@@ -66,9 +66,18 @@ export function setNewPassword(api: Api, resetToken: string, values: NewPassword
   return api.post("/client/auth/update-password", { reset_token: resetToken, ...values });
 }
 
-/** POST /client/auth/change-password: a signed-in shopper's new password. */
-export function changePassword(api: Api, values: NewPassword & { current_password: string }) {
-  return api.post("/client/auth/change-password", values);
+/**
+ * POST /client/auth/check-password (spec §7): whether the signed-in shopper's password is this
+ * one; a wrong one answers `valid: false` with the backend's message. `Id` names the account the
+ * tab believes it is signed in as (DESIGN §6), so a mismatched token is refused.
+ */
+export function checkPassword(api: Api, password: string, userId: string | null) {
+  return api.post<{ valid: boolean }>("/client/auth/check-password", { password }, { id: userId ?? undefined });
+}
+
+/** POST /client/auth/change-password: a signed-in shopper's new password (the backend checks the current one again). */
+export function changePassword(api: Api, values: NewPassword & { current_password: string }, userId: string | null) {
+  return api.post("/client/auth/change-password", values, { id: userId ?? undefined });
 }
 
 /** GET /client/auth/profile: the signed-in shopper. */

@@ -23,6 +23,19 @@ export function browserApi(locale: Locale): Api {
   );
 }
 
+/**
+ * The own server's calls that speak the backend's language (spec §7 "own-server local calls",
+ * `/api/...`): the same client, headers and error handling, only the base differs.
+ */
+export function ownServerApi(locale: Locale): Api {
+  return createApi((path, init) => fetch(`/api${path}`, { ...init, credentials: "same-origin" }), {
+    locale,
+    deviceType: deviceTypeInBrowser(),
+    token: readStored("token"),
+    guestId: readStored("guestId"),
+  });
+}
+
 /** The common handler in the browser: real navigation and sonner toasts. */
 export function handleBrowserError(error: unknown, locale: Locale, navigate: (to: string) => void): HandledError {
   return handleApiError(error, { locale, redirect: navigate, toast: (m) => toast.error(m) });

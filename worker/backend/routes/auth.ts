@@ -155,7 +155,9 @@ authRoutes.post("/check-password", async (c) => {
   const userId = await requireUser(c);
   const input = await body(c, (f) => v.object({ password: f.loginPassword }));
   await limit(c, "AUTH_LIMITER", "check-password", `user:${userId}`);
-  return ok(c, { valid: await checkPassword(accountsEnv(c), userId, input.password) });
+  const valid = await checkPassword(accountsEnv(c), userId, input.password);
+  // The refusal's wording comes from here, so the change-password form says what the backend says.
+  return ok(c, { valid }, valid ? {} : { message: say(lang(c), MESSAGES.currentPasswordWrong) });
 });
 
 authRoutes.post("/change-password", async (c) => {

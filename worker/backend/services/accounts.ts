@@ -629,28 +629,17 @@ export interface SocialPlatform {
 }
 
 /**
- * The OpenID Connect providers the operator configured in SOCIAL_PROVIDERS (a JSON list of
- * `{id, name, authorize_url}`); none by default, so the storefront shows no social button.
- * Malformed configuration lists nothing rather than a button that cannot work.
+ * The social sign-in providers this backend can take a shopper through from button to session
+ * (DESIGN §5: "a button is only shown for a provider whose whole flow works"). The reference
+ * backend has no OpenID Connect callback (no code exchange, PKCE, state, nonce or account
+ * linking), so it lists none, whatever SOCIAL_PROVIDERS says; a configured list is reported once
+ * per isolate so the operator knows it is ignored. A backend that completes the flow lists its own.
  */
+let socialIgnoredReported = false;
 export function socialPlatforms(raw: string | undefined): SocialPlatform[] {
-  if (!raw?.trim()) return [];
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (!Array.isArray(parsed)) return [];
-    return parsed
-      .filter(
-        (p): p is SocialPlatform =>
-          typeof p === "object" &&
-          p !== null &&
-          typeof p.id === "string" &&
-          typeof p.name === "string" &&
-          typeof p.authorize_url === "string" &&
-          /^https:\/\//.test(p.authorize_url),
-      )
-      .map((p) => ({ id: p.id, name: p.name, authorize_url: p.authorize_url }));
-  } catch {
-    console.warn(JSON.stringify({ level: "warn", event: "social.config_invalid" }));
-    return [];
+  if (raw?.trim() && !socialIgnoredReported) {
+    socialIgnoredReported = true;
+    console.warn(JSON.stringify({ level: "warn", event: "social.providers_ignored", reason: "no_callback_flow" }));
   }
+  return [];
 }
