@@ -5,8 +5,9 @@
 // every page that never shows a toast. Toasts raised before it is there wait in a queue and show,
 // in order, as soon as the real Toaster has subscribed. Server and client both render nothing
 // until then, so hydration always matches. Sizes and timings: docs/PERFORMANCE.md ("Bundles").
+// The lazily loaded module is ./sonner-shop.tsx: sonner, with its Toaster placed below the header.
 import { createElement, useEffect, useState, type ComponentProps } from "react";
-import type * as Sonner from "sonner";
+import type * as Sonner from "./sonner-shop";
 import { whenIdle } from "./idle";
 
 type Real = typeof Sonner;
@@ -21,7 +22,7 @@ let subscribed = false;
 const queue: ((s: Real) => void)[] = [];
 
 function load(): Promise<Real> {
-  loading ??= import("sonner").then((m) => (real = m));
+  loading ??= import("./sonner-shop").then((m) => (real = m));
   return loading;
 }
 
@@ -30,9 +31,10 @@ let wanted = false;
 const demand = new Set<() => void>();
 
 function run(call: (s: Real) => void): void {
-  for (const watch of headerWatchers) watch();
-  if (real && subscribed) call(real);
-  else {
+  if (real && subscribed) {
+    real.beforeToast();
+    call(real);
+  } else {
     queue.push(call);
     if (!wanted) {
       wanted = true;
@@ -79,55 +81,8 @@ export const toast: Toast = Object.assign(show(), {
   getToasts: () => real?.toast.getToasts() ?? [],
 });
 
-/**
- * Toasts never cover the header's controls (logo, search, language, sign-in, cart; the console's
- * brand and menu), in either direction and at any width: the toaster's top edge sits below the
- * page's header. The header's height changes when it wraps on a phone, so it is measured when a
- * toast is raised and kept up to date while the toaster is mounted (ResizeObserver). The header is
- * looked up again at each toast, since the storefront and the console have their own.
- */
-const HEADER = ".site-header, .console-header";
-/** Space between the header's lower edge and the first toast, px (sonner's own side offsets stay). */
-const BELOW_HEADER_GAP = 8;
-const headerWatchers = new Set<() => void>();
-
-function headerBottom(): number {
-  const header = document.querySelector<HTMLElement>(HEADER);
-  if (!header) return 0;
-  // A sticky header (the storefront's) is as tall as its box; the console's scrolls away, so its
-  // box height is a safe upper bound too; content above a header (none today) counts through `bottom`.
-  return Math.ceil(Math.max(header.offsetHeight, header.getBoundingClientRect().bottom));
-}
-
-function useBelowHeader(active: boolean): number | undefined {
-  const [top, setTop] = useState<number | undefined>(undefined);
-  useEffect(() => {
-    if (!active) return;
-    let watched: Element | null = null;
-    const measure = () => setTop(headerBottom() + BELOW_HEADER_GAP);
-    const observer = new ResizeObserver(measure);
-    const watch = () => {
-      const header = document.querySelector(HEADER);
-      if (header !== watched) {
-        observer.disconnect();
-        watched = header;
-        if (header) observer.observe(header);
-      }
-      measure();
-    };
-    headerWatchers.add(watch);
-    watch();
-    return () => {
-      headerWatchers.delete(watch);
-      observer.disconnect();
-    };
-  }, [active]);
-  return top;
-}
-
 export function Toaster(props: ComponentProps<Real["Toaster"]>) {
   const [mod, setMod] = useState<Real | undefined>(undefined);
-  const top = useBelowHeader(Boolean(mod));
   useEffect(() => {
     let live = true;
     const mount = () => void load().then((m) => live && setMod(m));
@@ -142,17 +97,14 @@ export function Toaster(props: ComponentProps<Real["Toaster"]>) {
       demand.delete(mount);
     };
   }, []);
-  // The real Toaster mounts once sonner is there and the header is measured.
-  const shown = mod && top !== undefined ? mod : undefined;
   useEffect(() => {
-    if (!shown) return;
+    if (!mod) return;
     // The real Toaster (a child) subscribed in its own effect, which runs before this one.
     subscribed = true;
-    for (const call of queue.splice(0)) call(shown);
+    for (const call of queue.splice(0)) call(mod);
     return () => {
       subscribed = false;
     };
-  }, [shown]);
-  if (!shown) return null;
-  return createElement(shown.Toaster, { ...props, offset: { top }, mobileOffset: { top } });
+  }, [mod]);
+  return mod ? createElement(mod.Toaster, props) : null;
 }

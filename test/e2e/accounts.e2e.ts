@@ -390,13 +390,16 @@ for (const locale of LOCALES) {
       const { context, page } = await open();
       await page.goto(`${base}/${locale}/auth/register`);
       await hydrated(page);
-      // Tabbing through the empty name field (touched, never changed) shows nothing.
+      // Tabbing through the empty name field (touched and validated, never changed) shows nothing.
       const nameInput = page.locator("input[name=name]");
       await nameInput.focus();
       await page.keyboard.press("Tab");
-      await page.keyboard.press("Tab");
+      await expect
+        .poll(() => page.locator("input[name=email]").evaluate((el) => el === document.activeElement))
+        .toBe(true);
       await page.waitForTimeout(300);
       expect(await page.locator(".field__error").count()).toBe(0);
+      expect(await nameInput.getAttribute("aria-invalid")).toBeNull();
       const emailInput = page.locator("input[name=email]");
       await emailInput.fill("not-an-email");
       expect(await page.locator(".field__error").count()).toBe(0);

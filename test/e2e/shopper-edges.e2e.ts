@@ -252,7 +252,7 @@ describe("toasts and the header (spec §9)", () => {
         )) as {
           property: string;
           declared: string;
-          duration: number;
+          duration?: number;
           on: string;
           phase: string;
           expanded: string;
@@ -264,12 +264,15 @@ describe("toasts and the header (spec §9)", () => {
         // Declared 300 ms, and run for 300 ms; only a transition reversed half-way runs shorter (CSS
         // shortens a reversal in proportion to how far the interrupted one had got).
         expect(new Set(movement.map((s) => s.declared))).toEqual(new Set(["0.3s"]));
-        for (const s of movement) expect(Math.round(s.duration)).toBeLessThanOrEqual(300);
+        // (A transition cancelled in the frame it started has no animation left to read.)
+        const timed = movement.filter((s) => typeof s.duration === "number");
+        expect(timed.length).toBeGreaterThan(5);
+        for (const s of timed) expect(Math.round(s.duration ?? 0)).toBeLessThanOrEqual(300);
         const behind = (s: (typeof movement)[number]) => s.on === "toast" && s.front === "false";
         // The stack expanded, collapsed, and its toasts left: each of those moves was seen, at 300 ms.
         const moved = (phase: string) =>
           movement.some(
-            (s) => behind(s) && s.phase === phase && s.property === "transform" && Math.round(s.duration) === 300,
+            (s) => behind(s) && s.phase === phase && s.property === "transform" && Math.round(s.duration ?? 0) === 300,
           );
         expect(moved("stack"), JSON.stringify(movement)).toBe(true);
         expect(moved("expand"), JSON.stringify(movement)).toBe(true);
