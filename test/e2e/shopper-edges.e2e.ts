@@ -134,6 +134,7 @@ describe("toasts and the header (spec §9)", () => {
           await page.mouse.move(2, 790);
           await toastsSettled(page);
           await page.screenshot({ path: `${SCREENSHOTS}/header-toasts-${locale}-${width}.png` });
+          await expectAxeClean(page, `${locale} product page with toasts, ${width} px`);
           expect(errors).toEqual([]);
         } finally {
           await context.close();
@@ -414,6 +415,7 @@ describe("checkout with an empty cart (spec §4)", () => {
           MESSAGES[locale].form.email,
         ]);
         await page.screenshot({ path: `${SCREENSHOTS}/checkout-dirty-email-${locale}.png` });
+        await expectAxeClean(page, `${locale} checkout`);
 
         await page.locator(".site-header .cart-button").click();
         await eventually(() => drawerOpen(page)).toBe(true);
