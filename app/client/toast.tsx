@@ -5,8 +5,9 @@
 // every page that never shows a toast. Toasts raised before it is there wait in a queue and show,
 // in order, as soon as the real Toaster has subscribed. Server and client both render nothing
 // until then, so hydration always matches. Sizes and timings: docs/PERFORMANCE.md ("Bundles").
+// The lazily loaded module is ./sonner-shop.tsx: sonner, with its Toaster placed below the header.
 import { createElement, useEffect, useState, type ComponentProps } from "react";
-import type * as Sonner from "sonner";
+import type * as Sonner from "./sonner-shop";
 import { whenIdle } from "./idle";
 
 type Real = typeof Sonner;
@@ -21,7 +22,7 @@ let subscribed = false;
 const queue: ((s: Real) => void)[] = [];
 
 function load(): Promise<Real> {
-  loading ??= import("sonner").then((m) => (real = m));
+  loading ??= import("./sonner-shop").then((m) => (real = m));
   return loading;
 }
 
@@ -30,8 +31,10 @@ let wanted = false;
 const demand = new Set<() => void>();
 
 function run(call: (s: Real) => void): void {
-  if (real && subscribed) call(real);
-  else {
+  if (real && subscribed) {
+    real.beforeToast();
+    call(real);
+  } else {
     queue.push(call);
     if (!wanted) {
       wanted = true;

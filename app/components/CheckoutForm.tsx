@@ -60,7 +60,8 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const signedIn = useMemo(() => Boolean(readStored("token")), []);
 
   const [values, setValues] = useState<Values>(EMPTY);
-  const [touched, setTouched] = useState<ReadonlySet<FieldName>>(new Set());
+  /** Fields the visitor changed: their messages show (spec §5, "after a field is dirty"). */
+  const [dirty, setDirty] = useState<ReadonlySet<FieldName>>(new Set());
   const [submitted, setSubmitted] = useState(0);
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
   /** A form-level message from the server (or the network) for the last attempt. */
@@ -158,14 +159,13 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const errorOf = (name: FieldName): string => {
     const server = serverErrors.find((e) => e.type === name)?.message;
     if (server) return server;
-    return touched.has(name) || submitted > 0 ? clientError(name) : "";
+    return dirty.has(name) || submitted > 0 ? clientError(name) : "";
   };
   const set = (name: FieldName, value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
-    setTouched((s) => new Set(s).add(name));
+    setDirty((s) => (s.has(name) ? s : new Set(s).add(name)));
     setServerErrors((errs) => errs.filter((e) => e.type !== name));
   };
-  const blur = (name: FieldName) => setTouched((s) => (s.has(name) ? s : new Set(s).add(name)));
 
   const fieldProps = (name: FieldName) => {
     const error = errorOf(name);
@@ -175,7 +175,6 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
       name,
       value: values[name],
       onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(name, e.target.value),
-      onBlur: () => blur(name),
       "aria-invalid": error ? true : undefined,
       "aria-describedby": error ? `${id}-error` : undefined,
     };
@@ -390,7 +389,6 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
                   value={values.phone}
                   defaultCountry="SA"
                   onChange={(e164) => set("phone", e164)}
-                  onBlur={() => blur("phone")}
                   invalid={Boolean(errorOf("phone"))}
                   describedBy={errorOf("phone") ? `${fieldId("phone", ID_PREFIX)}-error` : undefined}
                   required

@@ -49,7 +49,12 @@ export interface PhoneInputProps {
  * A phone number with its country (spec §5): strict (digits and a leading plus), stops at the
  * country's maximum length, E.164 out. The country list is a searchable listbox (search
  * debounced 100 ms) with localized names, and the closed country button answers type-ahead
- * like a native select (the buffer resets after 1 s). The number itself is always LTR.
+ * like a native select (the buffer resets after 1 s).
+ *
+ * The field is always laid out left to right, in Arabic too: a phone number is written
+ * "+966 512345678" in either script, so the country part sits on the left of the digits, where an
+ * Arabic reader expects the international prefix (not "0512345678 | +966 SA"). The country list
+ * keeps the page's direction.
  */
 export function PhoneInput({
   id,
@@ -122,7 +127,7 @@ export function PhoneInput({
   );
 
   return (
-    <div className="phone-input" data-invalid={invalid ? "true" : undefined}>
+    <div className="phone-input" dir="ltr" data-invalid={invalid ? "true" : undefined}>
       <button
         ref={buttonRef}
         type="button"
@@ -138,9 +143,7 @@ export function PhoneInput({
         <span className="phone-input__iso" aria-hidden="true">
           {state.country}
         </span>
-        <bdi className="phone-input__code" dir="ltr">
-          +{current?.callingCode}
-        </bdi>
+        <span className="phone-input__code">+{current?.callingCode}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" width="14" height="14">
           <path d="M5 7l5 6 5-6" fill="none" stroke="currentColor" strokeWidth="2" />
         </svg>
@@ -162,6 +165,7 @@ export function PhoneInput({
       />
       {open ? (
         <CountryList
+          dir={info.dir}
           countries={countries}
           selected={state.country}
           onChoose={(code) => chooseCountry(code)}
@@ -177,12 +181,14 @@ export function PhoneInput({
 }
 
 function CountryList({
+  dir,
   countries,
   selected,
   onChoose,
   onClose,
   onLeave,
 }: {
+  dir: "ltr" | "rtl";
   countries: Country[];
   selected: CountryCode;
   onChoose: (code: CountryCode) => void;
@@ -260,6 +266,7 @@ function CountryList({
   return (
     <div
       className="phone-input__popup"
+      dir={dir}
       onBlur={(e) => {
         if (!e.currentTarget.contains(e.relatedTarget as Node | null)) onLeave();
       }}

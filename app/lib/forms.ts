@@ -16,8 +16,9 @@ import { whenIdle } from "../client/idle";
 
 /**
  * Forms (spec §5, DESIGN §7): @modular-forms/react with valibot rules. Messages use the
- * default texts of spec §5 in the visitor's language, appear once a field has been touched or
- * changed (or the form submitted), and a 422 answer lands on the fields it names plus a summary.
+ * default texts of spec §5 in the visitor's language, appear once a field is dirty (its value was
+ * changed; tabbing past is not enough) or the form was submitted, and a 422 answer lands on the
+ * fields it names plus a summary.
  *
  * Components that read a form signal (`field.error.value`, `form.submitted.value`, ...) must call
  * `useSignals()` from `@preact/signals-react/runtime`, or they never re-render on validation.
@@ -168,16 +169,27 @@ export function formRules(t: Translate) {
 export type FormRules = ReturnType<typeof formRules>;
 
 /**
- * The message to show under a field: only once the field was touched or changed, or the form
- * was submitted (spec §5: "visible after a field is dirty"). Call from a component with useSignals().
+ * Fields whose value the visitor has changed since the form was last reset. modular-forms' own
+ * `dirty` compares with the start value, so typing a name and erasing it would hide "Name is
+ * required." again; "dirty" here is the usual sticky sense (changed at least once). A reset clears
+ * `touched`, which clears the mark.
+ */
+const edited = new WeakSet<object>();
+
+/**
+ * The message to show under a field (spec §5: "visible after a field is dirty"): only once the
+ * field's value was changed, or after a submit (refused or answered with a 422). A field only
+ * tabbed past is validated but stays quiet. Call from a component with useSignals().
  */
 export function visibleError<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>>(
   field: FieldStore<T, N>,
   form?: FormStore<T, R>,
 ): string {
+  if (!field.touched.value) edited.delete(field);
+  else if (field.dirty.value) edited.add(field);
   const error = field.error.value;
   if (!error) return "";
-  return field.dirty.value || field.touched.value || form?.submitted.value ? error : "";
+  return edited.has(field) || form?.submitted.value ? error : "";
 }
 
 /** The field errors carried by a failed call (ApiError or the common handler's answer), spec §5 shape. */

@@ -50,9 +50,14 @@ export default function Checkout() {
   const placed = useRef(false);
   const empty = cart.products.length === 0;
 
-  // Spec §4: with an empty cart a checkout page has nothing to do; the visitor goes home.
+  // Spec §4: with an empty cart a checkout page has nothing to do; the visitor goes home. Once:
+  // the page re-renders while that navigation loads, and a second navigate would cancel the first
+  // (a loop of home-page data requests that never arrived).
+  const leaving = useRef(false);
   useEffect(() => {
-    if (loaded && empty && !placed.current) navigate(to("/"), { replace: true });
+    if (!loaded || !empty || placed.current || leaving.current) return;
+    leaving.current = true;
+    void navigate(to("/"), { replace: true });
   }, [loaded, empty, navigate, to]);
 
   return (

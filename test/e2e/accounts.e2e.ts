@@ -386,10 +386,20 @@ for (const locale of LOCALES) {
       await context.close();
     });
 
-    it("validation messages appear only after a field is touched, and the summary after a refused submit", async () => {
+    it("§5: validation messages become visible after a field is dirty (not when only tabbed past), and all of them with the summary after a refused submit", async () => {
       const { context, page } = await open();
       await page.goto(`${base}/${locale}/auth/register`);
       await hydrated(page);
+      // Tabbing through the empty name field (touched and validated, never changed) shows nothing.
+      const nameInput = page.locator("input[name=name]");
+      await nameInput.focus();
+      await page.keyboard.press("Tab");
+      await expect
+        .poll(() => page.locator("input[name=email]").evaluate((el) => el === document.activeElement))
+        .toBe(true);
+      await page.waitForTimeout(300);
+      expect(await page.locator(".field__error").count()).toBe(0);
+      expect(await nameInput.getAttribute("aria-invalid")).toBeNull();
       const emailInput = page.locator("input[name=email]");
       await emailInput.fill("not-an-email");
       expect(await page.locator(".field__error").count()).toBe(0);
@@ -398,7 +408,7 @@ for (const locale of LOCALES) {
       expect(await emailInput.getAttribute("aria-invalid")).toBe("true");
       const describedBy = (await emailInput.getAttribute("aria-describedby")) ?? "";
       expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(t.invalidEmail);
-      // The name was never touched: no message for it yet.
+      // The name was tabbed past but never changed: no message for it yet.
       expect(await page.getByText(t.nameRequired).count()).toBe(0);
 
       await page.locator("input[name=password]").fill(PASSWORD);

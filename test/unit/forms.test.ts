@@ -95,15 +95,31 @@ describe("form messages (spec §5)", () => {
     expect(await rules.phone()("")).toBe("");
   });
 
-  it("a message is visible only once the field was touched or changed, or the form submitted", () => {
+  it("§5: validation messages become visible after a field is dirty, not when it was only tabbed past; a submit shows them all", () => {
+    // Tabbed past (touched by the blur, never changed): validated, but quiet.
     expect(visibleError(field({ error: "Email is required." }))).toBe("");
-    expect(visibleError(field({ error: "Email is required.", touched: true }))).toBe("Email is required.");
-    expect(visibleError(field({ error: "Email is required.", dirty: true }))).toBe("Email is required.");
+    expect(visibleError(field({ error: "Email is required.", touched: true }))).toBe("");
+    // Changed: dirty, the message shows.
+    expect(visibleError(field({ error: "Email is required.", touched: true, dirty: true }))).toBe("Email is required.");
     const submitted = { submitted: { value: true } } as unknown as Parameters<
       typeof visibleError<Values, undefined, "email">
     >[1];
     expect(visibleError(field({ error: "Email is required." }), submitted)).toBe("Email is required.");
-    expect(visibleError(field({ error: "", touched: true }))).toBe("");
+    expect(visibleError(field({ error: "", touched: true, dirty: true }))).toBe("");
+  });
+
+  it("§5: a field typed in and emptied again stays dirty, so 'required' shows; a reset makes it pristine", () => {
+    const store = field({ error: "", touched: true, dirty: true });
+    expect(visibleError(store)).toBe("");
+    // Back to its start value: modular-forms says not dirty, but the visitor did change it.
+    (store.dirty as { value: boolean }).value = false;
+    (store.error as { value: string }).value = "Email is required.";
+    expect(visibleError(store)).toBe("Email is required.");
+    // A reset clears `touched`: the field is pristine again.
+    (store.touched as { value: boolean }).value = false;
+    expect(visibleError(store)).toBe("");
+    (store.touched as { value: boolean }).value = true;
+    expect(visibleError(store)).toBe("");
   });
 });
 

@@ -5,7 +5,7 @@ import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/con
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
-import { FORM_OPTIONS, formMessages } from "../../lib/forms";
+import { FORM_OPTIONS, formMessages, visibleError } from "../../lib/forms";
 import { useBackendBase } from "../../lib/console-files";
 import type * as ProductRules from "../../lib/console-product-rules";
 import { formatMoney } from "../../lib/money";
@@ -221,7 +221,7 @@ export function ProductForm({
   const select = (field: "category_id" | "brand_id", list: { id: number; name_en: string; name_ar: string }[]) => (
     <Field name={field} validate={[rules[field]]}>
       {(f, props) => {
-        const error = f.error.value || serverError(field);
+        const error = visibleError(f, form) || serverError(field);
         return (
           <div className="field" data-invalid={error ? "true" : undefined}>
             <label htmlFor={`f-${field}`}>

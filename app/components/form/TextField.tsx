@@ -39,8 +39,8 @@ export interface TextFieldProps<
 }
 
 /**
- * A labelled input bound to a modular-forms field. Its message shows once the field was
- * touched or changed (or the form submitted), tied to the input by aria-describedby and
+ * A labelled input bound to a modular-forms field. Its message shows once the field is dirty
+ * (or the form submitted), tied to the input by aria-describedby and
  * aria-invalid.
  */
 export function TextField<T extends FieldValues, R extends ResponseData, N extends FieldPath<T>>({

@@ -294,11 +294,13 @@ function field(opts: {
   value?: string;
   error?: string;
   attrs: string;
+  /** Digits (card number, expiry, codes) are LTR; a person's name follows its own script ("auto"). */
+  dir?: "ltr" | "auto";
 }): string {
   const describedBy = opts.error ? ` aria-invalid="true" aria-describedby="${opts.id}-error"` : "";
   return `<div>
 <label for="${opts.id}">${escapeHtml(opts.label)}</label>
-<input id="${opts.id}" name="${opts.name}" value="${escapeHtml(opts.value ?? "")}" dir="ltr" ${opts.attrs}${describedBy}>
+<input id="${opts.id}" name="${opts.name}" value="${escapeHtml(opts.value ?? "")}" dir="${opts.dir ?? "ltr"}" ${opts.attrs}${describedBy}>
 ${opts.error ? `<p class="error" id="${opts.id}-error">${escapeHtml(opts.error)}</p>` : ""}
 </div>`;
 }
@@ -325,7 +327,7 @@ ${field({ id: "card-number", name: "card_number", label: t(lang, "cardNumber"), 
 ${field({ id: "card-expiry", name: "expiry", label: t(lang, "expiry"), value: values.expiry, error: errors.expiry, attrs: 'inputmode="numeric" autocomplete="cc-exp" placeholder="12/30" required maxlength="7"' })}
 ${field({ id: "card-cvc", name: "cvc", label: t(lang, "cvc"), value: values.cvc, error: errors.cvc, attrs: 'inputmode="numeric" autocomplete="cc-csc" required maxlength="4"' })}
 </div>
-${field({ id: "card-name", name: "name", label: t(lang, "name"), value: values.name, attrs: 'autocomplete="cc-name" maxlength="80"' })}
+${field({ id: "card-name", name: "name", label: t(lang, "name"), value: values.name, dir: "auto", attrs: 'autocomplete="cc-name" maxlength="80"' })}
 <button type="submit" name="action" value="pay">${t(lang, "pay")} <bdi>${escapeHtml(money(payment.amount, payment.currency, lang))}</bdi></button>
 <button type="submit" name="action" value="cancel" class="secondary" formnovalidate>${t(lang, "cancel")}</button>
 </form>
