@@ -31,6 +31,8 @@ import {
 import { paymentProvider, type PaymentRecord, type RefundResult } from "./payment-providers";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
+import { commerceSettings } from "./checkout";
+import { creditNoteStatements } from "./invoices";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
@@ -356,6 +358,7 @@ export async function refundOrder(
       refunded: succeeded ? order.refunded + amount : order.refunded,
     }),
   );
+  if (succeeded) settle.push(...creditNoteStatements(db, order, { id, amount }, commerceSettings(env).vatRate));
   await db.batch(settle);
   const refund = (await refundsOf(db, order.id)).find((r) => r.id === id)!;
   return {

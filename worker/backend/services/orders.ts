@@ -1,6 +1,7 @@
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { releasePromoStatements } from "./promo";
+import { documentLinks } from "./invoices";
 import type {
   OrderStatus,
   PaymentStatus,
@@ -128,6 +129,7 @@ export async function presentOrders(
   for (const p of payments.results as unknown as { order_id: number; status: string }[]) {
     if (!latestPayment.has(p.order_id)) latestPayment.set(p.order_id, p.status);
   }
+  const documents = await documentLinks(db, ids);
   return rows.map((row) => {
     const address = parseAddress(row.address);
     return {
@@ -164,6 +166,7 @@ export async function presentOrders(
       delivered_at: row.delivered_at,
       cancelled_at: row.cancelled_at,
       refunded: row.refunded,
+      ...documents.get(row.id)!,
     };
   });
 }

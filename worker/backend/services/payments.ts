@@ -22,6 +22,7 @@ import {
   type PaymentRecord,
   type ProviderResult,
 } from "./payment-providers";
+import { invoiceStatements } from "./invoices";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -324,6 +325,7 @@ export async function applyProviderResult(
         "system",
         "changed",
       ),
+      ...invoiceStatements(db, order),
     ]);
   } catch (err) {
     if (!isOnePaidClash(err)) throw err;
