@@ -112,28 +112,37 @@ export function TaxDocumentView({ doc }: { doc: TaxDocument }) {
           </dd>
         </div>
       </dl>
-      <table className="tax-doc__lines">
-        <thead>
-          <tr>
-            <th scope="col">{t("invoice.item")}</th>
-            <th scope="col">{t("invoice.quantity")}</th>
-            <th scope="col">{t("invoice.unitPrice")}</th>
-            <th scope="col">{t("invoice.vat")}</th>
-            <th scope="col">{t("invoice.lineTotal")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {doc.lines.map((line, i) => (
-            <tr key={i}>
-              <th scope="row">{line.name}</th>
-              <td>{line.quantity}</td>
-              <td>{money(line.unit_price)}</td>
-              <td>{money(line.vat)}</td>
-              <td>{money(line.line_total)}</td>
+      {/* A phone scrolls the lines sideways in their own (focusable) region, never the page. */}
+      <div
+        className="tax-doc__scroll"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
+        tabIndex={0}
+        role="region"
+        aria-label={t("invoice.linesLabel")}
+      >
+        <table className="tax-doc__lines">
+          <thead>
+            <tr>
+              <th scope="col">{t("invoice.item")}</th>
+              <th scope="col">{t("invoice.quantity")}</th>
+              <th scope="col">{t("invoice.unitPrice")}</th>
+              <th scope="col">{t("invoice.vat")}</th>
+              <th scope="col">{t("invoice.lineTotal")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {doc.lines.map((line, i) => (
+              <tr key={i}>
+                <th scope="row">{line.name}</th>
+                <td>{line.quantity}</td>
+                <td>{money(line.unit_price)}</td>
+                <td>{money(line.vat)}</td>
+                <td>{money(line.line_total)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <dl className="tax-doc__totals">
         <div>
           <dt>{t("invoice.subtotal")}</dt>

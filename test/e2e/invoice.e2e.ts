@@ -158,6 +158,9 @@ for (const locale of LOCALES) {
       // A phone shows it too.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: `${SCREENSHOTS}/invoice-phone-${locale}.png`, fullPage: true });
+      // Nothing sticks out sideways: the lines scroll in their own region.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await expectAxeClean(page, `invoice on a phone (${locale})`);
 
       // Another visitor (a guest of their own) gets no invoice; one without any identity is asked to sign in.
       const stranger = await newPage(browser);
