@@ -55,8 +55,14 @@ export function TaxDocumentView({ doc }: { doc: TaxDocument }) {
     <article className="tax-doc" aria-labelledby="tax-doc-title">
       <header className="tax-doc__head">
         <div className="tax-doc__seller">
-          <p className="tax-doc__seller-name">{sellerName}</p>
-          {sellerOther !== sellerName ? <p className="tax-doc__seller-other">{sellerOther}</p> : null}
+          <p className="tax-doc__seller-name" dir="auto">
+            {sellerName}
+          </p>
+          {sellerOther !== sellerName ? (
+            <p className="tax-doc__seller-other" lang={locale === "ar" ? "en" : "ar"} dir="auto">
+              {sellerOther}
+            </p>
+          ) : null}
           {address ? <p>{address}</p> : null}
           <p>
             {t("invoice.vatNumber")}: <bdi dir="ltr">{doc.seller.vat_number}</bdi>

@@ -1,17 +1,19 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
 import { visitorIp } from "../support/http.ts";
 
 /**
  * The tax invoice in Chromium, in both languages: a guest pays an order with the sandbox's card
  * page, follows "Tax invoice" from the order page, and the invoice shows its number, the seller's
  * VAT number and the totals; its QR code, read back from a screenshot, is the document's payload;
- * printed to PDF it is exactly one A4 page.
+ * printed to PDF it is exactly one A4 page. A refund in the console then brings a credit note, linked,
+ * read and printed the same way.
  */
 const base = inject("baseURL");
 // jsqr is CommonJS: Node hands its `module.exports` (the function) as the default import, where
@@ -84,10 +86,29 @@ function tlv(base64: string): Record<number, string> {
   return fields;
 }
 
+/** Reads the drawn QR code back from a screenshot of it (jsQR), so the test sees what a phone sees. */
+async function readQr(page: Page) {
+  // Drawn larger for the reader (what is drawn does not change, only its scale), with white around it.
+  const qr = page.locator(".tax-doc__qr");
+  await qr.evaluate((el: SVGElement) => el.setAttribute("style", "inline-size: 400px; block-size: 400px"));
+  const box = (await qr.boundingBox())!;
+  const clip = { x: box.x - 20, y: box.y - 20, width: box.width + 40, height: box.height + 40 };
+  const shot = PNG.sync.read(await page.screenshot({ clip }));
+  await qr.evaluate((el: SVGElement) => el.removeAttribute("style"));
+  return jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height);
+}
+
+/** Prints the page to A4 and expects exactly one page (page objects, not the /Pages tree node). */
+async function printsOnOnePage(page: Page, path: string) {
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  writeFileSync(path, pdf);
+  expect(pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g)?.length).toBe(1);
+}
+
 for (const locale of LOCALES) {
   const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
   describe(`the tax invoice (${locale})`, () => {
-    it("a shopper pays, opens the tax invoice from the order page, and prints it on one A4 page", async () => {
+    it("a shopper pays, opens the tax invoice from the order page and prints it on one A4 page, and a refund brings a credit note the same way", async () => {
       const order = await guestOrder(locale);
       const { context, page, errors } = await newPage(browser);
       await context.addInitScript((id) => sessionStorage.setItem("guestId", id), order.guestId);
@@ -127,14 +148,7 @@ for (const locale of LOCALES) {
       await expectAxeClean(page, `invoice (${locale})`);
 
       // What is drawn is the payload: read the QR back from a screenshot of it.
-      // Drawn larger for the reader (what is drawn does not change, only its scale), with white around it.
-      const qr = page.locator(".tax-doc__qr");
-      await qr.evaluate((el: SVGElement) => el.setAttribute("style", "inline-size: 400px; block-size: 400px"));
-      const box = (await qr.boundingBox())!;
-      const clip = { x: box.x - 20, y: box.y - 20, width: box.width + 40, height: box.height + 40 };
-      const shot = PNG.sync.read(await page.screenshot({ clip }));
-      await qr.evaluate((el: SVGElement) => el.removeAttribute("style"));
-      const read = jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height);
+      const read = await readQr(page);
       expect(read?.data).toBe(invoice.qr);
       expect(tlv(read!.data)).toEqual({
         1: invoice.seller.name_ar,
@@ -149,10 +163,7 @@ for (const locale of LOCALES) {
       await page.screenshot({ path: `${SCREENSHOTS}/invoice-print-${locale}.png`, fullPage: true });
       expect(await page.locator(".site-header").isVisible()).toBe(false);
       expect(await page.getByRole("button", { name: t("invoice.print") }).isVisible()).toBe(false);
-      const pdf = await page.pdf({ format: "A4", printBackground: true });
-      writeFileSync(`${SCREENSHOTS}/invoice-${locale}.pdf`, pdf);
-      // One page: count the page objects (not the /Pages tree node).
-      expect(pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g)?.length).toBe(1);
+      await printsOnOnePage(page, `${SCREENSHOTS}/invoice-${locale}.pdf`);
       await page.emulateMedia({ media: "screen" });
 
       // A phone shows it too.
@@ -173,6 +184,51 @@ for (const locale of LOCALES) {
         .poll(() => stranger.page.locator(".tax-doc-page").textContent(), { timeout: 15_000 })
         .toContain(t("invoice.notFound"));
       await stranger.context.close();
+
+      // A refund of 11.50 SAR in the console: a credit note, linked from the order page.
+      const manager = await newStaffAccount(base, "manager", `invoice-${locale}`);
+      const staff = await newPage(browser);
+      await signInToConsole(staff.page, base, locale, manager);
+      await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(staff.page, ".console-actions button");
+      await staff.page
+        .locator(".console-actions")
+        .getByRole("button", { name: t("console.orders.actions.refund") })
+        .click();
+      await staff.page.locator("dialog[open] #refund-amount").fill("11.50");
+      await staff.page
+        .locator("dialog[open]")
+        .getByRole("button", { name: t("console.orders.refundSubmit") })
+        .click();
+      await expect.poll(() => staff.page.locator("dialog[open]").count()).toBe(2);
+      await staff.page
+        .locator("dialog[open]")
+        .last()
+        .getByRole("button", { name: t("console.orders.refundSubmit") })
+        .click();
+      await expect.poll(() => staff.page.locator("dialog[open]").count()).toBe(0);
+      await staff.context.close();
+
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${base}/${locale}/order/checkout/status?order=${order.number}`);
+      await hydrated(page, ".order-documents a");
+      const noteLink = page.locator(".order-documents a").nth(1);
+      const noteNumber = /CN-\d{6}/.exec((await noteLink.textContent()) ?? "")?.[0];
+      expect(noteNumber).toBeTruthy();
+      await noteLink.click();
+      await page.waitForURL(new RegExp(`/${locale}/order/${order.number}/credit-note/\\d+$`));
+      await page.locator(".tax-doc").waitFor();
+      expect(await page.getByTestId("document-number").textContent()).toBe(noteNumber);
+      const note = (await page.locator(".tax-doc").textContent()) ?? "";
+      expect(note).toContain(t("invoice.creditNoteTitle"));
+      expect(note).toContain(invoice.number);
+      const noteQr = tlv((await readQr(page))!.data);
+      expect(noteQr).toMatchObject({ 1: invoice.seller.name_ar, 2: invoice.seller.vat_number, 4: "11.50", 5: "1.50" });
+      expect(await page.locator(".tax-doc time").getAttribute("datetime")).toBe(noteQr[3]);
+      await expectAxeClean(page, `credit note (${locale})`);
+      await page.emulateMedia({ media: "print" });
+      await page.screenshot({ path: `${SCREENSHOTS}/credit-note-print-${locale}.png`, fullPage: true });
+      await printsOnOnePage(page, `${SCREENSHOTS}/credit-note-${locale}.pdf`);
 
       expect(errors).toEqual([]);
       await context.close();
