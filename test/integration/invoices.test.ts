@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { TaxDocument } from "../../contract/invoices";
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from "../../worker/backend/services/payment-providers/sandbox";
-import { allocate, decodeZatcaQr, zatcaQr } from "../../worker/backend/services/invoices";
+import { allocate, decodeZatcaQr, sellerOf, zatcaQr } from "../../worker/backend/services/invoices";
 import { call, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder, placeOrder } from "../support/orders";
@@ -48,6 +48,22 @@ describe("ZATCA's QR payload", () => {
     const shares = allocate(1000, [3333, 3333, 3334, 2500, -5000]);
     expect(shares.reduce((a, b) => a + b, 0)).toBe(1000);
     expect(shares[4]).toBeLessThan(0);
+  });
+});
+
+describe("the seller's configuration", () => {
+  it("takes a Saudi VAT number only, and never the demo one in production", () => {
+    const seller = { SELLER_NAME_EN: "Shop", SELLER_NAME_AR: "متجر" };
+    expect(sellerOf({ ...seller, SELLER_VAT_NUMBER: "310122393500003" }, "en")).toMatchObject({
+      name_ar: "متجر",
+      vat_number: "310122393500003",
+    });
+    for (const bad of ["", "31012239350000", "410122393500003", "310122393500004", "3101223935000O3"])
+      expect(() => sellerOf({ ...seller, SELLER_VAT_NUMBER: bad }, "en")).toThrow(/not available/);
+    expect(() =>
+      sellerOf({ ...seller, SELLER_VAT_NUMBER: "300000000000003", ENVIRONMENT: "production" }, "en"),
+    ).toThrow(/not available/);
+    expect(() => sellerOf({ SELLER_VAT_NUMBER: "310122393500003" }, "en")).toThrow(/not available/);
   });
 });
 

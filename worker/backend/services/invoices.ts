@@ -126,12 +126,17 @@ export async function documentLinks(db: D1Database, orderIds: number[]): Promise
 }
 
 const VAT_NUMBER = /^3\d{13}3$/;
+/** wrangler.toml's demo VAT number: never on a document of a shop that ships. */
+export const DEMO_VAT_NUMBER = "300000000000003";
 
-/** The seller from configuration; 503 when it is missing or its VAT number is not a Saudi one. */
+/**
+ * The seller from configuration; 503 when it is missing, its VAT number is not a Saudi one (15
+ * digits, starting and ending with 3), or production still carries the demo number.
+ */
 export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
   const nameEn = env.SELLER_NAME_EN?.trim() ?? "";
   const vat = env.SELLER_VAT_NUMBER?.trim() ?? "";
-  if (!nameEn || !VAT_NUMBER.test(vat)) {
+  if (!nameEn || !VAT_NUMBER.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
     console.error(JSON.stringify({ level: "error", event: "invoice.seller_unconfigured" }));
     throw new BackendError(
       503,
