@@ -93,6 +93,10 @@ describe("a paid order's tax invoice", () => {
     expect(doc.vat).toBe(order.vat);
     expect(order.invoice_number).toBe(doc.number);
     expect(order.credit_notes).toEqual([]);
+    // Tracking by number and contact is not owning: no links to the owner's documents.
+    const tracked = await call(null, "POST", "/orders/track", { number, contact: order.email });
+    expect(tracked.status).toBe(200);
+    expect(tracked.body.data).toMatchObject({ invoice_number: null, credit_notes: [] });
   });
 
   it("keeps its number across reads, and the next order's invoice is the next number", async () => {

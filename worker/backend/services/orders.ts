@@ -166,7 +166,8 @@ export async function presentOrders(
       delivered_at: row.delivered_at,
       cancelled_at: row.cancelled_at,
       refunded: row.refunded,
-      ...documents.get(row.id)!,
+      // Tracking (not the owner) gets no document links: the documents are the owner's only.
+      ...(opts.withAddress === false ? { invoice_number: null, credit_notes: [] } : documents.get(row.id)!),
     };
   });
 }
