@@ -35,6 +35,8 @@ const shopPages = [
   route("payment-status", "routes/payment-status.tsx"),
   route("checkout", "routes/checkout.tsx"),
   route("order/checkout/status", "routes/order.checkout.status.tsx"),
+  route("order/:number/invoice", "routes/order.invoice.tsx"),
+  route("order/:number/credit-note/:id", "routes/order.credit-note.tsx"),
   route("proceed-payement", "routes/proceed-payement.tsx"),
   route("shopping-cart", "routes/shopping-cart.tsx"),
   route("error", "routes/error.tsx", { id: "locale-error" }),

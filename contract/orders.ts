@@ -2,6 +2,7 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 import type { OrderSelfService } from "./returns";
+import type { OrderDocuments } from "./invoices";
 
 /** The states an order is stored in. */
 export type StoredOrderStatus =
@@ -58,7 +59,8 @@ export interface Totals {
   currency: string;
 }
 
-export interface Order extends Totals {
+/** `invoice_number`, `credit_notes`: the tax documents issued so far (contract/invoices.ts). */
+export interface Order extends Totals, OrderDocuments {
   number: string;
   status: OrderStatus;
   created_at: string;

@@ -54,6 +54,14 @@ export interface Env {
   ACCESS_TEAM_DOMAIN?: string;
   /** Cloudflare Access: the console application's audience (AUD) tag. */
   ACCESS_AUD?: string;
+  /** Tax invoices: the seller's legal name (English, and Arabic; the QR carries the Arabic one). */
+  SELLER_NAME_EN?: string;
+  SELLER_NAME_AR?: string;
+  /** Tax invoices: the seller's VAT registration number, 15 digits starting and ending with 3. */
+  SELLER_VAT_NUMBER?: string;
+  /** Tax invoices, optional: the seller's address, printed under its name. */
+  SELLER_ADDRESS_EN?: string;
+  SELLER_ADDRESS_AR?: string;
 }
 
 export type HonoEnv = {

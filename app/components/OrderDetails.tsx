@@ -10,6 +10,7 @@ import {
   type OrderAddress,
 } from "../lib/orders";
 import { useLocale, useT } from "../lib/use-locale";
+import { OrderDocuments } from "./OrderDocuments";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
 
@@ -132,6 +133,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
       </header>
       <OrderTimeline status={progressStatus(order)} />
       <OrderShipment order={order} />
+      <OrderDocuments order={order} />
       {children}
       <div className="order-details__grid">
         <section className="order-details__items" aria-labelledby="order-items-title">

@@ -1,4 +1,5 @@
 import type { Order } from "../orders";
+import type { TaxDocument } from "../../../contract/invoices";
 import type { Api } from "./client";
 
 /**
@@ -19,4 +20,16 @@ export function getOrder(api: Api, number: string, signal?: AbortSignal) {
 /** POST /orders/track: an order found by its number and the email or phone it was placed with. */
 export function trackOrder(api: Api, number: string, contact: string) {
   return api.post<Order>("/orders/track", { number, contact });
+}
+
+/** GET /orders/{number}/invoice: the paid order's simplified tax invoice (its owner only). */
+export function getInvoice(api: Api, number: string, signal?: AbortSignal) {
+  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/invoice`, { signal });
+}
+
+/** GET /orders/{number}/credit-notes/{id}: a refund's credit note (the order's owner only). */
+export function getCreditNote(api: Api, number: string, id: string, signal?: AbortSignal) {
+  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/credit-notes/${encodeURIComponent(id)}`, {
+    signal,
+  });
 }

@@ -5,6 +5,7 @@ import { notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
 import { cartOwner, requireUser } from "../identity";
 import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { findTaxDocument, presentTaxDocument } from "../services/invoices";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../../lib/validate";
 import { presentOwnOrder } from "./self-service";
@@ -62,4 +63,22 @@ ordersRoutes.get("/:number", async (c) => {
   const order = await findOwnedOrder(c.env.DB, c.req.param("number"), owner);
   if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
   return ok(c, await presentOwnOrder(c, order));
+});
+
+// Tax documents (issue 21): the owner's only, like the order (a stranger gets the same 404).
+ordersRoutes.get("/:number/invoice", async (c) => {
+  const lang = c.get("lang");
+  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), await cartOwner(c));
+  const doc = order && (await findTaxDocument(c.env, order, { kind: "invoice" }));
+  if (!order || !doc)
+    throw notFound(say(lang, { en: "No tax invoice for this order.", ar: "لا توجد فاتورة ضريبية لهذا الطلب." }));
+  return ok(c, await presentTaxDocument(c.env, order, doc, lang));
+});
+
+ordersRoutes.get("/:number/credit-notes/:id{[0-9]{1,12}}", async (c) => {
+  const lang = c.get("lang");
+  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), await cartOwner(c));
+  const doc = order && (await findTaxDocument(c.env, order, { kind: "credit_note", id: Number(c.req.param("id")) }));
+  if (!order || !doc) throw notFound(say(lang, { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
+  return ok(c, await presentTaxDocument(c.env, order, doc, lang));
 });

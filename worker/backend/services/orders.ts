@@ -3,6 +3,7 @@ import type { CartOwner } from "../identity";
 import { notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { selfServiceOf } from "./returns";
+import { documentLinks } from "./invoices";
 import type {
   OrderStatus,
   PaymentStatus,
@@ -133,6 +134,7 @@ export async function presentOrders(
   for (const p of payments.results as unknown as { order_id: number; status: string }[]) {
     if (!latestPayment.has(p.order_id)) latestPayment.set(p.order_id, p.status);
   }
+  const documents = await documentLinks(db, ids);
   return rows.map((row) => {
     const address = parseAddress(row.address);
     return {
@@ -170,6 +172,8 @@ export async function presentOrders(
       cancelled_at: row.cancelled_at,
       refunded: row.refunded,
       ...(selfService ? { self_service: selfService.get(row.id) } : {}),
+      // Tracking (not the owner) gets no document links: the documents are the owner's only.
+      ...(opts.withAddress === false ? { invoice_number: null, credit_notes: [] } : documents.get(row.id)!),
     };
   });
 }

@@ -23,6 +23,7 @@ import {
   type PaymentRecord,
   type ProviderResult,
 } from "./payment-providers";
+import { invoiceStatements } from "./invoices";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -325,6 +326,7 @@ export async function applyProviderResult(
         "system",
         "changed",
       ),
+      ...invoiceStatements(db, order),
       ...notifyStatements(db, { id: payment.order_id }, "paid"),
     ]);
   } catch (err) {

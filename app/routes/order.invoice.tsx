@@ -1,0 +1,34 @@
+import type { Route } from "./+types/order.invoice";
+import { TaxDocumentPage } from "../components/TaxDocumentPage";
+import { readOwned, type Owned } from "../lib/api/owned";
+import { getInvoice } from "../lib/api/orders";
+import type { TaxDocument } from "../../contract/invoices";
+import { isLocale } from "../lib/locales";
+import { pageMeta } from "../lib/seo";
+import { translate } from "../lib/i18n";
+import "../styles/invoice.css";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    page: "checkoutStatus",
+    title: translate(isLocale(args.params.locale) ? args.params.locale : "en", "invoice.title"),
+    description: translate(isLocale(args.params.locale) ? args.params.locale : "en", "invoice.description"),
+    noindex: true,
+  });
+
+/**
+ * A paid order's tax invoice. Client only, like the order's status page: a guest owns the order
+ * through the guest id in session storage, which the server cannot see (and the page is personal:
+ * never kept by the page cache, which only keeps opted-in routes, nor by the service worker).
+ */
+export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<TaxDocument>> {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  return readOwned(locale, request.signal, (api) => getInvoice(api, params.number, request.signal));
+}
+clientLoader.hydrate = true as const;
+
+export { HydrateFallback } from "../components/TaxDocumentPage";
+
+export default function InvoicePage({ loaderData }: Route.ComponentProps) {
+  return <TaxDocumentPage load={loaderData} />;
+}

@@ -1,0 +1,316 @@
+import type { Env } from "../../env";
+import type { Lang } from "../env";
+import { BackendError } from "../http";
+import { say } from "../../lib/i18n";
+import { commerceSettings } from "./checkout";
+import { parseAddress, type OrderItemRow, type OrderRow } from "./orders";
+import type {
+  OrderDocuments,
+  TaxDocument,
+  TaxDocumentKind,
+  TaxDocumentLine,
+  TaxSeller,
+} from "../../../contract/invoices";
+
+/**
+ * Tax documents (issue 21): a paid order's simplified tax invoice and a succeeded refund's credit
+ * note. Each is issued by statements that run IN the batch of the event (payment, refund), so an
+ * order is never paid without its invoice; amounts are copied at issue (migration 0014) and never
+ * recomputed. Orders paid before the migration get theirs on first read (ensureDocuments).
+ */
+
+export interface TaxDocumentRow {
+  id: number;
+  kind: TaxDocumentKind;
+  seq: number;
+  number: string;
+  order_id: number;
+  refund_id: string | null;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  issued_at: string;
+}
+
+// The kind's next number, inside the issuing batch's transaction: no gaps, no duplicates.
+const nextSeq = (kind: TaxDocumentKind) =>
+  `(SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM tax_documents WHERE kind = '${kind}')`;
+
+/** Issues the order's invoice if it is paid and has none (idempotent: one invoice per order). */
+export function invoiceStatements(db: D1Database, order: { id: number }): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency)
+         SELECT 'invoice', n.seq, 'INV-' || printf('%06d', n.seq), o.id, o.subtotal, o.discount, o.shipping, o.vat, o.total, o.currency
+         FROM orders o, ${nextSeq("invoice")} n WHERE o.id = ? AND o.paid_at IS NOT NULL`,
+      )
+      .bind(order.id),
+  ];
+}
+
+/** The VAT contained in an amount that includes it, rounded to the halala like checkout's totals. */
+export const vatIn = (amount: number, rate: number) => Math.round((amount * rate) / (1 + rate));
+
+/**
+ * Issues a succeeded refund's credit note (and, first, the order's invoice if it predates 0014).
+ * Guarded on the refund having succeeded, so it is a no-op in a failed refund's batch.
+ */
+export function creditNoteStatements(
+  db: D1Database,
+  order: { id: number; currency: string },
+  refund: { id: string; amount: number },
+  vatRate: number,
+): D1PreparedStatement[] {
+  return [
+    ...invoiceStatements(db, order),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency)
+         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?
+         FROM refunds r, ${nextSeq("credit_note")} n WHERE r.id = ? AND r.status = 'succeeded'`,
+      )
+      .bind(vatIn(refund.amount, vatRate), order.currency, refund.id),
+  ];
+}
+
+async function documentsOf(db: D1Database, orderId: number): Promise<TaxDocumentRow[]> {
+  const { results } = await db
+    .prepare("SELECT * FROM tax_documents WHERE order_id = ? ORDER BY id")
+    .bind(orderId)
+    .all<TaxDocumentRow>();
+  return results;
+}
+
+/**
+ * The order's documents, issuing any that are missing: orders paid (and refunds that succeeded)
+ * before migration 0014 get their documents on first read, numbered then.
+ */
+export async function ensureDocuments(env: Env, order: OrderRow): Promise<TaxDocumentRow[]> {
+  const db = env.DB;
+  const docs = await documentsOf(db, order.id);
+  const { results: refunds } = await db
+    .prepare("SELECT id, amount FROM refunds WHERE order_id = ? AND status = 'succeeded' ORDER BY created_at, rowid")
+    .bind(order.id)
+    .all<{ id: string; amount: number }>();
+  const missingInvoice = order.paid_at !== null && !docs.some((d) => d.kind === "invoice");
+  const missingNotes = refunds.filter((r) => !docs.some((d) => d.refund_id === r.id));
+  if (!missingInvoice && !missingNotes.length) return docs;
+  const rate = commerceSettings(env).vatRate;
+  await db.batch([
+    ...invoiceStatements(db, order),
+    ...missingNotes.flatMap((r) => creditNoteStatements(db, order, r, rate).slice(1)),
+  ]);
+  return documentsOf(db, order.id);
+}
+
+/** For the order answer's links, several orders at once (no lazy issue: that is the document's read). */
+export async function documentLinks(db: D1Database, orderIds: number[]): Promise<Map<number, OrderDocuments>> {
+  const links = new Map<number, OrderDocuments>(orderIds.map((id) => [id, { invoice_number: null, credit_notes: [] }]));
+  if (!orderIds.length) return links;
+  const { results } = await db
+    .prepare(
+      `SELECT id, kind, number, order_id FROM tax_documents WHERE order_id IN (${orderIds.map(() => "?").join(",")}) ORDER BY id`,
+    )
+    .bind(...orderIds)
+    .all<Pick<TaxDocumentRow, "id" | "kind" | "number" | "order_id">>();
+  for (const doc of results) {
+    const entry = links.get(doc.order_id)!;
+    if (doc.kind === "invoice") entry.invoice_number = doc.number;
+    else entry.credit_notes.push({ id: doc.id, number: doc.number });
+  }
+  return links;
+}
+
+const VAT_NUMBER = /^3\d{13}3$/;
+/** wrangler.toml's demo VAT number: never on a document of a shop that ships. */
+export const DEMO_VAT_NUMBER = "300000000000003";
+
+/**
+ * The seller from configuration; 503 when it is missing, its VAT number is not a Saudi one (15
+ * digits, starting and ending with 3), or production still carries the demo number.
+ */
+export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
+  const nameEn = env.SELLER_NAME_EN?.trim() ?? "";
+  const vat = env.SELLER_VAT_NUMBER?.trim() ?? "";
+  if (!nameEn || !VAT_NUMBER.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
+    console.error(JSON.stringify({ level: "error", event: "invoice.seller_unconfigured" }));
+    throw new BackendError(
+      503,
+      say(lang, {
+        en: "Tax invoices are not available right now.",
+        ar: "الفواتير الضريبية غير متاحة حاليًا.",
+      }),
+    );
+  }
+  return {
+    name_en: nameEn,
+    name_ar: env.SELLER_NAME_AR?.trim() || nameEn,
+    vat_number: vat,
+    address_en: env.SELLER_ADDRESS_EN?.trim() || null,
+    address_ar: env.SELLER_ADDRESS_AR?.trim() || env.SELLER_ADDRESS_EN?.trim() || null,
+  };
+}
+
+/** A money amount as ZATCA's QR writes it: SAR with two decimals, "115.00". */
+export const qrAmount = (halalas: number) => (halalas / 100).toFixed(2);
+
+/**
+ * ZATCA phase-1 QR payload: TLV fields 1 seller name, 2 VAT number, 3 timestamp (ISO 8601),
+ * 4 total with VAT, 5 VAT amount; each a tag byte, a length byte (UTF-8 bytes) and the UTF-8
+ * value, concatenated and base64 encoded.
+ */
+export function zatcaQr(fields: {
+  sellerName: string;
+  vatNumber: string;
+  timestamp: string;
+  total: string;
+  vat: string;
+}): string {
+  const encoder = new TextEncoder();
+  const values = [fields.sellerName, fields.vatNumber, fields.timestamp, fields.total, fields.vat];
+  const bytes: number[] = [];
+  values.forEach((value, i) => {
+    const utf8 = encoder.encode(value);
+    if (utf8.length > 255) throw new Error(`ZATCA QR field ${i + 1} is longer than 255 bytes`);
+    bytes.push(i + 1, utf8.length, ...utf8);
+  });
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** Decodes a ZATCA phase-1 payload into its fields by tag (tests, and a check on what is drawn). */
+export function decodeZatcaQr(base64: string): Record<number, string> {
+  const raw = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+  const fields: Record<number, string> = {};
+  for (let i = 0; i + 2 <= raw.length;) {
+    const tag = raw[i];
+    const length = raw[i + 1];
+    fields[tag] = new TextDecoder().decode(raw.subarray(i + 2, i + 2 + length));
+    i += 2 + length;
+  }
+  return fields;
+}
+
+/**
+ * Shares `total` out in proportion to `amounts` (which may include a negative discount), in whole
+ * halalas by the largest remainder, so the shares add up exactly to `total`.
+ */
+export function allocate(total: number, amounts: number[]): number[] {
+  const sum = amounts.reduce((a, b) => a + b, 0);
+  if (sum === 0) return amounts.map(() => 0);
+  const shares = amounts.map((a) => Math.floor((a * total) / sum));
+  const remainders = amounts.map((a, i) => ({ i, r: a * total - shares[i] * sum }));
+  let left = total - shares.reduce((a, b) => a + b, 0);
+  remainders.sort((x, y) => y.r - x.r || x.i - y.i);
+  for (const { i } of remainders) {
+    if (left <= 0) break;
+    shares[i] += 1;
+    left -= 1;
+  }
+  return shares;
+}
+
+const LINE_TEXT = {
+  shipping: { en: "Shipping", ar: "الشحن" },
+  discount: { en: "Discount", ar: "الخصم" },
+  refund: { en: "Refund for order {number}", ar: "استرداد للطلب {number}" },
+};
+
+/** A document as the contract answers it, with its lines in `lang` and its QR payload. */
+export async function presentTaxDocument(
+  env: Env,
+  order: OrderRow,
+  doc: TaxDocumentRow,
+  lang: Lang,
+): Promise<TaxDocument> {
+  const seller = sellerOf(env, lang);
+  const rate = commerceSettings(env).vatRate;
+  const excl = (incl: number) => Math.round(incl / (1 + rate));
+  let lines: TaxDocumentLine[];
+  if (doc.kind === "invoice") {
+    const { results: items } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
+      .bind(order.id)
+      .all<OrderItemRow>();
+    const parts = [
+      ...items.map((i) => ({
+        name: lang === "ar" ? i.name_ar : i.name_en,
+        quantity: i.quantity,
+        unit: i.unit_price,
+        total: i.line_total,
+      })),
+      ...(doc.shipping > 0
+        ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, unit: doc.shipping, total: doc.shipping }]
+        : []),
+      ...(doc.discount > 0
+        ? [{ name: say(lang, LINE_TEXT.discount), quantity: 1, unit: -doc.discount, total: -doc.discount }]
+        : []),
+    ];
+    const vats = allocate(
+      doc.vat,
+      parts.map((p) => p.total),
+    );
+    lines = parts.map((p, i) => ({
+      name: p.name,
+      quantity: p.quantity,
+      unit_price: excl(p.unit),
+      vat: vats[i],
+      line_total: p.total,
+    }));
+  } else {
+    lines = [
+      {
+        name: say(lang, LINE_TEXT.refund, { number: order.number }),
+        quantity: 1,
+        unit_price: doc.total - doc.vat,
+        vat: doc.vat,
+        line_total: doc.total,
+      },
+    ];
+  }
+  const invoiceNumber =
+    doc.kind === "credit_note"
+      ? ((
+          await env.DB.prepare("SELECT number FROM tax_documents WHERE order_id = ? AND kind = 'invoice'")
+            .bind(order.id)
+            .first<{ number: string }>()
+        )?.number ?? null)
+      : null;
+  const address = parseAddress(order.address);
+  return {
+    kind: doc.kind,
+    number: doc.number,
+    issued_at: doc.issued_at,
+    order_number: order.number,
+    invoice_number: invoiceNumber,
+    seller,
+    buyer: { name: address.name, city: address.city },
+    lines,
+    subtotal: doc.total - doc.vat,
+    discount: doc.discount,
+    shipping: doc.shipping,
+    vat: doc.vat,
+    total: doc.total,
+    vat_rate: rate,
+    currency: doc.currency,
+    qr: zatcaQr({
+      sellerName: seller.name_ar,
+      vatNumber: seller.vat_number,
+      timestamp: doc.issued_at,
+      total: qrAmount(doc.total),
+      vat: qrAmount(doc.vat),
+    }),
+  };
+}
+
+/** The order's invoice or one of its credit notes, issuing missing ones first; null when none. */
+export async function findTaxDocument(
+  env: Env,
+  order: OrderRow,
+  which: { kind: "invoice" } | { kind: "credit_note"; id: number },
+): Promise<TaxDocumentRow | null> {
+  const docs = await ensureDocuments(env, order);
+  return docs.find((d) => d.kind === which.kind && (which.kind === "invoice" || d.id === which.id)) ?? null;
+}
