@@ -324,6 +324,15 @@ describe("order messages", () => {
     const ship = mail.find((m) => m.purpose === "order.shipped")!;
     expect(ship.body).toContain("https://www.aramex.com/sa/en/track/results?ShipmentNumber=AX123456");
     expect(ship.body).toContain("AX 123 456");
+    // The refund's message links its credit note.
+    const creditNote = await env.DB.prepare(
+      "SELECT t.id FROM tax_documents t JOIN orders o ON o.id = t.order_id WHERE o.number = ? AND t.kind = 'credit_note'",
+    )
+      .bind(order.number)
+      .first<number>("id");
+    expect(mail.find((m) => m.purpose === "order.refunded")!.body).toContain(
+      `/en/order/${order.number}/credit-note/${creditNote}`,
+    );
     // Intl writes a no-break space between the currency and the amount.
     expect(mail.find((m) => m.purpose === "order.refunded")!.subject.replace(/\u00a0/g, " ")).toBe(
       `Refund of SAR 50.00 for order ${order.number}`,

@@ -366,7 +366,7 @@ export async function refundOrder(
     ...auditFor(db, actor, succeeded ? "order.refund" : "order.refund_failed", order, {
       refunded: succeeded ? order.refunded + amount : order.refunded,
     }),
-    ...(succeeded ? notifyStatements(db, order, "refunded", { ref: id, detail: { amount } }) : []),
+    ...(succeeded ? notifyStatements(db, order, "refunded", { ref: id, detail: { amount, refund_id: id } }) : []),
   );
   if (succeeded) settle.push(...creditNoteStatements(db, order, { id, amount }, commerceSettings(env).vatRate));
   await db.batch(settle);

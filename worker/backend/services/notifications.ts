@@ -161,6 +161,7 @@ function linksOf(env: Pick<Env, "PUBLIC_ORIGIN">, order: MessageOrder, lang: Lan
   return {
     orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}`,
     invoiceUrl: `${origin}/${lang}/order/${number}/invoice`,
+    documentsBase: `${origin}/${lang}/order/${number}`,
     trackUrl: `${origin}/${lang}/track-order`,
   };
 }
@@ -187,6 +188,13 @@ async function renderNotification(
   const links = linksOf(env, order, lang);
   const name = (parseAddress(order.address).name || "").split(/\s+/)[0] ?? "";
   const returnDays = commerceSettings(env).returnWindowDays;
+  // A refund's message links its credit note (issued in the refund's own batch).
+  const creditNote =
+    row.kind === "refunded" && typeof detail.refund_id === "string"
+      ? await env.DB.prepare("SELECT id FROM tax_documents WHERE refund_id = ? AND kind = 'credit_note'")
+          .bind(detail.refund_id)
+          .first<number>("id")
+      : null;
   const returnUntil = order.delivered_at
     ? new Date(Date.parse(order.delivered_at) + returnDays * 86_400_000).toISOString()
     : null;
@@ -202,6 +210,7 @@ async function renderNotification(
     returnUntil: formatMoment(returnUntil, lang, false),
     orderUrl: links.orderUrl,
     invoiceUrl: links.invoiceUrl,
+    creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
   });
 }
 
