@@ -2,7 +2,6 @@ import { useSetAtom } from "jotai";
 import { useState } from "react";
 import { NavLink, useNavigate, useRevalidator } from "react-router";
 import { toast } from "../client/toast";
-import { signOut } from "../lib/identity";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { currentUserAtom } from "../state/user";
 import "../styles/account.css";
@@ -61,7 +60,8 @@ export function LogoutButton() {
   const logout = async () => {
     setBusy(true);
     const id = toast.loading(t("profile.signingOut"));
-    await signOut(locale);
+    // Loaded when asked for: the profile pages' first load carries no identity module.
+    await (await import("../lib/identity")).signOut(locale);
     setUser(null);
     toast.success(t("profile.signedOut"), { id });
     await navigate(to("/"), { replace: true });

@@ -1,5 +1,4 @@
-import { useStore } from "jotai";
-import { useEffect } from "react";
+import type { useStore } from "jotai";
 import type { Account, SignedIn } from "../../contract/account";
 import { currentUserAtom } from "../state/user";
 import type { SessionUser } from "./context";
@@ -104,25 +103,6 @@ export async function restoreStoredUser(store: ReturnType<typeof useStore>): Pro
   }
   writeStored("userId", String(user.id));
   if (store.get(currentUserAtom) === undefined) store.set(currentUserAtom, user);
-}
-
-/** Runs `restoreStoredUser` once when the layout first mounts in the browser. */
-export function useStoredUser(): void {
-  const store = useStore();
-  useEffect(() => {
-    void restoreStoredUser(store);
-  }, [store]);
-}
-
-/**
- * A tab opened on a signed-in session (the cookie is shared, session storage is not) gets the
- * token back from the server-rendered page, so browser calls carry it.
- */
-export function restoreIdentity(session: { token: string; userId: string | number } | null | undefined): void {
-  if (!session || readStored("token")) return;
-  writeStored("token", session.token);
-  writeStored("userId", String(session.userId));
-  writeStored("guestId", null);
 }
 
 /**

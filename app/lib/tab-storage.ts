@@ -39,3 +39,14 @@ export function clearStored(): void {
     // Nothing to clear.
   }
 }
+
+/**
+ * A tab opened on a signed-in session (the cookie is shared, session storage is not) gets the
+ * token back from the server-rendered page, so browser calls carry it.
+ */
+export function restoreIdentity(session: { token: string; userId: string | number } | null | undefined): void {
+  if (!session || readStored("token")) return;
+  writeStored("token", session.token);
+  writeStored("userId", String(session.userId));
+  writeStored("guestId", null);
+}

@@ -1,7 +1,7 @@
 import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/shop";
 import { useRetryFailedData } from "../client/data-retry";
-import { useHistoryBack } from "../components/BackButton";
+import { useHistoryBack, useStoredUser } from "../client/tab-start";
 import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
@@ -9,7 +9,6 @@ import { Header } from "../components/Header";
 import { useCartHydration } from "../lib/cart";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
-import { useStoredUser } from "../lib/identity";
 import { isLocale } from "../lib/locales";
 import { useT } from "../lib/use-locale";
 import { catalogueMiddleware } from "../middleware/catalogue";

@@ -13,7 +13,6 @@ import { updateProfile } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import type { Account } from "../../../contract/account";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
-import { saveStoredUser } from "../../lib/identity";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
 
@@ -85,9 +84,12 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           ...(changed ? { current_password: values.current_password } : {}),
         });
         // The own server's copy follows before the success shows, so every page agrees at once.
-        await saveStoredUser(res.data).catch((error: unknown) =>
-          console.warn("[profile] the stored user was not refreshed", error),
-        );
+        // Loaded when a save succeeds: the edit page's first load carries no identity module.
+        await (
+          await import("../../lib/identity")
+        )
+          .saveStoredUser(res.data)
+          .catch((error: unknown) => console.warn("[profile] the stored user was not refreshed", error));
         return res;
       },
       (res) => res.message || t("profile.saved"),

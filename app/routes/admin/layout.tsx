@@ -8,7 +8,7 @@ import { consoleContext, consoleLocale, consoleMeta } from "../../lib/console";
 import { shopContext } from "../../lib/context";
 import { consoleMessages } from "../../lib/console-messages.server";
 import { registerMessages } from "../../lib/i18n";
-import { restoreIdentity } from "../../lib/identity";
+import { restoreIdentity } from "../../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { consoleMiddleware } from "../../middleware/console";
 import "../../styles/console.css";

@@ -5,7 +5,7 @@ import { ProfileNav, sectionTitleKey } from "../../components/ProfileNav";
 import { getProfile } from "../../lib/api/account";
 import { handleServerError, serverApi } from "../../lib/api/server";
 import { shopContext } from "../../lib/context";
-import { restoreIdentity } from "../../lib/identity";
+import { restoreIdentity } from "../../lib/tab-storage";
 import { isLocale } from "../../lib/locales";
 import { formatPhone } from "../../lib/phone";
 import { useLocalePath, useT } from "../../lib/use-locale";
