@@ -32,6 +32,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     origin: shop.origin,
     preferredLocale: shop.preferredLocale,
     backendBase: shop.publicBackendBase,
+    lookupBase: shop.publicLookupBase,
     environment: shop.environment,
   };
 }
@@ -96,7 +97,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  configureBrowserApi({ backendBase: loaderData.backendBase });
+  configureBrowserApi({ backendBase: loaderData.backendBase, lookupBase: loaderData.lookupBase });
   const nonce = useNonce();
   return (
     <>

@@ -30,6 +30,8 @@ export interface ShopContext {
   backend: (path: string, init: RequestInit) => Promise<Response>;
   /** The backend base the browser should call. */
   publicBackendBase: string;
+  /** Spec §7's separate lookup base URL (the browser's `lookup()` GETs); the backend base unless configured. */
+  publicLookupBase: string;
   /** The own-server session of this request (user and backend token), if signed in. */
   getSession: () => Promise<{ user: SessionUser; token: string } | null>;
   waitUntil: (promise: Promise<unknown>) => void;

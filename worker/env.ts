@@ -17,6 +17,8 @@ export interface Env {
   ENVIRONMENT: "production" | "development" | "test";
   BACKEND_URL: string;
   PUBLIC_ORIGIN: string;
+  /** Spec §7's separate lookup base URL for the browser's lookup GETs (absolute http(s)); empty: the backend's. */
+  LOOKUP_URL?: string;
   /** Secret: HMAC pepper mixed into password hashes. A development default is used when unset outside production. */
   AUTH_PEPPER?: string;
   /** Secret: the payment gateway's webhook key (Moyasar's secret token). Required outside development and test. */

@@ -12,7 +12,7 @@ import { errorBody } from "./lib/errors";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
 import { queue, scheduled } from "./jobs";
-import { securityHeaders } from "./middleware/headers";
+import { lookupBase, securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
 import { keepPage, servePage } from "./page-cache";
 
@@ -70,6 +70,7 @@ app.all("*", localeDetector(), async (c) => {
     backend: (path, init) => callBackend(c, path, init),
     // The browser always calls the shop's own /backend, forwarded to BACKEND_URL when it is set.
     publicBackendBase: "/backend",
+    publicLookupBase: lookupBase(c.env) ?? "/backend",
     getSession: () => (session ??= readSession(c)),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });

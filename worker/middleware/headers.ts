@@ -3,10 +3,39 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { HonoEnv } from "../env";
 
 /**
+ * LOOKUP_URL (spec §7's separate lookup base URL) when it is an absolute http(s) URL, without its
+ * trailing slash; null when unset or not one (the browser's lookups then use the backend base).
+ */
+export function lookupBase(env: { LOOKUP_URL?: string }): string | null {
+  const raw = env.LOOKUP_URL?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href.replace(/\/+$/, "") : null;
+  } catch {
+    return null;
+  }
+}
+
+const cspFor = new Map<string, MiddlewareHandler<HonoEnv>>();
+
+/**
+ * Security headers on every response, the lookup origin allowed to `connect-src` when
+ * LOOKUP_URL names one (one middleware per distinct value, made once).
+ */
+export const securityHeaders = (): MiddlewareHandler<HonoEnv> => (c, next) => {
+  const lookup = lookupBase(c.env);
+  const origin = lookup ? new URL(lookup).origin : "";
+  let handler = cspFor.get(origin);
+  if (!handler) cspFor.set(origin, (handler = headersWith(origin ? [origin] : [])));
+  return handler(c, next);
+};
+
+/**
  * Security headers on every response. Scripts run only with the per-request nonce (plus what
  * those scripts load, through 'strict-dynamic'); no 'unsafe-inline' for scripts.
  */
-export const securityHeaders = (): MiddlewareHandler<HonoEnv> =>
+const headersWith = (connectOrigins: string[]): MiddlewareHandler<HonoEnv> =>
   secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -15,7 +44,7 @@ export const securityHeaders = (): MiddlewareHandler<HonoEnv> =>
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       fontSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      connectSrc: ["'self'", ...connectOrigins],
       manifestSrc: ["'self'"],
       workerSrc: ["'self'"],
       objectSrc: ["'none'"],
