@@ -1,10 +1,11 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
-import { visitorIp } from "../support/http.ts";
+import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
  * Orders in the console, in Chromium and both languages: a shopper buys and pays with the
@@ -15,17 +16,6 @@ import { visitorIp } from "../support/http.ts";
 const base = inject("baseURL");
 let browser: Browser;
 
-type Messages = Record<string, unknown>;
-const messages = Object.fromEntries(
-  LOCALES.map((l) => [l, JSON.parse(readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"))]),
-) as Record<(typeof LOCALES)[number], Messages>;
-/** A message of the shop's locale files, so the test reads what the visitor reads. */
-const say = (locale: (typeof LOCALES)[number], key: string, params: Record<string, string> = {}) => {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Messages)?.[part], messages[locale]);
-  if (typeof value !== "string") throw new Error(`no message ${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? "");
-};
-
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -34,14 +24,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function api(path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { data: Record<string, unknown> & { guestId?: string } };
-}
+const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
 
 /** A guest's order through the real cart and checkout, started for payment with the sandbox. */
 async function guestOrder(locale: string) {

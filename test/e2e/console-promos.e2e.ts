@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
+import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import ar from "../../locales/ar.json" with { type: "json" };
-import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
@@ -13,19 +12,11 @@ import { newStaffAccount, signInToConsole, STAFF_PASSWORD } from "../support/con
  * refused; support opens a customer and the page never holds the customer's full email.
  */
 const base = inject("baseURL");
-const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
 let browser: Browser;
 let products: { id: number; slug: string }[] = [];
 
-/** A message of the locale files, with {{name}} placeholders filled in. */
-function msg(locale: Locale, key: string, params: Record<string, string | number> = {}): string {
-  const value = key
-    .split(".")
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], MESSAGES[locale]);
-  if (typeof value !== "string") throw new Error(`missing message ${key} in ${locale}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
-}
+const msg = say;
 
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 

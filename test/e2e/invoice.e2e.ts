@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import jsQRModule from "jsqr";
@@ -6,7 +7,7 @@ import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
-import { visitorIp } from "../support/http.ts";
+import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
  * The tax invoice in Chromium, in both languages: a guest pays an order with the sandbox's card
@@ -21,16 +22,6 @@ const base = inject("baseURL");
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 let browser: Browser;
 
-type Messages = Record<string, unknown>;
-const messages = Object.fromEntries(
-  LOCALES.map((l) => [l, JSON.parse(readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"))]),
-) as Record<(typeof LOCALES)[number], Messages>;
-const say = (locale: (typeof LOCALES)[number], key: string, params: Record<string, string> = {}) => {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Messages)?.[part], messages[locale]);
-  if (typeof value !== "string") throw new Error(`no message ${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? "");
-};
-
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -39,14 +30,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function api(path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { data: Record<string, unknown> & { guestId?: string } };
-}
+const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
 
 /** A guest's order of two products through the real cart and checkout, started for payment. */
 async function guestOrder(locale: string) {

@@ -2,20 +2,13 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { LOCALES, launchBrowser, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
-import { visitorIp } from "../support/http.ts";
+import { visitorIp, backendJson } from "../support/http.ts";
 
 // The sandbox provider's hosted card page, as a shopper's browser sees it: keyboard-operable,
 // labelled, free of serious axe violations in both languages, through the 3-D Secure step.
 const base = inject("baseURL");
 
-async function api(path: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as { data: Record<string, unknown> & { guestId?: string } };
-}
+const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
 
 /** A guest's fresh order, started for payment: answers the card page's URL and the payment id. */
 async function startedPayment(locale: string) {

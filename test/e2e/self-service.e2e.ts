@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
@@ -16,16 +17,6 @@ const base = inject("baseURL");
 let browser: Browser;
 
 type Locale = (typeof LOCALES)[number];
-type Messages = Record<string, unknown>;
-const messages = Object.fromEntries(
-  LOCALES.map((l) => [l, JSON.parse(readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"))]),
-) as Record<Locale, Messages>;
-/** A message of the shop's locale files, so the test reads what the visitor reads. */
-const say = (locale: Locale, key: string, params: Record<string, string> = {}) => {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Messages)?.[part], messages[locale]);
-  if (typeof value !== "string") throw new Error(`no message ${key}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? "");
-};
 
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -146,3 +146,13 @@ export async function buyThroughCheckout(
     },
   };
 }
+
+/** A JSON call to the built worker's backend: GET without a body, POST with one; answers the body. */
+export async function backendJson(base: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { accept: "application/json", "content-type": "application/json", origin: base, ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { data: Record<string, unknown> & { guestId?: string } };
+}
