@@ -1,17 +1,28 @@
 import { startTransition, useEffect, useState } from "react";
 import { PrefetchPageLinks, useLocation } from "react-router";
-import { prefetchQueue } from "./prefetch";
+import { whenIdle } from "./idle";
+import { prefetchQueue, watchLinksIn } from "./prefetch";
 
 /**
  * Renders React Router's `<PrefetchPageLinks>` for the pages client/prefetch.ts hands over, one
  * per idle period, as a transition (React yields while it renders them). Mounted once, in the
- * root. The pages found on an earlier location are dropped when the location changes, so a
+ * root; in the first idle period after hydration it starts watching every shop link of the
+ * document (`watchLinksIn`), so prefetching is on by default. The pages found on an earlier location are dropped when the location changes, so a
  * navigation never prefetches them again against the new page.
  */
 export function Prefetcher({ nonce }: { nonce?: string }) {
   const { pathname, search } = useLocation();
   const here = pathname + search;
   const [pages, setPages] = useState<{ page: string; from: string }[]>([]);
+
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    const cancel = whenIdle(() => (stop = watchLinksIn(document.body)));
+    return () => {
+      cancel();
+      stop?.();
+    };
+  }, []);
 
   useEffect(
     () =>

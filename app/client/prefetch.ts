@@ -1,3 +1,4 @@
+import { localeOfPath } from "../../contract/locale";
 import { whenIdle } from "./idle";
 import { updateState } from "./update-state";
 
@@ -9,10 +10,11 @@ import { updateState } from "./update-state";
  * prefetch="viewport">` on every link would render them all in one commit during hydration
  * (docs/PERFORMANCE.md, "Link prefetching").
  *
- * Nothing is prefetched while a service worker controls the page: a prefetch outlives its page,
- * and one still open through the old worker kept an accepted update from activating
- * (test/e2e/pwa.e2e.ts, the deploy journey); the worker answers the modules from its precache and
- * asks the network again for the data, so the navigation would gain little.
+ * Under a service worker it works the same: the worker answers the modules from its precache and
+ * the data through its network-first route. Nothing new starts once a newer build is live (the
+ * next navigation is a full load, so a prefetch would be thrown away) or once the shopper has
+ * accepted an update (client/idle.ts `haltIdleWork`: a request open through the old worker would
+ * hold the new one's activation up; test/e2e/pwa.e2e.ts, the deploy journey).
  */
 
 interface NetworkInformation {
@@ -43,7 +45,7 @@ export interface PrefetchEnvironment {
   whenIdle: (job: () => void) => void;
   /** Save-Data or 2g (`isConstrainedNetwork`). */
   constrained: () => boolean;
-  /** A service worker controls the page, or a newer build is live (the next navigation is a full load). */
+  /** A newer build is live (the next navigation is a full load). */
   paused: () => boolean;
   /** Calls `onVisible` once, when `a` first scrolls into view; returns a cancel. */
   whenVisible: (a: PrefetchAnchor, onVisible: () => void) => () => void;
@@ -160,7 +162,7 @@ const browser: PrefetchEnvironment = {
   },
   whenIdle: (job) => void whenIdle(job),
   constrained: () => isConstrainedNetwork(),
-  paused: () => Boolean(navigator.serviceWorker?.controller) || updateState.isPending(),
+  paused: () => updateState.isPending(),
   whenVisible(a, cb) {
     const el = a as HTMLAnchorElement;
     observer ??= new IntersectionObserver((entries) => {
@@ -181,10 +183,58 @@ const browser: PrefetchEnvironment = {
   },
 };
 
-/** The page's one queue (SmartLink watches, Prefetcher renders). */
+/** The page's one queue (`watchLinksIn` watches, Prefetcher renders). */
 export const prefetchQueue: PrefetchQueue = createPrefetchQueue(browser);
 
-/** Watches a link for prefetching once it is in view; returns the cleanup. */
-export function watchLink(a: HTMLAnchorElement): () => void {
-  return prefetchQueue.watch(a);
+/**
+ * Whether a link leads to a shop page that prefetching is for: same origin, under a locale, not
+ * the console. The console's pages are staff-only reads that no cache answers (each sort and page
+ * link of its tables would cost one); its navigation prefetches on intent instead (ConsoleNav).
+ * A link, or anything around it, marked `data-no-prefetch` opts out.
+ */
+export function isShopLink(a: HTMLAnchorElement, origin: string = location.origin): boolean {
+  if (!a.href || a.closest("[data-no-prefetch]")) return false;
+  const url = new URL(a.href, origin);
+  const locale = localeOfPath(url.pathname);
+  return url.origin === origin && locale !== undefined && !url.pathname.startsWith(`/${locale}/admin`);
+}
+
+/**
+ * Prefetching is on by default (spec §9): every shop link in `root`, now and as the page
+ * changes, is watched, so no component has to opt in. A link whose address changes (a
+ * paginator's after a navigation) is watched again for its new page; a removed one is let go.
+ * Returns the cleanup.
+ */
+export function watchLinksIn(root: Element): () => void {
+  const stops = new Map<HTMLAnchorElement, () => void>();
+  const watch = (a: HTMLAnchorElement) => {
+    stops.get(a)?.();
+    stops.delete(a);
+    if (isShopLink(a)) stops.set(a, prefetchQueue.watch(a));
+  };
+  const scan = (node: Node) => {
+    if (node instanceof HTMLAnchorElement) watch(node);
+    else if (node instanceof Element) for (const a of node.querySelectorAll("a[href]")) watch(a as HTMLAnchorElement);
+  };
+  scan(root);
+  const mutations = new MutationObserver((records) => {
+    let removed = false;
+    for (const r of records) {
+      if (r.type === "attributes") scan(r.target);
+      for (const n of r.addedNodes) scan(n);
+      removed ||= r.removedNodes.length > 0;
+    }
+    if (!removed) return;
+    for (const [a, stop] of stops)
+      if (!a.isConnected) {
+        stop();
+        stops.delete(a);
+      }
+  });
+  mutations.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ["href"] });
+  return () => {
+    mutations.disconnect();
+    for (const stop of stops.values()) stop();
+    stops.clear();
+  };
 }

@@ -1,5 +1,5 @@
+import { Link } from "react-router";
 import { useT } from "../lib/use-locale";
-import { SmartLink } from "./SmartLink";
 
 export interface Crumb {
   name: string;
@@ -16,7 +16,7 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
         {items.map((item, i) =>
           item.to && i < items.length - 1 ? (
             <li key={`${i}-${item.name}`}>
-              <SmartLink to={item.to}>{item.name}</SmartLink>
+              <Link to={item.to}>{item.name}</Link>
             </li>
           ) : (
             <li key={`${i}-${item.name}`} aria-current="page">

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { toast } from "../client/toast";
@@ -6,7 +7,6 @@ import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { invalidQuantityAtom, maxQuantityOf, type CartLine as Line } from "../state/cart";
 import { QuantityStepper } from "./QuantityStepper";
-import { SmartLink } from "./SmartLink";
 
 /** One cart line: image, name, unit price, quantity stepper, remove, and the line's total. */
 export function CartLine({
@@ -67,9 +67,9 @@ export function CartLine({
       </div>
       <div className="cart-line__info">
         {href ? (
-          <SmartLink to={href} className="cart-line__name" onClick={onNavigate}>
+          <Link to={href} className="cart-line__name" onClick={onNavigate}>
             {name}
-          </SmartLink>
+          </Link>
         ) : (
           <span className="cart-line__name">{name}</span>
         )}

@@ -5,7 +5,6 @@ import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
-import { useIntentPrefetch } from "./SmartLink";
 import { SearchBox } from "./SearchBox";
 
 export function Header({ categories, signedIn }: { categories: CategoryNode[]; signedIn: boolean }) {
@@ -16,10 +15,6 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
   const other = otherLocale(locale);
   const [drawerOpen, setDrawerOpen] = useAtom(cartDrawerOpenAtom);
   const count = useAtomValue(totalQuantityAtom);
-  // The header is on every page: prefetching all its links when visible would fetch ten pages'
-  // data per page view, so the navigation prefetches on intent (hover, focus, touch) instead;
-  // links in the page body prefetch when visible (SmartLink). Never on Save-Data or 2g.
-  const navPrefetch = useIntentPrefetch();
 
   return (
     <header className="site-header">
@@ -85,31 +80,25 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
       <nav className="site-nav" aria-label={t("nav.main")}>
         <ul className="site-nav__list container">
           <li>
-            <NavLink to={to("/")} end prefetch={navPrefetch}>
+            <NavLink to={to("/")} end>
               {t("nav.home")}
             </NavLink>
           </li>
           <li>
-            <NavLink to={to("/products")} end prefetch={navPrefetch}>
+            <NavLink to={to("/products")} end>
               {t("nav.products")}
             </NavLink>
           </li>
           {categories.slice(0, 6).map((c) => (
             <li key={c.id}>
-              <Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`} prefetch={navPrefetch}>
-                {c.name}
-              </Link>
+              <Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
             </li>
           ))}
           <li>
-            <NavLink to={to("/services")} prefetch={navPrefetch}>
-              {t("nav.services")}
-            </NavLink>
+            <NavLink to={to("/services")}>{t("nav.services")}</NavLink>
           </li>
           <li>
-            <NavLink to={to("/track-order")} prefetch={navPrefetch}>
-              {t("nav.trackOrder")}
-            </NavLink>
+            <NavLink to={to("/track-order")}>{t("nav.trackOrder")}</NavLink>
           </li>
         </ul>
       </nav>

@@ -1,5 +1,5 @@
+import { Link } from "react-router";
 import { useT } from "../lib/use-locale";
-import { SmartLink } from "./SmartLink";
 import "../styles/pagination.css";
 
 /** The page numbers to show: first, last, and a window around the current page, with gaps as null. */
@@ -24,12 +24,12 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
       <ul>
         <li>
           {page > 1 ? (
-            <SmartLink to={href(page - 1)} rel="prev" className="pagination__step">
+            <Link to={href(page - 1)} rel="prev" className="pagination__step">
               <span aria-hidden="true" className="icon-flip">
                 ‹
               </span>{" "}
               {t("catalogue.previous")}
-            </SmartLink>
+            </Link>
           ) : (
             <span className="pagination__step" aria-disabled="true">
               <span aria-hidden="true" className="icon-flip">
@@ -52,21 +52,21 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
                   <bdi aria-hidden="true">{p}</bdi>
                 </span>
               ) : (
-                <SmartLink to={href(p)} className="pagination__page" aria-label={t("catalogue.pageN", { page: p })}>
+                <Link to={href(p)} className="pagination__page" aria-label={t("catalogue.pageN", { page: p })}>
                   <bdi>{p}</bdi>
-                </SmartLink>
+                </Link>
               )}
             </li>
           ),
         )}
         <li>
           {page < last ? (
-            <SmartLink to={href(page + 1)} rel="next" className="pagination__step">
+            <Link to={href(page + 1)} rel="next" className="pagination__step">
               {t("catalogue.next")}{" "}
               <span aria-hidden="true" className="icon-flip">
                 ›
               </span>
-            </SmartLink>
+            </Link>
           ) : (
             <span className="pagination__step" aria-disabled="true">
               {t("catalogue.next")}{" "}

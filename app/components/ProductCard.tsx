@@ -1,9 +1,9 @@
+import { Link } from "react-router";
 import "../styles/catalogue.css";
 import type { ProductSummary } from "../lib/catalogue";
 import type { PriceLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
-import { SmartLink } from "./SmartLink";
 import { StockBadge } from "./StockBadge";
 
 /** A product of a grid, with its prices formatted by the server when the loader did so. */
@@ -47,9 +47,9 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
       <div className="product-card__body">
         {product.brand ? <p className="product-card__brand">{product.brand.name}</p> : null}
         <Heading className="product-card__name">
-          <SmartLink to={href} className="product-card__link">
+          <Link to={href} className="product-card__link">
             {product.name}
-          </SmartLink>
+          </Link>
         </Heading>
         <p className="product-card__model muted">
           <span className="visually-hidden">{t("catalogue.model")}: </span>

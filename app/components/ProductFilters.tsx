@@ -1,12 +1,11 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigate } from "react-router";
+import { Form, Link, useNavigate } from "react-router";
 import type { ProductFacets } from "../../contract/catalogue";
 import { flattenCategories, type Category, type Ref } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";
 import { formatWholeMoney } from "../lib/money";
 import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
-import { SmartLink } from "./SmartLink";
 import { useT } from "../lib/use-locale";
 
 const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
@@ -199,14 +198,14 @@ export function ProductFilters({
           {facets.bands.map((band) => (
             <li key={band.min_price}>
               {band.count > 0 ? (
-                <SmartLink
+                <Link
                   to={`${action}${viewSearch({ ...query, min_price: band.min_price, max_price: band.max_price, page: 1 })}`}
                   aria-current={
                     query.min_price === band.min_price && query.max_price === band.max_price ? "true" : undefined
                   }
                 >
                   {counted(band.label, band.count)}
-                </SmartLink>
+                </Link>
               ) : (
                 <span className="muted">{counted(band.label, 0)}</span>
               )}

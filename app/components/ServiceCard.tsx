@@ -1,7 +1,7 @@
+import { Link } from "react-router";
 import type { Service } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
-import { SmartLink } from "./SmartLink";
 
 /** The icons the backend names for services; anything else gets the wrench. */
 const ICONS: Record<string, string> = {
@@ -44,9 +44,9 @@ export function ServiceCard({
     <article className="service-card">
       <ServiceIcon name={service.icon} />
       <Heading className="service-card__name">
-        <SmartLink to={to(`/services/${encodeURIComponent(service.slug)}`)} className="service-card__link">
+        <Link to={to(`/services/${encodeURIComponent(service.slug)}`)} className="service-card__link">
           {service.name}
-        </SmartLink>
+        </Link>
       </Heading>
       <p className="service-card__summary">{service.summary}</p>
       {service.price_from > 0 ? (

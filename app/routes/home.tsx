@@ -1,10 +1,9 @@
 import { Suspense } from "react";
-import { Await } from "react-router";
+import { Await, Link } from "react-router";
 import type { Route } from "./+types/home";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
-import { SmartLink } from "../components/SmartLink";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
@@ -56,9 +55,9 @@ function Hero({ banners }: { banners: Banner[] }) {
         <div className="hero__text">
           <h1>{t("home.heroFallbackTitle")}</h1>
           <p>{t("home.heroFallbackSubtitle")}</p>
-          <SmartLink className="button button--primary" to={localePath(locale, "/products")}>
+          <Link className="button button--primary" to={localePath(locale, "/products")}>
             {t("home.shopNow")}
-          </SmartLink>
+          </Link>
         </div>
       </section>
     );
@@ -69,9 +68,9 @@ function Hero({ banners }: { banners: Banner[] }) {
         <div className="hero__text">
           <h1>{first.title}</h1>
           {first.subtitle ? <p>{first.subtitle}</p> : null}
-          <SmartLink className="button button--primary" to={link(first.link)}>
+          <Link className="button button--primary" to={link(first.link)}>
             {first.cta_label || t("home.shopNow")}
-          </SmartLink>
+          </Link>
         </div>
         {/* Sizes in the banner art's 5:2 ratio (1200×480), so the box the browser reserves is the one the image fills: no layout shift. */}
         {first.image ? (
@@ -90,13 +89,13 @@ function Hero({ banners }: { banners: Banner[] }) {
         <ul className="hero__more" role="list">
           {rest.slice(0, 2).map((b) => (
             <li key={b.id}>
-              <SmartLink className="promo" to={link(b.link)}>
+              <Link className="promo" to={link(b.link)}>
                 <span className="promo__text">
                   <strong>{b.title}</strong>
                   {b.subtitle ? <span>{b.subtitle}</span> : null}
                 </span>
                 {b.image ? <img src={b.image} alt="" width={120} height={48} loading="lazy" decoding="async" /> : null}
-              </SmartLink>
+              </Link>
             </li>
           ))}
         </ul>
@@ -116,10 +115,10 @@ function CategoryTiles({ categories }: { categories: Category[] }) {
       <ul className="tiles" role="list">
         {categories.map((c) => (
           <li key={c.id}>
-            <SmartLink className="tile" to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>
+            <Link className="tile" to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>
               <span className="tile__name">{c.name}</span>
               <span className="tile__count muted">{countOf(t, locale, "home.productCount", c.product_count)}</span>
-            </SmartLink>
+            </Link>
           </li>
         ))}
       </ul>
@@ -131,7 +130,7 @@ function SectionHead({ id, title, more, moreLabel }: { id: string; title: string
   return (
     <div className="section__head">
       <h2 id={id}>{title}</h2>
-      <SmartLink to={more}>{moreLabel}</SmartLink>
+      <Link to={more}>{moreLabel}</Link>
     </div>
   );
 }

@@ -1,7 +1,7 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/page._index";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
-import { SmartLink } from "../components/SmartLink";
 import { listPages } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { failLoad, routeLocale } from "../lib/loaders";
@@ -40,9 +40,9 @@ export default function ContentPages({ loaderData }: Route.ComponentProps) {
           {loaderData.pages.map((p) => (
             <li key={p.slug} className="page-list__item">
               <h2>
-                <SmartLink to={to(OWN_ROUTES.has(p.slug) ? `/${p.slug}` : `/page/${encodeURIComponent(p.slug)}`)}>
+                <Link to={to(OWN_ROUTES.has(p.slug) ? `/${p.slug}` : `/page/${encodeURIComponent(p.slug)}`)}>
                   {p.title}
-                </SmartLink>
+                </Link>
               </h2>
               {p.excerpt ? <p className="muted">{p.excerpt}</p> : null}
             </li>

@@ -1,10 +1,10 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/products";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
 import { facetView, ProductFilters } from "../components/ProductFilters";
-import { SmartLink } from "../components/SmartLink";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
 import { flattenCategories, type ListMeta } from "../lib/catalogue";
@@ -153,7 +153,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
                 <ul className="empty-state__links">
                   {categories.map((c) => (
                     <li key={c.id}>
-                      <SmartLink to={`${base}?category=${encodeURIComponent(c.slug)}`}>{c.name}</SmartLink>
+                      <Link to={`${base}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
                     </li>
                   ))}
                 </ul>
@@ -164,9 +164,9 @@ export default function Products({ loaderData }: Route.ComponentProps) {
               <h2 id="empty-title">{t("catalogue.empty")}</h2>
               <p className="muted">{t("catalogue.emptyHint")}</p>
               {filtered || query.q ? (
-                <SmartLink className="button" to={base}>
+                <Link className="button" to={base}>
                   {t("catalogue.clear")}
-                </SmartLink>
+                </Link>
               ) : null}
             </>
           )}

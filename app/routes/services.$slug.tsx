@@ -1,10 +1,10 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/services.$slug";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { PlainText } from "../components/PlainText";
 import { Price } from "../components/Price";
 import { ServiceIcon } from "../components/ServiceCard";
-import { SmartLink } from "../components/SmartLink";
 import { getService } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { translate } from "../lib/i18n";
@@ -106,15 +106,15 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
       <p className="service__actions">
-        <SmartLink
+        <Link
           className="button button--primary"
           to={`${to("/contact-us")}?subject=${encodeURIComponent(service.name)}`}
         >
           {t("services.book")}
-        </SmartLink>
-        <SmartLink className="button" to={to("/services")}>
+        </Link>
+        <Link className="button" to={to("/services")}>
           {t("services.back")}
-        </SmartLink>
+        </Link>
       </p>
     </div>
   );

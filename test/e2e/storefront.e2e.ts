@@ -334,7 +334,7 @@ describe("storefront pages in Chromium", () => {
     });
 
     it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`, async () => {
-      // A first visit: no service worker controls the page (under one, nothing is prefetched;
+      // A first visit: no service worker controls the page (under one it works the same;
       // test/e2e/pwa.e2e.ts).
       const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
       // Every script the page asks for, from the start: none may be asked for twice.
@@ -401,6 +401,25 @@ describe("storefront pages in Chromium", () => {
       await page.waitForURL(`**${target}`);
       // (The shop layout's clientLoader asks for its own data in a request of its own.)
       await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it(`${locale}: §9 link prefetch is on by default, on visibility: any shop link prefetches once in view (the header's now, the footer's only once scrolled to)`, async () => {
+      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${base}/${locale}`);
+      await hydrated(page);
+      const prefetched = () =>
+        page
+          .locator('link[rel="prefetch"][href*=".data"]')
+          .evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
+      // The header's services link is a plain <Link>: nothing opts it in.
+      await expect.poll(async () => (await prefetched()).includes(`/${locale}/services.data`), WAIT).toBe(true);
+      // The footer's content-pages link is below the fold: not yet.
+      expect(await prefetched()).not.toContain(`/${locale}/page.data`);
+      await page.locator("#site-footer").scrollIntoViewIfNeeded();
+      await expect.poll(async () => (await prefetched()).includes(`/${locale}/page.data`), WAIT).toBe(true);
       expect(errors).toEqual([]);
       await context.close();
     });
