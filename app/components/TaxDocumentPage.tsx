@@ -13,18 +13,11 @@ export function HydrateFallback() {
   );
 }
 
-/** The invoice's and the credit note's page: the document, or why there is none. */
+/** The invoice's and the credit note's page: the document, or the failure (a 404 has gone to /error). */
 export function TaxDocumentPage({ load }: { load: Owned<TaxDocument> }) {
-  const t = useT();
   return (
     <div className="container page tax-doc-page">
       {load.state === "found" ? <TaxDocumentView doc={load.data} /> : null}
-      {load.state === "missing" ? (
-        <div className="notice" role="status">
-          <h1>{t("invoice.title")}</h1>
-          <p>{t("invoice.notFound")}</p>
-        </div>
-      ) : null}
       {load.state === "error" ? (
         <div className="notice notice--danger" role="alert">
           <p>{load.message}</p>

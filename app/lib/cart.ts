@@ -255,7 +255,9 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
     return { ok: true };
   } catch (error) {
     let message: string;
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400 || error.status === 404)) {
+    // The server refused the code (spec §5: its message is shown); a 404 or anything else goes
+    // through the common handler (spec §8: a 404 redirects to /error).
+    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
       message = error.errors.code?.join(", ") || error.message || translate(ctx.locale, "errors.default");
     } else {
       message = handle(ctx, error);

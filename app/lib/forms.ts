@@ -228,15 +228,22 @@ function modified(e: KeyboardEvent): boolean {
   return e.ctrlKey || e.metaKey || e.altKey;
 }
 
-/** Keys that only modify others; they never insert text. */
-const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "AltGraph", "Meta", "CapsLock", "Unidentified", "Process"]);
+const PASSING_KEYS = new Set(["Unidentified", "Process", "Shift", "AltGraph"]);
 
 /**
- * Phone-style keys: digits, Backspace, Delete, plus, and the navigation keys (arrows, Home, End,
- * Tab, Enter); every other key is blocked. Shortcuts (Ctrl/Cmd + key) pass, the value is sanitized anyway.
+ * Phone-style fields (spec §5) block every key except digits, Backspace, Delete and plus
+ * (`isPhoneKey`), with or without modifiers: letters, symbols, Enter, Escape, the arrows, Home,
+ * End and shortcuts such as Ctrl+V do nothing here. Two things are not keys the shopper chose and
+ * pass:
+ * - Tab (and Shift+Tab) moves the focus out of the field and never changes it; blocking it would
+ *   trap keyboard users in the field (WCAG 2.1.2, no keyboard trap).
+ * - "Unidentified" and "Process": what phone keyboards and input methods report for every key;
+ *   the text they insert is filtered by `phoneBeforeInput` instead.
+ * And Shift and AltGraph, pressed on their own, are how many keyboards type the plus.
  */
 export function phoneKeyDown(e: KeyboardEvent<HTMLInputElement>): void {
-  if (modified(e) || MODIFIER_KEYS.has(e.key) || isPhoneKey(e.key)) return;
+  if (isPhoneKey(e.key) || PASSING_KEYS.has(e.key)) return;
+  if (e.key === "Tab" && !e.ctrlKey && !e.metaKey && !e.altKey) return;
   e.preventDefault();
 }
 

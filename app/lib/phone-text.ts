@@ -23,24 +23,14 @@ export function sanitizePhoneInput(raw: string): string {
   return plus + latin.replace(/\D/g, "");
 }
 
-/** True when a key may be typed into a phone-style field (digits, plus, editing and navigation keys). */
+/**
+ * The keys a phone-style field lets through (spec §5): digits (Latin and Arabic-Indic, which the
+ * field reads as Latin), plus, Backspace and Delete. Every other key is blocked (forms.ts
+ * `phoneKeyDown`, which also lets Tab leave the field).
+ */
 export function isPhoneKey(key: string): boolean {
-  return /^[0-9\u0660-\u0669\u06F0-\u06F9+]$/.test(key) || EDITING_KEYS.has(key);
+  return /^[0-9\u0660-\u0669\u06F0-\u06F9+]$/.test(key) || key === "Backspace" || key === "Delete";
 }
-
-export const EDITING_KEYS = new Set([
-  "Backspace",
-  "Delete",
-  "Tab",
-  "Enter",
-  "Escape",
-  "ArrowLeft",
-  "ArrowRight",
-  "ArrowUp",
-  "ArrowDown",
-  "Home",
-  "End",
-]);
 
 export function normalizeSearch(value: string): string {
   return toLatinDigits(value)

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
 import { readOwned, type Owned } from "../lib/api/owned";
@@ -54,14 +54,12 @@ export function HydrateFallback() {
 export default function CheckoutStatus({ loaderData: load }: Route.ComponentProps) {
   const t = useT();
   const to = useLocalePath();
-  const [params] = useSearchParams();
-  const number = params.get("order")?.trim() ?? "";
 
   return (
     <StatusPage>
       {load.state === "missing" ? (
         <div className="notice" role="status">
-          <p>{number ? t("orders.notFound") : t("orders.missingNumber")}</p>
+          <p>{t("orders.missingNumber")}</p>
           <Link to={to("/track-order")}>{t("orders.trackOrder")}</Link>
         </div>
       ) : null}

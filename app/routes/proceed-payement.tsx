@@ -25,7 +25,9 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs):
   try {
     redirectUrl = (await startPayment(browserApi(locale), number, `/${locale}/payment-status`)).data.redirect_url;
   } catch (error) {
-    if (error instanceof ApiError && [400, 403, 404, 409, 422].includes(error.status)) {
+    // Refusals are said on the page; a 404 (no such order of this visitor's) goes through the
+    // common handler like every other failure (spec §8: it redirects to /error).
+    if (error instanceof ApiError && [400, 403, 409, 422].includes(error.status)) {
       return { state: "failed", message: error.message };
     }
     const handled = handleBrowserError(error, locale, (path) => {

@@ -50,7 +50,8 @@ export default function TrackOrder() {
       const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());
       setResult({ state: "found", order: res.data });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setResult({ state: "notFound" });
+      // No order matches the pair: a 422 on the form as a whole (field `order`), said on the page.
+      if (error instanceof ApiError && error.status === 422 && error.errors.order) setResult({ state: "notFound" });
       else if (error instanceof ApiError && error.status === 422) {
         setServerErrors(Object.fromEntries(error.fieldErrors.map((fe) => [fe.type, fe.message])));
         setResult({ state: "idle" });

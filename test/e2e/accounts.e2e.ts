@@ -435,7 +435,7 @@ for (const locale of LOCALES) {
       await context.close();
     });
 
-    it("the phone input refuses letters, stops at the country's maximum length and switches country from the list", async () => {
+    it("§5: the phone input blocks every key but digits, Backspace, Delete and plus, stops at the country's maximum length and switches country from the list", async () => {
       const { context, page } = await open();
       await page.goto(`${base}/${locale}/auth/register`);
       await hydrated(page);
@@ -446,7 +446,17 @@ for (const locale of LOCALES) {
       // United States by default: ten national digits at most.
       await phone.pressSequentially("2015550123999");
       expect(await phone.inputValue()).toBe("2015550123");
+      // §5: every key but digits, Backspace, Delete and plus is blocked: the caret stays at the end
+      // through the arrows and Home, and Enter submits nothing; Backspace deletes; Tab leaves the field.
+      const caret = () => phone.evaluate((el) => (el as HTMLInputElement).selectionStart);
+      for (const key of ["ArrowLeft", "Home", "Enter", "Escape"]) await phone.press(key);
+      expect(await caret()).toBe(10);
+      expect(new URL(page.url()).pathname).toBe(`/${locale}/auth/register`);
+      await phone.press("Backspace");
+      expect(await phone.inputValue()).toBe("201555012");
+      await phone.pressSequentially("3");
       await phone.press("Tab");
+      expect(await phone.evaluate((el) => el === document.activeElement)).toBe(false);
       // A valid number for the country: no message after leaving the field.
       expect(await page.locator(".field__error").allTextContents()).toEqual([]);
 
@@ -461,7 +471,13 @@ for (const locale of LOCALES) {
       expect(await page.locator(".phone-input__list").count()).toBe(0);
 
       await phone.fill("");
-      await phone.pressSequentially("+4478");
+      // The plus as a keyboard types it: Shift held with the = key.
+      await phone.focus();
+      await page.keyboard.down("Shift");
+      await page.keyboard.press("Equal");
+      await page.keyboard.up("Shift");
+      expect(await phone.inputValue()).toBe("+");
+      await phone.pressSequentially("4478");
       await expect.poll(() => countryButton.textContent()).toContain("+44");
       await context.close();
     });

@@ -245,7 +245,7 @@ describe("checkout journey in Chromium", () => {
         msg(locale, "orders.statuses.paid"),
       );
 
-      // The refused promo code (422) and the unmatched tracking (404) are logged by the browser as failed loads.
+      // The refused promo code and the unmatched tracking (both 422) are logged by the browser as failed loads.
       expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
       await context.close();
     });

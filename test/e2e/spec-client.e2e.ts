@@ -3,10 +3,13 @@ import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { backendJson, visitorIp } from "../support/http.ts";
+import { say } from "../support/messages.ts";
 
 // Issue 22 in Chromium, both locales: the storefront's own-server calls (spec §4/§7), the
 // change-password flow's check-password call with the Id header (spec §7, DESIGN §6), and the
-// back action pushing history.state.back (spec §2).
+// back action pushing history.state.back (spec §2), and a backend 404 on the pages the browser
+// reads with the tab's identity redirecting to /error (spec §8).
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -149,6 +152,103 @@ for (const locale of LOCALES) {
       await page.locator(".back-button").click();
       await page.waitForURL((url) => url.pathname === `/${locale}`);
       expect(errors).toEqual([]);
+      await context.close();
+    });
+  });
+}
+
+/** A guest of its own, with one product in the cart: the identity the pages below read with. */
+async function guestWithCart(locale: string): Promise<string> {
+  const ip = { "cf-connecting-ip": visitorIp() };
+  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
+    guestId: string;
+  };
+  const guest = { ...ip, "guest-id": guestId, "content-language": locale };
+  const [product] = (await backendJson(base, "/backend/products?in_stock=1&per_page=1", guest)).data as unknown as {
+    id: number;
+  }[];
+  await backendJson(base, "/backend/cart/add-product", guest, { product_id: product.id, quantity: 1 });
+  return guestId;
+}
+
+for (const locale of LOCALES) {
+  describe(`§8 in Chromium (${locale}): a backend 404 redirects to /error`, () => {
+    const UNKNOWN = "SQ-ZZZZZZZZ";
+    const pages = [
+      ["the order status page", `/${locale}/order/checkout/status?order=${UNKNOWN}`],
+      ["the payment status page", `/${locale}/payment-status?payment_id=pay_unknown&order=${UNKNOWN}`],
+      ["the payment start", `/${locale}/proceed-payement?order=${UNKNOWN}`],
+      ["the tax invoice", `/${locale}/order/${UNKNOWN}/invoice`],
+    ] as const;
+    for (const [name, path] of pages) {
+      it(`§8: 404 redirects to /error, from ${name} of an order that is not the visitor's`, async () => {
+        const guestId = await guestWithCart(locale);
+        const { context, page } = await newPage(browser);
+        await context.addInitScript((id) => sessionStorage.setItem("guestId", id), guestId);
+        await page.goto(`${base}${path}`);
+        await page.waitForURL((url) => url.pathname.endsWith("/error"), { timeout: 15_000 });
+        expect(await page.locator(".error-screen__status").textContent()).toBe("404");
+        await context.close();
+      });
+    }
+
+    it("§8: 404 redirects to /error when deleting an address already deleted elsewhere", async () => {
+      const email = `spec-404-${locale}-${Date.now()}@example.com`;
+      await registerAccount(base, email, locale === "en" ? "Omar Said" : "عمر سعيد");
+      const { context, page } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${base}/${locale}/auth/login`);
+      await routerReady(page);
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=password]").fill(STAFF_PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/profile`);
+      const auth = { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem("token"))}` };
+      const address = {
+        label: "Home",
+        name: "Omar Said",
+        phone: "+966501234567",
+        city: "Riyadh",
+        district: "Olaya",
+        street: "King Fahd Road",
+      };
+      const { id } = (await backendJson(base, "/backend/client/addresses", auth, address)).data as unknown as {
+        id: number;
+      };
+      await page.goto(`${base}/${locale}/profile/addresses`);
+      const remove = page.getByRole("button", { name: `${say(locale, "address.delete")}: Home` });
+      await remove.waitFor();
+      // Deleted in another tab meanwhile.
+      const gone = await fetch(`${base}/backend/client/addresses/${id}`, { method: "DELETE", headers: auth });
+      expect(gone.status).toBe(200);
+      await remove.click();
+      await page.getByRole("button", { name: say(locale, "address.confirmDelete") }).click();
+      await page.waitForURL((url) => url.pathname.endsWith("/error"));
+      expect(await page.locator(".error-screen__status").textContent()).toBe("404");
+      await context.close();
+    });
+
+    it("§8: 404 redirects to /error from the promo code too; the backend's refusal of a code (422) stays on the form (§5)", async () => {
+      const guestId = await guestWithCart(locale);
+      const { context, page } = await newPage(browser);
+      await context.addInitScript((id) => sessionStorage.setItem("guestId", id), guestId);
+      await page.goto(`${base}/${locale}/shopping-cart`);
+      await hydrated(page, "#promo-code");
+      // A refusal: the server's message on the form, the page stays.
+      await page.locator("#promo-code").fill("NOPE-NOT-A-CODE");
+      await page.getByRole("button", { name: say(locale, "cart.promo.apply") }).click();
+      await expect
+        .poll(() => page.locator("#promo-message").getAttribute("class"), { timeout: 15_000 })
+        .toContain("promo__message--invalid");
+      expect(new URL(page.url()).pathname).toBe(`/${locale}/shopping-cart`);
+      // A backend without the call (a 404): the common handler's redirect.
+      await page.route("**/promo-code/check", (route) =>
+        route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ message: "Not found" }) }),
+      );
+      await page.locator("#promo-code").fill("WELCOME10");
+      await page.getByRole("button", { name: say(locale, "cart.promo.apply") }).click();
+      await page.waitForURL((url) => url.pathname.endsWith("/error"), { timeout: 15_000 });
+      expect(await page.locator(".error-screen__status").textContent()).toBe("404");
       await context.close();
     });
   });

@@ -170,7 +170,8 @@ describe("calls about 'my own' data never show another visitor's", () => {
       number: w.guestOrder,
       contact: "someone-else@example.com",
     });
-    expect(wrong.status).toBe(404);
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(wrong.body)).not.toContain(w.guestOrder);
     const right = await call(null, "POST", "/orders/track", { number: w.guestOrder, contact: w.guest.email });
     expect(right.status).toBe(200);
     expect(JSON.stringify(right.body)).not.toContain(address.street);

@@ -50,7 +50,7 @@ describe("order-tracking abuse", () => {
     async () => {
       await awayFromMinuteEdge();
       const ip = freshIp();
-      for (let i = 0; i < 20; i++) expect((await trackFrom(ip, randomNumber(), wrongPhone(i))).status).toBe(404);
+      for (let i = 0; i < 20; i++) expect((await trackFrom(ip, randomNumber(), wrongPhone(i))).status).toBe(422);
       const limited = await trackFrom(ip, randomNumber(), "someone@example.com", "ar");
       expect(limited.status).toBe(429);
       expect(limited.headers.get("retry-after")).toBe("60");
@@ -68,7 +68,7 @@ describe("order-tracking abuse", () => {
       for (let i = 0; i < 20; i++) {
         // Changing the case of the number does not give a fresh count.
         const asTyped = i % 2 ? number.toLowerCase() : number;
-        expect((await trackFrom(freshIp(), asTyped, wrongPhone(i))).status).toBe(404);
+        expect((await trackFrom(freshIp(), asTyped, wrongPhone(i))).status).toBe(422);
       }
       // Even the right phone is refused once the order's count is spent.
       expect((await trackFrom(freshIp(), number, "+966512345678")).status).toBe(429);

@@ -68,15 +68,18 @@ describe("orders", () => {
     expect((await call(null, "POST", "/orders/track", { number, contact: "00966512345678" })).status).toBe(200);
   });
 
-  it("track-order answers the same 404 for an unknown number and for a wrong contact", async () => {
+  it("track-order answers the same 422 on the pair (field `order`) for an unknown number and for a wrong contact, never a 404 (§8 sends 404s to /error)", async () => {
     const guest = await newGuest();
     const { number } = await placeOrder(guest);
     const wrongContact = await call(null, "POST", "/orders/track", { number, contact: "someone@else.example" });
     const wrongPhone = await call(null, "POST", "/orders/track", { number, contact: "+966500000000" });
     const unknown = await call(null, "POST", "/orders/track", { number: "SQ-ZZZZZZZZ", contact: guest.email });
     for (const answer of [wrongContact, wrongPhone, unknown]) {
-      expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ message: "No order matches this number and contact." });
+      expect(answer.status).toBe(422);
+      expect(answer.body).toEqual({
+        message: "No order matches this number and contact.",
+        errors: { order: ["No order matches this number and contact."] },
+      });
     }
     const arabic = await call({ headers: { "content-language": "ar" } }, "POST", "/orders/track", {
       number,

@@ -144,20 +144,44 @@ describe("422 answers (spec §5)", () => {
 });
 
 describe("input helpers (spec §5)", () => {
-  it("a phone-style field blocks every key but digits, Backspace, Delete, plus and navigation", () => {
-    for (const key of ["7", "+", "Backspace", "Delete", "Tab", "ArrowRight", "Shift"]) {
+  it("§5: a phone-style field blocks every key except digits, Backspace, Delete and plus (Tab still leaves it)", () => {
+    // Shift on its own is how many keyboards type the plus; "Unidentified" is a phone keyboard's every key.
+    for (const key of ["0", "7", "٣", "+", "Backspace", "Delete", "Tab", "Shift", "Unidentified"]) {
       const e = keyEvent(key);
       phoneKeyDown(e as never);
       expect(e.preventDefault, key).not.toHaveBeenCalled();
     }
-    for (const key of ["a", "Z", "-", " ", "."]) {
+    for (const key of [
+      "a",
+      "Z",
+      "-",
+      " ",
+      ".",
+      "Enter",
+      "Escape",
+      "ArrowLeft",
+      "ArrowRight",
+      "Home",
+      "End",
+      "Control",
+    ]) {
       const e = keyEvent(key);
       phoneKeyDown(e as never);
       expect(e.preventDefault, key).toHaveBeenCalled();
     }
-    const shortcut = keyEvent("a", { ctrlKey: true });
-    phoneKeyDown(shortcut as never);
-    expect(shortcut.preventDefault).not.toHaveBeenCalled();
+    // Shortcuts are keys too; Backspace with a modifier is still Backspace.
+    for (const [key, mods] of [
+      ["v", { ctrlKey: true }],
+      ["a", { metaKey: true }],
+      ["Tab", { ctrlKey: true }],
+    ] as const) {
+      const e = keyEvent(key, mods);
+      phoneKeyDown(e as never);
+      expect(e.preventDefault, `${key} with a modifier`).toHaveBeenCalled();
+    }
+    const wordDelete = keyEvent("Backspace", { ctrlKey: true });
+    phoneKeyDown(wordDelete as never);
+    expect(wordDelete.preventDefault).not.toHaveBeenCalled();
   });
 
   it("a name-style field blocks digit keys, Latin and Arabic-Indic", () => {

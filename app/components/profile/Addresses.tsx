@@ -3,7 +3,6 @@ import { useNavigate } from "react-router";
 import type { Address, AddressValues } from "../form/AddressForm";
 import { addAddress, deleteAddress, listAddresses, updateAddress } from "../../lib/api/account";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
-import { ApiError } from "../../lib/api/errors";
 import { useLocale, useT } from "../../lib/use-locale";
 
 /** The address form loads when it is opened, keeping the section's first load small. */
@@ -45,8 +44,8 @@ export function Addresses({ initial }: { initial: Address[] }) {
       await reload();
       setStatus(t("address.deleted"));
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404))
-        handleBrowserError(error, locale, (to) => void navigate(to));
+      // Through the common handler, a 404 too (spec §8: one already deleted elsewhere redirects to /error).
+      handleBrowserError(error, locale, (to) => void navigate(to));
       await reload().catch(() => undefined);
     } finally {
       setConfirming(null);

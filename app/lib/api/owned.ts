@@ -2,15 +2,16 @@ import { redirect } from "react-router";
 import type { Locale } from "../locales";
 import { browserApi, handleBrowserError } from "./browser";
 import type { Api } from "./client";
-import { ApiError } from "./errors";
 
-/** What a client-only page reads of the visitor's own: found, not theirs (or none), or a failure to show. */
+/** What a client-only page reads of the visitor's own: found, nothing asked for, or a failure to show. */
 export type Owned<T> = { state: "found"; data: T } | { state: "missing" } | { state: "error"; message: string };
 
 /**
  * A clientLoader's read of something the visitor owns through the tab's identity (an order, a
- * payment): a 404 or 403 is "missing", said on the page rather than on the error page; a
- * signed-out visitor is redirected by the common handler; any other failure is its message.
+ * payment, a tax document). Failures go through the common handler of spec §8 like every page's:
+ * a 404 (unknown, or another visitor's: the backend answers both alike) redirects to /error, a
+ * signed-out visitor to sign-in; a 403 or anything else is its message on the page. "missing" is
+ * left to the page for an address that names nothing (no order number).
  */
 export async function readOwned<T>(
   locale: Locale,
@@ -21,7 +22,6 @@ export async function readOwned<T>(
     return { state: "found", data: (await read(browserApi(locale))).data };
   } catch (error) {
     if (signal.aborted) throw error;
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return { state: "missing" };
     const handled = handleBrowserError(error, locale, (path) => {
       throw redirect(path);
     });

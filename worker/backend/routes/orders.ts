@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
-import { notFound, ok } from "../http";
+import { notFound, ok, unprocessable } from "../http";
 import { say } from "../../lib/i18n";
 import { cartOwner, requireUser } from "../identity";
 import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
@@ -46,14 +46,16 @@ ordersRoutes.post(
     // stored, upper case, so changing the case does not give a fresh count), issue 17, L2.
     await enforceLimits(c, "SHOP_LIMITER", [`track:ip:${requestNetwork(c)}`, `track:order:${number.toUpperCase()}`]);
     const order = await trackOrder(c.env.DB, number, contact);
-    // One answer for an unknown number and a wrong contact: tracking reveals nothing else.
-    if (!order)
-      throw notFound(
-        say(c.get("lang"), {
-          en: "No order matches this number and contact.",
-          ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل.",
-        }),
-      );
+    // One answer for an unknown number and a wrong contact: tracking reveals nothing else. It is a
+    // 422 on the form (field `order`: the pair), not a 404: the storefront's common handler sends
+    // every 404 to /error (spec §8), and a mistyped number must leave the shopper on their form.
+    if (!order) {
+      const message = say(c.get("lang"), {
+        en: "No order matches this number and contact.",
+        ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل.",
+      });
+      throw unprocessable({ order: [message] }, message);
+    }
     return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false, maskEmail: true }));
   },
 );
