@@ -253,3 +253,134 @@ for (const locale of LOCALES) {
     });
   });
 }
+
+for (const locale of LOCALES) {
+  describe(`§9 toasts and the loading bar in Chromium (${locale})`, () => {
+    it("§9: toasts sit top-right in the dark theme and close after 3000 ms", async () => {
+      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
+      await page.goto(`${base}/${locale}/product-details/${await inStockProduct()}`);
+      await hydrated(page, ".add-to-cart__button");
+      // The page notes when the toast arrives and when sonner starts taking it away (data-removed):
+      // read on the page's own clock, not through a test's polling on a busy machine.
+      await page.evaluate(() => {
+        const w = window as unknown as { toastTimes: { added?: number; removed?: number } };
+        w.toastTimes = {};
+        new MutationObserver(() => {
+          const el = document.querySelector("[data-sonner-toast][data-type=success]");
+          if (el && w.toastTimes.added === undefined) w.toastTimes.added = performance.now();
+          if (el?.getAttribute("data-removed") === "true" && w.toastTimes.removed === undefined)
+            w.toastTimes.removed = performance.now();
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+      await page.locator(".add-to-cart__button").click();
+      const toast = page.locator("[data-sonner-toast][data-type=success]").first();
+      await toast.waitFor({ timeout: 15_000 });
+      const toaster = page.locator("[data-sonner-toaster]").first();
+      expect(await toaster.getAttribute("data-y-position")).toBe("top");
+      expect(await toaster.getAttribute("data-x-position")).toBe("right");
+      expect(await toaster.getAttribute("data-sonner-theme")).toBe("dark");
+      // It sits at the viewport's right edge, in either direction.
+      const box = (await toast.boundingBox())!;
+      expect(box.x + box.width).toBeGreaterThan(page.viewportSize()!.width - 60);
+      await toast.waitFor({ state: "detached", timeout: 10_000 });
+      const { added, removed } = await page.evaluate(
+        () => (window as unknown as { toastTimes: { added: number; removed: number } }).toastTimes,
+      );
+      // 3000 ms from its arrival to its leaving; a timer fires late on a busy page, never early.
+      expect(removed - added).toBeGreaterThanOrEqual(2_990);
+      expect(removed - added).toBeLessThan(4_000);
+      await context.close();
+    });
+
+    it("§4: a loading toast is not closed automatically: it stays past 3000 ms until the answer replaces it", async () => {
+      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
+      await page.goto(`${base}/${locale}/contact-us`);
+      await hydrated(page, "#contact-name");
+      // The backend takes 5 s to answer.
+      let release: () => void = () => undefined;
+      const answered = new Promise<void>((r) => (release = r));
+      await page.route("**/backend/contact", async (route) => {
+        if (route.request().method() !== "POST") return route.continue();
+        await answered;
+        await route.continue();
+      });
+      await page.locator("#contact-name").fill(locale === "ar" ? "سارة أحمد" : "Sara Ahmed");
+      await page.locator("#contact-email").fill(`sara.loading.${locale}@example.com`);
+      await page.locator("#contact-subject").fill(locale === "ar" ? "سؤال عن طلب" : "A question about an order");
+      await page
+        .locator("#contact-message")
+        .fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي." : "When will my order arrive?");
+      await page.locator("form button[type=submit]").last().click();
+      const loading = page.locator("[data-sonner-toast][data-type=loading]");
+      await loading.waitFor({ timeout: 15_000 });
+      const shown = await page.evaluate(() => performance.now());
+      await page.waitForFunction((from) => performance.now() - from > 4_000, shown, { polling: 200 });
+      expect(await loading.count()).toBe(1);
+      expect(await loading.getAttribute("data-removed")).not.toBe("true");
+      release();
+      await expect
+        .poll(() => page.locator("[data-sonner-toast][data-type=success]").count(), { timeout: 15_000 })
+        .toBe(1);
+      expect(await loading.count()).toBe(0);
+      await context.close();
+    });
+
+    it("§9: the loading bar is 3 px, waits the 200 ms throttle, runs while a navigation is slow and hides 500 ms after it ends", async () => {
+      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
+      // On Save-Data nothing is prefetched: the navigation below fetches its own data, once.
+      await page.addInitScript(() =>
+        Object.defineProperty(navigator, "connection", {
+          configurable: true,
+          value: Object.assign(new EventTarget(), { saveData: true, effectiveType: "4g" }),
+        }),
+      );
+      await page.goto(`${base}/${locale}`);
+      await hydrated(page, "#site-search");
+      // The next page's data takes 1.5 s.
+      await page.route("**/products.data*", async (route) => {
+        await new Promise((r) => setTimeout(r, 1_500));
+        await route.continue();
+      });
+      const bar = page.locator(".loading-bar");
+      expect(await bar.getAttribute("data-phase")).toBe("idle");
+      // The bar's changes, on the page's own clock, from the click on.
+      await page.evaluate(() => {
+        const el = document.querySelector(".loading-bar")!;
+        const w = window as unknown as { barLog: [string, number][] };
+        w.barLog = [];
+        document.addEventListener("click", () => w.barLog.push(["click", performance.now()]), { capture: true });
+        new MutationObserver(() =>
+          w.barLog.push([`${el.getAttribute("data-phase")}:${el.getAttribute("aria-valuenow")}`, performance.now()]),
+        ).observe(el, { attributes: true, attributeFilter: ["data-phase", "aria-valuenow"] });
+      });
+      await page.locator(`.site-nav a[href="/${locale}/products"]`).first().click();
+      await expect.poll(() => bar.getAttribute("data-phase"), { timeout: 5_000 }).toBe("running");
+      expect(await bar.evaluate((el) => el.getBoundingClientRect().height)).toBe(3);
+      // It grows over its 2000 ms duration.
+      expect(await bar.evaluate((el) => el.style.transitionDuration)).toBe("2000ms");
+      await page.waitForURL(`**/${locale}/products`);
+      await expect.poll(() => bar.getAttribute("aria-valuenow"), { timeout: 5_000 }).toBe("0");
+      const log = await page.evaluate(() => (window as unknown as { barLog: [string, number][] }).barLog);
+      const at = (state: string) => log.find(([s]) => s.startsWith(state))?.[1] ?? NaN;
+      const click = at("click");
+      const running = at("running");
+      const finishing = at("finishing");
+      const idle = at("idle");
+      const reset = log.find(([s]) => s === "idle:0")?.[1] ?? NaN;
+      expect(running - click).toBeGreaterThanOrEqual(195);
+      // The hide delay runs from the navigation's end, after its data arrived.
+      const dataEnd = await page.evaluate(
+        () =>
+          (
+            performance
+              .getEntriesByType("resource")
+              .filter((e) => e.name.includes("/products.data")) as PerformanceResourceTiming[]
+          ).at(-1)?.responseEnd ?? NaN,
+      );
+      expect(finishing).toBeGreaterThanOrEqual(dataEnd);
+      expect(idle - dataEnd).toBeGreaterThanOrEqual(500);
+      expect(reset - idle).toBeGreaterThanOrEqual(395);
+      await context.close();
+    });
+  });
+}
