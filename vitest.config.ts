@@ -28,6 +28,9 @@ export default defineConfig(async () => {
                   AUTH_PEPPER: "test-pepper",
                   PAYMENT_SECRET: "test-payment-secret",
                 },
+                // A second local database playing a lagging read replica of DB
+                // (test/support/replica-lag.ts), for the read-replication tests.
+                d1Databases: { REPLICA_DB: "replica-db-test" },
               },
             }),
           ],

@@ -1,7 +1,9 @@
 import type { Context } from "hono";
+import { BOOKMARK_HEADER } from "../contract/bookmark";
 import { deviceTypeFromHeaders, localeFromHeaders } from "../contract/edge";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
+import { noteBookmark, visitorBookmark } from "./middleware/bookmark";
 
 /**
  * The one transport from the edge to the commerce backend, for SSR loaders and the own server
@@ -36,9 +38,16 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   // a visitor takes them from the visitor's request unless the caller set them itself.
   if (!headers.has("content-language")) headers.set("content-language", localeFromHeaders(c.req.raw.headers));
   if (!headers.has("device-type")) headers.set("device-type", String(deviceTypeFromHeaders(c.req.raw.headers)));
+  // The visitor's D1 bookmark, so the backend reads at least their own last write; the answer's
+  // bookmark, after a write, is kept for their next calls (middleware/bookmark.ts).
+  const bookmark = visitorBookmark(c);
+  if (bookmark && !headers.has(BOOKMARK_HEADER)) headers.set(BOOKMARK_HEADER, bookmark);
   const external = externalBackend(c.env);
-  if (external) return fetch(`${external}${path}`, { ...init, headers });
-  return backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
+  const res = external
+    ? await fetch(`${external}${path}`, { ...init, headers })
+    : await backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
+  noteBookmark(c, res);
+  return res;
 }
 
 /**

@@ -17,6 +17,11 @@ export interface Env {
   ENVIRONMENT: "production" | "development" | "test";
   BACKEND_URL: string;
   PUBLIC_ORIGIN: string;
+  /**
+   * The latency model (issue 23): milliseconds every statement the D1 primary serves waits first
+   * (writes; reads on the primary); replica reads do not. Empty (the default): off.
+   */
+  PRIMARY_LATENCY_MS?: string;
   /** Spec §7's separate lookup base URL for the browser's lookup GETs (absolute http(s)); empty: the backend's. */
   LOOKUP_URL?: string;
   /** Secret: HMAC pepper mixed into password hashes. A development default is used when unset outside production. */
@@ -72,5 +77,7 @@ export type HonoEnv = {
     requestId: string;
     secureHeadersNonce?: string;
     language: string;
+    /** The newest D1 bookmark a backend answer gave during this request (middleware/bookmark.ts). */
+    d1Bookmark?: string;
   };
 };

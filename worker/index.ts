@@ -12,6 +12,7 @@ import { errorBody } from "./lib/errors";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
 import { queue, scheduled } from "./jobs";
+import { keepBookmark } from "./middleware/bookmark";
 import { lookupBase, securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
 import { keepPage, servePage } from "./page-cache";
@@ -32,6 +33,8 @@ const app = new Hono<HonoEnv>();
 app.use(requestId());
 app.use(timing({ crossOrigin: false }));
 app.use(securityHeaders());
+// The shopper's D1 bookmark: sent on their backend calls, kept from the answers to their writes.
+app.use(keepBookmark());
 
 // With BACKEND_URL set, the configured backend answers the browser's /backend calls through the
 // shop's origin; otherwise the reference backend runs here, in-process.

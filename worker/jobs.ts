@@ -1,4 +1,5 @@
 import type { Env } from "./env";
+import { primaryEnv } from "./backend/db";
 import { commerceSettings } from "./backend/services/checkout";
 import {
   deliverNotification,
@@ -24,7 +25,9 @@ const isJob = (body: unknown): body is NotificationJob =>
  * queue with a growing delay; after wrangler.toml's max_retries it goes to the dead-letter
  * queue), and the dead-letter queue marks its messages dead for the cron and the console.
  */
-export async function queue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function queue(batch: MessageBatch<unknown>, bindings: Env): Promise<void> {
+  // The plain binding: the primary (with PRIMARY_LATENCY_MS applied, backend/db.ts).
+  const env = primaryEnv(bindings);
   const deadLetters = batch.queue.endsWith("-dlq");
   for (const message of batch.messages) {
     if (!isJob(message.body)) {
@@ -106,5 +109,6 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
 }
 
 export async function scheduled(_controller: ScheduledController, env: Env): Promise<void> {
-  await runScheduledWork(env);
+  // The plain binding: the primary (with PRIMARY_LATENCY_MS applied, backend/db.ts).
+  await runScheduledWork(primaryEnv(env));
 }

@@ -18,6 +18,8 @@ function failingD1(): D1Database {
   return new Proxy(env.DB, {
     get(target, prop) {
       if (prop === "prepare" || prop === "batch" || prop === "exec") return fail;
+      // The backend reads and writes through a D1 session (worker/backend/db.ts): an outage fails those too.
+      if (prop === "withSession") return () => ({ prepare: fail, batch: fail, getBookmark: () => null });
       const value = Reflect.get(target, prop);
       return typeof value === "function" ? value.bind(target) : value;
     },

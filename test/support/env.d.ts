@@ -5,6 +5,8 @@ declare global {
   namespace Cloudflare {
     interface Env extends WorkerEnv {
       TEST_MIGRATIONS: D1Migration[];
+      /** A second local database playing a lagging read replica (test/support/replica-lag.ts). */
+      REPLICA_DB: D1Database;
     }
   }
 }

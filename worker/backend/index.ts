@@ -3,6 +3,7 @@ import type { BackendEnv } from "./env";
 import { backendBodyLimit } from "../lib/body-limit";
 import { errorBody } from "../lib/errors";
 import { requestLang } from "../lib/i18n";
+import { databaseSession } from "./db";
 import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
 import { adminRoutes } from "./routes/admin";
@@ -32,6 +33,8 @@ backendApp.use(async (c, next) => {
 });
 
 backendApp.use(backendBodyLimit());
+// Which copy of D1 this request reads, and its bookmark (db.ts): before any route touches c.env.DB.
+backendApp.use(databaseSession());
 
 backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
