@@ -26,8 +26,9 @@ export const rumApi = new Hono<HonoEnv>();
 
 const LOCALES = ["en", "ar"] as const satisfies readonly Locale[];
 
+// Strict: a field the contract does not name (a URL, an id) is refused, not stored or dropped quietly.
 const metric = v.pipe(
-  v.object({
+  v.strictObject({
     name: v.picklist(RUM_METRICS, "Unknown metric."),
     value: v.pipe(v.number("A number is required."), v.finite("A finite number is required."), v.minValue(0)),
     rating: v.picklist(RUM_RATINGS, "Unknown rating."),
@@ -35,7 +36,7 @@ const metric = v.pipe(
   v.check((m) => m.value <= RUM_MAX_VALUE[m.name], "The value is out of range for this metric."),
 );
 
-const beacon = v.object({
+const beacon = v.strictObject({
   page: v.picklist(RUM_PAGE_TYPES, "Unknown page type."),
   locale: v.picklist(LOCALES, "Unknown locale."),
   navigation: v.picklist(RUM_NAVIGATION_TYPES, "Unknown navigation type."),
