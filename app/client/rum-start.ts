@@ -22,7 +22,7 @@ interface RouterState {
 /** The kind of page a route is, or null for a page that reports nothing (the operator console). */
 export function pageTypeOf(routeId: string, search: string): RumPageType | null {
   const id = routeId.replace(/^routes\//, "");
-  if (id.startsWith("admin/")) return null;
+  if (/^admin[/-]/.test(id)) return null;
   if (id === "home" || id === "home-default") return "home";
   if (id === "products") return new URLSearchParams(search).get("q")?.trim() ? "search" : "list";
   if (id === "product-details.$slug") return "product";

@@ -12,7 +12,7 @@ import {
 /**
  * Field data (issue 23), loaded only for a sampled visit (client/rum-start.ts): web-vitals reads
  * LCP, INP, CLS, TTFB and FCP, and every figure it reports waits here until the page is hidden
- * (visibilitychange to hidden, or pagehide), then all go in one `navigator.sendBeacon` to
+ * (visibilitychange to hidden; pagehide of a hidden page), then all go in one `navigator.sendBeacon` to
  * /api/rum. No personal data: the page type, the locale, the figures and their ratings, the
  * navigation type and the connection's effective type; never the URL, an id or the visitor.
  *
@@ -49,8 +49,12 @@ export function reportWebVitals(page: RumPageType, locale: Locale): void {
     pending.clear();
     navigator.sendBeacon(RUM_ENDPOINT, new Blob([JSON.stringify(beacon)], { type: "application/json" }));
   };
-  document.addEventListener("visibilitychange", () => {
+  // Leaving for another document, Chromium fires pagehide first, then visibilitychange (hidden),
+  // where web-vitals reports INP and CLS: so pagehide sends only for a page already hidden (the
+  // figures taken since), and the beacon of a page being left goes with visibilitychange.
+  const flushIfHidden = () => {
     if (document.visibilityState === "hidden") flush();
-  });
-  addEventListener("pagehide", flush);
+  };
+  document.addEventListener("visibilitychange", flushIfHidden);
+  addEventListener("pagehide", flushIfHidden);
 }

@@ -1,0 +1,180 @@
+// Field data in a real browser (issue 23): a worker of its own with RUM_SAMPLE_RATE=1 (every visit
+// in the sample), Chromium loads pages in both locales, clicks (an interaction, for INP), and leaves
+// each page by loading another document, which hides it: web-vitals reports, the shop's beacon
+// goes out with navigator.sendBeacon, and the figures are read back from the console's endpoint.
+// A visit outside the sample (the suite's worker, 0.1, with Math.random pinned above it) loads
+// neither web-vitals nor sends anything.
+import { spawnSync } from "node:child_process";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { FieldData, RumPageType } from "../../contract/rum.ts";
+import { pageTypeOf } from "../../app/client/rum-start.ts";
+import { measureRoutes, readBudgets } from "../../scripts/lib/bundles.ts";
+import { buildDir, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { hydrated, launchBrowser, LOCALES, newPage } from "../support/browser.ts";
+import { consoleHttpSession, registerAccount } from "../support/console-browser.ts";
+import { startExtraWorker, TEST_VARS } from "../support/http.ts";
+
+let shop: RunningWorker;
+let persistDir: string;
+let stop: (() => void) | undefined;
+let browser: Browser;
+let slug: string;
+
+const root = new URL("../..", import.meta.url).pathname;
+/** A web-vitals chunk (client/rum.ts), not the small start-up one (client/rum-start.ts). */
+const RUM_CHUNK = /\/assets\/rum-(?!start)[\w-]+\.js$/;
+
+beforeAll(async () => {
+  ({
+    worker: shop,
+    stop,
+    persistDir,
+  } = await startExtraWorker({ ...TEST_VARS, RUM_SAMPLE_RATE: "1" }, { database: "seeded" }));
+  browser = await launchBrowser();
+  const res = await fetch(`${shop.url}/backend/products?per_page=1`);
+  slug = ((await res.json()) as { data: { slug: string }[] }).data[0].slug;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  stop?.();
+});
+
+/** Support staff of this worker's database, with the console open over HTTP: its bearer token. */
+async function supportToken(): Promise<string> {
+  const email = `rum-support-${Date.now().toString(36)}@staff.example`;
+  await registerAccount(shop.url, email);
+  const added = spawnSync(process.execPath, ["scripts/staff.ts", "add", email, "support", "--persist-to", persistDir], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  if (added.status !== 0) throw new Error(`staff add: ${added.stdout}\n${added.stderr}`);
+  return (await consoleHttpSession(shop.url, email)).token;
+}
+
+/** Waits until the page has loaded web-vitals (after hydration, once idle), then interacts. */
+async function visitAndInteract(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await hydrated(page, "#main");
+  await page.waitForFunction(
+    (pattern) => performance.getEntriesByType("resource").some((e) => new RegExp(pattern).test(e.name)),
+    RUM_CHUNK.source,
+    { timeout: 20_000 },
+  );
+  // A click on the page's heading: an interaction (INP) that changes nothing.
+  await page.locator("main h1").first().click();
+  // The interaction's event-timing entry is dispatched after the next paint.
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 200))));
+}
+
+describe("field data from Chromium", () => {
+  it("maps every storefront route to a page type, and the console's to none", () => {
+    const ids = measureRoutes(buildDir, readBudgets()).map((r) => r.routeId);
+    expect(ids.length).toBeGreaterThan(30);
+    for (const id of ids) {
+      const type = pageTypeOf(id, "");
+      if (id.startsWith("routes/admin/") || id.startsWith("admin-")) expect(type, id).toBeNull();
+      else expect(type, id).not.toBeNull();
+    }
+    const known: [string, string, RumPageType][] = [
+      ["routes/home", "", "home"],
+      ["home-default", "", "home"],
+      ["routes/products", "?category=phones", "list"],
+      ["routes/products", "?q=phone", "search"],
+      ["routes/product-details.$slug", "", "product"],
+      ["routes/shopping-cart", "", "cart"],
+      ["routes/checkout", "", "checkout"],
+      ["routes/profile/edit", "", "account"],
+      ["routes/auth.login", "", "account"],
+      ["routes/page.$slug", "", "content"],
+      ["routes/not-found", "", "other"],
+    ];
+    for (const [id, search, type] of known) expect(pageTypeOf(id, search), `${id}${search}`).toBe(type);
+  });
+
+  it("pages hidden in both locales send their Core Web Vitals, one beacon each, which the console's endpoint reads back per page type and locale", async () => {
+    for (const locale of LOCALES) {
+      const { context, page, errors } = await newPage(browser);
+      // Playwright does not report a beacon sent while its document unloads: the page counts its
+      // own, in the tab's sessionStorage (kept across the tab's documents of one origin).
+      await context.addInitScript(() => {
+        const send = navigator.sendBeacon.bind(navigator);
+        navigator.sendBeacon = (url, data) => {
+          const sent = JSON.parse(sessionStorage.getItem("test-beacons") ?? "[]") as unknown[];
+          sent.push({ url: String(url), size: data instanceof Blob ? data.size : -1 });
+          sessionStorage.setItem("test-beacons", JSON.stringify(sent));
+          return send(url, data);
+        };
+      });
+      await visitAndInteract(page, `${shop.url}/${locale}`);
+      // Loading another document hides this one: visibilitychange to hidden, then pagehide.
+      await visitAndInteract(page, `${shop.url}/${locale}/product-details/${slug}`);
+      await visitAndInteract(page, `${shop.url}/${locale}/about-us`);
+      const sent = await page.evaluate(() => JSON.parse(sessionStorage.getItem("test-beacons") ?? "[]") as unknown);
+      expect(sent, `${locale}: one beacon for each page left, a few hundred bytes`).toEqual([
+        { url: "/api/rum", size: expect.toSatisfy((n: number) => n > 100 && n < 1024) },
+        { url: "/api/rum", size: expect.toSatisfy((n: number) => n > 100 && n < 1024) },
+      ]);
+      await page.goto("about:blank");
+      await context.close();
+      expect(errors, `${locale}: console errors (a CSP refusal would be one)`).toEqual([]);
+    }
+
+    const token = await supportToken();
+    const read = async () => {
+      const res = await fetch(`${shop.url}/backend/admin/rum`, {
+        headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: FieldData }).data;
+    };
+    await expect
+      .poll(async () => (await read()).rows.map((r) => `${r.page_type}/${r.locale}`).sort(), { timeout: 15_000 })
+      .toEqual(["content/ar", "content/en", "home/ar", "home/en", "product/ar", "product/en"]);
+    // The store refuses a beacon with any field the contract does not name (a URL, a slug, an id):
+    // that every page's figures arrived shows the beacons carried nothing else.
+    const data = await read();
+    for (const row of data.rows) {
+      const where = `${row.page_type}/${row.locale}`;
+      // One visit each: every metric counted once (one beacon per page, no figure twice).
+      for (const metric of ["LCP", "INP", "CLS", "TTFB", "FCP"] as const)
+        expect(row.metrics[metric].samples, `${where} ${metric}`).toBe(1);
+      expect(row.metrics.LCP.p75, where).toBeGreaterThan(0);
+      expect(row.metrics.TTFB.p75, where).toBeGreaterThan(0);
+      expect(row.metrics.LCP.p75!, where).toBeGreaterThanOrEqual(row.metrics.FCP.p75! * (1 - 2 * data.precision));
+      expect(row.metrics.CLS.p75, where).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it("a visit outside the sample loads neither web-vitals nor sends a beacon", async () => {
+    // The suite's worker samples 0.1 of visits (wrangler.toml); this visit draws 0.5.
+    const base = inject("baseURL");
+    const { context, page, errors } = await newPage(browser);
+    await page.addInitScript(() => {
+      Math.random = () => 0.5;
+    });
+    const sent: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/rum") || RUM_CHUNK.test(new URL(r.url()).pathname)) sent.push(r.url());
+    });
+    await page.goto(`${base}/en`);
+    await hydrated(page, "#main");
+    // The start-up chunk has run its idle job by the time it is loaded and two idle periods pass.
+    await page.waitForFunction(() =>
+      performance.getEntriesByType("resource").some((e) => /\/assets\/rum-start-[\w-]+\.js$/.test(e.name)),
+    );
+    await page.evaluate(
+      () =>
+        new Promise<void>((r) =>
+          requestIdleCallback(() => requestIdleCallback(() => r(), { timeout: 2000 }), { timeout: 2000 }),
+        ),
+    );
+    await page.locator("main h1").first().click();
+    await page.goto("about:blank");
+    await context.close();
+    expect(sent).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
