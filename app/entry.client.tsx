@@ -28,5 +28,5 @@ ensureLocale(locale).then(() => {
   // from the idle queue (client/idle.ts), so the hour is counted from the page's load.
   void import("./client/update-poll").then(({ updatePoll }) => updatePoll.start());
   // Issue 23: field data (Core Web Vitals of a sample of visits), loaded after hydration, once idle.
-  void import("./client/rum-start").then(({ startFieldData }) => startFieldData());
+  void import("./client/rum-start");
 });

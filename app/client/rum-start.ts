@@ -1,6 +1,6 @@
 import type { Locale } from "../../contract/locale";
-import type { RumPageType } from "../../contract/rum";
 import { whenIdle } from "./idle";
+import { pageTypeOf } from "./rum-page";
 
 /**
  * Field data (issue 23), the part every visit loads: after hydration (client entry), once the page
@@ -19,29 +19,14 @@ interface RouterState {
   loaderData: Record<string, unknown>;
 }
 
-/** The kind of page a route is, or null for a page that reports nothing (the operator console). */
-export function pageTypeOf(routeId: string, search: string): RumPageType | null {
-  const id = routeId.replace(/^routes\//, "");
-  if (/^admin[/-]/.test(id)) return null;
-  if (id === "home" || id === "home-default") return "home";
-  if (id === "products") return new URLSearchParams(search).get("q")?.trim() ? "search" : "list";
-  if (id === "product-details.$slug") return "product";
-  if (id === "shopping-cart") return "cart";
-  if (/^(checkout|proceed-payement|payment-status|order\.checkout\.status)$/.test(id)) return "checkout";
-  if (/^(auth\.|profile\/|orders$|track-order$|order\.invoice$|order\.credit-note$)/.test(id)) return "account";
-  if (/^(page\.|services\.|about-us$|contact-us$|privacy-policy$)/.test(id)) return "content";
-  return "other";
-}
-
-export function startFieldData(): void {
-  whenIdle(() => {
-    const state = (window as { __reactRouterDataRouter?: { state: RouterState } }).__reactRouterDataRouter?.state;
-    const rate = (state?.loaderData.root as { rumSampleRate?: unknown } | undefined)?.rumSampleRate;
-    const routeId = state?.matches.at(-1)?.route.id;
-    if (typeof rate !== "number" || !routeId || !(Math.random() < rate)) return;
-    const page = pageTypeOf(routeId, location.search);
-    const locale = document.documentElement.lang.split("-")[0];
-    if (!page || (locale !== "en" && locale !== "ar")) return;
-    void import("./rum").then((m) => m.reportWebVitals(page, locale as Locale));
-  });
-}
+// Importing the module starts it (the client entry's one line): the first load pays the least.
+whenIdle(() => {
+  const state = (window as { __reactRouterDataRouter?: { state: RouterState } }).__reactRouterDataRouter?.state;
+  const rate = (state?.loaderData.root as { rumSampleRate?: unknown } | undefined)?.rumSampleRate;
+  const routeId = state?.matches.at(-1)?.route.id;
+  if (typeof rate !== "number" || !routeId || !(Math.random() < rate)) return;
+  const page = pageTypeOf(routeId, location.search);
+  const locale = document.documentElement.lang.split("-")[0];
+  if (!page || (locale !== "en" && locale !== "ar")) return;
+  void import("./rum").then((m) => m.reportWebVitals(page, locale as Locale));
+});

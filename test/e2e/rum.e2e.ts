@@ -5,14 +5,17 @@
 // A visit outside the sample (the suite's worker, 0.1, with Math.random pinned above it) loads
 // neither web-vitals nor sends anything.
 import { spawnSync } from "node:child_process";
-import type { Browser, Page } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { FieldData, RumPageType } from "../../contract/rum.ts";
-import { pageTypeOf } from "../../app/client/rum-start.ts";
+import { pageTypeOf } from "../../app/client/rum-page.ts";
 import { measureRoutes, readBudgets } from "../../scripts/lib/bundles.ts";
 import { buildDir, type RunningWorker } from "../../scripts/lib/worker.ts";
-import { hydrated, launchBrowser, LOCALES, newPage } from "../support/browser.ts";
-import { consoleHttpSession, registerAccount } from "../support/console-browser.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { seriousViolations } from "../support/axe.ts";
+import { consoleHttpSession, registerAccount, signInToConsole } from "../support/console-browser.ts";
+import { say } from "../support/messages.ts";
 import { startExtraWorker, TEST_VARS } from "../support/http.ts";
 
 let shop: RunningWorker;
@@ -26,6 +29,7 @@ const root = new URL("../..", import.meta.url).pathname;
 const RUM_CHUNK = /\/assets\/rum-(?!start)[\w-]+\.js$/;
 
 beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   ({
     worker: shop,
     stop,
@@ -41,9 +45,9 @@ afterAll(async () => {
   stop?.();
 });
 
-/** Support staff of this worker's database, with the console open over HTTP: its bearer token. */
-async function supportToken(): Promise<string> {
-  const email = `rum-support-${Date.now().toString(36)}@staff.example`;
+/** A new support staff member of this worker's database (registered, then `npm run staff -- add`): their email. */
+async function newSupport(): Promise<string> {
+  const email = `rum-support-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@staff.example`;
   await registerAccount(shop.url, email);
   const added = spawnSync(process.execPath, ["scripts/staff.ts", "add", email, "support", "--persist-to", persistDir], {
     cwd: root,
@@ -51,7 +55,7 @@ async function supportToken(): Promise<string> {
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
   });
   if (added.status !== 0) throw new Error(`staff add: ${added.stdout}\n${added.stderr}`);
-  return (await consoleHttpSession(shop.url, email)).token;
+  return email;
 }
 
 /** Waits until the page has loaded web-vitals (after hydration, once idle), then interacts. */
@@ -95,8 +99,12 @@ describe("field data from Chromium", () => {
   });
 
   it("pages hidden in both locales send their Core Web Vitals, one beacon each, which the console's endpoint reads back per page type and locale", async () => {
+    // Each tab stays open until the figures are read: the last page's beacon leaves as its tab
+    // navigates away, and closing the browser context at once could cancel it on the way.
+    const contexts: BrowserContext[] = [];
     for (const locale of LOCALES) {
       const { context, page, errors } = await newPage(browser);
+      contexts.push(context);
       // Playwright does not report a beacon sent while its document unloads: the page counts its
       // own, in the tab's sessionStorage (kept across the tab's documents of one origin).
       await context.addInitScript(() => {
@@ -118,11 +126,10 @@ describe("field data from Chromium", () => {
         { url: "/api/rum", size: expect.toSatisfy((n: number) => n > 100 && n < 1024) },
       ]);
       await page.goto("about:blank");
-      await context.close();
       expect(errors, `${locale}: console errors (a CSP refusal would be one)`).toEqual([]);
     }
 
-    const token = await supportToken();
+    const { token } = await consoleHttpSession(shop.url, await newSupport());
     const read = async () => {
       const res = await fetch(`${shop.url}/backend/admin/rum`, {
         headers: { authorization: `Bearer ${token}`, accept: "application/json" },
@@ -133,6 +140,7 @@ describe("field data from Chromium", () => {
     await expect
       .poll(async () => (await read()).rows.map((r) => `${r.page_type}/${r.locale}`).sort(), { timeout: 15_000 })
       .toEqual(["content/ar", "content/en", "home/ar", "home/en", "product/ar", "product/en"]);
+    for (const context of contexts) await context.close();
     // The store refuses a beacon with any field the contract does not name (a URL, a slug, an id):
     // that every page's figures arrived shows the beacons carried nothing else.
     const data = await read();
@@ -147,6 +155,26 @@ describe("field data from Chromium", () => {
       expect(row.metrics.CLS.p75, where).toBeGreaterThanOrEqual(0);
     }
   });
+
+  for (const locale of LOCALES)
+    it(`${locale}: the console's field-data page shows p75 per page type and locale, in the console's nav`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await signInToConsole(page, shop.url, locale, await newSupport());
+      await page.getByRole("link", { name: say(locale, "console.nav.fieldData"), exact: true }).click();
+      await page.waitForURL(`${shop.url}/${locale}/admin/field-data`);
+      expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
+      // The six pages of the beacons' test, and the sign-in pages this very test went through.
+      await expect.poll(() => page.locator(".console-table tbody tr").count()).toBeGreaterThanOrEqual(6);
+      const table = (await page.locator(".console-table tbody").textContent()) ?? "";
+      for (const type of ["home", "product", "content", "account"])
+        expect(table).toContain(say(locale, `console.fieldData.pageTypes.${type}`));
+      // The six pages of the beacons' test have all four figures, each a p75 with a rating.
+      expect(await page.locator(".console-table tbody .field-data").count()).toBeGreaterThanOrEqual(6 * 4);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-field-data-${locale}.png`);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
 
   it("a visit outside the sample loads neither web-vitals nor sends a beacon", async () => {
     // The suite's worker samples 0.1 of visits (wrangler.toml); this visit draws 0.5.
