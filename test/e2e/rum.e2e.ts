@@ -185,6 +185,37 @@ describe("field data from Chromium", () => {
       await context.close();
     });
 
+  it("a tab switched away from (hidden, not left) sends its figures once; hidden again with nothing new, nothing more", async () => {
+    const { context, page, errors } = await newPage(browser);
+    await countBeacons(context);
+    await visitAndInteract(page, `${shop.url}/ar/products?q=${encodeURIComponent("سماعة")}`);
+    // Headless Chromium keeps every tab visible: the switch is the document's own visibility
+    // change, as the browser would fire it.
+    const setVisibility = (state: "hidden" | "visible") =>
+      page.evaluate((to) => {
+        Object.defineProperty(document, "visibilityState", { value: to, configurable: true });
+        Object.defineProperty(document, "hidden", { value: to === "hidden", configurable: true });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, state);
+    await setVisibility("hidden");
+    await setVisibility("visible");
+    await setVisibility("hidden");
+    expect(await beaconsSent(page)).toEqual([{ url: "/api/rum", size: expect.any(Number) }]);
+
+    const { token } = await consoleHttpSession(shop.url, await newSupport());
+    const searchRow = async () => {
+      const res = await fetch(`${shop.url}/backend/admin/rum`, { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { data: FieldData }).data.rows.find(
+        (r) => r.page_type === "search" && r.locale === "ar",
+      );
+    };
+    await expect.poll(async () => (await searchRow())?.metrics.INP.samples, { timeout: 15_000 }).toBe(1);
+    const row = (await searchRow())!;
+    for (const metric of ["LCP", "CLS", "TTFB", "FCP"] as const) expect(row.metrics[metric].samples, metric).toBe(1);
+    await context.close();
+    expect(errors).toEqual([]);
+  });
+
   it("a visit outside the sample loads neither web-vitals nor sends a beacon", async () => {
     // The suite's worker samples no visit (RUM_SAMPLE_RATE 0, test/support/http.ts).
     const base = inject("baseURL");
