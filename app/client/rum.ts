@@ -19,7 +19,9 @@ import {
  * web-vitals reports LCP at the first input or when the page is hidden, INP and CLS when hidden,
  * each from its own listener on `window` in the capture phase: this module listens on `document`,
  * so its flush runs after they have reported. A page hidden, shown and hidden again sends the
- * figures that changed in between in a second beacon.
+ * figures that changed in between in a second beacon. Loaded once the page is idle, web-vitals
+ * reads LCP, FCP, TTFB, CLS and the first input from the browser's buffered entries; an
+ * interaction before it loaded counts toward INP only as far as the browser buffered its timing.
  */
 export const RUM_ENDPOINT = "/api/rum";
 
