@@ -1,7 +1,7 @@
 // Field data (issue 23): the Core Web Vitals of real visits, as the storefront's beacon sends them
 // to the own server's POST /api/rum, and as the console reads them back from
 // GET /backend/admin/rum. No personal data: a page *type*, never a URL, a slug or an id.
-import type { Locale } from "./locale";
+import type { Locale } from "./locale.ts";
 
 /** The metrics the beacon carries (web-vitals' names). FCP is kept too; the console shows the other four. */
 export const RUM_METRICS = ["LCP", "INP", "CLS", "TTFB", "FCP"] as const;

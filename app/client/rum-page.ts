@@ -1,4 +1,4 @@
-import type { RumPageType } from "../../contract/rum";
+import type { RumPageType } from "../../contract/rum.ts";
 
 /**
  * The page types field data is reported under (issue 23): a small set, so a figure never names a
