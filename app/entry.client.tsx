@@ -27,4 +27,6 @@ ensureLocale(locale).then(() => {
   // layout reads its result from the small update-state module. It starts at once rather than
   // from the idle queue (client/idle.ts), so the hour is counted from the page's load.
   void import("./client/update-poll").then(({ updatePoll }) => updatePoll.start());
+  // Issue 23: field data (Core Web Vitals of a sample of visits), loaded after hydration, once idle.
+  void import("./client/rum-start");
 });

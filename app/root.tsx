@@ -34,6 +34,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     backendBase: shop.publicBackendBase,
     lookupBase: shop.publicLookupBase,
     environment: shop.environment,
+    // Read by the field-data start-up (client/rum-start.ts) from the router's state: no first-load code.
+    rumSampleRate: shop.rumSampleRate,
   };
 }
 

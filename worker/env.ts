@@ -12,6 +12,10 @@ export interface Env {
   CONTACT_LIMITER: RateLimit;
   /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
   SHOP_LIMITER: RateLimit;
+  /** Field data per network (POST /api/rum, issue 23); optional: without it beacons are not limited. */
+  RUM_LIMITER?: RateLimit;
+  /** Workers Analytics Engine dataset souq_rum: every field-data point, for ad-hoc queries in production. */
+  RUM?: AnalyticsEngineDataset;
   /** Queue of order messages (worker/backend/services/notifications.ts); consumed by this worker. */
   NOTIFICATIONS: Queue<NotificationJob>;
   ENVIRONMENT: "production" | "development" | "test";
@@ -24,6 +28,8 @@ export interface Env {
   PRIMARY_LATENCY_MS?: string;
   /** Spec §7's separate lookup base URL for the browser's lookup GETs (absolute http(s)); empty: the backend's. */
   LOOKUP_URL?: string;
+  /** Share of visits whose Core Web Vitals the storefront reports, 0 to 1 (default 0.1; issue 23). */
+  RUM_SAMPLE_RATE?: string;
   /** Secret: HMAC pepper mixed into password hashes. A development default is used when unset outside production. */
   AUTH_PEPPER?: string;
   /** Secret: the payment gateway's webhook key (Moyasar's secret token). Required outside development and test. */

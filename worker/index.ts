@@ -28,6 +28,12 @@ async function ssr(request: Request, context: RouterContextProvider): Promise<Re
   return ssrHandler(request, context);
 }
 
+/** RUM_SAMPLE_RATE as a share of visits, 0 to 1; unset or not a number: 0.1 (wrangler.toml). */
+function rumSampleRate(env: Env): number {
+  const rate = Number(env.RUM_SAMPLE_RATE ?? "0.1");
+  return Number.isFinite(rate) && env.RUM_SAMPLE_RATE !== "" ? Math.min(1, Math.max(0, rate)) : 0.1;
+}
+
 const app = new Hono<HonoEnv>();
 
 app.use(requestId());
@@ -69,6 +75,7 @@ app.all("*", localeDetector(), async (c) => {
     origin: c.env.PUBLIC_ORIGIN || url.origin,
     preferredLocale: c.get("language") === "ar" ? "ar" : "en",
     environment: c.env.ENVIRONMENT,
+    rumSampleRate: rumSampleRate(c.env),
     // In-process to the built-in backend, or HTTP when BACKEND_URL is set (one place decides).
     backend: (path, init) => callBackend(c, path, init),
     // The browser always calls the shop's own /backend, forwarded to BACKEND_URL when it is set.

@@ -8,6 +8,7 @@ import {
   type NotificationJob,
 } from "./backend/services/notifications";
 import { releaseExpiredReservations } from "./backend/services/orders";
+import { pruneBuckets } from "./lib/rum-store";
 
 /**
  * The worker's work outside requests (issue 21): the queue consumers of order messages and the
@@ -63,6 +64,8 @@ export interface ScheduledReport {
   released: number;
   messages: number;
   carts: number;
+  /** Field-data buckets older than the store keeps (worker/lib/rum-store.ts). */
+  rum: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -78,11 +81,11 @@ export async function expireStaleCarts(env: Env): Promise<number> {
 
 /**
  * The cron's minute: unpaid orders whose hold ran out give their stock back on time (not only
- * when someone reads), the order messages left behind are sent, stale guest carts expire. Each
+ * when someone reads), the order messages left behind are sent, stale guest carts expire, old field-data hours go. Each
  * part runs even if another fails; a failure is logged and the next minute tries again.
  */
 export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
-  const report: ScheduledReport = { released: 0, messages: 0, carts: 0 };
+  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0 };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
       "released",
@@ -96,6 +99,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     ],
     ["messages", () => sweepNotifications(env)],
     ["carts", () => expireStaleCarts(env)],
+    ["rum", () => pruneBuckets(env.DB)],
   ];
   for (const [name, run] of parts) {
     try {

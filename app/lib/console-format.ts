@@ -29,6 +29,9 @@ export function consoleFormat(locale: Locale) {
   });
   return {
     number: (n: number) => number.format(n),
+    /** A number with exactly `digits` decimals (a CLS score: 0.042). */
+    decimal: (n: number, digits: number) =>
+      new Intl.NumberFormat(TAGS[locale], { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
     money: (halalas: number, currency = "SAR") => formatMoney(halalas, currency, locale),
     moment: (iso: string) => moment.format(new Date(iso)),
     day: (iso: string) => day.format(new Date(iso)),

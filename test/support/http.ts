@@ -47,8 +47,17 @@ export function jsonApi(base: string, defaults: Record<string, string> = {}) {
   };
 }
 
-/** The variables the suite's own worker runs with (global-setup.ts). */
-export const TEST_VARS = { ENVIRONMENT: "test", AUTH_PEPPER: "test-pepper", PAYMENT_SECRET: "test-payment-secret" };
+/**
+ * The variables the suite's own worker runs with (global-setup.ts). No visit reports field data
+ * (RUM_SAMPLE_RATE 0), so no journey's requests depend on a draw; test/e2e/rum.e2e.ts runs a
+ * worker of its own that samples every visit.
+ */
+export const TEST_VARS = {
+  ENVIRONMENT: "test",
+  AUTH_PEPPER: "test-pepper",
+  PAYMENT_SECRET: "test-payment-secret",
+  RUM_SAMPLE_RATE: "0",
+};
 
 /**
  * One more worker of the test's own on a free port, with a database of its own: seeded with the

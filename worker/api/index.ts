@@ -4,6 +4,7 @@ import { csrf } from "hono/csrf";
 import { errorBody } from "../lib/errors";
 import type { HonoEnv } from "../env";
 import { cartApi } from "./cart";
+import { rumApi } from "./rum";
 import { userApi } from "./user";
 
 /** The own-server endpoints (spec §7 "Own-server local calls"), on KV. */
@@ -35,6 +36,7 @@ apiApp.use(bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ message: "Pa
 
 apiApp.route("/", userApi);
 apiApp.route("/cart", cartApi);
+apiApp.route("/rum", rumApi);
 
 apiApp.notFound((c) => c.json({ message: "Not found" }, 404));
 

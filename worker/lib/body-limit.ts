@@ -23,3 +23,10 @@ export const backendBodyLimit = (): MiddlewareHandler => {
   const large = FILE_ROUTES.map(([path, max]) => [path, limiter(max)] as const);
   return (c, next) => (large.find(([path]) => path.test(c.req.path))?.[1] ?? small)(c, next);
 };
+
+/**
+ * The field-data beacon's bound (POST /api/rum, issue 23): a beacon is a few hundred bytes (ten
+ * metrics at most), so 4 KiB refuses anything else before it is read.
+ */
+export const RUM_MAX_BYTES = 4 * 1024;
+export const rumBodyLimit = (): MiddlewareHandler => limiter(RUM_MAX_BYTES);

@@ -1,0 +1,17 @@
+import { Hono } from "hono";
+import type { BackendEnv } from "../../env";
+import { ok } from "../../http";
+import { fieldData } from "../../../lib/rum-store";
+import { staffOnly } from "../../services/staff";
+
+/**
+ * GET /admin/rum (every staff role, from support up: page speed carries no customer data and no
+ * revenue): p75 LCP, INP, CLS, TTFB (and FCP) per page type and locale over the last day, with
+ * the sample counts, read from the shop's field-data histogram (worker/lib/rum-store.ts).
+ */
+export const rumRoutes = new Hono<BackendEnv>();
+
+rumRoutes.get("/", staffOnly("support"), async (c) => {
+  c.header("cache-control", "no-store");
+  return ok(c, await fieldData(c.env.DB));
+});
