@@ -1,6 +1,15 @@
 import { Provider as JotaiProvider } from "jotai";
 import { useEffect } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "react-router";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { useRetryFailedData } from "./client/data-retry";
 import { Prefetcher } from "./client/Prefetcher";
@@ -34,7 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     backendBase: shop.publicBackendBase,
     lookupBase: shop.publicLookupBase,
     environment: shop.environment,
-    // Read by the field-data start-up (client/rum-start.ts) from the router's state: no first-load code.
+    // Written into the document for the field-data start-up (client/rum-start.ts): no first-load code.
     rumSampleRate: shop.rumSampleRate,
   };
 }
@@ -51,10 +60,15 @@ export const TOASTER = {
   style: { fontFamily: "var(--font)" },
 } as const;
 
+/** The `<meta>` the field-data start-up reads (client/rum-start.ts): the sample rate and the page's route. */
+export const RUM_META = "souq-rum";
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
   const info = LOCALES[locale];
   const nonce = useNonce();
+  const rumSampleRate = useRouteLoaderData<typeof loader>("root")?.rumSampleRate;
+  const routeId = useMatches().at(-1)?.id;
 
   // Spec §2: on app render and on each locale change, set the document's direction and language.
   // Only when they differ: assigning `lang` or `dir`, even the value the server sent (so at every
@@ -71,6 +85,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f5fd7" />
+        {rumSampleRate && routeId ? <meta name={RUM_META} content={`${rumSampleRate} ${routeId}`} /> : null}
         <link rel="manifest" href={`/manifest.${locale}.webmanifest`} />
         <link rel="apple-touch-icon" href="/icons/icon-192.png" />
         {/* The first frame waits until the parser reaches the footer, so it shows the whole main
