@@ -72,5 +72,9 @@ export type HonoEnv = {
     requestId: string;
     secureHeadersNonce?: string;
     language: string;
+    /** The freshness of the catalogue answers this request read (backend-client.ts, page cache). */
+    catalogueRead?: { oldest: number | null; lowStock: boolean };
+    /** The catalogue version the page cache read before this request's render (worker/page-cache.ts). */
+    pageVersion?: number | null;
   };
 };

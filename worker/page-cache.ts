@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { localeCookie, PAGE_CACHEABLE_HEADER } from "../contract/edge";
 import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
+import { catalogueVersionOf } from "./backend-client";
 import type { HonoEnv } from "./env";
 import { IsolateMemory } from "./lib/isolate-memory";
 
@@ -24,18 +25,35 @@ import { IsolateMemory } from "./lib/isolate-memory";
  *   by the same function (`localeCookie`).
  * - A document carries the CSP nonce of the request that rendered it; a copy gets the serving
  *   request's own nonce in its place, so a nonce is never reused.
- * - Entries live PAGE_TTL_MS. This is the freshness bound of the stock, availability, quantity
- *   picker maximum and price a shopper sees on a public page (issue 17 item 7, DESIGN §10): the
- *   data caches never serve a product whose stock or price changed (worker/backend/cache.ts,
- *   "Freshness"), so a page rendered after a sale shows it, and a kept page is at most
- *   PAGE_TTL_MS (5 s) older than that. It is not invalidated on a sale: that would need a
- *   D1 read per page view, which is what the page cache is there to spare (docs/PERFORMANCE.md).
- *   Cart, checkout, accounts and payments never opt in; the cart re-reads stock from D1.
- *   A request with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders
- *   afresh and refreshes the entry.
  * - The map (IsolateMemory) is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
+ * - Cart, checkout, accounts and payments never opt in; the cart re-reads stock from D1. A request
+ *   with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders afresh and
+ *   refreshes the entry.
+ *
+ * Freshness (DESIGN §10: what a shopper acts on is at most a few seconds old; issue 23, "caches
+ * that purge"). A kept page is never served under another catalogue version than the one it was
+ * rendered under. The version (contract/freshness.ts) moves with every change a shopper could see
+ * on any page: console edits (names, prices, images, categories, pages...), seeds, and a product
+ * going out of stock or coming back (services/availability.ts). This isolate asks the backend for
+ * it at most once a second (`catalogueVersionOf`, through the backend contract, never D1 itself),
+ * and a page is kept under the OLDEST version among its own and those of the catalogue answers
+ * its render read, so a render that raced a change is dropped at the next look. So a change shows
+ * on every page within about two seconds (the backend's second and this isolate's), while pages
+ * nothing changed on keep being served: they live PAGE_TTL_MS, 60 s, which only bounds what the
+ * version does not follow:
+ * - A sale that leaves a product in stock does not move the version (it would with every order,
+ *   and no page would stay kept). What it changes on a page: the "only N left" count, shown at
+ *   LOW_STOCK or less, so a page whose answers show one (LOW_STOCK_HEADER) lives only
+ *   SHORT_TTL_MS, 5 s, as every page did before; and the quantity picker's maximum above that
+ *   count (min(stock, max_per_order)), which may lag by up to PAGE_TTL_MS, the cart and checkout
+ *   refusing more than the stock with their own message (they read D1).
+ * - 60 s, not hours: the memory of idle pages comes back soon, and whatever a backend change might
+ *   miss heals within the minute.
+ * A backend without the version endpoint gets SHORT_TTL_MS for every page, the old fixed bound.
  */
-export const PAGE_TTL_MS = 5_000;
+export const PAGE_TTL_MS = 60_000;
+/** Pages showing an exact low stock count, or kept while the catalogue version is unknown. */
+export const SHORT_TTL_MS = 5_000;
 const MAX_ENTRIES = 128;
 const MAX_BODY_BYTES = 512 * 1024;
 
@@ -45,6 +63,8 @@ interface Page {
   /** The body as UTF-8, cut where the rendering request's nonce stood (one part when it had none). */
   parts: Uint8Array[];
   size: number;
+  /** The catalogue version it was rendered under (null: unknown, kept SHORT_TTL_MS). */
+  version: number | null;
 }
 
 const pages = new IsolateMemory<Page>(MAX_ENTRIES);
@@ -80,10 +100,15 @@ function build(page: Page, nonce: string): Response {
 }
 
 /** A kept page for this request, or undefined. */
-export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefined {
-  if (!mayUse(c) || wantsFresh(c)) return undefined;
+export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Response | undefined> {
+  if (!mayUse(c)) return undefined;
+  // Read before a render too: the version the page will be kept under (keepPage).
+  const version = await catalogueVersionOf(c);
+  c.set("pageVersion", version);
+  if (wantsFresh(c)) return undefined;
   const page = pages.get(keyOf(c));
-  if (!page) return undefined;
+  // A page rendered under another catalogue version is out of date: rendered again, and replaced.
+  if (!page || page.version !== version) return undefined;
   const response = build(page, nonce);
   response.headers.set("x-page-cache", "HIT");
   const cookie = localeCookie(
@@ -94,13 +119,23 @@ export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefi
   return response;
 }
 
-async function keep(key: string, body: ReadableStream<Uint8Array>, response: Response, nonce: string): Promise<void> {
+/** The version a render is kept under, and for how long (see "Freshness" above). */
+function keptAs(c: Context<HonoEnv>): { version: number | null; ttl: number } {
+  const before = c.get("pageVersion") ?? null;
+  const read = c.get("catalogueRead");
+  const version = before === null ? null : Math.min(before, read?.oldest ?? before);
+  return { version, ttl: version === null || read?.lowStock ? SHORT_TTL_MS : PAGE_TTL_MS };
+}
+
+async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, response: Response, nonce: string) {
+  const key = keyOf(c);
+  const { version, ttl } = keptAs(c);
   const text = await new Response(body).text();
   const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
   const headers = [...response.headers].filter(([name]) => name !== "set-cookie" && name !== "x-page-cache");
-  pages.set(key, { status: response.status, headers, parts, size }, PAGE_TTL_MS);
+  pages.set(key, { status: response.status, headers, parts, size, version }, ttl);
 }
 
 /**
@@ -113,7 +148,7 @@ export function keepPage(c: Context<HonoEnv>, response: Response, nonce: string)
   response.headers.delete(PAGE_CACHEABLE_HEADER);
   if (!mayUse(c) || response.status !== 200 || !response.body) return response;
   const [toVisitor, toKeep] = response.body.tee();
-  const stored = keep(keyOf(c), toKeep, response, nonce).catch((error: unknown) => {
+  const stored = keep(c, toKeep, response, nonce).catch((error: unknown) => {
     console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
   });
   c.executionCtx.waitUntil(stored);

@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import { LOW_STOCK } from "../../contract/catalogue";
+import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
 import type { BackendEnv, Lang } from "./env";
 
@@ -81,6 +83,8 @@ interface Remembered {
 export interface LiveSnapshot {
   ids: number[];
   fingerprint: string;
+  /** Whether a product shows its exact stock count to shoppers ("only 3 left": 1 to LOW_STOCK). */
+  lowStock: boolean;
 }
 
 interface LiveFields {
@@ -127,7 +131,8 @@ export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
   walk(json, 0);
   if (found.size === 0) return null;
   const ids = [...found.keys()].sort((a, b) => a - b);
-  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(",") };
+  const lowStock = [...found.values()].some((p) => p.stock >= 1 && p.stock <= LOW_STOCK);
+  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(","), lowStock };
 }
 
 function snapshotOfBody(body: ArrayBuffer): LiveSnapshot | null {
@@ -175,7 +180,7 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 
 /** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
 export const VERSION_TTL_MS = 1_000;
-export const VERSION_HEADER = "x-catalogue-version";
+export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
 let knownVersion: { at: number; value: string } | undefined;
 
 /** The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate. */
@@ -272,13 +277,17 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     c.res.headers.set("x-cache", "MISS");
     c.res.headers.set(VERSION_HEADER, version);
     const copy = c.res.clone();
+    const body = await copy.arrayBuffer();
+    const live = snapshotOfBody(body);
+    // The page cache keeps a page showing "only N left" briefly (worker/page-cache.ts). The header
+    // stays true of every copy served later: a copy is served only while its stock is unchanged.
+    if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, "1");
     const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
       console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));
     });
-    const body = await copy.arrayBuffer();
     const forMemory = new Response(null, c.res);
     forMemory.headers.set("x-cache", "HIT");
-    remember(key.url, forMemory, body, snapshotOfBody(body), ttlMs, Date.now());
+    remember(key.url, forMemory, body, live, ttlMs, Date.now());
     try {
       c.executionCtx.waitUntil(stored);
     } catch {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { edgeCache } from "../cache";
+import { CATALOGUE_VERSION_PATH } from "../../../contract/freshness";
+import { catalogueVersion, edgeCache, VERSION_HEADER } from "../cache";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
@@ -79,6 +80,15 @@ export const productQuery = v.pipe(
 const slugParam = v.object({ slug: v.pipe(v.string(), v.maxLength(120), v.regex(/^[a-z0-9-]+$/, "Must be a slug.")) });
 
 const PRODUCT_NOT_FOUND = { en: "Product not found.", ar: "المنتج غير موجود." };
+
+// The catalogue version (contract/edge.ts): the storefront's page cache asks at most once a second
+// per isolate whether what it keeps is still current. Never cached by anyone: it is the freshness.
+catalogueRoutes.get(CATALOGUE_VERSION_PATH, async (c) => {
+  const version = await catalogueVersion(c.env.DB);
+  c.header("cache-control", "no-store");
+  c.header(VERSION_HEADER, version);
+  return ok(c, { version });
+});
 
 catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await categoryTree(c.env.DB, c.get("lang"))));
 
