@@ -76,5 +76,7 @@ export type HonoEnv = {
     catalogueRead?: { oldest: number | null; lowStock: boolean };
     /** The catalogue version the page cache read before this request's render (worker/page-cache.ts). */
     pageVersion?: number | null;
+    /** Settles this request's render for the requests waiting on it (worker/page-cache.ts). */
+    pageRender?: () => void;
   };
 };

@@ -50,6 +50,16 @@ import { IsolateMemory } from "./lib/isolate-memory";
  * - 60 s, not hours: the memory of idle pages comes back soon, and whatever a backend change might
  *   miss heals within the minute.
  * A backend without the version endpoint gets SHORT_TTL_MS for every page, the old fixed bound.
+ *
+ * Two tiers: this isolate's memory, then the data centre's Cache API (`caches.default`), shared by
+ * every isolate there, so a page is rendered once per colo and version rather than once per
+ * isolate. Its key is the URL plus the preferred locale plus the version: a page of an older
+ * version is simply never asked for again, and expires on its own (max-age = its TTL). A page is
+ * put there as kept in memory: with a marker where the nonce stood, Set-Cookie never.
+ *
+ * One render at a time per page and isolate: requests for a page that another request of this
+ * isolate is rendering wait for its copy (at most COALESCE_WAIT_MS, then render themselves), so a
+ * burst of visitors after a purge, or when a page expires, costs one render and not one each.
  */
 export const PAGE_TTL_MS = 60_000;
 /** Pages showing an exact low stock count, or kept while the catalogue version is unknown. */
@@ -58,6 +68,8 @@ const MAX_ENTRIES = 128;
 const MAX_BODY_BYTES = 512 * 1024;
 
 interface Page {
+  /** When it stops being served (epoch ms); the shared tier's copy expires with it. */
+  expires: number;
   status: number;
   headers: [string, string][];
   /** The body as UTF-8, cut where the rendering request's nonce stood (one part when it had none). */
@@ -68,6 +80,39 @@ interface Page {
 }
 
 const pages = new IsolateMemory<Page>(MAX_ENTRIES);
+
+/** How long a request waits for another's render of the same page before rendering itself. */
+export const COALESCE_WAIT_MS = 1_000;
+/** Pages whose last render was not kept (cart, checkout, a 404...): their requests never wait. */
+const notKept = new IsolateMemory<true>(MAX_ENTRIES);
+const NOT_KEPT_TTL_MS = 60_000;
+/** The renders under way in this isolate, by page key: settled once the copy is kept (or not). */
+const rendering = new Map<string, { since: number; done: Promise<void>; finish: () => void }>();
+
+/** Marks this request as the one rendering its page; keepPage (or the wait's end) settles it. */
+function startRender(c: Context<HonoEnv>, key: string): void {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const entry = { since: Date.now(), done, finish };
+  rendering.set(key, entry);
+  c.set("pageRender", () => {
+    if (rendering.get(key) === entry) rendering.delete(key);
+    finish();
+  });
+}
+
+/** Another request's render of this page, if one started less than COALESCE_WAIT_MS ago. */
+function renderUnderWay(key: string): Promise<void> | undefined {
+  const entry = rendering.get(key);
+  if (!entry) return undefined;
+  // A render that never reached keepPage (an error): forgotten, so no one waits for it again.
+  if (Date.now() - entry.since >= COALESCE_WAIT_MS) {
+    rendering.delete(key);
+    entry.finish();
+    return undefined;
+  }
+  return entry.done;
+}
 const encoder = new TextEncoder();
 
 function keyOf(c: Context<HonoEnv>): string {
@@ -99,6 +144,59 @@ function build(page: Page, nonce: string): Response {
   return new Response(body, { status: page.status, headers: page.headers });
 }
 
+/** Where the rendering request's nonce stood, in the shared tier's copy (no page contains it). */
+const NONCE_MARK = "\u0000page-cache-nonce\u0000";
+/** The shared copy's own facts (status, headers, version, expiry), as JSON in one header. */
+const META_HEADER = "x-page-meta";
+
+function sharedCache(): Cache | undefined {
+  // The DOM lib's CacheStorage type hides the Workers-only `default` cache; it exists at run time.
+  return typeof caches !== "undefined" ? (caches as unknown as { default?: Cache }).default : undefined;
+}
+
+function sharedKey(c: Context<HonoEnv>, version: number): Request {
+  const url = new URL(c.req.url);
+  url.searchParams.set("__page", `${version}:${c.get("language")}`);
+  return new Request(url.toString(), { method: "GET" });
+}
+
+/** The colo's copy of this page under `version`, or undefined (none, expired, unreadable). */
+async function fromShared(c: Context<HonoEnv>, version: number): Promise<Page | undefined> {
+  const cache = sharedCache();
+  if (!cache) return undefined;
+  try {
+    const hit = await cache.match(sharedKey(c, version));
+    if (!hit) return undefined;
+    const meta = JSON.parse(hit.headers.get(META_HEADER) ?? "null") as Omit<Page, "parts" | "size"> | null;
+    if (!meta || meta.version !== version || meta.expires <= Date.now()) return undefined;
+    const parts = (await hit.text()).split(NONCE_MARK).map((part) => encoder.encode(part));
+    return { ...meta, parts, size: parts.reduce((sum, part) => sum + part.byteLength, 0) };
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "page cache shared read failed", error: String(error) }));
+    return undefined;
+  }
+}
+
+async function toShared(c: Context<HonoEnv>, page: Page, text: string, nonce: string): Promise<void> {
+  const cache = sharedCache();
+  if (!cache || page.version === null) return;
+  const { parts: _parts, size: _size, ...meta } = page;
+  const seconds = Math.max(1, Math.floor((page.expires - Date.now()) / 1000));
+  const copy = new Response(nonce ? text.split(nonce).join(NONCE_MARK) : text, {
+    headers: {
+      "content-type": "text/plain",
+      "cache-control": `public, max-age=${seconds}`,
+      [META_HEADER]: JSON.stringify(meta),
+    },
+  });
+  await cache.put(sharedKey(c, page.version), copy);
+}
+
+/** Forgets every page this isolate keeps (tests: what another isolate of the colo would see). */
+export function forgetPages(): void {
+  pages.clear();
+}
+
 /** A kept page for this request, or undefined. */
 export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Response | undefined> {
   if (!mayUse(c)) return undefined;
@@ -106,11 +204,34 @@ export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Res
   const version = await catalogueVersionOf(c);
   c.set("pageVersion", version);
   if (wantsFresh(c)) return undefined;
-  const page = pages.get(keyOf(c));
+  const key = keyOf(c);
+  let page = pages.get(key);
   // A page rendered under another catalogue version is out of date: rendered again, and replaced.
-  if (!page || page.version !== version) return undefined;
+  if (page && page.version !== version) page = undefined;
+  let tier = "memory";
+  if (!page && version !== null) {
+    page = await fromShared(c, version);
+    if (page) {
+      tier = "colo";
+      pages.set(key, page, page.expires - Date.now());
+    }
+  }
+  if (!page && !notKept.get(key)) {
+    const underWay = renderUnderWay(key);
+    if (underWay) {
+      await Promise.race([underWay, new Promise((resolve) => setTimeout(resolve, COALESCE_WAIT_MS))]);
+      page = pages.get(key);
+      if (page && page.version !== version) page = undefined;
+      tier = "waited";
+    }
+  }
+  if (!page) {
+    if (!notKept.get(key)) startRender(c, key);
+    return undefined;
+  }
   const response = build(page, nonce);
   response.headers.set("x-page-cache", "HIT");
+  response.headers.set("x-page-cache-tier", tier);
   const cookie = localeCookie(
     c.req.header("cookie") ?? null,
     localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"),
@@ -134,8 +255,14 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
   const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
-  const headers = [...response.headers].filter(([name]) => name !== "set-cookie" && name !== "x-page-cache");
-  pages.set(key, { status: response.status, headers, parts, size, version }, ttl);
+  const headers = [...response.headers].filter(
+    ([name]) => name !== "set-cookie" && name !== "x-page-cache" && name !== "x-page-cache-tier",
+  );
+  const page: Page = { expires: Date.now() + ttl, status: response.status, headers, parts, size, version };
+  pages.set(key, page, ttl);
+  // The requests waiting for this render are served now; the colo's copy follows.
+  c.get("pageRender")?.();
+  await toShared(c, page, text, nonce);
 }
 
 /**
@@ -143,14 +270,20 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
  * response to send (the same stream, teed).
  */
 export function keepPage(c: Context<HonoEnv>, response: Response, nonce: string): Response {
+  const finished = c.get("pageRender") ?? (() => undefined);
   const marked = response.headers.has(PAGE_CACHEABLE_HEADER);
-  if (!marked) return response;
   response.headers.delete(PAGE_CACHEABLE_HEADER);
-  if (!mayUse(c) || response.status !== 200 || !response.body) return response;
+  if (!marked || !mayUse(c) || response.status !== 200 || !response.body) {
+    if (mayUse(c)) notKept.set(keyOf(c), true, NOT_KEPT_TTL_MS);
+    finished();
+    return response;
+  }
   const [toVisitor, toKeep] = response.body.tee();
-  const stored = keep(c, toKeep, response, nonce).catch((error: unknown) => {
-    console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
-  });
+  const stored = keep(c, toKeep, response, nonce)
+    .catch((error: unknown) => {
+      console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
+    })
+    .finally(finished);
   c.executionCtx.waitUntil(stored);
   const served = new Response(toVisitor, response);
   served.headers.set("x-page-cache", wantsFresh(c) ? "BYPASS" : "MISS");

@@ -7,7 +7,7 @@ import { callBackend, forgetKnownVersion, VERSION_TTL_MS } from "../../worker/ba
 import { forgetCatalogueVersion } from "../../worker/backend/cache";
 import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
-import { keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
+import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
 import { call, checkoutWith, createProduct, newGuest } from "../support/commerce";
 import { newStaff } from "../support/console";
 
@@ -31,12 +31,12 @@ shop.get("/en/p/:slug", async (c) => {
 });
 
 /** A new anonymous visitor's look at a product's page: what it says and where it came from. */
-async function visit(slug: string): Promise<{ text: string; cache: string | null }> {
+async function visit(slug: string): Promise<{ text: string; cache: string | null; tier: string | null }> {
   const ctx = createExecutionContext();
   const res = await shop.request(`https://shop.test/en/p/${slug}`, {}, env, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx); // the page is kept in waitUntil
-  return { text, cache: res.headers.get("x-page-cache") };
+  return { text, cache: res.headers.get("x-page-cache"), tier: res.headers.get("x-page-cache-tier") };
 }
 
 /** Both isolate memos of the version (the backend's and the page cache's): the next look asks D1. */
@@ -153,7 +153,46 @@ describe("the page cache follows the catalogue version", () => {
     expect(await releaseExpiredReservations(env.DB)).toBeGreaterThan(0);
     expect(await catalogueVersion(), "back in stock").toBe(before + 2);
     forgetVersions();
-    expect(await visit(last.slug)).toEqual({ text: `<p>Last one|${last.price}|1|in</p>`, cache: "MISS" });
+    expect(await visit(last.slug)).toMatchObject({ text: `<p>Last one|${last.price}|1|in</p>`, cache: "MISS" });
+  });
+
+  it("a burst of visitors to a page nobody kept yet costs one render: the others wait for its copy", async () => {
+    const product = await createProduct({ stock: 30, maxPerOrder: 5, name: "Burst" });
+    const primer = await createProduct({ stock: 30, maxPerOrder: 5, name: "Primer" });
+    forgetVersions();
+    await visit(primer.slug); // the version is known: the burst below starts together
+    const answers = await Promise.all(Array.from({ length: 6 }, () => visit(product.slug)));
+    expect(answers.map((a) => a.cache).sort()).toEqual(["HIT", "HIT", "HIT", "HIT", "HIT", "MISS"]);
+    expect(answers.filter((a) => a.cache === "HIT").map((a) => a.tier)).toEqual(Array(5).fill("waited"));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
+  it("another isolate of the data centre gets the kept page from the Cache API tier, under the current version only", async () => {
+    const product = await createProduct({ stock: 30, maxPerOrder: 5, name: "Shared" });
+    await env.DB.prepare("UPDATE products SET category_id = ? WHERE id = ?")
+      .bind(await ownCategory(), product.id)
+      .run();
+    forgetVersions();
+    await kept(product.slug);
+    // This isolate's memory gone (another isolate's would be empty): the colo's copy answers.
+    forgetPages();
+    expect(await visit(product.slug)).toEqual({
+      text: `<p>Shared|${product.price}|30|in</p>`,
+      cache: "HIT",
+      tier: "colo",
+    });
+    expect((await visit(product.slug)).tier, "remembered in memory again").toBe("memory");
+
+    // A console price edit (the batch the console runs): the colo's copy is of the old version.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE products SET price = 777 WHERE id = ?").bind(product.id),
+      env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'"),
+    ]);
+    forgetVersions();
+    forgetPages();
+    expect(await visit(product.slug)).toMatchObject({ text: "<p>Shared|777|30|in</p>", cache: "MISS" });
+    forgetPages();
+    expect(await visit(product.slug)).toMatchObject({ text: "<p>Shared|777|30|in</p>", tier: "colo" });
   });
 
   it("a page showing 'only N left' lives SHORT_TTL_MS, so a sale that leaves stock shows on it within that; other pages outlive it", async () => {
