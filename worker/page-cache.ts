@@ -7,14 +7,14 @@ import type { HonoEnv } from "./env";
 import { IsolateMemory } from "./lib/isolate-memory";
 
 /**
- * The page cache: the rendered answer of a public page, kept in this isolate's memory for a few
- * seconds and served to the next anonymous visitors of the same URL (docs/PERFORMANCE.md,
- * "Caching at the edge").
+ * The page cache: the rendered answer of a public page, kept in this isolate's memory (and the
+ * data centre's Cache API) while the catalogue has not changed, and served to the next anonymous
+ * visitors of the same URL (docs/PERFORMANCE.md, "Caching at the edge", "Caches that purge").
  *
  * Why: rendering a page costs the Worker several milliseconds of CPU (route matching, the loaders,
  * React's render, the hydration payload), while a kept page costs a copy; an isolate serves many
- * requests in a row, so a popular page renders once per PAGE_TTL_MS per isolate instead of once
- * per visitor. A hit is answered here, before React Router runs at all.
+ * requests in a row, so a popular page renders once per catalogue version (at most once per
+ * PAGE_TTL_MS) per isolate instead of once per visitor. A hit is answered here, before React Router runs at all.
  *
  * What makes it safe:
  * - A page is kept only when the storefront marked its answer cacheable: the routes that opt in

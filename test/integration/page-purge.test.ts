@@ -8,8 +8,9 @@ import { forgetCatalogueVersion } from "../../worker/backend/cache";
 import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
 import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
-import { call, checkoutWith, createProduct, newGuest } from "../support/commerce";
+import { call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
+import { paidOrder } from "../support/orders";
 
 // Issue 23, "caches that purge": the page cache (worker/page-cache.ts) keeps a rendered page under
 // the catalogue version it was rendered under and never serves it under another; the version
@@ -154,6 +155,39 @@ describe("the page cache follows the catalogue version", () => {
     expect(await catalogueVersion(), "back in stock").toBe(before + 2);
     forgetVersions();
     expect(await visit(last.slug)).toMatchObject({ text: `<p>Last one|${last.price}|1|in</p>`, cache: "MISS" });
+  });
+
+  it("a cancellation and a return received that bring a sold-out product back each move the version", async () => {
+    const manager = await newStaff("manager");
+    // A paid order of the whole stock (2 of 2): sold out, then cancelled by the shopper.
+    const cancelling = await newUser();
+    const cancelled = await paidOrder(cancelling, { stock: 2, quantity: 2 });
+    expect(await stockOf(cancelled.product.id)).toBe(0);
+    let before = await catalogueVersion();
+    expect((await call(cancelling, "POST", `/orders/${cancelled.number}/cancel`)).status).toBe(200);
+    expect(await stockOf(cancelled.product.id)).toBe(2);
+    expect(await catalogueVersion(), "back in stock by a cancellation").toBe(before + 1);
+
+    // Another sold out by a delivered order; one unit comes back through a return.
+    const returning = await newUser();
+    const order = await paidOrder(returning, { stock: 2, quantity: 2 });
+    expect((await call(manager, "POST", `/admin/orders/${order.number}/process`)).status).toBe(200);
+    const shipped = await call(manager, "POST", `/admin/orders/${order.number}/ship`, {
+      carrier: "SMSA",
+      tracking_number: "SM123456",
+    });
+    expect(shipped.status).toBe(200);
+    expect((await call(manager, "POST", `/admin/orders/${order.number}/deliver`)).status).toBe(200);
+    const requested = await call(returning, "POST", `/orders/${order.number}/returns`, {
+      items: [{ product_id: order.product.id, quantity: 1, reason: "damaged" }],
+    });
+    const id = requested.body.data.self_service.returns[0].id as string;
+    const returns = `/admin/orders/${order.number}/returns/${id}`;
+    expect((await call(manager, "POST", `${returns}/approve`)).status).toBe(200);
+    before = await catalogueVersion();
+    expect((await call(manager, "POST", `${returns}/receive`)).status).toBe(200);
+    expect(await stockOf(order.product.id)).toBe(1);
+    expect(await catalogueVersion(), "back in stock by a return").toBe(before + 1);
   });
 
   it("a burst of visitors to a page nobody kept yet costs one render: the others wait for its copy", async () => {

@@ -19,7 +19,9 @@ import type { BackendEnv, Lang } from "./env";
  * commits, whichever cache tier held the answer, while answers whose products did not change keep
  * being served from cache; descriptions, images and the rest ride along unchecked under the
  * policy. Nothing has to call anything on a stock change (checkout, release, payment failure),
- * so no writer can forget to. The page cache (worker/page-cache.ts) adds at most its 5 s.
+ * so no writer can forget to. (The page cache, which makes no data read, follows availability
+ * flips through the catalogue version below, and keeps a page showing "only N left" 5 s at most:
+ * worker/page-cache.ts.)
  *
  * Catalogue edits (issue 20): everything else an answer carries (names, descriptions, images,
  * categories, a product hidden or shown again) is checked against the catalogue version, the
@@ -30,7 +32,8 @@ import type { BackendEnv, Lang } from "./env";
  * per VERSION_TTL_MS (1 s), so this costs one tiny D1 read per second per busy isolate, not one per
  * request; the isolate that made the change forgets its kept version at once
  * (`forgetCatalogueVersion`). So an edit shows in the catalogue API within about a second
- * everywhere, and on a rendered page within that plus the page cache's 5 s (worker/page-cache.ts).
+ * everywhere, and on a rendered page within about one more (the page cache asks the backend for
+ * the version once a second too, `GET /backend/catalogue/version`: worker/page-cache.ts).
  * Keys do not change with the version: an old copy is simply replaced by the next answer.
  */
 export const CACHE_POLICIES = {
