@@ -1,6 +1,13 @@
 import type { Context } from "hono";
 import { deviceTypeFromHeaders, localeFromHeaders } from "../contract/edge";
-import { CATALOGUE_VERSION_HEADER, CATALOGUE_VERSION_PATH, LOW_STOCK_HEADER } from "../contract/freshness";
+import {
+  CATALOGUE_STOCK_PATH,
+  CATALOGUE_VERSION_HEADER,
+  CATALOGUE_VERSION_PATH,
+  LOW_STOCK_HEADER,
+  parseStockPairs,
+  stockPairs,
+} from "../contract/freshness";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
 
@@ -47,17 +54,37 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
 
 /**
  * What the catalogue answers of this request said about their freshness (contract/freshness.ts):
- * the oldest catalogue version one was built under, and whether one shows an exact low stock
- * count. The page cache keeps the page it rendered by it (worker/page-cache.ts).
+ * the oldest catalogue version one was built under, and the products shown with an exact low
+ * stock count. The page cache keeps the page it rendered by it (worker/page-cache.ts).
  */
 function noteCatalogueAnswer(c: Context<HonoEnv>, headers: Headers): void {
   const version = headers.get(CATALOGUE_VERSION_HEADER);
   if (version === null) return;
-  const read = c.get("catalogueRead") ?? { oldest: null, lowStock: false };
+  const read = c.get("catalogueRead") ?? { oldest: null, lowStock: new Map<number, number>() };
   const n = Number(version);
   if (Number.isFinite(n) && (read.oldest === null || n < read.oldest)) read.oldest = n;
-  if (headers.get(LOW_STOCK_HEADER) === "1") read.lowStock = true;
+  const low = headers.get(LOW_STOCK_HEADER);
+  if (low) for (const [id, stock] of parseStockPairs(low)) read.lowStock.set(id, stock);
   c.set("catalogueRead", read);
+}
+
+/**
+ * Whether the products of `pairs` (`id:stock,...`, as LOW_STOCK_HEADER) still have that stock,
+ * asked of the backend (`GET /backend/catalogue/stock`). False when it cannot say (an error, or a
+ * backend without the endpoint): the page is then rendered again, which is always right.
+ */
+export async function stockStillShown(c: Context<HonoEnv>, pairs: string): Promise<boolean> {
+  const shown = parseStockPairs(pairs);
+  try {
+    const res = await callBackend(c, `${CATALOGUE_STOCK_PATH}?ids=${[...shown.keys()].join(",")}`);
+    if (!res.ok) return false;
+    const body = (await res.json()) as { data?: Record<string, number> };
+    const now = new Map(Object.entries(body.data ?? {}).map(([id, stock]) => [Number(id), stock]));
+    return stockPairs(now) === stockPairs(shown);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "page cache stock check failed", error: String(error) }));
+    return false;
+  }
 }
 
 /** How long an isolate trusts the catalogue version it asked the backend for. */

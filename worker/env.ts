@@ -73,7 +73,7 @@ export type HonoEnv = {
     secureHeadersNonce?: string;
     language: string;
     /** The freshness of the catalogue answers this request read (backend-client.ts, page cache). */
-    catalogueRead?: { oldest: number | null; lowStock: boolean };
+    catalogueRead?: { oldest: number | null; lowStock: Map<number, number> };
     /** The catalogue version the page cache read before this request's render (worker/page-cache.ts). */
     pageVersion?: number | null;
     /** Settles this request's render for the requests waiting on it (worker/page-cache.ts). */

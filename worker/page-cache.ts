@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { localeCookie, PAGE_CACHEABLE_HEADER } from "../contract/edge";
+import { stockPairs } from "../contract/freshness";
 import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
-import { catalogueVersionOf } from "./backend-client";
+import { catalogueVersionOf, stockStillShown } from "./backend-client";
 import type { HonoEnv } from "./env";
 import { IsolateMemory } from "./lib/isolate-memory";
 
@@ -43,10 +44,15 @@ import { IsolateMemory } from "./lib/isolate-memory";
  * version does not follow:
  * - A sale that leaves a product in stock does not move the version (it would with every order,
  *   and no page would stay kept). What it changes on a page: the "only N left" count, shown at
- *   LOW_STOCK or less, so a page whose answers show one (LOW_STOCK_HEADER) lives only
- *   SHORT_TTL_MS, 5 s, as every page did before; and the quantity picker's maximum above that
- *   count (min(stock, max_per_order)), which may lag by up to PAGE_TTL_MS, the cart and checkout
- *   refusing more than the stock with their own message (they read D1).
+ *   LOW_STOCK or less. A page remembers the counts its answers showed (LOW_STOCK_HEADER), and
+ *   once it is SHORT_TTL_MS (5 s, every page's bound before) past its last check, the next
+ *   request asks the backend for those products' stock (`stockStillShown`, one small read;
+ *   concurrent requests share it): unchanged, the page is served and checked again 5 s later;
+ *   changed (or no answer), it is rendered again. So a count is at most about 5 s old, and the
+ *   page is not rendered for it. Left to PAGE_TTL_MS: the quantity picker's maximum above that
+ *   count (min(stock, max_per_order)), and a product selling down into the count (6 left to 5)
+ *   still saying "In stock", which is true; the cart and checkout refuse more than the stock
+ *   with their own message (they read D1).
  * - 60 s, not hours: the memory of idle pages comes back soon, and whatever a backend change might
  *   miss heals within the minute.
  * A backend without the version endpoint gets SHORT_TTL_MS for every page, the old fixed bound.
@@ -77,6 +83,10 @@ interface Page {
   size: number;
   /** The catalogue version it was rendered under (null: unknown, kept SHORT_TTL_MS). */
   version: number | null;
+  /** The "only N left" counts it shows, `id:stock,...` (LOW_STOCK_HEADER); empty: none. */
+  lowStock: string;
+  /** When those counts were last known right (epoch ms). */
+  checked: number;
 }
 
 const pages = new IsolateMemory<Page>(MAX_ENTRIES);
@@ -216,6 +226,7 @@ export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Res
       pages.set(key, page, page.expires - Date.now());
     }
   }
+  if (page && !(await countsStillShown(c, key, page))) page = undefined;
   if (!page && !notKept.get(key)) {
     const underWay = renderUnderWay(key);
     if (underWay) {
@@ -240,17 +251,36 @@ export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Res
   return response;
 }
 
-/** The version a render is kept under, and for how long (see "Freshness" above). */
-function keptAs(c: Context<HonoEnv>): { version: number | null; ttl: number } {
+/** The checks of kept pages' counts under way, by page key: concurrent requests share one. */
+const checking = new Map<string, Promise<boolean>>();
+
+/** Whether a kept page's "only N left" counts may be shown as they are (see "Freshness" above). */
+async function countsStillShown(c: Context<HonoEnv>, key: string, page: Page): Promise<boolean> {
+  if (!page.lowStock || Date.now() - page.checked < SHORT_TTL_MS) return true;
+  let check = checking.get(key);
+  if (!check) {
+    check = stockStillShown(c, page.lowStock).then((same) => {
+      if (same) page.checked = Date.now();
+      return same;
+    });
+    checking.set(key, check);
+    void check.finally(() => checking.delete(key));
+  }
+  return check;
+}
+
+/** The version a render is kept under, for how long, and the counts it shows (see "Freshness" above). */
+function keptAs(c: Context<HonoEnv>): { version: number | null; ttl: number; lowStock: string } {
   const before = c.get("pageVersion") ?? null;
   const read = c.get("catalogueRead");
   const version = before === null ? null : Math.min(before, read?.oldest ?? before);
-  return { version, ttl: version === null || read?.lowStock ? SHORT_TTL_MS : PAGE_TTL_MS };
+  const lowStock = read ? stockPairs(read.lowStock) : "";
+  return { version, ttl: version === null ? SHORT_TTL_MS : PAGE_TTL_MS, lowStock };
 }
 
 async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, response: Response, nonce: string) {
   const key = keyOf(c);
-  const { version, ttl } = keptAs(c);
+  const { version, ttl, lowStock } = keptAs(c);
   const text = await new Response(body).text();
   const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
@@ -258,7 +288,17 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
   const headers = [...response.headers].filter(
     ([name]) => name !== "set-cookie" && name !== "x-page-cache" && name !== "x-page-cache-tier",
   );
-  const page: Page = { expires: Date.now() + ttl, status: response.status, headers, parts, size, version };
+  const now = Date.now();
+  const page: Page = {
+    expires: now + ttl,
+    status: response.status,
+    headers,
+    parts,
+    size,
+    version,
+    lowStock,
+    checked: now,
+  };
   pages.set(key, page, ttl);
   // The requests waiting for this render are served now; the colo's copy follows.
   c.get("pageRender")?.();

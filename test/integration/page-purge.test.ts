@@ -229,16 +229,19 @@ describe("the page cache follows the catalogue version", () => {
     expect(await visit(product.slug)).toMatchObject({ text: "<p>Shared|777|30|in</p>", tier: "colo" });
   });
 
-  it("a page showing 'only N left' lives SHORT_TTL_MS, so a sale that leaves stock shows on it within that; other pages outlive it", async () => {
+  it("a page showing 'only N left' has its counts checked every SHORT_TTL_MS: unchanged it stays kept, a sale shows within that", async () => {
     expect(PAGE_TTL_MS).toBeGreaterThan(SHORT_TTL_MS);
     const low = await createProduct({ stock: 3, maxPerOrder: 5, name: "Low" });
+    const steady = await createProduct({ stock: 4, maxPerOrder: 5, name: "Steady" });
     const calm = await createProduct({ stock: 30, maxPerOrder: 5, name: "Calm" });
-    // Alone in a category of its own: its page's related products show no low count either.
-    await env.DB.prepare("UPDATE products SET category_id = ? WHERE id = ?")
-      .bind(await ownCategory(), calm.id)
-      .run();
+    // Each alone in a category of its own: their pages' related products show no other count.
+    for (const p of [low, steady, calm])
+      await env.DB.prepare("UPDATE products SET category_id = ? WHERE id = ?")
+        .bind(await ownCategory(), p.id)
+        .run();
     forgetVersions();
     await kept(low.slug);
+    await kept(steady.slug);
     await kept(calm.slug);
     const before = await catalogueVersion();
     expect((await checkoutWith(await newGuest(), low.id, 1)).status).toBe(201);
@@ -251,7 +254,28 @@ describe("the page cache follows the catalogue version", () => {
     }
     expect(page.text).toBe(`<p>Low|${low.price}|2|in</p>`);
     expect(Date.now() - soldAt).toBeLessThanOrEqual(SHORT_TTL_MS + 1_000);
-    // The page without a low count was kept before the sale and is still served from cache.
+    // Past SHORT_TTL_MS, a page whose count did not change was checked, not rendered again; a
+    // page with no count was not even checked.
+    expect(await visit(steady.slug)).toMatchObject({ text: `<p>Steady|${steady.price}|4|in</p>`, cache: "HIT" });
     expect((await visit(calm.slug)).cache).toBe("HIT");
   }, 20_000);
+
+  it("GET /backend/catalogue/stock answers the stock of the ids asked, and refuses anything else with a 422", async () => {
+    const a = await createProduct({ stock: 3 });
+    const b = await createProduct({ stock: 0 });
+    const res = await call(null, "GET", `/catalogue/stock?ids=${a.id},${b.id},999999999`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ [a.id]: 3, [b.id]: 0 });
+    for (const bad of [
+      "",
+      "ids=",
+      "ids=1,,2",
+      "ids=a",
+      `ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`,
+    ]) {
+      const refused = await call(null, "GET", `/catalogue/stock?${bad}`);
+      expect(refused.status, bad).toBe(422);
+      expect(refused.body.errors?.ids, bad).toBeDefined();
+    }
+  });
 });

@@ -176,10 +176,10 @@ describe("liveSnapshotOf", () => {
     expect(liveSnapshotOf(answer)).toEqual({
       ids: [3, 7, 9],
       fingerprint: "3:0:5:300:,7:2:5:700:,9:4:5:900:",
-      // 2 and 4 left show as "only N left" (LOW_STOCK): the page cache keeps such pages briefly.
-      lowStock: true,
+      // 2 and 4 left show as "only N left" (LOW_STOCK): the page cache checks those counts.
+      lowStock: "7:2,9:4",
     });
-    expect(liveSnapshotOf({ data: [p(1, 0), p(2, 6)] })?.lowStock, "sold out or plenty: no count shown").toBe(false);
+    expect(liveSnapshotOf({ data: [p(1, 0), p(2, 6)] })?.lowStock, "sold out or plenty: no count shown").toBe("");
     expect(liveSnapshotOf({ data: [{ id: 1, slug: "phones", name: "Phones", children: [] }] })).toBeNull();
   });
 });

@@ -20,7 +20,7 @@ import type { BackendEnv, Lang } from "./env";
  * being served from cache; descriptions, images and the rest ride along unchecked under the
  * policy. Nothing has to call anything on a stock change (checkout, release, payment failure),
  * so no writer can forget to. (The page cache, which makes no data read, follows availability
- * flips through the catalogue version below, and keeps a page showing "only N left" 5 s at most:
+ * flips through the catalogue version below, and checks a page's "only N left" counts every 5 s:
  * worker/page-cache.ts.)
  *
  * Catalogue edits (issue 20): everything else an answer carries (names, descriptions, images,
@@ -86,8 +86,11 @@ interface Remembered {
 export interface LiveSnapshot {
   ids: number[];
   fingerprint: string;
-  /** Whether a product shows its exact stock count to shoppers ("only 3 left": 1 to LOW_STOCK). */
-  lowStock: boolean;
+  /**
+   * The products that show their exact stock count to shoppers ("only 3 left": 1 to LOW_STOCK),
+   * as `id:stock` joined by commas, sorted by id; empty when none does.
+   */
+  lowStock: string;
 }
 
 interface LiveFields {
@@ -134,7 +137,11 @@ export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
   walk(json, 0);
   if (found.size === 0) return null;
   const ids = [...found.keys()].sort((a, b) => a - b);
-  const lowStock = [...found.values()].some((p) => p.stock >= 1 && p.stock <= LOW_STOCK);
+  const lowStock = ids
+    .map((id) => found.get(id)!)
+    .filter((p) => p.stock >= 1 && p.stock <= LOW_STOCK)
+    .map((p) => `${p.id}:${p.stock}`)
+    .join(",");
   return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(","), lowStock };
 }
 
@@ -282,9 +289,9 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     const copy = c.res.clone();
     const body = await copy.arrayBuffer();
     const live = snapshotOfBody(body);
-    // The page cache keeps a page showing "only N left" briefly (worker/page-cache.ts). The header
+    // The page cache checks the "only N left" counts a page shows (worker/page-cache.ts). The header
     // stays true of every copy served later: a copy is served only while its stock is unchanged.
-    if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, "1");
+    if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, live.lowStock);
     const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
       console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));
     });

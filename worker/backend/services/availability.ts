@@ -4,8 +4,8 @@
  * The catalogue version (`versions` row `catalogue`, worker/backend/cache.ts) is what the caches
  * of whole answers and rendered pages are checked against. A sale that leaves a product in stock
  * does not bump it (the version would churn with every order and no page would stay cached): the
- * data caches see such a sale anyway by their live stock check, and the page cache keeps a page
- * showing an exact count ("only 3 left") only a few seconds (worker/page-cache.ts). A flip of
+ * data caches see such a sale anyway by their live stock check, and the page cache checks the
+ * exact counts a page shows ("only 3 left") every few seconds (worker/page-cache.ts). A flip of
  * availability changes what every list and product page says about the product (in stock or
  * sold out, the add-to-cart button, the in-stock filter), so the batch that moves the stock bumps
  * the version when, and only when, one of its products flips.
