@@ -2,6 +2,13 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 
+/**
+ * Stock at or under this many shows "only N left" to shoppers (the storefront's StockBadge); the
+ * backend marks answers carrying such a count (LOW_STOCK_HEADER, contract/edge.ts) so the page
+ * cache keeps those pages only briefly.
+ */
+export const LOW_STOCK = 5;
+
 export interface Ref {
   id: number;
   slug: string;

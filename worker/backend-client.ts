@@ -1,6 +1,14 @@
 import type { Context } from "hono";
 import { BOOKMARK_HEADER } from "../contract/bookmark";
 import { deviceTypeFromHeaders, localeFromHeaders } from "../contract/edge";
+import {
+  CATALOGUE_STOCK_PATH,
+  CATALOGUE_VERSION_HEADER,
+  CATALOGUE_VERSION_PATH,
+  LOW_STOCK_HEADER,
+  parseStockPairs,
+  stockPairs,
+} from "../contract/freshness";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
 import { noteBookmark, visitorBookmark } from "./middleware/bookmark";
@@ -47,7 +55,85 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
     ? await fetch(`${external}${path}`, { ...init, headers })
     : await backendApp.request(path, { ...init, headers }, c.env, executionCtx(c));
   noteBookmark(c, res);
+  noteCatalogueAnswer(c, res.headers);
   return res;
+}
+
+/**
+ * What the catalogue answers of this request said about their freshness (contract/freshness.ts):
+ * the oldest catalogue version one was built under, and the products shown with an exact low
+ * stock count. The page cache keeps the page it rendered by it (worker/page-cache.ts).
+ */
+function noteCatalogueAnswer(c: Context<HonoEnv>, headers: Headers): void {
+  const version = headers.get(CATALOGUE_VERSION_HEADER);
+  if (version === null) return;
+  const read = c.get("catalogueRead") ?? { oldest: null, lowStock: new Map<number, number>() };
+  const n = Number(version);
+  if (Number.isFinite(n) && (read.oldest === null || n < read.oldest)) read.oldest = n;
+  const low = headers.get(LOW_STOCK_HEADER);
+  if (low) for (const [id, stock] of parseStockPairs(low)) read.lowStock.set(id, stock);
+  c.set("catalogueRead", read);
+}
+
+/**
+ * Whether the products of `pairs` (`id:stock,...`, as LOW_STOCK_HEADER) still have that stock,
+ * asked of the backend (`GET /backend/catalogue/stock`). False when it cannot say (an error, or a
+ * backend without the endpoint): the page is then rendered again, which is always right.
+ */
+export async function stockStillShown(c: Context<HonoEnv>, pairs: string): Promise<boolean> {
+  const shown = parseStockPairs(pairs);
+  try {
+    const res = await callBackend(c, `${CATALOGUE_STOCK_PATH}?ids=${[...shown.keys()].join(",")}`);
+    if (!res.ok) return false;
+    const body = (await res.json()) as { data?: Record<string, number> };
+    const now = new Map(Object.entries(body.data ?? {}).map(([id, stock]) => [Number(id), stock]));
+    return stockPairs(now) === stockPairs(shown);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "page cache stock check failed", error: String(error) }));
+    return false;
+  }
+}
+
+/** How long an isolate trusts the catalogue version it asked the backend for. */
+export const VERSION_TTL_MS = 1_000;
+let knownVersion: { at: number; value: number | null } | undefined;
+let askingVersion: Promise<number | null> | undefined;
+
+/**
+ * The catalogue version as the backend says it (`GET /backend/catalogue/version`), asked at most
+ * once per VERSION_TTL_MS per isolate (concurrent requests share the one question): a kept page
+ * is checked against it without a read of its own. Null when the backend has no such endpoint
+ * (an operator's own backend may not): the page cache then keeps pages only briefly. When the
+ * backend cannot answer, the last version known stands.
+ */
+export async function catalogueVersionOf(c: Context<HonoEnv>): Promise<number | null> {
+  if (knownVersion && Date.now() - knownVersion.at < VERSION_TTL_MS) return knownVersion.value;
+  askingVersion ??= askVersion(c).finally(() => {
+    askingVersion = undefined;
+  });
+  return askingVersion;
+}
+
+async function askVersion(c: Context<HonoEnv>): Promise<number | null> {
+  let value: number | null = knownVersion?.value ?? null;
+  try {
+    const res = await callBackend(c, CATALOGUE_VERSION_PATH);
+    if (res.status === 404) value = null;
+    else if (res.ok) {
+      const body = (await res.json()) as { data?: { version?: unknown } };
+      const n = Number(body.data?.version);
+      value = Number.isFinite(n) ? n : null;
+    } else throw new Error(`status ${res.status}`);
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(error) }));
+  }
+  knownVersion = { at: Date.now(), value };
+  return value;
+}
+
+/** Forgets the version this isolate knows (tests that bump it and look at once). */
+export function forgetKnownVersion(): void {
+  knownVersion = undefined;
 }
 
 /**

@@ -60,7 +60,7 @@ app.all("/backend/*", (c) => c.json({ message: "Not found" }, 404));
 app.all("*", localeDetector(), async (c) => {
   const id = c.get("requestId");
   const nonce = c.get("secureHeadersNonce") ?? "";
-  const kept = servePage(c, nonce);
+  const kept = await servePage(c, nonce);
   if (kept) {
     kept.headers.set("x-request-id", id);
     kept.headers.set("cache-control", "no-cache");

@@ -1,19 +1,21 @@
 import type { Context } from "hono";
 import { localeCookie, PAGE_CACHEABLE_HEADER } from "../contract/edge";
+import { stockPairs } from "../contract/freshness";
 import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
+import { catalogueVersionOf, stockStillShown } from "./backend-client";
 import type { HonoEnv } from "./env";
 import { IsolateMemory } from "./lib/isolate-memory";
 
 /**
- * The page cache: the rendered answer of a public page, kept in this isolate's memory for a few
- * seconds and served to the next anonymous visitors of the same URL (docs/PERFORMANCE.md,
- * "Caching at the edge").
+ * The page cache: the rendered answer of a public page, kept in this isolate's memory (and the
+ * data centre's Cache API) while the catalogue has not changed, and served to the next anonymous
+ * visitors of the same URL (docs/PERFORMANCE.md, "Caching at the edge", "Caches that purge").
  *
  * Why: rendering a page costs the Worker several milliseconds of CPU (route matching, the loaders,
  * React's render, the hydration payload), while a kept page costs a copy; an isolate serves many
- * requests in a row, so a popular page renders once per PAGE_TTL_MS per isolate instead of once
- * per visitor. A hit is answered here, before React Router runs at all.
+ * requests in a row, so a popular page renders once per catalogue version (at most once per
+ * PAGE_TTL_MS) per isolate instead of once per visitor. A hit is answered here, before React Router runs at all.
  *
  * What makes it safe:
  * - A page is kept only when the storefront marked its answer cacheable: the routes that opt in
@@ -24,30 +26,103 @@ import { IsolateMemory } from "./lib/isolate-memory";
  *   by the same function (`localeCookie`).
  * - A document carries the CSP nonce of the request that rendered it; a copy gets the serving
  *   request's own nonce in its place, so a nonce is never reused.
- * - Entries live PAGE_TTL_MS. This is the freshness bound of the stock, availability, quantity
- *   picker maximum and price a shopper sees on a public page (issue 17 item 7, DESIGN §10): the
- *   data caches never serve a product whose stock or price changed (worker/backend/cache.ts,
- *   "Freshness"), so a page rendered after a sale shows it, and a kept page is at most
- *   PAGE_TTL_MS (5 s) older than that. It is not invalidated on a sale: that would need a
- *   D1 read per page view, which is what the page cache is there to spare (docs/PERFORMANCE.md).
- *   Cart, checkout, accounts and payments never opt in; the cart re-reads stock from D1.
- *   A request with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders
- *   afresh and refreshes the entry.
  * - The map (IsolateMemory) is capped in entries and bytes, so it cannot eat the isolate's 128 MB.
+ * - Cart, checkout, accounts and payments never opt in; the cart re-reads stock from D1. A request
+ *   with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders afresh and
+ *   refreshes the entry.
+ *
+ * Freshness (DESIGN §10: what a shopper acts on is at most a few seconds old; issue 23, "caches
+ * that purge"). A kept page is never served under another catalogue version than the one it was
+ * rendered under. The version (contract/freshness.ts) moves with every change a shopper could see
+ * on any page: console edits (names, prices, images, categories, pages...), seeds, and a product
+ * going out of stock or coming back (services/availability.ts). This isolate asks the backend for
+ * it at most once a second (`catalogueVersionOf`, through the backend contract, never D1 itself),
+ * and a page is kept under the OLDEST version among its own and those of the catalogue answers
+ * its render read, so a render that raced a change is dropped at the next look. So a change shows
+ * on every page within about two seconds (the backend's second and this isolate's), while pages
+ * nothing changed on keep being served: they live PAGE_TTL_MS, 60 s, which only bounds what the
+ * version does not follow:
+ * - A sale that leaves a product in stock does not move the version (it would with every order,
+ *   and no page would stay kept). What it changes on a page: the "only N left" count, shown at
+ *   LOW_STOCK or less. A page remembers the counts its answers showed (LOW_STOCK_HEADER), and
+ *   once it is SHORT_TTL_MS (5 s, every page's bound before) past its last check, the next
+ *   request asks the backend for those products' stock (`stockStillShown`, one small read;
+ *   concurrent requests share it): unchanged, the page is served and checked again 5 s later;
+ *   changed (or no answer), it is rendered again. So a count is at most about 5 s old, and the
+ *   page is not rendered for it. Left to PAGE_TTL_MS: the quantity picker's maximum above that
+ *   count (min(stock, max_per_order)), and a product selling down into the count (6 left to 5)
+ *   still saying "In stock", which is true; the cart and checkout refuse more than the stock
+ *   with their own message (they read D1).
+ * - 60 s, not hours: the memory of idle pages comes back soon, and whatever a backend change might
+ *   miss heals within the minute.
+ * A backend without the version endpoint gets SHORT_TTL_MS for every page, the old fixed bound.
+ *
+ * Two tiers: this isolate's memory, then the data centre's Cache API (`caches.default`), shared by
+ * every isolate there, so a page is rendered once per colo and version rather than once per
+ * isolate. Its key is the URL plus the preferred locale plus the version: a page of an older
+ * version is simply never asked for again, and expires on its own (max-age = its TTL). A page is
+ * put there as kept in memory: with a marker where the nonce stood, Set-Cookie never.
+ *
+ * One render at a time per page and isolate: requests for a page that another request of this
+ * isolate is rendering wait for its copy (at most COALESCE_WAIT_MS, then render themselves), so a
+ * burst of visitors after a purge, or when a page expires, costs one render and not one each.
  */
-export const PAGE_TTL_MS = 5_000;
+export const PAGE_TTL_MS = 60_000;
+/** Pages showing an exact low stock count, or kept while the catalogue version is unknown. */
+export const SHORT_TTL_MS = 5_000;
 const MAX_ENTRIES = 128;
 const MAX_BODY_BYTES = 512 * 1024;
 
 interface Page {
+  /** When it stops being served (epoch ms); the shared tier's copy expires with it. */
+  expires: number;
   status: number;
   headers: [string, string][];
   /** The body as UTF-8, cut where the rendering request's nonce stood (one part when it had none). */
   parts: Uint8Array[];
   size: number;
+  /** The catalogue version it was rendered under (null: unknown, kept SHORT_TTL_MS). */
+  version: number | null;
+  /** The "only N left" counts it shows, `id:stock,...` (LOW_STOCK_HEADER); empty: none. */
+  lowStock: string;
+  /** When those counts were last known right (epoch ms). */
+  checked: number;
 }
 
 const pages = new IsolateMemory<Page>(MAX_ENTRIES);
+
+/** How long a request waits for another's render of the same page before rendering itself. */
+export const COALESCE_WAIT_MS = 1_000;
+/** Pages whose last render was not kept (cart, checkout, a 404...): their requests never wait. */
+const notKept = new IsolateMemory<true>(MAX_ENTRIES);
+const NOT_KEPT_TTL_MS = 60_000;
+/** The renders under way in this isolate, by page key: settled once the copy is kept (or not). */
+const rendering = new Map<string, { since: number; done: Promise<void>; finish: () => void }>();
+
+/** Marks this request as the one rendering its page; keepPage (or the wait's end) settles it. */
+function startRender(c: Context<HonoEnv>, key: string): void {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const entry = { since: Date.now(), done, finish };
+  rendering.set(key, entry);
+  c.set("pageRender", () => {
+    if (rendering.get(key) === entry) rendering.delete(key);
+    finish();
+  });
+}
+
+/** Another request's render of this page, if one started less than COALESCE_WAIT_MS ago. */
+function renderUnderWay(key: string): Promise<void> | undefined {
+  const entry = rendering.get(key);
+  if (!entry) return undefined;
+  // A render that never reached keepPage (an error): forgotten, so no one waits for it again.
+  if (Date.now() - entry.since >= COALESCE_WAIT_MS) {
+    rendering.delete(key);
+    entry.finish();
+    return undefined;
+  }
+  return entry.done;
+}
 const encoder = new TextEncoder();
 
 function keyOf(c: Context<HonoEnv>): string {
@@ -79,13 +154,95 @@ function build(page: Page, nonce: string): Response {
   return new Response(body, { status: page.status, headers: page.headers });
 }
 
+/** Where the rendering request's nonce stood, in the shared tier's copy (no page contains it). */
+const NONCE_MARK = "\u0000page-cache-nonce\u0000";
+/** The shared copy's own facts (status, headers, version, expiry), as JSON in one header. */
+const META_HEADER = "x-page-meta";
+
+function sharedCache(): Cache | undefined {
+  // The DOM lib's CacheStorage type hides the Workers-only `default` cache; it exists at run time.
+  return typeof caches !== "undefined" ? (caches as unknown as { default?: Cache }).default : undefined;
+}
+
+function sharedKey(c: Context<HonoEnv>, version: number): Request {
+  const url = new URL(c.req.url);
+  url.searchParams.set("__page", `${version}:${c.get("language")}`);
+  return new Request(url.toString(), { method: "GET" });
+}
+
+/** The colo's copy of this page under `version`, or undefined (none, expired, unreadable). */
+async function fromShared(c: Context<HonoEnv>, version: number): Promise<Page | undefined> {
+  const cache = sharedCache();
+  if (!cache) return undefined;
+  try {
+    const hit = await cache.match(sharedKey(c, version));
+    if (!hit) return undefined;
+    const meta = JSON.parse(hit.headers.get(META_HEADER) ?? "null") as Omit<Page, "parts" | "size"> | null;
+    if (!meta || meta.version !== version || meta.expires <= Date.now()) return undefined;
+    const parts = (await hit.text()).split(NONCE_MARK).map((part) => encoder.encode(part));
+    return { ...meta, parts, size: parts.reduce((sum, part) => sum + part.byteLength, 0) };
+  } catch (error) {
+    console.warn(JSON.stringify({ level: "warn", message: "page cache shared read failed", error: String(error) }));
+    return undefined;
+  }
+}
+
+async function toShared(c: Context<HonoEnv>, page: Page, text: string, nonce: string): Promise<void> {
+  const cache = sharedCache();
+  if (!cache || page.version === null) return;
+  const { parts: _parts, size: _size, ...meta } = page;
+  const seconds = Math.max(1, Math.floor((page.expires - Date.now()) / 1000));
+  const copy = new Response(nonce ? text.split(nonce).join(NONCE_MARK) : text, {
+    headers: {
+      "content-type": "text/plain",
+      "cache-control": `public, max-age=${seconds}`,
+      [META_HEADER]: JSON.stringify(meta),
+    },
+  });
+  await cache.put(sharedKey(c, page.version), copy);
+}
+
+/** Forgets every page this isolate keeps (tests: what another isolate of the colo would see). */
+export function forgetPages(): void {
+  pages.clear();
+}
+
 /** A kept page for this request, or undefined. */
-export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefined {
-  if (!mayUse(c) || wantsFresh(c)) return undefined;
-  const page = pages.get(keyOf(c));
-  if (!page) return undefined;
+export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Response | undefined> {
+  if (!mayUse(c)) return undefined;
+  // Read before a render too: the version the page will be kept under (keepPage).
+  const version = await catalogueVersionOf(c);
+  c.set("pageVersion", version);
+  if (wantsFresh(c)) return undefined;
+  const key = keyOf(c);
+  let page = pages.get(key);
+  // A page rendered under another catalogue version is out of date: rendered again, and replaced.
+  if (page && page.version !== version) page = undefined;
+  let tier = "memory";
+  if (!page && version !== null) {
+    page = await fromShared(c, version);
+    if (page) {
+      tier = "colo";
+      pages.set(key, page, page.expires - Date.now());
+    }
+  }
+  if (page && !(await countsStillShown(c, key, page))) page = undefined;
+  if (!page && !notKept.get(key)) {
+    const underWay = renderUnderWay(key);
+    if (underWay) {
+      await Promise.race([underWay, new Promise((resolve) => setTimeout(resolve, COALESCE_WAIT_MS))]);
+      page = pages.get(key);
+      if (page && page.version !== version) page = undefined;
+      tier = "waited";
+    }
+  }
+  if (!page) {
+    if (!notKept.get(key)) startRender(c, key);
+    return undefined;
+  }
   const response = build(page, nonce);
   response.headers.set("x-page-cache", "HIT");
+  response.headers.set("x-page-cache-tier", tier);
   const cookie = localeCookie(
     c.req.header("cookie") ?? null,
     localeOfPath(c.req.path) ?? (c.get("language") === "ar" ? "ar" : "en"),
@@ -94,13 +251,58 @@ export function servePage(c: Context<HonoEnv>, nonce: string): Response | undefi
   return response;
 }
 
-async function keep(key: string, body: ReadableStream<Uint8Array>, response: Response, nonce: string): Promise<void> {
+/** The checks of kept pages' counts under way, by page key: concurrent requests share one. */
+const checking = new Map<string, Promise<boolean>>();
+
+/** Whether a kept page's "only N left" counts may be shown as they are (see "Freshness" above). */
+async function countsStillShown(c: Context<HonoEnv>, key: string, page: Page): Promise<boolean> {
+  if (!page.lowStock || Date.now() - page.checked < SHORT_TTL_MS) return true;
+  let check = checking.get(key);
+  if (!check) {
+    check = stockStillShown(c, page.lowStock).then((same) => {
+      if (same) page.checked = Date.now();
+      return same;
+    });
+    checking.set(key, check);
+    void check.finally(() => checking.delete(key));
+  }
+  return check;
+}
+
+/** The version a render is kept under, for how long, and the counts it shows (see "Freshness" above). */
+function keptAs(c: Context<HonoEnv>): { version: number | null; ttl: number; lowStock: string } {
+  const before = c.get("pageVersion") ?? null;
+  const read = c.get("catalogueRead");
+  const version = before === null ? null : Math.min(before, read?.oldest ?? before);
+  const lowStock = read ? stockPairs(read.lowStock) : "";
+  return { version, ttl: version === null ? SHORT_TTL_MS : PAGE_TTL_MS, lowStock };
+}
+
+async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, response: Response, nonce: string) {
+  const key = keyOf(c);
+  const { version, ttl, lowStock } = keptAs(c);
   const text = await new Response(body).text();
   const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
-  const headers = [...response.headers].filter(([name]) => name !== "set-cookie" && name !== "x-page-cache");
-  pages.set(key, { status: response.status, headers, parts, size }, PAGE_TTL_MS);
+  const headers = [...response.headers].filter(
+    ([name]) => name !== "set-cookie" && name !== "x-page-cache" && name !== "x-page-cache-tier",
+  );
+  const now = Date.now();
+  const page: Page = {
+    expires: now + ttl,
+    status: response.status,
+    headers,
+    parts,
+    size,
+    version,
+    lowStock,
+    checked: now,
+  };
+  pages.set(key, page, ttl);
+  // The requests waiting for this render are served now; the colo's copy follows.
+  c.get("pageRender")?.();
+  await toShared(c, page, text, nonce);
 }
 
 /**
@@ -108,14 +310,20 @@ async function keep(key: string, body: ReadableStream<Uint8Array>, response: Res
  * response to send (the same stream, teed).
  */
 export function keepPage(c: Context<HonoEnv>, response: Response, nonce: string): Response {
+  const finished = c.get("pageRender") ?? (() => undefined);
   const marked = response.headers.has(PAGE_CACHEABLE_HEADER);
-  if (!marked) return response;
   response.headers.delete(PAGE_CACHEABLE_HEADER);
-  if (!mayUse(c) || response.status !== 200 || !response.body) return response;
+  if (!marked || !mayUse(c) || response.status !== 200 || !response.body) {
+    if (mayUse(c)) notKept.set(keyOf(c), true, NOT_KEPT_TTL_MS);
+    finished();
+    return response;
+  }
   const [toVisitor, toKeep] = response.body.tee();
-  const stored = keep(keyOf(c), toKeep, response, nonce).catch((error: unknown) => {
-    console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
-  });
+  const stored = keep(c, toKeep, response, nonce)
+    .catch((error: unknown) => {
+      console.warn(JSON.stringify({ level: "warn", message: "page cache keep failed", error: String(error) }));
+    })
+    .finally(finished);
   c.executionCtx.waitUntil(stored);
   const served = new Response(toVisitor, response);
   served.headers.set("x-page-cache", wantsFresh(c) ? "BYPASS" : "MISS");

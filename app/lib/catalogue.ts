@@ -20,5 +20,4 @@ export function maxOrderable(p: Pick<ProductSummary, "stock" | "max_per_order" |
   return Math.max(0, Math.min(p.stock, cap));
 }
 
-/** Stock under this many shows "only N left". */
-export const LOW_STOCK = 5;
+export { LOW_STOCK } from "../../contract/catalogue";

@@ -4,6 +4,7 @@
 import { catalogueStatements } from "./catalogue.ts";
 import { contentStatements } from "./content.ts";
 import { promoStatements } from "./promos.ts";
+import { CATALOGUE_BUMP } from "./sql.ts";
 // Further seed parts (e.g. promo codes from ./promos.ts) are imported here and added below.
 
 export function seedStatements(): string[] {
@@ -12,5 +13,6 @@ export function seedStatements(): string[] {
     ...contentStatements(),
     ...promoStatements(),
     // Further parts go here, e.g. `...promoStatements(),`.
+    CATALOGUE_BUMP,
   ];
 }

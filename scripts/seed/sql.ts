@@ -20,3 +20,10 @@ export function insertOrIgnore(table: string, row: Record<string, SqlValue>): st
   const columns = Object.keys(row);
   return `INSERT OR IGNORE INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => sqlValue(row[c])).join(", ")})`;
 }
+
+/**
+ * The last statement of every seed (the demo seed, the synthetic catalogue): the catalogue version moves, so every cache of catalogue
+ * answers and rendered pages (worker/backend/cache.ts, worker/page-cache.ts) stops serving what
+ * it kept from before the seed, within a second or two, everywhere.
+ */
+export const CATALOGUE_BUMP = "UPDATE versions SET value = value + 1 WHERE name = 'catalogue'";

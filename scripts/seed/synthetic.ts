@@ -4,7 +4,7 @@
 // same rows. Ids start above the demo seed's, so both live in one database.
 import { indexText } from "../../worker/backend/services/analysis.ts";
 import { BRANDS, CATEGORIES } from "./catalogue.ts";
-import { sqlValue } from "./sql.ts";
+import { CATALOGUE_BUMP, sqlValue } from "./sql.ts";
 
 const FIRST_ID = 100_000;
 const ROWS_PER_INSERT = 250;
@@ -102,5 +102,6 @@ export function syntheticStatements(count: number): string[] {
     if (products.length === ROWS_PER_INSERT) flush();
   }
   flush();
+  statements.push(CATALOGUE_BUMP);
   return statements;
 }

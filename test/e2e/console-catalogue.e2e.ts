@@ -160,7 +160,7 @@ for (const locale of LOCALES) {
       }
       await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.png`);
 
-      // A rename in the console reaches the shop's page within seconds (the page cache's 5 s at most).
+      // A rename in the console reaches the shop's page within seconds (the catalogue version moves: worker/page-cache.ts).
       const renamed = `${nameEn} II`;
       await page.locator("#f-name_en").fill(renamed);
       await page.locator(".console-product-form button[type=submit]").click();

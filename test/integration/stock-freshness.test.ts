@@ -173,7 +173,13 @@ describe("liveSnapshotOf", () => {
       data: { ...p(7, 2), related: [p(3, 0), p(9, 4)], breadcrumbs: [{ slug: "x", name: "X" }] },
       home: { featured: [p(3, 0)] },
     };
-    expect(liveSnapshotOf(answer)).toEqual({ ids: [3, 7, 9], fingerprint: "3:0:5:300:,7:2:5:700:,9:4:5:900:" });
+    expect(liveSnapshotOf(answer)).toEqual({
+      ids: [3, 7, 9],
+      fingerprint: "3:0:5:300:,7:2:5:700:,9:4:5:900:",
+      // 2 and 4 left show as "only N left" (LOW_STOCK): the page cache checks those counts.
+      lowStock: "7:2,9:4",
+    });
+    expect(liveSnapshotOf({ data: [p(1, 0), p(2, 6)] })?.lowStock, "sold out or plenty: no count shown").toBe("");
     expect(liveSnapshotOf({ data: [{ id: 1, slug: "phones", name: "Phones", children: [] }] })).toBeNull();
   });
 });

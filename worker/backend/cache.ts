@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import { LOW_STOCK } from "../../contract/catalogue";
+import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
 import type { BackendEnv, Lang } from "./env";
 
@@ -17,7 +19,9 @@ import type { BackendEnv, Lang } from "./env";
  * commits, whichever cache tier held the answer, while answers whose products did not change keep
  * being served from cache; descriptions, images and the rest ride along unchecked under the
  * policy. Nothing has to call anything on a stock change (checkout, release, payment failure),
- * so no writer can forget to. The page cache (worker/page-cache.ts) adds at most its 5 s.
+ * so no writer can forget to. (The page cache, which makes no data read, follows availability
+ * flips through the catalogue version below, and checks a page's "only N left" counts every 5 s:
+ * worker/page-cache.ts.)
  *
  * Catalogue edits (issue 20): everything else an answer carries (names, descriptions, images,
  * categories, a product hidden or shown again) is checked against the catalogue version, the
@@ -28,7 +32,8 @@ import type { BackendEnv, Lang } from "./env";
  * per VERSION_TTL_MS (1 s), so this costs one tiny D1 read per second per busy isolate, not one per
  * request; the isolate that made the change forgets its kept version at once
  * (`forgetCatalogueVersion`). So an edit shows in the catalogue API within about a second
- * everywhere, and on a rendered page within that plus the page cache's 5 s (worker/page-cache.ts).
+ * everywhere, and on a rendered page within about one more (the page cache asks the backend for
+ * the version once a second too, `GET /backend/catalogue/version`: worker/page-cache.ts).
  * Keys do not change with the version: an old copy is simply replaced by the next answer.
  */
 export const CACHE_POLICIES = {
@@ -81,6 +86,11 @@ interface Remembered {
 export interface LiveSnapshot {
   ids: number[];
   fingerprint: string;
+  /**
+   * The products that show their exact stock count to shoppers ("only 3 left": 1 to LOW_STOCK),
+   * as `id:stock` joined by commas, sorted by id; empty when none does.
+   */
+  lowStock: string;
 }
 
 interface LiveFields {
@@ -127,7 +137,12 @@ export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
   walk(json, 0);
   if (found.size === 0) return null;
   const ids = [...found.keys()].sort((a, b) => a - b);
-  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(",") };
+  const lowStock = ids
+    .map((id) => found.get(id)!)
+    .filter((p) => p.stock >= 1 && p.stock <= LOW_STOCK)
+    .map((p) => `${p.id}:${p.stock}`)
+    .join(",");
+  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(","), lowStock };
 }
 
 function snapshotOfBody(body: ArrayBuffer): LiveSnapshot | null {
@@ -175,7 +190,7 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 
 /** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
 export const VERSION_TTL_MS = 1_000;
-export const VERSION_HEADER = "x-catalogue-version";
+export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
 let knownVersion: { at: number; value: string } | undefined;
 
 /** The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate. */
@@ -272,13 +287,17 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     c.res.headers.set("x-cache", "MISS");
     c.res.headers.set(VERSION_HEADER, version);
     const copy = c.res.clone();
+    const body = await copy.arrayBuffer();
+    const live = snapshotOfBody(body);
+    // The page cache checks the "only N left" counts a page shows (worker/page-cache.ts). The header
+    // stays true of every copy served later: a copy is served only while its stock is unchanged.
+    if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, live.lowStock);
     const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
       console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));
     });
-    const body = await copy.arrayBuffer();
     const forMemory = new Response(null, c.res);
     forMemory.headers.set("x-cache", "HIT");
-    remember(key.url, forMemory, body, snapshotOfBody(body), ttlMs, Date.now());
+    remember(key.url, forMemory, body, live, ttlMs, Date.now());
     try {
       c.executionCtx.waitUntil(stored);
     } catch {

@@ -1,10 +1,19 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { edgeCache } from "../cache";
+import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
+import { catalogueVersion, edgeCache, VERSION_HEADER } from "../cache";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
-import { categoryTree, listBrands, listProducts, productDetails, SORTS, suggestProducts } from "../services/catalogue";
+import {
+  categoryTree,
+  listBrands,
+  listProducts,
+  productDetails,
+  SORTS,
+  stockOf,
+  suggestProducts,
+} from "../services/catalogue";
 import { validate } from "../../lib/validate";
 import { queryInt } from "../validate";
 
@@ -79,6 +88,36 @@ export const productQuery = v.pipe(
 const slugParam = v.object({ slug: v.pipe(v.string(), v.maxLength(120), v.regex(/^[a-z0-9-]+$/, "Must be a slug.")) });
 
 const PRODUCT_NOT_FOUND = { en: "Product not found.", ar: "المنتج غير موجود." };
+
+// The catalogue version (contract/edge.ts): the storefront's page cache asks at most once a second
+// per isolate whether what it keeps is still current. Never cached by anyone: it is the freshness.
+catalogueRoutes.get(CATALOGUE_VERSION_PATH, async (c) => {
+  const version = await catalogueVersion(c.env.DB);
+  c.header("cache-control", "no-store");
+  c.header(VERSION_HEADER, version);
+  return ok(c, { version });
+});
+
+// The stock of a few products now (contract/freshness.ts): the page cache checks the "only N left"
+// counts of a kept page with it. One primary-key query; never cached.
+catalogueRoutes.get(
+  CATALOGUE_STOCK_PATH,
+  validate("query", () =>
+    v.object({
+      ids: v.pipe(
+        v.string("Must be a list of product ids."),
+        v.regex(/^\d{1,12}(,\d{1,12})*$/, "Must be product ids separated by commas."),
+        v.transform((s) => [...new Set(s.split(",").map(Number))]),
+        v.maxLength(MAX_STOCK_IDS, `Must be at most ${MAX_STOCK_IDS} ids.`),
+      ),
+    }),
+  ),
+  async (c) => {
+    const stock = await stockOf(c.env.DB, c.req.valid("query").ids);
+    c.header("cache-control", "no-store");
+    return ok(c, Object.fromEntries(stock));
+  },
+);
 
 catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await categoryTree(c.env.DB, c.get("lang"))));
 

@@ -540,3 +540,12 @@ export async function productArtFacts(db: D1Database, slug: string): Promise<Pro
     .bind(slug)
     .first<ProductArtFacts>();
 }
+
+/** The stock of these products now, by id (a product that is gone is left out). */
+export async function stockOf(db: D1Database, ids: number[]): Promise<Map<number, number>> {
+  const { results } = await db
+    .prepare("SELECT id, stock FROM products WHERE id IN (SELECT value FROM json_each(?1))")
+    .bind(JSON.stringify(ids))
+    .all<{ id: number; stock: number }>();
+  return new Map(results.map((r) => [r.id, r.stock]));
+}

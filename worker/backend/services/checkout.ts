@@ -1,3 +1,4 @@
+import { bumpOnFlip } from "./availability";
 import type { Env } from "../../env";
 import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
@@ -396,6 +397,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
             `INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`,
           )
           .bind(number, line.product_id, -line.quantity),
+        // The last units sold: every page showing the product as in stock is out of date.
+        bumpOnFlip(db, line.product_id, -line.quantity),
       );
     }
     statements.push(

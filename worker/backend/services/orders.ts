@@ -1,3 +1,4 @@
+import { bumpOnFlip, bumpOnReleaseFlip } from "./availability";
 import type { Lang } from "../env";
 import type { CartOwner } from "../identity";
 import { notifyStatements } from "./notifications";
@@ -297,6 +298,8 @@ export function releaseStockStatements(
            AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = ?2)`,
       )
       .bind(orderId, status),
+    // A sold-out product back in stock: pages showing it sold out are out of date.
+    bumpOnReleaseFlip(db, orderId, status),
     db
       .prepare(
         "UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = ? AND stock_reserved = 1",
@@ -371,6 +374,7 @@ export async function reReserveStock(db: D1Database, order: OrderRow, reservedUn
       db
         .prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, ?, ?, changes())")
         .bind(order.id, item.product_id, -item.quantity),
+      bumpOnFlip(db, item.product_id, -item.quantity),
     );
   }
   try {

@@ -1,3 +1,4 @@
+import { bumpOnFlip } from "./availability";
 import { commerceSettings } from "./checkout";
 import type { Env } from "../../env";
 import type { Lang, StaffCaller } from "../env";
@@ -437,6 +438,8 @@ export async function actOnReturn(
                VALUES (?1, ?2, 'returned', ?3, (SELECT stock FROM products WHERE id = ?1), ?4, changes())`,
             )
             .bind(i.product_id, i.quantity, note, staff.user_id),
+          // A sold-out product back on the shelf: pages showing it sold out are out of date.
+          bumpOnFlip(db, i.product_id, i.quantity),
         ]),
         audit({ status: "received" }),
         ...notifyStatements(db, { id: order.id }, "return_received", { ref: returnId }),

@@ -1,0 +1,37 @@
+/**
+ * Catalogue freshness, as the backend tells the edge (worker/page-cache.ts). Part of the contract
+ * between the storefront and the backend (DESIGN §10): both sides import it, it imports nothing.
+ * - `GET /backend/catalogue/version` answers `{ data: { version } }`, the catalogue version, a
+ *   number every change a shopper could see bumps (console edits, seeds, a product going out of
+ *   stock or back in); a backend that lacks it gets the page cache's short, fixed lifetime.
+ * - Every cached catalogue answer carries the version it was built under (CATALOGUE_VERSION_HEADER)
+ *   and, when it shows products' exact stock counts to shoppers ("only 3 left", stock from 1 to
+ *   LOW_STOCK, contract/catalogue.ts), LOW_STOCK_HEADER with those products as `id:stock` pairs
+ *   joined by commas (`12:3,40:1`).
+ * - `GET /backend/catalogue/stock?ids=12,40` answers `{ data: { "12": 3, "40": 0 } }`, the stock
+ *   of those products now (at most MAX_STOCK_IDS; a product that is gone is left out): the page
+ *   cache checks a kept page's counts with it instead of rendering the page again.
+ */
+export const CATALOGUE_VERSION_PATH = "/catalogue/version";
+export const CATALOGUE_STOCK_PATH = "/catalogue/stock";
+export const CATALOGUE_VERSION_HEADER = "x-catalogue-version";
+export const LOW_STOCK_HEADER = "x-low-stock";
+export const MAX_STOCK_IDS = 100;
+
+/** The `id:stock` pairs of LOW_STOCK_HEADER, as a map (malformed pairs are skipped). */
+export function parseStockPairs(value: string): Map<number, number> {
+  const pairs = new Map<number, number>();
+  for (const pair of value.split(",")) {
+    const [id, stock] = pair.split(":").map(Number);
+    if (Number.isInteger(id) && Number.isInteger(stock)) pairs.set(id, stock);
+  }
+  return pairs;
+}
+
+/** The pairs written back, sorted by id: equal strings mean equal counts. */
+export function stockPairs(pairs: Map<number, number>): string {
+  return [...pairs]
+    .sort(([a], [b]) => a - b)
+    .map(([id, stock]) => `${id}:${stock}`)
+    .join(",");
+}
