@@ -50,8 +50,12 @@ export class LaggingD1 implements D1Database {
         !virtual.some((v) => t.name.startsWith(`${v}_`)) &&
         (!virtual.includes(t.name) || /USING fts5\s*\(/i.test(t.sql)),
     );
+    // A WITHOUT ROWID table has no rowid to keep: its primary key names its rows.
+    const hasRowid = (t: { sql: string }) => !/WITHOUT\s+ROWID\s*;?\s*$/i.test(t.sql);
     const snapshot = await session.batch<Record<string, unknown>>(
-      copied.map((t) => session.prepare(`SELECT rowid AS "__rowid", * FROM "${t.name}"`)),
+      copied.map((t) =>
+        session.prepare(hasRowid(t) ? `SELECT rowid AS "__rowid", * FROM "${t.name}"` : `SELECT * FROM "${t.name}"`),
+      ),
     );
     this.replicaAt = session.getBookmark();
     const writes: D1PreparedStatement[] = [this.replica.prepare("PRAGMA defer_foreign_keys = ON")];
@@ -59,12 +63,16 @@ export class LaggingD1 implements D1Database {
       writes.push(this.replica.prepare(`DELETE FROM "${table.name}"`));
       for (const row of snapshot[i].results) {
         const columns = Object.keys(row).filter((k) => k !== "__rowid");
+        const names = columns.map((c) => `"${c}"`).join(", ");
+        const marks = columns.map(() => "?").join(", ");
         writes.push(
-          this.replica
-            .prepare(
-              `INSERT INTO "${table.name}" (rowid, ${columns.map((c) => `"${c}"`).join(", ")}) VALUES (?${", ?".repeat(columns.length)})`,
-            )
-            .bind(row.__rowid, ...columns.map((c) => row[c])),
+          hasRowid(table)
+            ? this.replica
+                .prepare(`INSERT INTO "${table.name}" (rowid, ${names}) VALUES (?, ${marks})`)
+                .bind(row.__rowid, ...columns.map((c) => row[c]))
+            : this.replica
+                .prepare(`INSERT INTO "${table.name}" (${names}) VALUES (${marks})`)
+                .bind(...columns.map((c) => row[c])),
         );
       }
     });
