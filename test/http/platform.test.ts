@@ -109,6 +109,23 @@ describe("every route of the specification", () => {
     expect(html).toContain("Something went wrong.");
     expect(html).not.toContain("Back to the home page");
   });
+
+  // Spec §7 asks for a per-page _payload.json for prerendered pages; DESIGN §3 sends every request
+  // that is not a static asset to the streaming SSR handler, so no page is prerendered (docs/SPEC.md
+  // row 95). The build meta says so, and a page's data on a client navigation is the Worker's own.
+  it("§7 row 95: no page is prerendered, so none has a _payload.json; its data comes from the Worker", async () => {
+    const latest = (await (await fetch(`${base}/builds/latest.json?t=${Date.now()}`)).json()) as { id: string };
+    const meta = (await (await fetch(`${base}/builds/meta/${latest.id}.json`)).json()) as { prerendered: string[] };
+    expect(meta.prerendered).toEqual([]);
+    for (const path of ["/en/about-us", "/ar/privacy-policy", "/en/products"]) {
+      expect((await fetch(`${base}${path}/_payload.json`)).status).toBe(404);
+      const data = await fetch(`${base}${path}.data`);
+      expect(data.status).toBe(200);
+      // Rendered by the Worker for this request (its request id), not a file from the asset layer.
+      expect(data.headers.get("x-request-id")).toBeTruthy();
+      expect(await data.text()).toContain("routes/");
+    }
+  });
 });
 
 describe("headers", () => {
