@@ -128,6 +128,57 @@ describe("every route of the specification", () => {
   });
 });
 
+// The parts of spec §2 rows that only "the route answers" proved before (docs/SPEC.md rows 16, 21,
+// 24 and 26).
+describe("what the server sends for the routes of §2", () => {
+  const escaped = (text: string) => text.replace(/&/g, "&amp;").replace(/'/g, "&#x27;").replace(/"/g, "&quot;");
+
+  it("§2 row 16: /product-details without a slug is the bare product form, a search that leads to the list", async () => {
+    const categories = (await (
+      await fetch(`${base}/backend/categories`, { headers: { "content-language": "ar" } })
+    ).json()) as {
+      data: { slug: string; name: string }[];
+    };
+    const html = await (await fetch(`${base}/ar/product-details`)).text();
+    const form = html.match(/<form[^>]*class="finder__form[^>]*>[\s\S]*?<\/form>/)?.[0] ?? "";
+    expect(form).toMatch(/action="\/ar\/products"/);
+    const query = form.match(/<input[^>]*\bname="q"[^>]*>/)?.[0] ?? "";
+    expect(query).toMatch(/\brequired=""/);
+    expect(query).toMatch(/\btype="search"/);
+    for (const category of categories.data) expect(form).toContain(`value="${category.slug}"`);
+  });
+
+  it("§2 rows 21 and 24: checkout and the shopping cart are rendered on the client only; the server sends the fallback", async () => {
+    for (const path of ["/en/checkout", "/ar/checkout", "/en/shopping-cart", "/ar/shopping-cart"]) {
+      const html = await (await fetch(`${base}${path}`)).text();
+      const main = html.match(/<main[\s\S]*<\/main>/)?.[0] ?? "";
+      expect(main, path).toContain('aria-busy="true"');
+      // No form of the page itself: not the checkout's fields, not the cart's lines or promo code.
+      expect(main, path).not.toMatch(/name="(address_choice|shipping_method|payment_method|code)"/);
+      expect(main, path).not.toContain("<form");
+    }
+  });
+
+  it("§2 row 26: the catalog middleware puts the backend's category tree in the header, in the page's language", async () => {
+    for (const locale of ["en", "ar"] as const) {
+      const tree = (await (
+        await fetch(`${base}/backend/categories`, { headers: { "content-language": locale } })
+      ).json()) as {
+        data: { slug: string; name: string }[];
+      };
+      expect(tree.data.length).toBeGreaterThan(0);
+      const html = await (await fetch(`${base}/${locale}/about-us`)).text();
+      const header = html.match(/<header[\s\S]*?<\/header>/)?.[0] ?? "";
+      for (const category of tree.data.slice(0, 6)) {
+        const link = header.match(
+          new RegExp(`<a [^>]*href="/${locale}/products\\?category=${category.slug}"[^>]*>([^<]*)</a>`),
+        );
+        expect(link?.[1], category.slug).toBe(escaped(category.name));
+      }
+    }
+  });
+});
+
 describe("headers", () => {
   it("HTML carries the security headers and a nonce CSP without unsafe-inline scripts", async () => {
     const res = await fetch(`${base}/en`);
