@@ -482,6 +482,27 @@ for (const locale of LOCALES) {
       await context.close();
     });
 
+    it("§9 row 124: the country search filters 100 ms after the last key, not before", async () => {
+      const { context, page } = await open();
+      await page.clock.install();
+      await page.goto(`${base}/${locale}/auth/register`);
+      await hydrated(page);
+      await page.locator(".phone-input__country").click();
+      const search = page.getByRole("combobox", { name: t.searchCountries });
+      const firstOption = () => page.getByRole("option").first().textContent();
+      const unfiltered = await firstOption();
+      expect(unfiltered).not.toContain("+966");
+      // The page's clock stands still from here; only runFor moves it.
+      await page.clock.pauseAt(Date.now() + 60_000);
+      await search.fill(t.saudi);
+      await page.clock.runFor(99);
+      await page.waitForTimeout(300);
+      expect(await firstOption()).toBe(unfiltered);
+      await page.clock.runFor(1);
+      await expect.poll(firstOption).toContain("+966");
+      await context.close();
+    });
+
     it("the sign-in pages have no serious accessibility issue and fit a 360 px phone", async () => {
       const { context, page, errors } = await open();
       const pages = [

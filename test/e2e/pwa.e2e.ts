@@ -456,6 +456,18 @@ describe("a deploy while the shop is open", () => {
         throw new Error(`no need-refresh: ${await swReport()}\n${pageLog.slice(-20).join("\n")}`, { cause: error });
       }
       await page.screenshot({ path: `${SCREENSHOTS}/pwa-need-refresh-en.png` });
+      // §4 "waiting": the shopper answers "Later"; the new version waits and the page says so. A
+      // later page load asks again.
+      await page.getByRole("button", { name: en.sw.later }).click();
+      expect(await page.locator(".pwa-status").getAttribute("data-sw-state")).toBe("waiting");
+      await expect.poll(() => page.getByText(en.sw.waiting).isVisible()).toBe(true);
+      expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
+        true,
+      );
+      await page.reload();
+      await expect
+        .poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 })
+        .toBe("need-refresh");
       await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
       const reloaded = page.waitForEvent("load");
       await page.getByRole("button", { name: en.sw.reload }).click();

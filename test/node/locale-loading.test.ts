@@ -14,6 +14,9 @@ describe("loading a locale's messages", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     await expect(loadLocale("ar")).resolves.toBeUndefined();
     expect(error).toHaveBeenCalledWith("Failed locale loading", "ar", expect.any(Error));
+    // The import's own failure (vitest hands a failing mock factory's error on as the cause).
+    const logged = error.mock.calls[0][2] as Error;
+    expect(String(logged.cause ?? logged)).toContain("chunk missing");
     expect(isLoaded("ar")).toBe(false);
   });
 });
