@@ -57,6 +57,9 @@ export default defineConfig(async () => {
             globalSetup: ["./test/support/global-setup.ts"],
             testTimeout: 60_000,
             hookTimeout: 120_000,
+            // expect.poll waits 1 s by default: a console save on a loaded 2-core machine (CI beside
+            // other work) took longer, and the journeys failed on time alone. A poll still fails, later.
+            expect: { poll: { timeout: 10_000 } },
           },
         },
       ],

@@ -22,11 +22,6 @@ ensureLocale(locale).then(() => {
       </StrictMode>,
     );
   });
-  // Spec §4: poll for a new build every hour; a change makes the next navigation a full load.
-  // Nothing is asked before the first hour, so the poll's code loads after hydration; the
-  // layout reads its result from the small update-state module. It starts at once rather than
-  // from the idle queue (client/idle.ts), so the hour is counted from the page's load.
-  void import("./client/update-poll").then(({ updatePoll }) => updatePoll.start());
-  // Issue 23: field data (Core Web Vitals of a sample of visits), loaded after hydration, once idle.
-  void import("./client/rum-start");
+  // The hourly build poll (spec §4) and the field-data start-up (issue 23): client/after-hydration.ts.
+  void import("./client/after-hydration");
 });

@@ -54,7 +54,7 @@ describe("the console's authorisation matrix", () => {
         ).toBe(404);
       }
     expect((await call(shopper, "GET", "/admin/no-such-thing")).status).toBe(404);
-  });
+  }, 60_000);
 
   it("staff who have not entered their code reach only the sign-in step", async () => {
     const pending = await newPendingStaff("owner");
@@ -76,6 +76,7 @@ describe("the console's authorisation matrix", () => {
         if (roleAtLeast(role, e.minimum)) expect([401, 403], label).not.toContain(answer.status);
         else expect(answer.status, label).toBe(403);
       }
-    });
+      // A fresh staff member for each of some 60 routes: seconds on a loaded machine, not 5.
+    }, 60_000);
   }
 });
