@@ -41,12 +41,13 @@ export default defineConfig(async () => {
           },
         },
         {
-          // Checks of the source tree itself (import boundaries), and the browser modules whose tests mock a
-          // dynamic import (vi.mock fails inside the Workers runtime), in Node.
+          // Checks of the source tree itself (test/node: import boundaries), and unit tests of browser
+          // modules that mock a dynamic import (test/unit-node: vi.mock fails inside the Workers
+          // runtime), in Node.
           test: {
             name: "node",
             environment: "node",
-            include: ["test/node/**/*.test.ts"],
+            include: ["test/node/**/*.test.ts", "test/unit-node/**/*.test.ts"],
           },
         },
         {
