@@ -134,3 +134,35 @@ describe("the kept facet counts", () => {
     );
   });
 });
+
+describe("a category with subcategories", () => {
+  it("lists, read per subcategory and merged, in the order one sort of all its products gives, on later pages too", async () => {
+    const orders: Record<string, string> = {
+      relevance: "is_featured DESC, is_new DESC, id ASC",
+      newest: "created_at DESC, id DESC",
+      price_asc: "price ASC, id ASC",
+      price_desc: "price DESC, id DESC",
+      name: "name_en COLLATE NOCASE ASC, id ASC",
+    };
+    for (const [sort, order] of Object.entries(orders)) {
+      for (const page of [1, 2, 3]) {
+        const res = await call(
+          null,
+          "GET",
+          `/products?category=phones&in_stock=1&sort=${sort}&per_page=5&page=${page}`,
+        );
+        expect(res.status).toBe(200);
+        const { results } = await env.DB.prepare(
+          `SELECT id FROM products WHERE active = 1 AND stock > 0 AND category_id IN (SELECT id FROM categories WHERE slug = 'phones' OR parent_id = (SELECT id FROM categories WHERE slug = 'phones'))
+           ORDER BY ${order} LIMIT 5 OFFSET ?`,
+        )
+          .bind((page - 1) * 5)
+          .all<{ id: number }>();
+        expect(
+          (res.body.data as { id: number }[]).map((p) => p.id),
+          `${sort}, page ${page}`,
+        ).toEqual(results.map((r) => r.id));
+      }
+    }
+  });
+});

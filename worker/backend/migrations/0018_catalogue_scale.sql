@@ -65,3 +65,13 @@ END;
 CREATE INDEX products_list_relevance ON products(is_featured DESC, is_new DESC, id) WHERE active = 1;
 CREATE INDEX products_category_relevance ON products(category_id, is_featured DESC, is_new DESC, id) WHERE active = 1;
 CREATE INDEX products_brand_relevance ON products(brand_id, is_featured DESC, is_new DESC, id) WHERE active = 1;
+
+-- 3. Every other sort, within a category and across the catalogue, in index order too. A category
+--    with subcategories is read per subcategory (each in order, cut at the page) and merged
+--    (services/catalogue.ts), so no list sorts its whole category.
+CREATE INDEX products_category_newest ON products(category_id, created_at, id) WHERE active = 1;
+CREATE INDEX products_category_price ON products(category_id, price, id) WHERE active = 1;
+CREATE INDEX products_category_name_en ON products(category_id, name_en COLLATE NOCASE, id) WHERE active = 1;
+CREATE INDEX products_category_name_ar ON products(category_id, name_ar COLLATE NOCASE, id) WHERE active = 1;
+CREATE INDEX products_name_en ON products(name_en COLLATE NOCASE, id) WHERE active = 1;
+CREATE INDEX products_name_ar ON products(name_ar COLLATE NOCASE, id) WHERE active = 1;

@@ -35,6 +35,11 @@ export interface ProductFilters {
 }
 
 export const MAX_SUGGESTIONS = 8;
+/**
+ * Type-ahead chooses among the best-matching few dozen (in stock first): a two-letter prefix can
+ * match tens of thousands of products, and joining every one to its stock costs more than typing.
+ */
+const SUGGEST_WINDOW = 64;
 export const MAX_RELATED = 8;
 /** How many of a category's products, in index order, the related products are chosen from. */
 const RELATED_WINDOW = 40;
@@ -165,7 +170,8 @@ const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> = {
       : "p.is_featured DESC, p.is_new DESC, p.id ASC",
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
-  price_desc: () => "p.price DESC, p.id ASC",
+  // Ties newest first, so the price index serves it read backwards.
+  price_desc: () => "p.price DESC, p.id DESC",
   name: (_searching, lang) => `p.${col("name", lang)} COLLATE NOCASE ASC, p.id ASC`,
 };
 
@@ -363,14 +369,27 @@ async function productPage(
     );
   } else {
     // In the sort's index order, cut at the page: no count of the rest, no sort of every match.
+    // A category with subcategories: each one read in order up to the page's end, then merged.
+    const leaves = filters.category ? subtree(tax, filters.category) : [];
+    const end = offset + filters.per_page;
+    const arms = leaves.map((id) => whereOf("p.", "category", `p.category_id = ${id}`));
+    // Only the sort's own columns, which its index holds, so an arm without other filters reads no row.
+    const sortColumns = [...new Set(["p.id", ...(order.match(/p\.\w+/g) ?? [])])].join(", ");
+    const ids =
+      leaves.length > 1
+        ? {
+            sql: `SELECT p.id FROM (${arms
+              .map(
+                (arm) => `SELECT * FROM (SELECT ${sortColumns} FROM products p ${arm.sql} ORDER BY ${order} LIMIT ?)`,
+              )
+              .join(" UNION ALL ")}) p ORDER BY ${order} LIMIT ? OFFSET ?`,
+            binds: arms.flatMap((arm) => [...arm.binds, end]),
+          }
+        : { sql: `SELECT p.id FROM products p ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`, binds };
     statements.push(
       db
-        .prepare(
-          `SELECT ${summaryColumns(lang)} FROM (
-             SELECT p.id FROM products p ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?
-           ) chosen ${joined} ORDER BY ${order}`,
-        )
-        .bind(...binds, filters.per_page, offset),
+        .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
+        .bind(...ids.binds, filters.per_page, offset),
       fromCounts
         ? db.prepare(`SELECT IFNULL(SUM(n), 0) AS n FROM product_facet_counts ${countedWhere()}`)
         : db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds),
@@ -618,7 +637,8 @@ export async function suggestProducts(db: D1Database, lang: Lang, q: string): Pr
   const { results } = await db
     .prepare(
       `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
-       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s
+       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?
+             ORDER BY score LIMIT ${SUGGEST_WINDOW}) s
        JOIN products p ON p.id = s.id WHERE p.active = 1
        ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
     )
