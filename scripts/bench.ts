@@ -476,14 +476,23 @@ function readLoad(): number[] {
   return spawnSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).stdout.split(" ").slice(0, 3).map(Number);
 }
 
-/** The shopper's calls that the primary serves, and the cart read after them, for the latency model. */
-async function latencyRows(url: string, workerd: number | undefined, productIds: number[]) {
-  const n = 20;
+/** Guests minted once per worker: the shop mints at most 20 a minute per network (SHOP_LIMITER). */
+async function mintGuests(url: string, n: number): Promise<{ id: string; bookmark?: string }[]> {
   const guests: { id: string; bookmark?: string }[] = [];
-  for (let i = 0; i < n; i++) {
-    const body = await json<{ guestId?: string; data?: { guestId: string } }>(`${url}/api/cart/generate-guest-id`);
-    guests.push({ id: body.guestId ?? body.data?.guestId ?? "" });
-  }
+  for (let i = 0; i < n; i++)
+    guests.push({ id: (await json<{ guestId: string }>(`${url}/api/cart/generate-guest-id`)).guestId });
+  return guests;
+}
+
+/** The shopper's calls that the primary serves, and the cart read after them, for the latency model. */
+async function latencyRows(
+  url: string,
+  workerd: number | undefined,
+  productIds: number[],
+  guests: { id: string; bookmark?: string }[],
+  run: number,
+) {
+  const n = guests.length;
   const headers = (i: number) => ({
     "content-language": "en",
     "guest-id": guests[i].id,
@@ -493,7 +502,8 @@ async function latencyRows(url: string, workerd: number | undefined, productIds:
   const add = await sequential(url, paths("/backend/cart/add-product"), workerd, (_p, i) => ({
     method: "POST",
     headers: { ...headers(i), "content-type": "application/json", origin: url },
-    body: JSON.stringify({ product_id: productIds[i % productIds.length], quantity: 1 }),
+    // Each run adds other products to the same carts.
+    body: JSON.stringify({ product_id: productIds[(run * n + i) % productIds.length], quantity: 1 }),
   }));
   // The bookmark each add answered, as the edge's cookie would carry it.
   for (let i = 0; i < n; i++) {
@@ -525,9 +535,16 @@ async function latencyBench(): Promise<void> {
         await withWorker(shop, latency ? { PRIMARY_LATENCY_MS: String(latency) } : {}, async (url, workerd) => {
           targets = (await targetsOf(url, 2 * runs)).filter((t) => t.kind !== "static");
           await checkTargets(url, targets);
-          const ids = (
-            await json<{ data: { id: number }[] }>(`${url}/backend/products?in_stock=1&per_page=48&sort=newest`)
-          ).data.map((p) => p.id);
+          const ids: number[] = [];
+          for (const page of [1, 2])
+            ids.push(
+              ...(
+                await json<{ data: { id: number }[] }>(
+                  `${url}/backend/products?in_stock=1&per_page=48&sort=newest&page=${page}`,
+                )
+              ).data.map((p) => p.id),
+            );
+          const guests = await mintGuests(url, 20);
           for (let r = 0; r < runs; r++) {
             console.log(`\nPRIMARY_LATENCY_MS=${latency}, run ${r + 1} of ${runs} (load ${loadText()}):`);
             const rows = new Map<string, Row>();
@@ -545,7 +562,7 @@ async function latencyBench(): Promise<void> {
               );
             }
             pages.push(rows);
-            const c = await latencyRows(url, workerd, ids);
+            const c = await latencyRows(url, workerd, ids, guests, r);
             console.log(
               `add p50 ${c.add.p50.toFixed(1)} p95 ${c.add.p95.toFixed(1)} (failed ${c.add.failures}) | cart p50 ${c.cart.p50.toFixed(1)} p95 ${c.cart.p95.toFixed(1)} | options p50 ${c.options.p50.toFixed(1)} p95 ${c.options.p95.toFixed(1)} (failed ${c.options.failures})`,
             );
