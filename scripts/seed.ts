@@ -1,26 +1,33 @@
 // The demo seed (catalogue, content, promo codes). `npm start` and the tests' global setup call
 // seedIfEmpty(persistDir) for the local D1; `node scripts/seed.ts --remote` seeds the deployed
 // database (README "Deployment"). Every statement is INSERT OR IGNORE, so re-running is safe.
+// `npm run seed -- --products N` adds N synthetic products (scripts/seed/synthetic.ts) to the local
+// database `npm start` uses, for trying the shop at scale; the bench seeds its own the same way.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { wrangler } from "./lib/worker.ts";
 import { seedStatements } from "./seed/index.ts";
+import { FIRST_ID, syntheticStatements } from "./seed/synthetic.ts";
 
 type Target = { local: true; persistDir: string } | { local: false };
 
 const targetArgs = (target: Target) => (target.local ? ["--local", "--persist-to", target.persistDir] : ["--remote"]);
 
 /** How many rows a table holds (the products, by default), read through `wrangler d1 execute --json`. */
-export function productCount(target: Target, table: "products" | "product_search" = "products"): number {
+export function productCount(
+  target: Target,
+  table: "products" | "product_search" = "products",
+  where: "" | "synthetic" = "",
+): number {
   const out = wrangler([
     "d1",
     "execute",
     "DB",
     ...targetArgs(target),
     "--command",
-    `SELECT COUNT(*) AS n FROM ${table}`,
+    `SELECT COUNT(*) AS n FROM ${table}${where === "synthetic" ? ` WHERE rowid >= ${FIRST_ID}` : ""}`,
     "--json",
     "-c",
     "wrangler.toml",
@@ -56,6 +63,11 @@ export function runSeed(target: Target): number {
   return statements.length;
 }
 
+/** Applies the D1 migrations to the local database in persistDir. */
+export function applyMigrations(persistDir: string): void {
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir, "-c", "wrangler.toml"]);
+}
+
 /** Seeds the local database in persistDir when it holds no products yet. */
 export async function seedIfEmpty(persistDir: string): Promise<void> {
   const target: Target = { local: true, persistDir };
@@ -64,6 +76,35 @@ export async function seedIfEmpty(persistDir: string): Promise<void> {
   if (productCount(target) > 0 && productCount(target, "product_search") > 0) return;
   const n = runSeed(target);
   console.log(`Seeded the local database with the demo catalogue (${n} statements).`);
+}
+
+/** Statements per file: wrangler applies a file as one unit, and a smaller unit keeps its memory low. */
+const SYNTHETIC_ROWS_PER_FILE = 20_000;
+
+/**
+ * Brings the local database in persistDir to `count` synthetic products (beside the demo seed):
+ * only the ones it lacks are added, so re-running with the same or a smaller count does nothing.
+ * Returns how many were added and how long it took (s).
+ */
+export function seedSynthetic(persistDir: string, count: number): { added: number; seconds: number } {
+  const started = Date.now();
+  const have = productCount({ local: true, persistDir }, "products", "synthetic");
+  if (have >= count) return { added: 0, seconds: 0 };
+  const statements = syntheticStatements(count, have);
+  // Three statements per 250 products (products, name index, description index), kept together.
+  const perFile = Math.max(3, Math.round((SYNTHETIC_ROWS_PER_FILE / 250) * 3));
+  const dir = mkdtempSync(join(tmpdir(), "souq-synthetic-"));
+  try {
+    for (let i = 0; i < statements.length; i += perFile) {
+      const file = join(dir, `synthetic-${i}.sql`);
+      writeFileSync(file, `${statements.slice(i, i + perFile).join(";\n")};\n`);
+      wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--file", file, "-c", "wrangler.toml"]);
+      rmSync(file);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { added: count - have, seconds: (Date.now() - started) / 1000 };
 }
 
 // `node scripts/seed.ts --remote` (deployed D1) or `node scripts/seed.ts [--persist-to <dir>]` (local).
@@ -78,6 +119,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       at >= 0 && args[at + 1]
         ? args[at + 1]
         : join(fileURLToPath(new URL("..", import.meta.url)), ".wrangler", "state");
+    applyMigrations(persistDir);
     await seedIfEmpty(persistDir);
+    const n = args.indexOf("--products");
+    if (n >= 0) {
+      const count = Number(args[n + 1]);
+      if (!Number.isInteger(count) || count < 0) throw new Error("--products takes a whole number");
+      const { added, seconds } = seedSynthetic(persistDir, count);
+      console.log(
+        added
+          ? `Added ${added.toLocaleString("en")} synthetic products in ${seconds.toFixed(0)} s (${count.toLocaleString("en")} in all, beside the demo catalogue).`
+          : `The database already holds ${count.toLocaleString("en")} or more synthetic products.`,
+      );
+    }
   }
 }

@@ -39,8 +39,8 @@ export function freePort(): Promise<number> {
 
 /** Applies the D1 migrations to the local database in persistDir, then seeds it if it is empty. */
 export async function prepareDatabase(persistDir: string): Promise<void> {
-  wrangler(["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir, "-c", "wrangler.toml"]);
-  const { seedIfEmpty } = await import("../seed.ts");
+  const { applyMigrations, seedIfEmpty } = await import("../seed.ts");
+  applyMigrations(persistDir);
   await seedIfEmpty(persistDir);
 }
 
@@ -111,7 +111,10 @@ export async function startWorker({
  * The built worker as a deployment runs it (ENVIRONMENT=production), with throwaway secrets: what
  * the measuring scripts (bench, lighthouse, the search case) serve.
  */
-export async function startProductionWorker(persistDir: string): Promise<RunningWorker> {
+export async function startProductionWorker(
+  persistDir: string,
+  vars: Record<string, string> = {},
+): Promise<RunningWorker> {
   return startWorker({
     port: await freePort(),
     persistDir,
@@ -119,6 +122,7 @@ export async function startProductionWorker(persistDir: string): Promise<Running
       ENVIRONMENT: "production",
       AUTH_PEPPER: randomBytes(16).toString("hex"),
       PAYMENT_SECRET: randomBytes(16).toString("hex"),
+      ...vars,
     },
   });
 }

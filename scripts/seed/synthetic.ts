@@ -1,12 +1,17 @@
-// A synthetic catalogue for measuring search at scale (issue 19): `count` products in both
-// languages over the demo seed's categories and brands, indexed with the same analysis as the
-// demo products (worker/backend/services/analysis.ts). Deterministic: the same count gives the
-// same rows. Ids start above the demo seed's, so both live in one database.
+// A synthetic catalogue for measuring at scale (issues 19 and 23): `count` products in both
+// languages over the demo seed's categories and brands plus a long tail of small brands, indexed
+// with the same analysis as the demo products (worker/backend/services/analysis.ts). The shape is
+// a shop's, not a grid's: categories of very different sizes (many cases and cables, few
+// consoles), brands by a power law (a few big ones, dozens with a handful of products each),
+// prices skewed (log-normal around each category's typical price) and stock uneven (about one in
+// ten out of stock, one in five down to its last few). Deterministic: the same count gives the
+// same rows, and a larger count only adds rows, so seeding more on top of fewer is safe.
 import { indexText } from "../../worker/backend/services/analysis.ts";
-import { BRANDS, CATEGORIES } from "./catalogue.ts";
-import { CATALOGUE_BUMP, sqlValue } from "./sql.ts";
+import { BRANDS, CATEGORIES, type SeedBrand } from "./catalogue.ts";
+import { CATALOGUE_BUMP, insertOrIgnore, sqlValue } from "./sql.ts";
 
-const FIRST_ID = 100_000;
+/** The first synthetic product id: above the demo seed's, so both live in one database. */
+export const FIRST_ID = 100_000;
 const ROWS_PER_INSERT = 250;
 
 /** What a product of each leaf category is called, in both languages. */
@@ -27,16 +32,102 @@ const KINDS: Record<string, { en: string[]; ar: string[] }> = {
   "chargers-cables": { en: ["Fast Charger", "USB-C Cable"], ar: ["شاحن سريع", "كابل USB-C"] },
   "cases-protection": { en: ["Case", "Screen Protector"], ar: ["جراب", "واقي شاشة"] },
 };
+/** How many products a leaf category has relative to the others, and its typical price in SAR. */
+const SHAPE: Record<string, { weight: number; price: number }> = {
+  iphone: { weight: 4, price: 4_500 },
+  "android-phones": { weight: 10, price: 1_800 },
+  macbooks: { weight: 2, price: 6_500 },
+  "windows-laptops": { weight: 7, price: 3_800 },
+  tablets: { weight: 4, price: 1_900 },
+  tvs: { weight: 5, price: 3_200 },
+  headphones: { weight: 9, price: 450 },
+  speakers: { weight: 5, price: 600 },
+  cameras: { weight: 3, price: 4_200 },
+  consoles: { weight: 1, price: 2_200 },
+  "gaming-accessories": { weight: 5, price: 280 },
+  wearables: { weight: 5, price: 1_100 },
+  "smart-home": { weight: 6, price: 350 },
+  "chargers-cables": { weight: 16, price: 90 },
+  "cases-protection": { weight: 18, price: 70 },
+};
+
+/** The long tail: small brands with a few products each, ids above the demo's. */
+const TAIL_BRANDS = 60;
+const FIRST_TAIL_BRAND = 1_000;
+const SYLLABLES = ["ka", "lo", "mi", "ra", "te", "zu", "vo", "ni", "sa", "da", "ri", "no"];
+const SYLLABLES_AR = ["كا", "لو", "مي", "را", "تي", "زو", "فو", "ني", "سا", "دا", "ري", "نو"];
+
+export function tailBrands(): SeedBrand[] {
+  return Array.from({ length: TAIL_BRANDS }, (_, i) => {
+    const a = i % SYLLABLES.length;
+    const b = (i * 5 + 3) % SYLLABLES.length;
+    const c = Math.floor(i / SYLLABLES.length) % SYLLABLES.length;
+    const en = `${SYLLABLES[a]}${SYLLABLES[b]}${SYLLABLES[c]}`;
+    return {
+      id: FIRST_TAIL_BRAND + i,
+      slug: `${en}-${i + 1}`,
+      name: {
+        en: `${en[0].toUpperCase()}${en.slice(1)} ${i + 1}`,
+        ar: `${SYLLABLES_AR[a]}${SYLLABLES_AR[b]}${SYLLABLES_AR[c]} ${i + 1}`,
+      },
+    };
+  });
+}
+
+/** A small seeded generator (mulberry32), so the catalogue is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Picks an index by weight: `cumulative` holds the running sums, `r` is in [0, 1). */
+function pick(cumulative: number[], r: number): number {
+  const x = r * cumulative[cumulative.length - 1];
+  let lo = 0;
+  let hi = cumulative.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cumulative[mid] > x) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+const running = (weights: number[]) =>
+  weights.map(
+    (
+      (sum) => (w: number) =>
+        (sum += w)
+    )(0),
+  );
+
 const SERIES = ["Pro", "Max", "Ultra", "Lite", "Plus", "Air", "Neo", "Prime", "Edge", "Mini"];
 const SERIES_AR = ["برو", "ماكس", "ألترا", "لايت", "بلس", "إير", "نيو", "برايم", "إيدج", "ميني"];
 const COLOURS = ["Black", "White", "Blue", "Silver", "Green"];
 const COLOURS_AR = ["أسود", "أبيض", "أزرق", "فضي", "أخضر"];
 
-/** The rows of the synthetic catalogue, as multi-row INSERT statements (products, then their index). */
-export function syntheticStatements(count: number): string[] {
+/**
+ * The rows of the synthetic catalogue, as multi-row INSERT statements (the long-tail brands, then
+ * products and their index): products number `from` to `count` − 1, so a database that already
+ * holds the first `from` gets only the rest.
+ */
+export function syntheticStatements(count: number, from = 0): string[] {
   const leaves = CATEGORIES.filter((c) => KINDS[c.slug]);
   const parents = new Map(CATEGORIES.map((c) => [c.slug, c]));
-  const statements: string[] = [];
+  const leafWeights = running(leaves.map((c) => SHAPE[c.slug]?.weight ?? 1));
+  const brands = [...BRANDS, ...tailBrands()];
+  // A power law over the brands in their listed order: the first few hold most products.
+  const brandWeights = running(brands.map((_, rank) => 1 / (rank + 1) ** 1.1));
+  const apple = BRANDS.find((b) => b.slug === "apple") ?? BRANDS[0];
+  const statements: string[] = tailBrands().map((b) =>
+    insertOrIgnore("brands", { id: b.id, slug: b.slug, name_en: b.name.en, name_ar: b.name.ar }),
+  );
   let products: string[] = [];
   let index: string[] = [];
   let detailRows: string[] = [];
@@ -51,11 +142,12 @@ export function syntheticStatements(count: number): string[] {
     index = [];
     detailRows = [];
   };
-  for (let i = 0; i < count; i++) {
+  for (let i = from; i < count; i++) {
     const id = FIRST_ID + i;
-    const category = leaves[i % leaves.length];
+    const r = random(id);
+    const category = leaves[pick(leafWeights, r())];
     const top = category.parent ? parents.get(category.parent)! : category;
-    const brand = BRANDS[(i * 7) % BRANDS.length];
+    const brand = category.slug === "iphone" || category.slug === "macbooks" ? apple : brands[pick(brandWeights, r())];
     const kind = KINDS[category.slug];
     const k = i % kind.en.length;
     const s = (i >> 3) % SERIES.length;
@@ -64,8 +156,12 @@ export function syntheticStatements(count: number): string[] {
     const model = `SX-${id.toString(36).toUpperCase()}`;
     const nameEn = `${brand.name.en} ${kind.en[k]} ${SERIES[s]} ${number} ${COLOURS[c]}`;
     const nameAr = `${kind.ar[k]} ${brand.name.ar} ${SERIES_AR[s]} ${number} ${COLOURS_AR[c]}`;
-    const price = 4_900 + ((i * 7919) % 900_000);
-    const stock = i % 9 === 0 ? 0 : (i % 40) + 1;
+    // Log-normal around the category's typical price (Box-Muller), ending in .99 SAR.
+    const z = Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+    const sar = Math.max(19, Math.round((SHAPE[category.slug]?.price ?? 500) * Math.exp(0.6 * z)));
+    const price = sar * 100 - 1;
+    const roll = r();
+    const stock = roll < 0.1 ? 0 : roll < 0.3 ? 1 + Math.floor(r() * 5) : 6 + Math.floor(r() ** 2 * 195);
     const created = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
     products.push(
       `(${[
@@ -78,11 +174,11 @@ export function syntheticStatements(count: number): string[] {
         sqlValue(nameEn),
         sqlValue(nameAr),
         price,
-        i % 4 === 0 ? price + 10_000 : "NULL",
+        r() < 0.25 ? Math.round(price * 1.15) : "NULL",
         stock,
         5,
-        0,
-        i % 50 === 0 ? 1 : 0,
+        r() < 0.005 ? 1 : 0,
+        r() < 0.02 ? 1 : 0,
         sqlValue(created),
         sqlValue(created),
       ].join(", ")})`,

@@ -35,7 +35,14 @@ export interface ProductFilters {
 }
 
 export const MAX_SUGGESTIONS = 8;
+/**
+ * Type-ahead chooses among the best-matching few dozen (in stock first): a two-letter prefix can
+ * match tens of thousands of products, and joining every one to its stock costs more than typing.
+ */
+const SUGGEST_WINDOW = 64;
 export const MAX_RELATED = 8;
+/** How many of a category's products, in index order, the related products are chosen from. */
+const RELATED_WINDOW = 40;
 /** Name column weighs ten times the rest (sku, brand, categories) in relevance. */
 const BM25 = "bm25(product_search, 10.0, 1.0)";
 
@@ -163,7 +170,8 @@ const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> = {
       : "p.is_featured DESC, p.is_new DESC, p.id ASC",
   newest: () => "p.created_at DESC, p.id DESC",
   price_asc: () => "p.price ASC, p.id ASC",
-  price_desc: () => "p.price DESC, p.id ASC",
+  // Ties newest first, so the price index serves it read backwards.
+  price_desc: () => "p.price DESC, p.id DESC",
   name: (_searching, lang) => `p.${col("name", lang)} COLLATE NOCASE ASC, p.id ASC`,
 };
 
@@ -258,11 +266,42 @@ function subtree(tax: Taxonomy, slug: string): number[] {
   return ids;
 }
 
+/** One filter of the list: its facet, its test on `products` (columns under a prefix), and on the kept counts. */
+interface Filter {
+  facet: Facet;
+  /** The condition on a product's columns, each written as `${prefix}column`. */
+  on: (prefix: string) => string;
+  binds: unknown[];
+  /** The same condition on `product_facet_counts`, when the kept counts can answer it. */
+  counted: string | null;
+}
+
+const bandOf = (column: string) =>
+  `CASE ${PRICE_BANDS.slice(0, -1)
+    .map((band, i) => `WHEN ${column} < ${band.max} THEN ${i}`)
+    .join(" ")} ELSE ${PRICE_BANDS.length - 1} END`;
+
 /**
- * One page of the list for a search (or none): the filters, the sort, the total and,
- * when asked, the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale"):
- * the filters name ids so every count runs on `products` alone, through its indexes; the page
- * carries its own total (a window count), so a search is matched once for the page.
+ * The bands a price filter covers exactly (the facet's own links: from a band's minimum to just
+ * below a band's maximum), or null for any other bounds, which only a count of products answers.
+ */
+function bandRange(filters: ProductFilters): [number, number] | null {
+  const from = filters.min_price === undefined ? 0 : PRICE_BANDS.findIndex((b) => b.min === filters.min_price);
+  const to =
+    filters.max_price === undefined
+      ? PRICE_BANDS.length - 1
+      : PRICE_BANDS.findIndex((b) => b.max !== null && b.max - 1 === filters.max_price);
+  return from >= 0 && to >= from ? [from, to] : null;
+}
+
+/**
+ * One page of the list for a search (or none): the filters, the sort, the total and, when asked,
+ * the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale" and "Bench at
+ * scale"): the filters name ids, so every count runs on `products` alone, through its indexes.
+ * Without a search, the page is read in index order (no count of the rest), and its total and
+ * facets come from the kept counts (`product_facet_counts`, migration 0018) when the filters are
+ * ones they hold; with a search, the page carries its own total (a window count) and the facets
+ * match the search once more, for all four counts together.
  */
 async function productPage(
   db: D1Database,
@@ -271,87 +310,152 @@ async function productPage(
   match: Search | null,
 ): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
   const tax = await taxonomy(db);
-  // A product found by its name, brand or category is `named`; one found only in its description
-  // is not, and comes after every named one (ORDER_BY).
-  const searchJoin = match
-    ? ` JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
-          SELECT rowid AS id, ${BM25} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
-          UNION ALL
-          SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
-        ) GROUP BY id) s ON s.id = p.id`
-    : "";
-  const fromBinds: unknown[] = match ? [match.names, match.details] : [];
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
   // the database, never from input, so they are written into the SQL as numbers.
-  const filterSql: { facet: Facet; sql: string; binds: unknown[] }[] = [];
+  const bands = bandRange(filters);
+  const list: Filter[] = [];
   if (filters.category) {
     const ids = subtree(tax, filters.category);
-    filterSql.push({ facet: "category", sql: ids.length ? `p.category_id IN (${ids.join(", ")})` : "0", binds: [] });
+    const sql = (column: string) => (ids.length ? `${column} IN (${ids.join(", ")})` : "0");
+    list.push({ facet: "category", on: (a) => sql(`${a}category_id`), binds: [], counted: sql("category_id") });
   }
   if (filters.brand) {
     const id = tax.brandId.get(filters.brand);
-    filterSql.push({ facet: "brand", sql: id === undefined ? "0" : `p.brand_id = ${id}`, binds: [] });
+    const sql = (column: string) => (id === undefined ? "0" : `${column} = ${id}`);
+    list.push({ facet: "brand", on: (a) => sql(`${a}brand_id`), binds: [], counted: sql("brand_id") });
   }
+  const priceCounted = bands ? `band BETWEEN ${bands[0]} AND ${bands[1]}` : null;
   if (filters.min_price !== undefined)
-    filterSql.push({ facet: "price", sql: "p.price >= ?", binds: [filters.min_price] });
+    list.push({ facet: "price", on: (a) => `${a}price >= ?`, binds: [filters.min_price], counted: priceCounted });
   if (filters.max_price !== undefined)
-    filterSql.push({ facet: "price", sql: "p.price <= ?", binds: [filters.max_price] });
-  if (filters.in_stock) filterSql.push({ facet: "stock", sql: "p.stock > 0", binds: [] });
-  const whereOf = (without?: Facet, extra?: string) => {
-    const parts = filterSql.filter((f) => f.facet !== without);
+    list.push({ facet: "price", on: (a) => `${a}price <= ?`, binds: [filters.max_price], counted: priceCounted });
+  if (filters.in_stock) list.push({ facet: "stock", on: (a) => `${a}stock > 0`, binds: [], counted: "in_stock = 1" });
+  const whereOf = (prefix: string, without?: Facet, extra?: string) => {
+    const parts = list.filter((f) => f.facet !== without);
     // Hidden products (the console's deactivate, issue 20) are in no list, count or facet.
-    const sql = ["p.active = 1", ...parts.map((f) => f.sql), ...(extra ? [extra] : [])];
+    const sql = [`${prefix}active = 1`, ...parts.map((f) => f.on(prefix)), ...(extra ? [extra] : [])];
     return { sql: `WHERE ${sql.join(" AND ")}`, binds: parts.flatMap((f) => f.binds) };
   };
-  const { sql: whereSql, binds } = whereOf();
+  const { sql: whereSql, binds } = whereOf("p.");
   const offset = (filters.page - 1) * filters.per_page;
-  const counted = `products p${searchJoin}`;
-  // The page's ids are chosen on `products` alone (sorted, counted, cut), then only those rows
-  // are joined to their category and brand: a search matching thousands joins a dozen.
   const order = ORDER_BY[filters.sort](match !== null, lang);
-  const statements = [
-    db
-      .prepare(
-        `WITH chosen AS (
-           SELECT p.id, ROW_NUMBER() OVER (ORDER BY ${order}) AS position, COUNT(*) OVER () AS total_count
-           FROM ${counted} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?
-         )
-         SELECT ${summaryColumns(lang)}, chosen.total_count FROM chosen
-         JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
-         ORDER BY chosen.position`,
-      )
-      .bind(...fromBinds, ...binds, filters.per_page, offset),
-  ];
-  if (filters.facets) {
-    const category = whereOf("category");
-    const brand = whereOf("brand", "p.brand_id IS NOT NULL");
-    const price = whereOf("price");
-    const stock = whereOf("stock", "p.stock > 0");
-    const bands = PRICE_BANDS.map(
-      (band, i) => `SUM(p.price >= ${band.min}${band.max === null ? "" : ` AND p.price < ${band.max}`}) AS b${i}`,
-    );
+  const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
+  // The kept counts answer when there is no search and every filter is one they hold.
+  const fromCounts = !match && list.every((f) => f.counted !== null);
+  const countedWhere = (without?: Facet, extra?: string) => {
+    const parts = [...new Set(list.filter((f) => f.facet !== without).map((f) => f.counted!))];
+    return parts.length || extra ? `WHERE ${[...parts, ...(extra ? [extra] : [])].join(" AND ")}` : "";
+  };
+  const statements: D1PreparedStatement[] = [];
+  if (match) {
+    // A product found by its name, brand or category is `named`; one found only in its
+    // description is not, and comes after every named one (ORDER_BY). The page's ids are chosen
+    // on `products` alone (sorted, counted, cut), then only those rows are joined.
+    const searchJoin = ` JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+          SELECT rowid AS id, ${BM25} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
+          UNION ALL
+          SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
+        ) GROUP BY id) s ON s.id = p.id`;
     statements.push(
       db
-        .prepare(`SELECT p.category_id AS id, COUNT(*) AS n FROM ${counted} ${category.sql} GROUP BY p.category_id`)
-        .bind(...fromBinds, ...category.binds),
+        .prepare(
+          `WITH chosen AS (
+             SELECT p.id, ROW_NUMBER() OVER (ORDER BY ${order}) AS position, COUNT(*) OVER () AS total_count
+             FROM products p${searchJoin} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?
+           )
+           SELECT ${summaryColumns(lang)}, chosen.total_count FROM chosen ${joined} ORDER BY chosen.position`,
+        )
+        .bind(match.names, match.details, ...binds, filters.per_page, offset),
+    );
+  } else {
+    // In the sort's index order, cut at the page: no count of the rest, no sort of every match.
+    // A category with subcategories: each one read in order up to the page's end, then merged.
+    const leaves = filters.category ? subtree(tax, filters.category) : [];
+    const end = offset + filters.per_page;
+    const arms = leaves.map((id) => whereOf("p.", "category", `p.category_id = ${id}`));
+    // Only the sort's own columns, which its index holds, so an arm without other filters reads no row.
+    const sortColumns = [...new Set(["p.id", ...(order.match(/p\.\w+/g) ?? [])])].join(", ");
+    const ids =
+      leaves.length > 1
+        ? {
+            sql: `SELECT p.id FROM (${arms
+              .map(
+                (arm) => `SELECT * FROM (SELECT ${sortColumns} FROM products p ${arm.sql} ORDER BY ${order} LIMIT ?)`,
+              )
+              .join(" UNION ALL ")}) p ORDER BY ${order} LIMIT ? OFFSET ?`,
+            binds: arms.flatMap((arm) => [...arm.binds, end]),
+          }
+        : { sql: `SELECT p.id FROM products p ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`, binds };
+    statements.push(
       db
-        .prepare(`SELECT p.brand_id AS id, COUNT(*) AS n FROM ${counted} ${brand.sql} GROUP BY p.brand_id`)
-        .bind(...fromBinds, ...brand.binds),
-      db.prepare(`SELECT ${bands.join(", ")} FROM ${counted} ${price.sql}`).bind(...fromBinds, ...price.binds),
-      db.prepare(`SELECT COUNT(*) AS n FROM ${counted} ${stock.sql}`).bind(...fromBinds, ...stock.binds),
+        .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
+        .bind(...ids.binds, filters.per_page, offset),
+      fromCounts
+        ? db.prepare(`SELECT IFNULL(SUM(n), 0) AS n FROM product_facet_counts ${countedWhere()}`)
+        : db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds),
     );
   }
-  const [rows, ...facetRows] = await db.batch(statements);
-  const page = rows.results as (SummaryRow & { total_count: number })[];
-  // A page past the last one has no row to carry the total: counted on its own then.
-  const total =
-    page[0]?.total_count ??
-    (offset === 0
-      ? 0
-      : ((await db
-          .prepare(`SELECT COUNT(*) AS n FROM ${counted} ${whereSql}`)
-          .bind(...fromBinds, ...binds)
-          .first<number>("n")) ?? 0));
+  if (filters.facets) {
+    if (fromCounts) {
+      const category = countedWhere("category");
+      const brand = countedWhere("brand", "brand_id <> 0");
+      const price = countedWhere("price");
+      const stock = countedWhere("stock", "in_stock = 1");
+      statements.push(
+        db.prepare(
+          `SELECT 'category' AS facet, category_id AS id, SUM(n) AS n FROM product_facet_counts ${category} GROUP BY category_id
+           UNION ALL SELECT 'brand', brand_id, SUM(n) FROM product_facet_counts ${brand} GROUP BY brand_id
+           UNION ALL SELECT 'price', band, SUM(n) FROM product_facet_counts ${price} GROUP BY band
+           UNION ALL SELECT 'stock', 0, IFNULL(SUM(n), 0) FROM product_facet_counts ${stock}`,
+        ),
+      );
+    } else {
+      // The matching products' facet columns once (the search matched once), then the four counts.
+      const matched = match
+        ? `products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+             UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
+        : "products p";
+      const category = whereOf("", "category");
+      const brand = whereOf("", "brand", "brand_id IS NOT NULL");
+      const price = whereOf("", "price");
+      const stock = whereOf("", "stock", "stock > 0");
+      statements.push(
+        db
+          .prepare(
+            `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matched} WHERE p.active = 1)
+             SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
+             UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
+             UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
+             UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
+          )
+          .bind(
+            ...(match ? [match.names, match.details] : []),
+            ...category.binds,
+            ...brand.binds,
+            ...price.binds,
+            ...stock.binds,
+          ),
+      );
+    }
+  }
+  const [rows, ...rest] = await db.batch(statements);
+  const page = rows.results as (SummaryRow & { total_count?: number })[];
+  const facetRows = (filters.facets ? rest[rest.length - 1].results : []) as FacetRow[];
+  let total: number;
+  if (!match) total = Number((rest[0].results[0] as { n: number } | undefined)?.n ?? 0);
+  else
+    total =
+      page[0]?.total_count ??
+      // A page past the last one has no row to carry the total: counted on its own then.
+      (offset === 0
+        ? 0
+        : ((await db
+            .prepare(
+              `SELECT COUNT(*) AS n FROM products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+                 UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id ${whereSql}`,
+            )
+            .bind(match.names, match.details, ...binds)
+            .first<number>("n")) ?? 0));
   return {
     data: page.map(toSummary),
     meta: {
@@ -359,16 +463,16 @@ async function productPage(
       per_page: filters.per_page,
       total,
       last_page: Math.max(1, Math.ceil(total / filters.per_page)),
-      ...(filters.facets
-        ? {
-            facets: facetsOf(
-              tax,
-              facetRows.map((r) => r.results),
-            ),
-          }
-        : {}),
+      ...(filters.facets ? { facets: facetsOf(tax, facetRows) } : {}),
     },
   };
+}
+
+/** One count of the facets statement: which facet, the category, brand or band, and how many. */
+interface FacetRow {
+  facet: Facet;
+  id: number;
+  n: number;
 }
 
 type Facet = "category" | "brand" | "price" | "stock";
@@ -382,22 +486,32 @@ export const PRICE_BANDS: { min: number; max: number | null }[] = [
   { min: 600_000, max: null },
 ];
 
-/** The facet queries' rows as the contract's counts; a category counts its descendants' products too. */
-function facetsOf(tax: Taxonomy, [byCategory, byBrand, bands, stock]: unknown[][]): ProductFacets {
+/** The facet counts as the contract's; a category counts its descendants' products too. */
+function facetsOf(tax: Taxonomy, rows: FacetRow[]): ProductFacets {
   const counts = new Map<number, number>();
-  for (const { id, n } of byCategory as { id: number; n: number }[]) {
-    for (let at: number | null | undefined = id; at != null; at = tax.parent.get(at)) {
-      counts.set(at, (counts.get(at) ?? 0) + n);
-    }
+  const brands: { slug: string; count: number }[] = [];
+  const bands = PRICE_BANDS.map(() => 0);
+  let inStock = 0;
+  for (const { facet, id, n } of rows) {
+    const count = Number(n);
+    if (facet === "category") {
+      for (let at: number | null | undefined = id; at != null; at = tax.parent.get(at)) {
+        counts.set(at, (counts.get(at) ?? 0) + count);
+      }
+    } else if (facet === "brand") {
+      const slug = tax.brandSlug.get(id);
+      if (slug && count > 0) brands.push({ slug, count });
+    } else if (facet === "price") bands[id] = (bands[id] ?? 0) + count;
+    else inStock = count;
   }
-  const bandRow = (bands as Record<string, number | null>[])[0] ?? {};
   return {
-    categories: [...counts].map(([id, count]) => ({ slug: tax.slug.get(id) ?? "", count })).filter((c) => c.slug),
-    brands: (byBrand as { id: number; n: number }[])
-      .map((b) => ({ slug: tax.brandSlug.get(b.id) ?? "", count: b.n }))
-      .filter((b) => b.slug),
-    price_bands: PRICE_BANDS.map((band, i) => ({ ...band, count: Number(bandRow[`b${i}`] ?? 0) })),
-    in_stock: Number((stock as { n: number }[])[0]?.n ?? 0),
+    categories: [...counts]
+      .filter(([, count]) => count > 0)
+      .map(([id, count]) => ({ slug: tax.slug.get(id) ?? "", count }))
+      .filter((c) => c.slug),
+    brands,
+    price_bands: PRICE_BANDS.map((band, i) => ({ ...band, count: bands[i] })),
+    in_stock: inStock,
   };
 }
 
@@ -409,12 +523,19 @@ interface CategoryRow {
   direct: number;
 }
 
-async function categoryRows(db: D1Database, lang: Lang): Promise<CategoryRow[]> {
+/**
+ * The categories in menu order; with `counted`, each with its own active products (not its
+ * subcategories'), read from the kept counts (migration 0018) rather than counted.
+ */
+async function categoryRows(db: D1Database, lang: Lang, counted = false): Promise<CategoryRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name,
-        (SELECT COUNT(*) FROM products p WHERE p.category_id = c.id AND p.active = 1) AS direct
-       FROM categories c ORDER BY c.sort_order, c.id`,
+      counted
+        ? `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, IFNULL(f.n, 0) AS direct
+           FROM categories c LEFT JOIN (SELECT category_id, SUM(n) AS n FROM product_facet_counts GROUP BY category_id) f
+             ON f.category_id = c.id
+           ORDER BY c.sort_order, c.id`
+        : `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, 0 AS direct FROM categories c ORDER BY c.sort_order, c.id`,
     )
     .all<CategoryRow>();
   return results;
@@ -422,7 +543,7 @@ async function categoryRows(db: D1Database, lang: Lang): Promise<CategoryRow[]> 
 
 /** The category tree; each node's product_count includes its subcategories' products. */
 export async function categoryTree(db: D1Database, lang: Lang): Promise<CategoryNode[]> {
-  const rows = await categoryRows(db, lang);
+  const rows = await categoryRows(db, lang, true);
   const nodes = new Map<number, CategoryNode>(
     rows.map((r) => [
       r.id,
@@ -476,15 +597,27 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
     breadcrumbs.unshift({ slug: c.slug, name: c.name });
   }
   const top = breadcrumbs.length ? categories.find((c) => c.slug === breadcrumbs[0].slug) : undefined;
-  // Same category first, then the rest of its top-level category.
-  const { results } = await db
-    .prepare(
-      `SELECT ${summaryColumns(lang)} FROM ${summaryFrom}
-       WHERE p.id != ? AND p.active = 1 AND (p.category_id = ? OR c.id = ? OR c.parent_id = ?)
-       ORDER BY (p.category_id = ?) DESC, p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ?`,
-    )
-    .bind(row.id, row.category_id, top?.id ?? row.category_id, top?.id ?? row.category_id, row.category_id, MAX_RELATED)
-    .all<SummaryRow>();
+  // Same category first, then the rest of its top-level category: each read in its index order
+  // (featured, new, id) and cut at a few dozen, then the ones in stock first among those, so a
+  // product of a category of thousands reads a few dozen rows, not the category.
+  const related = (categoryIds: number[], limit: number) =>
+    db
+      .prepare(
+        `SELECT ${summaryColumns(lang)} FROM (
+           SELECT id FROM products WHERE category_id IN (${categoryIds.join(", ")}) AND id != ? AND active = 1
+           ORDER BY is_featured DESC, is_new DESC, id ASC LIMIT ?
+         ) w JOIN products p ON p.id = w.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
+         ORDER BY p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ?`,
+      )
+      .bind(row.id, RELATED_WINDOW, limit)
+      .all<SummaryRow>();
+  const { results } = await related([row.category_id], MAX_RELATED);
+  if (results.length < MAX_RELATED && top) {
+    const family = categories
+      .filter((c) => c.id !== row.category_id && (c.id === top.id || c.parent_id === top.id))
+      .map((c) => c.id);
+    if (family.length) results.push(...(await related(family, MAX_RELATED - results.length)).results);
+  }
   const specifications = parseJson<{ label: string; value: string }[]>(row.specs, []).filter(
     (s) => s && typeof s.label === "string" && typeof s.value === "string",
   );
@@ -504,7 +637,8 @@ export async function suggestProducts(db: D1Database, lang: Lang, q: string): Pr
   const { results } = await db
     .prepare(
       `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
-       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?) s
+       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?
+             ORDER BY score LIMIT ${SUGGEST_WINDOW}) s
        JOIN products p ON p.id = s.id WHERE p.active = 1
        ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
     )
