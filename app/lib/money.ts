@@ -58,22 +58,52 @@ export function toDecimalString(minor: number, currency: string): string {
   return toMajor(minor, currency).toFixed(minorUnitDigits(currency));
 }
 
+/**
+ * Amounts already formatted, by locale, currency and amount: a shop shows the same few hundred
+ * prices over and over, and each `format` call is ICU work (a server render formats every card's
+ * price; docs/PERFORMANCE.md, "A fresh render within the CPU budget"). Bounded: emptied when full.
+ */
+const formatted = new Map<string, string>();
+const FORMATTED_MAX = 2_000;
+
+function remembered(key: string, format: () => string): string {
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_MAX) formatted.clear();
+    text = format();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
 /** `formatMoney(129900, "SAR", "en")` → "SAR 1,299.00"; in Arabic the same digits with the Arabic sign. */
 export function formatMoney(minor: number, currency: string, locale: Locale): string {
   const code = (currency || "SAR").toUpperCase();
-  return formatter(code, locale).format(toMajor(Number.isFinite(minor) ? minor : 0, code));
+  const amount = Number.isFinite(minor) ? minor : 0;
+  return remembered(`${locale}|${code}|${amount}`, () => formatter(code, locale).format(toMajor(amount, code)));
 }
+
+const wholeFormatters = new Map<string, Intl.NumberFormat>();
 
 /** A round amount without its minor digits, for price bands: `formatWholeMoney(50000, "SAR", "en")` → "SAR 500". */
 export function formatWholeMoney(minor: number, currency: string, locale: Locale): string {
   const code = (currency || "SAR").toUpperCase();
-  return new Intl.NumberFormat(INTL_TAGS[locale], {
-    style: "currency",
-    currency: code,
-    currencyDisplay: "symbol",
-    maximumFractionDigits: 0,
-    minimumFractionDigits: 0,
-  }).format(toMajor(minor, code));
+  return remembered(`${locale}|${code}|${minor}|whole`, () => {
+    const key = `${locale}|${code}`;
+    let f = wholeFormatters.get(key);
+    if (!f) {
+      // Built once per locale and currency: constructing an Intl.NumberFormat costs far more than using one.
+      f = new Intl.NumberFormat(INTL_TAGS[locale], {
+        style: "currency",
+        currency: code,
+        currencyDisplay: "symbol",
+        maximumFractionDigits: 0,
+        minimumFractionDigits: 0,
+      });
+      wholeFormatters.set(key, f);
+    }
+    return f.format(toMajor(minor, code));
+  });
 }
 
 /**
