@@ -7,7 +7,16 @@ import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
 import { SearchBox } from "./SearchBox";
 
-export function Header({ categories, signedIn }: { categories: CategoryNode[]; signedIn: boolean }) {
+/** How many top-level categories the main navigation lists. */
+export const MENU_CATEGORIES = 6;
+
+export function Header({
+  categories,
+  signedIn,
+}: {
+  categories: Pick<CategoryNode, "id" | "slug" | "name">[];
+  signedIn: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -89,7 +98,7 @@ export function Header({ categories, signedIn }: { categories: CategoryNode[]; s
               {t("nav.products")}
             </NavLink>
           </li>
-          {categories.slice(0, 6).map((c) => (
+          {categories.slice(0, MENU_CATEGORIES).map((c) => (
             <li key={c.id}>
               <Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
             </li>

@@ -7,9 +7,9 @@ import { ServiceCard } from "../components/ServiceCard";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { Banner, Category, ProductSummary, Service } from "../lib/catalogue";
+import { cardsOf, type Banner, type Category, type ProductSummary, type Service } from "../lib/catalogue";
 import { deferred, failLoad, routeLocale } from "../lib/loaders";
-import { withPriceFromLabels, withPriceLabels } from "../lib/money";
+import { withPriceFromLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -23,9 +23,9 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
-  // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
+  // Cards only (cardsOf), prices formatted: hydration then needs no Intl.NumberFormat.
   const newArrivals = deferred<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
-    withPriceLabels(items, locale),
+    cardsOf(items, locale),
   );
   const services = deferred<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
   try {
@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return {
       banners: data.banners ?? [],
       categories: data.categories ?? [],
-      featured: withPriceLabels(data.featured ?? [], locale),
+      featured: cardsOf((data.featured ?? []).slice(0, 8), locale),
       newArrivals,
       services,
     };
@@ -160,7 +160,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             more={to("/products")}
             moreLabel={t("home.viewAll")}
           />
-          <ProductGrid products={featured.slice(0, 8)} eager={4} />
+          <ProductGrid products={featured} eager={4} />
         </section>
       ) : null}
       <section className="section" aria-labelledby="home-new">

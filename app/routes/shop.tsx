@@ -5,7 +5,7 @@ import { useHistoryBack, useStoredUser } from "../client/tab-start";
 import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
-import { Header } from "../components/Header";
+import { Header, MENU_CATEGORIES } from "../components/Header";
 import { useCartHydration } from "../lib/cart";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
@@ -22,7 +22,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
   ]);
-  return { categories, signedIn: session !== null };
+  // The header's menu shows the first six top-level categories by name: only those go into the page's data.
+  const menu = categories.slice(0, MENU_CATEGORIES).map(({ id, slug, name }) => ({ id, slug, name }));
+  return { categories: menu, signedIn: session !== null };
 }
 
 /** On a client navigation into another locale, its messages load beside the server data. */
