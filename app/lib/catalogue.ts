@@ -4,7 +4,7 @@
  */
 import type { CategoryNode, ProductSummary } from "../../contract/catalogue";
 import type { Locale } from "./locales";
-import { formatMoney, type PriceLabels } from "./money";
+import { priceLabel, type PriceLabels } from "./money";
 
 export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../contract/catalogue";
 export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../contract/content";
@@ -63,7 +63,7 @@ export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct &
     in_stock: p.in_stock,
     image: p.image,
     is_new: p.is_new,
-    price_label: formatMoney(p.price, p.currency, locale),
-    compare_at_label: p.compare_at_price === null ? null : formatMoney(p.compare_at_price, p.currency, locale),
+    price_label: priceLabel(p.price, p.currency, locale),
+    compare_at_label: p.compare_at_price === null ? null : priceLabel(p.compare_at_price, p.currency, locale),
   }));
 }

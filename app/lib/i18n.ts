@@ -20,17 +20,9 @@ const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
   ar: () => import("virtual:locale/ar/shop"),
 };
 
-/**
- * Messages without parameters, by locale and key, as `translate` answered them: a page asks for
- * the same few dozen labels on every render (each card its "New", "Sale", "In stock"), and rosetta
- * walks the dotted key and runs its template on each call. Emptied when messages change.
- */
-const plainMessages = new Map<string, string>();
-
 export function registerMessages(locale: Locale, messages: Messages): void {
   store.set(locale, messages);
   loaded.add(locale);
-  plainMessages.clear();
 }
 
 export function isLoaded(locale: Locale): boolean {
@@ -55,20 +47,6 @@ export function loadLocale(locale: Locale): Promise<void> {
 
 /** Translates a dotted key; a missing key warns and falls back to English, then to the key. */
 export function translate(locale: Locale, key: string, params?: Params): string {
-  if (params !== undefined) return lookUp(locale, key, params);
-  const memo = `${locale} ${key}`;
-  const known = plainMessages.get(memo);
-  if (known !== undefined) return known;
-  const value = loaded.has(locale) ? store.t(key, undefined, locale) : "";
-  // Only what the locale's own messages answered: a missing key keeps warning and falling back.
-  if (typeof value === "string" && value) {
-    plainMessages.set(memo, value);
-    return value;
-  }
-  return lookUp(locale, key);
-}
-
-function lookUp(locale: Locale, key: string, params?: Params): string {
   const value = loaded.has(locale) ? store.t(key, params, locale) : "";
   if (value) return value;
   if (loaded.has(locale)) console.warn(`[i18n] missing message "${key}" for ${locale}`);

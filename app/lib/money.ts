@@ -58,52 +58,22 @@ export function toDecimalString(minor: number, currency: string): string {
   return toMajor(minor, currency).toFixed(minorUnitDigits(currency));
 }
 
-/**
- * Amounts already formatted, by locale, currency and amount: a shop shows the same few hundred
- * prices over and over, and each `format` call is ICU work (a server render formats every card's
- * price; docs/PERFORMANCE.md, "A fresh render within the CPU budget"). Bounded: emptied when full.
- */
-const formatted = new Map<string, string>();
-const FORMATTED_MAX = 2_000;
-
-function remembered(key: string, format: () => string): string {
-  let text = formatted.get(key);
-  if (text === undefined) {
-    if (formatted.size >= FORMATTED_MAX) formatted.clear();
-    text = format();
-    formatted.set(key, text);
-  }
-  return text;
-}
-
 /** `formatMoney(129900, "SAR", "en")` → "SAR 1,299.00"; in Arabic the same digits with the Arabic sign. */
 export function formatMoney(minor: number, currency: string, locale: Locale): string {
   const code = (currency || "SAR").toUpperCase();
-  const amount = Number.isFinite(minor) ? minor : 0;
-  return remembered(`${locale}|${code}|${amount}`, () => formatter(code, locale).format(toMajor(amount, code)));
+  return formatter(code, locale).format(toMajor(Number.isFinite(minor) ? minor : 0, code));
 }
-
-const wholeFormatters = new Map<string, Intl.NumberFormat>();
 
 /** A round amount without its minor digits, for price bands: `formatWholeMoney(50000, "SAR", "en")` → "SAR 500". */
 export function formatWholeMoney(minor: number, currency: string, locale: Locale): string {
   const code = (currency || "SAR").toUpperCase();
-  return remembered(`${locale}|${code}|${minor}|whole`, () => {
-    const key = `${locale}|${code}`;
-    let f = wholeFormatters.get(key);
-    if (!f) {
-      // Built once per locale and currency: constructing an Intl.NumberFormat costs far more than using one.
-      f = new Intl.NumberFormat(INTL_TAGS[locale], {
-        style: "currency",
-        currency: code,
-        currencyDisplay: "symbol",
-        maximumFractionDigits: 0,
-        minimumFractionDigits: 0,
-      });
-      wholeFormatters.set(key, f);
-    }
-    return f.format(toMajor(minor, code));
-  });
+  return new Intl.NumberFormat(INTL_TAGS[locale], {
+    style: "currency",
+    currency: code,
+    currencyDisplay: "symbol",
+    maximumFractionDigits: 0,
+    minimumFractionDigits: 0,
+  }).format(toMajor(minor, code));
 }
 
 /**
@@ -117,6 +87,24 @@ export interface PriceLabels {
   compare_at_label: string | null;
 }
 
+/**
+ * Prices the loaders formatted, by locale, currency and amount: a render formats every card's
+ * price, and a shop shows the same few hundred prices over and over (each `format` is ICU work;
+ * docs/PERFORMANCE.md, "A fresh render within the CPU budget"). Only the loaders' helpers below
+ * use it, so the browser's bundle does not carry it. Bounded: emptied when full.
+ */
+const labels = new Map<string, string>();
+
+export function priceLabel(minor: number, currency: string, locale: Locale): string {
+  const key = `${locale}|${currency}|${minor}`;
+  let label = labels.get(key);
+  if (label === undefined) {
+    if (labels.size >= 2_000) labels.clear();
+    labels.set(key, (label = formatMoney(minor, currency, locale)));
+  }
+  return label;
+}
+
 /** The items with their price (and former price) formatted for the locale. */
 export function withPriceLabels<T extends { price: number; compare_at_price: number | null; currency: string }>(
   items: T[],
@@ -124,8 +112,8 @@ export function withPriceLabels<T extends { price: number; compare_at_price: num
 ): (T & PriceLabels)[] {
   return items.map((item) => ({
     ...item,
-    price_label: formatMoney(item.price, item.currency, locale),
-    compare_at_label: item.compare_at_price === null ? null : formatMoney(item.compare_at_price, item.currency, locale),
+    price_label: priceLabel(item.price, item.currency, locale),
+    compare_at_label: item.compare_at_price === null ? null : priceLabel(item.compare_at_price, item.currency, locale),
   }));
 }
 
@@ -134,5 +122,5 @@ export function withPriceFromLabels<T extends { price_from: number; currency: st
   items: T[],
   locale: Locale,
 ): (T & { price_label: string })[] {
-  return items.map((item) => ({ ...item, price_label: formatMoney(item.price_from, item.currency, locale) }));
+  return items.map((item) => ({ ...item, price_label: priceLabel(item.price_from, item.currency, locale) }));
 }
