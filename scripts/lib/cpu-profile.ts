@@ -61,10 +61,12 @@ export interface Breakdown {
   byCategory: Map<Category, number>;
   /** Self time by function (name, source file:line). */
   byFunction: Map<string, number>;
+  /** The longest time one sample was charged (µs): twice the profile's median interval. */
+  capUs: number;
 }
 
 export function emptyBreakdown(): Breakdown {
-  return { jsUs: 0, gcUs: 0, programUs: 0, idleUs: 0, byCategory: new Map(), byFunction: new Map() };
+  return { jsUs: 0, gcUs: 0, programUs: 0, idleUs: 0, byCategory: new Map(), byFunction: new Map(), capUs: 0 };
 }
 
 /** Maps a frame of the built worker back to its source file through the build's source maps. */
@@ -150,10 +152,17 @@ function categoryOfFile(file: string, stack: string[]): Category | undefined {
 
 /**
  * Adds one profile to `into`. Each sample is charged the time until the next sample (as DevTools
- * does). A sample's category is decided by its leaf: a JSON or Intl builtin by its name, otherwise
- * the nearest frame (leaf first) that maps to a known file decides (see categoryOfFile).
+ * does), but at most twice the profile's median interval: a longer gap is time the isolate was not
+ * sampled at all (workerd had left it to wait for I/O or the next request, or the machine had
+ * descheduled its thread), which DevTools would charge to whatever ran last, often a frame that
+ * had just suspended (React Router's StreamTransfer, a loader at an `await`). A sample's category
+ * is decided by its leaf: a JSON or Intl builtin by its name, otherwise the nearest frame (leaf
+ * first) that maps to a known file decides (see categoryOfFile).
  */
 export function analyse(profile: CpuProfile, locator: SourceLocator, into: Breakdown = emptyBreakdown()): Breakdown {
+  const intervals = profile.timeDeltas.filter((d) => d > 0).sort((a, b) => a - b);
+  const cap = 2 * (intervals[intervals.length >> 1] ?? 0);
+  into.capUs = cap;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
   for (const node of profile.nodes) {
@@ -171,7 +180,7 @@ export function analyse(profile: CpuProfile, locator: SourceLocator, into: Break
   };
   const add = <K>(map: Map<K, number>, key: K, us: number) => map.set(key, (map.get(key) ?? 0) + us);
   for (let i = 0; i < profile.samples.length; i++) {
-    const us = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
+    const us = Math.min(cap, i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0);
     if (us <= 0) continue;
     const stack = stackOf(profile.samples[i]);
     const leaf = stack[0].callFrame;
