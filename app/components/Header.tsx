@@ -7,9 +7,6 @@ import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
 import { SearchBox } from "./SearchBox";
 
-/** How many top-level categories the main navigation lists. */
-export const MENU_CATEGORIES = 6;
-
 export function Header({
   categories,
   signedIn,
@@ -98,7 +95,7 @@ export function Header({
               {t("nav.products")}
             </NavLink>
           </li>
-          {categories.slice(0, MENU_CATEGORIES).map((c) => (
+          {categories.slice(0, 6).map((c) => (
             <li key={c.id}>
               <Link to={`${to("/products")}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
             </li>

@@ -5,7 +5,7 @@ import { useHistoryBack, useStoredUser } from "../client/tab-start";
 import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { Footer } from "../components/Footer";
-import { Header, MENU_CATEGORIES } from "../components/Header";
+import { Header } from "../components/Header";
 import { useCartHydration } from "../lib/cart";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
@@ -22,8 +22,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
   ]);
-  // The header's menu shows the first six top-level categories by name: only those go into the page's data.
-  const menu = categories.slice(0, MENU_CATEGORIES).map(({ id, slug, name }) => ({ id, slug, name }));
+  // The header's menu shows the first six top-level categories by name (components/Header.tsx): only
+  // those go into the page's data, not the whole tree.
+  const menu = categories.slice(0, 6).map(({ id, slug, name }) => ({ id, slug, name }));
   return { categories: menu, signedIn: session !== null };
 }
 
