@@ -18,6 +18,9 @@ import "../styles/catalogue.css";
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
+/** The services the home page lists. */
+const SERVICES_SHOWN = 4;
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -27,13 +30,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const newArrivals = deferred<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
     cardsOf(items, locale),
   );
-  const services = deferred<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
+  // Only what the page shows goes into its data: four services, three banners, the tiles' fields.
+  const services = deferred<Service>(listServices(api)).then((items) =>
+    withPriceFromLabels(items.slice(0, SERVICES_SHOWN), locale),
+  );
   try {
     // The first paint: banners, category tiles and the featured row.
     const { data } = await getHome(api);
     return {
-      banners: data.banners ?? [],
-      categories: data.categories ?? [],
+      banners: (data.banners ?? []).slice(0, 3),
+      categories: (data.categories ?? []).map(({ id, slug, name, product_count }) => ({
+        id,
+        slug,
+        name,
+        product_count,
+      })),
       featured: cardsOf((data.featured ?? []).slice(0, 8), locale),
       newArrivals,
       services,
@@ -104,7 +115,7 @@ function Hero({ banners }: { banners: Banner[] }) {
   );
 }
 
-function CategoryTiles({ categories }: { categories: Category[] }) {
+function CategoryTiles({ categories }: { categories: Pick<Category, "id" | "slug" | "name" | "product_count">[] }) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -185,7 +196,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <Await resolve={services}>
             {(items) => (
               <ul className="service-grid" role="list">
-                {items.slice(0, 4).map((s) => (
+                {items.slice(0, SERVICES_SHOWN).map((s) => (
                   <li key={s.id}>
                     <ServiceCard service={s} />
                   </li>
