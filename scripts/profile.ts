@@ -12,8 +12,8 @@
 // - for comparison, the CPU of the whole workerd process per render (from /proc, as the bench
 //   reads it), measured in a pass without the profiler.
 // Each run renders every page `--renders` times with the profiler and as many times without; the
-// figures are the medians of `--runs` runs, with their spread. `--write` puts the table into
-// docs/PERFORMANCE.md (section "render-cpu"). The raw profiles are kept in
+// figures are the medians of `--runs` runs, with their spread. `--write` puts the tables into
+// docs/PERFORMANCE.md (section "render-cpu", or `--section NAME`). The raw profiles are kept in
 // test-results/profiles/<build dir>/*.cpuprofile (DevTools opens them). Loopback only.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -39,6 +39,8 @@ const RUNS = option("--runs", 3);
 /** The sampling interval in µs (V8's default is 1000). */
 const INTERVAL_US = option("--interval", 100);
 const WARMUP = 20;
+/** `--write` puts the report between `<!-- render-cpu:start -->` and its end (`--section NAME` for another). */
+const SECTION = args.includes("--section") ? args[args.indexOf("--section") + 1] : "render-cpu";
 let seedSize = 0;
 const RENDER_HEADERS = { "cache-control": "no-cache", "user-agent": "souq-profile" };
 
@@ -186,7 +188,7 @@ async function main(): Promise<void> {
     const report = [
       `Measured by \`npm run profile\` on: ${startedAt}; load average at the end ${machine().split("load average at start ")[1]?.split(";")[0] ?? ""}.`,
       "",
-      `The built worker under \`wrangler dev\` (ENVIRONMENT=production, the ${seedSize}-product seed), each page requested with \`Cache-Control: no-cache\` (rendered afresh), one request at a time, after ${WARMUP} warm-up renders; ${RUNS} runs of ${RENDERS} renders per page with V8's sampling profiler at ${INTERVAL_US} µs and ${RENDERS} without it${niced ? `; wrangler, workerd and this script at nice ${MEASURE_NICE}` : ""}. Medians of the runs, spread (min–max) beside.`,
+      `The built worker under \`wrangler dev\` (ENVIRONMENT=production, the ${seedSize}-product seed), each page requested with \`Cache-Control: no-cache\` (rendered afresh), one request at a time, after ${WARMUP} warm-up renders; ${RUNS} runs of ${RENDERS} renders per page with V8's sampling profiler (asked for ${INTERVAL_US} µs; each sample charged the time to the next one, or half a median interval when that gap is over twice the median: the isolate was not running) and ${RENDERS} without it${niced ? `; wrangler, workerd and this script at nice ${MEASURE_NICE}` : ""}. Medians of the runs, spread (min–max) beside. "Worker JS CPU" is the isolate's samples in JavaScript and the runtime APIs it called, GC and "(program)" (the isolate's thread outside JavaScript) apart; the process column is the whole workerd (local D1, caches, assets, routing included) from /proc, in the pass without the profiler.`,
       "",
       table(pages, results),
       "",
@@ -198,7 +200,7 @@ async function main(): Promise<void> {
     mkdirSync(join(root, "test-results"), { recursive: true });
     writeFileSync(join(root, "test-results", `profile-${buildDir}.md`), report);
     if (args.includes("--write")) {
-      replaceSection("render-cpu", report);
+      replaceSection(SECTION, report);
       console.log("Written to docs/PERFORMANCE.md.");
     }
   } finally {

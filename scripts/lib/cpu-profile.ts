@@ -61,7 +61,7 @@ export interface Breakdown {
   byCategory: Map<Category, number>;
   /** Self time by function (name, source file:line). */
   byFunction: Map<string, number>;
-  /** The longest time one sample was charged (µs): twice the profile's median interval. */
+  /** The longest gap charged as it is (µs): twice the profile's median interval. */
   capUs: number;
 }
 
@@ -152,10 +152,11 @@ function categoryOfFile(file: string, stack: string[]): Category | undefined {
 
 /**
  * Adds one profile to `into`. Each sample is charged the time until the next sample (as DevTools
- * does), but at most twice the profile's median interval: a longer gap is time the isolate was not
- * sampled at all (workerd had left it to wait for I/O or the next request, or the machine had
- * descheduled its thread), which DevTools would charge to whatever ran last, often a frame that
- * had just suspended (React Router's StreamTransfer, a loader at an `await`). A sample's category
+ * does) when that is at most twice the profile's median interval. A longer gap is time the isolate
+ * was not sampled at all (workerd had left it to wait for I/O or the next request, or the machine
+ * had descheduled its thread), which DevTools would charge to whatever ran last, often a frame that
+ * had just suspended (React Router's StreamTransfer, a loader at an `await`): such a sample is
+ * charged half a median interval, what it ran on average before the isolate stopped. A sample's category
  * is decided by its leaf: a JSON or Intl builtin by its name, otherwise the nearest frame (leaf
  * first) that maps to a known file decides (see categoryOfFile).
  */
@@ -180,7 +181,9 @@ export function analyse(profile: CpuProfile, locator: SourceLocator, into: Break
   };
   const add = <K>(map: Map<K, number>, key: K, us: number) => map.set(key, (map.get(key) ?? 0) + us);
   for (let i = 0; i < profile.samples.length; i++) {
-    const us = Math.min(cap, i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0);
+    const next = i + 1 < profile.timeDeltas.length ? profile.timeDeltas[i + 1] : 0;
+    // After a gap the isolate ran for part of an interval and then stopped being sampled: half of one.
+    const us = next <= cap ? next : cap / 4;
     if (us <= 0) continue;
     const stack = stackOf(profile.samples[i]);
     const leaf = stack[0].callFrame;
