@@ -1,5 +1,11 @@
 import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
+// React's Node build of the same public API, not the edge build that the `workerd` export condition
+// picks: the edge build turns every attribute and text into its own Uint8Array (TextEncoder.encode
+// per string) as it renders, the Node build keeps strings and encodes them into one buffer as it
+// flushes. Same markup, about half the CPU of the render itself (docs/PERFORMANCE.md, "A fresh render
+// within the CPU budget"). It needs node:util, node:crypto, node:async_hooks and node:stream, which
+// the Workers runtime provides under `nodejs_compat` (wrangler.toml).
+import { renderToReadableStream } from "react-dom/server.node";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { shopContext } from "./lib/context";
 import "./lib/i18n.server";

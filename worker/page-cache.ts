@@ -187,12 +187,12 @@ async function fromShared(c: Context<HonoEnv>, version: number): Promise<Page | 
   }
 }
 
-async function toShared(c: Context<HonoEnv>, page: Page, text: string, nonce: string): Promise<void> {
+async function toShared(c: Context<HonoEnv>, page: Page, pieces: string[]): Promise<void> {
   const cache = sharedCache();
   if (!cache || page.version === null) return;
   const { parts: _parts, size: _size, ...meta } = page;
   const seconds = Math.max(1, Math.floor((page.expires - Date.now()) / 1000));
-  const copy = new Response(nonce ? text.split(nonce).join(NONCE_MARK) : text, {
+  const copy = new Response(pieces.join(NONCE_MARK), {
     headers: {
       "content-type": "text/plain",
       "cache-control": `public, max-age=${seconds}`,
@@ -282,7 +282,9 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
   const key = keyOf(c);
   const { version, ttl, lowStock } = keptAs(c);
   const text = await new Response(body).text();
-  const parts = (nonce ? text.split(nonce) : [text]).map((part) => encoder.encode(part));
+  // The body cut where the nonce stood, once, for both tiers.
+  const pieces = nonce ? text.split(nonce) : [text];
+  const parts = pieces.map((part) => encoder.encode(part));
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
   const headers = [...response.headers].filter(
@@ -302,7 +304,7 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
   pages.set(key, page, ttl);
   // The requests waiting for this render are served now; the colo's copy follows.
   c.get("pageRender")?.();
-  await toShared(c, page, text, nonce);
+  await toShared(c, page, pieces);
 }
 
 /**

@@ -7,7 +7,13 @@ import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
 import { SearchBox } from "./SearchBox";
 
-export function Header({ categories, signedIn }: { categories: CategoryNode[]; signedIn: boolean }) {
+export function Header({
+  categories,
+  signedIn,
+}: {
+  categories: Pick<CategoryNode, "id" | "slug" | "name">[];
+  signedIn: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();

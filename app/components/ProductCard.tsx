@@ -1,13 +1,12 @@
 import { Link } from "react-router";
 import "../styles/catalogue.css";
-import type { ProductSummary } from "../lib/catalogue";
-import type { PriceLabels } from "../lib/money";
+import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
 import { StockBadge } from "./StockBadge";
 
-/** A product of a grid, with its prices formatted by the server when the loader did so. */
-export type CardProduct = ProductSummary & Partial<PriceLabels>;
+/** A product of a grid, with its prices formatted by the server when the loader did so (`cardsOf`). */
+export type { CardProduct };
 
 export interface ProductCardProps {
   product: CardProduct;

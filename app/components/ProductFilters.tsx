@@ -26,13 +26,26 @@ export interface FacetView {
   inStock: number;
 }
 
+/** Price band edges as formatted by facetView, by locale and amount (bounded). */
+const bandEdges = new Map<string, string>();
+
 /**
  * The backend's facet counts for the page, made in the loader: the price bands' labels are
  * formatted there (like the prices), so hydrating the list builds no Intl.NumberFormat.
  */
 export function facetView(facets: ProductFacets | undefined, locale: Locale): FacetView | null {
   if (!facets) return null;
-  const money = (minor: number) => formatWholeMoney(minor, "SAR", locale);
+  const money = (minor: number) => {
+    // The bands' edges repeat on every list render: each is formatted once per isolate (constructing
+    // an Intl.NumberFormat per label was the list page's largest i18n cost; docs/PERFORMANCE.md).
+    const key = `${locale}|${minor}`;
+    let label = bandEdges.get(key);
+    if (label === undefined) {
+      if (bandEdges.size >= 500) bandEdges.clear();
+      bandEdges.set(key, (label = formatWholeMoney(minor, "SAR", locale)));
+    }
+    return label;
+  };
   return {
     categories: Object.fromEntries(facets.categories.map((c) => [c.slug, c.count])),
     brands: Object.fromEntries(facets.brands.map((b) => [b.slug, b.count])),

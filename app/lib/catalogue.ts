@@ -3,6 +3,8 @@
  * and the backend import it). Type-only (erased at build).
  */
 import type { CategoryNode, ProductSummary } from "../../contract/catalogue";
+import type { Locale } from "./locales";
+import { priceLabel, type PriceLabels } from "./money";
 
 export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../contract/catalogue";
 export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../contract/content";
@@ -21,3 +23,47 @@ export function maxOrderable(p: Pick<ProductSummary, "stock" | "max_per_order" |
 }
 
 export { LOW_STOCK } from "../../contract/catalogue";
+
+/** What a product card shows (components/ProductCard.tsx), and nothing more. */
+export type CardProduct = Pick<
+  ProductSummary,
+  | "id"
+  | "slug"
+  | "model"
+  | "name"
+  | "brand"
+  | "price"
+  | "compare_at_price"
+  | "currency"
+  | "stock"
+  | "in_stock"
+  | "image"
+  | "is_new"
+> &
+  Partial<PriceLabels>;
+
+/**
+ * A list of products as its cards need them, prices formatted for the locale (as `withPriceLabels`).
+ * The loaders of pages with product grids send these instead of whole products: the fields no card
+ * shows (sku, category, every image, per-order maximum...) would only be serialised into the page's
+ * hydration data and parsed again by the browser (docs/PERFORMANCE.md, "A fresh render within the
+ * CPU budget").
+ */
+export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct & PriceLabels)[] {
+  return items.map((p) => ({
+    id: p.id,
+    slug: p.slug,
+    model: p.model,
+    name: p.name,
+    brand: p.brand,
+    price: p.price,
+    compare_at_price: p.compare_at_price,
+    currency: p.currency,
+    stock: p.stock,
+    in_stock: p.in_stock,
+    image: p.image,
+    is_new: p.is_new,
+    price_label: priceLabel(p.price, p.currency, locale),
+    compare_at_label: p.compare_at_price === null ? null : priceLabel(p.compare_at_price, p.currency, locale),
+  }));
+}

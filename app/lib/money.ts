@@ -87,6 +87,24 @@ export interface PriceLabels {
   compare_at_label: string | null;
 }
 
+/**
+ * Prices the loaders formatted, by locale, currency and amount: a render formats every card's
+ * price, and a shop shows the same few hundred prices over and over (each `format` is ICU work;
+ * docs/PERFORMANCE.md, "A fresh render within the CPU budget"). Only the loaders' helpers below
+ * use it, so the browser's bundle does not carry it. Bounded: emptied when full.
+ */
+const labels = new Map<string, string>();
+
+export function priceLabel(minor: number, currency: string, locale: Locale): string {
+  const key = `${locale}|${currency}|${minor}`;
+  let label = labels.get(key);
+  if (label === undefined) {
+    if (labels.size >= 2_000) labels.clear();
+    labels.set(key, (label = formatMoney(minor, currency, locale)));
+  }
+  return label;
+}
+
 /** The items with their price (and former price) formatted for the locale. */
 export function withPriceLabels<T extends { price: number; compare_at_price: number | null; currency: string }>(
   items: T[],
@@ -94,8 +112,8 @@ export function withPriceLabels<T extends { price: number; compare_at_price: num
 ): (T & PriceLabels)[] {
   return items.map((item) => ({
     ...item,
-    price_label: formatMoney(item.price, item.currency, locale),
-    compare_at_label: item.compare_at_price === null ? null : formatMoney(item.compare_at_price, item.currency, locale),
+    price_label: priceLabel(item.price, item.currency, locale),
+    compare_at_label: item.compare_at_price === null ? null : priceLabel(item.compare_at_price, item.currency, locale),
   }));
 }
 
@@ -104,5 +122,5 @@ export function withPriceFromLabels<T extends { price_from: number; currency: st
   items: T[],
   locale: Locale,
 ): (T & { price_label: string })[] {
-  return items.map((item) => ({ ...item, price_label: formatMoney(item.price_from, item.currency, locale) }));
+  return items.map((item) => ({ ...item, price_label: priceLabel(item.price_from, item.currency, locale) }));
 }

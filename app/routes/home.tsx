@@ -7,9 +7,9 @@ import { ServiceCard } from "../components/ServiceCard";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import type { Banner, Category, ProductSummary, Service } from "../lib/catalogue";
+import { cardsOf, type Banner, type Category, type ProductSummary, type Service } from "../lib/catalogue";
 import { deferred, failLoad, routeLocale } from "../lib/loaders";
-import { withPriceFromLabels, withPriceLabels } from "../lib/money";
+import { withPriceFromLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -18,23 +18,34 @@ import "../styles/catalogue.css";
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
+/** The services the home page lists. */
+const SERVICES_SHOWN = 4;
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
-  // Prices come formatted (withPriceLabels): hydration then needs no Intl.NumberFormat.
+  // Cards only (cardsOf), prices formatted: hydration then needs no Intl.NumberFormat.
   const newArrivals = deferred<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
-    withPriceLabels(items, locale),
+    cardsOf(items, locale),
   );
-  const services = deferred<Service>(listServices(api)).then((items) => withPriceFromLabels(items, locale));
+  // Only what the page shows goes into its data: four services, three banners, the tiles' fields.
+  const services = deferred<Service>(listServices(api)).then((items) =>
+    withPriceFromLabels(items.slice(0, SERVICES_SHOWN), locale),
+  );
   try {
     // The first paint: banners, category tiles and the featured row.
     const { data } = await getHome(api);
     return {
-      banners: data.banners ?? [],
-      categories: data.categories ?? [],
-      featured: withPriceLabels(data.featured ?? [], locale),
+      banners: (data.banners ?? []).slice(0, 3),
+      categories: (data.categories ?? []).map(({ id, slug, name, product_count }) => ({
+        id,
+        slug,
+        name,
+        product_count,
+      })),
+      featured: cardsOf((data.featured ?? []).slice(0, 8), locale),
       newArrivals,
       services,
     };
@@ -104,7 +115,7 @@ function Hero({ banners }: { banners: Banner[] }) {
   );
 }
 
-function CategoryTiles({ categories }: { categories: Category[] }) {
+function CategoryTiles({ categories }: { categories: Pick<Category, "id" | "slug" | "name" | "product_count">[] }) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -160,7 +171,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             more={to("/products")}
             moreLabel={t("home.viewAll")}
           />
-          <ProductGrid products={featured.slice(0, 8)} eager={4} />
+          <ProductGrid products={featured} eager={4} />
         </section>
       ) : null}
       <section className="section" aria-labelledby="home-new">
@@ -185,7 +196,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <Await resolve={services}>
             {(items) => (
               <ul className="service-grid" role="list">
-                {items.slice(0, 4).map((s) => (
+                {items.slice(0, SERVICES_SHOWN).map((s) => (
                   <li key={s.id}>
                     <ServiceCard service={s} />
                   </li>

@@ -12,7 +12,7 @@ import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
 import { StockBadge } from "../components/StockBadge";
 import { getProduct } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { maxOrderable } from "../lib/catalogue";
+import { cardsOf, maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
@@ -29,7 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const { data } = await getProduct(api, params.slug);
     const [product] = withPriceLabels([data], locale);
-    return { product: { ...product, related: withPriceLabels(data.related, locale) } };
+    return { product: { ...product, related: cardsOf(data.related.slice(0, 8), locale) } };
   } catch (error) {
     failLoad(error, locale);
   }
@@ -191,7 +191,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
       {product.related.length > 0 ? (
         <section className="section" aria-labelledby="related-title">
           <h2 id="related-title">{t("product.related")}</h2>
-          <ProductGrid products={product.related.slice(0, 8)} />
+          <ProductGrid products={product.related} />
         </section>
       ) : null}
     </div>

@@ -6,10 +6,9 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories } from "../lib/catalogue";
+import { cardsOf, flattenCategories } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
 import { deferred, failLoad, routeLocale } from "../lib/loaders";
-import { withPriceLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
@@ -24,7 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   // Critical: the categories of the finder's form. Deferred: the popular products below it.
   const popular = deferred<ProductSummary>(listProducts(api, { sort: "relevance", per_page: 4 })).then((items) =>
-    withPriceLabels(items, locale),
+    cardsOf(items, locale),
   );
   try {
     return { categories: await context.get(catalogueContext)(), popular };

@@ -7,11 +7,10 @@ import { ProductGrid } from "../components/ProductCard";
 import { facetView, ProductFilters } from "../components/ProductFilters";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
-import { flattenCategories, type ListMeta } from "../lib/catalogue";
+import { cardsOf, flattenCategories, type ListMeta } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
-import { withPriceLabels } from "../lib/money";
 import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-query";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
@@ -36,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return {
       query,
       ignored,
-      products: withPriceLabels(list.data ?? [], locale),
+      products: cardsOf(list.data ?? [], locale),
       meta: {
         page: meta.page ?? query.page,
         per_page: meta.per_page ?? 12,

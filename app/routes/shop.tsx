@@ -22,7 +22,10 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
   ]);
-  return { categories, signedIn: session !== null };
+  // The header's menu shows the first six top-level categories by name (components/Header.tsx): only
+  // those go into the page's data, not the whole tree.
+  const menu = categories.slice(0, 6).map(({ id, slug, name }) => ({ id, slug, name }));
+  return { categories: menu, signedIn: session !== null };
 }
 
 /** On a client navigation into another locale, its messages load beside the server data. */

@@ -57,11 +57,14 @@ export async function startWorker({
   persistDir,
   vars = {},
   stdio = "pipe",
+  inspectorPort,
 }: {
   port: number;
   persistDir: string;
   vars?: Record<string, string>;
   stdio?: "pipe" | "inherit";
+  /** Where wrangler serves the Worker's V8 inspector (scripts/profile.ts); its default otherwise. */
+  inspectorPort?: number;
 }): Promise<RunningWorker> {
   const args = [
     wranglerBin,
@@ -80,6 +83,7 @@ export async function startWorker({
     // wrangler serves them at /cdn-cgi/local/scheduled (its /__scheduled alias needs its own bundling).
     "--test-scheduled",
   ];
+  if (inspectorPort !== undefined) args.push("--inspector-port", String(inspectorPort));
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, {
     cwd: root,
@@ -114,10 +118,12 @@ export async function startWorker({
 export async function startProductionWorker(
   persistDir: string,
   vars: Record<string, string> = {},
+  inspectorPort?: number,
 ): Promise<RunningWorker> {
   return startWorker({
     port: await freePort(),
     persistDir,
+    inspectorPort,
     vars: {
       ENVIRONMENT: "production",
       AUTH_PEPPER: randomBytes(16).toString("hex"),
