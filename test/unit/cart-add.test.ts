@@ -4,6 +4,7 @@ import en from "../../locales/en.json";
 import { addProductToCart, type CartContext } from "../../app/lib/cart";
 import { registerMessages } from "../../app/lib/i18n";
 import { cartListAtom } from "../../app/state/cart";
+import { productSummary } from "../support/product-summary";
 
 // Spec §4 (docs/SPEC.md row 48): after a successful add the cart is reloaded from GET /cart, so what
 // the shopper sees is the backend's cart and not the add's own answer.
@@ -15,25 +16,7 @@ function line(productId: number, quantity: number) {
     product_id: productId,
     quantity,
     line_total: 1000 * quantity,
-    product: {
-      id: productId,
-      slug: `p-${productId}`,
-      sku: `SKU-${productId}`,
-      model: `M-${productId}`,
-      name: `Product ${productId}`,
-      brand: null,
-      category: { id: 1, slug: "c", name: "C" },
-      price: 1000,
-      compare_at_price: null,
-      currency: "SAR",
-      stock: 10,
-      in_stock: true,
-      max_per_order: 5,
-      image: "/x.svg",
-      images: [],
-      is_featured: false,
-      is_new: false,
-    },
+    product: productSummary(productId, 1000),
   };
 }
 
