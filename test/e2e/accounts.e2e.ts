@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot, networkQuiet } from "../support/browser.ts";
 
 const base = inject("baseURL");
 let browser: Browser;
@@ -108,7 +108,7 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
   );
-  await page.waitForLoadState("networkidle");
+  await networkQuiet(page);
 }
 
 /** The newest code the development outbox holds for `to` and `purpose`. */

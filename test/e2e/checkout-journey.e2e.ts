@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot, networkQuiet } from "../support/browser.ts";
 
 const base = inject("baseURL");
 const MESSAGES = { en, ar } as const;
@@ -60,7 +60,7 @@ async function hydrated(page: Page): Promise<void> {
   await page.waitForFunction(
     () => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
   );
-  await page.waitForLoadState("networkidle");
+  await networkQuiet(page);
 }
 
 function drawerOpen(page: Page): Promise<boolean> {

@@ -9,6 +9,7 @@ import {
   newPage,
   SCREENSHOTS,
   fullPageScreenshot,
+  networkQuiet,
 } from "../support/browser.ts";
 
 const base = inject("baseURL");
@@ -301,7 +302,7 @@ describe("storefront pages in Chromium", () => {
         await page.setViewportSize({ width: 1280, height: 900 });
         await page.goto(`${base}${path}`);
         await hydrated(page);
-        await page.waitForLoadState("networkidle");
+        await networkQuiet(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         await expect

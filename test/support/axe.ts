@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { expect } from "vitest";
 import type { Page } from "playwright-core";
+import { networkQuiet } from "./browser.ts";
 
 const require = createRequire(import.meta.url);
 const axeSource: string = require("axe-core").source;
@@ -14,10 +15,10 @@ export interface AxeViolation {
 
 /**
  * Waits until the page is at rest: no navigation under way (the shop's loading bar idle, the
- * network quiet) and no finite animation or transition running over two frames in a row.
+ * network quiet but for link prefetches: `networkQuiet`) and no finite animation or transition running over two frames in a row.
  */
 export async function atRest(page: Page): Promise<void> {
-  await page.waitForLoadState("networkidle");
+  await networkQuiet(page);
   await page.waitForFunction(
     () => document.querySelector(".loading-bar")?.getAttribute("aria-hidden") !== "false",
     undefined,

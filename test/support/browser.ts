@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
 import { visitorIp } from "./http.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -32,12 +32,53 @@ export async function newPage(
     serviceWorkers: opts.serviceWorkers ?? "allow",
   });
   const page = await context.newPage();
+  trackRequests(page);
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e.stack ?? e)));
   page.on("console", (m) => {
     if (m.type() === "error") errors.push(m.text());
   });
   return { context, page, errors };
+}
+
+/** The requests a page opened by `newPage` has under way, speculative ones apart (`networkQuiet`). */
+const requestsOf = new WeakMap<Page, { open: Set<Request>; changed: number }>();
+
+/** A prefetch the shop asked for on speculation (spec §9: links prefetch once in view). */
+const speculative = (r: Request) => (r.headers()["sec-purpose"] ?? "").includes("prefetch");
+
+function trackRequests(page: Page): void {
+  const state = { open: new Set<Request>(), changed: Date.now() };
+  page.on("request", (r) => {
+    if (speculative(r)) return;
+    state.open.add(r);
+    state.changed = Date.now();
+  });
+  const settled = (r: Request) => {
+    if (state.open.delete(r)) state.changed = Date.now();
+  };
+  page.on("requestfinished", settled);
+  page.on("requestfailed", settled);
+  requestsOf.set(page, state);
+}
+
+/**
+ * Waits until the page has loaded and no request has been open for `quietMs`, as Playwright's
+ * "networkidle" does, except that the shop's link prefetches do not count: they trickle in one
+ * page per idle period for as long as links come into view (client/prefetch.ts), change nothing
+ * on the page, and kept "networkidle" waiting two to three seconds longer on every page of a
+ * journey. A page not opened by `newPage` falls back to "networkidle".
+ */
+export async function networkQuiet(page: Page, quietMs = 500, timeout = 30_000): Promise<void> {
+  const state = requestsOf.get(page);
+  if (!state) return page.waitForLoadState("networkidle");
+  await page.waitForLoadState("load");
+  const deadline = Date.now() + timeout;
+  while (state.open.size > 0 || Date.now() - state.changed < quietMs) {
+    if (Date.now() > deadline)
+      throw new Error(`network not quiet after ${timeout} ms: ${[...state.open].map((r) => r.url()).join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export const LOCALES = ["en", "ar"] as const;
