@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import "../styles/catalogue.css";
 import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
