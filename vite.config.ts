@@ -9,7 +9,7 @@ const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.
   .framework.packages;
 /** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge and contract/locale, which the shell's modules import, join them). */
 const SHELL_MODULES = [
-  "lib/(i18n|locales|use-locale|money|cart|nonce)",
+  "lib/(i18n|locales|use-locale|money|cart|nonce|link)",
   "client/(idle|update-state|chunk-reload|abort-rejections|data-retry|prefetch|Prefetcher|toast)",
   "lib/api/(browser|client)",
   "state/(cart|store)",

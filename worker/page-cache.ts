@@ -138,24 +138,59 @@ function mayUse(c: Context<HonoEnv>): boolean {
   return c.req.method === "GET" && !hasSessionCookie(c);
 }
 
-/** The kept bytes with this request's nonce between the parts: copies, no string work per hit. */
-function build(page: Page, nonce: string): Response {
-  const nonceBytes = encoder.encode(nonce);
-  const body = new Uint8Array(page.size + nonceBytes.byteLength * (page.parts.length - 1));
+/** The parts with `between` between each two: one buffer, copies only. */
+function joined(parts: Uint8Array[], between: Uint8Array): Uint8Array<ArrayBuffer> {
+  let size = between.byteLength * (parts.length - 1);
+  for (const part of parts) size += part.byteLength;
+  const body = new Uint8Array(size);
   let offset = 0;
-  page.parts.forEach((part, i) => {
+  parts.forEach((part, i) => {
     if (i > 0) {
-      body.set(nonceBytes, offset);
-      offset += nonceBytes.byteLength;
+      body.set(between, offset);
+      offset += between.byteLength;
     }
     body.set(part, offset);
     offset += part.byteLength;
   });
-  return new Response(body, { status: page.status, headers: page.headers });
+  return body;
+}
+
+/**
+ * `bytes` cut at every occurrence of `mark` (views, no copies), as `text.split(mark)` would cut the
+ * text. Bytes rather than text: a rendered page was decoded, split and each part encoded again to
+ * be kept, then joined and encoded once more for the colo's copy, part of every fresh render's CPU
+ * (docs/PERFORMANCE.md, "A fresh render within the CPU budget"). UTF-8 never encodes an ASCII
+ * character inside another character's bytes, so an ASCII mark (the nonce is base64) is found
+ * where the text has it and nowhere else.
+ */
+export function cut(bytes: Uint8Array, mark: Uint8Array): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  const first = mark[0];
+  let from = 0;
+  let at = bytes.indexOf(first, from);
+  while (at !== -1 && at + mark.byteLength <= bytes.byteLength) {
+    let i = 1;
+    while (i < mark.byteLength && bytes[at + i] === mark[i]) i++;
+    if (i === mark.byteLength) {
+      parts.push(bytes.subarray(from, at));
+      from = at + mark.byteLength;
+      at = bytes.indexOf(first, from);
+    } else {
+      at = bytes.indexOf(first, at + 1);
+    }
+  }
+  parts.push(bytes.subarray(from));
+  return parts;
+}
+
+/** The kept bytes with this request's nonce between the parts: copies, no string work per hit. */
+function build(page: Page, nonce: string): Response {
+  return new Response(joined(page.parts, encoder.encode(nonce)), { status: page.status, headers: page.headers });
 }
 
 /** Where the rendering request's nonce stood, in the shared tier's copy (no page contains it). */
 const NONCE_MARK = "\u0000page-cache-nonce\u0000";
+const NONCE_MARK_BYTES = encoder.encode(NONCE_MARK);
 /** The shared copy's own facts (status, headers, version, expiry), as JSON in one header. */
 const META_HEADER = "x-page-meta";
 
@@ -179,7 +214,7 @@ async function fromShared(c: Context<HonoEnv>, version: number): Promise<Page | 
     if (!hit) return undefined;
     const meta = JSON.parse(hit.headers.get(META_HEADER) ?? "null") as Omit<Page, "parts" | "size"> | null;
     if (!meta || meta.version !== version || meta.expires <= Date.now()) return undefined;
-    const parts = (await hit.text()).split(NONCE_MARK).map((part) => encoder.encode(part));
+    const parts = cut(new Uint8Array(await hit.arrayBuffer()), NONCE_MARK_BYTES);
     return { ...meta, parts, size: parts.reduce((sum, part) => sum + part.byteLength, 0) };
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", message: "page cache shared read failed", error: String(error) }));
@@ -187,12 +222,12 @@ async function fromShared(c: Context<HonoEnv>, version: number): Promise<Page | 
   }
 }
 
-async function toShared(c: Context<HonoEnv>, page: Page, pieces: string[]): Promise<void> {
+async function toShared(c: Context<HonoEnv>, page: Page): Promise<void> {
   const cache = sharedCache();
   if (!cache || page.version === null) return;
-  const { parts: _parts, size: _size, ...meta } = page;
+  const { parts, size: _size, ...meta } = page;
   const seconds = Math.max(1, Math.floor((page.expires - Date.now()) / 1000));
-  const copy = new Response(pieces.join(NONCE_MARK), {
+  const copy = new Response(joined(parts, NONCE_MARK_BYTES), {
     headers: {
       "content-type": "text/plain",
       "cache-control": `public, max-age=${seconds}`,
@@ -281,10 +316,9 @@ function keptAs(c: Context<HonoEnv>): { version: number | null; ttl: number; low
 async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, response: Response, nonce: string) {
   const key = keyOf(c);
   const { version, ttl, lowStock } = keptAs(c);
-  const text = await new Response(body).text();
+  const bytes = new Uint8Array(await new Response(body).arrayBuffer());
   // The body cut where the nonce stood, once, for both tiers.
-  const pieces = nonce ? text.split(nonce) : [text];
-  const parts = pieces.map((part) => encoder.encode(part));
+  const parts = nonce ? cut(bytes, encoder.encode(nonce)) : [bytes];
   const size = parts.reduce((sum, part) => sum + part.byteLength, 0);
   if (size > MAX_BODY_BYTES) return;
   const headers = [...response.headers].filter(
@@ -304,7 +338,7 @@ async function keep(c: Context<HonoEnv>, body: ReadableStream<Uint8Array>, respo
   pages.set(key, page, ttl);
   // The requests waiting for this render are served now; the colo's copy follows.
   c.get("pageRender")?.();
-  await toShared(c, page, pieces);
+  await toShared(c, page);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useAtom, useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import { whenIdle } from "../client/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";

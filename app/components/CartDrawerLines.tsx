@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import type { CartList } from "../state/cart";

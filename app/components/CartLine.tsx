@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { toast } from "../client/toast";

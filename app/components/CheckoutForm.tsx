@@ -1,6 +1,7 @@
 import { useAtomValue } from "jotai";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../lib/link";
 import { getProfile, listAddresses } from "../lib/api/account";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { placeOrder } from "../lib/api/checkout";

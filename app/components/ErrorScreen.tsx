@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import { useLocale, useT } from "../lib/use-locale";
 
 /**

@@ -1,5 +1,6 @@
 import { useAtom, useAtomValue } from "jotai";
-import { Link, NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link, NavLink } from "../lib/link";
 import type { CategoryNode } from "../../contract/catalogue";
 import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";

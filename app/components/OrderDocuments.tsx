@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import type { Order } from "../lib/orders";
 import { useLocalePath, useT } from "../lib/use-locale";
 

@@ -1,4 +1,5 @@
-import { Link, redirect, useRevalidator } from "react-router";
+import { redirect, useRevalidator } from "react-router";
+import { Link } from "../lib/link";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { listOrders } from "../lib/api/orders";
 import { translate } from "../lib/i18n";

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigate } from "react-router";
+import { Form, useNavigate } from "react-router";
+import { Link } from "../lib/link";
 import type { ProductFacets } from "../../contract/catalogue";
 import { flattenCategories, type Category, type Ref } from "../lib/catalogue";
 import { translate } from "../lib/i18n";

@@ -1,6 +1,7 @@
 import { useSetAtom } from "jotai";
 import { useState } from "react";
-import { NavLink, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
+import { NavLink } from "../lib/link";
 import { toast } from "../client/toast";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { currentUserAtom } from "../state/user";

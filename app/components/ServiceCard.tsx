@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import type { Service } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import { encode } from "uqr";
 import type { TaxDocument } from "../../contract/invoices";
 import { formatMoney } from "../lib/money";

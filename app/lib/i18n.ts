@@ -20,9 +20,18 @@ const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
   ar: () => import("virtual:locale/ar/shop"),
 };
 
+/**
+ * On the server, each message without parameters once looked up (rosetta splits the dotted key and
+ * walks the tree on every call): a page asks for the same few dozen messages hundreds of times, a
+ * share of the Worker's CPU per render (docs/PERFORMANCE.md, "A fresh render within the CPU budget").
+ * `import.meta.env.SSR` is a build-time constant: the browser's bundle carries none of it.
+ */
+const looked = new Map<string, string>();
+
 export function registerMessages(locale: Locale, messages: Messages): void {
   store.set(locale, messages);
   loaded.add(locale);
+  if (import.meta.env.SSR) looked.clear();
 }
 
 export function isLoaded(locale: Locale): boolean {
@@ -47,8 +56,20 @@ export function loadLocale(locale: Locale): Promise<void> {
 
 /** Translates a dotted key; a missing key warns and falls back to English, then to the key. */
 export function translate(locale: Locale, key: string, params?: Params): string {
+  const memo = import.meta.env.SSR && !params ? `${locale}\u0000${key}` : undefined;
+  if (memo !== undefined) {
+    const known = looked.get(memo);
+    if (known !== undefined) return known;
+  }
   const value = loaded.has(locale) ? store.t(key, params, locale) : "";
-  if (value) return value;
+  if (value) {
+    // Keys are the code's own, a few hundred; the bound only guards against a key built from data.
+    if (memo !== undefined) {
+      if (looked.size >= 4096) looked.clear();
+      looked.set(memo, value);
+    }
+    return value;
+  }
   if (loaded.has(locale)) console.warn(`[i18n] missing message "${key}" for ${locale}`);
   const fallback = locale !== DEFAULT_LOCALE && loaded.has(DEFAULT_LOCALE) ? store.t(key, params, DEFAULT_LOCALE) : "";
   return fallback || key;

@@ -1,6 +1,7 @@
 import { getValue, useForm } from "@modular-forms/react";
 import { useMemo, useSyncExternalStore } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.confirm-password";
 import { AuthCard } from "../components/form/AuthCard";
 import { FormErrors } from "../components/form/FormErrors";

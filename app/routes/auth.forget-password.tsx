@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.forget-password";
 import { AuthCard } from "../components/form/AuthCard";
 import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";

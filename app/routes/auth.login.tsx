@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useState } from "react";
-import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.login";
 import { AuthCard } from "../components/form/AuthCard";
 import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";

@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
+import { Link } from "../lib/link";
 import { toast } from "../client/toast";
 import type { Route } from "./+types/auth.otp";
 import { AuthCard } from "../components/form/AuthCard";

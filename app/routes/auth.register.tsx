@@ -1,6 +1,7 @@
 import { getValue, useForm } from "@modular-forms/react";
 import { useEffect, useMemo } from "react";
-import { Link, useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.register";
 import { AuthCard } from "../components/form/AuthCard";
 import { FormErrors } from "../components/form/FormErrors";

@@ -1,6 +1,7 @@
 import { useAtomValue } from "jotai";
 import { lazy, Suspense, useEffect, useRef } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/checkout";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";

@@ -1,5 +1,6 @@
 import { Suspense } from "react";
-import { Await, Link } from "react-router";
+import { Await } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/home";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";

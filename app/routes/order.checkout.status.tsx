@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
 import { readOwned, type Owned } from "../lib/api/owned";

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Link, useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useSearchParams } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/payment-status";
 import { readOwned, type Owned } from "../lib/api/owned";
 import { getPaymentStatus } from "../lib/api/checkout";

@@ -1,4 +1,5 @@
-import { Link, redirect, redirectDocument, useRevalidator, useSearchParams } from "react-router";
+import { redirect, redirectDocument, useRevalidator, useSearchParams } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/proceed-payement";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { startPayment } from "../lib/api/checkout";

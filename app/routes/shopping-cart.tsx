@@ -1,5 +1,5 @@
 import { useAtomValue } from "jotai";
-import { Link } from "react-router";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/shopping-cart";
 import { CartLine } from "../components/CartLine";
 import { OrderSummary, type Totals } from "../components/OrderSummary";

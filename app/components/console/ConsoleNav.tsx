@@ -1,4 +1,4 @@
-import { NavLink } from "react-router";
+import { NavLink } from "../../lib/link";
 import { roleAtLeast, type StaffRole } from "../../../contract/console";
 import { useLocalePath, useT } from "../../lib/use-locale";
 

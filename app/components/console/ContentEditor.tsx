@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
+import { Link } from "../../lib/link";
 import { latinDigits } from "../../../contract/inputs";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";

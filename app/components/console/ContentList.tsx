@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../../lib/link";
 import type { ConsoleListMeta } from "../../../contract/console";
 import { useLocalePath, useT } from "../../lib/use-locale";
 import { DataTable, type Column } from "./DataTable";

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "../../lib/link";
 import type { ConsoleListMeta } from "../../../contract/console";
 import { useT } from "../../lib/use-locale";
 import { Pagination } from "../Pagination";

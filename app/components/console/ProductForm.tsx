@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { lazy, Suspense, useMemo, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../../lib/link";
 import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/console-catalogue-shapes";
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";

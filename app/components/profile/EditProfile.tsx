@@ -2,7 +2,8 @@ import { getValue, setValue, useForm, type FormStore } from "@modular-forms/reac
 import { useSignals } from "@preact/signals-react/runtime";
 import { useSetAtom } from "jotai";
 import { useMemo, type ReactNode } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
+import { Link } from "../../lib/link";
 import { FormErrors } from "../form/FormErrors";
 import { PasswordField } from "../form/PasswordField";
 import { PhoneField } from "../form/PhoneField";

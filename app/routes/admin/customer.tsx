@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/customer";
 import { getCustomer } from "../../lib/api/console-customers";
 import { DataTable } from "../../components/console/DataTable";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/dashboard";
 import { roleAtLeast } from "../../../contract/console";
 import { DataTable } from "../../components/console/DataTable";

@@ -1,4 +1,5 @@
-import { Link, Outlet, useLocation, useNavigate } from "react-router";
+import { Outlet, useLocation, useNavigate } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/layout";
 import { ConsoleNav } from "../../components/console/ConsoleNav";
 import { Logo } from "../../components/Logo";

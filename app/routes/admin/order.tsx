@@ -1,6 +1,7 @@
 import { reset, useForm } from "@modular-forms/react";
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/order";
 import {
   CARRIER_MAX,

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/orders";
 import {
   CONSOLE_ORDER_STATUSES,

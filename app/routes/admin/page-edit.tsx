@@ -1,5 +1,5 @@
 import type { Route } from "./+types/page-edit";
-import { Link } from "react-router";
+import { Link } from "../../lib/link";
 import { CONTENT_LIMITS, type ConsolePage } from "../../../contract/console-content";
 import { ContentEditor, wholeOf, type EditorRow } from "../../components/console/ContentEditor";
 import { createContentPage, deleteContentPage, getContentPage, updateContentPage } from "../../lib/api/console-content";

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/products-import";
 import { CSV_MAX_BYTES, CSV_MAX_ROWS, type CsvImportReport } from "../../../contract/console-catalogue-shapes";
 import { CsvReport } from "../../components/console/CsvReport";

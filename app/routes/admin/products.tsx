@@ -1,4 +1,5 @@
-import { Form, Link, useNavigate } from "react-router";
+import { Form, useNavigate } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/products";
 import { roleAtLeast } from "../../../contract/console";
 import { STOCK_STATES, type ConsoleProductRow } from "../../../contract/console-catalogue-shapes";

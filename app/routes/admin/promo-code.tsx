@@ -1,6 +1,7 @@
 import { useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/promo-code";
 import type { ConsolePromo, PromoCodeInput } from "../../../contract/console-promos";
 import { latinDigits } from "../../../contract/inputs";

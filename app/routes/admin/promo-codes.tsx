@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/promo-codes";
 import { PROMO_FILTERS, type ConsolePromo } from "../../../contract/console-promos";
 import { DataTable, type Column } from "../../components/console/DataTable";

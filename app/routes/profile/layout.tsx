@@ -1,4 +1,5 @@
-import { Link, Outlet, useMatches } from "react-router";
+import { Outlet, useMatches } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/layout";
 import type { ProfileHandle } from "./data";
 import { ProfileNav, sectionTitleKey } from "../../components/ProfileNav";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "../../lib/link";
 import type { Route } from "./+types/overview";
 import { useProfileUser, useProfileData } from "./data";
 import { PROFILE_SECTIONS, sectionTitleKey } from "../../components/ProfileNav";

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { registerMessages, translate } from "../../app/lib/i18n";
+
+// The server remembers messages without parameters (app/lib/i18n.ts): what it answers must stay
+// what rosetta answers, and follow messages registered later.
+describe("translate on the server", () => {
+  it("runs where the memo is compiled in", () => {
+    expect(import.meta.env.SSR).toBe(true);
+  });
+
+  it("answers a remembered message as before, and a changed one once it is registered", () => {
+    registerMessages("en", { memoTest: { plain: "First", count: "{{n}} items" } });
+    expect(translate("en", "memoTest.plain")).toBe("First");
+    expect(translate("en", "memoTest.plain")).toBe("First");
+    registerMessages("en", { memoTest: { plain: "Second", count: "{{n}} items" } });
+    expect(translate("en", "memoTest.plain")).toBe("Second");
+  });
+
+  it("fills parameters on every call and keeps locales apart", () => {
+    registerMessages("ar", { memoTest: { plain: "أول", count: "{{n}} عناصر" } });
+    expect(translate("en", "memoTest.count", { n: 2 })).toBe("2 items");
+    expect(translate("en", "memoTest.count", { n: 3 })).toBe("3 items");
+    expect(translate("ar", "memoTest.plain")).toBe("أول");
+    expect(translate("en", "memoTest.plain")).toBe("Second");
+  });
+});
