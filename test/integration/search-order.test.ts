@@ -144,3 +144,45 @@ describe("search order at scale", () => {
     expect(past).toEqual({ slugs: [], total: all.length });
   });
 });
+
+describe("the narrow copy search reads (product_ranks, migration 0019)", () => {
+  const columns = "id, active, category_id, brand_id, price, stock, is_featured";
+  const same = async (what: string) => {
+    const [ranks, products] = await env.DB.batch([
+      env.DB.prepare(`SELECT ${columns} FROM product_ranks ORDER BY id`),
+      env.DB.prepare(`SELECT ${columns} FROM products ORDER BY id`),
+    ]);
+    expect(ranks.results, what).toEqual(products.results);
+  };
+
+  it("follows every kind of write to products, including replace, a new id and delete", async () => {
+    await same("after the seeds");
+    const insert = (id: number, verb = "INSERT") =>
+      env.DB.prepare(
+        `${verb} INTO products (id, slug, sku, category_id, brand_id, name_en, name_ar, price, stock, is_featured, active)
+         VALUES (?, ?, ?, 4, 2, 'Ranked', 'مرتب', 12300, 4, 1, 1)`,
+      )
+        .bind(id, `ranked-${id}`, `RANKED-${id}`)
+        .run();
+    await insert(900_001);
+    await same("after an insert");
+    await insert(900_001, "INSERT OR REPLACE");
+    await same("after an insert or replace");
+    for (const set of [
+      "price = 99900",
+      "stock = 0",
+      "is_featured = 0",
+      "brand_id = NULL",
+      "category_id = 12",
+      "active = 0",
+      "active = 1",
+      "description_en = 'only words'",
+      "id = 900002",
+    ]) {
+      await env.DB.prepare(`UPDATE products SET ${set} WHERE id IN (900001, 900002)`).run();
+      await same(`after ${set}`);
+    }
+    await env.DB.prepare("DELETE FROM products WHERE id = 900002").run();
+    await same("after a delete");
+  });
+});

@@ -354,13 +354,15 @@ async function productPage(
     // are counted for its total, so no window function sorts every match twice (docs/
     // PERFORMANCE.md, "Search at scale"). Only the page's dozen rows are then joined in full.
     const relevance = filters.sort === "relevance";
-    // Each arm reads a matching product's row for the filters before ranking it, so BM25 (most
+    // Each arm reads a matching product's narrow row (`product_ranks`, migration 0019: shown,
+    // category, brand, price, stock, featured) for the filters before ranking it, so BM25 (most
     // of a search's time) runs only on products the filters keep: a brand keeps one in several.
-    // Without filters the arms are ranked first and the products read once, after merging.
+    // Without filters the arms are ranked first and the rows read once, after merging. Other
+    // sorts read their column (date, price, name) from `products`.
     const filtered = list.length > 0;
     const arm = (table: string, score: string, named: 0 | 1) =>
       filtered
-        ? `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN products p ON p.id = f.rowid
+        ? `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
            WHERE ${table} MATCH ? AND ${conditions}`
         : `SELECT rowid AS id, ${named} AS named, ${score} AS score FROM ${table} WHERE ${table} MATCH ?`;
     const armBinds = filtered ? [match.names, ...binds, match.details, ...binds] : [match.names, match.details];
@@ -379,7 +381,7 @@ async function productPage(
       db
         .prepare(
           `WITH s AS MATERIALIZED (
-             SELECT p.id, ${sortColumns} FROM (${found}) s CROSS JOIN products p ON p.id = s.id
+             SELECT p.id, ${sortColumns} FROM (${found}) s CROSS JOIN ${relevance ? "product_ranks" : "products"} p ON p.id = s.id
              ${relevance && filtered ? "" : whereSql}
            ), chosen AS (
              SELECT p.*, (SELECT COUNT(*) FROM s) AS total_count FROM s p ORDER BY ${pageOrder} LIMIT ? OFFSET ?
@@ -439,7 +441,7 @@ async function productPage(
     } else {
       // The matching products' facet columns once (the search matched once), then the four counts.
       const matched = match
-        ? `products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+        ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
              UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
         : "products p";
       const category = whereOf("", "category");
@@ -478,7 +480,7 @@ async function productPage(
         ? 0
         : ((await db
             .prepare(
-              `SELECT COUNT(*) AS n FROM products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+              `SELECT COUNT(*) AS n FROM product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
                  UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id ${whereSql}`,
             )
             .bind(match.names, match.details, ...binds)
