@@ -9,7 +9,8 @@
 // into docs/PERFORMANCE.md (sections "bench", "search-bench"; `--no-report` leaves it alone).
 //
 // Flags: `--products N` (only a shop of N synthetic products; 0 is the demo seed alone), `--runs N`
-// (repeat, report the median and the range), `--duration S` (seconds per load row, default 3),
+// (repeat, report the median and the range; with `--search-only`, repeat the search case on one
+// seeded shop), `--duration S` (seconds per load row, default 3),
 // `--no-build`, `--no-search`, `--search-only`, `--primary-latency MS` (the latency model below).
 //
 // `--primary-latency 150`: the same pages, and the shopper's writes and primary reads (add to cart,
@@ -633,7 +634,16 @@ else if (flag("--search-only")) {
   const count = sizes[sizes.length - 1] || 100_000;
   const shop = await prepareShop(count);
   try {
-    const body = await withWorker(shop, {}, (url) => searchBench(url, shop.products, count, shop.seededIn));
+    // `--runs N` repeats the case on the same shop (seeding 100,000 products takes minutes); each
+    // run prints its table, and the report holds the last one.
+    const body = await withWorker(shop, {}, async (url) => {
+      let last = "";
+      for (let r = 0; r < runs; r++) {
+        console.log(`\nSearch case, run ${r + 1} of ${runs} (load ${loadText()}):`);
+        last = await searchBench(url, shop.products, count, shop.seededIn);
+      }
+      return last;
+    });
     console.log(`\n${body}`);
     if (report) reportSearchBench(body);
   } finally {

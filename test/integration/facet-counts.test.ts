@@ -8,7 +8,8 @@ import { newStaff } from "../support/console";
 // The kept facet counts (migration 0018, issue 23): lists without a search read their totals and
 // facets from `product_facet_counts`, so every write to the products must keep it equal to a count
 // of the products themselves. Each test makes a real change through the shop's own paths and
-// compares the whole table with that count.
+// compares the whole table with that count, and search's narrow copy of the products
+// (`product_ranks`, migration 0019) with the products.
 
 const band = `CASE ${PRICE_BANDS.slice(0, -1)
   .map((b, i) => `WHEN price < ${b.max} THEN ${i}`)
@@ -29,8 +30,16 @@ async function counted(): Promise<string[]> {
   return results.map((r) => JSON.stringify(r));
 }
 
+/** The narrow copy search reads (migration 0019) against the products' own columns. */
+const RANK_COLUMNS = "id, active, category_id, brand_id, price, stock, is_featured";
+async function ranksOf(table: "product_ranks" | "products"): Promise<string[]> {
+  const { results } = await env.DB.prepare(`SELECT ${RANK_COLUMNS} FROM ${table} ORDER BY id`).all();
+  return results.map((r) => JSON.stringify(r));
+}
+
 async function expectKeptRight(what: string) {
   expect(await kept(), what).toEqual(await counted());
+  expect(await ranksOf("product_ranks"), what).toEqual(await ranksOf("products"));
 }
 
 beforeAll(async () => {

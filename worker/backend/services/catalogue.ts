@@ -334,9 +334,9 @@ async function productPage(
     const parts = list.filter((f) => f.facet !== without);
     // Hidden products (the console's deactivate, issue 20) are in no list, count or facet.
     const sql = [`${prefix}active = 1`, ...parts.map((f) => f.on(prefix)), ...(extra ? [extra] : [])];
-    return { sql: `WHERE ${sql.join(" AND ")}`, binds: parts.flatMap((f) => f.binds) };
+    return { sql: `WHERE ${sql.join(" AND ")}`, conditions: sql.join(" AND "), binds: parts.flatMap((f) => f.binds) };
   };
-  const { sql: whereSql, binds } = whereOf("p.");
+  const { sql: whereSql, conditions, binds } = whereOf("p.");
   const offset = (filters.page - 1) * filters.per_page;
   const order = ORDER_BY[filters.sort](match !== null, lang);
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
@@ -349,23 +349,52 @@ async function productPage(
   const statements: D1PreparedStatement[] = [];
   if (match) {
     // A product found by its name, brand or category is `named`; one found only in its
-    // description is not, and comes after every named one (ORDER_BY). The page's ids are chosen
-    // on `products` alone (sorted, counted, cut), then only those rows are joined.
-    const searchJoin = ` JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
-          SELECT rowid AS id, ${BM25} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
-          UNION ALL
-          SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
-        ) GROUP BY id) s ON s.id = p.id`;
+    // description is not, and comes after every named one (ORDER_BY). The matches, with just
+    // the columns the sort reads, are gathered once (`s`): the page is cut from them and they
+    // are counted for its total, so no window function sorts every match twice (docs/
+    // PERFORMANCE.md, "Search at scale"). Only the page's dozen rows are then joined in full.
+    const relevance = filters.sort === "relevance";
+    // Each arm reads a matching product's narrow row (`product_ranks`, migration 0019: shown,
+    // category, brand, price, stock, featured) for the filters before ranking it, so BM25 (most
+    // of a search's time) runs only on products the filters keep: a brand keeps one in several.
+    // Without filters the arms are ranked first and the rows read once, after merging. Other
+    // sorts read their column (date, price, name) from `products`.
+    const filtered = list.length > 0;
+    const arm = (table: string, score: string, named: 0 | 1) =>
+      filtered
+        ? `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
+           WHERE ${table} MATCH ? AND ${conditions}`
+        : `SELECT rowid AS id, ${named} AS named, ${score} AS score FROM ${table} WHERE ${table} MATCH ?`;
+    const armBinds = filtered ? [match.names, ...binds, match.details, ...binds] : [match.names, match.details];
+    // Other sorts do not rank, so they need neither BM25 nor which index found the product.
+    const found = relevance
+      ? `SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+           ${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}
+         ) GROUP BY id`
+      : `SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
+    const sortColumns = relevance
+      ? "s.named, p.stock > 0 AS available, s.score, p.is_featured"
+      : `p.created_at, p.price, p.${col("name", lang)}`;
+    const pageOrder = relevance ? "p.named DESC, p.available DESC, p.score ASC, p.is_featured DESC, p.id ASC" : order;
     statements.push(
       db
         .prepare(
-          `WITH chosen AS (
-             SELECT p.id, ROW_NUMBER() OVER (ORDER BY ${order}) AS position, COUNT(*) OVER () AS total_count
-             FROM products p${searchJoin} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?
+          `WITH s AS MATERIALIZED (
+             SELECT p.id, ${sortColumns} FROM (${found}) s CROSS JOIN ${relevance ? "product_ranks" : "products"} p ON p.id = s.id
+             ${relevance && filtered ? "" : whereSql}
+           ), chosen AS (
+             SELECT p.*, (SELECT COUNT(*) FROM s) AS total_count FROM s p ORDER BY ${pageOrder} LIMIT ? OFFSET ?
            )
-           SELECT ${summaryColumns(lang)}, chosen.total_count FROM chosen ${joined} ORDER BY chosen.position`,
+           SELECT ${summaryColumns(lang)}, chosen.total_count
+           FROM chosen ${joined} ORDER BY ${pageOrder.replaceAll("p.", "chosen.")}`,
         )
-        .bind(match.names, match.details, ...binds, filters.per_page, offset),
+        .bind(
+          ...(relevance ? armBinds : [match.names, match.details]),
+          ...(relevance && filtered ? [] : binds),
+          filters.per_page,
+          offset,
+        ),
     );
   } else {
     // In the sort's index order, cut at the page: no count of the rest, no sort of every match.
@@ -412,7 +441,7 @@ async function productPage(
     } else {
       // The matching products' facet columns once (the search matched once), then the four counts.
       const matched = match
-        ? `products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+        ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
              UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
         : "products p";
       const category = whereOf("", "category");
@@ -451,7 +480,7 @@ async function productPage(
         ? 0
         : ((await db
             .prepare(
-              `SELECT COUNT(*) AS n FROM products p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+              `SELECT COUNT(*) AS n FROM product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
                  UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id ${whereSql}`,
             )
             .bind(match.names, match.details, ...binds)
