@@ -31,6 +31,9 @@ const links: LinkProps[] = [
   { to: "/en/product-details/iphone-16-pro", className: "product-card__link", children: "iPhone 16 Pro" },
   { to: `/ar/product-details/${encodeURIComponent("هاتف-ذكي")}`, children: "هاتف" },
   { to: "/en/page/about#team", children: "About" },
+  // A search typed in Arabic, as the pagination and the filters carry it: raw and percent-encoded.
+  { to: "/ar/products?q=تلفزيون ذكي&page=2", children: "2" },
+  { to: `/ar/products?${new URLSearchParams({ q: "تلفزيون ذكي", page: "2" })}`, children: "2" },
   { to: "/en/profile", className: "icon-button", "aria-label": "Account", children: "Account" },
   {
     to: "/ar/products?category=tv",
