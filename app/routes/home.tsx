@@ -1,5 +1,3 @@
-import { Suspense } from "react";
-import { Await } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/home";
 import { pageCacheMiddleware } from "../middleware/page-cache";
@@ -9,7 +7,7 @@ import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { cardsOf, type Banner, type Category, type ProductSummary, type Service } from "../lib/catalogue";
-import { deferred, failLoad, routeLocale } from "../lib/loaders";
+import { optionalList, failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
@@ -27,17 +25,18 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
-  // Cards only (cardsOf), prices formatted: hydration then needs no Intl.NumberFormat.
-  const newArrivals = deferred<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 })).then((items) =>
-    cardsOf(items, locale),
-  );
-  // Only what the page shows goes into its data: four services, three banners, the tiles' fields.
-  const services = deferred<Service>(listServices(api)).then((items) =>
-    withPriceFromLabels(items.slice(0, SERVICES_SHOWN), locale),
-  );
+  // The three reads go out together and the page waits for all of them: nothing on home is
+  // streamed. They are public catalogue reads (a replica or the backend's memory answers them), so
+  // the last arrives about when the first does, and a streamed row cost a Suspense boundary, an
+  // <Await>, a hidden segment moved into place by script and a hydration-data chunk of its own:
+  // about 4 ms of the Worker's CPU per fresh render of this page (docs/PERFORMANCE.md, "A fresh
+  // render within the CPU budget"). A row that fails is left out; only the home read fails the page.
+  const newArrivals = optionalList<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 }));
+  const services = optionalList<Service>(listServices(api));
   try {
-    // The first paint: banners, category tiles and the featured row.
-    const { data } = await getHome(api);
+    // Only what the page shows goes into its data: cards (cardsOf, prices formatted, so hydration
+    // needs no Intl.NumberFormat), four services, three banners, the tiles' fields.
+    const [{ data }, arrivals, shown] = await Promise.all([getHome(api), newArrivals, services]);
     return {
       banners: (data.banners ?? []).slice(0, 3),
       categories: (data.categories ?? []).map(({ id, slug, name, product_count }) => ({
@@ -47,8 +46,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         product_count,
       })),
       featured: cardsOf((data.featured ?? []).slice(0, 8), locale),
-      newArrivals,
-      services,
+      newArrivals: cardsOf(arrivals, locale),
+      services: withPriceFromLabels(shown.slice(0, SERVICES_SHOWN), locale),
     };
   } catch (error) {
     failLoad(error, locale);
@@ -147,15 +146,6 @@ function SectionHead({ id, title, more, moreLabel }: { id: string; title: string
   );
 }
 
-function Placeholder() {
-  const t = useT();
-  return (
-    <div className="placeholder" aria-busy="true">
-      <span className="visually-hidden">{t("home.loadingSection")}</span>
-    </div>
-  );
-}
-
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { banners, categories, featured, newArrivals, services } = loaderData;
   const t = useT();
@@ -182,9 +172,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           more={`${to("/products")}?sort=newest`}
           moreLabel={t("home.viewAll")}
         />
-        <Suspense fallback={<Placeholder />}>
-          <Await resolve={newArrivals}>{(items) => <ProductGrid products={items} />}</Await>
-        </Suspense>
+        <ProductGrid products={newArrivals} />
       </section>
       <section className="section" aria-labelledby="home-services">
         <SectionHead
@@ -193,19 +181,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           more={to("/services")}
           moreLabel={t("home.allServices")}
         />
-        <Suspense fallback={<Placeholder />}>
-          <Await resolve={services}>
-            {(items) => (
-              <ul className="service-grid" role="list">
-                {items.slice(0, SERVICES_SHOWN).map((s) => (
-                  <li key={s.id}>
-                    <ServiceCard service={s} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </Await>
-        </Suspense>
+        <ul className="service-grid" role="list">
+          {services.map((s) => (
+            <li key={s.id}>
+              <ServiceCard service={s} />
+            </li>
+          ))}
+        </ul>
       </section>
     </div>
   );
