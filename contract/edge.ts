@@ -34,6 +34,12 @@ export interface ShopContext {
   publicBackendBase: string;
   /** Spec §7's separate lookup base URL (the browser's `lookup()` GETs); the backend base unless configured. */
   publicLookupBase: string;
+  /**
+   * The catalogue version the backend last gave (`GET /backend/catalogue/version`, asked at most
+   * once a second per isolate); null when the backend has no such endpoint. Every catalogue change
+   * moves it, so what was read under one version is still true while it stands.
+   */
+  catalogueVersion: () => Promise<number | null>;
   /** The own-server session of this request (user and backend token), if signed in. */
   getSession: () => Promise<{ user: SessionUser; token: string } | null>;
   waitUntil: (promise: Promise<unknown>) => void;

@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider, type RequestHandler } from
 import { shopContext } from "../contract/edge";
 import { apiApp } from "./api";
 import { readSession } from "./api/session";
-import { callBackend, externalBackend, forwardToBackend } from "./backend-client";
+import { callBackend, catalogueVersionOf, externalBackend, forwardToBackend } from "./backend-client";
 import { backendApp } from "./backend";
 import { backendBodyLimit } from "./lib/body-limit";
 import { errorBody } from "./lib/errors";
@@ -81,6 +81,7 @@ app.all("*", localeDetector(), async (c) => {
     // The browser always calls the shop's own /backend, forwarded to BACKEND_URL when it is set.
     publicBackendBase: "/backend",
     publicLookupBase: lookupBase(c.env) ?? "/backend",
+    catalogueVersion: () => catalogueVersionOf(c),
     getSession: () => (session ??= readSession(c)),
     waitUntil: (p) => c.executionCtx.waitUntil(p),
   });

@@ -66,6 +66,18 @@ export function facetView(facets: ProductFacets | undefined, locale: Locale): Fa
   };
 }
 
+/** A category as the filter offers it: the tree flattened, each with its depth. */
+export interface CategoryOption {
+  id: number;
+  slug: string;
+  name: string;
+  depth: number;
+}
+
+export function categoryOptions(tree: Category[]): CategoryOption[] {
+  return flattenCategories(tree).map(({ category: { id, slug, name }, depth }) => ({ id, slug, name, depth }));
+}
+
 /** "Name (count)" where the facets know the count. */
 const counted = (name: string, count: number | undefined) => (count === undefined ? name : `${name} (${count})`);
 
@@ -82,7 +94,7 @@ export function ProductFilters({
 }: {
   action: string;
   query: ProductQuery;
-  categories: Category[];
+  categories: CategoryOption[];
   brands: Ref[];
   facets?: FacetView | null;
 }) {
@@ -129,13 +141,13 @@ export function ProductFilters({
           <label htmlFor="filter-category">{t("catalogue.category")}</label>
           <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
             <option value="">{t("catalogue.allCategories")}</option>
-            {flattenCategories(categories).map(({ category, depth }) => (
+            {categories.map((category) => (
               <option
                 key={category.id}
                 value={category.slug}
                 disabled={facets !== null && !facets.categories[category.slug] && query.category !== category.slug}
               >
-                {`${"\u2014 ".repeat(depth)}${counted(category.name, facets ? (facets.categories[category.slug] ?? 0) : undefined)}`}
+                {`${"\u2014 ".repeat(category.depth)}${counted(category.name, facets ? (facets.categories[category.slug] ?? 0) : undefined)}`}
               </option>
             ))}
           </select>

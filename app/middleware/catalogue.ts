@@ -1,4 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
+import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
 import type { CategoryNode } from "../../contract/catalogue";
 import { catalogueContext, shopContext } from "../lib/context";
@@ -8,7 +9,8 @@ import { isLocale } from "../lib/locales";
  * The `catalogue` middleware: gives the request one shared, lazily started read of the category
  * tree for the header navigation (and the filters that need it). It starts when the first loader
  * asks, and React Router runs the loaders side by side, so there is no waterfall; a page served
- * from the page cache never starts it. A backend failure leaves the menu empty rather than
+ * from the page cache never starts it, and the isolate keeps the tree while the catalogue version
+ * stands (lib/api/reference.ts). A backend failure leaves the menu empty rather than
  * failing the page.
  */
 export const catalogueMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
@@ -17,10 +19,11 @@ export const catalogueMiddleware: MiddlewareFunction<Response> = async ({ reques
   context.set(
     catalogueContext,
     () =>
-      (tree ??= serverApi(context, request, locale)
-        .then((api) => api.get<CategoryNode[]>("/categories"))
-        .then((res) => (Array.isArray(res.data) ? res.data : []))
-        .catch(() => [] as CategoryNode[])),
+      (tree ??= referenceList(context, `${locale} /categories`, () =>
+        serverApi(context, request, locale)
+          .then((api) => api.get<CategoryNode[]>("/categories"))
+          .then((res) => (Array.isArray(res.data) ? res.data : [])),
+      ).catch(() => [] as CategoryNode[])),
   );
   return next();
 };

@@ -4,10 +4,11 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
-import { facetView, ProductFilters } from "../components/ProductFilters";
+import { categoryOptions, facetView, ProductFilters } from "../components/ProductFilters";
 import { listBrands, listProducts } from "../lib/api/catalogue";
+import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
-import { cardsOf, flattenCategories, type ListMeta } from "../lib/catalogue";
+import { cardsOf, type ListMeta } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
@@ -25,11 +26,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { query, ignored } = parseProductQuery(new URL(request.url).searchParams);
   const api = await serverApi(context, request, locale);
   try {
-    // The three reads go out together; the category tree is the one the header already asked for.
+    // The three reads go out together; the category tree is the one the header already asked for,
+    // and it and the brands are kept while the catalogue version stands (lib/api/reference.ts).
     const [list, categories, brands] = await Promise.all([
       listProducts(api, { ...backendQuery(query), facets: 1 }),
       context.get(catalogueContext)(),
-      listBrands(api).then((r) => r.data ?? []),
+      referenceList(context, `${locale} /brands`, () => listBrands(api).then((r) => r.data ?? [])),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;
     return {
@@ -44,8 +46,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         searched_for: meta.searched_for,
       },
       facets: facetView(meta.facets, locale),
-      categories,
-      brands,
+      // The filter's options only: the tree flattened to what the select and the title show (the
+      // counts come with the facets), not every node's fields and children twice over.
+      categories: categoryOptions(categories),
+      brands: brands.map(({ id, slug, name }) => ({ id, slug, name })),
     };
   } catch (error) {
     failLoad(error, locale);
@@ -56,9 +60,7 @@ export const meta: Route.MetaFunction = (args) => {
   const data = args.loaderData;
   const locale = metaLocale(args);
   const t = (key: string, p?: Record<string, string | number>) => translate(locale, key, p);
-  const category = data?.query.category
-    ? flattenCategories(data.categories).find((c) => c.category.slug === data.query.category)?.category
-    : undefined;
+  const category = data?.query.category ? data.categories.find((c) => c.slug === data.query.category) : undefined;
   let title = category
     ? t("seo.categoryTitle", { category: category.name })
     : data?.query.q
@@ -98,9 +100,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const to = useLocalePath();
   const base = to("/products");
-  const category = query.category
-    ? flattenCategories(categories).find((c) => c.category.slug === query.category)?.category
-    : undefined;
+  const category = query.category ? categories.find((c) => c.slug === query.category) : undefined;
   // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
   const heading = query.q ? (
     <Isolated text={t("catalogue.resultsFor", { q: "\uE000" })} values={[query.q]} />

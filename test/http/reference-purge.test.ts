@@ -1,0 +1,98 @@
+import { describe, expect, inject, it } from "vitest";
+import { consoleHttpSession, newStaffAccount } from "../support/console-browser.ts";
+import { jsonApi, visitorIp } from "../support/http.ts";
+
+// The category tree and the brands are kept per isolate while the catalogue version stands
+// (app/lib/api/reference.ts), no longer read from the backend on every render. A console rename
+// must still reach a page rendered afresh within the version's seconds: the storefront asks the
+// backend for the version at most once a second (worker/backend-client.ts), the backend reads it
+// from D1 at most once a second (worker/backend/cache.ts). If the kept lists ignored the version,
+// the old names would stay for REFERENCE_TTL_MS (a minute) and this test would fail.
+const base = inject("baseURL");
+const VERSION_TTL_MS = 1_000;
+const WITHIN_MS = 2 * VERSION_TTL_MS + 2_000;
+const token = crypto.randomUUID().slice(0, 8);
+
+/** The product list as a new visitor gets it rendered afresh (`no-cache` passes the page cache by). */
+async function freshList(locale: "en" | "ar"): Promise<string> {
+  const res = await fetch(`${base}/${locale}/products`, {
+    headers: { "cf-connecting-ip": visitorIp(), "cache-control": "no-cache" },
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** The filter's option for `slug` in `html`, as its label reads (without the count). */
+function optionLabel(html: string, slug: string): string | undefined {
+  const m = new RegExp(`<option value="${slug}"[^>]*>(?:— )*([^<(]+?)(?: \\(\\d+\\))?</option>`).exec(html);
+  return m?.[1];
+}
+
+describe("the kept category tree and brands follow the catalogue version", () => {
+  it("a console rename of a category and a brand shows on the list's filters rendered afresh within the version's seconds, in both languages", async () => {
+    const email = await newStaffAccount(base, "manager", "refs");
+    const { token: bearer } = await consoleHttpSession(base, email);
+    const api = jsonApi(base, { authorization: `Bearer ${bearer}`, "cf-connecting-ip": visitorIp() });
+    const slug = `refs-${token}`;
+    const category = await api("/backend/admin/categories", {
+      method: "POST",
+      body: { slug, name_en: `Kept ${token}`, name_ar: `محفوظ ${token}` },
+    });
+    expect(category.status, JSON.stringify(category.body)).toBe(201);
+    const brand = await api("/backend/admin/brands", {
+      method: "POST",
+      body: { slug, name_en: `Kept brand ${token}`, name_ar: `علامة ${token}` },
+    });
+    expect(brand.status, JSON.stringify(brand.body)).toBe(201);
+
+    // Renders until both are offered (the creation moved the version too), then twice more: kept.
+    const created = Date.now();
+    for (;;) {
+      const html = await freshList("en");
+      if (html.includes(`Kept brand ${token}`) && optionLabel(html, slug) === `Kept ${token}`) break;
+      expect(Date.now() - created, "the new category and brand are offered").toBeLessThan(WITHIN_MS);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (let i = 0; i < 2; i++) expect(optionLabel(await freshList("en"), slug)).toBe(`Kept ${token}`);
+    expect(await freshList("ar")).toContain(`علامة ${token}`);
+
+    const renamed = await Promise.all([
+      api(`/backend/admin/categories/${category.body.data.id}`, {
+        method: "PUT",
+        body: { slug, name_en: `Renamed ${token}`, name_ar: `جديد ${token}` },
+      }),
+      api(`/backend/admin/brands/${brand.body.data.id}`, {
+        method: "PUT",
+        body: { slug, name_en: `Renamed brand ${token}`, name_ar: `علامة جديدة ${token}` },
+      }),
+    ]);
+    for (const res of renamed) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const renamedAt = Date.now();
+
+    const took: Record<string, number> = {};
+    await Promise.all(
+      (["en", "ar"] as const).map(async (locale) => {
+        const [category, brand] =
+          locale === "en" ? [`Renamed ${token}`, `Renamed brand ${token}`] : [`جديد ${token}`, `علامة جديدة ${token}`];
+        for (;;) {
+          const html = await freshList(locale);
+          if (optionLabel(html, slug) === category && html.includes(brand)) break;
+          if (Date.now() - renamedAt > WITHIN_MS + 5_000) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        took[locale] = Date.now() - renamedAt;
+      }),
+    );
+    console.info(`category and brand rename shown after (ms): ${JSON.stringify(took)}`);
+    for (const locale of ["en", "ar"])
+      expect(took[locale], `${locale}: within ${WITHIN_MS} ms (${JSON.stringify(took)})`).toBeLessThanOrEqual(
+        WITHIN_MS,
+      );
+    // And it stays renamed: the old names are not served again from a kept list.
+    for (let i = 0; i < 3; i++) {
+      const html = await freshList("en");
+      expect(optionLabel(html, slug)).toBe(`Renamed ${token}`);
+      expect(html).not.toContain(`Kept brand ${token}`);
+    }
+  });
+});
