@@ -5,6 +5,7 @@ import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
 import { listProducts } from "../lib/api/catalogue";
 import { getHome, listServices } from "../lib/api/content";
+import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
 import { cardsOf, type Banner, type Category, type ProductSummary, type Service } from "../lib/catalogue";
 import { optionalList, failLoad, routeLocale } from "../lib/loaders";
@@ -32,7 +33,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // about 4 ms of the Worker's CPU per fresh render of this page (docs/PERFORMANCE.md, "A fresh
   // render within the CPU budget"). A row that fails is left out; only the home read fails the page.
   const newArrivals = optionalList<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 }));
-  const services = optionalList<Service>(listServices(api));
+  // The services change only with the catalogue version: kept per isolate (lib/api/reference.ts).
+  const services = referenceList(context, `${locale} /services`, () =>
+    listServices(api).then((r) => r.data ?? []),
+  ).catch(() => [] as Service[]);
   try {
     // Only what the page shows goes into its data: cards (cardsOf, prices formatted, so hydration
     // needs no Intl.NumberFormat), four services, three banners, the tiles' fields.

@@ -95,4 +95,57 @@ describe("the kept category tree and brands follow the catalogue version", () =>
       expect(html).not.toContain(`Kept brand ${token}`);
     }
   });
+
+  it("a console rename of a service shows on the home page rendered afresh within the version's seconds", async () => {
+    const email = await newStaffAccount(base, "manager", "refs-service");
+    const { token: bearer } = await consoleHttpSession(base, email);
+    const api = jsonApi(base, { authorization: `Bearer ${bearer}`, "cf-connecting-ip": visitorIp() });
+    const service = {
+      slug: `refs-service-${token}`,
+      name_en: `Kept service ${token}`,
+      name_ar: `خدمة ${token}`,
+      summary_en: "Kept per isolate.",
+      summary_ar: "محفوظة.",
+      description_en: "A service of the cache test.",
+      description_ar: "خدمة اختبار.",
+      features_en: [],
+      features_ar: [],
+      icon: "wrench",
+      price_from: 9900,
+      // First of the home page's four.
+      sort_order: -1000,
+    };
+    const created = await api("/backend/admin/services", { method: "POST", body: service });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.data.id as number;
+    const home = async () => {
+      const res = await fetch(`${base}/en`, {
+        headers: { "cf-connecting-ip": visitorIp(), "cache-control": "no-cache" },
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const until = async (name: string, since: number): Promise<number> => {
+      for (;;) {
+        if ((await home()).includes(name)) return Date.now() - since;
+        if (Date.now() - since > WITHIN_MS + 5_000) return Date.now() - since;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      expect(await until(`Kept service ${token}`, Date.now())).toBeLessThanOrEqual(WITHIN_MS);
+      expect(await home()).toContain(`Kept service ${token}`);
+      const renamed = await api(`/backend/admin/services/${id}`, {
+        method: "PUT",
+        body: { ...service, name_en: `Renamed service ${token}` },
+      });
+      expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+      const took = await until(`Renamed service ${token}`, Date.now());
+      console.info(`service rename shown on home after ${took} ms`);
+      expect(took).toBeLessThanOrEqual(WITHIN_MS);
+      for (let i = 0; i < 3; i++) expect(await home()).not.toContain(`Kept service ${token}`);
+    } finally {
+      await api(`/backend/admin/services/${id}`, { method: "DELETE" });
+    }
+  });
 });
