@@ -23,11 +23,10 @@ export function routeLocale(params: { locale?: string }, context: Readonly<Route
 }
 
 /**
- * A list a page can do without (a row of products, the services): its failure shows nothing rather
- * than failing the page. A page either streams it in under `<Await>` (Hydrogen's critical/deferred
- * split: the "Find a product" page's popular row) or awaits it beside its critical read (home:
- * routes/home.tsx says why).
+ * Deferred data (Hydrogen's critical/deferred split): a read a page shows below its first paint is
+ * started with the critical ones but not awaited; the page streams it in when it arrives (`<Await>`).
+ * A failure there shows nothing rather than failing the page.
  */
-export function optionalList<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
+export function deferred<T>(call: Promise<Envelope<T[]>>): Promise<T[]> {
   return call.then((r) => r.data ?? []).catch(() => [] as T[]);
 }

@@ -3,12 +3,10 @@ import type { Route } from "./+types/home";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ProductGrid } from "../components/ProductCard";
 import { ServiceCard } from "../components/ServiceCard";
-import { listProducts } from "../lib/api/catalogue";
-import { getHome, listServices } from "../lib/api/content";
-import { referenceList } from "../lib/api/reference";
+import { getHome } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
-import { cardsOf, type Banner, type Category, type ProductSummary, type Service } from "../lib/catalogue";
-import { optionalList, failLoad, routeLocale } from "../lib/loaders";
+import { cardsOf, type Banner, type Category } from "../lib/catalogue";
+import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
@@ -20,27 +18,25 @@ export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
 /** The services the home page lists. */
 const SERVICES_SHOWN = 4;
+/** The products of each row. */
+const ROW_SIZE = 8;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "home" });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
-  // The three reads go out together and the page waits for all of them: nothing on home is
-  // streamed. They are public catalogue reads (a replica or the backend's memory answers them), so
-  // the last arrives about when the first does, and a streamed row cost a Suspense boundary, an
-  // <Await>, a hidden segment moved into place by script and a hydration-data chunk of its own:
-  // about 4 ms of the Worker's CPU per fresh render of this page (docs/PERFORMANCE.md, "A fresh
-  // render within the CPU budget"). A row that fails is left out; only the home read fails the page.
-  const newArrivals = optionalList<ProductSummary>(listProducts(api, { sort: "newest", per_page: 8 }));
-  // The services change only with the catalogue version: kept per isolate (lib/api/reference.ts).
-  const services = referenceList(context, `${locale} /services`, () =>
-    listServices(api).then((r) => r.data ?? []),
-  ).catch(() => [] as Service[]);
+  // One read: `GET /home` answers everything the page shows (banners, categories, featured and new
+  // products, services), and the page waits for it whole; nothing on home is streamed. The rows
+  // used to be read apart (`/products?sort=newest`, `/services`) and streamed under <Suspense>:
+  // two more backend round trips, two boundaries with hidden segments moved into place by script
+  // and hydration-data chunks of their own, about 4–5 ms of the Worker's CPU per fresh render for
+  // rows below the fold (docs/PERFORMANCE.md, "A fresh render within the CPU budget"). "New
+  // arrivals" are the products the shop marks new (the cards' "New" flag), newest first.
   try {
+    const { data } = await getHome(api);
     // Only what the page shows goes into its data: cards (cardsOf, prices formatted, so hydration
-    // needs no Intl.NumberFormat), four services, three banners, the tiles' fields.
-    const [{ data }, arrivals, shown] = await Promise.all([getHome(api), newArrivals, services]);
+    // needs no Intl.NumberFormat), three banners, the tiles' fields, four services.
     return {
       banners: (data.banners ?? []).slice(0, 3),
       categories: (data.categories ?? []).map(({ id, slug, name, product_count }) => ({
@@ -49,9 +45,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         name,
         product_count,
       })),
-      featured: cardsOf((data.featured ?? []).slice(0, 8), locale),
-      newArrivals: cardsOf(arrivals, locale),
-      services: withPriceFromLabels(shown.slice(0, SERVICES_SHOWN), locale),
+      featured: cardsOf((data.featured ?? []).slice(0, ROW_SIZE), locale),
+      newArrivals: cardsOf((data.new_arrivals ?? []).slice(0, ROW_SIZE), locale),
+      services: withPriceFromLabels((data.services ?? []).slice(0, SERVICES_SHOWN), locale),
     };
   } catch (error) {
     failLoad(error, locale);

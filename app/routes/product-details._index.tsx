@@ -8,7 +8,7 @@ import { listProducts } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
 import { cardsOf, flattenCategories } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
-import { optionalList, failLoad, routeLocale } from "../lib/loaders";
+import { deferred, failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
@@ -22,7 +22,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   // Critical: the categories of the finder's form. Deferred: the popular products below it.
-  const popular = optionalList<ProductSummary>(listProducts(api, { sort: "relevance", per_page: 4 })).then((items) =>
+  const popular = deferred<ProductSummary>(listProducts(api, { sort: "relevance", per_page: 4 })).then((items) =>
     cardsOf(items, locale),
   );
   try {
