@@ -6,15 +6,17 @@ import { baseEnv, root } from "./lib/worker.ts";
 import { REPORT, summarize } from "./lib/summary.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
+/** Chromium's headless shell, which the browser tests run when it is there (test/support/browser.ts). */
+export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
 function run(cmd: string, args: string[]): number {
   const res = spawnSync(cmd, args, { cwd: root, env: baseEnv, stdio: "inherit" });
   return res.status ?? 1;
 }
 
-if (!existsSync(CHROMIUM)) {
+if (!existsSync(CHROMIUM) || !existsSync(HEADLESS_SHELL)) {
   if (process.getuid?.() === 0) {
-    console.log("Chromium is missing: installing Debian's chromium package…");
+    console.log("Chromium or its headless shell is missing: installing Debian's chromium packages…");
     run("apt-get", ["update"]);
     if (
       run("apt-get", [
@@ -22,6 +24,7 @@ if (!existsSync(CHROMIUM)) {
         "-y",
         "--no-install-recommends",
         "chromium",
+        "chromium-headless-shell",
         "fonts-noto-core",
         "fonts-dejavu-core",
       ]) !== 0
@@ -29,11 +32,15 @@ if (!existsSync(CHROMIUM)) {
       console.error("Installing chromium failed.");
       process.exit(1);
     }
-  } else {
+  } else if (!existsSync(CHROMIUM)) {
     console.error(
-      `Chromium is needed for the browser tests. Install it with:\n  sudo apt-get install -y chromium fonts-noto-core\n(then run npm test again)`,
+      `Chromium is needed for the browser tests. Install it with:\n  sudo apt-get install -y chromium chromium-headless-shell fonts-noto-core\n(then run npm test again)`,
     );
     process.exit(1);
+  } else {
+    console.log(
+      `The browser tests run on the full Chromium, about twice as slowly; for the headless shell:\n  sudo apt-get install -y chromium-headless-shell`,
+    );
   }
 }
 

@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -11,7 +12,20 @@ const wranglerBin = fileURLToPath(new URL("../../node_modules/wrangler/bin/wrang
 /** The build output folder (BUILD_DIR overrides, for parallel builds). */
 export const buildDir = process.env.BUILD_DIR ?? "build";
 
-export const baseEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: process.env.CI ?? "true", NO_COLOR: "1" };
+/**
+ * The environment of the wrangler (and other Node) processes the scripts and tests start. Node's
+ * compile cache keeps V8's code for wrangler's 10 MB bundle between runs: each `wrangler` start (a
+ * staff account added by `npm run staff`, which the console journeys do dozens of times, a
+ * migration, a `wrangler dev`) spends about 0.7 s less CPU compiling it (3.2 → 2.5 s for
+ * `npm run staff -- add`).
+ */
+export const baseEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CI: process.env.CI ?? "true",
+  NO_COLOR: "1",
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(root, "node_modules", ".cache", "node-compile-cache"),
+};
 
 /** Runs wrangler to completion; throws with its output on failure. */
 export function wrangler(args: string[], opts: SpawnSyncOptions = {}): string {
