@@ -17,6 +17,11 @@ export default {
   routeDiscovery: { mode: "initial" },
   future: {
     v8_middleware: true,
+    // Loaders, actions and middleware get the request as it came (React Router 8's behaviour) and
+    // read the page's URL from their `url` argument, which has React Router's own parts (`.data`,
+    // `index`, `_routes`) removed: two `new Request()` and their URL parses fewer per request
+    // (docs/PERFORMANCE.md, "A fresh render within the CPU budget").
+    v8_passThroughRequests: true,
     v8_viteEnvironmentApi: true,
     v8_splitRouteModules: true,
   },

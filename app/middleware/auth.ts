@@ -6,9 +6,8 @@ import { isLocale } from "../lib/locales";
  * The `auth` middleware (spec §6). On guarded pages an anonymous visitor is sent to
  * `/{locale}/auth/login?redirect={path}`; on the login page a signed-in visitor goes to the profile.
  */
-export const authMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
+export const authMiddleware: MiddlewareFunction<Response> = async ({ url, params, context }, next) => {
   const locale = isLocale(params.locale) ? params.locale : "en";
-  const url = new URL(request.url);
   const session = await context.get(shopContext).getSession();
   const onLogin = url.pathname.replace(/\/$/, "").endsWith("/auth/login");
   if (onLogin) {

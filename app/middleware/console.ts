@@ -10,7 +10,7 @@ import { shopContext } from "../lib/context";
  * the shop's 404 (the console does not exist for them); staff who have not entered their code
  * this sign-in are sent to /admin/sign-in, and nowhere else.
  */
-export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request, params, context }, next) => {
+export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request, url, params, context }, next) => {
   const locale = consoleLocale(params);
   const session = await context.get(shopContext).getSession();
   if (!session) throw notFoundResponse();
@@ -21,7 +21,7 @@ export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request,
     if (error instanceof ApiError && (error.status === 404 || error.status === 401)) throw notFoundResponse();
     throw error;
   }
-  const path = new URL(request.url).pathname.replace(/\.data$/, "");
+  const path = url.pathname;
   const signIn = `/${locale}/admin/sign-in`;
   if (!me.elevated && path !== signIn) throw redirect(signIn);
   if (me.elevated && path === signIn) throw redirect(`/${locale}/admin`);

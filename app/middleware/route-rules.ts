@@ -45,8 +45,7 @@ export function routeRuleFor(
   return null;
 }
 
-export const routeRulesMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
-  const url = new URL(request.url);
+export const routeRulesMiddleware: MiddlewareFunction<Response> = async ({ url }, next) => {
   const rule = routeRuleFor(url.pathname);
   if (rule) throw redirect(`${rule.to}${url.search}`, rule.status);
   return next();

@@ -4,8 +4,8 @@ import { ErrorScreen } from "../components/ErrorScreen";
 import { pageMeta } from "../lib/seo";
 
 /** The generic error page; the common handler sends 404s here. `?status=` picks the status shown. */
-export function loader({ request }: Route.LoaderArgs) {
-  const raw = Number(new URL(request.url).searchParams.get("status"));
+export function loader({ url }: Route.LoaderArgs) {
+  const raw = Number(url.searchParams.get("status"));
   const status = Number.isInteger(raw) && raw >= 400 && raw <= 599 ? raw : 404;
   return data({ status }, { status });
 }

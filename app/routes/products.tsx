@@ -21,9 +21,9 @@ import "../styles/catalogue.css";
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+export async function loader({ request, url, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
-  const { query, ignored } = parseProductQuery(new URL(request.url).searchParams);
+  const { query, ignored } = parseProductQuery(url.searchParams);
   const api = await serverApi(context, request, locale);
   try {
     // The three reads go out together; the category tree is the one the header already asked for,

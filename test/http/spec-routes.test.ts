@@ -14,6 +14,23 @@ const htmlAttrs = (html: string) => {
   return [/lang="([^"]+)"/.exec(tag)?.[1], /dir="([^"]+)"/.exec(tag)?.[1]];
 };
 
+describe("client navigations' data requests", () => {
+  // react-router.config.ts passes requests through as they came (v8_passThroughRequests): loaders
+  // and middleware read the page's URL from their `url` argument, without `.data` and `_routes`.
+  it("the loaders and middleware see the page's URL, not React Router's `.data` and `_routes`", async () => {
+    const list = await fetch(`${base}/en/products.data?category=phones&_routes=routes%2Fproducts`);
+    expect(list.status).toBe(200);
+    const payload = await list.text();
+    expect(payload).toContain("phones");
+    expect(payload).toContain('"ignored",[]');
+
+    const guarded = await fetch(`${base}/en/profile/orders.data`, { redirect: "manual" });
+    const redirect = await guarded.text();
+    expect(redirect).toContain(`/en/auth/login?redirect=${encodeURIComponent("/en/profile/orders")}`);
+    expect(redirect).not.toContain("orders.data");
+  });
+});
+
 describe("spec §2 and §8 routes", () => {
   it("§2: /en/error and /ar/error exist: the error screen in that locale, 404 with a button home", async () => {
     for (const { locale, lang, dir } of LOCALES) {

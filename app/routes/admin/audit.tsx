@@ -9,7 +9,7 @@ import { useLocale, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.audit");
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   return consoleLoad(args, async (api) => {
     const list = await listAudit(api, listParams(url, ["search", "entity", "entity_id"]));
     return { rows: list.data, meta: list.meta, search: url.searchParams.get("search") ?? "" };

@@ -11,7 +11,7 @@ import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.brands");
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   return consoleLoad(
     args,
     async (api) => {

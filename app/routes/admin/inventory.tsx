@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 const LOW_STOCK_SHOWN = 50;
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   return consoleLoad(
     args,
     async (api) => {

@@ -19,7 +19,7 @@ import { useLocale, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.orders");
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   const filters = Object.fromEntries(ORDER_FILTERS.map((key) => [key, url.searchParams.get(key) ?? ""])) as Record<
     (typeof ORDER_FILTERS)[number],
     string

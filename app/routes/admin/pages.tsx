@@ -14,7 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(
     args,
     async (api) => {
-      const list = await listContentPages(api, listParams(new URL(args.request.url)));
+      const list = await listContentPages(api, listParams(args.url));
       return { rows: list.data, meta: list.meta };
     },
     { role: "manager" },

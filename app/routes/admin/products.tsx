@@ -17,7 +17,7 @@ import { useLocale, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.products");
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   return consoleLoad(args, async (api, me) => {
     const [list, choices] = await Promise.all([
       listProducts(api, listParams(url, PRODUCT_FILTERS)),

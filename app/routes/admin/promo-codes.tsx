@@ -13,7 +13,7 @@ import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.promoCodes");
 
 export async function loader(args: Route.LoaderArgs) {
-  const url = new URL(args.request.url);
+  const url = args.url;
   return consoleLoad(args, async (api) => {
     const list = await listPromoCodes(api, listParams(url, ["status", "search"]));
     return {

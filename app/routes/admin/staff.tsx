@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 
 export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(args, async (api, me) => {
-    const list = await listStaff(api, listParams(new URL(args.request.url)));
+    const list = await listStaff(api, listParams(args.url));
     return { rows: list.data, meta: list.meta, me: me.user_id };
   });
 }

@@ -21,7 +21,7 @@ import "../../styles/account.css";
  * moving between sections does not read it again. The token goes back to the page so a new tab
  * (session storage is per tab) can call the backend with it.
  */
-export async function loader({ context, request, params }: Route.LoaderArgs) {
+export async function loader({ context, request, url, params }: Route.LoaderArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const session = await context.get(shopContext).getSession();
   if (!session) return { user: null, phone: "", identity: null };
@@ -33,7 +33,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   } catch (error) {
     // On a section the common handler decides (a revoked token goes to login); the overview shows
     // a guest instead, as the token was revoked or expired behind the own-server session.
-    if (!/\/profile\/?$/.test(new URL(request.url).pathname)) {
+    if (!/\/profile\/?$/.test(url.pathname)) {
       handleServerError(error, locale);
       throw error;
     }

@@ -5,8 +5,8 @@ import { authMiddleware } from "../../middleware/auth";
 /** Any other section: the `auth` guard first (as for every section), then a 404 (spec §8). */
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
-export function loader({ request }: Route.LoaderArgs) {
-  throw data(`Page not found: ${new URL(request.url).pathname}`, { status: 404, statusText: "Not Found" });
+export function loader({ url }: Route.LoaderArgs) {
+  throw data(`Page not found: ${url.pathname}`, { status: 404, statusText: "Not Found" });
 }
 
 export default function UnknownProfileSection() {
