@@ -29,6 +29,14 @@ export default defineConfig({
   // The Vite manifest is kept (React Router deletes it unless set here) so the bundle budget test
   // can see which files each route loads; public/.assetsignore keeps it out of the deployed assets.
   build: { assetsInlineLimit: 0, manifest: true },
+  resolve: {
+    alias: {
+      // rosetta's key lookup: the package's own ES module build (its "module" field). Vite takes a
+      // package's "browser" field first, which for dlv is a UMD file holding the function three
+      // times behind a CommonJS wrapper, in the shell every page loads (about 0.1 KB gzip).
+      dlv: "dlv/dist/dlv.es.js",
+    },
+  },
   environments: {
     client: {
       build: {

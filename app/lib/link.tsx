@@ -107,7 +107,14 @@ export function ServerNavLink(props: NavLinkProps & { ref?: React.Ref<HTMLAnchor
   );
 }
 
-export const Link: typeof RouterLink = import.meta.env.SSR ? (ServerLink as typeof RouterLink) : RouterLink;
-export const NavLink: typeof RouterNavLink = import.meta.env.SSR
-  ? (ServerNavLink as typeof RouterNavLink)
-  : RouterNavLink;
+const BaseLink = import.meta.env.SSR ? (ServerLink as typeof RouterLink) : RouterLink;
+const BaseNavLink = import.meta.env.SSR ? (ServerNavLink as typeof RouterNavLink) : RouterNavLink;
+
+/*
+ * `discover="none"` unless a link asks otherwise: `data-discover` marks the links React Router's
+ * lazy route discovery looks up, and this shop sends the whole route manifest with the first
+ * document (`routeDiscovery: "initial"`, react-router.config.ts), so the attribute was never read:
+ * 35–60 attributes per page that React wrote and the browser parsed for nothing.
+ */
+export const Link = ((props: LinkProps) => <BaseLink discover="none" {...props} />) as typeof RouterLink;
+export const NavLink = ((props: NavLinkProps) => <BaseNavLink discover="none" {...props} />) as typeof RouterNavLink;

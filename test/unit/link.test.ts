@@ -2,7 +2,7 @@ import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { Link, MemoryRouter, NavLink, Route, Routes, type LinkProps, type NavLinkProps } from "react-router";
 import { describe, expect, it } from "vitest";
-import { plainHref, ServerLink, ServerNavLink } from "../../app/lib/link";
+import { Link as ShopLink, NavLink as ShopNavLink, plainHref, ServerLink, ServerNavLink } from "../../app/lib/link";
 
 /** Renders `node` at `path` inside a router, as the server renders a page. */
 function html(path: string, node: ReactNode): string {
@@ -101,5 +101,25 @@ describe("the server's links (app/lib/link.tsx)", () => {
         expect(html(path, createElement(ServerLink, { to }, "x")), `${path} ${to}`).toBe(
           html(path, createElement(Link, { to }, "x")),
         );
+  });
+
+  it("leave out data-discover, which only lazy route discovery reads (the shop sends the whole manifest)", () => {
+    for (const path of locations) {
+      for (const props of links.filter((p) => p.discover === undefined)) {
+        const shop = html(path, createElement(ShopLink, props));
+        expect(shop, `${path} ${String(props.to)}`).toBe(
+          html(path, createElement(Link, { ...props, discover: "none" })),
+        );
+        expect(shop).not.toContain("data-discover");
+      }
+      for (const props of navLinks)
+        expect(html(path, createElement(ShopNavLink, props)), `${path} ${String(props.to)}`).toBe(
+          html(path, createElement(NavLink, { ...props, discover: "none" })),
+        );
+    }
+    // A link that asks for discovery still gets it.
+    expect(html("/en", createElement(ShopLink, { to: "/en/services", discover: "render" }, "S"))).toContain(
+      'data-discover="true"',
+    );
   });
 });
