@@ -6,9 +6,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
-import { baseEnv, freePort, prepareDatabase, root, stopWorker } from "../../scripts/lib/worker.ts";
+import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
 import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
+import { copySeededDatabase } from "../support/http.ts";
 
 const base = inject("baseURL");
 const messages = { en, ar } as const;
@@ -377,7 +378,7 @@ describe("a deploy while the shop is open", () => {
   beforeAll(async () => {
     await nextBuild;
     persistDir = mkdtempSync(join(tmpdir(), "souq-deploy-"));
-    await prepareDatabase(persistDir);
+    copySeededDatabase(persistDir);
     port = await freePort();
   }, 240_000);
   afterAll(async () => {
