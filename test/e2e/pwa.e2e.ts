@@ -335,6 +335,8 @@ describe("a deploy while the shop is open", () => {
       "--persist-to",
       persistDir,
       "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
     ];
     for (const [k, v] of Object.entries({
       ENVIRONMENT: "test",

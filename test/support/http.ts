@@ -111,7 +111,9 @@ export async function startExtraWorker(
   const persistDir = mkdtempSync(join(tmpdir(), "souq-extra-worker-"));
   try {
     if (database === "seeded") copySeededDatabase(persistDir, template);
-    const worker = await startWorker({ port: await freePort(), persistDir, vars });
+    // No request log: nothing reads it, and each line is a round trip to wrangler's Node process.
+    // Warnings and errors still reach `output()`.
+    const worker = await startWorker({ port: await freePort(), persistDir, vars, logLevel: "warn" });
     return {
       worker,
       persistDir,
