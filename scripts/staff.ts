@@ -1,12 +1,14 @@
 // Staff of the operator console (issue 20), from the command line:
 //
-//   npm run staff -- add <email> <owner|manager|support> [--remote] [--persist-to <dir>]
+//   npm run staff -- add <email> <owner|manager|support> [<email> <role> ...] [--remote] [--persist-to <dir>]
 //   npm run staff -- remove <email> [--remote]
 //   npm run staff -- list [--remote]
 //
 // The account must exist (register in the shop first): the console signs staff in with their own
 // account plus a one-time code. Locally it writes the D1 of `npm start` (.wrangler/state); with
 // --remote, the deployed database. Each change is written to the audit log as done by "cli".
+// Several accounts may be added in one run (pairs of email and role): one wrangler run, whose
+// start costs far more than the statements (the console journeys add dozens of staff).
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { wrangler } from "./lib/worker.ts";
@@ -37,7 +39,7 @@ const remote = args.includes("--remote");
 const at = args.indexOf("--persist-to");
 const persistDir = at >= 0 ? args[at + 1] : join(fileURLToPath(new URL("..", import.meta.url)), ".wrangler", "state");
 const target = remote ? ["--remote"] : ["--local", "--persist-to", persistDir];
-const [command, email, role] = args.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+const [command, email, role, ...more] = args.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
 
 if (command === "list") {
   const [rows] = execute(
@@ -50,21 +52,38 @@ if (command === "list") {
 if (!email || !EMAIL.test(email)) usage("An email address is needed.");
 
 if (command === "add") {
-  if (!ROLES.includes(role as (typeof ROLES)[number])) usage(`The role must be one of: ${ROLES.join(", ")}.`);
+  const pairs: [string, string][] = [[email, role]];
+  if (more.length % 2 !== 0) usage("Each email address needs its role.");
+  for (let i = 0; i < more.length; i += 2) pairs.push([more[i], more[i + 1]]);
+  for (const [e, r] of pairs) {
+    if (!EMAIL.test(e)) usage(`Not an email address: ${e}.`);
+    if (!ROLES.includes(r as (typeof ROLES)[number])) usage(`The role must be one of: ${ROLES.join(", ")}.`);
+  }
   const results = execute(
     target,
-    `INSERT INTO staff (user_id, role) SELECT id, ${literal(role)} FROM users WHERE email = ${literal(email)} COLLATE NOCASE
+    pairs
+      .map(
+        ([e, r]) =>
+          `INSERT INTO staff (user_id, role) SELECT id, ${literal(r)} FROM users WHERE email = ${literal(e)} COLLATE NOCASE
        ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        RETURNING user_id;
      INSERT INTO audit_log (staff_email, action, entity, entity_id, after_json)
-       SELECT 'cli', 'staff.add', 'staff', CAST(id AS TEXT), json_object('email', email, 'role', ${literal(role)})
-       FROM users WHERE email = ${literal(email)} COLLATE NOCASE;`,
+       SELECT 'cli', 'staff.add', 'staff', CAST(id AS TEXT), json_object('email', email, 'role', ${literal(r)})
+       FROM users WHERE email = ${literal(e)} COLLATE NOCASE;`,
+      )
+      .join("\n"),
   );
-  if (!results[0]?.results?.length) {
-    console.error(`No account uses ${email}. Register it in the shop first (/en/auth/register), then run this again.`);
-    process.exit(1);
-  }
-  console.log(`${email} is now ${role}. They open the console at /en/admin (or /ar/admin) after signing in.`);
+  // Two statement results per account: the staff row's RETURNING, then the audit line.
+  let missing = 0;
+  pairs.forEach(([e, r], i) => {
+    if (results[2 * i]?.results?.length)
+      console.log(`${e} is now ${r}. They open the console at /en/admin (or /ar/admin) after signing in.`);
+    else {
+      missing += 1;
+      console.error(`No account uses ${e}. Register it in the shop first (/en/auth/register), then run this again.`);
+    }
+  });
+  if (missing) process.exit(1);
 } else if (command === "remove") {
   const results = execute(
     target,

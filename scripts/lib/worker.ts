@@ -72,6 +72,7 @@ export async function startWorker({
   vars = {},
   stdio = "pipe",
   inspectorPort,
+  logLevel,
 }: {
   port: number;
   persistDir: string;
@@ -79,6 +80,11 @@ export async function startWorker({
   stdio?: "pipe" | "inherit";
   /** Where wrangler serves the Worker's V8 inspector (scripts/profile.ts); its default otherwise. */
   inspectorPort?: number;
+  /**
+   * wrangler's `--log-level`; its default (`log`) otherwise. Below `info`, the runtime no longer
+   * posts a line for every request to wrangler's Node process, which the tests never read.
+   */
+  logLevel?: "debug" | "info" | "log" | "warn" | "error" | "none";
 }): Promise<RunningWorker> {
   const args = [
     wranglerBin,
@@ -98,6 +104,7 @@ export async function startWorker({
     "--test-scheduled",
   ];
   if (inspectorPort !== undefined) args.push("--inspector-port", String(inspectorPort));
+  if (logLevel !== undefined) args.push("--log-level", logLevel);
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, {
     cwd: root,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 
 /**
  * The console's products in Chromium, in both languages (issue 20's acceptance): an owner adds a
@@ -14,10 +14,22 @@ import { newStaffAccount, signInToConsole } from "../support/console-browser.ts"
  */
 const base = inject("baseURL");
 let browser: Browser;
+/** Each test's own staff account, by its label. */
+let staff: Record<string, string>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  staff = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [
+        [`catalogue-${l}`, "owner"] as const,
+        [`import-${l}`, "manager"] as const,
+        [`catalogue-support-${l}`, "support"] as const,
+      ]),
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -76,7 +88,7 @@ for (const locale of LOCALES) {
   const t = TEXT[locale];
   describe(`products in the console (${locale})`, () => {
     it("an owner adds a product with an image and both names, and the shop shows it in both languages", async () => {
-      const owner = await newStaffAccount(base, "owner", `catalogue-${locale}`);
+      const owner = staff[`catalogue-${locale}`];
       const stamp = Date.now().toString(36);
       const slug = `aurora-lamp-${locale}-${stamp}`;
       const nameEn = `Aurora lamp ${stamp}`;
@@ -209,7 +221,7 @@ for (const locale of LOCALES) {
     });
 
     it("a manager checks a CSV file: every bad row is listed and Import stays off until a file checks clean", async () => {
-      const manager = await newStaffAccount(base, "manager", `import-${locale}`);
+      const manager = staff[`import-${locale}`];
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, manager);
       await page.goto(`${base}/${locale}/admin/products/import`);
@@ -248,7 +260,7 @@ for (const locale of LOCALES) {
     });
 
     it("support reads the products but finds nothing to change them with, and no import page", async () => {
-      const support = await newStaffAccount(base, "support", `catalogue-support-${locale}`);
+      const support = staff[`catalogue-support-${locale}`];
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, support);
       await page.goto(`${base}/${locale}/admin/products`);

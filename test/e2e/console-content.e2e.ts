@@ -5,7 +5,7 @@ import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { consoleHttpSession, newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 
 /**
  * Content and inventory in the console, in Chromium, in both languages: a manager edits a content
@@ -18,6 +18,8 @@ const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
 let browser: Browser;
 let bearer: Record<string, string>;
+/** Each journey's own manager, by its label. */
+let staff: Record<string, string>;
 
 function msg(locale: Locale, key: string, params: Record<string, string | number> = {}): string {
   const value = key
@@ -44,7 +46,16 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // The API's own manager: a console code is sent at most so often per account, so each
   // browser journey signs in with an account of its own.
-  const { token } = await consoleHttpSession(base, await newStaffAccount(base, "manager", "content-api"));
+  staff = await newStaffAccounts(
+    base,
+    Object.fromEntries([
+      ["content-api", "manager"] as const,
+      ...LOCALES.flatMap((l) =>
+        (["page", "stock", "axe"] as const).map((j) => [`content-${l}-${j}`, "manager"] as const),
+      ),
+    ]),
+  );
+  const { token } = await consoleHttpSession(base, staff["content-api"]);
   bearer = {
     "content-type": "application/json",
     accept: "application/json",
@@ -90,7 +101,7 @@ for (const locale of LOCALES) {
       expect(created.status).toBe(201);
 
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, await newStaffAccount(base, "manager", `content-${locale}`));
+      await signInToConsole(page, base, locale, staff[`content-${locale}-page`]);
       await page.goto(`${base}/${locale}/admin/pages`);
       await hydrated(page, ".console-table");
       await page.getByRole("link", { name: "Device care" }).click();
@@ -136,7 +147,7 @@ for (const locale of LOCALES) {
       expect(product, "a seeded product runs low").toBeDefined();
 
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, await newStaffAccount(base, "manager", `content-${locale}`));
+      await signInToConsole(page, base, locale, staff[`content-${locale}-stock`]);
       await page.goto(`${base}/${locale}/admin/inventory`);
       await hydrated(page, "#stock-find");
       const lowTable = page.locator("section[aria-labelledby=low-stock] tbody");
@@ -179,7 +190,7 @@ for (const locale of LOCALES) {
 
     it("the categories, brands and services pages are axe clean and fit a phone", async () => {
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, await newStaffAccount(base, "manager", `content-${locale}`));
+      await signInToConsole(page, base, locale, staff[`content-${locale}-axe`]);
       for (const area of ["categories", "brands", "services"] as const) {
         await page.goto(`${base}/${locale}/admin/${area}`);
         await hydrated(page, ".console-table");

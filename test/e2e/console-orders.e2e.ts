@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
@@ -16,9 +16,21 @@ import { visitorIp, backendJson } from "../support/http.ts";
 const base = inject("baseURL");
 let browser: Browser;
 
+/** Each test's own staff account, by its label. */
+let accounts: Record<string, string>;
+
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [
+        [`orders-${l}-manager`, "manager"] as const,
+        [`orders-${l}-support`, "support"] as const,
+      ]),
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -95,7 +107,7 @@ for (const locale of LOCALES) {
       await Promise.all([shopper.page.waitForURL(/payment-status/), shopper.page.click("button[value=pay]")]);
 
       // The manager finds it by its number.
-      const manager = await newStaffAccount(base, "manager", `orders-${locale}`);
+      const manager = accounts[`orders-${locale}-manager`];
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, manager);
       await page.goto(`${base}/${locale}/admin/orders?search=${order.number}`);
@@ -234,7 +246,7 @@ for (const locale of LOCALES) {
 
     it("support reads an order with the contact details masked and is offered no action", async () => {
       const order = await guestOrder(locale);
-      const support = await newStaffAccount(base, "support", `orders-${locale}`);
+      const support = accounts[`orders-${locale}-support`];
       const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
       await signInToConsole(page, base, locale, support);
       await page.goto(`${base}/${locale}/admin/orders/${order.number}`);

@@ -4,7 +4,7 @@ import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { newStaffAccounts, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
 
 /**
  * Promo codes, customers and the dashboard in Chromium, in both languages: a manager creates a
@@ -20,9 +20,16 @@ const msg = say;
 
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
+/** Each test's own staff account, by its label. */
+let accounts: Record<string, string>;
+
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(LOCALES.flatMap((l) => [[`promo-${l}`, "manager"] as const, [`cust-${l}`, "support"] as const])),
+  );
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
   });
@@ -120,7 +127,7 @@ async function applyCode(page: Page, locale: Locale, code: string): Promise<void
 describe("promo codes, customers and the dashboard in the console", () => {
   for (const [index, locale] of LOCALES.entries()) {
     it(`${locale}: a manager creates a code, a shopper applies it, the manager pauses it and the shopper's next try is refused`, async () => {
-      const manager = await newStaffAccount(base, "manager", `promo-${locale}`);
+      const manager = accounts[`promo-${locale}`];
       const code = `E2E${locale.toUpperCase()}${Date.now().toString(36).toUpperCase()}`;
       const staff = await newPage(browser);
       const staffPage = staff.page;
@@ -210,7 +217,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
     });
 
     it(`${locale}: support opens a customer and sees the contact data masked, never the full email`, async () => {
-      const support = await newStaffAccount(base, "support", `cust-${locale}`);
+      const support = accounts[`cust-${locale}`];
       const customer = `customer-${locale}-${Date.now().toString(36)}@example.com`;
       await customerWithOrder(customer, locale === "ar" ? "نورة العتيبي" : "Noura Alotaibi", products[index + 2]!.id);
       const { context, page, errors } = await newPage(browser);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccount, registerAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { newStaffAccounts, registerAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
 
 /**
  * The operator console's door and its owner pages in Chromium, in both languages: staff sign in
@@ -12,10 +12,18 @@ import { newStaffAccount, registerAccount, signInToConsole, STAFF_PASSWORD } fro
  */
 const base = inject("baseURL");
 let browser: Browser;
+/** Each test's own staff account, by `${role}-${locale}`. */
+let staff: Record<string, string>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  staff = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`owner-${l}`, "owner"] as const, [`support-${l}`, "support"] as const]),
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -59,7 +67,7 @@ for (const locale of LOCALES) {
     });
 
     it("an owner signs in with the emailed code, adds a staff member, and finds it in the audit log", async () => {
-      const owner = await newStaffAccount(base, "owner", `owner-${locale}`);
+      const owner = staff[`owner-${locale}`];
       const recruit = `recruit-${locale}-${Date.now()}@example.com`;
       await registerAccount(base, recruit);
       const { context, page, errors } = await newPage(browser);
@@ -89,7 +97,7 @@ for (const locale of LOCALES) {
     });
 
     it("support's console offers only support's sections, and an owner's page is a 404 for it", async () => {
-      const support = await newStaffAccount(base, "support", `support-${locale}`);
+      const support = staff[`support-${locale}`];
       const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
       await signInToConsole(page, base, locale, support);
       const nav = await page.locator(".console-nav").textContent();

@@ -6,7 +6,7 @@ import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
@@ -22,9 +22,16 @@ const base = inject("baseURL");
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 let browser: Browser;
 
+/** Each test's own staff account, by its label. */
+let accounts: Record<string, string>;
+
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(LOCALES.flatMap((l) => [[`invoice-${l}`, "manager"] as const])),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -170,7 +177,7 @@ for (const locale of LOCALES) {
       await stranger.context.close();
 
       // A refund of 11.50 SAR in the console: a credit note, linked from the order page.
-      const manager = await newStaffAccount(base, "manager", `invoice-${locale}`);
+      const manager = accounts[`invoice-${locale}`];
       const staff = await newPage(browser);
       await signInToConsole(staff.page, base, locale, manager);
       await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);

@@ -6,9 +6,10 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
-import { baseEnv, freePort, prepareDatabase, root, stopWorker } from "../../scripts/lib/worker.ts";
+import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
 import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
+import { copySeededDatabase } from "../support/http.ts";
 
 const base = inject("baseURL");
 const messages = { en, ar } as const;
@@ -334,6 +335,8 @@ describe("a deploy while the shop is open", () => {
       "--persist-to",
       persistDir,
       "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
     ];
     for (const [k, v] of Object.entries({
       ENVIRONMENT: "test",
@@ -377,7 +380,7 @@ describe("a deploy while the shop is open", () => {
   beforeAll(async () => {
     await nextBuild;
     persistDir = mkdtempSync(join(tmpdir(), "souq-deploy-"));
-    await prepareDatabase(persistDir);
+    copySeededDatabase(persistDir);
     port = await freePort();
   }, 240_000);
   afterAll(async () => {

@@ -4,7 +4,6 @@
 // goes out with navigator.sendBeacon, and the figures are read back from the console's endpoint.
 // A visit outside the sample (the suite's worker samples none, RUM_SAMPLE_RATE 0) loads neither
 // web-vitals nor sends anything.
-import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -14,7 +13,7 @@ import { measureRoutes, readBudgets } from "../../scripts/lib/bundles.ts";
 import { buildDir, type RunningWorker } from "../../scripts/lib/worker.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { seriousViolations } from "../support/axe.ts";
-import { consoleHttpSession, registerAccount, signInToConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { say } from "../support/messages.ts";
 import { startExtraWorker, TEST_VARS } from "../support/http.ts";
 
@@ -23,8 +22,8 @@ let persistDir: string;
 let stop: (() => void) | undefined;
 let browser: Browser;
 let slug: string;
-
-const root = new URL("../..", import.meta.url).pathname;
+/** Each test's own support staff member of this worker's database, by its label. */
+let accounts: Record<string, string>;
 /** A web-vitals chunk (client/rum.ts), not the small start-up one (client/rum-start.ts). */
 const RUM_CHUNK = /\/assets\/rum-(?!start)[\w-]+\.js$/;
 
@@ -38,25 +37,17 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const res = await fetch(`${shop.url}/backend/products?per_page=1`);
   slug = ((await res.json()) as { data: { slug: string }[] }).data[0].slug;
+  accounts = await newStaffAccounts(
+    shop.url,
+    { "rum-beacons": "support", "rum-en": "support", "rum-ar": "support", "rum-tab": "support" },
+    persistDir,
+  );
 });
 
 afterAll(async () => {
   await browser?.close();
   stop?.();
 });
-
-/** A new support staff member of this worker's database (registered, then `npm run staff -- add`): their email. */
-async function newSupport(): Promise<string> {
-  const email = `rum-support-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@staff.example`;
-  await registerAccount(shop.url, email);
-  const added = spawnSync(process.execPath, ["scripts/staff.ts", "add", email, "support", "--persist-to", persistDir], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
-  if (added.status !== 0) throw new Error(`staff add: ${added.stdout}\n${added.stderr}`);
-  return email;
-}
 
 /**
  * Playwright does not report a beacon sent while its document unloads: each page of the context
@@ -146,7 +137,7 @@ describe("field data from Chromium", () => {
       expect(errors, `${locale}: console errors (a CSP refusal would be one)`).toEqual([]);
     }
 
-    const { token } = await consoleHttpSession(shop.url, await newSupport());
+    const { token } = await consoleHttpSession(shop.url, accounts["rum-beacons"]);
     const read = async () => {
       const res = await fetch(`${shop.url}/backend/admin/rum`, {
         headers: { authorization: `Bearer ${token}`, accept: "application/json" },
@@ -176,7 +167,7 @@ describe("field data from Chromium", () => {
   for (const locale of LOCALES)
     it(`${locale}: the console's field-data page shows p75 per page type and locale, in the console's nav`, async () => {
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, shop.url, locale, await newSupport());
+      await signInToConsole(page, shop.url, locale, accounts[`rum-${locale}`]);
       await page.getByRole("link", { name: say(locale, "console.nav.fieldData"), exact: true }).click();
       await page.waitForURL(`${shop.url}/${locale}/admin/field-data`);
       expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
@@ -210,7 +201,7 @@ describe("field data from Chromium", () => {
     await setVisibility("hidden");
     expect(await beaconsSent(page)).toEqual([{ url: "/api/rum", size: expect.any(Number) }]);
 
-    const { token } = await consoleHttpSession(shop.url, await newSupport());
+    const { token } = await consoleHttpSession(shop.url, accounts["rum-tab"]);
     const searchRow = async () => {
       const res = await fetch(`${shop.url}/backend/admin/rum`, { headers: { authorization: `Bearer ${token}` } });
       return ((await res.json()) as { data: FieldData }).data.rows.find(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { consoleHttpSession, newStaffAccount, signInToConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { jsonApi, visitorIp } from "../support/http.ts";
 
 /**
@@ -18,9 +18,18 @@ let browser: Browser;
 
 type Locale = (typeof LOCALES)[number];
 
+/** Each test's own staff account, by its label. */
+let accounts: Record<string, string>;
+
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`returns-${l}`, "manager"] as const, [`returns-ui-${l}`, "manager"] as const]),
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -88,7 +97,7 @@ async function paidGuestOrder(locale: Locale, label: string): Promise<PaidOrder>
 
 /** A manager prepares, ships and delivers the order through the console's API. */
 async function deliverAsManager(number: string, label: string) {
-  const manager = await newStaffAccount(base, "manager", label);
+  const manager = accounts[label];
   const { token } = await consoleHttpSession(base, manager);
   const api = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
   for (const [step, body] of [
@@ -179,7 +188,7 @@ for (const locale of LOCALES) {
       await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-requested-${locale}.png`);
 
       // Staff decide, receive and refund it in the console.
-      const manager = await newStaffAccount(base, "manager", `returns-ui-${locale}`);
+      const manager = accounts[`returns-ui-${locale}`];
       const staff = await newPage(browser);
       await signInToConsole(staff.page, base, locale, manager);
       await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
-import { newStaffAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { newStaffAccounts, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { visitorIp } from "../support/http.ts";
 
@@ -35,10 +35,16 @@ function eventually<T>(fn: () => T | Promise<T>, timeout = 15_000) {
 
 let browser: Browser;
 let products: Product[] = [];
+/** Each console sign-in's own support account, by its label. */
+let accounts: Record<string, string>;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(LOCALES.flatMap((l) => [360, 1280].map((w) => [`toast-${l}-${w}`, "support"] as const))),
+  );
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
   });
@@ -144,7 +150,7 @@ describe("toasts and the header (spec §9)", () => {
 
     it(`§9 (${locale}): toasts never cover the console header's brand or tools, at 360 and 1280 px`, async () => {
       for (const width of [360, 1280]) {
-        const email = await newStaffAccount(base, "support", `toast-${locale}-${width}`);
+        const email = accounts[`toast-${locale}-${width}`];
         const { context, page } = await newPage(browser, { viewport: { width, height: 800 }, serviceWorkers: "block" });
         try {
           await page.goto(`${base}/${locale}/auth/login`);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { roleAtLeast, STAFF_ROLES, type StaffRole } from "../../contract/console.ts";
 import { readManifests } from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
-import { consoleHttpSession, newStaffAccount, registerAccount } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, registerAccount } from "../support/console-browser.ts";
 import { buyThroughCheckout } from "../support/http.ts";
 
 /**
@@ -64,8 +64,8 @@ beforeAll(async () => {
   ).data[0].id;
   productId = product;
   orderNumber = (await buyThroughCheckout(base, product, 1, "10.77.1.1")).number;
-  for (const role of STAFF_ROLES)
-    cookies[role] = (await consoleHttpSession(base, await newStaffAccount(base, role, "pages"))).cookie;
+  const staff = await newStaffAccounts(base, Object.fromEntries(STAFF_ROLES.map((role) => [`pages-${role}`, role])));
+  for (const role of STAFF_ROLES) cookies[role] = (await consoleHttpSession(base, staff[`pages-${role}`])).cookie;
 }, 120_000);
 
 const get = (path: string, who: Visitor) =>

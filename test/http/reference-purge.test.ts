@@ -1,5 +1,5 @@
-import { describe, expect, inject, it } from "vitest";
-import { consoleHttpSession, newStaffAccount } from "../support/console-browser.ts";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { consoleHttpSession, newStaffAccounts } from "../support/console-browser.ts";
 import { jsonApi, visitorIp } from "../support/http.ts";
 
 // The category tree and the brands are kept per isolate while the catalogue version stands
@@ -28,9 +28,15 @@ function optionLabel(html: string, slug: string): string | undefined {
   return m?.[1];
 }
 
+/** Each test's own manager, by its label. */
+let accounts: Record<string, string>;
+beforeAll(async () => {
+  accounts = await newStaffAccounts(base, { refs: "manager", "refs-service": "manager" });
+});
+
 describe("the kept category tree and brands follow the catalogue version", () => {
   it("a console rename of a category and a brand shows on the list's filters rendered afresh within the version's seconds, in both languages", async () => {
-    const email = await newStaffAccount(base, "manager", "refs");
+    const email = accounts.refs;
     const { token: bearer } = await consoleHttpSession(base, email);
     const api = jsonApi(base, { authorization: `Bearer ${bearer}`, "cf-connecting-ip": visitorIp() });
     const slug = `refs-${token}`;
@@ -97,7 +103,7 @@ describe("the kept category tree and brands follow the catalogue version", () =>
   });
 
   it("a console rename of a service shows on the home page rendered afresh within the version's seconds", async () => {
-    const email = await newStaffAccount(base, "manager", "refs-service");
+    const email = accounts["refs-service"];
     const { token: bearer } = await consoleHttpSession(base, email);
     const api = jsonApi(base, { authorization: `Bearer ${bearer}`, "cf-connecting-ip": visitorIp() });
     const service = {

@@ -93,6 +93,6 @@ describe("PRIMARY_LATENCY_MS on the built worker", () => {
     const reads: number[] = [];
     for (let i = 0; i < 3; i++) reads.push(await timed(() => fetch(`${worker.url}/backend/cart`, { headers: guest })));
     expect(Math.min(...reads)).toBeLessThan(MS);
-    // Seeding the worker's own database takes most of this test's time.
+    // Starting the worker of its own takes most of this test's time.
   }, 120_000);
 });

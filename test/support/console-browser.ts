@@ -27,23 +27,49 @@ export async function registerAccount(base: string, email: string, name = "Staff
   if (res.status !== 201 && res.status !== 200) throw new Error(`register ${email}: ${res.status} ${await res.text()}`);
 }
 
-/** `npm run staff -- add <email> <role>` against the suite's worker's database. */
-export function addStaffByScript(email: string, role: StaffRole): string {
+/**
+ * `npm run staff -- add <email> <role> [<email> <role> ...]` against the suite's worker's database
+ * (or `persistDir`'s): one wrangler run however many accounts, as its start is what costs.
+ */
+export function addStaffByScript(accounts: [email: string, role: StaffRole][], persistDir?: string): string {
   const res = spawnSync(
     process.execPath,
-    ["scripts/staff.ts", "add", email, role, "--persist-to", inject("persistDir")],
-    { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    ["scripts/staff.ts", "add", ...accounts.flat(), "--persist-to", persistDir ?? inject("persistDir")],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
   );
-  if (res.status !== 0) throw new Error(`staff add ${email}: ${res.stdout}\n${res.stderr}`);
+  if (res.status !== 0) throw new Error(`staff add ${accounts.join(" ")}: ${res.stdout}\n${res.stderr}`);
   return res.stdout;
 }
 
+const staffEmail = (role: StaffRole, label: string) =>
+  `${label}-${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@staff.example`;
+
 /** A new staff account of `role`, ready to sign in. */
 export async function newStaffAccount(base: string, role: StaffRole, label: string): Promise<string> {
-  const email = `${label}-${role}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@staff.example`;
-  await registerAccount(base, email);
-  addStaffByScript(email, role);
-  return email;
+  return (await newStaffAccounts(base, { [label]: role }))[label];
+}
+
+/**
+ * New staff accounts, one per label (each test keeps its own), ready to sign in: each registered
+ * in the shop at `base`, then all made staff in one `npm run staff -- add` run on that worker's
+ * database (`persistDir`, the suite's worker's by default). Answers each label's email.
+ */
+export async function newStaffAccounts(
+  base: string,
+  roles: Record<string, StaffRole>,
+  persistDir?: string,
+): Promise<Record<string, string>> {
+  const accounts = Object.entries(roles).map(([label, role]) => [label, staffEmail(role, label), role] as const);
+  for (const [, email] of accounts) await registerAccount(base, email);
+  addStaffByScript(
+    accounts.map(([, email, role]) => [email, role]),
+    persistDir,
+  );
+  return Object.fromEntries(accounts.map(([label, email]) => [label, email]));
 }
 
 /** The newest code the development outbox holds for `to` (and purpose). */

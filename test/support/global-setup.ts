@@ -1,18 +1,24 @@
+import { rmSync } from "node:fs";
 import type { TestProject } from "vitest/node";
-import { startExtraWorker, TEST_VARS } from "./http.ts";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    baseURL: string;
-    /** The D1 and KV state of that worker (for `npm run staff -- add ... --persist-to`). */
-    persistDir: string;
-  }
-}
+import { prepareSeededDatabase, startExtraWorker, TEST_VARS } from "./http.ts";
 
 /** Starts the built worker once for the HTTP and browser tests, on a free port with a fresh database. */
 export default async function setup(project: TestProject) {
-  const { worker, stop, persistDir } = await startExtraWorker(TEST_VARS, { database: "seeded" });
-  project.provide("baseURL", worker.url);
-  project.provide("persistDir", persistDir);
-  return stop;
+  const seededDatabase = prepareSeededDatabase();
+  try {
+    const { worker, stop, persistDir } = await startExtraWorker(TEST_VARS, {
+      database: "seeded",
+      template: seededDatabase,
+    });
+    project.provide("baseURL", worker.url);
+    project.provide("persistDir", persistDir);
+    project.provide("seededDatabase", seededDatabase);
+    return () => {
+      stop();
+      rmSync(seededDatabase, { recursive: true, force: true });
+    };
+  } catch (error) {
+    rmSync(seededDatabase, { recursive: true, force: true });
+    throw error;
+  }
 }

@@ -1,10 +1,23 @@
 // The JSON client of the HTTP tests against a running worker (Node): the storefront's headers
 // (same origin, JSON), answers parsed, and a production-configured worker of their own. Runs in
 // Node, like global-setup.ts.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, prepareDatabase, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { inject } from "vitest";
+import { freePort, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { applyMigrations, runSeed } from "../../scripts/seed.ts";
+
+// What the global setup (global-setup.ts) provides to the built project's tests.
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+    /** The D1 and KV state of that worker (for `npm run staff -- add ... --persist-to`). */
+    persistDir: string;
+    /** A migrated and seeded database no worker runs on, for the tests' own workers to copy. */
+    seededDatabase: string;
+  }
+}
 
 /**
  * A visitor's own network address, sent as cf-connecting-ip (Cloudflare sets it; wrangler dev
@@ -60,17 +73,47 @@ export const TEST_VARS = {
 };
 
 /**
- * One more worker of the test's own on a free port, with a database of its own: seeded with the
- * demo catalogue, or empty (no migrations), so that anything it answered from its own D1 would fail.
+ * A fresh database with the migrations applied and the demo catalogue seeded, made once per run by
+ * the global setup (three wrangler runs, about 20 s on the 2-core CI machine). Every worker that
+ * needs a seeded database of its own starts from a copy of it, which is the same state a fresh
+ * migrate and seed leaves, at the cost of a file copy.
+ */
+export function prepareSeededDatabase(): string {
+  const dir = mkdtempSync(join(tmpdir(), "souq-seeded-"));
+  try {
+    applyMigrations(dir);
+    runSeed({ local: true, persistDir: dir });
+    return dir;
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Copies the run's seeded database (`prepareSeededDatabase`, provided by the global setup as
+ * `seededDatabase`) into `persistDir`, which then holds a database of its own.
+ */
+export function copySeededDatabase(persistDir: string, template?: string): void {
+  cpSync(template ?? inject("seededDatabase"), persistDir, { recursive: true });
+}
+
+/**
+ * One more worker of the test's own on a free port, with a database of its own: a copy of the
+ * seeded one (the demo catalogue), or empty (no migrations), so that anything it answered from its
+ * own D1 would fail. `template` is the seeded database to copy (the global setup passes it; tests
+ * get the run's).
  */
 export async function startExtraWorker(
   vars: Record<string, string>,
-  { database }: { database: "seeded" | "empty" },
+  { database, template }: { database: "seeded" | "empty"; template?: string },
 ): Promise<{ worker: RunningWorker; stop: () => void; persistDir: string }> {
   const persistDir = mkdtempSync(join(tmpdir(), "souq-extra-worker-"));
   try {
-    if (database === "seeded") await prepareDatabase(persistDir);
-    const worker = await startWorker({ port: await freePort(), persistDir, vars });
+    if (database === "seeded") copySeededDatabase(persistDir, template);
+    // No request log: nothing reads it, and each line is a round trip to wrangler's Node process.
+    // Warnings and errors still reach `output()`.
+    const worker = await startWorker({ port: await freePort(), persistDir, vars, logLevel: "warn" });
     return {
       worker,
       persistDir,
