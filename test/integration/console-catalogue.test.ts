@@ -342,70 +342,63 @@ describe("images uploaded in the console", () => {
 });
 
 describe("fuzzed console catalogue inputs", () => {
-  // 220 generated calls through the backend and D1: seconds on a busy machine (3.9 s in one CI run
-  // beside another), so the fuzz suites' allowance rather than the Workers project's 5 s default.
-  it(
-    "malformed products, list queries, CSV files and uploads never cause a 5xx nor a stray write",
-    { timeout: 60_000 },
-    async () => {
-      const manager = await newStaff("manager");
-      const created = await call(manager, "POST", "/admin/products", await productInput());
-      const id = created.body.data.id as number;
-      const products = await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<number>("n");
-      const value = fc.oneof(
-        fc.string({ maxLength: 300 }),
-        fc.integer(),
-        fc.double(),
-        fc.boolean(),
-        fc.constant(null),
-        fc.array(fc.anything(), { maxLength: 5 }),
-        fc.constantFrom("'; DROP TABLE products; --", "<script>", "\u0000", "٣٤٥", "-1", "1e309", "../../etc"),
-      );
-      const fields = Object.keys(await productInput());
-      await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields, "__proto__", "id"), value), async (body) => {
-          const res = await call(manager, "PUT", `/admin/products/${id}`, body);
-          expect(res.status).toBeLessThan(500);
-          const fresh = await call(manager, "POST", "/admin/products", body);
-          expect(fresh.status).toBe(422);
-        }),
-        { numRuns: 60 },
-      );
-      await fc.assert(
-        fc.asyncProperty(
-          fc.dictionary(
-            fc.constantFrom("page", "per_page", "sort", "dir", "search", "category_id", "active", "stock"),
-            fc.string({ maxLength: 40 }),
-          ),
-          async (query) => {
-            const res = await call(manager, "GET", `/admin/products?${new URLSearchParams(query)}`);
-            expect([200, 422]).toContain(res.status);
-          },
+  it("malformed products, list queries, CSV files and uploads never cause a 5xx nor a stray write", async () => {
+    const manager = await newStaff("manager");
+    const created = await call(manager, "POST", "/admin/products", await productInput());
+    const id = created.body.data.id as number;
+    const products = await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<number>("n");
+    const value = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.anything(), { maxLength: 5 }),
+      fc.constantFrom("'; DROP TABLE products; --", "<script>", "\u0000", "٣٤٥", "-1", "1e309", "../../etc"),
+    );
+    const fields = Object.keys(await productInput());
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields, "__proto__", "id"), value), async (body) => {
+        const res = await call(manager, "PUT", `/admin/products/${id}`, body);
+        expect(res.status).toBeLessThan(500);
+        const fresh = await call(manager, "POST", "/admin/products", body);
+        expect(fresh.status).toBe(422);
+      }),
+      { numRuns: 60 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.constantFrom("page", "per_page", "sort", "dir", "search", "category_id", "active", "stock"),
+          fc.string({ maxLength: 40 }),
         ),
-        { numRuns: 60 },
-      );
-      await fc.assert(
-        fc.asyncProperty(fc.string({ maxLength: 400 }), async (text) => {
-          const res = await SELF.fetch("http://shop.test/backend/admin/products/import?dry_run=0", {
-            method: "POST",
-            headers: { ...manager.headers, "content-type": "text/csv", "cf-connecting-ip": freshIp() },
-            body: `sku,slug,name_en,name_ar,price,category_id\r\n${text}`,
-          });
-          expect(res.status).toBeLessThan(500);
-          await res.arrayBuffer();
-        }),
-        { numRuns: 60 },
-      );
-      await fc.assert(
-        fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (bytes) => {
-          expect((await upload(manager, bytes)).status).toBe(422);
-        }),
-        { numRuns: 40 },
-      );
-      // Every fuzzed create was refused; the fuzzed CSV rows could not all be good (no category).
-      expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<number>("n")).toBe(products);
-      // Some 200 requests: about 3 s on a quiet machine, more beside other work.
-    },
-    60_000,
-  );
+        async (query) => {
+          const res = await call(manager, "GET", `/admin/products?${new URLSearchParams(query)}`);
+          expect([200, 422]).toContain(res.status);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 400 }), async (text) => {
+        const res = await SELF.fetch("http://shop.test/backend/admin/products/import?dry_run=0", {
+          method: "POST",
+          headers: { ...manager.headers, "content-type": "text/csv", "cf-connecting-ip": freshIp() },
+          body: `sku,slug,name_en,name_ar,price,category_id\r\n${text}`,
+        });
+        expect(res.status).toBeLessThan(500);
+        await res.arrayBuffer();
+      }),
+      { numRuns: 60 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (bytes) => {
+        expect((await upload(manager, bytes)).status).toBe(422);
+      }),
+      { numRuns: 40 },
+    );
+    // Every fuzzed create was refused; the fuzzed CSV rows could not all be good (no category).
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM products").first<number>("n")).toBe(products);
+    // Some 200 requests: about 3 s on a quiet machine, more beside other work.
+  }, 60_000);
 });
