@@ -23,7 +23,7 @@ import { configureBrowserApi } from "./lib/api/browser";
 import { shopContext } from "./lib/context";
 import { LOCALES } from "./lib/locales";
 import { useNonce } from "./lib/nonce";
-import { useLocale, useT } from "./lib/use-locale";
+import { LocaleContext, useLocale, useRouteLocale, useT } from "./lib/use-locale";
 import { routeRulesMiddleware } from "./middleware/route-rules";
 import { validatePageMiddleware } from "./middleware/validate-page";
 import stylesUrl from "./styles/app.css?url";
@@ -64,7 +64,8 @@ export const TOASTER = {
 export const RUM_META = "souq-rum";
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const locale = useLocale();
+  // Read from the route once per render; everything below asks LocaleContext (lib/use-locale.ts).
+  const locale = useRouteLocale();
   const info = LOCALES[locale];
   const nonce = useNonce();
   const rumSampleRate = useRouteLoaderData<typeof loader>("root")?.rumSampleRate;
@@ -80,36 +81,38 @@ export function Layout({ children }: { children: React.ReactNode }) {
   }, [info]);
 
   return (
-    <html lang={info.tag} dir={info.dir}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0f5fd7" />
-        {rumSampleRate && routeId ? <meta name={RUM_META} content={`${rumSampleRate} ${routeId}`} /> : null}
-        <link rel="manifest" href={`/manifest.${locale}.webmanifest`} />
-        <link rel="apple-touch-icon" href="/icons/icon-192.png" />
-        {/* The first frame waits until the parser reaches the footer, so it shows the whole main
+    <LocaleContext value={locale}>
+      <html lang={info.tag} dir={info.dir}>
+        <head>
+          <meta charSet="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="theme-color" content="#0f5fd7" />
+          {rumSampleRate && routeId ? <meta name={RUM_META} content={`${rumSampleRate} ${routeId}`} /> : null}
+          <link rel="manifest" href={`/manifest.${locale}.webmanifest`} />
+          <link rel="apple-touch-icon" href="/icons/icon-192.png" />
+          {/* The first frame waits until the parser reaches the footer, so it shows the whole main
             content rather than the header alone; a page without the footer renders once parsed. */}
-        <link rel="expect" href="#site-footer" blocking="render" />
-        <Meta />
-        <Links />
-      </head>
-      <body>
-        <JotaiProvider store={browserStore()}>
-          <LoadingBar />
-          {children}
-          <Toaster
-            position={TOASTER.position}
-            duration={TOASTER.duration}
-            theme={TOASTER.theme}
-            style={TOASTER.style}
-            dir={info.dir}
-          />
-        </JotaiProvider>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
-      </body>
-    </html>
+          <link rel="expect" href="#site-footer" blocking="render" />
+          <Meta />
+          <Links />
+        </head>
+        <body>
+          <JotaiProvider store={browserStore()}>
+            <LoadingBar />
+            {children}
+            <Toaster
+              position={TOASTER.position}
+              duration={TOASTER.duration}
+              theme={TOASTER.theme}
+              style={TOASTER.style}
+              dir={info.dir}
+            />
+          </JotaiProvider>
+          <ScrollRestoration nonce={nonce} />
+          <Scripts nonce={nonce} />
+        </body>
+      </html>
+    </LocaleContext>
   );
 }
 
