@@ -21,12 +21,29 @@ const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
 };
 
 /**
- * On the server, each message without parameters once looked up (rosetta splits the dotted key and
+ * On the server, each message once looked up (rosetta splits the dotted key and
  * walks the tree on every call): a page asks for the same few dozen messages hundreds of times, a
  * share of the Worker's CPU per render (docs/PERFORMANCE.md, "A fresh render within the CPU budget").
  * `import.meta.env.SSR` is a build-time constant: the browser's bundle carries none of it.
  */
 const looked = new Map<string, string>();
+
+/**
+ * The memo's key: the locale, the key and the parameters as given ("{{count}} products" with a
+ * count of 12 is one entry). Parameters come from data (counts, names), so the memo is bounded
+ * (`translate`).
+ */
+function memoKey(locale: Locale, key: string, params: Params | undefined): string | undefined {
+  let memo = `${locale}\u0000${key}`;
+  if (params)
+    for (const name in params) {
+      const value = String(params[name]);
+      // The separator inside a value could make two calls one key: such a call is not memoised.
+      if (value.includes("\u0000")) return undefined;
+      memo += `\u0000${name}\u0000${value}`;
+    }
+  return memo;
+}
 
 export function registerMessages(locale: Locale, messages: Messages): void {
   store.set(locale, messages);
@@ -56,14 +73,14 @@ export function loadLocale(locale: Locale): Promise<void> {
 
 /** Translates a dotted key; a missing key warns and falls back to English, then to the key. */
 export function translate(locale: Locale, key: string, params?: Params): string {
-  const memo = import.meta.env.SSR && !params ? `${locale}\u0000${key}` : undefined;
+  const memo = import.meta.env.SSR ? memoKey(locale, key, params) : undefined;
   if (memo !== undefined) {
     const known = looked.get(memo);
     if (known !== undefined) return known;
   }
   const value = loaded.has(locale) ? store.t(key, params, locale) : "";
   if (value) {
-    // Keys are the code's own, a few hundred; the bound only guards against a key built from data.
+    // Keys are the code's own, a few hundred, times the parameters' values: the bound keeps data from growing it.
     if (memo !== undefined) {
       if (looked.size >= 4096) looked.clear();
       looked.set(memo, value);
@@ -77,8 +94,13 @@ export function translate(locale: Locale, key: string, params?: Params): string 
 
 export type Translate = (key: string, params?: Params) => string;
 
+const translators = new Map<Locale, Translate>();
+
+/** The translate function of a locale: one per locale, so components may ask for it on every render. */
 export function translator(locale: Locale): Translate {
-  return (key, params) => translate(locale, key, params);
+  let t = translators.get(locale);
+  if (!t) translators.set(locale, (t = (key, params) => translate(locale, key, params)));
+  return t;
 }
 
 /** Loads a locale for display; when it cannot be loaded, English is loaded as the fallback. */
