@@ -156,27 +156,49 @@ function joined(parts: Uint8Array[], between: Uint8Array): Uint8Array<ArrayBuffe
 }
 
 /**
+ * How common a byte is in a page's HTML: lowercase letters, spaces, quotes and markup's
+ * punctuation are everywhere (2), capitals and digits less so (1), the rest rarely (0).
+ */
+function commonness(byte: number): number {
+  if ((byte >= 0x61 && byte <= 0x7a) || ' "=/<>-_.:;'.includes(String.fromCharCode(byte))) return 2;
+  if ((byte >= 0x41 && byte <= 0x5a) || (byte >= 0x30 && byte <= 0x39)) return 1;
+  return 0;
+}
+
+/** The position in `mark` of its least common byte (the first such), which `cut` looks for. */
+function anchorOf(mark: Uint8Array): number {
+  let best = 0;
+  for (let i = 1; i < mark.byteLength && commonness(mark[best]) > 0; i++)
+    if (commonness(mark[i]) < commonness(mark[best])) best = i;
+  return best;
+}
+
+/**
  * `bytes` cut at every occurrence of `mark` (views, no copies), as `text.split(mark)` would cut the
  * text. Bytes rather than text: a rendered page was decoded, split and each part encoded again to
  * be kept, then joined and encoded once more for the colo's copy, part of every fresh render's CPU
  * (docs/PERFORMANCE.md, "A fresh render within the CPU budget"). UTF-8 never encodes an ASCII
  * character inside another character's bytes, so an ASCII mark (the nonce is base64) is found
- * where the text has it and nowhere else.
+ * where the text has it and nowhere else. The scan looks for the mark's rarest byte (a nonce's
+ * capital or digit rather than its first letter, which a page holds hundreds of times) and
+ * compares the whole mark around each one, in order, so the cuts are the leftmost as split's.
  */
 export function cut(bytes: Uint8Array, mark: Uint8Array): Uint8Array[] {
   const parts: Uint8Array[] = [];
-  const first = mark[0];
+  const offset = anchorOf(mark);
+  const anchor = mark[offset];
   let from = 0;
-  let at = bytes.indexOf(first, from);
-  while (at !== -1 && at + mark.byteLength <= bytes.byteLength) {
-    let i = 1;
-    while (i < mark.byteLength && bytes[at + i] === mark[i]) i++;
+  let at = bytes.indexOf(anchor, from + offset);
+  while (at !== -1 && at - offset + mark.byteLength <= bytes.byteLength) {
+    const start = at - offset;
+    let i = 0;
+    while (i < mark.byteLength && bytes[start + i] === mark[i]) i++;
     if (i === mark.byteLength) {
-      parts.push(bytes.subarray(from, at));
-      from = at + mark.byteLength;
-      at = bytes.indexOf(first, from);
+      parts.push(bytes.subarray(from, start));
+      from = start + mark.byteLength;
+      at = bytes.indexOf(anchor, from + offset);
     } else {
-      at = bytes.indexOf(first, at + 1);
+      at = bytes.indexOf(anchor, at + 1);
     }
   }
   parts.push(bytes.subarray(from));

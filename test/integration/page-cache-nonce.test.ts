@@ -52,19 +52,27 @@ async function visit(n: string, nonce: string): Promise<{ text: string; tier: st
 
 describe("the page cache's copy of a page with a nonce", () => {
   it("cuts bytes where text.split would cut the text", () => {
-    const mark = "Ab3+/=";
-    for (const text of [
-      "",
-      mark,
-      `${mark}${mark}`,
-      `x${mark}y`,
-      "AAb3+/Ab3+/",
-      `عربي${mark}عربي`,
-      "Ab3+",
-      `${mark}A`,
-    ]) {
-      const parts = cut(encoder.encode(text), encoder.encode(mark)).map((p) => decoder.decode(p));
-      expect(parts, text).toEqual(text.split(mark));
+    // Marks whose rarest byte (the one the scan looks for) is first, in the middle, last, or
+    // repeated, and marks that overlap themselves: split's cuts are the leftmost, never overlapping.
+    for (const mark of ["Ab3+/=", "abcD", "abXab", "aQaQa", "xyz9", "\u0000page\u0000", "aa", "==b=="]) {
+      for (const text of [
+        "",
+        mark,
+        `${mark}${mark}`,
+        `x${mark}y`,
+        `${mark.slice(1)}${mark}${mark.slice(0, -1)}`,
+        `${mark[0]}${mark}${mark}${mark.at(-1)}`,
+        `عربي${mark}عربي`,
+        mark.slice(0, -1),
+        `${mark}A`,
+        `${mark}${mark.slice(1)}${mark}`,
+        "aaaaa",
+        "aQaQaQaQa",
+        "abXabXab",
+      ]) {
+        const parts = cut(encoder.encode(text), encoder.encode(mark)).map((p) => decoder.decode(p));
+        expect(parts, `${JSON.stringify(text)} / ${JSON.stringify(mark)}`).toEqual(text.split(mark));
+      }
     }
   });
 
