@@ -133,6 +133,7 @@ describe("checkout", () => {
       address,
       contents,
       totals: computeTotals(contents.subtotal, 0, "standard", commerceSettings({})),
+      vatRate: commerceSettings({}).vatRate,
       promo: null,
       reservedUntil: new Date(Date.now() + 60_000).toISOString(),
       lang: "en" as const,

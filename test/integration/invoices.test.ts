@@ -2,7 +2,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { TaxDocument } from "../../contract/invoices";
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from "../../worker/backend/services/payment-providers/sandbox";
-import { allocate, decodeZatcaQr, sellerOf, zatcaQr } from "../../worker/backend/services/invoices";
+import {
+  allocate,
+  decodeZatcaQr,
+  ensureDocuments,
+  presentTaxDocument,
+  sellerOf,
+  zatcaQr,
+} from "../../worker/backend/services/invoices";
+import { refundOrder } from "../../worker/backend/services/fulfilment";
+import type { OrderRow } from "../../worker/backend/services/orders";
 import { call, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder, placeOrder } from "../support/orders";
@@ -196,5 +205,54 @@ describe("a refund's credit note", () => {
     });
     expect(declined.status).toBe(422);
     expect((await call(shopper, "GET", `/orders/${number}`)).body.data.credit_notes).toEqual([]);
+  });
+});
+
+describe("documents after the VAT rate changes", () => {
+  const orderRow = async (number: string) =>
+    (await env.DB.prepare("SELECT * FROM orders WHERE number = ?").bind(number).first<OrderRow>())!;
+
+  it("an order keeps the rate it was charged at: its invoice and a later refund's credit note use it, not the new one", async () => {
+    const shopper = await newUser();
+    const { number } = await paidOrder(shopper, { price: 23000 });
+    const order = await orderRow(number);
+    // Charged at the configured 15 %: the order remembers it.
+    expect(order.vat_rate).toBe(0.15);
+    expect(order.vat).toBe(Math.round((order.total * 0.15) / 1.15));
+
+    // The operator then sets VAT_RATE to 5 % (a new law): a document of this order does not change.
+    const later = { ...env, VAT_RATE: "0.05" };
+    const invoiceRow = (await ensureDocuments(later, order)).find((d) => d.kind === "invoice")!;
+    const before = await presentTaxDocument(env, order, invoiceRow, "en");
+    const after = await presentTaxDocument(later, order, invoiceRow, "en");
+    expect(after).toEqual(before);
+    expect(after.vat_rate).toBe(0.15);
+    // Each line's price without VAT is worked out at the order's rate.
+    const item = after.lines[0];
+    expect(item.unit_price).toBe(Math.round(23000 / 1.15));
+
+    // A refund under the new configuration takes back the VAT the sale charged: 57.50 holds 7.50 at 15 % (2.74 at 5 %).
+    const outcome = await refundOrder(later, order, 5750, { kind: "system" }, { lang: "en", reason: "Scratched" });
+    expect(outcome.succeeded).toBe(true);
+    const note = (await ensureDocuments(later, await orderRow(number))).find((d) => d.kind === "credit_note")!;
+    expect(note).toMatchObject({ total: 5750, vat: 750 });
+    const presented = await presentTaxDocument(later, await orderRow(number), note, "en");
+    expect(presented).toMatchObject({ vat_rate: 0.15, vat: 750, subtotal: 5000 });
+    expect(decodeZatcaQr(presented.qr)[5]).toBe("7.50");
+
+    // A credit note issued on first read (a refund from before documents existed) takes the order's rate too.
+    await env.DB.prepare("DELETE FROM tax_documents WHERE id = ?").bind(note.id).run();
+    const reissued = (await ensureDocuments(later, await orderRow(number))).find((d) => d.kind === "credit_note")!;
+    expect(reissued.vat).toBe(750);
+  });
+
+  it("an order placed before orders kept their rate uses the configured one, as before", async () => {
+    const shopper = await newUser();
+    const { number } = await paidOrder(shopper, { price: 11500 });
+    await env.DB.prepare("UPDATE orders SET vat_rate = NULL WHERE number = ?").bind(number).run();
+    const order = await orderRow(number);
+    const invoiceRow = (await ensureDocuments(env, order)).find((d) => d.kind === "invoice")!;
+    expect((await presentTaxDocument(env, order, invoiceRow, "en")).vat_rate).toBe(0.15);
+    expect((await presentTaxDocument({ ...env, VAT_RATE: "0.05" }, order, invoiceRow, "en")).vat_rate).toBe(0.05);
   });
 });

@@ -93,6 +93,7 @@ async function writeRacedOrder(user: Shopper, code: string, email: string) {
     address,
     contents,
     totals: computeTotals(contents.subtotal, Math.floor(contents.subtotal / 10), "standard", settings),
+    vatRate: settings.vatRate,
     promo: { id: await promoId(code), code },
     reservedUntil: isoIn(30),
     lang: "en",

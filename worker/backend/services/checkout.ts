@@ -307,6 +307,7 @@ export async function placeOrder(
     address,
     contents,
     totals,
+    vatRate: settings.vatRate,
     promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
     reservedUntil: isoIn(settings.reservationMinutes),
     networkHash: origin.networkHash,
@@ -326,6 +327,8 @@ export interface OrderDraft {
   /** The cart as read before the batch; the batch itself re-checks the stock. */
   contents: CartContents;
   totals: Totals;
+  /** The VAT rate `totals.vat` was worked out at, kept with the order for its documents. */
+  vatRate: number;
   promo: { id: number; code: string } | null;
   reservedUntil: string;
   networkHash?: string | null;
@@ -350,8 +353,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
              promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
-             lang, site_origin)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)`,
+             lang, site_origin, vat_rate)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -374,6 +377,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           draft.networkHash ?? null,
           lang,
           draft.siteOrigin ?? null,
+          // The order's documents state this rate (services/invoices.ts).
+          draft.vatRate,
         ),
     ];
     for (const line of contents.lines) {

@@ -33,8 +33,7 @@ import { paymentProvider, type PaymentRecord, type RefundResult } from "./paymen
 import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
-import { commerceSettings } from "./checkout";
-import { creditNoteStatements } from "./invoices";
+import { creditNoteStatements, vatRateOf } from "./invoices";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
@@ -368,7 +367,7 @@ export async function refundOrder(
     }),
     ...(succeeded ? notifyStatements(db, order, "refunded", { ref: id, detail: { amount, refund_id: id } }) : []),
   );
-  if (succeeded) settle.push(...creditNoteStatements(db, order, { id, amount }, commerceSettings(env).vatRate));
+  if (succeeded) settle.push(...creditNoteStatements(db, order, { id, amount }, vatRateOf(env, order)));
   await db.batch(settle);
   if (succeeded) await flushNotifications(env, order.id);
   const refund = (await refundsOf(db, order.id)).find((r) => r.id === id)!;

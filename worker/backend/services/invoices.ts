@@ -52,6 +52,14 @@ export function invoiceStatements(db: D1Database, order: { id: number }): D1Prep
   ];
 }
 
+/**
+ * The VAT rate of an order's documents: the one it was charged at (migration 0020), or for an order
+ * placed before orders kept it, the configured rate.
+ */
+export function vatRateOf(env: Env, order: { vat_rate?: number | null }): number {
+  return order.vat_rate ?? commerceSettings(env).vatRate;
+}
+
 /** The VAT contained in an amount that includes it, rounded to the halala like checkout's totals. */
 export const vatIn = (amount: number, rate: number) => Math.round((amount * rate) / (1 + rate));
 
@@ -99,7 +107,7 @@ export async function ensureDocuments(env: Env, order: OrderRow): Promise<TaxDoc
   const missingInvoice = order.paid_at !== null && !docs.some((d) => d.kind === "invoice");
   const missingNotes = refunds.filter((r) => !docs.some((d) => d.refund_id === r.id));
   if (!missingInvoice && !missingNotes.length) return docs;
-  const rate = commerceSettings(env).vatRate;
+  const rate = vatRateOf(env, order);
   await db.batch([
     ...invoiceStatements(db, order),
     ...missingNotes.flatMap((r) => creditNoteStatements(db, order, r, rate).slice(1)),
@@ -227,7 +235,7 @@ export async function presentTaxDocument(
   lang: Lang,
 ): Promise<TaxDocument> {
   const seller = sellerOf(env, lang);
-  const rate = commerceSettings(env).vatRate;
+  const rate = vatRateOf(env, order);
   const excl = (incl: number) => Math.round(incl / (1 + rate));
   let lines: TaxDocumentLine[];
   if (doc.kind === "invoice") {

@@ -45,6 +45,8 @@ export interface OrderRow extends Totals {
   cancelled_at: string | null;
   /** Refunded so far (succeeded and pending refunds), in halalas. */
   refunded: number;
+  /** The VAT rate the order was charged at (migration 0020); null for orders placed before it. */
+  vat_rate: number | null;
   created_at: string;
   updated_at: string;
 }
