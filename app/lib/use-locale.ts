@@ -29,8 +29,11 @@ export const LocaleContext = createContext<Locale | null>(null);
 /** The locale of the page being shown (see `useRouteLocale`). Only under the root's Layout. */
 export function useLocale(): Locale {
   const locale = use(LocaleContext);
-  if (locale === null) throw new Error("useLocale is used outside the root Layout's LocaleContext");
-  return locale;
+  // Every page renders on the server first, where a component outside the Layout fails loudly; the
+  // browser's bundle leaves the check out (`import.meta.env.SSR` is a build-time constant).
+  if (import.meta.env.SSR && locale === null)
+    throw new Error("useLocale is used outside the root Layout's LocaleContext");
+  return locale as Locale;
 }
 
 export function useT(): Translate {
