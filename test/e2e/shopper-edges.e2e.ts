@@ -244,7 +244,11 @@ describe("toasts and the header (spec §9)", () => {
 
         // Hovered, the stack expands (and sonner holds its timers); left, it collapses again.
         await phase("expand");
-        await page.hover("[data-sonner-toast][data-front=true]");
+        // At once, without Playwright's wait for a still element: the stack is still sliding into
+        // place and a toast behind may lie over the front one's centre, and on a loaded machine that
+        // wait outlasted the toasts' 3 s (a CI run: retried until they left, then timed out). The
+        // pointer over any toast is over the stack, which is what expands it.
+        await page.locator("[data-sonner-toast][data-front=true]").hover({ force: true });
         await eventually(() => page.locator("[data-sonner-toast][data-expanded=false]").count()).toBe(0);
         await toastsSettled(page);
         await page.screenshot({ path: `${SCREENSHOTS}/toasts-expanded-${locale}.png` });
