@@ -10,6 +10,15 @@ import { localeParts } from "./scripts/lib/locale-parts.ts";
  * - `built`: HTTP tests and Chromium journeys against the real built worker under `wrangler dev`,
  *   started once by the global setup on a free port with a fresh, seeded database.
  */
+/**
+ * Files of the `workers` and `node` projects run two at a time: each has its own runtime and
+ * storage (a Miniflare per file), and most of a file's time is starting that runtime, so the
+ * second core halves it. The `built` files share one worker and one database, and a Chromium
+ * journey keeps more than a core busy, so they run one at a time, after the others.
+ */
+const SIDE_BY_SIDE = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+const ONE_AT_A_TIME = { maxWorkers: 1, sequence: { groupOrder: 1 } };
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("worker/backend/migrations");
   return {
@@ -37,6 +46,7 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+            ...SIDE_BY_SIDE,
             setupFiles: ["./test/support/apply-migrations.ts"],
           },
         },
@@ -47,6 +57,7 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
+            ...SIDE_BY_SIDE,
             include: ["test/node/**/*.test.ts", "test/unit-node/**/*.test.ts"],
           },
         },
@@ -54,6 +65,7 @@ export default defineConfig(async () => {
           test: {
             name: "built",
             environment: "node",
+            ...ONE_AT_A_TIME,
             include: ["test/http/**/*.test.ts", "test/e2e/**/*.e2e.ts"],
             globalSetup: ["./test/support/global-setup.ts"],
             testTimeout: 60_000,

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
-import { launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot, networkQuiet } from "../support/browser.ts";
+import {
+  AS_SHOPPER,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+  fullPageScreenshot,
+  networkQuiet,
+} from "../support/browser.ts";
 
 const base = inject("baseURL");
 const MESSAGES = { en, ar } as const;
@@ -134,7 +142,8 @@ describe("checkout journey in Chromium", () => {
   for (const [index, locale] of LOCALES.entries()) {
     it(`${locale}: a guest adds two products, changes a quantity, applies a promo code, checks out, pays after a declined card, and tracks the order`, async () => {
       const [p1, p2] = [products[index * 3], products[index * 3 + 1]];
-      const { context, page, errors } = await newPage(browser);
+      // As a shopper's browser has it: the service worker installing and links prefetching meanwhile.
+      const { context, page, errors } = await newPage(browser, AS_SHOPPER);
       page.on("pageerror", (e) => console.error(`page error at ${page.url()}: ${String(e)}`));
       const email = `guest-${locale}-${Date.now()}@example.com`;
 
@@ -267,7 +276,7 @@ describe("checkout journey in Chromium", () => {
       });
       expect(reg.status).toBeLessThan(300);
 
-      const { context, page } = await newPage(browser);
+      const { context, page } = await newPage(browser, AS_SHOPPER);
       await addFromProductPage(page, locale, product);
       await closeDrawer(page);
 

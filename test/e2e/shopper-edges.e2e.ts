@@ -112,7 +112,10 @@ describe("toasts and the header (spec §9)", () => {
   for (const locale of LOCALES) {
     for (const width of [360, 1280]) {
       it(`§9 (${locale}, ${width} px): toasts never cover the header's logo, search, language switch, sign-in or cart`, async () => {
-        const { context, page, errors } = await newPage(browser, { viewport: { width, height: 800 } });
+        const { context, page, errors } = await newPage(browser, {
+          viewport: { width, height: 800 },
+          serviceWorkers: "allow",
+        });
         try {
           await page.goto(`${base}/${locale}/product-details/${products[0].slug}`);
           await hydrated(page, ".add-to-cart__button");
@@ -151,7 +154,7 @@ describe("toasts and the header (spec §9)", () => {
     it(`§9 (${locale}): toasts never cover the console header's brand or tools, at 360 and 1280 px`, async () => {
       for (const width of [360, 1280]) {
         const email = accounts[`toast-${locale}-${width}`];
-        const { context, page } = await newPage(browser, { viewport: { width, height: 800 }, serviceWorkers: "block" });
+        const { context, page } = await newPage(browser, { viewport: { width, height: 800 } });
         try {
           await page.goto(`${base}/${locale}/auth/login`);
           await hydrated(page, "form.auth-form");
@@ -181,7 +184,7 @@ describe("toasts and the header (spec §9)", () => {
     });
 
     it(`§9 (${locale}): toasts collapse in 300 ms — stacking, expanding, collapsing and leaving all run 300 ms transitions`, async () => {
-      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page, errors } = await newPage(browser);
       try {
         // Every transition that starts on the toaster, a toast or a toast's content, with its
         // duration as the browser runs it (the CSSTransition's timing) and the toast's state then.

@@ -259,7 +259,7 @@ for (const locale of LOCALES) {
 for (const locale of LOCALES) {
   describe(`§9 toasts and the loading bar in Chromium (${locale})`, () => {
     it("§9: toasts sit top-right in the dark theme and close after 3000 ms", async () => {
-      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page } = await newPage(browser);
       await page.goto(`${base}/${locale}/product-details/${await inStockProduct()}`);
       await hydrated(page, ".add-to-cart__button");
       // The page notes when the toast arrives and when sonner starts taking it away (data-removed):
@@ -295,7 +295,7 @@ for (const locale of LOCALES) {
     });
 
     it("§4: a loading toast is not closed automatically: it stays past 3000 ms until the answer replaces it", async () => {
-      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page } = await newPage(browser);
       await page.goto(`${base}/${locale}/contact-us`);
       await hydrated(page, "#contact-name");
       // The backend takes 5 s to answer.
@@ -328,14 +328,8 @@ for (const locale of LOCALES) {
     });
 
     it("§9: the loading bar is 3 px, waits the 200 ms throttle, runs while a navigation is slow and hides 500 ms after it ends", async () => {
-      const { context, page } = await newPage(browser, { serviceWorkers: "block" });
-      // On Save-Data nothing is prefetched: the navigation below fetches its own data, once.
-      await page.addInitScript(() =>
-        Object.defineProperty(navigator, "connection", {
-          configurable: true,
-          value: Object.assign(new EventTarget(), { saveData: true, effectiveType: "4g" }),
-        }),
-      );
+      // Link prefetch is off (newPage's default, Save-Data): the navigation below fetches its own data, once.
+      const { context, page } = await newPage(browser);
       await page.goto(`${base}/${locale}`);
       await hydrated(page, "#site-search");
       // The next page's data takes 1.5 s.

@@ -110,7 +110,7 @@ describe("storefront pages in Chromium", () => {
     });
 
     it(`${locale}: a page-data request the browser cancels is asked once more, and the next page shows`, async () => {
-      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}/products`);
       await hydrated(page);
       const first = await cards(page);
@@ -337,7 +337,7 @@ describe("storefront pages in Chromium", () => {
     it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`, async () => {
       // A first visit: no service worker controls the page (under one it works the same;
       // test/e2e/pwa.e2e.ts).
-      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page, errors } = await newPage(browser, { prefetch: true });
       // Every script the page asks for, from the start: none may be asked for twice.
       const scripts: string[] = [];
       page.on("request", (r) => {
@@ -407,7 +407,7 @@ describe("storefront pages in Chromium", () => {
     });
 
     it(`${locale}: §9 link prefetch is on by default, on visibility: any shop link prefetches once in view (the header's now, the footer's only once scrolled to)`, async () => {
-      const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+      const { context, page, errors } = await newPage(browser, { prefetch: true });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(`${base}/${locale}`);
       await hydrated(page);
@@ -427,7 +427,7 @@ describe("storefront pages in Chromium", () => {
 
     it(`${locale}: on Save-Data nothing is prefetched, and nothing before the page has loaded`, async () => {
       for (const saveData of [true, false]) {
-        const { context, page, errors } = await newPage(browser, { serviceWorkers: "block" });
+        const { context, page, errors } = await newPage(browser, { prefetch: true });
         await page.addInitScript((save) => {
           Object.defineProperty(navigator, "connection", {
             configurable: true,

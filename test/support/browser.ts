@@ -32,16 +32,46 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+  /**
+   * The shop's service worker. Blocked unless a test is about it or about the whole shop as a
+   * shopper has it: in a fresh context it installs and precaches every chunk, font and offline
+   * page (about 150 files), which cost more Chromium and worker CPU than most journeys' own steps.
+   * It is allowed in test/e2e/pwa.e2e.ts and in the checkout journeys.
+   */
+  serviceWorkers?: "allow" | "block";
+  /**
+   * Link prefetch (spec §9). Off unless a test is about it or about the whole shop, by the
+   * shopper's own setting the shop honours: Save-Data (client/prefetch.ts). On, each idle moment
+   * prefetches the data and code of another link in view, a loader run in the worker each time,
+   * for as long as the page stays open. On in the prefetch tests and in the checkout journeys.
+   */
+  prefetch?: boolean;
+}
+
+/** Everything on, as a shopper's browser has it: the service worker and link prefetch. */
+export const AS_SHOPPER = { serviceWorkers: "allow", prefetch: true } as const satisfies PageOptions;
+
+/** Emulates the browser's Save-Data setting (and a 4G connection) before any of the page's scripts run. */
+export function saveData(on: boolean): void {
+  Object.defineProperty(navigator, "connection", {
+    configurable: true,
+    value: Object.assign(new EventTarget(), { saveData: on, effectiveType: "4g" }),
+  });
+}
+
 export async function newPage(
   browser: Browser,
-  opts: { viewport?: { width: number; height: number }; serviceWorkers?: "allow" | "block" } = {},
+  opts: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     viewport: opts.viewport ?? { width: 1280, height: 900 },
     // Each context is its own visitor, from its own network, as shoppers are in production.
     extraHTTPHeaders: { "cf-connecting-ip": visitorIp() },
-    serviceWorkers: opts.serviceWorkers ?? "allow",
+    serviceWorkers: opts.serviceWorkers ?? "block",
   });
+  if (!opts.prefetch) await context.addInitScript(saveData, true);
   const page = await context.newPage();
   trackRequests(page);
   const errors: string[] = [];
