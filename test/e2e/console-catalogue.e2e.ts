@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 
 /**
  * The console's products in Chromium, in both languages (issue 20's acceptance): an owner adds a
@@ -94,7 +94,7 @@ for (const locale of LOCALES) {
       const nameEn = `Aurora lamp ${stamp}`;
       const nameAr = `مصباح أورورا ${stamp}`;
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, owner);
+      await openConsole(page, base, locale, owner);
 
       await page.goto(`${base}/${locale}/admin/products`);
       await hydrated(page, ".console-table");
@@ -223,7 +223,7 @@ for (const locale of LOCALES) {
     it("a manager checks a CSV file: every bad row is listed and Import stays off until a file checks clean", async () => {
       const manager = staff[`import-${locale}`];
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, manager);
+      await openConsole(page, base, locale, manager);
       await page.goto(`${base}/${locale}/admin/products/import`);
       await hydrated(page, "#import-csv");
       const stamp = Date.now().toString(36);
@@ -262,7 +262,7 @@ for (const locale of LOCALES) {
     it("support reads the products but finds nothing to change them with, and no import page", async () => {
       const support = staff[`catalogue-support-${locale}`];
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, support);
+      await openConsole(page, base, locale, support);
       await page.goto(`${base}/${locale}/admin/products`);
       await hydrated(page, ".console-table");
       expect(await page.getByRole("link", { name: t.newProduct, exact: true }).count()).toBe(0);

@@ -5,7 +5,7 @@ import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 
 /**
  * Content and inventory in the console, in Chromium, in both languages: a manager edits a content
@@ -101,7 +101,7 @@ for (const locale of LOCALES) {
       expect(created.status).toBe(201);
 
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, staff[`content-${locale}-page`]);
+      await openConsole(page, base, locale, staff[`content-${locale}-page`]);
       await page.goto(`${base}/${locale}/admin/pages`);
       await hydrated(page, ".console-table");
       await page.getByRole("link", { name: "Device care" }).click();
@@ -147,7 +147,7 @@ for (const locale of LOCALES) {
       expect(product, "a seeded product runs low").toBeDefined();
 
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, staff[`content-${locale}-stock`]);
+      await openConsole(page, base, locale, staff[`content-${locale}-stock`]);
       await page.goto(`${base}/${locale}/admin/inventory`);
       await hydrated(page, "#stock-find");
       const lowTable = page.locator("section[aria-labelledby=low-stock] tbody");
@@ -190,7 +190,7 @@ for (const locale of LOCALES) {
 
     it("the categories, brands and services pages are axe clean and fit a phone", async () => {
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, staff[`content-${locale}-axe`]);
+      await openConsole(page, base, locale, staff[`content-${locale}-axe`]);
       for (const area of ["categories", "brands", "services"] as const) {
         await page.goto(`${base}/${locale}/admin/${area}`);
         await hydrated(page, ".console-table");

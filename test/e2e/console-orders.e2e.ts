@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
@@ -109,7 +109,7 @@ for (const locale of LOCALES) {
       // The manager finds it by its number.
       const manager = accounts[`orders-${locale}-manager`];
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, manager);
+      await openConsole(page, base, locale, manager);
       await page.goto(`${base}/${locale}/admin/orders?search=${order.number}`);
       await hydrated(page, ".console-table a");
       expect(await page.locator(".console-table tbody tr").count()).toBe(1);
@@ -248,7 +248,7 @@ for (const locale of LOCALES) {
       const order = await guestOrder(locale);
       const support = accounts[`orders-${locale}-support`];
       const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
-      await signInToConsole(page, base, locale, support);
+      await openConsole(page, base, locale, support);
       await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
       await page.waitForSelector(".console-order");
       expect(await page.locator(".console-actions").count()).toBe(0);

@@ -4,7 +4,7 @@ import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { newStaffAccounts, openConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
 
 /**
  * Promo codes, customers and the dashboard in Chromium, in both languages: a manager creates a
@@ -131,7 +131,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       const code = `E2E${locale.toUpperCase()}${Date.now().toString(36).toUpperCase()}`;
       const staff = await newPage(browser);
       const staffPage = staff.page;
-      await signInToConsole(staffPage, base, locale, manager);
+      await openConsole(staffPage, base, locale, manager);
 
       // The dashboard first: the manager sees revenue.
       await eventually(() => staffPage.locator(".console-stat").count()).toBe(6);
@@ -221,7 +221,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
       const customer = `customer-${locale}-${Date.now().toString(36)}@example.com`;
       await customerWithOrder(customer, locale === "ar" ? "نورة العتيبي" : "Noura Alotaibi", products[index + 2]!.id);
       const { context, page, errors } = await newPage(browser);
-      await signInToConsole(page, base, locale, support);
+      await openConsole(page, base, locale, support);
       // Support's dashboard: counts, no revenue.
       await eventually(() => page.locator(".console-stat").count()).toBe(4);
 

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, registerAccount, signInToConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+import {
+  newStaffAccounts,
+  openConsole,
+  registerAccount,
+  signInToConsole,
+  STAFF_PASSWORD,
+} from "../support/console-browser.ts";
 
 /**
  * The operator console's door and its owner pages in Chromium, in both languages: staff sign in
@@ -99,7 +105,7 @@ for (const locale of LOCALES) {
     it("support's console offers only support's sections, and an owner's page is a 404 for it", async () => {
       const support = staff[`support-${locale}`];
       const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 } });
-      await signInToConsole(page, base, locale, support);
+      await openConsole(page, base, locale, support);
       const nav = await page.locator(".console-nav").textContent();
       expect(nav).toContain(t.orders);
       expect(nav).not.toContain(t.staff);

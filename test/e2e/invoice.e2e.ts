@@ -6,7 +6,7 @@ import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson } from "../support/http.ts";
 
 /**
@@ -179,7 +179,7 @@ for (const locale of LOCALES) {
       // A refund of 11.50 SAR in the console: a credit note, linked from the order page.
       const manager = accounts[`invoice-${locale}`];
       const staff = await newPage(browser);
-      await signInToConsole(staff.page, base, locale, manager);
+      await openConsole(staff.page, base, locale, manager);
       await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);
       await hydrated(staff.page, ".console-actions button");
       await staff.page

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { jsonApi, visitorIp } from "../support/http.ts";
 
 /**
@@ -190,7 +190,7 @@ for (const locale of LOCALES) {
       // Staff decide, receive and refund it in the console.
       const manager = accounts[`returns-ui-${locale}`];
       const staff = await newPage(browser);
-      await signInToConsole(staff.page, base, locale, manager);
+      await openConsole(staff.page, base, locale, manager);
       await staff.page.goto(`${base}/${locale}/admin/orders/${order.number}`);
       await hydrated(staff.page, ".console-returns .console-actions button");
       await expectAxeClean(staff.page, `console order page with a return (${locale})`);

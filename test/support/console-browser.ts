@@ -102,6 +102,29 @@ export async function signInToConsole(page: Page, base: string, locale: "en" | "
   await page.waitForURL(`${base}/${locale}/admin`);
 }
 
+/**
+ * Opens the console in `page` for `email` (already staff) without going through its pages: the
+ * session is opened over HTTP (`consoleHttpSession`), its cookie given to the browser and the
+ * shop's tab identity (spec §3: `token`, `userId` in session storage) written on a page of the
+ * origin; ends on the dashboard, hydrated. For journeys about what staff do: the sign-in itself is
+ * walked through its pages by `signInToConsole` in test/e2e/console.e2e.ts.
+ */
+export async function openConsole(page: Page, base: string, locale: "en" | "ar", email: string): Promise<void> {
+  const { token, cookie, userId } = await consoleHttpSession(base, email);
+  const at = cookie.indexOf("=");
+  await page.context().addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base }]);
+  await page.goto(`${base}/robots.txt`);
+  await page.evaluate(
+    ([t, u]) => {
+      sessionStorage.setItem("token", t);
+      sessionStorage.setItem("userId", u);
+    },
+    [token, String(userId)],
+  );
+  await page.goto(`${base}/${locale}/admin`);
+  await hydrated(page, ".console-nav a[href]");
+}
+
 /** Opens the console over HTTP for `email` (already staff): its token, and the session cookie of the own server. */
 export async function consoleHttpSession(
   base: string,
