@@ -65,7 +65,10 @@ export interface ConsoleRefund {
   id: string;
   payment_id: string;
   amount: number;
+  /** What staff typed, if anything. */
   reason: string | null;
+  /** The return this refund was made for (the console names it in the reader's language). */
+  return_id: string | null;
   status: "pending" | "succeeded" | "failed";
   message: string | null;
   staff_email: string | null;

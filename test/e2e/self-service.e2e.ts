@@ -212,6 +212,11 @@ for (const locale of LOCALES) {
       await staff.page.locator("dialog[open] .button--danger").click();
       await toastSays(staff.page, t("console.orders.returns.done.refund"));
       await expect.poll(() => panel.textContent()).toContain(t("orders.returns.statuses.refunded"));
+      // The refund names its return in the console's language (no English reason in Arabic).
+      const refunds = staff.page.getByRole("region", { name: t("console.orders.refunds") });
+      await expect
+        .poll(() => refunds.textContent())
+        .toMatch(new RegExp(t("console.orders.forReturn", { id: "ret_\\w+" })));
       await fullPageScreenshot(staff.page, `${SCREENSHOTS}/self-service-console-return-${locale}.png`);
       expect(staff.errors).toEqual([]);
       await staff.context.close();

@@ -237,6 +237,68 @@ describe("returns in the console", () => {
       expect.objectContaining({ id: refunded.body.data[0].refund_id, amount: 10000, status: "succeeded" }),
     ]);
     expect(await countOf("SELECT COUNT(*) AS n FROM audit_log WHERE entity = 'return' AND entity_id = ?", id)).toBe(3);
+
+    // The console names the return the refund was for; it has no reason of its own, so nothing in
+    // one language is shown to staff reading the other.
+    const detail = await call(manager, "GET", `/admin/orders/${order.number}`);
+    expect(detail.body.data.refunds).toEqual([
+      expect.objectContaining({ id: refunded.body.data[0].refund_id, reason: null, return_id: id }),
+    ]);
+    const steps = (detail.body.data.events as { type: string; detail: Record<string, unknown> | null }[]).filter((e) =>
+      ["refund_requested", "refunded"].includes(e.type),
+    );
+    expect(steps.map((e) => e.detail)).toEqual([
+      expect.objectContaining({ reason: null, return_id: id }),
+      expect.objectContaining({ reason: null, return_id: id }),
+    ]);
+  });
+
+  it("refunds made for a return before refunds named their return are given it by the migration", async () => {
+    const [shopper, manager] = await Promise.all([newUser(), newStaff("manager")]);
+    const order = await deliveredOrder(shopper, manager, 2);
+    const requested = await call(shopper, "POST", `/orders/${order.number}/returns`, {
+      items: [{ product_id: order.product.id, quantity: 1, reason: "damaged" }],
+    });
+    const id = requested.body.data.self_service.returns[0].id as string;
+    const { id: orderId } = (await env.DB.prepare("SELECT id FROM orders WHERE number = ?")
+      .bind(order.number)
+      .first<{ id: number }>())!;
+    const { id: paymentId } = (await env.DB.prepare("SELECT id FROM payments WHERE order_id = ?")
+      .bind(orderId)
+      .first<{ id: string }>())!;
+    // As the code before it wrote them: the return in an English reason, and a refund staff typed.
+    const legacy = `rfd_legacy_${id}`;
+    const typed = `rfd_typed_${id}`;
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO refunds (id, order_id, payment_id, amount, reason, status) VALUES (?, ?, ?, 100, ?, 'succeeded'), (?, ?, ?, 100, 'Return ret_not_this_order', 'succeeded')",
+      ).bind(legacy, orderId, paymentId, `Return ${id}`, typed, orderId, paymentId),
+      env.DB.prepare("INSERT INTO order_events (order_id, type, detail) VALUES (?, 'refunded', ?)").bind(
+        orderId,
+        JSON.stringify({ refund_id: legacy, amount: 100, reason: `Return ${id}`, message: null }),
+      ),
+    ]);
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0021_"))!;
+    for (const query of migration.queries.filter((q) => /\bUPDATE\b/.test(q) && !/ALTER TABLE/.test(q)))
+      await env.DB.prepare(query).run();
+
+    const rows = await env.DB.prepare("SELECT id, reason, return_id FROM refunds WHERE id IN (?, ?) ORDER BY id")
+      .bind(legacy, typed)
+      .all();
+    expect(rows.results).toEqual([
+      { id: legacy, reason: null, return_id: id },
+      { id: typed, reason: "Return ret_not_this_order", return_id: null },
+    ]);
+    const event = await env.DB.prepare("SELECT detail FROM order_events WHERE order_id = ? AND type = 'refunded'")
+      .bind(orderId)
+      .first<{ detail: string }>();
+    expect(JSON.parse(event!.detail)).toEqual({
+      refund_id: legacy,
+      amount: 100,
+      reason: null,
+      message: null,
+      return_id: id,
+    });
   });
 
   it("a rejected return gives its quantity back to ask for again", async () => {

@@ -92,6 +92,12 @@ function actorName(t: Translate, actor: string): string {
   return actor;
 }
 
+/** A refund made for a return, named in the reader's language. */
+function ForReturn({ id }: { id: string }) {
+  const t = useT();
+  return <span className="console-for-return">{t("console.orders.forReturn", { id })}</span>;
+}
+
 function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder }) {
   const locale = useLocale();
   const d = event.detail ?? {};
@@ -105,6 +111,17 @@ function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder 
   if (typeof d.amount === "number" && event.type !== "paid")
     parts.push(<bdi key="a">{formatMoney(d.amount, order.currency, locale)}</bdi>);
   if (typeof d.reason === "string" && d.reason) parts.push(<q key="r">{d.reason}</q>);
+  // A return's own steps name it; a refund made for one says which.
+  if (typeof d.return_id === "string")
+    parts.push(
+      event.type.startsWith("return_") ? (
+        <bdi key="rt" dir="ltr">
+          {d.return_id}
+        </bdi>
+      ) : (
+        <ForReturn key="rt" id={d.return_id} />
+      ),
+    );
   if (typeof d.message === "string" && d.message && event.type === "refund_failed")
     parts.push(<code key="m">{d.message}</code>);
   if (!parts.length) return null;
@@ -492,7 +509,12 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                           </>
                         ) : null}
                       </td>
-                      <td>{r.reason ? <bdi>{r.reason}</bdi> : "—"}</td>
+                      <td>
+                        {r.reason ? <bdi>{r.reason}</bdi> : null}
+                        {r.reason && r.return_id ? " · " : null}
+                        {r.return_id ? <ForReturn id={r.return_id} /> : null}
+                        {r.reason || r.return_id ? null : "—"}
+                      </td>
                       <td>{r.staff_email ? <bdi dir="ltr">{r.staff_email}</bdi> : "—"}</td>
                     </tr>
                   ))}

@@ -297,11 +297,14 @@ export async function refundOrder(
   order: OrderRow,
   amount: number,
   actor: OrderActor,
-  opts: { lang: Lang; reason?: string | null },
+  opts: { lang: Lang; reason?: string | null; returnId?: string },
 ): Promise<RefundOutcome> {
   const db = env.DB;
   const { lang } = opts;
+  /** What staff typed; a return's refund has none, and names its return instead (the console says it in the reader's language). */
   const reason = opts.reason ?? null;
+  const returnId = opts.returnId ?? null;
+  const about = returnId ? { reason, return_id: returnId } : { reason };
   requireAllowed(order, "refund", lang);
   const refundable = refundableOf(order);
   if (amount > refundable) {
@@ -324,19 +327,27 @@ export async function refundOrder(
            WHERE id = ?2 AND refunded = ?3 AND paid_at IS NOT NULL AND refunded + ?1 <= total`,
         )
         .bind(amount, order.id, order.refunded),
-      orderEventStatement(db, { id: order.id }, "refund_requested", { refund_id: id, amount, reason }, actor, "guard"),
+      orderEventStatement(
+        db,
+        { id: order.id },
+        "refund_requested",
+        { refund_id: id, amount, ...about },
+        actor,
+        "guard",
+      ),
       db
         .prepare(
-          "INSERT INTO refunds (id, order_id, payment_id, amount, reason, status, staff_user_id) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
+          "INSERT INTO refunds (id, order_id, payment_id, amount, reason, return_id, status, staff_user_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
         )
-        .bind(id, order.id, payment.id, amount, reason, staffId),
+        .bind(id, order.id, payment.id, amount, reason, returnId, staffId),
     ],
     lang,
   );
 
   let result: RefundResult;
   try {
-    result = await provider.refund(payment, amount, reason);
+    // The provider's own record of the refund (its dashboard, the merchant's statement) names the return.
+    result = await provider.refund(payment, amount, reason ?? (returnId ? `Return ${returnId}` : null));
   } catch (err) {
     console.error(JSON.stringify({ level: "error", event: "refund_failed", refund_id: id, error: String(err) }));
     result = { status: "failed", providerRef: null, message: "provider_unavailable" };
@@ -359,7 +370,7 @@ export async function refundOrder(
       db,
       { id: order.id },
       succeeded ? "refunded" : "refund_failed",
-      { refund_id: id, amount, reason, message: result.message },
+      { refund_id: id, amount, ...about, message: result.message },
       actor,
     ),
     ...auditFor(db, actor, succeeded ? "order.refund" : "order.refund_failed", order, {
@@ -381,7 +392,7 @@ export async function refundOrder(
 async function refundsOf(db: D1Database, orderId: number): Promise<ConsoleRefund[]> {
   const { results } = await db
     .prepare(
-      `SELECT r.id, r.payment_id, r.amount, r.reason, r.status, r.message, u.email AS staff_email, r.created_at
+      `SELECT r.id, r.payment_id, r.amount, r.reason, r.return_id, r.status, r.message, u.email AS staff_email, r.created_at
        FROM refunds r LEFT JOIN users u ON u.id = r.staff_user_id WHERE r.order_id = ? ORDER BY r.created_at, r.rowid`,
     )
     .bind(orderId)

@@ -468,7 +468,7 @@ export async function actOnReturn(
   const amount = Math.min(found.amount, refundableOf(order));
   let outcome;
   try {
-    outcome = await refundOrder(env, order, amount, actor, { lang, reason: `Return ${returnId}` });
+    outcome = await refundOrder(env, order, amount, actor, { lang, returnId });
   } catch (err) {
     await release();
     throw err;
