@@ -27,7 +27,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
   return (
-    <article className="product-card" data-product={product.slug}>
+    <article className="product-card">
       <div className="product-card__media">
         <img
           src={product.image}

@@ -38,7 +38,11 @@ const hydrated = (page: Page, selector = "#site-search") => waitHydrated(page, s
 const WAIT = { timeout: 15_000, interval: 100 };
 
 const cards = (page: Page) =>
-  page.locator("[data-product]").evaluateAll((els) => els.map((e) => e.getAttribute("data-product")));
+  page
+    .locator("article.product-card a.product-card__link")
+    .evaluateAll((els) =>
+      els.map((e) => decodeURIComponent(new URL((e as HTMLAnchorElement).href).pathname.split("/").pop() ?? "")),
+    );
 
 describe("storefront pages in Chromium", () => {
   for (const locale of LOCALES) {
@@ -358,7 +362,7 @@ describe("storefront pages in Chromium", () => {
       await expect
         .poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT)
         .toBe(true);
-      const visible = await page.locator("[data-product] a.product-card__link").evaluateAll((els) =>
+      const visible = await page.locator("article.product-card a.product-card__link").evaluateAll((els) =>
         els
           .filter((e) => {
             const r = e.getBoundingClientRect();
@@ -367,7 +371,7 @@ describe("storefront pages in Chromium", () => {
           .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
       );
       const below = await page
-        .locator("[data-product] a.product-card__link")
+        .locator("article.product-card a.product-card__link")
         .evaluateAll((els) =>
           els
             .filter((e) => e.getBoundingClientRect().top > innerHeight * 2)
@@ -398,7 +402,7 @@ describe("storefront pages in Chromium", () => {
         const u = new URL(r.url());
         if (u.pathname.endsWith(".data")) dataRequests.push(u.pathname + u.search);
       });
-      await page.locator(`[data-product] a.product-card__link[href="${target}"]`).first().click();
+      await page.locator(`article.product-card a.product-card__link[href="${target}"]`).first().click();
       await page.waitForURL(`**${target}`);
       // (The shop layout's clientLoader asks for its own data in a request of its own.)
       await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);

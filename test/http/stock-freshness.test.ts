@@ -57,7 +57,10 @@ function productPage(html: string) {
 /** The stock line of a product's card in a list page. */
 function card(html: string, slug: string): string {
   const article =
-    html.match(new RegExp(`<article class="product-card" data-product="${slug}">([\\s\\S]*?)</article>`))?.[1] ?? "";
+    html
+      .split('<article class="product-card">')
+      .find((a) => a.includes(`/product-details/${slug}"`))
+      ?.split("</article>")[0] ?? "";
   return (
     article
       .match(/<span class="stock stock--(\w+)">([^<]*)<\/span>/)

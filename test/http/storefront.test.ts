@@ -31,8 +31,12 @@ async function page(
   return { status: res.status, html: await res.text() };
 }
 
-/** The product cards of a list page, in order. */
-const cards = (html: string) => [...html.matchAll(/data-product="([^"]+)"/g)].map((m) => m[1]);
+/** The product cards of a page, in order, by the slug their link goes to. */
+const cards = (html: string) =>
+  html
+    .split('<article class="product-card">')
+    .slice(1)
+    .map((card) => decodeURIComponent(/\/product-details\/([^"?#]+)"/.exec(card)?.[1] ?? ""));
 
 const links = (html: string) =>
   Object.fromEntries(
@@ -333,7 +337,7 @@ describe("the home page", () => {
     for (const b of home.data.banners.slice(0, 1)) expect(main).toContain(b.title);
     for (const c of home.data.categories) expect(main).toContain(c.name);
     expect(home.data.new_arrivals.length).toBeGreaterThan(0);
-    for (const p of home.data.new_arrivals.slice(0, 8)) expect(main).toContain(`data-product="${p.slug}"`);
+    for (const p of home.data.new_arrivals.slice(0, 8)) expect(cards(main)).toContain(p.slug);
     for (const s of home.data.services.slice(0, 4)) expect(main).toContain(s.name);
     expect(html).not.toMatch(/<div hidden id="S:/);
     expect(html).not.toContain("$RC(");
