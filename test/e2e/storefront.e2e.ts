@@ -7,6 +7,7 @@ import {
   launchBrowser,
   LOCALES,
   newPage,
+  saveData,
   SCREENSHOTS,
   fullPageScreenshot,
   networkQuiet,
@@ -430,23 +431,20 @@ describe("storefront pages in Chromium", () => {
     });
 
     it(`${locale}: on Save-Data nothing is prefetched, and nothing before the page has loaded`, async () => {
-      for (const saveData of [true, false]) {
+      for (const on of [true, false]) {
         const { context, page, errors } = await newPage(browser, { prefetch: true });
-        await page.addInitScript((save) => {
-          Object.defineProperty(navigator, "connection", {
-            configurable: true,
-            value: Object.assign(new EventTarget(), { saveData: save, effectiveType: "4g" }),
-          });
+        await page.addInitScript(saveData, on);
+        await page.addInitScript(() => {
           // Records whether a prefetch <link> shows up before the load event.
           new MutationObserver(() => {
             if (document.readyState !== "complete" && document.querySelector("link[data-prefetch]"))
               (window as unknown as { __early: boolean }).__early = true;
           }).observe(document, { childList: true, subtree: true });
-        }, saveData);
+        });
         await page.goto(`${base}/${locale}/products`);
         await hydrated(page);
         const count = () => page.locator('link[rel="prefetch"], link[data-prefetch]').count();
-        if (saveData) {
+        if (on) {
           await page.waitForTimeout(4000);
           expect(await count()).toBe(0);
         } else await expect.poll(count, WAIT).toBeGreaterThan(0);

@@ -38,7 +38,8 @@ export interface PageOptions {
    * The shop's service worker. Blocked unless a test is about it or about the whole shop as a
    * shopper has it: in a fresh context it installs and precaches every chunk, font and offline
    * page (about 150 files), which cost more Chromium and worker CPU than most journeys' own steps.
-   * It is allowed in test/e2e/pwa.e2e.ts and in the checkout journeys.
+   * It is allowed in test/e2e/pwa.e2e.ts, the toast test that waits for "offline ready" and the
+   * checkout journeys.
    */
   serviceWorkers?: "allow" | "block";
   /**
