@@ -1,5 +1,5 @@
 import { useAtom, useAtomValue } from "jotai";
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link } from "../lib/link";
 import { whenIdle } from "../client/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
@@ -52,6 +52,14 @@ export function CartDrawer() {
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  // The body (lines or the empty state) is rendered from the first opening on, and kept so the
+  // drawer still shows it while it slides out. Until then the dialog is closed and shows nothing:
+  // on the server, every page rendered it for nobody, a share of each fresh render's CPU
+  // (docs/PERFORMANCE.md, "A fresh render within the CPU budget"). The head stays, so the dialog
+  // keeps its name (aria-labelledby) and the close button is where focus lands on opening.
+  const [opened, setOpened] = useState(false);
+  if (open && !opened) setOpened(true);
+
   const close = () => setOpen(false);
   const empty = cart.products.length === 0;
 
@@ -85,7 +93,7 @@ export function CartDrawer() {
             </svg>
           </button>
         </div>
-        {empty ? (
+        {!opened && !open ? null : empty ? (
           <div className="drawer__body">
             <div className="empty-state">
               <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48">

@@ -28,8 +28,25 @@ const loadPwa = () => import("../client/pwa");
  * installed / offline-ready / waiting / need-refresh (with reload), registration error, the
  * install prompt (install, accepted, cancelled), a pending build update (the next navigation is a
  * full reload) and being offline. Rendered once, in the root.
+ *
+ * On the server nothing has happened yet (no worker, no prompt, online), so every page renders
+ * `PwaStatusAtRest`: the same markup without six atoms, the navigation and the effects, which were
+ * a share of each fresh render's CPU (docs/PERFORMANCE.md, "A fresh render within the CPU budget").
+ * The browser hydrates it with `PwaStatusLive`, whose first render is that markup
+ * (test/unit/pwa-status.test.ts compares them). `import.meta.env.SSR` is a build-time constant.
  */
-export function PwaStatus() {
+export const PwaStatus = import.meta.env.SSR ? PwaStatusAtRest : PwaStatusLive;
+
+/** `PwaStatusLive`'s first render: the states' initial values (state/pwa.ts). */
+export function PwaStatusAtRest() {
+  return (
+    <div className="pwa-status" data-sw-state="" data-install-state="unavailable">
+      <p className="pwa-status__offline" role="status" hidden />
+    </div>
+  );
+}
+
+export function PwaStatusLive() {
   const t = useT();
   const [swState, setSwState] = useAtom(swStateAtom);
   const [registrationError, setRegistrationError] = useAtom(swRegistrationErrorAtom);

@@ -342,6 +342,20 @@ describe("the home page", () => {
     expect(html).not.toMatch(/<div hidden id="S:/);
     expect(html).not.toContain("$RC(");
   });
+
+  it("renders no markup nobody sees: the closed cart drawer has its name and close button but no body", async () => {
+    for (const path of ["/en", "/ar/products"]) {
+      const { html } = await page(path);
+      const drawer = html.slice(html.indexOf('<dialog id="cart-drawer"'), html.indexOf("</dialog>"));
+      expect(drawer, path).toContain('<h2 id="cart-drawer-title">');
+      expect(drawer, path).toMatch(/<button type="button" class="icon-button" aria-label="[^"]+">/);
+      expect(drawer, path).not.toContain("drawer__body");
+      // The app status at rest (components/PwaStatus.tsx): online, no worker yet, no install prompt.
+      expect(html, path).toContain(
+        '<div class="pwa-status" data-sw-state="" data-install-state="unavailable"><p class="pwa-status__offline" role="status" hidden=""></p></div>',
+      );
+    }
+  });
 });
 
 describe("the first frame", () => {
