@@ -1,6 +1,6 @@
 // Starting the built worker locally: used by `npm start` and by the tests' global setup, so both
 // run the shop the same way (wrangler dev on build/, local D1 and KV under a persist directory).
-import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -37,6 +37,25 @@ export function wrangler(args: string[], opts: SpawnSyncOptions = {}): string {
   });
   if (res.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${res.stdout}\n${res.stderr}`);
   return String(res.stdout);
+}
+
+/**
+ * `wrangler`, without blocking the event loop: for tests that talk to a worker over HTTP around it.
+ * A run blocked the loop for seconds (a local D1 command, longer on a busy machine), and the next
+ * request reused a kept-alive connection the worker had closed meanwhile ("other side closed").
+ */
+export function wranglerAsync(args: string[], env: NodeJS.ProcessEnv = baseEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [wranglerBin, ...args],
+      { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`wrangler ${args.join(" ")} failed:\n${stdout}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
+  });
 }
 
 export function freePort(): Promise<number> {

@@ -1,11 +1,12 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { hydrated, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const MESSAGES = { en, ar } as const;
 
 interface Product {

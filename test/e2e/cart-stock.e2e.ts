@@ -1,15 +1,15 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { buyThroughCheckout } from "../support/http.ts";
+import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
 // Issue 17 item 7 in the cart: when stock is sold from under a cart line, the line says how many
 // are left and its stepper offers no more; when none are left, it says so and can only be removed.
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 interface Product {
   id: number;

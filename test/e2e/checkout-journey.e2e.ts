@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
@@ -13,8 +13,9 @@ import {
   fullPageScreenshot,
   networkQuiet,
 } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
 

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
 
 /**
  * The console's products in Chromium, in both languages (issue 20's acceptance): an owner adds a
@@ -12,7 +13,7 @@ import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
  * shows it in both languages with that image; hiding it takes it off the shop. Axe checks the
  * product list and form; screenshots at 1280 and 390 px.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 /** Each test's own staff account, by its label. */
 let staff: Record<string, string>;

@@ -1,11 +1,12 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
 
 /**
  * Content and inventory in the console, in Chromium, in both languages: a manager edits a content
@@ -13,7 +14,7 @@ import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/co
  * product that runs low and it leaves the low-stock list for the ledger. Every page is axe clean
  * and laid out at 1280 and 390 px.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
 let browser: Browser;

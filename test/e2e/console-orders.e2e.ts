@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { say } from "../support/messages.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { visitorIp, backendJson } from "../support/http.ts";
+import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
 
 /**
  * Orders in the console, in Chromium and both languages: a shopper buys and pays with the
@@ -13,7 +13,7 @@ import { visitorIp, backendJson } from "../support/http.ts";
  * and the shopper's order page shows the carrier and tracking number; a partial refund and then
  * the rest change the payment's and then the order's state on both sides.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 
 /** Each test's own staff account, by its label. */

@@ -1,17 +1,18 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { say } from "../support/messages.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
 
 /**
  * Promo codes, customers and the dashboard in Chromium, in both languages: a manager creates a
  * code, a shopper applies it in the cart, the manager pauses it and the shopper's next try is
  * refused; support opens a customer and the page never holds the customer's full email.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 type Locale = (typeof LOCALES)[number];
 let browser: Browser;
 let products: { id: number; slug: string }[] = [];

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
@@ -10,13 +10,14 @@ import {
   signInToConsole,
   STAFF_PASSWORD,
 } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
 
 /**
  * The operator console's door and its owner pages in Chromium, in both languages: staff sign in
  * with their account plus an emailed code; a shopper finds no console; an owner manages the staff
  * and reads the audit log; support's console shows only what support may use.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 /** Each test's own staff account, by `${role}-${locale}`. */
 let staff: Record<string, string>;

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { say } from "../support/messages.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import jsQRModule from "jsqr";
 import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { visitorIp, backendJson } from "../support/http.ts";
+import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
 
 /**
  * The tax invoice in Chromium, in both languages: a guest pays an order with the sandbox's card
@@ -16,7 +16,7 @@ import { visitorIp, backendJson } from "../support/http.ts";
  * printed to PDF it is exactly one A4 page. A refund in the console then brings a credit note, linked,
  * read and printed the same way.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 // jsqr is CommonJS: Node hands its `module.exports` (the function) as the default import, where
 // its types describe an ES module whose default is the function.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 
 beforeAll(async () => {

@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
 import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
 import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
-import { copySeededDatabase } from "../support/http.ts";
+import { copySeededDatabase, builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const messages = { en, ar } as const;
 const html = { en: { lang: "en-US", dir: "ltr" }, ar: { lang: "ar-SA", dir: "rtl" } } as const;
 const BROWSER_ARGS = [

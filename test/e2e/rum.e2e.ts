@@ -6,7 +6,7 @@
 // web-vitals nor sends anything.
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldData, RumPageType } from "../../contract/rum.ts";
 import { pageTypeOf } from "../../app/client/rum-page.ts";
 import { measureRoutes, readBudgets } from "../../scripts/lib/bundles.ts";
@@ -15,7 +15,7 @@ import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSH
 import { seriousViolations } from "../support/axe.ts";
 import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { say } from "../support/messages.ts";
-import { startExtraWorker, TEST_VARS } from "../support/http.ts";
+import { startExtraWorker, TEST_VARS, builtWorker } from "../support/http.ts";
 
 let shop: RunningWorker;
 let persistDir: string;
@@ -217,7 +217,7 @@ describe("field data from Chromium", () => {
 
   it("a visit outside the sample loads neither web-vitals nor sends a beacon", async () => {
     // The suite's worker samples no visit (RUM_SAMPLE_RATE 0, test/support/http.ts).
-    const base = inject("baseURL");
+    const base = builtWorker().url;
     const { context, page, errors } = await newPage(browser);
     await countBeacons(context);
     const loaded: string[] = [];

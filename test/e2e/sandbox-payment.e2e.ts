@@ -1,12 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { LOCALES, launchBrowser, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
-import { visitorIp, backendJson } from "../support/http.ts";
+import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
 
 // The sandbox provider's hosted card page, as a shopper's browser sees it: keyboard-operable,
 // labelled, free of serious axe violations in both languages, through the 3-D Secure step.
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
 

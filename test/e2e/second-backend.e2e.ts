@@ -4,12 +4,12 @@
 // request refused by the CSP and every request on the shop's own origin.
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { startStorefrontOf } from "../support/http.ts";
+import { startStorefrontOf, builtWorker } from "../support/http.ts";
 
-const backendWorker = inject("baseURL");
+const backendWorker = builtWorker().url;
 let shop: RunningWorker;
 let stop: (() => void) | undefined;
 let browser: Browser;

@@ -1,12 +1,13 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, LOCALES, newPage } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
 
 /**
  * Stored script in a name, an address or a contact message is rendered inert (escaped text),
  * and the CSP blocks any inline script that would slip into the page anyway.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 
 const NAME = `<img src=x onerror="window.__xss='name'">Sara`;

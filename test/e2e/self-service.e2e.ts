@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { say } from "../support/messages.ts";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { jsonApi, visitorIp } from "../support/http.ts";
+import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
 /**
  * The shopper's self-service in Chromium (issue 21), in both languages: a shopper cancels an
@@ -13,7 +13,7 @@ import { jsonApi, visitorIp } from "../support/http.ts";
  * order's line, staff approve, receive and refund it in the console, the shopper's page shows it
  * refunded, and every message of the order reached the shopper in their language.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 
 type Locale = (typeof LOCALES)[number];

@@ -1,17 +1,17 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
 import { newStaffAccounts, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { visitorIp } from "../support/http.ts";
+import { visitorIp, builtWorker } from "../support/http.ts";
 
 // Issue 22, what a shopper meets: toasts that collapse in 300 ms and never cover the header, the
 // phone field's country code on the side an Arabic reader expects, the card page's name field in
 // its own script, and a checkout page that sends an empty cart home. Spec lines in the test names.
-const base = inject("baseURL");
+const base = builtWorker().url;
 const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
 

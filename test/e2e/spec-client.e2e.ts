@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
-import { backendJson, visitorIp } from "../support/http.ts";
+import { backendJson, visitorIp, builtWorker } from "../support/http.ts";
 import { say } from "../support/messages.ts";
 
 // Issue 22 in Chromium, both locales: the storefront's own-server calls (spec §4/§7), the
@@ -11,7 +11,7 @@ import { say } from "../support/messages.ts";
 // back action pushing history.state.back (spec §2), and a backend 404 on the pages the browser
 // reads with the tab's identity redirecting to /error (spec §8).
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 
 beforeAll(async () => {

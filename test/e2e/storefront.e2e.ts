@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import {
   hydrated as waitHydrated,
@@ -12,8 +12,9 @@ import {
   fullPageScreenshot,
   networkQuiet,
 } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 let browser: Browser;
 let productSlug = "";
 

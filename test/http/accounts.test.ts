@@ -1,6 +1,7 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 /** The sign-up a journey makes against the real built worker: backend, outbox, own server, cookie. */
 describe("accounts on the built worker", () => {

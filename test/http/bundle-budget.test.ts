@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   budgetFor,
   bundleTable,
@@ -14,8 +14,9 @@ import {
   readManifests,
 } from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const budgets = readBudgets();
 const routes = measureRoutes(buildDir, budgets);
 const KB = 1024;

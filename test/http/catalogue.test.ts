@@ -1,6 +1,7 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 /** The catalogue as `npm start` serves it: the seeded database behind the built worker, no network. */
 describe("the seeded catalogue in the built worker", () => {

@@ -1,9 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { roleAtLeast, STAFF_ROLES, type StaffRole } from "../../contract/console.ts";
 import { readManifests } from "../../scripts/lib/bundles.ts";
 import { buildDir } from "../../scripts/lib/worker.ts";
 import { consoleHttpSession, newStaffAccounts, registerAccount } from "../support/console-browser.ts";
-import { buyThroughCheckout } from "../support/http.ts";
+import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
 /**
  * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
@@ -11,7 +11,7 @@ import { buyThroughCheckout } from "../support/http.ts";
  * staff get 404 from a page their role may not use (it does not exist for them), and the page from
  * the rest. The table must name every console route of the build.
  */
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 /** Each console page (its route path; the index has none), a concrete path, and the weakest role that may open it. */
 const PAGES: { route: string; path: string | (() => string); role: StaffRole }[] = [

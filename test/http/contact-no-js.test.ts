@@ -1,8 +1,9 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { builtWorker } from "../support/http.ts";
 
 // Issue 17, L5: the no-JavaScript contact form posts to the storefront, which sends it on to the
 // backend. The backend must count each visitor by their own address, not the storefront's.
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 const octet = () => 1 + Math.floor(Math.random() * 254);
 

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type RunningWorker } from "../../scripts/lib/worker.ts";
-import { startExtraWorker, TEST_VARS } from "../support/http.ts";
+import { startExtraWorker, TEST_VARS, builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 /** A second worker whose BACKEND_URL points at a local port nothing listens on. */
 let unreachable: RunningWorker;

@@ -8,11 +8,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startH2ProxyThread, type H2Proxy } from "../../scripts/lib/h2-proxy.ts";
 import { buildDir, root } from "../../scripts/lib/worker.ts";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const BROWSER = "gzip, deflate, br, zstd";
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
-import { startExtraWorker, TEST_VARS } from "../support/http.ts";
+import { startExtraWorker, TEST_VARS, builtWorker } from "../support/http.ts";
 
 // Spec §7: "a GET against a separate lookup base URL" exists. LOOKUP_URL sets that base for the
 // browser's `lookup()` calls (app/lib/api/browser.ts), and the CSP lets the page reach its origin.
-const base = inject("baseURL");
+const base = builtWorker().url;
 const LOOKUP = "https://lookup.example.test/backend";
 let other: RunningWorker;
 let stop: (() => void) | undefined;

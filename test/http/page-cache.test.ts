@@ -1,6 +1,7 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { builtWorker } from "../support/http.ts";
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 /** A URL of a public page no other test asks for, so this file sees its own misses and hits. */
 const fresh = (path: string) => `${path}${path.includes("?") ? "&" : "?"}q=probe${crypto.randomUUID().slice(0, 8)}`;

@@ -1,9 +1,9 @@
-import { describe, expect, inject, it } from "vitest";
-import { jsonApi, visitorIp } from "../support/http.ts";
+import { describe, expect, it } from "vitest";
+import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
 // The money path against the real built worker (its CSP and headers included): a guest buys a
 // seeded product with a seeded promo code and pays on the sandbox card page.
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 const api = jsonApi(base, { "cf-connecting-ip": visitorIp() });
 

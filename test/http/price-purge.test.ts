@@ -1,6 +1,6 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { consoleHttpSession, newStaffAccount } from "../support/console-browser.ts";
-import { jsonApi, visitorIp } from "../support/http.ts";
+import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
 // Issue 23's acceptance, against the built worker: a manager changes a product's price through
 // the console's HTTP API; new visitors (no cookie, a network of their own) then read the product
@@ -11,7 +11,7 @@ import { jsonApi, visitorIp } from "../support/http.ts";
 // page cache (worker/backend/cache.ts, worker/page-cache.ts), so two seconds, plus what a render
 // and this shared machine add. The page cache's own lifetime (60 s) plays no part: if the version
 // did not purge, the old price would be served for a minute and this test would fail.
-const base = inject("baseURL");
+const base = builtWorker().url;
 const VERSION_TTL_MS = 1_000;
 const WITHIN_MS = 2 * VERSION_TTL_MS + 2_000;
 

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { consoleHttpSession, newStaffAccounts } from "../support/console-browser.ts";
-import { jsonApi, visitorIp } from "../support/http.ts";
+import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
 // The category tree and the brands are kept per isolate while the catalogue version stands
 // (app/lib/api/reference.ts), no longer read from the backend on every render. A console rename
@@ -8,7 +8,7 @@ import { jsonApi, visitorIp } from "../support/http.ts";
 // backend for the version at most once a second (worker/backend-client.ts), the backend reads it
 // from D1 at most once a second (worker/backend/cache.ts). If the kept lists ignored the version,
 // the old names would stay for REFERENCE_TTL_MS (a minute) and this test would fail.
-const base = inject("baseURL");
+const base = builtWorker().url;
 const VERSION_TTL_MS = 1_000;
 const WITHIN_MS = 2 * VERSION_TTL_MS + 2_000;
 const token = crypto.randomUUID().slice(0, 8);

@@ -2,12 +2,12 @@
 // workerd runs it, the bookmark cookie over HTTP, through an external backend (BACKEND_URL), and
 // PRIMARY_LATENCY_MS read from the worker's vars. The lag itself is simulated in the Workers-runtime
 // suite (test/integration/replicas.test.ts): local D1 has no replicas.
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { BOOKMARK_HEADER } from "../../contract/bookmark.ts";
-import { startExtraWorker, startStorefrontOf, TEST_VARS, visitorIp } from "../support/http.ts";
+import { startExtraWorker, startStorefrontOf, TEST_VARS, visitorIp, builtWorker } from "../support/http.ts";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
-const base = inject("baseURL");
+const base = builtWorker().url;
 const stops: (() => void)[] = [];
 afterAll(() => stops.forEach((stop) => stop()));
 

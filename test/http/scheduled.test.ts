@@ -1,12 +1,12 @@
-import { describe, expect, inject, it } from "vitest";
-import { wrangler } from "../../scripts/lib/worker.ts";
-import { jsonApi, visitorIp } from "../support/http.ts";
+import { describe, expect, it } from "vitest";
+import { wranglerAsync } from "../../scripts/lib/worker.ts";
+import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
 // The cron and the queue on the real built worker under `wrangler dev --test-scheduled` (issue 21; it answers at /cdn-cgi/local/scheduled):
 // an unpaid order whose hold ran out gives its stock back when the scheduled event fires, with
 // nobody reading anything, and the shopper's messages arrive through the real local queue.
-const base = inject("baseURL");
-const persistDir = inject("persistDir");
+const base = builtWorker().url;
+const persistDir = builtWorker().persistDir;
 
 interface Product {
   id: number;
@@ -21,8 +21,8 @@ interface OutboxEntry {
 }
 
 /** Runs SQL on the worker's local D1 (the files `wrangler dev` serves) and answers the first statement's rows. */
-function sql<T>(command: string): T[] {
-  const out = wrangler(
+async function sql<T>(command: string): Promise<T[]> {
+  const out = await wranglerAsync(
     [
       "d1",
       "execute",
@@ -36,7 +36,7 @@ function sql<T>(command: string): T[] {
       "-c",
       "wrangler.toml",
     ],
-    { env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    { ...process.env, WRANGLER_SEND_METRICS: "false" },
   );
   const start = out.search(/^\[/m);
   return ((JSON.parse(out.slice(Math.max(0, start))) as { results?: T[] }[])[0]?.results ?? []) as T[];
@@ -48,7 +48,8 @@ describe("scheduled work on the built worker", () => {
     const list = (await api("/backend/products?in_stock=1&per_page=48")).body as { data: Product[] };
     const product = list.data.filter((p) => p.stock >= 3).at(-2)!;
     // Read in the database itself: the catalogue's answers are cached for a few seconds.
-    const stockOf = async () => sql<{ stock: number }>(`SELECT stock FROM products WHERE id = ${product.id}`)[0]!.stock;
+    const stockOf = async () =>
+      (await sql<{ stock: number }>(`SELECT stock FROM products WHERE id = ${product.id}`))[0]!.stock;
     const before = await stockOf();
 
     const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
@@ -79,7 +80,7 @@ describe("scheduled work on the built worker", () => {
     expect(await stockOf()).toBe(before - 2);
 
     // Its hold runs out; nothing here reads orders, so only the cron can give the stock back.
-    sql(`UPDATE orders SET reserved_until = '2000-01-01T00:00:00.000Z' WHERE number = '${number}'`);
+    await sql(`UPDATE orders SET reserved_until = '2000-01-01T00:00:00.000Z' WHERE number = '${number}'`);
     expect(await stockOf()).toBe(before - 2);
     const fired = await fetch(`${base}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
     expect(fired.status).toBe(200);

@@ -2,11 +2,11 @@
 // with BACKEND_URL pointing at another worker process that serves the reference backend on
 // another port (the suite's main worker). Everything a shopper sees and does must come from,
 // and land in, that second backend.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
-import { jsonApi, startStorefrontOf } from "../support/http.ts";
+import { jsonApi, startStorefrontOf, builtWorker } from "../support/http.ts";
 
-const backendWorker = inject("baseURL");
+const backendWorker = builtWorker().url;
 let shop: RunningWorker;
 let stop: (() => void) | undefined;
 

@@ -1,9 +1,10 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { builtWorker } from "../support/http.ts";
 
 // Issue 22: spec §2 and §8 routes of the built worker: the locale forms of /error, the
 // route-rule redirect beside the page-validation 404, and a backend 404 reaching /error.
 
-const base = inject("baseURL");
+const base = builtWorker().url;
 const LOCALES = [
   { locale: "en", lang: "en-US", dir: "ltr" },
   { locale: "ar", lang: "ar-SA", dir: "rtl" },

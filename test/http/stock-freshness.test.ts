@@ -1,5 +1,5 @@
-import { describe, expect, inject, it } from "vitest";
-import { buyThroughCheckout, jsonApi } from "../support/http.ts";
+import { describe, expect, it } from "vitest";
+import { buyThroughCheckout, jsonApi, builtWorker } from "../support/http.ts";
 
 // Issue 17 item 7 against the built worker: a shopper sells the last units of a product through
 // the real checkout API; new anonymous visitors then load its product page and the product list,
@@ -9,7 +9,7 @@ import { buyThroughCheckout, jsonApi } from "../support/http.ts";
 // SHORT_TTL_MS, 5 s; the data caches are checked against D1 on every read,
 // worker/backend/cache.ts): the pages must be right within it, plus a little for the render itself
 // on a shared machine. The stock comes back when the payment is declined, and shows as fast.
-const base = inject("baseURL");
+const base = builtWorker().url;
 
 const SHORT_TTL_MS = 5_000;
 /** The bound, plus what a render and this loaded machine may add. */

@@ -1,11 +1,10 @@
 // The operator console in Chromium: staff accounts made the way an operator makes them (register
 // in the shop, then `npm run staff -- add`), and the console's sign-in (shop login + emailed code).
-import { spawnSync } from "node:child_process";
-import { inject } from "vitest";
+import { execFile } from "node:child_process";
 import type { Page } from "playwright-core";
 import type { StaffRole } from "../../contract/console.ts";
 import { hydrated } from "./browser.ts";
-import { visitorIp } from "./http.ts";
+import { visitorIp, builtWorker } from "./http.ts";
 
 export const STAFF_PASSWORD = "Console-Pass-2026!";
 
@@ -31,18 +30,24 @@ export async function registerAccount(base: string, email: string, name = "Staff
  * `npm run staff -- add <email> <role> [<email> <role> ...]` against the suite's worker's database
  * (or `persistDir`'s): one wrangler run however many accounts, as its start is what costs.
  */
-export function addStaffByScript(accounts: [email: string, role: StaffRole][], persistDir?: string): string {
-  const res = spawnSync(
-    process.execPath,
-    ["scripts/staff.ts", "add", ...accounts.flat(), "--persist-to", persistDir ?? inject("persistDir")],
-    {
-      cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-    },
-  );
-  if (res.status !== 0) throw new Error(`staff add ${accounts.join(" ")}: ${res.stdout}\n${res.stderr}`);
-  return res.stdout;
+export async function addStaffByScript(
+  accounts: [email: string, role: StaffRole][],
+  persistDir?: string,
+): Promise<string> {
+  // Not spawnSync: a run blocked the event loop for seconds, and the next request over a kept-alive
+  // connection the worker had closed meanwhile failed (scripts/lib/worker.ts, `wranglerAsync`).
+  const args = ["scripts/staff.ts", "add", ...accounts.flat(), "--persist-to", persistDir ?? builtWorker().persistDir];
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      args,
+      { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`staff add ${accounts.join(" ")}: ${stdout}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
+  });
 }
 
 const staffEmail = (role: StaffRole, label: string) =>
@@ -65,7 +70,7 @@ export async function newStaffAccounts(
 ): Promise<Record<string, string>> {
   const accounts = Object.entries(roles).map(([label, role]) => [label, staffEmail(role, label), role] as const);
   for (const [, email] of accounts) await registerAccount(base, email);
-  addStaffByScript(
+  await addStaffByScript(
     accounts.map(([, email, role]) => [email, role]),
     persistDir,
   );

@@ -11,12 +11,29 @@ import { applyMigrations, runSeed } from "../../scripts/seed.ts";
 // What the global setup (global-setup.ts) provides to the built project's tests.
 declare module "vitest" {
   export interface ProvidedContext {
-    baseURL: string;
-    /** The D1 and KV state of that worker (for `npm run staff -- add ... --persist-to`). */
-    persistDir: string;
+    /** One built worker per vitest worker of the project (`builtWorker`). */
+    builtWorkers: BuiltWorker[];
     /** A migrated and seeded database no worker runs on, for the tests' own workers to copy. */
     seededDatabase: string;
   }
+}
+
+export interface BuiltWorker {
+  url: string;
+  /** The D1 and KV state of that worker (for `npm run staff -- add ... --persist-to`). */
+  persistDir: string;
+}
+
+/**
+ * The built worker this test file runs against. The global setup starts one per vitest worker of
+ * the `built` project, each on a database of its own (vitest.config.ts): a file runs in one vitest
+ * worker (`VITEST_POOL_ID`, 1 to maxWorkers), and so against one worker and one database, which it
+ * shares only with the files that run in the same vitest worker, one after another.
+ */
+export function builtWorker(): BuiltWorker {
+  const workers = inject("builtWorkers");
+  const pool = Number(process.env.VITEST_POOL_ID ?? "1");
+  return workers[(pool - 1) % workers.length];
 }
 
 /**
