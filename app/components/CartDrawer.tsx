@@ -93,7 +93,7 @@ export function CartDrawer() {
             </svg>
           </button>
         </div>
-        {!opened && !open ? null : empty ? (
+        {!opened ? null : empty ? (
           <div className="drawer__body">
             <div className="empty-state">
               <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48">

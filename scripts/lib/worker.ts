@@ -40,22 +40,28 @@ export function wrangler(args: string[], opts: SpawnSyncOptions = {}): string {
 }
 
 /**
- * `wrangler`, without blocking the event loop: for tests that talk to a worker over HTTP around it.
- * A run blocked the loop for seconds (a local D1 command, longer on a busy machine), and the next
- * request reused a kept-alive connection the worker had closed meanwhile ("other side closed").
+ * Runs a Node script (`args[0]`) to completion without blocking the event loop, and answers its
+ * output: for tests that talk to a worker over HTTP around it. Run with spawnSync, a local D1
+ * command blocked the loop for seconds (longer on a busy machine), and the next request reused a
+ * kept-alive connection the worker had closed meanwhile ("other side closed").
  */
-export function wranglerAsync(args: string[], env: NodeJS.ProcessEnv = baseEnv): Promise<string> {
+export function runNode(args: string[], env: NodeJS.ProcessEnv = baseEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [wranglerBin, ...args],
+      args,
       { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(`wrangler ${args.join(" ")} failed:\n${stdout}\n${stderr}`));
+        if (error) reject(new Error(`${args.join(" ")} failed:\n${stdout}\n${stderr}`));
         else resolve(stdout);
       },
     );
   });
+}
+
+/** `wrangler`, without blocking the event loop (`runNode`). */
+export function wranglerAsync(args: string[], env: NodeJS.ProcessEnv = baseEnv): Promise<string> {
+  return runNode([wranglerBin, ...args], env);
 }
 
 export function freePort(): Promise<number> {

@@ -1,14 +1,12 @@
 // The operator console in Chromium: staff accounts made the way an operator makes them (register
 // in the shop, then `npm run staff -- add`), and the console's sign-in (shop login + emailed code).
-import { execFile } from "node:child_process";
 import type { Page } from "playwright-core";
 import type { StaffRole } from "../../contract/console.ts";
+import { runNode } from "../../scripts/lib/worker.ts";
 import { hydrated } from "./browser.ts";
 import { visitorIp, builtWorker } from "./http.ts";
 
 export const STAFF_PASSWORD = "Console-Pass-2026!";
-
-const root = new URL("../..", import.meta.url).pathname;
 
 /** Registers a shop account through the API (a fresh network each time: registration is rate limited). */
 export async function registerAccount(base: string, email: string, name = "Staff Member"): Promise<void> {
@@ -30,24 +28,12 @@ export async function registerAccount(base: string, email: string, name = "Staff
  * `npm run staff -- add <email> <role> [<email> <role> ...]` against the suite's worker's database
  * (or `persistDir`'s): one wrangler run however many accounts, as its start is what costs.
  */
-export async function addStaffByScript(
-  accounts: [email: string, role: StaffRole][],
-  persistDir?: string,
-): Promise<string> {
-  // Not spawnSync: a run blocked the event loop for seconds, and the next request over a kept-alive
-  // connection the worker had closed meanwhile failed (scripts/lib/worker.ts, `wranglerAsync`).
-  const args = ["scripts/staff.ts", "add", ...accounts.flat(), "--persist-to", persistDir ?? builtWorker().persistDir];
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      args,
-      { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`staff add ${accounts.join(" ")}: ${stdout}\n${stderr}`));
-        else resolve(stdout);
-      },
-    );
-  });
+export function addStaffByScript(accounts: [email: string, role: StaffRole][], persistDir?: string): Promise<string> {
+  // Not spawnSync: it blocked the event loop (scripts/lib/worker.ts, `runNode`).
+  return runNode(
+    ["scripts/staff.ts", "add", ...accounts.flat(), "--persist-to", persistDir ?? builtWorker().persistDir],
+    { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  );
 }
 
 const staffEmail = (role: StaffRole, label: string) =>

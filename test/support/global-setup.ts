@@ -9,26 +9,19 @@ import { prepareSeededDatabase, startExtraWorker, TEST_VARS } from "./http.ts";
  */
 export default async function setup(project: TestProject) {
   const seededDatabase = prepareSeededDatabase();
-  const count = Math.max(1, project.config.maxWorkers ?? 1);
-  // One after the other: two `wrangler dev` starting at once can pick the same internal port.
-  const started: PromiseSettledResult<Awaited<ReturnType<typeof startExtraWorker>>>[] = [];
-  for (let i = 0; i < count; i++) {
-    const [result] = await Promise.allSettled([
-      startExtraWorker(TEST_VARS, { database: "seeded", template: seededDatabase }),
-    ]);
-    started.push(result);
-    if (result.status === "rejected") break;
-  }
+  const workers: Awaited<ReturnType<typeof startExtraWorker>>[] = [];
   const stopAll = () => {
-    for (const s of started) if (s.status === "fulfilled") s.value.stop();
+    for (const w of workers) w.stop();
     rmSync(seededDatabase, { recursive: true, force: true });
   };
-  const failed = started.find((s) => s.status === "rejected");
-  if (failed) {
+  try {
+    // One after the other: two `wrangler dev` starting at once can pick the same internal port.
+    for (let i = 0; i < Math.max(1, project.config.maxWorkers ?? 1); i++)
+      workers.push(await startExtraWorker(TEST_VARS, { database: "seeded", template: seededDatabase }));
+  } catch (error) {
     stopAll();
-    throw failed.reason;
+    throw error;
   }
-  const workers = started.map((s) => (s as PromiseFulfilledResult<Awaited<ReturnType<typeof startExtraWorker>>>).value);
   project.provide(
     "builtWorkers",
     workers.map(({ worker, persistDir }) => ({ url: worker.url, persistDir })),
