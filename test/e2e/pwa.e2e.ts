@@ -8,7 +8,7 @@ import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
 import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
-import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
+import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS, withoutServiceWorkers } from "../support/browser.ts";
 import { copySeededDatabase, builtWorker } from "../support/http.ts";
 
 const base = builtWorker().url;
@@ -188,6 +188,7 @@ describe("installable and offline", () => {
   for (const locale of LOCALES) {
     it(`in ${locale}: the install prompt is offered by the shop; accepted and cancelled are both answered`, async () => {
       const context = await browser.newContext({ serviceWorkers: "block" });
+      await context.addInitScript(withoutServiceWorkers);
       const page = await context.newPage();
       try {
         await page.goto(`${base}/${locale}`);
@@ -306,6 +307,40 @@ describe("installable and offline", () => {
     } finally {
       await context.close();
     }
+  });
+
+  it("a browser without service workers gets the shop with no error; Playwright's block alone would show one", async () => {
+    /** Opens home, waits for hydration and a quiet network, and reads what the shopper is told. */
+    const visit = async (locale: (typeof LOCALES)[number], removeWorkers: boolean) => {
+      const context = await browser.newContext({ serviceWorkers: "block" });
+      if (removeWorkers) await context.addInitScript(withoutServiceWorkers);
+      const page = await context.newPage();
+      const workbox: string[] = [];
+      page.on("request", (r) => {
+        if (r.url().includes("workbox-window")) workbox.push(r.url());
+      });
+      try {
+        await page.goto(`${base}/${locale}`);
+        await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+        await page.waitForLoadState("networkidle");
+        const error = page.getByText(messages[locale].sw.registrationError);
+        // Playwright's stub answers `register` with undefined: the error toast follows.
+        if (!removeWorkers) await expect.poll(() => error.isVisible()).toBe(true);
+        else await page.waitForTimeout(1_000);
+        return {
+          toast: await error.isVisible(),
+          flag: await page.locator(".pwa-status").getAttribute("data-sw-registration-error"),
+          workbox: workbox.length,
+        };
+      } finally {
+        await context.close();
+      }
+    };
+    for (const locale of LOCALES) {
+      // Nothing to register with: workbox-window is never fetched, and nothing is said.
+      expect(await visit(locale, true)).toEqual({ toast: false, flag: null, workbox: 0 });
+    }
+    expect(await visit("ar", false)).toMatchObject({ toast: true, flag: "true" });
   });
 });
 

@@ -39,7 +39,8 @@ export interface PageOptions {
    * shopper has it: in a fresh context it installs and precaches every chunk, font and offline
    * page (about 150 files), which cost more Chromium and worker CPU than most journeys' own steps.
    * It is allowed in test/e2e/pwa.e2e.ts, the toast test that waits for "offline ready" and the
-   * checkout journeys.
+   * checkout journeys. Blocked, the page sees a browser without service workers
+   * (`withoutServiceWorkers`), not Playwright's own block.
    */
   serviceWorkers?: "allow" | "block";
   /**
@@ -53,6 +54,19 @@ export interface PageOptions {
 
 /** Everything on, as a shopper's browser has it: the service worker and link prefetch. */
 export const AS_SHOPPER = { serviceWorkers: "allow", prefetch: true } as const satisfies PageOptions;
+
+/**
+ * Takes service workers out of the browser before any of the page's scripts run, so the shop
+ * meets what it handles: a browser without them (client/pwa.ts registers nothing, and says
+ * nothing). Playwright's own block replaces `register` with a stub that answers `undefined`, which
+ * no browser does: workbox-window then threw, and the shop showed its "offline mode is
+ * unavailable" error toast on every page a few seconds after hydration. In Arabic that toast
+ * (top-right, spec §9) covers the header's start side: a click on the back button timed out
+ * under it in CI (spec-client.e2e.ts, 2026-11-28).
+ */
+export function withoutServiceWorkers(): void {
+  delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
+}
 
 /** Emulates the browser's Save-Data setting (and a 4G connection) before any of the page's scripts run. */
 export function saveData(on: boolean): void {
@@ -73,6 +87,7 @@ export async function newPage(
     serviceWorkers: opts.serviceWorkers ?? "block",
   });
   if (!opts.prefetch) await context.addInitScript(saveData, true);
+  if ((opts.serviceWorkers ?? "block") === "block") await context.addInitScript(withoutServiceWorkers);
   const page = await context.newPage();
   trackRequests(page);
   const errors: string[] = [];
