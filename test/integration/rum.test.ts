@@ -183,16 +183,20 @@ describe("POST /api/rum", () => {
     expect((await post(good, { origin: ORIGIN, "sec-fetch-site": "cross-site" })).status).toBe(403);
   });
 
-  it("limits one network to 60 beacons a minute (429), another network still reports", async () => {
-    await awayFromMinuteEdge(5_000);
-    const ip = freshIp();
-    const statuses: number[] = [];
-    for (let i = 0; i < 61; i++)
-      statuses.push((await post(beacon([good.metrics[3]]), { "cf-connecting-ip": ip })).status);
-    expect(statuses.slice(0, 60).every((s) => s === 204)).toBe(true);
-    expect(statuses[60]).toBe(429);
-    expect((await post(beacon([good.metrics[3]]))).status).toBe(204);
-  }, COUNTING_TIMEOUT);
+  it(
+    "limits one network to 60 beacons a minute (429), another network still reports",
+    async () => {
+      await awayFromMinuteEdge(5_000);
+      const ip = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++)
+        statuses.push((await post(beacon([good.metrics[3]]), { "cf-connecting-ip": ip })).status);
+      expect(statuses.slice(0, 60).every((s) => s === 204)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      expect((await post(beacon([good.metrics[3]]))).status).toBe(204);
+    },
+    COUNTING_TIMEOUT,
+  );
 });
 
 describe("GET /backend/admin/rum", () => {
