@@ -3,7 +3,7 @@ import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { hydrated, launchBrowser, LOCALES, SCREENSHOTS, withoutServiceWorkers } from "../support/browser.ts";
+import { contextWithoutServiceWorkers, hydrated, launchBrowser, LOCALES, SCREENSHOTS } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
 
 const base = builtWorker().url;
@@ -46,8 +46,7 @@ describe("cart drawer in Chromium", () => {
     it(`${locale}: the drawer opens at once even while its line list is still loading, says so, then shows the line`, async () => {
       const product = products[index];
       // No service worker, so every chunk request goes through the page and can be held back.
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: "block" });
-      await context.addInitScript(withoutServiceWorkers);
+      const context = await contextWithoutServiceWorkers(browser, { viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(String(e)));

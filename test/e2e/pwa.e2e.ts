@@ -8,7 +8,13 @@ import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
 import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
 import { seriousViolations } from "../support/axe.ts";
-import { CHROMIUM_PATH, launchBrowser, LOCALES, SCREENSHOTS, withoutServiceWorkers } from "../support/browser.ts";
+import {
+  CHROMIUM_PATH,
+  contextWithoutServiceWorkers,
+  launchBrowser,
+  LOCALES,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { copySeededDatabase, builtWorker } from "../support/http.ts";
 
 const base = builtWorker().url;
@@ -187,8 +193,7 @@ describe("installable and offline", () => {
 
   for (const locale of LOCALES) {
     it(`in ${locale}: the install prompt is offered by the shop; accepted and cancelled are both answered`, async () => {
-      const context = await browser.newContext({ serviceWorkers: "block" });
-      await context.addInitScript(withoutServiceWorkers);
+      const context = await contextWithoutServiceWorkers(browser);
       const page = await context.newPage();
       try {
         await page.goto(`${base}/${locale}`);
@@ -312,8 +317,9 @@ describe("installable and offline", () => {
   it("a browser without service workers gets the shop with no error; Playwright's block alone would show one", async () => {
     /** Opens home, waits for hydration and a quiet network, and reads what the shopper is told. */
     const visit = async (locale: (typeof LOCALES)[number], removeWorkers: boolean) => {
-      const context = await browser.newContext({ serviceWorkers: "block" });
-      if (removeWorkers) await context.addInitScript(withoutServiceWorkers);
+      const context = removeWorkers
+        ? await contextWithoutServiceWorkers(browser)
+        : await browser.newContext({ serviceWorkers: "block" });
       const page = await context.newPage();
       const workbox: string[] = [];
       page.on("request", (r) => {

@@ -1,5 +1,12 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+  type Request,
+} from "playwright-core";
 import { visitorIp } from "./http.ts";
 
 /**
@@ -68,6 +75,16 @@ export function withoutServiceWorkers(): void {
   delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
 }
 
+/** A context whose pages meet a browser without service workers (`withoutServiceWorkers`). */
+export async function contextWithoutServiceWorkers(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ ...options, serviceWorkers: "block" });
+  await context.addInitScript(withoutServiceWorkers);
+  return context;
+}
+
 /** Emulates the browser's Save-Data setting (and a 4G connection) before any of the page's scripts run. */
 export function saveData(on: boolean): void {
   Object.defineProperty(navigator, "connection", {
@@ -80,14 +97,16 @@ export async function newPage(
   browser: Browser,
   opts: PageOptions = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({
+  const options: BrowserContextOptions = {
     viewport: opts.viewport ?? { width: 1280, height: 900 },
     // Each context is its own visitor, from its own network, as shoppers are in production.
     extraHTTPHeaders: { "cf-connecting-ip": visitorIp() },
-    serviceWorkers: opts.serviceWorkers ?? "block",
-  });
+  };
+  const context =
+    opts.serviceWorkers === "allow"
+      ? await browser.newContext({ ...options, serviceWorkers: "allow" })
+      : await contextWithoutServiceWorkers(browser, options);
   if (!opts.prefetch) await context.addInitScript(saveData, true);
-  if ((opts.serviceWorkers ?? "block") === "block") await context.addInitScript(withoutServiceWorkers);
   const page = await context.newPage();
   trackRequests(page);
   const errors: string[] = [];
