@@ -640,7 +640,7 @@ else if (flag("--search-only")) {
       let last = "";
       for (let r = 0; r < runs; r++) {
         console.log(`\nSearch case, run ${r + 1} of ${runs} (load ${loadText()}):`);
-        last = await searchBench(url, shop.products, count, shop.seededIn);
+        last = await searchBench(url, shop.products, count, shop.seededIn, r);
       }
       return last;
     });
