@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { syntheticStatements } from "../../scripts/seed/synthetic.ts";
 import { ftsQuery, synonymGroups } from "../../worker/backend/services/analysis";
-import type { ProductSummary } from "../../worker/backend/services/catalogue";
+import type { ProductFacets } from "../../contract/catalogue";
+import { PRICE_BANDS, type ProductSummary } from "../../worker/backend/services/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 /**
@@ -29,10 +30,11 @@ interface Filters {
   category?: string;
   in_stock?: boolean;
   min_price?: number;
+  max_price?: number;
 }
 
-/** Every matching product's slug, in order: the statement before issue 23's change, whole. */
-async function reference(q: string, lang: "en" | "ar", sort: string, f: Filters): Promise<string[]> {
+/** The two full-text queries a search makes: names, brands and categories with synonyms; descriptions. */
+async function queriesOf(q: string): Promise<{ names: string; details: string }> {
   const { results: rows } = await env.DB.prepare("SELECT group_name, term FROM search_synonyms").all<{
     group_name: string;
     term: string;
@@ -40,6 +42,12 @@ async function reference(q: string, lang: "en" | "ar", sort: string, f: Filters)
   const names = ftsQuery(q, synonymGroups(rows));
   const details = ftsQuery(q);
   if (!names || !details) throw new Error(`nothing to search in ${q}`);
+  return { names, details };
+}
+
+/** Every matching product's slug, in order: the statement before issue 23's change, whole. */
+async function reference(q: string, lang: "en" | "ar", sort: string, f: Filters): Promise<string[]> {
+  const { names, details } = await queriesOf(q);
   const where = ["p.active = 1"];
   const binds: unknown[] = [names, details];
   if (f.brand) {
@@ -82,6 +90,7 @@ async function page(
   if (f.category) params.set("category", f.category);
   if (f.in_stock) params.set("in_stock", "1");
   if (f.min_price !== undefined) params.set("min_price", String(f.min_price));
+  if (f.max_price !== undefined) params.set("max_price", String(f.max_price));
   const res = await SELF.fetch(`https://shop.test/backend/products?${params}`, {
     headers: { "content-language": lang },
   });
@@ -143,6 +152,85 @@ describe("search order at scale", () => {
     const past = await page("camera", "en", "relevance", { in_stock: true }, Math.ceil(all.length / 12) + 1, 12);
     expect(past).toEqual({ slugs: [], total: all.length });
   });
+});
+
+/**
+ * A search's facets as a count of its matches gives them: each facet with every filter but its
+ * own, a category with its subcategories' products, the open top band and products in stock.
+ */
+async function referenceFacets(q: string, f: Filters): Promise<ProductFacets> {
+  const { names, details } = await queriesOf(q);
+  const [matches, categories] = await env.DB.batch([
+    env.DB.prepare(
+      `SELECT p.category_id, b.slug AS brand, p.price, p.stock FROM products p LEFT JOIN brands b ON b.id = p.brand_id
+       WHERE p.active = 1 AND p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?)`,
+    ).bind(names, details),
+    env.DB.prepare("SELECT id, parent_id, slug FROM categories"),
+  ]);
+  const tree = categories.results as { id: number; parent_id: number | null; slug: string }[];
+  const byId = new Map(tree.map((c) => [c.id, c]));
+  const lineage = (id: number | null): string[] => {
+    const c = id === null ? undefined : byId.get(id);
+    return c ? [c.slug, ...lineage(c.parent_id)] : [];
+  };
+  const products = matches.results as { category_id: number; brand: string | null; price: number; stock: number }[];
+  const keeps = (p: (typeof products)[number], without: string) =>
+    (without === "category" || !f.category || lineage(p.category_id).includes(f.category)) &&
+    (without === "brand" || !f.brand || p.brand === f.brand) &&
+    (without === "stock" || !f.in_stock || p.stock > 0) &&
+    (without === "price" ||
+      ((f.min_price === undefined || p.price >= f.min_price) && (f.max_price === undefined || p.price <= f.max_price)));
+  const tally = (keys: string[]) => {
+    const counts = new Map<string, number>();
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+    return [...counts].map(([slug, count]) => ({ slug, count }));
+  };
+  return {
+    categories: tally(products.filter((p) => keeps(p, "category")).flatMap((p) => lineage(p.category_id))),
+    brands: tally(products.filter((p) => keeps(p, "brand") && p.brand !== null).map((p) => p.brand!)),
+    price_bands: PRICE_BANDS.map((band) => ({
+      ...band,
+      count: products.filter(
+        (p) => keeps(p, "price") && p.price >= band.min && (band.max === null || p.price < band.max),
+      ).length,
+    })),
+    in_stock: products.filter((p) => keeps(p, "stock") && p.stock > 0).length,
+  };
+}
+
+const bySlug = (a: { slug: string }, b: { slug: string }) => a.slug.localeCompare(b.slug);
+
+describe("search facets at scale", () => {
+  it("count what a count of the matches counts, each facet leaving its own filter out", async () => {
+    // A band's own bounds (the cells' path), bounds that are no band's (a count of the products), none.
+    const filters: Filters[] = [
+      ...FILTERS,
+      { min_price: PRICE_BANDS[1].min, max_price: PRICE_BANDS[1].max! - 1 },
+      { brand: "samsung", in_stock: true, min_price: PRICE_BANDS[2].min },
+      { category: "phones", min_price: 120_000, max_price: 450_000 },
+    ];
+    let nonEmpty = 0;
+    for (const [q, lang] of WORDS)
+      for (const f of filters) {
+        const params = new URLSearchParams({ q, facets: "1" });
+        for (const [key, value] of Object.entries(f)) params.set(key, value === true ? "1" : String(value));
+        const res = await SELF.fetch(`https://shop.test/backend/products?${params}`, {
+          headers: { "content-language": lang },
+        });
+        expect(res.status).toBe(200);
+        const got = ((await res.json()) as { meta: { facets: ProductFacets } }).meta.facets;
+        const want = await referenceFacets(q, f);
+        const label = `${q} ${JSON.stringify(f)}`;
+        expect(got.categories.toSorted(bySlug), label).toEqual(want.categories.toSorted(bySlug));
+        expect(got.brands.toSorted(bySlug), label).toEqual(want.brands.toSorted(bySlug));
+        expect(got.price_bands, label).toEqual(want.price_bands);
+        expect(got.in_stock, label).toBe(want.in_stock);
+        if (want.price_bands.reduce((sum, band) => sum + band.count, 0) >= 10) nonEmpty++;
+      }
+    // Most combinations must count some products, or the comparison proves little.
+    expect(nonEmpty).toBeGreaterThan((WORDS.length * filters.length) / 2);
+  }, 120_000);
 });
 
 describe("the narrow copy search reads (product_ranks, migration 0019)", () => {

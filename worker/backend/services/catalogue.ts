@@ -425,25 +425,40 @@ async function productPage(
     );
   }
   if (filters.facets) {
-    if (fromCounts) {
+    const matched = match
+      ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+           UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
+      : "products p";
+    if (list.every((f) => f.counted !== null)) {
+      // Counted by cell (leaf category, brand, price band, in stock): without a search the kept
+      // counts are those cells; with one, the matching products are grouped into the same cells
+      // once, and each facet sums the cells its other filters keep, as it would the kept counts.
+      // One pass over the matches instead of one per facet (docs/PERFORMANCE.md, "Search at scale").
+      const cells = match
+        ? `WITH cells AS MATERIALIZED (
+             SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
+               p.stock > 0 AS in_stock, COUNT(*) AS n
+             FROM ${matched} WHERE p.active = 1 GROUP BY 1, 2, 3, 4
+           ) `
+        : "";
+      const from = match ? "cells" : "product_facet_counts";
       const category = countedWhere("category");
       const brand = countedWhere("brand", "brand_id <> 0");
       const price = countedWhere("price");
       const stock = countedWhere("stock", "in_stock = 1");
       statements.push(
-        db.prepare(
-          `SELECT 'category' AS facet, category_id AS id, SUM(n) AS n FROM product_facet_counts ${category} GROUP BY category_id
-           UNION ALL SELECT 'brand', brand_id, SUM(n) FROM product_facet_counts ${brand} GROUP BY brand_id
-           UNION ALL SELECT 'price', band, SUM(n) FROM product_facet_counts ${price} GROUP BY band
-           UNION ALL SELECT 'stock', 0, IFNULL(SUM(n), 0) FROM product_facet_counts ${stock}`,
-        ),
+        db
+          .prepare(
+            `${cells}SELECT 'category' AS facet, category_id AS id, SUM(n) AS n FROM ${from} ${category} GROUP BY category_id
+             UNION ALL SELECT 'brand', brand_id, SUM(n) FROM ${from} ${brand} GROUP BY brand_id
+             UNION ALL SELECT 'price', band, SUM(n) FROM ${from} ${price} GROUP BY band
+             UNION ALL SELECT 'stock', 0, IFNULL(SUM(n), 0) FROM ${from} ${stock}`,
+          )
+          .bind(...(match ? [match.names, match.details] : [])),
       );
     } else {
-      // The matching products' facet columns once (the search matched once), then the four counts.
-      const matched = match
-        ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
-             UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
-        : "products p";
+      // A price filter that is no band's: the matching products' facet columns once (a search
+      // matched once), then the four counts.
       const category = whereOf("", "category");
       const brand = whereOf("", "brand", "brand_id IS NOT NULL");
       const price = whereOf("", "price");
