@@ -10,33 +10,42 @@ import { fileURLToPath } from "node:url";
 import { wrangler } from "./lib/worker.ts";
 import { seedStatements } from "./seed/index.ts";
 import { FIRST_ID, syntheticStatements } from "./seed/synthetic.ts";
+import { sqlValue } from "./seed/sql.ts";
+import { ftsQuery, synonymGroups } from "../worker/backend/services/analysis.ts";
+import { KEEP_MIN_MATCHES, keepStatements } from "../worker/backend/services/search-ranking.ts";
 
 type Target = { local: true; persistDir: string } | { local: false };
 
 const targetArgs = (target: Target) => (target.local ? ["--local", "--persist-to", target.persistDir] : ["--remote"]);
 
-/** How many rows a table holds (the products, by default), read through `wrangler d1 execute --json`. */
-export function productCount(
-  target: Target,
-  table: "products" | "product_search" = "products",
-  where: "" | "synthetic" = "",
-): number {
+/** The rows one query answers, read through `wrangler d1 execute --json`. */
+function query<Row>(target: Target, sql: string): Row[] {
   const out = wrangler([
     "d1",
     "execute",
     "DB",
     ...targetArgs(target),
     "--command",
-    `SELECT COUNT(*) AS n FROM ${table}${where === "synthetic" ? ` WHERE rowid >= ${FIRST_ID}` : ""}`,
+    sql,
     "--json",
     "-c",
     "wrangler.toml",
   ]);
-  // The JSON is an array of statement results: [{ results: [{ n }], success, meta }].
+  // The JSON is an array of statement results: [{ results: [...], success, meta }].
   // Anything wrangler prints before it (warnings) is skipped: the JSON starts at a line's "[".
   const start = out.search(/^\[/m);
-  const parsed = JSON.parse(start >= 0 ? out.slice(start) : out) as { results?: { n?: number }[] }[];
-  return Number(parsed[0]?.results?.[0]?.n ?? 0);
+  const parsed = JSON.parse(start >= 0 ? out.slice(start) : out) as { results?: Row[] }[];
+  return parsed[0]?.results ?? [];
+}
+
+/** How many rows a table holds (the products, by default). */
+export function productCount(
+  target: Target,
+  table: "products" | "product_search" = "products",
+  where: "" | "synthetic" = "",
+): number {
+  const sql = `SELECT COUNT(*) AS n FROM ${table}${where === "synthetic" ? ` WHERE rowid >= ${FIRST_ID}` : ""}`;
+  return Number(query<{ n?: number }>(target, sql)[0]?.n ?? 0);
 }
 
 /** Runs every seed statement from one SQL file (wrangler applies a file as one unit). */
@@ -104,7 +113,43 @@ export function seedSynthetic(persistDir: string, count: number): { added: numbe
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  keepCommonSearches({ local: true, persistDir });
   return { added: count - have, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Keeps the searches for the catalogue's common words ahead of the first shopper (services/
+ * search-kept.ts): every term of the synonym table, and every indexed term at least
+ * KEEP_MIN_MATCHES products hold, each as a shopper typing it would search. Any other query that
+ * matches many products is kept by the worker after its first search. Returns how many were kept.
+ */
+export function keepCommonSearches(target: Target): number {
+  const synonyms = query<{ group_name: string; term: string }>(target, "SELECT group_name, term FROM search_synonyms");
+  const vocabulary = query<{ term: string }>(
+    target,
+    `SELECT term FROM product_search_vocab WHERE doc >= ${KEEP_MIN_MATCHES}`,
+  );
+  const groups = synonymGroups(synonyms);
+  const searches = new Map<string, [string, string]>();
+  for (const term of [...synonyms.map((s) => s.term), ...vocabulary.map((v) => v.term)]) {
+    const names = ftsQuery(term, groups);
+    const details = ftsQuery(term);
+    if (names && details) searches.set(`${names}\u0000${details}`, [names, details]);
+  }
+  const statements = keepStatements();
+  // Numbered parameters, written in as literals: ?1 the names, ?2 the details.
+  const sql = [...searches.values()].flatMap(([names, details]) =>
+    statements.map((s) => s.replaceAll("?1", sqlValue(names)).replaceAll("?2", sqlValue(details))),
+  );
+  const dir = mkdtempSync(join(tmpdir(), "souq-keep-"));
+  try {
+    const file = join(dir, "keep.sql");
+    writeFileSync(file, `${sql.join(";\n")};\n`);
+    wrangler(["d1", "execute", "DB", ...targetArgs(target), "--file", file, "-c", "wrangler.toml"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return searches.size;
 }
 
 // `node scripts/seed.ts --remote` (deployed D1) or `node scripts/seed.ts [--persist-to <dir>]` (local).

@@ -20,3 +20,13 @@ export class BackendError extends HttpError {}
 export const notFound = (message = "Not found") => new BackendError(404, message);
 export const unprocessable = (errors: Record<string, string[]>, message = "The given data was invalid.") =>
   new BackendError(422, message, errors);
+
+/** Work to run after the answer: the request's waitUntil, or none without an execution context (a direct app.request). */
+export function deferOf(c: Context): ((task: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (task) => ctx.waitUntil(task);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
-import { BackendError, ok } from "../http";
+import { BackendError, deferOf, ok } from "../http";
 import { say } from "../../lib/i18n";
 import { bearerToken, knownGuest, requireUser, revokeToken } from "../identity";
 import {
@@ -64,14 +64,8 @@ const lang = (c: Context<BackendEnv>): Lang => c.get("lang");
 
 /** The bindings, plus the request's waitUntil for work that must not delay the answer. */
 export function accountsEnv(c: Context<BackendEnv>): AccountsEnv {
-  let defer: AccountsEnv["defer"];
-  try {
-    const ctx = c.executionCtx;
-    defer = (task) => ctx.waitUntil(task);
-  } catch {
-    // No execution context (a direct app.request): everything runs inline.
-  }
-  return { ...c.env, defer };
+  // No execution context (a direct app.request): everything runs inline.
+  return { ...c.env, defer: deferOf(c) };
 }
 
 authRoutes.post("/register", async (c) => {

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
 import { catalogueVersion, edgeCache, VERSION_HEADER } from "../cache";
 import type { BackendEnv } from "../env";
-import { notFound, ok } from "../http";
+import { deferOf, notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
 import {
   categoryTree,
@@ -128,7 +128,7 @@ catalogueRoutes.get(
   edgeCache("short"),
   validate("query", () => productQuery),
   async (c) => {
-    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"));
+    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c));
     return ok(c, data, { meta: { ...meta } });
   },
 );

@@ -1,6 +1,8 @@
 import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
 import { correctSpelling } from "./spelling";
+import { keepLater, mayBeKept, remember } from "./search-kept";
+import { BM25, bandOf, KEPT_CHECK, KEPT_ID, PRICE_BANDS, RANKED_MATCHES, type Search } from "./search-ranking";
 import type {
   ProductFacets,
   Ref,
@@ -11,6 +13,7 @@ import type {
   ListMeta,
 } from "../../../contract/catalogue";
 export type { Ref, ProductSummary, ProductDetails, CategoryNode, Suggestion, ListMeta };
+export { PRICE_BANDS };
 
 /**
  * The catalogue: categories, brands, products and search, as plain functions over D1 that return
@@ -43,8 +46,6 @@ const SUGGEST_WINDOW = 64;
 export const MAX_RELATED = 8;
 /** How many of a category's products, in index order, the related products are chosen from. */
 const RELATED_WINDOW = 40;
-/** Name column weighs ten times the rest (sku, brand, categories) in relevance. */
-const BM25 = "bm25(product_search, 10.0, 1.0)";
 
 /** The synonym table changes rarely (an operator's edit): an isolate reads it at most this often. */
 const SYNONYMS_TTL_MS = 60_000;
@@ -180,22 +181,45 @@ export async function listProducts(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
-): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
+  /** Work after the answer (the request's waitUntil): keeping a search that matched many products. */
+  defer?: (task: Promise<unknown>) => void,
+): Promise<Listed> {
   const synonyms = filters.q ? await searchSynonyms(db) : [];
-  const found = await productPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null);
+  const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer);
   if (found.meta.total > 0 || !filters.q) return found;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
   const corrected = await correctSpelling(db, filters.q);
   const match = corrected ? searchOf(corrected, synonyms) : null;
   if (!corrected || !match) return found;
-  const retry = await productPage(db, lang, filters, match);
+  const retry = await searchPage(db, lang, filters, match, defer);
   return retry.meta.total > 0 ? { ...retry, meta: { ...retry.meta, searched_for: corrected } } : found;
 }
 
-/** What a search looks for: names, brands and categories (with synonyms), and descriptions (as typed). */
-interface Search {
-  names: string;
-  details: string;
+type Listed = { data: ProductSummary[]; meta: ListMeta };
+
+/**
+ * A search in relevance order reads its kept copy when it has one of the current version
+ * (services/search-kept.ts); otherwise it ranks its matches afresh, and keeps them after the
+ * answer if they are many or its copy went stale. Other sorts, and lists, read the products.
+ */
+async function searchPage(
+  db: D1Database,
+  lang: Lang,
+  filters: ProductFilters,
+  match: Search | null,
+  defer: ((task: Promise<unknown>) => void) | undefined,
+): Promise<Listed> {
+  if (!match || filters.sort !== "relevance" || !mayBeKept(match)) return productPage(db, lang, filters, match);
+  const kept = await productPage(db, lang, filters, match, true);
+  if ("data" in kept) {
+    remember(match, true);
+    return kept;
+  }
+  remember(match, false);
+  const fresh = await productPage(db, lang, filters, match);
+  // Only now: the database answers one statement at a time, and the keep must not go before the page.
+  keepLater(db, match, kept.stale, defer);
+  return fresh;
 }
 
 function searchOf(q: string, synonyms: SynonymGroups): Search | null {
@@ -276,11 +300,6 @@ interface Filter {
   counted: string | null;
 }
 
-const bandOf = (column: string) =>
-  `CASE ${PRICE_BANDS.slice(0, -1)
-    .map((band, i) => `WHEN ${column} < ${band.max} THEN ${i}`)
-    .join(" ")} ELSE ${PRICE_BANDS.length - 1} END`;
-
 /**
  * The bands a price filter covers exactly (the facet's own links: from a band's minimum to just
  * below a band's maximum), or null for any other bounds, which only a count of products answers.
@@ -303,12 +322,22 @@ function bandRange(filters: ProductFilters): [number, number] | null {
  * ones they hold; with a search, the page carries its own total (a window count) and the facets
  * match the search once more, for all four counts together.
  */
+async function productPage(db: D1Database, lang: Lang, filters: ProductFilters, match: Search | null): Promise<Listed>;
+/** From the search's kept copy (relevance order): none of the current version answers whether one went stale. */
+async function productPage(
+  db: D1Database,
+  lang: Lang,
+  filters: ProductFilters,
+  match: Search,
+  kept: true,
+): Promise<Listed | { stale: boolean }>;
 async function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
-): Promise<{ data: ProductSummary[]; meta: ListMeta }> {
+  kept = false,
+): Promise<Listed | { stale: boolean }> {
   const tax = await taxonomy(db);
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
   // the database, never from input, so they are written into the SQL as numbers.
@@ -347,7 +376,34 @@ async function productPage(
     return parts.length || extra ? `WHERE ${[...parts, ...(extra ? [extra] : [])].join(" AND ")}` : "";
   };
   const statements: D1PreparedStatement[] = [];
-  if (match) {
+  // The kept copy's rows and cells stand for the matches (services/search-kept.ts); its id is
+  // KEPT_ID, SQL of parameters ?1 and ?2, so every kept statement binds names and details first.
+  const keptBinds = match ? [match.names, match.details] : [];
+  if (kept) {
+    const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
+    // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
+    const keptWhere = `r.kept_id = ${KEPT_ID} AND ${["p.active = 1", ...list.map((f) => f.on(f.facet === "brand" ? "r." : "p."))].join(" AND ")}`;
+    const keptOrder = (a: string, id: string) =>
+      `${a}named DESC, ${a}available DESC, ${a}score ASC, ${a}featured DESC, ${a}${id} ASC`;
+    statements.push(
+      db.prepare(KEPT_CHECK).bind(...keptBinds),
+      db
+        .prepare(
+          `SELECT ${summaryColumns(lang)} FROM (
+             SELECT r.product_id AS id, r.named, r.available, r.score, r.featured FROM ${keptRows}
+             WHERE ${keptWhere} ORDER BY ${keptOrder("r.", "product_id")} LIMIT ? OFFSET ?
+           ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
+        )
+        .bind(...keptBinds, ...binds, filters.per_page, offset),
+      list.every((f) => f.counted !== null)
+        ? db
+            .prepare(
+              `SELECT IFNULL(SUM(n), 0) AS n FROM search_kept_cells ${countedWhere(undefined, `kept_id = ${KEPT_ID}`)}`,
+            )
+            .bind(...keptBinds)
+        : db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...keptBinds, ...binds),
+    );
+  } else if (match) {
     // A product found by its name, brand or category is `named`; one found only in its
     // description is not, and comes after every named one (ORDER_BY). The matches, with just
     // the columns the sort reads, are gathered once (`s`): the page is cut from them and they
@@ -361,16 +417,16 @@ async function productPage(
     // sorts read their column (date, price, name) from `products`.
     const filtered = list.length > 0;
     const arm = (table: string, score: string, named: 0 | 1) =>
-      filtered
-        ? `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
-           WHERE ${table} MATCH ? AND ${conditions}`
-        : `SELECT rowid AS id, ${named} AS named, ${score} AS score FROM ${table} WHERE ${table} MATCH ?`;
+      `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
+       WHERE ${table} MATCH ? AND ${conditions}`;
     const armBinds = filtered ? [match.names, ...binds, match.details, ...binds] : [match.names, match.details];
     // Other sorts do not rank, so they need neither BM25 nor which index found the product.
     const found = relevance
-      ? `SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
-           ${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}
-         ) GROUP BY id`
+      ? filtered
+        ? `SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+             ${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}
+           ) GROUP BY id`
+        : RANKED_MATCHES
       : `SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
          UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
     const sortColumns = relevance
@@ -425,22 +481,28 @@ async function productPage(
     );
   }
   if (filters.facets) {
-    const matched = match
-      ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+    const matched = kept
+      ? `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`
+      : match
+        ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
            UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
-      : "products p";
+        : "products p";
     if (list.every((f) => f.counted !== null)) {
       // Counted by cell (leaf category, brand, price band, in stock): without a search the kept
       // counts are those cells; with one, the matching products are grouped into the same cells
       // once, and each facet sums the cells its other filters keep, as it would the kept counts.
       // One pass over the matches instead of one per facet (docs/PERFORMANCE.md, "Search at scale").
-      const cells = match
+      const cells = kept
         ? `WITH cells AS MATERIALIZED (
+             SELECT category_id, brand_id, band, in_stock, n FROM search_kept_cells WHERE kept_id = ${KEPT_ID}
+           ) `
+        : match
+          ? `WITH cells AS MATERIALIZED (
              SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
                p.stock > 0 AS in_stock, COUNT(*) AS n
              FROM ${matched} WHERE p.active = 1 GROUP BY 1, 2, 3, 4
            ) `
-        : "";
+          : "";
       const from = match ? "cells" : "product_facet_counts";
       const category = countedWhere("category");
       const brand = countedWhere("brand", "brand_id <> 0");
@@ -482,11 +544,16 @@ async function productPage(
       );
     }
   }
-  const [rows, ...rest] = await db.batch(statements);
+  const results = await db.batch(statements);
+  if (kept) {
+    const state = results[0].results[0] as { current: number } | undefined;
+    if (!state?.current) return { stale: state !== undefined };
+  }
+  const [rows, ...rest] = kept ? results.slice(1) : results;
   const page = rows.results as (SummaryRow & { total_count?: number })[];
   const facetRows = (filters.facets ? rest[rest.length - 1].results : []) as FacetRow[];
   let total: number;
-  if (!match) total = Number((rest[0].results[0] as { n: number } | undefined)?.n ?? 0);
+  if (!match || kept) total = Number((rest[0].results[0] as { n: number } | undefined)?.n ?? 0);
   else
     total =
       page[0]?.total_count ??
@@ -520,15 +587,6 @@ interface FacetRow {
 }
 
 type Facet = "category" | "brand" | "price" | "stock";
-
-/** The price bands of the facet, in halalas (SAR 500, 1,500, 3,000, 6,000). */
-export const PRICE_BANDS: { min: number; max: number | null }[] = [
-  { min: 0, max: 50_000 },
-  { min: 50_000, max: 150_000 },
-  { min: 150_000, max: 300_000 },
-  { min: 300_000, max: 600_000 },
-  { min: 600_000, max: null },
-];
 
 /** The facet counts as the contract's; a category counts its descendants' products too. */
 function facetsOf(tax: Taxonomy, rows: FacetRow[]): ProductFacets {

@@ -18,6 +18,7 @@ import { BackendError, notFound } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import { INVALID_INPUT } from "../../lib/input-messages";
 import { forgetSearchSynonyms } from "./catalogue";
+import { bumpSearchVersion } from "./search-kept";
 import { contains, pageOf, type ListQuery } from "./console-list";
 import { auditStatement, bumpCatalogueVersion } from "./staff";
 
@@ -106,11 +107,15 @@ async function reindexStatements(
   );
 }
 
-/** Runs the change's batch with the first re-index chunk in it, then the rest in batches of their own. */
+/**
+ * Runs the change's batch with the first re-index chunk in it, then the rest in batches of their
+ * own; each chunk moves the search version, so no search keeps a half re-indexed catalogue.
+ */
 async function withReindex(db: D1Database, change: D1PreparedStatement[], reindex: D1PreparedStatement[]) {
-  const first = await db.batch([...change, ...reindex.slice(0, REINDEX_CHUNK)]);
+  const bump = reindex.length ? [bumpSearchVersion(db)] : [];
+  const first = await db.batch([...change, ...reindex.slice(0, REINDEX_CHUNK), ...bump]);
   for (let i = REINDEX_CHUNK; i < reindex.length; i += REINDEX_CHUNK)
-    await db.batch(reindex.slice(i, i + REINDEX_CHUNK));
+    await db.batch([...reindex.slice(i, i + REINDEX_CHUNK), ...bump]);
   return first;
 }
 

@@ -1,0 +1,199 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PRICE_BANDS } from "../../worker/backend/services/catalogue";
+import { forgetKeptSearches, keepLater, keepSearch } from "../../worker/backend/services/search-kept";
+import { KEPT_CHECK } from "../../worker/backend/services/search-ranking";
+import {
+  expectSameFacets,
+  facetsOf,
+  FILTERS,
+  page,
+  queriesOf,
+  reference,
+  referenceFacets,
+  seedSearchCatalogue,
+  WORDS,
+  type Filters,
+} from "../support/search-reference";
+
+/**
+ * Kept searches (migration 0022, services/search-kept.ts): a query's ranked matches and facet
+ * cells, kept so that a search for a word matching a sixth of a large catalogue reads a page as an
+ * index range. What a kept search answers must be what ranking afresh answers, through sales and
+ * price changes that move products in place, and a catalogue edit must stop the copy being read.
+ */
+
+beforeAll(seedSearchCatalogue);
+
+/** Whether the query's kept copy is there and of the current version: null when there is none. */
+async function keptState(q: string): Promise<boolean | null> {
+  const { names, details } = await queriesOf(q);
+  const row = await env.DB.prepare(KEPT_CHECK).bind(names, details).first<{ current: number }>();
+  return row ? row.current === 1 : null;
+}
+
+/** Every filter of the order test, and price bounds that are a band's and that are no band's. */
+const KEPT_FILTERS: Filters[] = [
+  ...FILTERS,
+  { brand: "apple" },
+  { min_price: PRICE_BANDS[1].min, max_price: PRICE_BANDS[1].max! - 1 },
+  { category: "phones", min_price: 120_000, max_price: 450_000 },
+];
+
+/** Pages, totals and facets of every word and filter against the reference; answers how many pages were compared. */
+async function compareAll(what: string): Promise<number> {
+  let compared = 0;
+  for (const [q, lang] of WORDS)
+    for (const f of KEPT_FILTERS) {
+      const all = await reference(q, lang, "relevance", f);
+      for (const [n, perPage] of [
+        [1, 12],
+        [3, 12],
+        [2, 48],
+        [Math.ceil(all.length / 12) + 1, 12],
+      ]) {
+        const got = await page(q, lang, "relevance", f, n, perPage);
+        const label = `${what}: ${q} ${JSON.stringify(f)} page ${n}/${perPage}`;
+        expect(got.total, label).toBe(all.length);
+        expect(got.slugs, label).toEqual(all.slice((n - 1) * perPage, n * perPage));
+        compared++;
+      }
+      expectSameFacets(await facetsOf(q, lang, f), await referenceFacets(q, f), `${what}: ${q} ${JSON.stringify(f)}`);
+    }
+  return compared;
+}
+
+describe("kept searches", () => {
+  beforeAll(async () => {
+    forgetKeptSearches();
+    for (const [q] of WORDS) await keepSearch(env.DB, await queriesOf(q));
+  });
+
+  it("answer every filter, page and facet as ranking afresh does, and the answer comes from the copy", async () => {
+    for (const [q] of WORDS) expect(await keptState(q), q).toBe(true);
+    expect(await compareAll("kept")).toBe(WORDS.length * KEPT_FILTERS.length * 4);
+    // The answers above were read from the copies: emptied, a copy answers nothing.
+    const { names, details } = await queriesOf("camera");
+    const kept = "(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2)";
+    await env.DB.batch([
+      env.DB.prepare(`DELETE FROM search_kept_rows WHERE kept_id = ${kept}`).bind(names, details),
+      env.DB.prepare(`DELETE FROM search_kept_cells WHERE kept_id = ${kept}`).bind(names, details),
+    ]);
+    expect(await page("camera", "en", "relevance", {}, 1, 12)).toEqual({ slugs: [], total: 0 });
+    // Other sorts never read a copy.
+    expect((await page("camera", "en", "newest", {}, 1, 12)).total).toBeGreaterThan(0);
+    await keepSearch(env.DB, { names, details });
+    expect((await page("camera", "en", "relevance", {}, 1, 12)).total).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("follow sales, restocks and price changes in place, without going stale", async () => {
+    const version = () => env.DB.prepare("SELECT value FROM versions WHERE name = 'search'").first<number>("value");
+    const before = await version();
+    // Matches of every word sold out, restocked and moved across price bands, as checkout, a
+    // restock and a price edit would.
+    const { results } = await env.DB.prepare(
+      `SELECT id, stock, price FROM products WHERE active = 1 AND id IN (
+         SELECT rowid FROM product_search WHERE product_search MATCH 'samsung OR camera OR phone OR جراب')
+       ORDER BY id`,
+    ).all<{ id: number; stock: number; price: number }>();
+    const inStock = results.filter((p) => p.stock > 0);
+    const soldOut = results.filter((p) => p.stock === 0);
+    expect(inStock.length).toBeGreaterThan(60);
+    expect(soldOut.length).toBeGreaterThan(3);
+    const writes = [
+      ...inStock.filter((_, i) => i % 4 === 0).map((p) => `UPDATE products SET stock = 0 WHERE id = ${p.id}`),
+      ...soldOut.filter((_, i) => i % 2 === 0).map((p) => `UPDATE products SET stock = 9 WHERE id = ${p.id}`),
+      ...inStock
+        .filter((_, i) => i % 5 === 1)
+        .map((p) => `UPDATE products SET price = ${p.price * 3} WHERE id = ${p.id}`),
+      // A sale that leaves it in stock, and a price edit within its band: nothing to move.
+      ...inStock
+        .filter((_, i) => i % 7 === 2)
+        .map((p) => `UPDATE products SET stock = ${p.stock + 1} WHERE id = ${p.id}`),
+    ];
+    await env.DB.batch(writes.map((sql) => env.DB.prepare(sql)));
+    expect(await version()).toBe(before);
+    for (const [q] of WORDS) expect(await keptState(q), q).toBe(true);
+    expect(await compareAll("after sales")).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("stop being read after a catalogue edit, and are kept again after the next search", async () => {
+    const edits = [
+      "UPDATE products SET name_en = name_en || ' camera' WHERE id = (SELECT MIN(id) FROM products WHERE active = 1 AND name_en NOT LIKE '%camera%')",
+      "UPDATE products SET is_featured = 1 - is_featured WHERE id = (SELECT MAX(id) FROM products WHERE active = 1)",
+      "UPDATE products SET active = 0 WHERE id = (SELECT MIN(id) FROM products WHERE active = 1 AND id IN (SELECT rowid FROM product_search WHERE product_search MATCH 'samsung'))",
+    ];
+    for (const edit of edits) {
+      await env.DB.prepare(edit).run();
+      for (const [q] of WORDS) expect(await keptState(q), `${q} after ${edit}`).toBe(false);
+      // Stale copies are not read: ranking afresh answers, and agrees with the reference.
+      expect(await compareAll(`after ${edit}`)).toBeGreaterThan(0);
+      // Each search above found its copy stale and kept it again after its answer.
+      await expect
+        .poll(async () => Promise.all(WORDS.map(([q]) => keptState(q))), { timeout: 20_000 })
+        .toEqual(WORDS.map(() => true));
+    }
+    // Kept again, they answer as ranking afresh does.
+    forgetKeptSearches();
+    expect(await compareAll("kept again")).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("a search is kept after its answer only when it matches many products or its copy went stale", async () => {
+    const match = await queriesOf("lenovo");
+    const tasks: Promise<unknown>[] = [];
+    const defer = (task: Promise<unknown>) => void tasks.push(task);
+    const { n } = (await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT rowid FROM product_search WHERE product_search MATCH ?1
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?2)`,
+    )
+      .bind(match.names, match.details)
+      .first<{ n: number }>())!;
+    expect(n).toBeGreaterThan(10);
+    keepLater(env.DB, match, false, defer, n + 1);
+    await Promise.all(tasks.splice(0));
+    expect(await keptState("lenovo")).toBeNull();
+    keepLater(env.DB, match, false, defer, n);
+    await Promise.all(tasks.splice(0));
+    expect(await keptState("lenovo")).toBe(true);
+    await env.DB.prepare("UPDATE products SET model = 'X' || id WHERE id = (SELECT MIN(id) FROM products)").run();
+    expect(await keptState("lenovo")).toBe(false);
+    keepLater(env.DB, match, true, defer, Number.MAX_SAFE_INTEGER);
+    await Promise.all(tasks.splice(0));
+    expect(await keptState("lenovo")).toBe(true);
+  });
+});
+
+describe("the search version (migration 0022's triggers)", () => {
+  it("moves with what ranks, finds or counts a product, and not with stock or price", async () => {
+    const version = async () =>
+      (await env.DB.prepare("SELECT value FROM versions WHERE name = 'search'").first<number>("value"))!;
+    const id = (await env.DB.prepare("SELECT MIN(id) AS id FROM products WHERE stock > 3").first<number>("id"))!;
+    for (const set of ["stock = stock - 1", "price = price + 1", "low_stock_threshold = 3", "images = '[]'"]) {
+      const before = await version();
+      await env.DB.prepare(`UPDATE products SET ${set} WHERE id = ?`).bind(id).run();
+      expect(await version(), set).toBe(before);
+    }
+    for (const set of [
+      "name_en = name_en || '!'",
+      "name_ar = name_ar || '!'",
+      "description_en = 'x'",
+      "description_ar = 'x'",
+      "sku = sku || '-2'",
+      "model = 'M-2'",
+      "category_id = (SELECT MAX(id) FROM categories)",
+      "brand_id = NULL",
+      "is_featured = 1 - is_featured",
+      "active = 1 - active",
+    ]) {
+      const before = await version();
+      await env.DB.prepare(`UPDATE products SET ${set} WHERE id = ?`).bind(id).run();
+      expect(await version(), set).toBe(before + 1);
+    }
+    const before = await version();
+    await env.DB.prepare(
+      "INSERT INTO products (id, slug, sku, category_id, name_en, name_ar, price) VALUES (990001, 'v-1', 'V-1', 1, 'V', 'V', 100)",
+    ).run();
+    await env.DB.prepare("DELETE FROM products WHERE id = 990001").run();
+    expect(await version()).toBe(before + 2);
+  });
+});

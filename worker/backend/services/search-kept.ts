@@ -1,0 +1,92 @@
+import { KEEP_MIN_MATCHES, keepStatements, MATCH_COUNT, type Search } from "./search-ranking";
+
+/**
+ * Kept searches (migration 0022, issue 23; docs/PERFORMANCE.md "Search at scale"): the ranked
+ * matches and the facet cells of a query that matches many products, written once and read by
+ * every search for it until the catalogue's text changes. A search for a kept query reads its page
+ * as an index range cut at the page's end, and its total and facets from a few hundred cells, so
+ * its cost no longer grows with how many products the word matches (services/catalogue.ts).
+ *
+ * A query is kept after the answer to a search for it that found no kept copy, when it matches at
+ * least KEEP_MIN_MATCHES products or its copy went stale; and ahead of the first shopper by the
+ * seed, for the catalogue's common words (scripts/seed.ts). Every read checks in its own batch
+ * that the copy is of the current `search` version and ranks afresh if not: a stale copy is never
+ * served, only kept again.
+ */
+
+/** Keeps one query now (a test, or a request's waitUntil). */
+export async function keepSearch(db: D1Database, match: Search): Promise<void> {
+  await db.batch(keepStatements().map((sql) => db.prepare(sql).bind(match.names, match.details)));
+  remember(match, true);
+}
+
+/**
+ * Moves the `search` version, so no kept copy is read again: for a change to the search index that
+ * no product write makes (the console's re-index after a category or brand rename). Product writes
+ * move it by themselves (the migration's triggers).
+ */
+export function bumpSearchVersion(db: D1Database): D1PreparedStatement {
+  return db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'");
+}
+
+// ---------------------------------------------------------------------------------------------
+// What this isolate has seen: a query with no kept copy is ranked afresh at once for a while,
+// without first asking for its copy; a query being kept is not kept twice at the same time.
+
+/** How long an isolate believes a query has no kept copy (another isolate may keep it meanwhile). */
+const UNKEPT_MEMORY_MS = 10_000;
+const MEMORY_MAX = 512;
+const unkept = new Map<string, number>();
+const keeping = new Set<string>();
+
+const keyOf = (match: Search) => `${match.names}\u0000${match.details}`;
+
+/** Whether a search should first look for the query's kept copy. */
+export function mayBeKept(match: Search): boolean {
+  const at = unkept.get(keyOf(match));
+  return at === undefined || Date.now() - at >= UNKEPT_MEMORY_MS;
+}
+
+/** Notes what a search found: a kept copy of the current version, or none. */
+export function remember(match: Search, kept: boolean): void {
+  const key = keyOf(match);
+  unkept.delete(key);
+  if (kept) return;
+  if (unkept.size >= MEMORY_MAX) unkept.delete(unkept.keys().next().value as string);
+  unkept.set(key, Date.now());
+}
+
+/**
+ * After the answer (the request's waitUntil), keeps a query that had no kept copy of the current
+ * version, when it matches many products or its copy went stale (it was worth keeping before);
+ * not while a request of this isolate is keeping it already. Without a waitUntil, nothing is kept.
+ */
+export function keepLater(
+  db: D1Database,
+  match: Search,
+  stale: boolean,
+  defer: ((task: Promise<unknown>) => void) | undefined,
+  minMatches = KEEP_MIN_MATCHES,
+): void {
+  const key = keyOf(match);
+  if (!defer || keeping.has(key)) return;
+  keeping.add(key);
+  const task = async () => {
+    const worth =
+      stale || ((await db.prepare(MATCH_COUNT).bind(match.names, match.details).first<number>("n")) ?? 0) >= minMatches;
+    if (worth) await keepSearch(db, match);
+  };
+  defer(
+    task()
+      .catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", event: "search.keep_failed", error: String(error) })),
+      )
+      .finally(() => keeping.delete(key)),
+  );
+}
+
+/** Forgets what this isolate has seen (tests). */
+export function forgetKeptSearches(): void {
+  unkept.clear();
+  keeping.clear();
+}

@@ -1,0 +1,89 @@
+/**
+ * How a search ranks its matches and keeps them, as SQL (issue 23, docs/PERFORMANCE.md "Search at
+ * scale"). Pure, with no imports, so the seed script (Node) writes the very statements the Worker
+ * runs: services/catalogue.ts reads pages with them, services/search-kept.ts keeps queries with
+ * them, scripts/seed.ts keeps the common words ahead of the first shopper.
+ */
+
+/** What a search looks for: names, brands and categories (with synonyms), and descriptions (as typed). */
+export interface Search {
+  names: string;
+  details: string;
+}
+
+/** The price bands of the facet, in halalas (SAR 500, 1,500, 3,000, 6,000); migration 0018 writes the same. */
+export const PRICE_BANDS: { min: number; max: number | null }[] = [
+  { min: 0, max: 50_000 },
+  { min: 50_000, max: 150_000 },
+  { min: 150_000, max: 300_000 },
+  { min: 300_000, max: 600_000 },
+  { min: 600_000, max: null },
+];
+
+/** The price band of a price column, as SQL. */
+export const bandOf = (column: string) =>
+  `CASE ${PRICE_BANDS.slice(0, -1)
+    .map((band, i) => `WHEN ${column} < ${band.max} THEN ${i}`)
+    .join(" ")} ELSE ${PRICE_BANDS.length - 1} END`;
+
+/** Name column weighs ten times the rest (sku, brand, categories) in relevance. */
+export const BM25 = "bm25(product_search, 10.0, 1.0)";
+
+/**
+ * Every match of a search with what ranks it: found by name, brand or category (`named`) or only
+ * in its description, and its best BM25 score. Parameters ?1 names and ?2 details.
+ */
+export const RANKED_MATCHES = `SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+  SELECT rowid AS id, 1 AS named, ${BM25} AS score FROM product_search WHERE product_search MATCH ?1
+  UNION ALL SELECT rowid, 0, bm25(product_details_search) FROM product_details_search WHERE product_details_search MATCH ?2
+) GROUP BY id`;
+
+/** How many products a query matches in either index (parameters as RANKED_MATCHES): a few ms, no ranking. */
+export const MATCH_COUNT = `SELECT COUNT(*) AS n FROM (SELECT rowid FROM product_search WHERE product_search MATCH ?1
+  UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?2)`;
+
+// ---------------------------------------------------------------------------------------------
+// Kept searches (migration 0022): a query's ranked matches and facet cells, kept under the
+// `search` version they were ranked in.
+
+/** A query matching at least this many products is kept: under it, ranking afresh costs a few ms. */
+export const KEEP_MIN_MATCHES = 1_000;
+
+/** How many stale copies of other queries a keep also clears, so old copies do not pile up. */
+const CLEAR_STALE = 2;
+
+const SEARCH_VERSION = "(SELECT value FROM versions WHERE name = 'search')";
+
+/** The id of the query's kept copy of the current version, as SQL (null when it has none); parameters ?1 and ?2. */
+export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 AND version = ${SEARCH_VERSION})`;
+
+/** Whether the query has a kept copy, and whether it is of the current version (parameters ?1 and ?2). */
+export const KEPT_CHECK = `SELECT version = ${SEARCH_VERSION} AS current FROM search_kept WHERE names = ?1 AND details = ?2`;
+
+/**
+ * The statements that (re)keep one query, run as one batch so the copy is of one version: its old
+ * copy is replaced, its matches are ranked once (shown ones only: hiding a product moves the
+ * version) and its cells counted from them. A few stale copies of other queries lose their rows
+ * and cells too, so old copies do not pile up; their own row stays, at version 0, to remember the
+ * query was worth keeping (the next search for it keeps it again). Parameters ?1 names and ?2
+ * details in every statement.
+ */
+export function keepStatements(): string[] {
+  const kept = "(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2)";
+  const others = `SELECT id FROM (SELECT id FROM search_kept
+    WHERE version BETWEEN 1 AND ${SEARCH_VERSION} - 1 AND NOT (names = ?1 AND details = ?2) ORDER BY id LIMIT ${CLEAR_STALE})`;
+  return [
+    `DELETE FROM search_kept_rows WHERE kept_id IN (SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 UNION ALL ${others})`,
+    `DELETE FROM search_kept_cells WHERE kept_id IN (SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 UNION ALL ${others})`,
+    `UPDATE search_kept SET version = 0 WHERE id IN (${others})`,
+    `DELETE FROM search_kept WHERE names = ?1 AND details = ?2`,
+    `INSERT INTO search_kept (names, details, version) VALUES (?1, ?2, ${SEARCH_VERSION})`,
+    `INSERT INTO search_kept_rows (kept_id, named, available, score, featured, product_id, brand_id)
+     SELECT ${kept}, s.named, p.stock > 0, s.score, p.is_featured, p.id, IFNULL(p.brand_id, 0)
+     FROM (${RANKED_MATCHES}) s CROSS JOIN product_ranks p ON p.id = s.id WHERE p.active = 1`,
+    `INSERT INTO search_kept_cells (kept_id, category_id, brand_id, band, in_stock, n)
+     SELECT r.kept_id, p.category_id, r.brand_id, ${bandOf("p.price")}, r.available, COUNT(*)
+     FROM search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id
+     WHERE r.kept_id = ${kept} GROUP BY 2, 3, 4, 5`,
+  ];
+}
