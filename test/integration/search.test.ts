@@ -121,6 +121,33 @@ describe("Arabic-aware search", () => {
   });
 });
 
+describe("typo tolerance", () => {
+  it("a misspelt word equally near two indexed terms becomes the one more products hold", async () => {
+    const add = async (id: number, name: string) => {
+      await env.DB.batch([
+        env.DB.prepare(
+          "INSERT INTO products (id, slug, sku, category_id, name_en, name_ar, price, stock) VALUES (?, ?, ?, 1, ?, ?, 1000, 3)",
+        ).bind(id, `typo-${id}`, `TYPO-${id}`, name, name),
+        env.DB.prepare("INSERT INTO product_search (rowid, name, body) VALUES (?, ?, '')").bind(id, name),
+        env.DB.prepare("INSERT INTO product_details_search (rowid, details) VALUES (?, '')").bind(id),
+      ]);
+    };
+    const searchedFor = async (q: string, run: number) => {
+      const res = await SELF.fetch(`https://shop.test/backend/products?q=${q}&run=${run}`);
+      return ((await res.json()) as { meta: { searched_for?: string } }).meta.searched_for;
+    };
+    // "zorbox" is one letter from both "zorbax" and "zorbix", and starts no indexed term.
+    for (const id of [970001, 970002, 970003]) await add(id, "zorbax");
+    await add(970004, "zorbix");
+    expect(await searchedFor("zorbox", 1)).toBe("zorbax");
+    for (const id of [970005, 970006, 970007]) await add(id, "zorbix");
+    expect(await searchedFor("zorbox", 2)).toBe("zorbix");
+    // Nearer wins over more products: one edit from "zorbix" only.
+    expect(await searchedFor("zorbiz", 3)).toBe("zorbix");
+    expect(await searchedFor("zorbaz", 4)).toBe("zorbax");
+  });
+});
+
 describe("search suggestions", () => {
   it("suggest answers at most 8 {slug, name, model, image, price, currency} in the caller's language", async () => {
     const en = await suggest("gal");
