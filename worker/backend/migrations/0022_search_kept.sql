@@ -11,13 +11,15 @@
 -- What keeps them right:
 -- - A query is its two match expressions (names with synonyms, descriptions as typed), so a
 --   synonym edit makes new expressions and never meets old results.
--- - What ranks, finds or counts a product (its names, descriptions, SKU, model, category, brand,
---   featured, shown or hidden; a product added or removed; the search index's brand and category
---   text) moves the `search` version: the triggers below, and the console's re-index after a
---   rename (services/console-content.ts). Results kept under another version are not read.
--- - What sales and price edits move (in stock or not, the price band) is kept current in place by
---   the trigger below, as product_facet_counts is: the product's rows and cells in every kept
---   query it is in move to its new place. So a sale does not throw away a single kept search.
+-- - What a search finds a product by, or its BM25 statistics (its names, descriptions, SKU, model,
+--   category and brand, whose names the index holds; a product added, removed or shown again; the
+--   index's brand and category text after a rename) moves the `search` version: the triggers
+--   below, and the console's re-index (services/console-content.ts). Copies kept under another
+--   version are not read.
+-- - What only moves a product within the order or the cells (in stock or not, its price band,
+--   featured, hidden) is kept current in place by the trigger below, as product_facet_counts is:
+--   its rows and cells in every kept query it is in move to their new place (or go, when hidden).
+--   So a sale, a price edit, featuring or hiding does not throw away a single kept search.
 -- - Filters and the price bounds read the live product (product_ranks) when the page is cut.
 INSERT INTO versions (name, value) VALUES ('search', 1);
 
@@ -71,22 +73,29 @@ BEGIN
   UPDATE versions SET value = value + 1 WHERE name = 'search';
 END;
 
+-- What a product's search text holds (names, descriptions, SKU, model, and in the index its brand's
+-- and category's names), or a product shown again (its place in every kept query is unknown).
 CREATE TRIGGER products_search_version_update AFTER UPDATE OF id, sku, model, category_id, brand_id, name_en, name_ar,
-  description_en, description_ar, is_featured, active ON products
+  description_en, description_ar, active ON products
 WHEN OLD.id IS NOT NEW.id OR OLD.sku IS NOT NEW.sku OR OLD.model IS NOT NEW.model
   OR OLD.category_id IS NOT NEW.category_id OR OLD.brand_id IS NOT NEW.brand_id
   OR OLD.name_en IS NOT NEW.name_en OR OLD.name_ar IS NOT NEW.name_ar
   OR OLD.description_en IS NOT NEW.description_en OR OLD.description_ar IS NOT NEW.description_ar
-  OR OLD.is_featured IS NOT NEW.is_featured OR OLD.active IS NOT NEW.active
+  OR (OLD.active = 0 AND NEW.active = 1)
 BEGIN
   UPDATE versions SET value = value + 1 WHERE name = 'search';
 END;
 
--- Fires only when the product changes place: a sale of one of five left does not write here.
-CREATE TRIGGER products_search_kept_stock AFTER UPDATE OF stock, price ON products
+-- What moves a product inside the kept queries it is in, without changing any BM25 score: in stock
+-- or not, its price band, featured or not, hidden. It leaves its old cell for its new one (none
+-- when hidden) and its rows take their new place (none when hidden). Fires only on such a change:
+-- a sale of one of five left does not write here.
+CREATE TRIGGER products_search_kept_place AFTER UPDATE OF stock, price, is_featured, active ON products
 WHEN (OLD.stock > 0) IS NOT (NEW.stock > 0)
   OR (CASE WHEN OLD.price < 50000 THEN 0 WHEN OLD.price < 150000 THEN 1 WHEN OLD.price < 300000 THEN 2 WHEN OLD.price < 600000 THEN 3 ELSE 4 END)
     IS NOT (CASE WHEN NEW.price < 50000 THEN 0 WHEN NEW.price < 150000 THEN 1 WHEN NEW.price < 300000 THEN 2 WHEN NEW.price < 600000 THEN 3 ELSE 4 END)
+  OR OLD.is_featured IS NOT NEW.is_featured
+  OR (OLD.active = 1 AND NEW.active = 0)
 BEGIN
   UPDATE search_kept_cells SET n = n - 1
   WHERE kept_id IN (SELECT kept_id FROM search_kept_rows WHERE product_id = OLD.id)
@@ -97,7 +106,9 @@ BEGIN
   SELECT kept_id, NEW.category_id, IFNULL(NEW.brand_id, 0),
     CASE WHEN NEW.price < 50000 THEN 0 WHEN NEW.price < 150000 THEN 1 WHEN NEW.price < 300000 THEN 2 WHEN NEW.price < 600000 THEN 3 ELSE 4 END,
     NEW.stock > 0, 1
-  FROM search_kept_rows WHERE product_id = NEW.id AND true
+  FROM search_kept_rows WHERE product_id = NEW.id AND NEW.active = 1
   ON CONFLICT (kept_id, category_id, brand_id, band, in_stock) DO UPDATE SET n = n + 1;
-  UPDATE search_kept_rows SET available = (NEW.stock > 0) WHERE product_id = NEW.id AND available IS NOT (NEW.stock > 0);
+  DELETE FROM search_kept_rows WHERE product_id = NEW.id AND NEW.active = 0;
+  UPDATE search_kept_rows SET available = (NEW.stock > 0), featured = NEW.is_featured
+  WHERE product_id = NEW.id AND (available IS NOT (NEW.stock > 0) OR featured IS NOT NEW.is_featured);
 END;

@@ -62,8 +62,8 @@ export const KEPT_CHECK = `SELECT version = ${SEARCH_VERSION} AS current FROM se
 
 /**
  * The statements that (re)keep one query, run as one batch so the copy is of one version: its old
- * copy is replaced, its matches are ranked once (shown ones only: hiding a product moves the
- * version) and its cells counted from them. A few stale copies of other queries lose their rows
+ * copy is replaced, its matches are ranked once (shown ones only: hiding a product takes it out
+ * of every copy, migration 0022) and its cells counted from them. A few stale copies of other queries lose their rows
  * and cells too, so old copies do not pile up; their own row stays, at version 0, to remember the
  * query was worth keeping (the next search for it keeps it again). Parameters ?1 names and ?2
  * details in every statement.
