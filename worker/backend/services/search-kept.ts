@@ -31,7 +31,7 @@ export function bumpSearchVersion(db: D1Database): D1PreparedStatement {
 
 // ---------------------------------------------------------------------------------------------
 // What this isolate has seen: a query with no kept copy is ranked afresh at once for a while,
-// without first asking for its copy; a query being kept is not kept twice at the same time.
+// without first asking for its copy; while it keeps one query, it keeps no other.
 
 /** How long an isolate believes a query has no kept copy (another isolate may keep it meanwhile). */
 const UNKEPT_MEMORY_MS = 10_000;
@@ -57,24 +57,39 @@ export function remember(match: Search, kept: boolean): void {
 }
 
 /**
+ * At most this many queries hold kept rows: anyone can search, and each keep writes as many rows as
+ * its query matches, so distinct queries (every pair of common words) must not grow the database
+ * or its writes without end. The seed keeps about 300 at 100,000 products; a copy kept again in
+ * place of its stale self takes no new room.
+ */
+export const MAX_KEPT_SEARCHES = 2_000;
+
+/**
  * After the answer (the request's waitUntil), keeps a query that had no kept copy of the current
- * version, when it matches many products or its copy went stale (it was worth keeping before);
- * not while a request of this isolate is keeping it already. Without a waitUntil, nothing is kept.
+ * version, when it matches many products and there is room, or when its copy went stale (it was
+ * worth keeping before). One keep at a time per isolate, so a burst of searches cannot queue
+ * keeps at the one database writer. Without a waitUntil, nothing is kept.
  */
 export function keepLater(
   db: D1Database,
   match: Search,
   stale: boolean,
   defer: ((task: Promise<unknown>) => void) | undefined,
-  minMatches = KEEP_MIN_MATCHES,
+  limits: { minMatches: number; maxKept: number } = { minMatches: KEEP_MIN_MATCHES, maxKept: MAX_KEPT_SEARCHES },
 ): void {
   const key = keyOf(match);
-  if (!defer || keeping.has(key)) return;
+  if (!defer || keeping.size > 0) return;
   keeping.add(key);
   const task = async () => {
-    const worth =
-      stale || ((await db.prepare(MATCH_COUNT).bind(match.names, match.details).first<number>("n")) ?? 0) >= minMatches;
-    if (worth) await keepSearch(db, match);
+    if (!stale) {
+      const [matches, kept] = await db.batch<{ n: number }>([
+        db.prepare(MATCH_COUNT).bind(match.names, match.details),
+        // Copies whose rows are still there, of any version (0: cleared).
+        db.prepare("SELECT COUNT(*) AS n FROM search_kept WHERE version > 0"),
+      ]);
+      if ((matches.results[0]?.n ?? 0) < limits.minMatches || (kept.results[0]?.n ?? 0) >= limits.maxKept) return;
+    }
+    await keepSearch(db, match);
   };
   defer(
     task()
