@@ -7,7 +7,7 @@ import {
   keepSearch,
   MAX_KEPT_SEARCHES,
 } from "../../worker/backend/services/search-kept";
-import { KEPT_CHECK } from "../../worker/backend/services/search-ranking";
+import { KEPT_CHECK, MATCH_COUNT } from "../../worker/backend/services/search-ranking";
 import {
   expectSameFacets,
   facetsOf,
@@ -164,12 +164,7 @@ describe("kept searches", () => {
       keepLater(env.DB, match, stale, defer, { minMatches, maxKept });
       await Promise.all(tasks.splice(0));
     };
-    const { n } = (await env.DB.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT rowid FROM product_search WHERE product_search MATCH ?1
-         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?2)`,
-    )
-      .bind(match.names, match.details)
-      .first<{ n: number }>())!;
+    const { n } = (await env.DB.prepare(MATCH_COUNT).bind(match.names, match.details).first<{ n: number }>())!;
     expect(n).toBeGreaterThan(10);
     const copies = (await env.DB.prepare("SELECT COUNT(*) AS n FROM search_kept WHERE version > 0").first<number>(
       "n",

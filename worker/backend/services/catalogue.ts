@@ -376,9 +376,9 @@ async function productPage(
     return parts.length || extra ? `WHERE ${[...parts, ...(extra ? [extra] : [])].join(" AND ")}` : "";
   };
   const statements: D1PreparedStatement[] = [];
-  // The kept copy's rows and cells stand for the matches (services/search-kept.ts); its id is
-  // KEPT_ID, SQL of parameters ?1 and ?2, so every kept statement binds names and details first.
-  const keptBinds = match ? [match.names, match.details] : [];
+  // Every statement about a search binds its names and details first: the full-text matches, or
+  // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
+  const matchBinds = match ? [match.names, match.details] : [];
   if (kept) {
     const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
     // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
@@ -386,7 +386,7 @@ async function productPage(
     const keptOrder = (a: string, id: string) =>
       `${a}named DESC, ${a}available DESC, ${a}score ASC, ${a}featured DESC, ${a}${id} ASC`;
     statements.push(
-      db.prepare(KEPT_CHECK).bind(...keptBinds),
+      db.prepare(KEPT_CHECK).bind(...matchBinds),
       db
         .prepare(
           `SELECT ${summaryColumns(lang)} FROM (
@@ -394,14 +394,14 @@ async function productPage(
              WHERE ${keptWhere} ORDER BY ${keptOrder("r.", "product_id")} LIMIT ? OFFSET ?
            ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
         )
-        .bind(...keptBinds, ...binds, filters.per_page, offset),
+        .bind(...matchBinds, ...binds, filters.per_page, offset),
       list.every((f) => f.counted !== null)
         ? db
             .prepare(
               `SELECT IFNULL(SUM(n), 0) AS n FROM search_kept_cells ${countedWhere(undefined, `kept_id = ${KEPT_ID}`)}`,
             )
-            .bind(...keptBinds)
-        : db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...keptBinds, ...binds),
+            .bind(...matchBinds)
+        : db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...matchBinds, ...binds),
     );
   } else if (match) {
     // A product found by its name, brand or category is `named`; one found only in its
@@ -516,7 +516,7 @@ async function productPage(
              UNION ALL SELECT 'price', band, SUM(n) FROM ${from} ${price} GROUP BY band
              UNION ALL SELECT 'stock', 0, IFNULL(SUM(n), 0) FROM ${from} ${stock}`,
           )
-          .bind(...(match ? [match.names, match.details] : [])),
+          .bind(...matchBinds),
       );
     } else {
       // A price filter that is no band's: the matching products' facet columns once (a search
@@ -534,13 +534,7 @@ async function productPage(
              UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
              UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
           )
-          .bind(
-            ...(match ? [match.names, match.details] : []),
-            ...category.binds,
-            ...brand.binds,
-            ...price.binds,
-            ...stock.binds,
-          ),
+          .bind(...matchBinds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds),
       );
     }
   }
