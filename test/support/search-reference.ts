@@ -11,6 +11,7 @@ import { seedCatalogue } from "./catalogue";
  * What a search should answer, stated the straightforward way (issue 23, docs/PERFORMANCE.md
  * "Search at scale"): every match ranked, merged and sorted, filtered after, and its facets as a
  * count of its matches. The shop's statements (afresh, or from a kept copy) must agree with it.
+ * An empty `q` is a list without a search: every shown product, and the list's own order.
  */
 
 /** The demo seed, 1,500 synthetic products and some hidden: many matches per word, ties of stock and featuring. */
@@ -77,11 +78,13 @@ export const FILTERS: Filters[] = [
 let requests = 0;
 const uncached = () => ({ request: String(++requests) });
 
+/** A list's default order without a search: featured, then new, then by id. */
+const LIST_RELEVANCE = "p.is_featured DESC, p.is_new DESC, p.id ASC";
+
 /** Every matching product's slug, in order: the statement before issue 23's change, whole. */
 export async function reference(q: string, lang: "en" | "ar", sort: string, f: Filters): Promise<string[]> {
-  const { names, details } = await queriesOf(q);
   const where = ["p.active = 1"];
-  const binds: unknown[] = [names, details];
+  const binds: unknown[] = q ? Object.values(await queriesOf(q)) : [];
   if (f.brand) {
     where.push("p.brand_id = (SELECT id FROM brands WHERE slug = ?)");
     binds.push(f.brand);
@@ -100,13 +103,16 @@ export async function reference(q: string, lang: "en" | "ar", sort: string, f: F
     where.push("p.price <= ?");
     binds.push(f.max_price);
   }
+  const matches = q
+    ? `JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+         SELECT rowid AS id, ${BM25_NAMES} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
+         UNION ALL
+         SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
+       ) GROUP BY id) s ON s.id = p.id`
+    : "";
+  const order = !q && sort === "relevance" ? LIST_RELEVANCE : ORDER[sort](lang);
   const { results } = await env.DB.prepare(
-    `SELECT p.slug FROM products p JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
-       SELECT rowid AS id, ${BM25_NAMES} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
-       UNION ALL
-       SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
-     ) GROUP BY id) s ON s.id = p.id
-     WHERE ${where.join(" AND ")} ORDER BY ${ORDER[sort](lang)}`,
+    `SELECT p.slug FROM products p ${matches} WHERE ${where.join(" AND ")} ORDER BY ${order}`,
   )
     .bind(...binds)
     .all<{ slug: string }>();
@@ -121,7 +127,8 @@ export async function page(
   n: number,
   perPage: number,
 ): Promise<{ slugs: string[]; total: number }> {
-  const params = new URLSearchParams({ q, sort, page: String(n), per_page: String(perPage), ...uncached() });
+  const params = new URLSearchParams({ sort, page: String(n), per_page: String(perPage), ...uncached() });
+  if (q) params.set("q", q);
   if (f.brand) params.set("brand", f.brand);
   if (f.category) params.set("category", f.category);
   if (f.in_stock) params.set("in_stock", "1");
@@ -140,13 +147,15 @@ export async function page(
  * own, a category with its subcategories' products, the open top band and products in stock.
  */
 export async function referenceFacets(q: string, f: Filters): Promise<ProductFacets> {
-  const { names, details } = await queriesOf(q);
+  const matching = q
+    ? `AND p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?)`
+    : "";
   const [matches, categories] = await env.DB.batch([
     env.DB.prepare(
       `SELECT p.category_id, b.slug AS brand, p.price, p.stock FROM products p LEFT JOIN brands b ON b.id = p.brand_id
-       WHERE p.active = 1 AND p.id IN (SELECT rowid FROM product_search WHERE product_search MATCH ?
-         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?)`,
-    ).bind(names, details),
+       WHERE p.active = 1 ${matching}`,
+    ).bind(...(q ? Object.values(await queriesOf(q)) : [])),
     env.DB.prepare("SELECT id, parent_id, slug FROM categories"),
   ]);
   const tree = categories.results as { id: number; parent_id: number | null; slug: string }[];
@@ -184,7 +193,8 @@ export const bySlug = (a: { slug: string }, b: { slug: string }) => a.slug.local
 
 /** A search's facets as the API answers them. */
 export async function facetsOf(q: string, lang: "en" | "ar", f: Filters): Promise<ProductFacets> {
-  const params = new URLSearchParams({ q, facets: "1", ...uncached() });
+  const params = new URLSearchParams({ facets: "1", ...uncached() });
+  if (q) params.set("q", q);
   for (const [key, value] of Object.entries(f)) params.set(key, value === true ? "1" : String(value));
   const res = await SELF.fetch(`https://shop.test/backend/products?${params}`, {
     headers: { "content-language": lang },

@@ -1,5 +1,6 @@
 import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
+import { sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
 import { correctSpelling } from "./spelling";
 import { keepLater, mayBeKept, remember } from "./search-kept";
 import { BM25, bandOf, KEPT_CHECK, KEPT_ID, PRICE_BANDS, RANKED_MATCHES, type Search } from "./search-ranking";
@@ -296,9 +297,26 @@ interface Filter {
   /** The condition on a product's columns, each written as `${prefix}column`. */
   on: (prefix: string) => string;
   binds: unknown[];
-  /** The same condition on `product_facet_counts`, when the kept counts can answer it. */
-  counted: string | null;
+  /**
+   * The same condition on a cell of the kept counts (facet-cells.ts: `product_facet_counts`, a
+   * kept search's cells, a search's matches grouped alike), when the cells can answer it.
+   */
+  counted: CellFilter["holds"] | null;
 }
+
+/**
+ * The kept counts' cells (`product_facet_counts`, a few thousand rows whatever the catalogue's
+ * size), held by the isolate with their version (`versions` row `facets`, which every write to a
+ * cell moves: migration 0023). A list without a search reads the version with its page, in the
+ * same batch, and sums its total and facets from the held cells (facet-cells.ts) instead of four
+ * GROUP BYs over them; knowing the counts, it reads no subcategory that holds none of the
+ * filtered products, and no page past the last. If the version moved, the cells are read again
+ * with the page. So the counts are exact as of the page's read, as before, whoever wrote the
+ * cells (a sale, the console, a raw write).
+ */
+let cellsCache: { version: number; cells: Cell[] } | undefined;
+const CELLS_VERSION = "SELECT value FROM versions WHERE name = 'facets'";
+const CELLS = "SELECT category_id, brand_id, band, in_stock, n FROM product_facet_counts WHERE n > 0";
 
 /**
  * The bands a price filter covers exactly (the facet's own links: from a band's minimum to just
@@ -318,9 +336,10 @@ function bandRange(filters: ProductFilters): [number, number] | null {
  * the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale" and "Bench at
  * scale"): the filters name ids, so every count runs on `products` alone, through its indexes.
  * Without a search, the page is read in index order (no count of the rest), and its total and
- * facets come from the kept counts (`product_facet_counts`, migration 0018) when the filters are
- * ones they hold; with a search, the page carries its own total (a window count) and the facets
- * match the search once more, for all four counts together.
+ * facets are summed from the kept counts' cells this isolate holds (`cellsCache`, migrations 0018
+ * and 0023) when the filters are ones they hold; with a search, the page carries its own total (a
+ * window count) and the facets group the matches into the same cells once (a kept search reads
+ * its kept cells), summed the same way (facet-cells.ts).
  */
 async function productPage(db: D1Database, lang: Lang, filters: ProductFilters, match: Search | null): Promise<Listed>;
 /** From the search's kept copy (relevance order): none of the current version answers whether one went stale. */
@@ -331,12 +350,24 @@ async function productPage(
   match: Search,
   kept: true,
 ): Promise<Listed | { stale: boolean }>;
-async function productPage(
+function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
   kept = false,
+): Promise<Listed | { stale: boolean }> {
+  return readPage(db, lang, filters, match, kept, false);
+}
+
+/** `productPage`; `cellsChanged`: the kept counts' cells this isolate held were found changed, read them again. */
+async function readPage(
+  db: D1Database,
+  lang: Lang,
+  filters: ProductFilters,
+  match: Search | null,
+  kept: boolean,
+  cellsChanged: boolean,
 ): Promise<Listed | { stale: boolean }> {
   const tax = await taxonomy(db);
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
@@ -345,20 +376,32 @@ async function productPage(
   const list: Filter[] = [];
   if (filters.category) {
     const ids = subtree(tax, filters.category);
+    const leaves = new Set(ids);
     const sql = (column: string) => (ids.length ? `${column} IN (${ids.join(", ")})` : "0");
-    list.push({ facet: "category", on: (a) => sql(`${a}category_id`), binds: [], counted: sql("category_id") });
+    list.push({
+      facet: "category",
+      on: (a) => sql(`${a}category_id`),
+      binds: [],
+      counted: (cell) => leaves.has(cell.category_id),
+    });
   }
   if (filters.brand) {
     const id = tax.brandId.get(filters.brand);
     const sql = (column: string) => (id === undefined ? "0" : `${column} = ${id}`);
-    list.push({ facet: "brand", on: (a) => sql(`${a}brand_id`), binds: [], counted: sql("brand_id") });
+    list.push({ facet: "brand", on: (a) => sql(`${a}brand_id`), binds: [], counted: (cell) => cell.brand_id === id });
   }
-  const priceCounted = bands ? `band BETWEEN ${bands[0]} AND ${bands[1]}` : null;
+  const priceCounted = bands ? (cell: Cell) => cell.band >= bands[0] && cell.band <= bands[1] : null;
   if (filters.min_price !== undefined)
     list.push({ facet: "price", on: (a) => `${a}price >= ?`, binds: [filters.min_price], counted: priceCounted });
   if (filters.max_price !== undefined)
     list.push({ facet: "price", on: (a) => `${a}price <= ?`, binds: [filters.max_price], counted: priceCounted });
-  if (filters.in_stock) list.push({ facet: "stock", on: (a) => `${a}stock > 0`, binds: [], counted: "in_stock = 1" });
+  if (filters.in_stock)
+    list.push({
+      facet: "stock",
+      on: (a) => `${a}stock > 0`,
+      binds: [],
+      counted: (cell) => cell.in_stock === 1,
+    });
   const whereOf = (prefix: string, without?: Facet, extra?: string) => {
     const parts = list.filter((f) => f.facet !== without);
     // Hidden products (the console's deactivate, issue 20) are in no list, count or facet.
@@ -369,24 +412,33 @@ async function productPage(
   const offset = (filters.page - 1) * filters.per_page;
   const order = ORDER_BY[filters.sort](match !== null, lang);
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
-  // The kept counts answer when there is no search and every filter is one they hold.
-  const fromCounts = !match && list.every((f) => f.counted !== null);
-  const countedWhere = (without?: Facet, extra?: string) => {
-    const parts = [...new Set(list.filter((f) => f.facet !== without).map((f) => f.counted!))];
-    return parts.length || extra ? `WHERE ${[...parts, ...(extra ? [extra] : [])].join(" AND ")}` : "";
-  };
+  // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
+  const cellFilters: CellFilter[] | null = list.every((f) => f.counted !== null)
+    ? list.map((f) => ({ facet: f.facet, holds: f.counted! }))
+    : null;
+  // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
+  const held = !match && cellFilters && !cellsChanged ? cellsCache : undefined;
+  const summed = held && cellFilters ? sumCells(held.cells, cellFilters) : null;
   const statements: D1PreparedStatement[] = [];
+  const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
+  let [checkAt, pageAt, totalAt, cellsAt, facetsAt, cellsVersionAt] = [-1, -1, -1, -1, -1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
+  const matched = kept
+    ? `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`
+    : match
+      ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
+      : "products p";
   if (kept) {
     const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
     // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
     const keptWhere = `r.kept_id = ${KEPT_ID} AND ${["p.active = 1", ...list.map((f) => f.on(f.facet === "brand" ? "r." : "p."))].join(" AND ")}`;
     const keptOrder = (a: string, id: string) =>
       `${a}named DESC, ${a}available DESC, ${a}score ASC, ${a}featured DESC, ${a}${id} ASC`;
-    statements.push(
-      db.prepare(KEPT_CHECK).bind(...matchBinds),
+    checkAt = add(db.prepare(KEPT_CHECK).bind(...matchBinds));
+    pageAt = add(
       db
         .prepare(
           `SELECT ${summaryColumns(lang)} FROM (
@@ -395,14 +447,18 @@ async function productPage(
            ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
         )
         .bind(...matchBinds, ...binds, filters.per_page, offset),
-      list.every((f) => f.counted !== null)
-        ? db
-            .prepare(
-              `SELECT IFNULL(SUM(n), 0) AS n FROM search_kept_cells ${countedWhere(undefined, `kept_id = ${KEPT_ID}`)}`,
-            )
-            .bind(...matchBinds)
-        : db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...matchBinds, ...binds),
     );
+    // The copy's cells answer its total (and facets); other price bounds count its rows.
+    if (cellFilters)
+      cellsAt = add(
+        db
+          .prepare(`SELECT category_id, brand_id, band, in_stock, n FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`)
+          .bind(...matchBinds),
+      );
+    else
+      totalAt = add(
+        db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...matchBinds, ...binds),
+      );
   } else if (match) {
     // A product found by its name, brand or category is `named`; one found only in its
     // description is not, and comes after every named one (ORDER_BY). The matches, with just
@@ -433,7 +489,7 @@ async function productPage(
       ? "s.named, p.stock > 0 AS available, s.score, p.is_featured"
       : `p.created_at, p.price, p.${col("name", lang)}`;
     const pageOrder = relevance ? "p.named DESC, p.available DESC, p.score ASC, p.is_featured DESC, p.id ASC" : order;
-    statements.push(
+    pageAt = add(
       db
         .prepare(
           `WITH s AS MATERIALIZED (
@@ -452,16 +508,33 @@ async function productPage(
           offset,
         ),
     );
+    // The facets: the matches grouped into the cells of the kept counts once, summed below as
+    // they would be (docs/PERFORMANCE.md, "Search at scale").
+    if (filters.facets && cellFilters)
+      cellsAt = add(
+        db
+          .prepare(
+            `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
+               p.stock > 0 AS in_stock, COUNT(*) AS n
+             FROM ${matched} WHERE p.active = 1 GROUP BY 1, 2, 3, 4`,
+          )
+          .bind(...matchBinds),
+      );
   } else {
     // In the sort's index order, cut at the page: no count of the rest, no sort of every match.
     // A category with subcategories: each one read in order up to the page's end, then merged.
-    const leaves = filters.category ? subtree(tax, filters.category) : [];
+    // With the cells at hand, a subcategory holding none of the filtered products is not read,
+    // nor is a page past the last.
+    const byLeaf = summed && new Map(summed.rows.filter((r) => r.facet === "category").map((r) => [r.id, r.n]));
+    const leaves = (filters.category ? subtree(tax, filters.category) : []).filter(
+      (id) => !byLeaf || (byLeaf.get(id) ?? 0) > 0,
+    );
     const end = offset + filters.per_page;
     const arms = leaves.map((id) => whereOf("p.", "category", `p.category_id = ${id}`));
     // Only the sort's own columns, which its index holds, so an arm without other filters reads no row.
     const sortColumns = [...new Set(["p.id", ...(order.match(/p\.\w+/g) ?? [])])].join(", ");
     const ids =
-      leaves.length > 1
+      arms.length > 1
         ? {
             sql: `SELECT p.id FROM (${arms
               .map(
@@ -470,84 +543,59 @@ async function productPage(
               .join(" UNION ALL ")}) p ORDER BY ${order} LIMIT ? OFFSET ?`,
             binds: arms.flatMap((arm) => [...arm.binds, end]),
           }
-        : { sql: `SELECT p.id FROM products p ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`, binds };
-    statements.push(
+        : {
+            sql: `SELECT p.id FROM products p ${(arms[0] ?? { sql: whereSql }).sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+            binds,
+          };
+    if (!summed || offset < summed.total)
+      pageAt = add(
+        db
+          .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
+          .bind(...ids.binds, filters.per_page, offset),
+      );
+    if (cellFilters) {
+      // The cells' version with the page, in the same batch: held cells are used only if current.
+      cellsVersionAt = add(db.prepare(CELLS_VERSION));
+      if (!held) cellsAt = add(db.prepare(CELLS));
+    } else totalAt = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
+  }
+  if (filters.facets && !cellFilters) {
+    // A price filter that is no band's: the matching products' facet columns once (a search
+    // matched once), then the four counts.
+    const category = whereOf("", "category");
+    const brand = whereOf("", "brand", "brand_id IS NOT NULL");
+    const price = whereOf("", "price");
+    const stock = whereOf("", "stock", "stock > 0");
+    facetsAt = add(
       db
-        .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
-        .bind(...ids.binds, filters.per_page, offset),
-      fromCounts
-        ? db.prepare(`SELECT IFNULL(SUM(n), 0) AS n FROM product_facet_counts ${countedWhere()}`)
-        : db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds),
+        .prepare(
+          `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matched} WHERE p.active = 1)
+           SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
+           UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
+           UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
+           UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
+        )
+        .bind(...matchBinds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds),
     );
   }
-  if (filters.facets) {
-    const matched = kept
-      ? `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`
-      : match
-        ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
-           UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
-        : "products p";
-    if (list.every((f) => f.counted !== null)) {
-      // Counted by cell (leaf category, brand, price band, in stock): without a search the kept
-      // counts are those cells; with one, the matching products are grouped into the same cells
-      // once, and each facet sums the cells its other filters keep, as it would the kept counts.
-      // One pass over the matches instead of one per facet (docs/PERFORMANCE.md, "Search at scale").
-      const cells = kept
-        ? `WITH cells AS MATERIALIZED (
-             SELECT category_id, brand_id, band, in_stock, n FROM search_kept_cells WHERE kept_id = ${KEPT_ID}
-           ) `
-        : match
-          ? `WITH cells AS MATERIALIZED (
-             SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
-               p.stock > 0 AS in_stock, COUNT(*) AS n
-             FROM ${matched} WHERE p.active = 1 GROUP BY 1, 2, 3, 4
-           ) `
-          : "";
-      const from = match ? "cells" : "product_facet_counts";
-      const category = countedWhere("category");
-      const brand = countedWhere("brand", "brand_id <> 0");
-      const price = countedWhere("price");
-      const stock = countedWhere("stock", "in_stock = 1");
-      statements.push(
-        db
-          .prepare(
-            `${cells}SELECT 'category' AS facet, category_id AS id, SUM(n) AS n FROM ${from} ${category} GROUP BY category_id
-             UNION ALL SELECT 'brand', brand_id, SUM(n) FROM ${from} ${brand} GROUP BY brand_id
-             UNION ALL SELECT 'price', band, SUM(n) FROM ${from} ${price} GROUP BY band
-             UNION ALL SELECT 'stock', 0, IFNULL(SUM(n), 0) FROM ${from} ${stock}`,
-          )
-          .bind(...matchBinds),
-      );
-    } else {
-      // A price filter that is no band's: the matching products' facet columns once (a search
-      // matched once), then the four counts.
-      const category = whereOf("", "category");
-      const brand = whereOf("", "brand", "brand_id IS NOT NULL");
-      const price = whereOf("", "price");
-      const stock = whereOf("", "stock", "stock > 0");
-      statements.push(
-        db
-          .prepare(
-            `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matched} WHERE p.active = 1)
-             SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
-             UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
-             UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
-             UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
-          )
-          .bind(...matchBinds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds),
-      );
-    }
-  }
-  const results = await db.batch(statements);
+  const results = statements.length ? await db.batch(statements) : [];
+  const read = <T>(at: number) => (at < 0 ? [] : (results[at].results as T[]));
   if (kept) {
-    const state = results[0].results[0] as { current: number } | undefined;
+    const state = read<{ current: number }>(checkAt)[0];
     if (!state?.current) return { stale: state !== undefined };
   }
-  const [rows, ...rest] = kept ? results.slice(1) : results;
-  const page = rows.results as (SummaryRow & { total_count?: number })[];
-  const facetRows = (filters.facets ? rest[rest.length - 1].results : []) as FacetRow[];
+  const page = read<SummaryRow & { total_count?: number }>(pageAt);
+  if (cellsVersionAt >= 0) {
+    const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
+    // A cell changed since this isolate read them: the page may have left out a subcategory, so
+    // it is read again, with the cells.
+    if (held && held.version !== version) return readPage(db, lang, filters, match, kept, true);
+    if (!held) cellsCache = { version, cells: read<Cell>(cellsAt) };
+  }
+  const sums = summed ?? (cellsAt >= 0 && cellFilters ? sumCells(read<Cell>(cellsAt), cellFilters) : null);
+  const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(facetsAt)) : [];
   let total: number;
-  if (!match || kept) total = Number((rest[0].results[0] as { n: number } | undefined)?.n ?? 0);
+  if (!match || kept) total = sums ? sums.total : Number(read<{ n: number }>(totalAt)[0]?.n ?? 0);
   else
     total =
       page[0]?.total_count ??
@@ -572,15 +620,6 @@ async function productPage(
     },
   };
 }
-
-/** One count of the facets statement: which facet, the category, brand or band, and how many. */
-interface FacetRow {
-  facet: Facet;
-  id: number;
-  n: number;
-}
-
-type Facet = "category" | "brand" | "price" | "stock";
 
 /** The facet counts as the contract's; a category counts its descendants' products too. */
 function facetsOf(tax: Taxonomy, rows: FacetRow[]): ProductFacets {
