@@ -241,6 +241,52 @@ describe("the product detail", () => {
     expect(p.related[0].category.slug).toBe("android-phones");
   });
 
+  it("relates, for every product, its category's first products, then its family's when the category has too few", async () => {
+    const { results: all } = await env.DB.prepare(
+      "SELECT id, slug, category_id, is_featured, is_new, stock, active FROM products",
+    ).all<{
+      id: number;
+      slug: string;
+      category_id: number;
+      is_featured: number;
+      is_new: number;
+      stock: number;
+      active: number;
+    }>();
+    const { results: tree } = await env.DB.prepare("SELECT id, parent_id FROM categories").all<{
+      id: number;
+      parent_id: number | null;
+    }>();
+    const parent = new Map(tree.map((c) => [c.id, c.parent_id]));
+    const topOf = (id: number): number => (parent.get(id) == null ? id : topOf(parent.get(id)!));
+    type Row = (typeof all)[number];
+    // Each category's few dozen first in the list's order, then those shown first: featured, in stock.
+    const pick = (rows: Row[], limit: number) =>
+      rows
+        .toSorted((a, b) => b.is_featured - a.is_featured || b.is_new - a.is_new || a.id - b.id)
+        .slice(0, 40)
+        .toSorted((a, b) => b.is_featured - a.is_featured || +(b.stock > 0) - +(a.stock > 0) || a.id - b.id)
+        .slice(0, limit);
+    let filled = 0;
+    for (const p of all.filter((row) => row.active === 1)) {
+      const others = all.filter((row) => row.active === 1 && row.id !== p.id);
+      const same = pick(
+        others.filter((row) => row.category_id === p.category_id),
+        8,
+      );
+      const top = topOf(p.category_id);
+      const family = others.filter(
+        (row) => row.category_id !== p.category_id && (row.category_id === top || parent.get(row.category_id) === top),
+      );
+      const want = [...same, ...(same.length < 8 ? pick(family, 8 - same.length) : [])].map((row) => row.slug);
+      if (same.length < 8 && want.length > same.length) filled++;
+      const got = (await get<ProductDetails>(`/products/${p.slug}`)).body.data.related.map((r) => r.slug);
+      expect(got, p.slug).toEqual(want);
+    }
+    // Some categories are small enough for the family to fill in.
+    expect(filled).toBeGreaterThan(0);
+  });
+
   it("is localized in Arabic, specification labels included", async () => {
     const p = (await get<ProductDetails>("/products/iphone-15-pro", "ar")).body.data;
     expect(p.name).toBe("آيفون 15 برو 128 جيجابايت");

@@ -663,17 +663,19 @@ interface CategoryRow {
  * subcategories'), read from the kept counts (migration 0018) rather than counted.
  */
 async function categoryRows(db: D1Database, lang: Lang, counted = false): Promise<CategoryRow[]> {
-  const { results } = await db
-    .prepare(
-      counted
-        ? `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, IFNULL(f.n, 0) AS direct
+  const { results } = await categoryStatement(db, lang, counted).all<CategoryRow>();
+  return results;
+}
+
+function categoryStatement(db: D1Database, lang: Lang, counted = false): D1PreparedStatement {
+  return db.prepare(
+    counted
+      ? `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, IFNULL(f.n, 0) AS direct
            FROM categories c LEFT JOIN (SELECT category_id, SUM(n) AS n FROM product_facet_counts GROUP BY category_id) f
              ON f.category_id = c.id
            ORDER BY c.sort_order, c.id`
-        : `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, 0 AS direct FROM categories c ORDER BY c.sort_order, c.id`,
-    )
-    .all<CategoryRow>();
-  return results;
+      : `SELECT c.id, c.parent_id, c.slug, c.${col("name", lang)} AS name, 0 AS direct FROM categories c ORDER BY c.sort_order, c.id`,
+  );
 }
 
 /** The category tree; each node's product_count includes its subcategories' products. */
@@ -713,15 +715,40 @@ interface DetailRow extends SummaryRow {
 
 /** One product with its description, specifications, related products and category path; null when unknown. */
 export async function productDetails(db: D1Database, lang: Lang, slug: string): Promise<ProductDetails | null> {
-  const row = await db
-    .prepare(
-      `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id
-       FROM ${summaryFrom} WHERE p.slug = ? AND p.active = 1`,
-    )
-    .bind(slug)
-    .first<DetailRow>();
+  // Same category first, then the rest of its top-level category: each read in its index order
+  // (featured, new, id) and cut at a few dozen, then the ones in stock first among those, so a
+  // product of a category of thousands reads a few dozen rows, not the category.
+  // `except`: the product itself, as SQL.
+  const related = (categories: string, except: string, limit: number) =>
+    `SELECT ${summaryColumns(lang)} FROM (
+       SELECT id FROM products WHERE category_id ${categories} AND id != ${except} AND active = 1
+       ORDER BY is_featured DESC, is_new DESC, id ASC LIMIT ${RELATED_WINDOW}
+     ) w JOIN products p ON p.id = w.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
+     ORDER BY p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ${limit}`;
+  // One round trip: the product, the category tree (its breadcrumbs) and its category's related
+  // products, found by the product's slug. Only a category of fewer than MAX_RELATED others
+  // needs a second, for the rest of its family.
+  const [found, tree, same] = await db.batch([
+    db
+      .prepare(
+        `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id
+         FROM ${summaryFrom} WHERE p.slug = ? AND p.active = 1`,
+      )
+      .bind(slug),
+    categoryStatement(db, lang),
+    db
+      .prepare(
+        related(
+          "= (SELECT category_id FROM products WHERE slug = ?1 AND active = 1)",
+          "(SELECT id FROM products WHERE slug = ?1)",
+          MAX_RELATED,
+        ),
+      )
+      .bind(slug),
+  ]);
+  const row = found.results[0] as DetailRow | undefined;
   if (!row) return null;
-  const categories = await categoryRows(db, lang);
+  const categories = tree.results as CategoryRow[];
   const byId = new Map(categories.map((c) => [c.id, c]));
   const breadcrumbs: { slug: string; name: string }[] = [];
   for (
@@ -732,26 +759,18 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
     breadcrumbs.unshift({ slug: c.slug, name: c.name });
   }
   const top = breadcrumbs.length ? categories.find((c) => c.slug === breadcrumbs[0].slug) : undefined;
-  // Same category first, then the rest of its top-level category: each read in its index order
-  // (featured, new, id) and cut at a few dozen, then the ones in stock first among those, so a
-  // product of a category of thousands reads a few dozen rows, not the category.
-  const related = (categoryIds: number[], limit: number) =>
-    db
-      .prepare(
-        `SELECT ${summaryColumns(lang)} FROM (
-           SELECT id FROM products WHERE category_id IN (${categoryIds.join(", ")}) AND id != ? AND active = 1
-           ORDER BY is_featured DESC, is_new DESC, id ASC LIMIT ?
-         ) w JOIN products p ON p.id = w.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
-         ORDER BY p.is_featured DESC, p.stock > 0 DESC, p.id ASC LIMIT ?`,
-      )
-      .bind(row.id, RELATED_WINDOW, limit)
-      .all<SummaryRow>();
-  const { results } = await related([row.category_id], MAX_RELATED);
+  const results = same.results as SummaryRow[];
   if (results.length < MAX_RELATED && top) {
     const family = categories
       .filter((c) => c.id !== row.category_id && (c.id === top.id || c.parent_id === top.id))
       .map((c) => c.id);
-    if (family.length) results.push(...(await related(family, MAX_RELATED - results.length)).results);
+    if (family.length) {
+      const rest = await db
+        .prepare(related(`IN (${family.join(", ")})`, "?1", MAX_RELATED - results.length))
+        .bind(row.id)
+        .all<SummaryRow>();
+      results.push(...rest.results);
+    }
   }
   const specifications = parseJson<{ label: string; value: string }[]>(row.specs, []).filter(
     (s) => s && typeof s.label === "string" && typeof s.value === "string",
