@@ -12,7 +12,11 @@ import { seedStatements } from "./seed/index.ts";
 import { FIRST_ID, syntheticStatements } from "./seed/synthetic.ts";
 import { sqlValue } from "./seed/sql.ts";
 import { ftsQuery, synonymGroups } from "../worker/backend/services/analysis.ts";
-import { KEEP_MIN_MATCHES, keepStatements } from "../worker/backend/services/search-ranking.ts";
+import {
+  KEEP_MIN_MATCHES,
+  keepStatements,
+  keepSuggestionStatements,
+} from "../worker/backend/services/search-ranking.ts";
 
 type Target = { local: true; persistDir: string } | { local: false };
 
@@ -120,8 +124,11 @@ export function seedSynthetic(persistDir: string, count: number): { added: numbe
 /**
  * Keeps the searches for the catalogue's common words ahead of the first shopper (services/
  * search-kept.ts): every term of the synonym table, and every indexed term at least
- * KEEP_MIN_MATCHES products hold, each as a shopper typing it would search. Any other query that
- * matches many products is kept by the worker after its first search. Returns how many were kept.
+ * KEEP_MIN_MATCHES products hold, each as a shopper typing it would search; and type-ahead's
+ * window for every prefix of two to four letters that indexed terms held by KEEP_MIN_MATCHES
+ * products or more begin with (the prefixes a shopper types on the way to a common word). Any other
+ * query or prefix that matches many products is kept by the worker after its first use. Returns
+ * how many searches and prefixes were kept.
  */
 export function keepCommonSearches(target: Target): number {
   const synonyms = query<{ group_name: string; term: string }>(target, "SELECT group_name, term FROM search_synonyms");
@@ -136,11 +143,23 @@ export function keepCommonSearches(target: Target): number {
     const details = ftsQuery(term);
     if (names && details) searches.set(`${names}\u0000${details}`, [names, details]);
   }
-  const statements = keepStatements();
-  // Numbered parameters, written in as literals: ?1 the names, ?2 the details.
-  const sql = [...searches.values()].flatMap(([names, details]) =>
-    statements.map((s) => s.replaceAll("?1", sqlValue(names)).replaceAll("?2", sqlValue(details))),
+  const prefixes = query<{ prefix: string }>(
+    target,
+    `SELECT prefix FROM (
+       SELECT substr(term, 1, n) AS prefix, SUM(doc) AS docs
+       FROM product_search_vocab, (SELECT 2 AS n UNION ALL SELECT 3 UNION ALL SELECT 4)
+       WHERE length(term) >= n GROUP BY 1
+     ) WHERE docs >= ${KEEP_MIN_MATCHES}`,
   );
+  const suggestions = new Set(prefixes.flatMap((p) => ftsQuery(p.prefix, groups) ?? []));
+  const statements = keepStatements();
+  // Numbered parameters, written in as literals: ?1 the names, ?2 the details (a prefix: ?1 its match).
+  const sql = [
+    ...[...searches.values()].flatMap(([names, details]) =>
+      statements.map((s) => s.replaceAll("?1", sqlValue(names)).replaceAll("?2", sqlValue(details))),
+    ),
+    ...[...suggestions].flatMap((match) => keepSuggestionStatements().map((s) => s.replaceAll("?1", sqlValue(match)))),
+  ];
   const dir = mkdtempSync(join(tmpdir(), "souq-keep-"));
   try {
     const file = join(dir, "keep.sql");
@@ -149,7 +168,7 @@ export function keepCommonSearches(target: Target): number {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return searches.size;
+  return searches.size + suggestions.size;
 }
 
 // `node scripts/seed.ts --remote` (deployed D1) or `node scripts/seed.ts [--persist-to <dir>]` (local).

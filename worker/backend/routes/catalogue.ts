@@ -146,5 +146,5 @@ catalogueRoutes.get(
   "/search/suggest",
   edgeCache("short"),
   validate("query", () => v.object({ q: v.optional(searchText, "") })),
-  async (c) => ok(c, await suggestProducts(c.env.DB, c.get("lang"), c.req.valid("query").q)),
+  async (c) => ok(c, await suggestProducts(c.env.DB, c.get("lang"), c.req.valid("query").q, deferOf(c))),
 );

@@ -2,8 +2,19 @@ import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
 import { sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
 import { correctSpelling } from "./spelling";
-import { keepLater, mayBeKept, remember } from "./search-kept";
-import { BM25, bandOf, KEPT_CHECK, KEPT_ID, PRICE_BANDS, RANKED_MATCHES, type Search } from "./search-ranking";
+import { keepLater, keepSuggestionLater, mayBeKept, remember } from "./search-kept";
+import {
+  BM25,
+  bandOf,
+  KEPT_CHECK,
+  KEPT_ID,
+  PRICE_BANDS,
+  RANKED_MATCHES,
+  SUGGEST_KEPT,
+  SUGGEST_KEPT_CHECK,
+  SUGGEST_RANKED,
+  type Search,
+} from "./search-ranking";
 import type {
   ProductFacets,
   Ref,
@@ -39,11 +50,6 @@ export interface ProductFilters {
 }
 
 export const MAX_SUGGESTIONS = 8;
-/**
- * Type-ahead chooses among the best-matching few dozen (in stock first): a two-letter prefix can
- * match tens of thousands of products, and joining every one to its stock costs more than typing.
- */
-const SUGGEST_WINDOW = 64;
 export const MAX_RELATED = 8;
 /** How many of a category's products, in index order, the related products are chosen from. */
 const RELATED_WINDOW = 40;
@@ -784,21 +790,42 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   };
 }
 
-/** Type-ahead: at most eight products whose names (or model, brand, category) start with what was typed. */
-export async function suggestProducts(db: D1Database, lang: Lang, q: string): Promise<Suggestion[]> {
+/**
+ * Type-ahead: at most eight products whose names (or model, brand, category) start with what was
+ * typed, chosen among the SUGGEST_WINDOW best matches by name, in stock first. A prefix that
+ * matches many products reads its kept window when it has one of the current version (services/
+ * search-kept.ts), and is kept after the answer when it had none: ranking every match is most of
+ * a fresh answer's time.
+ */
+export async function suggestProducts(
+  db: D1Database,
+  lang: Lang,
+  q: string,
+  /** Work after the answer (the request's waitUntil): keeping a prefix that matched many products. */
+  defer?: (task: Promise<unknown>) => void,
+): Promise<Suggestion[]> {
   const match = ftsQuery(q, await searchSynonyms(db));
   if (!match) return [];
-  const { results } = await db
-    .prepare(
-      `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
-       FROM (SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?
-             ORDER BY score LIMIT ${SUGGEST_WINDOW}) s
-       JOIN products p ON p.id = s.id WHERE p.active = 1
-       ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?`,
-    )
-    .bind(match, MAX_SUGGESTIONS)
-    .all<{ slug: string; name: string; model: string | null; images: string; price: number; currency: string }>();
-  return results.map((r) => ({
+  const chosen = (window: string) =>
+    db
+      .prepare(
+        `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
+         FROM (${window}) s JOIN products p ON p.id = s.id WHERE p.active = 1
+         ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?2`,
+      )
+      .bind(match, MAX_SUGGESTIONS);
+  type Row = { slug: string; name: string; model: string | null; images: string; price: number; currency: string };
+  let rows: Row[] | undefined;
+  if (mayBeKept(match)) {
+    const [state, kept] = await db.batch([db.prepare(SUGGEST_KEPT_CHECK).bind(match), chosen(SUGGEST_KEPT)]);
+    if ((state.results[0] as { current: number } | undefined)?.current) rows = kept.results as Row[];
+    else remember(match, false);
+  }
+  if (!rows) {
+    rows = (await chosen(SUGGEST_RANKED).all<Row>()).results;
+    keepSuggestionLater(db, match, defer);
+  }
+  return rows.map((r) => ({
     slug: r.slug,
     name: r.name,
     model: r.model ?? "",

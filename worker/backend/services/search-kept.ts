@@ -1,4 +1,12 @@
-import { KEEP_MIN_MATCHES, keepStatements, MATCH_COUNT, type Search } from "./search-ranking";
+import {
+  KEEP_MIN_MATCHES,
+  keepStatements,
+  keepSuggestionStatements,
+  MATCH_COUNT,
+  MAX_KEPT_SUGGESTIONS,
+  SUGGEST_KEEPABLE,
+  type Search,
+} from "./search-ranking";
 
 /**
  * Kept searches (migration 0022, issue 23; docs/PERFORMANCE.md "Search at scale"): the ranked
@@ -12,6 +20,9 @@ import { KEEP_MIN_MATCHES, keepStatements, MATCH_COUNT, type Search } from "./se
  * seed, for the catalogue's common words (scripts/seed.ts). Every read checks in its own batch
  * that the copy is of the current `search` version and ranks afresh if not: a stale copy is never
  * served, only kept again.
+ *
+ * Type-ahead keeps its window the same way (migration 0024): the 64 best matches of a prefix, one
+ * row per prefix, read with the products' live stock (services/catalogue.ts `suggestProducts`).
  */
 
 /** Keeps one query now (a test, or a request's waitUntil). */
@@ -39,16 +50,18 @@ const MEMORY_MAX = 512;
 const unkept = new Map<string, number>();
 const keeping = new Set<string>();
 
-const keyOf = (match: Search) => `${match.names}\u0000${match.details}`;
+/** A search's key; a type-ahead prefix's (a string, its match expression) cannot be one. */
+const keyOf = (match: Search | string) =>
+  typeof match === "string" ? `suggest\u0000${match}` : `${match.names}\u0000${match.details}`;
 
-/** Whether a search should first look for the query's kept copy. */
-export function mayBeKept(match: Search): boolean {
+/** Whether a search (or type-ahead, for a prefix's match expression) should first look for its kept copy. */
+export function mayBeKept(match: Search | string): boolean {
   const at = unkept.get(keyOf(match));
   return at === undefined || Date.now() - at >= UNKEPT_MEMORY_MS;
 }
 
-/** Notes what a search found: a kept copy of the current version, or none. */
-export function remember(match: Search, kept: boolean): void {
+/** Notes what a search (or type-ahead) found: a kept copy of the current version, or none. */
+export function remember(match: Search | string, kept: boolean): void {
   const key = keyOf(match);
   unkept.delete(key);
   if (kept) return;
@@ -95,6 +108,51 @@ export function keepLater(
     task()
       .catch((error: unknown) =>
         console.error(JSON.stringify({ level: "error", event: "search.keep_failed", error: String(error) })),
+      )
+      .finally(() => keeping.delete(key)),
+  );
+}
+
+/**
+ * Keeps a prefix's type-ahead window now (a test, or a request's waitUntil), if it matches many
+ * products and there is room; true when it did.
+ */
+export async function keepSuggestion(
+  db: D1Database,
+  match: string,
+  limits: { minMatches: number; maxKept: number } = { minMatches: KEEP_MIN_MATCHES, maxKept: MAX_KEPT_SUGGESTIONS },
+): Promise<boolean> {
+  const keepable = await db
+    .prepare(SUGGEST_KEEPABLE)
+    .bind(match, limits.minMatches, limits.maxKept)
+    .first<number>("keepable");
+  if (!keepable) return false;
+  // The first statement (clearing stale windows) takes no parameter.
+  await db.batch(
+    keepSuggestionStatements().map((sql) => (sql.includes("?1") ? db.prepare(sql).bind(match) : db.prepare(sql))),
+  );
+  remember(match, true);
+  return true;
+}
+
+/**
+ * After the answer, keeps a prefix's window that had none of the current version (the statement
+ * itself checks that the prefix matches many products and that there is room). It shares the
+ * isolate's one keep at a time with searches; without a waitUntil, nothing is kept.
+ */
+export function keepSuggestionLater(
+  db: D1Database,
+  match: string,
+  defer: ((task: Promise<unknown>) => void) | undefined,
+  limits?: { minMatches: number; maxKept: number },
+): void {
+  const key = keyOf(match);
+  if (!defer || keeping.size > 0) return;
+  keeping.add(key);
+  defer(
+    keepSuggestion(db, match, limits)
+      .catch((error: unknown) =>
+        console.error(JSON.stringify({ level: "error", event: "suggest.keep_failed", error: String(error) })),
       )
       .finally(() => keeping.delete(key)),
   );

@@ -87,3 +87,47 @@ export function keepStatements(): string[] {
      WHERE r.kept_id = ${kept} GROUP BY 2, 3, 4, 5`,
   ];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kept suggestions (migration 0024): type-ahead's window of a prefix that matches many products,
+// kept under the `search` version it was ranked in. Parameter ?1 is the match expression.
+
+/**
+ * Type-ahead chooses among the best-matching few dozen (in stock first): a two-letter prefix can
+ * match tens of thousands of products, and joining every one to its stock costs more than typing.
+ */
+export const SUGGEST_WINDOW = 64;
+
+/** The window ranked afresh: the best matches by name, ties by id. BM25 reads every match. */
+export const SUGGEST_RANKED = `SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?1
+  ORDER BY score, rowid LIMIT ${SUGGEST_WINDOW}`;
+
+/** The kept window of the current version (no rows when none is kept, or it is stale). */
+export const SUGGEST_KEPT = `SELECT j.value ->> 0 AS id, j.value ->> 1 AS score
+  FROM search_kept_suggestions k, json_each(k.ranked) j WHERE k.query = ?1 AND k.version = ${SEARCH_VERSION}`;
+
+/** Whether the prefix has a kept window, and whether it is of the current version. */
+export const SUGGEST_KEPT_CHECK = `SELECT version = ${SEARCH_VERSION} AS current FROM search_kept_suggestions WHERE query = ?1`;
+
+/** At most this many windows are kept: anyone can type, and each distinct prefix is a row. */
+export const MAX_KEPT_SUGGESTIONS = 5_000;
+
+/**
+ * Whether a prefix's window is worth keeping: it matches ?2 products or more (KEEP_MIN_MATCHES,
+ * counted no further), and fewer than ?3 other windows of the current version are kept
+ * (MAX_KEPT_SUGGESTIONS).
+ */
+export const SUGGEST_KEEPABLE = `SELECT
+  (SELECT COUNT(*) FROM (SELECT 1 FROM product_search WHERE product_search MATCH ?1 LIMIT ?2)) = ?2
+  AND (SELECT COUNT(*) FROM search_kept_suggestions WHERE query <> ?1 AND version = ${SEARCH_VERSION}) < ?3
+  AS keepable`;
+
+/** Keeps a prefix's window, clearing the windows of an older version first (they are never read again). */
+export function keepSuggestionStatements(): string[] {
+  return [
+    `DELETE FROM search_kept_suggestions WHERE version <> ${SEARCH_VERSION}`,
+    `INSERT INTO search_kept_suggestions (query, version, ranked)
+     SELECT ?1, ${SEARCH_VERSION}, json_group_array(json_array(id, score)) FROM (${SUGGEST_RANKED}) WHERE true
+     ON CONFLICT (query) DO UPDATE SET version = excluded.version, ranked = excluded.ranked`,
+  ];
+}
