@@ -125,7 +125,7 @@ export function seedSynthetic(persistDir: string, count: number): { added: numbe
  * Keeps the searches for the catalogue's common words ahead of the first shopper (services/
  * search-kept.ts): every term of the synonym table, and every indexed term at least
  * KEEP_MIN_MATCHES products hold, each as a shopper typing it would search; and type-ahead's
- * window for every prefix of two to four letters that indexed terms held by KEEP_MIN_MATCHES
+ * window for every prefix, from two letters on, that indexed terms held by KEEP_MIN_MATCHES
  * products or more begin with (the prefixes a shopper types on the way to a common word). Any other
  * query or prefix that matches many products is kept by the worker after its first use. Returns
  * how many searches and prefixes were kept.
@@ -147,7 +147,7 @@ export function keepCommonSearches(target: Target): number {
     target,
     `SELECT prefix FROM (
        SELECT substr(term, 1, n) AS prefix, SUM(doc) AS docs
-       FROM product_search_vocab, (SELECT 2 AS n UNION ALL SELECT 3 UNION ALL SELECT 4)
+       FROM product_search_vocab, (WITH RECURSIVE l(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM l WHERE n < 32) SELECT n FROM l)
        WHERE length(term) >= n GROUP BY 1
      ) WHERE docs >= ${KEEP_MIN_MATCHES}`,
   );
@@ -158,7 +158,9 @@ export function keepCommonSearches(target: Target): number {
     ...[...searches.values()].flatMap(([names, details]) =>
       statements.map((s) => s.replaceAll("?1", sqlValue(names)).replaceAll("?2", sqlValue(details))),
     ),
-    ...[...suggestions].flatMap((match) => keepSuggestionStatements().map((s) => s.replaceAll("?1", sqlValue(match)))),
+    ...[...suggestions].flatMap((match) =>
+      keepSuggestionStatements("rank").map((s) => s.replaceAll("?1", sqlValue(match))),
+    ),
   ];
   const dir = mkdtempSync(join(tmpdir(), "souq-keep-"));
   try {

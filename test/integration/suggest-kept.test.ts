@@ -156,7 +156,7 @@ describe("kept suggestions", () => {
     const tasks: Promise<unknown>[] = [];
     const defer = (task: Promise<unknown>) => void tasks.push(task);
     const keep = async (minMatches: number, maxKept: number) => {
-      keepSuggestionLater(env.DB, match, defer, { minMatches, maxKept });
+      keepSuggestionLater(env.DB, match, undefined, defer, { minMatches, maxKept });
       await Promise.all(tasks.splice(0));
     };
     await keep(n + 1, MAX_KEPT_SUGGESTIONS);
@@ -167,8 +167,8 @@ describe("kept suggestions", () => {
     expect(await keptState("lenovo")).toBe(true);
     // Searches and type-ahead share the isolate's one keep at a time.
     const [sony, apple] = [await matchOf("sony"), await matchOf("apple")];
-    keepSuggestionLater(env.DB, sony, defer);
-    keepSuggestionLater(env.DB, apple, defer);
+    keepSuggestionLater(env.DB, sony, undefined, defer);
+    keepSuggestionLater(env.DB, apple, undefined, defer);
     expect(tasks).toHaveLength(1);
     await Promise.all(tasks.splice(0));
   });
@@ -201,5 +201,16 @@ describe("kept suggestions", () => {
       )
       .toBe(true);
     expect(await suggest(many!, "en")).toEqual(await reference(many!));
+    // Kept as the answer ranked it: the same window as ranking it for the keep.
+    const rankedOf = async () =>
+      JSON.parse(
+        (await env.DB.prepare("SELECT ranked FROM search_kept_suggestions WHERE query = ?")
+          .bind(await matchOf(many!))
+          .first<string>("ranked"))!,
+      ) as [number, number][];
+    const given = await rankedOf();
+    expect(given).toHaveLength(64);
+    expect(await keepSuggestion(env.DB, await matchOf(many!), ALL)).toBe(true);
+    expect(await rankedOf()).toEqual(given);
   });
 });

@@ -20,6 +20,7 @@ END;
 
 -- A faceted list (a category and a brand, in the default order): each subcategory's products of
 -- the brand read in order, rather than the brand's products in order until twelve of the
--- subcategory turn up (21 ms at 100,000 products for Apple in Android phones, which has none).
+-- subcategory turn up (at 100,000 products, 20-50 ms for Apple in the Phones category's own arm,
+-- which holds no product: every Apple product read; 0.2 ms with this index).
 CREATE INDEX products_category_brand_relevance
   ON products(category_id, brand_id, is_featured DESC, is_new DESC, id) WHERE active = 1;

@@ -10,9 +10,11 @@ import {
   KEPT_ID,
   PRICE_BANDS,
   RANKED_MATCHES,
+  SEARCH_VERSION,
   SUGGEST_KEPT,
   SUGGEST_KEPT_CHECK,
   SUGGEST_RANKED,
+  WINDOW_JSON,
   type Search,
 } from "./search-ranking";
 import type {
@@ -806,24 +808,41 @@ export async function suggestProducts(
 ): Promise<Suggestion[]> {
   const match = ftsQuery(q, await searchSynonyms(db));
   if (!match) return [];
+  // The eight shown, chosen among a window's rows (`s`: id, score).
   const chosen = (window: string) =>
-    db
-      .prepare(
-        `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
-         FROM (${window}) s JOIN products p ON p.id = s.id WHERE p.active = 1
-         ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?2`,
-      )
-      .bind(match, MAX_SUGGESTIONS);
+    `SELECT p.slug, p.${col("name", lang)} AS name, p.model, p.images, p.price, p.currency
+     FROM (${window}) s JOIN products p ON p.id = s.id WHERE p.active = 1
+     ORDER BY (p.stock > 0) DESC, s.score ASC, p.is_featured DESC, p.id ASC LIMIT ?2`;
   type Row = { slug: string; name: string; model: string | null; images: string; price: number; currency: string };
   let rows: Row[] | undefined;
   if (mayBeKept(match)) {
-    const [state, kept] = await db.batch([db.prepare(SUGGEST_KEPT_CHECK).bind(match), chosen(SUGGEST_KEPT)]);
+    const [state, kept] = await db.batch([
+      db.prepare(SUGGEST_KEPT_CHECK).bind(match),
+      db.prepare(chosen(SUGGEST_KEPT)).bind(match, MAX_SUGGESTIONS),
+    ]);
     if ((state.results[0] as { current: number } | undefined)?.current) rows = kept.results as Row[];
     else remember(match, false);
   }
   if (!rows) {
-    rows = (await chosen(SUGGEST_RANKED).all<Row>()).results;
-    keepSuggestionLater(db, match, defer);
+    // Ranked afresh, the window ranked once: the eight chosen from it, and the window itself (with
+    // the version it was ranked under) in a row of its own, kept after the answer as it stands.
+    const { results } = await db
+      .prepare(
+        `WITH w AS MATERIALIZED (${SUGGEST_RANKED})
+         SELECT NULL AS slug, NULL AS name, NULL AS model, NULL AS images, NULL AS price, NULL AS currency,
+           (SELECT ${WINDOW_JSON} FROM w) AS ranked, ${SEARCH_VERSION} AS version
+         UNION ALL SELECT *, NULL, NULL FROM (${chosen("SELECT id, score FROM w")})`,
+      )
+      .bind(match, MAX_SUGGESTIONS)
+      .all<Row & { ranked: string | null; version: number | null }>();
+    const window = results.find((r) => r.ranked !== null);
+    rows = results.filter((r) => r.ranked === null);
+    keepSuggestionLater(
+      db,
+      match,
+      window ? { version: Number(window.version), ranked: window.ranked! } : undefined,
+      defer,
+    );
   }
   return rows.map((r) => ({
     slug: r.slug,

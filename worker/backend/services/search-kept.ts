@@ -113,36 +113,45 @@ export function keepLater(
   );
 }
 
+/** A window as type-ahead's answer ranked it: the `search` version then, and its WINDOW_JSON. */
+export interface RankedWindow {
+  version: number;
+  ranked: string;
+}
+
 /**
  * Keeps a prefix's type-ahead window now (a test, or a request's waitUntil), if it matches many
- * products and there is room; true when it did.
+ * products and there is room: the window given, or ranked afresh without one. True when it did.
  */
 export async function keepSuggestion(
   db: D1Database,
   match: string,
   limits: { minMatches: number; maxKept: number } = { minMatches: KEEP_MIN_MATCHES, maxKept: MAX_KEPT_SUGGESTIONS },
+  window?: RankedWindow,
 ): Promise<boolean> {
   const keepable = await db
     .prepare(SUGGEST_KEEPABLE)
     .bind(match, limits.minMatches, limits.maxKept)
     .first<number>("keepable");
   if (!keepable) return false;
-  // The first statement (clearing stale windows) takes no parameter.
-  await db.batch(
-    keepSuggestionStatements().map((sql) => (sql.includes("?1") ? db.prepare(sql).bind(match) : db.prepare(sql))),
-  );
+  const [clear, insert] = keepSuggestionStatements(window ? "given" : "rank");
+  await db.batch([
+    db.prepare(clear),
+    window ? db.prepare(insert).bind(match, window.version, window.ranked) : db.prepare(insert).bind(match),
+  ]);
   remember(match, true);
   return true;
 }
 
 /**
- * After the answer, keeps a prefix's window that had none of the current version (the statement
- * itself checks that the prefix matches many products and that there is room). It shares the
- * isolate's one keep at a time with searches; without a waitUntil, nothing is kept.
+ * After the answer, keeps a prefix's window that had none of the current version, as the answer
+ * ranked it (the keep checks that the prefix matches many products and that there is room). It
+ * shares the isolate's one keep at a time with searches; without a waitUntil, nothing is kept.
  */
 export function keepSuggestionLater(
   db: D1Database,
   match: string,
+  window: RankedWindow | undefined,
   defer: ((task: Promise<unknown>) => void) | undefined,
   limits?: { minMatches: number; maxKept: number },
 ): void {
@@ -150,7 +159,7 @@ export function keepSuggestionLater(
   if (!defer || keeping.size > 0) return;
   keeping.add(key);
   defer(
-    keepSuggestion(db, match, limits)
+    keepSuggestion(db, match, limits, window)
       .catch((error: unknown) =>
         console.error(JSON.stringify({ level: "error", event: "suggest.keep_failed", error: String(error) })),
       )

@@ -52,7 +52,8 @@ export const KEEP_MIN_MATCHES = 1_000;
 /** How many stale copies of other queries a keep also clears, so old copies do not pile up. */
 const CLEAR_STALE = 2;
 
-const SEARCH_VERSION = "(SELECT value FROM versions WHERE name = 'search')";
+/** The `search` version, as SQL. */
+export const SEARCH_VERSION = "(SELECT value FROM versions WHERE name = 'search')";
 
 /** The id of the query's kept copy of the current version, as SQL (null when it has none); parameters ?1 and ?2. */
 export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 AND version = ${SEARCH_VERSION})`;
@@ -102,6 +103,9 @@ export const SUGGEST_WINDOW = 64;
 export const SUGGEST_RANKED = `SELECT rowid AS id, ${BM25} AS score FROM product_search WHERE product_search MATCH ?1
   ORDER BY score, rowid LIMIT ${SUGGEST_WINDOW}`;
 
+/** A window as it is kept: its rows' [id, score] pairs as a JSON array (an aggregate over `id`, `score`). */
+export const WINDOW_JSON = "json_group_array(json_array(id, score))";
+
 /** The kept window of the current version (no rows when none is kept, or it is stale). */
 export const SUGGEST_KEPT = `SELECT j.value ->> 0 AS id, j.value ->> 1 AS score
   FROM search_kept_suggestions k, json_each(k.ranked) j WHERE k.query = ?1 AND k.version = ${SEARCH_VERSION}`;
@@ -122,12 +126,16 @@ export const SUGGEST_KEEPABLE = `SELECT
   AND (SELECT COUNT(*) FROM search_kept_suggestions WHERE query <> ?1 AND version = ${SEARCH_VERSION}) < ?3
   AS keepable`;
 
-/** Keeps a prefix's window, clearing the windows of an older version first (they are never read again). */
-export function keepSuggestionStatements(): string[] {
+/**
+ * Keeps a prefix's window, clearing the windows of an older version first (they are never read
+ * again): ranked here (`rank`, the seed), or as type-ahead's answer ranked it (`given`: ?2 the
+ * version it was ranked under, ?3 its WINDOW_JSON), so keeping after an answer ranks nothing again.
+ */
+export function keepSuggestionStatements(window: "rank" | "given"): string[] {
   return [
     `DELETE FROM search_kept_suggestions WHERE version <> ${SEARCH_VERSION}`,
     `INSERT INTO search_kept_suggestions (query, version, ranked)
-     SELECT ?1, ${SEARCH_VERSION}, json_group_array(json_array(id, score)) FROM (${SUGGEST_RANKED}) WHERE true
+     ${window === "rank" ? `SELECT ?1, ${SEARCH_VERSION}, ${WINDOW_JSON} FROM (${SUGGEST_RANKED}) WHERE true` : "VALUES (?1, ?2, ?3)"}
      ON CONFLICT (query) DO UPDATE SET version = excluded.version, ranked = excluded.ranked`,
   ];
 }
