@@ -1,6 +1,6 @@
 import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
-import { sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
+import { CELL_COLUMNS, sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
 import { correctSpelling } from "./spelling";
 import { keepLater, keepSuggestionLater, mayBeKept, remember } from "./search-kept";
 import {
@@ -324,7 +324,7 @@ interface Filter {
  */
 let cellsCache: { version: number; cells: Cell[] } | undefined;
 const CELLS_VERSION = "SELECT value FROM versions WHERE name = 'facets'";
-const CELLS = "SELECT category_id, brand_id, band, in_stock, n FROM product_facet_counts WHERE n > 0";
+const CELLS = `SELECT ${CELL_COLUMNS} FROM product_facet_counts WHERE n > 0`;
 
 /**
  * The bands a price filter covers exactly (the facet's own links: from a band's minimum to just
@@ -426,7 +426,7 @@ async function readPage(
     : null;
   // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
   const held = !match && cellFilters && !cellsChanged ? cellsCache : undefined;
-  const summed = held && cellFilters ? sumCells(held.cells, cellFilters) : null;
+  const summed = held ? sumCells(held.cells, cellFilters!) : null;
   const statements: D1PreparedStatement[] = [];
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
   let [checkAt, pageAt, totalAt, cellsAt, facetsAt, cellsVersionAt] = [-1, -1, -1, -1, -1, -1];
@@ -459,9 +459,7 @@ async function readPage(
     // The copy's cells answer its total (and facets); other price bounds count its rows.
     if (cellFilters)
       cellsAt = add(
-        db
-          .prepare(`SELECT category_id, brand_id, band, in_stock, n FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`)
-          .bind(...matchBinds),
+        db.prepare(`SELECT ${CELL_COLUMNS} FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`).bind(...matchBinds),
       );
     else
       totalAt = add(

@@ -14,6 +14,9 @@ export interface Cell {
   n: number;
 }
 
+/** A cell's columns, as the tables that hold cells (and a search's matches grouped alike) name them. */
+export const CELL_COLUMNS = "category_id, brand_id, band, in_stock, n";
+
 export type Facet = "category" | "brand" | "price" | "stock";
 
 /** One count of a facet: which facet, the category, brand or band, and how many. */
