@@ -181,6 +181,17 @@ describe("kept searches", () => {
     // Stale: kept again in its own place, whatever the threshold and the room.
     await keep(true, Number.MAX_SAFE_INTEGER, 0);
     expect(await keptState("lenovo")).toBe(true);
+    // A count the answer made (a search without filters: services/catalogue.ts) is trusted. Too
+    // few asks the database nothing; enough keeps without counting again (here a count above the
+    // real one, so that only the answer's count can have decided).
+    const sony = await queriesOf("sony");
+    const real = (await env.DB.prepare(MATCH_COUNT).bind(sony.names, sony.details).first<number>("n"))!;
+    expect(await keptState("sony")).toBeNull();
+    keepLater(env.DB, sony, false, defer, { matches: real + 1, minMatches: real + 2 });
+    expect(tasks, "a known count under the threshold").toHaveLength(0);
+    keepLater(env.DB, sony, false, defer, { matches: real + 1, minMatches: real + 1 });
+    await Promise.all(tasks.splice(0));
+    expect(await keptState("sony"), "a known count at the threshold").toBe(true);
     // One keep at a time per isolate: a second query asked meanwhile is not kept.
     const other = await queriesOf("apple");
     keepLater(env.DB, match, true, defer);

@@ -14,6 +14,7 @@ import {
   SUGGEST_KEPT,
   SUGGEST_KEPT_CHECK,
   SUGGEST_RANKED,
+  UNLESS_KEPT,
   WINDOW_JSON,
   type Search,
 } from "./search-ranking";
@@ -195,21 +196,22 @@ export async function listProducts(
 ): Promise<Listed> {
   const synonyms = filters.q ? await searchSynonyms(db) : [];
   const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer);
-  if (found.meta.total > 0 || !filters.q) return found;
+  if (found.listed.meta.total > 0 || !filters.q) return found.listed;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
   const corrected = await correctSpelling(db, filters.q);
   const match = corrected ? searchOf(corrected, synonyms) : null;
-  if (!corrected || !match) return found;
-  const retry = await searchPage(db, lang, filters, match, defer);
-  return retry.meta.total > 0 ? { ...retry, meta: { ...retry.meta, searched_for: corrected } } : found;
+  if (!corrected || !match) return found.listed;
+  const { listed } = await searchPage(db, lang, filters, match, defer);
+  return listed.meta.total > 0 ? { ...listed, meta: { ...listed.meta, searched_for: corrected } } : found.listed;
 }
 
 type Listed = { data: ProductSummary[]; meta: ListMeta };
 
 /**
  * A search in relevance order reads its kept copy when it has one of the current version
- * (services/search-kept.ts); otherwise it ranks its matches afresh, and keeps them after the
- * answer if they are many or its copy went stale. Other sorts, and lists, read the products.
+ * (services/search-kept.ts), and otherwise its matches ranked afresh, in the same round trip;
+ * after the answer it keeps them if they are many or its copy went stale. Other sorts, and
+ * lists, read the products.
  */
 async function searchPage(
   db: D1Database,
@@ -217,18 +219,14 @@ async function searchPage(
   filters: ProductFilters,
   match: Search | null,
   defer: ((task: Promise<unknown>) => void) | undefined,
-): Promise<Listed> {
-  if (!match || filters.sort !== "relevance" || !mayBeKept(match)) return productPage(db, lang, filters, match);
-  const kept = await productPage(db, lang, filters, match, true);
-  if ("data" in kept) {
-    remember(match, true);
-    return kept;
-  }
-  remember(match, false);
-  const fresh = await productPage(db, lang, filters, match);
+): Promise<Answer> {
+  const keptFirst = match !== null && filters.sort === "relevance" && mayBeKept(match);
+  const answer = await productPage(db, lang, filters, match, keptFirst);
+  if (!match || !keptFirst) return answer;
+  remember(match, answer.kept === "current");
   // Only now: the database answers one statement at a time, and the keep must not go before the page.
-  keepLater(db, match, kept.stale, defer);
-  return fresh;
+  if (answer.kept !== "current") keepLater(db, match, answer.kept === "stale", defer, { matches: answer.matches });
+  return answer;
 }
 
 function searchOf(q: string, synonyms: SynonymGroups): Search | null {
@@ -340,6 +338,18 @@ function bandRange(filters: ProductFilters): [number, number] | null {
 }
 
 /**
+ * What answered a page: with `keptFirst`, the search's kept copy if it was current ("stale": it
+ * had one of an older version; "none": never kept), else the page as read (a list, or a search
+ * ranked afresh); `matches`, how many shown products a search matched, when its page counted them
+ * all (no filter).
+ */
+interface Answer {
+  listed: Listed;
+  kept: "current" | "stale" | "none";
+  matches?: number;
+}
+
+/**
  * One page of the list for a search (or none): the filters, the sort, the total and, when asked,
  * the facets. Built for a large catalogue (docs/PERFORMANCE.md, "Search at scale" and "Bench at
  * scale"): the filters name ids, so every count runs on `products` alone, through its indexes.
@@ -347,25 +357,18 @@ function bandRange(filters: ProductFilters): [number, number] | null {
  * facets are summed from the kept counts' cells this isolate holds (`cellsCache`, migrations 0018
  * and 0023) when the filters are ones they hold; with a search, the page carries its own total (a
  * window count) and the facets group the matches into the same cells once (a kept search reads
- * its kept cells), summed the same way (facet-cells.ts).
+ * its kept cells), summed the same way (facet-cells.ts). With `keptFirst` (a search in relevance
+ * order), the kept copy's reads and the fresh ones share one batch, the fresh ones ending in
+ * UNLESS_KEPT so that they read nothing when the copy is current.
  */
-async function productPage(db: D1Database, lang: Lang, filters: ProductFilters, match: Search | null): Promise<Listed>;
-/** From the search's kept copy (relevance order): none of the current version answers whether one went stale. */
-async function productPage(
-  db: D1Database,
-  lang: Lang,
-  filters: ProductFilters,
-  match: Search,
-  kept: true,
-): Promise<Listed | { stale: boolean }>;
 function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
-  kept = false,
-): Promise<Listed | { stale: boolean }> {
-  return readPage(db, lang, filters, match, kept, false);
+  keptFirst: boolean,
+): Promise<Answer> {
+  return readPage(db, lang, filters, match, keptFirst, false);
 }
 
 /** `productPage`; `cellsChanged`: the kept counts' cells this isolate held were found changed, read them again. */
@@ -374,9 +377,9 @@ async function readPage(
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
-  kept: boolean,
+  keptFirst: boolean,
   cellsChanged: boolean,
-): Promise<Listed | { stale: boolean }> {
+): Promise<Answer> {
   const tax = await taxonomy(db);
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
   // the database, never from input, so they are written into the SQL as numbers.
@@ -429,24 +432,29 @@ async function readPage(
   const summed = held ? sumCells(held.cells, cellFilters!) : null;
   const statements: D1PreparedStatement[] = [];
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
-  let [checkAt, pageAt, totalAt, cellsAt, facetsAt, cellsVersionAt] = [-1, -1, -1, -1, -1, -1];
+  // Where each read of one way of answering stands in the batch (-1: not read): the kept copy's,
+  // and the page's as read (a list, or a search ranked afresh).
+  const fromKept = { page: -1, total: -1, cells: -1, facets: -1 };
+  const asRead = { page: -1, total: -1, cells: -1, facets: -1 };
+  let [checkAt, cellsVersionAt] = [-1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
-  const matched = kept
-    ? `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`
-    : match
-      ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+  const keptMatches = `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`;
+  const freshMatches = match
+    ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
          UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
-      : "products p";
-  if (kept) {
+    : "products p";
+  // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
+  const unlessKept = match && keptFirst ? { sql: UNLESS_KEPT, binds: matchBinds } : { sql: "", binds: [] };
+  if (match && keptFirst) {
     const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
     // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
     const keptWhere = `r.kept_id = ${KEPT_ID} AND ${["p.active = 1", ...list.map((f) => f.on(f.facet === "brand" ? "r." : "p."))].join(" AND ")}`;
     const keptOrder = (a: string, id: string) =>
       `${a}named DESC, ${a}available DESC, ${a}score ASC, ${a}featured DESC, ${a}${id} ASC`;
     checkAt = add(db.prepare(KEPT_CHECK).bind(...matchBinds));
-    pageAt = add(
+    fromKept.page = add(
       db
         .prepare(
           `SELECT ${summaryColumns(lang)} FROM (
@@ -458,14 +466,15 @@ async function readPage(
     );
     // The copy's cells answer its total (and facets); other price bounds count its rows.
     if (cellFilters)
-      cellsAt = add(
+      fromKept.cells = add(
         db.prepare(`SELECT ${CELL_COLUMNS} FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`).bind(...matchBinds),
       );
     else
-      totalAt = add(
+      fromKept.total = add(
         db.prepare(`SELECT COUNT(*) AS n FROM ${keptRows} WHERE ${keptWhere}`).bind(...matchBinds, ...binds),
       );
-  } else if (match) {
+  }
+  if (match) {
     // A product found by its name, brand or category is `named`; one found only in its
     // description is not, and comes after every named one (ORDER_BY). The matches, with just
     // the columns the sort reads, are gathered once (`s`): the page is cut from them and they
@@ -495,21 +504,25 @@ async function readPage(
       ? "s.named, p.stock > 0 AS available, s.score, p.is_featured"
       : `p.created_at, p.price, p.${col("name", lang)}`;
     const pageOrder = relevance ? "p.named DESC, p.available DESC, p.score ASC, p.is_featured DESC, p.id ASC" : order;
-    pageAt = add(
+    // A page past the last one is cut at the last match instead, so that a row carries the total
+    // (dropped below): no second round trip to count.
+    asRead.page = add(
       db
         .prepare(
           `WITH s AS MATERIALIZED (
              SELECT p.id, ${sortColumns} FROM (${found}) s CROSS JOIN ${relevance ? "product_ranks" : "products"} p ON p.id = s.id
-             ${relevance && filtered ? "" : whereSql}
+             ${relevance && filtered ? "" : whereSql} ${unlessKept.sql}
            ), chosen AS (
-             SELECT p.*, (SELECT COUNT(*) FROM s) AS total_count FROM s p ORDER BY ${pageOrder} LIMIT ? OFFSET ?
+             SELECT p.*, (SELECT COUNT(*) FROM s) AS total_count FROM s p ORDER BY ${pageOrder}
+             LIMIT ? OFFSET MIN(?, MAX((SELECT COUNT(*) FROM s) - 1, 0))
            )
            SELECT ${summaryColumns(lang)}, chosen.total_count
            FROM chosen ${joined} ORDER BY ${pageOrder.replaceAll("p.", "chosen.")}`,
         )
         .bind(
-          ...(relevance ? armBinds : [match.names, match.details]),
+          ...(relevance ? armBinds : matchBinds),
           ...(relevance && filtered ? [] : binds),
+          ...unlessKept.binds,
           filters.per_page,
           offset,
         ),
@@ -517,14 +530,14 @@ async function readPage(
     // The facets: the matches grouped into the cells of the kept counts once, summed below as
     // they would be (docs/PERFORMANCE.md, "Search at scale").
     if (filters.facets && cellFilters)
-      cellsAt = add(
+      asRead.cells = add(
         db
           .prepare(
             `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
                p.stock > 0 AS in_stock, COUNT(*) AS n
-             FROM ${matched} WHERE p.active = 1 GROUP BY 1, 2, 3, 4`,
+             FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
           )
-          .bind(...matchBinds),
+          .bind(...matchBinds, ...unlessKept.binds),
       );
   } else {
     // In the sort's index order, cut at the page: no count of the rest, no sort of every match.
@@ -554,7 +567,7 @@ async function readPage(
             binds,
           };
     if (!summed || offset < summed.total)
-      pageAt = add(
+      asRead.page = add(
         db
           .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
           .bind(...ids.binds, filters.per_page, offset),
@@ -562,8 +575,8 @@ async function readPage(
     if (cellFilters) {
       // The cells' version with the page, in the same batch: held cells are used only if current.
       cellsVersionAt = add(db.prepare(CELLS_VERSION));
-      if (!held) cellsAt = add(db.prepare(CELLS));
-    } else totalAt = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
+      if (!held) asRead.cells = add(db.prepare(CELLS));
+    } else asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
   }
   if (filters.facets && !cellFilters) {
     // A price filter that is no band's: the matching products' facet columns once (a search
@@ -572,58 +585,54 @@ async function readPage(
     const brand = whereOf("", "brand", "brand_id IS NOT NULL");
     const price = whereOf("", "price");
     const stock = whereOf("", "stock", "stock > 0");
-    facetsAt = add(
+    const facets = (matches: string, guard: { sql: string; binds: unknown[] }) =>
       db
         .prepare(
-          `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matched} WHERE p.active = 1)
+          `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matches} WHERE p.active = 1 ${guard.sql})
            SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
            UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
            UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
            UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
         )
-        .bind(...matchBinds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds),
-    );
+        .bind(...matchBinds, ...guard.binds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds);
+    if (match && keptFirst) fromKept.facets = add(facets(keptMatches, { sql: "", binds: [] }));
+    asRead.facets = add(facets(freshMatches, unlessKept));
   }
   const results = statements.length ? await db.batch(statements) : [];
   const read = <T>(at: number) => (at < 0 ? [] : (results[at].results as T[]));
-  if (kept) {
-    const state = read<{ current: number }>(checkAt)[0];
-    if (!state?.current) return { stale: state !== undefined };
-  }
-  const page = read<SummaryRow & { total_count?: number }>(pageAt);
+  const state = read<{ current: number }>(checkAt)[0];
+  const kept: Answer["kept"] = state?.current ? "current" : state ? "stale" : "none";
+  const answer = kept === "current" ? fromKept : asRead;
+  const page = read<SummaryRow & { total_count?: number }>(answer.page);
   if (cellsVersionAt >= 0) {
     const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
     // A cell changed since this isolate read them: the page may have left out a subcategory, so
     // it is read again, with the cells.
-    if (held && held.version !== version) return readPage(db, lang, filters, match, kept, true);
-    if (!held) cellsCache = { version, cells: read<Cell>(cellsAt) };
+    if (held && held.version !== version) return readPage(db, lang, filters, match, keptFirst, true);
+    if (!held) cellsCache = { version, cells: read<Cell>(asRead.cells) };
   }
-  const sums = summed ?? (cellsAt >= 0 && cellFilters ? sumCells(read<Cell>(cellsAt), cellFilters) : null);
-  const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(facetsAt)) : [];
-  let total: number;
-  if (!match || kept) total = sums ? sums.total : Number(read<{ n: number }>(totalAt)[0]?.n ?? 0);
-  else
-    total =
-      page[0]?.total_count ??
-      // A page past the last one has no row to carry the total: counted on its own then.
-      (offset === 0
-        ? 0
-        : ((await db
-            .prepare(
-              `SELECT COUNT(*) AS n FROM product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
-                 UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id ${whereSql}`,
-            )
-            .bind(match.names, match.details, ...binds)
-            .first<number>("n")) ?? 0));
+  const sums = summed ?? (answer.cells >= 0 && cellFilters ? sumCells(read<Cell>(answer.cells), cellFilters) : null);
+  const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
+  // A search ranked afresh carries its total on its page's rows.
+  const ranked = match !== null && kept !== "current";
+  const total = ranked
+    ? Number(page[0]?.total_count ?? 0)
+    : sums
+      ? sums.total
+      : Number(read<{ n: number }>(answer.total)[0]?.n ?? 0);
   return {
-    data: page.map(toSummary),
-    meta: {
-      page: filters.page,
-      per_page: filters.per_page,
-      total,
-      last_page: Math.max(1, Math.ceil(total / filters.per_page)),
-      ...(filters.facets ? { facets: facetsOf(tax, facetRows) } : {}),
+    listed: {
+      data: (ranked && offset >= total ? [] : page).map(toSummary),
+      meta: {
+        page: filters.page,
+        per_page: filters.per_page,
+        total,
+        last_page: Math.max(1, Math.ceil(total / filters.per_page)),
+        ...(filters.facets ? { facets: facetsOf(tax, facetRows) } : {}),
+      },
     },
+    kept,
+    ...(ranked && list.length === 0 ? { matches: total } : {}),
   };
 }
 

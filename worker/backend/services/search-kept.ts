@@ -81,26 +81,32 @@ export const MAX_KEPT_SEARCHES = 2_000;
  * After the answer (the request's waitUntil), keeps a query that had no kept copy of the current
  * version, when it matches many products and there is room, or when its copy went stale (it was
  * worth keeping before). One keep at a time per isolate, so a burst of searches cannot queue
- * keeps at the one database writer. Without a waitUntil, nothing is kept.
+ * keeps at the one database writer. Without a waitUntil, nothing is kept. `matches`: how many
+ * shown products the query matches, when the answer counted them (a search without filters), so
+ * that one matching few asks the database nothing more.
  */
 export function keepLater(
   db: D1Database,
   match: Search,
   stale: boolean,
   defer: ((task: Promise<unknown>) => void) | undefined,
-  limits: { minMatches: number; maxKept: number } = { minMatches: KEEP_MIN_MATCHES, maxKept: MAX_KEPT_SEARCHES },
+  {
+    matches,
+    minMatches = KEEP_MIN_MATCHES,
+    maxKept = MAX_KEPT_SEARCHES,
+  }: { matches?: number; minMatches?: number; maxKept?: number } = {},
 ): void {
   const key = keyOf(match);
-  if (!defer || keeping.size > 0) return;
+  if (!defer || keeping.size > 0 || (!stale && matches !== undefined && matches < minMatches)) return;
   keeping.add(key);
   const task = async () => {
     if (!stale) {
-      const [matches, kept] = await db.batch<{ n: number }>([
-        db.prepare(MATCH_COUNT).bind(match.names, match.details),
+      const [kept, counted] = await db.batch<{ n: number }>([
         // Copies whose rows are still there, of any version (0: cleared).
         db.prepare("SELECT COUNT(*) AS n FROM search_kept WHERE version > 0"),
+        ...(matches === undefined ? [db.prepare(MATCH_COUNT).bind(match.names, match.details)] : []),
       ]);
-      if ((matches.results[0]?.n ?? 0) < limits.minMatches || (kept.results[0]?.n ?? 0) >= limits.maxKept) return;
+      if ((matches ?? counted?.results[0]?.n ?? 0) < minMatches || (kept.results[0]?.n ?? 0) >= maxKept) return;
     }
     await keepSearch(db, match);
   };

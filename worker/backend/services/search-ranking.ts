@@ -62,6 +62,15 @@ export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details
 export const KEPT_CHECK = `SELECT version = ${SEARCH_VERSION} AS current FROM search_kept WHERE names = ?1 AND details = ?2`;
 
 /**
+ * A LIMIT clause that is 0 when the query has a kept copy of the current version, and none when
+ * it has not (two plain `?` parameters where it stands: names, details). A statement that ranks
+ * afresh ends with it when it shares a batch with the kept copy's reads, so a search costs one
+ * round trip either way: SQLite tests a LIMIT of 0 before its first row, so with a current copy
+ * the fresh ranking reads nothing (0.2 ms against 80 ms for a word in 14,000 products).
+ */
+export const UNLESS_KEPT = `LIMIT CASE WHEN (SELECT id FROM search_kept WHERE names = ? AND details = ? AND version = ${SEARCH_VERSION}) IS NULL THEN -1 ELSE 0 END`;
+
+/**
  * The statements that (re)keep one query, run as one batch so the copy is of one version: its old
  * copy is replaced, its matches are ranked once (shown ones only: hiding a product takes it out
  * of every copy, migration 0022) and its cells counted from them. A few stale copies of other queries lose their rows
