@@ -11,6 +11,7 @@ import {
   PRICE_BANDS,
   RANKED_MATCHES,
   SEARCH_VERSION,
+  SEARCH_VERSION_VALUE,
   SUGGEST_KEPT,
   SUGGEST_KEPT_CHECK,
   SUGGEST_RANKED,
@@ -198,7 +199,7 @@ export async function listProducts(
   const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer);
   if (found.listed.meta.total > 0 || !filters.q) return found.listed;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
-  const corrected = await correctSpelling(db, filters.q);
+  const corrected = await correctSpelling(db, filters.q, found.searchVersion);
   const match = corrected ? searchOf(corrected, synonyms) : null;
   if (!corrected || !match) return found.listed;
   const { listed } = await searchPage(db, lang, filters, match, defer);
@@ -341,12 +342,14 @@ function bandRange(filters: ProductFilters): [number, number] | null {
  * What answered a page: with `keptFirst`, the search's kept copy if it was current ("stale": it
  * had one of an older version; "none": never kept), else the page as read (a list, or a search
  * ranked afresh); `matches`, how many shown products a search matched, when its page counted them
- * all (no filter).
+ * all (no filter); and for a search, the `search` version it was read in.
  */
 interface Answer {
   listed: Listed;
   kept: "current" | "stale" | "none";
   matches?: number;
+  /** A search's: the `search` version as its page was read (services/spelling.ts holds terms under it). */
+  searchVersion?: number;
 }
 
 /**
@@ -436,7 +439,7 @@ async function readPage(
   // and the page's as read (a list, or a search ranked afresh).
   const fromKept = { page: -1, total: -1, cells: -1, facets: -1 };
   const asRead = { page: -1, total: -1, cells: -1, facets: -1 };
-  let [checkAt, cellsVersionAt] = [-1, -1];
+  let [checkAt, cellsVersionAt, searchVersionAt] = [-1, -1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
@@ -447,6 +450,9 @@ async function readPage(
     : "products p";
   // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
   const unlessKept = match && keptFirst ? { sql: UNLESS_KEPT, binds: matchBinds } : { sql: "", binds: [] };
+  // A search reads the `search` version with its page: a misspelt word is corrected from terms
+  // held under it (services/spelling.ts), with no round trip to check them.
+  if (match) searchVersionAt = add(db.prepare(SEARCH_VERSION_VALUE));
   if (match && keptFirst) {
     const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
     // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
@@ -633,6 +639,7 @@ async function readPage(
     },
     kept,
     ...(ranked && list.length === 0 ? { matches: total } : {}),
+    ...(match ? { searchVersion: Number(read<{ value: number }>(searchVersionAt)[0]?.value ?? 0) } : {}),
   };
 }
 

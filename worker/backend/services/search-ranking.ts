@@ -52,8 +52,9 @@ export const KEEP_MIN_MATCHES = 1_000;
 /** How many stale copies of other queries a keep also clears, so old copies do not pile up. */
 const CLEAR_STALE = 2;
 
-/** The `search` version, as SQL. */
-export const SEARCH_VERSION = "(SELECT value FROM versions WHERE name = 'search')";
+/** The `search` version, as SQL: a statement reading it, and the same as a value. */
+export const SEARCH_VERSION_VALUE = "SELECT value FROM versions WHERE name = 'search'";
+export const SEARCH_VERSION = `(${SEARCH_VERSION_VALUE})`;
 
 /** The id of the query's kept copy of the current version, as SQL (null when it has none); parameters ?1 and ?2. */
 export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 AND version = ${SEARCH_VERSION})`;

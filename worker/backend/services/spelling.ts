@@ -1,12 +1,15 @@
 import { MAX_QUERY_TOKENS, searchTokens } from "./arabic";
 import { stem } from "./analysis";
+import { SEARCH_VERSION_VALUE } from "./search-ranking";
 
 /**
  * Typo tolerance (issue 19): when a search finds nothing, each word of it that no indexed term
  * starts with is replaced by the nearest term of the index's vocabulary (`product_search_vocab`,
  * FTS5's own word list): within one edit for a word of up to four letters, two for a longer one
  * (a swap of two neighbours counts as one). Among equally near terms the one in most products
- * wins. The page then says what it searched for instead.
+ * wins. The page then says what it searched for instead. The vocabulary is read by first
+ * character and held by the isolate under the `search` version (`termsStarting`), so a misspelt
+ * search costs no round trip of its own once its letters are held.
  */
 
 /** Edit distance with adjacent transpositions (optimal string alignment), stopping early past `max`. */
@@ -34,65 +37,96 @@ export const maxEdits = (word: string) => ([...word].length <= 4 ? 1 : 2);
 /** The next character after the first of `text`: the upper bound of the terms that start with it. */
 const after = (text: string) => String.fromCodePoint((text.codePointAt(0) ?? 0) + 1);
 
+/** A term of the index's vocabulary, and how many products hold it. */
+interface Term {
+  term: string;
+  doc: number;
+}
+
+/**
+ * The vocabulary's terms by their first character, held by the isolate under the `search` version
+ * they were read in (migration 0022: every write that changes what the index holds moves it).
+ * Reading a character's terms reads each one's list of products (FTS5's vocabulary counts them
+ * as it goes, so their counts come free): 10 to 20 ms for a common letter at 100,000 products,
+ * paid once per character and version instead of on each misspelt search.
+ */
+const held = new Map<string, Term[]>();
+let heldVersion: number | undefined;
+/** Characters held at most: anyone can search, and every script has its own. */
+const MAX_HELD_CHARACTERS = 256;
+
+async function termsStarting(
+  db: D1Database,
+  characters: string[],
+  version: number | undefined,
+): Promise<(character: string) => Term[]> {
+  // A search that did not read the version with its page (one in another order) reads it now.
+  const current = version ?? Number((await db.prepare(SEARCH_VERSION_VALUE).first<number>("value")) ?? 0);
+  if (current !== heldVersion) {
+    held.clear();
+    heldVersion = current;
+  }
+  const missing = [...new Set(characters)].filter((c) => !held.has(c));
+  if (missing.length) {
+    const read = await db.batch<Term>(
+      missing.map((c) =>
+        db.prepare("SELECT term, doc FROM product_search_vocab WHERE term >= ? AND term < ?").bind(c, after(c)),
+      ),
+    );
+    missing.forEach((c, i) => {
+      if (held.size >= MAX_HELD_CHARACTERS) held.delete(held.keys().next().value as string);
+      held.set(c, read[i].results);
+    });
+  }
+  return (character) => held.get(character) ?? [];
+}
+
+/** Forgets the held vocabulary (tests). */
+export function forgetHeldTerms(): void {
+  held.clear();
+  heldVersion = undefined;
+}
+
 /**
  * The shopper's words with each one the index does not know replaced by its nearest indexed
  * term, or null when nothing was replaced (every word is known, or none has a near term).
+ * `version`: the `search` version the search that found nothing read with its page, if it did.
  */
-export async function correctSpelling(db: D1Database, input: string): Promise<string | null> {
+export async function correctSpelling(db: D1Database, input: string, version?: number): Promise<string | null> {
   const words = searchTokens(input).slice(0, MAX_QUERY_TOKENS);
-  if (words.length === 0) return null;
   // Digits (models, sizes) and one- or two-letter words are never corrected.
-  const candidates = words.map((w) => !/\d/.test(w) && [...w].length >= 3);
-  const known = await db.batch(
-    words.map((w) =>
-      db
-        .prepare("SELECT 1 FROM product_search_vocab WHERE term >= ?1 AND term < ?1 || char(1114111) LIMIT 1")
-        .bind(stem(w)),
-    ),
+  const candidates = words.filter((w) => !/\d/.test(w) && [...w].length >= 3);
+  if (candidates.length === 0) return null;
+  // A word is known when an indexed term starts with its stem; its near terms start with its own
+  // first letter (the stem's may differ: an Arabic article is not a stem's).
+  const first = (text: string) => String.fromCodePoint(text.codePointAt(0) ?? 0);
+  const terms = await termsStarting(
+    db,
+    candidates.flatMap((w) => [first(stem(w)), first(w)]),
+    version,
   );
-  const unknown = words.map((_, i) => candidates[i] && known[i].results.length === 0);
-  if (!unknown.some(Boolean)) return null;
-  // The terms near each unknown word by their spelling alone: counting the products of every
-  // term in a letter's range (the vocabulary's `doc`) reads each one's whole list of products, a
-  // tenth of a second for a common letter at 100,000 products; only the nearest few are counted.
-  const nearby = await db.batch(
-    words
-      .filter((_, i) => unknown[i])
-      .map((w) =>
-        db
-          .prepare(
-            "SELECT term FROM product_search_vocab WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?",
-          )
-          .bind(w[0], after(w), Math.max(1, w.length - maxEdits(w)), w.length + maxEdits(w)),
-      ),
-  );
-  let k = 0;
-  const nearest = words.map((w, i) => {
-    if (!unknown[i]) return [];
-    const max = maxEdits(w);
-    const near = (nearby[k++].results as { term: string }[])
-      .map(({ term }) => ({ term, distance: editDistance(w, term, max) }))
-      .filter((n) => n.distance <= max);
-    const best = Math.min(...near.map((n) => n.distance));
-    return near.filter((n) => n.distance === best).map((n) => n.term);
-  });
-  // Among equally near terms the one in most products wins: only ties are counted.
-  const tied = [...new Set(nearest.filter((terms) => terms.length > 1).flat())];
-  const docs = new Map<string, number>();
-  if (tied.length) {
-    const { results } = await db
-      .prepare(`SELECT term, doc FROM product_search_vocab WHERE term IN (${tied.map(() => "?").join(", ")})`)
-      .bind(...tied)
-      .all<{ term: string; doc: number }>();
-    for (const row of results) docs.set(row.term, row.doc);
-  }
   let replaced = false;
-  const corrected = words.map((w, i) => {
-    const terms = nearest[i];
-    if (terms.length === 0) return w;
+  const corrected = words.map((w) => {
+    if (!candidates.includes(w)) return w;
+    const s = stem(w);
+    if (!s || terms(first(s)).some(({ term }) => term.startsWith(s))) return w;
+    // The nearest terms by spelling; among equally near ones, the one in most products (ties of
+    // that go to the first in the vocabulary's order).
+    const max = maxEdits(w);
+    let best: Term | undefined;
+    let bestDistance = max + 1;
+    for (const t of terms(first(w))) {
+      const length = [...t.term].length;
+      if (Math.abs(length - [...w].length) > max) continue;
+      const distance = editDistance(w, t.term, max);
+      if (distance < bestDistance || (distance === bestDistance && best && t.doc > best.doc)) {
+        best = t;
+        bestDistance = distance;
+      }
+    }
+    if (!best) return w;
     replaced = true;
-    // Ties of product counts go to the first in the vocabulary's order, as before.
-    return terms.reduce((best, term) => ((docs.get(term) ?? 0) > (docs.get(best) ?? 0) ? term : best));
+    return best.term;
   });
   return replaced ? corrected.join(" ") : null;
 }
