@@ -7,7 +7,12 @@ import {
   keepSearch,
   MAX_KEPT_SEARCHES,
 } from "../../worker/backend/services/search-kept";
-import { KEPT_CHECK, MATCH_COUNT } from "../../worker/backend/services/search-ranking";
+import {
+  KEEP_MIN_MATCHES,
+  keepStatements,
+  MATCH_COUNT,
+  SEARCH_STATE,
+} from "../../worker/backend/services/search-ranking";
 import {
   expectSameFacets,
   facetsOf,
@@ -33,8 +38,10 @@ beforeAll(seedSearchCatalogue);
 /** Whether the query's kept copy is there and of the current version: null when there is none. */
 async function keptState(q: string): Promise<boolean | null> {
   const { names, details } = await queriesOf(q);
-  const row = await env.DB.prepare(KEPT_CHECK).bind(names, details).first<{ current: number }>();
-  return row ? row.current === 1 : null;
+  const row = (await env.DB.prepare(SEARCH_STATE)
+    .bind(names, details)
+    .first<{ version: number; kept: number | null }>())!;
+  return row.kept === null ? null : row.kept === row.version;
 }
 
 /** Every filter of the order test, and price bounds that are a band's and that are no band's. */
@@ -198,6 +205,33 @@ describe("kept searches", () => {
     keepLater(env.DB, other, true, defer);
     expect(tasks).toHaveLength(1);
     await Promise.all(tasks.splice(0));
+  });
+
+  it("a shop that holds no current copy ranks afresh without asking for one, and reads one another isolate kept from the next search on", async () => {
+    const huawei = await reference("huawei", "en", "relevance", {});
+    expect(huawei.length).toBeGreaterThan(12);
+    expect(huawei.length).toBeLessThan(KEEP_MIN_MATCHES);
+    // No copy is current: a search learns that the shop holds none.
+    await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'").run();
+    forgetKeptSearches();
+    expect((await page("xiaomi", "en", "relevance", {}, 1, 12)).total).toBeGreaterThan(0);
+    // Another isolate keeps "huawei" (its batch as written, not through this isolate's keepSearch);
+    // the copy is then emptied by hand, so an answer read from it shows.
+    const { names, details } = await queriesOf("huawei");
+    await env.DB.batch(keepStatements().map((sql) => env.DB.prepare(sql).bind(names, details)));
+    expect(await keptState("huawei")).toBe(true);
+    const kept = "(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2)";
+    await env.DB.batch([
+      env.DB.prepare(`DELETE FROM search_kept_rows WHERE kept_id = ${kept}`).bind(names, details),
+      env.DB.prepare(`DELETE FROM search_kept_cells WHERE kept_id = ${kept}`).bind(names, details),
+    ]);
+    // The next search does not ask for it, so ranks afresh (the whole answer), and learns the shop keeps one…
+    expect(await page("huawei", "en", "relevance", {}, 1, 12)).toEqual({
+      slugs: huawei.slice(0, 12),
+      total: huawei.length,
+    });
+    // …so the one after reads the copy: emptied, it answers nothing.
+    expect(await page("huawei", "en", "relevance", {}, 2, 12)).toEqual({ slugs: [], total: 0 });
   });
 });
 

@@ -2,16 +2,22 @@ import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
 import { CELL_COLUMNS, sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
 import { correctSpelling } from "./spelling";
-import { keepLater, keepSuggestionLater, mayBeKept, remember } from "./search-kept";
+import {
+  keepLater,
+  keepSuggestionLater,
+  mayBeKept,
+  noteKeptSearches,
+  remember,
+  shopKeepsSearches,
+} from "./search-kept";
 import {
   BM25,
   bandOf,
-  KEPT_CHECK,
   KEPT_ID,
   PRICE_BANDS,
   RANKED_MATCHES,
   SEARCH_VERSION,
-  SEARCH_VERSION_VALUE,
+  SEARCH_STATE,
   SUGGEST_KEPT,
   SUGGEST_KEPT_CHECK,
   SUGGEST_RANKED,
@@ -221,9 +227,9 @@ async function searchPage(
   match: Search | null,
   defer: ((task: Promise<unknown>) => void) | undefined,
 ): Promise<Answer> {
-  const keptFirst = match !== null && filters.sort === "relevance" && mayBeKept(match);
-  const answer = await productPage(db, lang, filters, match, keptFirst);
-  if (!match || !keptFirst) return answer;
+  const keepable = match !== null && filters.sort === "relevance" && mayBeKept(match);
+  const answer = await productPage(db, lang, filters, match, keepable && shopKeepsSearches());
+  if (!match || !keepable) return answer;
   remember(match, answer.kept === "current");
   // Only now: the database answers one statement at a time, and the keep must not go before the page.
   if (answer.kept !== "current") keepLater(db, match, answer.kept === "stale", defer, { matches: answer.matches });
@@ -339,10 +345,11 @@ function bandRange(filters: ProductFilters): [number, number] | null {
 }
 
 /**
- * What answered a page: with `keptFirst`, the search's kept copy if it was current ("stale": it
- * had one of an older version; "none": never kept), else the page as read (a list, or a search
- * ranked afresh); `matches`, how many shown products a search matched, when its page counted them
- * all (no filter); and for a search, the `search` version it was read in.
+ * A page's answer; for a search, `kept` is the state of its kept copy as the page was read
+ * ("current", "stale": of an older version, "none"). With `keptFirst` a current copy answered;
+ * otherwise the page as read did (a list, or a search ranked afresh). `matches`: how many shown
+ * products a search matched, when its page counted them all (no filter); `searchVersion`: the
+ * `search` version a search was read in.
  */
 interface Answer {
   listed: Listed;
@@ -439,7 +446,7 @@ async function readPage(
   // and the page's as read (a list, or a search ranked afresh).
   const fromKept = { page: -1, total: -1, cells: -1, facets: -1 };
   const asRead = { page: -1, total: -1, cells: -1, facets: -1 };
-  let [checkAt, cellsVersionAt, searchVersionAt] = [-1, -1, -1];
+  let [stateAt, cellsVersionAt] = [-1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
@@ -450,16 +457,17 @@ async function readPage(
     : "products p";
   // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
   const unlessKept = match && keptFirst ? { sql: UNLESS_KEPT, binds: matchBinds } : { sql: "", binds: [] };
-  // A search reads the `search` version with its page: a misspelt word is corrected from terms
-  // held under it (services/spelling.ts), with no round trip to check them.
-  if (match) searchVersionAt = add(db.prepare(SEARCH_VERSION_VALUE));
+  // A search reads the `search` version and its kept copy's with its page: whether the copy
+  // answered, whether to keep it after, whether the shop keeps any; and a misspelt word is
+  // corrected from terms held under that version (services/spelling.ts), with no round trip to
+  // check them.
+  if (match) stateAt = add(db.prepare(SEARCH_STATE).bind(...matchBinds));
   if (match && keptFirst) {
     const keptRows = `search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id`;
     // The brand filter reads the kept row's own brand, so the kept brand index serves the page.
     const keptWhere = `r.kept_id = ${KEPT_ID} AND ${["p.active = 1", ...list.map((f) => f.on(f.facet === "brand" ? "r." : "p."))].join(" AND ")}`;
     const keptOrder = (a: string, id: string) =>
       `${a}named DESC, ${a}available DESC, ${a}score ASC, ${a}featured DESC, ${a}${id} ASC`;
-    checkAt = add(db.prepare(KEPT_CHECK).bind(...matchBinds));
     fromKept.page = add(
       db
         .prepare(
@@ -606,9 +614,12 @@ async function readPage(
   }
   const results = statements.length ? await db.batch(statements) : [];
   const read = <T>(at: number) => (at < 0 ? [] : (results[at].results as T[]));
-  const state = read<{ current: number }>(checkAt)[0];
-  const kept: Answer["kept"] = state?.current ? "current" : state ? "stale" : "none";
-  const answer = kept === "current" ? fromKept : asRead;
+  const state = read<{ version: number; kept: number | null; any_kept: number }>(stateAt)[0];
+  const kept: Answer["kept"] =
+    !state || state.kept === null ? "none" : state.kept === state.version ? "current" : "stale";
+  if (state) noteKeptSearches(state.any_kept === 1);
+  // A current copy answers when it was read; ranking afresh, when it was not (or there is none).
+  const answer = kept === "current" && keptFirst ? fromKept : asRead;
   const page = read<SummaryRow & { total_count?: number }>(answer.page);
   if (cellsVersionAt >= 0) {
     const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
@@ -620,7 +631,7 @@ async function readPage(
   const sums = summed ?? (answer.cells >= 0 && cellFilters ? sumCells(read<Cell>(answer.cells), cellFilters) : null);
   const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
   // A search ranked afresh carries its total on its page's rows.
-  const ranked = match !== null && kept !== "current";
+  const ranked = match !== null && answer === asRead;
   const total = ranked
     ? Number(page[0]?.total_count ?? 0)
     : sums
@@ -639,7 +650,7 @@ async function readPage(
     },
     kept,
     ...(ranked && list.length === 0 ? { matches: total } : {}),
-    ...(match ? { searchVersion: Number(read<{ value: number }>(searchVersionAt)[0]?.value ?? 0) } : {}),
+    ...(state ? { searchVersion: Number(state.version) } : {}),
   };
 }
 

@@ -60,6 +60,25 @@ export function mayBeKept(match: Search | string): boolean {
   return at === undefined || Date.now() - at >= UNKEPT_MEMORY_MS;
 }
 
+/**
+ * Whether the shop holds any kept search of the current version, as the last search this isolate
+ * made found it (unknown at first: assumed so). A shop that holds none (a small one: no query
+ * matches KEEP_MIN_MATCHES products) ranks every search afresh without asking for its copy
+ * first; a copy kept meanwhile by another isolate is found by the next search, and until then
+ * ranking afresh gives the same answer.
+ */
+let anyKept: boolean | undefined;
+
+/** Whether a search should read its kept copy, if it has one, with its page. */
+export function shopKeepsSearches(): boolean {
+  return anyKept !== false;
+}
+
+/** Notes whether the shop holds any kept search of the current version, as a search just read. */
+export function noteKeptSearches(any: boolean): void {
+  anyKept = any;
+}
+
 /** Notes what a search (or type-ahead) found: a kept copy of the current version, or none. */
 export function remember(match: Search | string, kept: boolean): void {
   const key = keyOf(match);
@@ -177,4 +196,5 @@ export function keepSuggestionLater(
 export function forgetKeptSearches(): void {
   unkept.clear();
   keeping.clear();
+  anyKept = undefined;
 }

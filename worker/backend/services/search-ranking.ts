@@ -59,8 +59,15 @@ export const SEARCH_VERSION = `(${SEARCH_VERSION_VALUE})`;
 /** The id of the query's kept copy of the current version, as SQL (null when it has none); parameters ?1 and ?2. */
 export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 AND version = ${SEARCH_VERSION})`;
 
-/** Whether the query has a kept copy, and whether it is of the current version (parameters ?1 and ?2). */
-export const KEPT_CHECK = `SELECT version = ${SEARCH_VERSION} AS current FROM search_kept WHERE names = ?1 AND details = ?2`;
+/**
+ * What a search reads with its page, in one row (parameters ?1 and ?2): the `search` version; the
+ * version of the query's kept copy (null: none; another: stale); and whether the shop holds any
+ * copy of the current version (a small shop never does: services/search-kept.ts).
+ */
+export const SEARCH_STATE = `SELECT v.value AS version,
+  (SELECT version FROM search_kept WHERE names = ?1 AND details = ?2) AS kept,
+  EXISTS (SELECT 1 FROM search_kept WHERE version = v.value) AS any_kept
+  FROM versions v WHERE v.name = 'search'`;
 
 /**
  * A LIMIT clause that is 0 when the query has a kept copy of the current version, and none when
