@@ -128,14 +128,20 @@ export default function Products({ loaderData }: Route.ComponentProps) {
         </p>
       </header>
       <ProductFilters action={base} query={query} categories={categories} brands={brands} facets={facets} />
-      {ignored.length > 0 ? <p className="notice">{t("catalogue.badValue")}</p> : null}
+      {ignored.length > 0 ? (
+        <div className="notice notice--warn">
+          <p>{t("catalogue.badValue")}</p>
+        </div>
+      ) : null}
       {meta.searched_for && query.q ? (
-        <p className="notice" role="status">
-          <Isolated
-            text={t("catalogue.searchedFor", { typed: "\uE000", q: "\uE001" })}
-            values={[query.q, meta.searched_for]}
-          />
-        </p>
+        <div className="notice notice--warn" role="status">
+          <p>
+            <Isolated
+              text={t("catalogue.searchedFor", { typed: "\uE000", q: "\uE001" })}
+              values={[query.q, meta.searched_for]}
+            />
+          </p>
+        </div>
       ) : null}
       {products.length > 0 ? (
         <ProductGrid products={products} eager={4} lcp={query.page === 1} headingLevel={2} />
