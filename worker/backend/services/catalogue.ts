@@ -371,24 +371,14 @@ interface Answer {
  * order), the kept copy's reads and the fresh ones share one batch, the fresh ones ending in
  * UNLESS_KEPT so that they read nothing when the copy is current.
  */
-function productPage(
+async function productPage(
   db: D1Database,
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
   keptFirst: boolean,
-): Promise<Answer> {
-  return readPage(db, lang, filters, match, keptFirst, false);
-}
-
-/** `productPage`; `cellsChanged`: the kept counts' cells this isolate held were found changed, read them again. */
-async function readPage(
-  db: D1Database,
-  lang: Lang,
-  filters: ProductFilters,
-  match: Search | null,
-  keptFirst: boolean,
-  cellsChanged: boolean,
+  /** The kept counts' cells this isolate held were found changed: read them again. */
+  cellsChanged = false,
 ): Promise<Answer> {
   const tax = await taxonomy(db);
   // Each filter knows its facet, so a facet's counts can leave its own filter out. Ids come from
@@ -625,7 +615,7 @@ async function readPage(
     const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
     // A cell changed since this isolate read them: the page may have left out a subcategory, so
     // it is read again, with the cells.
-    if (held && held.version !== version) return readPage(db, lang, filters, match, keptFirst, true);
+    if (held && held.version !== version) return productPage(db, lang, filters, match, keptFirst, true);
     if (!held) cellsCache = { version, cells: read<Cell>(asRead.cells) };
   }
   const sums = summed ?? (answer.cells >= 0 && cellFilters ? sumCells(read<Cell>(answer.cells), cellFilters) : null);
