@@ -19,14 +19,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  analyse,
-  CATEGORIES,
-  emptyBreakdown,
-  SourceLocator,
-  type Breakdown,
-  type CpuProfile,
-} from "./lib/cpu-profile.ts";
+import { CATEGORIES, emptyBreakdown, SourceLocator, type Breakdown } from "./lib/cpu-profile.ts";
+import { Inspector, SAMPLING_INTERVAL_US } from "./lib/inspector.ts";
 import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { cpuTimeMs, findWorkerd, workerPids } from "./lib/worker-procs.ts";
 import { baseEnv, buildDir, freePort, prepareDatabase, root, startProductionWorker } from "./lib/worker.ts";
@@ -37,56 +31,12 @@ const option = (name: string, fallback: number) =>
 const RENDERS = option("--renders", 30);
 const RUNS = option("--runs", 3);
 /** The sampling interval in µs (V8's default is 1000). */
-const INTERVAL_US = option("--interval", 100);
+const INTERVAL_US = option("--interval", SAMPLING_INTERVAL_US);
 const WARMUP = 20;
 /** `--write` puts the report between `<!-- render-cpu:start -->` and its end (`--section NAME` for another). */
 const SECTION = args.includes("--section") ? args[args.indexOf("--section") + 1] : "render-cpu";
 let seedSize = 0;
 const RENDER_HEADERS = { "cache-control": "no-cache", "user-agent": "souq-profile" };
-
-/** A Chrome DevTools protocol session over a WebSocket (Node's global WebSocket). */
-class Inspector {
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private readonly ws: WebSocket;
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.addEventListener("message", (event) => {
-      const msg = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-      if (msg.id === undefined) return;
-      const waiting = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      if (msg.error) waiting?.reject(new Error(msg.error.message));
-      else waiting?.resolve(msg.result);
-    });
-  }
-
-  static async connect(port: number): Promise<Inspector> {
-    const targets = (await (await fetch(`http://127.0.0.1:${port}/json`)).json()) as { webSocketDebuggerUrl: string }[];
-    if (!targets[0]) throw new Error("The inspector lists no target");
-    // wrangler's inspector proxy wants an Origin it knows (a loopback one); Node's WebSocket
-    // (undici) takes extra headers as a second argument of this shape.
-    const init = { headers: { origin: `http://127.0.0.1:${port}` } } as unknown as string[];
-    const ws = new WebSocket(targets[0].webSocketDebuggerUrl, init);
-    await new Promise<void>((resolve, reject) => {
-      ws.addEventListener("open", () => resolve(), { once: true });
-      ws.addEventListener("error", () => reject(new Error("Could not connect to the inspector")), { once: true });
-    });
-    return new Inspector(ws);
-  }
-
-  send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    this.ws.send(JSON.stringify({ id, method, params }));
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
 
 interface Page {
   label: string;
@@ -147,9 +97,7 @@ async function main(): Promise<void> {
     const workerd = findWorkerd(worker.child.pid);
     const niced = raisePriority() !== 0;
     for (const pid of workerPids(worker.child.pid)) raisePriority(pid);
-    inspector = await Inspector.connect(inspectorPort);
-    await inspector.send("Profiler.enable");
-    await inspector.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
+    inspector = await Inspector.profiler(inspectorPort, INTERVAL_US);
     for (const page of pages) await renderMany(`${url}${page.path}`, WARMUP);
 
     const locator = new SourceLocator(join(root, buildDir, "server"), root);
@@ -165,10 +113,7 @@ async function main(): Promise<void> {
         await renderMany(target, RENDERS);
         const processMs = workerd ? (cpuTimeMs(workerd) - before) / RENDERS : undefined;
         // The isolate, by its CPU profile.
-        await inspector.send("Profiler.start");
-        await renderMany(target, RENDERS);
-        const { profile } = await inspector.send<{ profile: CpuProfile }>("Profiler.stop");
-        const breakdown = analyse(profile, locator);
+        const { profile, breakdown } = await inspector.profile(() => renderMany(target, RENDERS), locator);
         // Kept for DevTools (Performance panel, "Load profile") or a closer look.
         const name = page.label.toLowerCase().replaceAll(" ", "-");
         writeFileSync(join(profileDir, `${name}-run${run + 1}.cpuprofile`), JSON.stringify(profile));
