@@ -1,6 +1,15 @@
 import type { Lang } from "../env";
 import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
-import { CELL_COLUMNS, sumCells, type Cell, type CellFilter, type Facet, type FacetRow } from "./facet-cells";
+import {
+  CELL_COLUMNS,
+  filtersKey,
+  sumCells,
+  type Cell,
+  type CellFilter,
+  type Facet,
+  type FacetRow,
+  type Sums,
+} from "./facet-cells";
 import { correctSpelling } from "./spelling";
 import {
   keepLater,
@@ -315,6 +324,8 @@ interface Filter {
    * kept search's cells, a search's matches grouped alike), when the cells can answer it.
    */
   counted: CellFilter["holds"] | null;
+  /** What `counted` holds, as text (CellFilter's key). */
+  key: string;
 }
 
 /**
@@ -327,7 +338,30 @@ interface Filter {
  * with the page. So the counts are exact as of the page's read, as before, whoever wrote the
  * cells (a sale, the console, a raw write).
  */
-let cellsCache: { version: number; cells: Cell[] } | undefined;
+let cellsCache: HeldCells | undefined;
+
+/**
+ * Cells held with the sums already made from them, by filters (filtersKey): a list's total and
+ * facets depend on its filters alone, not on its sort or page, so the shopper who sorts or pages
+ * through a list, and every other visitor of it, reuses one sum while the cells stand. Bounded:
+ * the memo starts again past MAX_SUMS sets of filters. The sums are shared: read, never changed.
+ */
+interface HeldCells {
+  version: number;
+  cells: Cell[];
+  sums: Map<string, Sums>;
+}
+const MAX_SUMS = 512;
+
+function sumsOf(held: HeldCells, filters: readonly CellFilter[]): Sums {
+  const key = filtersKey(filters);
+  let sums = held.sums.get(key);
+  if (!sums) {
+    if (held.sums.size >= MAX_SUMS) held.sums.clear();
+    held.sums.set(key, (sums = sumCells(held.cells, filters)));
+  }
+  return sums;
+}
 const CELLS_VERSION = "SELECT value FROM versions WHERE name = 'facets'";
 const CELLS = `SELECT ${CELL_COLUMNS} FROM product_facet_counts WHERE n > 0`;
 
@@ -394,24 +428,45 @@ async function productPage(
       on: (a) => sql(`${a}category_id`),
       binds: [],
       counted: (cell) => leaves.has(cell.category_id),
+      key: ids.join(","),
     });
   }
   if (filters.brand) {
     const id = tax.brandId.get(filters.brand);
     const sql = (column: string) => (id === undefined ? "0" : `${column} = ${id}`);
-    list.push({ facet: "brand", on: (a) => sql(`${a}brand_id`), binds: [], counted: (cell) => cell.brand_id === id });
+    list.push({
+      facet: "brand",
+      on: (a) => sql(`${a}brand_id`),
+      binds: [],
+      counted: (cell) => cell.brand_id === id,
+      key: String(id ?? "none"),
+    });
   }
   const priceCounted = bands ? (cell: Cell) => cell.band >= bands[0] && cell.band <= bands[1] : null;
+  const priceKey = bands ? bands.join("-") : "";
   if (filters.min_price !== undefined)
-    list.push({ facet: "price", on: (a) => `${a}price >= ?`, binds: [filters.min_price], counted: priceCounted });
+    list.push({
+      facet: "price",
+      on: (a) => `${a}price >= ?`,
+      binds: [filters.min_price],
+      counted: priceCounted,
+      key: priceKey,
+    });
   if (filters.max_price !== undefined)
-    list.push({ facet: "price", on: (a) => `${a}price <= ?`, binds: [filters.max_price], counted: priceCounted });
+    list.push({
+      facet: "price",
+      on: (a) => `${a}price <= ?`,
+      binds: [filters.max_price],
+      counted: priceCounted,
+      key: priceKey,
+    });
   if (filters.in_stock)
     list.push({
       facet: "stock",
       on: (a) => `${a}stock > 0`,
       binds: [],
       counted: (cell) => cell.in_stock === 1,
+      key: "in stock",
     });
   const whereOf = (prefix: string, without?: Facet, extra?: string) => {
     const parts = list.filter((f) => f.facet !== without);
@@ -425,11 +480,11 @@ async function productPage(
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
   // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
   const cellFilters: CellFilter[] | null = list.every((f) => f.counted !== null)
-    ? list.map((f) => ({ facet: f.facet, holds: f.counted! }))
+    ? list.map((f) => ({ facet: f.facet, holds: f.counted!, key: f.key }))
     : null;
   // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
   const held = !match && cellFilters && !cellsChanged ? cellsCache : undefined;
-  const summed = held ? sumCells(held.cells, cellFilters!) : null;
+  const summed = held ? sumsOf(held, cellFilters!) : null;
   const statements: D1PreparedStatement[] = [];
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
   // Where each read of one way of answering stands in the batch (-1: not read): the kept copy's,
@@ -611,14 +666,23 @@ async function productPage(
   // A current copy answers when it was read; ranking afresh, when it was not (or there is none).
   const answer = kept === "current" && keptFirst ? fromKept : asRead;
   const page = read<SummaryRow & { total_count?: number }>(answer.page);
+  let readCells: HeldCells | undefined;
   if (cellsVersionAt >= 0) {
     const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
     // A cell changed since this isolate read them: the page may have left out a subcategory, so
     // it is read again, with the cells.
     if (held && held.version !== version) return productPage(db, lang, filters, match, keptFirst, true);
-    if (!held) cellsCache = { version, cells: read<Cell>(asRead.cells) };
+    if (!held) cellsCache = readCells = { version, cells: read<Cell>(asRead.cells), sums: new Map() };
   }
-  const sums = summed ?? (answer.cells >= 0 && cellFilters ? sumCells(read<Cell>(answer.cells), cellFilters) : null);
+  // Cells read with this page: the kept counts' (now held, their sum kept with them), or a
+  // search's matches grouped alike (summed once).
+  const sums =
+    summed ??
+    (readCells && cellFilters
+      ? sumsOf(readCells, cellFilters)
+      : answer.cells >= 0 && cellFilters
+        ? sumCells(read<Cell>(answer.cells), cellFilters)
+        : null);
   const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
   // A search ranked afresh carries its total on its page's rows.
   const ranked = match !== null && answer === asRead;
