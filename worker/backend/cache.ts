@@ -3,6 +3,7 @@ import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
 import type { BackendEnv, Lang } from "./env";
+import { answerValueOf } from "./http";
 
 /**
  * Edge caching of public catalogue reads with the Workers Cache API (DESIGN §3). Two named
@@ -285,9 +286,10 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     c.res.headers.set("content-language", c.get("lang"));
     c.res.headers.set("x-cache", "MISS");
     c.res.headers.set(VERSION_HEADER, version);
+    const value = answerValueOf(c.res);
     const copy = c.res.clone();
     const body = await copy.arrayBuffer();
-    const live = snapshotOfBody(body);
+    const live = value === undefined ? snapshotOfBody(body) : liveSnapshotOf(value);
     // The page cache checks the "only N left" counts a page shows (worker/page-cache.ts). The header
     // stays true of every copy served later: a copy is served only while its stock is unchanged.
     if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, live.lowStock);

@@ -11,8 +11,18 @@ export function ok<T>(
   const body: Record<string, unknown> = { data };
   if (init.message) body.message = init.message;
   if (init.meta) body.meta = init.meta;
-  return c.json(body, init.status ?? 200);
+  const res = c.json(body, init.status ?? 200);
+  answers.set(res, body);
+  return res;
 }
+
+/**
+ * The value each answer of `ok` was serialised from, by its Response: the edge cache reads the
+ * products an answer carries from it (cache.ts, liveSnapshotOf) instead of parsing the JSON it
+ * was just written as. A Response made any other way is not here: its body is parsed.
+ */
+const answers = new WeakMap<Response, unknown>();
+export const answerValueOf = (res: Response): unknown => answers.get(res);
 
 /** A failure a service raises; the backend's error handler turns it into the envelope. */
 export class BackendError extends HttpError {}
