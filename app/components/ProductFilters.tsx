@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, useNavigate } from "react-router";
 import { Link } from "../lib/link";
 import type { ProductFacets } from "../../contract/catalogue";
-import { flattenCategories, type Category, type Ref } from "../lib/catalogue";
+import { flattenCategories, type Category } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";
 import { formatWholeMoney } from "../lib/money";
@@ -19,20 +19,31 @@ const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
 
 const lastFocused: { id: string } = { id: "" };
 
-/** The facets as the page shows them: counts by slug, and the price bands labelled on the server. */
+/** The price bands and the in-stock count as the page shows them, the bands labelled on the server. */
 export interface FacetView {
-  categories: Record<string, number>;
-  brands: Record<string, number>;
   bands: { label: string; min_price: number; max_price?: number; count: number }[];
   inStock: number;
+}
+
+/**
+ * One option of the category or brand select, as the loader makes it: the label with its depth
+ * and count already written, and `off` when the facets count none (and it is not the one chosen).
+ * Only this goes into the page's data, not the tree's or the brands' fields and a count record
+ * beside them: at 100,000 products the 80 brands' records were the larger half of the list's
+ * loader data, encoded on every fresh render (docs/PERFORMANCE.md, "The Worker's own CPU").
+ */
+export interface FilterOption {
+  value: string;
+  label: string;
+  off?: true;
 }
 
 /** Price band edges as formatted by facetView, by locale and amount (bounded). */
 const bandEdges = new Map<string, string>();
 
 /**
- * The backend's facet counts for the page, made in the loader: the price bands' labels are
- * formatted there (like the prices), so hydrating the list builds no Intl.NumberFormat.
+ * The backend's price bands and in-stock count for the page, made in the loader: the bands'
+ * labels are formatted there (like the prices), so hydrating the list builds no Intl.NumberFormat.
  */
 export function facetView(facets: ProductFacets | undefined, locale: Locale): FacetView | null {
   if (!facets) return null;
@@ -48,8 +59,6 @@ export function facetView(facets: ProductFacets | undefined, locale: Locale): Fa
     return label;
   };
   return {
-    categories: Object.fromEntries(facets.categories.map((c) => [c.slug, c.count])),
-    brands: Object.fromEntries(facets.brands.map((b) => [b.slug, b.count])),
     bands: facets.price_bands.map((band) => ({
       label:
         band.max === null
@@ -68,18 +77,34 @@ export function facetView(facets: ProductFacets | undefined, locale: Locale): Fa
 
 /** A category as the filter offers it: the tree flattened, each with its depth. */
 export interface CategoryOption {
-  id: number;
   slug: string;
   name: string;
   depth: number;
 }
 
 export function categoryOptions(tree: Category[]): CategoryOption[] {
-  return flattenCategories(tree).map(({ category: { id, slug, name }, depth }) => ({ id, slug, name, depth }));
+  return flattenCategories(tree).map(({ category: { slug, name }, depth }) => ({ slug, name, depth }));
 }
 
 /** "Name (count)" where the facets know the count. */
 const counted = (name: string, count: number | undefined) => (count === undefined ? name : `${name} (${count})`);
+
+/**
+ * A select's options: each item labelled with its depth (an em dash per level) and, when the
+ * facets counted (`counts`), its count; an item they count none of is `off` unless it is `chosen`.
+ */
+export function filterOptions(
+  items: { slug: string; name: string; depth?: number }[],
+  counts: { slug: string; count: number }[] | undefined,
+  chosen: string | undefined,
+): FilterOption[] {
+  const bySlug = counts && new Map(counts.map((c) => [c.slug, c.count]));
+  return items.map(({ slug, name, depth = 0 }) => {
+    const count = bySlug ? (bySlug.get(slug) ?? 0) : undefined;
+    const label = `${"\u2014 ".repeat(depth)}${counted(name, count)}`;
+    return count === 0 && slug !== chosen ? { value: slug, label, off: true } : { value: slug, label };
+  });
+}
 
 /**
  * The list's filters and sort as one GET form: without JavaScript it submits to the same URL;
@@ -94,8 +119,8 @@ export function ProductFilters({
 }: {
   action: string;
   query: ProductQuery;
-  categories: CategoryOption[];
-  brands: Ref[];
+  categories: FilterOption[];
+  brands: FilterOption[];
   facets?: FacetView | null;
 }) {
   const t = useT();
@@ -141,13 +166,9 @@ export function ProductFilters({
           <label htmlFor="filter-category">{t("catalogue.category")}</label>
           <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
             <option value="">{t("catalogue.allCategories")}</option>
-            {categories.map((category) => (
-              <option
-                key={category.id}
-                value={category.slug}
-                disabled={facets !== null && !facets.categories[category.slug] && query.category !== category.slug}
-              >
-                {`${"\u2014 ".repeat(category.depth)}${counted(category.name, facets ? (facets.categories[category.slug] ?? 0) : undefined)}`}
+            {categories.map((o) => (
+              <option key={o.value} value={o.value} disabled={o.off}>
+                {o.label}
               </option>
             ))}
           </select>
@@ -156,13 +177,9 @@ export function ProductFilters({
           <label htmlFor="filter-brand">{t("catalogue.brand")}</label>
           <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
             <option value="">{t("catalogue.allBrands")}</option>
-            {brands.map((b) => (
-              <option
-                key={b.id}
-                value={b.slug}
-                disabled={facets !== null && !facets.brands[b.slug] && query.brand !== b.slug}
-              >
-                {counted(b.name, facets ? (facets.brands[b.slug] ?? 0) : undefined)}
+            {brands.map((o) => (
+              <option key={o.value} value={o.value} disabled={o.off}>
+                {o.label}
               </option>
             ))}
           </select>

@@ -4,7 +4,7 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
-import { categoryOptions, facetView, ProductFilters } from "../components/ProductFilters";
+import { categoryOptions, facetView, filterOptions, ProductFilters } from "../components/ProductFilters";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
@@ -34,10 +34,13 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
       referenceList(context, `${locale} /brands`, () => listBrands(api).then((r) => r.data ?? [])),
     ]);
     const meta = (list.meta ?? {}) as Partial<ListMeta>;
+    const tree = categoryOptions(categories);
+    const chosen = query.category ? tree.find((c) => c.slug === query.category) : undefined;
+    const products = cardsOf(list.data ?? [], locale);
     return {
       query,
       ignored,
-      products: cardsOf(list.data ?? [], locale),
+      products,
       meta: {
         page: meta.page ?? query.page,
         per_page: meta.per_page ?? 12,
@@ -46,10 +49,14 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
         searched_for: meta.searched_for,
       },
       facets: facetView(meta.facets, locale),
-      // The filter's options only: the tree flattened to what the select and the title show (the
-      // counts come with the facets), not every node's fields and children twice over.
-      categories: categoryOptions(categories),
-      brands: brands.map(({ id, slug, name }) => ({ id, slug, name })),
+      // The filters' options only, labelled with their counts (ProductFilters, filterOptions): not
+      // the tree's or the brands' records with a count record beside them.
+      categories: filterOptions(tree, meta.facets?.categories, query.category),
+      brands: filterOptions(brands, meta.facets?.brands, query.brand),
+      /** The chosen category's name, for the heading, breadcrumbs and title. */
+      category: chosen ? { slug: chosen.slug, name: chosen.name } : undefined,
+      /** A search that found nothing offers every category instead. */
+      popular: query.q && products.length === 0 ? tree.map(({ slug, name }) => ({ slug, name })) : [],
     };
   } catch (error) {
     failLoad(error, locale);
@@ -60,7 +67,7 @@ export const meta: Route.MetaFunction = (args) => {
   const data = args.loaderData;
   const locale = metaLocale(args);
   const t = (key: string, p?: Record<string, string | number>) => translate(locale, key, p);
-  const category = data?.query.category ? data.categories.find((c) => c.slug === data.query.category) : undefined;
+  const category = data?.category;
   let title = category
     ? t("seo.categoryTitle", { category: category.name })
     : data?.query.q
@@ -95,12 +102,11 @@ function Isolated({ text, values }: { text: string; values: string[] }) {
 }
 
 export default function Products({ loaderData }: Route.ComponentProps) {
-  const { query, ignored, products, meta, categories, brands, facets } = loaderData;
+  const { query, ignored, products, meta, categories, brands, facets, category, popular } = loaderData;
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
   const base = to("/products");
-  const category = query.category ? categories.find((c) => c.slug === query.category) : undefined;
   // The searched words may run in the other direction: isolated in <bdi> inside the sentence.
   const heading = query.q ? (
     <Isolated text={t("catalogue.resultsFor", { q: "\uE000" })} values={[query.q]} />
@@ -146,7 +152,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
       {products.length > 0 ? (
         <ProductGrid products={products} eager={4} lcp={query.page === 1} headingLevel={2} />
       ) : (
-        <section className="empty-state" aria-labelledby="empty-title">
+        <section className="empty-state empty-state--boxed" aria-labelledby="empty-title">
           {/* Honest about why: a search that found nothing, or filters that leave nothing. */}
           {query.q && !filtered ? (
             <>
@@ -156,8 +162,8 @@ export default function Products({ loaderData }: Route.ComponentProps) {
               <p className="muted">{t("catalogue.emptySearchHint")}</p>
               <nav aria-label={t("catalogue.popularCategories")}>
                 <ul className="empty-state__links">
-                  {categories.map((c) => (
-                    <li key={c.id}>
+                  {popular.map((c) => (
+                    <li key={c.slug}>
                       <Link to={`${base}?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
                     </li>
                   ))}
