@@ -49,7 +49,7 @@ export default function ContentPages({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       ) : (
-        <p className="empty-state">{t("content.empty")}</p>
+        <p className="empty-state empty-state--boxed">{t("content.empty")}</p>
       )}
     </div>
   );

@@ -57,7 +57,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       ) : (
-        <p className="empty-state">{t("services.empty")}</p>
+        <p className="empty-state empty-state--boxed">{t("services.empty")}</p>
       )}
     </div>
   );
