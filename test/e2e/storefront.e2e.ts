@@ -214,6 +214,11 @@ describe("storefront pages in Chromium", () => {
       await expect.poll(total, WAIT).toBe(bandCount);
       await page.goto(`${base}/${locale}/products?category=phones`);
       await hydrated(page);
+      // The chosen category names the page: its heading, its last crumb and its title.
+      const phones = locale === "en" ? "Phones" : "الهواتف";
+      expect(await page.locator("h1").textContent()).toBe(phones);
+      expect(await page.locator("nav.breadcrumbs li").last().textContent()).toContain(phones);
+      expect(await page.title()).toContain(phones);
       const inStock = countIn(await page.locator(".filters__check").textContent());
       await page.locator(".filters__check input").check();
       await page.waitForURL((u) => u.searchParams.get("in_stock") === "1");
