@@ -10,13 +10,15 @@ export function summarize(reportPath = REPORT, extraFailed = 0): { passed: numbe
     const report = JSON.parse(readFileSync(reportPath, "utf8")) as {
       numPassedTests?: number;
       numFailedTests?: number;
-      testResults?: { status: string; assertionResults: unknown[]; message?: string }[];
+      testResults?: { status: string; assertionResults: { status: string }[]; message?: string }[];
     };
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
-    // A file that failed to load (syntax error, failing hook) has no test results but is a failure.
+    // A file that failed without a failed test is a failure too: one that failed to load (a syntax
+    // error) has no tests, and one whose beforeAll failed (a worker that would not start) reports
+    // its tests as skipped.
     for (const file of report.testResults ?? [])
-      if (file.status === "failed" && file.assertionResults.length === 0) failed += 1;
+      if (file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed")) failed += 1;
   } else {
     failed += 1;
   }
