@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { baseEnv, freePort, prepareDatabase, root, startWorker } from "./lib/worker.ts";
+import { baseEnv, prepareDatabase, root, startWorker } from "./lib/worker.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,7 +64,7 @@ async function runOnce(): Promise<{ figures: Figures; failed: boolean }> {
   const persistDir = mkdtempSync(join(tmpdir(), "souq-load-"));
   await prepareDatabase(persistDir);
   const worker = await startWorker({
-    port: await freePort(),
+    port: "any",
     persistDir,
     vars: { ENVIRONMENT: "production", AUTH_PEPPER: "load-pepper", PAYMENT_SECRET: "load-secret" },
   });

@@ -91,7 +91,31 @@ export interface RunningWorker {
   stop: () => void;
 }
 
-export async function startWorker({
+/**
+ * Starts `wrangler dev` on `port`, or with `port: "any"` on a free one. A free port is free when
+ * asked, not when wrangler binds it a moment later: another process starting beside it (the test
+ * files run two at a time, each starting workers) can take it first. Then wrangler exits at once
+ * with "Address already in use", and an "any" start tries again on another port (at most three).
+ */
+export async function startWorker(
+  options: Omit<Parameters<typeof launchWorker>[0], "port"> & { port: number | "any" },
+  /** Where an "any" start looks for a port (a test hands it a taken one first). */
+  pickPort: () => Promise<number> = freePort,
+): Promise<RunningWorker> {
+  if (options.port !== "any") return launchWorker({ ...options, port: options.port });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchWorker({ ...options, port: await pickPort() });
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTaken)) throw error;
+    }
+  }
+}
+
+/** wrangler found its port taken when it came to bind it. */
+class PortTaken extends Error {}
+
+async function launchWorker({
   port,
   persistDir,
   vars = {},
@@ -144,9 +168,13 @@ export async function startWorker({
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `wrangler dev exited early:\n${output}`;
+      throw /Address already in use/.test(output) ? new PortTaken(message) : new Error(message);
+    }
     try {
-      const res = await fetch(`${url}/builds/latest.json`);
+      // Bounded: something else answering on the port (not wrangler) must not hold the start forever.
+      const res = await fetch(`${url}/builds/latest.json`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return { url, child, output: () => output, stop: () => stopWorker(child) };
     } catch {
       // not listening yet
@@ -167,7 +195,7 @@ export async function startProductionWorker(
   inspectorPort?: number,
 ): Promise<RunningWorker> {
   return startWorker({
-    port: await freePort(),
+    port: "any",
     persistDir,
     inspectorPort,
     vars: {

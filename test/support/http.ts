@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { freePort, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
 import { applyMigrations, runSeed } from "../../scripts/seed.ts";
 
 // What the global setup (global-setup.ts) provides to the built project's tests.
@@ -130,7 +130,7 @@ export async function startExtraWorker(
     if (database === "seeded") copySeededDatabase(persistDir, template);
     // No request log: nothing reads it, and each line is a round trip to wrangler's Node process.
     // Warnings and errors still reach `output()`.
-    const worker = await startWorker({ port: await freePort(), persistDir, vars, logLevel: "warn" });
+    const worker = await startWorker({ port: "any", persistDir, vars, logLevel: "warn" });
     return {
       worker,
       persistDir,
