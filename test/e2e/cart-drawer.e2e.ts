@@ -90,5 +90,40 @@ describe("cart drawer in Chromium", () => {
         await context.close();
       }
     });
+
+    it(`${locale}: the empty drawer looks the same on a catalogue page as on the contact page`, async () => {
+      // .empty-state was defined in cart.css and again in catalogue.css: where both were loaded
+      // (a catalogue page), the drawer's empty state took the catalogue's dashed box.
+      const context = await contextWithoutServiceWorkers(browser, { viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      try {
+        const looks: Record<string, string>[] = [];
+        for (const path of ["products?category=phones", "contact-us"]) {
+          await page.goto(`${base}/${locale}/${path}`);
+          const cartButton = 'button[aria-controls="cart-drawer"]';
+          await hydrated(page, cartButton);
+          await page.locator(cartButton).click();
+          const empty = page.locator("#cart-drawer .empty-state");
+          await eventually(() => empty.isVisible()).toBe(true);
+          expect(await empty.textContent()).toContain(MESSAGES[locale].cart.empty);
+          looks.push(
+            await empty.evaluate((el) => {
+              const style = getComputedStyle(el);
+              return {
+                display: style.display,
+                border: style.borderTopStyle,
+                padding: style.paddingTop,
+                background: style.backgroundColor,
+                align: style.textAlign,
+              };
+            }),
+          );
+        }
+        expect(looks[0]).toEqual(looks[1]);
+        expect(looks[0]).toMatchObject({ display: "grid", border: "none", align: "center" });
+      } finally {
+        await context.close();
+      }
+    });
   }
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pageWindow } from "../../app/components/Pagination";
+import { filterOptions } from "../../app/components/ProductFilters";
 import { parsePlainText } from "../../app/components/PlainText";
 import { clampQuantity } from "../../app/components/QuantityPicker";
 import { isConstrainedNetwork } from "../../app/client/prefetch";
@@ -52,6 +53,34 @@ describe("the product list's URL", () => {
     expect(viewSearch(query, { page: 1 })).toBe("?category=tvs&sort=newest");
     expect(viewSearch(query, { page: 4 })).toBe("?category=tvs&sort=newest&page=4");
     expect(viewSearch({ in_stock: false, page: 1 })).toBe("");
+  });
+});
+
+describe("the list's filter options", () => {
+  const tree = [
+    { slug: "phones", name: "الهواتف", depth: 0 },
+    { slug: "iphone", name: "آيفون", depth: 1 },
+    { slug: "tvs", name: "التلفزيونات", depth: 0 },
+  ];
+
+  it("label each with its depth and count, and leave off what the facets count none of, unless chosen", () => {
+    const counts = [
+      { slug: "phones", count: 12 },
+      { slug: "iphone", count: 4 },
+    ];
+    expect(filterOptions(tree, counts, undefined)).toEqual([
+      { value: "phones", label: "الهواتف (12)" },
+      { value: "iphone", label: "\u2014 آيفون (4)" },
+      { value: "tvs", label: "التلفزيونات (0)", off: true },
+    ]);
+    // The chosen one stays selectable, so the select still shows what the list is filtered by.
+    expect(filterOptions(tree, counts, "tvs")[2]).toEqual({ value: "tvs", label: "التلفزيونات (0)" });
+  });
+
+  it("without facets, list every option by name, none off", () => {
+    expect(filterOptions([{ slug: "apple", name: "Apple" }], undefined, undefined)).toEqual([
+      { value: "apple", label: "Apple" },
+    ]);
   });
 });
 

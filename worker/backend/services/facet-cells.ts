@@ -47,10 +47,10 @@ export interface Sums {
  * The brand facet leaves out products without a brand; the stock facet counts those in stock.
  */
 export function sumCells(cells: readonly Cell[], filters: readonly CellFilter[]): Sums {
-  // Counts by id in typed arrays sized to the largest id (a few thousand cells, ids in the
-  // hundreds): a Map's get and set per cell and facet were most of a cold list's backend time at
-  // 100,000 products (docs/PERFORMANCE.md, "The Worker's own CPU"). `seen` marks the ids a
-  // cell added to, so a facet lists exactly the ids it did before, in ascending order.
+  // Counts by id in typed arrays sized to the largest id (a few thousand cells, ids up to the low
+  // thousands): a Map's get and set per cell and facet were a third of a cold list's backend time
+  // at 100,000 products (docs/PERFORMANCE.md, "The Worker's own CPU, row by row"). `seen` marks
+  // the ids a cell added to, so a facet lists exactly the ids it did before, in ascending order.
   let [maxCategory, maxBrand, maxBand] = [0, 0, 0];
   for (const cell of cells) {
     if (cell.category_id > maxCategory) maxCategory = cell.category_id;
