@@ -3,6 +3,7 @@ import { Form, useNavigate } from "react-router";
 import { Link } from "../lib/link";
 import type { ProductFacets } from "../../contract/catalogue";
 import { flattenCategories, type Category } from "../lib/catalogue";
+import { escapeHtml } from "../lib/html";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";
 import { formatWholeMoney } from "../lib/money";
@@ -26,16 +27,24 @@ export interface FacetView {
 }
 
 /**
- * One option of the category or brand select, as the loader makes it: the label with its depth
+ * One option of the category or brand select, as filterOptions makes it: the label with its depth
  * and count already written, and `off` when the facets count none (and it is not the one chosen).
- * Only this goes into the page's data, not the tree's or the brands' fields and a count record
- * beside them: at 100,000 products the 80 brands' records were the larger half of the list's
- * loader data, encoded on every fresh render (docs/PERFORMANCE.md, "The Worker's own CPU").
  */
 export interface FilterOption {
   value: string;
   label: string;
   off?: true;
+}
+
+/**
+ * The category and brand selects' options as markup (optionsHtml), made in the loader. Only this
+ * goes into the page's data, not the tree's or the brands' records and a count record beside them,
+ * nor an object per option: at 100,000 products the 80 brands were the larger half of the list's
+ * loader data, encoded on every fresh render (docs/PERFORMANCE.md, "The Worker's own CPU").
+ */
+export interface FilterSelects {
+  category: string;
+  brand: string;
 }
 
 /** Price band edges as formatted by facetView, by locale and amount (bounded). */
@@ -107,20 +116,57 @@ export function filterOptions(
 }
 
 /**
+ * A select's options as markup: a first "all" option, then each option, the `chosen` one selected
+ * and an `off` one disabled; the same markup React would write. The category and brand selects are
+ * the largest part of a list page (at 100,000 products, 21 categories and 80 brands): as elements,
+ * their options cost about 0.4 ms of the Worker's CPU on every fresh render (eight small chunks
+ * each for React's stream writer to copy and count), and as objects in the loader data as much
+ * again; one string costs next to nothing in either. Hydration keeps the markup; a remount sets it,
+ * then `defaultValue`.
+ */
+export function optionsHtml(first: string, options: FilterOption[], chosen: string | undefined): string {
+  const option = (value: string, label: string, selected: boolean, off: boolean) =>
+    `<option value="${escapeHtml(value)}"${selected ? ' selected=""' : ""}${off ? ' disabled=""' : ""}>${escapeHtml(label)}</option>`;
+  let html = option("", first, !chosen, false);
+  for (const o of options) html += option(o.value, o.label, o.value === chosen, o.off === true);
+  return html;
+}
+
+/** Both selects' options for a list: each counted by the facets where it has them. */
+export function filterSelects(
+  locale: Locale,
+  query: Pick<ProductQuery, "category" | "brand">,
+  tree: CategoryOption[],
+  brands: { slug: string; name: string }[],
+  facets: ProductFacets | undefined,
+): FilterSelects {
+  return {
+    category: optionsHtml(
+      translate(locale, "catalogue.allCategories"),
+      filterOptions(tree, facets?.categories, query.category),
+      query.category,
+    ),
+    brand: optionsHtml(
+      translate(locale, "catalogue.allBrands"),
+      filterOptions(brands, facets?.brands, query.brand),
+      query.brand,
+    ),
+  };
+}
+
+/**
  * The list's filters and sort as one GET form: without JavaScript it submits to the same URL;
  * with it, changing a select or the checkbox applies at once. Any change starts again at page 1.
  */
 export function ProductFilters({
   action,
   query,
-  categories,
-  brands,
+  selects,
   facets = null,
 }: {
   action: string;
   query: ProductQuery;
-  categories: FilterOption[];
-  brands: FilterOption[];
+  selects: FilterSelects;
   facets?: FacetView | null;
 }) {
   const t = useT();
@@ -164,25 +210,23 @@ export function ProductFilters({
       <div className="filters__row">
         <div className="field">
           <label htmlFor="filter-category">{t("catalogue.category")}</label>
-          <select id="filter-category" name="category" defaultValue={query.category ?? ""} onChange={apply}>
-            <option value="">{t("catalogue.allCategories")}</option>
-            {categories.map((o) => (
-              <option key={o.value} value={o.value} disabled={o.off}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+          <select
+            id="filter-category"
+            name="category"
+            defaultValue={query.category ?? ""}
+            onChange={apply}
+            dangerouslySetInnerHTML={{ __html: selects.category }}
+          />
         </div>
         <div className="field">
           <label htmlFor="filter-brand">{t("catalogue.brand")}</label>
-          <select id="filter-brand" name="brand" defaultValue={query.brand ?? ""} onChange={apply}>
-            <option value="">{t("catalogue.allBrands")}</option>
-            {brands.map((o) => (
-              <option key={o.value} value={o.value} disabled={o.off}>
-                {o.label}
-              </option>
-            ))}
-          </select>
+          <select
+            id="filter-brand"
+            name="brand"
+            defaultValue={query.brand ?? ""}
+            onChange={apply}
+            dangerouslySetInnerHTML={{ __html: selects.brand }}
+          />
         </div>
         <fieldset className="field filters__price">
           <legend>{t("catalogue.priceRange")}</legend>

@@ -4,7 +4,7 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Pagination } from "../components/Pagination";
 import { ProductGrid } from "../components/ProductCard";
-import { categoryOptions, facetView, filterOptions, ProductFilters } from "../components/ProductFilters";
+import { categoryOptions, facetView, filterSelects, ProductFilters } from "../components/ProductFilters";
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
@@ -49,10 +49,8 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
         searched_for: meta.searched_for,
       },
       facets: facetView(meta.facets, locale),
-      // The filters' options only, labelled with their counts (ProductFilters, filterOptions): not
-      // the tree's or the brands' records with a count record beside them.
-      categories: filterOptions(tree, meta.facets?.categories, query.category),
-      brands: filterOptions(brands, meta.facets?.brands, query.brand),
+      // The filters' options as markup, labelled with their counts (ProductFilters, filterSelects).
+      selects: filterSelects(locale, query, tree, brands, meta.facets),
       /** The chosen category's name, for the heading, breadcrumbs and title. */
       category: chosen ? { slug: chosen.slug, name: chosen.name } : undefined,
       /** A search that found nothing offers every category instead. */
@@ -102,7 +100,7 @@ function Isolated({ text, values }: { text: string; values: string[] }) {
 }
 
 export default function Products({ loaderData }: Route.ComponentProps) {
-  const { query, ignored, products, meta, categories, brands, facets, category, popular } = loaderData;
+  const { query, ignored, products, meta, selects, facets, category, popular } = loaderData;
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -133,7 +131,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
           {meta.last_page > 1 ? <> · {t("catalogue.pageOf", { page: meta.page, last: meta.last_page })}</> : null}
         </p>
       </header>
-      <ProductFilters action={base} query={query} categories={categories} brands={brands} facets={facets} />
+      <ProductFilters action={base} query={query} selects={selects} facets={facets} />
       {ignored.length > 0 ? (
         <div className="notice notice--warn">
           <p>{t("catalogue.badValue")}</p>

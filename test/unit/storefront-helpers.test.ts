@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { pageWindow } from "../../app/components/Pagination";
-import { filterOptions } from "../../app/components/ProductFilters";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { filterOptions, filterSelects, optionsHtml } from "../../app/components/ProductFilters";
+import { escapeHtml } from "../../app/lib/html";
 import { parsePlainText } from "../../app/components/PlainText";
 import { clampQuantity } from "../../app/components/QuantityPicker";
 import { isConstrainedNetwork } from "../../app/client/prefetch";
@@ -81,6 +84,63 @@ describe("the list's filter options", () => {
     expect(filterOptions([{ slug: "apple", name: "Apple" }], undefined, undefined)).toEqual([
       { value: "apple", label: "Apple" },
     ]);
+  });
+});
+
+describe("the list's selects, as markup", () => {
+  const options = [
+    { value: "apple", label: "Apple (3)" },
+    { value: "b&o", label: `Bang & Olufsen "B&O" <audio> it's (1)` },
+    { value: "sony", label: "Sony (0)", off: true as const },
+  ];
+  // What React writes for the same select as elements: the markup the loader hands it must match,
+  // or hydration and the page without JavaScript would differ from a render of the elements.
+  const asReact = (chosen: string | undefined) =>
+    renderToStaticMarkup(
+      createElement(
+        "select",
+        { defaultValue: chosen ?? "" },
+        createElement("option", { value: "" }, "All brands"),
+        ...options.map((o) => createElement("option", { key: o.value, value: o.value, disabled: o.off }, o.label)),
+      ),
+    );
+
+  it("is the markup React writes for the options as elements, the chosen one selected", () => {
+    for (const chosen of [undefined, "apple", "b&o"]) {
+      expect(`<select>${optionsHtml("All brands", options, chosen)}</select>`).toBe(asReact(chosen));
+    }
+  });
+
+  it("escapes what could end an attribute or a tag", () => {
+    expect(escapeHtml(`<img src=x onerror="a('b')">&`)).toBe(
+      "&lt;img src=x onerror=&quot;a(&#x27;b&#x27;)&quot;&gt;&amp;",
+    );
+    const html = optionsHtml("All", [{ value: '"><script>', label: "</option><script>" }], undefined);
+    expect(html).not.toContain("<script>");
+    expect(html).toBe(
+      '<option value="" selected="">All</option><option value="&quot;&gt;&lt;script&gt;">&lt;/option&gt;&lt;script&gt;</option>',
+    );
+  });
+
+  it("counts each option by the facets, in the page's language", () => {
+    const selects = filterSelects(
+      "ar",
+      { brand: "apple" },
+      [{ slug: "phones", name: "الهواتف", depth: 0 }],
+      [{ slug: "apple", name: "أبل" }],
+      {
+        categories: [{ slug: "phones", count: 2 }],
+        brands: [{ slug: "apple", count: 2 }],
+        price_bands: [],
+        in_stock: 2,
+      },
+    );
+    expect(selects.category).toMatch(
+      /^<option value="" selected="">[^<]+<\/option><option value="phones">الهواتف \(2\)<\/option>$/,
+    );
+    expect(selects.brand).toMatch(
+      /^<option value="">[^<]+<\/option><option value="apple" selected="">أبل \(2\)<\/option>$/,
+    );
   });
 });
 
