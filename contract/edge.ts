@@ -50,6 +50,53 @@ export const shopContext = createContext<ShopContext>();
 /** The response header by which a page says "the same for every anonymous visitor". */
 export const PAGE_CACHEABLE_HEADER = "x-page-cacheable";
 
+/**
+ * Query parameters that campaigns and ad clicks add to a landing URL and no page reads: Google's
+ * and Microsoft's click ids (one per click), Facebook's, TikTok's, Mailchimp's, and every `utm_`
+ * tag. The page cache keys a page without them, so each ad click is not a fresh render, and the
+ * storefront never writes them into a page (the language switch leaves them off), so the page kept
+ * for one click is the page for every other. The browser's own scripts still see them in the
+ * address bar. Any other parameter still makes a page of its own: only the route knows which it
+ * reads, and one that it does not read costs one render, as a new search's `q` does.
+ */
+const TRACKING_PARAMS = new Set([
+  "gclid",
+  "gbraid",
+  "wbraid",
+  "dclid",
+  "gclsrc",
+  "msclkid",
+  "fbclid",
+  "ttclid",
+  "twclid",
+  "li_fat_id",
+  "igshid",
+  "yclid",
+  "mc_cid",
+  "mc_eid",
+  "_ga",
+  "_gl",
+]);
+
+export function isTrackingParam(name: string): boolean {
+  return name.startsWith("utm_") || TRACKING_PARAMS.has(name);
+}
+
+/** A URL's search (`?a=1&utm_source=x`, or "") without the tracking parameters; "" when none is left. */
+export function withoutTracking(search: string): string {
+  if (!search || search === "?") return "";
+  const params = new URLSearchParams(search);
+  let dropped = false;
+  for (const name of [...params.keys()]) {
+    if (isTrackingParam(name)) {
+      params.delete(name);
+      dropped = true;
+    }
+  }
+  if (!dropped) return search.startsWith("?") ? search : `?${search}`;
+  return params.size ? `?${params}` : "";
+}
+
 const ONE_YEAR = 60 * 60 * 24 * 365;
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { localeCookie, PAGE_CACHEABLE_HEADER } from "../contract/edge";
+import { localeCookie, PAGE_CACHEABLE_HEADER, withoutTracking } from "../contract/edge";
 import { stockPairs } from "../contract/freshness";
 import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
@@ -11,6 +11,8 @@ import { IsolateMemory } from "./lib/isolate-memory";
  * The page cache: the rendered answer of a public page, kept in this isolate's memory (and the
  * data centre's Cache API) while the catalogue has not changed, and served to the next anonymous
  * visitors of the same URL (docs/PERFORMANCE.md, "Caching at the edge", "Caches that purge").
+ * The same URL but for campaign and click tags (`utm_*`, `gclid`, `fbclid`...: contract/edge.ts
+ * `isTrackingParam`) is the same page: no page writes them, and each ad click has its own.
  *
  * Why: rendering a page costs the Worker several milliseconds of CPU (route matching, the loaders,
  * React's render, the hydration payload), while a kept page costs a copy; an isolate serves many
@@ -127,7 +129,14 @@ const encoder = new TextEncoder();
 
 function keyOf(c: Context<HonoEnv>): string {
   // The unprefixed home page follows the visitor's preferred locale: it is part of the key.
-  return `${c.get("language")} ${c.req.url}`;
+  return `${c.get("language")} ${pageUrl(c)}`;
+}
+
+/** The request's URL as pages are kept under it: without campaign and click tags (contract/edge.ts). */
+function pageUrl(c: Context<HonoEnv>): string {
+  const url = c.req.url;
+  const at = url.indexOf("?");
+  return at < 0 ? url : url.slice(0, at) + withoutTracking(url.slice(at));
 }
 
 function wantsFresh(c: Context<HonoEnv>): boolean {
@@ -224,7 +233,7 @@ function sharedCache(): Cache | undefined {
 }
 
 function sharedKey(c: Context<HonoEnv>, version: number): Request {
-  const url = new URL(c.req.url);
+  const url = new URL(pageUrl(c));
   url.searchParams.set("__page", `${version}:${c.get("language")}`);
   return new Request(url.toString(), { method: "GET" });
 }

@@ -2,6 +2,7 @@ import { useAtom, useAtomValue } from "jotai";
 import { useLocation } from "react-router";
 import { Link, NavLink } from "../lib/link";
 import type { CategoryNode } from "../../contract/catalogue";
+import { withoutTracking } from "../../contract/edge";
 import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
@@ -34,7 +35,8 @@ export function Header({
         <div className="site-header__actions">
           <Link
             className="chip"
-            to={switchLocalePath(pathname, other) + search}
+            // The same view in the other language; a campaign's tags stay with the landing page.
+            to={switchLocalePath(pathname, other) + withoutTracking(search)}
             hrefLang={LOCALES[other].tag}
             lang={LOCALES[other].tag}
             aria-label={`${t("nav.switchLocale")}: ${t("nav.otherLocaleName")}`}

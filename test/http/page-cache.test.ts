@@ -73,6 +73,38 @@ describe("the page cache (worker/page-cache.ts)", () => {
     expect(await reload.text()).toContain('dir="rtl"');
   });
 
+  it("serves every ad click of a URL the one page kept for it: campaign and click tags are not part of the key", async () => {
+    const path = fresh("/en/products");
+    const first = await fetch(`${base}${path}&utm_source=newsletter&gclid=click-one`);
+    expect(first.headers.get("x-page-cache")).toBe("MISS");
+    const firstHtml = await first.text();
+    // No page writes the tags (the language switch leaves them off), so the kept page is every click's.
+    expect(firstHtml).not.toMatch(/utm_|gclid|click-one/);
+    expect(firstHtml).toContain(`href="${path.replace("/en/", "/ar/")}"`);
+    // The copy is kept once the first answer has streamed out: wait for the first click's own URL.
+    const firstClick = `${base}${path}&utm_source=newsletter&gclid=click-one`;
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(firstClick);
+      await res.text();
+      if (res.headers.get("x-page-cache") === "HIT") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Each other click is answered from that page on its own first request.
+    for (const click of [
+      `${path}&utm_source=newsletter&gclid=click-two`,
+      `${path}&fbclid=other&utm_campaign=sale`,
+      path,
+    ]) {
+      const res = await fetch(`${base}${click}`);
+      expect(res.headers.get("x-page-cache"), click).toBe("HIT");
+      expect((await res.text()).replaceAll(nonceOf(res), "NONCE")).toBe(firstHtml.replaceAll(nonceOf(first), "NONCE"));
+    }
+    // Any other parameter still makes a page of its own: only the route knows what it reads.
+    const other = await fetch(`${base}${path}&ref=partner`);
+    expect(other.headers.get("x-page-cache")).toBe("MISS");
+    await other.text();
+  });
+
   it("keeps the client navigations' .data payloads of a public page too", async () => {
     const url = `${base}${fresh("/en/products.data")}`;
     const first = await fetch(url);
