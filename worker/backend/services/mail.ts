@@ -1,6 +1,7 @@
 import ar from "../../../locales/ar.json";
 import en from "../../../locales/en.json";
 import type { Lang } from "../env";
+import { escapeHtml } from "../../lib/html";
 
 /**
  * The messages' templates (issue 21): subject, plain text and SMS of every message the shop
@@ -25,9 +26,6 @@ export interface RenderedMessage {
 export function fill(template: string, params: Record<string, string>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => params[key] ?? whole);
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
 /** A small, safe HTML email: each line a paragraph, URLs as links, in the language's direction. */
 export function emailHtml(lang: Lang, subject: string, lines: string[]): string {

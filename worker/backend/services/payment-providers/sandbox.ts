@@ -1,4 +1,5 @@
 import type { Lang } from "../../env";
+import { escapeHtml } from "../../../lib/html";
 import {
   hmacHex,
   verifyHmac,
@@ -162,13 +163,6 @@ export const CARD_ERRORS = {
 } as const;
 
 const t = (lang: Lang, key: keyof typeof TEXT): string => TEXT[key][lang];
-
-export function escapeHtml(value: string): string {
-  return value.replace(
-    /[&<>"']/g,
-    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
-  );
-}
 
 function luhn(digits: string): boolean {
   let sum = 0;
