@@ -58,42 +58,20 @@ export const PAGE_CACHEABLE_HEADER = "x-page-cacheable";
  * for one click is the page for every other. The browser's own scripts still see them in the
  * address bar. Any other parameter still makes a page of its own: only the route knows which it
  * reads, and one that it does not read costs one render, as a new search's `q` does.
+ * The names: utm_*; gclid, dclid, gclsrc, gbraid, wbraid; msclkid; fbclid; ttclid, twclid;
+ * li_fat_id; igshid; yclid; mc_cid, mc_eid; _ga, _gl (one pattern: the header ships it to every page).
  */
-const TRACKING_PARAMS = new Set([
-  "gclid",
-  "gbraid",
-  "wbraid",
-  "dclid",
-  "gclsrc",
-  "msclkid",
-  "fbclid",
-  "ttclid",
-  "twclid",
-  "li_fat_id",
-  "igshid",
-  "yclid",
-  "mc_cid",
-  "mc_eid",
-  "_ga",
-  "_gl",
-]);
+const TRACKING_PARAMS =
+  /^(?:utm_.*|[gd]clid|gclsrc|[gw]braid|msclkid|fbclid|t[tw]clid|li_fat_id|igshid|yclid|mc_[ce]id|_g[al])$/;
 
-export function isTrackingParam(name: string): boolean {
-  return name.startsWith("utm_") || TRACKING_PARAMS.has(name);
-}
+export const isTrackingParam = (name: string): boolean => TRACKING_PARAMS.test(name);
 
-/** A URL's search (`?a=1&utm_source=x`, or "") without the tracking parameters; "" when none is left. */
+/** A URL's search (`?a=1&utm_source=x`, or "") without the tracking parameters: as it was when it has none. */
 export function withoutTracking(search: string): string {
-  if (!search || search === "?") return "";
   const params = new URLSearchParams(search);
-  let dropped = false;
-  for (const name of [...params.keys()]) {
-    if (isTrackingParam(name)) {
-      params.delete(name);
-      dropped = true;
-    }
-  }
-  if (!dropped) return search.startsWith("?") ? search : `?${search}`;
+  const tags = [...params.keys()].filter(isTrackingParam);
+  if (!tags.length) return search === "?" ? "" : search;
+  for (const name of tags) params.delete(name);
   return params.size ? `?${params}` : "";
 }
 

@@ -48,7 +48,7 @@ let counter = 0;
 /** Sonner returns the toast's id at once (callers replace a loading toast by id), so we pick it. */
 const idFor = (data?: Data) => data?.id ?? `toast-${++counter}`;
 
-type Kind = "success" | "info" | "warning" | "error" | "message" | "loading";
+type Kind = "success" | "error" | "loading";
 function show(kind?: Kind) {
   return (message: Message, data?: Data): string | number => {
     const id = idFor(data);
@@ -57,28 +57,18 @@ function show(kind?: Kind) {
   };
 }
 
-export const toast: Toast = Object.assign(show(), {
+/**
+ * The part of sonner's `toast` the shop uses (every page's first load carries this object, so
+ * what no caller needs is left out): a plain toast, success, error, loading and dismiss.
+ */
+export const toast = Object.assign(show(), {
   success: show("success"),
-  info: show("info"),
-  warning: show("warning"),
   error: show("error"),
-  message: show("message"),
   loading: show("loading"),
-  custom: (jsx: Parameters<Toast["custom"]>[0], data?: Data) => {
-    const id = idFor(data);
-    run((s) => s.toast.custom(jsx, { ...data, id }));
-    return id;
-  },
-  promise: ((promise, data) => {
-    run((s) => s.toast.promise(promise, data));
-    return { unwrap: () => Promise.resolve(typeof promise === "function" ? promise() : promise) };
-  }) as Toast["promise"],
   dismiss: (id?: number | string) => {
     run((s) => s.toast.dismiss(id));
     return id ?? "";
   },
-  getHistory: () => real?.toast.getHistory() ?? [],
-  getToasts: () => real?.toast.getToasts() ?? [],
 });
 
 export function Toaster(props: ComponentProps<Real["Toaster"]>) {

@@ -23,7 +23,7 @@ import { browserApi, handleBrowserError, ownServerApi } from "./api/browser";
 import { ApiError } from "./api/errors";
 import { translate } from "./i18n";
 import { localeOfPath, type Locale } from "./locales";
-import { formatMoney } from "./money";
+import { formatMoney, formatPercent } from "./money";
 import { readStored, writeStored } from "./tab-storage";
 import { localePath, useLocale } from "./use-locale";
 
@@ -211,16 +211,10 @@ export async function removeProduct(ctx: CartContext, productId: number): Promis
   }
 }
 
-const PERCENT_TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
-
 /** n of the promo message: a percent for type 1, money for type 2. */
 export function promoAmount(locale: Locale, currency: string) {
   return (type: DiscountType, discount: number): string =>
-    type === 2
-      ? formatMoney(discount, currency, locale)
-      : new Intl.NumberFormat(PERCENT_TAGS[locale], { style: "percent", maximumFractionDigits: 2 }).format(
-          discount / 100,
-        );
+    type === 2 ? formatMoney(discount, currency, locale) : formatPercent(discount, locale);
 }
 
 export function promoTemplate(locale: Locale) {

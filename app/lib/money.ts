@@ -124,3 +124,8 @@ export function withPriceFromLabels<T extends { price_from: number; currency: st
 ): (T & { price_label: string })[] {
   return items.map((item) => ({ ...item, price_label: priceLabel(item.price_from, item.currency, locale) }));
 }
+
+/** A percentage (12.5 → "12.5%"), in the locale's digits as money is; at most two decimals. */
+export function formatPercent(percent: number, locale: Locale): string {
+  return new Intl.NumberFormat(INTL_TAGS[locale], { style: "percent", maximumFractionDigits: 2 }).format(percent / 100);
+}
