@@ -208,26 +208,19 @@ export function ProductFilters({
     >
       {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
       <div className="filters__row">
-        <div className="field">
-          <label htmlFor="filter-category">{t("catalogue.category")}</label>
-          <select
-            id="filter-category"
-            name="category"
-            defaultValue={query.category ?? ""}
-            onChange={apply}
-            dangerouslySetInnerHTML={{ __html: selects.category }}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="filter-brand">{t("catalogue.brand")}</label>
-          <select
-            id="filter-brand"
-            name="brand"
-            defaultValue={query.brand ?? ""}
-            onChange={apply}
-            dangerouslySetInnerHTML={{ __html: selects.brand }}
-          />
-        </div>
+        {/* The category and brand selects: their options come as markup (filterSelects). */}
+        {(["category", "brand"] as const).map((field) => (
+          <div className="field" key={field}>
+            <label htmlFor={`filter-${field}`}>{t(`catalogue.${field}`)}</label>
+            <select
+              id={`filter-${field}`}
+              name={field}
+              defaultValue={query[field] ?? ""}
+              onChange={apply}
+              dangerouslySetInnerHTML={{ __html: selects[field] }}
+            />
+          </div>
+        ))}
         <fieldset className="field filters__price">
           <legend>{t("catalogue.priceRange")}</legend>
           <div className="filters__price-inputs">
