@@ -8,7 +8,10 @@ import {
   type CellFilter,
   type Facet,
   type FacetRow,
+  type SumRow,
   type Sums,
+  sumsOfRows,
+  sumsSql,
 } from "./facet-cells";
 import { correctSpelling } from "./spelling";
 import {
@@ -323,7 +326,7 @@ interface Filter {
    * The same condition on a cell of the kept counts (facet-cells.ts: `product_facet_counts`, a
    * kept search's cells, a search's matches grouped alike), when the cells can answer it.
    */
-  counted: CellFilter["holds"] | null;
+  counted: Pick<CellFilter, "holds" | "where"> | null;
   /** What `counted` holds, as text (CellFilter's key). */
   key: string;
 }
@@ -427,7 +430,7 @@ async function productPage(
       facet: "category",
       on: (a) => sql(`${a}category_id`),
       binds: [],
-      counted: (cell) => leaves.has(cell.category_id),
+      counted: { holds: (cell) => leaves.has(cell.category_id), where: sql("category_id") },
       key: ids.join(","),
     });
   }
@@ -438,11 +441,16 @@ async function productPage(
       facet: "brand",
       on: (a) => sql(`${a}brand_id`),
       binds: [],
-      counted: (cell) => cell.brand_id === id,
+      counted: { holds: (cell) => cell.brand_id === id, where: sql("brand_id") },
       key: String(id ?? "none"),
     });
   }
-  const priceCounted = bands ? (cell: Cell) => cell.band >= bands[0] && cell.band <= bands[1] : null;
+  const priceCounted = bands
+    ? {
+        holds: (cell: Cell) => cell.band >= bands[0] && cell.band <= bands[1],
+        where: `band BETWEEN ${bands[0]} AND ${bands[1]}`,
+      }
+    : null;
   const priceKey = bands ? bands.join("-") : "";
   if (filters.min_price !== undefined)
     list.push({
@@ -465,7 +473,7 @@ async function productPage(
       facet: "stock",
       on: (a) => `${a}stock > 0`,
       binds: [],
-      counted: (cell) => cell.in_stock === 1,
+      counted: { holds: (cell) => cell.in_stock === 1, where: "in_stock = 1" },
       key: "in stock",
     });
   const whereOf = (prefix: string, without?: Facet, extra?: string) => {
@@ -480,7 +488,7 @@ async function productPage(
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
   // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
   const cellFilters: CellFilter[] | null = list.every((f) => f.counted !== null)
-    ? list.map((f) => ({ facet: f.facet, holds: f.counted!, key: f.key }))
+    ? list.map((f) => ({ facet: f.facet, ...f.counted!, key: f.key }))
     : null;
   // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
   const held = !match && cellFilters && !cellsChanged ? cellsCache : undefined;
@@ -489,8 +497,8 @@ async function productPage(
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
   // Where each read of one way of answering stands in the batch (-1: not read): the kept copy's,
   // and the page's as read (a list, or a search ranked afresh).
-  const fromKept = { page: -1, total: -1, cells: -1, facets: -1 };
-  const asRead = { page: -1, total: -1, cells: -1, facets: -1 };
+  const fromKept = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
+  const asRead = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
   let [stateAt, cellsVersionAt] = [-1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
@@ -523,10 +531,12 @@ async function productPage(
         )
         .bind(...matchBinds, ...binds, filters.per_page, offset),
     );
-    // The copy's cells answer its total (and facets); other price bounds count its rows.
+    // The copy's cells answer its total (and facets), summed in D1; other price bounds count its rows.
     if (cellFilters)
-      fromKept.cells = add(
-        db.prepare(`SELECT ${CELL_COLUMNS} FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`).bind(...matchBinds),
+      fromKept.sums = add(
+        db
+          .prepare(sumsSql(`SELECT ${CELL_COLUMNS} FROM search_kept_cells WHERE kept_id = ${KEPT_ID}`, cellFilters))
+          .bind(...matchBinds),
       );
     else
       fromKept.total = add(
@@ -586,15 +596,18 @@ async function productPage(
           offset,
         ),
     );
-    // The facets: the matches grouped into the cells of the kept counts once, summed below as
-    // they would be (docs/PERFORMANCE.md, "Search at scale").
+    // The facets: the matches grouped into the cells of the kept counts once, and summed there
+    // as the kept counts' would be (docs/PERFORMANCE.md, "Search at scale").
     if (filters.facets && cellFilters)
-      asRead.cells = add(
+      asRead.sums = add(
         db
           .prepare(
-            `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
-               p.stock > 0 AS in_stock, COUNT(*) AS n
-             FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
+            sumsSql(
+              `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
+                 p.stock > 0 AS in_stock, COUNT(*) AS n
+               FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
+              cellFilters,
+            ),
           )
           .bind(...matchBinds, ...unlessKept.binds),
       );
@@ -674,14 +687,14 @@ async function productPage(
     if (held && held.version !== version) return productPage(db, lang, filters, match, keptFirst, true);
     if (!held) cellsCache = readCells = { version, cells: read<Cell>(asRead.cells), sums: new Map() };
   }
-  // Cells read with this page: the kept counts' (now held, their sum kept with them), or a
-  // search's matches grouped alike (summed once).
+  // Cells read with this page: the kept counts' (now held, their sum kept with them); or a
+  // search's sums, of its kept cells or its matches grouped alike.
   const sums =
     summed ??
     (readCells && cellFilters
       ? sumsOf(readCells, cellFilters)
-      : answer.cells >= 0 && cellFilters
-        ? sumCells(read<Cell>(answer.cells), cellFilters)
+      : answer.sums >= 0
+        ? sumsOfRows(read<SumRow>(answer.sums))
         : null);
   const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
   // A search ranked afresh carries its total on its page's rows.

@@ -30,6 +30,8 @@ export interface FacetRow {
 export interface CellFilter {
   facet: Facet;
   holds: (cell: Cell) => boolean;
+  /** `holds` as SQL over a cell's columns (ids and bands written as numbers, no parameters). */
+  where: string;
   /** What it holds, as text: two filters of a facet with the same key hold the same cells. */
   key: string;
 }
@@ -114,3 +116,44 @@ export const filtersKey = (filters: readonly CellFilter[]) =>
     .map((f) => `${f.facet}:${f.key}`)
     .sort()
     .join("|");
+
+/** One row of `sumsSql`: a facet's count of one id, or the total (facet "total", id 0). */
+export interface SumRow {
+  facet: Facet | "total";
+  id: number;
+  n: number;
+}
+
+/**
+ * `sumCells` as SQL, for cells D1 holds (a kept search's, or a search's matches grouped alike):
+ * the same total and counts, summed where the cells are, so a search's answer carries a hundred
+ * or so sums instead of its several hundred cells (each a row D1 turns into JSON, and the Worker
+ * into objects, to be summed here). `cells` is a statement yielding CELL_COLUMNS; the filters'
+ * conditions are literals, so the statement's parameters are the cells' own.
+ */
+export function sumsSql(cells: string, filters: readonly CellFilter[]): string {
+  const where = (leftOut: Facet | null, ...more: string[]) => {
+    const conditions = [...filters.filter((f) => f.facet !== leftOut).map((f) => f.where), ...more];
+    return conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+  };
+  return `WITH c AS MATERIALIZED (${cells})
+    SELECT 'total' AS facet, 0 AS id, TOTAL(n) AS n FROM c ${where(null)}
+    UNION ALL SELECT 'category', category_id, SUM(n) FROM c ${where("category")} GROUP BY category_id
+    UNION ALL SELECT 'brand', brand_id, SUM(n) FROM c ${where("brand", "brand_id <> 0")} GROUP BY brand_id
+    UNION ALL SELECT 'price', band, SUM(n) FROM c ${where("price")} GROUP BY band
+    UNION ALL SELECT 'stock', 0, TOTAL(n) FROM c ${where("stock", "in_stock = 1")}`;
+}
+
+const FACET_ORDER: Record<Facet, number> = { category: 0, brand: 1, price: 2, stock: 3 };
+
+/** `sumsSql`'s rows as `sumCells` answers: the total apart, the counts by facet, then id. */
+export function sumsOfRows(sumRows: readonly SumRow[]): Sums {
+  let total = 0;
+  const rows: FacetRow[] = [];
+  for (const row of sumRows) {
+    if (row.facet === "total") total = Number(row.n);
+    else rows.push({ facet: row.facet, id: Number(row.id), n: Number(row.n) });
+  }
+  rows.sort((a, b) => FACET_ORDER[a.facet] - FACET_ORDER[b.facet] || a.id - b.id);
+  return { total, rows };
+}
