@@ -381,6 +381,39 @@ function bandRange(filters: ProductFilters): [number, number] | null {
   return from >= 0 && to >= from ? [from, to] : null;
 }
 
+/** The filters as the cells answer them, or null when one is not a cells' filter (a price no band's). */
+const cellFiltersOf = (filters: readonly Filter[]): CellFilter[] | null =>
+  filters.every((f) => f.counted !== null) ? filters.map((f) => ({ facet: f.facet, ...f.counted!, key: f.key })) : null;
+
+/**
+ * Price bounds that are no band's, as the cells still answer them: the bands wholly inside the
+ * bounds, the prices (whole halalas, both ends in) of each band they cut, one or two, and every
+ * band they touch.
+ */
+function priceCut(filters: ProductFilters): { inner: number[]; edges: [number, number][]; touched: number[] } {
+  const [min, max] = [filters.min_price ?? 0, filters.max_price ?? Number.MAX_SAFE_INTEGER];
+  const inner: number[] = [];
+  const edges: [number, number][] = [];
+  const touched: number[] = [];
+  PRICE_BANDS.forEach((band, i) => {
+    const top = band.max === null ? Number.MAX_SAFE_INTEGER : band.max - 1;
+    const [from, to] = [Math.max(min, band.min), Math.min(max, top)];
+    if (from > to) return;
+    touched.push(i);
+    if (from === band.min && to === top) inner.push(i);
+    else edges.push([from, to]);
+  });
+  return { inner, edges, touched };
+}
+
+/** The cells of some price bands, as a filter of the cells. */
+const bandsFilter = (bands: number[]): CellFilter => ({
+  facet: "price",
+  holds: (cell) => bands.includes(cell.band),
+  where: bands.length ? `band IN (${bands.join(", ")})` : "0",
+  key: `bands ${bands.join(",")}`,
+});
+
 /**
  * A page's answer; for a search, `kept` is the state of its kept copy as the page was read
  * ("current", "stale": of an older version, "none"). With `keptFirst` a current copy answered;
@@ -487,18 +520,23 @@ async function productPage(
   const order = ORDER_BY[filters.sort](match !== null, lang);
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
   // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
-  const cellFilters: CellFilter[] | null = list.every((f) => f.counted !== null)
-    ? list.map((f) => ({ facet: f.facet, ...f.counted!, key: f.key }))
-    : null;
+  const cellFilters = cellFiltersOf(list);
+  // Price bounds that are no band's, the one filter the cells cannot answer whole: what they cut.
+  const cut = cellFilters ? null : priceCut(filters);
+  // The cells' filters that tell which subcategories hold none of the list: its own, or with
+  // such bounds the others and every band the bounds touch (none there, none in the bounds).
+  const armFilters =
+    cellFilters ?? (cut && [...cellFiltersOf(list.filter((f) => f.facet !== "price"))!, bandsFilter(cut.touched)]);
   // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
-  const held = !match && cellFilters && !cellsChanged ? cellsCache : undefined;
-  const summed = held ? sumsOf(held, cellFilters!) : null;
+  const held = !match && armFilters && !cellsChanged ? cellsCache : undefined;
+  const armSums = held ? sumsOf(held, armFilters!) : null;
+  const summed = cellFilters ? armSums : null;
   const statements: D1PreparedStatement[] = [];
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
   // Where each read of one way of answering stands in the batch (-1: not read): the kept copy's,
   // and the page's as read (a list, or a search ranked afresh).
-  const fromKept = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
-  const asRead = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
+  const fromKept = { page: -1, total: -1, cells: -1, sums: -1, bandSums: -1, facets: -1 };
+  const asRead = { page: -1, total: -1, cells: -1, sums: -1, bandSums: -1, facets: -1 };
   let [stateAt, cellsVersionAt] = [-1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
@@ -616,7 +654,7 @@ async function productPage(
     // A category with subcategories: each one read in order up to the page's end, then merged.
     // With the cells at hand, a subcategory holding none of the filtered products is not read,
     // nor is a page past the last.
-    const byLeaf = summed && new Map(summed.rows.filter((r) => r.facet === "category").map((r) => [r.id, r.n]));
+    const byLeaf = armSums && new Map(armSums.rows.filter((r) => r.facet === "category").map((r) => [r.id, r.n]));
     const leaves = (filters.category ? subtree(tax, filters.category) : []).filter(
       (id) => !byLeaf || (byLeaf.get(id) ?? 0) > 0,
     );
@@ -644,15 +682,40 @@ async function productPage(
           .prepare(`SELECT ${summaryColumns(lang)} FROM (${ids.sql}) chosen ${joined} ORDER BY ${order}`)
           .bind(...ids.binds, filters.per_page, offset),
       );
-    if (cellFilters) {
-      // The cells' version with the page, in the same batch: held cells are used only if current.
-      cellsVersionAt = add(db.prepare(CELLS_VERSION));
-      if (!held) asRead.cells = add(db.prepare(CELLS));
-    } else asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
+    // The cells' version with the page, in the same batch: held cells are used only if current.
+    cellsVersionAt = add(db.prepare(CELLS_VERSION));
+    if (!held) asRead.cells = add(db.prepare(CELLS));
+    if (cut && filters.facets) {
+      // Price bounds that are no band's: the kept counts' cells of the bands wholly inside them,
+      // and the products of the one or two bands they cut grouped into cells alike (through the
+      // price index that holds a cell's columns, migration 0025), summed in D1 with the other
+      // filters; the price facet, which leaves its own filter out, from every band's cells.
+      const others = cellFiltersOf(list.filter((f) => f.facet !== "price"))!;
+      const inner = cut.inner.length ? `${CELLS} AND band IN (${cut.inner.join(", ")})` : `${CELLS} AND 0`;
+      const edges = cut.edges.map(() => "(price >= ? AND price <= ?)").join(" OR ");
+      // A product counts towards the total or a facet only if it fails at most one other filter
+      // (the facet's own): with two or more, the rest are left out before they are grouped.
+      const counted = others.length > 1 ? `WHERE ${others.map((f) => `(NOT (${f.where}))`).join(" + ")} <= 1` : "";
+      asRead.sums = add(
+        db
+          .prepare(
+            sumsSql(
+              `${inner} UNION ALL
+               SELECT category_id, brand_id, band, in_stock, COUNT(*) FROM (
+                 SELECT category_id, IFNULL(brand_id, 0) AS brand_id, ${bandOf("price")} AS band, stock > 0 AS in_stock
+                 FROM products WHERE active = 1 AND (${edges || "0"})
+               ) ${counted} GROUP BY 1, 2, 3, 4`,
+              others,
+            ),
+          )
+          .bind(...cut.edges.flat()),
+      );
+      asRead.bandSums = add(db.prepare(sumsSql(CELLS, others)));
+    } else if (cut) asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
   }
-  if (filters.facets && !cellFilters) {
-    // A price filter that is no band's: the matching products' facet columns once (a search
-    // matched once), then the four counts.
+  if (filters.facets && !cellFilters && match) {
+    // A search with a price filter that is no band's: the matching products' facet columns once
+    // (a search matched once), then the four counts.
     const category = whereOf("", "category");
     const brand = whereOf("", "brand", "brand_id IS NOT NULL");
     const price = whereOf("", "price");
@@ -694,7 +757,14 @@ async function productPage(
     (readCells && cellFilters
       ? sumsOf(readCells, cellFilters)
       : answer.sums >= 0
-        ? sumsOfRows(read<SumRow>(answer.sums))
+        ? sumsOfRows(
+            answer.bandSums < 0
+              ? read<SumRow>(answer.sums)
+              : [
+                  ...read<SumRow>(answer.sums).filter((r) => r.facet !== "price"),
+                  ...read<SumRow>(answer.bandSums).filter((r) => r.facet === "price"),
+                ],
+          )
         : null);
   const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
   // A search ranked afresh carries its total on its page's rows.
