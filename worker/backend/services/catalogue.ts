@@ -692,7 +692,14 @@ async function productPage(
       // filters; the price facet, which leaves its own filter out, from every band's cells.
       const others = cellFiltersOf(list.filter((f) => f.facet !== "price"))!;
       const inner = cut.inner.length ? `${CELLS} AND band IN (${cut.inner.join(", ")})` : `${CELLS} AND 0`;
-      const edges = cut.edges.map(() => "(price >= ? AND price <= ?)").join(" OR ");
+      // One range of the index per band cut (an OR of the two would look every product up in
+      // the table instead: 79 ms against 11 for SAR 600 to 2,000 at 100,000 products).
+      const edges = cut.edges
+        .map(
+          () => `SELECT category_id, IFNULL(brand_id, 0) AS brand_id, ${bandOf("price")} AS band, stock > 0 AS in_stock
+                 FROM products WHERE active = 1 AND price >= ? AND price <= ?`,
+        )
+        .join(" UNION ALL ");
       // A product counts towards the total or a facet only if it fails at most one other filter
       // (the facet's own): with two or more, the rest are left out before they are grouped.
       const counted = others.length > 1 ? `WHERE ${others.map((f) => `(NOT (${f.where}))`).join(" + ")} <= 1` : "";
@@ -701,10 +708,8 @@ async function productPage(
           .prepare(
             sumsSql(
               `${inner} UNION ALL
-               SELECT category_id, brand_id, band, in_stock, COUNT(*) FROM (
-                 SELECT category_id, IFNULL(brand_id, 0) AS brand_id, ${bandOf("price")} AS band, stock > 0 AS in_stock
-                 FROM products WHERE active = 1 AND (${edges || "0"})
-               ) ${counted} GROUP BY 1, 2, 3, 4`,
+               SELECT category_id, brand_id, band, in_stock, COUNT(*) FROM (${edges || "SELECT 0, 0, 0, 0 WHERE 0"})
+               ${counted} GROUP BY 1, 2, 3, 4`,
               others,
             ),
           )
