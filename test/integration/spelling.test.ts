@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stem } from "../../worker/backend/services/analysis";
 import { searchTokens } from "../../worker/backend/services/arabic";
+import { forgetCorrections, listProducts, type ProductFilters } from "../../worker/backend/services/catalogue";
 import { correctSpelling, editDistance, forgetHeldTerms, maxEdits } from "../../worker/backend/services/spelling";
 import { seedCatalogue } from "../support/catalogue";
 
@@ -72,6 +73,34 @@ const MISSPELT = [
   "ab",
 ];
 
+/** The database, counting its round trips (a statement run, or a batch). */
+function counted(db: D1Database): { db: D1Database; trips: () => number } {
+  let trips = 0;
+  const statement = (inner: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(inner, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== "function") return value;
+        if (name === "bind") return (...args: unknown[]) => statement(target.bind(...args));
+        if (["all", "first", "run", "raw"].includes(String(name))) trips++;
+        return (value as (...args: unknown[]) => unknown).bind(target);
+      },
+    });
+  const proxy = new Proxy(db, {
+    get(target, name) {
+      if (name === "prepare") return (sql: string) => statement(target.prepare(sql));
+      if (name === "batch")
+        return (statements: D1PreparedStatement[]) => {
+          trips++;
+          return target.batch(statements);
+        };
+      const value = Reflect.get(target, name, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, trips: () => trips };
+}
+
 describe("typo tolerance from held terms", () => {
   it("corrects every word as the whole vocabulary read afresh does, in both languages", async () => {
     forgetHeldTerms();
@@ -113,5 +142,27 @@ describe("typo tolerance from held terms", () => {
       expect(body.meta.total, sort).toBeGreaterThan(0);
       expect(body.data.length, sort).toBeGreaterThan(0);
     }
+  });
+
+  it("a search corrected before is corrected at once, in one round trip, until the search version moves", async () => {
+    forgetCorrections();
+    const filters: ProductFilters = { q: "samsng", sort: "relevance", page: 1, per_page: 12, facets: true };
+    const first = counted(env.DB);
+    const before = await listProducts(first.db, "en", filters);
+    expect(before.meta.searched_for).toBe("samsung");
+    expect(first.trips()).toBeGreaterThanOrEqual(2);
+    // Its next page, or the next shopper's same words: one trip, the same answer.
+    const again = counted(env.DB);
+    expect(await listProducts(again.db, "en", filters)).toEqual(before);
+    expect(again.trips()).toBe(1);
+    // Other filters are another search: not answered from this one's correction.
+    const branded = counted(env.DB);
+    await listProducts(branded.db, "en", { ...filters, brand: "apple" });
+    expect(branded.trips()).toBeGreaterThanOrEqual(2);
+    // What the index holds changed: the words are searched as typed first again.
+    await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'").run();
+    const moved = counted(env.DB);
+    expect((await listProducts(moved.db, "en", filters)).meta.searched_for).toBe("samsung");
+    expect(moved.trips()).toBeGreaterThanOrEqual(3);
   });
 });

@@ -13,6 +13,7 @@ import {
   sumsOfRows,
   sumsSql,
 } from "./facet-cells";
+import { IsolateMemory } from "../../lib/isolate-memory";
 import { correctSpelling } from "./spelling";
 import {
   keepLater,
@@ -214,14 +215,45 @@ export async function listProducts(
   defer?: (task: Promise<unknown>) => void,
 ): Promise<Listed> {
   const synonyms = filters.q ? await searchSynonyms(db) : [];
+  // A search this isolate already corrected, under the same `search` version: its correction at
+  // once, one round trip instead of two (the next page of it, the next shopper who misspells it).
+  const known = filters.q ? corrections.get(correctionKey(filters)) : undefined;
+  if (known) {
+    const again = await searchPage(db, lang, filters, searchOf(known.corrected, synonyms), defer);
+    if (again.searchVersion === known.version && again.listed.meta.total > 0)
+      return { ...again.listed, meta: { ...again.listed.meta, searched_for: known.corrected } };
+    corrections.delete(correctionKey(filters));
+  }
   const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer);
   if (found.listed.meta.total > 0 || !filters.q) return found.listed;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
   const corrected = await correctSpelling(db, filters.q, found.searchVersion);
   const match = corrected ? searchOf(corrected, synonyms) : null;
   if (!corrected || !match) return found.listed;
-  const { listed } = await searchPage(db, lang, filters, match, defer);
-  return listed.meta.total > 0 ? { ...listed, meta: { ...listed.meta, searched_for: corrected } } : found.listed;
+  const { listed, searchVersion } = await searchPage(db, lang, filters, match, defer);
+  if (listed.meta.total === 0) return found.listed;
+  if (searchVersion !== undefined && searchVersion === found.searchVersion)
+    corrections.set(correctionKey(filters), { corrected, version: searchVersion }, CORRECTION_TTL_MS);
+  return { ...listed, meta: { ...listed.meta, searched_for: corrected } };
+}
+
+/**
+ * Searches that found nothing as typed and were corrected, by what decides that (the words and
+ * the filters; not the sort or the page): the correction and the `search` version both searches
+ * were read in. Whether a search finds anything changes only with what the index holds, which
+ * moves that version, so a correction is used only while the version it was made in is the one
+ * its search reads (checked in that search's own batch; otherwise the search goes as typed).
+ * Bounded in entries and time, like the isolate's other memories.
+ */
+const corrections = new IsolateMemory<{ corrected: string; version: number }>(500);
+/** As long as the synonyms a search was made with are kept (`searchSynonyms`). */
+const CORRECTION_TTL_MS = SYNONYMS_TTL_MS;
+const correctionKey = (f: ProductFilters) =>
+  JSON.stringify([f.q, f.category ?? "", f.brand ?? "", f.min_price ?? "", f.max_price ?? "", !!f.in_stock]);
+
+/** Forgets the corrections this isolate made (tests). */
+export function forgetCorrections(): void {
+  corrections.clear();
 }
 
 type Listed = { data: ProductSummary[]; meta: ListMeta };
