@@ -567,8 +567,8 @@ async function productPage(
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
   // Where each read of one way of answering stands in the batch (-1: not read): the kept copy's,
   // and the page's as read (a list, or a search ranked afresh).
-  const fromKept = { page: -1, total: -1, cells: -1, sums: -1, bandSums: -1, facets: -1 };
-  const asRead = { page: -1, total: -1, cells: -1, sums: -1, bandSums: -1, facets: -1 };
+  const fromKept = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
+  const asRead = { page: -1, total: -1, cells: -1, sums: -1, facets: -1 };
   let [stateAt, cellsVersionAt] = [-1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/search-kept.ts).
@@ -721,7 +721,7 @@ async function productPage(
       // Price bounds that are no band's: the kept counts' cells of the bands wholly inside them,
       // and the products of the one or two bands they cut grouped into cells alike (through the
       // price index that holds a cell's columns, migration 0025), summed in D1 with the other
-      // filters; the price facet, which leaves its own filter out, from every band's cells.
+      // filters; the price facet, which leaves its own filter out, from every band's (below).
       const others = cellFiltersOf(list.filter((f) => f.facet !== "price"))!;
       const inner = cut.inner.length ? `${CELLS} AND band IN (${cut.inner.join(", ")})` : `${CELLS} AND 0`;
       // One range of the index per band cut (an OR of the two would look every product up in
@@ -747,7 +747,6 @@ async function productPage(
           )
           .bind(...cut.edges.flat()),
       );
-      asRead.bandSums = add(db.prepare(sumsSql(CELLS, others)));
     } else if (cut) asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
   }
   if (filters.facets && !cellFilters && match) {
@@ -789,19 +788,22 @@ async function productPage(
   }
   // Cells read with this page: the kept counts' (now held, their sum kept with them); or a
   // search's sums, of its kept cells or its matches grouped alike.
+  // Price bounds that are no band's: the price facet leaves them out, so every band's cells
+  // (held, or read with this page) answer it.
+  const bandCells = cut && !match ? (held ?? readCells) : undefined;
   const sums =
     summed ??
     (readCells && cellFilters
       ? sumsOf(readCells, cellFilters)
       : answer.sums >= 0
-        ? sumsOfRows(
-            answer.bandSums < 0
-              ? read<SumRow>(answer.sums)
-              : [
-                  ...read<SumRow>(answer.sums).filter((r) => r.facet !== "price"),
-                  ...read<SumRow>(answer.bandSums).filter((r) => r.facet === "price"),
-                ],
-          )
+        ? sumsOfRows([
+            ...read<SumRow>(answer.sums).filter((r) => !bandCells || r.facet !== "price"),
+            ...(bandCells
+              ? sumsOf(bandCells, cellFiltersOf(list.filter((f) => f.facet !== "price"))!).rows.filter(
+                  (r) => r.facet === "price",
+                )
+              : []),
+          ])
         : null);
   const facetRows = filters.facets ? (sums?.rows ?? read<FacetRow>(answer.facets)) : [];
   // A search ranked afresh carries its total on its page's rows.
