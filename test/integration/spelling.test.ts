@@ -1,9 +1,14 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { stem } from "../../worker/backend/services/analysis";
 import { searchTokens } from "../../worker/backend/services/arabic";
-import { forgetCorrections, listProducts, type ProductFilters } from "../../worker/backend/services/catalogue";
+import {
+  forgetCorrections,
+  forgetSearchSynonyms,
+  listProducts,
+  type ProductFilters,
+} from "../../worker/backend/services/catalogue";
 import { correctSpelling, editDistance, forgetHeldTerms, maxEdits } from "../../worker/backend/services/spelling";
 import { seedCatalogue } from "../support/catalogue";
 
@@ -164,5 +169,31 @@ describe("typo tolerance from held terms", () => {
     const moved = counted(env.DB);
     expect((await listProducts(moved.db, "en", filters)).meta.searched_for).toBe("samsung");
     expect(moved.trips()).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a correction outlasts the synonyms' minute, until the synonyms change", async () => {
+    forgetCorrections();
+    const filters: ProductFilters = { q: "lenvo", sort: "relevance", page: 1, per_page: 12, facets: true };
+    expect((await listProducts(env.DB, "en", filters)).meta.searched_for).toBe("lenovo");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      // Twenty minutes on: another search reads the synonyms (unchanged) and the taxonomy again, and
+      // the correction still answers at once.
+      vi.setSystemTime(Date.now() + 20 * 60_000);
+      await listProducts(env.DB, "en", { ...filters, q: "camera" });
+      const later = counted(env.DB);
+      expect((await listProducts(later.db, "en", filters)).meta.searched_for).toBe("lenovo");
+      expect(later.trips()).toBe(1);
+      // An operator makes the misspelling a synonym: it now finds as typed, with no correction.
+      await env.DB.prepare("INSERT INTO search_synonyms (group_name, term) VALUES ('lenovo', 'lenvo')").run();
+      forgetSearchSynonyms();
+      const found = await listProducts(env.DB, "en", filters);
+      expect(found.meta.searched_for).toBeUndefined();
+      expect(found.meta.total).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+      await env.DB.prepare("DELETE FROM search_synonyms WHERE term = 'lenvo'").run();
+      forgetSearchSynonyms();
+    }
   });
 });

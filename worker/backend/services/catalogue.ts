@@ -80,6 +80,8 @@ const RELATED_WINDOW = 40;
 /** The synonym table changes rarely (an operator's edit): an isolate reads it at most this often. */
 const SYNONYMS_TTL_MS = 60_000;
 let synonymsCache: { at: number; groups: SynonymGroups } | undefined;
+/** The synonym rows last read, as one string: a change drops the corrections made with the old ones. */
+let synonymsRead: string | undefined;
 
 /** The search synonyms (migration 0009, issue 19), analysed like the index; kept per isolate for a minute. */
 export async function searchSynonyms(db: D1Database): Promise<SynonymGroups> {
@@ -87,6 +89,10 @@ export async function searchSynonyms(db: D1Database): Promise<SynonymGroups> {
   const { results } = await db
     .prepare("SELECT group_name, term FROM search_synonyms")
     .all<{ group_name: string; term: string }>();
+  const read = JSON.stringify(results.map((r) => [r.group_name, r.term]));
+  // A word the synonyms now find as typed must not be corrected from memory (see `corrections`).
+  if (read !== synonymsRead) corrections.clear();
+  synonymsRead = read;
   synonymsCache = { at: Date.now(), groups: synonymGroups(results) };
   return synonymsCache.groups;
 }
@@ -241,13 +247,18 @@ export async function listProducts(
  * Searches that found nothing as typed and were corrected, by what decides that (the words and
  * the filters; not the sort or the page): the correction and the `search` version both searches
  * were read in. Whether a search finds anything changes only with what the index holds, which
- * moves that version, so a correction is used only while the version it was made in is the one
- * its search reads (checked in that search's own batch; otherwise the search goes as typed).
- * Bounded in entries and time, like the isolate's other memories.
+ * moves that version, or with the synonyms, whose change (read again each minute) drops them all;
+ * so a correction is used only while the version it was made in is the one its search reads
+ * (checked in that search's own batch; otherwise the search goes as typed). Bounded in entries and
+ * time, like the isolate's other memories.
  */
 const corrections = new IsolateMemory<{ corrected: string; version: number }>(500);
-/** As long as the synonyms a search was made with are kept (`searchSynonyms`). */
-const CORRECTION_TTL_MS = SYNONYMS_TTL_MS;
+/**
+ * Long, because nothing but those two can make one wrong: a shop's everyday misspellings stay
+ * one round trip for as long as its search index is unchanged (the bench's second and third runs
+ * of the same words come minutes after the first), not only for the minute after each.
+ */
+const CORRECTION_TTL_MS = 30 * 60_000;
 const correctionKey = (f: ProductFilters) =>
   JSON.stringify([f.q, f.category ?? "", f.brand ?? "", f.min_price ?? "", f.max_price ?? "", !!f.in_stock]);
 
