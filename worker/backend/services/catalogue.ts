@@ -14,10 +14,12 @@ import {
   sumsSql,
 } from "./facet-cells";
 import { IsolateMemory } from "../../lib/isolate-memory";
+import { catalogueVersion } from "../cache";
 import { correctSpelling } from "./spelling";
 import {
   keepLater,
   keepSuggestionLater,
+  knownKept,
   mayBeKept,
   noteKeptSearches,
   remember,
@@ -283,7 +285,10 @@ async function searchPage(
   defer: ((task: Promise<unknown>) => void) | undefined,
 ): Promise<Answer> {
   const keepable = match !== null && filters.sort === "relevance" && mayBeKept(match);
-  const answer = await productPage(db, lang, filters, match, keepable && shopKeepsSearches());
+  const reads: Reads = !keepable || !shopKeepsSearches() ? "fresh" : match && knownKept(match) ? "kept" : "either";
+  let answer = await productPage(db, lang, filters, match, reads);
+  // The copy this isolate saw is gone or stale (the index changed since): ranked afresh after all.
+  if (reads === "kept" && answer.kept !== "current") answer = await productPage(db, lang, filters, match, "fresh");
   if (!match || !keepable) return answer;
   remember(match, answer.kept === "current");
   // Only now: the database answers one statement at a time, and the keep must not go before the page.
@@ -300,7 +305,10 @@ function searchOf(q: string, synonyms: SynonymGroups): Search | null {
 /**
  * The category tree and the brands by slug, as the filters need them: small, kept per isolate for
  * a minute, and dropped as soon as the catalogue version moves (a console edit, issue 20). The
- * version is read at most once a second, so an edit reaches every isolate's filters within that.
+ * version is the one the edge cache reads for every catalogue answer (`catalogueVersion`, at most
+ * once a second per isolate, and by then read for this very request), so an edit reaches every
+ * isolate's filters within a second, and checking costs no round trip of its own: with its own
+ * read once a second, one or two of a cold row's forty pages waited for it (the bench's p95).
  */
 interface Taxonomy {
   parent: Map<number, number | null>;
@@ -309,21 +317,18 @@ interface Taxonomy {
   brandId: Map<string, number>;
   brandSlug: Map<number, string>;
 }
-const TAXONOMY_VERSION_CHECK_MS = 1_000;
-let taxonomyCache: { at: number; checked: number; version: number; value: Taxonomy } | undefined;
+let taxonomyCache: { at: number; version: number; value: Taxonomy } | undefined;
 
 const versionQuery = (db: D1Database) => db.prepare("SELECT value FROM versions WHERE name = 'catalogue'");
 
 async function taxonomy(db: D1Database): Promise<Taxonomy> {
   const now = Date.now();
-  if (taxonomyCache && now - taxonomyCache.at < SYNONYMS_TTL_MS) {
-    if (now - taxonomyCache.checked < TAXONOMY_VERSION_CHECK_MS) return taxonomyCache.value;
-    const version = (await versionQuery(db).first<number>("value")) ?? 0;
-    if (version === taxonomyCache.version) {
-      taxonomyCache.checked = now;
-      return taxonomyCache.value;
-    }
-  }
+  if (
+    taxonomyCache &&
+    now - taxonomyCache.at < SYNONYMS_TTL_MS &&
+    Number(await catalogueVersion(db)) === taxonomyCache.version
+  )
+    return taxonomyCache.value;
   const [versionRow, categories, brands] = await db.batch([
     versionQuery(db),
     db.prepare("SELECT id, parent_id, slug FROM categories"),
@@ -346,7 +351,7 @@ async function taxonomy(db: D1Database): Promise<Taxonomy> {
     value.brandSlug.set(b.id, b.slug);
   }
   const version = (versionRow.results[0] as { value: number } | undefined)?.value ?? 0;
-  taxonomyCache = { at: now, checked: now, version, value };
+  taxonomyCache = { at: now, version, value };
   return value;
 }
 
@@ -458,8 +463,16 @@ const bandsFilter = (bands: number[]): CellFilter => ({
 });
 
 /**
+ * What a search's batch reads (services/search-kept.ts): its matches ranked afresh only
+ * ("fresh"), its kept copy and, unless that is current, its matches ranked afresh ("either", one
+ * round trip whatever the copy's state), or its kept copy only ("kept": this isolate saw it
+ * current; two statements fewer, and a second round trip in the rare case it no longer is).
+ */
+type Reads = "fresh" | "either" | "kept";
+
+/**
  * A page's answer; for a search, `kept` is the state of its kept copy as the page was read
- * ("current", "stale": of an older version, "none"). With `keptFirst` a current copy answered;
+ * ("current", "stale": of an older version, "none"). When the copy was read a current one answered;
  * otherwise the page as read did (a list, or a search ranked afresh). `matches`: how many shown
  * products a search matched, when its page counted them all (no filter); `searchVersion`: the
  * `search` version a search was read in.
@@ -489,7 +502,7 @@ async function productPage(
   lang: Lang,
   filters: ProductFilters,
   match: Search | null,
-  keptFirst: boolean,
+  reads: Reads,
   /** The kept counts' cells this isolate held were found changed: read them again. */
   cellsChanged = false,
 ): Promise<Answer> {
@@ -590,6 +603,8 @@ async function productPage(
          UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
     : "products p";
   // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
+  const keptFirst = match !== null && reads !== "fresh";
+  const freshToo = reads !== "kept";
   const unlessKept = match && keptFirst ? { sql: UNLESS_KEPT, binds: matchBinds } : { sql: "", binds: [] };
   // A search reads the `search` version and its kept copy's with its page: whether the copy
   // answered, whether to keep it after, whether the shop keeps any; and a misspelt word is
@@ -656,10 +671,11 @@ async function productPage(
     const pageOrder = relevance ? "p.named DESC, p.available DESC, p.score ASC, p.is_featured DESC, p.id ASC" : order;
     // A page past the last one is cut at the last match instead, so that a row carries the total
     // (dropped below): no second round trip to count.
-    asRead.page = add(
-      db
-        .prepare(
-          `WITH s AS MATERIALIZED (
+    if (freshToo)
+      asRead.page = add(
+        db
+          .prepare(
+            `WITH s AS MATERIALIZED (
              SELECT p.id, ${sortColumns} FROM (${found}) s CROSS JOIN ${relevance ? "product_ranks" : "products"} p ON p.id = s.id
              ${relevance && filtered ? "" : whereSql} ${unlessKept.sql}
            ), chosen AS (
@@ -668,18 +684,18 @@ async function productPage(
            )
            SELECT ${summaryColumns(lang)}, chosen.total_count
            FROM chosen ${joined} ORDER BY ${pageOrder.replaceAll("p.", "chosen.")}`,
-        )
-        .bind(
-          ...(relevance ? armBinds : matchBinds),
-          ...(relevance && filtered ? [] : binds),
-          ...unlessKept.binds,
-          filters.per_page,
-          offset,
-        ),
-    );
+          )
+          .bind(
+            ...(relevance ? armBinds : matchBinds),
+            ...(relevance && filtered ? [] : binds),
+            ...unlessKept.binds,
+            filters.per_page,
+            offset,
+          ),
+      );
     // The facets: the matches grouped into the cells of the kept counts once, and summed there
     // as the kept counts' would be (docs/PERFORMANCE.md, "Search at scale").
-    if (filters.facets && cellFilters)
+    if (filters.facets && cellFilters && freshToo)
       asRead.sums = add(
         db
           .prepare(
@@ -778,7 +794,7 @@ async function productPage(
         )
         .bind(...matchBinds, ...guard.binds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds);
     if (match && keptFirst) fromKept.facets = add(facets(keptMatches, { sql: "", binds: [] }));
-    asRead.facets = add(facets(freshMatches, unlessKept));
+    if (freshToo) asRead.facets = add(facets(freshMatches, unlessKept));
   }
   const results = statements.length ? await db.batch(statements) : [];
   const read = <T>(at: number) => (at < 0 ? [] : (results[at].results as T[]));
@@ -794,7 +810,7 @@ async function productPage(
     const version = Number(read<{ value: number }>(cellsVersionAt)[0]?.value ?? 0);
     // A cell changed since this isolate read them: the page may have left out a subcategory, so
     // it is read again, with the cells.
-    if (held && held.version !== version) return productPage(db, lang, filters, match, keptFirst, true);
+    if (held && held.version !== version) return productPage(db, lang, filters, match, reads, true);
     if (!held) cellsCache = readCells = { version, cells: read<Cell>(asRead.cells), sums: new Map() };
   }
   // Cells read with this page: the kept counts' (now held, their sum kept with them); or a

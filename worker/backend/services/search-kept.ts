@@ -79,11 +79,28 @@ export function noteKeptSearches(any: boolean): void {
   anyKept = any;
 }
 
+/**
+ * The searches this isolate last found with a kept copy of the current version: the next page of
+ * one, or the next shopper's same words, reads only the copy (catalogue.ts, `Reads`). Whether it
+ * is still current is read in that same batch, so this holds no time limit, only a bound.
+ */
+const kept = new Set<string>();
+
+/** Whether a search's kept copy was current when this isolate last read it. */
+export function knownKept(match: Search): boolean {
+  return kept.has(keyOf(match));
+}
+
 /** Notes what a search (or type-ahead) found: a kept copy of the current version, or none. */
-export function remember(match: Search | string, kept: boolean): void {
+export function remember(match: Search | string, current: boolean): void {
   const key = keyOf(match);
   unkept.delete(key);
-  if (kept) return;
+  kept.delete(key);
+  if (current) {
+    if (kept.size >= MEMORY_MAX) kept.delete(kept.values().next().value as string);
+    kept.add(key);
+    return;
+  }
   if (unkept.size >= MEMORY_MAX) unkept.delete(unkept.keys().next().value as string);
   unkept.set(key, Date.now());
 }
@@ -195,6 +212,7 @@ export function keepSuggestionLater(
 /** Forgets what this isolate has seen (tests). */
 export function forgetKeptSearches(): void {
   unkept.clear();
+  kept.clear();
   keeping.clear();
   anyKept = undefined;
 }
