@@ -102,12 +102,22 @@ let askingVersion: Promise<number | null> | undefined;
 /**
  * The catalogue version as the backend says it (`GET /backend/catalogue/version`), asked at most
  * once per VERSION_TTL_MS per isolate (concurrent requests share the one question): a kept page
- * is checked against it without a read of its own. Null when the backend has no such endpoint
- * (an operator's own backend may not): the page cache then keeps pages only briefly. When the
- * backend cannot answer, the last version known stands.
+ * is checked against it without a read of its own. Past half its life it is asked again after the
+ * answer (the request's waitUntil), so a busy isolate's pages never wait for the question, and
+ * none is served under a version older than VERSION_TTL_MS, as before. Null when the backend has
+ * no such endpoint (an operator's own backend may not): the page cache then keeps pages only
+ * briefly. When the backend cannot answer, the last version known stands.
  */
 export async function catalogueVersionOf(c: Context<HonoEnv>): Promise<number | null> {
-  if (knownVersion && Date.now() - knownVersion.at < VERSION_TTL_MS) return knownVersion.value;
+  const age = knownVersion ? Date.now() - knownVersion.at : Infinity;
+  if (knownVersion && age < VERSION_TTL_MS) {
+    if (!askingVersion && age >= VERSION_TTL_MS / 2) executionCtx(c)?.waitUntil(ask(c));
+    return knownVersion.value;
+  }
+  return ask(c);
+}
+
+function ask(c: Context<HonoEnv>): Promise<number | null> {
   askingVersion ??= askVersion(c).finally(() => {
     askingVersion = undefined;
   });
@@ -115,6 +125,7 @@ export async function catalogueVersionOf(c: Context<HonoEnv>): Promise<number | 
 }
 
 async function askVersion(c: Context<HonoEnv>): Promise<number | null> {
+  const at = Date.now();
   let value: number | null = knownVersion?.value ?? null;
   try {
     const res = await callBackend(c, CATALOGUE_VERSION_PATH);
@@ -127,7 +138,7 @@ async function askVersion(c: Context<HonoEnv>): Promise<number | null> {
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(error) }));
   }
-  knownVersion = { at: Date.now(), value };
+  knownVersion = { at, value };
   return value;
 }
 

@@ -1,16 +1,17 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PAGE_CACHEABLE_HEADER } from "../../contract/edge";
 import { callBackend, forgetKnownVersion, VERSION_TTL_MS } from "../../worker/backend-client";
-import { forgetCatalogueVersion } from "../../worker/backend/cache";
+import { catalogueVersion as backendVersion, forgetCatalogueVersion } from "../../worker/backend/cache";
 import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
 import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";
+import { counted } from "../support/counted-db";
 
 // Issue 23, "caches that purge": the page cache (worker/page-cache.ts) keeps a rendered page under
 // the catalogue version it was rendered under and never serves it under another; the version
@@ -276,6 +277,69 @@ describe("the page cache follows the catalogue version", () => {
       const refused = await call(null, "GET", `/catalogue/stock?${bad}`);
       expect(refused.status, bad).toBe(422);
       expect(refused.body.errors?.ids, bad).toBeDefined();
+    }
+  });
+});
+
+describe("the catalogue version is read ahead", () => {
+  it("the backend reads it again after an answer once it is past half its second, never serving one older", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      forgetCatalogueVersion();
+      const tasks: Promise<unknown>[] = [];
+      const defer = (task: Promise<unknown>) => void tasks.push(task);
+      const db = counted(env.DB);
+      const before = await backendVersion(db.db, defer);
+      expect(db.trips()).toBe(1);
+      // Young: served as read, nothing more.
+      vi.setSystemTime(Date.now() + VERSION_TTL_MS * 0.4);
+      expect(await backendVersion(db.db, defer)).toBe(before);
+      expect(tasks).toHaveLength(0);
+      // Past half its second: still served (it is not a second old), and read again after the answer.
+      await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'").run();
+      vi.setSystemTime(Date.now() + VERSION_TTL_MS * 0.2);
+      expect(await backendVersion(db.db, defer)).toBe(before);
+      expect(tasks).toHaveLength(1);
+      await Promise.all(tasks);
+      expect(db.trips()).toBe(2);
+      // The next request has the new version at once, with no read of its own.
+      expect(await backendVersion(db.db, defer)).toBe(String(Number(before) + 1));
+      expect(db.trips()).toBe(2);
+      // Without a waitUntil (or once a second has passed) the read is waited for, as before.
+      vi.setSystemTime(Date.now() + VERSION_TTL_MS);
+      await backendVersion(db.db);
+      expect(db.trips()).toBe(3);
+      // This isolate changes the catalogue while a read is under way: that read's answer is not kept.
+      forgetCatalogueVersion();
+      const underWay = backendVersion(db.db);
+      forgetCatalogueVersion();
+      await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'").run();
+      await underWay;
+      expect(await backendVersion(db.db)).toBe(String(await catalogueVersion()));
+      expect(db.trips()).toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the page cache asks again after a page past half the version's second, so the next visitor gets the new version", async () => {
+    const product = await createProduct({ stock: 30, maxPerOrder: 5, name: "Ahead" });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      forgetVersions();
+      forgetPages();
+      await kept(product.slug);
+      // The catalogue moves (an edit in another isolate); this isolate's backend reads D1 afresh.
+      await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'").run();
+      forgetCatalogueVersion();
+      // Past half the second: the kept page is still served under the version known (not a second
+      // old), and the question is asked again after it…
+      vi.setSystemTime(Date.now() + VERSION_TTL_MS * 0.6);
+      expect((await visit(product.slug)).cache).toBe("HIT");
+      // …so the very next visitor's page is rendered under the new version, with no second to wait.
+      expect((await visit(product.slug)).cache).toBe("MISS");
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -3,7 +3,7 @@ import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
 import type { BackendEnv, Lang } from "./env";
-import { answerValueOf } from "./http";
+import { answerValueOf, deferOf } from "./http";
 
 /**
  * Edge caching of public catalogue reads with the Workers Cache API (DESIGN §3). Two named
@@ -193,25 +193,53 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 export const VERSION_TTL_MS = 1_000;
 export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
 let knownVersion: { at: number; value: string } | undefined;
+let readingVersion: Promise<string> | undefined;
+/** Moves with every forget, so a read under way when the catalogue changed is not kept. */
+let versionGeneration = 0;
 
-/** The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate. */
-export async function catalogueVersion(db: D1Database): Promise<string> {
-  const now = Date.now();
-  if (knownVersion && now - knownVersion.at < VERSION_TTL_MS) return knownVersion.value;
-  try {
-    const value = await db.prepare("SELECT value FROM versions WHERE name = 'catalogue'").first<number>("value");
-    knownVersion = { at: now, value: String(value ?? 0) };
-  } catch (err) {
-    // No answer from D1: keep serving under the last version known (the stock check still runs).
-    console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(err) }));
-    return knownVersion?.value ?? "0";
+/**
+ * The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate (concurrent
+ * callers share the one read). With `defer` (the request's waitUntil), a version past half its
+ * life is read again after the answer: a busy isolate's requests then never wait for it, and none
+ * is answered under a version older than VERSION_TTL_MS, as before.
+ */
+export async function catalogueVersion(
+  db: D1Database,
+  defer?: (task: Promise<unknown>) => void,
+  /** The oldest reading the caller takes (the storefront's question keeps its answer a second more). */
+  maxAgeMs = VERSION_TTL_MS,
+): Promise<string> {
+  const age = knownVersion ? Date.now() - knownVersion.at : Infinity;
+  if (knownVersion && age < maxAgeMs) {
+    if (defer && !readingVersion && age >= VERSION_TTL_MS / 2) defer(readVersion(db));
+    return knownVersion.value;
   }
-  return knownVersion.value;
+  return readVersion(db);
+}
+
+function readVersion(db: D1Database): Promise<string> {
+  readingVersion ??= (async () => {
+    const [at, generation] = [Date.now(), versionGeneration];
+    try {
+      const value = await db.prepare("SELECT value FROM versions WHERE name = 'catalogue'").first<number>("value");
+      if (generation === versionGeneration) knownVersion = { at, value: String(value ?? 0) };
+      return String(value ?? 0);
+    } catch (err) {
+      // No answer from D1: keep serving under the last version known (the stock check still runs).
+      console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(err) }));
+      return knownVersion?.value ?? "0";
+    }
+  })().finally(() => {
+    readingVersion = undefined;
+  });
+  return readingVersion;
 }
 
 /** After this isolate changed the catalogue: its next read asks D1 for the version again. */
 export function forgetCatalogueVersion(): void {
   knownVersion = undefined;
+  readingVersion = undefined;
+  versionGeneration++;
 }
 
 /** A remembered answer (its headers already say `x-cache: HIT`: see `remember`'s callers). */
@@ -257,7 +285,7 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
       return;
     }
     const key = cacheKey(c.req.url, c.get("lang"));
-    const version = await catalogueVersion(c.env.DB);
+    const version = await catalogueVersion(c.env.DB, deferOf(c));
     const kept = memory.get(key.url, Date.now());
     // A copy built under another catalogue version is not served (an edit since): rebuilt below.
     const remembered =
