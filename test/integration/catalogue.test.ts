@@ -399,6 +399,30 @@ describe("edge caching of catalogue reads", () => {
     expect((await get<ProductSummary[]>(path)).headers.get("x-cache")).toBe("MISS");
   });
 
+  it("keeps a search's answer in the isolate's memory only: the data centre's Cache API never gets a copy", async () => {
+    const path = `/products?q=samsung&per_page=2&cache_probe=${crypto.randomUUID()}`;
+    const key = cacheKey(`https://shop.test/backend${path}`, "en");
+    const edge = (caches as unknown as { default: Cache }).default;
+    const first = await get<ProductSummary[]>(path);
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(first.body.data.length).toBeGreaterThan(0);
+    const again = await get<ProductSummary[]>(path);
+    expect(again.headers.get("x-cache"), "memory answers the next seconds").toBe("HIT");
+    expect(again.body).toEqual(first.body);
+    // Given time for a write after the answer (waitUntil), the Cache API still holds nothing…
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await edge.match(key)).toBeUndefined();
+    // …while the same list without words is shared as before.
+    const list = path.replace("q=samsung&", "");
+    await get<ProductSummary[]>(list);
+    await expect
+      .poll(async () => (await edge.match(cacheKey(`https://shop.test/backend${list}`, "en"))) !== undefined)
+      .toBe(true);
+    // Memory gone (another isolate of the data centre): the search is answered afresh, not from the Cache API.
+    forgetRemembered();
+    expect((await get<ProductSummary[]>(path)).headers.get("x-cache")).toBe("MISS");
+  });
+
   it("never caches errors", async () => {
     const path = `/products?sort=nope&cache_probe=${crypto.randomUUID()}`;
     const first = await products(path.replace("/products", ""));

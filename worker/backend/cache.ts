@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
@@ -275,7 +275,16 @@ function memoryTtl(cacheControl: string): number {
  * while its products' live fields still match D1 (`stillCurrent`), and stores successful answers
  * under the policy.
  */
-export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
+export function edgeCache(
+  policy: CachePolicy,
+  /**
+   * Whether this answer goes to the Cache API too (default: always), or stays in the isolate's
+   * memory only: for answers the data centre is unlikely to be asked for again before the page
+   * that shows them (which the page cache keeps there), where a lookup that misses and a copy
+   * nobody reads would cost every request (searches: `searchAnswersShared`).
+   */
+  shared: (c: Context<BackendEnv>) => boolean = () => true,
+): MiddlewareHandler<BackendEnv> {
   const cacheControl = CACHE_POLICIES[policy];
   const ttlMs = memoryTtl(cacheControl);
   return async (c, next) => {
@@ -284,6 +293,7 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
       await next();
       return;
     }
+    const toShare = shared(c);
     const key = cacheKey(c.req.url, c.get("lang"));
     const version = await catalogueVersion(c.env.DB, deferOf(c));
     const kept = memory.get(key.url, Date.now());
@@ -293,7 +303,7 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     if (remembered) {
       if (await stillCurrent(c.env.DB, remembered.live)) return answerOf(remembered);
       // A product changed: the Cache API's copy is no newer than memory's, so rebuild from D1.
-    } else {
+    } else if (toShare) {
       const hit = await cache.match(key);
       if (hit && hit.headers.get(VERSION_HEADER) === version) {
         const body = await hit.arrayBuffer();
@@ -321,12 +331,13 @@ export function edgeCache(policy: CachePolicy): MiddlewareHandler<BackendEnv> {
     // The page cache checks the "only N left" counts a page shows (worker/page-cache.ts). The header
     // stays true of every copy served later: a copy is served only while its stock is unchanged.
     if (live?.lowStock) c.res.headers.set(LOW_STOCK_HEADER, live.lowStock);
-    const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
-      console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));
-    });
     const forMemory = new Response(null, c.res);
     forMemory.headers.set("x-cache", "HIT");
     remember(key.url, forMemory, body, live, ttlMs, Date.now());
+    if (!toShare) return;
+    const stored = cache.put(key, c.res.clone()).catch((err: unknown) => {
+      console.warn(JSON.stringify({ level: "warn", message: "edge cache put failed", error: String(err) }));
+    });
     try {
       c.executionCtx.waitUntil(stored);
     } catch {

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
@@ -125,9 +125,21 @@ catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await c
 
 catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listBrands(c.env.DB, c.get("lang"))));
 
+/**
+ * A search's answer stays in the isolate's memory (the next seconds' same page: a .data request
+ * after its document, a shopper's back button), not in the data centre's Cache API. Searches are
+ * the long tail: each words, filters and page is its own answer, rarely asked again in the
+ * answer's 30 s but through the page that shows it, which the page cache keeps in the data centre
+ * already (worker/page-cache.ts); and a common search is cheap in D1 anyway, as it reads its kept
+ * copy (services/search-kept.ts). So the lookup that misses and the copy nobody reads would cost
+ * every search: 3 to 5 ms of a cold search page's wait locally (a Cache API round trip each way),
+ * and the copy's CPU. Lists, without words, stay shared: a few hundred of them are most visits.
+ */
+const searchAnswersShared = (c: Context<BackendEnv>) => !c.req.query("q");
+
 catalogueRoutes.get(
   "/products",
-  edgeCache("short"),
+  edgeCache("short", searchAnswersShared),
   validate("query", () => productQuery),
   async (c) => {
     const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c));
