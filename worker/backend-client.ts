@@ -11,6 +11,7 @@ import {
 } from "../contract/freshness";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
+import { ReadAhead } from "./lib/read-ahead";
 import { noteBookmark, visitorBookmark } from "./middleware/bookmark";
 
 /**
@@ -96,55 +97,38 @@ export async function stockStillShown(c: Context<HonoEnv>, pairs: string): Promi
 
 /** How long an isolate trusts the catalogue version it asked the backend for. */
 export const VERSION_TTL_MS = 1_000;
-let knownVersion: { at: number; value: number | null } | undefined;
-let askingVersion: Promise<number | null> | undefined;
+const knownVersion = new ReadAhead<number | null>(VERSION_TTL_MS);
 
 /**
  * The catalogue version as the backend says it (`GET /backend/catalogue/version`), asked at most
- * once per VERSION_TTL_MS per isolate (concurrent requests share the one question): a kept page
- * is checked against it without a read of its own. Past half its life it is asked again after the
- * answer (the request's waitUntil), so a busy isolate's pages never wait for the question, and
- * none is served under a version older than VERSION_TTL_MS, as before. Null when the backend has
- * no such endpoint (an operator's own backend may not): the page cache then keeps pages only
+ * once per VERSION_TTL_MS per isolate (concurrent requests share the one question), and again
+ * after an answer once half that old (`ReadAhead`): a kept page is checked against it without a
+ * read of its own, and a busy isolate's pages never wait for the question. Null when the backend
+ * has no such endpoint (an operator's own backend may not): the page cache then keeps pages only
  * briefly. When the backend cannot answer, the last version known stands.
  */
-export async function catalogueVersionOf(c: Context<HonoEnv>): Promise<number | null> {
-  const age = knownVersion ? Date.now() - knownVersion.at : Infinity;
-  if (knownVersion && age < VERSION_TTL_MS) {
-    if (!askingVersion && age >= VERSION_TTL_MS / 2) executionCtx(c)?.waitUntil(ask(c));
-    return knownVersion.value;
-  }
-  return ask(c);
-}
-
-function ask(c: Context<HonoEnv>): Promise<number | null> {
-  askingVersion ??= askVersion(c).finally(() => {
-    askingVersion = undefined;
-  });
-  return askingVersion;
+export function catalogueVersionOf(c: Context<HonoEnv>): Promise<number | null> {
+  const ctx = executionCtx(c);
+  return knownVersion.get(() => askVersion(c), ctx && ((task) => ctx.waitUntil(task)));
 }
 
 async function askVersion(c: Context<HonoEnv>): Promise<number | null> {
-  const at = Date.now();
-  let value: number | null = knownVersion?.value ?? null;
   try {
     const res = await callBackend(c, CATALOGUE_VERSION_PATH);
-    if (res.status === 404) value = null;
-    else if (res.ok) {
-      const body = (await res.json()) as { data?: { version?: unknown } };
-      const n = Number(body.data?.version);
-      value = Number.isFinite(n) ? n : null;
-    } else throw new Error(`status ${res.status}`);
+    if (res.status === 404) return null;
+    if (!res.ok) throw new Error(`status ${res.status}`);
+    const body = (await res.json()) as { data?: { version?: unknown } };
+    const n = Number(body.data?.version);
+    return Number.isFinite(n) ? n : null;
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(error) }));
+    return knownVersion.last ?? null;
   }
-  knownVersion = { at, value };
-  return value;
 }
 
 /** Forgets the version this isolate knows (tests that bump it and look at once). */
 export function forgetKnownVersion(): void {
-  knownVersion = undefined;
+  knownVersion.forget();
 }
 
 /**

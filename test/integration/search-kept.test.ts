@@ -237,49 +237,54 @@ describe("kept searches", () => {
   });
 
   it("a search this isolate saw kept reads only its copy, and ranks afresh in a second trip once the copy is stale", async () => {
-    await keepSearch(env.DB, await queriesOf("camera"));
-    forgetKeptSearches();
-    const all = await reference("camera", "en", "relevance", {});
-    const search = (n: number): ProductFilters => ({
-      q: "camera",
-      sort: "relevance",
-      page: n,
-      per_page: 12,
-      facets: true,
-    });
-    const slugs = (listed: { data: { slug: string }[] }) => listed.data.map((p) => p.slug);
-    // The clock stands still, so the versions an isolate reads once a second are not read again here.
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
-      // Another shopper's search, as the edge serves it: the catalogue version, the synonyms and
-      // the taxonomy are read, and the shop is seen to keep searches.
-      expect((await SELF.fetch("https://shop.test/backend/products?q=phone&run=saw-kept")).status).toBe(200);
-      // Unknown to this isolate: its copy and, unless that is current, its matches ranked afresh, in one trip.
-      const either = counted(env.DB);
-      const first = await listProducts(either.db, "en", search(1));
-      expect(either.trips()).toBe(1);
-      expect(slugs(first)).toEqual(all.slice(0, 12));
-      // Seen current: the next page reads the copy alone, two statements fewer, and agrees with the reference.
-      const keptOnly = counted(env.DB);
-      const second = await listProducts(keptOnly.db, "en", search(2));
-      expect(keptOnly.trips()).toBe(1);
-      expect(keptOnly.statements()).toBe(either.statements() - 2);
-      expect(slugs(second)).toEqual(all.slice(12, 24));
-      expect(second.meta.total).toBe(all.length);
-      expect(second.meta.facets).toEqual(first.meta.facets);
-      // The index changed since (the copy is stale): a second trip ranks afresh, and the answer is the same.
-      await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'").run();
-      const stale = counted(env.DB);
-      expect(await listProducts(stale.db, "en", search(1))).toEqual(first);
-      expect(stale.trips()).toBe(2);
-      // Now known to have no current copy: ranked afresh alone (until it is kept again, or for the
-      // 10 s an isolate believes a query unkept), in one trip.
-      const again = counted(env.DB);
-      expect(slugs(await listProducts(again.db, "en", search(2)))).toEqual(all.slice(12, 24));
-      expect(again.trips()).toBe(1);
-      expect(again.statements()).toBe(either.statements() - 2);
-    } finally {
-      vi.useRealTimers();
+    for (const [q, lang] of [
+      ["camera", "en"],
+      ["جراب", "ar"],
+    ] as const) {
+      await keepSearch(env.DB, await queriesOf(q));
+      forgetKeptSearches();
+      const all = await reference(q, lang, "relevance", {});
+      const search = (n: number): ProductFilters => ({
+        q,
+        sort: "relevance",
+        page: n,
+        per_page: 12,
+        facets: true,
+      });
+      const slugs = (listed: { data: { slug: string }[] }) => listed.data.map((p) => p.slug);
+      // The clock stands still, so the versions an isolate reads once a second are not read again here.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      try {
+        // Another shopper's search, as the edge serves it: the catalogue version, the synonyms and
+        // the taxonomy are read, and the shop is seen to keep searches.
+        expect((await SELF.fetch(`https://shop.test/backend/products?q=phone&run=saw-kept-${lang}`)).status).toBe(200);
+        // Unknown to this isolate: its copy and, unless that is current, its matches ranked afresh, in one trip.
+        const either = counted(env.DB);
+        const first = await listProducts(either.db, lang, search(1));
+        expect(either.trips()).toBe(1);
+        expect(slugs(first)).toEqual(all.slice(0, 12));
+        // Seen current: the next page reads the copy alone, two statements fewer, and agrees with the reference.
+        const keptOnly = counted(env.DB);
+        const second = await listProducts(keptOnly.db, lang, search(2));
+        expect(keptOnly.trips()).toBe(1);
+        expect(keptOnly.statements()).toBe(either.statements() - 2);
+        expect(slugs(second)).toEqual(all.slice(12, 24));
+        expect(second.meta.total).toBe(all.length);
+        expect(second.meta.facets).toEqual(first.meta.facets);
+        // The index changed since (the copy is stale): a second trip ranks afresh, and the answer is the same.
+        await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'").run();
+        const stale = counted(env.DB);
+        expect(await listProducts(stale.db, lang, search(1))).toEqual(first);
+        expect(stale.trips()).toBe(2);
+        // Now known to have no current copy: ranked afresh alone (until it is kept again, or for the
+        // 10 s an isolate believes a query unkept), in one trip.
+        const again = counted(env.DB);
+        expect(slugs(await listProducts(again.db, lang, search(2)))).toEqual(all.slice(12, 24));
+        expect(again.trips()).toBe(1);
+        expect(again.statements()).toBe(either.statements() - 2);
+      } finally {
+        vi.useRealTimers();
+      }
     }
   });
 });

@@ -147,7 +147,11 @@ describe("typo tolerance from held terms", () => {
   it("a correction outlasts the synonyms' minute, until the synonyms change", async () => {
     forgetCorrections();
     const filters: ProductFilters = { q: "lenvo", sort: "relevance", page: 1, per_page: 12, facets: true };
+    const arabic: ProductFilters = { ...filters, q: "سامسنج" };
+    const arabicCorrection = await reference("سامسنج");
+    expect(arabicCorrection).not.toBeNull();
     expect((await listProducts(env.DB, "en", filters)).meta.searched_for).toBe("lenovo");
+    expect((await listProducts(env.DB, "ar", arabic)).meta.searched_for).toBe(arabicCorrection);
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       // Twenty minutes on: another shopper's search reads the synonyms (unchanged), the catalogue
@@ -157,6 +161,9 @@ describe("typo tolerance from held terms", () => {
       const later = counted(env.DB);
       expect((await listProducts(later.db, "en", filters)).meta.searched_for).toBe("lenovo");
       expect(later.trips()).toBe(1);
+      const laterArabic = counted(env.DB);
+      expect((await listProducts(laterArabic.db, "ar", arabic)).meta.searched_for).toBe(arabicCorrection);
+      expect(laterArabic.trips()).toBe(1);
       // An operator makes the misspelling a synonym: it now finds as typed, with no correction.
       await env.DB.prepare("INSERT INTO search_synonyms (group_name, term) VALUES ('lenovo', 'lenvo')").run();
       forgetSearchSynonyms();

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
+import { ReadAhead } from "../lib/read-ahead";
 import type { BackendEnv, Lang } from "./env";
 import { answerValueOf, deferOf } from "./http";
 
@@ -192,54 +193,35 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 /** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
 export const VERSION_TTL_MS = 1_000;
 export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
-let knownVersion: { at: number; value: string } | undefined;
-let readingVersion: Promise<string> | undefined;
-/** Moves with every forget, so a read under way when the catalogue changed is not kept. */
-let versionGeneration = 0;
+/** The statement that reads it (the taxonomy reads it in its own batch: services/catalogue.ts). */
+export const CATALOGUE_VERSION_SQL = "SELECT value FROM versions WHERE name = 'catalogue'";
+const knownVersion = new ReadAhead<string>(VERSION_TTL_MS);
 
 /**
- * The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate (concurrent
- * callers share the one read). With `defer` (the request's waitUntil), a version past half its
- * life is read again after the answer: a busy isolate's requests then never wait for it, and none
- * is answered under a version older than VERSION_TTL_MS, as before.
+ * The catalogue version, read from D1 at most once per VERSION_TTL_MS per isolate; with `defer`
+ * (the request's waitUntil), read again after the answer once half that old (`ReadAhead`).
  */
-export async function catalogueVersion(
+export function catalogueVersion(
   db: D1Database,
   defer?: (task: Promise<unknown>) => void,
   /** The oldest reading the caller takes (the storefront's question keeps its answer a second more). */
   maxAgeMs = VERSION_TTL_MS,
 ): Promise<string> {
-  const age = knownVersion ? Date.now() - knownVersion.at : Infinity;
-  if (knownVersion && age < maxAgeMs) {
-    if (defer && !readingVersion && age >= VERSION_TTL_MS / 2) defer(readVersion(db));
-    return knownVersion.value;
-  }
-  return readVersion(db);
-}
-
-function readVersion(db: D1Database): Promise<string> {
-  readingVersion ??= (async () => {
-    const [at, generation] = [Date.now(), versionGeneration];
+  const read = async () => {
     try {
-      const value = await db.prepare("SELECT value FROM versions WHERE name = 'catalogue'").first<number>("value");
-      if (generation === versionGeneration) knownVersion = { at, value: String(value ?? 0) };
-      return String(value ?? 0);
+      return String((await db.prepare(CATALOGUE_VERSION_SQL).first<number>("value")) ?? 0);
     } catch (err) {
-      // No answer from D1: keep serving under the last version known (the stock check still runs).
       console.warn(JSON.stringify({ level: "warn", message: "catalogue version read failed", error: String(err) }));
-      return knownVersion?.value ?? "0";
+      throw err;
     }
-  })().finally(() => {
-    readingVersion = undefined;
-  });
-  return readingVersion;
+  };
+  // No answer from D1: keep serving under the last version known (the stock check still runs).
+  return knownVersion.get(read, defer, maxAgeMs).catch(() => knownVersion.last ?? "0");
 }
 
 /** After this isolate changed the catalogue: its next read asks D1 for the version again. */
 export function forgetCatalogueVersion(): void {
-  knownVersion = undefined;
-  readingVersion = undefined;
-  versionGeneration++;
+  knownVersion.forget();
 }
 
 /** A remembered answer (its headers already say `x-cache: HIT`: see `remember`'s callers). */

@@ -14,7 +14,7 @@ import {
   sumsSql,
 } from "./facet-cells";
 import { IsolateMemory } from "../../lib/isolate-memory";
-import { catalogueVersion } from "../cache";
+import { CATALOGUE_VERSION_SQL, catalogueVersion } from "../cache";
 import { correctSpelling } from "./spelling";
 import {
   keepLater,
@@ -319,8 +319,6 @@ interface Taxonomy {
 }
 let taxonomyCache: { at: number; version: number; value: Taxonomy } | undefined;
 
-const versionQuery = (db: D1Database) => db.prepare("SELECT value FROM versions WHERE name = 'catalogue'");
-
 async function taxonomy(db: D1Database): Promise<Taxonomy> {
   const now = Date.now();
   if (
@@ -330,7 +328,7 @@ async function taxonomy(db: D1Database): Promise<Taxonomy> {
   )
     return taxonomyCache.value;
   const [versionRow, categories, brands] = await db.batch([
-    versionQuery(db),
+    db.prepare(CATALOGUE_VERSION_SQL),
     db.prepare("SELECT id, parent_id, slug FROM categories"),
     db.prepare("SELECT id, slug FROM brands"),
   ]);
