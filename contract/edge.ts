@@ -66,8 +66,14 @@ const TRACKING_PARAMS =
 
 export const isTrackingParam = (name: string): boolean => TRACKING_PARAMS.test(name);
 
+/** What any tracking parameter's name starts with, as a search spells it unescaped after `?` or `&`. */
+const TRACKING_START =
+  /(?:^|[?&])(?:utm_|[gd]clid|gclsrc|[gw]braid|msclkid|fbclid|t[tw]clid|li_fat_id|igshid|yclid|mc_[ce]id|_g[al])/;
+
 /** A URL's search (`?a=1&utm_source=x`, or "") without the tracking parameters: as it was when it has none. */
 export function withoutTracking(search: string): string {
+  // Most searches carry none: told from the text alone, without parsing it (escaped names parse).
+  if (!search.includes("%") && !TRACKING_START.test(search)) return search === "?" ? "" : search;
   const params = new URLSearchParams(search);
   const tags = [...params.keys()].filter(isTrackingParam);
   if (!tags.length) return search === "?" ? "" : search;

@@ -11,11 +11,17 @@
  * - `GET /backend/catalogue/stock?ids=12,40` answers `{ data: { "12": 3, "40": 0 } }`, the stock
  *   of those products now (at most MAX_STOCK_IDS; a product that is gone is left out): the page
  *   cache checks a kept page's counts with it instead of rendering the page again.
+ * - The edge sends PAGE_KEPT_HEADER on the reads of a page render whose page it keeps in the data
+ *   centre's shared cache (worker/page-cache.ts). A backend may then keep those answers in its
+ *   isolate's memory only: the kept page is the data centre's copy of what they said, and a second
+ *   copy of each costs a lookup that misses and a write on every such render. A backend that does
+ *   not know the header caches as it always did.
  */
 export const CATALOGUE_VERSION_PATH = "/catalogue/version";
 export const CATALOGUE_STOCK_PATH = "/catalogue/stock";
 export const CATALOGUE_VERSION_HEADER = "x-catalogue-version";
 export const LOW_STOCK_HEADER = "x-low-stock";
+export const PAGE_KEPT_HEADER = "x-page-kept";
 export const MAX_STOCK_IDS = 100;
 
 /** The `id:stock` pairs of LOW_STOCK_HEADER, as a map (malformed pairs are skipped). */

@@ -6,6 +6,7 @@ import {
   CATALOGUE_VERSION_HEADER,
   CATALOGUE_VERSION_PATH,
   LOW_STOCK_HEADER,
+  PAGE_KEPT_HEADER,
   parseStockPairs,
   stockPairs,
 } from "../contract/freshness";
@@ -51,6 +52,9 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   // bookmark, after a write, is kept for their next calls (middleware/bookmark.ts).
   const bookmark = visitorBookmark(c);
   if (bookmark && !headers.has(BOOKMARK_HEADER)) headers.set(BOOKMARK_HEADER, bookmark);
+  // A render whose page the page cache keeps in the data centre's tier tells the backend that its
+  // answers need no shared copy of their own (contract/freshness.ts).
+  if (c.get("pageShared")) headers.set(PAGE_KEPT_HEADER, "1");
   const external = externalBackend(c.env);
   const res = external
     ? await fetch(`${external}${path}`, { ...init, headers })

@@ -91,5 +91,7 @@ export type HonoEnv = {
     pageVersion?: number | null;
     /** Settles this request's render for the requests waiting on it (worker/page-cache.ts). */
     pageRender?: () => void;
+    /** Whether this request's render, if its route marks it, is kept in the colo's tier (worker/page-cache.ts). */
+    pageShared?: boolean;
   };
 };

@@ -132,11 +132,19 @@ function keyOf(c: Context<HonoEnv>): string {
   return `${c.get("language")} ${pageUrl(c)}`;
 }
 
+/** Each request's page URL, worked out once (the memory's key, the colo's key). */
+const pageUrls = new WeakMap<Request, string>();
+
 /** The request's URL as pages are kept under it: without campaign and click tags (contract/edge.ts). */
 function pageUrl(c: Context<HonoEnv>): string {
-  const url = c.req.url;
-  const at = url.indexOf("?");
-  return at < 0 ? url : url.slice(0, at) + withoutTracking(url.slice(at));
+  let kept = pageUrls.get(c.req.raw);
+  if (kept === undefined) {
+    const url = c.req.url;
+    const at = url.indexOf("?");
+    kept = at < 0 ? url : url.slice(0, at) + withoutTracking(url.slice(at));
+    pageUrls.set(c.req.raw, kept);
+  }
+  return kept;
 }
 
 function wantsFresh(c: Context<HonoEnv>): boolean {
@@ -232,10 +240,10 @@ function sharedCache(): Cache | undefined {
   return typeof caches !== "undefined" ? (caches as unknown as { default?: Cache }).default : undefined;
 }
 
-function sharedKey(c: Context<HonoEnv>, version: number): Request {
-  const url = new URL(pageUrl(c));
-  url.searchParams.set("__page", `${version}:${c.get("language")}`);
-  return new Request(url.toString(), { method: "GET" });
+/** The colo's key of this page under `version`: its URL with the version and preferred locale added. */
+function sharedKey(c: Context<HonoEnv>, version: number): string {
+  const url = pageUrl(c);
+  return `${url}${url.includes("?") ? "&" : "?"}__page=${version}-${c.get("language")}`;
 }
 
 /** The colo's copy of this page under `version`, or undefined (none, expired, unreadable). */
@@ -281,8 +289,11 @@ export async function servePage(c: Context<HonoEnv>, nonce: string): Promise<Res
   // Read before a render too: the version the page will be kept under (keepPage).
   const version = await catalogueVersionOf(c);
   c.set("pageVersion", version);
-  if (wantsFresh(c)) return undefined;
   const key = keyOf(c);
+  // Its render's page goes to the colo's tier (when its route marks it): the reads it makes need
+  // no shared copy of their own (backend-client.ts, PAGE_KEPT_HEADER).
+  c.set("pageShared", version !== null && !notKept.get(key));
+  if (wantsFresh(c)) return undefined;
   let page = pages.get(key);
   // A page rendered under another catalogue version is out of date: rendered again, and replaced.
   if (page && page.version !== version) page = undefined;

@@ -4,7 +4,11 @@ import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import { PAGE_CACHEABLE_HEADER } from "../../contract/edge";
 import { callBackend, forgetKnownVersion, VERSION_TTL_MS } from "../../worker/backend-client";
-import { catalogueVersion as backendVersion, forgetCatalogueVersion } from "../../worker/backend/cache";
+import {
+  catalogueVersion as backendVersion,
+  forgetCatalogueVersion,
+  forgetRemembered,
+} from "../../worker/backend/cache";
 import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
 import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
@@ -31,6 +35,21 @@ shop.get("/en/p/:slug", async (c) => {
   const page = new Response(html, { headers: { "content-type": "text/html", [PAGE_CACHEABLE_HEADER]: "1" } });
   return keepPage(c, page, "");
 });
+
+// The same read for no kept page (a signed-in visitor's render, which the page cache never keeps).
+shop.get("/en/direct/:slug", async (c) => {
+  const res = await callBackend(c, `/products/${c.req.param("slug")}`, { headers: { "content-language": "en" } });
+  return new Response(await res.text(), { headers: { "x-answer-cache": res.headers.get("x-cache") ?? "" } });
+});
+
+/** The backend's product answer read for no kept page: where the backend found it (x-cache). */
+async function directRead(slug: string): Promise<string | null> {
+  const ctx = createExecutionContext();
+  const res = await shop.request(`https://shop.test/en/direct/${slug}`, {}, env, ctx);
+  await res.text();
+  await waitOnExecutionContext(ctx); // the backend's copy is written in waitUntil
+  return res.headers.get("x-answer-cache");
+}
 
 /** A new anonymous visitor's look at a product's page: what it says and where it came from. */
 async function visit(slug: string): Promise<{ text: string; cache: string | null; tier: string | null }> {
@@ -228,6 +247,24 @@ describe("the page cache follows the catalogue version", () => {
     expect(await visit(product.slug)).toMatchObject({ text: "<p>Shared|777|30|in</p>", cache: "MISS" });
     forgetPages();
     expect(await visit(product.slug)).toMatchObject({ text: "<p>Shared|777|30|in</p>", tier: "colo" });
+  });
+
+  it("a page kept in the colo's tier is the only copy there: its render's backend answers stay in memory", async () => {
+    const product = await createProduct({ stock: 30, maxPerOrder: 5, name: "Single copy" });
+    forgetVersions();
+    expect(await visit(product.slug)).toMatchObject({ cache: "MISS" });
+    // Another isolate of the data centre: the page comes from the colo's tier…
+    forgetPages();
+    forgetRemembered();
+    expect(await visit(product.slug)).toMatchObject({
+      text: `<p>Single copy|${product.price}|30|in</p>`,
+      tier: "colo",
+    });
+    // …but a read of the same answer for no kept page finds no copy of it there: D1 answers, and
+    // that read, which no kept page covers, leaves its copy for the next isolate as before.
+    expect(await directRead(product.slug)).toBe("MISS");
+    forgetRemembered();
+    expect(await directRead(product.slug)).toBe("HIT");
   });
 
   it("a page showing 'only N left' has its counts checked every SHORT_TTL_MS: unchanged it stays kept, a sale shows within that", async () => {

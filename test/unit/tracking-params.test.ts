@@ -38,4 +38,16 @@ describe("campaign and click tags (contract/edge.ts)", () => {
     expect(withoutTracking("?q=%D9%87%D8%A7%D8%AA%D9%81&sort=name")).toBe("?q=%D9%87%D8%A7%D8%AA%D9%81&sort=name");
     expect(withoutTracking("?q=هاتف&utm_medium=cpc")).toBe("?q=%D9%87%D8%A7%D8%AA%D9%81");
   });
+
+  it("drops every tag however the search spells it, and keeps look-alikes", () => {
+    // The text is only parsed when it may hold a tag: every name the pattern knows is found.
+    for (const name of ["utm_id", "gclid", "dclid", "gclsrc", "gbraid", "wbraid", "msclkid", "fbclid", "ttclid"])
+      expect(withoutTracking(`?page=2&${name}=x`), name).toBe("?page=2");
+    for (const name of ["twclid", "li_fat_id", "igshid", "yclid", "mc_cid", "mc_eid", "_ga", "_gl"])
+      expect(withoutTracking(`?${name}=x&page=2`), name).toBe("?page=2");
+    expect(withoutTracking("gclid=abc")).toBe("");
+    expect(withoutTracking("?utm%5Fsource=news&page=2")).toBe("?page=2");
+    expect(withoutTracking("?_gallery=1&page=2")).toBe("?_gallery=1&page=2");
+    expect(withoutTracking("?q=utm_source")).toBe("?q=utm_source");
+  });
 });

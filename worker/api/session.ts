@@ -38,9 +38,10 @@ export const SESSION_RECHECK_SECONDS = 60;
 
 /** `__Host-` needs Secure, which plain http://localhost cannot carry; there the cookie is `sid`. */
 export function sessionCookieName(url: string): string {
-  const u = new URL(url);
-  return u.protocol === "http:" && (u.hostname === "localhost" || u.hostname === "127.0.0.1") ? "sid" : "__Host-sid";
+  // A request's URL, as the runtime gives it, is normalised (scheme and host in lower case): read as text.
+  return LOCAL_HTTP.test(url) ? "sid" : "__Host-sid";
 }
+const LOCAL_HTTP = /^http:\/\/(?:localhost|127\.0\.0\.1)(?:[:/?#]|$)/;
 
 const SESSION_ID = /^[A-Za-z0-9_-]{32,64}$/;
 

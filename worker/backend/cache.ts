@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { LOW_STOCK } from "../../contract/catalogue";
-import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER } from "../../contract/freshness";
+import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER, PAGE_KEPT_HEADER } from "../../contract/freshness";
 import { IsolateMemory } from "../lib/isolate-memory";
 import { ReadAhead } from "../lib/read-ahead";
 import type { BackendEnv, Lang } from "./env";
@@ -263,7 +263,9 @@ export function edgeCache(
    * Whether this answer goes to the Cache API too (default: always), or stays in the isolate's
    * memory only: for answers the data centre is unlikely to be asked for again before the page
    * that shows them (which the page cache keeps there), where a lookup that misses and a copy
-   * nobody reads would cost every request (searches: `searchAnswersShared`).
+   * nobody reads would cost every request (searches: `searchAnswersShared`). A read the edge marks
+   * with PAGE_KEPT_HEADER (contract/freshness.ts) stays in memory whatever this says: the page its
+   * render makes is kept in the data centre, the answer's copy there would be a second one.
    */
   shared: (c: Context<BackendEnv>) => boolean = () => true,
 ): MiddlewareHandler<BackendEnv> {
@@ -275,7 +277,7 @@ export function edgeCache(
       await next();
       return;
     }
-    const toShare = shared(c);
+    const toShare = c.req.header(PAGE_KEPT_HEADER) === undefined && shared(c);
     const key = cacheKey(c.req.url, c.get("lang"));
     const version = await catalogueVersion(c.env.DB, deferOf(c));
     const kept = memory.get(key.url, Date.now());
