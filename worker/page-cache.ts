@@ -63,7 +63,9 @@ import { IsolateMemory } from "./lib/isolate-memory";
  * every isolate there, so a page is rendered once per colo and version rather than once per
  * isolate. Its key is the URL plus the preferred locale plus the version: a page of an older
  * version is simply never asked for again, and expires on its own (max-age = its TTL). A page is
- * put there as kept in memory: with a marker where the nonce stood, Set-Cookie never.
+ * put there as kept in memory: with a marker where the nonce stood, Set-Cookie never. The page is
+ * the colo's one copy of what its render read: that render's backend calls say so (`pageShared`,
+ * PAGE_KEPT_HEADER in contract/freshness.ts), and the backend keeps their answers in memory only.
  *
  * One render at a time per page and isolate: requests for a page that another request of this
  * isolate is rendering wait for its copy (at most COALESCE_WAIT_MS, then render themselves), so a
