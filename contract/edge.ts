@@ -59,21 +59,21 @@ export const PAGE_CACHEABLE_HEADER = "x-page-cacheable";
  * address bar. Any other parameter still makes a page of its own: only the route knows which it
  * reads, and one that it does not read costs one render, as a new search's `q` does.
  * The names: utm_*; gclid, dclid, gclsrc, gbraid, wbraid; msclkid; fbclid; ttclid, twclid;
- * li_fat_id; igshid; yclid; mc_cid, mc_eid; _ga, _gl (one pattern: the header ships it to every page).
+ * li_fat_id; igshid; yclid; mc_cid, mc_eid; _ga, _gl (one list of names: the header ships it to every page).
  */
-const TRACKING_PARAMS =
-  /^(?:utm_.*|[gd]clid|gclsrc|[gw]braid|msclkid|fbclid|t[tw]clid|li_fat_id|igshid|yclid|mc_[ce]id|_g[al])$/;
+const TRACKING_NAMES =
+  "utm_.*|[gd]clid|gclsrc|[gw]braid|msclkid|fbclid|t[tw]clid|li_fat_id|igshid|yclid|mc_[ce]id|_g[al]";
+const TRACKING_PARAMS = new RegExp(`^(?:${TRACKING_NAMES})$`);
 
 export const isTrackingParam = (name: string): boolean => TRACKING_PARAMS.test(name);
 
-/** What any tracking parameter's name starts with, as a search spells it unescaped after `?` or `&`. */
-const TRACKING_START =
-  /(?:^|[?&])(?:utm_|[gd]clid|gclsrc|[gw]braid|msclkid|fbclid|t[tw]clid|li_fat_id|igshid|yclid|mc_[ce]id|_g[al])/;
+/** Any of those names as a search spells it unescaped: after `?`, `&` or nothing, before `=`, `&` or the end. */
+const TRACKING_IN_SEARCH = new RegExp(`(?:^|[?&])(?:${TRACKING_NAMES})(?:[=&]|$)`);
 
 /** A URL's search (`?a=1&utm_source=x`, or "") without the tracking parameters: as it was when it has none. */
 export function withoutTracking(search: string): string {
   // Most searches carry none: told from the text alone, without parsing it (escaped names parse).
-  if (!search.includes("%") && !TRACKING_START.test(search)) return search === "?" ? "" : search;
+  if (!search.includes("%") && !TRACKING_IN_SEARCH.test(search)) return search === "?" ? "" : search;
   const params = new URLSearchParams(search);
   const tags = [...params.keys()].filter(isTrackingParam);
   if (!tags.length) return search === "?" ? "" : search;
