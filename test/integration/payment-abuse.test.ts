@@ -13,7 +13,7 @@ import {
 } from "../../worker/backend/services/payment-providers";
 import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
 import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
-import { networkKey } from "../../worker/backend/services/rate-limit";
+import { networkKey } from "../../worker/lib/network";
 import type { Env } from "../../worker/env";
 import {
   address,
