@@ -40,7 +40,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   const port = (provider.address() as { port: number }).port;
-  unconfigured = await startExtraWorker(SECRETS, { database: "seeded", ready: (res) => res.status === 503 });
+  // Started once it answers at all: its 503 (a worker that served would answer 200, and fail below).
+  unconfigured = await startExtraWorker(SECRETS, { database: "seeded", ready: (res) => res.ok || res.status === 503 });
   configured = await startExtraWorker(
     {
       ...SECRETS,
