@@ -9,7 +9,7 @@
  *   LOW_STOCK, contract/catalogue.ts), LOW_STOCK_HEADER with those products as `id:stock` pairs
  *   joined by commas (`12:3,40:1`).
  * - `GET /backend/catalogue/stock?ids=12,40` answers `{ data: { "12": 3, "40": 0 } }`, the stock
- *   of those products now (at most MAX_STOCK_IDS; a product that is gone is left out): the page
+ *   of those products now (at most MAX_STOCK_IDS; a product that is gone or hidden is left out): the page
  *   cache checks a kept page's counts with it instead of rendering the page again.
  * - The edge sends PAGE_KEPT_HEADER on the reads of a page render whose page it keeps in the data
  *   centre's shared cache (worker/page-cache.ts). A backend may then keep those answers in its

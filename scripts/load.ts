@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { baseEnv, prepareDatabase, root, startWorker } from "./lib/worker.ts";
+import { baseEnv, LOCAL_PUBLIC_ORIGIN, prepareDatabase, root, startWorker } from "./lib/worker.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -66,7 +66,12 @@ async function runOnce(): Promise<{ figures: Figures; failed: boolean }> {
   const worker = await startWorker({
     port: "any",
     persistDir,
-    vars: { ENVIRONMENT: "production", AUTH_PEPPER: "load-pepper", PAYMENT_SECRET: "load-secret" },
+    vars: {
+      ENVIRONMENT: "production",
+      AUTH_PEPPER: "load-pepper",
+      PAYMENT_SECRET: "load-secret",
+      PUBLIC_ORIGIN: LOCAL_PUBLIC_ORIGIN,
+    },
   });
   const base = worker.url;
   // Even if autocannon throws from one of its callbacks, the worker must not outlive this run.

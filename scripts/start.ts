@@ -27,6 +27,8 @@ const secrets = JSON.parse(readFileSync(secretsFile, "utf8"));
 const worker = await startWorker({
   port,
   persistDir,
+  // Development: PUBLIC_ORIGIN may stay empty, and the links the shop hands out (order messages,
+  // payment return addresses) use this worker's own URL, http://localhost:PORT.
   vars: { ENVIRONMENT: "development", ...secrets },
   stdio: "inherit",
 });

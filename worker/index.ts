@@ -15,6 +15,8 @@ import { queue, scheduled } from "./jobs";
 import { keepBookmark } from "./middleware/bookmark";
 import { lookupBase, securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
+import { requirePublicOrigin } from "./middleware/public-origin";
+import { publicOrigin } from "./lib/public-origin";
 import { keepPage, servePage } from "./page-cache";
 
 /**
@@ -39,6 +41,8 @@ const app = new Hono<HonoEnv>();
 app.use(requestId());
 app.use(timing({ crossOrigin: false }));
 app.use(securityHeaders());
+// Production without its public origin serves nothing (lib/public-origin.ts).
+app.use(requirePublicOrigin());
 // The shopper's D1 bookmark: sent on their backend calls, kept from the answers to their writes.
 app.use(keepBookmark());
 
@@ -72,7 +76,7 @@ app.all("*", localeDetector(), async (c) => {
   context.set(shopContext, {
     requestId: id,
     nonce,
-    origin: c.env.PUBLIC_ORIGIN || url.origin,
+    origin: publicOrigin(c.env, url.href),
     preferredLocale: c.get("language") === "ar" ? "ar" : "en",
     environment: c.env.ENVIRONMENT,
     rumSampleRate: rumSampleRate(c.env),

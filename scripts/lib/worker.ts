@@ -122,6 +122,7 @@ async function launchWorker({
   stdio = "pipe",
   inspectorPort,
   logLevel,
+  ready = (res) => res.ok,
 }: {
   port: number;
   persistDir: string;
@@ -134,6 +135,11 @@ async function launchWorker({
    * posts a line for every request to wrangler's Node process, which the tests never read.
    */
   logLevel?: "debug" | "info" | "log" | "warn" | "error" | "none";
+  /**
+   * When the worker counts as started, from its answer to /builds/latest.json: a 2xx by default.
+   * A test of a worker that refuses to serve (production without PUBLIC_ORIGIN) waits for its 503.
+   */
+  ready?: (res: Response) => boolean;
 }): Promise<RunningWorker> {
   const args = [
     wranglerBin,
@@ -175,7 +181,7 @@ async function launchWorker({
     try {
       // Bounded: something else answering on the port (not wrangler) must not hold the start forever.
       const res = await fetch(`${url}/builds/latest.json`, { signal: AbortSignal.timeout(5_000) });
-      if (res.ok) return { url, child, output: () => output, stop: () => stopWorker(child) };
+      if (ready(res)) return { url, child, output: () => output, stop: () => stopWorker(child) };
     } catch {
       // not listening yet
     }
@@ -184,6 +190,14 @@ async function launchWorker({
   stopWorker(child);
   throw new Error(`wrangler dev did not answer within 60 s:\n${output}`);
 }
+
+/**
+/**
+ * The public origin of the production-mode workers the scripts and tests start locally: production
+ * requires one (worker/lib/public-origin.ts), an https origin, which the local worker cannot be. Only
+ * absolute links (canonical and hreflang URLs, the messages' links) point there.
+ */
+export const LOCAL_PUBLIC_ORIGIN = "https://souq-edge.example";
 
 /**
  * The built worker as a deployment runs it (ENVIRONMENT=production), with throwaway secrets: what
@@ -202,6 +216,7 @@ export async function startProductionWorker(
       ENVIRONMENT: "production",
       AUTH_PEPPER: randomBytes(16).toString("hex"),
       PAYMENT_SECRET: randomBytes(16).toString("hex"),
+      PUBLIC_ORIGIN: LOCAL_PUBLIC_ORIGIN,
       ...vars,
     },
   });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startWorker } from "../../scripts/lib/worker.ts";
-import { copySeededDatabase } from "../support/http.ts";
+import { copySeededDatabase, TEST_VARS } from "../support/http.ts";
 
 // The tests' and the measuring scripts' workers start on a port found free a moment before
 // wrangler binds it; a process starting beside them can take it in between (a CI run on
@@ -32,7 +32,7 @@ afterAll(() => {
 describe("starting a worker", () => {
   it("on a taken port fails at once, saying so", async () => {
     const started = Date.now();
-    await expect(startWorker({ port: heldPort, persistDir, logLevel: "warn" })).rejects.toThrow(
+    await expect(startWorker({ port: heldPort, persistDir, vars: TEST_VARS, logLevel: "warn" })).rejects.toThrow(
       /Address already in use/,
     );
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -45,7 +45,8 @@ describe("starting a worker", () => {
       picked.push(port);
       return port;
     };
-    const worker = await startWorker({ port: "any", persistDir, logLevel: "warn" }, pick);
+    // The suite's variables: wrangler.toml alone is production, which serves nothing without PUBLIC_ORIGIN.
+    const worker = await startWorker({ port: "any", persistDir, vars: TEST_VARS, logLevel: "warn" }, pick);
     try {
       expect(picked).toHaveLength(2);
       expect(worker.url).toBe(`http://127.0.0.1:${picked[1]}`);

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintGuestId, sha256Hex } from "../../worker/backend/identity";
 import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/password";
-import { clientIp, withinLimits } from "../../worker/backend/services/rate-limit";
+import { withinLimits } from "../../worker/backend/services/rate-limit";
+import { clientIp } from "../../worker/lib/network";
 import {
   awayFromMinuteEdge,
   call,

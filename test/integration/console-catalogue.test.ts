@@ -1,11 +1,15 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { MEDIA_MAX_BYTES } from "../../contract/console-catalogue";
 import { VERSION_TTL_MS } from "../../worker/backend/cache";
+import { backendApp } from "../../worker/backend";
 import { sniffImage } from "../../worker/backend/services/console-media";
-import { call, freshIp, newGuest } from "../support/commerce";
+import type { HonoEnv } from "../../worker/env";
+import { securityHeaders } from "../../worker/middleware/headers";
+import { call, createProduct, freshIp, newGuest } from "../support/commerce";
 import { consoleCast, newStaff, type Staff } from "../support/console";
 
 let counter = 0;
@@ -338,6 +342,29 @@ describe("images uploaded in the console", () => {
     webp.set([99, 0, 0, 49, 0, 0], 24);
     expect(sniffImage(webp)).toEqual({ type: "image/webp", width: 100, height: 50 });
     expect(sniffImage(PNG.subarray(0, 12))).toBeNull();
+  });
+
+  it("page CSP over an image: an uploaded image and the generated art keep their own default-src 'none' behind the shop's security headers", async () => {
+    // The shop's worker as worker/index.ts puts it together: the security headers in front of the backend.
+    const shop = new Hono<HonoEnv>();
+    shop.use(securityHeaders());
+    shop.route("/backend", backendApp);
+    const manager = await newStaff("manager");
+    const done = await upload(manager, PNG, "image/png");
+    expect(done.status).toBe(201);
+    const product = await createProduct({ stock: 1 });
+    for (const path of [done.body.data.url as string, `/backend/media/products/${product.slug}.svg`]) {
+      const served = await shop.request(`https://shop.test${path}`, {}, env);
+      expect(served.status, path).toBe(200);
+      const csp = served.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toMatch(/^default-src 'none'/);
+      expect(csp, path).not.toContain("script-src");
+      // The rest of the shop's headers still apply.
+      expect(served.headers.get("x-frame-options"), path).toBe("DENY");
+    }
+    // A page keeps the shop's policy.
+    const page = await shop.request("https://shop.test/backend/catalogue/version", {}, env);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'nonce-");
   });
 });
 

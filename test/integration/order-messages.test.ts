@@ -1,15 +1,26 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { isDeliveryPhone } from "../../contract/delivery";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
 import { renderOrderMessage } from "../../worker/backend/services/mail";
 import {
+  deliveryPhoneSql,
   flushNotifications,
   notifyStatements,
   type NotificationJob,
 } from "../../worker/backend/services/notifications";
 import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/jobs";
-import { address, call, createProduct, newGuest, newUser, stockOf, type Shopper } from "../support/commerce";
+import {
+  address,
+  call,
+  checkoutWith,
+  createProduct,
+  newGuest,
+  newUser,
+  stockOf,
+  type Shopper,
+} from "../support/commerce";
 import { newStaff } from "../support/console";
 import { payOrder, placeOrder } from "../support/orders";
 
@@ -382,15 +393,115 @@ describe("order messages", () => {
     const rendered = renderOrderMessage("ar", "shipped", "email", {
       name: "<script>",
       number: "SQ-1",
-      carrier: 'A "carrier"',
+      carrier: 'A "carrier" <script>',
       tracking: "1",
       trackingUrl: "https://t.example/?a=1&b=2",
       orderUrl: "https://souq.example/ar/order/checkout/status?order=SQ-1",
     });
     expect(rendered.html).toContain('<html lang="ar" dir="rtl">');
     expect(rendered.html).not.toContain("<script>");
-    expect(rendered.html).toContain("&lt;script&gt;");
+    expect(rendered.html).toContain("A &quot;carrier&quot; &lt;script&gt;");
     expect(rendered.html).toContain('<a href="https://t.example/?a=1&amp;b=2"');
     expect(rendered.text).toContain("https://t.example/?a=1&b=2");
+  });
+});
+
+/** The targets of an HTML message's links. */
+const hrefsOf = (html: string | null) => [...(html ?? "").matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((m) => m[1]);
+
+/** An order's messages, once the queue has sent them all. */
+async function sentMessages(number: string, email: string, phone: string) {
+  await eventually(async () => (await rowsOf(number)).every((r) => r.status === "sent")).toBe(true);
+  const mine = (m: { body: string }) => m.body.includes(number);
+  return [...(await outboxOf(email)), ...(await outboxOf(phone))].filter(mine);
+}
+
+describe("what a message links to", () => {
+  const PHISH = "souq-edge-payments.example";
+
+  it("payment-link phishing: a forged Origin on checkout does not change the links in the order's messages", async () => {
+    const shopper = await newGuest("en");
+    const forged = { ...shopper, headers: { ...shopper.headers, origin: `https://${PHISH}` } };
+    const order = await placeOrder(forged);
+    const messages = await sentMessages(order.number, shopper.email, address.phone);
+    expect(messages.map((m) => `${m.purpose}:${m.channel}`).sort()).toEqual(["order.placed:email", "order.placed:sms"]);
+    // The shop's own origin (this request's URL, in test; PUBLIC_ORIGIN in production), never the header's.
+    const link = `http://shop.test/en/order/checkout/status?order=${order.number}`;
+    for (const m of messages) {
+      expect(m.body).toContain(link);
+      expect(m.body).not.toContain(PHISH);
+      expect(m.html ?? "").not.toContain(PHISH);
+      for (const href of hrefsOf(m.html)) expect(href.startsWith("http://shop.test/")).toBe(true);
+    }
+  });
+
+  it("greeting link injection: a URL typed as the delivery name is not a link", async () => {
+    const shopper = await newGuest("en");
+    const product = await createProduct({ stock: 5 });
+    const placed = await checkoutWith(shopper, product.id, 1, {
+      address: { ...address, name: `https://${PHISH}/pay Bob` },
+    });
+    expect(placed.status).toBe(201);
+    const number = placed.body.data.number as string;
+    const [mail] = (await sentMessages(number, shopper.email, address.phone)).filter((m) => m.channel === "email");
+    expect(mail).toBeDefined();
+    expect(mail!.body).not.toContain(PHISH);
+    expect(mail!.html).not.toContain(PHISH);
+    expect(hrefsOf(mail!.html)).toEqual([`http://shop.test/en/order/checkout/status?order=${number}`]);
+
+    // Only the template's own link parameters become links; what a person typed stays text.
+    for (const name of ["www.evil.example", "evil.example/pay", "http://evil.example"]) {
+      const rendered = renderOrderMessage("en", "shipped", "email", {
+        name,
+        number: "SQ-1",
+        carrier: "Carrier https://evil.example/track",
+        tracking: "1",
+        trackingUrl: "https://t.example/?a=1",
+        orderUrl: "https://souq.example/en/order/checkout/status?order=SQ-1",
+      });
+      expect(hrefsOf(rendered.html)).toEqual([
+        "https://t.example/?a=1",
+        "https://souq.example/en/order/checkout/status?order=SQ-1",
+      ]);
+      expect(rendered.text.split("\n")[0], name).not.toContain("evil");
+    }
+    expect(
+      renderOrderMessage("en", "placed", "email", { name: "Sara", orderUrl: "https://souq.example/x" }).text,
+    ).toMatch(/^Hello Sara,/);
+  });
+
+  it("SMS pumping: an order with a premium international number sends no SMS", async () => {
+    for (const phone of ["+88213456789", "0088213456789"]) {
+      const shopper = await newGuest("en");
+      const product = await createProduct({ stock: 5 });
+      const placed = await checkoutWith(shopper, product.id, 1, { address: { ...address, phone } });
+      expect(placed.status).toBe(201);
+      const number = placed.body.data.number as string;
+      // The email still goes; no SMS is owed to a number outside the shop's delivery countries.
+      expect((await rowsOf(number)).map((r) => `${r.kind}:${r.channel}`)).toEqual(["placed:email"]);
+      await sentMessages(number, shopper.email, phone);
+      expect(await outboxOf(phone)).toEqual([]);
+    }
+    // A number of the shop's own country, written the national way, still gets its SMS.
+    const shopper = await newGuest("en");
+    const product = await createProduct({ stock: 5 });
+    const placed = await checkoutWith(shopper, product.id, 1, { address: { ...address, phone: "0512345678" } });
+    expect((await rowsOf(placed.body.data.number as string)).map((r) => r.channel)).toEqual(["email", "sms"]);
+    // The database's choice of recipients is the contract's rule.
+    for (const phone of [
+      "+966512345678",
+      "00966512345678",
+      "0512345678",
+      "+88213456789",
+      "0088213456789",
+      "512345678",
+      "+9715012345",
+    ]) {
+      const chosen = await env.DB.prepare(`SELECT ${deliveryPhoneSql("?1")} AS ok`)
+        .bind(phone)
+        .first<number>("ok");
+      expect(Boolean(chosen), phone).toBe(isDeliveryPhone(phone));
+    }
+    expect(isDeliveryPhone("+966512345678") && isDeliveryPhone("0512345678")).toBe(true);
   });
 });

@@ -316,6 +316,17 @@ describe("the page cache follows the catalogue version", () => {
       expect(refused.body.errors?.ids, bad).toBeDefined();
     }
   });
+
+  it("hidden product probe: the public stock endpoint says nothing of an inactive product", async () => {
+    const shown = await createProduct({ stock: 4 });
+    const hidden = await createProduct({ stock: 5 });
+    await env.DB.prepare("UPDATE products SET active = 0 WHERE id = ?").bind(hidden.id).run();
+    const res = await call(null, "GET", `/catalogue/stock?ids=${shown.id},${hidden.id}`);
+    expect(res.status).toBe(200);
+    // Left out, as a product that does not exist: the same answer a stranger's guess gets.
+    expect(res.body.data).toEqual({ [shown.id]: 4 });
+    expect((await call(null, "GET", `/catalogue/stock?ids=${hidden.id}`)).body.data).toEqual({});
+  });
 });
 
 describe("the catalogue version is read ahead", () => {

@@ -13,7 +13,7 @@ import {
 } from "../../worker/backend/services/payment-providers";
 import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
 import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
-import { networkKey } from "../../worker/backend/services/rate-limit";
+import { networkKey } from "../../worker/lib/network";
 import type { Env } from "../../worker/env";
 import {
   address,
@@ -28,9 +28,15 @@ import {
 
 const RETURN = "/en/payment-status";
 
-/** The backend as a production deployment configured by the README would run it. */
+/** The backend as a production deployment configured by the README would run it (its public origin set). */
 function productionEnv(extra: Partial<Env> = {}): Env {
-  return { ...env, ENVIRONMENT: "production", PAYMENT_PROVIDER: undefined, ...extra } as Env;
+  return {
+    ...env,
+    ENVIRONMENT: "production",
+    PUBLIC_ORIGIN: "https://souq.example",
+    PAYMENT_PROVIDER: undefined,
+    ...extra,
+  } as Env;
 }
 
 async function backendAs(

@@ -197,6 +197,26 @@ describe("POST /api/rum", () => {
       expect((await post(beacon([good.metrics[3]]))).status).toBe(204);
     },
   );
+
+  it(
+    "field-data flood: rotating IPv6 addresses inside one /64 is one network",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      await awayFromMinuteEdge(5_000);
+      // One subscriber's /64, a fresh interface id for every beacon (as a privacy address rotates).
+      const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+      const host = () => Array.from({ length: 4 }, () => Math.floor(Math.random() * 0xffff).toString(16)).join(":");
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i++)
+        statuses.push((await post(beacon([good.metrics[3]]), { "cf-connecting-ip": `${prefix}:${host()}` })).status);
+      expect(statuses.slice(0, 60).every((s) => s === 204)).toBe(true);
+      expect(statuses[60]).toBe(429);
+      // The next /64 is another subscriber.
+      expect((await post(beacon([good.metrics[3]]), { "cf-connecting-ip": `2001:db8:ffff:${host()}:1` })).status).toBe(
+        204,
+      );
+    },
+  );
 });
 
 describe("GET /backend/admin/rum", () => {

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { LOCAL_PUBLIC_ORIGIN, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
 import { applyMigrations, runSeed } from "../../scripts/seed.ts";
 
 // What the global setup (global-setup.ts) provides to the built project's tests.
@@ -119,18 +119,22 @@ export function copySeededDatabase(persistDir: string, template?: string): void 
  * One more worker of the test's own on a free port, with a database of its own: a copy of the
  * seeded one (the demo catalogue), or empty (no migrations), so that anything it answered from its
  * own D1 would fail. `template` is the seeded database to copy (the global setup passes it; tests
- * get the run's).
+ * get the run's). `ready` tells when it has started (startWorker's; a 2xx by default).
  */
 export async function startExtraWorker(
   vars: Record<string, string>,
-  { database, template }: { database: "seeded" | "empty"; template?: string },
+  {
+    database,
+    template,
+    ready,
+  }: { database: "seeded" | "empty"; template?: string; ready?: (res: Response) => boolean },
 ): Promise<{ worker: RunningWorker; stop: () => void; persistDir: string }> {
   const persistDir = mkdtempSync(join(tmpdir(), "souq-extra-worker-"));
   try {
     if (database === "seeded") copySeededDatabase(persistDir, template);
     // No request log: nothing reads it, and each line is a round trip to wrangler's Node process.
     // Warnings and errors still reach `output()`.
-    const worker = await startWorker({ port: "any", persistDir, vars, logLevel: "warn" });
+    const worker = await startWorker({ port: "any", persistDir, vars, logLevel: "warn", ready });
     return {
       worker,
       persistDir,
@@ -147,7 +151,7 @@ export async function startExtraWorker(
 
 /**
  * A second worker configured as README's deployment steps leave a shop with no payment provider:
- * ENVIRONMENT=production and the secrets set, on a fresh seeded database of its own.
+ * ENVIRONMENT=production, the secrets and the public origin set, on a fresh seeded database of its own.
  */
 export function startProductionWorker(): Promise<{ worker: RunningWorker; stop: () => void }> {
   return startExtraWorker(
@@ -155,6 +159,7 @@ export function startProductionWorker(): Promise<{ worker: RunningWorker; stop: 
       ENVIRONMENT: "production",
       AUTH_PEPPER: "production-pepper-for-the-test",
       PAYMENT_SECRET: "production-webhook-secret-for-the-test",
+      PUBLIC_ORIGIN: LOCAL_PUBLIC_ORIGIN,
     },
     { database: "seeded" },
   );

@@ -12,6 +12,7 @@ import {
   type RumBeacon,
 } from "../../contract/rum";
 import { rumBodyLimit } from "../lib/body-limit";
+import { clientIp } from "../lib/network";
 import { recordBeacon } from "../lib/rum-store";
 import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
@@ -53,8 +54,9 @@ rumApi.post(
   rumBodyLimit(),
   async (c, next) => {
     // Per network, before the body is read; without the binding (an operator who left it out) no limit.
-    const ip = c.req.header("cf-connecting-ip") ?? "unknown";
-    if (c.env.RUM_LIMITER && !(await c.env.RUM_LIMITER.limit({ key: `rum:ip:${ip}` })).success)
+    // An IPv6 subscriber holds a whole /64: counted by address, each beacon could take a fresh one.
+    const network = clientIp((name) => c.req.header(name));
+    if (c.env.RUM_LIMITER && !(await c.env.RUM_LIMITER.limit({ key: `rum:ip:${network}` })).success)
       return c.json({ message: "Too many reports." }, 429);
     await next();
   },

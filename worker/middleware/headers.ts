@@ -21,14 +21,21 @@ const cspFor = new Map<string, MiddlewareHandler<HonoEnv>>();
 
 /**
  * Security headers on every response, the lookup origin allowed to `connect-src` when
- * LOOKUP_URL names one (one middleware per distinct value, made once).
+ * LOOKUP_URL names one (one middleware per distinct value, made once). A response that set its
+ * own Content-Security-Policy keeps it: those are stricter than the pages' (an uploaded image or
+ * the generated art, `default-src 'none'`), and the pages' policy would let scripts run in them.
  */
-export const securityHeaders = (): MiddlewareHandler<HonoEnv> => (c, next) => {
+export const securityHeaders = (): MiddlewareHandler<HonoEnv> => async (c, next) => {
   const lookup = lookupBase(c.env);
   const origin = lookup ? new URL(lookup).origin : "";
   let handler = cspFor.get(origin);
   if (!handler) cspFor.set(origin, (handler = headersWith(origin ? [origin] : [])));
-  return handler(c, next);
+  let own: string | null = null;
+  await handler(c, async () => {
+    await next();
+    own = c.res.headers.get("content-security-policy");
+  });
+  if (own) c.res.headers.set("content-security-policy", own);
 };
 
 /**

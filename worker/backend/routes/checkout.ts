@@ -7,21 +7,8 @@ import { cartOwner, ownerKey } from "../identity";
 import { checkoutOptions, PAYMENT_METHODS, placeOrder, SHIPPING_METHODS } from "../services/checkout";
 import { presentOrder } from "../services/orders";
 import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
+import { publicOrigin } from "../../lib/public-origin";
 import { validate } from "../../lib/validate";
-
-/**
- * The shop's origin a browser's checkout came from (its `Origin` header), kept with the order for
- * the links of its messages when PUBLIC_ORIGIN is not set; null when absent or not http(s).
- */
-function siteOrigin(header: string | undefined): string | null {
-  if (!header) return null;
-  try {
-    const url = new URL(header);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Checkout: GET /checkout/options, POST /checkout. */
 export const checkoutRoutes = new Hono<BackendEnv>();
@@ -48,7 +35,9 @@ checkoutRoutes.post(
     // An order holds stock: placing them is counted per network and per shopper.
     const network = requestNetwork(c);
     await enforceLimits(c, "SHOP_LIMITER", [`checkout:ip:${network}`, `checkout:owner:${ownerKey(owner)}`]);
-    const origin = { networkHash: await hashedNetwork(c.env, network), siteOrigin: siteOrigin(c.req.header("origin")) };
+    // The links of the order's messages: the shop's configured origin, or in development and test
+    // this worker's own URL; never the request's Origin header, which any client can write.
+    const origin = { networkHash: await hashedNetwork(c.env, network), siteOrigin: publicOrigin(c.env, c.req.url) };
     const { order, created } = await placeOrder(c.env.DB, c.env, owner, c.req.valid("json"), lang, origin);
     return ok(c, await presentOrder(c.env.DB, order, lang), { status: created ? 201 : 200 });
   },

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
+import { publicOrigin } from "../../lib/public-origin";
 import { cartOwner, ownerKey } from "../identity";
 import { findOrderByNumber, ownsOrder } from "../services/orders";
 import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
@@ -174,7 +175,7 @@ paymentsRoutes.post(
     const owner = await cartOwner(c);
     // Each start is a call to the gateway and touches the order's hold: counted per network and per shopper.
     await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
-    const origin = c.env.PUBLIC_ORIGIN || new URL(c.req.url).origin;
+    const origin = publicOrigin(c.env, c.req.url);
     return ok(
       c,
       await startPayment(

@@ -1101,10 +1101,14 @@ export async function productArtFacts(db: D1Database, slug: string): Promise<Pro
     .first<ProductArtFacts>();
 }
 
-/** The stock of these products now, by id (a product that is gone is left out). */
+/**
+ * The stock of these products now, by id. A product that is gone or hidden is left out: a hidden
+ * product does not exist to the public (its page is a 404), so its stock is not told either, and
+ * the page cache reads a missing product as a changed count and renders the page again.
+ */
 export async function stockOf(db: D1Database, ids: number[]): Promise<Map<number, number>> {
   const { results } = await db
-    .prepare("SELECT id, stock FROM products WHERE id IN (SELECT value FROM json_each(?1))")
+    .prepare("SELECT id, stock FROM products WHERE id IN (SELECT value FROM json_each(?1)) AND active = 1")
     .bind(JSON.stringify(ids))
     .all<{ id: number; stock: number }>();
   return new Map(results.map((r) => [r.id, r.stock]));

@@ -244,7 +244,11 @@ async function refuseTooManyHolds(
 /** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
 export interface OrderOrigin {
   networkHash: string | null;
-  /** The shop's origin the order was placed through (its messages link there without PUBLIC_ORIGIN). */
+  /**
+   * The shop's own origin the order was placed through (lib/public-origin.ts: PUBLIC_ORIGIN, or
+   * the worker's URL in development and test; never a request header). Messages link there only
+   * in development and test; production links to PUBLIC_ORIGIN whatever the row says.
+   */
   siteOrigin?: string | null;
 }
 

@@ -22,20 +22,62 @@ export interface RenderedMessage {
   html: string | null;
 }
 
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
 /** Fills `{{name}}` placeholders; an unknown one stays visible rather than vanishing. */
 export function fill(template: string, params: Record<string, string>): string {
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, key: string) => params[key] ?? whole);
+  return template.replace(PLACEHOLDER, (whole, key: string) => params[key] ?? whole);
 }
 
-/** A small, safe HTML email: each line a paragraph, URLs as links, in the language's direction. */
-export function emailHtml(lang: Lang, subject: string, lines: string[]): string {
+/**
+ * The parameters that are links: the URLs the shop builds itself (`url`, `orderUrl`,
+ * `trackingUrl`...). Only these become links in the HTML; every other value, and the template's
+ * own text, stays text, so nothing a shopper or staff member typed is ever made clickable.
+ */
+const isLinkParam = (key: string) => /^url$|Url$/.test(key);
+
+/** An absolute http(s) URL, the only kind of link a message carries. */
+function isWebUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === "https:" || protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+/** A template line as HTML: its text escaped, its link parameters as links. */
+export function fillHtml(template: string, params: Record<string, string>): string {
+  let html = "";
+  let from = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    html += escapeHtml(template.slice(from, match.index));
+    const key = match[1]!;
+    const value = params[key];
+    if (value === undefined) html += escapeHtml(match[0]);
+    else if (isLinkParam(key) && isWebUrl(value))
+      html += `<a href="${escapeHtml(value)}" style="color:#0b5cad">${escapeHtml(value)}</a>`;
+    else html += escapeHtml(value);
+    from = match.index + match[0].length;
+  }
+  return html + escapeHtml(template.slice(from));
+}
+
+/**
+ * The name a message greets its shopper by: the first word of what they typed, when it reads as
+ * a name (letters, marks, an apostrophe or hyphen, at most a trailing dot). Anything else (a URL,
+ * a domain, markup) is left out and the greeting has no name: a mail client makes links of what
+ * looks like an address even in plain text, and the greeting is the shop's own voice.
+ */
+export function greetingName(typed: string): string {
+  const first = typed.trim().split(/\s+/)[0] ?? "";
+  return first.length <= 40 && /^[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*\.?$/u.test(first) ? first : "";
+}
+
+/** A small, safe HTML email: each line (already HTML, from `fillHtml`) a paragraph, in the language's direction. */
+export function emailHtml(lang: Lang, subject: string, htmlLines: string[]): string {
   const dir = lang === "ar" ? "rtl" : "ltr";
-  const paragraphs = lines
-    .map((line) =>
-      escapeHtml(line).replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}" style="color:#0b5cad">${url}</a>`),
-    )
-    .map((line) => `<p style="margin:0 0 16px">${line}</p>`)
-    .join("");
+  const paragraphs = htmlLines.map((line) => `<p style="margin:0 0 16px">${line}</p>`).join("");
   return (
     `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="margin:0;padding:24px;background:#f5f6f8;font-family:system-ui,'Segoe UI',Tahoma,sans-serif;color:#1c1f24">` +
@@ -47,13 +89,13 @@ export function emailHtml(lang: Lang, subject: string, lines: string[]): string 
 /** A one-time code or account notice (verify, reset, accountExists, emailChanged, staff). */
 export function renderCodeMessage(lang: Lang, template: CodeTemplate, code: string): RenderedMessage {
   const { subject, text } = MAIL[lang].code[template];
-  const body = fill(text, { code });
-  return { subject, text: body, html: emailHtml(lang, subject, [body]) };
+  return { subject, text: fill(text, { code }), html: emailHtml(lang, subject, [fillHtml(text, { code })]) };
 }
 
 /**
  * An order message. Email: a greeting, the message, a link to the order; SMS: the short form.
- * `params` fills the template (number, total, amount, carrier, urls...).
+ * `params` fills the template (number, total, amount, carrier, urls...); `name` is what the
+ * shopper typed, and the greeting keeps it only when it reads as a name (`greetingName`).
  */
 export function renderOrderMessage(
   lang: Lang,
@@ -65,10 +107,19 @@ export function renderOrderMessage(
   const messages = mail.order[template];
   const subject = fill(messages.subject, params);
   if (channel === "sms") return { subject, text: fill(messages.sms, { ...params, url: params.orderUrl }), html: null };
-  const lines = [
-    fill(mail.greeting, params),
-    fill(messages.text, params),
-    fill(mail.orderLink, { url: params.orderUrl }),
+  const name = greetingName(params.name);
+  const lines: [string, Record<string, string>][] = [
+    name ? [mail.greeting, { name }] : [mail.greetingNoName, {}],
+    [messages.text, params],
+    [mail.orderLink, { url: params.orderUrl }],
   ];
-  return { subject, text: [...lines, mail.signature].join("\n\n"), html: emailHtml(lang, subject, lines) };
+  return {
+    subject,
+    text: [...lines.map(([line, values]) => fill(line, values)), mail.signature].join("\n\n"),
+    html: emailHtml(
+      lang,
+      subject,
+      lines.map(([line, values]) => fillHtml(line, values)),
+    ),
+  };
 }

@@ -1,5 +1,7 @@
 import type { Env } from "../../env";
+import { DELIVERY_COUNTRIES, isDeliveryPhone } from "../../../contract/delivery";
 import { SHOP_TIME_ZONE } from "../../../contract/locale";
+import { publicOrigin } from "../../lib/public-origin";
 import type { Lang } from "../env";
 import { trackingUrl } from "./carriers";
 import { commerceSettings } from "./checkout";
@@ -9,7 +11,8 @@ import { parseAddress } from "./orders";
 
 /**
  * Order messages (issue 21): what an order event owes its shopper, by email and, where the order
- * has a phone, by SMS, in the language they checked out in.
+ * has a phone of a country the shop delivers to (contract/delivery.ts), by SMS, in the language
+ * they checked out in.
  *
  * The path of a message:
  * 1. `notifyStatements` — rows in `notifications`, run IN THE SAME `db.batch` as the event they
@@ -56,7 +59,7 @@ export interface NotificationJob {
 
 /**
  * The statements that owe the order's shopper a `kind` message: an email, and an SMS when the
- * order has a phone. `ref` tells apart events of one kind (each refund, each return);
+ * order has a phone of a delivery country (`deliveryPhoneSql`). `ref` tells apart events of one kind (each refund, each return);
  * `detail` carries what the message says beyond the order (e.g. `{ amount }` in halalas).
  */
 export function notifyStatements(
@@ -76,7 +79,20 @@ export function notifyStatements(
       )
       .bind("id" in order ? order.id : order.number, kind, suffix, detail);
   const phone = "NULLIF(TRIM(COALESCE(phone, json_extract(address, '$.phone'), '')), '')";
-  return [insert("email", "email"), insert("sms", phone, ` AND ${phone} IS NOT NULL`)];
+  return [insert("email", "email"), insert("sms", phone, ` AND ${phone} IS NOT NULL AND ${deliveryPhoneSql(phone)}`)];
+}
+
+/**
+ * `isDeliveryPhone` (contract/delivery.ts) as SQL over a stored number: `+` or `00` and the code
+ * of a country the shop delivers to, or the home country's national form (0 then not 0). A
+ * number of any other country is owed no SMS, only the email.
+ */
+export function deliveryPhoneSql(expr: string): string {
+  const forms = [
+    ...DELIVERY_COUNTRIES.flatMap((c) => [`+${c.callingCode}[0-9]*`, `00${c.callingCode}[0-9]*`]),
+    "0[1-9]*",
+  ];
+  return `(${forms.map((form) => `${expr} GLOB '${form}'`).join(" OR ")})`;
 }
 
 /**
@@ -108,6 +124,8 @@ export async function flushNotifications(
 }
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+/** The error of an SMS row whose number is not of a delivery country: never sent, never retried. */
+const NOT_DELIVERY_COUNTRY = "not_delivery_country";
 /** A claim older than this is a consumer that died mid-send: the row may be claimed again. */
 const CLAIM_STALE_MINUTES = 5;
 
@@ -154,9 +172,13 @@ function formatMoment(iso: string | null, lang: Lang, withTime: boolean): string
   }).format(new Date(iso));
 }
 
-/** Where the links of a message point: PUBLIC_ORIGIN, else the origin the order was placed through. */
-function linksOf(env: Pick<Env, "PUBLIC_ORIGIN">, order: MessageOrder, lang: Lang) {
-  const origin = (env.PUBLIC_ORIGIN || order.site_origin || "").replace(/\/+$/, "");
+/**
+ * Where the links of a message point: the shop's public origin (lib/public-origin.ts). In
+ * production that is PUBLIC_ORIGIN alone, whatever the order row says; in development and test
+ * without it, the worker's own URL the order was placed through.
+ */
+function linksOf(env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">, order: MessageOrder, lang: Lang) {
+  const origin = publicOrigin(env, order.site_origin);
   const number = encodeURIComponent(order.number);
   return {
     orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}`,
@@ -173,7 +195,7 @@ function templateOf(row: NotificationRow, detail: Record<string, unknown>): Orde
 
 /** Renders a claimed row from its order, in the shopper's language. */
 async function renderNotification(
-  env: Pick<Env, "DB" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS">,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS">,
   row: NotificationRow,
 ): Promise<RenderedMessage | null> {
   const order = await env.DB.prepare(
@@ -186,7 +208,8 @@ async function renderNotification(
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
   const lang = row.lang;
   const links = linksOf(env, order, lang);
-  const name = (parseAddress(order.address).name || "").split(/\s+/)[0] ?? "";
+  // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
+  const name = parseAddress(order.address).name || "";
   const returnDays = commerceSettings(env).returnWindowDays;
   // A refund's message links its credit note (issued in the refund's own batch).
   const creditNote =
@@ -238,6 +261,15 @@ export async function deliverNotification(
     .bind(id)
     .first<NotificationRow>();
   if (!row) return "skipped";
+  // A row written before the rule, or by hand: no SMS outside the delivery countries.
+  if (row.channel === "sms" && !isDeliveryPhone(row.recipient)) {
+    await env.DB.prepare(
+      `UPDATE notifications SET status = 'dead', last_error = '${NOT_DELIVERY_COUNTRY}', updated_at = ${NOW} WHERE id = ?`,
+    )
+      .bind(id)
+      .run();
+    return "skipped";
+  }
   try {
     const content = await renderNotification(env, row);
     if (!content) {
@@ -326,7 +358,8 @@ export async function sweepNotifications(env: Pick<Env, "DB" | "NOTIFICATIONS">)
     ),
     env.DB.prepare(
       `UPDATE notifications SET status = 'queued', enqueued_at = NULL, rounds = rounds + 1, updated_at = ${NOW}
-       WHERE status = 'dead' AND rounds < ${MAX_ROUNDS} AND last_error IS NOT 'order_gone' AND updated_at < ${minutesAgo(DEAD_ROUND_MINUTES)}`,
+       WHERE status = 'dead' AND rounds < ${MAX_ROUNDS} AND last_error IS NOT 'order_gone' AND last_error IS NOT '${NOT_DELIVERY_COUNTRY}'
+         AND updated_at < ${minutesAgo(DEAD_ROUND_MINUTES)}`,
     ),
   ]);
   let sent = 0;
