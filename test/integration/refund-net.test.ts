@@ -177,6 +177,29 @@ describe("returns refund what was paid, not list price", () => {
     },
   );
 
+  it("partial returns asked for at once: racing requests together never claim more than what was paid for the line", async () => {
+    const [shopper, manager] = await Promise.all([newUser(), newStaff("manager")]);
+    const order = await buyWithCode(shopper, await percentCode(7), [[10003, 4]]);
+    const net = (await call(shopper, "GET", `/orders/${order.number}`)).body.data.items[0].net_total as number;
+    expect(net).toBe(order.total - order.shipping);
+    await deliver(manager, order.number);
+    const ask = () =>
+      call(shopper, "POST", `/orders/${order.number}/returns`, {
+        items: [{ product_id: order.products[0].id, quantity: 1, reason: "damaged" }],
+      });
+    const answers = await Promise.all([ask(), ask(), ask(), ask()]);
+    expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
+    // Whatever got through (a request that lost a race is asked to try again), then the rest.
+    for (const _ of answers.filter((a) => a.status === 409)) expect((await ask()).status).toBe(201);
+    const returns = (await call(shopper, "GET", `/orders/${order.number}`)).body.data.self_service.returns as {
+      amount: number;
+      items: { amount: number }[];
+    }[];
+    expect(returns).toHaveLength(4);
+    for (const r of returns) expect(r.amount).toBe(r.items.reduce((s, l) => s + l.amount, 0));
+    expect(returns.reduce((s, r) => s + r.amount, 0)).toBe(net);
+  });
+
   it("a cancellation after a discount refunds exactly what was paid, shipping included", async () => {
     const shopper = await newUser();
     const order = await buyWithCode(shopper, await fixedCode(15000, 30000), [[14900, 3]]);
