@@ -128,6 +128,31 @@ beforeAll(async () => {
       .bind(promoId, orderId, `old${index}@example.com`)
       .run();
   }
+  // Returns asked for under the old schema, priced at list price: one open on the review's first
+  // order (1 of 2 units at 449 SAR), one refunded already on the second (its amount is history).
+  const item = async (number: string) =>
+    (await db()
+      .prepare(
+        "SELECT oi.id, oi.product_id, oi.order_id FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.number = ?",
+      )
+      .bind(number)
+      .first<{ id: number; product_id: number; order_id: number }>())!;
+  for (const [number, id, status, quantity, amount] of [
+    ["SQ-OLD0000", "ret_old_open", "approved", 1, 44900],
+    ["SQ-OLD0001", "ret_old_done", "refunded", 1, 14900],
+  ] as const) {
+    const line = await item(number);
+    await db().batch([
+      db()
+        .prepare("INSERT INTO returns (id, order_id, status, amount) VALUES (?, ?, ?, ?)")
+        .bind(id, line.order_id, status, amount),
+      db()
+        .prepare(
+          "INSERT INTO return_items (return_id, order_item_id, product_id, quantity, reason, amount, within) VALUES (?, ?, ?, ?, 'damaged', ?, 1)",
+        )
+        .bind(id, line.id, line.product_id, quantity, amount),
+    ]);
+  }
   await applyD1Migrations(db(), env.TEST_MIGRATIONS);
 });
 
@@ -170,6 +195,28 @@ describe("migration 0026 on orders placed before it", () => {
     expect(byOrder.get("SQ-OLD0000")!.map((l) => l.net_total)).toEqual([49800]);
     expect(byOrder.get("SQ-OLD0001")!.map((l) => l.net_total)).toEqual([29700]);
     expect(byOrder.get("SQ-OLD0003")!.map((l) => l.net_total)).toEqual([0, 0]);
+  });
+
+  it("an old return not refunded yet is repriced to its units' share of what was paid, the old amount kept on the timeline; a refunded one is left as it was", async () => {
+    const rows = await db()
+      .prepare(
+        "SELECT r.id, r.amount, (SELECT SUM(amount) FROM return_items WHERE return_id = r.id) AS lines FROM returns r ORDER BY r.id",
+      )
+      .all<{ id: string; amount: number; lines: number }>();
+    expect(rows.results).toEqual([
+      { id: "ret_old_done", amount: 14900, lines: 14900 },
+      { id: "ret_old_open", amount: 24900, lines: 24900 },
+    ]);
+    const events = await db()
+      .prepare("SELECT type, detail, actor FROM order_events WHERE type = 'return_repriced'")
+      .all<{ type: string; detail: string; actor: string }>();
+    expect(events.results.map((e) => ({ ...e, detail: JSON.parse(e.detail) }))).toEqual([
+      {
+        type: "return_repriced",
+        detail: { return_id: "ret_old_open", amount_before: 44900, amount: 24900 },
+        actor: "system",
+      },
+    ]);
   });
 
   it("old redemptions get the order's delivery phone as the per-customer guard counts it", async () => {

@@ -24,6 +24,36 @@ FROM (
 ) AS shares
 WHERE shares.id = order_items.id AND order_items.net_total IS NULL;
 
+-- Returns asked for before this column and not refunded yet were priced at list price: each of
+-- their lines becomes its units' share of the line's net (rounded down, so the order's open returns
+-- never add up to more than was paid). The amount they had stays on the order's timeline in a
+-- `return_repriced` line. A return whose share rounds to nothing keeps its amount (a return
+-- must have one) and refundOrder's cap on what is left to refund still applies to it.
+INSERT INTO order_events (order_id, type, detail, actor)
+SELECT r.id_order, 'return_repriced', json_object('return_id', r.id, 'amount_before', r.amount, 'amount', r.net), 'system'
+FROM (
+  SELECT r.order_id AS id_order, r.id, r.amount,
+    (SELECT SUM(oi.net_total * ri.quantity / oi.quantity) FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+     WHERE ri.return_id = r.id) AS net
+  FROM returns r WHERE r.status IN ('requested', 'approved', 'received')
+) r
+WHERE r.net > 0 AND r.net <> r.amount;
+
+UPDATE return_items SET amount = (
+  SELECT oi.net_total * return_items.quantity / oi.quantity FROM order_items oi WHERE oi.id = return_items.order_item_id
+)
+WHERE return_id IN (
+  SELECT r.id FROM returns r
+  WHERE r.status IN ('requested', 'approved', 'received')
+    AND (SELECT SUM(oi.net_total * ri.quantity / oi.quantity) FROM return_items ri
+         JOIN order_items oi ON oi.id = ri.order_item_id WHERE ri.return_id = r.id) > 0
+);
+
+UPDATE returns SET amount = (SELECT SUM(amount) FROM return_items WHERE return_id = returns.id), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+WHERE status IN ('requested', 'approved', 'received')
+  AND (SELECT SUM(oi.net_total * ri.quantity / oi.quantity) FROM return_items ri
+       JOIN order_items oi ON oi.id = ri.order_item_id WHERE ri.return_id = returns.id) > 0;
+
 -- A per-customer promo limit also counts the order's delivery phone: a new account (or checkout
 -- email) with the same phone is the same customer. Kept as services/promo.ts `promoPhoneKey` writes
 -- it: digits only, without the international prefix (00 or +), a Saudi national number (0 then
