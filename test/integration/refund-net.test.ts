@@ -200,6 +200,20 @@ describe("returns refund what was paid, not list price", () => {
     expect(returns.reduce((s, r) => s + r.amount, 0)).toBe(net);
   });
 
+  it("a return of goods nothing was paid for (a 100% code) is answered plainly: nothing to refund", async () => {
+    const [shopper, manager] = await Promise.all([newUser("ar"), newStaff("manager")]);
+    const order = await buyWithCode(shopper, await percentCode(100), [[5000, 1]]);
+    expect(order.total).toBe(order.shipping);
+    await deliver(manager, order.number);
+    const asked = await call(shopper, "POST", `/orders/${order.number}/returns`, {
+      items: [{ product_id: order.products[0].id, quantity: 1, reason: "damaged" }],
+    });
+    expect(asked.status).toBe(409);
+    expect(asked.body.message).toBe(
+      "لم يُدفع أي مبلغ مقابل هذه المنتجات بعد الخصم، فلا يوجد ما يُسترد. تواصل معنا بشأنها.",
+    );
+  });
+
   it("a cancellation after a discount refunds exactly what was paid, shipping included", async () => {
     const shopper = await newUser();
     const order = await buyWithCode(shopper, await fixedCode(15000, 30000), [[14900, 3]]);
