@@ -121,7 +121,8 @@ export interface ConsoleOrder extends Totals {
   /** Whether contact data is shown masked to this caller. */
   masked: boolean;
   guest: boolean;
-  items: (OrderItem & { name_en: string; name_ar: string })[];
+  /** Each line with its net (what was paid for it after the discount: what returning it refunds). */
+  items: (OrderItem & { name_en: string; name_ar: string; net_total: number })[];
   promo_code: string | null;
   address: OrderAddress;
   shipping_method: string;

@@ -46,6 +46,12 @@ export interface OrderItem {
   quantity: number;
   unit_price: number;
   line_total: number;
+  /**
+   * What was paid for the line: its list total less its share of the order's discount. Returns
+   * and their refunds are worked out from it, never from the list price. The reference backend
+   * always answers it; a backend built to the shop's original spec may not.
+   */
+  net_total?: number;
 }
 
 /** What an order or a checkout costs, in minor units (halalas); prices include VAT. */

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { TaxDocument } from "../../contract/invoices";
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from "../../worker/backend/services/payment-providers/sandbox";
+import { allocate } from "../../worker/backend/services/money";
 import {
-  allocate,
   decodeZatcaQr,
   ensureDocuments,
   presentTaxDocument,

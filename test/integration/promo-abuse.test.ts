@@ -6,9 +6,9 @@ import { computeTotals, commerceSettings, writeOrder } from "../../worker/backen
 import { isoIn } from "../../worker/backend/services/orders";
 import type { CartOwner } from "../../worker/backend/identity";
 import { BackendError } from "../../worker/backend/http";
-import { awayFromMinuteEdge, COUNTING_TIMEOUT, freshIp } from "../support/accounts";
+import { awayFromMinuteEdge, COUNTING_TIMEOUT, freshIp, freshPhone } from "../support/accounts";
 import { seedCatalogue } from "../support/catalogue";
-import { address, call, createProduct, newGuest, newUser, type Shopper } from "../support/commerce";
+import { address, call, createProduct, newGuest, newUser, newVerifiedUser, type Shopper } from "../support/commerce";
 
 /**
  * Promo-code abuse (issue 17, L1): enumerating codes, and using a once-per-customer code more than
@@ -44,11 +44,11 @@ async function withCart(shopper: Shopper, halalas: number): Promise<Shopper> {
   return shopper;
 }
 
-const checkout = (shopper: Shopper, email = shopper.email) =>
+const checkout = (shopper: Shopper, email = shopper.email, deliverTo = address) =>
   call(shopper, "POST", "/checkout", {
     idempotency_key: crypto.randomUUID(),
     email,
-    address,
+    address: deliverTo,
     shipping_method: "standard",
     payment_method: "card",
   });
@@ -76,7 +76,7 @@ async function oncePerCustomerCode(): Promise<string> {
  * what a second checkout does when it passed the check before the batch while a first one was
  * committing (the race the review describes).
  */
-async function writeRacedOrder(user: Shopper, code: string, email: string) {
+async function writeRacedOrder(user: Shopper, code: string, email: string, deliverTo = address) {
   const owner: CartOwner = { userId: user.userId!, guestId: null };
   const contents = await cartContents(env.DB, owner, "en");
   const settings = commerceSettings(env);
@@ -85,12 +85,12 @@ async function writeRacedOrder(user: Shopper, code: string, email: string) {
     input: {
       idempotency_key: crypto.randomUUID(),
       email,
-      address,
+      address: deliverTo,
       shipping_method: "standard",
       payment_method: "card",
     },
     email,
-    address,
+    address: deliverTo,
     contents,
     totals: computeTotals(contents.subtotal, Math.floor(contents.subtotal / 10), "standard", settings),
     vatRate: settings.vatRate,
@@ -173,12 +173,12 @@ describe("promo-code abuse", () => {
 
   it("once-per-customer: a second account checking out with the first one's email, in any case, is refused", async () => {
     const code = await oncePerCustomerCode();
-    const first = await withCart(await newUser(), 20000);
+    const first = await withCart(await newVerifiedUser(), 20000);
     expect((await checkFrom(first, code, freshIp())).status).toBe(200);
     expect((await checkout(first, "Shared.Buyer@Example.com")).status).toBe(201);
-    const second = await withCart(await newUser(), 20000);
+    const second = await withCart(await newVerifiedUser(), 20000);
     expect((await checkFrom(second, code, freshIp())).status).toBe(200);
-    const placed = await checkout(second, "shared.buyer@EXAMPLE.COM");
+    const placed = await checkout(second, "shared.buyer@EXAMPLE.COM", { ...address, phone: freshPhone() });
     expect(placed.status).toBe(422);
     expect(placed.body.errors?.code).toEqual(["You have already used this promo code."]);
     expect(await count("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?", await promoId(code))).toBe(1);
@@ -187,21 +187,21 @@ describe("promo-code abuse", () => {
   it("once-per-customer race: the order batch itself refuses a second use by the same account or email, and writes nothing", async () => {
     const code = await oncePerCustomerCode();
     const id = await promoId(code);
-    const first = await withCart(await newUser(), 20000);
+    const first = await withCart(await newVerifiedUser(), 20000);
     expect((await checkFrom(first, code, freshIp())).status).toBe(200);
     expect((await checkout(first)).status).toBe(201);
 
     // The same account again, and another account with the same email in another case: each
     // batch was prepared as if the check before it had passed, as in a race.
     const again = await withCart(first, 20000);
-    const other = await withCart(await newUser(), 20000);
+    const other = await withCart(await newVerifiedUser(), 20000);
     for (const [who, email] of [
       [again, first.email],
       [other, first.email.toUpperCase()],
     ] as const) {
       const orders = await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?", who.userId!);
       const used = await count("SELECT used_count AS n FROM promo_codes WHERE id = ?", id);
-      const refusal = await writeRacedOrder(who, code, email).then(
+      const refusal = await writeRacedOrder(who, code, email, { ...address, phone: freshPhone() }).then(
         () => null,
         (err: unknown) => err,
       );
@@ -216,13 +216,13 @@ describe("promo-code abuse", () => {
     expect(await count("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?", id)).toBe(1);
 
     // The control: another account with its own email goes through the same path.
-    const third = await withCart(await newUser(), 20000);
-    expect((await writeRacedOrder(third, code, third.email)).created).toBe(true);
+    const third = await withCart(await newVerifiedUser(), 20000);
+    expect((await writeRacedOrder(third, code, third.email, { ...address, phone: freshPhone() })).created).toBe(true);
   });
 
   it("once-per-customer race: two checkouts of one account at once redeem the code once", async () => {
     const code = await oncePerCustomerCode();
-    const user = await withCart(await newUser(), 20000);
+    const user = await withCart(await newVerifiedUser(), 20000);
     expect((await checkFrom(user, code, freshIp())).status).toBe(200);
     const [a, b] = await Promise.all([checkout(user), checkout(user)]);
     expect([a.status, b.status].filter((s) => s === 201)).toHaveLength(1);
@@ -230,5 +230,60 @@ describe("promo-code abuse", () => {
     expect(
       await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ? AND promo_code = ?", user.userId!, code),
     ).toBe(1);
+  });
+
+  it("throw-away accounts: fresh unverified accounts cannot use a once-per-customer code; a verified account uses it once, and a second verified account with the same delivery phone is refused", async () => {
+    const code = await oncePerCustomerCode();
+    const id = await promoId(code);
+    // The review's attack: a new account with a made-up email for each order, never verified.
+    for (const lang of ["en", "ar", "en"] as const) {
+      const fresh = await withCart(await newUser(lang), 20000);
+      const refused = await checkFrom(fresh, code, freshIp());
+      expect(refused.status).toBe(422);
+      const message =
+        lang === "en"
+          ? "Verify your account to use this promo code: enter the code we send to your email or phone."
+          : "أكّد حسابك لاستخدام رمز الخصم هذا: أدخل الرمز الذي نرسله إلى بريدك الإلكتروني أو هاتفك.";
+      expect(refused.body).toEqual({ message, errors: { code: [message] } });
+      // The code put on its cart some other way is refused at checkout too, with no order written.
+      await env.DB.prepare("UPDATE carts SET promo_code = ? WHERE user_id = ?").bind(code, fresh.userId).run();
+      const placed = await checkout(fresh, fresh.email, { ...address, phone: freshPhone() });
+      expect(placed.status).toBe(422);
+      expect(placed.body.errors?.code).toEqual([message]);
+      expect(await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?", fresh.userId!)).toBe(0);
+      // And the order batch itself refuses it, as if the checks before it had passed.
+      const raced = await writeRacedOrder(fresh, code, fresh.email, { ...address, phone: freshPhone() }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(raced).toBeInstanceOf(BackendError);
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?", id)).toBe(0);
+
+    // A verified account uses it once.
+    const phone = freshPhone();
+    const verified = await withCart(await newVerifiedUser(), 20000);
+    expect((await checkFrom(verified, code, freshIp())).status).toBe(200);
+    expect((await checkout(verified, verified.email, { ...address, phone })).status).toBe(201);
+
+    // A second verified account, its own email, the same delivery phone written the national way.
+    const national = `0${phone.slice(4)}`;
+    const second = await withCart(await newVerifiedUser("ar"), 20000);
+    expect((await checkFrom(second, code, freshIp())).status).toBe(200);
+    const again = await checkout(second, second.email, { ...address, phone: national });
+    expect(again.status).toBe(422);
+    expect(again.body.errors?.code).toEqual(["لقد استخدمت رمز الخصم هذا من قبل."]);
+    expect(await count("SELECT COUNT(*) AS n FROM orders WHERE user_id = ?", second.userId!)).toBe(0);
+    // The batch's own guard counts the phone too (a checkout that raced past the check).
+    const raced = await writeRacedOrder(second, code, second.email, { ...address, phone: `00${phone.slice(1)}` }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(raced).toBeInstanceOf(BackendError);
+    expect(await count("SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?", id)).toBe(1);
+
+    // The control: a verified account with its own email and phone.
+    const other = await withCart(await newVerifiedUser(), 20000);
+    expect((await checkout(other, other.email, { ...address, phone: freshPhone() })).status).toBe(201);
   });
 });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshIp } from "../support/accounts";
 import { seedCatalogue } from "../support/catalogue";
-import { address, call, createProduct, newGuest, newUser, type Shopper } from "../support/commerce";
+import { address, call, createProduct, newGuest, newVerifiedUser, type Shopper } from "../support/commerce";
 
 /** A shopper with a cart worth `halalas`. */
 async function cartWorth(halalas: number, shopper?: Shopper): Promise<Shopper> {
@@ -39,8 +39,8 @@ describe("promo codes", () => {
   });
 
   it("a percentage code answers discount_type 1 and the discount, and the cart applies it", async () => {
-    // WELCOME10 is once per customer, so for signed-in customers only.
-    const user = await cartWorth(15000, await newUser());
+    // WELCOME10 is once per customer, so for signed-in customers with a verified account only.
+    const user = await cartWorth(15000, await newVerifiedUser());
     const checked = await check(user, "WELCOME10");
     expect(checked.status).toBe(200);
     expect(checked.body.data).toMatchObject({ code: "WELCOME10", discount_type: 1, discount: 1500 });
@@ -54,7 +54,7 @@ describe("promo codes", () => {
   });
 
   it("codes are matched without regard to case", async () => {
-    const user = await cartWorth(15000, await newUser());
+    const user = await cartWorth(15000, await newVerifiedUser());
     expect((await check(user, "  welcome10 ")).body.data.code).toBe("WELCOME10");
     expect((await check(await cartWorth(40000), " save50")).body.data.code).toBe("SAVE50");
   });
@@ -69,7 +69,7 @@ describe("promo codes", () => {
   });
 
   it("a percentage discount respects its cap", async () => {
-    const user = await cartWorth(200000, await newUser());
+    const user = await cartWorth(200000, await newVerifiedUser());
     expect((await check(user, "RAMADAN15")).body.data).toMatchObject({ discount_type: 1, discount: 15000 });
   });
 
@@ -86,7 +86,7 @@ describe("promo codes", () => {
   });
 
   it("an order below the minimum is refused naming the minimum", async () => {
-    const user = await cartWorth(5000, await newUser());
+    const user = await cartWorth(5000, await newVerifiedUser());
     const refused = await check(user, "WELCOME10");
     expect(refused.status).toBe(422);
     expect(refused.body.errors?.code).toEqual(["This promo code needs a minimum order of 100 SAR."]);
@@ -122,7 +122,7 @@ describe("promo codes", () => {
   });
 
   it("a shopper cannot use a code past their per-user limit", async () => {
-    const user = await cartWorth(20000, await newUser());
+    const user = await cartWorth(20000, await newVerifiedUser());
     expect((await check(user, "WELCOME10")).status).toBe(200);
     const placed = await checkout(user);
     expect(placed.status).toBe(201);

@@ -157,3 +157,12 @@ export async function checkoutWith(
     ...extra,
   });
 }
+
+/** A signed-in user whose account is verified (a code to its email was entered), as `newUser` otherwise. */
+export async function newVerifiedUser(lang: "en" | "ar" = "en"): Promise<Shopper> {
+  const user = await newUser(lang);
+  await env.DB.prepare("UPDATE users SET verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+    .bind(user.userId)
+    .run();
+  return user;
+}

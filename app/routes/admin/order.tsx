@@ -306,6 +306,12 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                   <th scope="col" className="is-numeric">
                     {t("console.orders.lineTotal")}
                   </th>
+                  {/* What was paid for each line after the discount: what returning it refunds. */}
+                  {order.discount > 0 ? (
+                    <th scope="col" className="is-numeric">
+                      {t("console.orders.netTotal")}
+                    </th>
+                  ) : null}
                 </tr>
               </thead>
               <tbody>
@@ -317,6 +323,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                     <td className="is-numeric">{item.quantity}</td>
                     <td className="is-numeric">{money(item.unit_price)}</td>
                     <td className="is-numeric">{money(item.line_total)}</td>
+                    {order.discount > 0 ? <td className="is-numeric">{money(item.net_total)}</td> : null}
                   </tr>
                 ))}
               </tbody>

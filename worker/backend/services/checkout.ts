@@ -16,6 +16,7 @@ import {
 } from "./orders";
 import { flushNotifications, notifyStatements } from "./notifications";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
+import { lineNets } from "./money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
 
@@ -168,6 +169,14 @@ async function accountEmail(db: D1Database, userId: number): Promise<string | nu
   return row?.email ?? null;
 }
 
+async function isVerified(db: D1Database, userId: number): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT verified_at FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ verified_at: string | null }>();
+  return !!row?.verified_at;
+}
+
 async function findByIdempotencyKey(db: D1Database, owner: CartOwner, key: string): Promise<OrderRow | null> {
   const col = owner.userId !== null ? "user_id" : "guest_id";
   return db
@@ -297,7 +306,7 @@ export async function placeOrder(
   let promoId: number | null = null;
   let promoCode: string | null = null;
   if (contents.promoCode) {
-    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, email);
+    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, email, address.phone);
     if (!evaluated.ok) throw unprocessable({ code: [evaluated.message] }, evaluated.message);
     discount = evaluated.promo.discount;
     promoId = evaluated.row.id;
@@ -343,12 +352,17 @@ export interface OrderDraft {
 /**
  * The one batch that makes an order: insert it and its items, reserve each line's stock by a
  * conditional update followed by its guard row, redeem the promo code, delete the cart. Any
- * refused reservation aborts all of it.
+ * refused reservation aborts all of it. Each item keeps its net: its list total less its share of
+ * the discount, what returns and their credit notes give back.
  */
 export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ order: OrderRow; created: boolean }> {
   const { owner, input, email, address, contents, totals, reservedUntil, lang } = draft;
   const promoId = draft.promo?.id ?? null;
   const promoCode = draft.promo?.code ?? null;
+  const nets = lineNets(
+    contents.lines.map((l) => l.line_total),
+    totals.discount,
+  );
   for (let attempt = 0; attempt < 3; attempt++) {
     const number = newOrderNumber();
     const orderId = "(SELECT id FROM orders WHERE number = ?)";
@@ -385,15 +399,23 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           draft.vatRate,
         ),
     ];
-    for (const line of contents.lines) {
+    for (const [index, line] of contents.lines.entries()) {
       statements.push(
         db
           .prepare(
-            `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total)
-             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, ?, ? FROM products p WHERE p.id = ?`,
+            `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total, net_total)
+             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, ?, ?, ? FROM products p WHERE p.id = ?`,
           )
           // The prices the totals were computed from, so the items always add up to the order.
-          .bind(number, line.product.image, line.quantity, line.product.price, line.line_total, line.product_id),
+          .bind(
+            number,
+            line.product.image,
+            line.quantity,
+            line.product.price,
+            line.line_total,
+            nets[index],
+            line.product_id,
+          ),
         // The conditional reservation, then its guard row: changes() is 0 when the stock was
         // short, the guard's CHECK fails, and D1 rolls the whole batch back.
         db
@@ -414,7 +436,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"),
       ...notifyStatements(db, { number }, "placed"),
     );
-    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email));
+    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email, address.phone));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
 
     try {
@@ -433,9 +455,11 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         });
         throw unprocessable({ code: [message] }, message);
       }
-      // A concurrent checkout used this customer's last use of the code (guard in redeemPromoStatements).
+      // A concurrent checkout used this customer's last use of the code, or the account is not
+      // (or no longer) verified (guard in redeemPromoStatements).
       if (isPerCustomerLimit(err)) {
-        const message = promoMessage(lang, owner.userId === null ? "sign_in" : "per_user");
+        const reason = owner.userId === null ? "sign_in" : (await isVerified(db, owner.userId)) ? "per_user" : "verify";
+        const message = promoMessage(lang, reason);
         throw unprocessable({ code: [message] }, message);
       }
       throw err;

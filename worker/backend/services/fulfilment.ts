@@ -18,6 +18,7 @@ import {
   isFullyRefunded,
   isTransitionLost,
   maskEmail,
+  netsOfItems,
   orderEventStatement,
   parseAddress,
   paymentStatusFor,
@@ -400,6 +401,11 @@ async function refundsOf(db: D1Database, orderId: number): Promise<ConsoleRefund
   return results;
 }
 
+const itemsWithNets = (rows: Omit<OrderItemRow, "order_id">[], discount: number, lang: Lang) => {
+  const nets = netsOfItems(rows, discount);
+  return rows.map((i, index) => ({ ...i, net_total: nets[index], name: lang === "ar" ? i.name_ar : i.name_en }));
+};
+
 /** Street and building as support sees them: that there is one, not what it is. */
 const maskText = (value: string | null | undefined) => (value ? "•••" : value);
 
@@ -456,10 +462,8 @@ export async function consoleOrderDetail(
     phone: open ? order.phone : maskPhone(order.phone),
     masked: !open,
     guest: order.user_id === null,
-    items: (items.results as unknown as Omit<OrderItemRow, "order_id">[]).map((i) => ({
-      ...i,
-      name: lang === "ar" ? i.name_ar : i.name_en,
-    })),
+    // Each line's net (what was paid for it) beside its list total: what a return of it refunds.
+    items: itemsWithNets(items.results as unknown as Omit<OrderItemRow, "order_id">[], order.discount, lang),
     promo_code: order.promo_code,
     address: open
       ? address

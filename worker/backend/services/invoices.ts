@@ -3,6 +3,7 @@ import type { Lang } from "../env";
 import { BackendError } from "../http";
 import { say } from "../../lib/i18n";
 import { commerceSettings } from "./checkout";
+import { allocate } from "./money";
 import { parseAddress, type OrderItemRow, type OrderRow } from "./orders";
 import type {
   OrderDocuments,
@@ -200,25 +201,6 @@ export function decodeZatcaQr(base64: string): Record<number, string> {
     i += 2 + length;
   }
   return fields;
-}
-
-/**
- * Shares `total` out in proportion to `amounts` (which may include a negative discount), in whole
- * halalas by the largest remainder, so the shares add up exactly to `total`.
- */
-export function allocate(total: number, amounts: number[]): number[] {
-  const sum = amounts.reduce((a, b) => a + b, 0);
-  if (sum === 0) return amounts.map(() => 0);
-  const shares = amounts.map((a) => Math.floor((a * total) / sum));
-  const remainders = amounts.map((a, i) => ({ i, r: a * total - shares[i] * sum }));
-  let left = total - shares.reduce((a, b) => a + b, 0);
-  remainders.sort((x, y) => y.r - x.r || x.i - y.i);
-  for (const { i } of remainders) {
-    if (left <= 0) break;
-    shares[i] += 1;
-    left -= 1;
-  }
-  return shares;
 }
 
 const LINE_TEXT = {

@@ -5,6 +5,7 @@ import { notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { selfServiceOf } from "./returns";
 import { documentLinks } from "./invoices";
+import { lineNets } from "./money";
 import type {
   OrderStatus,
   PaymentStatus,
@@ -61,6 +62,21 @@ export interface OrderItemRow {
   quantity: number;
   unit_price: number;
   line_total: number;
+  /** Its list total less its share of the order's discount (migration 0026); see netsOfItems. */
+  net_total: number | null;
+}
+
+/**
+ * Each item's net, in the order of `items` (one order's): as stored at checkout, or for a line
+ * whose order kept none, the order's discount shared across its lines the same way checkout shares
+ * it (migration 0026 fills these in; this keeps a row written without one exact as well).
+ */
+export function netsOfItems(items: Pick<OrderItemRow, "line_total" | "net_total">[], discount: number): number[] {
+  if (items.every((i) => i.net_total !== null)) return items.map((i) => i.net_total!);
+  return lineNets(
+    items.map((i) => i.line_total),
+    discount,
+  );
 }
 
 export const nowIso = () => new Date().toISOString();
@@ -140,22 +156,23 @@ export async function presentOrders(
   const documents = await documentLinks(db, ids);
   return rows.map((row) => {
     const address = parseAddress(row.address);
+    const lines = itemRows.filter((i) => i.order_id === row.id);
+    const nets = netsOfItems(lines, row.discount);
     return {
       number: row.number,
       status: presentedStatus(row),
       created_at: row.created_at,
       email: opts.maskEmail ? maskEmail(row.email) : row.email,
-      items: itemRows
-        .filter((i) => i.order_id === row.id)
-        .map((i) => ({
-          product_id: i.product_id,
-          name: lang === "ar" ? i.name_ar : i.name_en,
-          slug: i.slug,
-          image: i.image,
-          quantity: i.quantity,
-          unit_price: i.unit_price,
-          line_total: i.line_total,
-        })),
+      items: lines.map((i, index) => ({
+        product_id: i.product_id,
+        name: lang === "ar" ? i.name_ar : i.name_en,
+        slug: i.slug,
+        image: i.image,
+        quantity: i.quantity,
+        unit_price: i.unit_price,
+        line_total: i.line_total,
+        net_total: nets[index],
+      })),
       subtotal: row.subtotal,
       discount: row.discount,
       shipping: row.shipping,

@@ -1,12 +1,15 @@
 import type { Lang } from "../env";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
+import { normalizePhone } from "../../../contract/inputs";
 
 /**
  * Promo codes: discount type 1 is a percentage (the default), 2 a fixed amount in halalas.
  * A code applies within its dates, from its minimum order, while its usage limit and the
- * customer's per-user limit allow. A code with a per-user limit is for signed-in customers only:
- * a guest id and an email cost nothing to change, an account is what "once per customer" counts.
+ * customer's per-user limit allow. A code with a per-user limit is for signed-in customers with a
+ * verified account only (one whose email or phone has answered a code): a guest id, an email and
+ * an unverified account cost nothing to make. Its uses are counted per account, per checkout email
+ * and per delivery phone, so a second account delivering to the same phone is the same customer.
  */
 
 export const DISCOUNT_PERCENT = 1;
@@ -40,7 +43,15 @@ export type PromoEvaluation =
   { ok: true; promo: AppliedPromo; row: PromoRow } | { ok: false; message: string; reason: PromoRefusal };
 
 export type PromoRefusal =
-  "unknown" | "not_started" | "expired" | "below_minimum" | "used_up" | "per_user" | "sign_in" | "empty_cart";
+  | "unknown"
+  | "not_started"
+  | "expired"
+  | "below_minimum"
+  | "used_up"
+  | "per_user"
+  | "sign_in"
+  | "verify"
+  | "empty_cart";
 
 const MESSAGES: Record<PromoRefusal, Bilingual> = {
   unknown: { en: "This promo code does not exist.", ar: "رمز الخصم هذا غير موجود." },
@@ -53,6 +64,10 @@ const MESSAGES: Record<PromoRefusal, Bilingual> = {
   used_up: { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." },
   per_user: { en: "You have already used this promo code.", ar: "لقد استخدمت رمز الخصم هذا من قبل." },
   sign_in: { en: "Sign in to use this promo code.", ar: "سجّل الدخول لاستخدام رمز الخصم هذا." },
+  verify: {
+    en: "Verify your account to use this promo code: enter the code we send to your email or phone.",
+    ar: "أكّد حسابك لاستخدام رمز الخصم هذا: أدخل الرمز الذي نرسله إلى بريدك الإلكتروني أو هاتفك.",
+  },
   empty_cart: {
     en: "Add products to your cart before applying a promo code.",
     ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم.",
@@ -75,17 +90,41 @@ export async function findPromo(db: D1Database, code: string): Promise<PromoRow 
 }
 
 /**
- * How often this signed-in customer has redeemed the code: by account, or by the checkout email
- * (case-insensitive, the column is NOCASE). The same count guards the order batch itself.
+ * A delivery phone as the per-customer count compares it: digits only, without the international
+ * prefix, a Saudi national number (0 then the number, or a bare 9-digit mobile) with 966 in front,
+ * so "+966 51 234 5678", "00966512345678" and "0512345678" are one phone. Migration 0026 writes
+ * the same key in SQL for redemptions made before it.
  */
-async function redemptionsBy(db: D1Database, promoId: number, userId: number, email?: string): Promise<number> {
+export function promoPhoneKey(phone: string | null | undefined): string | null {
+  if (!phone) return null;
+  let digits = normalizePhone(phone).replace(/^\+/, "");
+  if (digits.startsWith("00")) digits = digits.slice(2);
+  if (/^0[1-9]/.test(digits)) digits = `966${digits.slice(1)}`;
+  else if (/^5\d{8}$/.test(digits)) digits = `966${digits}`;
+  return digits || null;
+}
+
+/**
+ * Whether the signed-in customer's account is verified, and how often the customer has redeemed
+ * the code: by account, by the checkout email (case-insensitive, the column is NOCASE) or by the
+ * delivery phone's key. The same rule guards the order batch itself (redeemPromoStatements).
+ */
+async function customerUses(
+  db: D1Database,
+  promoId: number,
+  userId: number,
+  email?: string,
+  phone?: string | null,
+): Promise<{ verified: boolean; uses: number }> {
   const row = await db
     .prepare(
-      "SELECT COUNT(*) AS n FROM promo_redemptions WHERE promo_id = ?1 AND (user_id = ?2 OR email = ?3 COLLATE NOCASE)",
+      `SELECT u.verified_at IS NOT NULL AS verified,
+         (SELECT COUNT(*) FROM promo_redemptions WHERE promo_id = ?1 AND (user_id = ?2 OR email = ?3 COLLATE NOCASE OR phone = ?4)) AS n
+       FROM users u WHERE u.id = ?2`,
     )
-    .bind(promoId, userId, email ?? null)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+    .bind(promoId, userId, email ?? null, promoPhoneKey(phone))
+    .first<{ verified: number; n: number }>();
+  return { verified: row?.verified === 1, uses: row?.n ?? 0 };
 }
 
 /**
@@ -100,6 +139,7 @@ export async function evaluatePromo(
   owner: CartOwner,
   lang: Lang,
   email?: string,
+  phone?: string | null,
 ): Promise<PromoEvaluation> {
   const refuse = (reason: PromoRefusal, minOrder = 0): PromoEvaluation => ({
     ok: false,
@@ -115,7 +155,9 @@ export async function evaluatePromo(
   if (row.usage_limit !== null && row.used_count >= row.usage_limit) return refuse("used_up");
   if (row.per_user_limit !== null) {
     if (owner.userId === null) return refuse("sign_in");
-    if ((await redemptionsBy(db, row.id, owner.userId, email)) >= row.per_user_limit) return refuse("per_user");
+    const customer = await customerUses(db, row.id, owner.userId, email, phone);
+    if (!customer.verified) return refuse("verify");
+    if (customer.uses >= row.per_user_limit) return refuse("per_user");
   }
   if (subtotal < row.min_order) return refuse("below_minimum", row.min_order);
   return {
@@ -129,9 +171,10 @@ export async function evaluatePromo(
  * The statements checkout adds to its batch when an order uses a code: the count goes up (the
  * table's CHECK aborts the batch if a concurrent checkout took the last use) and the redemption
  * is recorded. The redemption row is also the per-customer guard: `within_limit` is computed in
- * the INSERT from the redemptions already there (by account or email), and its CHECK
- * (promo_per_customer, migration 0008) aborts the batch when the customer is at the limit, or is
- * a guest for a code that has one. The check before the batch only gives the friendly message.
+ * the INSERT from the redemptions already there (by account, email or delivery phone), and its
+ * CHECK (promo_per_customer, migration 0008) aborts the batch when the customer is at the limit,
+ * is a guest, or has an unverified account, for a code that has one. The check before the batch
+ * only gives the friendly message.
  */
 export function redeemPromoStatements(
   db: D1Database,
@@ -139,19 +182,22 @@ export function redeemPromoStatements(
   orderNumber: string,
   owner: CartOwner,
   email: string,
+  phone: string | null,
 ): D1PreparedStatement[] {
   return [
     db.prepare("UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ?").bind(promoId),
     db
       .prepare(
-        `INSERT INTO promo_redemptions (promo_id, order_id, user_id, guest_id, email, within_limit)
-         SELECT p.id, o.id, ?2, ?3, ?4,
-           p.per_user_limit IS NULL OR (?2 IS NOT NULL AND (
-             SELECT COUNT(*) FROM promo_redemptions r WHERE r.promo_id = p.id AND (r.user_id = ?2 OR r.email = ?4 COLLATE NOCASE)
-           ) < p.per_user_limit)
+        `INSERT INTO promo_redemptions (promo_id, order_id, user_id, guest_id, email, phone, within_limit)
+         SELECT p.id, o.id, ?2, ?3, ?4, ?6,
+           p.per_user_limit IS NULL OR (
+             (SELECT verified_at FROM users WHERE id = ?2) IS NOT NULL AND (
+               SELECT COUNT(*) FROM promo_redemptions r
+               WHERE r.promo_id = p.id AND (r.user_id = ?2 OR r.email = ?4 COLLATE NOCASE OR r.phone = ?6)
+             ) < p.per_user_limit)
          FROM orders o JOIN promo_codes p ON p.id = ?1 WHERE o.number = ?5`,
       )
-      .bind(promoId, owner.userId, owner.guestId, email, orderNumber),
+      .bind(promoId, owner.userId, owner.guestId, email, orderNumber, promoPhoneKey(phone)),
   ];
 }
 

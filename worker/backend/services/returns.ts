@@ -18,14 +18,28 @@ import type {
 } from "../../../contract/returns";
 import { cancelOrder, refundableOf, refundOrder } from "./fulfilment";
 import { flushNotifications, notifyStatements } from "./notifications";
-import { isFullyRefunded, isTransitionLost, orderEventStatement, type OrderActor, type OrderRow } from "./orders";
+import { unitsNet } from "./money";
+import {
+  isFullyRefunded,
+  isTransitionLost,
+  netsOfItems,
+  orderEventStatement,
+  type OrderActor,
+  type OrderRow,
+} from "./orders";
 import { auditStatement } from "./staff";
 
 /**
  * The shopper's self-service on an order (issue 21): cancel before it ships, and returns within
  * the return window after delivery, per line with a reason. Staff then approve or reject a return,
  * mark it received (its items go back on the shelf, with an inventory ledger line of reason
- * `returned`) and refund it (the returned lines at the price paid, through refundOrder).
+ * `returned`) and refund it through refundOrder.
+ *
+ * What a return refunds is what was paid for its units: each order line's net (its list total less
+ * its share of the order's discount, written at checkout) shared across the line's units, never the
+ * list price. Shipping is never part of a return: the delivery was made. It is refunded only when
+ * the whole order is cancelled before it ships (cancelOrder refunds everything paid), or by staff
+ * with the console's own refund, capped at what is left to refund.
  */
 
 const MESSAGES = {
@@ -42,6 +56,10 @@ const MESSAGES = {
   nothingLeft: {
     en: "Everything in this order has already been returned or refunded.",
     ar: "تم إرجاع أو استرداد كل ما في هذا الطلب.",
+  },
+  nothingPaid: {
+    en: "Nothing was paid for these items after the discount, so there is nothing to refund. Contact us about them.",
+    ar: "لم يُدفع أي مبلغ مقابل هذه المنتجات بعد الخصم، فلا يوجد ما يُسترد. تواصل معنا بشأنها.",
   },
   changed: {
     en: "This return changed just now. Reload the page and try again.",
@@ -96,6 +114,8 @@ interface ItemRow {
   name_ar: string;
   quantity: number;
   unit_price: number;
+  line_total: number;
+  net_total: number | null;
 }
 
 interface ReturnRow {
@@ -129,7 +149,8 @@ async function readReturns(db: D1Database, orderIds: number[]) {
   const [items, returns, lines, refunds] = await db.batch([
     db
       .prepare(
-        `SELECT id, order_id, product_id, name_en, name_ar, quantity, unit_price FROM order_items WHERE order_id IN (${marks}) ORDER BY id`,
+        `SELECT id, order_id, product_id, name_en, name_ar, quantity, unit_price, line_total, net_total
+         FROM order_items WHERE order_id IN (${marks}) ORDER BY id`,
       )
       .bind(...orderIds),
     db
@@ -195,6 +216,43 @@ function claimedOf(returns: ReturnRow[], lines: ReturnItemRow[]): Map<string, nu
   }
   return claimed;
 }
+
+/** Per order item: how much its non-rejected returns already give back. */
+function claimedAmountOf(returns: ReturnRow[], lines: ReturnItemRow[]): Map<string, number> {
+  const open = new Map(returns.filter((r) => r.status !== "rejected").map((r) => [r.id, r.order_id]));
+  const amounts = new Map<string, number>();
+  for (const l of lines) {
+    const order = open.get(l.return_id);
+    if (order === undefined) continue;
+    const key = `${order}:${l.product_id}`;
+    amounts.set(key, (amounts.get(key) ?? 0) + l.amount);
+  }
+  return amounts;
+}
+
+/**
+ * What returning `count` units of a line gives back: the units' share of the line's `net`
+ * (unitsNet, after the `before` units its other returns claim), never more than what those returns
+ * leave of the net (`claimed` is what they give back), and for the line's last units exactly that
+ * rest, so a line returned in full, in any number of requests, refunds exactly its net.
+ */
+export function returnedAmount(net: number, quantity: number, before: number, claimed: number, count: number): number {
+  const rest = Math.max(0, net - claimed);
+  if (before + count >= quantity) return rest;
+  return Math.max(0, Math.min(unitsNet(net, quantity, before, count), rest));
+}
+
+/**
+ * returnedAmount in SQL, for the INSERT of a return line: ?2 the units returned, ?5 the line's
+ * net, `c.units` and `c.paid` what the order item's other non-rejected returns claim and give back.
+ */
+const RETURN_LINE_AMOUNT = (() => {
+  // Bound numbers are cast, so the division is the integer one unitsNet does.
+  const net = "CAST(?5 AS INTEGER)";
+  const units = "CAST(?2 AS INTEGER)";
+  return `(CASE WHEN c.units + ${units} >= oi.quantity THEN MAX(0, ${net} - c.paid)
+    ELSE MAX(0, MIN(${net} * (c.units + ${units}) / oi.quantity - ${net} * c.units / oi.quantity, ${net} - c.paid)) END)`;
+})();
 
 /** What the order page offers each order's owner: presentOrders (services/orders.ts) adds it. */
 export async function selfServiceOf(
@@ -267,9 +325,11 @@ export async function requestReturn(
   if (isFullyRefunded(order)) throw new BackendError(409, say(lang, MESSAGES.nothingLeft));
 
   const { items, returns, lines } = await readReturns(db, [order.id]);
+  const nets = new Map(netsOfItems(items, order.discount).map((net, i) => [items[i].id, net]));
   const claimed = claimedOf(returns, lines);
+  const claimedAmount = claimedAmountOf(returns, lines);
   const errors: Record<string, string[]> = {};
-  const chosen: { item: ItemRow; quantity: number; reason: ReturnReason; note: string | null }[] = [];
+  const chosen: { item: ItemRow; quantity: number; reason: ReturnReason; note: string | null; amount: number }[] = [];
   input.items.forEach((line, index) => {
     if (line.quantity === 0) return;
     const item = items.find((i) => i.product_id === line.product_id);
@@ -277,30 +337,47 @@ export async function requestReturn(
       errors[`items.${index}.product_id`] = [say(lang, MESSAGES.notInOrder)];
       return;
     }
-    const left = item.quantity - (claimed.get(`${order.id}:${item.product_id}`) ?? 0);
+    const before = claimed.get(`${order.id}:${item.product_id}`) ?? 0;
+    const left = item.quantity - before;
     if (line.quantity > left) {
       errors[`items.${index}.quantity`] = [say(lang, MESSAGES.tooMany, { count: Math.max(0, left) })];
       return;
     }
-    chosen.push({ item, quantity: line.quantity, reason: line.reason!, note: line.note });
+    const amount = returnedAmount(
+      nets.get(item.id)!,
+      item.quantity,
+      before,
+      claimedAmount.get(`${order.id}:${item.product_id}`) ?? 0,
+      line.quantity,
+    );
+    chosen.push({ item, quantity: line.quantity, reason: line.reason!, note: line.note, amount });
   });
   if (Object.keys(errors).length) throw unprocessable(errors, Object.values(errors)[0][0]);
 
   const id = newReturnId();
-  const amount = chosen.reduce((sum, c) => sum + c.item.unit_price * c.quantity, 0);
+  const amount = chosen.reduce((sum, c) => sum + c.amount, 0);
+  if (amount <= 0) throw new BackendError(409, say(lang, MESSAGES.nothingPaid));
+  // Each line's amount is worked out again inside the batch from the returns committed by then
+  // (RETURN_LINE_AMOUNT), so two requests racing cannot together refund more than the line's net;
+  // the return's amount is then the sum of its lines.
   const statements = [
     db.prepare("INSERT INTO returns (id, order_id, amount) VALUES (?, ?, ?)").bind(id, order.id, amount),
     ...chosen.map((c) =>
       db
         .prepare(
           `INSERT INTO return_items (return_id, order_item_id, product_id, quantity, reason, note, amount, within)
-           SELECT ?1, oi.id, oi.product_id, ?2, ?3, ?4, ?5,
-             oi.quantity - COALESCE((SELECT SUM(ri.quantity) FROM return_items ri JOIN returns r ON r.id = ri.return_id
-               WHERE ri.order_item_id = oi.id AND r.status <> 'rejected' AND r.id <> ?1), 0) >= ?2
-           FROM order_items oi WHERE oi.id = ?6`,
+           SELECT ?1, oi.id, oi.product_id, ?2, ?3, ?4, ${RETURN_LINE_AMOUNT}, oi.quantity - c.units >= ?2
+           FROM order_items oi,
+             (SELECT COALESCE(SUM(ri.quantity), 0) AS units, COALESCE(SUM(ri.amount), 0) AS paid
+              FROM return_items ri JOIN returns r ON r.id = ri.return_id
+              WHERE ri.order_item_id = ?6 AND r.status <> 'rejected' AND r.id <> ?1) c
+           WHERE oi.id = ?6`,
         )
-        .bind(id, c.quantity, c.reason, c.note, c.item.unit_price * c.quantity, c.item.id),
+        .bind(id, c.quantity, c.reason, c.note, nets.get(c.item.id)!, c.item.id),
     ),
+    db
+      .prepare("UPDATE returns SET amount = (SELECT SUM(amount) FROM return_items WHERE return_id = ?1) WHERE id = ?1")
+      .bind(id),
     orderEventStatement(db, { id: order.id }, "return_requested", { return_id: id, amount }, "shopper"),
   ];
   try {
