@@ -198,11 +198,7 @@ const HOP_HEADERS = ["host", "cookie", "connection", "keep-alive", "transfer-enc
  * set, in the edge's own header beside the secret (contract/edge-caller.ts). Only the address
  * Cloudflare saw: one the caller wrote would let anyone pick the network they are counted under.
  */
-export function forwardedHeaders(
-  incoming: Headers,
-  requestId: string | undefined,
-  edgeSecret?: string,
-): Headers {
+export function forwardedHeaders(incoming: Headers, requestId: string | undefined, edgeSecret?: string): Headers {
   const headers = new Headers(incoming);
   for (const name of HOP_HEADERS) headers.delete(name);
   headers.delete("x-forwarded-for");

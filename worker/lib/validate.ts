@@ -19,7 +19,6 @@ import { INVALID_INPUT, inputMessages } from "./input-messages";
 type Target = "json" | "query" | "param";
 type Build<S> = (messages: InputMessages, lang: Locale) => S;
 
-
 /**
  * Whether a request says its body is JSON. Only JSON bodies typed so are read: a page on another
  * site can send `text/plain` (or a form's types) without the browser asking first, never
