@@ -82,7 +82,7 @@ describe("the edge's word on the visitor's address", () => {
   it("a caller without the secret cannot choose its address with that header", async () => {
     const chosen = freshIp();
     const place = async (
-      send: (path: string, init: RequestInit) => Promise<Response>,
+      send: (path: string, init: RequestInit) => Response | Promise<Response>,
       extra: Record<string, string>,
     ) => {
       // A network of its own each time: one network may hold three unpaid orders.

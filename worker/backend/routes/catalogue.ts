@@ -1,11 +1,13 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
+import { CATALOGUE_SLUGS_PATH, MAX_SLUGS_PER_PAGE } from "../../../contract/catalogue";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
 import type { BackendEnv } from "../env";
 import { deferOf, notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
 import {
+  activeSlugs,
   categoryTree,
   listBrands,
   listProducts,
@@ -118,6 +120,25 @@ catalogueRoutes.get(
     const stock = await stockOf(c.env.DB, c.req.valid("query").ids);
     c.header("cache-control", "no-store");
     return ok(c, Object.fromEntries(stock));
+  },
+);
+
+// Every shown product's slug, a page at a time (contract/catalogue.ts): the sitemap's one read,
+// which the storefront keeps by the catalogue version the answer names. Never cached here.
+catalogueRoutes.get(
+  CATALOGUE_SLUGS_PATH,
+  validate("query", () =>
+    v.object({
+      page: queryInt(1, MAX_PAGE, 1),
+      per_page: queryInt(1, MAX_SLUGS_PER_PAGE, MAX_SLUGS_PER_PAGE),
+    }),
+  ),
+  async (c) => {
+    const { page, per_page } = c.req.valid("query");
+    const { slugs, total, version } = await activeSlugs(c.env.DB, page, per_page);
+    c.header("cache-control", "no-store");
+    c.header(VERSION_HEADER, version);
+    return ok(c, slugs, { meta: { page, per_page, total, last_page: Math.max(1, Math.ceil(total / per_page)) } });
   },
 );
 

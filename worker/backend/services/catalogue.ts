@@ -1101,6 +1101,29 @@ export async function productArtFacts(db: D1Database, slug: string): Promise<Pro
     .first<ProductArtFacts>();
 }
 
+/**
+ * One page of the slugs of every product shoppers can see, oldest first, and how many there are:
+ * one round trip (contract/catalogue.ts CATALOGUE_SLUGS_PATH), with the catalogue version it read.
+ */
+export async function activeSlugs(
+  db: D1Database,
+  page: number,
+  perPage: number,
+): Promise<{ slugs: string[]; total: number; version: string }> {
+  const [count, rows, version] = await db.batch([
+    db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1"),
+    db
+      .prepare("SELECT slug FROM products WHERE active = 1 ORDER BY id LIMIT ?1 OFFSET ?2")
+      .bind(perPage, (page - 1) * perPage),
+    db.prepare(CATALOGUE_VERSION_SQL),
+  ]);
+  return {
+    slugs: (rows.results as { slug: string }[]).map((r) => r.slug),
+    total: (count.results[0] as { n: number } | undefined)?.n ?? 0,
+    version: String((version.results[0] as { value: number } | undefined)?.value ?? 0),
+  };
+}
+
 /** The stock of these products now, by id (a product that is gone is left out). */
 export async function stockOf(db: D1Database, ids: number[]): Promise<Map<number, number>> {
   const { results } = await db
