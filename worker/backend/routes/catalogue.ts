@@ -17,6 +17,7 @@ import {
   suggestProducts,
 } from "../services/catalogue";
 import { validate } from "../../lib/validate";
+import { hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { queryInt } from "../validate";
 
 /** Catalogue: categories, brands, products, search suggestions. */
@@ -163,7 +164,9 @@ catalogueRoutes.get(
   edgeCache("short", searchAnswersShared),
   validate("query", () => productQuery),
   async (c) => {
-    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c));
+    // A search is kept for everyone only once several networks asked for it (search-kept.ts).
+    const voter = () => hashedNetwork(c.env, requestNetwork(c));
+    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c), voter);
     return ok(c, data, { meta: { ...meta } });
   },
 );
