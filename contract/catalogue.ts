@@ -80,3 +80,15 @@ export interface ProductFacets {
   /** Products in stock. */
   in_stock: number;
 }
+
+/**
+ * `GET /backend/catalogue/slugs?page=&per_page=`: the slugs of every product shoppers can see, in
+ * a stable order (oldest first), as `{ data: ["slug", ...], meta: ListMeta }`, at most
+ * MAX_SLUGS_PER_PAGE a page. One cheap read for the sitemap (app/routes/sitemap[.]xml.ts), which
+ * would otherwise page through the whole product list; the answer carries the catalogue version it
+ * was read under (CATALOGUE_VERSION_HEADER, contract/freshness.ts). A backend without it answers
+ * 404, and the sitemap then lists no products.
+ */
+export const CATALOGUE_SLUGS_PATH = "/catalogue/slugs";
+/** A sitemap file holds at most 50,000 URLs; each product is two of them (English and Arabic). */
+export const MAX_SLUGS_PER_PAGE = 25_000;

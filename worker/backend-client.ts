@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { BOOKMARK_HEADER } from "../contract/bookmark";
 import { deviceTypeFromHeaders, localeFromHeaders } from "../contract/edge";
+import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../contract/edge-caller";
 import {
   CATALOGUE_STOCK_PATH,
   CATALOGUE_VERSION_HEADER,
@@ -44,6 +45,9 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
   const visitor = c.req.header("cf-connecting-ip");
   if (visitor) headers.set("cf-connecting-ip", visitor);
   else headers.delete("cf-connecting-ip");
+  // A backend on another zone sees the worker's address in cf-connecting-ip: the edge vouches for
+  // the visitor's own in a header of its own.
+  vouch(headers, c.env.EDGE_SECRET, visitor);
   // Spec §7: every backend call carries the content language and the device type. A call made for
   // a visitor takes them from the visitor's request unless the caller set them itself.
   if (!headers.has("content-language")) headers.set("content-language", localeFromHeaders(c.req.raw.headers));
@@ -171,23 +175,36 @@ export function externalBackend(env: HonoEnv["Bindings"]): string | null {
   return env.BACKEND_URL ? env.BACKEND_URL.replace(/\/$/, "") : null;
 }
 
+/**
+ * The edge's word to the backend (contract/edge-caller.ts): EDGE_SECRET and the visitor's address
+ * as Cloudflare saw it, when the secret is set; never what a caller wrote in those headers.
+ */
+function vouch(headers: Headers, secret: string | undefined, visitor: string | null | undefined): void {
+  headers.delete(EDGE_SECRET_HEADER);
+  headers.delete(VISITOR_IP_HEADER);
+  if (!secret) return;
+  headers.set(EDGE_SECRET_HEADER, secret);
+  if (visitor) headers.set(VISITOR_IP_HEADER, visitor);
+}
+
 /** Request headers that belong to the visitor's connection to the shop, not to the backend. */
 const HOP_HEADERS = ["host", "cookie", "connection", "keep-alive", "transfer-encoding", "upgrade", "content-length"];
 
 /**
  * What a forwarded call carries: the browser's headers without those of its connection to the
  * shop (cookies included: the own-server session is none of the backend's business), the request
- * id, and the visitor's address as `x-forwarded-for` for the backend's per-network limits (a
- * backend on another zone sees the worker's address in cf-connecting-ip). Only the address
- * Cloudflare saw: a forwarded-for the caller wrote would let anyone pick the network they are
- * counted under.
+ * id, and the visitor's address for the backend's per-network limits (a backend on another zone
+ * sees the worker's address in cf-connecting-ip): as `x-forwarded-for`, and, with EDGE_SECRET
+ * set, in the edge's own header beside the secret (contract/edge-caller.ts). Only the address
+ * Cloudflare saw: one the caller wrote would let anyone pick the network they are counted under.
  */
-export function forwardedHeaders(incoming: Headers, requestId: string | undefined): Headers {
+export function forwardedHeaders(incoming: Headers, requestId: string | undefined, edgeSecret?: string): Headers {
   const headers = new Headers(incoming);
   for (const name of HOP_HEADERS) headers.delete(name);
   headers.delete("x-forwarded-for");
   const visitor = incoming.get("cf-connecting-ip");
   if (visitor) headers.set("x-forwarded-for", visitor);
+  vouch(headers, edgeSecret, visitor);
   if (requestId) headers.set("x-request-id", requestId);
   return headers;
 }
@@ -201,7 +218,7 @@ export function forwardedHeaders(incoming: Headers, requestId: string | undefine
 export async function forwardToBackend(c: Context<HonoEnv>, external: string): Promise<Response> {
   const url = new URL(c.req.url);
   const target = `${external}${url.pathname.replace(/^\/backend/, "") || "/"}${url.search}`;
-  const headers = forwardedHeaders(c.req.raw.headers, c.get("requestId"));
+  const headers = forwardedHeaders(c.req.raw.headers, c.get("requestId"), c.env.EDGE_SECRET);
   const method = c.req.method;
   // Read before the call, outside its error handling: a body over the edge's limit is a 413
   // (worker/index.ts), not an unreachable backend.

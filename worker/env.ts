@@ -38,6 +38,12 @@ export interface Env {
   MESSENGER?: string;
   /** With MESSENGER=http: the provider's send endpoint (HTTPS). */
   MESSENGER_URL?: string;
+  /**
+   * Secret shared by the edge and the backend (contract/edge-caller.ts): the edge sends it on every
+   * backend call and forward; a backend call carrying it may name the visitor's address. Unset: no
+   * call can, and each is counted under its own cf-connecting-ip.
+   */
+  EDGE_SECRET?: string;
   /** Secret, with MESSENGER=http: the provider's API key, sent as a bearer token. */
   MESSENGER_KEY?: string;
   /** JSON list of OpenID Connect providers for social sign-in; empty by default. */

@@ -9,6 +9,7 @@ import { callBackend, catalogueVersionOf, externalBackend, forwardToBackend } fr
 import { backendApp } from "./backend";
 import { backendBodyLimit } from "./lib/body-limit";
 import { errorBody } from "./lib/errors";
+import { foreignWrite, foreignWriteAnswer } from "./lib/same-origin";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
 import { queue, scheduled } from "./jobs";
@@ -52,6 +53,9 @@ app.use("/backend/*", backendBodyLimit());
 app.use("/backend/*", async (c, next) => {
   const external = externalBackend(c.env);
   if (!external) return next();
+  // The shop's own origin is known here, not at a backend on another host: a state change from
+  // another site is refused before it is forwarded (the in-process backend checks its own).
+  if (foreignWrite(c)) return foreignWriteAnswer(c);
   return forwardToBackend(c, external);
 });
 app.route("/backend", backendApp);

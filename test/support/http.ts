@@ -87,6 +87,8 @@ export const TEST_VARS = {
   AUTH_PEPPER: "test-pepper",
   PAYMENT_SECRET: "test-payment-secret",
   RUM_SAMPLE_RATE: "0",
+  // The edge and a backend it forwards to share it (second-backend.test.ts), as a deployment must.
+  EDGE_SECRET: "test-edge-secret",
 };
 
 /**

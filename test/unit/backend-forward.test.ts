@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../../contract/edge-caller";
 import { forwardedHeaders } from "../../worker/backend-client";
 
 // What the edge sends on when it forwards a browser's /backend call to BACKEND_URL.
@@ -32,5 +33,19 @@ describe("a forwarded backend call", () => {
     expect(sent.get("x-forwarded-for")).toBe("203.0.113.7");
     const spoofed = forwardedHeaders(new Headers({ "x-forwarded-for": "198.51.100.1" }), undefined);
     expect(spoofed.get("x-forwarded-for")).toBeNull();
+  });
+
+  it("vouches for the visitor with the edge's secret when it is set, and never passes on a caller's own word", () => {
+    const vouched = forwardedHeaders(incoming, "req-1", "edge-secret");
+    expect(vouched.get(EDGE_SECRET_HEADER)).toBe("edge-secret");
+    expect(vouched.get(VISITOR_IP_HEADER)).toBe("203.0.113.7");
+    const forged = new Headers({ [EDGE_SECRET_HEADER]: "guess", [VISITOR_IP_HEADER]: "198.51.100.9" });
+    const unset = forwardedHeaders(forged, undefined);
+    expect(unset.get(EDGE_SECRET_HEADER)).toBeNull();
+    expect(unset.get(VISITOR_IP_HEADER)).toBeNull();
+    forged.set("cf-connecting-ip", "203.0.113.8");
+    const replaced = forwardedHeaders(forged, undefined, "edge-secret");
+    expect(replaced.get(EDGE_SECRET_HEADER)).toBe("edge-secret");
+    expect(replaced.get(VISITOR_IP_HEADER)).toBe("203.0.113.8");
   });
 });

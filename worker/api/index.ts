@@ -1,7 +1,8 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { errorBody } from "../lib/errors";
+import { allowedOrigin, foreignWrite, foreignWriteAnswer } from "../lib/same-origin";
 import type { HonoEnv } from "../env";
 import { cartApi } from "./cart";
 import { rumApi } from "./rum";
@@ -10,26 +11,13 @@ import { userApi } from "./user";
 /** The own-server endpoints (spec §7 "Own-server local calls"), on KV. */
 export const apiApp = new Hono<HonoEnv>();
 
-/** The shop's own origin: the request's, or PUBLIC_ORIGIN when the shop sits behind another name. */
-function allowedOrigin(origin: string, c: Context<HonoEnv>): boolean {
-  return (
-    origin === new URL(c.req.url).origin || (!!c.env.PUBLIC_ORIGIN && origin === c.env.PUBLIC_ORIGIN.replace(/\/$/, ""))
-  );
-}
-
-const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
-
 // These calls are authenticated by the session cookie, so state changes must come from the shop
-// itself: hono's csrf() refuses cross-origin form posts, and the check below also refuses any
-// state change whose Origin is another site or that the browser marks cross-site, whatever its type.
-apiApp.use(csrf({ origin: (origin, c) => allowedOrigin(origin, c as Context<HonoEnv>) }));
+// itself: hono's csrf() refuses cross-origin form posts, and the shared check (lib/same-origin.ts)
+// refuses any state change the browser marks as another site's, or whose Origin is another site's,
+// whatever its type.
+apiApp.use(csrf({ origin: (origin, c) => allowedOrigin(origin, c) }));
 apiApp.use(async (c, next) => {
-  if (!SAFE_METHOD.test(c.req.method)) {
-    const origin = c.req.header("origin");
-    if (c.req.header("sec-fetch-site") === "cross-site" || (origin !== undefined && !allowedOrigin(origin, c))) {
-      return c.json({ message: "Forbidden" }, 403);
-    }
-  }
+  if (foreignWrite(c)) return foreignWriteAnswer(c);
   await next();
 });
 apiApp.use(bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.json({ message: "Payload too large" }, 413) }));

@@ -28,5 +28,7 @@ export type BackendEnv = {
     deviceType: 1 | 2;
     /** Set by `staffOnly` on console routes. */
     staff?: StaffCaller;
+    /** The visitor's network key as the shop's edge vouched for it (edge-caller.ts); unset otherwise. */
+    visitorNetwork?: string;
   };
 };

@@ -4,6 +4,7 @@ import { backendBodyLimit } from "../lib/body-limit";
 import { errorBody } from "../lib/errors";
 import { requestLang } from "../lib/i18n";
 import { databaseSession } from "./db";
+import { edgeCaller } from "./edge-caller";
 import { mediaRoutes } from "./media";
 import { addressesRoutes } from "./routes/addresses";
 import { adminRoutes } from "./routes/admin";
@@ -32,6 +33,8 @@ backendApp.use(async (c, next) => {
   c.header("cache-control", c.res.headers.get("cache-control") ?? "no-store");
 });
 
+// The edge's calls, and the cross-site check of everyone else's (edge-caller.ts).
+backendApp.use(edgeCaller());
 backendApp.use(backendBodyLimit());
 // Which copy of D1 this request reads, and its bookmark (db.ts): before any route touches c.env.DB.
 backendApp.use(databaseSession());

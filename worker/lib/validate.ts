@@ -10,7 +10,8 @@ import { INVALID_INPUT, inputMessages } from "./input-messages";
  * The edge's one way to check an input (issue 18, item 2), for the reference backend and the
  * own server alike: a valibot schema, built from the contract (contract/inputs.ts) with the
  * messages in the request's language; a bad input is a 422 `{ message, errors: { field: [..] } }`
- * before anything is written, malformed JSON included (never a 400 or a 500).
+ * before anything is written, malformed JSON included (never a 400 or a 500). A body is read as
+ * JSON only when typed `application/json`; any other type is a 415 (`typedJson`).
  *
  * `validate(target, build)` is the middleware form; `readInput(c, target, build)` the same check
  * called from a handler, for routes that must count a request (rate limits) before reading it.
@@ -18,6 +19,28 @@ import { INVALID_INPUT, inputMessages } from "./input-messages";
 
 type Target = "json" | "query" | "param";
 type Build<S> = (messages: InputMessages, lang: Locale) => S;
+
+/**
+ * Whether a request says its body is JSON. Only JSON bodies typed so are read: a page on another
+ * site can send `text/plain` (or a form's types) without the browser asking first, never
+ * `application/json`, so a body that merely parses as JSON is not taken for one.
+ */
+export function typedJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType?.trim() ?? "");
+}
+
+/** The 415 for a body of another type than `expected`, in the request's language. */
+export function wrongBodyType(lang: Locale, expected: string): HttpError {
+  return new HttpError(
+    415,
+    say(lang, {
+      en: `Send the request body with the header content-type: ${expected}.`,
+      ar: `أرسل محتوى الطلب مع الترويسة content-type: ${expected}.`,
+    }),
+  );
+}
+
+const notJson = (lang: Locale) => wrongBodyType(lang, "application/json");
 
 const NOT_AN_OBJECT: Bilingual = {
   en: "The request body must be a JSON object.",
@@ -54,9 +77,13 @@ async function rawInput(c: Context, target: Target, lang: Locale): Promise<unkno
     return Object.fromEntries(Object.entries(c.req.queries()).map(([k, vs]) => [k, vs.length === 1 ? vs[0] : vs]));
   }
   if (target === "param") return c.req.param();
+  // Typed as something else, even an empty body is refused: it is a form's, not a JSON call's.
+  const type = c.req.header("content-type");
+  if (type !== undefined && !typedJson(type)) throw notJson(lang);
   const text = await c.req.text();
   // An empty body reads as {}: each missing field then gets its own "is required".
   if (text.trim() === "") return {};
+  if (type === undefined) throw notJson(lang);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,11 +1,13 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
+import { CATALOGUE_SLUGS_PATH, MAX_SLUGS_PER_PAGE } from "../../../contract/catalogue";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
 import type { BackendEnv } from "../env";
 import { deferOf, notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
 import {
+  activeSlugs,
   categoryTree,
   listBrands,
   listProducts,
@@ -15,6 +17,7 @@ import {
   suggestProducts,
 } from "../services/catalogue";
 import { validate } from "../../lib/validate";
+import { hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { queryInt } from "../validate";
 
 /** Catalogue: categories, brands, products, search suggestions. */
@@ -121,6 +124,25 @@ catalogueRoutes.get(
   },
 );
 
+// Every shown product's slug, a page at a time (contract/catalogue.ts): the sitemap's one read,
+// which the storefront keeps by the catalogue version the answer names. Never cached here.
+catalogueRoutes.get(
+  CATALOGUE_SLUGS_PATH,
+  validate("query", () =>
+    v.object({
+      page: queryInt(1, MAX_PAGE, 1),
+      per_page: queryInt(1, MAX_SLUGS_PER_PAGE, MAX_SLUGS_PER_PAGE),
+    }),
+  ),
+  async (c) => {
+    const { page, per_page } = c.req.valid("query");
+    const { slugs, total, version } = await activeSlugs(c.env.DB, page, per_page);
+    c.header("cache-control", "no-store");
+    c.header(VERSION_HEADER, version);
+    return ok(c, slugs, { meta: { page, per_page, total, last_page: Math.max(1, Math.ceil(total / per_page)) } });
+  },
+);
+
 catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await categoryTree(c.env.DB, c.get("lang"))));
 
 catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listBrands(c.env.DB, c.get("lang"))));
@@ -142,7 +164,9 @@ catalogueRoutes.get(
   edgeCache("short", searchAnswersShared),
   validate("query", () => productQuery),
   async (c) => {
-    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c));
+    // A search is kept for everyone only once several networks asked for it (search-kept.ts).
+    const voter = () => hashedNetwork(c.env, requestNetwork(c));
+    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c), voter);
     return ok(c, data, { meta: { ...meta } });
   },
 );

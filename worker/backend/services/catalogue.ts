@@ -221,24 +221,26 @@ export async function listProducts(
   filters: ProductFilters,
   /** Work after the answer (the request's waitUntil): keeping a search that matched many products. */
   defer?: (task: Promise<unknown>) => void,
+  /** The searching shopper's network as stored, asked only when a keep is weighed (search-kept.ts `keepLater`). */
+  voter?: () => Promise<string | null>,
 ): Promise<Listed> {
   const synonyms = filters.q ? await searchSynonyms(db) : [];
   // A search this isolate already corrected, under the same `search` version: its correction at
   // once, one round trip instead of two (the next page of it, the next shopper who misspells it).
   const known = filters.q ? corrections.get(correctionKey(filters)) : undefined;
   if (known) {
-    const again = await searchPage(db, lang, filters, searchOf(known.corrected, synonyms), defer);
+    const again = await searchPage(db, lang, filters, searchOf(known.corrected, synonyms), defer, voter);
     if (again.searchVersion === known.version && again.listed.meta.total > 0)
       return { ...again.listed, meta: { ...again.listed.meta, searched_for: known.corrected } };
     corrections.delete(correctionKey(filters));
   }
-  const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer);
+  const found = await searchPage(db, lang, filters, filters.q ? searchOf(filters.q, synonyms) : null, defer, voter);
   if (found.listed.meta.total > 0 || !filters.q) return found.listed;
   // Nothing as typed: a misspelt word may be near a real one (services/spelling.ts).
   const corrected = await correctSpelling(db, filters.q, found.searchVersion);
   const match = corrected ? searchOf(corrected, synonyms) : null;
   if (!corrected || !match) return found.listed;
-  const { listed, searchVersion } = await searchPage(db, lang, filters, match, defer);
+  const { listed, searchVersion } = await searchPage(db, lang, filters, match, defer, voter);
   if (listed.meta.total === 0) return found.listed;
   if (searchVersion !== undefined && searchVersion === found.searchVersion)
     corrections.set(correctionKey(filters), { corrected, version: searchVersion }, CORRECTION_TTL_MS);
@@ -283,6 +285,7 @@ async function searchPage(
   filters: ProductFilters,
   match: Search | null,
   defer: ((task: Promise<unknown>) => void) | undefined,
+  voter?: () => Promise<string | null>,
 ): Promise<Answer> {
   const keepable = match !== null && filters.sort === "relevance" && mayBeKept(match);
   const reads: Reads = !keepable || !shopKeepsSearches() ? "fresh" : match && knownKept(match) ? "kept" : "either";
@@ -292,7 +295,8 @@ async function searchPage(
   if (!match || !keepable) return answer;
   remember(match, answer.kept === "current");
   // Only now: the database answers one statement at a time, and the keep must not go before the page.
-  if (answer.kept !== "current") keepLater(db, match, answer.kept === "stale", defer, { matches: answer.matches });
+  if (answer.kept !== "current")
+    keepLater(db, match, answer.kept === "stale", defer, { matches: answer.matches, voter });
   return answer;
 }
 
@@ -1099,6 +1103,29 @@ export async function productArtFacts(db: D1Database, slug: string): Promise<Pro
     )
     .bind(slug)
     .first<ProductArtFacts>();
+}
+
+/**
+ * One page of the slugs of every product shoppers can see, oldest first, and how many there are:
+ * one round trip (contract/catalogue.ts CATALOGUE_SLUGS_PATH), with the catalogue version it read.
+ */
+export async function activeSlugs(
+  db: D1Database,
+  page: number,
+  perPage: number,
+): Promise<{ slugs: string[]; total: number; version: string }> {
+  const [count, rows, version] = await db.batch([
+    db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1"),
+    db
+      .prepare("SELECT slug FROM products WHERE active = 1 ORDER BY id LIMIT ?1 OFFSET ?2")
+      .bind(perPage, (page - 1) * perPage),
+    db.prepare(CATALOGUE_VERSION_SQL),
+  ]);
+  return {
+    slugs: (rows.results as { slug: string }[]).map((r) => r.slug),
+    total: (count.results[0] as { n: number } | undefined)?.n ?? 0,
+    version: String((version.results[0] as { value: number } | undefined)?.value ?? 0),
+  };
 }
 
 /**

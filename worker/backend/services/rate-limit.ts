@@ -33,8 +33,13 @@ const TOO_MANY: Bilingual = {
   ar: "محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.",
 };
 
-/** The caller's network key from a backend request context. */
-export const requestNetwork = (c: Context<BackendEnv>): string => clientIp((name) => c.req.header(name));
+/**
+ * The caller's network key from a backend request context: the visitor's, when the shop's edge
+ * vouched for it (edge-caller.ts; with BACKEND_URL every call comes from the worker's own
+ * address), else the caller's own.
+ */
+export const requestNetwork = (c: Context<BackendEnv>): string =>
+  c.get("visitorNetwork") ?? clientIp((name) => c.req.header(name));
 
 /**
  * A network address as it may be stored (contact messages, orders): an HMAC under the pepper,

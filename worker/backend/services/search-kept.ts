@@ -114,12 +114,51 @@ export function remember(match: Search | string, current: boolean): void {
 export const MAX_KEPT_SEARCHES = 2_000;
 
 /**
+ * How many distinct networks must have searched for a query before a shopper's search keeps it:
+ * anyone can make up distinct broad queries (every pair of common words), and a network is what
+ * one person cannot cheaply multiply (an IPv6 caller counts by its /64).
+ */
+export const KEEP_MIN_NETWORKS = 3;
+/** How long a network's search for a query counts towards keeping it. */
+export const KEEP_VOTE_WINDOW_MS = 24 * 60 * 60_000;
+
+/** A query's key as stored with its votes: a hash, so a row's size does not grow with the words. */
+async function voteKey(match: Search): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(keyOf(match)));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Counts this network's search for the query (once per network), clears votes older than the
+ * window, and answers how many distinct networks searched for it within the window: one round trip.
+ */
+async function vote(db: D1Database, match: Search, network: string): Promise<number> {
+  const query = await voteKey(match);
+  const now = Date.now();
+  const [, , counted] = await db.batch<{ n: number }>([
+    db.prepare("DELETE FROM search_keep_votes WHERE seen_at < ?").bind(now - KEEP_VOTE_WINDOW_MS),
+    db
+      .prepare(
+        `INSERT INTO search_keep_votes (query, network, seen_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (query, network) DO UPDATE SET seen_at = excluded.seen_at`,
+      )
+      .bind(query, network, now),
+    db.prepare("SELECT COUNT(*) AS n FROM search_keep_votes WHERE query = ?").bind(query),
+  ]);
+  return counted?.results[0]?.n ?? 0;
+}
+
+/**
  * After the answer (the request's waitUntil), keeps a query that had no kept copy of the current
  * version, when it matches many products and there is room, or when its copy went stale (it was
  * worth keeping before). One keep at a time per isolate, so a burst of searches cannot queue
  * keeps at the one database writer. Without a waitUntil, nothing is kept. `matches`: how many
  * shown products the query matches, when the answer counted them (a search without filters), so
- * that one matching few asks the database nothing more.
+ * that one matching few asks the database nothing more. `voter`: for a shopper's search, their
+ * network as stored (`hashedNetwork`; null when unknown, which never votes): a new query is then
+ * kept only once `minNetworks` distinct networks searched for it, so no one network's made-up
+ * queries take the budget from the seed's and the shop's common ones. Without it (the seed, a
+ * tool), the query needs no votes.
  */
 export function keepLater(
   db: D1Database,
@@ -130,7 +169,15 @@ export function keepLater(
     matches,
     minMatches = KEEP_MIN_MATCHES,
     maxKept = MAX_KEPT_SEARCHES,
-  }: { matches?: number; minMatches?: number; maxKept?: number } = {},
+    voter,
+    minNetworks = KEEP_MIN_NETWORKS,
+  }: {
+    matches?: number;
+    minMatches?: number;
+    maxKept?: number;
+    voter?: () => Promise<string | null>;
+    minNetworks?: number;
+  } = {},
 ): void {
   const key = keyOf(match);
   if (!defer || keeping.size > 0 || (!stale && matches !== undefined && matches < minMatches)) return;
@@ -143,6 +190,10 @@ export function keepLater(
         ...(matches === undefined ? [db.prepare(MATCH_COUNT).bind(match.names, match.details)] : []),
       ]);
       if ((matches ?? counted?.results[0]?.n ?? 0) < minMatches || (kept.results[0]?.n ?? 0) >= maxKept) return;
+      if (voter) {
+        const network = await voter();
+        if (network === null || (await vote(db, match, network)) < minNetworks) return;
+      }
     }
     await keepSearch(db, match);
   };

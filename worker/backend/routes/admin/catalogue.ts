@@ -6,7 +6,7 @@ import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
 import { say } from "../../../lib/i18n";
 import { inputMessages } from "../../../lib/input-messages";
-import { validate } from "../../../lib/validate";
+import { validate, wrongBodyType } from "../../../lib/validate";
 import {
   createConsoleProduct,
   getConsoleProduct,
@@ -92,6 +92,8 @@ catalogueRoutes.post(
   validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
   async (c) => {
     const lang = c.get("lang");
+    // The file as the console sends it: a form's body (text/plain) is never taken for one.
+    if (!/^text\/csv\s*(;|$)/i.test(c.req.header("content-type")?.trim() ?? "")) throw wrongBodyType(lang, "text/csv");
     const text = await c.req.text();
     if (new TextEncoder().encode(text).byteLength > CSV_MAX_BYTES) {
       const message = say(lang, {
@@ -160,7 +162,11 @@ catalogueRoutes.post(
  */
 catalogueRoutes.post("/media", staffOnly("manager"), async (c) => {
   let bytes: Uint8Array<ArrayBuffer>;
-  if ((c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
+  const type = c.req.header("content-type") ?? "";
+  // A form's own body types are never taken for the raw image (a multipart form's `file` field is).
+  if (/^\s*(text\/plain|application\/x-www-form-urlencoded)\b/i.test(type))
+    throw wrongBodyType(c.get("lang"), "image/jpeg, image/png, image/webp or multipart/form-data");
+  if (type.startsWith("multipart/form-data")) {
     const form = await c.req.formData().catch(() => null);
     const file = form?.get("file");
     bytes = file instanceof File ? new Uint8Array(await file.arrayBuffer()) : new Uint8Array();
