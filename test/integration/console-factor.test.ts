@@ -118,13 +118,37 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect(asked.status).toBe(200);
     expect((await call("POST", "/admin/staff", { email: member.email, role: "manager" }, as(owner))).status).toBe(201);
     const code = await latestCode(drop, "verify");
+    // Adding the seat dropped the pending change: its code confirms nothing.
     const confirmed = await call("POST", "/client/auth/code-password-verify", { email: drop, code, purpose: "verify" });
-    expect(confirmed.status).toBe(403);
+    expect(confirmed.status).toBe(422);
     const read = await call("GET", "/client/auth/profile", undefined, { token: member.token });
     expect(read.body.data.email).toBe(member.email);
     expect(read.body.data.pending_email).toBeUndefined();
     expect((await call("POST", "/admin/session/code", undefined, { token: member.token })).status).toBe(200);
     expect(await consoleCodesTo(drop)).toEqual([]);
+
+    // A seat given another way (the command line writes the table) with a change still pending:
+    // the confirmation is refused, in words that say who changes a staff email.
+    const other = await register();
+    await verify(other.email);
+    const elsewhere = freshEmail();
+    await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Sara Ahmed", email: elsewhere, phone: other.phone, current_password: other.password },
+      { token: other.token },
+    );
+    await env.DB.prepare("INSERT INTO staff (user_id, role, email) VALUES (?, 'owner', ?)").bind(other.id, other.email).run();
+    const late = await call("POST", "/client/auth/code-password-verify", {
+      email: elsewhere,
+      code: await latestCode(elsewhere, "verify"),
+      purpose: "verify",
+    });
+    expect(late.status).toBe(403);
+    expect(late.body.message).toMatch(/^Staff accounts cannot change their email or phone here/);
+    expect((await call("GET", "/client/auth/profile", undefined, { token: other.token })).body.data).toMatchObject({
+      email: other.email,
+    });
   });
 
   it("console code hijack: an account whose email is no longer the one it was made staff for gets no code and no console", async () => {

@@ -83,15 +83,14 @@ describe("support and customers' contact data (M1, L6)", () => {
     }
     // A manager (who sees contact data anyway) still finds by any part.
     expect(numbers(await search(manager, emailPart))).toContain(number);
-    expect(numbers(await search(manager, digits))).toContain(number);
+    expect(numbers(await search(manager, addressDigits))).toContain(number);
 
     // Support finds the order by what a caller would tell them, whole: the number, the email (any
-    // case), the phone (international or the local way); and the answer is masked.
+    // case), the order's phone (international or the local way); and the answer is masked.
     for (const whole of [
       number,
       number.toLowerCase(),
       secrets.email.toUpperCase(),
-      secrets.phone,
       secrets.address_phone,
       `0${secrets.address_phone.slice(4)}`,
     ]) {
@@ -103,8 +102,8 @@ describe("support and customers' contact data (M1, L6)", () => {
     // Sorting by email would order the masked rows by the real addresses: not for support.
     const sorted = await list(support, "sort=email&dir=asc");
     expect(sorted.status).toBe(200);
-    expect(sorted.body.meta.sort).toBe("created_at");
-    expect((await list(manager, "sort=email&dir=asc")).body.meta.sort).toBe("email");
+    expect(sorted.body.meta?.sort).toBe("created_at");
+    expect((await list(manager, "sort=email&dir=asc")).body.meta?.sort).toBe("email");
   });
 
   it("support contact oracle: no console read support may call answers a customer's email, phone, street, building, notes or postal code", async () => {
