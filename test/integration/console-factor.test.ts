@@ -138,7 +138,9 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
       { name: "Sara Ahmed", email: elsewhere, phone: other.phone, current_password: other.password },
       { token: other.token },
     );
-    await env.DB.prepare("INSERT INTO staff (user_id, role, email) VALUES (?, 'owner', ?)").bind(other.id, other.email).run();
+    await env.DB.prepare("INSERT INTO staff (user_id, role, email) VALUES (?, 'owner', ?)")
+      .bind(other.id, other.email)
+      .run();
     const late = await call("POST", "/client/auth/code-password-verify", {
       email: elsewhere,
       code: await latestCode(elsewhere, "verify"),
@@ -206,7 +208,9 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect(asked.status).toBe(403);
     expect(asked.body.message).toMatch(/^The console stays closed for 24 hours after a password change/);
     expect((await openConsole(manager.id, token)).status).toBe(403);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM staff_sessions WHERE user_id = ?").bind(manager.id).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM staff_sessions WHERE user_id = ?").bind(manager.id).first("n"),
+    ).toBe(0);
     const arabic = await call("POST", "/admin/session/code", undefined, { token, lang: "ar" });
     expect(arabic.body.message).toMatch(/^تبقى لوحة الإدارة مغلقة 24 ساعة/);
 
@@ -224,7 +228,11 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const changed = await call(
       "POST",
       "/client/auth/change-password",
-      { current_password: STRONG_PASSWORD, password: "another good passphrase", password_confirmation: "another good passphrase" },
+      {
+        current_password: STRONG_PASSWORD,
+        password: "another good passphrase",
+        password_confirmation: "another good passphrase",
+      },
       { token: manager.token },
     );
     expect(changed.status).toBe(200);
@@ -256,14 +264,43 @@ describe("staff seat pre-hijack (M2)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     expect(arabic.body.errors.email).toEqual([
       "لم يتحقق هذا الحساب من بريده الإلكتروني بعد: يجب أن يُدخل الرمز الذي أرسلناه إليه أولًا.",
     ]);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM staff WHERE user_id = ?").bind(squatter.id).first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM staff WHERE user_id = ?").bind(squatter.id).first("n")).toBe(
+      0,
+    );
     expect((await call("GET", "/admin/session", undefined, { token: squatter.token })).status).toBe(404);
 
     // Once the real owner of the address verifies it, the seat can be given.
     await verify(squatter.email);
-    expect((await call("POST", "/admin/staff", { email: squatter.email, role: "manager" }, as(owner))).status).toBe(201);
+    expect((await call("POST", "/admin/staff", { email: squatter.email, role: "manager" }, as(owner))).status).toBe(
+      201,
+    );
     const list = await call("GET", `/admin/staff?per_page=100`, undefined, as(owner));
     const row = list.body.data.find((r: { user_id: number }) => r.user_id === squatter.id);
-    expect(row).toMatchObject({ email: squatter.email, staff_email: squatter.email, verified: true, email_changed: false });
+    expect(row).toMatchObject({
+      email: squatter.email,
+      staff_email: squatter.email,
+      verified: true,
+      email_changed: false,
+    });
+  });
+});
+
+describe("the migration that pins staff seats", () => {
+  it("a seat made under the old schema is pinned to its account's email, and keeps its role and sessions", async () => {
+    const member = await newStaff("manager");
+    // As the row was before the pin existed: no email on the seat.
+    await env.DB.prepare("UPDATE staff SET email = NULL WHERE user_id = ?").bind(member.userId).run();
+    expect((await call("GET", "/admin/orders", undefined, as(member))).status).toBe(401);
+
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0027_"))!;
+    for (const query of migration.queries.filter((q) => /^\s*UPDATE\b/m.test(q) && !/ALTER TABLE/.test(q)))
+      await env.DB.prepare(query).run();
+
+    const row = await env.DB.prepare("SELECT role, email FROM staff WHERE user_id = ?")
+      .bind(member.userId)
+      .first<{ role: string; email: string }>();
+    expect(row).toEqual({ role: "manager", email: member.email });
+    // The session opened before is still there, and counts again.
+    expect((await call("GET", "/admin/orders", undefined, as(member))).status).toBe(200);
   });
 });

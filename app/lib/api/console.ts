@@ -54,6 +54,11 @@ export function changeStaffRole(api: Api, userId: number, role: StaffRole) {
   return api.put<{ user_id: number; role: StaffRole }>(`/admin/staff/${userId}`, { role });
 }
 
+/** PUT /admin/staff/:id/email: an owner sets (or confirms) a staff member's email, which the seat is pinned to. */
+export function changeStaffEmail(api: Api, userId: number, email: string) {
+  return api.put<{ user_id: number; email: string; staff_email: string }>(`/admin/staff/${userId}/email`, { email });
+}
+
 export function removeStaff(api: Api, userId: number) {
   return api.delete<null>(`/admin/staff/${userId}`);
 }

@@ -10,7 +10,7 @@ import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
-import { addStaff, changeStaffRole, listParams, listStaff, removeStaff } from "../../lib/api/console";
+import { addStaff, changeStaffEmail, changeStaffRole, listParams, listStaff, removeStaff } from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
@@ -35,6 +35,9 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const [removing, setRemoving] = useState<StaffMember | null>(null);
+  // The member whose email is being changed, and the address typed for them.
+  const [editing, setEditing] = useState<StaffMember | null>(null);
+  const [newEmail, setNewEmail] = useState("");
   const [form, { Form, Field }] = useForm<AddValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", role: "support" },
@@ -64,7 +67,31 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
 
   const columns: Column<StaffMember>[] = [
     { label: t("console.staff.name"), sort: "name", cell: (r) => <bdi>{r.name}</bdi> },
-    { label: t("console.fields.email"), sort: "email", cell: (r) => <bdi dir="ltr">{r.email}</bdi> },
+    {
+      label: t("console.fields.email"),
+      sort: "email",
+      cell: (r) => (
+        <span className="console-staff__email">
+          <bdi dir="ltr">{r.email}</bdi>{" "}
+          {r.email_changed ? (
+            <span className="console-badge console-badge--danger">{t("console.staff.emailChanged")}</span>
+          ) : null}
+          {r.email_changed && r.staff_email ? (
+            <span className="console-hint">
+              {t("console.staff.addedWith")} <bdi dir="ltr">{r.staff_email}</bdi>
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      label: t("console.staff.verified"),
+      cell: (r) => (
+        <span className={`console-badge console-badge--${r.verified ? "ok" : "warn"}`}>
+          {t(r.verified ? "console.staff.verified" : "console.staff.notVerified")}
+        </span>
+      ),
+    },
     {
       label: t("console.fields.role"),
       sort: "role",
@@ -92,12 +119,39 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
     },
     {
       label: t("console.table.actions"),
-      cell: (r) =>
-        r.user_id === loaderData.me ? null : (
-          <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
-            {t("console.staff.remove")}
+      cell: (r) => (
+        <span className="console-staff__actions">
+          {r.email_changed ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void mutate(
+                  () => changeStaffEmail(browserApi(locale), r.user_id, r.email),
+                  t("console.staff.emailConfirmed"),
+                )
+              }
+            >
+              {t("console.staff.confirmEmail")}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              setNewEmail(r.email);
+              setEditing(r);
+            }}
+          >
+            {t("console.staff.changeEmail")}
           </button>
-        ),
+          {r.user_id === loaderData.me ? null : (
+            <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
+              {t("console.staff.remove")}
+            </button>
+          )}
+        </span>
+      ),
     },
   ];
 
@@ -166,6 +220,36 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         }}
       >
         <p>{t("console.staff.removeBody")}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={editing !== null}
+        title={t("console.staff.changeEmailTitle", { name: editing?.name ?? "" })}
+        confirmLabel={t("console.staff.changeEmail")}
+        danger={false}
+        onCancel={() => setEditing(null)}
+        onConfirm={() => {
+          const member = editing;
+          const email = newEmail.trim();
+          setEditing(null);
+          if (member && email)
+            void mutate(
+              () => changeStaffEmail(browserApi(locale), member.user_id, email),
+              t("console.staff.emailSaved"),
+            );
+        }}
+      >
+        <p>{t("console.staff.changeEmailBody")}</p>
+        <div className="field">
+          <label htmlFor="staff-new-email">{t("console.fields.email")}</label>
+          <input
+            id="staff-new-email"
+            type="email"
+            dir="ltr"
+            autoComplete="off"
+            value={newEmail}
+            onChange={(e) => setNewEmail(e.target.value)}
+          />
+        </div>
       </ConfirmDialog>
     </>
   );
