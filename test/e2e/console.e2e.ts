@@ -7,6 +7,7 @@ import {
   newStaffAccounts,
   openConsole,
   registerAccount,
+  verifyAccount,
   signInToConsole,
   STAFF_PASSWORD,
 } from "../support/console-browser.ts";
@@ -77,6 +78,7 @@ for (const locale of LOCALES) {
       const owner = staff[`owner-${locale}`];
       const recruit = `recruit-${locale}-${Date.now()}@example.com`;
       await registerAccount(base, recruit);
+      await verifyAccount(base, recruit);
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, owner);
       await expect.poll(() => page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
