@@ -53,6 +53,7 @@ export interface StaffMember {
   name: string;
   /** The account's email now. */
   email: string;
+  phone: string | null;
   /** The email the seat was granted for (the console code goes only to it). */
   staff_email: string | null;
   /** Whether the account's email is no longer `staff_email`: no console until an owner confirms it. */

@@ -176,9 +176,40 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const list = await call("GET", `/admin/staff?per_page=100`, undefined, as(owner));
     const row = list.body.data.find((r: { user_id: number }) => r.user_id === manager.id);
     expect(row).toMatchObject({ email: drop, staff_email: manager.email, email_changed: true, verified: true });
-    const pinned = await call("PUT", `/admin/staff/${manager.id}/email`, { email: drop }, as(owner));
+    const pinned = await call("PUT", `/admin/staff/${manager.id}/contact`, { email: drop }, as(owner));
     expect(pinned.status).toBe(200);
     expect((await openConsole(manager.id, manager.token)).status).toBe(200);
+  });
+
+  it("an owner changes a staff member's email and phone in the console: audited, sessions closed, old address told", async () => {
+    const owner = await newStaff("owner");
+    const manager = await hired(owner);
+    expect((await openConsole(manager.id, manager.token)).status).toBe(200);
+    const next = freshEmail();
+    const phone = freshPhone();
+    const taken = await call("PUT", `/admin/staff/${manager.id}/contact`, { email: owner.email }, as(owner));
+    expect(taken.status).toBe(422);
+    expect(taken.body.errors.email).toEqual(["Another account uses this value."]);
+    const bad = await call("PUT", `/admin/staff/${manager.id}/contact`, { email: next, phone: "12" }, as(owner));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.phone).toBeTruthy();
+    const changed = await call("PUT", `/admin/staff/${manager.id}/contact`, { email: next, phone }, as(owner));
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ email: next, phone, staff_email: next });
+    // The member's console closed; a new code goes to the new address only.
+    expect((await call("GET", "/admin/session", undefined, { token: manager.token })).body.data.elevated).toBe(false);
+    // (A minute after the last code: codes are sent at most once a minute.)
+    await env.DB.prepare("UPDATE otp_codes SET created_at = created_at - 120 WHERE user_id = ?").bind(manager.id).run();
+    expect((await call("POST", "/admin/session/code", undefined, { token: manager.token })).status).toBe(200);
+    expect(await consoleCodesTo(next)).toHaveLength(1);
+    expect((await outbox(manager.email)).map((m) => m.purpose)).toContain("email-changed");
+    const audit = await call(
+      "GET",
+      `/admin/audit?entity=staff&entity_id=${manager.id}&sort=created_at&dir=asc`,
+      undefined,
+      as(owner),
+    );
+    expect(audit.body.data.map((e: { action: string }) => e.action)).toEqual(["staff.add", "staff.contact"]);
   });
 
   it("console code hijack: a password reset through the inbox freezes the console for a day and closes its sessions", async () => {

@@ -54,9 +54,15 @@ export function changeStaffRole(api: Api, userId: number, role: StaffRole) {
   return api.put<{ user_id: number; role: StaffRole }>(`/admin/staff/${userId}`, { role });
 }
 
-/** PUT /admin/staff/:id/email: an owner sets (or confirms) a staff member's email, which the seat is pinned to. */
-export function changeStaffEmail(api: Api, userId: number, email: string) {
-  return api.put<{ user_id: number; email: string; staff_email: string }>(`/admin/staff/${userId}/email`, { email });
+/**
+ * PUT /admin/staff/:id/contact: an owner sets (or confirms) a staff member's email, which the seat
+ * is pinned to, and their phone (absent: kept; "": removed).
+ */
+export function changeStaffContact(api: Api, userId: number, email: string, phone?: string) {
+  return api.put<{ user_id: number; email: string; phone: string | null; staff_email: string }>(
+    `/admin/staff/${userId}/contact`,
+    phone === undefined ? { email } : { email, phone },
+  );
 }
 
 export function removeStaff(api: Api, userId: number) {

@@ -10,7 +10,14 @@ import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
-import { addStaff, changeStaffEmail, changeStaffRole, listParams, listStaff, removeStaff } from "../../lib/api/console";
+import {
+  addStaff,
+  changeStaffContact,
+  changeStaffRole,
+  listParams,
+  listStaff,
+  removeStaff,
+} from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
@@ -38,6 +45,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   // The member whose email is being changed, and the address typed for them.
   const [editing, setEditing] = useState<StaffMember | null>(null);
   const [newEmail, setNewEmail] = useState("");
+  const [newPhone, setNewPhone] = useState("");
   const [form, { Form, Field }] = useForm<AddValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", role: "support" },
@@ -127,7 +135,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
               className="button"
               onClick={() =>
                 void mutate(
-                  () => changeStaffEmail(browserApi(locale), r.user_id, r.email),
+                  () => changeStaffContact(browserApi(locale), r.user_id, r.email),
                   t("console.staff.emailConfirmed"),
                 )
               }
@@ -140,10 +148,11 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
             className="button button--ghost"
             onClick={() => {
               setNewEmail(r.email);
+              setNewPhone(r.phone ?? "");
               setEditing(r);
             }}
           >
-            {t("console.staff.changeEmail")}
+            {t("console.staff.changeContact")}
           </button>
           {r.user_id === loaderData.me ? null : (
             <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
@@ -223,22 +232,23 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
       </ConfirmDialog>
       <ConfirmDialog
         open={editing !== null}
-        title={t("console.staff.changeEmailTitle", { name: editing?.name ?? "" })}
-        confirmLabel={t("console.staff.changeEmail")}
+        title={t("console.staff.changeContactTitle", { name: editing?.name ?? "" })}
+        confirmLabel={t("console.staff.changeContact")}
         danger={false}
         onCancel={() => setEditing(null)}
         onConfirm={() => {
           const member = editing;
           const email = newEmail.trim();
+          const phone = newPhone.trim();
           setEditing(null);
           if (member && email)
             void mutate(
-              () => changeStaffEmail(browserApi(locale), member.user_id, email),
+              () => changeStaffContact(browserApi(locale), member.user_id, email, phone),
               t("console.staff.emailSaved"),
             );
         }}
       >
-        <p>{t("console.staff.changeEmailBody")}</p>
+        <p>{t("console.staff.changeContactBody")}</p>
         <div className="field">
           <label htmlFor="staff-new-email">{t("console.fields.email")}</label>
           <input
@@ -248,6 +258,18 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
             autoComplete="off"
             value={newEmail}
             onChange={(e) => setNewEmail(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="staff-new-phone">{t("console.staff.phone")}</label>
+          <input
+            id="staff-new-phone"
+            type="tel"
+            dir="ltr"
+            autoComplete="off"
+            placeholder="+9665…"
+            value={newPhone}
+            onChange={(e) => setNewPhone(e.target.value)}
           />
         </div>
       </ConfirmDialog>

@@ -7,7 +7,7 @@ import { say } from "../../../lib/i18n";
 import { validate } from "../../../lib/validate";
 import { pageOf, listQuerySchema } from "../../services/console-list";
 import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
-import { EMAIL } from "../../../../contract/inputs";
+import { E164, EMAIL, normalizePhone } from "../../../../contract/inputs";
 import { deliver } from "../../services/accounts";
 import { accountsEnv } from "../auth";
 
@@ -27,7 +27,7 @@ staffRoutes.get(
   async (c) => {
     const { rows, meta } = await pageOf<StaffListRow>(
       c.env.DB,
-      "s.user_id, s.role, s.created_at, u.name, u.email, s.email AS staff_email, u.verified_at",
+      "s.user_id, s.role, s.created_at, u.name, u.email, u.phone, s.email AS staff_email, u.verified_at",
       "FROM staff s JOIN users u ON u.id = s.user_id",
       [],
       c.req.valid("query"),
@@ -131,10 +131,10 @@ function memberId(raw: string | undefined): number {
 async function member(db: D1Database, userId: number) {
   const row = await db
     .prepare(
-      "SELECT s.user_id, s.role, u.email, s.email AS staff_email FROM staff s JOIN users u ON u.id = s.user_id WHERE s.user_id = ?",
+      "SELECT s.user_id, s.role, u.email, u.phone, s.email AS staff_email FROM staff s JOIN users u ON u.id = s.user_id WHERE s.user_id = ?",
     )
     .bind(userId)
-    .first<{ user_id: number; role: string; email: string; staff_email: string | null }>();
+    .first<{ user_id: number; role: string; email: string; phone: string | null; staff_email: string | null }>();
   if (!row) throw notFound();
   return row;
 }
@@ -171,29 +171,50 @@ staffRoutes.put(
 );
 
 /**
- * PUT /admin/staff/:id/email {email}: an owner sets a staff member's email, and pins the seat to it
- * (staff cannot change it from the shop profile: the console code goes there). The same address
- * confirms a seat whose account email moved some other way. Audited; the member's console
- * sessions end, and the old address is told.
+ * PUT /admin/staff/:id/contact {email, phone?}: an owner sets a staff member's email (and phone),
+ * and pins the seat to that email. Staff cannot change either from the shop profile (the console
+ * code goes to the email; the phone names the account for a reset by SMS), so this is where they
+ * change. The same email confirms a seat whose account email moved some other way. Audited; the
+ * member's console sessions end, and the old address is told. `phone` absent: kept; "": removed.
  */
 staffRoutes.put(
-  "/:id/email",
-  validate("json", (m) => v.object({ email: emailSchema(m) })),
+  "/:id/contact",
+  validate("json", (m) =>
+    v.object({
+      email: emailSchema(m),
+      phone: v.optional(
+        v.pipe(
+          v.string(m.invalid("phone")),
+          v.transform(normalizePhone),
+          v.check((s) => s === "" || E164.test(s), m.invalid("phone")),
+        ),
+      ),
+    }),
+  ),
   async (c) => {
     const userId = memberId(c.req.param("id"));
     const before = await member(c.env.DB, userId);
-    const { email } = c.req.valid("json");
+    const input = c.req.valid("json");
+    const email = input.email;
+    const phone = input.phone === undefined ? before.phone : input.phone || null;
     const lang = c.get("lang");
-    const taken = await c.env.DB.prepare("SELECT 1 AS yes FROM users WHERE email = ? COLLATE NOCASE AND id != ?")
-      .bind(email, userId)
-      .first("yes");
-    const takenMessage = say(lang, { en: "Another account uses this email.", ar: "يستخدم حساب آخر هذا البريد." });
-    if (taken !== null) throw new BackendError(422, takenMessage, { email: [takenMessage] });
+    const others = await c.env.DB.prepare(
+      "SELECT email, phone FROM users WHERE id != ? AND (email = ? COLLATE NOCASE OR (phone IS NOT NULL AND phone = ?))",
+    )
+      .bind(userId, email, phone)
+      .all<{ email: string | null; phone: string | null }>();
+    const takenMessage = say(lang, { en: "Another account uses this value.", ar: "يستخدم حساب آخر هذه القيمة." });
+    const errors: Record<string, string[]> = {};
+    for (const other of others.results) {
+      if (other.email?.toLowerCase() === email) errors.email = [takenMessage];
+      if (phone !== null && other.phone === phone) errors.phone = [takenMessage];
+    }
+    if (Object.keys(errors).length) throw new BackendError(422, takenMessage, errors);
     try {
       await c.env.DB.batch([
         c.env.DB.prepare(
-          "UPDATE users SET email = ?, pending_email = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-        ).bind(email, userId),
+          "UPDATE users SET email = ?, phone = ?, pending_email = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+        ).bind(email, phone, userId),
         c.env.DB.prepare(
           "UPDATE staff SET email = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_id = ?",
         ).bind(email, userId),
@@ -201,22 +222,21 @@ staffRoutes.put(
         auditStatement(
           c.env.DB,
           currentStaff(c),
-          "staff.email",
+          "staff.contact",
           "staff",
           userId,
-          { email: before.email, staff_email: before.staff_email },
-          { email, staff_email: email },
+          { email: before.email, phone: before.phone, staff_email: before.staff_email },
+          { email, phone, staff_email: email },
         ),
       ]);
     } catch (error) {
-      // Another account took the address between the check and the write.
-      if (/UNIQUE constraint failed/i.test(String(error)))
-        throw new BackendError(422, takenMessage, { email: [takenMessage] });
+      // Another account took the address or the number between the check and the write.
+      if (/UNIQUE constraint failed/i.test(String(error))) throw new BackendError(422, takenMessage);
       throw error;
     }
     if (before.email && before.email.toLowerCase() !== email)
       await deliver(accountsEnv(c), before.email, "email", "email-changed", "", lang);
-    return ok(c, { user_id: userId, email, staff_email: email });
+    return ok(c, { user_id: userId, email, phone, staff_email: email });
   },
 );
 
