@@ -69,7 +69,13 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
       await revalidator.revalidate();
     } catch (error) {
       toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
+      const handled = handleBrowserError(error, locale, (path) => void navigate(path));
+      // A refused change (an address another account uses, a role not allowed) says why: the
+      // handler toasts only the statuses it handles itself.
+      if (handled.status === 400 || handled.status === 403 || handled.status === 422) {
+        const fields = (handled.errors ?? []).map((e) => e.message);
+        toast.error(fields.length ? fields.join(" ") : handled.message);
+      }
     }
   };
 
