@@ -1,6 +1,6 @@
-// The console's second factor and who may hold a staff seat (security review 2, H1 and M2). Each
-// test is named after the attack it stops: a staff password alone must never reach the console,
-// and a seat goes only to the person whose verified inbox the owner meant.
+// The console's second factor and who may hold a staff seat. Each test is named after the attack
+// it stops: a staff password alone must never reach the console, and a seat goes only to the
+// person whose verified inbox the owner meant.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CONSOLE_FREEZE_SECONDS } from "../../worker/backend/services/staff";
@@ -48,7 +48,7 @@ async function openConsole(userId: number, token: string) {
 
 const consoleCodesTo = async (to: string) => (await outbox(to)).filter((m) => m.purpose === "staff");
 
-describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
+describe("console code hijack", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("console code hijack: a staff password alone cannot move the account's email and open the console", async () => {
     const owner = await newStaff("owner");
     const manager = await hired(owner);
@@ -275,7 +275,7 @@ describe("console code hijack (H1)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   });
 });
 
-describe("staff seat pre-hijack (M2)", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
+describe("staff seat pre-hijack", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
   it("staff seat pre-hijack: an unverified account registered with a future hire's email is not made staff", async () => {
     const owner = await newStaff("owner");
     // The attacker registers the future hire's address first, and never verifies it.

@@ -1,7 +1,6 @@
-// What support (the masked role) can learn of a customer's contact data through the console
-// (security review 2, M1 and L6). Every console read support may call is walked from the backend's
-// own route table, so a read added later is covered too; the whole answer is searched for the
-// customer's real values.
+// What support (the masked role) can learn of a customer's contact data through the console.
+// Every console read support may call is walked from the backend's own route table, so a read
+// added later is covered too; the whole answer is searched for the customer's real values.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { roleAtLeast } from "../../contract/console";
@@ -65,7 +64,7 @@ const leaks = (body: unknown, secrets: Record<string, string>) => {
 
 const numbers = (answer: { body: { data: { number: string }[] } }) => answer.body.data.map((o) => o.number);
 
-describe("support and customers' contact data (M1, L6)", () => {
+describe("support and customers' contact data", () => {
   it("support contact oracle: substring searches of the orders list reveal nothing", async () => {
     const { number, secrets } = await customer();
     const [support, manager] = await Promise.all([newStaff("support"), newStaff("manager")]);
