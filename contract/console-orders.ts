@@ -30,6 +30,7 @@ export const CONSOLE_PAYMENT_STATUSES = [
   "refunded",
 ] as const satisfies readonly PaymentStatus[];
 
+/** `email` sorts only for roles that see contact data; support's list falls back to `created_at`. */
 export const ORDER_SORTS = ["created_at", "number", "total", "status", "email"] as const;
 
 /** One row of GET /admin/orders. */

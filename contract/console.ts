@@ -22,6 +22,12 @@ export interface StaffMe {
   via: "code" | "access" | null;
   /** When the console session ends (ISO), when elevated. */
   expires_at: string | null;
+  /**
+   * Why no code opens the console now: the account's email is not the one the seat was granted
+   * for (an owner confirms it in Staff), or the password changed recently (until `frozen_until`).
+   */
+  locked: "email_changed" | "password_changed" | null;
+  frozen_until: string | null;
 }
 
 export const SORT_DIRECTIONS = ["asc", "desc"] as const;
@@ -45,7 +51,15 @@ export const CONSOLE_PER_PAGE_DEFAULT = 25;
 export interface StaffMember {
   user_id: number;
   name: string;
+  /** The account's email now. */
   email: string;
+  phone: string | null;
+  /** The email the seat was granted for (the console code goes only to it). */
+  staff_email: string | null;
+  /** Whether the account's email is no longer `staff_email`: no console until an owner confirms it. */
+  email_changed: boolean;
+  /** Whether the account has verified its email. */
+  verified: boolean;
   role: StaffRole;
   created_at: string;
 }

@@ -9,6 +9,9 @@
 // --remote, the deployed database. Each change is written to the audit log as done by "cli".
 // Several accounts may be added in one run (pairs of email and role): one wrangler run, whose
 // start costs far more than the statements (the console journeys add dozens of staff).
+// The seat is pinned to the account's email as it is now (the console code goes only there), and
+// adding again re-pins it. Unlike the console's Staff page, this does not ask that the account has
+// verified its email: whoever runs it holds the database, and the journeys' accounts are fresh.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { wrangler } from "./lib/worker.ts";
@@ -64,19 +67,20 @@ if (command === "add") {
     pairs
       .map(
         ([e, r]) =>
-          `INSERT INTO staff (user_id, role) SELECT id, ${literal(r)} FROM users WHERE email = ${literal(e)} COLLATE NOCASE
-       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+          `INSERT INTO staff (user_id, role, email) SELECT id, ${literal(r)}, email FROM users WHERE email = ${literal(e)} COLLATE NOCASE
+       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, email = excluded.email, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        RETURNING user_id;
+     UPDATE users SET pending_email = NULL WHERE email = ${literal(e)} COLLATE NOCASE;
      INSERT INTO audit_log (staff_email, action, entity, entity_id, after_json)
        SELECT 'cli', 'staff.add', 'staff', CAST(id AS TEXT), json_object('email', email, 'role', ${literal(r)})
        FROM users WHERE email = ${literal(e)} COLLATE NOCASE;`,
       )
       .join("\n"),
   );
-  // Two statement results per account: the staff row's RETURNING, then the audit line.
+  // Three statement results per account: the staff row's RETURNING, the pending email dropped, the audit line.
   let missing = 0;
   pairs.forEach(([e, r], i) => {
-    if (results[2 * i]?.results?.length)
+    if (results[3 * i]?.results?.length)
       console.log(`${e} is now ${r}. They open the console at /en/admin (or /ar/admin) after signing in.`);
     else {
       missing += 1;

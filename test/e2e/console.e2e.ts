@@ -7,6 +7,7 @@ import {
   newStaffAccounts,
   openConsole,
   registerAccount,
+  verifyAccount,
   signInToConsole,
   STAFF_PASSWORD,
 } from "../support/console-browser.ts";
@@ -43,6 +44,8 @@ const TEXT = {
     audit: "Audit log",
     orders: "Orders",
     added: "Added to the staff.",
+    changeContact: "Change email or phone",
+    contactSaved: "Email and phone saved.",
   },
   ar: {
     signInTitle: "فتح لوحة الإدارة",
@@ -50,6 +53,8 @@ const TEXT = {
     audit: "سجل التدقيق",
     orders: "الطلبات",
     added: "أُضيف إلى الفريق.",
+    changeContact: "تغيير البريد أو الجوال",
+    contactSaved: "تم حفظ البريد والجوال.",
   },
 };
 
@@ -77,6 +82,7 @@ for (const locale of LOCALES) {
       const owner = staff[`owner-${locale}`];
       const recruit = `recruit-${locale}-${Date.now()}@example.com`;
       await registerAccount(base, recruit);
+      await verifyAccount(base, recruit);
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, owner);
       await expect.poll(() => page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
@@ -94,9 +100,27 @@ for (const locale of LOCALES) {
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-${locale}.png`);
       expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
 
+      // Staff cannot move their email in the shop: the owner does it here, for the recruit.
+      const moved = `moved-${recruit}`;
+      await page
+        .locator(".console-table tbody tr", { hasText: recruit })
+        .getByRole("button", { name: t.changeContact })
+        .click();
+      const dialog = page.locator("dialog.console-dialog[open]");
+      await dialog.locator("#staff-new-email").fill(moved);
+      // A number of its own: phones are unique across accounts (the other locale's run uses one too).
+      await dialog.locator("#staff-new-phone").fill(`+9665${String(Date.now()).slice(-8)}`);
+      expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
+      await dialog.getByRole("button", { name: t.changeContact }).click();
+      await expect
+        .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.contactSaved)]));
+      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain(moved);
+
       await page.getByRole("link", { name: t.audit, exact: true }).click();
       await page.waitForURL(`${base}/${locale}/admin/audit`);
       await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain("staff.add");
+      expect(await page.locator(".console-table tbody").textContent()).toContain("staff.contact");
       expect(await page.locator(".console-table tbody").textContent()).toContain(owner);
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);

@@ -62,6 +62,10 @@ describe("staff and the audit log (owners)", () => {
   it("an owner adds a shop account to the staff, changes its role and removes it; each step is in the audit log", async () => {
     const owner = await newStaff("owner");
     const recruit = await newUser();
+    // Only an account that proved its email takes a seat (console-factor.test.ts).
+    await env.DB.prepare("UPDATE users SET verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
+      .bind(recruit.userId)
+      .run();
     const added = await call(owner, "POST", "/admin/staff", { email: recruit.email, role: "support" });
     expect(added.status).toBe(201);
     expect((await call(owner, "POST", "/admin/staff", { email: recruit.email, role: "support" })).status).toBe(422);

@@ -13,7 +13,10 @@ export type Staff = Shopper & { role: StaffRole; userId: number };
 /** A staff member of `role`, signed in to the shop, without the console code yet. */
 export async function newPendingStaff(role: StaffRole, lang: "en" | "ar" = "en"): Promise<Staff> {
   const user = await newUser(lang);
-  await env.DB.prepare("INSERT INTO staff (user_id, role) VALUES (?, ?)").bind(user.userId, role).run();
+  // Pinned to the account's email, as an owner's adding does (the console code goes only there).
+  await env.DB.prepare("INSERT INTO staff (user_id, role, email) VALUES (?, ?, ?)")
+    .bind(user.userId, role, user.email)
+    .run();
   return { ...user, userId: user.userId!, role };
 }
 

@@ -15,7 +15,16 @@ export interface StaffCaller {
   via: "code" | "access" | null;
   /** When the console session ends (Unix seconds). */
   expiresAt: number | null;
+  /**
+   * Why the console cannot be opened with a code now, if it cannot: the account's email is not
+   * the one its seat was granted for, or its password changed less than CONSOLE_FREEZE_SECONDS ago.
+   */
+  locked: StaffLock | null;
+  /** With `locked` "password_changed": when the console may be opened again (Unix seconds). */
+  frozenUntil: number | null;
 }
+
+export type StaffLock = "email_changed" | "password_changed";
 
 /** Hono typing for the backend app: bindings, plus what its middleware puts on the context. */
 export type BackendEnv = {

@@ -54,6 +54,17 @@ export function changeStaffRole(api: Api, userId: number, role: StaffRole) {
   return api.put<{ user_id: number; role: StaffRole }>(`/admin/staff/${userId}`, { role });
 }
 
+/**
+ * PUT /admin/staff/:id/contact: an owner sets (or confirms) a staff member's email, which the seat
+ * is pinned to, and their phone (absent: kept; "": removed).
+ */
+export function changeStaffContact(api: Api, userId: number, email: string, phone?: string) {
+  return api.put<{ user_id: number; email: string; phone: string | null; staff_email: string }>(
+    `/admin/staff/${userId}/contact`,
+    phone === undefined ? { email } : { email, phone },
+  );
+}
+
 export function removeStaff(api: Api, userId: number) {
   return api.delete<null>(`/admin/staff/${userId}`);
 }

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/orders";
+import { roleAtLeast } from "../../../contract/console";
 import {
   CONSOLE_ORDER_STATUSES,
   CONSOLE_PAYMENT_STATUSES,
@@ -24,15 +25,18 @@ export async function loader(args: Route.LoaderArgs) {
     (typeof ORDER_FILTERS)[number],
     string
   >;
-  return consoleLoad(args, async (api) => {
+  return consoleLoad(args, async (api, me) => {
+    // Only what the hint and the sortable columns say: the backend narrows support's search and
+    // sorts whatever the page shows.
+    const masked = !roleAtLeast(me.role, "manager");
     try {
       const list = await listConsoleOrders(api, listParams(url, ORDER_FILTERS));
-      return { rows: list.data, meta: list.meta, filters, errors: [] as string[] };
+      return { rows: list.data, meta: list.meta, filters, masked, errors: [] as string[] };
     } catch (error) {
       // A filter the backend refuses (a date range the wrong way round) is said above an empty table.
       if (!(error instanceof ApiError) || error.status !== 422) throw error;
       const meta = { page: 1, per_page: 25, total: 0, last_page: 1, sort: "created_at", dir: "desc" as const };
-      return { rows: [], meta, filters, errors: Object.values(error.errors).flat() };
+      return { rows: [], meta, filters, masked, errors: Object.values(error.errors).flat() };
     }
   });
 }
@@ -55,7 +59,7 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
     { label: t("console.orders.date"), sort: "created_at", cell: (r) => formatDate(r.created_at, locale, true) },
     {
       label: t("console.orders.customer"),
-      sort: "email",
+      sort: loaderData.masked ? undefined : "email",
       cell: (r) => (
         <span className="console-orders__customer">
           <bdi>{r.customer}</bdi>
@@ -81,7 +85,14 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="console-filters" role="search" aria-label={t("console.orders.filters")}>
         <div className="field">
           <label htmlFor="orders-search">{t("console.orders.search")}</label>
-          <input id="orders-search" name="search" type="search" defaultValue={filters.search} dir="auto" />
+          <input
+            id="orders-search"
+            name="search"
+            type="search"
+            defaultValue={filters.search}
+            dir="auto"
+            aria-describedby="orders-search-hint"
+          />
         </div>
         <div className="field">
           <label htmlFor="orders-status">{t("console.fields.status")}</label>
@@ -128,6 +139,9 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
             {t("console.filters.clear")}
           </Link>
         ) : null}
+        <p id="orders-search-hint" className="console-hint console-filters__hint">
+          {t(loaderData.masked ? "console.orders.searchHintMasked" : "console.orders.searchHint")}
+        </p>
       </Form>
       {loaderData.errors.length ? (
         <div className="console-error" role="alert">

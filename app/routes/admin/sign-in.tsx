@@ -10,12 +10,19 @@ import { useFormSubmit } from "../../components/form/useFormSubmit";
 import { openConsole, sendConsoleCode } from "../../lib/api/console";
 import { browserApi } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
-import { consoleMeta } from "../../lib/console";
+import { consoleContext, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
+import { formatDate } from "../../lib/orders";
 import { toLatinDigits } from "../../lib/phone-text";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.signIn.title");
+
+/** Why no code opens this seat now, if so: said before the staff member asks for one. */
+export function loader({ context }: Route.LoaderArgs) {
+  const me = context.get(consoleContext);
+  return { locked: me?.locked ?? null, frozenUntil: me?.frozen_until ?? null };
+}
 
 type CodeValues = { code: string };
 
@@ -23,7 +30,7 @@ type CodeValues = { code: string };
  * The console's second step (issue 20): signed in to the shop, a staff member asks for a code by
  * email and enters it. Sending is a button, not an effect on arrival: opening the page sends nothing.
  */
-export default function ConsoleSignIn() {
+export default function ConsoleSignIn({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -55,6 +62,15 @@ export default function ConsoleSignIn() {
     <section className="console-signin" aria-labelledby="console-signin-title">
       <h1 id="console-signin-title">{t("console.signIn.title")}</h1>
       <p>{t("console.signIn.lead")}</p>
+      {loaderData.locked ? (
+        <p className="console-error" role="alert">
+          {loaderData.locked === "email_changed"
+            ? t("console.signIn.lockedEmail")
+            : t("console.signIn.lockedPassword", {
+                until: loaderData.frozenUntil ? formatDate(loaderData.frozenUntil, locale, true) : "",
+              })}
+        </p>
+      ) : null}
       <p>
         <button type="button" className={sent ? "button" : "button button--primary"} onClick={() => void send()}>
           {t(sent ? "console.signIn.resend" : "console.signIn.send")}

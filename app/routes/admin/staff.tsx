@@ -10,7 +10,14 @@ import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
-import { addStaff, changeStaffRole, listParams, listStaff, removeStaff } from "../../lib/api/console";
+import {
+  addStaff,
+  changeStaffContact,
+  changeStaffRole,
+  listParams,
+  listStaff,
+  removeStaff,
+} from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
@@ -35,6 +42,10 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const [removing, setRemoving] = useState<StaffMember | null>(null);
+  // The member whose email is being changed, and the address typed for them.
+  const [editing, setEditing] = useState<StaffMember | null>(null);
+  const [newEmail, setNewEmail] = useState("");
+  const [newPhone, setNewPhone] = useState("");
   const [form, { Form, Field }] = useForm<AddValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", role: "support" },
@@ -58,13 +69,43 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
       await revalidator.revalidate();
     } catch (error) {
       toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
+      const handled = handleBrowserError(error, locale, (path) => void navigate(path));
+      // A refused change (an address another account uses, a role not allowed) says why: the
+      // handler toasts only the statuses it handles itself.
+      if (handled.status === 400 || handled.status === 403 || handled.status === 422) {
+        const fields = (handled.errors ?? []).map((e) => e.message);
+        toast.error(fields.length ? fields.join(" ") : handled.message);
+      }
     }
   };
 
   const columns: Column<StaffMember>[] = [
     { label: t("console.staff.name"), sort: "name", cell: (r) => <bdi>{r.name}</bdi> },
-    { label: t("console.fields.email"), sort: "email", cell: (r) => <bdi dir="ltr">{r.email}</bdi> },
+    {
+      label: t("console.fields.email"),
+      sort: "email",
+      cell: (r) => (
+        <span className="console-staff__email">
+          <bdi dir="ltr">{r.email}</bdi>{" "}
+          {r.email_changed ? (
+            <span className="console-badge console-badge--danger">{t("console.staff.emailChanged")}</span>
+          ) : null}
+          {r.email_changed && r.staff_email ? (
+            <span className="console-hint">
+              {t("console.staff.addedWith")} <bdi dir="ltr">{r.staff_email}</bdi>
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    {
+      label: t("console.staff.verified"),
+      cell: (r) => (
+        <span className={`console-badge console-badge--${r.verified ? "ok" : "warn"}`}>
+          {t(r.verified ? "console.staff.verified" : "console.staff.notVerified")}
+        </span>
+      ),
+    },
     {
       label: t("console.fields.role"),
       sort: "role",
@@ -92,12 +133,40 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
     },
     {
       label: t("console.table.actions"),
-      cell: (r) =>
-        r.user_id === loaderData.me ? null : (
-          <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
-            {t("console.staff.remove")}
+      cell: (r) => (
+        <span className="console-staff__actions">
+          {r.email_changed ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void mutate(
+                  () => changeStaffContact(browserApi(locale), r.user_id, r.email),
+                  t("console.staff.emailConfirmed"),
+                )
+              }
+            >
+              {t("console.staff.confirmEmail")}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              setNewEmail(r.email);
+              setNewPhone(r.phone ?? "");
+              setEditing(r);
+            }}
+          >
+            {t("console.staff.changeContact")}
           </button>
-        ),
+          {r.user_id === loaderData.me ? null : (
+            <button type="button" className="button button--danger" onClick={() => setRemoving(r)}>
+              {t("console.staff.remove")}
+            </button>
+          )}
+        </span>
+      ),
     },
   ];
 
@@ -166,6 +235,49 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         }}
       >
         <p>{t("console.staff.removeBody")}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={editing !== null}
+        title={t("console.staff.changeContactTitle", { name: editing?.name ?? "" })}
+        confirmLabel={t("console.staff.changeContact")}
+        danger={false}
+        onCancel={() => setEditing(null)}
+        onConfirm={() => {
+          const member = editing;
+          const email = newEmail.trim();
+          const phone = newPhone.trim();
+          setEditing(null);
+          if (member && email)
+            void mutate(
+              () => changeStaffContact(browserApi(locale), member.user_id, email, phone),
+              t("console.staff.emailSaved"),
+            );
+        }}
+      >
+        <p>{t("console.staff.changeContactBody")}</p>
+        <div className="field">
+          <label htmlFor="staff-new-email">{t("console.fields.email")}</label>
+          <input
+            id="staff-new-email"
+            type="email"
+            dir="ltr"
+            autoComplete="off"
+            value={newEmail}
+            onChange={(e) => setNewEmail(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="staff-new-phone">{t("console.staff.phone")}</label>
+          <input
+            id="staff-new-phone"
+            type="tel"
+            dir="ltr"
+            autoComplete="off"
+            placeholder="+9665…"
+            value={newPhone}
+            onChange={(e) => setNewPhone(e.target.value)}
+          />
+        </div>
       </ConfirmDialog>
     </>
   );

@@ -118,6 +118,10 @@ export const MESSAGES = {
     en: "The password may not be longer than 128 characters.",
     ar: "يجب ألا تزيد كلمة المرور عن 128 حرفًا.",
   },
+  staffContact: {
+    en: "Staff accounts cannot change their email or phone here. Ask an owner to change it in the console (Staff).",
+    ar: "لا يمكن لحسابات فريق العمل تغيير البريد الإلكتروني أو رقم الجوال من هنا. اطلب من المالك تغييره في لوحة الإدارة (فريق العمل).",
+  },
   passwordCommon: {
     en: "This password is too common. Choose a less predictable one.",
     ar: "كلمة المرور هذه شائعة جدًا. اختر كلمة مرور يصعب توقعها.",
@@ -170,6 +174,20 @@ const viaPending = (user: UserRow, who: Identifier): boolean =>
   user.pending_email !== null &&
   user.pending_email.toLowerCase() === who.value &&
   (user.email ?? "").toLowerCase() !== who.value;
+
+/** Whether the account holds a console seat (services/staff.ts; read here, which staff.ts imports). */
+async function isStaff(db: D1Database, userId: number): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS yes FROM staff WHERE user_id = ?").bind(userId).first("yes")) !== null;
+}
+
+/**
+ * A staff account's email is where its console code goes, so the password alone must not move it
+ * (nor the phone, which names the account for a reset by SMS): an owner changes them in the
+ * console, audited (routes/admin/staff.ts). A clear refusal rather than a silent pending change.
+ */
+function refuseStaffContactChange(lang: Lang): never {
+  throw new BackendError(403, say(lang, MESSAGES.staffContact));
+}
 
 async function userById(db: D1Database, id: number): Promise<UserRow | null> {
   return db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`).bind(id).first<UserRow>();
@@ -455,8 +473,10 @@ export async function resetPassword(env: AccountsEnv, resetToken: string, passwo
     );
   await env.DB.batch([
     env.DB.prepare(
-      "UPDATE users SET password_hash = ?, verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-    ).bind(await hashPassword(env, password), row.user_id),
+      "UPDATE users SET password_hash = ?, password_changed_at = ?, verified_at = COALESCE(verified_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    ).bind(await hashPassword(env, password), t, row.user_id),
+    // A staff account's console closes and stays closed for a while (CONSOLE_FREEZE_SECONDS).
+    env.DB.prepare("DELETE FROM staff_sessions WHERE user_id = ?").bind(row.user_id),
     env.DB.prepare("UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(
       t,
       row.user_id,
@@ -491,8 +511,10 @@ export async function changePassword(
   const t = Math.floor(Date.now() / 1000);
   await env.DB.batch([
     env.DB.prepare(
-      "UPDATE users SET password_hash = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
-    ).bind(await hashPassword(env, password), userId),
+      "UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+    ).bind(await hashPassword(env, password), t, userId),
+    // Even this sign-in's console session ends: the console is frozen after a change (services/staff.ts).
+    env.DB.prepare("DELETE FROM staff_sessions WHERE user_id = ?").bind(userId),
     env.DB.prepare(
       "UPDATE auth_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND token_hash != ?",
     ).bind(t, userId, await sha256Hex(currentToken)),
@@ -534,6 +556,7 @@ export async function updateProfile(
   if (!user) throw new BackendError(401, say(lang, MESSAGES.unauthenticated));
   const emailChanged = (user.email ?? "").toLowerCase() !== input.email;
   const phoneChanged = (user.phone ?? null) !== input.phone;
+  if ((emailChanged || phoneChanged) && (await isStaff(env.DB, userId))) refuseStaffContactChange(lang);
   if (emailChanged || phoneChanged) {
     if (!input.current_password) {
       throw unprocessable(
@@ -604,6 +627,11 @@ export async function updateProfile(
  * address, so the account is verified too. The old address was told when the change was asked.
  */
 async function switchEmail(env: AccountsEnv, user: UserRow, email: string, lang: Lang): Promise<void> {
+  // A change asked for before the account became staff is not confirmed into a console seat.
+  if (await isStaff(env.DB, user.id)) {
+    await env.DB.prepare("UPDATE users SET pending_email = NULL WHERE id = ?").bind(user.id).run();
+    refuseStaffContactChange(lang);
+  }
   try {
     await env.DB.prepare(
       `UPDATE users SET email = pending_email, pending_email = NULL,

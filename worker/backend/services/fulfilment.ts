@@ -34,6 +34,7 @@ import { paymentProvider, type PaymentRecord, type RefundResult } from "./paymen
 import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
+import { normalizePhone } from "../../../contract/inputs";
 import { creditNoteStatements, vatRateOf } from "./invoices";
 
 /**
@@ -472,6 +473,10 @@ export async function consoleOrderDetail(
           phone: maskPhone(address.phone) ?? "",
           street: maskText(address.street) ?? "",
           building: maskText(address.building),
+          // Notes carry gate codes and second phone numbers; a postal code narrows the door to a
+          // few streets. Support learns only that there is one (as presentAddress in console-customers.ts).
+          postal_code: maskText(address.postal_code),
+          notes: maskText(address.notes),
         },
     shipping_method: order.shipping_method,
     payment_method: order.payment_method,
@@ -524,6 +529,37 @@ export interface OrderFilters {
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
+/**
+ * The WHERE clause of an orders search, as the viewer's role allows it: the rule of the customers
+ * list (services/console-customers.ts). Managers and owners find an order by its number, any part
+ * of the email, or six or more digits of a phone. Support finds it only by the exact number, the
+ * exact email (case aside) or the exact phone (of the order or its delivery address, typed the
+ * international or the local way): whether a partial guess still lists the order would otherwise
+ * let support spell out the contact data the answer masks, a letter at a time.
+ */
+function orderSearchClause(search: string, staff: Pick<StaffCaller, "role">): { sql: string; binds: unknown[] } {
+  const addressPhone = "json_extract(o.address, '$.phone')";
+  if (!seesContactData(staff)) {
+    // A delivery phone is kept as typed: "05…" and "+9665…" name the same Saudi mobile.
+    const phone = normalizePhone(search);
+    const international = /^05\d{8}$/.test(phone) ? `+966${phone.slice(1)}` : phone;
+    const local = /^\+9665\d{8}$/.test(phone) ? `0${phone.slice(4)}` : phone;
+    return {
+      sql: `(o.number = ? OR o.email = ? COLLATE NOCASE OR o.phone IN (?, ?, ?) OR ${addressPhone} IN (?, ?, ?))`,
+      binds: [search.toUpperCase(), search, phone, international, local, phone, international, local],
+    };
+  }
+  // An order number, an email (or part of one), or a phone number's digits.
+  const digits = search.replace(/\D/g, "").replace(/^0+/, "");
+  const terms = ["o.number = ?", "o.email LIKE ? ESCAPE '\\'"];
+  const binds: unknown[] = [search.toUpperCase(), `%${search.toLowerCase().replace(/[%_\\]/g, (ch) => `\\${ch}`)}%`];
+  if (digits.length >= 6 && /^[\d\s+()-]+$/.test(search)) {
+    terms.push("o.phone LIKE ?", `${addressPhone} LIKE ?`);
+    binds.push(`%${digits}%`, `%${digits}%`);
+  }
+  return { sql: `(${terms.join(" OR ")})`, binds };
+}
+
 /** GET /admin/orders: filtered, sorted and paged on the server; contact data masked for support. */
 export async function listConsoleOrders(
   db: D1Database,
@@ -556,15 +592,9 @@ export async function listConsoleOrders(
     );
   const search = filters.search?.trim();
   if (search) {
-    // An order number, an email (or part of one), or a phone number's digits.
-    const digits = search.replace(/\D/g, "").replace(/^0+/, "");
-    const terms = ["o.number = ?", "o.email LIKE ? ESCAPE '\\'"];
-    binds.push(search.toUpperCase(), `%${search.toLowerCase().replace(/[%_\\]/g, (ch) => `\\${ch}`)}%`);
-    if (digits.length >= 6 && /^[\d\s+()-]+$/.test(search)) {
-      terms.push("o.phone LIKE ?", "json_extract(o.address, '$.phone') LIKE ?");
-      binds.push(`%${digits}%`, `%${digits}%`);
-    }
-    where.push(`(${terms.join(" OR ")})`);
+    const clause = orderSearchClause(search, staff);
+    where.push(clause.sql);
+    binds.push(...clause.binds);
   }
   const from = `FROM orders o${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
   const { rows, meta } = await pageOf<
@@ -581,7 +611,8 @@ export async function listConsoleOrders(
      o.currency, o.status, o.paid_at, ${LATEST_PAYMENT} AS latest_payment`,
     from,
     binds,
-    query,
+    // Emails in order would tell support more than their masked form does (as for customers).
+    query.sort === "email" && !seesContactData(staff) ? { ...query, sort: "created_at" } : query,
     ORDER_SORT_COLUMNS,
   );
   const open = seesContactData(staff);

@@ -3,7 +3,7 @@ import { roleAtLeast, STAFF_ROLES, type StaffMe, type StaffRole } from "../../..
 import type { BackendEnv, Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
 import { bearerToken, sha256Hex, userForToken } from "../identity";
-import { say } from "../../lib/i18n";
+import { say, type Bilingual } from "../../lib/i18n";
 import { deliver, type AccountsEnv } from "./accounts";
 import { consumeCode, issueCode } from "./otp";
 import { accessIdentity } from "./staff-access";
@@ -19,6 +19,16 @@ import { accessIdentity } from "./staff-access";
  */
 export const CONSOLE_SESSION_SECONDS = 12 * 60 * 60;
 
+/**
+ * How long a staff account's console stays closed after its password changed or was reset. The
+ * code goes to the email, and a reset is proved with a code to that same email (or the phone): so
+ * whoever holds only the inbox could otherwise reset the password and open the console with both
+ * "factors" at once, and whoever holds only the password could change it and shut the owner of the
+ * account out. A day gives the real staff member (who is told of every change at their email) and
+ * the owners time to notice and remove the seat. The console's sessions end at the change itself.
+ */
+export const CONSOLE_FREEZE_SECONDS = 24 * 60 * 60;
+
 const now = () => Math.floor(Date.now() / 1000);
 
 interface StaffRow {
@@ -26,24 +36,38 @@ interface StaffRow {
   role: StaffRole;
   name: string;
   email: string | null;
+  /** The email the seat was granted for (staff.email). */
+  staff_email: string | null;
+  password_changed_at: number | null;
 }
+
+const STAFF_SELECT =
+  "SELECT s.user_id, s.role, u.name, u.email, s.email AS staff_email, u.password_changed_at FROM staff s JOIN users u ON u.id = s.user_id";
 
 export async function findStaff(db: D1Database, userId: number): Promise<StaffRow | null> {
+  return db.prepare(`${STAFF_SELECT} WHERE s.user_id = ?`).bind(userId).first<StaffRow>();
+}
+
+/** The staff member Cloudflare Access names: the seat's pinned email and the account's must both be it. */
+export async function findStaffByEmail(db: D1Database, email: string): Promise<StaffRow | null> {
   return db
-    .prepare(
-      "SELECT s.user_id, s.role, u.name, u.email FROM staff s JOIN users u ON u.id = s.user_id WHERE s.user_id = ?",
-    )
-    .bind(userId)
+    .prepare(`${STAFF_SELECT} WHERE u.email = ?1 COLLATE NOCASE AND s.email = ?1 COLLATE NOCASE`)
+    .bind(email.trim())
     .first<StaffRow>();
 }
 
-export async function findStaffByEmail(db: D1Database, email: string): Promise<StaffRow | null> {
-  return db
-    .prepare(
-      "SELECT s.user_id, s.role, u.name, u.email FROM staff s JOIN users u ON u.id = s.user_id WHERE u.email = ? COLLATE NOCASE",
-    )
-    .bind(email.trim())
-    .first<StaffRow>();
+/**
+ * What stops a code from opening this seat's console now (see StaffCaller.locked). The seat holds
+ * only while the account's email is the one the owner granted it for: the code is the second
+ * factor only if the password cannot choose where it goes (the shop profile refuses staff an email
+ * change, accounts.ts; this catches every other way an email could have moved).
+ */
+function lockOf(staff: StaffRow, t: number): Pick<StaffCaller, "locked" | "frozenUntil"> {
+  const pinned = staff.staff_email?.toLowerCase();
+  if (!pinned || pinned !== staff.email?.toLowerCase()) return { locked: "email_changed", frozenUntil: null };
+  const until = staff.password_changed_at === null ? 0 : staff.password_changed_at + CONSOLE_FREEZE_SECONDS;
+  if (until > t) return { locked: "password_changed", frozenUntil: until };
+  return { locked: null, frozenUntil: null };
 }
 
 /** The console session of a token: its end (Unix seconds), or null. */
@@ -64,9 +88,18 @@ const notFound = () => new BackendError(404, "Not found");
 export async function consoleCaller(c: Context<BackendEnv>): Promise<StaffCaller | null> {
   const viaAccess = await accessIdentity(c.env, c.req.header("cf-access-jwt-assertion"));
   if (viaAccess) {
+    // Access is its own factor (the organisation's sign-in), which the shop password does not
+    // touch: a password change does not close it, but the seat's email must still be Access's.
     const staff = await findStaffByEmail(c.env.DB, viaAccess.email);
     if (!staff?.email) return null;
-    return { ...staff, email: staff.email, elevated: true, via: "access", expiresAt: viaAccess.expiresAt };
+    return {
+      ...caller(staff, staff.email),
+      elevated: true,
+      via: "access",
+      expiresAt: viaAccess.expiresAt,
+      locked: null,
+      frozenUntil: null,
+    };
   }
   const token = bearerToken(c);
   if (!token) return null;
@@ -74,9 +107,24 @@ export async function consoleCaller(c: Context<BackendEnv>): Promise<StaffCaller
   if (userId === null) return null;
   const staff = await findStaff(c.env.DB, userId);
   if (!staff?.email) return null;
-  const end = await sessionEnd(c.env.DB, token);
-  return { ...staff, email: staff.email, elevated: end !== null, via: end !== null ? "code" : null, expiresAt: end };
+  const lock = lockOf(staff, now());
+  // A session opened before the lock does not outlive it (an email moved under it).
+  const end = lock.locked === null ? await sessionEnd(c.env.DB, token) : null;
+  return {
+    ...caller(staff, staff.email),
+    ...lock,
+    elevated: end !== null,
+    via: end !== null ? "code" : null,
+    expiresAt: end,
+  };
 }
+
+const caller = (staff: StaffRow, email: string) => ({
+  user_id: staff.user_id,
+  role: staff.role,
+  name: staff.name,
+  email,
+});
 
 export function presentMe(staff: StaffCaller): StaffMe {
   return {
@@ -87,6 +135,8 @@ export function presentMe(staff: StaffCaller): StaffMe {
     elevated: staff.elevated,
     via: staff.via,
     expires_at: staff.expiresAt ? new Date(staff.expiresAt * 1000).toISOString() : null,
+    locked: staff.locked,
+    frozen_until: staff.frozenUntil ? new Date(staff.frozenUntil * 1000).toISOString() : null,
   };
 }
 
@@ -99,7 +149,24 @@ const MESSAGES = {
     en: "Your role does not allow this.",
     ar: "لا يسمح دورك بهذا الإجراء.",
   },
-};
+  emailChanged: {
+    en: "This account's email is not the one it was added to the staff with. An owner must confirm its email in the console (Staff).",
+    ar: "البريد الإلكتروني لهذا الحساب ليس البريد الذي أُضيف به إلى فريق العمل. يجب أن يؤكد المالك بريده في لوحة الإدارة (فريق العمل).",
+  },
+  frozen: {
+    en: "The console stays closed for 24 hours after a password change, to protect the shop if someone else changed it. It opens again at {until} (UTC). If you did not change your password, tell an owner now.",
+    ar: "تبقى لوحة الإدارة مغلقة 24 ساعة بعد تغيير كلمة المرور، لحماية المتجر إن كان غيرك قد غيّرها. تُفتح مجددًا في {until} (بتوقيت UTC). إن لم تغيّر كلمة مرورك فأخبر المالك الآن.",
+  },
+} satisfies Record<string, Bilingual>;
+
+/** Refuses a code (sending or entering it) while the seat is locked, saying why and what to do. */
+export function refuseLocked(staff: StaffCaller, lang: Lang): void {
+  if (staff.locked === "email_changed") throw new BackendError(403, say(lang, MESSAGES.emailChanged));
+  if (staff.locked === "password_changed") {
+    const until = new Date((staff.frozenUntil ?? now()) * 1000).toISOString().slice(0, 16).replace("T", " ");
+    throw new BackendError(403, say(lang, MESSAGES.frozen, { until }));
+  }
+}
 
 /**
  * The guard of every console route: staff of at least `minimum`, who entered their code. Anyone
@@ -136,6 +203,7 @@ export function currentStaff(c: Context<BackendEnv>): StaffCaller {
 
 /** Sends the console code to the staff member's email (throttled like every code). */
 export async function sendStaffCode(env: AccountsEnv, staff: StaffCaller, lang: Lang): Promise<boolean> {
+  refuseLocked(staff, lang);
   const issued = await issueCode(env, staff.user_id, "staff");
   if (!issued.issued) return false;
   await deliver(env, staff.email, "email", "staff", issued.code, lang);
@@ -149,7 +217,9 @@ export async function openConsoleSession(
   staff: StaffCaller,
   code: string,
   network: string,
+  lang: Lang,
 ): Promise<number | false> {
+  refuseLocked(staff, lang);
   const passed = await consumeCode(env, {
     userId: staff.user_id,
     purpose: "staff",

@@ -66,7 +66,14 @@ sessionRoutes.post(
     if (!token) throw new BackendError(404, "Not found");
     const network = requestNetwork(c);
     await enforceLimits(c, "AUTH_LIMITER", [`staff-session:ip:${network}`, `staff-session:user:${staff.user_id}`]);
-    const end = await openConsoleSession(accountsEnv(c), token, staff, c.req.valid("json").code, network);
+    const end = await openConsoleSession(
+      accountsEnv(c),
+      token,
+      staff,
+      c.req.valid("json").code,
+      network,
+      c.get("lang"),
+    );
     if (end === false) {
       throw new BackendError(422, say(c.get("lang"), { en: "The code is not valid.", ar: "الرمز غير صحيح." }), {
         code: [say(c.get("lang"), { en: "The code is wrong or has expired.", ar: "الرمز خاطئ أو منتهي الصلاحية." })],
