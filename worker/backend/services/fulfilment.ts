@@ -34,6 +34,7 @@ import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
 import { creditNoteStatements, vatRateOf } from "./invoices";
+import { latePaymentsOf } from "./late-payments";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
@@ -483,6 +484,7 @@ export async function consoleOrderDetail(
     })),
     messages: messages.results as unknown as ConsoleOrderMessage[],
     actions: open ? allowedActions(order) : [],
+    late_payments: await latePaymentsOf(db, order.id),
   };
 }
 
