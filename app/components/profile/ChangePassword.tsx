@@ -11,6 +11,7 @@ import { ApiError } from "../../lib/api/errors";
 import { currentIdentity } from "../../lib/identity";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
+import { NoScriptNotice } from "../form/NoScriptNotice";
 
 type PasswordValues = { current_password: string; password: string; password_confirmation: string };
 
@@ -60,7 +61,8 @@ export function ChangePassword() {
           {t("auth.passwordChanged")}
         </p>
       ) : null}
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
+        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -16,6 +16,7 @@ import type { Account } from "../../../contract/account";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
+import { NoScriptNotice } from "../form/NoScriptNotice";
 
 type ProfileValues = { name: string; email: string; phone: string; current_password: string };
 /** The backend's profile: a new email waits in `pending_email` until its code is entered. */
@@ -116,7 +117,8 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           <Link to={codePage(user.pending_email)}>{t("profile.enterCode")}</Link>
         </p>
       ) : null}
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
+        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -14,8 +14,13 @@ import { consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { toLatinDigits } from "../../lib/phone-text";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
+import { NoScriptNotice } from "../../components/form/NoScriptNotice";
+import { scriptRequired } from "../../lib/no-script";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.signIn.title");
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = () => scriptRequired();
 
 type CodeValues = { code: string };
 
@@ -60,7 +65,8 @@ export default function ConsoleSignIn() {
           {t(sent ? "console.signIn.resend" : "console.signIn.send")}
         </button>
       </p>
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="console-signin-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="console-signin-title">
+        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}
