@@ -20,15 +20,14 @@ import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { authMiddleware, safeRedirect } from "../middleware/auth";
 import { SubmitButton } from "../components/form/SubmitButton";
-import { NoScriptNotice } from "../components/form/NoScriptNotice";
-import { scriptRequired } from "../lib/no-script";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "login", noindex: true });
 
 /** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
-export const action = () => scriptRequired();
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 /** Social sign-in shows a button only for a provider the backend lists (none by default). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -105,7 +104,6 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

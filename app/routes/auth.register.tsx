@@ -16,13 +16,12 @@ import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
-import { NoScriptNotice } from "../components/form/NoScriptNotice";
-import { scriptRequired } from "../lib/no-script";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "register", noindex: true });
 
 /** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
-export const action = () => scriptRequired();
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type RegisterValues = { name: string; email: string; phone: string; password: string; password_confirmation: string };
 
@@ -77,7 +76,6 @@ export default function Register() {
       }
     >
       <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -11,7 +11,6 @@ import { ApiError } from "../../lib/api/errors";
 import { currentIdentity } from "../../lib/identity";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
-import { NoScriptNotice } from "../form/NoScriptNotice";
 
 type PasswordValues = { current_password: string; password: string; password_confirmation: string };
 
@@ -62,7 +61,6 @@ export function ChangePassword() {
         </p>
       ) : null}
       <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
-        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

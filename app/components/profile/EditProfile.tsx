@@ -16,7 +16,6 @@ import type { Account } from "../../../contract/account";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
-import { NoScriptNotice } from "../form/NoScriptNotice";
 
 type ProfileValues = { name: string; email: string; phone: string; current_password: string };
 /** The backend's profile: a new email waits in `pending_email` until its code is entered. */
@@ -118,7 +117,6 @@ export function EditProfile({ user }: { user: ProfileUser }) {
         </p>
       ) : null}
       <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
-        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}

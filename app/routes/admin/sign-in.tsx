@@ -14,13 +14,12 @@ import { consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { toLatinDigits } from "../../lib/phone-text";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
-import { NoScriptNotice } from "../../components/form/NoScriptNotice";
-import { scriptRequired } from "../../lib/no-script";
+import { scriptRequired } from "../../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.signIn.title");
 
 /** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
-export const action = () => scriptRequired();
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type CodeValues = { code: string };
 
@@ -66,7 +65,6 @@ export default function ConsoleSignIn() {
         </button>
       </p>
       <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="console-signin-title">
-        <NoScriptNotice />
         <FormErrors
           form={form}
           messages={rules.messages}
