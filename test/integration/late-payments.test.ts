@@ -172,7 +172,7 @@ describe("a gateway's paid event for a payment the shop already closed", () => {
     expect(audit).toBe(1);
   });
 
-  it("migration 0028 keeps every order, payment and refund of a database made under the old schema", async () => {
+  it("migration 0028 keeps every order and payment of a database made under the old schema, and adds the late payments beside them", async () => {
     const db = env.REPLICA_DB;
     const old = env.TEST_MIGRATIONS.filter((m) => m.name < "0028");
     const added = env.TEST_MIGRATIONS.filter((m) => m.name.startsWith("0028_"));
