@@ -32,6 +32,8 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
  */
 export const CSV_MAX_ROWS = 1000;
 export const CSV_MAX_BYTES = 2 * 1024 * 1024;
+/** At most this many of a file's errors are answered (the first, by row); `error_count` says how many there were. */
+export const CSV_REPORT_MAX_ERRORS = 200;
 
 /** The columns of the products CSV, in order (export writes them, import reads them by name). */
 export const PRODUCT_CSV_COLUMNS = [
@@ -132,7 +134,12 @@ export interface CsvImportReport {
   rows: number;
   created: number;
   updated: number;
-  /** Row numbers as a spreadsheet shows them (the header is row 1). Empty: the file is good. */
+  /**
+   * Row numbers as a spreadsheet shows them (the header is row 1), by row; at most
+   * CSV_REPORT_MAX_ERRORS of them. Empty: the file is good.
+   */
   errors: { row: number; field: string; message: string }[];
+  /** How many errors the file has in all (`errors` holds the first of them). */
+  error_count: number;
   written: boolean;
 }

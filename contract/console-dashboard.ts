@@ -1,3 +1,4 @@
+import type { DashboardLatePayment } from "./console-orders";
 /**
  * The console's dashboard (issue 20): GET /admin/dashboard. Days and weeks are the shop's, in
  * Asia/Riyadh (UTC+3, no daylight saving); a week starts on Sunday, as the Saudi working week does.
@@ -41,4 +42,6 @@ export interface ConsoleDashboard {
   pending_shipments: { paid: number; processing: number };
   low_stock: { count: number; products: DashboardLowStock[] };
   recent_orders: DashboardRecentOrder[];
+  /** Money gateways took after the shop had closed the payment, not yet refunded: the oldest first. */
+  late_payments: { count: number; orders: DashboardLatePayment[] };
 }

@@ -101,6 +101,35 @@ export interface ConsoleOrderMessage {
   sent_at: string | null;
 }
 
+/**
+ * A gateway's "paid" that came after the shop had closed the payment (the order cancelled or its
+ * hold run out): money taken for an order the shop will not fill, owed back to the shopper.
+ */
+export interface LatePayment {
+  payment_id: string;
+  provider: string;
+  amount: number;
+  currency: string;
+  provider_ref: string | null;
+  /** owed: still to refund (the console offers it); pending: a refund under way; refunded. */
+  refund_status: "owed" | "pending" | "refunded";
+  refund_ref: string | null;
+  /** The gateway's reason when it refused the last refund. */
+  refund_message: string | null;
+  refunded_at: string | null;
+  received_at: string;
+}
+
+/** A late payment still owed back, on the dashboard. */
+export interface DashboardLatePayment {
+  number: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  refund_status: "owed" | "pending";
+  received_at: string;
+}
+
 /** GET /admin/orders/{number}. */
 export interface ConsoleOrder extends Totals {
   number: string;
@@ -134,6 +163,8 @@ export interface ConsoleOrder extends Totals {
   messages: ConsoleOrderMessage[];
   /** What the caller may do next (empty for support). */
   actions: OrderAction[];
+  /** Payments the gateway took after the shop had closed them; each is owed back in full. */
+  late_payments: LatePayment[];
 }
 
 export const CARRIER_MAX = 60;

@@ -15,8 +15,12 @@ import { dropResetToken, readResetToken } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "confirmPassword", noindex: true });
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 /** The reset token does not change while the page is open: nothing to subscribe to. */
 const unchanging = () => () => {};
@@ -69,7 +73,7 @@ export default function ConfirmPassword() {
 
   return (
     <AuthCard title={t("pages.confirmPassword.title")} lead={t("auth.confirmLead")}>
-      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -15,8 +15,12 @@ import { FORM_OPTIONS, formRules } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "forgetPassword", noindex: true });
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type ForgetValues = { email: string; phone: string };
 
@@ -54,7 +58,7 @@ export default function ForgetPassword() {
         </p>
       }
     >
-      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
         <FormErrors
           form={form}
           messages={rules.messages}

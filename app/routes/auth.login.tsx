@@ -20,10 +20,14 @@ import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { authMiddleware, safeRedirect } from "../middleware/auth";
 import { SubmitButton } from "../components/form/SubmitButton";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "login", noindex: true });
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 /** Social sign-in shows a button only for a provider the backend lists (none by default). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -99,7 +103,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ) : null}
-      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -19,8 +19,12 @@ import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { safeRedirect } from "../middleware/auth";
 import { SubmitButton } from "../components/form/SubmitButton";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "otp", noindex: true });
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 /** Seconds before another code may be asked for (the backend throttles resends as well). */
 export const RESEND_AFTER_SECONDS = 60;
@@ -126,7 +130,7 @@ export default function Otp() {
         </>
       }
     >
-      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
         <FormErrors
           form={form}
           messages={rules.messages}

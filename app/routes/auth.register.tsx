@@ -16,8 +16,12 @@ import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
+import { scriptRequired } from "../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "register", noindex: true });
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type RegisterValues = { name: string; email: string; phone: string; password: string; password_confirmation: string };
 
@@ -71,7 +75,7 @@ export default function Register() {
         </p>
       }
     >
-      <Form className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
+      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
         <FormErrors
           form={form}
           messages={rules.messages}

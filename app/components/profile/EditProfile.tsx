@@ -116,7 +116,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           <Link to={codePage(user.pending_email)}>{t("profile.enterCode")}</Link>
         </p>
       ) : null}
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="edit-title">
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -43,6 +43,11 @@ export function refundOrder(api: Api, number: string, amount: number, reason: st
   return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason });
 }
 
+/** Refunds in full a payment the gateway took after the order was closed. */
+export function refundLatePayment(api: Api, number: string, paymentId: string) {
+  return api.post<ConsoleOrder>(path(number, `late-payments/${encodeURIComponent(paymentId)}/refund`));
+}
+
 /** Sends a dead order message again (a fresh set of the queue's retries). */
 export function resendOrderMessage(api: Api, number: string, messageId: number) {
   return api.post<ConsoleOrder>(path(number, `messages/${messageId}/resend`));

@@ -65,6 +65,23 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
         {t(d.today.revenue === null ? "console.dashboard.periodsNoteSupport" : "console.dashboard.periodsNote")}
       </p>
 
+      {d.late_payments.count > 0 ? (
+        <section className="console-panel console-alert" role="alert" aria-labelledby="dashboard-late">
+          <h2 id="dashboard-late">{t("console.dashboard.latePaymentsTitle")}</h2>
+          <p>{t("console.dashboard.latePaymentsLead", { count: f.number(d.late_payments.count) })}</p>
+          <ul className="console-list">
+            {d.late_payments.orders.map((o) => (
+              <li key={o.payment_id}>
+                <Link to={to(`/admin/orders/${o.number}`)} className="console-nowrap">
+                  <bdi dir="ltr">{o.number}</bdi>
+                </Link>
+                <span className="console-list__value">{f.money(o.amount, o.currency)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       <div className="console-columns">
         <section className="console-panel" aria-labelledby="dashboard-ship">
           <h2 id="dashboard-ship">{t("console.dashboard.toShip")}</h2>

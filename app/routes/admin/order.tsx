@@ -27,6 +27,7 @@ import {
   deliverOrder,
   getConsoleOrder,
   processOrder,
+  refundLatePayment,
   refundOrder,
   resendOrderMessage,
   shipOrder,
@@ -441,6 +442,50 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         </section>
 
         <OrderReturns number={order.number} currency={order.currency} returns={order.returns} />
+        {order.late_payments.length ? (
+          <section
+            className="console-panel console-order__wide console-alert"
+            aria-labelledby="order-late-payments"
+            data-late-payments
+          >
+            <h2 id="order-late-payments">{t("console.orders.latePayments")}</h2>
+            <p>{t("console.orders.latePaymentsLead")}</p>
+            <ul className="console-list">
+              {order.late_payments.map((p) => (
+                <li key={p.payment_id}>
+                  <span>
+                    {money(p.amount)} · <bdi dir="ltr">{p.provider}</bdi> · {formatDate(p.received_at, locale, true)} ·{" "}
+                    <span
+                      className={`console-badge console-badge--${p.refund_status === "refunded" ? "ok" : p.refund_status === "owed" ? "danger" : "warn"}`}
+                    >
+                      {t(`console.orders.lateStatuses.${p.refund_status}`)}
+                    </span>
+                    {p.refund_status === "owed" && p.refund_message ? (
+                      <>
+                        {" "}
+                        <code>{p.refund_message}</code>
+                      </>
+                    ) : null}
+                  </span>
+                  {p.refund_status === "owed" && !order.masked ? (
+                    <button
+                      type="button"
+                      className="button button--primary"
+                      onClick={() =>
+                        void mutate(
+                          () => refundLatePayment(browserApi(locale), order.number, p.payment_id),
+                          t("console.orders.lateRefundDone"),
+                        )
+                      }
+                    >
+                      {t("console.orders.lateRefund", { amount: formatMoney(p.amount, p.currency, locale) })}
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <section className="console-panel console-order__wide" aria-labelledby="order-payments">
           <h2 id="order-payments">{t("console.orders.payments")}</h2>
           {order.payments.length ? (

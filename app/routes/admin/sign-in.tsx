@@ -15,6 +15,7 @@ import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { formatDate } from "../../lib/orders";
 import { toLatinDigits } from "../../lib/phone-text";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
+import { scriptRequired } from "../../lib/no-script.server";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.signIn.title");
 
@@ -23,6 +24,9 @@ export function loader({ context }: Route.LoaderArgs) {
   const me = context.get(consoleContext);
   return { locked: me?.locked ?? null, frozenUntil: me?.frozen_until ?? null };
 }
+
+/** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
+export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type CodeValues = { code: string };
 
@@ -76,7 +80,7 @@ export default function ConsoleSignIn({ loaderData }: Route.ComponentProps) {
           {t(sent ? "console.signIn.resend" : "console.signIn.send")}
         </button>
       </p>
-      <Form className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="console-signin-title">
+      <Form method="post" className="form" onSubmit={submit} shouldFocus={false} aria-labelledby="console-signin-title">
         <FormErrors
           form={form}
           messages={rules.messages}

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import {
   CSV_MAX_ROWS,
+  CSV_REPORT_MAX_ERRORS,
   PRODUCT_CSV_COLUMNS,
   productInput,
   specsToText,
@@ -10,9 +11,10 @@ import {
 } from "../../../contract/console-catalogue";
 import type { InputMessages } from "../../../contract/inputs";
 import type { Lang, StaffCaller } from "../env";
+import { BackendError } from "../http";
 import { say } from "../../lib/i18n";
 import { allConsoleProducts, catalogueFacts, productProblems, writeProducts } from "./console-catalogue";
-import { csvText, CsvSyntaxError, parseCsv } from "./csv";
+import { csvCell, csvText, CsvSyntaxError, CsvTooWide, parseCsv } from "./csv";
 
 /**
  * The products CSV (issue 20). Export: every product, both languages, one column per field of the
@@ -48,6 +50,10 @@ const SAY = {
     ar: "الملف ليس بصيغة CSV صالحة (السطر {line}: {reason}).",
   },
   empty: { en: "The file has no header row.", ar: "لا يحتوي الملف على صف العناوين." },
+  wideHeader: {
+    en: "The header row has more than {max} columns; a products file has at most {max}.",
+    ar: "يحتوي صف العناوين على أكثر من {max} عمودًا؛ ملف المنتجات فيه {max} عمودًا كحد أقصى.",
+  },
   missingColumn: { en: "The column {column} is missing.", ar: "العمود {column} غير موجود." },
   unknownColumn: { en: "Unknown column {column}.", ar: "عمود غير معروف: {column}." },
   tooMany: {
@@ -76,15 +82,45 @@ export async function importProductsCsv(
   text: string,
   dryRun: boolean,
 ): Promise<CsvImportReport> {
-  const report: CsvImportReport = { dry_run: dryRun, rows: 0, created: 0, updated: 0, errors: [], written: false };
+  const report = await checkAndImport(db, lang, messages, staff, text, dryRun);
+  // A bad file of the largest size still answers a page of errors, not one line per bad field.
+  report.error_count = report.errors.length;
+  report.errors = report.errors.slice(0, CSV_REPORT_MAX_ERRORS);
+  return report;
+}
+
+async function checkAndImport(
+  db: D1Database,
+  lang: Lang,
+  messages: InputMessages,
+  staff: Pick<StaffCaller, "user_id" | "email">,
+  text: string,
+  dryRun: boolean,
+): Promise<CsvImportReport> {
+  const report: CsvImportReport = {
+    dry_run: dryRun,
+    rows: 0,
+    created: 0,
+    updated: 0,
+    errors: [],
+    error_count: 0,
+    written: false,
+  };
   const fileError = (message: string) => {
     report.errors.push({ row: 1, field: "file", message });
     return report;
   };
   let records: string[][];
   try {
-    records = parseCsv(text);
+    // No record can be wider than every known column: a wider header is refused before it is read
+    // further (one error per unknown column of a 2 MB header was a 50 MB answer).
+    records = parseCsv(text, { maxFields: PRODUCT_CSV_COLUMNS.length });
   } catch (err) {
+    if (err instanceof CsvTooWide && err.record === 0) {
+      const message = say(lang, SAY.wideHeader, { max: err.maxFields });
+      throw new BackendError(422, message, { file: [message] });
+    }
+    // A wider data row, like any other unreadable line, is named with its line.
     if (err instanceof CsvSyntaxError) return fileError(say(lang, SAY.syntax, { line: err.line, reason: err.message }));
     throw err;
   }
@@ -114,7 +150,7 @@ export async function importProductsCsv(
       return;
     }
     // An empty cell is a field left out, so the schema's default applies, as on the form.
-    const raw = Object.fromEntries(columns.map((c, i) => [c, record[i]]).filter(([, value]) => value !== ""));
+    const raw = Object.fromEntries(columns.map((c, i) => [c, csvCell(record[i])]).filter(([, value]) => value !== ""));
     const result = v.safeParse(schema, raw, { abortPipeEarly: true });
     if (!result.success) {
       const flat = v.flatten(result.issues);

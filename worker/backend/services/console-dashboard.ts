@@ -1,7 +1,9 @@
 import type { ConsoleDashboard, DashboardLowStock, DashboardRecentOrder } from "../../../contract/console-dashboard";
 import type { Lang, StaffCaller } from "../env";
 import { roleAtLeast } from "../../../contract/console";
+import type { DashboardLatePayment } from "../../../contract/console-orders";
 import { PAID_OR_LATER } from "./console-customers";
+import { owedLatePaymentsStatements } from "./late-payments";
 import { maskEmail } from "./orders";
 import { seesContactData } from "./staff";
 
@@ -44,7 +46,7 @@ export async function dashboard(
       )
       .bind(from.toISOString());
   const name = lang === "ar" ? "name_ar" : "name_en";
-  const [todayRow, weekRow, pending, lowCount, lowRows, recent] = await db.batch([
+  const [todayRow, weekRow, pending, lowCount, lowRows, recent, lateCount, lateRows] = await db.batch([
     figures(today),
     figures(week),
     db.prepare("SELECT status, COUNT(*) AS n FROM orders WHERE status IN ('paid', 'processing') GROUP BY status"),
@@ -60,6 +62,8 @@ export async function dashboard(
         "SELECT number, status, total, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
       )
       .bind(RECENT_ORDERS_SHOWN),
+    // Money gateways took for closed orders, still owed back: every role sees it is waiting.
+    ...owedLatePaymentsStatements(db),
   ]);
   const revenue = seesRevenue(staff);
   const period = (rows: D1Result, from: Date) => {
@@ -82,5 +86,9 @@ export async function dashboard(
       ...o,
       email: full ? o.email : maskEmail(o.email),
     })),
+    late_payments: {
+      count: (lateCount.results[0] as { n: number }).n,
+      orders: lateRows.results as DashboardLatePayment[],
+    },
   };
 }

@@ -7,9 +7,24 @@
 /** UTF-8's byte order mark: Excel reads a CSV as UTF-8 (Arabic included) only when it starts with it. */
 export const BOM = "\uFEFF";
 
+/**
+ * A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR first), behind any quote marks
+ * already there. Such a cell is written behind one more quote mark, which spreadsheets read as
+ * "text" and hide, and `csvCell` takes that one off again on import: a product named
+ * `=HYPERLINK(...)` by one manager is never a live link in another's spreadsheet, and a value that
+ * really starts with a quote mark still comes back as typed.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
 export function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
+  const raw = value === null || value === undefined ? "" : String(value);
+  const text = FORMULA_START.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** An imported cell as it was before `csvField` wrote it: the one quote mark it added taken off. */
+export function csvCell(text: string): string {
+  return text.startsWith("'") && FORMULA_START.test(text.slice(1)) ? text.slice(1) : text;
 }
 
 export function csvLine(values: unknown[]): string {
@@ -30,12 +45,25 @@ export class CsvSyntaxError extends Error {
   }
 }
 
+export class CsvTooWide extends CsvSyntaxError {
+  constructor(
+    line: number,
+    /** Which record (0: the first, a file's header) was too wide. */
+    readonly record: number,
+    readonly maxFields: number,
+  ) {
+    super(line, `more than ${maxFields} fields`);
+  }
+}
+
 /**
  * Parses CSV text into records of fields. Accepts CRLF or LF, a leading BOM, a last record with or
  * without its line break; blank lines are skipped. An unclosed quote, or text straight after a
- * closing quote, is a syntax error naming the line it started on.
+ * closing quote, is a syntax error naming the line it started on; a record of more than
+ * `maxFields` fields is `CsvTooWide`.
  */
-export function parseCsv(input: string): string[][] {
+export function parseCsv(input: string, opts: { maxFields?: number } = {}): string[][] {
+  const maxFields = opts.maxFields ?? Infinity;
   const text = input.startsWith(BOM) ? input.slice(1) : input;
   const records: string[][] = [];
   let record: string[] = [];
@@ -47,6 +75,8 @@ export function parseCsv(input: string): string[][] {
   const endField = () => {
     record.push(field);
     field = "";
+    // A record wider than any the caller reads stops the parse at once, before it costs more.
+    if (record.length > maxFields) throw new CsvTooWide(recordLine, records.length, maxFields);
   };
   const endRecord = () => {
     endField();

@@ -36,6 +36,7 @@ import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
 import { normalizePhone } from "../../../contract/inputs";
 import { creditNoteStatements, vatRateOf } from "./invoices";
+import { latePaymentsOf } from "./late-payments";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
@@ -492,6 +493,7 @@ export async function consoleOrderDetail(
     })),
     messages: messages.results as unknown as ConsoleOrderMessage[],
     actions: open ? allowedActions(order) : [],
+    late_payments: await latePaymentsOf(db, order.id),
   };
 }
 

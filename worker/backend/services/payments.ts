@@ -24,6 +24,7 @@ import {
   type ProviderResult,
 } from "./payment-providers";
 import { invoiceStatements } from "./invoices";
+import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -258,11 +259,12 @@ export async function markChallenge(db: D1Database, paymentId: string): Promise<
     .run();
 }
 
-export type ApplyOutcome = "paid" | "failed" | "pending" | "unchanged" | "unknown";
+export type ApplyOutcome = "paid" | "paid_late" | "failed" | "pending" | "unchanged" | "unknown";
 
 /**
  * Applies a verified provider result. Idempotent: a payment that is already paid or failed does
- * not change, an order already paid is never paid again, and stock moves at most once.
+ * not change, an order already paid is never paid again, and stock moves at most once. A "paid"
+ * for a payment already failed is recorded as a late payment (`paid_late`), once.
  */
 export async function applyProviderResult(
   db: D1Database,
@@ -278,7 +280,13 @@ export async function applyProviderResult(
     );
     return "unknown";
   }
-  if (payment.status === "paid" || payment.status === "failed") return "unchanged";
+  if (payment.status === "paid") return "unchanged";
+  if (payment.status === "failed") {
+    // The gateway took the money after the shop closed this payment (its order cancelled or its
+    // hold run out): never dropped, recorded as owed back (late-payments.ts).
+    if (result.status !== "paid") return "unchanged";
+    return (await recordLatePayment(db, payment, result)) ? "paid_late" : "unchanged";
+  }
   if (result.status === "pending") return "pending";
 
   if (result.status === "failed") {
@@ -384,6 +392,8 @@ export async function receiveWebhook(
     );
     // The "paid" message its batch owed goes out now (the cron would send it within a minute).
     if (outcome === "paid") await flushNotifications(env);
+    // Money taken for a closed order goes straight back; a refusal leaves it owed on the console.
+    if (outcome === "paid_late") await refundLatePaymentNow(env, result.paymentId);
   }
   const recorded = await db
     .prepare(

@@ -24,6 +24,7 @@ import {
   refundOrder,
   shipOrder,
 } from "../../services/fulfilment";
+import { refundLatePayment } from "../../services/late-payments";
 import type { OrderActor, OrderRow } from "../../services/orders";
 import { flushNotifications, resendStatement } from "../../services/notifications";
 import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
@@ -175,3 +176,16 @@ ordersRoutes.post(
     return answer(c, (await findConsoleOrder(c.env.DB, order.number)) ?? order);
   },
 );
+
+/**
+ * POST /admin/orders/{number}/late-payments/{payment}/refund: money a gateway took after the shop
+ * had closed the payment goes back in full, through that gateway. A refusal leaves it owed (502,
+ * with the gateway's reason).
+ */
+ordersRoutes.post("/:number/late-payments/:payment/refund", staffOnly("manager"), async (c) => {
+  const lang = c.get("lang");
+  const order = await orderOf(c);
+  const outcome = await refundLatePayment(c.env, c.req.param("payment") ?? "", staffActor(c), lang, order.id);
+  if (!outcome.succeeded) return c.json({ message: outcome.message ?? "" }, 502);
+  return answer(c, order, null);
+});
