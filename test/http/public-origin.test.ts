@@ -103,8 +103,9 @@ describe("a production worker with PUBLIC_ORIGIN", () => {
     const email = `victim-${guestId.slice(0, 8)}@example.org`;
     const placed = await api("/backend/checkout", {
       method: "POST",
-      // Any HTTP client can write this header.
-      headers: { ...guest, origin: `https://${PHISH}` },
+      // Any HTTP client can write these headers: calling itself the shop's own page gets it past the
+      // cross-site check, and it names the phishing site as its Origin.
+      headers: { ...guest, origin: `https://${PHISH}`, "sec-fetch-site": "same-origin" },
       body: {
         idempotency_key: crypto.randomUUID(),
         email,
