@@ -1,8 +1,9 @@
 // A payment cancelled on the card page leaves an ordinary unpaid order: payable again within its
 // hold, cancellable by its shopper and by staff, and closed by the cron once its time runs out.
-import { SELF } from "cloudflare:test";
+import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import { runScheduledWork } from "../../worker/jobs";
 import { call, checkoutWith, createProduct, newGuest, stockOf, type Shopper } from "../support/commerce";
 import { newStaff } from "../support/console";
@@ -126,5 +127,56 @@ describe("card page cancel", () => {
     expect(await stockOf(retried.product.id)).toBe(3);
     expect(await stockMoves(retried.number)).toBe(0);
     expect((await call(guest, "GET", `/orders/${retried.number}`)).body.data.status).toBe("cancelled");
+  });
+
+  it("migration 0030 gives orders left payment_failed under the old schema a deadline, changing nothing else, so the sweep closes them once it passes", async () => {
+    const db = env.REPLICA_DB;
+    const old = env.TEST_MIGRATIONS.filter((m) => m.name < "0030");
+    const added = env.TEST_MIGRATIONS.filter((m) => m.name.startsWith("0030_"));
+    expect(added).toHaveLength(1);
+    await applyD1Migrations(db, old);
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    const rows: [number, string, string, string | null][] = [
+      [1, "payment_failed", ago(48), null],
+      [2, "payment_failed", ago(1), null],
+      [3, "pending_payment", ago(0.1), new Date(Date.now() + 20 * 60_000).toISOString()],
+      [4, "cancelled", ago(72), null],
+      [5, "paid", ago(72), null],
+    ];
+    await db.batch(
+      rows.map(([id, status, created, until]) =>
+        db
+          .prepare(
+            `INSERT INTO orders (id, number, email, status, subtotal, shipping, vat, total, address, shipping_method, payment_method,
+               idempotency_key, stock_reserved, reserved_until, created_at, updated_at)
+             VALUES (?1, 'SQ-OLD-' || ?1, 'old@example.com', ?2, 10000, 0, 1304, 10000, '{}', 'standard', 'card', 'k-old-' || ?1,
+               ?3, ?4, ?5, ?5)`,
+          )
+          .bind(id, status, status === "pending_payment" ? 1 : 0, until, created),
+      ),
+    );
+    const before = (await db.prepare("SELECT * FROM orders ORDER BY id").all<Record<string, unknown>>()).results;
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    const after = (await db.prepare("SELECT * FROM orders ORDER BY id").all<Record<string, unknown>>()).results;
+    expect(after).toHaveLength(before.length);
+    after.forEach((row, i) => {
+      const { reserved_until: until, ...rest } = row;
+      const { reserved_until: was, ...restBefore } = before[i];
+      expect(rest).toMatchObject(restBefore);
+      const failed = before[i].status === "payment_failed";
+      expect(until).toBe(
+        failed ? new Date(Date.parse(before[i].created_at as string) + 86_400_000).toISOString() : was,
+      );
+    });
+
+    await releaseExpiredReservations(db);
+    const statuses = (await db.prepare("SELECT status FROM orders ORDER BY id").all<{ status: string }>()).results;
+    expect(statuses.map((r) => r.status)).toEqual([
+      "cancelled",
+      "payment_failed",
+      "pending_payment",
+      "cancelled",
+      "paid",
+    ]);
   });
 });
