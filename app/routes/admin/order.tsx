@@ -99,6 +99,31 @@ function ForReturn({ id }: { id: string }) {
   return <span className="console-for-return">{t("console.orders.forReturn", { id })}</span>;
 }
 
+/** The reasons the shop itself records on a failed payment (services/payments.ts). */
+const PAYMENT_FAILURES = new Set([
+  "declined",
+  "three_ds_failed",
+  "cancelled",
+  "expired",
+  "already_paid",
+  "out_of_stock",
+  "amount_mismatch",
+]);
+
+/**
+ * Why a payment failed: the shop's own codes in the reader's language; anything else is the
+ * provider's words, shown as they came.
+ */
+function PaymentFailure({ reason }: { reason: string }) {
+  const t = useT();
+  if (PAYMENT_FAILURES.has(reason)) return <span>{t(`console.orders.paymentFailures.${reason}`)}</span>;
+  return (
+    <span>
+      {t("console.orders.paymentFailures.other")}: <bdi>{reason}</bdi>
+    </span>
+  );
+}
+
 function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder }) {
   const locale = useLocale();
   const d = event.detail ?? {};
@@ -111,7 +136,10 @@ function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder 
     );
   if (typeof d.amount === "number" && event.type !== "paid")
     parts.push(<bdi key="a">{formatMoney(d.amount, order.currency, locale)}</bdi>);
-  if (typeof d.reason === "string" && d.reason) parts.push(<q key="r">{d.reason}</q>);
+  if (typeof d.reason === "string" && d.reason)
+    parts.push(
+      event.type === "payment_failed" ? <PaymentFailure key="r" reason={d.reason} /> : <q key="r">{d.reason}</q>,
+    );
   // A return's own steps name it; a refund made for one says which.
   if (typeof d.return_id === "string")
     parts.push(

@@ -99,7 +99,11 @@ export function refundableOf(order: Pick<OrderRow, "paid_at" | "total" | "refund
   return order.paid_at ? Math.max(0, order.total - order.refunded) : 0;
 }
 
-const CANCELLABLE: StoredOrderStatus[] = ["pending_payment", "paid", "processing"];
+/**
+ * What may still be cancelled, by staff or by the shopper: anything not yet shipped, including an
+ * order whose payment failed or was cancelled on the card page (it is just unpaid).
+ */
+export const CANCELLABLE: readonly StoredOrderStatus[] = ["pending_payment", "payment_failed", "paid", "processing"];
 
 /** The transitions an order allows now; the console offers exactly these, the API accepts only these. */
 export function allowedActions(order: OrderRow): OrderAction[] {

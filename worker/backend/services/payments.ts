@@ -225,19 +225,26 @@ async function failPayment(
   reason: string | null,
   threeDs: string | null,
 ): Promise<void> {
+  // The hold a pending order has is its deadline (checkout, or holdDeadline on a retry); releasing
+  // the stock clears it, so it is read first and kept on the failed order.
+  const hold = await db
+    .prepare("SELECT reserved_until FROM orders WHERE id = ? AND status = 'pending_payment'")
+    .bind(payment.order_id)
+    .first<string | null>("reserved_until");
   await db.batch([
     db
       .prepare(
         "UPDATE payments SET status = 'failed', message = ?, three_ds = COALESCE(?, three_ds), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status IN ('initiated', 'challenge')",
       )
       .bind(reason, threeDs, payment.id),
-    // A declined payment gives the order's stock back (once) and marks the order.
+    // A declined (or cancelled) payment gives the order's stock back (once) and marks the order,
+    // which stays payable until the same deadline: then the sweep closes it like any unpaid order.
     ...releaseStockStatements(db, payment.order_id),
     db
       .prepare(
-        "UPDATE orders SET status = 'payment_failed', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
+        "UPDATE orders SET status = 'payment_failed', reserved_until = COALESCE(?, reserved_until), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = 'pending_payment'",
       )
-      .bind(payment.order_id),
+      .bind(hold ?? null, payment.order_id),
     orderEventStatement(
       db,
       { id: payment.order_id },

@@ -16,7 +16,7 @@ import type {
   ReturnRequestInput,
   ReturnStatus,
 } from "../../../contract/returns";
-import { cancelOrder, refundableOf, refundOrder } from "./fulfilment";
+import { CANCELLABLE, cancelOrder, refundableOf, refundOrder } from "./fulfilment";
 import { flushNotifications, notifyStatements } from "./notifications";
 import { unitsNet } from "./money";
 import {
@@ -100,8 +100,6 @@ const DAY_MS = 86_400_000;
 
 /** RETURN_WINDOW_DAYS (default 14; 0 closes returns), read where the shop's other rules are. */
 export const returnWindowDays = (env: Partial<Env>): number => commerceSettings(env).returnWindowDays;
-
-const CANCELLABLE = ["pending_payment", "paid", "processing"];
 
 export const returnableUntil = (order: Pick<OrderRow, "delivered_at">, days: number): string | null =>
   order.delivered_at ? new Date(Date.parse(order.delivered_at) + days * DAY_MS).toISOString() : null;
