@@ -89,14 +89,22 @@ const page = async (path: string) => {
 
 describe("late payment on the console", () => {
   for (const [locale, text] of [
-    ["en", { title: "Payments to refund", refund: "Refund", owed: "Still to refund" }],
-    ["ar", { title: "مدفوعات يجب استردادها", refund: "استرداد", owed: "لم يُسترد بعد" }],
+    [
+      "en",
+      { title: "Payments to refund", refund: "Refund", owed: "Still to refund", provider: "reported by the provider" },
+    ],
+    [
+      "ar",
+      { title: "مدفوعات يجب استردادها", refund: "استرداد", owed: "لم يُسترد بعد", provider: "سبب أبلغ عنه مزوّد الدفع" },
+    ],
   ] as const) {
     it(`${locale}: late payment: the order page shows the money owed with its refund button, and the dashboard lists the order`, async () => {
       const order = await page(`/${locale}/admin/orders/${number}`);
       const panel = order.slice(order.indexOf("data-late-payments"));
       expect(panel).toContain(text.title);
       expect(panel).toContain(text.owed);
+      // The gateway's refusal is its own words, labelled as such in the reader's language.
+      expect(panel).toContain(text.provider);
       expect(panel).toMatch(new RegExp(`<button[^>]*>${text.refund}`));
       const board = await page(`/${locale}/admin`);
       expect(board).toContain(text.title);

@@ -491,7 +491,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                     {p.refund_status === "owed" && p.refund_message ? (
                       <>
                         {" "}
-                        <code>{p.refund_message}</code>
+                        {t("console.orders.paymentFailures.other")}: <bdi>{p.refund_message}</bdi>
                       </>
                     ) : null}
                   </span>
