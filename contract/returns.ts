@@ -44,13 +44,13 @@ export interface OrderReturn {
   refunded_at: string | null;
   /** The refund (refunds.id) that paid this return back. */
   refund_id: string | null;
+  /** Why staff refused it, when they did: the shopper reads it too. */
+  decision_note: string | null;
 }
 
 /** A return in the console: who decided and what staff may do next with it. */
 export interface ConsoleReturn extends OrderReturn {
   decided_by: string | null;
-  /** Why staff refused it, when they did. */
-  decision_note: string | null;
   actions: ReturnAction[];
 }
 
@@ -74,6 +74,8 @@ export interface OrderSelfService {
   returnable: Record<number, number>;
   refunds: OrderRefund[];
   returns: OrderReturn[];
+  /** Where the items of an approved return go (the seller's name and address); null when not configured. */
+  send_to: string | null;
 }
 
 /** One line of a return request: quantity 0 leaves the line out; a returned line needs a reason. */

@@ -8,7 +8,7 @@ import {
 } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo, useState } from "react";
-import { useRevalidator } from "react-router";
+import { useNavigate, useRevalidator } from "react-router";
 import { RETURN_NOTE_MAX, RETURN_REASONS, type OrderReturn } from "../../contract/returns";
 import { ConfirmDialog } from "./console/ConfirmDialog";
 import { FormErrors } from "./form/FormErrors";
@@ -16,12 +16,14 @@ import { SubmitButton } from "./form/SubmitButton";
 import { fieldId, TextField } from "./form/TextField";
 import { useFormSubmit } from "./form/useFormSubmit";
 import { browserApi } from "../lib/api/browser";
-import { cancelMyOrder, requestReturn } from "../lib/api/self-service";
+import { cancelMyOrder, orderAgain, requestReturn, type ReorderAnswer } from "../lib/api/self-service";
+import { ensureGuestId, useCart } from "../lib/cart";
+import { Link } from "../lib/link";
 import { FORM_OPTIONS, formMessages, visibleError } from "../lib/forms";
 import { contractRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
-import { useLocale, useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/self-service.css";
 
 /**
@@ -33,7 +35,8 @@ export function OrderSelfService({ order }: { order: Order }) {
   const self = order.self_service;
   if (!self) return null;
   const delivered = order.delivered_at && self.returnable_until;
-  if (!self.can_cancel && !self.refunds.length && !self.returns.length && !delivered) return null;
+  const cancelled = order.status === "cancelled";
+  if (!self.can_cancel && !self.refunds.length && !self.returns.length && !delivered && !cancelled) return null;
   return (
     <section className="order-details__box self-service" aria-labelledby="self-service-title">
       <SelfServiceBody order={order} />
@@ -52,6 +55,7 @@ function SelfServiceBody({ order }: { order: Order }) {
     <>
       <h3 id="self-service-title">{t("orders.selfService.title")}</h3>
       {self.can_cancel ? <CancelOrder order={order} /> : null}
+      {order.status === "cancelled" ? <OrderAgain order={order} /> : null}
       {self.refunds.length ? (
         <div className="self-service__block">
           <h4>{t("orders.selfService.refundsTitle")}</h4>
@@ -73,7 +77,7 @@ function SelfServiceBody({ order }: { order: Order }) {
           <h4>{t("orders.returns.title")}</h4>
           <ul className="self-service__list" data-testid="returns">
             {self.returns.map((r) => (
-              <ReturnSummary key={r.id} ret={r} money={money} />
+              <ReturnSummary key={r.id} ret={r} money={money} sendTo={self.send_to} />
             ))}
           </ul>
         </div>
@@ -87,7 +91,15 @@ function SelfServiceBody({ order }: { order: Order }) {
   );
 }
 
-function ReturnSummary({ ret, money }: { ret: OrderReturn; money: (n: number) => React.ReactNode }) {
+function ReturnSummary({
+  ret,
+  money,
+  sendTo,
+}: {
+  ret: OrderReturn;
+  money: (n: number) => React.ReactNode;
+  sendTo: string | null;
+}) {
   const t = useT();
   const locale = useLocale();
   return (
@@ -105,9 +117,21 @@ function ReturnSummary({ ret, money }: { ret: OrderReturn; money: (n: number) =>
           </li>
         ))}
       </ul>
-      <p className="muted">
-        {t("orders.returns.amount")}: {money(ret.amount)}
-      </p>
+      {ret.status === "rejected" ? (
+        <p data-testid="return-reason">
+          {t("orders.returns.rejectedBecause", { reason: ret.decision_note || t("orders.returns.noReason") })}
+        </p>
+      ) : (
+        <p className="muted">
+          {t(ret.status === "refunded" ? "orders.returns.amountRefunded" : "orders.returns.amount")}:{" "}
+          {money(ret.amount)}
+        </p>
+      )}
+      {ret.status === "approved" ? (
+        <p data-testid="return-send-to">
+          {sendTo ? t("orders.returns.sendTo", { address: sendTo }) : t("orders.returns.sendToLater")}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -157,6 +181,55 @@ function CancelOrder({ order }: { order: Order }) {
           </p>
         ) : null}
       </ConfirmDialog>
+    </div>
+  );
+}
+
+/**
+ * "Order again" on a cancelled order: its lines go back in the cart as stock allows, then the
+ * shopper goes to the cart; when some could not come back as ordered, the page says which first.
+ */
+function OrderAgain({ order }: { order: Order }) {
+  const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const navigate = useNavigate();
+  const cart = useCart();
+  const [form] = useForm<Record<string, never>>({ ...FORM_OPTIONS });
+  const submit = useFormSubmit(form);
+  const [partial, setPartial] = useState<ReorderAnswer["reorder"] | null>(null);
+  const list = (names: string[]) => new Intl.ListFormat(locale, { type: "conjunction" }).format(names);
+  const run = async () => {
+    const answer = await submit.run(t("orders.again.adding"), async () => {
+      await ensureGuestId();
+      return orderAgain(browserApi(locale), order.number);
+    });
+    if (!answer) return;
+    await cart.loadCart();
+    const outcome = answer.data.reorder;
+    if (!outcome.reduced.length && !outcome.unavailable.length) void navigate(to("/shopping-cart"));
+    else setPartial(outcome);
+  };
+  return (
+    <div className="self-service__block" data-testid="order-again">
+      <p>{t("orders.again.intro")}</p>
+      <button type="button" className="button button--primary" onClick={() => void run()}>
+        {t("orders.again.button")}
+      </button>
+      {submit.serverMessage ? (
+        <p className="field__error" role="alert">
+          {submit.serverMessage}
+        </p>
+      ) : null}
+      {partial ? (
+        <div className="notice" role="status">
+          {partial.unavailable.length ? (
+            <p>{t("orders.again.unavailable", { names: list(partial.unavailable) })}</p>
+          ) : null}
+          {partial.reduced.length ? <p>{t("orders.again.reduced", { names: list(partial.reduced) })}</p> : null}
+          {partial.added ? <Link to={to("/shopping-cart")}>{t("orders.again.toCart")}</Link> : null}
+        </div>
+      ) : null}
     </div>
   );
 }

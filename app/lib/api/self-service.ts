@@ -1,4 +1,5 @@
 import type { Order } from "../orders";
+import type { CartResponse } from "../../state/cart";
 import type { Api } from "./client";
 
 /**
@@ -23,4 +24,14 @@ export interface ReturnRequestLine {
 /** POST /orders/{number}/returns: a quantity and a reason per line (quantity 0 leaves a line out). */
 export function requestReturn(api: Api, number: string, items: ReturnRequestLine[]) {
   return api.post<Order>(path(number, "returns"), { items });
+}
+
+/** What "order again" could not bring back as it was ordered (names in the page's language). */
+export interface ReorderAnswer {
+  reorder: { added: number; reduced: string[]; unavailable: string[] };
+}
+
+/** POST /orders/{number}/order-again: a cancelled order's lines back in the cart, as stock allows. */
+export function orderAgain(api: Api, number: string) {
+  return api.post<CartResponse & ReorderAnswer>(path(number, "order-again"));
 }

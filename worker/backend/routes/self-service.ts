@@ -1,10 +1,12 @@
 import { Hono, type Context } from "hono";
 import { returnRequestInput } from "../../../contract/returns";
 import type { BackendEnv } from "../env";
-import { notFound, ok } from "../http";
+import { BackendError, notFound, ok } from "../http";
 import { say } from "../../lib/i18n";
 import { readInput } from "../../lib/validate";
 import { cartOwner } from "../identity";
+import { loadCart, reorderIntoCart } from "../services/cart";
+import { returnAddressOf } from "../services/invoices";
 import { findOwnedOrder, presentOrder, type OrderRow } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
@@ -19,7 +21,7 @@ export const selfServiceRoutes = new Hono<BackendEnv>();
 /** The owner's order with what its page may offer (cancel, returns, refunds). */
 export function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
   return presentOrder(c.env.DB, order, c.get("lang"), {
-    selfService: { returnWindowDays: returnWindowDays(c.env) },
+    selfService: { returnWindowDays: returnWindowDays(c.env), sendTo: returnAddressOf(c.env, c.get("lang")) },
   });
 }
 
@@ -57,4 +59,20 @@ selfServiceRoutes.post("/:number/returns", async (c) => {
   const input = await readInput(c, "json", (m) => returnRequestInput(m));
   await requestReturn(c.env, order, input, c.get("lang"));
   return ok(c, await presentOwnOrder(c, await reread(c, order)), { status: 201 });
+});
+
+/**
+ * POST /orders/{number}/order-again: a cancelled or expired order's lines back in the owner's cart
+ * (services/cart.ts `reorderIntoCart`). Answers the cart, and what could not come back as it was.
+ */
+selfServiceRoutes.post("/:number/order-again", async (c) => {
+  const order = await ownOrder(c, "reorder");
+  const lang = c.get("lang");
+  if (order.status !== "cancelled")
+    throw new BackendError(
+      409,
+      say(lang, { en: "Only a cancelled order can be ordered again.", ar: "لا يُعاد طلب إلا الطلب الملغى." }),
+    );
+  const outcome = await reorderIntoCart(c.env.DB, await cartOwner(c), order.id, lang);
+  return ok(c, { ...(await loadCart(c.env.DB, await cartOwner(c), lang)), reorder: outcome });
 });

@@ -141,6 +141,63 @@ export async function addProductToCart(
   throw quantityRefused(lang, bound, current?.quantity ?? 0);
 }
 
+/** What "order again" put in the cart, and what it could not. */
+export interface ReorderOutcome {
+  /** Lines added, or raised to the quantity ordered before. */
+  added: number;
+  /** Products in the cart with fewer than were ordered: only that many are left, or allowed. */
+  reduced: string[];
+  /** Products no longer sold or out of stock: left out. */
+  unavailable: string[];
+}
+
+/**
+ * "Order again": the lines of a past order back in the owner's cart, each at the quantity ordered
+ * then, as far as stock and the per-order limit allow now. A line already in the cart is raised to
+ * that quantity, never added on top (pressing twice does not double it). One batch: each upsert
+ * keeps the cart's bound, like an add.
+ */
+export async function reorderIntoCart(
+  db: D1Database,
+  owner: CartOwner,
+  orderId: number,
+  lang: Lang,
+): Promise<ReorderOutcome> {
+  await releaseExpiredReservations(db);
+  const { results: lines } = await db
+    .prepare(
+      `SELECT oi.product_id, oi.quantity, oi.name_en, oi.name_ar,
+              CASE WHEN p.active = 1 THEN MIN(p.stock, p.max_per_order) ELSE 0 END AS bound
+       FROM order_items oi LEFT JOIN products p ON p.id = oi.product_id
+       WHERE oi.order_id = ? ORDER BY oi.id`,
+    )
+    .bind(orderId)
+    .all<{ product_id: number; quantity: number; name_en: string; name_ar: string; bound: number | null }>();
+  const name = (l: (typeof lines)[number]) => (lang === "ar" ? l.name_ar : l.name_en) || l.name_en;
+  const available = lines.filter((l) => (l.bound ?? 0) > 0);
+  const outcome: ReorderOutcome = {
+    added: available.length,
+    reduced: available.filter((l) => (l.bound ?? 0) < l.quantity).map(name),
+    unavailable: lines.filter((l) => (l.bound ?? 0) <= 0).map(name),
+  };
+  if (!available.length) return outcome;
+  const cartId = await ensureCartId(db, owner);
+  await db.batch([
+    ...available.map((l) =>
+      db
+        .prepare(
+          `INSERT INTO cart_items (cart_id, product_id, quantity)
+           SELECT ?1, p.id, MIN(?3, p.stock, p.max_per_order) FROM products p
+           WHERE p.id = ?2 AND p.active = 1 AND MIN(?3, p.stock, p.max_per_order) > 0
+           ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
+        )
+        .bind(cartId, l.product_id, l.quantity),
+    ),
+    db.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(cartId),
+  ]);
+  return outcome;
+}
+
 /** Sets the line's quantity; 0 removes the line. */
 export async function updateCartQuantity(
   db: D1Database,

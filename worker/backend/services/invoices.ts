@@ -164,6 +164,21 @@ export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
   };
 }
 
+/**
+ * Where a shopper sends returned items: the seller's name and address in their language (the
+ * address printed on invoices), or null when none is configured, and the messages and the order
+ * page then say the shop will tell them.
+ */
+export function returnAddressOf(env: Partial<Env>, lang: Lang): string | null {
+  const address =
+    (lang === "ar" ? env.SELLER_ADDRESS_AR?.trim() : "") ||
+    env.SELLER_ADDRESS_EN?.trim() ||
+    env.SELLER_ADDRESS_AR?.trim();
+  if (!address) return null;
+  const name = (lang === "ar" ? env.SELLER_NAME_AR?.trim() : "") || env.SELLER_NAME_EN?.trim() || "";
+  return name ? `${name}, ${address}` : address;
+}
+
 /** A money amount as ZATCA's QR writes it: SAR with two decimals, "115.00". */
 export const qrAmount = (halalas: number) => (halalas / 100).toFixed(2);
 

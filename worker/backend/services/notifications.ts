@@ -4,7 +4,9 @@ import { SHOP_TIME_ZONE } from "../../../contract/locale";
 import { publicOrigin } from "../../lib/public-origin";
 import type { Lang } from "../env";
 import { trackingUrl } from "./carriers";
+import { say } from "../../lib/i18n";
 import { commerceSettings } from "./checkout";
+import { returnAddressOf } from "./invoices";
 import { renderOrderMessage, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
@@ -34,6 +36,9 @@ export const ORDER_MESSAGE_KINDS = [
   "cancelled",
   "refunded",
   "return_received",
+  "return_requested",
+  "return_approved",
+  "return_rejected",
 ] as const;
 export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
 
@@ -50,6 +55,9 @@ const OWED_WHEN: Record<OrderMessageKind, string> = {
   cancelled: "status = 'cancelled'",
   refunded: "refunded > 0",
   return_received: "1",
+  return_requested: "1",
+  return_approved: "1",
+  return_rejected: "1",
 };
 
 /** What goes through the queue: only the row's id (the row holds the rest). */
@@ -151,6 +159,7 @@ interface MessageOrder {
   tracking_number: string | null;
   reserved_until: string | null;
   delivered_at: string | null;
+  paid_at: string | null;
   site_origin: string | null;
 }
 
@@ -188,18 +197,23 @@ function linksOf(env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">, order: Message
   };
 }
 
-/** The template of a row: a cancel for an unpaid order whose hold ran out reads differently. */
-function templateOf(row: NotificationRow, detail: Record<string, unknown>): OrderTemplate {
-  return row.kind === "cancelled" && detail.reason === "expired" ? "expired" : row.kind;
+/**
+ * The template of a row: a cancel reads differently when the hold ran out, and when nothing was
+ * ever paid (no refund follows, so the message must not talk of one).
+ */
+function templateOf(row: NotificationRow, detail: Record<string, unknown>, order: MessageOrder): OrderTemplate {
+  if (row.kind !== "cancelled") return row.kind;
+  if (detail.reason === "expired") return "expired";
+  return order.paid_at ? "cancelled" : "cancelled_unpaid";
 }
 
 /** Renders a claimed row from its order, in the shopper's language. */
 async function renderNotification(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS">,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" | SellerKeys>,
   row: NotificationRow,
 ): Promise<RenderedMessage | null> {
   const order = await env.DB.prepare(
-    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, site_origin
+    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, paid_at, site_origin
      FROM orders WHERE id = ?`,
   )
     .bind(row.order_id)
@@ -221,7 +235,11 @@ async function renderNotification(
   const returnUntil = order.delivered_at
     ? new Date(Date.parse(order.delivered_at) + returnDays * 86_400_000).toISOString()
     : null;
-  return renderOrderMessage(lang, templateOf(row, detail), row.channel, {
+  const returnItems =
+    row.kind.startsWith("return_") && typeof detail.return_id === "string"
+      ? await returnItemsText(env.DB, detail.return_id, lang)
+      : "";
+  return renderOrderMessage(lang, templateOf(row, detail, order), row.channel, {
     name,
     number: order.number,
     total: formatAmount(order.total, order.currency, lang),
@@ -234,7 +252,38 @@ async function renderNotification(
     orderUrl: links.orderUrl,
     invoiceUrl: links.invoiceUrl,
     creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
+    items: returnItems,
+    reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
+    sendTo: returnAddressText(env, lang),
   });
+}
+
+/** What a return message says about the seller: where the items go. */
+type SellerKeys = "SELLER_NAME_EN" | "SELLER_NAME_AR" | "SELLER_ADDRESS_EN" | "SELLER_ADDRESS_AR";
+
+/** A rejection staff gave no reason for. */
+const NO_REASON = { en: "no reason was given", ar: "لم يُذكر سبب" };
+/** An approved return when the shop has no address configured: the shop tells them. */
+const ADDRESS_TO_FOLLOW = {
+  en: "the address our team sends you in reply to this message",
+  ar: "العنوان الذي يرسله إليك فريقنا ردًّا على هذه الرسالة",
+};
+
+function returnAddressText(env: Partial<Env>, lang: Lang): string {
+  return returnAddressOf(env, lang) ?? say(lang, ADDRESS_TO_FOLLOW);
+}
+
+/** The lines of a return as a message lists them: "2 × USB-C cable, 1 × Power bank". */
+async function returnItemsText(db: D1Database, returnId: string, lang: Lang): Promise<string> {
+  const { results } = await db
+    .prepare(
+      `SELECT ri.quantity, oi.name_en, oi.name_ar FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+       WHERE ri.return_id = ? ORDER BY ri.id`,
+    )
+    .bind(returnId)
+    .all<{ quantity: number; name_en: string; name_ar: string }>();
+  const names = results.map((r) => `${r.quantity} × ${(lang === "ar" ? r.name_ar : r.name_en) || r.name_en}`);
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
 }
 
 export type DeliveryOutcome = "sent" | "skipped";
@@ -248,7 +297,14 @@ export type DeliveryOutcome = "sent" | "skipped";
 export async function deliverNotification(
   env: Pick<
     Env,
-    "DB" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS"
+    | "DB"
+    | "ENVIRONMENT"
+    | "MESSENGER"
+    | "MESSENGER_URL"
+    | "MESSENGER_KEY"
+    | "PUBLIC_ORIGIN"
+    | "RETURN_WINDOW_DAYS"
+    | SellerKeys
   >,
   id: number,
   messenger: Messenger = messengerFor(env),

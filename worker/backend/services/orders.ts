@@ -126,7 +126,7 @@ export interface PresentOptions {
   /** True for tracking by number and contact: the email masked (the owner's own views keep it). */
   maskEmail?: boolean;
   /** For the owner's own order page: add `self_service` (cancel, returns) with this return window in days. */
-  selfService?: { returnWindowDays: number };
+  selfService?: { returnWindowDays: number; sendTo: string | null };
 }
 
 /** Shapes orders for the contract, with their items and payment state, in the caller's language. */
@@ -148,7 +148,12 @@ export async function presentOrders(
       .bind(...ids),
   ]);
   const itemRows = items.results as unknown as OrderItemRow[];
-  const selfService = opts.selfService ? await selfServiceOf(db, rows, lang, opts.selfService.returnWindowDays) : null;
+  const selfService = opts.selfService
+    ? await selfServiceOf(db, rows, lang, {
+        windowDays: opts.selfService.returnWindowDays,
+        sendTo: opts.selfService.sendTo,
+      })
+    : null;
   const latestPayment = new Map<number, string>();
   for (const p of payments.results as unknown as { order_id: number; status: string }[]) {
     if (!latestPayment.has(p.order_id)) latestPayment.set(p.order_id, p.status);

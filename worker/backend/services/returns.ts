@@ -199,6 +199,7 @@ function presentReturn(r: ReturnRow, lines: ReturnItemRow[], lang: Lang): OrderR
     received_at: r.received_at,
     refunded_at: r.refunded_at,
     refund_id: r.refund_id,
+    decision_note: r.status === "rejected" ? r.decision_note : null,
   };
 }
 
@@ -257,9 +258,10 @@ export async function selfServiceOf(
   db: D1Database,
   orders: OrderRow[],
   lang: Lang,
-  windowDays: number,
+  opts: { windowDays: number; sendTo: string | null },
   now = Date.now(),
 ): Promise<Map<number, OrderSelfService>> {
+  const { windowDays, sendTo } = opts;
   const found = new Map<number, OrderSelfService>();
   if (!orders.length) return found;
   const { items, returns, lines, refunds } = await readReturns(
@@ -285,6 +287,7 @@ export async function selfServiceOf(
         .filter((r) => r.order_id === order.id)
         .map(({ id, amount, status, created_at }) => ({ id, amount, status, created_at })),
       returns: returns.filter((r) => r.order_id === order.id).map((r) => presentReturn(r, lines, lang)),
+      send_to: sendTo,
     });
   }
   return found;
@@ -377,6 +380,7 @@ export async function requestReturn(
       .prepare("UPDATE returns SET amount = (SELECT SUM(amount) FROM return_items WHERE return_id = ?1) WHERE id = ?1")
       .bind(id),
     orderEventStatement(db, { id: order.id }, "return_requested", { return_id: id, amount }, "shopper"),
+    ...notifyStatements(db, { id: order.id }, "return_requested", { ref: id, detail: { return_id: id } }),
   ];
   try {
     await db.batch(statements);
@@ -387,6 +391,7 @@ export async function requestReturn(
       throw new BackendError(409, say(lang, MESSAGES.changed));
     throw err;
   }
+  await flushNotifications(env, order.id);
   return id;
 }
 
@@ -480,9 +485,15 @@ export async function actOnReturn(
           .bind(status, staff.user_id, note, returnId),
         guard(`return_${status}`, note ? { note } : {}),
         audit({ status, decision_note: note }),
+        // The shopper learns the decision: where to send the items, or why not.
+        ...notifyStatements(db, { id: order.id }, `return_${status}`, {
+          ref: returnId,
+          detail: { return_id: returnId, ...(note ? { note } : {}) },
+        }),
       ],
       lang,
     );
+    await flushNotifications(env, order.id);
     return { message: null };
   }
 
