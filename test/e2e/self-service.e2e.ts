@@ -27,7 +27,12 @@ beforeAll(async () => {
   accounts = await newStaffAccounts(
     base,
     Object.fromEntries(
-      LOCALES.flatMap((l) => [[`returns-${l}`, "manager"] as const, [`returns-ui-${l}`, "manager"] as const]),
+      LOCALES.flatMap((l) => [
+        [`returns-${l}`, "manager"] as const,
+        [`returns-ui-${l}`, "manager"] as const,
+        [`reject-deliver-${l}`, "manager"] as const,
+        [`reject-${l}`, "manager"] as const,
+      ]),
     ),
   );
 });
@@ -152,6 +157,44 @@ for (const locale of LOCALES) {
       await expect.poll(() => refunds.textContent()).toContain(t("orders.selfService.refundStatuses.succeeded"));
       expect(await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).count()).toBe(0);
       await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.png`);
+
+      // Changed their mind again: one press puts the order's item back in the cart.
+      await page.getByRole("button", { name: t("orders.again.button") }).click();
+      await page.waitForURL(`${base}/${locale}/shopping-cart`, { timeout: 15_000 });
+      await expect.poll(() => page.locator(".cart-page__lines .cart-line").count(), { timeout: 15_000 }).toBe(1);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-order-again-${locale}-390.png`);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it("a shopper whose return was not accepted reads the reason staff gave on the order page", async () => {
+      const order = await paidGuestOrder(locale, "reject");
+      await deliverAsManager(order.number, `reject-deliver-${locale}`);
+      const shopperApi = jsonApi(base, { "guest-id": order.guestId, "content-language": locale });
+      const placed = await shopperApi(`/backend/orders/${order.number}`);
+      const line = (placed.body.data.items as { product_id: number }[])[0]!;
+      const asked = await shopperApi(`/backend/orders/${order.number}/returns`, {
+        method: "POST",
+        body: { items: [{ product_id: line.product_id, quantity: 1, reason: "changed_mind" }] },
+      });
+      expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+      const returnId = asked.body.data.self_service.returns[0].id as string;
+      const { token } = await consoleHttpSession(base, accounts[`reject-${locale}`]);
+      const staffApi = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
+      const reason = locale === "ar" ? "المنتج مفتوح ومستخدم" : "The box was opened and the item used";
+      const rejected = await staffApi(`/backend/admin/orders/${order.number}/returns/${returnId}/reject`, {
+        method: "POST",
+        body: { note: reason },
+      });
+      expect(rejected.status).toBe(200);
+
+      const { context, page, errors } = await shopperPage(order, 390);
+      await page.goto(orderUrl(locale, order.number));
+      await hydrated(page, "[data-testid=return-reason]");
+      expect(await page.locator("[data-testid=return-reason]").textContent()).toBe(
+        t("orders.returns.rejectedBecause", { reason }),
+      );
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-rejected-${locale}-390.png`);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -238,7 +281,15 @@ for (const locale of LOCALES) {
       await shopper.context.close();
 
       // Every message of the order, in the shopper's language (rendered by the message consumer).
-      const purposes = ["order.placed", "order.paid", "order.delivered", "order.return_received", "order.refunded"];
+      const purposes = [
+        "order.placed",
+        "order.paid",
+        "order.delivered",
+        "order.return_requested",
+        "order.return_approved",
+        "order.return_received",
+        "order.refunded",
+      ];
       type Sent = { purpose: string; lang: string; subject?: string; text?: string };
       const outbox = async () =>
         (
