@@ -62,6 +62,10 @@ export interface StaffMember {
   verified: boolean;
   role: StaffRole;
   created_at: string;
+  /** Emailed about each new paid order. */
+  alert_orders: boolean;
+  /** Emailed about each new return request. */
+  alert_returns: boolean;
 }
 
 /** One line of the audit log (owners only). */

@@ -54,6 +54,14 @@ export function changeStaffRole(api: Api, userId: number, role: StaffRole) {
   return api.put<{ user_id: number; role: StaffRole }>(`/admin/staff/${userId}`, { role });
 }
 
+/** PUT /admin/staff/:id/alerts: whether the member is emailed about new paid orders and return requests. */
+export function setStaffAlerts(api: Api, userId: number, alerts: { orders: boolean; returns: boolean }) {
+  return api.put<{ user_id: number; alert_orders: boolean; alert_returns: boolean }>(
+    `/admin/staff/${userId}/alerts`,
+    alerts,
+  );
+}
+
 /**
  * PUT /admin/staff/:id/contact: an owner sets (or confirms) a staff member's email, which the seat
  * is pinned to, and their phone (absent: kept; "": removed).

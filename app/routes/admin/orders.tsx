@@ -9,6 +9,7 @@ import {
 } from "../../../contract/console-orders";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { useAutoRefresh } from "../../components/console/useAutoRefresh";
 import { listParams } from "../../lib/api/console";
 import { ApiError } from "../../lib/api/errors";
 import { listConsoleOrders, ORDER_FILTERS } from "../../lib/api/console-orders";
@@ -43,6 +44,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** Orders: filter by state, payment, dates, or find one by number, email or phone; newest first. */
 export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
+  // New orders appear while the list is open (every minute, and on coming back to the tab).
+  useAutoRefresh();
   const t = useT();
   const locale = useLocale();
   const { filters } = loaderData;

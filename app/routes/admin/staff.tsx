@@ -17,6 +17,7 @@ import {
   listParams,
   listStaff,
   removeStaff,
+  setStaffAlerts,
 } from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -42,6 +43,8 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const [removing, setRemoving] = useState<StaffMember | null>(null);
+  // A role picked in the table: applied only once the owner confirms it (one slip could make an owner).
+  const [roleChange, setRoleChange] = useState<{ member: StaffMember; role: StaffRole } | null>(null);
   // The member whose email is being changed, and the address typed for them.
   const [editing, setEditing] = useState<StaffMember | null>(null);
   const [newEmail, setNewEmail] = useState("");
@@ -116,12 +119,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
           <select
             aria-label={t("console.staff.roleOf", { name: r.name })}
             value={r.role}
-            onChange={(e) =>
-              void mutate(
-                () => changeStaffRole(browserApi(locale), r.user_id, e.target.value as StaffRole),
-                t("console.staff.roleChanged"),
-              )
-            }
+            onChange={(e) => setRoleChange({ member: r, role: e.target.value as StaffRole })}
           >
             {STAFF_ROLES.map((role) => (
               <option key={role} value={role}>
@@ -130,6 +128,32 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         ),
+    },
+    {
+      label: t("console.staff.alerts"),
+      cell: (r) => (
+        <fieldset className="console-staff__alerts">
+          <legend className="visually-hidden">{t("console.staff.alertsOf", { name: r.name })}</legend>
+          {(["orders", "returns"] as const).map((kind) => {
+            const alerts = { orders: r.alert_orders, returns: r.alert_returns };
+            return (
+              <label key={kind}>
+                <input
+                  type="checkbox"
+                  checked={alerts[kind]}
+                  onChange={(e) =>
+                    void mutate(
+                      () => setStaffAlerts(browserApi(locale), r.user_id, { ...alerts, [kind]: e.target.checked }),
+                      t("console.staff.alertsSaved"),
+                    )
+                  }
+                />{" "}
+                {t(`console.staff.alert.${kind}`)}
+              </label>
+            );
+          })}
+        </fieldset>
+      ),
     },
     {
       label: t("console.table.actions"),
@@ -235,6 +259,27 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         }}
       >
         <p>{t("console.staff.removeBody")}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={roleChange !== null}
+        title={t("console.staff.roleChangeTitle", {
+          name: roleChange?.member.name ?? "",
+          role: roleChange ? t(`console.roles.${roleChange.role}`) : "",
+        })}
+        confirmLabel={t("console.staff.roleChangeConfirm")}
+        danger={roleChange?.role === "owner"}
+        onCancel={() => setRoleChange(null)}
+        onConfirm={() => {
+          const change = roleChange;
+          setRoleChange(null);
+          if (change)
+            void mutate(
+              () => changeStaffRole(browserApi(locale), change.member.user_id, change.role),
+              t("console.staff.roleChanged"),
+            );
+        }}
+      >
+        <p>{roleChange ? t(`console.staff.roleMeans.${roleChange.role}`) : null}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={editing !== null}

@@ -1,5 +1,6 @@
 -- Shoppers are told when their return is requested, approved (with where to send the items) or
--- rejected (with the reason). SQLite cannot widen a CHECK in place: the outbox table is rebuilt
+-- rejected (with the reason); staff who asked for it are told of each new paid order and return
+-- request. SQLite cannot widen a CHECK in place: the outbox table is rebuilt
 -- with the wider list and every row copied as it is (ids kept, so queued jobs still find theirs).
 CREATE TABLE notifications_new (
   id INTEGER PRIMARY KEY,
@@ -8,7 +9,7 @@ CREATE TABLE notifications_new (
   order_id INTEGER NOT NULL REFERENCES orders(id) ON DELETE CASCADE,
   kind TEXT NOT NULL
     CHECK (kind IN ('placed', 'paid', 'shipped', 'delivered', 'cancelled', 'refunded', 'return_received',
-                    'return_requested', 'return_approved', 'return_rejected')),
+                    'return_requested', 'return_approved', 'return_rejected', 'staff_order', 'staff_return')),
   channel TEXT NOT NULL CHECK (channel IN ('email', 'sms')),
   recipient TEXT NOT NULL,
   lang TEXT NOT NULL CHECK (lang IN ('en', 'ar')),
@@ -36,3 +37,8 @@ DROP TABLE notifications;
 ALTER TABLE notifications_new RENAME TO notifications;
 CREATE INDEX notifications_order ON notifications(order_id, id);
 CREATE INDEX notifications_pending ON notifications(status, enqueued_at);
+
+-- Which staff members get those alerts, and in which language (the console's, where it was set).
+ALTER TABLE staff ADD COLUMN alert_orders INTEGER NOT NULL DEFAULT 0 CHECK (alert_orders IN (0, 1));
+ALTER TABLE staff ADD COLUMN alert_returns INTEGER NOT NULL DEFAULT 0 CHECK (alert_returns IN (0, 1));
+ALTER TABLE staff ADD COLUMN alert_lang TEXT NOT NULL DEFAULT 'ar' CHECK (alert_lang IN ('en', 'ar'));

@@ -13,6 +13,7 @@ const MAIL = { en: en.mail, ar: ar.mail } as const;
 
 export type CodeTemplate = keyof typeof en.mail.code;
 export type OrderTemplate = keyof typeof en.mail.order;
+export type StaffAlertTemplate = "staff_order" | "staff_return";
 
 export interface RenderedMessage {
   subject: string;
@@ -120,6 +121,26 @@ export function renderOrderMessage(
       lang,
       subject,
       lines.map(([line, values]) => fillHtml(line, values)),
+    ),
+  };
+}
+
+/** An alert to a staff member about an order (a new paid order, a new return request): email only. */
+export function renderStaffAlert(
+  lang: Lang,
+  template: StaffAlertTemplate,
+  params: { number: string; total: string; url: string },
+): RenderedMessage {
+  const alerts = MAIL[lang].staffAlert;
+  const subject = fill(alerts[template].subject, params);
+  const lines = [alerts[template].text, alerts.open];
+  return {
+    subject,
+    text: [...lines.map((line) => fill(line, params)), MAIL[lang].signature].join("\n\n"),
+    html: emailHtml(
+      lang,
+      subject,
+      lines.map((line) => fillHtml(line, params)),
     ),
   };
 }

@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import type { Lang } from "../env";
 import { renderCodeMessage, type CodeTemplate, type RenderedMessage } from "./mail";
-import type { OrderMessageKind } from "./notifications";
+import type { OrderMessageKind, StaffAlertKind } from "./notifications";
 
 /**
  * Delivery of one-time codes and account notices (DESIGN §5) behind one interface.
@@ -23,7 +23,7 @@ export type Channel = "email" | "sms";
  * changed. `order.<kind>`: an order message (services/notifications.ts), rendered by its caller.
  */
 export type CodePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff";
-export type MessagePurpose = CodePurpose | `order.${OrderMessageKind}`;
+export type MessagePurpose = CodePurpose | `order.${OrderMessageKind | StaffAlertKind}`;
 
 export interface OutgoingMessage {
   to: string;

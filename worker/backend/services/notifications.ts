@@ -7,7 +7,7 @@ import { trackingUrl } from "./carriers";
 import { say } from "../../lib/i18n";
 import { commerceSettings } from "./checkout";
 import { returnAddressOf } from "./invoices";
-import { renderOrderMessage, type OrderTemplate, type RenderedMessage } from "./mail";
+import { renderOrderMessage, renderStaffAlert, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
 
@@ -59,6 +59,34 @@ const OWED_WHEN: Record<OrderMessageKind, string> = {
   return_approved: "1",
   return_rejected: "1",
 };
+
+/** What staff may ask to be told of by email (staff.alert_orders, staff.alert_returns). */
+export const STAFF_ALERT_KINDS = ["staff_order", "staff_return"] as const;
+export type StaffAlertKind = (typeof STAFF_ALERT_KINDS)[number];
+const ALERT_COLUMN: Record<StaffAlertKind, string> = { staff_order: "alert_orders", staff_return: "alert_returns" };
+/** As OWED_WHEN: a payment that lost its race owes no alert. */
+const ALERT_WHEN: Record<StaffAlertKind, string> = { staff_order: "o.paid_at IS NOT NULL", staff_return: "1" };
+
+/**
+ * The statement that owes each staff member who asked for it an email about the order (a new paid
+ * order, a new return request), in the language they chose, run in the event's own batch like the
+ * shopper's messages. Only a seat with a pinned email gets one: the address the console trusts.
+ */
+export function staffAlertStatement(
+  db: D1Database,
+  order: { id: number },
+  kind: StaffAlertKind,
+  ref: string | null = null,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO notifications (key, order_id, kind, channel, recipient, lang)
+       SELECT o.number || ':' || ?2 || ?3 || ':staff' || s.user_id || ':email', o.id, ?2, 'email', s.email, s.alert_lang
+       FROM orders o JOIN staff s ON s.${ALERT_COLUMN[kind]} = 1 AND s.email IS NOT NULL
+       WHERE o.id = ?1 AND ${ALERT_WHEN[kind]}`,
+    )
+    .bind(order.id, kind, ref ? `:${ref}` : "");
+}
 
 /** What goes through the queue: only the row's id (the row holds the rest). */
 export interface NotificationJob {
@@ -141,7 +169,7 @@ interface NotificationRow {
   id: number;
   key: string;
   order_id: number;
-  kind: OrderMessageKind;
+  kind: OrderMessageKind | StaffAlertKind;
   channel: "email" | "sms";
   recipient: string;
   lang: Lang;
@@ -197,12 +225,14 @@ function linksOf(env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">, order: Message
   };
 }
 
+const isStaffAlert = (kind: string): kind is StaffAlertKind => (STAFF_ALERT_KINDS as readonly string[]).includes(kind);
+
 /**
  * The template of a row: a cancel reads differently when the hold ran out, and when nothing was
  * ever paid (no refund follows, so the message must not talk of one).
  */
-function templateOf(row: NotificationRow, detail: Record<string, unknown>, order: MessageOrder): OrderTemplate {
-  if (row.kind !== "cancelled") return row.kind;
+function templateOf(kind: OrderMessageKind, detail: Record<string, unknown>, order: MessageOrder): OrderTemplate {
+  if (kind !== "cancelled") return kind;
   if (detail.reason === "expired") return "expired";
   return order.paid_at ? "cancelled" : "cancelled_unpaid";
 }
@@ -222,6 +252,13 @@ async function renderNotification(
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
   const lang = row.lang;
   const links = linksOf(env, order, lang);
+  if (isStaffAlert(row.kind))
+    return renderStaffAlert(lang, row.kind, {
+      number: order.number,
+      total: formatAmount(order.total, order.currency, lang),
+      url: `${publicOrigin(env, order.site_origin)}/${lang}/admin/orders/${encodeURIComponent(order.number)}`,
+    });
+  const kind = row.kind;
   // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
   const name = parseAddress(order.address).name || "";
   const returnDays = commerceSettings(env).returnWindowDays;
@@ -239,7 +276,7 @@ async function renderNotification(
     row.kind.startsWith("return_") && typeof detail.return_id === "string"
       ? await returnItemsText(env.DB, detail.return_id, lang)
       : "";
-  return renderOrderMessage(lang, templateOf(row, detail, order), row.channel, {
+  return renderOrderMessage(lang, templateOf(kind, detail, order), row.channel, {
     name,
     number: order.number,
     total: formatAmount(order.total, order.currency, lang),

@@ -4,7 +4,7 @@ import { BackendError, notFound, unprocessable } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
 import { commerceSettings } from "./checkout";
-import { flushNotifications, notifyStatements } from "./notifications";
+import { flushNotifications, notifyStatements, staffAlertStatement } from "./notifications";
 import {
   findOwnedOrder,
   isoIn,
@@ -343,6 +343,7 @@ export async function applyProviderResult(
       ),
       ...invoiceStatements(db, order),
       ...notifyStatements(db, { id: payment.order_id }, "paid"),
+      staffAlertStatement(db, { id: payment.order_id }, "staff_order"),
     ]);
   } catch (err) {
     if (!isOnePaidClash(err)) throw err;

@@ -17,7 +17,7 @@ import type {
   ReturnStatus,
 } from "../../../contract/returns";
 import { CANCELLABLE, cancelOrder, refundableOf, refundOrder } from "./fulfilment";
-import { flushNotifications, notifyStatements } from "./notifications";
+import { flushNotifications, notifyStatements, staffAlertStatement } from "./notifications";
 import { unitsNet } from "./money";
 import {
   isFullyRefunded,
@@ -381,6 +381,7 @@ export async function requestReturn(
       .bind(id),
     orderEventStatement(db, { id: order.id }, "return_requested", { return_id: id, amount }, "shopper"),
     ...notifyStatements(db, { id: order.id }, "return_requested", { ref: id, detail: { return_id: id } }),
+    staffAlertStatement(db, { id: order.id }, "staff_return", id),
   ];
   try {
     await db.batch(statements);

@@ -18,7 +18,11 @@ staffRoutes.use(staffOnly("owner"));
 
 const SORTS = { created_at: "s.created_at", email: "u.email", role: "s.role", name: "u.name" } as const;
 
-type StaffListRow = Omit<StaffMember, "email_changed" | "verified"> & { verified_at: string | null };
+type StaffListRow = Omit<StaffMember, "email_changed" | "verified" | "alert_orders" | "alert_returns"> & {
+  verified_at: string | null;
+  alert_orders: number;
+  alert_returns: number;
+};
 
 staffRoutes.get(
   "/",
@@ -27,14 +31,16 @@ staffRoutes.get(
   async (c) => {
     const { rows, meta } = await pageOf<StaffListRow>(
       c.env.DB,
-      "s.user_id, s.role, s.created_at, u.name, u.email, u.phone, s.email AS staff_email, u.verified_at",
+      "s.user_id, s.role, s.created_at, u.name, u.email, u.phone, s.email AS staff_email, u.verified_at, s.alert_orders, s.alert_returns",
       "FROM staff s JOIN users u ON u.id = s.user_id",
       [],
       c.req.valid("query"),
       SORTS,
     );
-    const members: StaffMember[] = rows.map(({ verified_at, ...row }) => ({
+    const members: StaffMember[] = rows.map(({ verified_at, alert_orders, alert_returns, ...row }) => ({
       ...row,
+      alert_orders: alert_orders === 1,
+      alert_returns: alert_returns === 1,
       // A seat whose account email moved opens no console until an owner confirms the new one.
       email_changed: (row.staff_email ?? "").toLowerCase() !== (row.email ?? "").toLowerCase(),
       verified: verified_at !== null,
@@ -237,6 +243,46 @@ staffRoutes.put(
     if (before.email && before.email.toLowerCase() !== email)
       await deliver(accountsEnv(c), before.email, "email", "email-changed", "", lang);
     return ok(c, { user_id: userId, email, phone, staff_email: email });
+  },
+);
+
+/**
+ * PUT /admin/staff/:id/alerts {orders, returns}: whether the member is emailed about each new paid
+ * order and each new return request (services/notifications.ts, staffAlertStatement), in the
+ * language of the console the owner set it from. Audited.
+ */
+staffRoutes.put(
+  "/:id/alerts",
+  validate("json", (m) =>
+    v.object({
+      orders: v.boolean(),
+      returns: v.boolean(),
+    }),
+  ),
+  async (c) => {
+    const userId = memberId(c.req.param("id"));
+    const before = await c.env.DB.prepare("SELECT alert_orders, alert_returns, alert_lang FROM staff WHERE user_id = ?")
+      .bind(userId)
+      .first<{ alert_orders: number; alert_returns: number; alert_lang: string }>();
+    if (!before) throw notFound();
+    const { orders, returns } = c.req.valid("json");
+    const lang = c.get("lang");
+    await c.env.DB.batch([
+      c.env.DB.prepare(
+        "UPDATE staff SET alert_orders = ?, alert_returns = ?, alert_lang = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE user_id = ?",
+      ).bind(orders ? 1 : 0, returns ? 1 : 0, lang, userId),
+      auditStatement(
+        c.env.DB,
+        currentStaff(c),
+        "staff.alerts",
+        "staff",
+        userId,
+        { orders: before.alert_orders === 1, returns: before.alert_returns === 1, lang: before.alert_lang },
+        { orders, returns, lang },
+        { onlyIfChanged: true },
+      ),
+    ]);
+    return ok(c, { user_id: userId, alert_orders: orders, alert_returns: returns });
   },
 );
 
