@@ -253,12 +253,7 @@ staffRoutes.put(
  */
 staffRoutes.put(
   "/:id/alerts",
-  validate("json", (m) =>
-    v.object({
-      orders: v.boolean(),
-      returns: v.boolean(),
-    }),
-  ),
+  validate("json", () => v.object({ orders: v.boolean(), returns: v.boolean() })),
   async (c) => {
     const userId = memberId(c.req.param("id"));
     const before = await c.env.DB.prepare("SELECT alert_orders, alert_returns, alert_lang FROM staff WHERE user_id = ?")
