@@ -76,7 +76,8 @@ function initialValues(p: ConsolePromo | null): PromoValues {
 /** What was typed, read by the contract's one number reader (Arabic-Indic digits, "٫", "1,299.50"). */
 const RIYALS = { decimals: 2, min: 0, max: PROMO_MAX_AMOUNT };
 const COUNT = { decimals: 0, min: 0, max: PROMO_MAX_COUNT };
-const PERCENT = { decimals: 0, min: 1, max: 100 };
+// A percentage's ceiling of 100 is the server's rule, worded there (routes/admin/promos.ts).
+const PERCENT = { decimals: 0, min: 1, max: PROMO_MAX_AMOUNT };
 const read = (text: string, rules: typeof RIYALS) => {
   const reading = readNumber(text, rules);
   return reading.ok ? reading.value : null;
