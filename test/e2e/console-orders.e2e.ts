@@ -6,7 +6,6 @@ import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
-import { formatMoney } from "../../app/lib/money.ts";
 
 /**
  * Orders in the console, in Chromium and both languages: a shopper buys and pays with the
@@ -172,8 +171,8 @@ for (const locale of LOCALES) {
       const amount = refundDialog.locator("#refund-amount");
       // Left empty, the most that can be refunded said in its hint: one Enter never refunds it all.
       expect(await amount.inputValue()).toBe("");
-      expect(await refundDialog.locator("#refund-amount-hint").textContent()).toContain(
-        formatMoney(order.total, "SAR", locale),
+      expect((await refundDialog.locator("#refund-amount-hint").textContent())?.replace(/,/g, "")).toContain(
+        (order.total / 100).toFixed(2),
       );
       await amount.fill(String(order.total / 100 + 1));
       await refundDialog.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
