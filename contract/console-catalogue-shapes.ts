@@ -35,7 +35,13 @@ export const CSV_MAX_BYTES = 2 * 1024 * 1024;
 /** At most this many of a file's errors are answered (the first, by row); `error_count` says how many there were. */
 export const CSV_REPORT_MAX_ERRORS = 200;
 
-/** The columns of the products CSV, in order (export writes them, import reads them by name). */
+/**
+ * The columns of the products CSV, in order (export and the template write them, import reads them
+ * by name). Headers are these names in both languages: a file travels between an Arabic and an
+ * English operator, and between export and import, unchanged. Prices are riyals ("299.50", or
+ * "٢٩٩٫٥٠" as Arabic Excel writes it); `category` and `brand` take a slug, an English or Arabic
+ * name, or an id.
+ */
 export const PRODUCT_CSV_COLUMNS = [
   "sku",
   "slug",
@@ -51,14 +57,19 @@ export const PRODUCT_CSV_COLUMNS = [
   "stock",
   "max_per_order",
   "low_stock_threshold",
-  "category_id",
-  "brand_id",
+  "category",
+  "brand",
   "images",
   "is_featured",
   "is_new",
   "active",
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
+/** Older names a file may still use for a column: files written with ids keep importing. */
+export const PRODUCT_CSV_ALIASES: Readonly<Record<string, ProductCsvColumn>> = {
+  category_id: "category",
+  brand_id: "brand",
+};
 
 export const STOCK_STATES = ["in_stock", "low", "out"] as const;
 export type StockState = (typeof STOCK_STATES)[number];

@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import { PRODUCT_LIMITS, type Spec } from "./console-catalogue-shapes";
 import type { InputMessages } from "./inputs";
+import { numberField, optionalNumberField } from "./number-schemas";
 
 export * from "./console-catalogue-shapes";
 
@@ -26,44 +27,10 @@ function optionalText(m: M, field: Parameters<M["required"]>[0], max: number) {
   return v.optional(v.pipe(v.string(m.invalid(field)), v.trim(), v.maxLength(max, m.maxLength(field, max))), "");
 }
 
-/**
- * A whole number from `min` to `max`, given as a number (JSON) or as digits (a form field, a CSV
- * cell): one schema for every way a product arrives.
- */
-function whole(m: M, field: Parameters<M["required"]>[0], min: number, max: number) {
-  return v.pipe(
-    v.optional(
-      v.union(
-        [
-          v.number(m.invalid(field)),
-          v.pipe(
-            v.string(m.invalid(field)),
-            v.trim(),
-            v.nonEmpty(m.required(field)),
-            v.regex(/^-?\d{1,12}$/, m.invalid(field)),
-            v.transform(Number),
-          ),
-        ],
-        m.invalid(field),
-      ),
-      "",
-    ),
-    v.integer(m.invalid(field)),
-    v.minValue(min, m.invalid(field)),
-    v.maxValue(max, m.invalid(field)),
-  );
-}
-
-/** Like `whole`, where empty (or null) means "none". */
-function optionalWhole(m: M, field: Parameters<M["required"]>[0], min: number, max: number) {
-  return v.optional(
-    v.pipe(
-      v.nullable(v.union([v.literal(""), whole(m, field, min, max)], m.invalid(field))),
-      v.transform((n) => (n === "" || n === null ? null : n)),
-    ),
-    null,
-  );
-}
+/** An amount in riyals (halalas as a JSON number), from `min` to `max` halalas. */
+const money = (min: number, max: number) => ({ decimals: 2, min, max });
+/** A whole count or id from `min` to `max`. */
+const count = (min: number, max: number) => ({ decimals: 0, min, max });
 
 const TRUE = ["1", "true", "yes"];
 const FALSE = ["0", "false", "no", ""];
@@ -158,7 +125,8 @@ export const SKU = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * A product's fields, for a new product (stock included: its opening stock) or an edit (stock
- * left out: after creation stock changes only through the inventory ledger).
+ * left out: after creation stock changes only through the inventory ledger). Prices are halalas
+ * as JSON numbers and riyals as typed text ("299.50", "٢٩٩٫٥٠"; contract/number-schemas.ts).
  */
 export function productFields(m: M) {
   return {
@@ -171,13 +139,13 @@ export function productFields(m: M) {
     description_ar: optionalText(m, "description_ar", PRODUCT_LIMITS.description),
     specs_en: specs(m, "specs_en"),
     specs_ar: specs(m, "specs_ar"),
-    price: whole(m, "price", 0, PRODUCT_LIMITS.price),
-    compare_at_price: optionalWhole(m, "compare_at_price", 0, PRODUCT_LIMITS.price),
-    stock: optionalWhole(m, "stock", 0, PRODUCT_LIMITS.stock),
-    max_per_order: v.optional(whole(m, "max_per_order", 1, PRODUCT_LIMITS.maxPerOrder), 5),
-    low_stock_threshold: v.optional(whole(m, "low_stock_threshold", 0, PRODUCT_LIMITS.lowStock), 5),
-    category_id: whole(m, "category_id", 1, 1_000_000_000),
-    brand_id: optionalWhole(m, "brand_id", 1, 1_000_000_000),
+    price: numberField(m, "price", money(0, PRODUCT_LIMITS.price)),
+    compare_at_price: optionalNumberField(m, "compare_at_price", money(0, PRODUCT_LIMITS.price)),
+    stock: optionalNumberField(m, "stock", count(0, PRODUCT_LIMITS.stock)),
+    max_per_order: v.optional(numberField(m, "max_per_order", count(1, PRODUCT_LIMITS.maxPerOrder)), 5),
+    low_stock_threshold: v.optional(numberField(m, "low_stock_threshold", count(0, PRODUCT_LIMITS.lowStock)), 5),
+    category_id: numberField(m, "category_id", count(1, 1_000_000_000)),
+    brand_id: optionalNumberField(m, "brand_id", count(1, 1_000_000_000)),
     images: images(m),
     is_featured: flag(m, "is_featured", false),
     is_new: flag(m, "is_new", false),

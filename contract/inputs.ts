@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import type { ConsoleField } from "./console";
 import { LIMITS } from "./limits";
+import type { NumberProblem, NumberRules } from "./numbers";
 
 /** Fields whose messages the callers word: each names the field the way its form labels it. */
 export type InputField =
@@ -40,6 +41,12 @@ export interface InputMessages {
   maxLength(field: InputField, max: number): string;
   /** The value has the wrong form: not an email, a phone number, a postal code, one of the choices… */
   invalid(field: InputField): string;
+  /**
+   * A number the field could not read, saying why (contract/numbers.ts): "Up to 2 decimals", not
+   * "is not valid". `rules.decimals` is 2 for an amount in riyals, 0 for a count; bounds are in
+   * halalas or items. Without it, `invalid` is said.
+   */
+  number?(field: InputField, problem: Exclude<NumberProblem, "empty">, rules: NumberRules): string;
 }
 
 /** Arabic-Indic and Persian digits read as the digits they are. */

@@ -1,4 +1,5 @@
 import type { InputField, InputMessages } from "../../contract/inputs";
+import { boundText, readNumber, type NumberProblem, type NumberRules } from "../../contract/numbers";
 import type * as Valibot from "./form-valibot";
 import { formMessages, fromSchema, type V, type Validator } from "./forms";
 import type { Translate } from "./i18n";
@@ -21,12 +22,40 @@ export function inputMessages(t: Translate, labels: Partial<Record<InputField, s
     email: m.email,
     phone: m.phone,
     postal_code: t("address.postalCodeInvalid"),
+    compare_at_price: t("numbers.compareAbovePrice"),
   };
   return {
     required: (field) => m.required(label(field)),
     minLength: (field, min) => m.minLength(label(field), min),
     maxLength: (field, max) => m.maxLength(label(field), max),
     invalid: (field) => invalid[field] ?? m.fallback,
+    number: (field, problem, rules) => numberProblem(t, label(field), problem, rules),
+  };
+}
+
+/** Why a typed amount or count was refused ("Up to 2 decimals"), in the words the backend uses. */
+export function numberProblem(
+  t: Translate,
+  name: string,
+  problem: Exclude<NumberProblem, "empty">,
+  rules: NumberRules,
+): string {
+  return t(`numbers.${problem}.${rules.decimals > 0 ? "money" : "count"}`, {
+    name,
+    min: boundText(rules.min ?? 0, rules),
+    max: boundText(rules.max ?? 0, rules),
+  });
+}
+
+/**
+ * A form field's rule for a typed number (contract/numbers.ts): riyals with `decimals: 2`, a
+ * count with 0; empty passes (pair it with a required rule where one is needed).
+ */
+export function numberRule(t: Translate, name: string, rules: NumberRules | (() => NumberRules)): Validator {
+  return (value) => {
+    const current = typeof rules === "function" ? rules() : rules;
+    const reading = readNumber(value ?? "", current);
+    return reading.ok || reading.problem === "empty" ? "" : numberProblem(t, name, reading.problem, current);
   };
 }
 

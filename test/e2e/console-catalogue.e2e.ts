@@ -70,7 +70,11 @@ const TEXT = {
     hidden: "hidden from the shop",
     check: "Check",
     import: "Import",
-    imported: "Imported: 1 created, 0 updated.",
+    imported: "Imported. Created: 1 product; updated: 0 products.",
+    errors: "2 errors in 2 rows.",
+    checked: "Check result",
+    importedHeading: "Imported",
+    template: "Download a template",
   },
   ar: {
     newProduct: "منتج جديد",
@@ -81,7 +85,11 @@ const TEXT = {
     hidden: "أُخفي المنتج من المتجر",
     check: "فحص",
     import: "استيراد",
-    imported: "تم الاستيراد: أُنشئ 1 وحُدّث 0.",
+    imported: "تم الاستيراد. أُنشئ: منتج واحد، وحُدِّث: لا شيء.",
+    errors: "خطآن في صفين.",
+    checked: "نتيجة الفحص",
+    importedHeading: "تم الاستيراد",
+    template: "تنزيل نموذج",
   },
 };
 
@@ -123,7 +131,9 @@ for (const locale of LOCALES) {
       await page.locator("#f-description_ar").fill("مصباح مكتب دافئ.");
       await page.locator("#f-slug").fill(slug);
       await page.locator("#f-sku").fill(slug.toUpperCase());
-      await page.locator("#f-price").fill("14900");
+      // The price as an Arabic keyboard types it: Arabic-Indic digits and the Arabic decimal separator.
+      await page.locator("#f-price").fill("٢٩٩٫٥٠");
+      await expect.poll(() => page.locator("#f-price-hint").textContent()).toContain("299.50");
       await page.locator("#f-stock").fill("6");
       await page.locator("#f-category_id").selectOption({ index: 1 });
       // A specification row in each language.
@@ -170,6 +180,8 @@ for (const locale of LOCALES) {
         expect(await main.getAttribute("src")).toBe(imageUrl);
         await expect.poll(() => main.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
         expect(await shopper.page.locator("body").textContent()).toContain(lang === "ar" ? "9 واط" : "9 W");
+        // Stored as 29950 halalas, shown as 299.50.
+        expect(await shopper.page.locator("main").textContent()).toContain("299.50");
       }
       await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.png`);
 
@@ -228,8 +240,25 @@ for (const locale of LOCALES) {
       await page.goto(`${base}/${locale}/admin/products/import`);
       await hydrated(page, "#import-csv");
       const stamp = Date.now().toString(36);
-      const header = "sku,slug,name_en,name_ar,price,category_id";
-      const bad = [header, `A-${stamp},a-${stamp},Lamp,,100,1`, `B-${stamp},b-${stamp},Lamp,مصباح,ten,1`].join("\r\n");
+      // The template, in the console's language.
+      const [template] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: t.template, exact: true }).click(),
+      ]);
+      expect(template.suggestedFilename()).toBe("products-template.csv");
+      const templateText = readFileSync((await template.path())!, "utf8");
+      expect(templateText).toContain(locale === "ar" ? "٢٩٩٫٥٠" : "299.50");
+      // The category by its name in the console's language, as the merchant knows it.
+      const categories = (await (
+        await fetch(`${base}/backend/categories`, { headers: { "content-language": locale } })
+      ).json()) as { data: { name: string }[] };
+      const category = categories.data[0]!.name;
+      const header = "sku,slug,name_en,name_ar,price,category";
+      const bad = [
+        header,
+        `A-${stamp},a-${stamp},Lamp,,100,"${category}"`,
+        `B-${stamp},b-${stamp},Lamp,مصباح,ten,"${category}"`,
+      ].join("\r\n");
       await page
         .locator("#import-csv")
         .setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
@@ -240,11 +269,14 @@ for (const locale of LOCALES) {
       await expect.poll(() => report.count()).toBe(2);
       expect((await report.nth(0).locator("td").first().textContent())?.trim()).toBe("2");
       expect((await report.nth(1).locator("td").first().textContent())?.trim()).toBe("3");
+      expect(await page.locator(".console-import__report [role=status]").textContent()).toContain(t.errors);
+      expect(await page.locator("#import-report").textContent()).toBe(t.checked);
       expect(await importButton.isDisabled()).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-errors-${locale}.png`);
 
-      const good = [header, `C-${stamp},c-${stamp},Lamp ${stamp},مصباح ${stamp},1000,1`].join("\r\n");
+      // A price in riyals with Arabic-Indic digits, as Arabic Excel writes it.
+      const good = [header, `C-${stamp},c-${stamp},Lamp ${stamp},مصباح ${stamp},"١٬٢٩٩٫٥٠","${category}"`].join("\r\n");
       await page
         .locator("#import-csv")
         .setInputFiles({ name: "good.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
@@ -254,8 +286,11 @@ for (const locale of LOCALES) {
       await expect
         .poll(() => page.locator(".console-import__report [role=status]").textContent())
         .toContain(t.imported);
+      expect(await page.locator("#import-report").textContent()).toBe(t.importedHeading);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-done-${locale}.png`);
       const res = await fetch(`${base}/backend/products/c-${stamp}`, { headers: { "content-language": locale } });
       expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { price: number } }).data.price).toBe(129950);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -161,10 +161,14 @@ describe("promo codes, customers and the dashboard in the console", () => {
       );
       await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-new-${locale}.png`);
       await staffPage.locator("#f-value").fill("10");
+      // A cap typed with Arabic-Indic digits and the Arabic decimal separator is read as riyals.
+      await staffPage.locator("#f-max_discount").fill("٤٩٫٥٠");
       await staffPage.getByRole("button", { name: msg(locale, "console.promoCodes.create") }).click();
       await toastSays(staffPage, msg(locale, "console.promoCodes.created"));
       await staffPage.waitForURL(new RegExp(`/${locale}/admin/promo-codes/\\d+$`));
       await eventually(() => staffPage.locator("h1 bdi").textContent()).toBe(code);
+      // Stored as 4950 halalas, shown again as the riyals typed.
+      await eventually(() => staffPage.locator("#f-max_discount").inputValue()).toBe("49.50");
       await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-${locale}.png`);
       await expectAxeClean(staffPage, `promo code ${locale}`);
       await atPhoneWidth(staffPage, `console-promo-${locale}`);

@@ -84,6 +84,10 @@ describe("products CSV", () => {
     expect(at("name_en")).toBe('Oud "Royal", 50 ml');
     expect(at("description_ar")).toBe("سطران،\nمع فاصلة.");
     expect(at("specs_ar")).toBe("الحجم: 50 مل");
+    // Prices in riyals and the category by slug, as a merchant reads and types them.
+    expect(at("price")).toBe("299.00");
+    expect(at("compare_at_price")).toBe("");
+    expect(at("category")).toBe("console-csv");
     // RFC 4180: the quote doubled inside a quoted field.
     expect(text).toContain('"Oud ""Royal"", 50 ml"');
 
@@ -112,18 +116,18 @@ describe("products CSV", () => {
         name_en: "Good one",
         name_ar: "منتج جيد",
         price: 1000,
-        category_id: categoryId,
+        category: categoryId,
       }),
-      row({ sku: "BAD-1", slug: unique("bad"), name_en: "No Arabic name", price: 1000, category_id: categoryId }),
+      row({ sku: "BAD-1", slug: unique("bad"), name_en: "No Arabic name", price: 1000, category: categoryId }),
       row({
         sku: unique("ok").toUpperCase(),
         slug: unique("ok"),
         name_en: "Fine",
         name_ar: "جيد",
         price: 5,
-        category_id: categoryId,
+        category: categoryId,
       }),
-      row({ sku: "BAD-2", slug: "Bad Slug", name_en: "x", name_ar: "س", price: "twelve", category_id: categoryId }),
+      row({ sku: "BAD-2", slug: "Bad Slug", name_en: "x", name_ar: "س", price: "twelve", category: categoryId }),
     ]);
     const before = await count("SELECT COUNT(*) AS n FROM products");
     const auditBefore = await count("SELECT COUNT(*) AS n FROM audit_log");
@@ -164,13 +168,13 @@ describe("products CSV", () => {
     const version = await count("SELECT value AS n FROM versions WHERE name = 'catalogue'");
     const text = csvText([
       ["sku", "slug", "name_en", "name_ar", "price", "category_id", "stock", "specs_en", "is_new"],
-      [existing.toUpperCase(), existing, "New name", "اسم جديد", "1200", categoryId, "3", "", "1"],
+      [existing.toUpperCase(), existing, "New name", "اسم جديد", "12.00", categoryId, "3", "", "1"],
       [
         fresh.toUpperCase(),
         fresh,
         "Brand new",
         "جديد تمامًا",
-        "990",
+        "9.90",
         categoryId,
         "12",
         "Colour: Blue\nWeight: 1 kg",
@@ -205,7 +209,7 @@ describe("products CSV", () => {
     // An existing product's stock column is not read: only Inventory changes stock.
     const restock = csvText([
       ["sku", "slug", "name_en", "name_ar", "price", "category_id", "stock"],
-      [fresh.toUpperCase(), fresh, "Brand new", "جديد تمامًا", "990", categoryId, "40"],
+      [fresh.toUpperCase(), fresh, "Brand new", "جديد تمامًا", "9.90", categoryId, "40"],
     ]);
     expect((await importCsv(manager, restock, false)).body.data).toMatchObject({ errors: [], updated: 1 });
     expect(await count("SELECT stock AS n FROM products WHERE sku = ?", fresh.toUpperCase())).toBe(12);
@@ -218,11 +222,142 @@ describe("products CSV", () => {
     expect(found.body.data.map((p: { id: number }) => p.id)).toContain(created!.id);
   });
 
+  it("reads categories and brands by English or Arabic name, slug or id, and riyal prices in Arabic-Indic digits", async () => {
+    const manager = await newStaff("manager", "ar");
+    await category();
+    const brandSlug = unique("brand");
+    await env.DB.prepare("INSERT INTO brands (slug, name_en, name_ar) VALUES (?, ?, ?)")
+      .bind(brandSlug, `Falcon ${brandSlug}`, `صقر ${brandSlug}`)
+      .run();
+    const [a, b, c] = [unique("ar-name"), unique("en-name"), unique("slug")];
+    const text = csvText([
+      ["sku", "slug", "name_en", "name_ar", "price", "compare_at_price", "stock", "category", "brand"],
+      [
+        a.toUpperCase(),
+        a,
+        "By Arabic name",
+        "بالاسم العربي",
+        "٢٩٩٫٥٠",
+        "١٬٤٠٠",
+        "٢٠",
+        "أجهزة الملف",
+        `صقر ${brandSlug}`,
+      ],
+      [
+        b.toUpperCase(),
+        b,
+        "By English name",
+        "بالاسم الإنجليزي",
+        "1,299.5",
+        "",
+        "۳",
+        "csv GADGETS",
+        `FALCON ${brandSlug}`,
+      ],
+      [c.toUpperCase(), c, "By slug", "بالمعرّف", "0.29", "", "0", "console-csv", brandSlug],
+    ]);
+    const done = await importCsv(manager, text, false);
+    expect(done.body.data).toMatchObject({ errors: [], created: 3, written: true });
+    const stored = async (sku: string) =>
+      await env.DB.prepare(
+        "SELECT p.price, p.compare_at_price, p.stock, c.slug AS category, b.slug AS brand FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id WHERE p.sku = ?",
+      )
+        .bind(sku)
+        .first();
+    expect(await stored(a.toUpperCase())).toEqual({
+      price: 29950,
+      compare_at_price: 140000,
+      stock: 20,
+      category: "console-csv",
+      brand: brandSlug,
+    });
+    expect(await stored(b.toUpperCase())).toMatchObject({ price: 129950, stock: 3, category: "console-csv" });
+    // Exact: 0.29 riyals is 29 halalas, never 28 through a float.
+    expect(await stored(c.toUpperCase())).toMatchObject({ price: 29, brand: brandSlug });
+  });
+
+  it("reports every error of a row in one pass: the form's rules and the catalogue's together, each saying why", async () => {
+    const manager = await newStaff("manager");
+    const categoryId = await category();
+    const taken = unique("taken");
+    await call(manager, "POST", "/admin/products", {
+      slug: taken,
+      sku: taken.toUpperCase(),
+      name_en: "Taken",
+      name_ar: "محجوز",
+      price: 1000,
+      stock: 1,
+      category_id: categoryId,
+    });
+    const text = csvText([
+      ["sku", "slug", "name_en", "name_ar", "price", "stock", "category", "brand"],
+      [unique("x").toUpperCase(), taken, "No Arabic name", "", "59.905", "2.5", "No such category", "no-such-brand"],
+      [unique("y").toUpperCase(), unique("y"), "Comma", "فاصلة", "12,5", "1", String(categoryId), ""],
+    ]);
+    const answer = await importCsv(manager, text, true);
+    const errors = answer.body.data.errors as { row: number; field: string; message: string }[];
+    const row2 = Object.fromEntries(errors.filter((e) => e.row === 2).map((e) => [e.field, e.message]));
+    expect(Object.keys(row2).sort()).toEqual(["brand_id", "category_id", "name_ar", "price", "slug", "stock"]);
+    expect(row2.price).toBe("Price: up to 2 decimals (halalas).");
+    expect(row2.stock).toBe("Stock must be a whole number, without decimals.");
+    expect(row2.category_id).toContain("«No such category»");
+    expect(row2.slug).toBeTruthy();
+    expect(errors.filter((e) => e.row === 3)).toEqual([
+      {
+        row: 3,
+        field: "price",
+        message: "Price: a comma only separates thousands (1,299.50); use a point for the decimals.",
+      },
+    ]);
+    // Two categories of the same name: the slug is asked for.
+    await env.DB.prepare(
+      "INSERT INTO categories (slug, name_en, name_ar) VALUES ('csv-twin-a', 'Twin', 'توأم'), ('csv-twin-b', 'Twin', 'توأم') ON CONFLICT (slug) DO NOTHING",
+    ).run();
+    const twin = await importCsv(
+      manager,
+      csvText([
+        ["sku", "slug", "name_en", "name_ar", "price", "category"],
+        ["TWIN-1", unique("twin"), "T", "ت", "1", "twin"],
+      ]),
+      true,
+    );
+    expect(twin.body.data.errors[0]).toMatchObject({ field: "category_id" });
+    expect(twin.body.data.errors[0].message).toContain("csv-twin-a, csv-twin-b");
+  });
+
+  it("offers a template in the console's language that checks clean as it is", async () => {
+    const manager = await newStaff("manager");
+    await category();
+    for (const lang of ["en", "ar"] as const) {
+      const res = await SELF.fetch("http://shop.test/backend/admin/products/template.csv", {
+        headers: { ...manager.headers, "content-language": lang, "cf-connecting-ip": freshIp() },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toContain("products-template.csv");
+      const text = await res.text();
+      const [header, example, ...rest] = parseCsv(text);
+      expect(header).toEqual([...PRODUCT_CSV_COLUMNS]);
+      expect(rest).toEqual([]);
+      const at = (c: (typeof PRODUCT_CSV_COLUMNS)[number]) => example![PRODUCT_CSV_COLUMNS.indexOf(c)];
+      expect(at("price")).toBe(lang === "ar" ? "٢٩٩٫٥٠" : "299.50");
+      expect(at("category")).not.toBe("");
+      const check = await importCsv(manager, text, true);
+      expect(check.body.data).toMatchObject({ errors: [], rows: 1 });
+    }
+    expect(
+      (
+        await SELF.fetch("http://shop.test/backend/admin/products/template.csv", {
+          headers: { ...(await newStaff("support")).headers, "cf-connecting-ip": freshIp() },
+        })
+      ).status,
+    ).toBe(403);
+  });
+
   it("says clearly what is wrong with the file itself: a missing column, too many rows, broken quoting", async () => {
     const owner = await newStaff("owner");
     const missing = await importCsv(owner, "sku,name_en\r\nA,B\r\n", true);
     expect(missing.body.data.errors.map((e: { field: string }) => e.field)).toEqual(
-      expect.arrayContaining(["slug", "name_ar", "price", "category_id"]),
+      expect.arrayContaining(["slug", "name_ar", "price", "category"]),
     );
     const broken = await importCsv(owner, 'sku,slug\r\n"open,x\r\n', true);
     expect(broken.body.data.errors[0]).toMatchObject({ row: 1, field: "file" });

@@ -1,5 +1,6 @@
 import type { InputField, InputMessages } from "../../contract/inputs";
 import type { Locale } from "../../contract/locale";
+import { boundText, type NumberProblem, type NumberRules } from "../../contract/numbers";
 import { CONSOLE_FIELD_NAMES } from "./console-fields";
 import { say, type Bilingual } from "./i18n";
 
@@ -46,11 +47,57 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
   phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
   postal_code: { en: "Please enter a valid postal code.", ar: "يرجى إدخال رمز بريدي صالح." },
+  compare_at_price: {
+    en: "The compare-at price must be above the price.",
+    ar: "يجب أن يكون السعر قبل الخصم أعلى من السعر.",
+  },
   quantity: {
     en: "The quantity must be a whole number from 1 to 999.",
     ar: "يجب أن تكون الكمية عددًا صحيحًا من 1 إلى 999.",
   },
 };
+
+/**
+ * Why a typed number was refused (contract/numbers.ts), for an amount in riyals or a count; the
+ * same words as the console's forms (locales, "numbers").
+ */
+const NUMBER: Record<Exclude<NumberProblem, "empty">, { money: Bilingual; count: Bilingual }> = {
+  format: {
+    money: { en: "{name}: type an amount in riyals, e.g. 299.50.", ar: "{name}: اكتب مبلغًا بالريال، مثل 299.50." },
+    count: { en: "{name}: type a whole number, e.g. 20.", ar: "{name}: اكتب عددًا صحيحًا، مثل 20." },
+  },
+  grouping: {
+    money: {
+      en: "{name}: a comma only separates thousands (1,299.50); use a point for the decimals.",
+      ar: "{name}: الفاصلة تفصل الآلاف فقط (1,299.50)؛ اكتب الكسور بعد نقطة أو «٫».",
+    },
+    count: {
+      en: "{name}: a comma only separates thousands (1,200).",
+      ar: "{name}: الفاصلة تفصل الآلاف فقط (1,200).",
+    },
+  },
+  decimals: {
+    money: { en: "{name}: up to 2 decimals (halalas).", ar: "{name}: منزلتان عشريتان على الأكثر (الهللات)." },
+    count: { en: "{name} must be a whole number, without decimals.", ar: "يجب أن يكون {name} عددًا صحيحًا بلا كسور." },
+  },
+  negative: {
+    money: { en: "{name} cannot be negative.", ar: "لا يمكن أن يكون {name} سالبًا." },
+    count: { en: "{name} cannot be negative.", ar: "لا يمكن أن يكون {name} سالبًا." },
+  },
+  range: {
+    money: { en: "{name} must be from {min} to {max} SAR.", ar: "يجب أن يكون {name} من {min} إلى {max} ريال." },
+    count: { en: "{name} must be from {min} to {max}.", ar: "يجب أن يكون {name} من {min} إلى {max}." },
+  },
+};
+
+function numberSay(lang: Locale, name: string, problem: Exclude<NumberProblem, "empty">, rules: NumberRules): string {
+  const wording = NUMBER[problem][rules.decimals > 0 ? "money" : "count"];
+  return say(lang, wording, {
+    name,
+    min: boundText(rules.min ?? 0, rules),
+    max: boundText(rules.max ?? 0, rules),
+  });
+}
 
 /** The envelope's message of every 422 for a bad input. */
 export const INVALID_INPUT: Bilingual = { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." };
@@ -66,6 +113,7 @@ export function inputMessages(lang: Locale): InputMessages {
       minLength: (field, min) => say(lang, TEMPLATES.minLength, { name: name(field), min }),
       maxLength: (field, max) => say(lang, TEMPLATES.maxLength, { name: name(field), max }),
       invalid: (field) => say(lang, INVALID[field] ?? TEMPLATES.invalid, { name: name(field) }),
+      number: (field, problem, rules) => numberSay(lang, name(field), problem, rules),
     };
     cache.set(lang, messages);
   }

@@ -3,11 +3,13 @@ import { useMemo, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { Link } from "../../lib/link";
 import { latinDigits } from "../../../contract/inputs";
+import { readMoney } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import type { Api, Envelope } from "../../lib/api/client";
 import { ApiError } from "../../lib/api/errors";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
+import { numberRule } from "../../lib/input-rules";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
@@ -18,7 +20,8 @@ import { ConfirmDialog } from "./ConfirmDialog";
 /** One input of a console record's form; its name is the API's field name, so 422s land on it. */
 export interface EditorField {
   name: string;
-  kind?: "text" | "multiline" | "number" | "select";
+  /** "money": riyals with up to two decimals, read into halalas by `moneyOf` (contract/numbers.ts). */
+  kind?: "text" | "multiline" | "number" | "money" | "select";
   required?: boolean;
   max?: number;
   hint?: string;
@@ -98,6 +101,7 @@ export function ContentEditor({
   const validators = (f: EditorField): Validator[] => [
     ...(f.required ? [rules.required(label(f.name))] : []),
     ...(f.kind === "number" ? [rules.number(label(f.name))] : []),
+    ...(f.kind === "money" ? [numberRule(t, label(f.name), { decimals: 2, min: 0 })] : []),
     ...(f.max ? [rules.maxLength(label(f.name), f.max)] : []),
   ];
 
@@ -126,7 +130,7 @@ export function ContentEditor({
             rows={f.rows}
             dir={f.dir ?? (f.name.endsWith("_ar") ? "rtl" : f.name.endsWith("_en") ? "ltr" : undefined)}
             lang={f.name.endsWith("_ar") ? "ar" : f.name.endsWith("_en") ? "en" : undefined}
-            inputMode={f.kind === "number" ? "numeric" : undefined}
+            inputMode={f.kind === "number" ? "numeric" : f.kind === "money" ? "decimal" : undefined}
             autoComplete="off"
             required={f.required}
           />
@@ -193,6 +197,12 @@ export function ContentEditor({
 export function wholeOf(text: string | undefined): number {
   const latin = latinDigits((text ?? "").trim());
   return latin === "" ? 0 : Number(latin);
+}
+
+/** What was typed as riyals ("٢٩٩٫٥٠", "1,299.50") in halalas, exactly; empty (or unreadable) is 0. */
+export function moneyOf(text: string | undefined): number {
+  const reading = readMoney(text ?? "");
+  return reading.ok ? reading.value : 0;
 }
 
 /** One feature a line. */

@@ -1,9 +1,13 @@
 import type { CsvImportReport } from "../../../contract/console-catalogue-shapes";
-import { useT } from "../../lib/use-locale";
+import { countOf } from "../../lib/plural";
+import { useLocale, useT } from "../../lib/use-locale";
 
 /** What a CSV check or import found: the counts, and a table of the bad rows' fields and messages. */
 export function CsvReport({ report }: { report: CsvImportReport }) {
   const t = useT();
+  const locale = useLocale();
+  const count = (key: string, n: number) => countOf(t, locale, `console.productsCsv.${key}`, n);
+  const products = { created: count("products", report.created), updated: count("products", report.updated) };
   const fieldName = (field: string) => {
     const key = `console.fields.${field}`;
     const label = t(key);
@@ -14,21 +18,27 @@ export function CsvReport({ report }: { report: CsvImportReport }) {
   const summary = report.errors.length
     ? total > report.errors.length
       ? t("console.products.reportErrorsFirst", { n: total, shown: report.errors.length })
-      : t("console.products.reportErrors", {
-          n: report.errors.length,
-          rows: new Set(report.errors.map((e) => e.row)).size,
+      : t("console.productsCsv.errorsSummary", {
+          errors: count("errors", report.errors.length),
+          rows: count("inRows", new Set(report.errors.map((e) => e.row)).size),
         })
     : report.written
-      ? t("console.products.imported", { created: report.created, updated: report.updated })
-      : t("console.products.reportGood", { created: report.created, updated: report.updated });
+      ? t("console.productsCsv.imported", products)
+      : t("console.productsCsv.good", products);
+  // The heading says what happened: a check, an import, or an import refused for bad rows.
+  const heading = report.dry_run
+    ? t("console.productsCsv.headingChecked")
+    : report.written
+      ? t("console.productsCsv.headingImported")
+      : t("console.productsCsv.headingRefused");
   return (
     <section className="console-panel console-import__report" aria-labelledby="import-report" aria-live="polite">
-      <h2 id="import-report">{t("console.products.report")}</h2>
+      <h2 id="import-report">{heading}</h2>
       <p role="status">{summary}</p>
       {report.errors.length ? (
         <div className="console-table">
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
-          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.products.report")}>
+          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={heading}>
             <table>
               <thead>
                 <tr>

@@ -10,6 +10,7 @@ import { FORM_OPTIONS, formMessages, visibleError } from "../../lib/forms";
 import { useBackendBase } from "../../lib/console-files";
 import type * as ProductRules from "../../lib/console-product-rules";
 import { formatMoney } from "../../lib/money";
+import { formatMinorUnits, readMoney } from "../../../contract/numbers";
 import { useLocale, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
@@ -54,8 +55,9 @@ function initialValues(p: ConsoleProduct | null): Values {
     slug: p?.slug ?? "",
     sku: p?.sku ?? "",
     model: p?.model ?? "",
-    price: str(p?.price),
-    compare_at_price: str(p?.compare_at_price),
+    // Prices are typed and shown in riyals ("299.50"); the schema reads them back into halalas.
+    price: p ? formatMinorUnits(p.price) : "",
+    compare_at_price: p?.compare_at_price == null ? "" : formatMinorUnits(p.compare_at_price),
     stock: p ? str(p.stock) : "0",
     max_per_order: str(p?.max_per_order ?? 5),
     low_stock_threshold: str(p?.low_stock_threshold ?? 5),
@@ -200,19 +202,19 @@ export function ProductForm({
   const money = (field: "price" | "compare_at_price") => (
     <Field name={field} validate={[rules[field]]}>
       {(f, props) => {
-        const value = f.value.value ?? "";
-        const amount = /^\d{1,12}$/.test(value) ? formatMoney(Number(value), "SAR", locale) : "";
+        const reading = readMoney(f.value.value ?? "");
+        const amount = reading.ok ? formatMoney(reading.value, "SAR", locale) : "";
         return (
           <TextField
             form={form}
             field={f}
             props={props}
-            label={`${labels[field]} (${t("console.products.halalas")})`}
+            label={labels[field]}
             dir="ltr"
-            inputMode="numeric"
+            inputMode="decimal"
             required={field === "price"}
             readOnly={!canWrite}
-            hint={amount ? t("console.products.moneyHint", { amount }) : t("console.products.halalasHint")}
+            hint={amount ? t("numbers.moneyPreview", { amount }) : t("numbers.moneyHint")}
           />
         );
       }}
@@ -354,7 +356,11 @@ export function ProductForm({
                 </p>
               </div>
             ) : (
-              text("stock", { dir: "ltr", inputMode: "numeric", hint: t("console.products.stockHint") })
+              text("stock", {
+                dir: "ltr",
+                inputMode: "numeric",
+                hint: `${t("numbers.countHint")} ${t("console.products.stockHint")}`,
+              })
             )}
             {text("max_per_order", { dir: "ltr", inputMode: "numeric" })}
             {text("low_stock_threshold", { dir: "ltr", inputMode: "numeric" })}

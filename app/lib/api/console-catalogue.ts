@@ -75,6 +75,11 @@ export async function exportProducts(api: Api, base: string): Promise<Blob> {
   return (await fileCall(api, base, "GET", "/admin/products/export.csv")).blob();
 }
 
+/** GET /admin/products/template.csv: a header row and an example row, in the console's language. */
+export async function productsTemplate(api: Api, base: string): Promise<Blob> {
+  return (await fileCall(api, base, "GET", "/admin/products/template.csv")).blob();
+}
+
 /** POST /admin/products/import: checks (dry run) or imports the CSV file; every row's errors. */
 export async function importProducts(
   api: Api,

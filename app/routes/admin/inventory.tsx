@@ -9,7 +9,7 @@ import {
   type InventoryAdjustment,
   type StockProduct,
 } from "../../../contract/console-content";
-import { latinDigits } from "../../../contract/inputs";
+import { readCount } from "../../../contract/numbers";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
@@ -21,6 +21,7 @@ import { adjustStock, findStockProducts, listAdjustments, listLowStock } from ".
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
+import { numberRule } from "../../lib/input-rules";
 import { useLocale, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.inventory");
@@ -84,16 +85,16 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
     }
   };
 
-  const whole =
-    (name: string, signed: boolean): Validator =>
-    (value) => {
-      const text = latinDigits((value ?? "").trim());
-      return text === "" || (signed ? /^[-+]?\d+$/ : /^\d+$/).test(text) ? "" : t("console.inventory.whole", { name });
-    };
+  // Counts as typed (Arabic-Indic digits, "1,200"), read by the contract's one number reader.
+  const whole = (name: string, signed: boolean): Validator =>
+    numberRule(t, name, { decimals: 0, min: signed ? -CONTENT_LIMITS.delta : 0, max: CONTENT_LIMITS.delta });
 
   const record = async (values: AdjustValues) => {
     const reason = values.reason as AdjustmentReason;
-    const number = (text: string) => (latinDigits(text.trim()) === "" ? null : Number(latinDigits(text.trim())));
+    const number = (text: string) => {
+      const reading = readCount(text, { min: -CONTENT_LIMITS.delta });
+      return reading.ok ? reading.value : null;
+    };
     const saved = await run(
       t("console.saving"),
       () =>
@@ -263,7 +264,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
                     field={field}
                     props={props}
                     label={label("counted")}
-                    hint={t("console.inventory.countedHint")}
+                    hint={`${t("console.inventory.countedHint")} ${t("numbers.digitsHint")}`}
                     inputMode="numeric"
                     dir="ltr"
                     autoComplete="off"
@@ -279,7 +280,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
                     field={field}
                     props={props}
                     label={label("delta")}
-                    hint={t("console.inventory.deltaHint")}
+                    hint={`${t("console.inventory.deltaHint")} ${t("numbers.digitsHint")}`}
                     inputMode="numeric"
                     dir="ltr"
                     autoComplete="off"

@@ -11,7 +11,7 @@ import {
   type OrderAction,
   type OrderEvent,
 } from "../../../contract/console-orders";
-import { latinDigits } from "../../../contract/inputs";
+import { readNumber } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
@@ -35,7 +35,8 @@ import {
 import { listOrderReturns } from "../../lib/api/console-returns";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
-import { formatMoney, toDecimalString } from "../../lib/money";
+import { formatMoney, minorUnitDigits } from "../../lib/money";
+import { numberProblem } from "../../lib/input-rules";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 import type { Translate } from "../../lib/i18n";
@@ -79,12 +80,6 @@ function FormDialog({
       {open ? children : null}
     </dialog>
   );
-}
-
-/** "12.50" (Arabic-Indic digits too) → 1250 minor units; NaN when it is not an amount. */
-function toMinor(value: string): number {
-  const text = latinDigits(value.trim()).replace(/[٫,]/g, ".");
-  return /^\d+(\.\d{1,2})?$/.test(text) ? Math.round(Number(text) * 100) : Number.NaN;
 }
 
 function actorName(t: Translate, actor: string): string {
@@ -188,7 +183,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const shipping = useFormSubmit(shipForm);
   const [refundForm, refund] = useForm<RefundValues>({
     ...FORM_OPTIONS,
-    initialValues: { amount: toDecimalString(order.refundable, order.currency), reason: "" },
+    // Left empty: the most that can be refunded is its hint, never a value one Enter sends.
+    initialValues: { amount: "", reason: "" },
   });
   const refunding = useFormSubmit(refundForm);
 
@@ -218,7 +214,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   };
 
   const askRefund = (values: RefundValues) => {
-    setRefundDraft({ amount: toMinor(values.amount), reason: values.reason.trim() || null });
+    const reading = readNumber(values.amount, { decimals: minorUnitDigits(order.currency) });
+    if (!reading.ok) return;
+    setRefundDraft({ amount: reading.value, reason: values.reason.trim() || null });
     setDialog("confirmRefund");
   };
 
@@ -239,7 +237,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
 
   const openRefund = () => {
     refunding.clear();
-    reset(refundForm, { initialValues: { amount: toDecimalString(order.refundable, order.currency), reason: "" } });
+    reset(refundForm, { initialValues: { amount: "", reason: "" } });
     setDialog("refund");
   };
 
@@ -745,9 +743,12 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             validate={[
               rules.required(amountLabel),
               (value) => {
-                const minor = toMinor(value ?? "");
-                if (Number.isNaN(minor) || minor <= 0) return t("console.orders.amountInvalid");
-                if (minor > order.refundable)
+                const rules = { decimals: minorUnitDigits(order.currency) };
+                const reading = readNumber(value ?? "", rules);
+                if (!reading.ok)
+                  return reading.problem === "empty" ? "" : numberProblem(t, amountLabel, reading.problem, rules);
+                if (reading.value <= 0) return t("console.orders.amountInvalid");
+                if (reading.value > order.refundable)
                   return t("console.orders.amountTooHigh", {
                     amount: formatMoney(order.refundable, order.currency, locale),
                   });
@@ -765,7 +766,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                 inputMode="decimal"
                 dir="ltr"
                 autoComplete="off"
-                hint={t("console.orders.refundable", { amount: formatMoney(order.refundable, order.currency, locale) })}
+                hint={t("numbers.refundHint", { max: formatMoney(order.refundable, order.currency, locale) })}
                 required
               />
             )}

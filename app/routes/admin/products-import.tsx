@@ -7,8 +7,9 @@ import { CsvReport } from "../../components/console/CsvReport";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
-import { importProducts } from "../../lib/api/console-catalogue";
-import { useBackendBase } from "../../lib/console-files";
+import { importProducts, productsTemplate } from "../../lib/api/console-catalogue";
+import { saveFile, useBackendBase } from "../../lib/console-files";
+import { countOf } from "../../lib/plural";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -39,9 +40,13 @@ export default function ConsoleProductsImport() {
       if (answer.data.errors.length) toast.error(t("console.products.checkFailed"), { id });
       else if (dryRun) toast.success(t("console.products.checkPassed"), { id });
       else
-        toast.success(t("console.products.imported", { created: answer.data.created, updated: answer.data.updated }), {
-          id,
-        });
+        toast.success(
+          t("console.productsCsv.imported", {
+            created: countOf(t, locale, "console.productsCsv.products", answer.data.created),
+            updated: countOf(t, locale, "console.productsCsv.products", answer.data.updated),
+          }),
+          { id },
+        );
     } catch (error) {
       toast.dismiss(id);
       // A refused import (a row went bad since the check) answers its report too.
@@ -50,6 +55,14 @@ export default function ConsoleProductsImport() {
       else handleBrowserError(error, locale, (path) => void navigate(path));
     } finally {
       setBusy(false);
+    }
+  };
+
+  const template = async () => {
+    try {
+      saveFile(await productsTemplate(browserApi(locale), backend), "products-template.csv");
+    } catch (error) {
+      handleBrowserError(error, locale, (path) => void navigate(path));
     }
   };
 
@@ -65,6 +78,22 @@ export default function ConsoleProductsImport() {
         <p className="console-hint" id="import-hint">
           {t("console.products.importHint", { rows: CSV_MAX_ROWS, mb: CSV_MAX_BYTES / 1024 / 1024 })}
         </p>
+        <div className="console-actions">
+          <button type="button" className="button" onClick={() => void template()} aria-describedby="template-hint">
+            {t("console.productsCsv.template")}
+          </button>
+        </div>
+        <p className="console-hint" id="template-hint">
+          {t("console.productsCsv.templateHint")}
+        </p>
+        <details className="console-import__columns">
+          <summary>{t("console.productsCsv.columnsTitle")}</summary>
+          <ul>
+            {(["required", "price", "category", "counts"] as const).map((key) => (
+              <li key={key}>{t(`console.productsCsv.columns.${key}`)}</li>
+            ))}
+          </ul>
+        </details>
         <div className="field">
           <label htmlFor="import-csv">{t("console.fields.file")}</label>
           <input

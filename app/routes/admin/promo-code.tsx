@@ -1,10 +1,15 @@
-import { useForm } from "@modular-forms/react";
+import { getValue, useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/promo-code";
-import type { ConsolePromo, PromoCodeInput } from "../../../contract/console-promos";
-import { latinDigits } from "../../../contract/inputs";
+import {
+  PROMO_MAX_AMOUNT,
+  PROMO_MAX_COUNT,
+  type ConsolePromo,
+  type PromoCodeInput,
+} from "../../../contract/console-promos";
+import { formatMinorUnits, readNumber } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { PromoStateBadge } from "../../components/console/PromoStateBadge";
@@ -23,6 +28,7 @@ import {
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat, fromShopLocalInput, promoDiscountLabel, toShopLocalInput } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
+import { numberRule } from "../../lib/input-rules";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -51,7 +57,7 @@ type PromoValues = {
   per_user_limit: string;
 };
 
-const sar = (halalas: number | null) => (halalas === null ? "" : String(halalas / 100));
+const sar = (halalas: number | null) => (halalas === null ? "" : formatMinorUnits(halalas));
 
 function initialValues(p: ConsolePromo | null): PromoValues {
   return {
@@ -67,10 +73,17 @@ function initialValues(p: ConsolePromo | null): PromoValues {
   };
 }
 
-/** What was typed, with Arabic-Indic digits read as the digits they are. */
-const clean = (text: string | null | undefined) => latinDigits((text ?? "").trim());
-const halalas = (text: string) => Math.round(Number(clean(text)) * 100);
-const count = (text: string) => (clean(text) === "" ? null : Number(clean(text)));
+/** What was typed, read by the contract's one number reader (Arabic-Indic digits, "٫", "1,299.50"). */
+const RIYALS = { decimals: 2, min: 0, max: PROMO_MAX_AMOUNT };
+const COUNT = { decimals: 0, min: 0, max: PROMO_MAX_COUNT };
+// A percentage's ceiling of 100 is the server's rule, worded there (routes/admin/promos.ts).
+const PERCENT = { decimals: 0, min: 1, max: PROMO_MAX_AMOUNT };
+const read = (text: string, rules: typeof RIYALS) => {
+  const reading = readNumber(text, rules);
+  return reading.ok ? reading.value : null;
+};
+const halalas = (text: string) => read(text, RIYALS) ?? 0;
+const count = (text: string) => read(text, COUNT);
 
 /** What the API takes: halalas, whole counts, ISO moments. The fields' rules made every number readable. */
 function toInput(values: PromoValues): PromoCodeInput {
@@ -78,11 +91,11 @@ function toInput(values: PromoValues): PromoCodeInput {
   return {
     code: values.code.trim(),
     discount_type: fixed ? 2 : 1,
-    value: fixed ? halalas(values.value) : Number(clean(values.value)),
-    max_discount: clean(values.max_discount) === "" ? null : halalas(values.max_discount),
+    value: fixed ? halalas(values.value) : (read(values.value, PERCENT) ?? 0),
+    max_discount: read(values.max_discount, RIYALS),
     starts_at: fromShopLocalInput(values.starts_at),
     ends_at: fromShopLocalInput(values.ends_at),
-    min_order: clean(values.min_order) === "" ? 0 : halalas(values.min_order),
+    min_order: halalas(values.min_order),
     usage_limit: count(values.usage_limit),
     per_user_limit: count(values.per_user_limit),
   };
@@ -106,14 +119,10 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
   const [form, { Form, Field }] = useForm<PromoValues>({ ...FORM_OPTIONS, initialValues: initialValues(promo) });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   const label = (field: keyof PromoValues) => t(`console.fields.${field === "code" ? "promo_code" : field}`);
-  const whole =
-    (name: string): Validator =>
-    (value) =>
-      clean(value) === "" || /^\d+$/.test(clean(value)) ? "" : t("console.promoCodes.whole", { name });
-  const amount =
-    (name: string): Validator =>
-    (value) =>
-      clean(value) === "" || /^\d+(\.\d{1,2})?$/.test(clean(value)) ? "" : t("form.number", { name });
+  const whole = (name: string): Validator => numberRule(t, name, COUNT);
+  const amount = (name: string): Validator => numberRule(t, name, RIYALS);
+  // The value is a percentage or riyals, as the type chosen says.
+  const value = numberRule(t, label("value"), () => (getValue(form, "discount_type") === "2" ? RIYALS : PERCENT));
 
   const save = async (values: PromoValues) => {
     const input = toInput(values);
@@ -249,7 +258,7 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
                 </div>
               )}
             </Field>
-            <Field name="value" validate={[rules.required(label("value")), amount(label("value"))]}>
+            <Field name="value" validate={[rules.required(label("value")), value]}>
               {(field, props) => (
                 <TextField
                   form={form}

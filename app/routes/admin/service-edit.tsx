@@ -1,6 +1,7 @@
 import type { Route } from "./+types/service-edit";
 import { CONTENT_LIMITS, type ConsoleService } from "../../../contract/console-content";
-import { ContentEditor, linesOf, wholeOf, type EditorRow } from "../../components/console/ContentEditor";
+import { formatMinorUnits } from "../../../contract/numbers";
+import { ContentEditor, linesOf, moneyOf, wholeOf, type EditorRow } from "../../components/console/ContentEditor";
 import { createService, deleteService, getService, updateService } from "../../lib/api/console-content";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -24,7 +25,7 @@ export default function ConsoleServiceEdit({ loaderData }: Route.ComponentProps)
   return <ServicePage key={loaderData.service?.id ?? "new"} service={loaderData.service} />;
 }
 
-const sar = (halalas: number) => String(halalas / 100);
+const sar = (halalas: number) => formatMinorUnits(halalas);
 
 function ServicePage({ service }: { service: ConsoleService | null }) {
   const t = useT();
@@ -50,7 +51,7 @@ function ServicePage({ service }: { service: ConsoleService | null }) {
       fields: [
         { name: "slug", required: true, max: CONTENT_LIMITS.slug, dir: "ltr" },
         { name: "icon", required: true, max: CONTENT_LIMITS.icon, dir: "ltr" },
-        { name: "price_from", required: true, kind: "number", dir: "ltr", hint: t("console.services.priceHint") },
+        { name: "price_from", required: true, kind: "money", dir: "ltr", hint: t("console.services.priceHint") },
         { name: "sort_order", kind: "number", dir: "ltr" },
       ],
     },
@@ -95,7 +96,7 @@ function ServicePage({ service }: { service: ConsoleService | null }) {
           features_ar: linesOf(v.features_ar),
           icon: (v.icon ?? "").trim(),
           // Typed in riyals, sent in halalas.
-          price_from: Math.round(wholeOf(v.price_from) * 100),
+          price_from: moneyOf(v.price_from),
           sort_order: wholeOf(v.sort_order),
         };
         return service ? updateService(api, service.id, input) : createService(api, input);

@@ -173,9 +173,19 @@ const MESSAGES = {
 export type ProductProblems = Record<string, string[]>;
 
 /** What the database knows that the schema cannot: taken slugs and SKUs, unknown categories and brands. */
+/** A category or brand as a CSV row may name it: by id, slug, or its English or Arabic name. */
+export interface NamedRecord {
+  id: number;
+  slug: string;
+  name_en: string;
+  name_ar: string;
+}
+
 export interface CatalogueFacts {
   categoryIds: Set<number>;
   brandIds: Set<number>;
+  categories: NamedRecord[];
+  brands: NamedRecord[];
   /** Every product's id by slug and by SKU (SKUs compared case-insensitively, as stored). */
   bySlug: Map<string, number>;
   bySku: Map<string, { id: number; stock: number }>;
@@ -186,8 +196,8 @@ export async function catalogueFacts(
   only?: { slugs: string[]; skus: string[] },
 ): Promise<CatalogueFacts> {
   const [categories, brands, products] = await db.batch([
-    db.prepare("SELECT id FROM categories"),
-    db.prepare("SELECT id FROM brands"),
+    db.prepare("SELECT id, slug, name_en, name_ar FROM categories ORDER BY sort_order, id"),
+    db.prepare("SELECT id, slug, name_en, name_ar FROM brands ORDER BY id"),
     only
       ? db
           .prepare(
@@ -197,9 +207,13 @@ export async function catalogueFacts(
       : db.prepare("SELECT id, slug, sku, stock FROM products"),
   ]);
   const rows = products.results as { id: number; slug: string; sku: string; stock: number }[];
+  const categoryList = categories.results as NamedRecord[];
+  const brandList = brands.results as NamedRecord[];
   return {
-    categoryIds: new Set((categories.results as { id: number }[]).map((r) => r.id)),
-    brandIds: new Set((brands.results as { id: number }[]).map((r) => r.id)),
+    categoryIds: new Set(categoryList.map((r) => r.id)),
+    brandIds: new Set(brandList.map((r) => r.id)),
+    categories: categoryList,
+    brands: brandList,
     bySlug: new Map(rows.map((r) => [r.slug, r.id])),
     bySku: new Map(rows.map((r) => [r.sku.toUpperCase(), { id: r.id, stock: r.stock }])),
   };
@@ -207,23 +221,25 @@ export async function catalogueFacts(
 
 /**
  * The checks a valid input still has to pass against the catalogue, as field errors (empty: none).
- * `id` is the product being edited (null: a new one).
+ * `id` is the product being edited (null: a new one). A CSV row whose other fields failed the
+ * schema passes the fields that did not, so all of a row's errors are reported at once.
  */
 export function productProblems(
   lang: Lang,
-  input: ProductInput,
+  input: Partial<Pick<ProductInput, "slug" | "sku" | "category_id" | "brand_id" | "stock">>,
   id: number | null,
   facts: CatalogueFacts,
 ): ProductProblems {
   const problems: ProductProblems = {};
   const add = (field: string, message: Bilingual) => (problems[field] ??= []).push(say(lang, message));
-  const slugOwner = facts.bySlug.get(input.slug);
+  const slugOwner = input.slug === undefined ? undefined : facts.bySlug.get(input.slug);
   if (slugOwner !== undefined && slugOwner !== id) add("slug", MESSAGES.slugTaken);
-  const skuOwner = facts.bySku.get(input.sku.toUpperCase());
+  const skuOwner = input.sku === undefined ? undefined : facts.bySku.get(input.sku.toUpperCase());
   if (skuOwner !== undefined && skuOwner.id !== id) add("sku", MESSAGES.skuTaken);
-  if (!facts.categoryIds.has(input.category_id)) add("category_id", MESSAGES.noCategory);
-  if (input.brand_id !== null && !facts.brandIds.has(input.brand_id)) add("brand_id", MESSAGES.noBrand);
-  if (id !== null && input.stock !== null) {
+  if (input.category_id !== undefined && !facts.categoryIds.has(input.category_id))
+    add("category_id", MESSAGES.noCategory);
+  if (input.brand_id != null && !facts.brandIds.has(input.brand_id)) add("brand_id", MESSAGES.noBrand);
+  if (id !== null && input.stock != null) {
     const current = [...facts.bySku.values()].find((p) => p.id === id)?.stock;
     if (current !== undefined && current !== input.stock) add("stock", MESSAGES.stockByLedger);
   }

@@ -16,7 +16,7 @@ import {
   setProductActive,
   updateConsoleProduct,
 } from "../../services/console-catalogue";
-import { exportProductsCsv, importProductsCsv } from "../../services/console-csv";
+import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console-csv";
 import { storeUpload } from "../../services/console-media";
 import { listQuerySchema } from "../../services/console-list";
 import { currentStaff, staffOnly } from "../../services/staff";
@@ -79,6 +79,15 @@ catalogueRoutes.get("/products/export.csv", staffOnly("support"), async (c) => {
   return c.body(csv, 200, {
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="products-${day}.csv"`,
+  });
+});
+
+/** A products CSV to fill in: the header row and one example row in the request's language. */
+catalogueRoutes.get("/products/template.csv", staffOnly("manager"), async (c) => {
+  const csv = await productsCsvTemplate(c.env.DB, c.get("lang"));
+  return c.body(csv, 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="products-template.csv"`,
   });
 });
 
