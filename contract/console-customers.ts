@@ -12,7 +12,7 @@ export const CUSTOMER_SORTS = ["created", "name", "email", "orders_count", "tota
 /** A customer in the list. */
 export interface ConsoleCustomer {
   /** An account's id, or `guest-<order number>` for a guest (a buyer without an account, by the email of their orders). */
-  id: string;
+  id: number | string;
   guest: boolean;
   name: string;
   /** Masked for support: "s***@e***.com". */

@@ -36,7 +36,7 @@ const SPENT = `SUM(CASE WHEN status IN ${PAID_OR_LATER} THEN total - refunded EL
  * id `guest-<their first order's number>` (their email never goes in a link).
  */
 const CUSTOMERS = `(
-  SELECT CAST(u.id AS TEXT) AS id, u.id AS user_id, u.name, u.email, u.phone, u.verified_at, u.created_at,
+  SELECT u.id AS id, u.id AS user_id, u.name, u.email, u.phone, u.verified_at, u.created_at,
     COALESCE(o.orders_count, 0) AS orders_count, COALESCE(o.total_spent, 0) AS total_spent, o.last_order_at
   FROM users u LEFT JOIN (
     SELECT user_id, COUNT(*) AS orders_count, ${SPENT} AS total_spent, MAX(created_at) AS last_order_at
@@ -66,7 +66,7 @@ const SORTS = {
 };
 
 interface CustomerRow {
-  id: string;
+  id: number | string;
   user_id: number | null;
   name: string;
   email: string | null;
