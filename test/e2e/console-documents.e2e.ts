@@ -21,7 +21,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   accounts = await newStaffAccounts(
     base,
-    Object.fromEntries(LOCALES.map((l) => [`docs-${l}-manager`, "manager"] as const)),
+    Object.fromEntries(LOCALES.flatMap((l) => [[`docs-${l}-manager`, "manager"] as const, [`docs-${l}-slip`, "manager"] as const])),
   );
 });
 afterAll(async () => {
@@ -111,7 +111,10 @@ for (const locale of LOCALES) {
       await hydrated(page, ".console-actions button");
 
       // Refund one of the two units, back in stock: the dialog shows the exact amount it will pay.
-      await page.locator(".console-actions").getByRole("button", { name: t("console.orders.actions.refund") }).click();
+      await page
+        .locator(".console-actions")
+        .getByRole("button", { name: t("console.orders.actions.refund") })
+        .click();
       const dialog = page.locator("dialog[open]");
       await dialog.locator(`#refund-units-${order.productId}`).fill("1");
       await dialog.getByLabel(t("console.refundLines.restock")).check();
@@ -137,7 +140,7 @@ for (const locale of LOCALES) {
     it("a manager prints the packing slip on one A4 page and adds an internal note to the order", async () => {
       order ??= await paidGuestOrder(locale);
       const { page } = await newPage(browser);
-      await openConsole(page, base, locale, accounts[`docs-${locale}-manager`]);
+      await openConsole(page, base, locale, accounts[`docs-${locale}-slip`]);
       await page.goto(`${base}/${locale}/admin/orders/${order.number}/packing-slip`);
       await hydrated(page, "[data-packing-slip] button");
       const slip = page.locator("[data-packing-slip]");
@@ -159,7 +162,7 @@ for (const locale of LOCALES) {
       await notes.getByRole("button", { name: t("console.staffNotes.add") }).click();
       await toastSays(page, t("console.staffNotes.added"));
       await expect.poll(() => notes.locator("li").count()).toBe(1);
-      expect(await notes.locator("li").textContent()).toContain(accounts[`docs-${locale}-manager`]);
+      expect(await notes.locator("li").textContent()).toContain(accounts[`docs-${locale}-slip`]);
       await noSeriousViolations(page);
     });
   });
