@@ -21,7 +21,9 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   accounts = await newStaffAccounts(
     base,
-    Object.fromEntries(LOCALES.flatMap((l) => [[`docs-${l}-manager`, "manager"] as const, [`docs-${l}-slip`, "manager"] as const])),
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`docs-${l}-manager`, "manager"] as const, [`docs-${l}-slip`, "manager"] as const]),
+    ),
   );
 });
 afterAll(async () => {
