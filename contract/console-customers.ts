@@ -5,11 +5,15 @@
  */
 
 /** The sort names of GET /admin/customers. */
+import type { StaffNote } from "./console-orders";
+
 export const CUSTOMER_SORTS = ["created", "name", "email", "orders_count", "total_spent", "last_order_at"] as const;
 
 /** A customer in the list. */
 export interface ConsoleCustomer {
-  id: number;
+  /** An account's id, or `guest-<order number>` for a guest (a buyer without an account, by the email of their orders). */
+  id: number | string;
+  guest: boolean;
   name: string;
   /** Masked for support: "s***@e***.com". */
   email: string | null;
@@ -55,6 +59,8 @@ export interface ConsoleCustomerDetail extends ConsoleCustomer {
   addresses: ConsoleCustomerAddress[];
   /** The most recent orders (at most CUSTOMER_ORDERS_SHOWN; `orders_count` says how many in all). */
   orders: ConsoleCustomerOrder[];
+  /** Staff's internal notes on the customer, oldest first. */
+  notes: StaffNote[];
 }
 
 export const CUSTOMER_ORDERS_SHOWN = 50;

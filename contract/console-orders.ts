@@ -13,6 +13,7 @@ import {
   type PaymentStatus,
   type Totals,
 } from "./orders";
+import type { OrderDocuments } from "./invoices";
 
 /** What staff can do next with an order; the detail answer lists only the allowed ones. */
 export const ORDER_ACTIONS = ["process", "ship", "deliver", "cancel", "refund"] as const;
@@ -151,8 +152,24 @@ export interface ConsoleOrder extends Totals {
   /** Whether contact data is shown masked to this caller. */
   masked: boolean;
   guest: boolean;
-  /** Each line with its net (what was paid for it after the discount: what returning it refunds). */
-  items: (OrderItem & { name_en: string; name_ar: string; net_total: number })[];
+  /**
+   * Each line with its net (what was paid for it after the discount: what returning it refunds),
+   * the units already refunded or claimed by a return, and `refund_amounts[k - 1]`: what refunding
+   * k more units gives back now (the refund dialog adds these up; the server prices them the same).
+   */
+  items: (OrderItem & {
+    name_en: string;
+    name_ar: string;
+    net_total: number;
+    claimed_quantity: number;
+    refund_amounts: number[];
+  })[];
+  /** What refunding the shipping charge gives back now: 0 once it was refunded. */
+  shipping_refundable: number;
+  /** The order's tax invoice and credit notes, for the console's document links. */
+  documents: OrderDocuments;
+  /** Internal notes, oldest first (every staff role reads and adds them). */
+  notes: StaffNote[];
   promo_code: string | null;
   address: OrderAddress;
   shipping_method: string;
@@ -193,35 +210,119 @@ export function shipInput(m: InputMessages) {
   });
 }
 
-/** POST /admin/orders/{number}/refund: amount in minor units (halalas); the reason is optional. */
+export const REFUND_LINES_MAX = 100;
+
+/**
+ * POST /admin/orders/{number}/refund: either chosen lines (units of each product) and/or the
+ * shipping charge, which the server prices (what was paid for them; `amount`, if sent, is what the
+ * console confirmed and must still match), or an amount alone (minor units), tied to no line.
+ * `restock` puts the refunded lines back in stock. The reason is optional.
+ */
 export function refundInput(m: InputMessages) {
-  return v.object({
-    amount: v.pipe(
-      v.number(m.required("amount")),
-      v.integer(m.invalid("amount")),
-      v.minValue(1, m.invalid("amount")),
-      v.maxValue(100_000_000_00, m.invalid("amount")),
-    ),
-    reason: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(m.invalid("reason")),
-          v.trim(),
-          v.maxLength(REFUND_REASON_MAX, m.maxLength("reason", REFUND_REASON_MAX)),
-          v.transform((s) => (s === "" ? null : s)),
+  return v.pipe(
+    v.object({
+      amount: v.optional(
+        v.nullable(
+          v.pipe(
+            v.number(m.required("amount")),
+            v.integer(m.invalid("amount")),
+            v.minValue(1, m.invalid("amount")),
+            v.maxValue(100_000_000_00, m.invalid("amount")),
+          ),
         ),
+        null,
       ),
-      null,
+      lines: v.optional(
+        v.pipe(
+          v.array(
+            v.object({
+              product_id: v.pipe(
+                v.number(m.invalid("product_id")),
+                v.integer(m.invalid("product_id")),
+                v.minValue(1, m.invalid("product_id")),
+              ),
+              quantity: v.pipe(
+                v.number(m.invalid("quantity")),
+                v.integer(m.invalid("quantity")),
+                v.minValue(0, m.invalid("quantity")),
+                v.maxValue(10_000, m.invalid("quantity")),
+              ),
+            }),
+            m.invalid("items"),
+          ),
+          v.maxLength(REFUND_LINES_MAX, m.invalid("items")),
+        ),
+        [],
+      ),
+      shipping: v.optional(v.boolean(m.invalid("amount")), false),
+      restock: v.optional(v.boolean(m.invalid("amount")), false),
+      reason: refundReason(m),
+    }),
+    v.forward(
+      v.check((r) => r.amount !== null || r.shipping || r.lines.some((l) => l.quantity > 0), m.required("amount")),
+      ["amount"],
     ),
-  });
+  );
+}
+
+/** An optional reason typed by staff (a refund's, a cancel's). */
+function refundReason(m: InputMessages) {
+  return v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(m.invalid("reason")),
+        v.trim(),
+        v.maxLength(REFUND_REASON_MAX, m.maxLength("reason", REFUND_REASON_MAX)),
+        v.transform((s) => (s === "" ? null : s)),
+      ),
+    ),
+    null,
+  );
 }
 
 /** POST /admin/orders/{number}/cancel: an optional reason. */
 export function cancelInput(m: InputMessages) {
   return v.object({
-    reason: refundInput(m).entries.reason,
+    reason: refundReason(m),
   });
+}
+
+export const STAFF_NOTE_MAX = 2000;
+
+/** POST /admin/orders/{number}/notes and /admin/customers/{id}/notes: an internal note. */
+export function staffNoteInput(m: InputMessages) {
+  return v.object({
+    body: v.pipe(
+      v.string(m.required("note")),
+      v.trim(),
+      v.nonEmpty(m.required("note")),
+      v.maxLength(STAFF_NOTE_MAX, m.maxLength("note", STAFF_NOTE_MAX)),
+    ),
+  });
+}
+
+/** An internal note staff keep on an order or a customer; never shown to shoppers. */
+export interface StaffNote {
+  id: number;
+  body: string;
+  staff_email: string;
+  created_at: string;
 }
 
 export type ShipInput = v.InferOutput<ReturnType<typeof shipInput>>;
 export type RefundInput = v.InferOutput<ReturnType<typeof refundInput>>;
+export type StaffNoteInput = v.InferOutput<ReturnType<typeof staffNoteInput>>;
+
+/**
+ * GET /admin/orders/{number}/packing-slip: what goes in the parcel, without prices. Each line
+ * names the product in the caller's language, with its SKU; quantities less any refunded lines.
+ */
+export interface PackingSlip {
+  order_number: string;
+  created_at: string;
+  shipping_method: string;
+  address: OrderAddress;
+  items: { product_id: number; name: string; sku: string | null; quantity: number; refunded: number }[];
+  /** The units to pack. */
+  total_units: number;
+}

@@ -38,6 +38,8 @@ export interface TaxDocument {
   seller: TaxSeller;
   buyer: { name: string; city: string };
   lines: TaxDocumentLine[];
+  /** A credit note's reason for issue: what staff typed, or the shopper's reasons for a return. */
+  reason: string | null;
   /** Excluding VAT: the lines, shipping and discount before VAT. */
   subtotal: number;
   /** Including VAT, as the order charged it. */

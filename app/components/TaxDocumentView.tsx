@@ -41,7 +41,7 @@ export function ZatcaQr({ payload, label }: { payload: string; label: string }) 
  * with their VAT, totals and ZATCA's QR. Labels are in the page's language; the document's title
  * is given in both, as Saudi invoices do.
  */
-export function TaxDocumentView({ doc }: { doc: TaxDocument }) {
+export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: string }) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -149,6 +149,11 @@ export function TaxDocumentView({ doc }: { doc: TaxDocument }) {
           </tbody>
         </table>
       </div>
+      {credit && doc.reason ? (
+        <p className="tax-doc__reason">
+          {t("invoice.reason")}: <bdi>{doc.reason}</bdi>
+        </p>
+      ) : null}
       <dl className="tax-doc__totals">
         <div>
           <dt>{t("invoice.subtotal")}</dt>
@@ -179,7 +184,8 @@ export function TaxDocumentView({ doc }: { doc: TaxDocument }) {
         <button type="button" className="button button--primary" onClick={() => window.print()}>
           {t("invoice.print")}
         </button>
-        <Link to={`${to("/order/checkout/status")}?order=${encodeURIComponent(doc.order_number)}`}>
+        {/* The console's staff view goes back to the console's order page; the shopper's to theirs. */}
+        <Link to={backTo ?? `${to("/order/checkout/status")}?order=${encodeURIComponent(doc.order_number)}`}>
           {t("invoice.backToOrder")}
         </Link>
       </p>

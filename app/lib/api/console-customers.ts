@@ -8,6 +8,12 @@ export function listCustomers(api: Api, params: ListParams) {
   return api.get<ConsoleCustomer[]>("/admin/customers", { query: params }) as Promise<ConsoleList<ConsoleCustomer>>;
 }
 
-export function getCustomer(api: Api, id: number) {
-  return api.get<ConsoleCustomerDetail>(`/admin/customers/${id}`);
+/** An account (its id) or a guest (`guest-<order number>`). */
+export function getCustomer(api: Api, id: string) {
+  return api.get<ConsoleCustomerDetail>(`/admin/customers/${encodeURIComponent(id)}`);
+}
+
+/** Adds an internal note to the customer (never shown to them). */
+export function addCustomerNote(api: Api, id: string, body: string) {
+  return api.post<ConsoleCustomerDetail>(`/admin/customers/${encodeURIComponent(id)}/notes`, { body });
 }

@@ -1,4 +1,5 @@
-import type { ConsoleOrder, ConsoleOrderRow } from "../../../contract/console-orders";
+import type { ConsoleOrder, ConsoleOrderRow, PackingSlip } from "../../../contract/console-orders";
+import type { TaxDocument } from "../../../contract/invoices";
 import type { Api } from "./client";
 import type { ConsoleList, ListParams } from "./console";
 
@@ -38,9 +39,45 @@ export function cancelOrder(api: Api, number: string, reason: string | null = nu
   return api.post<ConsoleOrder>(path(number, "cancel"), { reason });
 }
 
-/** Refunds `amount` (minor units) through the payment provider. */
-export function refundOrder(api: Api, number: string, amount: number, reason: string | null) {
-  return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason });
+/** What a refund gives back: chosen lines and/or the shipping (priced by the server), or an amount alone. */
+export interface RefundChoice {
+  lines: { product_id: number; quantity: number }[];
+  shipping: boolean;
+  restock: boolean;
+}
+
+/**
+ * Refunds through the payment provider: `amount` (minor units) alone, or the chosen lines and
+ * shipping, whose total `amount` the console confirmed (the server refuses if it no longer matches).
+ */
+export function refundOrder(
+  api: Api,
+  number: string,
+  amount: number,
+  reason: string | null,
+  choice: RefundChoice = { lines: [], shipping: false, restock: false },
+) {
+  return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason, ...choice });
+}
+
+/** Adds an internal note to the order (never shown to the shopper). */
+export function addOrderNote(api: Api, number: string, body: string) {
+  return api.post<ConsoleOrder>(path(number, "notes"), { body });
+}
+
+/** The order's tax invoice, as the shopper gets it. */
+export function getConsoleInvoice(api: Api, number: string) {
+  return api.get<TaxDocument>(path(number, "invoice"));
+}
+
+/** One of the order's credit notes. */
+export function getConsoleCreditNote(api: Api, number: string, id: string) {
+  return api.get<TaxDocument>(path(number, `credit-notes/${encodeURIComponent(id)}`));
+}
+
+/** The order's packing slip (managers and owners). */
+export function getPackingSlip(api: Api, number: string) {
+  return api.get<PackingSlip>(path(number, "packing-slip"));
 }
 
 /** Refunds in full a payment the gateway took after the order was closed. */

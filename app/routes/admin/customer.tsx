@@ -1,6 +1,8 @@
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/customer";
-import { getCustomer } from "../../lib/api/console-customers";
+import { addCustomerNote, getCustomer } from "../../lib/api/console-customers";
+import { browserApi } from "../../lib/api/browser";
+import { StaffNotes } from "../../components/console/StaffNotes";
 import { DataTable } from "../../components/console/DataTable";
 import { OrderStatusBadge } from "../../components/console/OrderBadges";
 import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
@@ -10,8 +12,9 @@ import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.customers");
 
 export async function loader(args: Route.LoaderArgs) {
-  if (!/^[1-9]\d{0,15}$/.test(args.params.id)) throw notFoundResponse();
-  return consoleLoad(args, async (api) => ({ customer: (await getCustomer(api, Number(args.params.id))).data }));
+  // An account's id, or a guest's `guest-<order number>`.
+  if (!/^([1-9]\d{0,15}|guest-SQ-[A-Z0-9]{8})$/i.test(args.params.id)) throw notFoundResponse();
+  return consoleLoad(args, async (api) => ({ customer: (await getCustomer(api, args.params.id)).data }));
 }
 
 /** A customer: profile, saved addresses and orders. Support receives contact data already masked. */
@@ -29,7 +32,9 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
       </p>
       <h1>
         <bdi>{c.name}</bdi>
+        {c.guest ? <span className="console-badge">{t("console.guests.badge")}</span> : null}
       </h1>
+      {c.guest ? <p className="console-hint">{t("console.guests.guestNote")}</p> : null}
       {c.masked ? (
         <p className="console-hint" role="note">
           {t("console.customers.maskedNote")}
@@ -50,8 +55,10 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
           <div>
             <dt>{t("console.customers.joined")}</dt>
             <dd>
-              {f.day(c.created_at)} ·{" "}
-              {c.verified ? t("console.customers.verified") : t("console.customers.notVerified")}
+              {f.day(c.created_at)}
+              {c.guest ? null : (
+                <> · {c.verified ? t("console.customers.verified") : t("console.customers.notVerified")}</>
+              )}
             </dd>
           </div>
           <div>
@@ -65,38 +72,40 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
         </dl>
       </section>
 
-      <section className="console-panel" aria-labelledby="customer-addresses">
-        <h2 id="customer-addresses">{t("console.customers.addresses")}</h2>
-        {c.addresses.length === 0 ? (
-          <p className="console-hint">{t("console.customers.noAddresses")}</p>
-        ) : (
-          <ul className="console-cards">
-            {c.addresses.map((a) => (
-              <li key={a.id} className="console-card">
-                <p className="console-card__title">
-                  <bdi>{a.label ?? a.name}</bdi>
-                  {a.is_default ? <span className="console-badge">{t("console.customers.default")}</span> : null}
-                </p>
-                <address>
-                  <bdi>{a.name}</bdi>
-                  <br />
-                  <bdi>{[a.street, a.building].filter(Boolean).join(" ")}</bdi>
-                  <br />
-                  <bdi>{[a.district, a.city, a.postal_code].filter(Boolean).join(t("console.customers.comma"))}</bdi>
-                  <br />
-                  <bdi dir="ltr">{a.phone}</bdi>
-                  {a.notes ? (
-                    <>
-                      <br />
-                      <bdi>{a.notes}</bdi>
-                    </>
-                  ) : null}
-                </address>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {c.guest ? null : (
+        <section className="console-panel" aria-labelledby="customer-addresses">
+          <h2 id="customer-addresses">{t("console.customers.addresses")}</h2>
+          {c.addresses.length === 0 ? (
+            <p className="console-hint">{t("console.customers.noAddresses")}</p>
+          ) : (
+            <ul className="console-cards">
+              {c.addresses.map((a) => (
+                <li key={a.id} className="console-card">
+                  <p className="console-card__title">
+                    <bdi>{a.label ?? a.name}</bdi>
+                    {a.is_default ? <span className="console-badge">{t("console.customers.default")}</span> : null}
+                  </p>
+                  <address>
+                    <bdi>{a.name}</bdi>
+                    <br />
+                    <bdi>{[a.street, a.building].filter(Boolean).join(" ")}</bdi>
+                    <br />
+                    <bdi>{[a.district, a.city, a.postal_code].filter(Boolean).join(t("console.customers.comma"))}</bdi>
+                    <br />
+                    <bdi dir="ltr">{a.phone}</bdi>
+                    {a.notes ? (
+                      <>
+                        <br />
+                        <bdi>{a.notes}</bdi>
+                      </>
+                    ) : null}
+                  </address>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
 
       <section className="console-panel" aria-labelledby="customer-orders">
         <h2 id="customer-orders">{t("console.customers.ordersTitle")}</h2>
@@ -136,6 +145,8 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
           </div>
         )}
       </section>
+
+      <StaffNotes notes={c.notes} onAdd={(body) => addCustomerNote(browserApi(locale), String(c.id), body)} />
     </>
   );
 }

@@ -26,7 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
   });
 }
 
-/** Customers: shop accounts with their orders and spend; contact data masked for support. */
+/** Customers: shop accounts and guest buyers with their orders and spend; contact data masked for support. */
 export default function ConsoleCustomers({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
@@ -38,9 +38,12 @@ export default function ConsoleCustomers({ loaderData }: Route.ComponentProps) {
       label: t("console.customers.name"),
       sort: "name",
       cell: (r) => (
-        <Link to={to(`/admin/customers/${r.id}`)}>
-          <bdi>{r.name}</bdi>
-        </Link>
+        <>
+          <Link to={to(`/admin/customers/${r.id}`)}>
+            <bdi>{r.name}</bdi>
+          </Link>
+          {r.guest ? <span className="console-badge">{t("console.guests.badge")}</span> : null}
+        </>
       ),
     },
     {

@@ -11,18 +11,20 @@ import {
   type OrderAction,
   type OrderEvent,
 } from "../../../contract/console-orders";
-import { readNumber } from "../../../contract/numbers";
+import { readCount, readNumber } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
 import { OrderMessages } from "../../components/console/OrderMessages";
 import { OrderReturns } from "../../components/console/OrderReturns";
+import { StaffNotes } from "../../components/console/StaffNotes";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import {
+  addOrderNote,
   cancelOrder,
   deliverOrder,
   getConsoleOrder,
@@ -30,6 +32,7 @@ import {
   refundLatePayment,
   refundOrder,
   resendOrderMessage,
+  type RefundChoice,
   shipOrder,
 } from "../../lib/api/console-orders";
 import { listOrderReturns } from "../../lib/api/console-returns";
@@ -37,6 +40,7 @@ import { consoleLoad, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { formatMoney, minorUnitDigits } from "../../lib/money";
 import { numberProblem } from "../../lib/input-rules";
+import { countOf } from "../../lib/plural";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 import type { Translate } from "../../lib/i18n";
@@ -173,8 +177,29 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const rules = useMemo(() => formRules(t), [t]);
   const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
   const [dialog, setDialog] = useState<"ship" | "refund" | "cancel" | "confirmRefund" | null>(null);
-  const [refundDraft, setRefundDraft] = useState<{ amount: number; reason: string | null } | null>(null);
+  const [refundDraft, setRefundDraft] = useState<{
+    amount: number;
+    reason: string | null;
+    choice?: RefundChoice;
+  } | null>(null);
   const can = (action: OrderAction) => order.actions.includes(action);
+  // The refund dialog's choice of lines (units per product), shipping and restock; when any line or
+  // the shipping is chosen the server prices it (each line's units at what was paid for them) and
+  // the amount field gives way to that exact total.
+  const [refundUnits, setRefundUnits] = useState<Record<number, number>>({});
+  const [refundShipping, setRefundShipping] = useState(false);
+  const [restock, setRestock] = useState(false);
+  const chosenTotal =
+    order.items.reduce(
+      (sum, i) => sum + (refundUnits[i.product_id] ? (i.refund_amounts[refundUnits[i.product_id] - 1] ?? 0) : 0),
+      0,
+    ) + (refundShipping ? order.shipping_refundable : 0);
+  // The amount field's validators run outside render: they read the choice through a ref.
+  const chosenRef = useRef(0);
+  useEffect(() => {
+    chosenRef.current = chosenTotal;
+  }, [chosenTotal]);
+  const byLines = chosenTotal > 0;
 
   const [shipForm, ship] = useForm<ShipValues>({
     ...FORM_OPTIONS,
@@ -214,9 +239,17 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   };
 
   const askRefund = (values: RefundValues) => {
-    const reading = readNumber(values.amount, { decimals: minorUnitDigits(order.currency) });
-    if (!reading.ok) return;
-    setRefundDraft({ amount: reading.value, reason: values.reason.trim() || null });
+    const reason = values.reason.trim() || null;
+    if (byLines) {
+      const lines = order.items
+        .filter((i) => (refundUnits[i.product_id] ?? 0) > 0)
+        .map((i) => ({ product_id: i.product_id, quantity: refundUnits[i.product_id] }));
+      setRefundDraft({ amount: chosenTotal, reason, choice: { lines, shipping: refundShipping, restock } });
+    } else {
+      const reading = readNumber(values.amount, { decimals: minorUnitDigits(order.currency) });
+      if (!reading.ok) return;
+      setRefundDraft({ amount: reading.value, reason });
+    }
     setDialog("confirmRefund");
   };
 
@@ -226,7 +259,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
     if (!draft) return;
     const done = await refunding.run(
       t("console.saving"),
-      () => refundOrder(browserApi(locale), order.number, draft.amount, draft.reason),
+      () => refundOrder(browserApi(locale), order.number, draft.amount, draft.reason, draft.choice),
       () => t("console.orders.refundDone"),
     );
     if (done) {
@@ -238,6 +271,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const openRefund = () => {
     refunding.clear();
     reset(refundForm, { initialValues: { amount: "", reason: "" } });
+    setRefundUnits({});
+    setRefundShipping(false);
+    setRestock(false);
     setDialog("refund");
   };
 
@@ -314,6 +350,34 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       ) : (
         <p className="console-hint">{order.masked ? t("console.orders.readOnly") : t("console.orders.noActions")}</p>
       )}
+
+      <nav className="console-documents" aria-label={t("console.orderDocs.title")} data-order-documents>
+        <h2 className="console-documents__title">{t("console.orderDocs.title")}</h2>
+        <ul className="console-documents__list">
+          {order.documents.invoice_number ? (
+            <li>
+              <Link to={`/${locale}/admin/orders/${order.number}/invoice`}>
+                {t("console.orderDocs.invoice")} <bdi dir="ltr">{order.documents.invoice_number}</bdi>
+              </Link>
+            </li>
+          ) : null}
+          {order.documents.credit_notes.map((n) => (
+            <li key={n.id}>
+              <Link to={`/${locale}/admin/orders/${order.number}/credit-notes/${n.id}`}>
+                {t("console.orderDocs.creditNote")} <bdi dir="ltr">{n.number}</bdi>
+              </Link>
+            </li>
+          ))}
+          {/* The slip carries the whole address, which support sees masked: managers and owners print it. */}
+          {order.masked ? null : (
+            <li>
+              <Link to={`/${locale}/admin/orders/${order.number}/packing-slip`}>
+                {t("console.orderDocs.packingSlip")}
+              </Link>
+            </li>
+          )}
+        </ul>
+      </nav>
 
       <div className="console-order">
         <section className="console-panel console-order__items" aria-labelledby="order-lines">
@@ -630,6 +694,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           </ol>
         </section>
 
+        <StaffNotes notes={order.notes} onAdd={(body) => addOrderNote(browserApi(locale), order.number, body)} />
+
         <OrderMessages
           messages={order.messages}
           onResend={
@@ -738,39 +804,129 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             serverMessage={refunding.serverMessage}
             labels={{ amount: amountLabel, reason: reasonLabel }}
           />
-          <refund.Field
-            name="amount"
-            validate={[
-              rules.required(amountLabel),
-              (value) => {
-                const rules = { decimals: minorUnitDigits(order.currency) };
-                const reading = readNumber(value ?? "", rules);
-                if (!reading.ok)
-                  return reading.problem === "empty" ? "" : numberProblem(t, amountLabel, reading.problem, rules);
-                if (reading.value <= 0) return t("console.orders.amountInvalid");
-                if (reading.value > order.refundable)
-                  return t("console.orders.amountTooHigh", {
-                    amount: formatMoney(order.refundable, order.currency, locale),
-                  });
-                return "";
-              },
-            ]}
-          >
-            {(field, props) => (
-              <TextField
-                form={refundForm}
-                field={field}
-                props={props}
-                label={amountLabel}
-                idPrefix="refund"
-                inputMode="decimal"
-                dir="ltr"
-                autoComplete="off"
-                hint={t("numbers.refundHint", { max: formatMoney(order.refundable, order.currency, locale) })}
-                required
-              />
+          <fieldset className="console-refund-lines" data-refund-lines>
+            <legend>{t("console.refundLines.legend")}</legend>
+            <p className="console-hint">{t("console.refundLines.hint")}</p>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t("console.orders.product")}</th>
+                  <th scope="col" className="is-numeric">
+                    {t("console.refundLines.paid")}
+                  </th>
+                  <th scope="col">{t("console.refundLines.units")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.items.map((item) => {
+                  const left = item.refund_amounts.length;
+                  const inputId = `refund-units-${item.product_id}`;
+                  return (
+                    <tr key={item.product_id}>
+                      <th scope="row">
+                        <label htmlFor={inputId}>
+                          <bdi>{item.name}</bdi>
+                        </label>
+                        {item.claimed_quantity > 0 ? (
+                          <span className="console-hint">
+                            {" "}
+                            {countOf(t, locale, "console.refundLines.claimed", item.claimed_quantity)}
+                          </span>
+                        ) : null}
+                      </th>
+                      <td className="is-numeric">{money(item.net_total)}</td>
+                      <td>
+                        <input
+                          id={inputId}
+                          type="number"
+                          inputMode="numeric"
+                          min={0}
+                          max={left}
+                          step={1}
+                          disabled={left === 0}
+                          value={refundUnits[item.product_id] ?? 0}
+                          aria-describedby={`${inputId}-of`}
+                          onChange={(e) => {
+                            const reading = readCount(e.target.value);
+                            const n = Math.max(0, Math.min(left, reading.ok ? reading.value : 0));
+                            setRefundUnits((u) => ({ ...u, [item.product_id]: n }));
+                          }}
+                        />{" "}
+                        <span id={`${inputId}-of`} className="console-hint">
+                          {countOf(t, locale, "console.refundLines.of", left)}
+                        </span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+            {order.shipping > 0 ? (
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  name="refund_shipping"
+                  checked={refundShipping}
+                  disabled={order.shipping_refundable === 0}
+                  onChange={(e) => setRefundShipping(e.target.checked)}
+                />{" "}
+                {order.shipping_refundable > 0
+                  ? t("console.refundLines.shipping", {
+                      amount: formatMoney(order.shipping_refundable, order.currency, locale),
+                    })
+                  : t("console.refundLines.shippingDone")}
+              </label>
+            ) : null}
+            <label className="checkbox">
+              <input type="checkbox" name="restock" checked={restock} onChange={(e) => setRestock(e.target.checked)} />{" "}
+              {t("console.refundLines.restock")}
+            </label>
+            {byLines ? (
+              <p className="console-refund-lines__total" aria-live="polite" data-refund-total>
+                {t("console.refundLines.total", { amount: formatMoney(chosenTotal, order.currency, locale) })}
+              </p>
+            ) : (
+              <p className="console-hint">{t("console.refundLines.orAmount")}</p>
             )}
-          </refund.Field>
+          </fieldset>
+          {byLines ? null : (
+            <refund.Field
+              name="amount"
+              validate={[
+                // Lines or shipping chosen: the server prices them; the amount field is not used.
+                (value) => (chosenRef.current > 0 ? "" : rules.required(amountLabel)(value)),
+                (value) => {
+                  if (chosenRef.current > 0) return "";
+                  const decimals = { decimals: minorUnitDigits(order.currency) };
+                  const reading = readNumber(value ?? "", decimals);
+                  if (!reading.ok)
+                    return reading.problem === "empty" ? "" : numberProblem(t, amountLabel, reading.problem, decimals);
+                  const minor = reading.value;
+                  if (minor <= 0) return t("console.orders.amountInvalid");
+                  if (minor > order.refundable)
+                    return t("console.orders.amountTooHigh", {
+                      amount: formatMoney(order.refundable, order.currency, locale),
+                    });
+                  return "";
+                },
+              ]}
+            >
+              {(field, props) => (
+                <TextField
+                  form={refundForm}
+                  field={field}
+                  props={props}
+                  label={amountLabel}
+                  idPrefix="refund"
+                  inputMode="decimal"
+                  dir="ltr"
+                  autoComplete="off"
+                  hint={t("numbers.refundHint", { max: formatMoney(order.refundable, order.currency, locale) })}
+                  required
+                />
+              )}
+            </refund.Field>
+          )}
           <refund.Field name="reason" validate={[rules.maxLength(reasonLabel, REFUND_REASON_MAX)]}>
             {(field, props) => (
               <TextField
@@ -808,6 +964,21 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         onCancel={() => setDialog("refund")}
         onConfirm={() => void confirmRefund()}
       >
+        {refundDraft?.choice ? (
+          <ul className="console-list" data-refund-confirm-lines>
+            {refundDraft.choice.lines.map((l) => (
+              <li key={l.product_id}>
+                <bdi>{order.items.find((i) => i.product_id === l.product_id)?.name}</bdi> × {l.quantity}
+              </li>
+            ))}
+            {refundDraft.choice.shipping ? <li>{t("cart.shipping")}</li> : null}
+            <li>
+              {refundDraft.choice.restock ? t("console.refundLines.restockYes") : t("console.refundLines.restockNo")}
+            </li>
+          </ul>
+        ) : (
+          <p>{t("console.refundLines.amountOnly")}</p>
+        )}
         <p>{t("console.orders.refundConfirmBody")}</p>
       </ConfirmDialog>
 

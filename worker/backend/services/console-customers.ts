@@ -11,9 +11,11 @@ import { notFound } from "../http";
 import { contains, pageOf, type ListQuery } from "./console-list";
 import { maskEmail } from "./orders";
 import { maskPhone, seesContactData } from "./staff";
+import { notesOf } from "./staff-notes";
 
 /**
- * Customers in the console (issue 20): shop accounts with their orders and saved addresses.
+ * Customers in the console (issue 20): shop accounts with their orders and saved addresses, and
+ * guests (buyers without an account, one per email of their orders) with their orders.
  * Contact data is masked on the server for staff who may not see it (support), so a masked value
  * is all their browser ever receives.
  *
@@ -26,27 +28,46 @@ import { maskPhone, seesContactData } from "./staff";
 /** Orders that count as money spent: paid, or further along. */
 export const PAID_OR_LATER = "('paid', 'processing', 'shipped', 'delivered')";
 
-const SELECT = `u.id, u.name, u.email, u.phone, u.verified_at, u.created_at,
-  COALESCE(o.orders_count, 0) AS orders_count, COALESCE(o.total_spent, 0) AS total_spent, o.last_order_at`;
+const SPENT = `SUM(CASE WHEN status IN ${PAID_OR_LATER} THEN total - refunded ELSE 0 END)`;
 
-const FROM = `FROM users u LEFT JOIN (
-  SELECT user_id, COUNT(*) AS orders_count,
-    SUM(CASE WHEN status IN ${PAID_OR_LATER} THEN total - refunded ELSE 0 END) AS total_spent,
-    MAX(created_at) AS last_order_at
-  FROM orders WHERE user_id IS NOT NULL GROUP BY user_id
-) o ON o.user_id = u.id`;
+/**
+ * Accounts and guests in one list. A guest is a buyer without an account, known by the email of
+ * their orders (case aside): one row per email, named and reached by their latest order, with the
+ * id `guest-<their first order's number>` (their email never goes in a link).
+ */
+const CUSTOMERS = `(
+  SELECT u.id AS id, u.id AS user_id, u.name, u.email, u.phone, u.verified_at, u.created_at,
+    COALESCE(o.orders_count, 0) AS orders_count, COALESCE(o.total_spent, 0) AS total_spent, o.last_order_at
+  FROM users u LEFT JOIN (
+    SELECT user_id, COUNT(*) AS orders_count, ${SPENT} AS total_spent, MAX(created_at) AS last_order_at
+    FROM orders WHERE user_id IS NOT NULL GROUP BY user_id
+  ) o ON o.user_id = u.id
+  UNION ALL
+  SELECT 'guest-' || f.number, NULL, COALESCE(json_extract(l.address, '$.name'), ''), g.email,
+    COALESCE(l.phone, json_extract(l.address, '$.phone')), NULL, f.created_at, g.orders_count, g.total_spent, g.last_order_at
+  FROM (
+    SELECT lower(email) AS email, COUNT(*) AS orders_count, ${SPENT} AS total_spent, MAX(created_at) AS last_order_at,
+      MIN(id) AS first_id, MAX(id) AS last_id
+    FROM orders WHERE user_id IS NULL GROUP BY lower(email)
+  ) g JOIN orders f ON f.id = g.first_id JOIN orders l ON l.id = g.last_id
+) c`;
+
+const SELECT =
+  "c.id, c.user_id, c.name, c.email, c.phone, c.verified_at, c.created_at, c.orders_count, c.total_spent, c.last_order_at";
+const FROM = `FROM ${CUSTOMERS}`;
 
 const SORTS = {
-  created: "u.id",
-  name: "u.name",
-  email: "u.email",
-  orders_count: "orders_count",
-  total_spent: "total_spent",
-  last_order_at: "last_order_at",
+  created: "c.created_at",
+  name: "c.name",
+  email: "c.email",
+  orders_count: "c.orders_count",
+  total_spent: "c.total_spent",
+  last_order_at: "c.last_order_at",
 };
 
 interface CustomerRow {
-  id: number;
+  id: number | string;
+  user_id: number | null;
   name: string;
   email: string | null;
   phone: string | null;
@@ -63,6 +84,7 @@ function present(row: CustomerRow, viewer: Viewer): ConsoleCustomer {
   const full = seesContactData(viewer);
   return {
     id: row.id,
+    guest: row.user_id === null,
     name: row.name,
     email: row.email && !full ? maskEmail(row.email) : row.email,
     phone: full ? row.phone : maskPhone(row.phone),
@@ -75,22 +97,23 @@ function present(row: CustomerRow, viewer: Viewer): ConsoleCustomer {
   };
 }
 
-/** The WHERE clause of a search, as the viewer's role allows it (see above). */
+/** The WHERE clause of a search, as the viewer's role allows it (see above); guests are found the same way. */
 function searchClause(search: string, viewer: Viewer): { sql: string; binds: unknown[] } {
   const phone = normalizePhone(search);
-  const byOrder = "u.id IN (SELECT user_id FROM orders WHERE number = ? COLLATE NOCASE AND user_id IS NOT NULL)";
+  const byOrder = `EXISTS (SELECT 1 FROM orders bo WHERE bo.number = ? COLLATE NOCASE
+    AND (bo.user_id = c.user_id OR (c.user_id IS NULL AND bo.user_id IS NULL AND lower(bo.email) = c.email)))`;
   if (seesContactData(viewer)) {
     const digits = phone.replace(/^\+/, "");
-    const parts = [contains("u.name"), contains("u.email"), byOrder];
+    const parts = [contains("c.name"), contains("c.email"), byOrder];
     const binds: unknown[] = [search, search, search];
     if (/^\d{3,}$/.test(digits)) {
-      parts.push(contains("u.phone"));
+      parts.push(contains("c.phone"));
       binds.push(digits);
     }
     return { sql: `(${parts.join(" OR ")})`, binds };
   }
   return {
-    sql: `(${contains("u.name")} OR u.email = ? COLLATE NOCASE OR u.phone = ? OR ${byOrder})`,
+    sql: `(${contains("c.name")} OR c.email = ? COLLATE NOCASE OR c.phone = ? OR ${byOrder})`,
     binds: [search, search, phone, search],
   };
 }
@@ -129,22 +152,46 @@ function presentAddress(row: AddressRow, full: boolean): ConsoleCustomerAddress 
   };
 }
 
-export async function customerDetail(db: D1Database, viewer: Viewer, id: number): Promise<ConsoleCustomerDetail> {
+/** The email of a guest's customer id (`guest-<number of one of their orders>`), or null. */
+async function guestEmail(db: D1Database, id: string): Promise<string | null> {
+  const number = /^guest-(SQ-[A-Z0-9]{8})$/i.exec(id)?.[1];
+  if (!number) return null;
+  const row = await db
+    .prepare("SELECT lower(email) AS email FROM orders WHERE number = ? COLLATE NOCASE AND user_id IS NULL")
+    .bind(number)
+    .first<{ email: string }>();
+  return row?.email ?? null;
+}
+
+/** The notes subject of a customer id: `user:<id>`, or `guest:<email>`; null when there is no such customer. */
+export async function customerSubject(db: D1Database, id: string): Promise<string | null> {
+  if (/^[1-9]\d{0,15}$/.test(id)) return `user:${Number(id)}`;
+  const email = await guestEmail(db, id);
+  return email ? `guest:${email}` : null;
+}
+
+export async function customerDetail(db: D1Database, viewer: Viewer, id: string): Promise<ConsoleCustomerDetail> {
+  const subject = await customerSubject(db, id);
+  if (!subject) throw notFound();
+  const guest = subject.startsWith("guest:") ? subject.slice("guest:".length) : null;
   const [customer, addresses, orders] = await db.batch([
-    db.prepare(`SELECT ${SELECT} ${FROM} WHERE u.id = ?`).bind(id),
+    guest
+      ? db.prepare(`SELECT ${SELECT} ${FROM} WHERE c.user_id IS NULL AND c.email = ?`).bind(guest)
+      : db.prepare(`SELECT ${SELECT} ${FROM} WHERE c.user_id = ?`).bind(Number(id)),
     db
       .prepare(
         `SELECT id, label, name, phone, city, district, street, building, postal_code, notes, is_default
          FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`,
       )
-      .bind(id),
+      .bind(guest ? 0 : Number(id)),
     db
       .prepare(
         `SELECT o.number, o.status, o.total, o.refunded, o.currency, o.created_at,
            (SELECT COALESCE(SUM(quantity), 0) FROM order_items i WHERE i.order_id = o.id) AS items
-         FROM orders o WHERE o.user_id = ? ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
+         FROM orders o WHERE ${guest ? "o.user_id IS NULL AND lower(o.email) = ?" : "o.user_id = ?"}
+         ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
       )
-      .bind(id, CUSTOMER_ORDERS_SHOWN),
+      .bind(guest ?? Number(id), CUSTOMER_ORDERS_SHOWN),
   ]);
   const row = customer.results[0] as CustomerRow | undefined;
   if (!row) throw notFound();
@@ -153,5 +200,6 @@ export async function customerDetail(db: D1Database, viewer: Viewer, id: number)
     ...present(row, viewer),
     addresses: (addresses.results as AddressRow[]).map((a) => presentAddress(a, full)),
     orders: orders.results as ConsoleCustomerOrder[],
+    notes: await notesOf(db, subject),
   };
 }

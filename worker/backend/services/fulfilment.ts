@@ -35,8 +35,11 @@ import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
 import { auditStatement, maskPhone, seesContactData } from "./staff";
 import { normalizePhone } from "../../../contract/inputs";
-import { creditNoteStatements, vatRateOf } from "./invoices";
+import { creditNoteStatements, documentLinks, vatRateOf } from "./invoices";
+import { notesOf } from "./staff-notes";
 import { latePaymentsOf } from "./late-payments";
+import { claimLinesStatement, returnedAmount } from "./returns";
+import { bumpOnFlip } from "./availability";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
@@ -223,6 +226,13 @@ export function deliverOrder(env: Pick<Env, "DB" | "NOTIFICATIONS">, order: Orde
   return step(env, order, "deliver", actor, lang, { status: "delivered" });
 }
 
+/** What a refund of lines claims, worked out by refundLines: each line's units and amount, and the shipping. */
+interface LineClaim {
+  items: { id: number; product_id: number; quantity: number; amount: number; claimed_quantity: number; net: number }[];
+  shipping: number;
+  restock: boolean;
+}
+
 export interface RefundOutcome {
   refund: ConsoleRefund;
   succeeded: boolean;
@@ -304,7 +314,7 @@ export async function refundOrder(
   order: OrderRow,
   amount: number,
   actor: OrderActor,
-  opts: { lang: Lang; reason?: string | null; returnId?: string },
+  opts: { lang: Lang; reason?: string | null; returnId?: string; claim?: LineClaim },
 ): Promise<RefundOutcome> {
   const db = env.DB;
   const { lang } = opts;
@@ -325,15 +335,19 @@ export async function refundOrder(
 
   const id = newRefundId();
   const staffId = actor.kind === "staff" ? actor.staff.user_id : null;
+  const claim = opts.claim;
+  const shipping = claim?.shipping ?? 0;
   await runTransition(
     db,
     [
+      // Shipping is refunded once: the claim of it is part of the same conditional update.
       db
         .prepare(
-          `UPDATE orders SET refunded = refunded + ?1, updated_at = ${NOW}
-           WHERE id = ?2 AND refunded = ?3 AND paid_at IS NOT NULL AND refunded + ?1 <= total`,
+          `UPDATE orders SET refunded = refunded + ?1, shipping_refunded = MAX(shipping_refunded, ?4), updated_at = ${NOW}
+           WHERE id = ?2 AND refunded = ?3 AND paid_at IS NOT NULL AND refunded + ?1 <= total
+             AND (?4 = 0 OR shipping_refunded = 0)`,
         )
-        .bind(amount, order.id, order.refunded),
+        .bind(amount, order.id, order.refunded, shipping > 0 ? 1 : 0),
       orderEventStatement(
         db,
         { id: order.id },
@@ -347,6 +361,7 @@ export async function refundOrder(
           "INSERT INTO refunds (id, order_id, payment_id, amount, reason, return_id, status, staff_user_id) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
         )
         .bind(id, order.id, payment.id, amount, reason, returnId, staffId),
+      ...(claim ? claimStatements(db, id, claim) : []),
     ],
     lang,
   );
@@ -366,12 +381,20 @@ export async function refundOrder(
       .prepare(`UPDATE refunds SET status = ?, provider_ref = ?, message = ? WHERE id = ? AND status = 'pending'`)
       .bind(result.status, result.providerRef, result.message, id),
   ];
-  if (!succeeded)
+  if (!succeeded) {
     settle.push(
       db
         .prepare(`UPDATE orders SET refunded = refunded - ?, updated_at = ${NOW} WHERE id = ? AND refunded >= ?`)
         .bind(amount, order.id, amount),
     );
+    // The lines and the shipping it claimed may be refunded again.
+    if (claim) {
+      settle.push(claimLinesStatement(db, "refund_items", id, -1));
+      if (shipping > 0) settle.push(db.prepare("UPDATE orders SET shipping_refunded = 0 WHERE id = ?").bind(order.id));
+    }
+  } else if (claim?.restock) {
+    settle.push(...restockStatements(db, order, id, claim, actor));
+  }
   settle.push(
     orderEventStatement(
       db,
@@ -396,6 +419,152 @@ export async function refundOrder(
   };
 }
 
+/** The claim of a refund's lines: per line, its counters move (conditionally on the value read) and its refund line is written. */
+function claimStatements(db: D1Database, refundId: string, claim: LineClaim): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("UPDATE refunds SET shipping = ?, restock = ? WHERE id = ?")
+      .bind(claim.shipping, claim.restock ? 1 : 0, refundId),
+    ...claim.items.flatMap((line) => [
+      db
+        .prepare(
+          `UPDATE order_items SET claimed_quantity = claimed_quantity + ?1, claimed_amount = claimed_amount + ?2
+           WHERE id = ?3 AND claimed_quantity = ?4`,
+        )
+        .bind(line.quantity, line.amount, line.id, line.claimed_quantity),
+      db
+        .prepare(
+          "INSERT INTO refund_items (refund_id, order_item_id, quantity, amount, applied) VALUES (?, ?, ?, ?, changes())",
+        )
+        .bind(refundId, line.id, line.quantity, line.amount),
+    ]),
+  ];
+}
+
+/** A refund's lines back on the shelf, when staff chose so: as a return's receipt does (services/returns.ts). */
+function restockStatements(
+  db: D1Database,
+  order: OrderRow,
+  refundId: string,
+  claim: LineClaim,
+  actor: OrderActor,
+): D1PreparedStatement[] {
+  const staffId = actor.kind === "staff" ? actor.staff.user_id : null;
+  const note = `${order.number} ${refundId}`;
+  return claim.items.flatMap((line) => [
+    db
+      .prepare(`UPDATE products SET stock = stock + ?1, updated_at = ${NOW} WHERE id = ?2`)
+      .bind(line.quantity, line.product_id),
+    db
+      .prepare(
+        `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+         VALUES (?1, ?2, 'returned', ?3, (SELECT stock FROM products WHERE id = ?1), ?4, changes())`,
+      )
+      .bind(line.product_id, line.quantity, note, staffId),
+    bumpOnFlip(db, line.product_id, line.quantity),
+  ]);
+}
+
+/**
+ * What refunding `count` more units of each line gives back now, for 1..units left: the console's
+ * refund dialog adds these up, so the amount it confirms is the one the server pays.
+ */
+export function lineRefundAmounts(item: {
+  quantity: number;
+  claimed_quantity: number;
+  claimed_amount: number;
+  net: number;
+}): number[] {
+  const left = item.quantity - item.claimed_quantity;
+  return Array.from({ length: Math.max(0, left) }, (_, k) =>
+    returnedAmount(item.net, item.quantity, item.claimed_quantity, item.claimed_amount, k + 1),
+  );
+}
+
+/** What is left of the shipping charge to refund: all of it until it was refunded once, within what is refundable. */
+export const shippingRefundableOf = (order: OrderRow) =>
+  order.shipping_refunded ? 0 : Math.min(order.shipping, refundableOf(order));
+
+const LINE_MESSAGES = {
+  nothing: {
+    en: "Choose what to refund: lines, shipping, or an amount.",
+    ar: "اختر ما تريد استرداده: منتجات أو الشحن أو مبلغًا.",
+  },
+  notInOrder: { en: "This product is not in the order.", ar: "هذا المنتج ليس ضمن الطلب." },
+  tooMany: { en: "At most {count} can still be refunded.", ar: "أقصى كمية يمكن استردادها الآن هي {count}." },
+  shippingDone: { en: "The shipping charge was already refunded.", ar: "تم استرداد رسوم الشحن من قبل." },
+  changed: {
+    en: "The amount to refund changed to {amount} SAR since the page was loaded. Check it and try again.",
+    ar: "تغيّر المبلغ المطلوب استرداده إلى {amount} ريال منذ تحميل الصفحة. راجعه وحاول مجددًا.",
+  },
+} satisfies Record<string, Bilingual>;
+
+/**
+ * A console refund of chosen lines (and the shipping, once): each line gives back its units' share
+ * of what was paid for it (the same rule as a return, services/returns.ts returnedAmount, from the
+ * same counters), so a line refunded here cannot be returned for money, nor the other way round.
+ * `expected` is the amount the console confirmed: if it no longer matches, nothing is refunded.
+ */
+export async function refundLines(
+  env: Env,
+  order: OrderRow,
+  input: {
+    lines: { product_id: number; quantity: number }[];
+    shipping: boolean;
+    restock: boolean;
+    expected?: number | null;
+  },
+  actor: OrderActor,
+  opts: { lang: Lang; reason: string | null },
+): Promise<RefundOutcome> {
+  const { lang } = opts;
+  requireAllowed(order, "refund", lang);
+  const { results: rows } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
+    .bind(order.id)
+    .all<OrderItemRow & { id: number; claimed_quantity: number; claimed_amount: number }>();
+  const nets = netsOfItems(rows, order.discount);
+  const errors: Record<string, string[]> = {};
+  const items: LineClaim["items"] = [];
+  input.lines.forEach((line, index) => {
+    if (line.quantity === 0) return;
+    const at = rows.findIndex((r) => r.product_id === line.product_id);
+    if (at < 0) {
+      errors[`lines.${index}.product_id`] = [say(lang, LINE_MESSAGES.notInOrder)];
+      return;
+    }
+    const row = rows[at];
+    const left = row.quantity - row.claimed_quantity;
+    if (line.quantity > left) {
+      errors[`lines.${index}.quantity`] = [say(lang, LINE_MESSAGES.tooMany, { count: left })];
+      return;
+    }
+    const amount = returnedAmount(nets[at], row.quantity, row.claimed_quantity, row.claimed_amount, line.quantity);
+    items.push({
+      id: row.id,
+      product_id: row.product_id,
+      quantity: line.quantity,
+      amount,
+      claimed_quantity: row.claimed_quantity,
+      net: nets[at],
+    });
+  });
+  if (input.shipping && order.shipping_refunded) errors.shipping = [say(lang, LINE_MESSAGES.shippingDone)];
+  if (Object.keys(errors).length) throw unprocessable(errors, Object.values(errors)[0][0]);
+  const shipping = input.shipping ? shippingRefundableOf(order) : 0;
+  const amount = items.reduce((sum, i) => sum + i.amount, 0) + shipping;
+  if (amount <= 0) {
+    const message = say(lang, LINE_MESSAGES.nothing);
+    throw unprocessable({ lines: [message] }, message);
+  }
+  if (input.expected != null && input.expected !== amount)
+    throw new BackendError(409, say(lang, LINE_MESSAGES.changed, { amount: (amount / 100).toFixed(2) }));
+  return refundOrder(env, order, amount, actor, {
+    lang,
+    reason: opts.reason,
+    claim: { items, shipping, restock: input.restock },
+  });
+}
+
 async function refundsOf(db: D1Database, orderId: number): Promise<ConsoleRefund[]> {
   const { results } = await db
     .prepare(
@@ -407,9 +576,16 @@ async function refundsOf(db: D1Database, orderId: number): Promise<ConsoleRefund
   return results;
 }
 
-const itemsWithNets = (rows: Omit<OrderItemRow, "order_id">[], discount: number, lang: Lang) => {
+type ClaimedItemRow = Omit<OrderItemRow, "order_id"> & { claimed_quantity: number; claimed_amount: number };
+
+const itemsWithNets = (rows: ClaimedItemRow[], discount: number, lang: Lang) => {
   const nets = netsOfItems(rows, discount);
-  return rows.map((i, index) => ({ ...i, net_total: nets[index], name: lang === "ar" ? i.name_ar : i.name_en }));
+  return rows.map(({ claimed_amount, ...i }, index) => ({
+    ...i,
+    net_total: nets[index],
+    name: lang === "ar" ? i.name_ar : i.name_en,
+    refund_amounts: lineRefundAmounts({ ...i, claimed_amount, net: nets[index] }),
+  }));
 };
 
 /** Street and building as support sees them: that there is one, not what it is. */
@@ -469,7 +645,10 @@ export async function consoleOrderDetail(
     masked: !open,
     guest: order.user_id === null,
     // Each line's net (what was paid for it) beside its list total: what a return of it refunds.
-    items: itemsWithNets(items.results as unknown as Omit<OrderItemRow, "order_id">[], order.discount, lang),
+    items: itemsWithNets(items.results as unknown as ClaimedItemRow[], order.discount, lang),
+    shipping_refundable: shippingRefundableOf(order),
+    documents: (await documentLinks(db, [order.id])).get(order.id)!,
+    notes: await notesOf(db, `order:${order.id}`),
     promo_code: order.promo_code,
     address: open
       ? address

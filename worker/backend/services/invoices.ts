@@ -224,6 +224,57 @@ const LINE_TEXT = {
   refund: { en: "Refund for order {number}", ar: "استرداد للطلب {number}" },
 };
 
+const RETURN_REASONS: Record<string, { en: string; ar: string }> = {
+  damaged: { en: "Damaged", ar: "تالف" },
+  wrong_item: { en: "Wrong item", ar: "منتج غير المطلوب" },
+  not_as_described: { en: "Not as described", ar: "غير مطابق للوصف" },
+  changed_mind: { en: "Changed mind", ar: "غيّر رأيه" },
+  other: { en: "Other", ar: "سبب آخر" },
+};
+
+/**
+ * What a credit note's refund gave back, line by line: the returned lines of a return (with the
+ * shopper's reasons), or the lines and shipping staff refunded from the console (with the reason
+ * they typed). `parts` is empty when they do not add up to the note's total: it then has one line.
+ */
+async function creditNoteParts(
+  db: D1Database,
+  doc: TaxDocumentRow,
+  lang: Lang,
+): Promise<{ parts: { name: string; quantity: number; total: number }[]; reason: string | null }> {
+  const [refund, lineRows] = await db.batch([
+    db.prepare("SELECT reason, return_id, shipping FROM refunds WHERE id = ?").bind(doc.refund_id),
+    db
+      .prepare(
+        `SELECT oi.name_en, oi.name_ar, x.quantity, x.amount, NULL AS reason FROM refund_items x
+           JOIN order_items oi ON oi.id = x.order_item_id WHERE x.refund_id = ?1
+         UNION ALL
+         SELECT oi.name_en, oi.name_ar, ri.quantity, ri.amount, ri.reason FROM return_items ri
+           JOIN order_items oi ON oi.id = ri.order_item_id
+           WHERE ri.return_id = (SELECT return_id FROM refunds WHERE id = ?1)`,
+      )
+      .bind(doc.refund_id),
+  ]);
+  const r = refund.results[0] as { reason: string | null; return_id: string | null; shipping: number } | undefined;
+  const rows = lineRows.results as {
+    name_en: string;
+    name_ar: string;
+    quantity: number;
+    amount: number;
+    reason: string | null;
+  }[];
+  const returnReasons = [...new Set(rows.map((l) => l.reason).filter((x): x is string => x !== null))]
+    .map((code) => say(lang, RETURN_REASONS[code] ?? { en: code, ar: code }))
+    .join(lang === "ar" ? "، " : ", ");
+  const reason = r?.reason ?? (returnReasons || null);
+  const parts = [
+    ...rows.map((l) => ({ name: lang === "ar" ? l.name_ar : l.name_en, quantity: l.quantity, total: l.amount })),
+    ...(r && r.shipping > 0 ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, total: r.shipping }] : []),
+  ];
+  const sum = parts.reduce((a, p) => a + p.total, 0);
+  return { parts: sum === doc.total ? parts : [], reason };
+}
+
 /** A document as the contract answers it, with its lines in `lang` and its QR payload. */
 export async function presentTaxDocument(
   env: Env,
@@ -235,6 +286,7 @@ export async function presentTaxDocument(
   const rate = vatRateOf(env, order);
   const excl = (incl: number) => Math.round(incl / (1 + rate));
   let lines: TaxDocumentLine[];
+  let reason: string | null = null;
   if (doc.kind === "invoice") {
     const { results: items } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
       .bind(order.id)
@@ -265,15 +317,24 @@ export async function presentTaxDocument(
       line_total: p.total,
     }));
   } else {
-    lines = [
-      {
-        name: say(lang, LINE_TEXT.refund, { number: order.number }),
-        quantity: 1,
-        unit_price: doc.total - doc.vat,
-        vat: doc.vat,
-        line_total: doc.total,
-      },
-    ];
+    const refunded = await creditNoteParts(env.DB, doc, lang);
+    reason = refunded.reason;
+    // The refund's own lines when they add up to it (a return's, or a console refund's of lines
+    // and shipping); otherwise (an amount alone, a return capped by what was left) one line.
+    const parts = refunded.parts.length
+      ? refunded.parts
+      : [{ name: say(lang, LINE_TEXT.refund, { number: order.number }), quantity: 1, total: doc.total }];
+    const vats = allocate(
+      doc.vat,
+      parts.map((p) => p.total),
+    );
+    lines = parts.map((p, i) => ({
+      name: p.name,
+      quantity: p.quantity,
+      unit_price: excl(Math.round(p.total / p.quantity)),
+      vat: vats[i],
+      line_total: p.total,
+    }));
   }
   const invoiceNumber =
     doc.kind === "credit_note"
@@ -293,6 +354,7 @@ export async function presentTaxDocument(
     seller,
     buyer: { name: address.name, city: address.city },
     lines,
+    reason,
     subtotal: doc.total - doc.vat,
     discount: doc.discount,
     shipping: doc.shipping,

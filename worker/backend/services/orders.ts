@@ -46,6 +46,8 @@ export interface OrderRow extends Totals {
   cancelled_at: string | null;
   /** Refunded so far (succeeded and pending refunds), in halalas. */
   refunded: number;
+  /** 1 once the shipping charge was refunded (migration 0032): it is refunded at most once. */
+  shipping_refunded: number;
   /** The VAT rate the order was charged at (migration 0020); null for orders placed before it. */
   vat_rate: number | null;
   created_at: string;

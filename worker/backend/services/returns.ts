@@ -114,6 +114,9 @@ interface ItemRow {
   unit_price: number;
   line_total: number;
   net_total: number | null;
+  /** Units claimed by returns not rejected and console refunds of lines (migration 0032), and what they give back. */
+  claimed_quantity: number;
+  claimed_amount: number;
 }
 
 interface ReturnRow {
@@ -147,7 +150,8 @@ async function readReturns(db: D1Database, orderIds: number[]) {
   const [items, returns, lines, refunds] = await db.batch([
     db
       .prepare(
-        `SELECT id, order_id, product_id, name_en, name_ar, quantity, unit_price, line_total, net_total
+        `SELECT id, order_id, product_id, name_en, name_ar, quantity, unit_price, line_total, net_total,
+           claimed_quantity, claimed_amount
          FROM order_items WHERE order_id IN (${marks}) ORDER BY id`,
       )
       .bind(...orderIds),
@@ -203,32 +207,6 @@ function presentReturn(r: ReturnRow, lines: ReturnItemRow[], lang: Lang): OrderR
   };
 }
 
-/** Per order item: how many its non-rejected returns already claim. */
-function claimedOf(returns: ReturnRow[], lines: ReturnItemRow[]): Map<string, number> {
-  const open = new Set(returns.filter((r) => r.status !== "rejected").map((r) => r.id));
-  const claimed = new Map<string, number>();
-  for (const l of lines) {
-    if (!open.has(l.return_id)) continue;
-    const order = returns.find((r) => r.id === l.return_id)!.order_id;
-    const key = `${order}:${l.product_id}`;
-    claimed.set(key, (claimed.get(key) ?? 0) + l.quantity);
-  }
-  return claimed;
-}
-
-/** Per order item: how much its non-rejected returns already give back. */
-function claimedAmountOf(returns: ReturnRow[], lines: ReturnItemRow[]): Map<string, number> {
-  const open = new Map(returns.filter((r) => r.status !== "rejected").map((r) => [r.id, r.order_id]));
-  const amounts = new Map<string, number>();
-  for (const l of lines) {
-    const order = open.get(l.return_id);
-    if (order === undefined) continue;
-    const key = `${order}:${l.product_id}`;
-    amounts.set(key, (amounts.get(key) ?? 0) + l.amount);
-  }
-  return amounts;
-}
-
 /**
  * What returning `count` units of a line gives back: the units' share of the line's `net`
  * (unitsNet, after the `before` units its other returns claim), never more than what those returns
@@ -242,16 +220,34 @@ export function returnedAmount(net: number, quantity: number, before: number, cl
 }
 
 /**
- * returnedAmount in SQL, for the INSERT of a return line: ?2 the units returned, ?5 the line's
- * net, `c.units` and `c.paid` what the order item's other non-rejected returns claim and give back.
+ * returnedAmount in SQL, for the INSERT of a return line or a console refund's line: `units` the
+ * units claimed now (a bound parameter), `net` the line's net, and the order item's counters
+ * (`oi.claimed_quantity`, `oi.claimed_amount`: what returns and refunds of its lines already claim).
  */
-const RETURN_LINE_AMOUNT = (() => {
+export const lineAmountSql = (units: string, net: string) => {
   // Bound numbers are cast, so the division is the integer one unitsNet does.
-  const net = "CAST(?5 AS INTEGER)";
-  const units = "CAST(?2 AS INTEGER)";
-  return `(CASE WHEN c.units + ${units} >= oi.quantity THEN MAX(0, ${net} - c.paid)
-    ELSE MAX(0, MIN(${net} * (c.units + ${units}) / oi.quantity - ${net} * c.units / oi.quantity, ${net} - c.paid)) END)`;
-})();
+  const n = `CAST(${net} AS INTEGER)`;
+  const u = `CAST(${units} AS INTEGER)`;
+  return `(CASE WHEN oi.claimed_quantity + ${u} >= oi.quantity THEN MAX(0, ${n} - oi.claimed_amount)
+    ELSE MAX(0, MIN(${n} * (oi.claimed_quantity + ${u}) / oi.quantity - ${n} * oi.claimed_quantity / oi.quantity, ${n} - oi.claimed_amount)) END)`;
+};
+
+/**
+ * The statement that adds what the lines of a return or a refund claim to their order items'
+ * counters; their CHECK (claimed_quantity <= quantity) aborts the batch if that is more than was bought.
+ */
+export function claimLinesStatement(db: D1Database, table: "return_items" | "refund_items", key: string, sign: 1 | -1) {
+  const column = table === "return_items" ? "return_id" : "refund_id";
+  const sum = (what: string) =>
+    `(SELECT COALESCE(SUM(${what}), 0) FROM ${table} x WHERE x.${column} = ?1 AND x.order_item_id = order_items.id)`;
+  return db
+    .prepare(
+      `UPDATE order_items SET claimed_quantity = claimed_quantity + ?2 * ${sum("quantity")},
+         claimed_amount = MAX(0, claimed_amount + ?2 * ${sum("amount")})
+       WHERE id IN (SELECT order_item_id FROM ${table} WHERE ${column} = ?1)`,
+    )
+    .bind(key, sign);
+}
 
 /** What the order page offers each order's owner: presentOrders (services/orders.ts) adds it. */
 export async function selfServiceOf(
@@ -268,11 +264,10 @@ export async function selfServiceOf(
     db,
     orders.map((o) => o.id),
   );
-  const claimed = claimedOf(returns, lines);
   for (const order of orders) {
     const returnable: Record<number, number> = {};
     for (const i of items.filter((i) => i.order_id === order.id))
-      returnable[i.product_id] = Math.max(0, i.quantity - (claimed.get(`${order.id}:${i.product_id}`) ?? 0));
+      returnable[i.product_id] = Math.max(0, i.quantity - i.claimed_quantity);
     const until = order.status === "delivered" ? returnableUntil(order, windowDays) : null;
     found.set(order.id, {
       can_cancel: CANCELLABLE.includes(order.status),
@@ -325,10 +320,8 @@ export async function requestReturn(
     throw new BackendError(409, say(lang, MESSAGES.windowClosed, { date: formatDay(until, lang) }));
   if (isFullyRefunded(order)) throw new BackendError(409, say(lang, MESSAGES.nothingLeft));
 
-  const { items, returns, lines } = await readReturns(db, [order.id]);
+  const { items } = await readReturns(db, [order.id]);
   const nets = new Map(netsOfItems(items, order.discount).map((net, i) => [items[i].id, net]));
-  const claimed = claimedOf(returns, lines);
-  const claimedAmount = claimedAmountOf(returns, lines);
   const errors: Record<string, string[]> = {};
   const chosen: { item: ItemRow; quantity: number; reason: ReturnReason; note: string | null; amount: number }[] = [];
   input.items.forEach((line, index) => {
@@ -338,19 +331,13 @@ export async function requestReturn(
       errors[`items.${index}.product_id`] = [say(lang, MESSAGES.notInOrder)];
       return;
     }
-    const before = claimed.get(`${order.id}:${item.product_id}`) ?? 0;
+    const before = item.claimed_quantity;
     const left = item.quantity - before;
     if (line.quantity > left) {
       errors[`items.${index}.quantity`] = [say(lang, MESSAGES.tooMany, { count: Math.max(0, left) })];
       return;
     }
-    const amount = returnedAmount(
-      nets.get(item.id)!,
-      item.quantity,
-      before,
-      claimedAmount.get(`${order.id}:${item.product_id}`) ?? 0,
-      line.quantity,
-    );
+    const amount = returnedAmount(nets.get(item.id)!, item.quantity, before, item.claimed_amount, line.quantity);
     chosen.push({ item, quantity: line.quantity, reason: line.reason!, note: line.note, amount });
   });
   if (Object.keys(errors).length) throw unprocessable(errors, Object.values(errors)[0][0]);
@@ -358,27 +345,25 @@ export async function requestReturn(
   const id = newReturnId();
   const amount = chosen.reduce((sum, c) => sum + c.amount, 0);
   if (amount <= 0) throw new BackendError(409, say(lang, MESSAGES.nothingPaid));
-  // Each line's amount is worked out again inside the batch from the returns committed by then
-  // (RETURN_LINE_AMOUNT), so two requests racing cannot together refund more than the line's net;
-  // the return's amount is then the sum of its lines.
+  // Each line's amount is worked out again inside the batch from the claims committed by then
+  // (lineAmountSql), so two requests racing (or a return and a console refund of the same line)
+  // cannot together refund more than the line's net; the return's amount is then the sum of its
+  // lines, and the lines' claims are added to the order items' counters.
   const statements = [
     db.prepare("INSERT INTO returns (id, order_id, amount) VALUES (?, ?, ?)").bind(id, order.id, amount),
     ...chosen.map((c) =>
       db
         .prepare(
           `INSERT INTO return_items (return_id, order_item_id, product_id, quantity, reason, note, amount, within)
-           SELECT ?1, oi.id, oi.product_id, ?2, ?3, ?4, ${RETURN_LINE_AMOUNT}, oi.quantity - c.units >= ?2
-           FROM order_items oi,
-             (SELECT COALESCE(SUM(ri.quantity), 0) AS units, COALESCE(SUM(ri.amount), 0) AS paid
-              FROM return_items ri JOIN returns r ON r.id = ri.return_id
-              WHERE ri.order_item_id = ?6 AND r.status <> 'rejected' AND r.id <> ?1) c
-           WHERE oi.id = ?6`,
+           SELECT ?1, oi.id, oi.product_id, ?2, ?3, ?4, ${lineAmountSql("?2", "?5")}, oi.quantity - oi.claimed_quantity >= ?2
+           FROM order_items oi WHERE oi.id = ?6`,
         )
         .bind(id, c.quantity, c.reason, c.note, nets.get(c.item.id)!, c.item.id),
     ),
     db
       .prepare("UPDATE returns SET amount = (SELECT SUM(amount) FROM return_items WHERE return_id = ?1) WHERE id = ?1")
       .bind(id),
+    claimLinesStatement(db, "return_items", id, 1),
     orderEventStatement(db, { id: order.id }, "return_requested", { return_id: id, amount }, "shopper"),
     ...notifyStatements(db, { id: order.id }, "return_requested", { ref: id, detail: { return_id: id } }),
     staffAlertStatement(db, { id: order.id }, "staff_return", id),
@@ -485,6 +470,8 @@ export async function actOnReturn(
           )
           .bind(status, staff.user_id, note, returnId),
         guard(`return_${status}`, note ? { note } : {}),
+        // A rejected return gives its lines back: they may be returned or refunded again.
+        ...(status === "rejected" ? [claimLinesStatement(db, "return_items", returnId, -1)] : []),
         audit({ status, decision_note: note }),
         // The shopper learns the decision: where to send the items, or why not.
         ...notifyStatements(db, { id: order.id }, `return_${status}`, {

@@ -5,7 +5,9 @@ import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
 import { validate } from "../../../lib/validate";
 import { listQuerySchema } from "../../services/console-list";
-import { customerDetail, listCustomers } from "../../services/console-customers";
+import { customerDetail, customerSubject, listCustomers } from "../../services/console-customers";
+import { addNote } from "../../services/staff-notes";
+import { staffNoteInput } from "../../../../contract/console-orders";
 import { currentStaff, staffOnly } from "../../services/staff";
 
 /**
@@ -30,8 +32,17 @@ customersRoutes.get(
   },
 );
 
-customersRoutes.get("/:id", async (c) => {
-  const raw = c.req.param("id");
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw notFound();
-  return ok(c, await customerDetail(c.env.DB, currentStaff(c), Number(raw)));
-});
+customersRoutes.get("/:id", async (c) => ok(c, await customerDetail(c.env.DB, currentStaff(c), c.req.param("id"))));
+
+/** POST /admin/customers/{id}/notes {body}: an internal note; every staff role may add one (services/staff-notes.ts). */
+customersRoutes.post(
+  "/:id/notes",
+  validate("json", (m) => staffNoteInput(m)),
+  async (c) => {
+    const id = c.req.param("id");
+    const subject = await customerSubject(c.env.DB, id);
+    if (!subject) throw notFound();
+    await addNote(c.env.DB, currentStaff(c), subject, c.req.valid("json").body, { entity: "customer", id });
+    return ok(c, await customerDetail(c.env.DB, currentStaff(c), id));
+  },
+);

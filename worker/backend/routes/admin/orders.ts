@@ -7,6 +7,7 @@ import {
   cancelInput,
   refundInput,
   shipInput,
+  staffNoteInput,
 } from "../../../../contract/console-orders";
 import type { InputMessages } from "../../../../contract/inputs";
 import type { BackendEnv } from "../../env";
@@ -21,6 +22,7 @@ import {
   findConsoleOrder,
   listConsoleOrders,
   processOrder,
+  refundLines,
   refundOrder,
   shipOrder,
 } from "../../services/fulfilment";
@@ -28,6 +30,9 @@ import { refundLatePayment } from "../../services/late-payments";
 import type { OrderActor, OrderRow } from "../../services/orders";
 import { flushNotifications, resendStatement } from "../../services/notifications";
 import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
+import { addNote } from "../../services/staff-notes";
+import { findTaxDocument, presentTaxDocument } from "../../services/invoices";
+import { packingSlipOf } from "../../services/packing-slips";
 
 const MESSAGE_NOT_DEAD = {
   en: "This message is not waiting to be sent again.",
@@ -159,16 +164,26 @@ ordersRoutes.post("/:number/messages/:id/resend", staffOnly("manager"), async (c
   return answer(c, order);
 });
 
-/** POST /admin/orders/{number}/refund {amount, reason?}: a full or partial refund through the provider. */
+/**
+ * POST /admin/orders/{number}/refund {lines?, shipping?, restock?, amount?, reason?}: a refund of
+ * chosen lines and/or the shipping (priced by the server), or of an amount alone, through the provider.
+ */
 ordersRoutes.post(
   "/:number/refund",
   staffOnly("manager"),
   validate("json", (m) => refundInput(m)),
   async (c) => {
     const lang = c.get("lang");
-    const { amount, reason } = c.req.valid("json");
+    const { amount, reason, lines, shipping, restock } = c.req.valid("json");
     const order = await orderOf(c);
-    const outcome = await refundOrder(c.env, order, amount, staffActor(c), { lang, reason });
+    // Lines or shipping chosen: the server prices them (`amount` is what the console confirmed).
+    const outcome =
+      shipping || lines.some((l) => l.quantity > 0)
+        ? await refundLines(c.env, order, { lines, shipping, restock, expected: amount }, staffActor(c), {
+            lang,
+            reason,
+          })
+        : await refundOrder(c.env, order, amount!, staffActor(c), { lang, reason });
     if (!outcome.succeeded) {
       const message = outcome.message ?? "";
       return c.json({ message, errors: { amount: [message] } }, 422);
@@ -188,4 +203,47 @@ ordersRoutes.post("/:number/late-payments/:payment/refund", staffOnly("manager")
   const outcome = await refundLatePayment(c.env, c.req.param("payment") ?? "", staffActor(c), lang, order.id);
   if (!outcome.succeeded) return c.json({ message: outcome.message ?? "" }, 502);
   return answer(c, order, null);
+});
+
+/** POST /admin/orders/{number}/notes {body}: an internal note; every staff role may add one (services/staff-notes.ts). */
+ordersRoutes.post(
+  "/:number/notes",
+  validate("json", (m) => staffNoteInput(m)),
+  async (c) => {
+    const order = await orderOf(c);
+    await addNote(c.env.DB, currentStaff(c), `order:${order.id}`, c.req.valid("json").body, {
+      entity: "order",
+      id: order.number,
+    });
+    return answer(c, order);
+  },
+);
+
+/**
+ * GET /admin/orders/{number}/invoice and /credit-notes/{id}: the documents the shopper gets, for
+ * staff to view and print (every role: they carry the buyer's name and city, as the order page does).
+ */
+ordersRoutes.get("/:number/invoice", async (c) => {
+  const order = await orderOf(c);
+  const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
+  if (!doc)
+    throw notFound(say(c.get("lang"), { en: "This order has no invoice yet.", ar: "لا توجد فاتورة لهذا الطلب بعد." }));
+  return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
+});
+
+ordersRoutes.get("/:number/credit-notes/:id", async (c) => {
+  const order = await orderOf(c);
+  const id = Number(c.req.param("id"));
+  const doc =
+    Number.isSafeInteger(id) && id > 0 ? await findTaxDocument(c.env, order, { kind: "credit_note", id }) : null;
+  if (!doc) throw notFound(say(c.get("lang"), { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
+  return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
+});
+
+/**
+ * GET /admin/orders/{number}/packing-slip: what goes in the parcel. Managers and owners only: it
+ * carries the whole delivery address and phone, which support sees masked.
+ */
+ordersRoutes.get("/:number/packing-slip", staffOnly("manager"), async (c) => {
+  return ok(c, await packingSlipOf(c.env.DB, await orderOf(c), c.get("lang")));
 });

@@ -1,0 +1,175 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { say } from "../support/messages.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { seriousViolations } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
+
+/**
+ * Documents, per-line refunds and notes in the console, in Chromium and both languages: a manager
+ * refunds one unit of a line and puts it back in stock (the stock shows it), opens the packing
+ * slip and prints it on one A4 page, and adds an internal note to the order.
+ */
+const base = builtWorker().url;
+let browser: Browser;
+let accounts: Record<string, string>;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`docs-${l}-manager`, "manager"] as const, [`docs-${l}-slip`, "manager"] as const]),
+    ),
+  );
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
+
+/** A guest's paid order of two units of one product, through the real cart, checkout and sandbox card page. */
+async function paidGuestOrder(locale: string) {
+  const ip = { "cf-connecting-ip": visitorIp() };
+  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
+    guestId: string;
+  };
+  const guest = { ...ip, "guest-id": guestId, "content-language": locale };
+  const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
+    id: number;
+    stock: number;
+  }[];
+  const product = list.filter((p) => p.stock >= 6).at(locale === "ar" ? -2 : 1)!;
+  await api("/backend/cart/add-product", guest, { product_id: product.id, quantity: 2 });
+  const order = (
+    await api("/backend/checkout", guest, {
+      idempotency_key: crypto.randomUUID(),
+      email: `docs-buyer-${locale}-${Date.now()}@example.com`,
+      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      shipping_method: "standard",
+      payment_method: "card",
+    })
+  ).data;
+  const started = (
+    await api(`/backend/payments/${order.number}/start`, guest, { return_url: `/${locale}/payment-status` })
+  ).data;
+  const paid = await fetch(`${base}${started.redirect_url}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...ip },
+    body: new URLSearchParams({
+      card_number: "4242 4242 4242 4242",
+      expiry: "12/39",
+      cvc: "123",
+      name: "Noura Buyer",
+      action: "pay",
+    }).toString(),
+    redirect: "manual",
+  });
+  expect(paid.status).toBe(303);
+  return { number: String(order.number), productId: product.id };
+}
+
+/** The product's stock as the console's API reads it, with the page's staff session. */
+const stockOf = (page: Page, id: number) =>
+  page.evaluate(async (productId) => {
+    const res = await fetch(`/backend/admin/products/${productId}`, {
+      headers: { accept: "application/json", authorization: `Bearer ${sessionStorage.getItem("token") ?? ""}` },
+    });
+    return ((await res.json()) as { data: { stock: number } }).data.stock;
+  }, id);
+
+async function toastSays(page: Page, text: string) {
+  await expect
+    .poll(() => page.locator("[data-sonner-toast]").allTextContents())
+    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
+}
+
+/** Prints the page to A4 and expects exactly one page (as test/e2e/invoice.e2e.ts does for tax documents). */
+async function printsOnOnePage(page: Page, path: string) {
+  await page.emulateMedia({ media: "print" });
+  const pdf = await page.pdf({ format: "A4", printBackground: true });
+  writeFileSync(path, pdf);
+  expect(pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g)?.length).toBe(1);
+  await page.emulateMedia({ media: "screen" });
+}
+
+for (const locale of LOCALES) {
+  const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
+  describe(`documents, line refunds and notes in the console (${locale})`, () => {
+    // One order for both steps (the second makes its own if the first did not get that far).
+    let order: Awaited<ReturnType<typeof paidGuestOrder>> | undefined;
+
+    it("a manager refunds one unit of a line, puts it back in stock and sees the stock back", async () => {
+      order = await paidGuestOrder(locale);
+      const { page } = await newPage(browser);
+      await openConsole(page, base, locale, accounts[`docs-${locale}-manager`]);
+      const stockBefore = await stockOf(page, order.productId);
+
+      await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(page, ".console-actions button");
+
+      // Refund one of the two units, back in stock: the dialog shows the exact amount it will pay.
+      await page
+        .locator(".console-actions")
+        .getByRole("button", { name: t("console.orders.actions.refund") })
+        .click();
+      const dialog = page.locator("dialog[open]");
+      await dialog.locator(`#refund-units-${order.productId}`).fill("1");
+      await dialog.getByLabel(t("console.refundLines.restock")).check();
+      await expect.poll(() => dialog.locator("[data-refund-total]").count()).toBe(1);
+      const total = (await dialog.locator("[data-refund-total]").textContent()) ?? "";
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-${locale}.png`);
+      await dialog.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(2);
+      const confirm = page.locator("dialog[open]").last();
+      // The confirmation names the same amount, the line and the restock.
+      const amount = total.split(/:\s*/).at(-1)!.trim();
+      expect(await confirm.textContent()).toContain(amount);
+      expect(await confirm.textContent()).toContain(t("console.refundLines.restockYes"));
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-confirm-${locale}.png`);
+      await confirm.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
+      await toastSays(page, t("console.orders.refundDone"));
+      await expect.poll(() => stockOf(page, order!.productId)).toBe(stockBefore + 1);
+      // The refund's credit note is linked from the order, with the invoice and the packing slip.
+      await expect.poll(() => page.locator("[data-order-documents]").getByRole("link").count()).toBe(3);
+    });
+
+    it("a manager prints the packing slip on one A4 page and adds an internal note to the order", async () => {
+      order ??= await paidGuestOrder(locale);
+      const { page } = await newPage(browser);
+      await openConsole(page, base, locale, accounts[`docs-${locale}-slip`]);
+      await page.goto(`${base}/${locale}/admin/orders/${order.number}/packing-slip`);
+      await hydrated(page, "[data-packing-slip] button");
+      const slip = page.locator("[data-packing-slip]");
+      expect(await slip.textContent()).toContain(order.number);
+      expect(await slip.textContent()).toContain("Tahlia");
+      // No prices on a packing slip.
+      expect(await slip.textContent()).not.toMatch(/SAR|ر\.س/);
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-packing-slip-${locale}.png`);
+      await printsOnOnePage(page, `${SCREENSHOTS}/packing-slip-${locale}.pdf`);
+
+      await page.getByRole("link", { name: t("invoice.backToOrder") }).click();
+      await page.waitForURL(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(page, "[data-staff-notes] button");
+      const notes = page.locator("[data-staff-notes]");
+      await notes
+        .getByLabel(t("console.staffNotes.label"))
+        .fill(locale === "ar" ? "اتصلت العميلة: تسليم مساءً" : "Customer called: deliver in the evening");
+      await notes.getByRole("button", { name: t("console.staffNotes.add") }).click();
+      await toastSays(page, t("console.staffNotes.added"));
+      await expect.poll(() => notes.locator("li").count()).toBe(1);
+      expect(await notes.locator("li").textContent()).toContain(accounts[`docs-${locale}-slip`]);
+      await noSeriousViolations(page);
+    });
+  });
+}
+
+async function noSeriousViolations(page: Page) {
+  expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
+}
