@@ -21,6 +21,8 @@ export function inputMessages(t: Translate, labels: Partial<Record<InputField, s
     email: m.email,
     phone: m.phone,
     postal_code: t("address.postalCodeInvalid"),
+    barcode: t("console.productForm.barcodeInvalid"),
+    weight_grams: t("console.productForm.weightInvalid"),
   };
   return {
     required: (field) => m.required(label(field)),
