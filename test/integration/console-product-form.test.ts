@@ -143,9 +143,9 @@ describe("SEO, weight and barcode", () => {
       await productInput({ barcode: "4006381333932", weight_grams: "1.5", seo_title_ar: "ع".repeat(71) }),
     );
     expect(refused.status).toBe(422);
-    expect(Object.keys(refused.body.errors).sort()).toEqual(["barcode", "seo_title_ar", "weight_grams"]);
-    expect(refused.body.errors.barcode[0]).toMatch(/رقم تحقق/);
-    expect(refused.body.errors.weight_grams[0]).toMatch(/بالغرامات/);
+    expect(Object.keys(refused.body.errors!).sort()).toEqual(["barcode", "seo_title_ar", "weight_grams"]);
+    expect(refused.body.errors!.barcode[0]).toMatch(/رقم تحقق/);
+    expect(refused.body.errors!.weight_grams[0]).toMatch(/بالغرامات/);
     // Spaces and hyphens as printed under the bars are read away; UPC-A and EAN-8 are GTINs too.
     expect(validGtin("036000291452")).toBe(true);
     expect(validGtin("96385074")).toBe(true);
@@ -217,7 +217,7 @@ describe("the slug from the name", () => {
     const first = await create(manager);
     const taken = await call(manager, "POST", "/admin/products", await productInput({ slug: first.slug }));
     expect(taken.status).toBe(422);
-    expect(taken.body.errors.slug).toEqual([
+    expect(taken.body.errors!.slug).toEqual([
       `المعرّف «${first.slug}» مستخدم لمنتج آخر: اختر معرّفًا غيره، مثل «${first.slug}-2».`,
     ]);
   });
@@ -291,15 +291,15 @@ describe("bulk edit of price and stock", () => {
       stock: { mode: "adjust", delta: -3 },
     });
     expect(low.status).toBe(422);
-    expect(low.body.errors.stock[0]).toContain(b.sku);
-    expect(low.body.errors.stock[0]).not.toContain(a.sku);
+    expect(low.body.errors!.stock[0]).toContain(b.sku);
+    expect(low.body.errors!.stock[0]).not.toContain(a.sku);
     expect(await row(a.id)).toEqual({ price: 10000, stock: 10 });
     const over = await call(manager, "POST", "/admin/products/bulk", {
       ids: [a.id, c.id],
       price: { mode: "percent", percent: 10 },
     });
     expect(over.status).toBe(422);
-    expect(over.body.errors.price[0]).toContain(c.sku);
+    expect(over.body.errors!.price[0]).toContain(c.sku);
     expect(await row(a.id)).toEqual({ price: 10000, stock: 10 });
     expect((await audit(a.id)).map((l) => l.action)).toEqual(["product.create"]);
   });

@@ -1,4 +1,5 @@
 import { getValue, setValue, useForm } from "@modular-forms/react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { lazy, Suspense, useMemo, useState, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { Link } from "../../lib/link";
@@ -341,26 +342,18 @@ export function ProductForm({
 
   const weight = (
     <Field name="weight_grams" validate={[rules.weight_grams]}>
-      {(f, props) => {
-        const value = f.value.value ?? "";
-        const grams = /^\d{1,9}$/.test(value) ? Number(value) : null;
-        return (
-          <TextField
-            form={form}
-            field={f}
-            props={props}
-            label={labels.weight_grams}
-            dir="ltr"
-            inputMode="numeric"
-            readOnly={!canWrite}
-            hint={
-              grams !== null && grams > 0
-                ? `${t("console.productForm.weightHint")} ${t("console.productForm.weightIs", { weight: formatWeight(grams, locale) })}`
-                : t("console.productForm.weightHint")
-            }
-          />
-        );
-      }}
+      {(f, props) => (
+        <TextField
+          form={form}
+          field={f}
+          props={props}
+          label={labels.weight_grams}
+          dir="ltr"
+          inputMode="numeric"
+          readOnly={!canWrite}
+          hint={<WeightHint value={f.value} />}
+        />
+      )}
     </Field>
   );
 
@@ -587,6 +580,21 @@ export function ProductForm({
           </ConfirmDialog>
         </Suspense>
       ) : null}
+    </>
+  );
+}
+
+/** The weight hint, with the typed grams read back in kilograms as they change. */
+function WeightHint({ value }: { value: { value: string | undefined } }) {
+  useSignals();
+  const t = useT();
+  const locale = useLocale();
+  const typed = value.value ?? "";
+  const grams = /^\d{1,9}$/.test(typed) ? Number(typed) : 0;
+  return (
+    <>
+      {t("console.productForm.weightHint")}
+      {grams > 0 ? ` ${t("console.productForm.weightIs", { weight: formatWeight(grams, locale) })}` : null}
     </>
   );
 }

@@ -63,7 +63,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   };
 
   const select: Column<ConsoleProductRow> = {
-    label: t("console.bulkEdit.title"),
+    label: t("console.bulkEdit.column"),
     cell: (r) => (
       <input
         type="checkbox"

@@ -106,7 +106,8 @@ export function forgetSearchSynonyms(): void {
 }
 
 /** Localized column names come only from this switch, never from input. */
-const col = (base: "name" | "description" | "specs" | "seo_title" | "seo_description", lang: Lang) => `${base}_${lang === "ar" ? "ar" : "en"}`;
+const col = (base: "name" | "description" | "specs" | "seo_title" | "seo_description", lang: Lang) =>
+  `${base}_${lang === "ar" ? "ar" : "en"}`;
 
 interface SummaryRow {
   id: number;
