@@ -38,6 +38,11 @@ export interface ProductSummary {
 export interface ProductDetails extends ProductSummary {
   description: string;
   specifications: { label: string; value: string }[];
+  /** The page's own title and description for search engines, when the shop set them (else absent or null). */
+  seo_title?: string | null;
+  seo_description?: string | null;
+  /** The shipping weight in grams, when known. */
+  weight_grams?: number | null;
   related: ProductSummary[];
   breadcrumbs: { slug: string; name: string }[];
 }

@@ -19,6 +19,11 @@ export const PRODUCT_LIMITS = {
   stock: 1_000_000,
   maxPerOrder: 99,
   lowStock: 100_000,
+  /** Search engines show about this much of a title and of a description. */
+  seoTitle: 70,
+  seoDescription: 160,
+  /** Grams: a tonne. */
+  weight: 1_000_000,
 } as const;
 
 /** Uploaded images: at most this many bytes, of these types (recognised by their first bytes). */
@@ -63,6 +68,12 @@ export const PRODUCT_CSV_COLUMNS = [
   "is_featured",
   "is_new",
   "active",
+  "seo_title_en",
+  "seo_title_ar",
+  "seo_description_en",
+  "seo_description_ar",
+  "weight_grams",
+  "barcode",
 ] as const;
 export type ProductCsvColumn = (typeof PRODUCT_CSV_COLUMNS)[number];
 /** Older names a file may still use for a column: files written with ids keep importing. */
@@ -119,8 +130,22 @@ export interface ConsoleProduct {
   is_featured: boolean;
   is_new: boolean;
   active: boolean;
+  /** What search engines show for the product page, per language; null: its name and description. */
+  seo_title_en: string | null;
+  seo_title_ar: string | null;
+  seo_description_en: string | null;
+  seo_description_ar: string | null;
+  /** Shipping weight in whole grams (the form takes grams and shows kilograms). */
+  weight_grams: number | null;
+  /** A GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14), its check digit verified. */
+  barcode: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** POST /admin/products/bulk: one price change and/or one stock change for the chosen products. */
+export interface BulkEditResult {
+  updated: number;
 }
 
 /** What the product form's selects offer. */

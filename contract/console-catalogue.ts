@@ -4,7 +4,7 @@
 
 import * as v from "valibot";
 import { PRODUCT_LIMITS, type Spec } from "./console-catalogue-shapes";
-import type { InputMessages } from "./inputs";
+import { latinDigits, type InputMessages } from "./inputs";
 import { numberField, optionalNumberField } from "./number-schemas";
 
 export * from "./console-catalogue-shapes";
@@ -121,6 +121,36 @@ function images(m: M) {
 }
 
 export const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * A GTIN as printed under a barcode: EAN-8, UPC-A (12), EAN-13 or GTIN-14 digits whose last digit
+ * is the GS1 check digit of the others (weights 3 and 1 from the right). A shop's own codes that
+ * are not GTINs belong in the SKU.
+ */
+export function validGtin(code: string): boolean {
+  if (!/^(\d{8}|\d{12,14})$/.test(code)) return false;
+  const digits = [...code].map(Number);
+  const check = digits.pop()!;
+  const sum = digits.reverse().reduce((acc, d, i) => acc + d * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check;
+}
+
+/**
+ * A field added after the first products: left out (an older CSV file, an older client) it keeps
+ * what the product has (undefined); empty clears it (null).
+ */
+function kept<T>(inner: v.GenericSchema<string, T>, m: M, field: Parameters<M["required"]>[0]) {
+  return v.optional(
+    v.pipe(
+      v.nullable(v.union([v.pipe(v.string(), v.trim(), v.literal("")), inner], m.invalid(field))),
+      v.transform((x): T | null => (x === "" || x === null ? null : (x as T))),
+    ),
+  );
+}
+
+function seoText(m: M, field: Parameters<M["required"]>[0], max: number) {
+  return kept(v.pipe(v.string(m.invalid(field)), v.trim(), v.maxLength(max, m.maxLength(field, max))), m, field);
+}
 export const SKU = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
@@ -150,6 +180,39 @@ export function productFields(m: M) {
     is_featured: flag(m, "is_featured", false),
     is_new: flag(m, "is_new", false),
     active: flag(m, "active", true),
+    seo_title_en: seoText(m, "seo_title_en", PRODUCT_LIMITS.seoTitle),
+    seo_title_ar: seoText(m, "seo_title_ar", PRODUCT_LIMITS.seoTitle),
+    seo_description_en: seoText(m, "seo_description_en", PRODUCT_LIMITS.seoDescription),
+    seo_description_ar: seoText(m, "seo_description_ar", PRODUCT_LIMITS.seoDescription),
+    // Whole grams, Arabic-Indic digits read as digits; a JSON number is taken as it is.
+    weight_grams: v.optional(
+      v.pipe(
+        v.nullable(
+          v.union([v.number(), v.pipe(v.string(), v.trim(), v.transform(latinDigits))], m.invalid("weight_grams")),
+        ),
+        v.transform((x) =>
+          x === "" || x === null ? null : typeof x === "number" ? x : /^\d{1,9}$/.test(x) ? Number(x) : NaN,
+        ),
+        v.nullable(
+          v.pipe(
+            v.number(m.invalid("weight_grams")),
+            v.integer(m.invalid("weight_grams")),
+            v.minValue(0, m.invalid("weight_grams")),
+            v.maxValue(PRODUCT_LIMITS.weight, m.invalid("weight_grams")),
+          ),
+        ),
+      ),
+    ),
+    barcode: kept(
+      v.pipe(
+        v.string(m.invalid("barcode")),
+        v.trim(),
+        v.transform((s) => latinDigits(s).replace(/[\s-]/g, "")),
+        v.check(validGtin, m.invalid("barcode")),
+      ),
+      m,
+      "barcode",
+    ),
   };
 }
 
@@ -165,3 +228,76 @@ export function productInput(m: M) {
 }
 
 export type ProductInput = v.InferOutput<ReturnType<typeof productInput>>;
+
+/** At most this many products change in one bulk edit (one D1 batch of a few statements each). */
+export const BULK_MAX = 200;
+
+/**
+ * A bulk edit of the chosen products: a price (set in halalas, or moved by a percentage, rounded
+ * to the halala) and/or a stock change (set to a count, or moved by a delta). All or nothing.
+ */
+export function bulkEditInput(m: M) {
+  return v.pipe(
+    v.object({
+      ids: v.pipe(
+        v.array(
+          v.pipe(
+            v.number(m.invalid("product_ids")),
+            v.integer(m.invalid("product_ids")),
+            v.minValue(1, m.invalid("product_ids")),
+          ),
+        ),
+        v.minLength(1, m.required("product_ids")),
+        v.maxLength(BULK_MAX, m.invalid("product_ids")),
+        v.check((ids) => new Set(ids).size === ids.length, m.invalid("product_ids")),
+      ),
+      price: v.optional(
+        v.nullable(
+          v.variant(
+            "mode",
+            [
+              v.object({ mode: v.literal("set"), amount: numberField(m, "price", money(0, PRODUCT_LIMITS.price)) }),
+              v.object({
+                mode: v.literal("percent"),
+                // −99 % to +1000 %, to a hundredth of a percent; zero changes nothing, so it is refused.
+                percent: v.pipe(
+                  v.number(m.invalid("percent")),
+                  v.minValue(-99, m.invalid("percent")),
+                  v.maxValue(1000, m.invalid("percent")),
+                  v.check((n) => n !== 0 && Math.abs(n * 100 - Math.round(n * 100)) < 1e-9, m.invalid("percent")),
+                ),
+              }),
+            ],
+            m.invalid("price"),
+          ),
+        ),
+        null,
+      ),
+      stock: v.optional(
+        v.nullable(
+          v.variant(
+            "mode",
+            [
+              v.object({ mode: v.literal("set"), value: numberField(m, "stock", count(0, PRODUCT_LIMITS.stock)) }),
+              v.object({
+                mode: v.literal("adjust"),
+                delta: v.pipe(
+                  numberField(m, "delta", count(-PRODUCT_LIMITS.stock, PRODUCT_LIMITS.stock)),
+                  v.check((n) => n !== 0, m.invalid("delta")),
+                ),
+              }),
+            ],
+            m.invalid("stock"),
+          ),
+        ),
+        null,
+      ),
+    }),
+    v.forward(
+      v.check((b) => b.price !== null || b.stock !== null, m.required("price")),
+      ["price"],
+    ),
+  );
+}
+
+export type BulkEditInput = v.InferOutput<ReturnType<typeof bulkEditInput>>;

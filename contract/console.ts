@@ -145,5 +145,13 @@ export const CONSOLE_FIELDS = [
   "payment_status",
   "counted",
   "items",
+  "seo_title_en",
+  "seo_title_ar",
+  "seo_description_en",
+  "seo_description_ar",
+  "weight_grams",
+  "barcode",
+  "product_ids",
+  "percent",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

@@ -23,6 +23,8 @@ export function inputMessages(t: Translate, labels: Partial<Record<InputField, s
     phone: m.phone,
     postal_code: t("address.postalCodeInvalid"),
     compare_at_price: t("numbers.compareAbovePrice"),
+    barcode: t("console.productForm.barcodeInvalid"),
+    weight_grams: t("console.productForm.weightInvalid"),
   };
   return {
     required: (field) => m.required(label(field)),

@@ -33,6 +33,8 @@ export interface PageMetaOptions {
   /** Key under `pages.` in the locale files, for the default title and description. */
   page: string;
   title?: string;
+  /** The whole <title> as the shop wrote it (a product's SEO title): the shop's name is not added. */
+  fullTitle?: boolean;
   description?: string;
   noindex?: boolean;
   /** Query parameters that make a distinct page (kept in canonical and alternates), such as `page`. */
@@ -61,7 +63,7 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
   const qs = kept.size ? `?${kept}` : "";
   const url = (l: Locale) => `${origin}/${l}${rest}${qs}`;
   const descriptors: MetaDescriptor[] = [
-    { title: `${title} | ${appName}` },
+    { title: opts.fullTitle ? title : `${title} | ${appName}` },
     { name: "description", content: description },
     { property: "og:title", content: title },
     { property: "og:description", content: description },

@@ -16,6 +16,7 @@ import { cardsOf, maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
+import { withWeight } from "../lib/weight";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
@@ -29,7 +30,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const { data } = await getProduct(api, params.slug);
     const [product] = withPriceLabels([data], locale);
-    return { product: { ...product, related: cardsOf(data.related.slice(0, 8), locale) } };
+    return {
+      product: {
+        ...product,
+        specifications: withWeight(data.specifications, data.weight_grams, locale),
+        related: cardsOf(data.related.slice(0, 8), locale),
+      },
+    };
   } catch (error) {
     failLoad(error, locale);
   }
@@ -54,11 +61,13 @@ export const meta: Route.MetaFunction = (args) => {
   const abs = (src: string) => (src.startsWith("http") ? src : `${origin}${src}`);
   const images = (product.images.length ? product.images : [product.image]).map(abs);
   const description =
+    product.seo_description ||
     summary(product.description) ||
     t("seo.productDescription", { name: product.name, price: formatMoney(product.price, product.currency, locale) });
   return pageMeta(args, {
     page: "product",
-    title: product.name,
+    title: product.seo_title || product.name,
+    fullTitle: Boolean(product.seo_title),
     description,
     extra: [
       { property: "og:type", content: "product" },

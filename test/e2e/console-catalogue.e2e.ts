@@ -137,13 +137,15 @@ for (const locale of LOCALES) {
       await page.locator("#f-stock").fill("6");
       await page.locator("#f-category_id").selectOption({ index: 1 });
       // A specification row in each language.
-      const specs = page.locator(".console-specs");
-      await specs.nth(0).getByRole("button").last().click();
-      await specs.nth(0).locator("input").nth(0).fill("Power");
-      await specs.nth(0).locator("input").nth(1).fill("9 W");
-      await specs.nth(1).getByRole("button").last().click();
-      await specs.nth(1).locator("input").nth(0).fill("القدرة");
-      await specs.nth(1).locator("input").nth(1).fill("9 واط");
+      // The page's language comes first, so each column is found by its language.
+      const specEn = page.locator(".console-specs[lang=en]");
+      const specAr = page.locator(".console-specs[lang=ar]");
+      await specEn.getByRole("button").last().click();
+      await specEn.locator("input").nth(0).fill("Power");
+      await specEn.locator("input").nth(1).fill("9 W");
+      await specAr.getByRole("button").last().click();
+      await specAr.locator("input").nth(0).fill("القدرة");
+      await specAr.locator("input").nth(1).fill("9 واط");
       // The image: uploaded, then previewed.
       await page
         .locator(".console-images input[type=file]")

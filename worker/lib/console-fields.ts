@@ -62,4 +62,12 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   payment_status: { en: "Payment", ar: "الدفع" },
   counted: { en: "Counted quantity", ar: "الكمية المعدودة" },
   items: { en: "Items to return", ar: "المنتجات المراد إرجاعها" },
+  seo_title_en: { en: "SEO title (English)", ar: "عنوان محركات البحث (بالإنجليزية)" },
+  seo_title_ar: { en: "SEO title (Arabic)", ar: "عنوان محركات البحث (بالعربية)" },
+  seo_description_en: { en: "SEO description (English)", ar: "وصف محركات البحث (بالإنجليزية)" },
+  seo_description_ar: { en: "SEO description (Arabic)", ar: "وصف محركات البحث (بالعربية)" },
+  weight_grams: { en: "Weight (grams)", ar: "الوزن (بالغرام)" },
+  barcode: { en: "Barcode (GTIN)", ar: "الباركود (GTIN)" },
+  product_ids: { en: "Products", ar: "المنتجات" },
+  percent: { en: "Percentage", ar: "النسبة المئوية" },
 };

@@ -44,6 +44,18 @@ const TEMPLATES = {
 
 /** Wrong-form messages that say what is expected rather than only that it is wrong. */
 const INVALID: Partial<Record<InputField, Bilingual>> = {
+  barcode: {
+    en: "Enter the 8, 12, 13 or 14 digits under the barcode (EAN or UPC); the last one is a check digit that does not match.",
+    ar: "أدخل الأرقام الـ8 أو 12 أو 13 أو 14 تحت الباركود (EAN أو UPC)؛ الرقم الأخير رقم تحقق لا يطابق بقية الأرقام.",
+  },
+  weight_grams: {
+    en: "Enter the weight in whole grams (1.5 kg is 1500).",
+    ar: "أدخل الوزن بالغرامات عددًا صحيحًا (1.5 كغ تساوي 1500).",
+  },
+  percent: {
+    en: "Enter a percentage from −99 to 1000, other than 0 (at most two decimals).",
+    ar: "أدخل نسبة مئوية من −99 إلى 1000 غير الصفر (بمنزلتين عشريتين على الأكثر).",
+  },
   email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
   phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
   postal_code: { en: "Please enter a valid postal code.", ar: "يرجى إدخال رمز بريدي صالح." },

@@ -1,7 +1,8 @@
 import { useId, useRef, useState } from "react";
 import type { Spec } from "../../../contract/console-catalogue-shapes";
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, PRODUCT_LIMITS } from "../../../contract/console-catalogue-shapes";
-import { useT } from "../../lib/use-locale";
+import { LOCALES } from "../../lib/locales";
+import { useLocale, useT } from "../../lib/use-locale";
 
 /**
  * Specifications as label/value rows the operator adds and removes, in one language's direction.
@@ -24,6 +25,9 @@ export function SpecsEditor({
   readOnly?: boolean;
 }) {
   const t = useT();
+  const locale = useLocale();
+  // The page's words (legend, hint, message) read in the page's direction, the rows in the column's.
+  const ui = { lang: locale, dir: LOCALES[locale].dir };
   const id = useId();
   const addRef = useRef<HTMLButtonElement>(null);
   const [focusRow, setFocusRow] = useState<number | null>(null);
@@ -32,8 +36,12 @@ export function SpecsEditor({
     onChange(value.map((s, k) => (k === i ? { ...s, [key]: text } : s)));
   return (
     <fieldset className="console-specs" dir={dir} lang={lang} aria-describedby={error ? `${id}-error` : undefined}>
-      <legend>{legend}</legend>
-      {value.length === 0 ? <p className="console-hint">{t("console.products.noSpecs")}</p> : null}
+      <legend {...ui}>{legend}</legend>
+      {value.length === 0 ? (
+        <p className="console-hint" {...ui}>
+          {t("console.products.noSpecs")}
+        </p>
+      ) : null}
       <ol className="console-specs__rows">
         {value.map((spec, i) => (
           <li key={i} className="console-specs__row">
@@ -81,7 +89,7 @@ export function SpecsEditor({
         ))}
       </ol>
       {error ? (
-        <p className="field__error" id={`${id}-error`}>
+        <p className="field__error" id={`${id}-error`} {...ui}>
           {error}
         </p>
       ) : null}
@@ -90,6 +98,7 @@ export function SpecsEditor({
           ref={addRef}
           type="button"
           className="button"
+          {...ui}
           onClick={() => {
             onChange([...value, { label: "", value: "" }]);
             setFocusRow(value.length);

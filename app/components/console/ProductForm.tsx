@@ -1,16 +1,25 @@
-import { useForm } from "@modular-forms/react";
-import { lazy, Suspense, useMemo, useState } from "react";
+import { getValue, setValue, useForm } from "@modular-forms/react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { lazy, Suspense, useMemo, useState, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { Link } from "../../lib/link";
-import type { ConsoleProduct, ProductChoices, Spec } from "../../../contract/console-catalogue-shapes";
+import {
+  PRODUCT_LIMITS,
+  type ConsoleProduct,
+  type ProductChoices,
+  type Spec,
+} from "../../../contract/console-catalogue-shapes";
+import { slugFromNames } from "../../../contract/slug";
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { FORM_OPTIONS, formMessages, visibleError } from "../../lib/forms";
 import { useBackendBase } from "../../lib/console-files";
 import type * as ProductRules from "../../lib/console-product-rules";
+import { LOCALES } from "../../lib/locales";
 import { formatMoney } from "../../lib/money";
 import { formatMinorUnits, readMoney } from "../../../contract/numbers";
+import { formatWeight } from "../../lib/weight";
 import { useLocale, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
@@ -19,8 +28,8 @@ import { useFormSubmit } from "../form/useFormSubmit";
 import { ImagesEditor, SpecsEditor } from "./ProductEditors";
 
 /**
- * The console's product form (issue 20): English and Arabic side by side, each field in its own
- * direction; the rules are the contract's product schema (contract/console-catalogue.ts), so the
+ * The console's product form (issue 20): English and Arabic side by side, the page's language
+ * first, each column in its own direction with the page's labels in the page's direction; the rules are the contract's product schema (contract/console-catalogue.ts), so the
  * form says what the backend and the CSV import say. Stock is asked only for a new product: after
  * that it moves through Inventory.
  */
@@ -40,7 +49,22 @@ const TEXT_FIELDS = [
   "low_stock_threshold",
   "category_id",
   "brand_id",
+  "seo_title_en",
+  "seo_title_ar",
+  "seo_description_en",
+  "seo_description_ar",
+  "weight_grams",
+  "barcode",
 ] as const satisfies readonly ConsoleField[];
+/** Fields labelled under console.productForm (the rest under console.fields). */
+const FORM_LABELS = new Set<string>([
+  "seo_title_en",
+  "seo_title_ar",
+  "seo_description_en",
+  "seo_description_ar",
+  "weight_grams",
+  "barcode",
+]);
 type TextFieldName = (typeof TEXT_FIELDS)[number];
 type Values = Record<TextFieldName, string>;
 
@@ -63,6 +87,12 @@ function initialValues(p: ConsoleProduct | null): Values {
     low_stock_threshold: str(p?.low_stock_threshold ?? 5),
     category_id: str(p?.category_id),
     brand_id: str(p?.brand_id),
+    seo_title_en: p?.seo_title_en ?? "",
+    seo_title_ar: p?.seo_title_ar ?? "",
+    seo_description_en: p?.seo_description_en ?? "",
+    seo_description_ar: p?.seo_description_ar ?? "",
+    weight_grams: str(p?.weight_grams),
+    barcode: p?.barcode ?? "",
   };
 }
 
@@ -92,7 +122,10 @@ export function ProductForm({
   const navigate = useNavigate();
   const backend = useBackendBase();
   const labels = useMemo(
-    () => Object.fromEntries(TEXT_FIELDS.map((f) => [f, t(`console.fields.${f}`)])) as Record<TextFieldName, string>,
+    () =>
+      Object.fromEntries(
+        TEXT_FIELDS.map((f) => [f, t(FORM_LABELS.has(f) ? `console.productForm.${f}` : `console.fields.${f}`)]),
+      ) as Record<TextFieldName, string>,
     [t],
   );
   const rules = useMemo(
@@ -116,6 +149,9 @@ export function ProductForm({
     is_new: product?.is_new ?? false,
     active: product?.active ?? true,
   });
+  // A new product's slug follows its name until the merchant writes one; a saved one's never moves.
+  const [slugByHand, setSlugByHand] = useState(product !== null);
+  const ui = { lang: locale, dir: LOCALES[locale].dir };
   const [confirming, setConfirming] = useState(false);
   // Once loaded, the dialog stays mounted (closed), so closing it hands focus back to its button.
   const [dialogLoaded, setDialogLoaded] = useState(false);
@@ -140,6 +176,20 @@ export function ProductForm({
       () => (product ? t("console.products.saved") : t("console.products.created")),
     );
     if (saved) await onSaved(saved.data, !product);
+  };
+
+  const duplicate = async () => {
+    if (!product) return;
+    const id = toast.loading(t("console.productForm.duplicating"));
+    try {
+      const { duplicateProduct } = await calls();
+      const copy = await duplicateProduct(browserApi(locale), product.id);
+      toast.success(t("console.productForm.duplicated"), { id });
+      await navigate(`/${locale}/admin/products/${copy.data.id}`);
+    } catch (error) {
+      toast.dismiss(id);
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
   };
 
   const upload = async (file: File) => {
@@ -177,6 +227,9 @@ export function ProductForm({
       required?: boolean;
       hint?: string;
       inputMode?: "numeric";
+      maxLength?: number;
+      /** After the field's own change handler (the names fill the slug). */
+      onChange?: (value: string) => void;
     } = {},
   ) => (
     <Field name={field} validate={[rules[field]]}>
@@ -184,7 +237,19 @@ export function ProductForm({
         <TextField
           form={form}
           field={f}
-          props={props}
+          props={
+            opts.onChange
+              ? {
+                  ...props,
+                  onChange: (event) => {
+                    props.onChange(event);
+                    opts.onChange?.(event.currentTarget.value);
+                  },
+                }
+              : props
+          }
+          ui={opts.lang && opts.lang !== locale ? ui : undefined}
+          maxLength={opts.maxLength}
           label={labels[field]}
           dir={opts.dir}
           lang={opts.lang}
@@ -264,6 +329,36 @@ export function ProductForm({
     </Field>
   );
 
+  const fillSlug = () => {
+    if (slugByHand) return;
+    setValue(form, "slug", slugFromNames(getValue(form, "name_en") ?? "", getValue(form, "name_ar") ?? ""));
+  };
+
+  /** One language's column: its fields in its direction, the page's language first. */
+  const column = (lang: "en" | "ar", children: (lang: "en" | "ar", dir: "ltr" | "rtl") => ReactNode) => (
+    <div key={lang} lang={lang} dir={LOCALES[lang].dir} className="console-bilingual__column" data-lang={lang}>
+      {children(lang, LOCALES[lang].dir)}
+    </div>
+  );
+  const langs: ("en" | "ar")[] = locale === "ar" ? ["ar", "en"] : ["en", "ar"];
+
+  const weight = (
+    <Field name="weight_grams" validate={[rules.weight_grams]}>
+      {(f, props) => (
+        <TextField
+          form={form}
+          field={f}
+          props={props}
+          label={labels.weight_grams}
+          dir="ltr"
+          inputMode="numeric"
+          readOnly={!canWrite}
+          hint={<WeightHint value={f.value} />}
+        />
+      )}
+    </Field>
+  );
+
   const title = product ? name(product) : t("console.products.new");
   return (
     <>
@@ -301,43 +396,88 @@ export function ProductForm({
         <section className="console-panel" aria-labelledby="pf-names">
           <h2 id="pf-names">{t("console.products.namesSection")}</h2>
           <div className="console-bilingual">
-            <div lang="en" dir="ltr">
-              {text("name_en", { dir: "ltr", lang: "en", required: true })}
-              {text("description_en", { dir: "ltr", lang: "en", multiline: true })}
-            </div>
-            <div lang="ar" dir="rtl">
-              {text("name_ar", { dir: "rtl", lang: "ar", required: true })}
-              {text("description_ar", { dir: "rtl", lang: "ar", multiline: true })}
-            </div>
+            {langs.map((l) =>
+              column(l, (lang, dir) => (
+                <>
+                  {text(`name_${lang}`, { dir, lang, required: true, onChange: fillSlug })}
+                  {text(`description_${lang}`, { dir, lang, multiline: true })}
+                </>
+              )),
+            )}
           </div>
         </section>
         <section className="console-panel" aria-labelledby="pf-specs">
           <h2 id="pf-specs">{t("console.products.specsSection")}</h2>
           <div className="console-bilingual">
-            <SpecsEditor
-              lang="en"
-              legend={t("console.fields.specs_en")}
-              value={specsEn}
-              onChange={setSpecsEn}
-              error={serverError("specs_en")}
-              readOnly={!canWrite}
-            />
-            <SpecsEditor
-              lang="ar"
-              legend={t("console.fields.specs_ar")}
-              value={specsAr}
-              onChange={setSpecsAr}
-              error={serverError("specs_ar")}
-              readOnly={!canWrite}
-            />
+            {langs.map((lang) => (
+              <SpecsEditor
+                key={lang}
+                lang={lang}
+                legend={t(`console.fields.specs_${lang}`)}
+                value={lang === "en" ? specsEn : specsAr}
+                onChange={lang === "en" ? setSpecsEn : setSpecsAr}
+                error={serverError(`specs_${lang}`)}
+                readOnly={!canWrite}
+              />
+            ))}
+          </div>
+        </section>
+        <section className="console-panel" aria-labelledby="pf-seo" aria-describedby="pf-seo-hint">
+          <h2 id="pf-seo">{t("console.productForm.seoSection")}</h2>
+          <p className="console-hint" id="pf-seo-hint">
+            {t("console.productForm.seoHint")}
+          </p>
+          <div className="console-bilingual">
+            {langs.map((l) =>
+              column(l, (lang, dir) => (
+                <>
+                  {text(`seo_title_${lang}`, {
+                    dir,
+                    lang,
+                    maxLength: PRODUCT_LIMITS.seoTitle,
+                    hint: t("console.productForm.seoTitleHint", { max: PRODUCT_LIMITS.seoTitle }),
+                  })}
+                  {text(`seo_description_${lang}`, {
+                    dir,
+                    lang,
+                    multiline: true,
+                    hint: t("console.productForm.seoDescriptionHint", { max: PRODUCT_LIMITS.seoDescription }),
+                  })}
+                </>
+              )),
+            )}
           </div>
         </section>
         <section className="console-panel" aria-labelledby="pf-identity">
           <h2 id="pf-identity">{t("console.products.identitySection")}</h2>
           <div className="console-grid">
-            {text("slug", { dir: "ltr", required: true, hint: t("console.products.slugHint") })}
+            <Field name="slug" validate={[rules.slug]}>
+              {(f, props) => (
+                <TextField
+                  form={form}
+                  field={f}
+                  props={{
+                    ...props,
+                    onChange: (event) => {
+                      props.onChange(event);
+                      setSlugByHand(true);
+                    },
+                  }}
+                  label={labels.slug}
+                  dir="ltr"
+                  required
+                  readOnly={!canWrite}
+                  hint={
+                    slugByHand
+                      ? t("console.products.slugHint")
+                      : `${t("console.products.slugHint")} ${t("console.productForm.slugAuto")}`
+                  }
+                />
+              )}
+            </Field>
             {text("sku", { dir: "ltr", required: true })}
             {text("model", { dir: "ltr" })}
+            {text("barcode", { dir: "ltr", inputMode: "numeric", hint: t("console.productForm.barcodeHint") })}
             {select("category_id", choices.categories)}
             {select("brand_id", choices.brands)}
           </div>
@@ -364,6 +504,7 @@ export function ProductForm({
             )}
             {text("max_per_order", { dir: "ltr", inputMode: "numeric" })}
             {text("low_stock_threshold", { dir: "ltr", inputMode: "numeric" })}
+            {weight}
           </div>
         </section>
         <section className="console-panel" aria-label={t("console.products.imagesSection")}>
@@ -421,6 +562,11 @@ export function ProductForm({
                 {t("console.products.reactivate")}
               </button>
             ) : null}
+            {product ? (
+              <button type="button" className="button" onClick={() => void duplicate()}>
+                {t("console.productForm.duplicate")}
+              </button>
+            ) : null}
           </div>
         ) : null}
       </Form>
@@ -440,6 +586,21 @@ export function ProductForm({
           </ConfirmDialog>
         </Suspense>
       ) : null}
+    </>
+  );
+}
+
+/** The weight hint, with the typed grams read back in kilograms as they change. */
+function WeightHint({ value }: { value: { value: string | undefined } }) {
+  useSignals();
+  const t = useT();
+  const locale = useLocale();
+  const typed = value.value ?? "";
+  const grams = /^\d{1,9}$/.test(typed) ? Number(typed) : 0;
+  return (
+    <>
+      {t("console.productForm.weightHint")}
+      {grams > 0 ? ` ${t("console.productForm.weightIs", { weight: formatWeight(grams, locale) })}` : null}
     </>
   );
 }

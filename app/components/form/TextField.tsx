@@ -36,6 +36,12 @@ export interface TextFieldProps<
   addon?: ReactNode;
   multiline?: boolean;
   rows?: number;
+  /**
+   * The page's own language, for a field inside a block of another language (the console's English
+   * column on an Arabic page): the label, hint and message read in the page's direction, the input
+   * in the block's.
+   */
+  ui?: { lang: string; dir: "ltr" | "rtl" };
 }
 
 /**
@@ -55,6 +61,7 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
   rows,
   required,
   className,
+  ui,
   ...input
 }: TextFieldProps<T, R, N>) {
   useSignals();
@@ -74,7 +81,7 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
   };
   return (
     <div className={`field${className ? ` ${className}` : ""}`} data-invalid={error ? "true" : undefined}>
-      <label htmlFor={id}>
+      <label htmlFor={id} {...ui}>
         {label}
         {required ? (
           <span className="field__required" aria-hidden="true">
@@ -102,12 +109,12 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
         {addon}
       </div>
       {hint ? (
-        <p id={hintId} className="field__hint">
+        <p id={hintId} className="field__hint" {...ui}>
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={errorId} className="field__error">
+        <p id={errorId} className="field__error" {...ui}>
           {error}
         </p>
       ) : null}

@@ -1,4 +1,5 @@
 import type {
+  BulkEditResult,
   ConsoleProduct,
   ConsoleProductRow,
   CsvImportReport,
@@ -43,6 +44,22 @@ export function deactivateProduct(api: Api, id: number) {
 
 export function reactivateProduct(api: Api, id: number) {
   return api.post<ConsoleProduct>(`/admin/products/${id}/reactivate`);
+}
+
+/** A hidden copy of the product, with no stock and a free slug and SKU; answers the copy. */
+export function duplicateProduct(api: Api, id: number) {
+  return api.post<ConsoleProduct>(`/admin/products/${id}/duplicate`);
+}
+
+/** The list's bulk edit: a price and/or stock change for the chosen products, all or nothing. */
+export interface BulkEdit {
+  ids: number[];
+  price: { mode: "set"; amount: number } | { mode: "percent"; percent: number } | null;
+  stock: { mode: "set"; value: number } | { mode: "adjust"; delta: number } | null;
+}
+
+export function bulkEditProducts(api: Api, edit: BulkEdit) {
+  return api.post<BulkEditResult>("/admin/products/bulk", edit);
 }
 
 /**

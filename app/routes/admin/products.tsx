@@ -1,9 +1,11 @@
+import { useState } from "react";
 import { Form, useNavigate } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/products";
 import { roleAtLeast } from "../../../contract/console";
 import { STOCK_STATES, type ConsoleProductRow } from "../../../contract/console-catalogue-shapes";
 import { toast } from "../../client/toast";
+import { BulkEditPanel } from "../../components/console/BulkEditPanel";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { ProductThumb, StockBadge } from "../../components/console/ProductParts";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
@@ -43,6 +45,10 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
   const { rows, meta, choices, filters, canWrite } = loaderData;
   const name = (r: { name_en: string; name_ar: string }) => (locale === "ar" ? r.name_ar : r.name_en);
   const base = `/${locale}/admin/products`;
+  // The products chosen for a bulk edit, kept across pages of the list until applied or cleared.
+  const [selected, setSelected] = useState<number[]>([]);
+  const toggle = (id: number, on: boolean) =>
+    setSelected((list) => (on ? [...new Set([...list, id])] : list.filter((x) => x !== id)));
 
   const download = async () => {
     const id = toast.loading(t("console.products.exporting"));
@@ -56,7 +62,20 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
     }
   };
 
+  const select: Column<ConsoleProductRow> = {
+    label: t("console.bulkEdit.column"),
+    cell: (r) => (
+      <input
+        type="checkbox"
+        className="console-select"
+        checked={selected.includes(r.id)}
+        onChange={(e) => toggle(r.id, e.target.checked)}
+        aria-label={t("console.bulkEdit.select", { name: name(r) })}
+      />
+    ),
+  };
   const columns: Column<ConsoleProductRow>[] = [
+    ...(canWrite ? [select] : []),
     { label: t("console.products.image"), cell: (r) => <ProductThumb src={r.image} /> },
     {
       label: t("console.products.name"),
@@ -157,6 +176,13 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
           {t("console.filters.clear")}
         </Link>
       </Form>
+      {canWrite ? (
+        <BulkEditPanel
+          ids={selected}
+          onSelectPage={() => setSelected((list) => [...new Set([...list, ...rows.map((r) => r.id)])])}
+          onClear={() => setSelected([])}
+        />
+      ) : null}
       <DataTable
         caption={t("console.nav.products")}
         columns={columns}

@@ -106,7 +106,8 @@ export function forgetSearchSynonyms(): void {
 }
 
 /** Localized column names come only from this switch, never from input. */
-const col = (base: "name" | "description" | "specs", lang: Lang) => `${base}_${lang === "ar" ? "ar" : "en"}`;
+const col = (base: "name" | "description" | "specs" | "seo_title" | "seo_description", lang: Lang) =>
+  `${base}_${lang === "ar" ? "ar" : "en"}`;
 
 interface SummaryRow {
   id: number;
@@ -948,6 +949,9 @@ export async function listBrands(db: D1Database, lang: Lang): Promise<Ref[]> {
 interface DetailRow extends SummaryRow {
   description: string;
   specs: string;
+  seo_title: string | null;
+  seo_description: string | null;
+  weight_grams: number | null;
   parent_id: number | null;
 }
 
@@ -969,7 +973,8 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   const [found, tree, same] = await db.batch([
     db
       .prepare(
-        `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id
+        `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id,
+         p.${col("seo_title", lang)} AS seo_title, p.${col("seo_description", lang)} AS seo_description, p.weight_grams
          FROM ${summaryFrom} WHERE p.slug = ? AND p.active = 1`,
       )
       .bind(slug),
@@ -1017,6 +1022,9 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
     ...toSummary(row),
     description: row.description,
     specifications,
+    seo_title: row.seo_title,
+    seo_description: row.seo_description,
+    weight_grams: row.weight_grams,
     related: results.map(toSummary),
     breadcrumbs,
   };

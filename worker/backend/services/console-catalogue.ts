@@ -1,11 +1,15 @@
-import type {
-  ConsoleProduct,
-  ConsoleProductRow,
-  ProductChoices,
-  ProductInput,
-  Spec,
-  StockState,
+import {
+  PRODUCT_LIMITS,
+  type BulkEditInput,
+  type BulkEditResult,
+  type ConsoleProduct,
+  type ConsoleProductRow,
+  type ProductChoices,
+  type ProductInput,
+  type Spec,
+  type StockState,
 } from "../../../contract/console-catalogue";
+import { freeSlug } from "../../../contract/slug";
 import type { ConsoleListMeta } from "../../../contract/console";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound } from "../http";
@@ -63,6 +67,12 @@ interface ProductRow {
   is_featured: number;
   is_new: number;
   active: number;
+  seo_title_en: string | null;
+  seo_title_ar: string | null;
+  seo_description_en: string | null;
+  seo_description_ar: string | null;
+  weight_grams: number | null;
+  barcode: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -85,6 +95,13 @@ function present(row: ProductRow): ConsoleProduct {
     is_featured: row.is_featured === 1,
     is_new: row.is_new === 1,
     active: row.active === 1,
+    // A database from before these columns answers rows without them.
+    seo_title_en: row.seo_title_en ?? null,
+    seo_title_ar: row.seo_title_ar ?? null,
+    seo_description_en: row.seo_description_en ?? null,
+    seo_description_ar: row.seo_description_ar ?? null,
+    weight_grams: row.weight_grams ?? null,
+    barcode: row.barcode ?? null,
   };
 }
 
@@ -160,6 +177,26 @@ export async function productChoices(db: D1Database): Promise<ProductChoices> {
 
 const MESSAGES = {
   slugTaken: { en: "Another product already uses this slug.", ar: "يستخدم منتج آخر هذا المعرّف بالفعل." },
+  slugTakenTry: {
+    en: "Another product already uses the slug “{slug}”: choose another, such as “{free}”.",
+    ar: "المعرّف «{slug}» مستخدم لمنتج آخر: اختر معرّفًا غيره، مثل «{free}».",
+  },
+  priceAboveCompareAt: {
+    en: "The new price would not be below the compare-at price of: {skus}. Change or clear their compare-at price first.",
+    ar: "لن يكون السعر الجديد أقل من السعر قبل الخصم في: {skus}. عدّل السعر قبل الخصم لهذه المنتجات أو احذفه أولًا.",
+  },
+  belowZero: {
+    en: "The stock would go below zero for: {skus}. Nothing was changed.",
+    ar: "سيصبح المخزون أقل من صفر في: {skus}. لم يتغير شيء.",
+  },
+  unknownProducts: {
+    en: "Some of the chosen products no longer exist. Reload the list and choose again.",
+    ar: "بعض المنتجات المختارة لم تعد موجودة. أعد تحميل القائمة واختر من جديد.",
+  },
+  moved: {
+    en: "The stock of some products changed while you were editing. Nothing was changed: try again.",
+    ar: "تغيّر مخزون بعض المنتجات أثناء التعديل. لم يتغير شيء: حاول مرة أخرى.",
+  },
   skuTaken: { en: "Another product already uses this SKU.", ar: "يستخدم منتج آخر رمز المنتج هذا بالفعل." },
   noCategory: { en: "This category does not exist.", ar: "هذه الفئة غير موجودة." },
   noBrand: { en: "This brand does not exist.", ar: "هذه العلامة التجارية غير موجودة." },
@@ -244,6 +281,42 @@ export function productProblems(
     if (current !== undefined && current !== input.stock) add("stock", MESSAGES.stockByLedger);
   }
   return problems;
+}
+
+/** The taken slugs and SKUs (upper case) that start as `slug` and `sku` do: where a free one is found. */
+async function takenLike(
+  db: D1Database,
+  slug: string,
+  sku: string,
+): Promise<{ slugs: Set<string>; skus: Set<string> }> {
+  const [slugs, skus] = await db.batch([
+    db.prepare("SELECT slug FROM products WHERE substr(slug, 1, length(?1)) = ?1").bind(slug),
+    db
+      .prepare("SELECT upper(sku) AS sku FROM products WHERE substr(upper(sku), 1, length(?1)) = ?1")
+      .bind(sku.toUpperCase()),
+  ]);
+  return {
+    slugs: new Set((slugs.results as { slug: string }[]).map((r) => r.slug)),
+    skus: new Set((skus.results as { sku: string }[]).map((r) => r.sku)),
+  };
+}
+
+/** A taken slug's message names it and a free one to use instead. */
+async function withSlugSuggestion(
+  db: D1Database,
+  lang: Lang,
+  slug: string,
+  problems: ProductProblems,
+): Promise<ProductProblems> {
+  if (!problems.slug?.includes(say(lang, MESSAGES.slugTaken))) return problems;
+  const { slugs } = await takenLike(db, slug, "");
+  const free = freeSlug(slug, (s) => slugs.has(s));
+  return {
+    ...problems,
+    slug: problems.slug.map((m) =>
+      m === say(lang, MESSAGES.slugTaken) ? say(lang, MESSAGES.slugTakenTry, { slug, free }) : m,
+    ),
+  };
 }
 
 function refuse(lang: Lang, problems: ProductProblems): void {
@@ -358,11 +431,31 @@ function columnsOf(p: ProductInput) {
     is_featured: p.is_featured ? 1 : 0,
     is_new: p.is_new ? 1 : 0,
     active: p.active ? 1 : 0,
+    // Left out of the input (an older CSV file): the product keeps what it has.
+    ...definedOnly({
+      seo_title_en: p.seo_title_en,
+      seo_title_ar: p.seo_title_ar,
+      seo_description_en: p.seo_description_en,
+      seo_description_ar: p.seo_description_ar,
+      weight_grams: p.weight_grams,
+      barcode: p.barcode,
+    }),
   };
 }
 
+function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 /** The statements of a new product (its id found by SKU inside the batch). */
-function createStatements(db: D1Database, staff: Staff, input: ProductInput, names: IndexNames): D1PreparedStatement[] {
+function createStatements(
+  db: D1Database,
+  staff: Staff,
+  input: ProductInput,
+  names: IndexNames,
+  action = "product.create",
+  note: Record<string, unknown> = {},
+): D1PreparedStatement[] {
   const cols = { ...columnsOf(input), stock: input.stock ?? 0 };
   const keys = Object.keys(cols);
   const byId = { sql: "(SELECT id FROM products WHERE sku = ?)", binds: [input.sku] };
@@ -373,9 +466,15 @@ function createStatements(db: D1Database, staff: Staff, input: ProductInput, nam
     ...indexStatements(db, byId, searchText(input, names), false),
     db
       .prepare(
-        "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, 'product.create', 'product', (SELECT id FROM products WHERE sku = ?), NULL, ?)",
+        "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, ?, 'product', (SELECT id FROM products WHERE sku = ?), NULL, ?)",
       )
-      .bind(staff.user_id, staff.email, input.sku, JSON.stringify(auditView({ ...input, stock: cols.stock }))),
+      .bind(
+        staff.user_id,
+        staff.email,
+        action,
+        input.sku,
+        JSON.stringify({ ...auditView({ ...input, stock: cols.stock }), ...note }),
+      ),
   ];
 }
 
@@ -415,6 +514,7 @@ function updateStatements(
 function changedOnly(before: ConsoleProduct, after: ProductInput, side: "before" | "after"): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(after)) {
+    if (value === undefined) continue;
     const old = (before as unknown as Record<string, unknown>)[key];
     if (JSON.stringify(old ?? null) !== JSON.stringify(value ?? null)) out[key] = side === "before" ? old : value;
   }
@@ -429,7 +529,7 @@ export async function createConsoleProduct(
   input: ProductInput,
 ): Promise<ConsoleProduct> {
   const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku] });
-  refuse(lang, productProblems(lang, input, null, facts));
+  refuse(lang, await withSlugSuggestion(db, lang, input.slug, productProblems(lang, input, null, facts)));
   const names = await indexNames(db);
   await db.batch([...createStatements(db, staff, input, names), bumpCatalogueVersion(db)]);
   const row = await db.prepare("SELECT * FROM products WHERE sku = ?").bind(input.sku).first<ProductRow>();
@@ -446,7 +546,7 @@ export async function updateConsoleProduct(
 ): Promise<ConsoleProduct> {
   const before = await getConsoleProduct(db, id);
   const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku, before.sku] });
-  refuse(lang, productProblems(lang, input, id, facts));
+  refuse(lang, await withSlugSuggestion(db, lang, input.slug, productProblems(lang, input, id, facts)));
   const names = await indexNames(db);
   await db.batch([...updateStatements(db, staff, id, before, input, names), bumpCatalogueVersion(db)]);
   return getConsoleProduct(db, id);
@@ -517,4 +617,128 @@ export async function writeProducts(
 export async function allConsoleProducts(db: D1Database): Promise<ConsoleProduct[]> {
   const { results } = await db.prepare("SELECT * FROM products ORDER BY id").all<ProductRow>();
   return results.map(present);
+}
+
+/** What a copy's name ends with, in each language. */
+const COPY = { en: " (copy)", ar: " (نسخة)" } as const;
+
+const withSuffix = (name: string, suffix: string) =>
+  `${name.slice(0, PRODUCT_LIMITS.name - suffix.length).trimEnd()}${suffix}`;
+
+/**
+ * POST /admin/products/:id/duplicate: a copy of the product to start a similar one from, hidden
+ * from the shop (inactive) with no stock, "(copy)" after its names and a free slug and SKU made
+ * from the original's. One batch, audited as a creation that names the original.
+ */
+export async function duplicateConsoleProduct(db: D1Database, staff: Staff, id: number): Promise<ConsoleProduct> {
+  const original = await getConsoleProduct(db, id);
+  const slugBase = `${original.slug.slice(0, PRODUCT_LIMITS.slug - 10).replace(/-+$/, "")}-copy`;
+  const skuBase = `${original.sku.slice(0, PRODUCT_LIMITS.sku - 10)}-COPY`;
+  const taken = await takenLike(db, slugBase, skuBase);
+  const sku = freeSlug(skuBase, (s) => taken.skus.has(s.toUpperCase()));
+  const { id: _id, created_at: _c, updated_at: _u, ...fields } = original;
+  const input: ProductInput = {
+    ...fields,
+    name_en: withSuffix(original.name_en, COPY.en),
+    name_ar: withSuffix(original.name_ar, COPY.ar),
+    slug: freeSlug(slugBase, (s) => taken.slugs.has(s)),
+    sku,
+    model: original.model ?? "",
+    stock: 0,
+    active: false,
+    is_featured: false,
+  };
+  const names = await indexNames(db);
+  await db.batch([
+    ...createStatements(db, staff, input, names, "product.duplicate", { copied_from: original.id }),
+    bumpCatalogueVersion(db),
+  ]);
+  const row = await db.prepare("SELECT * FROM products WHERE sku = ?").bind(sku).first<ProductRow>();
+  return present(row!);
+}
+
+/** The new price of a product under a bulk price change, in whole halalas (a percentage rounds half up). */
+export function bulkPrice(price: number, change: NonNullable<BulkEditInput["price"]>): number {
+  if (change.mode === "set") return change.amount;
+  // In hundredths of a percent, so 12.5 % of 1999 is exact integer arithmetic before the rounding.
+  const basis = Math.round(change.percent * 100);
+  return Math.max(0, Math.floor((price * (10_000 + basis) + 5_000) / 10_000));
+}
+
+/**
+ * POST /admin/products/bulk: sets or moves the price and/or the stock of the chosen products, all
+ * in ONE batch (all or nothing). Each product gets its audit line (before and after); a stock
+ * change also gets its inventory ledger line (a count for "set", "other" for a delta), whose
+ * guard (applied = changes()) fails the whole batch when a product's stock moved since it was read.
+ */
+export async function bulkEditProducts(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  input: BulkEditInput,
+): Promise<BulkEditResult> {
+  const { results } = await db
+    .prepare(
+      "SELECT id, sku, price, compare_at_price, stock FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+    )
+    .bind(JSON.stringify(input.ids))
+    .all<{ id: number; sku: string; price: number; compare_at_price: number | null; stock: number }>();
+  const invalid = (field: string, message: string) =>
+    new BackendError(422, say(lang, MESSAGES.invalid), { [field]: [message] });
+  if (results.length !== input.ids.length) throw invalid("product_ids", say(lang, MESSAGES.unknownProducts));
+  const plans = results.map((p) => {
+    const price = input.price ? bulkPrice(p.price, input.price) : p.price;
+    const stock = !input.stock ? p.stock : input.stock.mode === "set" ? input.stock.value : p.stock + input.stock.delta;
+    return { ...p, newPrice: price, newStock: stock };
+  });
+  const list = (rows: typeof plans) => rows.map((p) => p.sku).join(lang === "ar" ? "، " : ", ");
+  const aboveCompare = plans.filter((p) => p.compare_at_price !== null && p.newPrice >= p.compare_at_price);
+  if (input.price && aboveCompare.length)
+    throw invalid("price", say(lang, MESSAGES.priceAboveCompareAt, { skus: list(aboveCompare) }));
+  const overLimit = plans.filter((p) => p.newPrice > PRODUCT_LIMITS.price);
+  if (overLimit.length) throw invalid("price", say(lang, MESSAGES.invalid));
+  const negative = plans.filter((p) => p.newStock < 0);
+  if (negative.length) throw invalid("stock", say(lang, MESSAGES.belowZero, { skus: list(negative) }));
+
+  const statements: D1PreparedStatement[] = [];
+  for (const p of plans) {
+    const priceChanges = p.newPrice !== p.price;
+    const delta = p.newStock - p.stock;
+    if (!priceChanges && delta === 0) continue;
+    // The stock as read is the update's condition; the ledger line after it fails the batch if it moved.
+    statements.push(
+      db
+        .prepare(`UPDATE products SET price = ?, stock = ?, updated_at = ${NOW} WHERE id = ? AND stock = ?`)
+        .bind(p.newPrice, p.newStock, p.id, p.stock),
+    );
+    if (delta !== 0)
+      statements.push(
+        db
+          .prepare(
+            `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+             VALUES (?, ?, ?, NULL, ?, ?, changes())`,
+          )
+          .bind(p.id, delta, input.stock?.mode === "set" ? "count" : "other", p.newStock, staff.user_id),
+      );
+    statements.push(
+      auditStatement(
+        db,
+        staff,
+        "product.bulk_edit",
+        "product",
+        p.id,
+        { ...(priceChanges ? { price: p.price } : {}), ...(delta ? { stock: p.stock } : {}) },
+        { ...(priceChanges ? { price: p.newPrice } : {}), ...(delta ? { stock: p.newStock } : {}) },
+      ),
+    );
+  }
+  if (!statements.length) return { updated: 0 };
+  statements.push(bumpCatalogueVersion(db));
+  try {
+    await db.batch(statements);
+  } catch (err) {
+    if (!/CHECK constraint failed/i.test(String(err))) throw err;
+    throw invalid("stock", say(lang, MESSAGES.moved));
+  }
+  return { updated: plans.filter((p) => p.newPrice !== p.price || p.newStock !== p.stock).length };
 }

@@ -97,6 +97,12 @@ export async function productsCsvTemplate(db: D1Database, lang: Lang): Promise<s
     is_featured: "0",
     is_new: "1",
     active: "1",
+    seo_title_en: "",
+    seo_title_ar: "",
+    seo_description_en: "",
+    seo_description_ar: "",
+    weight_grams: digits("250"),
+    barcode: "",
   };
   return csvText([[...PRODUCT_CSV_COLUMNS], PRODUCT_CSV_COLUMNS.map((c) => example[c])]);
 }

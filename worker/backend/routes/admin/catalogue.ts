@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { CSV_MAX_BYTES, productInput, STOCK_STATES } from "../../../../contract/console-catalogue";
+import { bulkEditInput, CSV_MAX_BYTES, productInput, STOCK_STATES } from "../../../../contract/console-catalogue";
 import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
@@ -8,7 +8,9 @@ import { say } from "../../../lib/i18n";
 import { inputMessages } from "../../../lib/input-messages";
 import { validate, wrongBodyType } from "../../../lib/validate";
 import {
+  bulkEditProducts,
   createConsoleProduct,
+  duplicateConsoleProduct,
   getConsoleProduct,
   listConsoleProducts,
   productChoices,
@@ -119,6 +121,14 @@ catalogueRoutes.post(
   },
 );
 
+/** Sets or moves the price and/or stock of the chosen products: all or nothing, audited per product. */
+catalogueRoutes.post(
+  "/products/bulk",
+  staffOnly("manager"),
+  validate("json", (m) => bulkEditInput(m)),
+  async (c) => ok(c, changed(await bulkEditProducts(c.env.DB, c.get("lang"), currentStaff(c), c.req.valid("json")))),
+);
+
 catalogueRoutes.get(
   "/products/:id",
   staffOnly("support"),
@@ -163,6 +173,17 @@ catalogueRoutes.post(
   staffOnly("manager"),
   validate("param", () => idParam),
   async (c) => ok(c, changed(await setProductActive(c.env.DB, currentStaff(c), c.req.valid("param").id, true))),
+);
+
+/** A hidden copy of the product, with no stock, to start a similar one from. */
+catalogueRoutes.post(
+  "/products/:id/duplicate",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  async (c) =>
+    ok(c, changed(await duplicateConsoleProduct(c.env.DB, currentStaff(c), c.req.valid("param").id)), {
+      status: 201,
+    }),
 );
 
 /**
