@@ -36,6 +36,10 @@ const FROM = `FROM users u LEFT JOIN (
   FROM orders WHERE user_id IS NOT NULL GROUP BY user_id
 ) o ON o.user_id = u.id`;
 
+/** The customers list's columns and joins, for the customers export (services/console-reports.ts). */
+export const CUSTOMERS_SELECT = SELECT;
+export const CUSTOMERS_FROM = FROM;
+
 const SORTS = {
   created: "u.id",
   name: "u.name",
