@@ -83,8 +83,9 @@ export interface VatDocumentTotals {
 }
 
 export interface ReportSalesRow {
+  /** null: a category no longer there (its products' lines still count). */
   id: number | null;
-  name: string;
+  name: string | null;
   units: number;
   /** What was paid for them: list totals less their share of discounts, VAT included, in halalas. */
   net: number;
