@@ -178,7 +178,7 @@ export default function ConsoleReports({ loaderData }: Route.ComponentProps) {
 
           <section className="console-panel" aria-labelledby="report-sales">
             <h2 id="report-sales">{t("console.reports.sales")}</h2>
-            <ul className="console-stats console-stats--compact" aria-describedby="report-sales-note">
+            <ul className="console-stats console-stats--money" aria-describedby="report-sales-note">
               {(
                 [
                   ["orders", f.number(r.sales.orders)],
@@ -234,8 +234,8 @@ export default function ConsoleReports({ loaderData }: Route.ComponentProps) {
                       <tr key={key}>
                         <th scope="row">{t(`console.reports.${key}`)}</th>
                         <td className="is-numeric">{f.number(docs.count)}</td>
-                        <td className="is-numeric">{money(sign * docs.taxable)}</td>
-                        <td className="is-numeric">{money(sign * docs.vat)}</td>
+                        <td className="is-numeric">{money(sign * docs.taxable || 0)}</td>
+                        <td className="is-numeric">{money(sign * docs.vat || 0)}</td>
                       </tr>
                     ))}
                   </tbody>
