@@ -81,7 +81,7 @@ const TEXT = {
     show: "Show",
     download: "Download orders (CSV)",
     vat: "VAT return",
-    yesterday: /yesterday by this time/,
+    yesterday: /yesterday by this time/i,
   },
   ar: {
     reports: "التقارير",
