@@ -75,6 +75,7 @@ const consolePages = [
   route("staff", "routes/admin/staff.tsx"),
   route("audit", "routes/admin/audit.tsx"),
   route("field-data", "routes/admin/field-data.tsx"),
+  route("reports", "routes/admin/reports.tsx"),
   route("*", "routes/admin/not-found.tsx"),
 ];
 

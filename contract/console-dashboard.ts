@@ -14,6 +14,21 @@ export interface DashboardPeriod {
   revenue: number | null;
 }
 
+/** A period compared with today or this week: the same span of time, a day or a week earlier. */
+export interface DashboardPreviousPeriod extends DashboardPeriod {
+  /** ISO end of the period (UTC, excluded): as far into it as now is into today or this week. */
+  until: string;
+}
+
+/** One of this week's best sellers (by units, paid orders and later). */
+export interface DashboardTopProduct {
+  id: number;
+  name: string;
+  units: number;
+  /** What was paid for them (discounts taken off, VAT in), in halalas; null for support. */
+  revenue: number | null;
+}
+
 export interface DashboardLowStock {
   id: number;
   slug: string;
@@ -38,6 +53,10 @@ export interface ConsoleDashboard {
   currency: string;
   today: DashboardPeriod;
   week: DashboardPeriod;
+  /** Yesterday up to this time of day, and last week up to this point of the week. */
+  yesterday: DashboardPreviousPeriod;
+  last_week: DashboardPreviousPeriod;
+  top_products: DashboardTopProduct[];
   /** Paid orders waiting to be prepared, and orders being prepared: both still to ship. */
   pending_shipments: { paid: number; processing: number };
   low_stock: { count: number; products: DashboardLowStock[] };

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
-import { shopPeriods } from "../../worker/backend/services/console-dashboard";
+import { previousPeriods, shopPeriods } from "../../worker/backend/services/console-dashboard";
 
 /** An order placed through checkout, then moved to `status` and to `createdAt` (for the periods). */
 async function orderAt(status: string, createdAt: Date, refunded = 0): Promise<{ number: string; total: number }> {
@@ -88,6 +88,41 @@ describe("the console's dashboard", () => {
     expect(seen.body.data.today.revenue).toBeNull();
     expect(seen.body.data.week.revenue).toBeNull();
     expect(seen.body.data.recent_orders[0].email).toMatch(/^.\*\*\*@.\*\*\*\.example$/);
+  });
+
+  it("today is set against yesterday up to the same time, and this week against last week up to the same point", async () => {
+    // 09:00 UTC on Wednesday 11 March 2026 is noon in Riyadh; the week began on Sunday the 8th.
+    const { yesterday, lastWeek } = previousPeriods(new Date("2026-03-11T09:00:00Z"));
+    expect(yesterday.map((d) => d.toISOString())).toEqual(["2026-03-09T21:00:00.000Z", "2026-03-10T09:00:00.000Z"]);
+    expect(lastWeek.map((d) => d.toISOString())).toEqual(["2026-02-28T21:00:00.000Z", "2026-03-04T09:00:00.000Z"]);
+
+    const manager = await newStaff("manager");
+    const support = await newStaff("support");
+    const before = (await call(manager, "GET", "/admin/dashboard")).body.data;
+    const now = previousPeriods(new Date());
+    const within = (from: Date, until: Date) => new Date((from.getTime() + until.getTime()) / 2);
+    const counted = await orderAt("delivered", within(...now.yesterday), 500);
+    // Later in the day yesterday than it is now today: not part of the comparison.
+    await orderAt("paid", new Date(now.yesterday[1].getTime() + 60_000));
+    const lastWeeks = await orderAt("shipped", within(...now.lastWeek));
+
+    const after = (await call(manager, "GET", "/admin/dashboard")).body.data;
+    expect(after.yesterday.orders - before.yesterday.orders).toBe(1);
+    expect(after.yesterday.revenue - before.yesterday.revenue).toBe(counted.total - 500);
+    expect(after.last_week.orders - before.last_week.orders).toBe(1);
+    expect(after.last_week.revenue - before.last_week.revenue).toBe(lastWeeks.total);
+
+    // This week's best seller by units heads the list; support sees its units, not what it brought in.
+    const product = await createProduct({ price: 4000, stock: 50, maxPerOrder: 10, name: "Best seller" });
+    const placed = await checkoutWith(await newGuest(), product.id, 9);
+    expect(placed.status).toBe(201);
+    await env.DB.prepare("UPDATE orders SET status = 'paid' WHERE number = ?").bind(placed.body.data.number).run();
+    const top = (await call(manager, "GET", "/admin/dashboard")).body.data.top_products;
+    expect(top[0]).toMatchObject({ id: product.id, units: 9, revenue: 36000 });
+    const seen = (await call(support, "GET", "/admin/dashboard")).body.data;
+    expect(seen.top_products[0]).toMatchObject({ id: product.id, units: 9, revenue: null });
+    expect(seen.yesterday.revenue).toBeNull();
+    expect(seen.last_week.revenue).toBeNull();
   });
 
   it("shoppers and guests find no dashboard", async () => {

@@ -68,7 +68,7 @@ export function bulkEditProducts(api: Api, edit: BulkEdit) {
  * loader's backendBase, where the browser reaches the backend); a failure is the same ApiError as
  * any call's. Kept here, not in the shared client, so the shop's pages carry none of it.
  */
-async function fileCall(api: Api, base: string, method: string, path: string, body?: Blob): Promise<Response> {
+export async function fileCall(api: Api, base: string, method: string, path: string, body?: Blob): Promise<Response> {
   const headers = buildHeaders(api.identity);
   if (body) headers.set("content-type", body.type || "application/octet-stream");
   let res: Response;

@@ -6,6 +6,7 @@ import { OrderStatusBadge } from "../../components/console/OrderBadges";
 import { getDashboard } from "../../lib/api/console-dashboard";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
+import { countOf } from "../../lib/plural";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.dashboard");
@@ -18,7 +19,21 @@ export async function loader(args: Route.LoaderArgs) {
   }));
 }
 
-/** The dashboard: today's and this week's orders (and revenue, for managers), work waiting, low stock. */
+type Trend = "up" | "down" | "same" | "none";
+
+/** A figure against the same span of the period before: its trend and the change in whole percent. */
+function change(now: number, before: number): { trend: Trend; percent: number } {
+  if (before === 0) return { trend: now === 0 ? "same" : "none", percent: 0 };
+  const percent = Math.round((Math.abs(now - before) / before) * 100);
+  return { trend: percent === 0 ? "same" : now > before ? "up" : "down", percent };
+}
+
+const TREND_MARK: Record<Trend, string> = { up: "▲", down: "▼", same: "=", none: "•" };
+
+/**
+ * The dashboard: today's and this week's orders (and revenue, for managers), each against the same
+ * span of yesterday and of last week, this week's best sellers, work waiting, low stock.
+ */
 export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
@@ -26,8 +41,25 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
   const f = consoleFormat(locale);
   const { dashboard: d, inventory } = loaderData;
   const pending = d.pending_shipments.paid + d.pending_shipments.processing;
-  const stats: { key: string; label: string; value: string }[] = [
-    { key: "orders-today", label: t("console.dashboard.ordersToday"), value: f.number(d.today.orders) },
+  const compared = (now: number, before: number, period: "yesterday" | "lastWeek") => {
+    const c = change(now, before);
+    return {
+      trend: c.trend,
+      text: t(`console.dashboardCompare.${period}.${c.trend}`, { percent: f.number(c.percent) }),
+    };
+  };
+  const stats: {
+    key: string;
+    label: string;
+    value: string;
+    compared?: { trend: Trend; text: string };
+  }[] = [
+    {
+      key: "orders-today",
+      label: t("console.dashboard.ordersToday"),
+      value: f.number(d.today.orders),
+      compared: compared(d.today.orders, d.yesterday.orders, "yesterday"),
+    },
     ...(d.today.revenue === null
       ? []
       : [
@@ -35,9 +67,15 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
             key: "revenue-today",
             label: t("console.dashboard.revenueToday"),
             value: f.money(d.today.revenue, d.currency),
+            compared: compared(d.today.revenue, d.yesterday.revenue ?? 0, "yesterday"),
           },
         ]),
-    { key: "orders-week", label: t("console.dashboard.ordersWeek"), value: f.number(d.week.orders) },
+    {
+      key: "orders-week",
+      label: t("console.dashboard.ordersWeek"),
+      value: f.number(d.week.orders),
+      compared: compared(d.week.orders, d.last_week.orders, "lastWeek"),
+    },
     ...(d.week.revenue === null
       ? []
       : [
@@ -45,6 +83,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
             key: "revenue-week",
             label: t("console.dashboard.revenueWeek"),
             value: f.money(d.week.revenue, d.currency),
+            compared: compared(d.week.revenue, d.last_week.revenue ?? 0, "lastWeek"),
           },
         ]),
     { key: "pending", label: t("console.dashboard.pendingShipments"), value: f.number(pending) },
@@ -58,6 +97,12 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
           <li key={s.key} className="console-stat" data-stat={s.key}>
             <div className="console-stat__label">{s.label}</div>
             <div className="console-stat__value">{s.value}</div>
+            {s.compared ? (
+              <div className="console-stat__change" data-trend={s.compared.trend}>
+                <span aria-hidden="true">{TREND_MARK[s.compared.trend]} </span>
+                {s.compared.text}
+              </div>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -95,6 +140,27 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
               <span className="console-list__value">{f.number(d.pending_shipments.processing)}</span>
             </li>
           </ul>
+        </section>
+
+        <section className="console-panel" aria-labelledby="dashboard-top">
+          <h2 id="dashboard-top">{t("console.dashboardCompare.topProducts")}</h2>
+          {d.top_products.length === 0 ? (
+            <p className="console-hint">{t("console.dashboardCompare.noTopProducts")}</p>
+          ) : (
+            <ol className="console-list">
+              {d.top_products.map((p) => (
+                <li key={p.id}>
+                  <Link to={to(`/admin/products/${p.id}`)}>
+                    <bdi>{p.name}</bdi>
+                  </Link>
+                  <span className="console-list__value">
+                    {countOf(t, locale, "console.dashboardCompare.unitsSold", p.units)}
+                    {p.revenue === null ? null : ` · ${f.money(p.revenue, d.currency)}`}
+                  </span>
+                </li>
+              ))}
+            </ol>
+          )}
         </section>
 
         <section className="console-panel" aria-labelledby="dashboard-low">

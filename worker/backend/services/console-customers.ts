@@ -56,6 +56,10 @@ const SELECT =
   "c.id, c.user_id, c.name, c.email, c.phone, c.verified_at, c.created_at, c.orders_count, c.total_spent, c.last_order_at";
 const FROM = `FROM ${CUSTOMERS}`;
 
+/** The customers list's columns and joins, for the customers export (services/console-reports.ts). */
+export const CUSTOMERS_SELECT = SELECT;
+export const CUSTOMERS_FROM = FROM;
+
 const SORTS = {
   created: "c.created_at",
   name: "c.name",

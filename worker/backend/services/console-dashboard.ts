@@ -1,4 +1,9 @@
-import type { ConsoleDashboard, DashboardLowStock, DashboardRecentOrder } from "../../../contract/console-dashboard";
+import type {
+  ConsoleDashboard,
+  DashboardLowStock,
+  DashboardRecentOrder,
+  DashboardTopProduct,
+} from "../../../contract/console-dashboard";
 import type { Lang, StaffCaller } from "../env";
 import { roleAtLeast } from "../../../contract/console";
 import type { DashboardLatePayment } from "../../../contract/console-orders";
@@ -25,6 +30,21 @@ export function shopPeriods(now: Date): { today: Date; week: Date } {
   return { today, week };
 }
 
+/**
+ * The periods today and this week are compared with: as much of yesterday, and of last week, as
+ * has gone by of today and of this week (so a morning is not set against a whole day).
+ */
+export function previousPeriods(now: Date): { yesterday: [Date, Date]; lastWeek: [Date, Date] } {
+  const { today, week } = shopPeriods(now);
+  const yesterday = today.getTime() - DAY_MS;
+  const lastWeek = week.getTime() - 7 * DAY_MS;
+  return {
+    yesterday: [new Date(yesterday), new Date(yesterday + (now.getTime() - today.getTime()))],
+    lastWeek: [new Date(lastWeek), new Date(lastWeek + (now.getTime() - week.getTime()))],
+  };
+}
+
+export const TOP_PRODUCTS_SHOWN = 5;
 export const LOW_STOCK_SHOWN = 5;
 export const RECENT_ORDERS_SHOWN = 8;
 
@@ -38,33 +58,47 @@ export async function dashboard(
   now = new Date(),
 ): Promise<ConsoleDashboard> {
   const { today, week } = shopPeriods(now);
-  const figures = (from: Date) =>
+  const { yesterday, lastWeek } = previousPeriods(now);
+  const figures = (from: Date, until?: Date) =>
     db
       .prepare(
         `SELECT COUNT(*) AS orders, COALESCE(SUM(total - refunded), 0) AS revenue
-         FROM orders WHERE status IN ${PAID_OR_LATER} AND created_at >= ?`,
+         FROM orders WHERE status IN ${PAID_OR_LATER} AND created_at >= ? AND (? IS NULL OR created_at < ?)`,
       )
-      .bind(from.toISOString());
+      .bind(from.toISOString(), until?.toISOString() ?? null, until?.toISOString() ?? null);
   const name = lang === "ar" ? "name_ar" : "name_en";
-  const [todayRow, weekRow, pending, lowCount, lowRows, recent, lateCount, lateRows] = await db.batch([
-    figures(today),
-    figures(week),
-    db.prepare("SELECT status, COUNT(*) AS n FROM orders WHERE status IN ('paid', 'processing') GROUP BY status"),
-    db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1 AND stock <= low_stock_threshold"),
-    db
-      .prepare(
-        `SELECT id, slug, ${name} AS name, sku, stock, low_stock_threshold FROM products
+  const [todayRow, weekRow, yesterdayRow, lastWeekRow, top, pending, lowCount, lowRows, recent, lateCount, lateRows] =
+    await db.batch([
+      figures(today),
+      figures(week),
+      figures(...yesterday),
+      figures(...lastWeek),
+      // This week's best sellers by units, under the name the catalogue gives them now.
+      db
+        .prepare(
+          `SELECT oi.product_id AS id, COALESCE(p.${name}, MAX(oi.${name})) AS name, SUM(oi.quantity) AS units,
+           SUM(COALESCE(oi.net_total, oi.line_total)) AS revenue
+         FROM order_items oi JOIN orders o ON o.id = oi.order_id LEFT JOIN products p ON p.id = oi.product_id
+         WHERE o.status IN ${PAID_OR_LATER} AND o.created_at >= ?
+         GROUP BY oi.product_id ORDER BY units DESC, revenue DESC, oi.product_id LIMIT ?`,
+        )
+        .bind(week.toISOString(), TOP_PRODUCTS_SHOWN),
+      db.prepare("SELECT status, COUNT(*) AS n FROM orders WHERE status IN ('paid', 'processing') GROUP BY status"),
+      db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1 AND stock <= low_stock_threshold"),
+      db
+        .prepare(
+          `SELECT id, slug, ${name} AS name, sku, stock, low_stock_threshold FROM products
          WHERE active = 1 AND stock <= low_stock_threshold ORDER BY stock ASC, id LIMIT ?`,
-      )
-      .bind(LOW_STOCK_SHOWN),
-    db
-      .prepare(
-        "SELECT number, status, total, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
-      )
-      .bind(RECENT_ORDERS_SHOWN),
-    // Money gateways took for closed orders, still owed back: every role sees it is waiting.
-    ...owedLatePaymentsStatements(db),
-  ]);
+        )
+        .bind(LOW_STOCK_SHOWN),
+      db
+        .prepare(
+          "SELECT number, status, total, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
+        )
+        .bind(RECENT_ORDERS_SHOWN),
+      // Money gateways took for closed orders, still owed back: every role sees it is waiting.
+      ...owedLatePaymentsStatements(db),
+    ]);
   const revenue = seesRevenue(staff);
   const period = (rows: D1Result, from: Date) => {
     const r = rows.results[0] as { orders: number; revenue: number };
@@ -77,6 +111,9 @@ export async function dashboard(
     currency: "SAR",
     today: period(todayRow, today),
     week: period(weekRow, week),
+    yesterday: { ...period(yesterdayRow, yesterday[0]), until: yesterday[1].toISOString() },
+    last_week: { ...period(lastWeekRow, lastWeek[0]), until: lastWeek[1].toISOString() },
+    top_products: (top.results as DashboardTopProduct[]).map((p) => ({ ...p, revenue: revenue ? p.revenue : null })),
     pending_shipments: { paid: byStatus.get("paid") ?? 0, processing: byStatus.get("processing") ?? 0 },
     low_stock: {
       count: (lowCount.results[0] as { n: number }).n,

@@ -7,6 +7,7 @@ import { customersRoutes } from "./customers";
 import { dashboardRoutes } from "./dashboard";
 import { inventoryRoutes } from "./inventory";
 import { ordersRoutes } from "./orders";
+import { reportsRoutes } from "./reports";
 import { returnsRoutes } from "./returns";
 import { rumRoutes } from "./rum";
 import { promosRoutes } from "./promos";
@@ -33,6 +34,7 @@ adminRoutes.route("/orders", ordersRoutes);
 adminRoutes.route("/orders", returnsRoutes);
 adminRoutes.route("/promo-codes", promosRoutes);
 adminRoutes.route("/customers", customersRoutes);
+adminRoutes.route("/reports", reportsRoutes);
 
 // An unknown console path is the same 404 for everyone.
 adminRoutes.all("*", (c) => c.json({ message: "Not found" }, 404));
