@@ -17,6 +17,7 @@ import {
 import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { checkoutRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
+import { SHOP_COUNTRY } from "../lib/phone-text";
 import { readStored } from "../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../state/cart";
@@ -388,7 +389,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
                   id={fieldId("phone", ID_PREFIX)}
                   name="phone"
                   value={values.phone}
-                  defaultCountry="SA"
+                  defaultCountry={SHOP_COUNTRY}
                   onChange={(e164) => set("phone", e164)}
                   invalid={Boolean(errorOf("phone"))}
                   describedBy={errorOf("phone") ? `${fieldId("phone", ID_PREFIX)}-error` : undefined}

@@ -1,9 +1,8 @@
+import { shopLongDay } from "../../contract/shop-time";
 import type { ContentPage } from "../lib/catalogue";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { PlainText } from "./PlainText";
-
-const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;
 
 /** A content page: its title, excerpt, the body as headings and paragraphs, and when it changed. */
 export function ContentPageView({ page, inList = true }: { page: ContentPage; inList?: boolean }) {
@@ -25,10 +24,7 @@ export function ContentPageView({ page, inList = true }: { page: ContentPage; in
       <PlainText body={page.body} />
       {updated && !Number.isNaN(updated.getTime()) ? (
         <p className="muted content-page__updated">
-          {t("content.updated")}:{" "}
-          <time dateTime={updated.toISOString()}>
-            {new Intl.DateTimeFormat(DATE_TAGS[locale], { dateStyle: "long", timeZone: "Asia/Riyadh" }).format(updated)}
-          </time>
+          {t("content.updated")}: <time dateTime={updated.toISOString()}>{shopLongDay(updated, locale)}</time>
         </p>
       ) : null}
     </article>

@@ -1,3 +1,4 @@
+import { shopIsoDay } from "../../contract/shop-time";
 import { Link } from "../lib/link";
 import { useLocalePath, useT } from "../lib/use-locale";
 
@@ -52,7 +53,7 @@ export function Footer() {
         </nav>
       </div>
       <div className="container site-footer__legal">
-        <p>{t("footer.rights", { year: new Date().getFullYear() })}</p>
+        <p>{t("footer.rights", { year: shopIsoDay().slice(0, 4) })}</p>
         <p>{t("footer.vat")}</p>
       </div>
     </footer>

@@ -3,6 +3,7 @@
  * payments"). Money is in minor units (halalas) with the order's currency.
  */
 import { ORDER_STATUSES, type Order, type OrderStatus } from "../../contract/orders";
+import { shopDay, shopMoment } from "../../contract/shop-time";
 
 export { ORDER_STATUSES, type OrderStatus };
 
@@ -74,14 +75,10 @@ export function methodName(method: Order["shipping_method"] | null | undefined):
   return method ?? "";
 }
 
-const DATE_TAGS = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" } as const;
-
-/** A date in the visitor's language (Gregorian calendar, Latin digits, as the prices). */
+/**
+ * A date in the visitor's language on the shop's clock (contract/shop-time.ts), with its time of
+ * day and zone when `withTime`.
+ */
 export function formatDate(iso: string, locale: "en" | "ar", withTime = false): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(
-    DATE_TAGS[locale],
-    withTime ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" },
-  ).format(date);
+  return withTime ? shopMoment(iso, locale) : shopDay(iso, locale);
 }

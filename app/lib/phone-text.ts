@@ -4,8 +4,18 @@
  * only filter keys do not load the metadata (it loads with the phone input itself).
  */
 
-/** Spec §9: the default fallback country is `us` (libphonenumber spells codes upper case). */
+/**
+ * Spec §9: the default fallback country is `us` (libphonenumber spells codes upper case): what a
+ * phone input told nothing starts with.
+ */
 export const DEFAULT_COUNTRY = "US" as const;
+
+/**
+ * The shop's own country, which every form of the shop tells its phone field to start with: the
+ * shop sells and delivers in Saudi Arabia (contract/delivery.ts), so that is where its shoppers'
+ * numbers are.
+ */
+export const SHOP_COUNTRY = "SA" as const;
 
 /** Spec §9: the country search is debounced 100 ms and the type-ahead buffer resets after 1 s. */
 export const COUNTRY_SEARCH_DEBOUNCE_MS = 100;

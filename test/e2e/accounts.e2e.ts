@@ -53,6 +53,7 @@ const TEXT = {
     notFound: "Page not found",
     searchCountries: "Search countries",
     saudi: "Saudi",
+    kuwait: "Kuwait",
   },
   ar: {
     name: "الاسم الكامل",
@@ -90,6 +91,7 @@ const TEXT = {
     notFound: "Page not found",
     searchCountries: "ابحث عن دولة",
     saudi: "السعودية",
+    kuwait: "الكويت",
   },
 } as const;
 
@@ -444,9 +446,9 @@ for (const locale of LOCALES) {
       expect(await phone.getAttribute("dir")).toBe("ltr");
       await phone.pressSequentially("abc");
       expect(await phone.inputValue()).toBe("");
-      // United States by default: ten national digits at most.
-      await phone.pressSequentially("2015550123999");
-      expect(await phone.inputValue()).toBe("2015550123");
+      // Saudi Arabia, the shop's country, by default: ten national digits at most.
+      await phone.pressSequentially("5012345679999");
+      expect(await phone.inputValue()).toBe("5012345679");
       // §5: every key but digits, Backspace, Delete and plus is blocked: the caret stays at the end
       // through the arrows and Home, and Enter submits nothing; Backspace deletes; Tab leaves the field.
       const caret = () => phone.evaluate((el) => (el as HTMLInputElement).selectionStart);
@@ -454,21 +456,20 @@ for (const locale of LOCALES) {
       expect(await caret()).toBe(10);
       expect(new URL(page.url()).pathname).toBe(`/${locale}/auth/register`);
       await phone.press("Backspace");
-      expect(await phone.inputValue()).toBe("201555012");
-      await phone.pressSequentially("3");
+      expect(await phone.inputValue()).toBe("501234567");
       await phone.press("Tab");
       expect(await phone.evaluate((el) => el === document.activeElement)).toBe(false);
       // A valid number for the country: no message after leaving the field.
       expect(await page.locator(".field__error").allTextContents()).toEqual([]);
 
       const countryButton = page.locator(".phone-input__country");
-      expect(await countryButton.textContent()).toContain("+1");
+      expect(await countryButton.textContent()).toContain("+966");
       await countryButton.click();
       const search = page.getByRole("combobox", { name: t.searchCountries });
-      await search.fill(t.saudi);
-      await expect.poll(() => page.getByRole("option").first().textContent()).toContain("+966");
+      await search.fill(t.kuwait);
+      await expect.poll(() => page.getByRole("option").first().textContent()).toContain("+965");
       await search.press("Enter");
-      await expect.poll(() => countryButton.textContent()).toContain("+966");
+      await expect.poll(() => countryButton.textContent()).toContain("+965");
       expect(await page.locator(".phone-input__list").count()).toBe(0);
 
       await phone.fill("");

@@ -318,7 +318,7 @@ describe("the phone field in both directions (spec §5)", () => {
         const [countryBox, codeBox, isoBox, digitsBox] = await Promise.all(
           [country, code, iso, digits].map(async (l) => (await l.boundingBox())!),
         );
-        // Left to right on screen: "US", "+1", then the digits, in English and in Arabic alike.
+        // Left to right on screen: "SA", "+966", then the digits, in English and in Arabic alike.
         expect(isoBox.x + isoBox.width).toBeLessThanOrEqual(codeBox.x);
         expect(countryBox.x + countryBox.width).toBeLessThanOrEqual(digitsBox.x + 1);
         expect(codeBox.x + codeBox.width).toBeLessThanOrEqual(digitsBox.x);

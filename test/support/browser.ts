@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { afterAll, afterEach } from "vitest";
 import {
   chromium,
   type Browser,
@@ -21,8 +22,68 @@ export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 export const CHROMIUM_PATH =
   process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
-/** Debian's Chromium (CHROMIUM_PATH), headless, with nothing reaching out to the network. */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * The browsers' time zone unless a test sets its own: the shop's (Asia/Riyadh), where its
+ * shoppers and staff are, and where the worker (UTC) and the browser disagree about the clock, so a
+ * date formatted without the shop's zone shows as a hydration error (`HYDRATION_ERROR`).
+ * E2E_TIMEZONE overrides for a whole run.
+ */
+export const BROWSER_TIMEZONE = process.env.E2E_TIMEZONE ?? "Asia/Riyadh";
+
+/**
+ * React's hydration failures as the production build reports them (minified errors #418 text or
+ * markup differs, #423 the root fell back to client rendering, #425 text content did not match)
+ * and as a development build words them.
+ */
+export const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/i;
+
+/** Hydration failures seen on any page of any context since the last test ended. */
+const hydrationFailures: string[] = [];
+
+/** Takes the hydration failures seen so far (the check after each test does; a test may look sooner). */
+export function takeHydrationFailures(): string[] {
+  return hydrationFailures.splice(0);
+}
+
+/** Records the page errors and console errors of every page of `context` that are hydration failures. */
+function watchHydration(context: BrowserContext): void {
+  const seen = (text: string, url: string | undefined) => {
+    if (HYDRATION_ERROR.test(text)) hydrationFailures.push(`${url ?? "(no page)"}: ${text.split("\n")[0]}`);
+  };
+  context.on("weberror", (e) => seen(String(e.error().stack ?? e.error()), e.page()?.url()));
+  context.on("console", (m) => {
+    if (m.type() === "error") seen(m.text(), m.page()?.url());
+  });
+}
+
+/**
+ * No page of the shop may fail to hydrate: any test during which one did fails, whether or not it
+ * looked at the page's errors itself (a page left open past its test fails the file's last one).
+ */
+function failOnHydrationErrors(): void {
+  const found = takeHydrationFailures();
+  if (found.length > 0) throw new Error(`React hydration failed:\n${found.join("\n")}`);
+}
+afterEach(failOnHydrationErrors);
+afterAll(failOnHydrationErrors);
+
+/**
+ * Debian's Chromium (CHROMIUM_PATH), headless, with nothing reaching out to the network. Every
+ * context it opens runs in `BROWSER_TIMEZONE` unless told otherwise, and is watched for
+ * hydration failures.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await launch();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options: BrowserContextOptions = {}) => {
+    const context = await newContext({ timezoneId: BROWSER_TIMEZONE, ...options });
+    watchHydration(context);
+    return context;
+  };
+  return browser;
+}
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,

@@ -4,6 +4,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo } from "react";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { addressRules } from "../../lib/input-rules";
+import { SHOP_COUNTRY } from "../../lib/phone-text";
 import { useT } from "../../lib/use-locale";
 import { FormErrors } from "./FormErrors";
 import { PhoneField } from "./PhoneField";
@@ -138,7 +139,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
               props={props}
               label={labels.phone}
               idPrefix={idPrefix}
-              defaultCountry="sa"
+              defaultCountry={SHOP_COUNTRY}
               required
             />
           )}

@@ -11,6 +11,7 @@ import {
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ReactNode } from "react";
 import { visibleError } from "../../lib/forms";
+import { SHOP_COUNTRY } from "../../lib/phone-text";
 import { LazyPhoneInput } from "../LazyPhoneInput";
 import { fieldId } from "./TextField";
 
@@ -22,6 +23,7 @@ export interface PhoneFieldProps<T extends FieldValues, R extends ResponseData, 
   hint?: ReactNode;
   idPrefix?: string;
   required?: boolean;
+  /** The country the field starts with: the shop's unless a form says otherwise. */
   defaultCountry?: string;
 }
 
@@ -34,7 +36,7 @@ export function PhoneField<T extends FieldValues, R extends ResponseData, N exte
   hint,
   idPrefix,
   required,
-  defaultCountry,
+  defaultCountry = SHOP_COUNTRY,
 }: PhoneFieldProps<T, R, N>) {
   useSignals();
   const id = fieldId(field.name, idPrefix);

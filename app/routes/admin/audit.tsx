@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import type { Route } from "./+types/audit";
 import type { AuditEntry } from "../../../contract/console";
+import { shopMoment } from "../../../contract/shop-time";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { listAudit, listParams } from "../../lib/api/console";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -32,12 +33,8 @@ function Change({ value }: { value: unknown }) {
 export default function ConsoleAudit({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const when = new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-  });
   const columns: Column<AuditEntry>[] = [
-    { label: t("console.audit.when"), sort: "created_at", cell: (r) => when.format(new Date(r.created_at)) },
+    { label: t("console.audit.when"), sort: "created_at", cell: (r) => shopMoment(r.created_at, locale) },
     { label: t("console.audit.who"), sort: "staff_email", cell: (r) => <bdi dir="ltr">{r.staff_email}</bdi> },
     { label: t("console.audit.action"), sort: "action", cell: (r) => <code dir="ltr">{r.action}</code> },
     {

@@ -3,6 +3,7 @@ import { Form, useNavigate } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/products";
 import { roleAtLeast } from "../../../contract/console";
+import { shopIsoDay } from "../../../contract/shop-time";
 import { STOCK_STATES, type ConsoleProductRow } from "../../../contract/console-catalogue-shapes";
 import { toast } from "../../client/toast";
 import { BulkEditPanel } from "../../components/console/BulkEditPanel";
@@ -54,7 +55,7 @@ export default function ConsoleProducts({ loaderData }: Route.ComponentProps) {
     const id = toast.loading(t("console.products.exporting"));
     try {
       const file = await exportProducts(browserApi(locale), backend);
-      saveFile(file, `products-${new Date().toISOString().slice(0, 10)}.csv`);
+      saveFile(file, `products-${shopIsoDay()}.csv`);
       toast.success(t("console.products.exported"), { id });
     } catch (error) {
       toast.dismiss(id);

@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import { DELIVERY_COUNTRIES, isDeliveryPhone } from "../../../contract/delivery";
-import { SHOP_TIME_ZONE } from "../../../contract/locale";
+import { shopDay, shopMoment } from "../../../contract/shop-time";
 import { publicOrigin } from "../../lib/public-origin";
 import type { Lang } from "../env";
 import { trackingUrl } from "./carriers";
@@ -192,7 +192,6 @@ interface MessageOrder {
 }
 
 const MONEY_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
-const DATE_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" };
 
 /** Money as the storefront writes it (app/lib/money.ts): Intl, Latin digits in Arabic. */
 export function formatAmount(minor: number, currency: string, lang: Lang): string {
@@ -202,11 +201,7 @@ export function formatAmount(minor: number, currency: string, lang: Lang): strin
 
 function formatMoment(iso: string | null, lang: Lang, withTime: boolean): string {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(DATE_TAGS[lang], {
-    dateStyle: "medium",
-    ...(withTime ? { timeStyle: "short" } : {}),
-    timeZone: SHOP_TIME_ZONE,
-  }).format(new Date(iso));
+  return withTime ? shopMoment(iso, lang) : shopDay(iso, lang);
 }
 
 /**

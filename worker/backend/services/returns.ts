@@ -5,6 +5,7 @@ import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound, unprocessable } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import { roleAtLeast } from "../../../contract/console";
+import { shopLongDay } from "../../../contract/shop-time";
 import type {
   ConsoleReturn,
   OrderRefund,
@@ -295,11 +296,6 @@ export async function cancelByShopper(env: Env, order: OrderRow, lang: Lang) {
 
 const newReturnId = () => `ret_${crypto.randomUUID().replace(/-/g, "").slice(0, 20)}`;
 
-const formatDay = (iso: string, lang: Lang) =>
-  new Intl.DateTimeFormat(lang === "ar" ? "ar-SA-u-nu-latn" : "en-GB", { dateStyle: "long", timeZone: "UTC" }).format(
-    new Date(iso),
-  );
-
 /**
  * POST /orders/{number}/returns: the owner asks to return lines of a delivered order within the
  * window. Quantities are checked against what is left (422 per line), and again inside the batch
@@ -317,7 +313,7 @@ export async function requestReturn(
     throw new BackendError(409, say(lang, MESSAGES.notDelivered));
   const until = returnableUntil(order, returnWindowDays(env))!;
   if (Date.parse(until) <= now)
-    throw new BackendError(409, say(lang, MESSAGES.windowClosed, { date: formatDay(until, lang) }));
+    throw new BackendError(409, say(lang, MESSAGES.windowClosed, { date: shopLongDay(until, lang) }));
   if (isFullyRefunded(order)) throw new BackendError(409, say(lang, MESSAGES.nothingLeft));
 
   const { items } = await readReturns(db, [order.id]);

@@ -4,6 +4,7 @@ import type { BackendEnv, Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
 import { bearerToken, sha256Hex, userForToken } from "../identity";
 import { say, type Bilingual } from "../../lib/i18n";
+import { shopMoment } from "../../../contract/shop-time";
 import { deliver, type AccountsEnv } from "./accounts";
 import { consumeCode, issueCode } from "./otp";
 import { accessIdentity } from "./staff-access";
@@ -154,8 +155,8 @@ const MESSAGES = {
     ar: "البريد الإلكتروني لهذا الحساب ليس البريد الذي أُضيف به إلى فريق العمل. يجب أن يؤكد المالك بريده في لوحة الإدارة (فريق العمل).",
   },
   frozen: {
-    en: "The console stays closed for 24 hours after a password change, to protect the shop if someone else changed it. It opens again at {until} (UTC). If you did not change your password, tell an owner now.",
-    ar: "تبقى لوحة الإدارة مغلقة 24 ساعة بعد تغيير كلمة المرور، لحماية المتجر إن كان غيرك قد غيّرها. تُفتح مجددًا في {until} (بتوقيت UTC). إن لم تغيّر كلمة مرورك فأخبر المالك الآن.",
+    en: "The console stays closed for 24 hours after a password change, to protect the shop if someone else changed it. It opens again on {until}. If you did not change your password, tell an owner now.",
+    ar: "تبقى لوحة الإدارة مغلقة 24 ساعة بعد تغيير كلمة المرور، لحماية المتجر إن كان غيرك قد غيّرها. تُفتح مجددًا في {until}. إن لم تغيّر كلمة مرورك فأخبر المالك الآن.",
   },
 } satisfies Record<string, Bilingual>;
 
@@ -163,7 +164,7 @@ const MESSAGES = {
 export function refuseLocked(staff: StaffCaller, lang: Lang): void {
   if (staff.locked === "email_changed") throw new BackendError(403, say(lang, MESSAGES.emailChanged));
   if (staff.locked === "password_changed") {
-    const until = new Date((staff.frozenUntil ?? now()) * 1000).toISOString().slice(0, 16).replace("T", " ");
+    const until = shopMoment((staff.frozenUntil ?? now()) * 1000, lang);
     throw new BackendError(403, say(lang, MESSAGES.frozen, { until }));
   }
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { bulkEditInput, CSV_MAX_BYTES, productInput, STOCK_STATES } from "../../../../contract/console-catalogue";
+import { shopIsoDay } from "../../../../contract/shop-time";
 import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
@@ -77,7 +78,7 @@ catalogueRoutes.get("/products/choices", staffOnly("support"), async (c) => ok(c
 /** Every product as CSV: UTF-8 with a BOM (so Excel shows Arabic), RFC 4180 quoting. */
 catalogueRoutes.get("/products/export.csv", staffOnly("support"), async (c) => {
   const csv = await exportProductsCsv(c.env.DB);
-  const day = new Date().toISOString().slice(0, 10);
+  const day = shopIsoDay();
   return c.body(csv, 200, {
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="products-${day}.csv"`,

@@ -1,0 +1,91 @@
+// Every date and time the shop writes (storefront, console, tax documents, messages) comes from
+// here: Intl in the reader's language, on the shop's clock (SHOP_TIME_ZONE), never the clock of
+// whatever machine renders it. The server (UTC) and a browser anywhere must write the same text,
+// or React finds a different page when it hydrates.
+import { SHOP_TIME_ZONE, type Locale } from "./locale.ts";
+
+/** Gregorian calendar and Latin digits in Arabic too, as prices are written (app/lib/money.ts). */
+const TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" };
+
+/**
+ * The zone named after a time of day. Kept beside the formatter rather than in locales/*.json: the
+ * edge's messages and the storefront both write it, and both must write it alike.
+ */
+export const SHOP_TIME_LABEL: Record<Locale, string> = { en: "Riyadh time", ar: "بتوقيت الرياض" };
+
+/** Riyadh keeps UTC+3 all year (no daylight saving), so a shop-local wall time converts by a fixed offset. */
+const SHOP_OFFSET = "+03:00";
+const SHOP_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+type Style = "day" | "longDay" | "time";
+const OPTIONS: Record<Style, Intl.DateTimeFormatOptions> = {
+  day: { dateStyle: "medium" },
+  longDay: { dateStyle: "long" },
+  time: { dateStyle: "medium", timeStyle: "short" },
+};
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: Locale, style: Style): Intl.DateTimeFormat {
+  const key = `${locale}:${style}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(TAGS[locale], { ...OPTIONS[style], timeZone: SHOP_TIME_ZONE, calendar: "gregory" });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+function toDate(value: string | number | Date): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * ICU releases differ in the space they put before "PM" and inside dates (a narrow no-break
+ * space in some, a plain one in others): one space for all, so the text does not depend on
+ * the engine.
+ */
+const spaces = (text: string) => text.replace(/[\u202f\u00a0]/g, " ");
+
+function write(value: string | number | Date, locale: Locale, style: Style): string {
+  const date = toDate(value);
+  if (!date) return String(value);
+  return spaces(formatter(locale, style).format(date));
+}
+
+/** The shop's day of a moment: "Dec 4, 2026" / "04‏/12‏/2026". */
+export function shopDay(value: string | number | Date, locale: Locale): string {
+  return write(value, locale, "day");
+}
+
+/** The shop's day in words: "December 4, 2026" / "4 ديسمبر 2026". */
+export function shopLongDay(value: string | number | Date, locale: Locale): string {
+  return write(value, locale, "longDay");
+}
+
+/** A moment with its time of day and the zone it is in: "Dec 4, 2026, 4:23 PM (Riyadh time)". */
+export function shopMoment(value: string | number | Date, locale: Locale): string {
+  const date = toDate(value);
+  if (!date) return String(value);
+  return `${write(date, locale, "time")} (${SHOP_TIME_LABEL[locale]})`;
+}
+
+/** The shop's calendar day as YYYY-MM-DD (file names of exports), for `now` by default. */
+export function shopIsoDay(value: string | number | Date = Date.now()): string {
+  const date = toDate(value) ?? new Date();
+  return new Date(date.getTime() + SHOP_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** A moment as the value of a datetime-local input, in the shop's wall time; empty for none. */
+export function toShopLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const date = toDate(iso);
+  return date ? new Date(date.getTime() + SHOP_OFFSET_MS).toISOString().slice(0, 16) : "";
+}
+
+/** A datetime-local value (the shop's wall time) as the ISO moment the API takes; empty stays null. */
+export function fromShopLocalInput(value: string): string | null {
+  const trimmed = value.trim();
+  return trimmed ? `${trimmed}${SHOP_OFFSET}` : null;
+}
