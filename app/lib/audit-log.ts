@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditEntry, type AuditRecord } from "../../contract/console";
-import { consoleFormat } from "./console-format";
+import { type consoleFormat } from "./console-format";
 import type { Translate } from "./i18n";
 import { orderStatusKey } from "./orders";
 

@@ -483,7 +483,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
               {order.late_payments.map((p) => (
                 <li key={p.payment_id}>
                   <span>
-                    {money(p.amount)} · <bdi>{providerName(t, p.provider)}</bdi> · {formatDate(p.received_at, locale, true)} ·{" "}
+                    {money(p.amount)} · <bdi>{providerName(t, p.provider)}</bdi> ·{" "}
+                    {formatDate(p.received_at, locale, true)} ·{" "}
                     <span
                       className={`console-badge console-badge--${p.refund_status === "refunded" ? "ok" : p.refund_status === "owed" ? "danger" : "warn"}`}
                     >
@@ -787,7 +788,10 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           </refund.Field>
           <p className="console-hint">
             {t("console.orders.refundHint", {
-              provider: providerName(t, order.payments.find((p) => p.amount > 0 && p.status !== "failed")?.provider ?? ""),
+              provider: providerName(
+                t,
+                order.payments.find((p) => p.amount > 0 && p.status !== "failed")?.provider ?? "",
+              ),
             })}
           </p>
           <div className="console-dialog__actions">

@@ -83,13 +83,11 @@ export async function dashboard(
       products: lowRows.results as DashboardLowStock[],
     },
     // The state every console list shows (services/orders.ts `presentedStatus`), not the stored one.
-    recent_orders: (recent.results as (DashboardRecentOrder & { refunded: number })[]).map(
-      ({ refunded, ...o }) => ({
-        ...o,
-        status: presentedStatus({ status: o.status as StoredOrderStatus, refunded, total: o.total }),
-        email: full ? o.email : maskEmail(o.email),
-      }),
-    ),
+    recent_orders: (recent.results as (DashboardRecentOrder & { refunded: number })[]).map(({ refunded, ...o }) => ({
+      ...o,
+      status: presentedStatus({ status: o.status as StoredOrderStatus, refunded, total: o.total }),
+      email: full ? o.email : maskEmail(o.email),
+    })),
     late_payments: {
       count: (lateCount.results[0] as { n: number }).n,
       orders: lateRows.results as DashboardLatePayment[],
