@@ -15,6 +15,8 @@ import { useRetryFailedData } from "./client/data-retry";
 import { Prefetcher } from "./client/Prefetcher";
 import { Toaster } from "./client/toast";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
+import { ShopChrome } from "./components/ShopChrome";
+import { shopNotFoundOf } from "./lib/shop-not-found";
 import { LoadingBar } from "./components/LoadingBar";
 import { PwaStatus } from "./components/PwaStatus";
 import { browserStore } from "./state/store";
@@ -137,6 +139,16 @@ export function ErrorBoundary() {
   // A page-data request the browser cancelled is asked once more (client/data-retry.ts).
   const retrying = useRetryFailedData(error);
   if (status >= 500 && !retrying) console.error(error);
+  // A console path for a visitor who is not staff (middleware/console.ts): the shop's own 404, in its frame.
+  const stranger = shopNotFoundOf(error);
+  if (stranger)
+    return (
+      <ShopChrome data={stranger.shop}>
+        <div className="container">
+          <ErrorScreen status={404} detail={stranger.detail} />
+        </div>
+      </ShopChrome>
+    );
   return (
     <>
       <header className="site-header site-header--bare">

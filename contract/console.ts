@@ -68,6 +68,82 @@ export interface StaffMember {
   alert_returns: boolean;
 }
 
+/**
+ * Every action code the backend writes to the audit log (services/staff.ts `auditStatement`, the
+ * product and CLI inserts): the console names each in the reader's language; a code not listed
+ * (from a newer backend) shows as it came.
+ */
+export const AUDIT_ACTIONS = [
+  "order.process",
+  "order.ship",
+  "order.deliver",
+  "order.cancel",
+  "order.refund",
+  "order.refund_failed",
+  "order.late_refund",
+  "order.late_refund_failed",
+  "order.message_resend",
+  "return.approve",
+  "return.reject",
+  "return.receive",
+  "return.refund",
+  "product.create",
+  "product.update",
+  "product.deactivate",
+  "product.reactivate",
+  "inventory.received",
+  "inventory.damaged",
+  "inventory.count",
+  "inventory.other",
+  "category.create",
+  "category.update",
+  "category.delete",
+  "brand.create",
+  "brand.update",
+  "brand.delete",
+  "service.create",
+  "service.update",
+  "service.delete",
+  "page.create",
+  "page.update",
+  "page.delete",
+  "promo.create",
+  "promo.update",
+  "promo.pause",
+  "promo.resume",
+  "media.upload",
+  "staff.add",
+  "staff.role",
+  "staff.contact",
+  "staff.remove",
+] as const;
+
+/** The kinds of record an audit line is about (its `entity`). */
+export const AUDIT_ENTITIES = [
+  "order",
+  "return",
+  "product",
+  "category",
+  "brand",
+  "service",
+  "page",
+  "promo_code",
+  "media",
+  "staff",
+] as const;
+
+/**
+ * The record an audit line is about, readable: `name` is what staff call it (an order's number, a
+ * product's name in the reader's language, a promo code, a staff email; a return is named by its
+ * order), null when the record is gone and the line does not say. `page` and `key` say which
+ * console page shows it (an order's number; a return opens its order); null when none does.
+ */
+export interface AuditRecord {
+  name: string | null;
+  page: "order" | "product" | "category" | "brand" | "service" | "page" | "promo_code" | "staff" | null;
+  key: string | null;
+}
+
 /** One line of the audit log (owners only). */
 export interface AuditEntry {
   id: number;
@@ -78,6 +154,7 @@ export interface AuditEntry {
   before: unknown;
   after: unknown;
   created_at: string;
+  record: AuditRecord;
 }
 
 /**

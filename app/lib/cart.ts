@@ -226,24 +226,20 @@ export function promoTemplate(locale: Locale) {
  * payment'; invalid stores the server's message and resets the discount to 0.
  */
 export async function checkPromoCode(ctx: CartContext, code: string): Promise<CartResult> {
+  // Every code goes to the server, an emptied field too (spec §5: "validated by the server"): its
+  // refusal takes an applied code off the cart, as any invalid code does (spec §4).
   const trimmed = code.trim();
-  if (!trimmed) {
-    const message = translate(ctx.locale, "cart.promo.required");
-    ctx.store.set(promoAtom, invalidPromo(ctx.store.get(promoAtom), trimmed, message));
-    return { ok: false, message };
-  }
   try {
     await ensureGuestId();
     const res = await browserApi(ctx.locale).post<{
       code?: string;
       discount_type?: number;
       discount?: number;
-      value?: number;
     }>("/promo-code/check", { code: trimmed });
     const currency = ctx.store.get(cartListAtom).currency;
-    // `value` (when the backend sends it) is the code's own rate; `discount` is then the amount on this cart.
-    const { code: answered, discount_type, discount, value } = res.data ?? {};
-    const answer = { code: answered, discount_type, discount: value ?? discount };
+    // Spec §3: `discount` is the code's value for its type (a percentage for type 1).
+    const { code: answered, discount_type, discount } = res.data ?? {};
+    const answer = { code: answered, discount_type, discount };
     ctx.store.set(promoAtom, validPromo(answer, trimmed, promoAmount(ctx.locale, currency), promoTemplate(ctx.locale)));
     await loadCart(ctx);
     return { ok: true };

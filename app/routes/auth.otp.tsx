@@ -10,7 +10,6 @@ import { TextField } from "../components/form/TextField";
 import { useFormSubmit } from "../components/form/useFormSubmit";
 import { resendCode, verifyCode } from "../lib/api/account";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
-import { ApiError } from "../lib/api/errors";
 import { FORM_OPTIONS, formRules, phoneKeyDown, type SchemaOf } from "../lib/forms";
 import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
 import { toLatinDigits } from "../lib/phone-text";
@@ -65,8 +64,8 @@ export default function Otp() {
       setWait(RESEND_AFTER_SECONDS);
     } catch (error) {
       toast.dismiss(id);
-      if (error instanceof ApiError && error.status === 429) toast.error(error.message || t("errors.default"));
-      else handleBrowserError(error, locale, (path) => void navigate(path));
+      // Too many codes asked for is spec §8's "other status": the common handler's toast.
+      handleBrowserError(error, locale, (path) => void navigate(path));
       setWait(RESEND_AFTER_SECONDS);
     }
   };

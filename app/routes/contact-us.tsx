@@ -95,13 +95,10 @@ export default function ContactUs() {
       toast.success(res.message || t("contact.sent"), { id });
       reset(form);
     } catch (error) {
-      // A refusal the form can show (fields, too many messages) still gets its toast; the common
-      // handler toasts server failures itself.
-      if (error instanceof ApiError && [400, 422, 429].includes(error.status)) {
-        toast.error(
-          error.status === 429 ? error.message || t("contact.tooMany") : error.message || t("contact.failed"),
-          { id },
-        );
+      // A refusal the form can show (fields) still gets its toast; the common handler toasts
+      // server failures and too many messages (spec §8's "other status") itself.
+      if (error instanceof ApiError && [400, 422].includes(error.status)) {
+        toast.error(error.message || t("contact.failed"), { id });
       } else toast.dismiss(id);
       fail(error);
     }

@@ -1,31 +1,23 @@
 import { Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/shop";
 import { useRetryFailedData } from "../client/data-retry";
-import { useHistoryBack, useStoredUser } from "../client/tab-start";
-import { CartDrawer } from "../components/CartDrawer";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
-import { Footer } from "../components/Footer";
-import { Header } from "../components/Header";
-import { useCartHydration } from "../lib/cart";
+import { ShopChrome, shopChromeData } from "../components/ShopChrome";
 import { catalogueContext, shopContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
 import { isLocale } from "../lib/locales";
-import { useT } from "../lib/use-locale";
-import { catalogueMiddleware } from "../middleware/catalogue";
+import { catalogMiddleware } from "../middleware/catalog";
 import { redirectMiddleware } from "../middleware/redirect";
 
 /** The one default layout: header, navigation, main, footer, cart drawer. */
-export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogueMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [categories, session] = await Promise.all([
     context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
   ]);
-  // The header's menu shows the first six top-level categories by name (components/Header.tsx): only
-  // those go into the page's data, not the whole tree.
-  const menu = categories.slice(0, 6).map(({ id, slug, name }) => ({ id, slug, name }));
-  return { categories: menu, signedIn: session !== null };
+  return shopChromeData(categories, session !== null);
 }
 
 /** On a client navigation into another locale, its messages load beside the server data. */
@@ -36,34 +28,11 @@ export async function clientLoader({ serverLoader, params }: Route.ClientLoaderA
 
 type ShopData = Awaited<ReturnType<typeof loader>>;
 
-function Chrome({ data, children }: { data?: ShopData; children: React.ReactNode }) {
-  const t = useT();
-  // The layout loads the cart for every page under it: once the app starts with an identity, and
-  // again when the identity (sign-in merges the guest cart) or the locale changes. Not per
-  // navigation: a clientLoader here would ask for the cart on every page change and revalidation.
-  useCartHydration();
-  useStoredUser();
-  useHistoryBack();
-  return (
-    <>
-      <a className="skip-link" href="#main">
-        {t("app.skipToContent")}
-      </a>
-      <Header categories={data?.categories ?? []} signedIn={data?.signedIn ?? false} />
-      <main id="main" className="site-main" tabIndex={-1}>
-        {children}
-      </main>
-      <Footer />
-      <CartDrawer />
-    </>
-  );
-}
-
 export default function Shop({ loaderData }: Route.ComponentProps) {
   return (
-    <Chrome data={loaderData}>
+    <ShopChrome data={loaderData}>
       <Outlet />
-    </Chrome>
+    </ShopChrome>
   );
 }
 
@@ -78,8 +47,8 @@ export function ErrorBoundary() {
   const retrying = useRetryFailedData(error);
   if (status >= 500 && !retrying) console.error(error);
   return (
-    <Chrome data={data}>
+    <ShopChrome data={data}>
       <div className="container">{retrying ? null : <ErrorScreen status={status} detail={detail} />}</div>
-    </Chrome>
+    </ShopChrome>
   );
 }

@@ -55,8 +55,8 @@ export default function TrackOrder() {
       else if (error instanceof ApiError && error.status === 422) {
         setServerErrors(Object.fromEntries(error.fieldErrors.map((fe) => [fe.type, fe.message])));
         setResult({ state: "idle" });
-      } else if (error instanceof ApiError && error.status === 429)
-        setResult({ state: "error", message: error.message });
+      }
+      // Anything else (too many lookups too: spec §8's "other status") goes through the common handler.
       else setResult({ state: "error", message: handleBrowserError(error, locale, (p) => navigate(p)).message });
     } finally {
       setBusy(false);

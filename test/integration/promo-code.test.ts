@@ -38,12 +38,13 @@ describe("promo codes", () => {
     await seedCatalogue(env.DB);
   });
 
-  it("a percentage code answers discount_type 1 and the discount, and the cart applies it", async () => {
+  it("a percentage code answers discount_type 1 and the discount as its percentage, and the cart applies it", async () => {
     // WELCOME10 is once per customer, so for signed-in customers with a verified account only.
     const user = await cartWorth(15000, await newVerifiedUser());
     const checked = await check(user, "WELCOME10");
     expect(checked.status).toBe(200);
-    expect(checked.body.data).toMatchObject({ code: "WELCOME10", discount_type: 1, discount: 1500 });
+    // Spec §3: `discount` under type 1 is the percentage; what it takes off this cart is `amount`.
+    expect(checked.body.data).toMatchObject({ code: "WELCOME10", discount_type: 1, discount: 10, amount: 1500 });
     const cart = (await call(user, "GET", "/cart")).body.data;
     expect(cart).toMatchObject({
       subtotal: 15000,
@@ -65,12 +66,13 @@ describe("promo codes", () => {
       code: "SAVE50",
       discount_type: 2,
       discount: 5000,
+      amount: 5000,
     });
   });
 
   it("a percentage discount respects its cap", async () => {
     const user = await cartWorth(200000, await newVerifiedUser());
-    expect((await check(user, "RAMADAN15")).body.data).toMatchObject({ discount_type: 1, discount: 15000 });
+    expect((await check(user, "RAMADAN15")).body.data).toMatchObject({ discount_type: 1, discount: 15, amount: 15000 });
   });
 
   it("an expired code is refused with a clear message in the shopper's language", async () => {
@@ -104,6 +106,16 @@ describe("promo codes", () => {
     await ownCode("OFF5", { value: 5, active: 0 });
     expect((await check(guest, "OFF5")).body.errors?.code).toEqual(["This promo code does not exist."]);
     expect((await check(guest, "")).status).toBe(422);
+  });
+
+  it("an emptied code is refused by the server and takes an applied code off the cart", async () => {
+    const guest = await cartWorth(50000);
+    await check(guest, "SAVE50");
+    expect((await call(guest, "GET", "/cart")).body.data.discount).toBe(5000);
+    const refused = await check(guest, "  ");
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.code).toEqual(["Promo code is required."]);
+    expect((await call(guest, "GET", "/cart")).body.data).toMatchObject({ discount: 0, promo: null, total: 50000 });
   });
 
   it("a refused code resets the cart's discount to 0", async () => {

@@ -3,18 +3,17 @@ import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "../../client/toast";
 import { handleBrowserError } from "../../lib/api/browser";
-import { ApiError, type FieldError } from "../../lib/api/errors";
+import type { FieldError } from "../../lib/api/errors";
 import { applyServerErrors } from "../../lib/forms";
-import { useLocale, useT } from "../../lib/use-locale";
+import { useLocale } from "../../lib/use-locale";
 
 /**
  * What a form keeps about its last failed submit, and the one way failures are handled: the
- * common handler of spec §8 (redirects, toasts), a 422 put onto the fields and the summary,
- * a 400/403/429 shown above the form.
+ * common handler of spec §8 (redirects, toasts: a 429 is its "other status" toast), a 422 put
+ * onto the fields and the summary, a 400/403 shown above the form.
  */
 export function useFormSubmit<T extends FieldValues, R extends ResponseData>(form: FormStore<T, R>) {
   const locale = useLocale();
-  const t = useT();
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
   const [serverMessage, setServerMessage] = useState("");
@@ -26,12 +25,6 @@ export function useFormSubmit<T extends FieldValues, R extends ResponseData>(for
 
   const fail = useCallback(
     (error: unknown) => {
-      if (error instanceof ApiError && error.status === 429) {
-        // Too many attempts: the backend's message says what to do; no "Server Error" toast.
-        setServerErrors([]);
-        setServerMessage(error.message || t("errors.default"));
-        return;
-      }
       const handled = handleBrowserError(error, locale, (to) => void navigate(to));
       if (handled.status === 422) {
         setServerErrors(applyServerErrors(form, handled.errors ?? []));
@@ -41,7 +34,7 @@ export function useFormSubmit<T extends FieldValues, R extends ResponseData>(for
         setServerMessage(handled.message);
       }
     },
-    [form, locale, navigate, t],
+    [form, locale, navigate],
   );
 
   /** Runs a mutation under a loading toast that is replaced (or dismissed) when it settles. */

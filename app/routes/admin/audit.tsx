@@ -5,7 +5,10 @@ import { shopMoment } from "../../../contract/shop-time";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { listAudit, listParams } from "../../lib/api/console";
 import { consoleLoad, consoleMeta } from "../../lib/console";
-import { useLocale, useT } from "../../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
+import { auditActionName, auditChanges, auditRecordName, auditRecordPath } from "../../lib/audit-log";
+import { consoleFormat } from "../../lib/console-format";
+import { Link } from "../../lib/link";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.audit");
 
@@ -17,15 +20,55 @@ export async function loader(args: Route.LoaderArgs) {
   });
 }
 
-/** A record as JSON, short enough for a table cell; the whole of it in a disclosure. */
-function Change({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span aria-hidden="true">—</span>;
-  const text = JSON.stringify(value, null, 1);
+/** What a line changed, one field a line: "Status: Paid → Processing", read aloud as "changed from … to …". */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const t = useT();
+  const locale = useLocale();
+  const changes = auditChanges(t, consoleFormat(locale), entry);
+  if (!changes.length) return <span aria-hidden="true">—</span>;
   return (
-    <details>
-      <summary dir="ltr">{text.length > 48 ? `${text.replace(/\s+/g, " ").slice(0, 48)}…` : text}</summary>
-      <pre dir="ltr">{text}</pre>
-    </details>
+    <ul className="console-audit__changes">
+      {changes.map((c) => (
+        <li key={c.field}>
+          <span className="console-audit__field">{c.label}</span>
+          {t("console.auditLog.colon")}
+          {c.before !== null && c.after !== null ? (
+            <>
+              <del>
+                <span className="visually-hidden">{t("console.auditLog.from")}</span>
+                <bdi>{c.before}</bdi>
+              </del>{" "}
+              <span aria-hidden="true">{t("console.auditLog.arrow")}</span>{" "}
+              <ins>
+                <span className="visually-hidden">{t("console.auditLog.to")}</span>
+                <bdi>{c.after}</bdi>
+              </ins>
+            </>
+          ) : c.after !== null ? (
+            <bdi>{c.after}</bdi>
+          ) : (
+            <del>
+              <bdi>{c.before}</bdi>
+            </del>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The record a line is about, by name, linked to its page where it has one. */
+function Record({ entry }: { entry: AuditEntry }) {
+  const t = useT();
+  const to = useLocalePath();
+  const name = auditRecordName(t, entry.entity, entry.record);
+  const path = auditRecordPath(entry.record);
+  return path ? (
+    <Link to={to(path)}>
+      <bdi>{name}</bdi>
+    </Link>
+  ) : (
+    <bdi>{name}</bdi>
   );
 }
 
@@ -36,18 +79,9 @@ export default function ConsoleAudit({ loaderData }: Route.ComponentProps) {
   const columns: Column<AuditEntry>[] = [
     { label: t("console.audit.when"), sort: "created_at", cell: (r) => shopMoment(r.created_at, locale) },
     { label: t("console.audit.who"), sort: "staff_email", cell: (r) => <bdi dir="ltr">{r.staff_email}</bdi> },
-    { label: t("console.audit.action"), sort: "action", cell: (r) => <code dir="ltr">{r.action}</code> },
-    {
-      label: t("console.audit.record"),
-      cell: (r) => (
-        <bdi dir="ltr">
-          {r.entity}
-          {r.entity_id ? ` #${r.entity_id}` : ""}
-        </bdi>
-      ),
-    },
-    { label: t("console.audit.before"), cell: (r) => <Change value={r.before} /> },
-    { label: t("console.audit.after"), cell: (r) => <Change value={r.after} /> },
+    { label: t("console.audit.action"), sort: "action", cell: (r) => auditActionName(t, r.action) },
+    { label: t("console.audit.record"), cell: (r) => <Record entry={r} /> },
+    { label: t("console.auditLog.changes"), cell: (r) => <Changes entry={r} /> },
   ];
   return (
     <>

@@ -1,11 +1,21 @@
-import { Outlet, useLocation, useNavigate } from "react-router";
+import {
+  isRouteErrorResponse,
+  Outlet,
+  useLocation,
+  useNavigate,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/layout";
 import { ConsoleNav } from "../../components/console/ConsoleNav";
+import { describeError, ErrorScreen } from "../../components/ErrorScreen";
+import { ShopChrome } from "../../components/ShopChrome";
 import { Logo } from "../../components/Logo";
 import { closeConsole } from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleContext, consoleLocale, consoleMeta } from "../../lib/console";
+import { shopNotFoundOf } from "../../lib/shop-not-found";
 import { shopContext } from "../../lib/context";
 import { consoleMessages } from "../../lib/console-messages.server";
 import { registerMessages } from "../../lib/i18n";
@@ -16,8 +26,8 @@ import "../../styles/console.css";
 
 /**
  * The operator console (issue 20) at /:locale/admin: its own layout, outside the shop's header and
- * footer. The middleware lets only staff through (everyone else gets the shop's 404) and sends
- * staff without their code to the sign-in step.
+ * footer. The middleware lets only staff through (everyone else gets the shop's 404, in the shop's
+ * frame) and sends staff without their code to the sign-in step.
  */
 export const middleware: Route.MiddlewareFunction[] = [consoleMiddleware];
 
@@ -43,7 +53,18 @@ export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
 }
 clientLoader.hydrate = true as const;
 
+type ConsoleData = Awaited<ReturnType<typeof loader>>;
+
 export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <ConsoleFrame data={loaderData}>
+      <Outlet />
+    </ConsoleFrame>
+  );
+}
+
+/** The console's header, navigation and main, around a page or its error. */
+function ConsoleFrame({ data: loaderData, children }: { data: ConsoleData; children: React.ReactNode }) {
   // The console's strings come with the layout's data (the shop's message files leave them out),
   // registered before anything below asks for one; registering merges, so repeating is harmless.
   registerMessages(loaderData.locale, loaderData.messages);
@@ -98,9 +119,57 @@ export default function ConsoleLayout({ loaderData }: Route.ComponentProps) {
       <div className="console-body">
         {me?.elevated ? <ConsoleNav role={me.role} /> : null}
         <main id="console-main" className="console-main" tabIndex={-1}>
-          <Outlet />
+          {children}
         </main>
       </div>
     </div>
+  );
+}
+
+/** A console page's refusal, inside the console: no access for this role, or nothing at this path. */
+function ConsoleRefused({ status }: { status: number }) {
+  const t = useT();
+  const to = useLocalePath();
+  const key = status === 403 ? "noAccess" : status === 404 ? "notFound" : "failed";
+  return (
+    <section className="console-refusal" aria-labelledby="console-refusal-title" data-console-refusal={key}>
+      <h1 id="console-refusal-title">{t(`console.access.${key}.title`)}</h1>
+      <p>{t(`console.access.${key}.lead`)}</p>
+      <p>
+        <Link to={to("/admin")} className="button button--primary">
+          {t("console.access.toDashboard")}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/**
+ * Errors under /:locale/admin. Staff (the layout's data loaded) read them inside the console, in its
+ * language: "you don't have access" for a page their role does not open, "not found" for a record
+ * or path that is not there. A visitor who is not staff gets the shop's 404 in the shop's frame.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData("routes/admin/layout") as ConsoleData | undefined;
+  if (data?.me) {
+    const status = isRouteErrorResponse(error) ? error.status : 500;
+    if (status >= 500) console.error(error);
+    return (
+      <ConsoleFrame data={data}>
+        <ConsoleRefused status={status} />
+      </ConsoleFrame>
+    );
+  }
+  // A stranger's 404 reaches the root's boundary from the console's middleware (root.tsx); this is the rest.
+  const shop = shopNotFoundOf(error);
+  const { status, detail } = shop ? { status: 404, detail: shop.detail } : describeError(error);
+  if (status >= 500) console.error(error);
+  return (
+    <ShopChrome data={shop?.shop}>
+      <div className="container">
+        <ErrorScreen status={status} detail={detail} />
+      </div>
+    </ShopChrome>
   );
 }

@@ -15,6 +15,7 @@ import { readCount, readNumber } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { currencyName, providerName } from "../../lib/console-vocabulary";
 import { OrderMessages } from "../../components/console/OrderMessages";
 import { OrderReturns } from "../../components/console/OrderReturns";
 import { StaffNotes } from "../../components/console/StaffNotes";
@@ -280,7 +281,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const address = order.address;
   const carrierLabel = t("console.fields.carrier");
   const trackingLabel = t("console.fields.tracking_number");
-  const amountLabel = t("console.orders.refundAmount", { currency: order.currency });
+  const amountLabel = t("console.orders.refundAmount", { currency: currencyName(t, order.currency) });
   const reasonLabel = t("console.fields.reason");
 
   return (
@@ -293,8 +294,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           {t("console.orders.title", { number: "" })}
           <bdi dir="ltr">{order.number}</bdi>
         </h1>
-        <OrderStatusBadge status={order.status} />
-        <PaymentStatusBadge status={order.payment_status} />
+        <OrderStatusBadge status={order.status} labelled />
+        <PaymentStatusBadge status={order.payment_status} labelled />
       </header>
       <p className="console-hint">
         {t("console.orders.placedOn", { date: formatDate(order.created_at, locale, true) })}
@@ -544,7 +545,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
               {order.late_payments.map((p) => (
                 <li key={p.payment_id}>
                   <span>
-                    {money(p.amount)} · <bdi dir="ltr">{p.provider}</bdi> · {formatDate(p.received_at, locale, true)} ·{" "}
+                    {money(p.amount)} · <bdi>{providerName(t, p.provider)}</bdi> ·{" "}
+                    {formatDate(p.received_at, locale, true)} ·{" "}
                     <span
                       className={`console-badge console-badge--${p.refund_status === "refunded" ? "ok" : p.refund_status === "owed" ? "danger" : "warn"}`}
                     >
@@ -600,7 +602,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                     <tr key={p.id}>
                       <td className="is-date">{formatDate(p.created_at, locale, true)}</td>
                       <td>
-                        <bdi dir="ltr">{p.provider}</bdi>
+                        <bdi>{providerName(t, p.provider)}</bdi>
                       </td>
                       <td>
                         <PaymentStatusBadge
@@ -943,7 +945,10 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           </refund.Field>
           <p className="console-hint">
             {t("console.orders.refundHint", {
-              provider: order.payments.find((p) => p.amount > 0 && p.status !== "failed")?.provider ?? "",
+              provider: providerName(
+                t,
+                order.payments.find((p) => p.amount > 0 && p.status !== "failed")?.provider ?? "",
+              ),
             })}
           </p>
           <div className="console-dialog__actions">

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { promoInput } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { ok, unprocessable } from "../http";
@@ -12,7 +12,18 @@ import { validate } from "../../lib/validate";
 /** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
 export const promoRoutes = new Hono<BackendEnv>();
 
-promoRoutes.post("/check", validate("json", promoInput), async (c) => {
+/**
+ * A code refused as input (an emptied field answers 422 "Promo code is required.") takes an applied
+ * code off the cart too, as a refused code does: the storefront resets the discount to 0 (spec §4).
+ */
+const refusalClearsCode: MiddlewareHandler<BackendEnv> = async (c, next) => {
+  await next();
+  if (c.res.status !== 422) return;
+  const owner = await cartOwner(c).catch(() => null);
+  if (owner) await setCartPromo(c.env.DB, owner, null);
+};
+
+promoRoutes.post("/check", refusalClearsCode, validate("json", promoInput), async (c) => {
   const owner = await cartOwner(c);
   // Every check is a guess at the code list: counted per network and per guest or account, so
   // codes cannot be enumerated (issue 17, L1).
@@ -22,15 +33,16 @@ promoRoutes.post("/check", validate("json", promoInput), async (c) => {
   const contents = await cartContents(c.env.DB, owner, lang);
   const result = await evaluatePromo(c.env.DB, c.req.valid("json").code, contents.subtotal, owner, lang);
   if (!result.ok) {
-    // The storefront resets the discount to 0 on a refusal; the cart agrees.
-    if (contents.promoCode) await setCartPromo(c.env.DB, owner, null);
+    // The storefront resets the discount to 0 on a refusal; the cart agrees (refusalClearsCode).
     throw unprocessable({ code: [result.message] }, result.message);
   }
   await setCartPromo(c.env.DB, owner, result.promo.code);
-  const { code, discount_type, discount } = result.promo;
+  // Spec §3/§7: `discount` is the code's value for its type (a percentage for type 1, halalas for
+  // type 2, DESIGN §6); what it takes off this cart, in halalas, is `amount`.
+  const { code, discount_type, value, discount: amount } = result.promo;
   return ok(
     c,
-    { code, discount_type, discount, value: result.promo.value },
+    { code, discount_type, discount: value, amount },
     {
       message: say(lang, { en: "Promo code applied.", ar: "تم تطبيق رمز الخصم." }),
     },

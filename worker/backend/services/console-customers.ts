@@ -9,7 +9,7 @@ import { normalizePhone } from "../../../contract/inputs";
 import type { StaffCaller } from "../env";
 import { notFound } from "../http";
 import { contains, pageOf, type ListQuery } from "./console-list";
-import { maskEmail } from "./orders";
+import { maskEmail, presentedStatus, type StoredOrderStatus } from "./orders";
 import { maskPhone, seesContactData } from "./staff";
 import { notesOf } from "./staff-notes";
 
@@ -203,7 +203,11 @@ export async function customerDetail(db: D1Database, viewer: Viewer, id: string)
   return {
     ...present(row, viewer),
     addresses: (addresses.results as AddressRow[]).map((a) => presentAddress(a, full)),
-    orders: orders.results as ConsoleCustomerOrder[],
+    // The state every console list shows (services/orders.ts `presentedStatus`), not the stored one.
+    orders: (orders.results as ConsoleCustomerOrder[]).map((o) => ({
+      ...o,
+      status: presentedStatus({ ...o, status: o.status as StoredOrderStatus }),
+    })),
     notes: await notesOf(db, subject),
   };
 }

@@ -9,7 +9,7 @@ import { roleAtLeast } from "../../../contract/console";
 import type { DashboardLatePayment } from "../../../contract/console-orders";
 import { PAID_OR_LATER } from "./console-customers";
 import { owedLatePaymentsStatements } from "./late-payments";
-import { maskEmail } from "./orders";
+import { maskEmail, presentedStatus, type StoredOrderStatus } from "./orders";
 import { seesContactData } from "./staff";
 
 /**
@@ -93,7 +93,7 @@ export async function dashboard(
         .bind(LOW_STOCK_SHOWN),
       db
         .prepare(
-          "SELECT number, status, total, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
+          "SELECT number, status, total, refunded, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
         )
         .bind(RECENT_ORDERS_SHOWN),
       // Money gateways took for closed orders, still owed back: every role sees it is waiting.
@@ -119,8 +119,10 @@ export async function dashboard(
       count: (lowCount.results[0] as { n: number }).n,
       products: lowRows.results as DashboardLowStock[],
     },
-    recent_orders: (recent.results as DashboardRecentOrder[]).map((o) => ({
+    // The state every console list shows (services/orders.ts `presentedStatus`), not the stored one.
+    recent_orders: (recent.results as (DashboardRecentOrder & { refunded: number })[]).map(({ refunded, ...o }) => ({
       ...o,
+      status: presentedStatus({ status: o.status as StoredOrderStatus, refunded, total: o.total }),
       email: full ? o.email : maskEmail(o.email),
     })),
     late_payments: {

@@ -689,6 +689,7 @@ const LATEST_PAYMENT =
 const PAYMENT_SQL = `(CASE WHEN o.refunded > 0 AND o.refunded >= o.total THEN 'refunded'
   WHEN o.refunded > 0 THEN 'partially_refunded'
   WHEN o.paid_at IS NOT NULL OR o.status IN ('paid', 'processing', 'shipped', 'delivered') THEN 'paid'
+  WHEN o.status = 'cancelled' THEN 'unpaid'
   WHEN ${LATEST_PAYMENT} = 'failed' THEN 'failed'
   WHEN ${LATEST_PAYMENT} IN ('initiated', 'challenge') THEN 'pending'
   ELSE 'unpaid' END)`;

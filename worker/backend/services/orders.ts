@@ -92,11 +92,20 @@ export function parseAddress(raw: string): OrderAddress {
 export const isFullyRefunded = (order: Pick<OrderRow, "refunded" | "total">) =>
   order.refunded > 0 && order.refunded >= order.total;
 
-/** The state an order is answered in: `refunded` (derived, never stored) once refunded in full. */
+/**
+ * The state an order is answered in, everywhere it is shown: `refunded` (derived, never stored)
+ * once refunded in full (`STATUS_SQL` in services/fulfilment.ts is its twin for sorting).
+ */
 export function presentedStatus(order: Pick<OrderRow, "status" | "refunded" | "total">): OrderStatus {
   return order.status !== "cancelled" && isFullyRefunded(order) ? "refunded" : order.status;
 }
 
+/**
+ * The payment state every view of an order answers (lists, order page, dashboard, shopper): the one
+ * place it is derived (`PAYMENT_SQL` in services/fulfilment.ts is its twin for the orders filter).
+ * "failed" is a payment that failed on an order still open: an unpaid order that was cancelled or
+ * expired was simply not paid, whatever its last attempt did.
+ */
 export function paymentStatusFor(
   order: Pick<OrderRow, "paid_at" | "status" | "refunded" | "total">,
   latest: string | undefined,
@@ -104,6 +113,7 @@ export function paymentStatusFor(
   if (isFullyRefunded(order)) return "refunded";
   if (order.refunded > 0) return "partially_refunded";
   if (order.paid_at || ["paid", "processing", "shipped", "delivered"].includes(order.status)) return "paid";
+  if (order.status === "cancelled") return "unpaid";
   if (latest === "failed") return "failed";
   if (latest === "initiated" || latest === "challenge") return "pending";
   return "unpaid";

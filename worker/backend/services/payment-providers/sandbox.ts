@@ -236,6 +236,14 @@ td:first-child { white-space: nowrap; padding-inline-end: 1rem; }
 @media (max-width: 380px) { .row { grid-template-columns: 1fr; } main { padding: 1rem; } }
 `;
 
+/**
+ * The shop's icon, inline: without one the browser asks for /favicon.ico (a 404), and the page is
+ * the provider's, so it must not depend on what the shop's origin serves.
+ */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#0f5fd7"/><path d="M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+)}`;
+
 function page(lang: Lang, title: string, body: string): string {
   const dir = lang === "ar" ? "rtl" : "ltr";
   const htmlLang = lang === "ar" ? "ar-SA" : "en-US";
@@ -246,6 +254,7 @@ function page(lang: Lang, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${FAVICON}">
 <style>${STYLE}</style>
 </head>
 <body>
