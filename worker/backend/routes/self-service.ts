@@ -17,9 +17,9 @@ import { cancelByShopper, requestReturn, returnWindowDays } from "../services/re
 export const selfServiceRoutes = new Hono<BackendEnv>();
 
 /** The owner's order with what its page may offer (cancel, returns, refunds). */
-export function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
+export async function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
   return presentOrder(c.env.DB, order, c.get("lang"), {
-    selfService: { returnWindowDays: returnWindowDays(c.env) },
+    selfService: { returnWindowDays: await returnWindowDays(c.env) },
   });
 }
 

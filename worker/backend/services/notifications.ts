@@ -4,7 +4,7 @@ import { SHOP_TIME_ZONE } from "../../../contract/locale";
 import { publicOrigin } from "../../lib/public-origin";
 import type { Lang } from "../env";
 import { trackingUrl } from "./carriers";
-import { commerceSettings } from "./checkout";
+import { loadSettings, messageWording } from "./settings";
 import { renderOrderMessage, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
@@ -21,7 +21,7 @@ import { parseAddress } from "./orders";
  * 2. `flushNotifications` — after the batch, the new rows go to the NOTIFICATIONS queue. It never
  *    throws: a queue that is down costs the shopper nothing, and the cron sends what was left.
  * 3. The queue consumer (worker/jobs.ts → `deliverNotification`) claims the row, renders it from
- *    the locale files and hands it to the Messenger; a failure is retried by the queue with a
+ *    the locale files (or the owner's wording in the store's settings) and hands it to the Messenger; a failure is retried by the queue with a
  *    growing delay and, after the last retry, dead-lettered (status `dead`).
  * 4. The cron (`sweepNotifications`) re-sends rows whose queue message was lost, and gives a dead
  *    message a fresh round of retries an hour later, at most twice.
@@ -210,7 +210,8 @@ async function renderNotification(
   const links = linksOf(env, order, lang);
   // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
   const name = parseAddress(order.address).name || "";
-  const returnDays = commerceSettings(env).returnWindowDays;
+  const settings = await loadSettings(env);
+  const returnDays = settings.returns.window_days;
   // A refund's message links its credit note (issued in the refund's own batch).
   const creditNote =
     row.kind === "refunded" && typeof detail.refund_id === "string"
@@ -221,20 +222,30 @@ async function renderNotification(
   const returnUntil = order.delivered_at
     ? new Date(Date.parse(order.delivered_at) + returnDays * 86_400_000).toISOString()
     : null;
-  return renderOrderMessage(lang, templateOf(row, detail), row.channel, {
-    name,
-    number: order.number,
-    total: formatAmount(order.total, order.currency, lang),
-    amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
-    until: formatMoment(order.reserved_until, lang, true),
-    carrier: order.carrier ?? "",
-    tracking: order.tracking_number ?? "",
-    trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
-    returnUntil: formatMoment(returnUntil, lang, false),
-    orderUrl: links.orderUrl,
-    invoiceUrl: links.invoiceUrl,
-    creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
-  });
+  const template = templateOf(row, detail);
+  return renderOrderMessage(
+    lang,
+    template,
+    row.channel,
+    {
+      name,
+      number: order.number,
+      total: formatAmount(order.total, order.currency, lang),
+      amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
+      until: formatMoment(order.reserved_until, lang, true),
+      carrier: order.carrier ?? "",
+      tracking: order.tracking_number ?? "",
+      trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
+      returnUntil: formatMoment(returnUntil, lang, false),
+      orderUrl: links.orderUrl,
+      invoiceUrl: links.invoiceUrl,
+      creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
+    },
+    {
+      wording: messageWording(settings, template, lang),
+      signature: lang === "ar" ? settings.store.name_ar : settings.store.name_en,
+    },
+  );
 }
 
 export type DeliveryOutcome = "sent" | "skipped";
