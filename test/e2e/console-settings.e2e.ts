@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
-import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 import { say as msg } from "../support/messages.ts";
 
@@ -29,7 +29,13 @@ const TYPED: Record<Locale, { standard: string; shown: string }> = {
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  accounts = await newStaffAccounts(base, { "settings-owner": "owner", "settings-manager": "manager" });
+  // One account per sign-in: a console code is read from the outbox, so each session has its own.
+  accounts = await newStaffAccounts(base, {
+    "settings-en": "owner",
+    "settings-ar": "owner",
+    "settings-reset": "owner",
+    "settings-manager": "manager",
+  });
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
   });
@@ -39,18 +45,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await browser?.close();
   // Later files on this worker's database expect the shipping the deployment starts from.
-  if (browser) {
-    const { page } = await newPage(browser);
-    await openConsole(page, base, "en", accounts["settings-owner"]!);
-    await page.goto(`${base}/en/admin/settings`);
-    await hydrated(page, "#settings-shipping-standard");
-    await page.locator("#settings-shipping-standard").fill("25.00");
-    await page.locator("#settings-shipping-express").fill("50.00");
-    await page.locator("#settings-shipping-free_threshold").fill("300.00");
-    await saveSection(page, "en", "shipping");
-    await browser.close();
-  }
+  const { token } = await consoleHttpSession(base, accounts["settings-reset"]!);
+  const reset = await fetch(`${base}/backend/admin/settings/shipping`, {
+    method: "PUT",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      origin: base,
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({ standard: 2500, express: 5000, free_threshold: 30000 }),
+  });
+  expect(reset.status).toBe(200);
 });
 
 async function saveSection(page: Page, locale: Locale, section: string): Promise<void> {
@@ -91,7 +99,7 @@ describe("store settings in the console", () => {
 
       // The owner opens Settings from the console's navigation.
       const { page } = await newPage(browser);
-      await openConsole(page, base, locale, accounts["settings-owner"]!);
+      await openConsole(page, base, locale, accounts[`settings-${locale}`]!);
       await page.getByRole("link", { name: msg(locale, "console.nav.settings"), exact: true }).click();
       await page.waitForURL(`${base}/${locale}/admin/settings`);
       await hydrated(page, "#settings-shipping-standard");
@@ -112,13 +120,18 @@ describe("store settings in the console", () => {
       await expectAxeClean(page, `settings ${locale}`);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
       copyFileSync(`${SCREENSHOTS}/console-settings-${locale}.png`, `/tmp/console-settings-${locale}.png`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `/tmp/console-settings-top-${locale}.png` });
+      await page
+        .locator("section[aria-labelledby='settings-messages-title']")
+        .screenshot({ path: `/tmp/console-settings-messages-${locale}.png` });
 
       // The shopper's next page load charges it: no deploy, no restart.
       const after = await checkoutPrices(shopper.page, locale);
       expect(after[0]).toContain(TYPED[locale].shown);
       await page.close();
       await shopper.page.close();
-    });
+    }, 180_000);
   }
 });
 

@@ -74,41 +74,43 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       ],
     },
   ];
-  const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => ({
-    heading: t(`console.settings.messages.${template}`),
-    layout: "bilingual",
-    fields: LANGS.flatMap((lang) => {
-      const variables = settings.message_variables[template];
-      const hint = t("console.settings.messages.variables", {
-        list: variables.map((v) => `{{${v}}}`).join(" "),
-      });
-      const links = variables.filter(isLinkVariable);
-      const noLink = (v: string) => (LINK_LIKE.test(v) ? t("console.settings.errors.link") : "");
-      return [
-        f(`${template}.${lang}.subject`, {
-          label: t(`console.settings.messages.subject.${lang}`),
-          lang,
-          dir: lang === "ar" ? "rtl" : "ltr",
-          max: SETTINGS_LIMITS.subject,
-          check: noLink,
-        }),
-        f(`${template}.${lang}.text`, {
-          label: t(`console.settings.messages.text.${lang}`),
-          lang,
-          dir: lang === "ar" ? "rtl" : "ltr",
-          multiline: true,
-          max: SETTINGS_LIMITS.text,
-          hint: links.length ? `${hint} ${t("console.settings.messages.keepLinks")}` : hint,
-          check: (v) =>
-            noLink(v) ||
-            links
-              .filter((l) => v !== "" && !v.includes(`{{${l}}}`))
-              .map((l) => t("console.settings.errors.missingLink", { name: `{{${l}}}` }))[0] ||
-            "",
-        }),
-      ];
-    }),
-  }));
+  const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => {
+    const variables = settings.message_variables[template];
+    const links = variables.filter(isLinkVariable);
+    const listed = t("console.settings.messages.variables", { list: variables.map((v) => `{{${v}}}`).join(" ") });
+    const hint = links.length ? `${listed} ${t("console.settings.messages.keepLinks")}` : listed;
+    const noLink = (v: string) => (LINK_LIKE.test(v) ? t("console.settings.errors.link") : "");
+    const keepsLinks = (v: string) =>
+      links
+        .filter((l) => v !== "" && !v.includes(`{{${l}}}`))
+        .map((l) => t("console.settings.errors.missingLink", { name: `{{${l}}}` }))[0] ?? "";
+    const own = (lang: Locale) => ({ lang, dir: lang === "ar" ? ("rtl" as const) : ("ltr" as const) });
+    // Subjects side by side, then texts side by side: each language in its own column.
+    return {
+      heading: t(`console.settings.messages.${template}`),
+      layout: "bilingual",
+      fields: [
+        ...LANGS.map((lang) =>
+          f(`${template}.${lang}.subject`, {
+            ...own(lang),
+            label: t(`console.settings.messages.subject.${lang}`),
+            max: SETTINGS_LIMITS.subject,
+            check: noLink,
+          }),
+        ),
+        ...LANGS.map((lang) =>
+          f(`${template}.${lang}.text`, {
+            ...own(lang),
+            label: t(`console.settings.messages.text.${lang}`),
+            multiline: true,
+            max: SETTINGS_LIMITS.text,
+            hint,
+            check: (v) => noLink(v) || keepsLinks(v),
+          }),
+        ),
+      ],
+    };
+  });
 
   const wordingOf = (template: MessageTemplate, lang: Locale) =>
     values.messages[template]?.[lang] ?? settings.message_defaults[template][lang];
