@@ -112,6 +112,9 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
     };
   });
 
+  // A section's form starts again from what was saved (typed "٢٥٫٥" reads back "25.50").
+  const version = (section: keyof ConsoleSettings["values"]) => settings.saved[section]?.at ?? "defaults";
+
   const wordingOf = (template: MessageTemplate, lang: Locale) =>
     values.messages[template]?.[lang] ?? settings.message_defaults[template][lang];
 
@@ -130,6 +133,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       </nav>
 
       <SettingsForm
+        key={version("shipping")}
         id="settings-shipping"
         title={sections[0]!.title}
         intro={t("console.settings.shippingIntro")}
@@ -148,6 +152,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("tax")}
         id="settings-tax"
         title={sections[1]!.title}
         intro={t("console.settings.taxIntro")}
@@ -170,6 +175,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("seller")}
         id="settings-seller"
         title={sections[2]!.title}
         intro={t("console.settings.sellerIntro")}
@@ -204,6 +210,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("store")}
         id="settings-store"
         title={sections[3]!.title}
         intro={t("console.settings.storeIntro")}
@@ -241,6 +248,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("returns")}
         id="settings-returns"
         title={sections[4]!.title}
         rows={[
@@ -268,6 +276,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("messages")}
         id="settings-messages"
         title={sections[5]!.title}
         intro={t("console.settings.messagesIntro")}
