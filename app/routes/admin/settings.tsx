@@ -113,7 +113,8 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   });
 
   // A section's form starts again from what was saved (typed "٢٥٫٥" reads back "25.50").
-  const version = (section: keyof ConsoleSettings["values"]) => settings.saved[section]?.at ?? "defaults";
+  const version = (section: keyof ConsoleSettings["values"]) =>
+    `${section}:${settings.saved[section]?.at ?? "defaults"}`;
 
   const wordingOf = (template: MessageTemplate, lang: Locale) =>
     values.messages[template]?.[lang] ?? settings.message_defaults[template][lang];
