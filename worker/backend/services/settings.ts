@@ -28,9 +28,9 @@ import { auditStatement } from "./staff";
  * SHIPPING_FLAT, SHIPPING_EXPRESS, FREE_SHIPPING_THRESHOLD, RETURN_WINDOW_DAYS, SELLER_*), then
  * the built-in values. So a deployment keeps its behaviour until an owner saves the page.
  *
- * Freshness: every use reads the small table from D1 (one query per request, kept for the rest of
- * that request), so a save shows in the next request of every isolate, without a deploy and
- * without waiting for a cache to expire. Parsing is kept per isolate by the row's version.
+ * Freshness: every use reads the small table from D1 (one indexed query of a few rows), so a save
+ * shows in the next request of every isolate, without a deploy and without waiting for a cache to
+ * expire. What is kept per isolate is the parsed value of each row, by its version.
  */
 
 /** A number from a variable, or the fallback when it is unset or out of range. */
@@ -74,21 +74,13 @@ interface SettingsRow {
 
 /** Parsed section values by key and version: a row is parsed once per isolate, not per request. */
 const parsed = new Map<string, unknown>();
-/** One read per request: a request's D1 handle (its session) is its own object. */
-const perRequest = new WeakMap<D1Database, Promise<SettingsRow[]>>();
-
+// No copy of the rows is kept between uses: the cron and queue consumers share one D1 binding for
+// the isolate's life, so a kept copy there would never see a save. The table is a few rows.
 async function rowsOf(db: D1Database): Promise<SettingsRow[]> {
-  let rows = perRequest.get(db);
-  if (!rows) {
-    rows = db
-      .prepare("SELECT key, value, version, updated_at, updated_by FROM store_settings")
-      .all<SettingsRow>()
-      .then((r) => r.results);
-    perRequest.set(db, rows);
-    // A failed read is not kept: the next use asks again.
-    rows.catch(() => perRequest.delete(db));
-  }
-  return rows;
+  const { results } = await db
+    .prepare("SELECT key, value, version, updated_at, updated_by FROM store_settings")
+    .all<SettingsRow>();
+  return results;
 }
 
 function valueOf(row: SettingsRow): unknown {
@@ -246,7 +238,6 @@ export async function saveSettingsSection(
       .bind(section, JSON.stringify(value), staff.email),
     auditStatement(db, staff, "settings.update", "settings", section, before, value),
   ]);
-  perRequest.delete(db);
 }
 
 /** For a tax document: the seller kept with it, or the one in force for documents that kept none. */
