@@ -74,6 +74,7 @@ const consolePages = [
   route("customers/:id", "routes/admin/customer.tsx"),
   route("staff", "routes/admin/staff.tsx"),
   route("audit", "routes/admin/audit.tsx"),
+  route("settings", "routes/admin/settings.tsx"),
   route("field-data", "routes/admin/field-data.tsx"),
   route("reports", "routes/admin/reports.tsx"),
   route("*", "routes/admin/not-found.tsx"),

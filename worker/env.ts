@@ -56,6 +56,11 @@ export interface Env {
   SANDBOX_SECRET?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
+  /*
+   * VAT_RATE, SHIPPING_FLAT, FREE_SHIPPING_THRESHOLD, SHIPPING_EXPRESS, RETURN_WINDOW_DAYS and
+   * SELLER_* are the defaults of the store's settings (services/settings.ts): each holds until an
+   * owner saves its section in the console, whose value then wins.
+   */
   /** VAT rate included in prices, e.g. "0.15" (the default). */
   VAT_RATE?: string;
   /** Standard shipping in halalas (default 2500), free from FREE_SHIPPING_THRESHOLD (default 30000). */

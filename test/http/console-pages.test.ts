@@ -37,6 +37,7 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "inventory", path: "/admin/inventory", role: "manager" },
   { route: "staff", path: "/admin/staff", role: "owner" },
   { route: "audit", path: "/admin/audit", role: "owner" },
+  { route: "settings", path: "/admin/settings", role: "owner" },
   { route: "field-data", path: "/admin/field-data", role: "support" },
 ];
 /** Routes that are not pages of their own in this matrix, and why. */

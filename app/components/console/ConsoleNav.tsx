@@ -18,6 +18,7 @@ export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end
   { path: "/admin/field-data", key: "fieldData", role: "support" },
   { path: "/admin/staff", key: "staff", role: "owner" },
   { path: "/admin/audit", key: "audit", role: "owner" },
+  { path: "/admin/settings", key: "settings", role: "owner" },
 ];
 
 /** The console's navigation: only the sections the staff member's role opens. */

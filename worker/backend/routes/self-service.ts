@@ -7,6 +7,7 @@ import { readInput } from "../../lib/validate";
 import { cartOwner } from "../identity";
 import { loadCart, reorderIntoCart } from "../services/cart";
 import { returnAddressOf } from "../services/invoices";
+import { loadSettings } from "../services/settings";
 import { findOwnedOrder, presentOrder, type OrderRow } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
@@ -19,9 +20,12 @@ import { cancelByShopper, requestReturn, returnWindowDays } from "../services/re
 export const selfServiceRoutes = new Hono<BackendEnv>();
 
 /** The owner's order with what its page may offer (cancel, returns, refunds). */
-export function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
+export async function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
   return presentOrder(c.env.DB, order, c.get("lang"), {
-    selfService: { returnWindowDays: returnWindowDays(c.env), sendTo: returnAddressOf(c.env, c.get("lang")) },
+    selfService: {
+      returnWindowDays: await returnWindowDays(c.env),
+      sendTo: returnAddressOf((await loadSettings(c.env)).seller, c.get("lang")),
+    },
   });
 }
 

@@ -19,6 +19,8 @@ import { configuredProvider, requirePaymentProvider } from "./payment-providers"
 import { lineNets } from "./money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
+import type { SettingsValues } from "../../../contract/settings";
+import { loadSettings, numberVar, settingsDefaults } from "./settings";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
@@ -32,29 +34,34 @@ export interface CommerceSettings {
   freeShippingThreshold: number;
   shippingExpress: number;
   reservationMinutes: number;
-  /** Days after delivery a shopper may ask for a return (issue 21). */
+  /** Days after delivery a shopper may ask for a return. */
   returnWindowDays: number;
   /** Days a guest's cart lives unchanged before the cron expires it. */
   guestCartDays: number;
 }
 
-function numberVar(raw: string | undefined, fallback: number, valid: (n: number) => boolean): number {
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && valid(n) ? n : fallback;
+const commerceOf = (env: Partial<Env>, store: SettingsValues): CommerceSettings => ({
+  vatRate: store.tax.vat_rate,
+  shippingFlat: store.shipping.standard,
+  freeShippingThreshold: store.shipping.free_threshold,
+  shippingExpress: store.shipping.express,
+  reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
+  returnWindowDays: store.returns.window_days,
+  guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
+});
+
+/**
+ * The shop's money rules as the deployment configures them, before any console change
+ * (services/settings.ts `settingsDefaults`): for what is not a store setting (the stock hold, the
+ * guest cart's life) and for tests. What a shopper is charged comes from `currentCommerceSettings`.
+ */
+export function commerceSettings(env: Partial<Env>): CommerceSettings {
+  return commerceOf(env, settingsDefaults(env));
 }
 
-/** The shop's money rules from configuration, with the documented defaults. */
-export function commerceSettings(env: Partial<Env>): CommerceSettings {
-  return {
-    vatRate: numberVar(env.VAT_RATE, 0.15, (n) => n >= 0 && n < 1),
-    shippingFlat: Math.round(numberVar(env.SHIPPING_FLAT, 2500, (n) => n >= 0)),
-    freeShippingThreshold: Math.round(numberVar(env.FREE_SHIPPING_THRESHOLD, 30000, (n) => n >= 0)),
-    shippingExpress: Math.round(numberVar(env.SHIPPING_EXPRESS, 5000, (n) => n >= 0)),
-    reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
-    returnWindowDays: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365),
-    guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
-  };
+/** The money rules in force now: the store's settings as last saved in the console, over the defaults. */
+export async function currentCommerceSettings(env: Partial<Env>, db: D1Database): Promise<CommerceSettings> {
+  return commerceOf(env, await loadSettings({ ...env, DB: db }));
 }
 
 export const SHIPPING_METHODS = ["standard", "express"] as const;
@@ -133,7 +140,7 @@ export async function checkoutOptions(
   method: ShippingMethodId,
   lang: Lang,
 ) {
-  const settings = commerceSettings(env);
+  const settings = await currentCommerceSettings(env, db);
   const contents = await cartContents(db, owner, lang);
   const discount = await cartDiscount(db, contents, owner, lang);
   return {
@@ -301,7 +308,7 @@ export async function placeOrder(
   }
   if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
 
-  const settings = commerceSettings(env);
+  const settings = await currentCommerceSettings(env, db);
   let discount = 0;
   let promoId: number | null = null;
   let promoCode: string | null = null;

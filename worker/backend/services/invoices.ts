@@ -2,7 +2,8 @@ import type { Env } from "../../env";
 import type { Lang } from "../env";
 import { BackendError } from "../http";
 import { say } from "../../lib/i18n";
-import { commerceSettings } from "./checkout";
+import { sellerSettingsOf, settingsDefaults } from "./settings";
+import { VAT_NUMBER_PATTERN, type SellerSettings } from "../../../contract/settings";
 import { allocate } from "./money";
 import { parseAddress, type OrderItemRow, type OrderRow } from "./orders";
 import type {
@@ -34,19 +35,29 @@ export interface TaxDocumentRow {
   total: number;
   currency: string;
   issued_at: string;
+  /** The seller as issued (JSON, contract/settings.ts SellerSettings); null: the one in force. */
+  seller: string | null;
 }
 
 // The kind's next number, inside the issuing batch's transaction: no gaps, no duplicates.
 const nextSeq = (kind: TaxDocumentKind) =>
   `(SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM tax_documents WHERE kind = '${kind}')`;
 
+/**
+ * The seller a document keeps (migration 0033): the one saved in the store's settings, issued in
+ * the document's own statement. Null while the seller comes from the deployment's variables
+ * (services/settings.ts writes it into those documents on the seller's first save).
+ */
+const KEPT_SELLER = "(SELECT value FROM store_settings WHERE key = 'seller')";
+
 /** Issues the order's invoice if it is paid and has none (idempotent: one invoice per order). */
 export function invoiceStatements(db: D1Database, order: { id: number }): D1PreparedStatement[] {
   return [
     db
       .prepare(
-        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency)
-         SELECT 'invoice', n.seq, 'INV-' || printf('%06d', n.seq), o.id, o.subtotal, o.discount, o.shipping, o.vat, o.total, o.currency
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency, seller)
+         SELECT 'invoice', n.seq, 'INV-' || printf('%06d', n.seq), o.id, o.subtotal, o.discount, o.shipping, o.vat, o.total, o.currency,
+           ${KEPT_SELLER}
          FROM orders o, ${nextSeq("invoice")} n WHERE o.id = ? AND o.paid_at IS NOT NULL`,
       )
       .bind(order.id),
@@ -55,10 +66,11 @@ export function invoiceStatements(db: D1Database, order: { id: number }): D1Prep
 
 /**
  * The VAT rate of an order's documents: the one it was charged at (migration 0020), or for an order
- * placed before orders kept it, the configured rate.
+ * placed before orders kept it, the deployment's rate (VAT_RATE), which it was charged at then; a
+ * rate saved later in the console is not applied to it.
  */
-export function vatRateOf(env: Env, order: { vat_rate?: number | null }): number {
-  return order.vat_rate ?? commerceSettings(env).vatRate;
+export function vatRateOf(env: Partial<Env>, order: { vat_rate?: number | null }): number {
+  return order.vat_rate ?? settingsDefaults(env).tax.vat_rate;
 }
 
 /** The VAT contained in an amount that includes it, rounded to the halala like checkout's totals. */
@@ -78,8 +90,8 @@ export function creditNoteStatements(
     ...invoiceStatements(db, order),
     db
       .prepare(
-        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency)
-         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency, seller)
+         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?, ${KEPT_SELLER}
          FROM refunds r, ${nextSeq("credit_note")} n WHERE r.id = ? AND r.status = 'succeeded'`,
       )
       .bind(vatIn(refund.amount, vatRate), order.currency, refund.id),
@@ -134,18 +146,22 @@ export async function documentLinks(db: D1Database, orderIds: number[]): Promise
   return links;
 }
 
-const VAT_NUMBER = /^3\d{13}3$/;
 /** wrangler.toml's demo VAT number: never on a document of a shop that ships. */
 export const DEMO_VAT_NUMBER = "300000000000003";
 
 /**
- * The seller from configuration; 503 when it is missing, its VAT number is not a Saudi one (15
- * digits, starting and ending with 3), or production still carries the demo number.
+ * The seller of a document (the store's settings, or the SELLER_* variables they start from); 503
+ * when it is missing, its VAT number is not a Saudi one (15 digits, starting and ending with 3),
+ * or production still carries the demo number.
  */
-export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
-  const nameEn = env.SELLER_NAME_EN?.trim() ?? "";
-  const vat = env.SELLER_VAT_NUMBER?.trim() ?? "";
-  if (!nameEn || !VAT_NUMBER.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
+export function sellerOf(
+  env: Partial<Env>,
+  lang: Lang,
+  seller: SellerSettings = settingsDefaults(env).seller,
+): TaxSeller {
+  const nameEn = seller.name_en.trim();
+  const vat = seller.vat_number.trim();
+  if (!nameEn || !VAT_NUMBER_PATTERN.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
     console.error(JSON.stringify({ level: "error", event: "invoice.seller_unconfigured" }));
     throw new BackendError(
       503,
@@ -157,10 +173,10 @@ export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
   }
   return {
     name_en: nameEn,
-    name_ar: env.SELLER_NAME_AR?.trim() || nameEn,
+    name_ar: seller.name_ar.trim() || nameEn,
     vat_number: vat,
-    address_en: env.SELLER_ADDRESS_EN?.trim() || null,
-    address_ar: env.SELLER_ADDRESS_AR?.trim() || env.SELLER_ADDRESS_EN?.trim() || null,
+    address_en: seller.address_en.trim() || null,
+    address_ar: seller.address_ar.trim() || seller.address_en.trim() || null,
   };
 }
 
@@ -169,13 +185,13 @@ export function sellerOf(env: Partial<Env>, lang: Lang): TaxSeller {
  * address printed on invoices), or null when none is configured, and the messages and the order
  * page then say the shop will tell them.
  */
-export function returnAddressOf(env: Partial<Env>, lang: Lang): string | null {
-  const address =
-    (lang === "ar" ? env.SELLER_ADDRESS_AR?.trim() : "") ||
-    env.SELLER_ADDRESS_EN?.trim() ||
-    env.SELLER_ADDRESS_AR?.trim();
+export function returnAddressOf(
+  seller: { name_en: string; name_ar: string; address_en: string; address_ar: string },
+  lang: Lang,
+): string | null {
+  const address = (lang === "ar" ? seller.address_ar.trim() : "") || seller.address_en.trim() || seller.address_ar.trim();
   if (!address) return null;
-  const name = (lang === "ar" ? env.SELLER_NAME_AR?.trim() : "") || env.SELLER_NAME_EN?.trim() || "";
+  const name = (lang === "ar" ? seller.name_ar.trim() : "") || seller.name_en.trim();
   return name ? `${name}, ${address}` : address;
 }
 
@@ -282,7 +298,7 @@ export async function presentTaxDocument(
   doc: TaxDocumentRow,
   lang: Lang,
 ): Promise<TaxDocument> {
-  const seller = sellerOf(env, lang);
+  const seller = sellerOf(env, lang, await sellerSettingsOf(env, doc.seller));
   const rate = vatRateOf(env, order);
   const excl = (incl: number) => Math.round(incl / (1 + rate));
   let lines: TaxDocumentLine[];

@@ -76,14 +76,14 @@ export function greetingName(typed: string): string {
 }
 
 /** A small, safe HTML email: each line (already HTML, from `fillHtml`) a paragraph, in the language's direction. */
-export function emailHtml(lang: Lang, subject: string, htmlLines: string[]): string {
+export function emailHtml(lang: Lang, subject: string, htmlLines: string[], signature = MAIL[lang].signature): string {
   const dir = lang === "ar" ? "rtl" : "ltr";
   const paragraphs = htmlLines.map((line) => `<p style="margin:0 0 16px">${line}</p>`).join("");
   return (
     `<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>` +
     `<body style="margin:0;padding:24px;background:#f5f6f8;font-family:system-ui,'Segoe UI',Tahoma,sans-serif;color:#1c1f24">` +
     `<div dir="${dir}" style="max-width:560px;margin:0 auto;padding:24px;background:#fff;border-radius:8px;text-align:start;line-height:1.6">` +
-    `${paragraphs}<p style="margin:24px 0 0;color:#5b6270">${escapeHtml(MAIL[lang].signature)}</p></div></body></html>`
+    `${paragraphs}<p style="margin:24px 0 0;color:#5b6270">${escapeHtml(signature)}</p></div></body></html>`
   );
 }
 
@@ -97,15 +97,20 @@ export function renderCodeMessage(lang: Lang, template: CodeTemplate, code: stri
  * An order message. Email: a greeting, the message, a link to the order; SMS: the short form.
  * `params` fills the template (number, total, amount, carrier, urls...); `name` is what the
  * shopper typed, and the greeting keeps it only when it reads as a name (`greetingName`).
+ * `store`: the owner's wording of the email's subject and text (the store's settings, checked
+ * there to hold no link of its own), and the store's name that signs it; the greeting, the link
+ * to the order and the SMS stay the locale files'.
  */
 export function renderOrderMessage(
   lang: Lang,
   template: OrderTemplate,
   channel: "email" | "sms",
   params: Record<string, string> & { name: string; orderUrl: string },
+  store: { wording?: { subject: string; text: string } | null; signature?: string } = {},
 ): RenderedMessage {
   const mail = MAIL[lang];
-  const messages = mail.order[template];
+  const messages = { ...mail.order[template], ...(store.wording ?? {}) };
+  const signature = store.signature || mail.signature;
   const subject = fill(messages.subject, params);
   if (channel === "sms") return { subject, text: fill(messages.sms, { ...params, url: params.orderUrl }), html: null };
   const name = greetingName(params.name);
@@ -116,11 +121,12 @@ export function renderOrderMessage(
   ];
   return {
     subject,
-    text: [...lines.map(([line, values]) => fill(line, values)), mail.signature].join("\n\n"),
+    text: [...lines.map(([line, values]) => fill(line, values)), signature].join("\n\n"),
     html: emailHtml(
       lang,
       subject,
       lines.map(([line, values]) => fillHtml(line, values)),
+      signature,
     ),
   };
 }

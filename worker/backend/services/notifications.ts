@@ -5,8 +5,8 @@ import { publicOrigin } from "../../lib/public-origin";
 import type { Lang } from "../env";
 import { trackingUrl } from "./carriers";
 import { say } from "../../lib/i18n";
-import { commerceSettings } from "./checkout";
 import { returnAddressOf } from "./invoices";
+import { loadSettings, messageWording } from "./settings";
 import { renderOrderMessage, renderStaffAlert, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
@@ -23,7 +23,7 @@ import { parseAddress } from "./orders";
  * 2. `flushNotifications` — after the batch, the new rows go to the NOTIFICATIONS queue. It never
  *    throws: a queue that is down costs the shopper nothing, and the cron sends what was left.
  * 3. The queue consumer (worker/jobs.ts → `deliverNotification`) claims the row, renders it from
- *    the locale files and hands it to the Messenger; a failure is retried by the queue with a
+ *    the locale files (or the owner's wording in the store's settings) and hands it to the Messenger; a failure is retried by the queue with a
  *    growing delay and, after the last retry, dead-lettered (status `dead`).
  * 4. The cron (`sweepNotifications`) re-sends rows whose queue message was lost, and gives a dead
  *    message a fresh round of retries an hour later, at most twice.
@@ -234,7 +234,7 @@ function templateOf(kind: OrderMessageKind, detail: Record<string, unknown>, ord
 
 /** Renders a claimed row from its order, in the shopper's language. */
 async function renderNotification(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" | SellerKeys>,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" >,
   row: NotificationRow,
 ): Promise<RenderedMessage | null> {
   const order = await env.DB.prepare(
@@ -256,7 +256,8 @@ async function renderNotification(
   const kind = row.kind;
   // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
   const name = parseAddress(order.address).name || "";
-  const returnDays = commerceSettings(env).returnWindowDays;
+  const settings = await loadSettings(env);
+  const returnDays = settings.returns.window_days;
   // A refund's message links its credit note (issued in the refund's own batch).
   const creditNote =
     row.kind === "refunded" && typeof detail.refund_id === "string"
@@ -271,23 +272,33 @@ async function renderNotification(
     row.kind.startsWith("return_") && typeof detail.return_id === "string"
       ? await returnItemsText(env.DB, detail.return_id, lang)
       : "";
-  return renderOrderMessage(lang, templateOf(kind, detail, order), row.channel, {
-    name,
-    number: order.number,
-    total: formatAmount(order.total, order.currency, lang),
-    amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
-    until: formatMoment(order.reserved_until, lang, true),
-    carrier: order.carrier ?? "",
-    tracking: order.tracking_number ?? "",
-    trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
-    returnUntil: formatMoment(returnUntil, lang, false),
-    orderUrl: links.orderUrl,
-    invoiceUrl: links.invoiceUrl,
-    creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
-    items: returnItems,
-    reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
-    sendTo: returnAddressText(env, lang),
-  });
+  const template = templateOf(kind, detail, order);
+  return renderOrderMessage(
+    lang,
+    template,
+    row.channel,
+    {
+      name,
+      number: order.number,
+      total: formatAmount(order.total, order.currency, lang),
+      amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
+      until: formatMoment(order.reserved_until, lang, true),
+      carrier: order.carrier ?? "",
+      tracking: order.tracking_number ?? "",
+      trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
+      returnUntil: formatMoment(returnUntil, lang, false),
+      orderUrl: links.orderUrl,
+      invoiceUrl: links.invoiceUrl,
+      creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
+      items: returnItems,
+      reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
+      sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
+    },
+    {
+      wording: messageWording(settings, template, lang),
+      signature: lang === "ar" ? settings.store.name_ar : settings.store.name_en,
+    },
+  );
 }
 
 /** What a return message says about the seller: where the items go. */
@@ -301,9 +312,6 @@ const ADDRESS_TO_FOLLOW = {
   ar: "العنوان الذي يرسله إليك فريقنا ردًّا على هذه الرسالة",
 };
 
-function returnAddressText(env: Partial<Env>, lang: Lang): string {
-  return returnAddressOf(env, lang) ?? say(lang, ADDRESS_TO_FOLLOW);
-}
 
 /** The lines of a return as a message lists them: "2 × USB-C cable, 1 × Power bank". */
 async function returnItemsText(db: D1Database, returnId: string, lang: Lang): Promise<string> {
@@ -336,7 +344,7 @@ export async function deliverNotification(
     | "MESSENGER_KEY"
     | "PUBLIC_ORIGIN"
     | "RETURN_WINDOW_DAYS"
-    | SellerKeys
+    
   >,
   id: number,
   messenger: Messenger = messengerFor(env),

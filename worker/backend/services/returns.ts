@@ -1,5 +1,5 @@
 import { bumpOnFlip } from "./availability";
-import { commerceSettings } from "./checkout";
+import { loadSettings } from "./settings";
 import type { Env } from "../../env";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound, unprocessable } from "../http";
@@ -99,8 +99,9 @@ const FROM: Record<ReturnAction, ReturnStatus> = {
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 const DAY_MS = 86_400_000;
 
-/** RETURN_WINDOW_DAYS (default 14; 0 closes returns), read where the shop's other rules are. */
-export const returnWindowDays = (env: Partial<Env>): number => commerceSettings(env).returnWindowDays;
+/** The store's return window in days (0 closes returns): the settings' `returns` section. */
+export const returnWindowDays = async (env: Pick<Env, "DB"> & Partial<Env>): Promise<number> =>
+  (await loadSettings(env)).returns.window_days;
 
 export const returnableUntil = (order: Pick<OrderRow, "delivered_at">, days: number): string | null =>
   order.delivered_at ? new Date(Date.parse(order.delivered_at) + days * DAY_MS).toISOString() : null;
@@ -311,7 +312,7 @@ export async function requestReturn(
   const db = env.DB;
   if (order.status !== "delivered" || !order.delivered_at)
     throw new BackendError(409, say(lang, MESSAGES.notDelivered));
-  const until = returnableUntil(order, returnWindowDays(env))!;
+  const until = returnableUntil(order, await returnWindowDays(env))!;
   if (Date.parse(until) <= now)
     throw new BackendError(409, say(lang, MESSAGES.windowClosed, { date: shopLongDay(until, lang) }));
   if (isFullyRefunded(order)) throw new BackendError(409, say(lang, MESSAGES.nothingLeft));

@@ -12,6 +12,7 @@ import { returnsRoutes } from "./returns";
 import { rumRoutes } from "./rum";
 import { promosRoutes } from "./promos";
 import { sessionRoutes } from "./session";
+import { settingsRoutes } from "./settings";
 import { staffRoutes } from "./staff";
 
 /**
@@ -25,6 +26,7 @@ export const adminRoutes = new Hono<BackendEnv>();
 adminRoutes.route("/session", sessionRoutes);
 adminRoutes.route("/staff", staffRoutes);
 adminRoutes.route("/audit", auditRoutes);
+adminRoutes.route("/settings", settingsRoutes);
 adminRoutes.route("/rum", rumRoutes);
 adminRoutes.route("/", dashboardRoutes);
 adminRoutes.route("/", catalogueRoutes);

@@ -1,0 +1,327 @@
+import type { Route } from "./+types/settings";
+import { latinDigits } from "../../../contract/inputs";
+import {
+  isLinkVariable,
+  LINK_LIKE,
+  LOGO_URL_PATTERN,
+  MESSAGE_TEMPLATES,
+  SETTINGS_LIMITS,
+  VAT_NUMBER_PATTERN,
+  type ConsoleSettings,
+  type MessagesSettings,
+  type MessageTemplate,
+} from "../../../contract/settings";
+import { SettingsForm, formName, type SettingsField, type SettingsRow } from "../../components/console/SettingsForm";
+import { getStoreSettings, saveStoreSettings } from "../../lib/api/console-settings";
+import { ApiError } from "../../lib/api/errors";
+import { consoleLoad, consoleMeta } from "../../lib/console";
+import { parseRiyals, riyalsInput } from "../../lib/riyals";
+import { useT } from "../../lib/use-locale";
+import type { Locale } from "../../lib/locales";
+
+export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.settings");
+
+export async function loader(args: Route.LoaderArgs) {
+  return consoleLoad(args, async (api) => (await getStoreSettings(api)).data, { role: "owner" });
+}
+
+const LANGS: Locale[] = ["en", "ar"];
+
+/** A percentage as typed ("15", "12.5", "١٥"), or null. */
+function parsePercent(text: string): number | null {
+  const latin = latinDigits(text.trim()).replace(/\u066B/g, ".");
+  return /^\d{1,2}(\.\d{1,2})?$/.test(latin) ? Number(latin) : null;
+}
+
+/** A whole number of days as typed, or null. */
+function parseDays(text: string): number | null {
+  const latin = latinDigits(text.trim());
+  return /^\d{1,3}$/.test(latin) ? Number(latin) : null;
+}
+
+/** The store's settings (owners): shipping, VAT, the seller, the store, returns and order messages. */
+export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps) {
+  const t = useT();
+  const settings: ConsoleSettings = loaderData;
+  const { values } = settings;
+  const f = (name: string, extra: Partial<SettingsField> = {}): SettingsField => ({
+    name,
+    label: t(`console.settings.fields.${name}`),
+    ...extra,
+  });
+  const riyals = (name: string, max: number): SettingsField =>
+    f(name, {
+      required: true,
+      dir: "ltr",
+      inputMode: "decimal",
+      hint: t("console.settings.riyalsHint"),
+      check: (v) => {
+        const halalas = parseRiyals(v);
+        return halalas === null || halalas > max ? t("console.settings.errors.riyals") : "";
+      },
+    });
+  const bilingual = (base: string, max: number, required: boolean): SettingsField[] =>
+    LANGS.map((lang) => f(`${base}_${lang}`, { required, max, lang, dir: lang === "ar" ? "rtl" : "ltr" }));
+  const sections = SECTIONS.map((key) => ({ key, title: t(`console.settings.sections.${key}`) }));
+
+  const shippingRows: SettingsRow[] = [
+    {
+      layout: "grid",
+      fields: [
+        riyals("standard", SETTINGS_LIMITS.shippingMax),
+        riyals("express", SETTINGS_LIMITS.shippingMax),
+        riyals("free_threshold", SETTINGS_LIMITS.thresholdMax),
+      ],
+    },
+  ];
+  const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => {
+    const variables = settings.message_variables[template];
+    const links = variables.filter(isLinkVariable);
+    const listed = t("console.settings.messages.variables", { list: variables.map((v) => `{{${v}}}`).join(" ") });
+    const hint = links.length ? `${listed} ${t("console.settings.messages.keepLinks")}` : listed;
+    const noLink = (v: string) => (LINK_LIKE.test(v) ? t("console.settings.errors.link") : "");
+    const keepsLinks = (v: string) =>
+      links
+        .filter((l) => v !== "" && !v.includes(`{{${l}}}`))
+        .map((l) => t("console.settings.errors.missingLink", { name: `{{${l}}}` }))[0] ?? "";
+    const own = (lang: Locale) => ({ lang, dir: lang === "ar" ? ("rtl" as const) : ("ltr" as const) });
+    // Subjects side by side, then texts side by side: each language in its own column.
+    return {
+      heading: t(`console.settings.messages.${template}`),
+      layout: "bilingual",
+      fields: [
+        ...LANGS.map((lang) =>
+          f(`${template}.${lang}.subject`, {
+            ...own(lang),
+            label: t(`console.settings.messages.subject.${lang}`),
+            max: SETTINGS_LIMITS.subject,
+            check: noLink,
+          }),
+        ),
+        ...LANGS.map((lang) =>
+          f(`${template}.${lang}.text`, {
+            ...own(lang),
+            label: t(`console.settings.messages.text.${lang}`),
+            multiline: true,
+            max: SETTINGS_LIMITS.text,
+            hint,
+            check: (v) => noLink(v) || keepsLinks(v),
+          }),
+        ),
+      ],
+    };
+  });
+
+  // A section's form starts again from what was saved (typed "٢٥٫٥" reads back "25.50").
+  const version = (section: keyof ConsoleSettings["values"]) =>
+    `${section}:${settings.saved[section]?.at ?? "defaults"}`;
+
+  const wordingOf = (template: MessageTemplate, lang: Locale) =>
+    values.messages[template]?.[lang] ?? settings.message_defaults[template][lang];
+
+  return (
+    <>
+      <h1>{t("console.settings.title")}</h1>
+      <p className="console-hint">{t("console.settings.intro")}</p>
+      <nav aria-label={t("console.settings.sectionsLabel")} className="settings-index">
+        <ul>
+          {sections.map((s) => (
+            <li key={s.key}>
+              <a href={`#settings-${s.key}-title`}>{s.title}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <SettingsForm
+        key={version("shipping")}
+        id="settings-shipping"
+        title={sections[0]!.title}
+        intro={t("console.settings.shippingIntro")}
+        rows={shippingRows}
+        initial={{
+          standard: riyalsInput(values.shipping.standard),
+          express: riyalsInput(values.shipping.express),
+          free_threshold: riyalsInput(values.shipping.free_threshold),
+        }}
+        toInput={(v) => ({
+          standard: parseRiyals(v.standard) ?? -1,
+          express: parseRiyals(v.express) ?? -1,
+          free_threshold: parseRiyals(v.free_threshold) ?? -1,
+        })}
+        save={(api, input) => saveStoreSettings(api, "shipping", input)}
+      />
+
+      <SettingsForm
+        key={version("tax")}
+        id="settings-tax"
+        title={sections[1]!.title}
+        intro={t("console.settings.taxIntro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("vat_rate", {
+                required: true,
+                dir: "ltr",
+                inputMode: "decimal",
+                check: (v) => (parsePercent(v) === null ? t("console.settings.errors.percent") : ""),
+              }),
+            ],
+          },
+        ]}
+        initial={{ vat_rate: String(Math.round(values.tax.vat_rate * 10_000) / 100) }}
+        toInput={(v) => ({ vat_rate: Math.round((parsePercent(v.vat_rate) ?? -1) * 100) / 10_000 })}
+        save={(api, input) => saveStoreSettings(api, "tax", input)}
+      />
+
+      <SettingsForm
+        key={version("seller")}
+        id="settings-seller"
+        title={sections[2]!.title}
+        intro={t("console.settings.sellerIntro")}
+        rows={[
+          { layout: "bilingual", fields: bilingual("name", SETTINGS_LIMITS.name, true) },
+          {
+            layout: "grid",
+            fields: [
+              f("vat_number", {
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                hint: t("console.settings.vatNumberHint"),
+                check: (v) => (VAT_NUMBER_PATTERN.test(latinDigits(v)) ? "" : t("console.settings.errors.vatNumber")),
+              }),
+            ],
+          },
+          {
+            layout: "bilingual",
+            fields: bilingual("address", SETTINGS_LIMITS.address, false).map((x) => ({ ...x, multiline: true })),
+          },
+        ]}
+        initial={{ ...values.seller }}
+        toInput={(v) => ({
+          name_en: v.name_en ?? "",
+          name_ar: v.name_ar ?? "",
+          vat_number: latinDigits((v.vat_number ?? "").trim()),
+          address_en: v.address_en ?? "",
+          address_ar: v.address_ar ?? "",
+        })}
+        save={(api, input) => saveStoreSettings(api, "seller", input)}
+      />
+
+      <SettingsForm
+        key={version("store")}
+        id="settings-store"
+        title={sections[3]!.title}
+        intro={t("console.settings.storeIntro")}
+        rows={[
+          { layout: "bilingual", fields: bilingual("store_name", SETTINGS_LIMITS.name, true) },
+          {
+            layout: "grid",
+            fields: [
+              f("logo_url", {
+                dir: "ltr",
+                max: SETTINGS_LIMITS.logoUrl,
+                hint: t("console.settings.logoHint"),
+                check: (v) => (v === "" || LOGO_URL_PATTERN.test(v) ? "" : t("console.settings.errors.logoUrl")),
+              }),
+            ],
+          },
+        ]}
+        initial={{
+          store_name_en: values.store.name_en,
+          store_name_ar: values.store.name_ar,
+          logo_url: values.store.logo_url,
+        }}
+        toInput={(v) => ({
+          name_en: v.store_name_en ?? "",
+          name_ar: v.store_name_ar ?? "",
+          logo_url: (v.logo_url ?? "").trim(),
+        })}
+        save={async (api, input) => {
+          try {
+            return await saveStoreSettings(api, "store", input);
+          } catch (error) {
+            throw renameErrors(error, { name_en: "store_name_en", name_ar: "store_name_ar" });
+          }
+        }}
+      />
+
+      <SettingsForm
+        key={version("returns")}
+        id="settings-returns"
+        title={sections[4]!.title}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("window_days", {
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                hint: t("console.settings.windowHint"),
+                check: (v) => {
+                  const days = parseDays(v);
+                  return days === null || days > SETTINGS_LIMITS.windowDaysMax
+                    ? t("console.settings.errors.days", { max: SETTINGS_LIMITS.windowDaysMax })
+                    : "";
+                },
+              }),
+            ],
+          },
+        ]}
+        initial={{ window_days: String(values.returns.window_days) }}
+        toInput={(v) => ({ window_days: parseDays(v.window_days) ?? -1 })}
+        save={(api, input) => saveStoreSettings(api, "returns", input)}
+      />
+
+      <SettingsForm
+        key={version("messages")}
+        id="settings-messages"
+        title={sections[5]!.title}
+        intro={t("console.settings.messagesIntro")}
+        rows={messageRows}
+        initial={Object.fromEntries(
+          MESSAGE_TEMPLATES.flatMap((template) =>
+            LANGS.flatMap((lang) => {
+              const wording = wordingOf(template, lang);
+              return [
+                [formName(`${template}.${lang}.subject`), wording.subject],
+                [formName(`${template}.${lang}.text`), wording.text],
+              ];
+            }),
+          ),
+        )}
+        toInput={(v) => messagesInput(v, settings)}
+        save={(api, input) => saveStoreSettings(api, "messages", input)}
+      />
+    </>
+  );
+}
+
+const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "messages"] as const;
+
+/**
+ * The owner's wording, per message and language: one left as the shop's own wording (or emptied)
+ * is not sent, so it keeps following the locale files.
+ */
+function messagesInput(v: Record<string, string>, settings: ConsoleSettings): MessagesSettings {
+  const out: MessagesSettings = {};
+  for (const template of MESSAGE_TEMPLATES)
+    for (const lang of LANGS) {
+      const subject = (v[formName(`${template}.${lang}.subject`)] ?? "").trim();
+      const text = (v[formName(`${template}.${lang}.text`)] ?? "").trim();
+      const shop = settings.message_defaults[template][lang];
+      if ((subject === shop.subject && text === shop.text) || (!subject && !text)) continue;
+      out[template] = { ...out[template], [lang]: { subject, text } };
+    }
+  return out;
+}
+
+/** A 422's field names as this form names its inputs. */
+function renameErrors(error: unknown, names: Record<string, string>): unknown {
+  if (!(error instanceof ApiError) || error.status !== 422) return error;
+  const errors = Object.fromEntries(Object.entries(error.errors).map(([k, m]) => [names[k] ?? k, m]));
+  return new ApiError(422, error.message, errors, error.body);
+}

@@ -1,0 +1,260 @@
+import * as v from "valibot";
+import type { Locale } from "./locale";
+
+/**
+ * The store's settings (the console's settings page, owners only): what the shop charges for
+ * shipping, its VAT, the seller on its tax documents, its name and logo, the return window and the
+ * wording of its order messages. One schema per section, checked by the console's form and by
+ * PUT /admin/settings/{section} alike. Money is integer halalas; the VAT rate a fraction (0.15).
+ */
+
+export const SETTINGS_SECTIONS = ["shipping", "tax", "seller", "store", "returns", "messages"] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+
+/** Standard and express delivery to the shop's delivery countries (contract/delivery.ts). */
+export interface ShippingSettings {
+  /** Standard delivery, halalas; free once the goods after discount reach `free_threshold`. */
+  standard: number;
+  /** Express delivery, halalas; never free. */
+  express: number;
+  free_threshold: number;
+}
+
+export interface TaxSettings {
+  /** VAT included in prices, as a fraction (0.15). Each order keeps the rate it was charged at. */
+  vat_rate: number;
+}
+
+/** The seller printed on tax invoices and credit notes (the ZATCA QR carries the Arabic name). */
+export interface SellerSettings {
+  name_en: string;
+  name_ar: string;
+  /** 15 digits, starting and ending with 3. */
+  vat_number: string;
+  address_en: string;
+  address_ar: string;
+}
+
+export interface StoreSettings {
+  name_en: string;
+  name_ar: string;
+  /** The logo's address: a path on this site (an upload under /backend/media/) or https; empty: the built-in one. */
+  logo_url: string;
+}
+
+export interface ReturnsSettings {
+  /** Days after delivery a shopper may ask for a return; 0 closes returns. */
+  window_days: number;
+}
+
+/** The order messages whose wording the owner may change (services/mail.ts renders them). */
+export const MESSAGE_TEMPLATES = [
+  "placed",
+  "paid",
+  "shipped",
+  "delivered",
+  "cancelled",
+  "expired",
+  "refunded",
+  "return_received",
+  "cancelled_unpaid",
+  "return_requested",
+  "return_approved",
+  "return_rejected",
+] as const;
+export type MessageTemplate = (typeof MESSAGE_TEMPLATES)[number];
+
+/** One message's email subject and text in one language; an empty text keeps the shop's wording. */
+export interface MessageWording {
+  subject: string;
+  text: string;
+}
+
+/** The owner's wording, per message and language; a message left out reads as the locale files say. */
+export type MessagesSettings = Partial<Record<MessageTemplate, Partial<Record<Locale, MessageWording>>>>;
+
+export interface SettingsValues {
+  shipping: ShippingSettings;
+  tax: TaxSettings;
+  seller: SellerSettings;
+  store: StoreSettings;
+  returns: ReturnsSettings;
+  messages: MessagesSettings;
+}
+
+/** GET /admin/settings: the values in force, and what the message editor needs. */
+export interface ConsoleSettings {
+  values: SettingsValues;
+  /** The locale files' wording of every message, shown when the owner has not changed it. */
+  message_defaults: Record<MessageTemplate, Record<Locale, MessageWording>>;
+  /** The `{{variables}}` each message may use; those ending in `Url` are links the shop makes itself. */
+  message_variables: Record<MessageTemplate, string[]>;
+  /** Per section: when it was last saved from the console, and by whom (null: it reads its defaults). */
+  saved: Partial<Record<SettingsSection, { at: string; by: string }>>;
+}
+
+export const SETTINGS_LIMITS = {
+  /** Halalas: 10,000 riyals, far above any delivery fee. */
+  shippingMax: 1_000_000,
+  /** Halalas: a million riyals. */
+  thresholdMax: 100_000_000,
+  name: 120,
+  address: 300,
+  logoUrl: 500,
+  windowDaysMax: 365,
+  subject: 150,
+  text: 1000,
+} as const;
+
+/** Saudi VAT registration: 15 digits, starting and ending with 3. */
+export const VAT_NUMBER_PATTERN = /^3\d{13}3$/;
+
+/**
+ * A logo: a path on this site (not `//host`) or an https address, without spaces or quotes. A
+ * data: or javascript: address is refused.
+ */
+export const LOGO_URL_PATTERN = /^(?:\/(?!\/)[^\s"'<>\\]*|https:\/\/[^\s"'<>\\]+)$/;
+
+/**
+ * Something a mail client would make a link of: a scheme, `www.`, or a domain followed by a path.
+ * The shop's messages carry only the links the code builds (docs/SECURITY.md, "Make the shop
+ * email and text a victim a payment link"), so a wording with one of these is refused.
+ */
+export const LINK_LIKE = /[a-z][a-z0-9+.-]*:\/\/|\bwww\.|[a-z0-9-]+\.[a-z]{2,}\//i;
+
+const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
+
+/** The `{{variables}}` a text uses. */
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
+/** Whether a variable is a link the shop builds (services/mail.ts renders only these as links). */
+export const isLinkVariable = (name: string) => /^url$|Url$/.test(name);
+
+/** What the schemas say when a field is refused; the caller words them in the reader's language. */
+export interface SettingsMessages {
+  required(field: string): string;
+  invalid(field: string): string;
+  tooLong(field: string, max: number): string;
+  range(field: string, min: number, max: number): string;
+  vatNumber: string;
+  logoUrl: string;
+  /** A wording that holds an address or a link the shop did not build. */
+  linkInText: string;
+  /** A `{{variable}}` the message does not have. */
+  unknownVariable(name: string): string;
+  /** A link variable of the shop's wording left out (the shopper would lose the link). */
+  missingLink(name: string): string;
+}
+
+const whole = (m: SettingsMessages, field: string, min: number, max: number) =>
+  v.pipe(
+    v.number(m.invalid(field)),
+    v.integer(m.invalid(field)),
+    v.minValue(min, m.range(field, min, max)),
+    v.maxValue(max, m.range(field, min, max)),
+  );
+
+const text = (m: SettingsMessages, field: string, max: number, required: boolean) =>
+  v.pipe(
+    v.string(m.invalid(field)),
+    v.trim(),
+    v.check((s) => !required || s.length > 0, m.required(field)),
+    v.maxLength(max, m.tooLong(field, max)),
+  );
+
+/** The schema of each section but `messages` (whose checks depend on each message's variables). */
+export function settingsSchemas(m: SettingsMessages) {
+  return {
+    shipping: v.object({
+      standard: whole(m, "standard", 0, SETTINGS_LIMITS.shippingMax),
+      express: whole(m, "express", 0, SETTINGS_LIMITS.shippingMax),
+      free_threshold: whole(m, "free_threshold", 0, SETTINGS_LIMITS.thresholdMax),
+    }),
+    tax: v.object({
+      vat_rate: v.pipe(
+        v.number(m.invalid("vat_rate")),
+        v.minValue(0, m.range("vat_rate", 0, 50)),
+        v.maxValue(0.5, m.range("vat_rate", 0, 50)),
+        // Percent with at most two decimals (15, 12.5): a rate read back from a fraction.
+        v.check((r) => Math.abs(r * 10_000 - Math.round(r * 10_000)) < 1e-6, m.invalid("vat_rate")),
+      ),
+    }),
+    seller: v.object({
+      name_en: text(m, "name_en", SETTINGS_LIMITS.name, true),
+      name_ar: text(m, "name_ar", SETTINGS_LIMITS.name, true),
+      vat_number: v.pipe(v.string(m.invalid("vat_number")), v.trim(), v.regex(VAT_NUMBER_PATTERN, m.vatNumber)),
+      address_en: text(m, "address_en", SETTINGS_LIMITS.address, false),
+      address_ar: text(m, "address_ar", SETTINGS_LIMITS.address, false),
+    }),
+    store: v.object({
+      name_en: text(m, "name_en", SETTINGS_LIMITS.name, true),
+      name_ar: text(m, "name_ar", SETTINGS_LIMITS.name, true),
+      logo_url: v.pipe(
+        text(m, "logo_url", SETTINGS_LIMITS.logoUrl, false),
+        v.check((s) => s === "" || LOGO_URL_PATTERN.test(s), m.logoUrl),
+      ),
+    }),
+    returns: v.object({
+      window_days: whole(m, "window_days", 0, SETTINGS_LIMITS.windowDaysMax),
+    }),
+  };
+}
+
+/**
+ * The `messages` section: per message and language a subject and a text, both empty to keep the
+ * shop's wording. A wording may use only its message's variables, must keep the link variables
+ * the shop's wording has (an invoice link, a tracking link), and may hold no address of its own.
+ * Field errors are keyed `placed.en.subject`.
+ */
+export function messagesSchema(m: SettingsMessages, variables: Record<MessageTemplate, string[]>) {
+  const wording = (template: MessageTemplate) => {
+    const allowed = new Set(variables[template]);
+    const links = variables[template].filter(isLinkVariable);
+    const checked = (field: "subject" | "text", max: number) =>
+      v.pipe(
+        text(m, field, max, false),
+        v.check((s) => !LINK_LIKE.test(s), m.linkInText),
+        v.rawCheck(({ dataset, addIssue }) => {
+          if (!dataset.typed) return;
+          for (const name of placeholdersOf(dataset.value))
+            if (!allowed.has(name) || (field === "subject" && isLinkVariable(name)))
+              addIssue({ message: m.unknownVariable(name) });
+        }),
+      );
+    return v.pipe(
+      v.object({ subject: checked("subject", SETTINGS_LIMITS.subject), text: checked("text", SETTINGS_LIMITS.text) }),
+      v.forward(
+        v.partialCheck([["subject"], ["text"]], (w) => (w.subject === "") === (w.text === ""), m.required("subject")),
+        ["subject"],
+      ),
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed || dataset.value.text === "") return;
+        const used = new Set(placeholdersOf(dataset.value.text));
+        for (const link of links)
+          if (!used.has(link))
+            addIssue({
+              message: m.missingLink(link),
+              path: [
+                {
+                  type: "object",
+                  origin: "value",
+                  input: dataset.value,
+                  key: "text",
+                  value: dataset.value.text,
+                },
+              ],
+            });
+      }),
+    );
+  };
+  const perLang = (template: MessageTemplate) =>
+    v.optional(v.object({ en: v.optional(wording(template)), ar: v.optional(wording(template)) }));
+  return v.object(
+    Object.fromEntries(MESSAGE_TEMPLATES.map((t) => [t, perLang(t)])) as Record<
+      MessageTemplate,
+      ReturnType<typeof perLang>
+    >,
+  );
+}

@@ -1,0 +1,143 @@
+import { copyFileSync, mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAxeClean } from "../support/axe.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
+import { say as msg } from "../support/messages.ts";
+
+/**
+ * The store's settings in Chromium, in both languages: an owner changes the shipping rate on the
+ * settings page (a typo is refused on its field first), and a shopper's next checkout page shows
+ * the new rate, with no restart of the worker in between.
+ */
+const base = builtWorker().url;
+type Locale = (typeof LOCALES)[number];
+let browser: Browser;
+let accounts: Record<string, string>;
+let product: { id: number; slug: string };
+
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
+
+/** What each language types: English with Latin digits, Arabic with Arabic-Indic ones and its decimal sign. */
+const TYPED: Record<Locale, { standard: string; shown: string }> = {
+  en: { standard: "19.50", shown: "19.50" },
+  ar: { standard: "٢٢٫٧٥", shown: "22.75" },
+};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  // One account per sign-in: a console code is read from the outbox, so each session has its own.
+  accounts = await newStaffAccounts(base, {
+    "settings-en": "owner",
+    "settings-ar": "owner",
+    "settings-reset": "owner",
+    "settings-manager": "manager",
+  });
+  const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
+    headers: { "content-language": "en" },
+  });
+  const listed = ((await res.json()) as { data: { id: number; slug: string; stock: number }[] }).data;
+  product = listed.find((p) => p.stock >= 5)!;
+  expect(product).toBeTruthy();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  // Later files on this worker's database expect the shipping the deployment starts from.
+  const { token } = await consoleHttpSession(base, accounts["settings-reset"]!);
+  const reset = await fetch(`${base}/backend/admin/settings/shipping`, {
+    method: "PUT",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      origin: base,
+      authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({ standard: 2500, express: 5000, free_threshold: 30000 }),
+  });
+  expect(reset.status).toBe(200);
+});
+
+async function saveSection(page: Page, locale: Locale, section: string): Promise<void> {
+  await saveButton(page, locale, section).click();
+  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
+    expect.arrayContaining([expect.stringContaining(msg(locale, "console.settings.saved"))]),
+  );
+}
+
+/** The shopper's checkout page with the product in the cart: the price of each delivery method. */
+async function checkoutPrices(page: Page, locale: Locale): Promise<string[]> {
+  await page.goto(`${base}/${locale}/checkout`);
+  await eventually(() => page.locator(".choice__price").count()).toBe(2);
+  return page.locator(".choice__price").allTextContents();
+}
+
+describe("store settings in the console", () => {
+  it("a manager has no settings entry in the console's navigation", async () => {
+    const { page } = await newPage(browser);
+    await openConsole(page, base, "en", accounts["settings-manager"]!);
+    await eventually(() => page.locator(".console-nav a").count()).toBeGreaterThan(3);
+    expect(await page.locator(".console-nav").getByText(msg("en", "console.nav.settings")).count()).toBe(0);
+    await page.close();
+  });
+
+  for (const locale of LOCALES) {
+    it(`${locale}: the owner changes the shipping rate and the shopper's next checkout page charges it`, async () => {
+      // The shopper's cart, and the rate checkout shows before the change.
+      const shopper = await newPage(browser);
+      await shopper.page.goto(`${base}/${locale}/product-details/${product.slug}`);
+      await hydrated(shopper.page, ".add-to-cart__button");
+      await shopper.page.locator(".add-to-cart__button").click();
+      await eventually(() => shopper.page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(
+        true,
+      );
+      const before = await checkoutPrices(shopper.page, locale);
+      expect(before.join(" ")).not.toContain(TYPED[locale].shown);
+
+      // The owner opens Settings from the console's navigation.
+      const { page } = await newPage(browser);
+      await openConsole(page, base, locale, accounts[`settings-${locale}`]!);
+      await page.getByRole("link", { name: msg(locale, "console.nav.settings"), exact: true }).click();
+      await page.waitForURL(`${base}/${locale}/admin/settings`);
+      await hydrated(page, "#settings-shipping-standard");
+      expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
+
+      // A typo is refused on its field, and nothing is saved.
+      await page.locator("#settings-shipping-standard").fill("19,5x");
+      await saveButton(page, locale, "shipping").click();
+      await eventually(() => page.locator("#settings-shipping-standard-error").textContent()).toBe(
+        msg(locale, "console.settings.errors.riyals"),
+      );
+
+      // The new rate, free delivery only on very large orders so this cart pays it.
+      await page.locator("#settings-shipping-standard").fill(TYPED[locale].standard);
+      await page.locator("#settings-shipping-free_threshold").fill("100000");
+      await saveSection(page, locale, "shipping");
+      await eventually(() => page.locator("#settings-shipping-standard").inputValue()).toBe(TYPED[locale].shown);
+      // The saved section starts again from what was stored; every section is still there once.
+      expect(await page.locator(".settings-section").count()).toBe(6);
+      await expectAxeClean(page, `settings ${locale}`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
+      copyFileSync(`${SCREENSHOTS}/console-settings-${locale}.png`, `/tmp/console-settings-${locale}.png`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `/tmp/console-settings-top-${locale}.png` });
+      await page
+        .locator("section[aria-labelledby='settings-messages-title']")
+        .screenshot({ path: `/tmp/console-settings-messages-${locale}.png` });
+
+      // The shopper's next page load charges it: no deploy, no restart.
+      const after = await checkoutPrices(shopper.page, locale);
+      expect(after[0]).toContain(TYPED[locale].shown);
+      await page.close();
+      await shopper.page.close();
+    }, 180_000);
+  }
+});
+
+function saveButton(page: Page, locale: Locale, section: string) {
+  const title = msg(locale, `console.settings.sections.${section}`);
+  return page.getByRole("button", { name: msg(locale, "console.settings.save", { section: title }) });
+}

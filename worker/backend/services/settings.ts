@@ -1,0 +1,250 @@
+import ar from "../../../locales/ar.json";
+import en from "../../../locales/en.json";
+import {
+  MESSAGE_TEMPLATES,
+  messagesSchema,
+  placeholdersOf,
+  settingsSchemas,
+  SETTINGS_SECTIONS,
+  type ConsoleSettings,
+  type MessageTemplate,
+  type MessageWording,
+  type SettingsMessages,
+  type SettingsSection,
+  type SettingsValues,
+} from "../../../contract/settings";
+import type { Env } from "../../env";
+import { say, type Bilingual } from "../../lib/i18n";
+import type { Lang, StaffCaller } from "../env";
+import { auditStatement } from "./staff";
+
+/**
+ * The store's settings (contract/settings.ts): one D1 row per section in `store_settings`
+ * (migration 0033), edited by owners in the console and read by checkout, tax documents, returns
+ * and order messages.
+ *
+ * Precedence: a section saved from the console wins whole; a section never saved reads its
+ * defaults, which are the deployment's variables where one configured it before (VAT_RATE,
+ * SHIPPING_FLAT, SHIPPING_EXPRESS, FREE_SHIPPING_THRESHOLD, RETURN_WINDOW_DAYS, SELLER_*), then
+ * the built-in values. So a deployment keeps its behaviour until an owner saves the page.
+ *
+ * Freshness: every use reads the small table from D1 (one indexed query of a few rows), so a save
+ * shows in the next request of every isolate, without a deploy and without waiting for a cache to
+ * expire. What is kept per isolate is the parsed value of each row, by its version.
+ */
+
+/** A number from a variable, or the fallback when it is unset or out of range. */
+export function numberVar(raw: string | undefined, fallback: number, valid: (n: number) => boolean): number {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && valid(n) ? n : fallback;
+}
+
+/** The settings a shop starts from: its deployment's variables, else the built-in values. */
+export function settingsDefaults(env: Partial<Env>): SettingsValues {
+  const sellerEn = env.SELLER_NAME_EN?.trim() ?? "";
+  const addressEn = env.SELLER_ADDRESS_EN?.trim() ?? "";
+  return {
+    shipping: {
+      standard: Math.round(numberVar(env.SHIPPING_FLAT, 2500, (n) => n >= 0)),
+      express: Math.round(numberVar(env.SHIPPING_EXPRESS, 5000, (n) => n >= 0)),
+      free_threshold: Math.round(numberVar(env.FREE_SHIPPING_THRESHOLD, 30000, (n) => n >= 0)),
+    },
+    tax: { vat_rate: numberVar(env.VAT_RATE, 0.15, (n) => n >= 0 && n < 1) },
+    seller: {
+      name_en: sellerEn,
+      name_ar: env.SELLER_NAME_AR?.trim() || sellerEn,
+      vat_number: env.SELLER_VAT_NUMBER?.trim() ?? "",
+      address_en: addressEn,
+      address_ar: env.SELLER_ADDRESS_AR?.trim() || addressEn,
+    },
+    store: { name_en: en.mail.signature, name_ar: ar.mail.signature, logo_url: "" },
+    returns: { window_days: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365) },
+    messages: {},
+  };
+}
+
+interface SettingsRow {
+  key: string;
+  value: string;
+  version: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** Parsed section values by key and version: a row is parsed once per isolate, not per request. */
+const parsed = new Map<string, unknown>();
+// No copy of the rows is kept between uses: the cron and queue consumers share one D1 binding for
+// the isolate's life, so a kept copy there would never see a save. The table is a few rows.
+async function rowsOf(db: D1Database): Promise<SettingsRow[]> {
+  const { results } = await db
+    .prepare("SELECT key, value, version, updated_at, updated_by FROM store_settings")
+    .all<SettingsRow>();
+  return results;
+}
+
+function valueOf(row: SettingsRow): unknown {
+  const key = `${row.key}:${row.version}:${row.updated_at}`;
+  if (!parsed.has(key)) parsed.set(key, JSON.parse(row.value));
+  return parsed.get(key);
+}
+
+/** The settings in force: each saved section over its defaults. */
+export async function loadSettings(env: Pick<Env, "DB"> & Partial<Env>): Promise<SettingsValues> {
+  const values = settingsDefaults(env);
+  for (const row of await rowsOf(env.DB)) {
+    if ((SETTINGS_SECTIONS as readonly string[]).includes(row.key))
+      (values as unknown as Record<string, unknown>)[row.key] = valueOf(row);
+  }
+  return values;
+}
+
+/** The locale files' wording of every order message (services/mail.ts renders them). */
+export function messageDefaults(): Record<MessageTemplate, Record<Lang, MessageWording>> {
+  const pick = (file: typeof en, t: MessageTemplate) => ({
+    subject: file.mail.order[t].subject,
+    text: file.mail.order[t].text,
+  });
+  return Object.fromEntries(
+    MESSAGE_TEMPLATES.map((t) => [t, { en: pick(en, t), ar: pick(ar as typeof en, t) }]),
+  ) as Record<MessageTemplate, Record<Lang, MessageWording>>;
+}
+
+/** The variables each message may use: those its wording in the locale files uses, and the order's number and total. */
+export function messageVariables(): Record<MessageTemplate, string[]> {
+  const defaults = messageDefaults();
+  return Object.fromEntries(
+    MESSAGE_TEMPLATES.map((t) => {
+      const used = [defaults[t].en, defaults[t].ar].flatMap((w) => [
+        ...placeholdersOf(w.subject),
+        ...placeholdersOf(w.text),
+      ]);
+      return [t, [...new Set(["number", "total", ...used])]];
+    }),
+  ) as Record<MessageTemplate, string[]>;
+}
+
+/** The owner's wording of a message in a language, or null to use the locale files'. */
+export function messageWording(settings: SettingsValues, template: MessageTemplate, lang: Lang): MessageWording | null {
+  const wording = settings.messages[template]?.[lang];
+  return wording && wording.subject && wording.text ? wording : null;
+}
+
+/** GET /admin/settings. */
+export async function consoleSettings(env: Pick<Env, "DB"> & Partial<Env>): Promise<ConsoleSettings> {
+  const rows = await rowsOf(env.DB);
+  return {
+    values: await loadSettings(env),
+    message_defaults: messageDefaults(),
+    message_variables: messageVariables(),
+    saved: Object.fromEntries(
+      rows.filter((r) => r.updated_by).map((r) => [r.key, { at: r.updated_at, by: r.updated_by! }]),
+    ),
+  };
+}
+
+const FIELD_NAMES: Record<string, Bilingual> = {
+  standard: { en: "Standard delivery", ar: "التوصيل العادي" },
+  express: { en: "Express delivery", ar: "التوصيل السريع" },
+  free_threshold: { en: "Free standard delivery from", ar: "توصيل عادي مجاني ابتداءً من" },
+  vat_rate: { en: "VAT rate", ar: "نسبة ضريبة القيمة المضافة" },
+  name_en: { en: "Name in English", ar: "الاسم بالإنجليزية" },
+  name_ar: { en: "Name in Arabic", ar: "الاسم بالعربية" },
+  vat_number: { en: "VAT number", ar: "الرقم الضريبي" },
+  address_en: { en: "Address in English", ar: "العنوان بالإنجليزية" },
+  address_ar: { en: "Address in Arabic", ar: "العنوان بالعربية" },
+  logo_url: { en: "Logo address", ar: "رابط الشعار" },
+  window_days: { en: "Return window", ar: "مهلة الإرجاع" },
+  subject: { en: "Subject", ar: "الموضوع" },
+  text: { en: "Message", ar: "نص الرسالة" },
+};
+
+const cache = new Map<Lang, SettingsMessages>();
+
+/** The schemas' refusals in the caller's language. */
+export function settingsMessages(lang: Lang): SettingsMessages {
+  let m = cache.get(lang);
+  if (m) return m;
+  const name = (field: string) => say(lang, FIELD_NAMES[field] ?? { en: field, ar: field });
+  m = {
+    required: (f) => say(lang, { en: "Enter the {name}.", ar: "أدخل {name}." }, { name: name(f).toLowerCase() }),
+    invalid: (f) => say(lang, { en: "The {name} is not valid.", ar: "قيمة «{name}» غير صالحة." }, { name: name(f) }),
+    tooLong: (f, max) =>
+      say(
+        lang,
+        { en: "The {name} may be at most {max} characters.", ar: "يجب ألا يتجاوز «{name}» {max} حرفًا." },
+        { name: name(f), max },
+      ),
+    range: (f, min, max) =>
+      say(
+        lang,
+        { en: "The {name} must be from {min} to {max}.", ar: "يجب أن يكون «{name}» من {min} إلى {max}." },
+        { name: name(f), min, max },
+      ),
+    vatNumber: say(lang, {
+      en: "A VAT number is 15 digits, starting and ending with 3.",
+      ar: "الرقم الضريبي 15 رقمًا يبدأ وينتهي بالرقم 3.",
+    }),
+    logoUrl: say(lang, {
+      en: "Give a path on this site (starting with /) or an https address.",
+      ar: "أدخل مسارًا على هذا الموقع (يبدأ بـ /) أو رابطًا يبدأ بـ https.",
+    }),
+    linkInText: say(lang, {
+      en: "Messages may not contain web addresses: the shop adds its own links.",
+      ar: "لا يجوز أن تحتوي الرسائل على عناوين مواقع: يضيف المتجر روابطه بنفسه.",
+    }),
+    unknownVariable: (v) =>
+      say(lang, { en: "This message has no variable {{{v}}}.", ar: "لا يوجد في هذه الرسالة المتغير {{{v}}}." }, { v }),
+    missingLink: (v) =>
+      say(
+        lang,
+        { en: "Keep {{{v}}}: it is the link the shopper needs.", ar: "أبقِ {{{v}}}: إنه الرابط الذي يحتاجه المتسوق." },
+        { v },
+      ),
+  };
+  cache.set(lang, m);
+  return m;
+}
+
+/** The schema of one section, in the caller's language. */
+export function sectionSchema(section: SettingsSection, lang: Lang) {
+  const m = settingsMessages(lang);
+  return section === "messages" ? messagesSchema(m, messageVariables()) : settingsSchemas(m)[section];
+}
+
+/**
+ * Saves one section (already checked by its schema) with its audit line (before and after) in one
+ * batch. Saving the seller first writes the seller in force into the documents that kept none, so
+ * documents already issued keep the seller they were issued under.
+ */
+export async function saveSettingsSection(
+  env: Pick<Env, "DB"> & Partial<Env>,
+  staff: Pick<StaffCaller, "user_id" | "email">,
+  section: SettingsSection,
+  value: SettingsValues[SettingsSection],
+): Promise<void> {
+  const db = env.DB;
+  const before = (await loadSettings(env))[section];
+  await db.batch([
+    ...(section === "seller"
+      ? [db.prepare("UPDATE tax_documents SET seller = ? WHERE seller IS NULL").bind(JSON.stringify(before))]
+      : []),
+    db
+      .prepare(
+        `INSERT INTO store_settings (key, value, updated_by) VALUES (?1, ?2, ?3)
+         ON CONFLICT (key) DO UPDATE SET value = ?2, updated_by = ?3, version = version + 1,
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+      )
+      .bind(section, JSON.stringify(value), staff.email),
+    auditStatement(db, staff, "settings.update", "settings", section, before, value),
+  ]);
+}
+
+/** For a tax document: the seller kept with it, or the one in force for documents that kept none. */
+export async function sellerSettingsOf(
+  env: Pick<Env, "DB"> & Partial<Env>,
+  kept: string | null | undefined,
+): Promise<SettingsValues["seller"]> {
+  if (kept) return JSON.parse(kept) as SettingsValues["seller"];
+  return (await loadSettings(env)).seller;
+}
