@@ -8,6 +8,8 @@ import { commerceSettings } from "./checkout";
 import { renderOrderMessage, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
+import { openedByLink, signOrderAccess } from "./order-links";
+import { LINK_FRAGMENT_KEY } from "../../../contract/order-access";
 
 /**
  * Order messages (issue 21): what an order event owes its shopper, by email and, where the order
@@ -152,6 +154,7 @@ interface MessageOrder {
   reserved_until: string | null;
   delivered_at: string | null;
   site_origin: string | null;
+  user_id: number | null;
 }
 
 const MONEY_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
@@ -176,14 +179,27 @@ function formatMoment(iso: string | null, lang: Lang, withTime: boolean): string
  * Where the links of a message point: the shop's public origin (lib/public-origin.ts). In
  * production that is PUBLIC_ORIGIN alone, whatever the order row says; in development and test
  * without it, the worker's own URL the order was placed through.
+ *
+ * A guest order's links to its page and documents carry a signed token for that order
+ * (order-links.ts) in their fragment, so they open on any device without the tab that placed it.
+ * An account's order links plainly: its page asks its owner to sign in and comes back, and a
+ * forwarded message opens nothing of an account.
  */
-function linksOf(env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">, order: MessageOrder, lang: Lang) {
+async function linksOf(
+  env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT" | "ORDER_LINK_SECRET">,
+  order: MessageOrder,
+  lang: Lang,
+) {
   const origin = publicOrigin(env, order.site_origin);
   const number = encodeURIComponent(order.number);
+  const access = openedByLink(order)
+    ? `#${LINK_FRAGMENT_KEY}=${await signOrderAccess(env, order.number, "message")}`
+    : "";
+  const documentsBase = `${origin}/${lang}/order/${number}`;
   return {
-    orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}`,
-    invoiceUrl: `${origin}/${lang}/order/${number}/invoice`,
-    documentsBase: `${origin}/${lang}/order/${number}`,
+    orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}${access}`,
+    invoiceUrl: `${documentsBase}/invoice${access}`,
+    creditNoteUrl: (id: number) => `${documentsBase}/credit-note/${id}${access}`,
     trackUrl: `${origin}/${lang}/track-order`,
   };
 }
@@ -195,11 +211,11 @@ function templateOf(row: NotificationRow, detail: Record<string, unknown>): Orde
 
 /** Renders a claimed row from its order, in the shopper's language. */
 async function renderNotification(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS">,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" | "ORDER_LINK_SECRET">,
   row: NotificationRow,
 ): Promise<RenderedMessage | null> {
   const order = await env.DB.prepare(
-    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, site_origin
+    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, site_origin, user_id
      FROM orders WHERE id = ?`,
   )
     .bind(row.order_id)
@@ -207,7 +223,7 @@ async function renderNotification(
   if (!order) return null;
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
   const lang = row.lang;
-  const links = linksOf(env, order, lang);
+  const links = await linksOf(env, order, lang);
   // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
   const name = parseAddress(order.address).name || "";
   const returnDays = commerceSettings(env).returnWindowDays;
@@ -233,7 +249,7 @@ async function renderNotification(
     returnUntil: formatMoment(returnUntil, lang, false),
     orderUrl: links.orderUrl,
     invoiceUrl: links.invoiceUrl,
-    creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
+    creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
   });
 }
 
@@ -248,7 +264,14 @@ export type DeliveryOutcome = "sent" | "skipped";
 export async function deliverNotification(
   env: Pick<
     Env,
-    "DB" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS"
+    | "DB"
+    | "ENVIRONMENT"
+    | "MESSENGER"
+    | "MESSENGER_URL"
+    | "MESSENGER_KEY"
+    | "PUBLIC_ORIGIN"
+    | "RETURN_WINDOW_DAYS"
+    | "ORDER_LINK_SECRET"
   >,
   id: number,
   messenger: Messenger = messengerFor(env),
