@@ -21,6 +21,7 @@ import { FORM_OPTIONS, formMessages, visibleError } from "../lib/forms";
 import { contractRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
+import { readOrderGrant } from "../lib/tab-storage";
 import { useLocale, useT } from "../lib/use-locale";
 import "../styles/self-service.css";
 
@@ -124,7 +125,7 @@ function CancelOrder({ order }: { order: Order }) {
     setOpen(false);
     const done = await submit.run(
       t("orders.selfService.cancelling"),
-      () => cancelMyOrder(browserApi(locale), order.number),
+      () => cancelMyOrder(browserApi(locale), order.number, readOrderGrant(order.number)),
       (answer) => answer.message ?? t("orders.selfService.cancelled"),
     );
     if (done) await revalidator.revalidate();
@@ -245,7 +246,7 @@ function ReturnForm({ order }: { order: Order }) {
     setNothing(false);
     const done = await submit.run(
       t("orders.returns.sending"),
-      () => requestReturn(browserApi(locale), order.number, items),
+      () => requestReturn(browserApi(locale), order.number, items, readOrderGrant(order.number)),
       () => t("orders.returns.sent"),
     );
     if (done) {
