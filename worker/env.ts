@@ -44,6 +44,11 @@ export interface Env {
    * call can, and each is counted under its own cf-connecting-ip.
    */
   EDGE_SECRET?: string;
+  /**
+   * Secret: the key of the signed links in a guest order's messages and of the order grants a tab
+   * holds (backend/services/order-links.ts). Required outside development and test.
+   */
+  ORDER_LINK_SECRET?: string;
   /** Secret, with MESSENGER=http: the provider's API key, sent as a bearer token. */
   MESSENGER_KEY?: string;
   /** JSON list of OpenID Connect providers for social sign-in; empty by default. */

@@ -23,6 +23,7 @@ import { FORM_OPTIONS, formMessages, visibleError } from "../lib/forms";
 import { contractRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
+import { readOrderGrant } from "../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/self-service.css";
 
@@ -148,7 +149,7 @@ function CancelOrder({ order }: { order: Order }) {
     setOpen(false);
     const done = await submit.run(
       t("orders.selfService.cancelling"),
-      () => cancelMyOrder(browserApi(locale), order.number),
+      () => cancelMyOrder(browserApi(locale), order.number, readOrderGrant(order.number)),
       (answer) => answer.message ?? t("orders.selfService.cancelled"),
     );
     if (done) await revalidator.revalidate();
@@ -202,7 +203,7 @@ function OrderAgain({ order }: { order: Order }) {
   const run = async () => {
     const answer = await submit.run(t("orders.again.adding"), async () => {
       await ensureGuestId();
-      return orderAgain(browserApi(locale), order.number);
+      return orderAgain(browserApi(locale), order.number, readOrderGrant(order.number));
     });
     if (!answer) return;
     await cart.loadCart();
@@ -318,7 +319,7 @@ function ReturnForm({ order }: { order: Order }) {
     setNothing(false);
     const done = await submit.run(
       t("orders.returns.sending"),
-      () => requestReturn(browserApi(locale), order.number, items),
+      () => requestReturn(browserApi(locale), order.number, items, readOrderGrant(order.number)),
       () => t("orders.returns.sent"),
     );
     if (done) {

@@ -1,6 +1,7 @@
 import type { TaxDocument } from "../../contract/invoices";
 import type { Owned } from "../lib/api/owned";
 import { useT } from "../lib/use-locale";
+import { OrderLinkRefused } from "./OrderLinkRefused";
 import { TaxDocumentView } from "./TaxDocumentView";
 
 /** While the document loads in the browser (the page is client only). */
@@ -18,6 +19,7 @@ export function TaxDocumentPage({ load }: { load: Owned<TaxDocument> }) {
   return (
     <div className="container page tax-doc-page">
       {load.state === "found" ? <TaxDocumentView doc={load.data} /> : null}
+      {load.state === "refused" ? <OrderLinkRefused number={load.number} /> : null}
       {load.state === "error" ? (
         <div className="notice notice--danger" role="alert">
           <p>{load.message}</p>

@@ -2,11 +2,13 @@ import { lazy, Suspense } from "react";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
-import { readOwned, type Owned } from "../lib/api/owned";
+import { readOwnedOrder, type Owned } from "../lib/api/owned";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
 import { isLocale } from "../lib/locales";
+import { tabIdentity } from "../lib/tab-identity.server";
+import { OrderLinkRefused } from "../components/OrderLinkRefused";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
@@ -20,15 +22,27 @@ const OrderSelfService = lazy(() =>
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkoutStatus", noindex: true });
 
+/** The server gives the page only the signed-in session's token, for a new tab (tab-identity.server.ts). */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { identity: await tabIdentity(context) };
+}
+
 /**
- * The status of one order (`?order=<number>`). Client only: a guest owns the order through the
- * guest id in session storage, which the server cannot see.
+ * The status of one order (`?order=<number>`). Read in the browser: a guest owns the order
+ * through the guest id, or a message link's or tracking's grant, in session storage, which the
+ * server cannot see.
  */
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<Order>> {
+export async function clientLoader({ params, request, serverLoader }: Route.ClientLoaderArgs): Promise<Owned<Order>> {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const number = new URL(request.url).searchParams.get("order")?.trim() ?? "";
   if (!number) return { state: "missing" };
-  return readOwned(locale, request.signal, (api) => getOrder(api, number, request.signal));
+  return readOwnedOrder(
+    locale,
+    request.signal,
+    number,
+    async () => (await serverLoader()).identity,
+    (api, access) => getOrder(api, number, request.signal, access),
+  );
 }
 clientLoader.hydrate = true as const;
 
@@ -63,6 +77,7 @@ export default function CheckoutStatus({ loaderData: load }: Route.ComponentProp
           <Link to={to("/track-order")}>{t("orders.trackOrder")}</Link>
         </div>
       ) : null}
+      {load.state === "refused" ? <OrderLinkRefused number={load.number} /> : null}
       {load.state === "error" ? (
         <div className="notice notice--danger" role="alert">
           <p>{load.message}</p>

@@ -1,11 +1,12 @@
 import type { Route } from "./+types/order.credit-note";
 import { TaxDocumentPage } from "../components/TaxDocumentPage";
-import { readOwned, type Owned } from "../lib/api/owned";
+import { readOwnedOrder, type Owned } from "../lib/api/owned";
 import { getCreditNote } from "../lib/api/orders";
 import type { TaxDocument } from "../../contract/invoices";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { translate } from "../lib/i18n";
+import { tabIdentity } from "../lib/tab-identity.server";
 import "../styles/invoice.css";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -16,10 +17,25 @@ export const meta: Route.MetaFunction = (args) =>
     noindex: true,
   });
 
-/** A refund's credit note: client only, like the invoice (order.invoice.tsx). */
-export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<TaxDocument>> {
+/** The server gives the page only the signed-in session's token, for a new tab (tab-identity.server.ts). */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { identity: await tabIdentity(context) };
+}
+
+/** A refund's credit note: read in the browser, like the invoice (order.invoice.tsx). */
+export async function clientLoader({
+  params,
+  request,
+  serverLoader,
+}: Route.ClientLoaderArgs): Promise<Owned<TaxDocument>> {
   const locale = isLocale(params.locale) ? params.locale : "en";
-  return readOwned(locale, request.signal, (api) => getCreditNote(api, params.number, params.id, request.signal));
+  return readOwnedOrder(
+    locale,
+    request.signal,
+    params.number,
+    async () => (await serverLoader()).identity,
+    (api, access) => getCreditNote(api, params.number, params.id, request.signal, access),
+  );
 }
 clientLoader.hydrate = true as const;
 

@@ -1,5 +1,7 @@
 import { useMemo, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import type { OrderAccessGrant } from "../../contract/order-access";
+import { Link } from "../lib/link";
 import type { Route } from "./+types/track-order";
 import { OrderDetails } from "../components/OrderDetails";
 import { browserApi, handleBrowserError } from "../lib/api/browser";
@@ -8,7 +10,8 @@ import { trackOrder } from "../lib/api/orders";
 import { formRules } from "../lib/forms";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useT } from "../lib/use-locale";
+import { keepOrderGrant } from "../lib/tab-storage";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
 /** What a phone number looks like as typed (Arabic-Indic digits included). */
@@ -19,9 +22,23 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "trackO
 type Result =
   { state: "idle" } | { state: "found"; order: Order } | { state: "notFound" } | { state: "error"; message: string };
 
-/** Finds an order by its number and the email or phone given at checkout (POST /orders/track). */
+/** Whether a tracking answer's `meta.access` is a grant (a guest's order). */
+function grantOf(meta: Record<string, unknown> | undefined): OrderAccessGrant | null {
+  const access = meta?.access as Partial<OrderAccessGrant> | undefined;
+  return typeof access?.access === "string" && typeof access.expires_at === "string"
+    ? { access: access.access, expires_at: access.expires_at }
+    : null;
+}
+
+/**
+ * Finds an order by its number and the email or phone given at checkout (POST /orders/track).
+ * For a guest's order the answer carries a grant for it, kept in the tab, so the link to the
+ * order's page opens its invoice, cancel and returns there; an account's order's page asks its
+ * owner to sign in and comes back.
+ */
 export default function TrackOrder() {
   const t = useT();
+  const to = useLocalePath();
   const locale = useLocale();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -48,6 +65,8 @@ export default function TrackOrder() {
     setBusy(true);
     try {
       const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());
+      const grant = grantOf(res.meta);
+      if (grant) keepOrderGrant(res.data.number, grant);
       setResult({ state: "found", order: res.data });
     } catch (error) {
       // No order matches the pair: a 422 on the form as a whole (field `order`), said on the page.
@@ -122,7 +141,21 @@ export default function TrackOrder() {
             <p>{result.message}</p>
           </div>
         ) : null}
-        {result.state === "found" ? <OrderDetails order={result.order} /> : null}
+        {result.state === "found" ? (
+          <OrderDetails order={result.order}>
+            <div className="track-manage">
+              <p className="muted">{t("orderLink.manageHint")}</p>
+              <p>
+                <Link
+                  className="button button--primary"
+                  to={`${to("/order/checkout/status")}?order=${encodeURIComponent(result.order.number)}`}
+                >
+                  {t("orderLink.manage")}
+                </Link>
+              </p>
+            </div>
+          </OrderDetails>
+        ) : null}
       </div>
     </div>
   );

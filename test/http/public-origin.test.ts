@@ -12,6 +12,7 @@ const SECRETS = {
   ENVIRONMENT: "production",
   AUTH_PEPPER: "production-pepper-for-the-test",
   PAYMENT_SECRET: "production-webhook-secret-for-the-test",
+  ORDER_LINK_SECRET: "production-order-link-secret-for-the-test",
 };
 const PHISH = "souq-edge-payments.example";
 
@@ -140,9 +141,11 @@ describe("a production worker with PUBLIC_ORIGIN", () => {
     }
     const mail = ofOrder().find((m) => m.channel === "email")!;
     expect(mail.to).toBe(email);
+    // A guest's order: the link carries its signed token in the fragment (services/order-links.ts).
     expect([...mail.html!.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((a) => a[1])).toEqual([
-      `${LOCAL_PUBLIC_ORIGIN}/en/order/checkout/status?order=${number}`,
+      expect.stringMatching(/#access=\d+\.[0-9a-f]{64}$/),
     ]);
+    expect(mail.html).toContain(`href="${LOCAL_PUBLIC_ORIGIN}/en/order/checkout/status?order=${number}#access=`);
   });
 
   it("serves the generated art with its own default-src 'none' policy, not the pages'", async () => {

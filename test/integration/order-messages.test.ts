@@ -452,7 +452,12 @@ describe("what a message links to", () => {
     expect(mail).toBeDefined();
     expect(mail!.body).not.toContain(PHISH);
     expect(mail!.html).not.toContain(PHISH);
-    expect(hrefsOf(mail!.html)).toEqual([`http://shop.test/en/order/checkout/status?order=${number}`]);
+    // A guest's order: the link carries its signed token in the fragment (services/order-links.ts).
+    expect(hrefsOf(mail!.html)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^http://shop\\.test/en/order/checkout/status\\?order=${number}#access=\\d+\\.[0-9a-f]{64}$`),
+      ),
+    ]);
 
     // Only the template's own link parameters become links; what a person typed stays text.
     for (const name of ["www.evil.example", "evil.example/pay", "http://evil.example"]) {

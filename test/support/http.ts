@@ -161,6 +161,7 @@ export function startProductionWorker(): Promise<{ worker: RunningWorker; stop: 
       ENVIRONMENT: "production",
       AUTH_PEPPER: "production-pepper-for-the-test",
       PAYMENT_SECRET: "production-webhook-secret-for-the-test",
+      ORDER_LINK_SECRET: "production-order-link-secret-for-the-test",
       PUBLIC_ORIGIN: LOCAL_PUBLIC_ORIGIN,
     },
     { database: "seeded" },

@@ -1,3 +1,4 @@
+import { ORDER_ACCESS_HEADER } from "../../../contract/order-access";
 import type { Locale } from "../locales";
 import { ApiError } from "./errors";
 
@@ -19,6 +20,8 @@ export interface CallOptions {
   body?: unknown;
   /** The `Id` header, sent on the calls that need it. */
   id?: string | number;
+  /** A grant for the order the call is about (contract/order-access.ts), when the tab holds one. */
+  access?: string | null;
   signal?: AbortSignal;
 }
 
@@ -28,7 +31,10 @@ export interface Envelope<T> {
   meta?: Record<string, unknown>;
 }
 
-export function buildHeaders(identity: ApiIdentity, opts: { id?: string | number; json?: boolean } = {}): Headers {
+export function buildHeaders(
+  identity: ApiIdentity,
+  opts: { id?: string | number; json?: boolean; access?: string | null } = {},
+): Headers {
   const h = new Headers({ accept: "application/json" });
   h.set("content-language", identity.locale);
   h.set("device-type", String(identity.deviceType));
@@ -36,6 +42,7 @@ export function buildHeaders(identity: ApiIdentity, opts: { id?: string | number
   else if (identity.guestId) h.set("guest-id", identity.guestId);
   if (opts.id !== undefined && opts.id !== null && opts.id !== "") h.set("id", String(opts.id));
   if (opts.json) h.set("content-type", "application/json");
+  if (opts.access) h.set(ORDER_ACCESS_HEADER, opts.access);
   return h;
 }
 
@@ -63,7 +70,7 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
     try {
       res = await via(withQuery(path, opts.query), {
         method,
-        headers: buildHeaders(identity, { id: opts.id, json: hasBody }),
+        headers: buildHeaders(identity, { id: opts.id, json: hasBody, access: opts.access }),
         body: hasBody ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
       });

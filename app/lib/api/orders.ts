@@ -1,5 +1,6 @@
 import type { Order } from "../orders";
 import type { TaxDocument } from "../../../contract/invoices";
+import type { OrderAccessGrant } from "../../../contract/order-access";
 import type { Api } from "./client";
 
 /**
@@ -12,24 +13,33 @@ export function listOrders(api: Api, signal?: AbortSignal) {
   return api.get<Order[]>("/orders", { signal });
 }
 
-/** GET /orders/{number}: one order of this visitor. */
-export function getOrder(api: Api, number: string, signal?: AbortSignal) {
-  return api.get<Order>(`/orders/${encodeURIComponent(number)}`, { signal });
+/** GET /orders/{number}: one order of this visitor (or of the tab's grant for it, `access`). */
+export function getOrder(api: Api, number: string, signal?: AbortSignal, access?: string | null) {
+  return api.get<Order>(`/orders/${encodeURIComponent(number)}`, { signal, access });
 }
 
-/** POST /orders/track: an order found by its number and the email or phone it was placed with. */
+/** POST /orders/{number}/access: a message link's signed token traded for the tab's grant. */
+export function openOrderLink(api: Api, number: string, token: string, signal?: AbortSignal) {
+  return api.post<OrderAccessGrant>(`/orders/${encodeURIComponent(number)}/access`, { token }, { signal });
+}
+
+/**
+ * POST /orders/track: an order found by its number and the email or phone it was placed with;
+ * for a guest's order, `meta.access` is a grant that opens its page (OrderAccessGrant).
+ */
 export function trackOrder(api: Api, number: string, contact: string) {
   return api.post<Order>("/orders/track", { number, contact });
 }
 
 /** GET /orders/{number}/invoice: the paid order's simplified tax invoice (its owner only). */
-export function getInvoice(api: Api, number: string, signal?: AbortSignal) {
-  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/invoice`, { signal });
+export function getInvoice(api: Api, number: string, signal?: AbortSignal, access?: string | null) {
+  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/invoice`, { signal, access });
 }
 
 /** GET /orders/{number}/credit-notes/{id}: a refund's credit note (the order's owner only). */
-export function getCreditNote(api: Api, number: string, id: string, signal?: AbortSignal) {
+export function getCreditNote(api: Api, number: string, id: string, signal?: AbortSignal, access?: string | null) {
   return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/credit-notes/${encodeURIComponent(id)}`, {
     signal,
+    access,
   });
 }

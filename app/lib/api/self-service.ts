@@ -4,14 +4,15 @@ import type { Api } from "./client";
 
 /**
  * The shopper's self-service on their order page (issue 21): cancel before it ships, and ask for a
- * return after delivery. Each answers the order as its page shows it.
+ * return after delivery. Each answers the order as its page shows it. `access`: the tab's grant
+ * for the order (tab-storage.ts), when a message link or tracking opened it.
  */
 
 const path = (number: string, action: string) => `/orders/${encodeURIComponent(number)}/${action}`;
 
 /** POST /orders/{number}/cancel: the stock returns; a paid order is refunded in full. */
-export function cancelMyOrder(api: Api, number: string) {
-  return api.post<Order>(path(number, "cancel"));
+export function cancelMyOrder(api: Api, number: string, access?: string | null) {
+  return api.post<Order>(path(number, "cancel"), undefined, { access });
 }
 
 export interface ReturnRequestLine {
@@ -22,8 +23,8 @@ export interface ReturnRequestLine {
 }
 
 /** POST /orders/{number}/returns: a quantity and a reason per line (quantity 0 leaves a line out). */
-export function requestReturn(api: Api, number: string, items: ReturnRequestLine[]) {
-  return api.post<Order>(path(number, "returns"), { items });
+export function requestReturn(api: Api, number: string, items: ReturnRequestLine[], access?: string | null) {
+  return api.post<Order>(path(number, "returns"), { items }, { access });
 }
 
 /** What "order again" could not bring back as it was ordered (names in the page's language). */
@@ -32,6 +33,6 @@ export interface ReorderAnswer {
 }
 
 /** POST /orders/{number}/order-again: a cancelled order's lines back in the cart, as stock allows. */
-export function orderAgain(api: Api, number: string) {
-  return api.post<CartResponse & ReorderAnswer>(path(number, "order-again"));
+export function orderAgain(api: Api, number: string, access?: string | null) {
+  return api.post<CartResponse & ReorderAnswer>(path(number, "order-again"), undefined, { access });
 }

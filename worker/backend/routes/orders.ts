@@ -1,16 +1,21 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
-import { notFound, ok, unprocessable } from "../http";
+import { BackendError, notFound, ok, unprocessable } from "../http";
 import { say } from "../../lib/i18n";
-import { cartOwner, requireUser } from "../identity";
-import { findOwnedOrder, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { requireUser } from "../identity";
+import { accessibleOrder } from "../order-access";
+import { findOrderByNumber, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { openedByLink, tabGrant, verifyOrderAccess } from "../services/order-links";
 import { findTaxDocument, presentTaxDocument } from "../services/invoices";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { validate } from "../../lib/validate";
 import { presentOwnOrder } from "./self-service";
 
-/** Orders: GET /orders (signed in), GET /orders/{number} (its owner), POST /orders/track. */
+/**
+ * Orders: GET /orders (signed in), GET /orders/{number} and its documents (its owner, or a tab
+ * holding a grant for it: order-access.ts), POST /orders/track, POST /orders/{number}/access.
+ */
 export const ordersRoutes = new Hono<BackendEnv>();
 
 const orderNumber = (lang: Lang) =>
@@ -56,31 +61,62 @@ ordersRoutes.post(
       });
       throw unprocessable({ order: [message] }, message);
     }
-    return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false, maskEmail: true }));
+    // The pair proved the guest's ownership as the tab's guest id would have: the page may open
+    // the order's own page with this grant (invoice, cancel, returns). An account's order is its
+    // account's to open, so it gets none. Issued only past the limits above, so tracking's
+    // counts still bound every guess.
+    const meta = openedByLink(order) ? { access: await tabGrant(c.env, order.number) } : undefined;
+    return ok(c, await presentOrder(c.env.DB, order, c.get("lang"), { withAddress: false, maskEmail: true }), {
+      meta,
+    });
+  },
+);
+
+/**
+ * POST /orders/{number}/access {token}: a message link's signed token traded for a tab grant
+ * (services/order-links.ts). Refused alike, 403, for a tampered or expired token, one of another
+ * order or purpose, and an order that belongs to an account. Not counted: a token is a 256-bit
+ * signature, which no number of guesses finds, and checking one costs an HMAC.
+ */
+ordersRoutes.post(
+  "/:number/access",
+  validate("json", () => v.object({ token: v.pipe(v.string(), v.trim(), v.maxLength(128)) })),
+  async (c) => {
+    const lang = c.get("lang");
+    const number = c.req.param("number");
+    const checked = /^SQ-[A-Z0-9]{8}$/i.test(number)
+      ? await verifyOrderAccess(c.env, number, "message", c.req.valid("json").token)
+      : ({ ok: false, reason: "invalid" } as const);
+    const order = checked.ok ? await findOrderByNumber(c.env.DB, number) : null;
+    if (!order || !openedByLink(order))
+      throw new BackendError(
+        403,
+        !checked.ok && checked.reason === "expired"
+          ? say(lang, { en: "This order link has expired.", ar: "انتهت صلاحية رابط الطلب هذا." })
+          : say(lang, { en: "This order link is not valid.", ar: "رابط الطلب هذا غير صالح." }),
+      );
+    return ok(c, await tabGrant(c.env, order.number));
   },
 );
 
 ordersRoutes.get("/:number", async (c) => {
-  const owner = await cartOwner(c);
-  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), owner);
-  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
-  return ok(c, await presentOwnOrder(c, order));
+  return ok(c, await presentOwnOrder(c, await accessibleOrder(c, c.req.param("number"))));
 });
 
-// Tax documents (issue 21): the owner's only, like the order (a stranger gets the same 404).
+// Tax documents: whoever may open the order, like the order (a stranger gets the same 404).
 ordersRoutes.get("/:number/invoice", async (c) => {
   const lang = c.get("lang");
-  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), await cartOwner(c));
-  const doc = order && (await findTaxDocument(c.env, order, { kind: "invoice" }));
-  if (!order || !doc)
+  const order = await accessibleOrder(c, c.req.param("number"));
+  const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
+  if (!doc)
     throw notFound(say(lang, { en: "No tax invoice for this order.", ar: "لا توجد فاتورة ضريبية لهذا الطلب." }));
   return ok(c, await presentTaxDocument(c.env, order, doc, lang));
 });
 
 ordersRoutes.get("/:number/credit-notes/:id{[0-9]{1,12}}", async (c) => {
   const lang = c.get("lang");
-  const order = await findOwnedOrder(c.env.DB, c.req.param("number"), await cartOwner(c));
-  const doc = order && (await findTaxDocument(c.env, order, { kind: "credit_note", id: Number(c.req.param("id")) }));
-  if (!order || !doc) throw notFound(say(lang, { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
+  const order = await accessibleOrder(c, c.req.param("number"));
+  const doc = await findTaxDocument(c.env, order, { kind: "credit_note", id: Number(c.req.param("id")) });
+  if (!doc) throw notFound(say(lang, { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
   return ok(c, await presentTaxDocument(c.env, order, doc, lang));
 });

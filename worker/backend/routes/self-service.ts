@@ -1,21 +1,23 @@
 import { Hono, type Context } from "hono";
 import { returnRequestInput } from "../../../contract/returns";
 import type { BackendEnv } from "../env";
-import { BackendError, notFound, ok } from "../http";
+import { BackendError, ok } from "../http";
 import { say } from "../../lib/i18n";
 import { readInput } from "../../lib/validate";
 import { cartOwner } from "../identity";
+import { accessibleOrder } from "../order-access";
 import { loadCart, reorderIntoCart } from "../services/cart";
 import { returnAddressOf } from "../services/invoices";
 import { loadSettings } from "../services/settings";
-import { findOwnedOrder, presentOrder, type OrderRow } from "../services/orders";
+import { presentOrder, type OrderRow } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
 
 /**
  * The shopper's self-service on their order (issue 21): POST /orders/{number}/cancel and
- * POST /orders/{number}/returns. Only the owner (a stranger gets the same 404 as for an unknown
- * number); counted like the shop's other writes. Each answers the order as its page shows it.
+ * POST /orders/{number}/returns. Only the owner or a tab holding a grant for the order
+ * (order-access.ts; a stranger gets the same 404 as for an unknown number); counted like the
+ * shop's other writes. Each answers the order as its page shows it.
  */
 export const selfServiceRoutes = new Hono<BackendEnv>();
 
@@ -30,15 +32,12 @@ export async function presentOwnOrder(c: Context<BackendEnv>, order: OrderRow) {
 }
 
 async function ownOrder(c: Context<BackendEnv>, action: string): Promise<OrderRow> {
-  const owner = await cartOwner(c);
   const number = c.req.param("number") ?? "";
   await enforceLimits(c, "SHOP_LIMITER", [
     `${action}:ip:${requestNetwork(c)}`,
     `${action}:order:${number.toUpperCase()}`,
   ]);
-  const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findOwnedOrder(c.env.DB, number, owner) : null;
-  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
-  return order;
+  return accessibleOrder(c, number);
 }
 
 const reread = async (c: Context<BackendEnv>, order: OrderRow) =>

@@ -10,6 +10,8 @@ import { loadSettings, messageWording } from "./settings";
 import { renderOrderMessage, renderStaffAlert, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
+import { openedByLink, signOrderAccess } from "./order-links";
+import { LINK_FRAGMENT_KEY } from "../../../contract/order-access";
 
 /**
  * Order messages (issue 21): what an order event owes its shopper, by email and, where the order
@@ -189,6 +191,7 @@ interface MessageOrder {
   delivered_at: string | null;
   paid_at: string | null;
   site_origin: string | null;
+  user_id: number | null;
 }
 
 const MONEY_TAGS: Record<Lang, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
@@ -208,14 +211,27 @@ function formatMoment(iso: string | null, lang: Lang, withTime: boolean): string
  * Where the links of a message point: the shop's public origin (lib/public-origin.ts). In
  * production that is PUBLIC_ORIGIN alone, whatever the order row says; in development and test
  * without it, the worker's own URL the order was placed through.
+ *
+ * A guest order's links to its page and documents carry a signed token for that order
+ * (order-links.ts) in their fragment, so they open on any device without the tab that placed it.
+ * An account's order links plainly: its page asks its owner to sign in and comes back, and a
+ * forwarded message opens nothing of an account.
  */
-function linksOf(env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">, order: MessageOrder, lang: Lang) {
+async function linksOf(
+  env: Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT" | "ORDER_LINK_SECRET">,
+  order: MessageOrder,
+  lang: Lang,
+) {
   const origin = publicOrigin(env, order.site_origin);
   const number = encodeURIComponent(order.number);
+  const access = openedByLink(order)
+    ? `#${LINK_FRAGMENT_KEY}=${await signOrderAccess(env, order.number, "message")}`
+    : "";
+  const documentsBase = `${origin}/${lang}/order/${number}`;
   return {
-    orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}`,
-    invoiceUrl: `${origin}/${lang}/order/${number}/invoice`,
-    documentsBase: `${origin}/${lang}/order/${number}`,
+    orderUrl: `${origin}/${lang}/order/checkout/status?order=${number}${access}`,
+    invoiceUrl: `${documentsBase}/invoice${access}`,
+    creditNoteUrl: (id: number) => `${documentsBase}/credit-note/${id}${access}`,
     trackUrl: `${origin}/${lang}/track-order`,
   };
 }
@@ -234,11 +250,11 @@ function templateOf(kind: OrderMessageKind, detail: Record<string, unknown>, ord
 
 /** Renders a claimed row from its order, in the shopper's language. */
 async function renderNotification(
-  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" >,
+  env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" | "ORDER_LINK_SECRET">,
   row: NotificationRow,
 ): Promise<RenderedMessage | null> {
   const order = await env.DB.prepare(
-    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, paid_at, site_origin
+    `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, paid_at, site_origin, user_id
      FROM orders WHERE id = ?`,
   )
     .bind(row.order_id)
@@ -246,7 +262,7 @@ async function renderNotification(
   if (!order) return null;
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as Record<string, unknown>;
   const lang = row.lang;
-  const links = linksOf(env, order, lang);
+  const links = await linksOf(env, order, lang);
   if (isStaffAlert(row.kind))
     return renderStaffAlert(lang, row.kind, {
       number: order.number,
@@ -289,7 +305,7 @@ async function renderNotification(
       returnUntil: formatMoment(returnUntil, lang, false),
       orderUrl: links.orderUrl,
       invoiceUrl: links.invoiceUrl,
-      creditNoteUrl: creditNote ? `${links.documentsBase}/credit-note/${creditNote}` : links.orderUrl,
+      creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
       items: returnItems,
       reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
       sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
@@ -301,9 +317,6 @@ async function renderNotification(
   );
 }
 
-/** What a return message says about the seller: where the items go. */
-type SellerKeys = "SELLER_NAME_EN" | "SELLER_NAME_AR" | "SELLER_ADDRESS_EN" | "SELLER_ADDRESS_AR";
-
 /** A rejection staff gave no reason for. */
 const NO_REASON = { en: "no reason was given", ar: "لم يُذكر سبب" };
 /** An approved return when the shop has no address configured: the shop tells them. */
@@ -311,7 +324,6 @@ const ADDRESS_TO_FOLLOW = {
   en: "the address our team sends you in reply to this message",
   ar: "العنوان الذي يرسله إليك فريقنا ردًّا على هذه الرسالة",
 };
-
 
 /** The lines of a return as a message lists them: "2 × USB-C cable, 1 × Power bank". */
 async function returnItemsText(db: D1Database, returnId: string, lang: Lang): Promise<string> {
@@ -344,7 +356,7 @@ export async function deliverNotification(
     | "MESSENGER_KEY"
     | "PUBLIC_ORIGIN"
     | "RETURN_WINDOW_DAYS"
-    
+    | "ORDER_LINK_SECRET"
   >,
   id: number,
   messenger: Messenger = messengerFor(env),
