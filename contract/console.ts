@@ -116,6 +116,13 @@ export const AUDIT_ACTIONS = [
   "staff.role",
   "staff.contact",
   "staff.remove",
+  "staff.alerts",
+  "product.duplicate",
+  "product.bulk_edit",
+  "note.add",
+  "settings.update",
+  "report.export_orders",
+  "report.export_customers",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */
@@ -130,6 +137,9 @@ export const AUDIT_ENTITIES = [
   "promo_code",
   "media",
   "staff",
+  "customer",
+  "settings",
+  "report",
 ] as const;
 
 /**
