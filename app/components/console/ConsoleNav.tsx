@@ -1,3 +1,5 @@
+import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
 import { NavLink } from "../../lib/link";
 import { roleAtLeast, type StaffRole } from "../../../contract/console";
 import { useLocalePath, useT } from "../../lib/use-locale";
@@ -25,8 +27,14 @@ export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end
 export function ConsoleNav({ role }: { role: StaffRole }) {
   const t = useT();
   const to = useLocalePath();
+  const nav = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the sections are a strip that scrolls sideways: keep the current one in view.
+  useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   return (
-    <nav className="console-nav" aria-label={t("console.nav.label")}>
+    <nav className="console-nav" aria-label={t("console.nav.label")} ref={nav}>
       <ul>
         {CONSOLE_SECTIONS.filter((s) => roleAtLeast(role, s.role)).map((s) => (
           <li key={s.path}>

@@ -385,7 +385,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           <h2 id="order-lines">{t("console.orders.lines")}</h2>
           {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
           <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.lines")}>
-            <table>
+            <table className="console-table--stack">
               <thead>
                 <tr>
                   <th scope="col">{t("console.orders.product")}</th>
@@ -412,10 +412,21 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                     <td>
                       <bdi>{item.name}</bdi>
                     </td>
-                    <td className="is-numeric">{item.quantity}</td>
-                    <td className="is-numeric">{money(item.unit_price)}</td>
-                    <td className="is-numeric">{money(item.line_total)}</td>
-                    {order.discount > 0 ? <td className="is-numeric">{money(item.net_total)}</td> : null}
+                    {/* data-label: on a phone each line stacks, and its cells name themselves (console.css). */}
+                    <td className="is-numeric" data-label={t("console.orders.quantity")}>
+                      {item.quantity}
+                    </td>
+                    <td className="is-numeric" data-label={t("console.orders.unitPrice")}>
+                      {money(item.unit_price)}
+                    </td>
+                    <td className="is-numeric" data-label={t("console.orders.lineTotal")}>
+                      {money(item.line_total)}
+                    </td>
+                    {order.discount > 0 ? (
+                      <td className="is-numeric" data-label={t("console.orders.netTotal")}>
+                        {money(item.net_total)}
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Form } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/orders";
@@ -82,10 +83,28 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
     { label: t("console.fields.payment_status"), cell: (r) => <PaymentStatusBadge status={r.payment_status} /> },
   ];
   const filtered = ORDER_FILTERS.some((key) => filters[key]);
+  const [filtersOpen, setFiltersOpen] = useState(filtered);
   return (
     <div className="console-orders-page">
       <h1>{t("console.nav.orders")}</h1>
-      <Form method="get" className="console-filters" role="search" aria-label={t("console.orders.filters")}>
+      {/* On a phone the filters fold behind this button (unless some are set), so the list comes first. */}
+      <button
+        type="button"
+        className="button button--ghost console-filters__toggle"
+        aria-expanded={filtersOpen}
+        aria-controls="orders-filters"
+        onClick={() => setFiltersOpen((open) => !open)}
+      >
+        {t("console.orders.filters")}
+      </button>
+      <Form
+        method="get"
+        id="orders-filters"
+        className="console-filters"
+        data-folded={filtersOpen ? undefined : "true"}
+        role="search"
+        aria-label={t("console.orders.filters")}
+      >
         <div className="field">
           <label htmlFor="orders-search">{t("console.orders.search")}</label>
           <input

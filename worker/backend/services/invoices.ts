@@ -189,7 +189,8 @@ export function returnAddressOf(
   seller: { name_en: string; name_ar: string; address_en: string; address_ar: string },
   lang: Lang,
 ): string | null {
-  const address = (lang === "ar" ? seller.address_ar.trim() : "") || seller.address_en.trim() || seller.address_ar.trim();
+  const address =
+    (lang === "ar" ? seller.address_ar.trim() : "") || seller.address_en.trim() || seller.address_ar.trim();
   if (!address) return null;
   const name = (lang === "ar" ? seller.name_ar.trim() : "") || seller.name_en.trim();
   return name ? `${name}, ${address}` : address;
