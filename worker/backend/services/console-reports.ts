@@ -255,7 +255,10 @@ interface CustomerExportRow {
 
 /** Every customer account, as the customers page lists them (spent: paid-or-later orders less refunds). */
 export function customersCsv(db: D1Database): ReadableStream<Uint8Array> {
-  const statement = db.prepare(`SELECT ${CUSTOMERS_SELECT} ${CUSTOMERS_FROM} WHERE u.id > ?1 ORDER BY u.id LIMIT ?2`);
+  const statement = db.prepare(
+    // Accounts, keyed by their id a page at a time; guests (listed on the customers page) have no account id.
+    `SELECT ${CUSTOMERS_SELECT} ${CUSTOMERS_FROM} WHERE c.user_id IS NOT NULL AND c.user_id > ?1 ORDER BY c.user_id LIMIT ?2`,
+  );
   return csvStream(
     CUSTOMER_CSV_COLUMNS,
     async (after) => (await statement.bind(after, EXPORT_PAGE).all<CustomerExportRow>()).results,
