@@ -851,11 +851,11 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                       <td>
                         <input
                           id={inputId}
-                          type="number"
+                          // Text, not number: a number input refuses Arabic-Indic digits ("١").
+                          type="text"
                           inputMode="numeric"
-                          min={0}
-                          max={left}
-                          step={1}
+                          autoComplete="off"
+                          size={4}
                           disabled={left === 0}
                           value={refundUnits[item.product_id] ?? 0}
                           aria-describedby={`${inputId}-of`}
