@@ -120,6 +120,23 @@ const FIELDS: Record<string, { kind: Kind; own?: true }> = {
   size: { kind: "number", own: true },
   width: { kind: "number", own: true },
   height: { kind: "number", own: true },
+  seo_title_en: { kind: "text", own: true },
+  seo_title_ar: { kind: "text", own: true },
+  seo_description_en: { kind: "text", own: true },
+  seo_description_ar: { kind: "text", own: true },
+  weight_grams: { kind: "number", own: true },
+  barcode: { kind: "text", own: true },
+  standard: { kind: "money", own: true },
+  express: { kind: "money", own: true },
+  free_threshold: { kind: "money", own: true },
+  vat_rate: { kind: "number", own: true },
+  vat_number: { kind: "text", own: true },
+  address_en: { kind: "text", own: true },
+  address_ar: { kind: "text", own: true },
+  logo_url: { kind: "text", own: true },
+  window_days: { kind: "number", own: true },
+  orders: { kind: "yes_no", own: true },
+  returns: { kind: "yes_no", own: true },
 };
 
 /** Technical ids a line may keep (a refund's, a payment's, a file's key): the record's name says enough. */
