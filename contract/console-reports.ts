@@ -23,7 +23,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SHOP_OFFSET_MS = 3 * 60 * 60 * 1000;
 
-/** Whether `text` is a real calendar day written YYYY-MM-DD (not 2026-02-30). */
+/** Whether `text` is a real calendar day written YYYY-MM-DD (not the 30th of February). */
 export function isDay(text: string): boolean {
   if (!DAY.test(text)) return false;
   const d = new Date(`${text}T00:00:00Z`);

@@ -28,7 +28,7 @@ import { useFormSubmit } from "../form/useFormSubmit";
 import { ImagesEditor, SpecsEditor } from "./ProductEditors";
 
 /**
- * The console's product form (issue 20): English and Arabic side by side, the page's language
+ * The console's product form: English and Arabic side by side, the page's language
  * first, each column in its own direction with the page's labels in the page's direction; the rules are the contract's product schema (contract/console-catalogue.ts), so the
  * form says what the backend and the CSV import say. Stock is asked only for a new product: after
  * that it moves through Inventory.

@@ -14,7 +14,7 @@ import { maskPhone, seesContactData } from "./staff";
 import { notesOf } from "./staff-notes";
 
 /**
- * Customers in the console (issue 20): shop accounts with their orders and saved addresses, and
+ * Customers in the console: shop accounts with their orders and saved addresses, and
  * guests (buyers without an account, one per email of their orders) with their orders.
  * Contact data is masked on the server for staff who may not see it (support), so a masked value
  * is all their browser ever receives.
