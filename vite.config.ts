@@ -7,13 +7,13 @@ import { localeParts } from "./scripts/lib/locale-parts.ts";
 /** The packages budgets.json counts as the framework (one chunk, outside the app's own budget). */
 const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8"))
   .framework.packages;
-/** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge and contract/locale, which the shell's modules import, join them). */
+/** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge, contract/locale and contract/shop-clock, which the shell's modules import, join them). */
 const SHELL_MODULES = [
-  "lib/(i18n|locales|use-locale|money|cart|nonce|link)",
+  "lib/(i18n|locales|use-locale|money|cart|nonce|link|shop-not-found)",
   "client/(idle|update-state|chunk-reload|abort-rejections|data-retry|prefetch|Prefetcher|toast)",
   "lib/api/(browser|client)",
   "state/(cart|store)",
-  "components/(Logo|ErrorScreen|LoadingBar|PwaStatus|Header|Footer|CartDrawer|SearchBox|SmartLink)",
+  "components/(Logo|ErrorScreen|LoadingBar|PwaStatus|Header|Footer|CartDrawer|SearchBox|SmartLink|ShopChrome)",
 ].map((p) => p.replaceAll("/", "[\\\\/]"));
 
 // One id per build: the client polls /builds/latest.json and reloads when it changes.
@@ -63,7 +63,7 @@ export default defineConfig({
                   // they become chunks of their own.
                   name: "shell",
                   test: new RegExp(
-                    `(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$|contract[\\\\/](edge|locale)\\.ts$)`,
+                    `(node_modules[\\\\/]jotai[\\\\/]|app[\\\\/](${SHELL_MODULES.join("|")})\\.tsx?$|contract[\\\\/](edge|locale|shop-clock)\\.ts$)`,
                   ),
                   priority: 5,
                 },

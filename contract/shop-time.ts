@@ -4,6 +4,8 @@
 // or React finds a different page when it hydrates.
 import { SHOP_TIME_ZONE, type Locale } from "./locale.ts";
 
+export { fromShopLocalInput, shopIsoDay, toShopLocalInput } from "./shop-clock.ts";
+
 /** Gregorian calendar and Latin digits in Arabic too, as prices are written (app/lib/money.ts). */
 const TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-gregory" };
 
@@ -12,10 +14,6 @@ const TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn-ca-greg
  * edge's messages and the storefront both write it, and both must write it alike.
  */
 export const SHOP_TIME_LABEL: Record<Locale, string> = { en: "Riyadh time", ar: "بتوقيت الرياض" };
-
-/** Riyadh keeps UTC+3 all year (no daylight saving), so a shop-local wall time converts by a fixed offset. */
-const SHOP_OFFSET = "+03:00";
-const SHOP_OFFSET_MS = 3 * 60 * 60 * 1000;
 
 type Style = "day" | "longDay" | "time";
 const OPTIONS: Record<Style, Intl.DateTimeFormatOptions> = {
@@ -69,23 +67,4 @@ export function shopMoment(value: string | number | Date, locale: Locale): strin
   const date = toDate(value);
   if (!date) return String(value);
   return `${write(date, locale, "time")} (${SHOP_TIME_LABEL[locale]})`;
-}
-
-/** The shop's calendar day as YYYY-MM-DD (file names of exports), for `now` by default. */
-export function shopIsoDay(value: string | number | Date = Date.now()): string {
-  const date = toDate(value) ?? new Date();
-  return new Date(date.getTime() + SHOP_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-/** A moment as the value of a datetime-local input, in the shop's wall time; empty for none. */
-export function toShopLocalInput(iso: string | null): string {
-  if (!iso) return "";
-  const date = toDate(iso);
-  return date ? new Date(date.getTime() + SHOP_OFFSET_MS).toISOString().slice(0, 16) : "";
-}
-
-/** A datetime-local value (the shop's wall time) as the ISO moment the API takes; empty stays null. */
-export function fromShopLocalInput(value: string): string | null {
-  const trimmed = value.trim();
-  return trimmed ? `${trimmed}${SHOP_OFFSET}` : null;
 }

@@ -1,4 +1,4 @@
-import { shopIsoDay } from "../../contract/shop-time";
+import { shopIsoDay } from "../../contract/shop-clock";
 import { Link } from "../lib/link";
 import { useLocalePath, useT } from "../lib/use-locale";
 

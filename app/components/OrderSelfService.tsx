@@ -23,7 +23,7 @@ import { FORM_OPTIONS, formMessages, visibleError } from "../lib/forms";
 import { contractRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
-import { readOrderGrant } from "../lib/tab-storage";
+import { readOrderGrant } from "../lib/order-grants";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/self-service.css";
 

@@ -10,7 +10,7 @@ import { trackOrder } from "../lib/api/orders";
 import { formRules } from "../lib/forms";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
-import { keepOrderGrant } from "../lib/tab-storage";
+import { keepOrderGrant } from "../lib/order-grants";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 

@@ -7,9 +7,10 @@ import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
 /**
  * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
- * against the built worker. Strangers and shoppers get the shop's 404 from every console page;
- * staff get 404 from a page their role may not use (it does not exist for them), and the page from
- * the rest. The table must name every console route of the build.
+ * against the built worker. Strangers and shoppers get the shop's 404 from every console page (the
+ * console is not there for them); staff get the console's own "no access" page (403) from a page
+ * their role may not use, and the page from the rest. The table must name every console route of
+ * the build.
  */
 const base = builtWorker().url;
 
@@ -22,6 +23,8 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
   { route: "orders", path: "/admin/orders", role: "support" },
   { route: "orders/:number", path: () => `/admin/orders/${orderNumber}`, role: "support" },
+  { route: "orders/:number/invoice", path: () => `/admin/orders/${orderNumber}/invoice`, role: "support" },
+  { route: "orders/:number/packing-slip", path: () => `/admin/orders/${orderNumber}/packing-slip`, role: "manager" },
   { route: "products", path: "/admin/products", role: "support" },
   { route: "products/new", path: "/admin/products/new", role: "manager" },
   { route: "products/import", path: "/admin/products/import", role: "manager" },
@@ -39,12 +42,14 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "audit", path: "/admin/audit", role: "owner" },
   { route: "settings", path: "/admin/settings", role: "owner" },
   { route: "field-data", path: "/admin/field-data", role: "support" },
+  { route: "reports", path: "/admin/reports", role: "manager" },
 ];
 /** Routes that are not pages of their own in this matrix, and why. */
 const ASIDE: Record<string, string> = {
   ":locale/admin": "the layout; its index (the dashboard) is the first page above",
   "sign-in": "the code step: staff with the console open are sent on to /admin (tested below)",
   "*": "an unknown console path: 404 for everyone (tested below)",
+  "orders/:number/credit-notes/:id": "needs a refund first: test/e2e/console-documents.e2e.ts opens it",
 };
 
 type Visitor = "stranger" | "shopper" | StaffRole;
@@ -64,7 +69,9 @@ beforeAll(async () => {
     (await (await fetch(`${base}/backend/products?per_page=1&in_stock=1`)).json()) as { data: { id: number }[] }
   ).data[0].id;
   productId = product;
-  orderNumber = (await buyThroughCheckout(base, product, 1, "10.77.1.1")).number;
+  const order = await buyThroughCheckout(base, product, 1, "10.77.1.1");
+  await order.pay();
+  orderNumber = order.number;
   const staff = await newStaffAccounts(base, Object.fromEntries(STAFF_ROLES.map((role) => [`pages-${role}`, role])));
   for (const role of STAFF_ROLES) cookies[role] = (await consoleHttpSession(base, staff[`pages-${role}`])).cookie;
 }, 120_000);
@@ -84,15 +91,18 @@ describe("the console's pages and who may open them", () => {
 
   for (const locale of ["en", "ar"] as const)
     for (const page of PAGES)
-      it(`/${locale}/${page.route || "admin"}: 404 for strangers, shoppers and roles below ${page.role}; open to the rest`, async () => {
+      it(`/${locale}/${page.route || "admin"}: 404 for strangers and shoppers, no access below ${page.role}; open to the rest`, async () => {
         const path = typeof page.path === "string" ? page.path : page.path();
         for (const who of ["stranger", "shopper", ...STAFF_ROLES] as Visitor[]) {
           const res = await get(`/${locale}${path}`, who);
-          const allowed = who !== "stranger" && who !== "shopper" && roleAtLeast(who, page.role);
-          expect(res.status, `${path} as ${who}`).toBe(allowed ? 200 : 404);
+          const staff = who !== "stranger" && who !== "shopper";
+          const allowed = staff && roleAtLeast(who, page.role);
+          expect(res.status, `${path} as ${who}`).toBe(allowed ? 200 : staff ? 403 : 404);
           const html = await res.text();
-          if (allowed) expect(html).toContain('class="console"');
+          if (staff) expect(html).toContain('class="console"');
           else expect(html).not.toContain('class="console"');
+          if (staff && !allowed) expect(html, `${path} as ${who}`).toContain('data-console-refusal="noAccess"');
+          if (allowed) expect(html).not.toContain("data-console-refusal");
         }
       });
 

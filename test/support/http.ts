@@ -175,14 +175,15 @@ export function startStorefrontOf(backendUrl: string): Promise<{ worker: Running
 
 /**
  * A guest of its own network buys `quantity` of a product through the real cart and checkout,
- * holding that stock; `decline()` then pays with the sandbox's decline card, which releases it.
+ * holding that stock; `pay()` then pays with the sandbox's success card (the order gets its
+ * invoice), `decline()` with its decline card, which releases the stock.
  */
 export async function buyThroughCheckout(
   base: string,
   productId: number,
   quantity: number,
   ip: string,
-): Promise<{ number: string; decline: () => Promise<void> }> {
+): Promise<{ number: string; pay: () => Promise<void>; decline: () => Promise<void> }> {
   const api = jsonApi(base, { "cf-connecting-ip": ip });
   const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
   const guest = { "guest-id": guestId, "content-language": "en" };
@@ -200,27 +201,25 @@ export async function buyThroughCheckout(
     },
   });
   if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);
+  const number = placed.body.data.number as string;
+  const payWith = async (card: string) => {
+    const started = await api(`/backend/payments/${number}/start`, {
+      method: "POST",
+      headers: guest,
+      body: { return_url: "/en/payment-status" },
+    });
+    const res = await fetch(`${base}${started.body.data.redirect_url}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
+      body: new URLSearchParams({ card_number: card, expiry: "12/39", cvc: "123", action: "pay" }).toString(),
+      redirect: "manual",
+    });
+    if (res.status !== 303) throw new Error(`the sandbox's payment page answered ${res.status}`);
+  };
   return {
-    number: placed.body.data.number,
-    decline: async () => {
-      const started = await api(`/backend/payments/${placed.body.data.number}/start`, {
-        method: "POST",
-        headers: guest,
-        body: { return_url: "/en/payment-status" },
-      });
-      const res = await fetch(`${base}${started.body.data.redirect_url}`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
-        body: new URLSearchParams({
-          card_number: "4000 0000 0000 0002",
-          expiry: "12/39",
-          cvc: "123",
-          action: "pay",
-        }).toString(),
-        redirect: "manual",
-      });
-      if (res.status !== 303) throw new Error(`the decline answered ${res.status}`);
-    },
+    number,
+    pay: () => payWith("4242 4242 4242 4242"),
+    decline: () => payWith("4000 0000 0000 0002"),
   };
 }
 

@@ -1,14 +1,8 @@
 import { redirect } from "react-router";
 import { LINK_FRAGMENT_KEY, ORDER_ACCESS_TOKEN } from "../../../contract/order-access";
 import type { Locale } from "../locales";
-import {
-  dropOrderGrant,
-  keepOrderGrant,
-  readOrderGrant,
-  readStored,
-  restoreIdentity,
-  type TabIdentity,
-} from "../tab-storage";
+import { dropOrderGrant, keepOrderGrant, readOrderGrant } from "../order-grants";
+import { readStored, restoreIdentity, type TabIdentity } from "../tab-storage";
 import { browserApi, handleBrowserError } from "./browser";
 import type { Api } from "./client";
 import { ApiError } from "./errors";
