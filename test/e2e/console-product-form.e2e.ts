@@ -101,7 +101,8 @@ for (const locale of LOCALES) {
       expect(await page.locator("#f-slug").inputValue()).toBe(slug);
 
       await page.locator("#f-sku").fill(`FK-${stamp}`);
-      await page.locator("#f-price").fill("14900");
+      // Riyals, as a merchant types them.
+      await page.locator("#f-price").fill("149");
       await page.locator("#f-stock").fill("5");
       await page.locator("#f-category_id").selectOption({ index: 1 });
       await page.locator("#f-seo_title_en").fill(`Falcon kettle ${stamp} | Boils in 3 minutes`);
