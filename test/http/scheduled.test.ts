@@ -96,5 +96,7 @@ describe("scheduled work on the built worker", () => {
         { timeout: 15_000, interval: 250 },
       )
       .toEqual(["order.cancelled:ar", "order.placed:ar"]);
-  });
+    // Each database read here starts `wrangler d1 execute`: about 45 s in all on an idle machine,
+    // more when the rest of the suite runs beside it.
+  }, 150_000);
 });
