@@ -307,7 +307,7 @@ export function ShippingZonesForm({ title, shipping }: { title: string; shipping
               {rateInputs(`zones.${i}.`, z, (f, v) => setZone(i, { [f]: v }, f))}
               <button
                 type="button"
-                className="button button--ghost"
+                className="button"
                 onClick={() => {
                   setZones((zs) => zs.filter((_, j) => j !== i));
                   setErrors([]);
@@ -321,7 +321,7 @@ export function ShippingZonesForm({ title, shipping }: { title: string; shipping
         {zones.length < SETTINGS_LIMITS.zonesMax ? (
           <button
             type="button"
-            className="button button--ghost"
+            className="button"
             onClick={() => {
               setZones((zs) => [
                 ...zs,
