@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { regionOfCity } from "../../contract/regions";
 import type { ConsoleSettings, ShippingSettings } from "../../contract/settings";
-import { address, call, createProduct, newGuest, type Shopper } from "../support/commerce";
+import { address, call, createProduct, newGuest, newUser, type Shopper } from "../support/commerce";
 import { newStaff } from "../support/console";
 
 /**
@@ -99,6 +99,23 @@ describe("shipping zones", () => {
       expect(placed.body.data.shipping).toBe(expected);
       expect(placed.body.data.total).toBe(quote.body.data.totals.total);
     }
+  });
+
+  it("a signed-in shopper's saved address is charged by its own city's zone", async () => {
+    expect((await save(shipping)).status).toBe(200);
+    const shopper = await newUser();
+    const saved = await call(shopper, "POST", "/client/addresses", { ...address, city: "Yanbu" });
+    expect(saved.status).toBe(201);
+    const product = await createProduct({ stock: 20, price: 10000 });
+    await call(shopper, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+    const placed = await call(shopper, "POST", "/checkout", {
+      idempotency_key: crypto.randomUUID(),
+      address_id: saved.body.data.id,
+      shipping_method: "express",
+      payment_method: "card",
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body.data.shipping).toBe(3000);
   });
 
   it("settings saved before zones existed still read, as the rest of the country with no zones", async () => {
