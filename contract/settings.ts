@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import type { Locale } from "./locale";
+import { regionOfCity, SAUDI_REGIONS, type RegionId } from "./regions";
 
 /**
  * The store's settings (the console's settings page, owners only): what the shop charges for
@@ -11,13 +12,37 @@ import type { Locale } from "./locale";
 export const SETTINGS_SECTIONS = ["shipping", "tax", "seller", "store", "returns", "messages"] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
-/** Standard and express delivery to the shop's delivery countries (contract/delivery.ts). */
-export interface ShippingSettings {
+/** What delivery costs in one zone. */
+export interface ShippingRates {
   /** Standard delivery, halalas; free once the goods after discount reach `free_threshold`. */
   standard: number;
   /** Express delivery, halalas; never free. */
   express: number;
   free_threshold: number;
+}
+
+/** A shipping zone: some regions of the country (contract/regions.ts) with rates of their own. */
+export interface ShippingZone extends ShippingRates {
+  name_en: string;
+  name_ar: string;
+  /** Not empty; a region belongs to one zone at most. */
+  regions: RegionId[];
+}
+
+/**
+ * Standard and express delivery to the shop's delivery countries (contract/delivery.ts): the
+ * owner's zones, and the rates of the rest of the country (the fields of this object itself, so
+ * settings saved before zones existed read as a shop with no zones and lose nothing).
+ */
+export interface ShippingSettings extends ShippingRates {
+  zones: ShippingZone[];
+}
+
+/** The zone a delivery city is charged by: null for the rest of the country (no zone covers its region, or the city is unknown). */
+export function zoneOfCity(shipping: ShippingSettings, city: string | null | undefined): ShippingZone | null {
+  const region = regionOfCity(city);
+  if (!region) return null;
+  return (shipping.zones ?? []).find((z) => z.regions.includes(region)) ?? null;
 }
 
 export interface TaxSettings {
@@ -96,6 +121,8 @@ export interface ConsoleSettings {
 export const SETTINGS_LIMITS = {
   /** Halalas: 10,000 riyals, far above any delivery fee. */
   shippingMax: 1_000_000,
+  /** A zone holds at least one region of the thirteen, and each region is in one zone at most. */
+  zonesMax: SAUDI_REGIONS.length,
   /** Halalas: a million riyals. */
   thresholdMax: 100_000_000,
   name: 120,
@@ -146,6 +173,10 @@ export interface SettingsMessages {
   unknownVariable(name: string): string;
   /** A link variable of the shop's wording left out (the shopper would lose the link). */
   missingLink(name: string): string;
+  /** A zone without regions. */
+  noRegions: string;
+  /** A region already in another zone (named). */
+  regionTaken(region: RegionId, zone: { name_en: string; name_ar: string }): string;
 }
 
 const whole = (m: SettingsMessages, field: string, min: number, max: number) =>
@@ -164,14 +195,61 @@ const text = (m: SettingsMessages, field: string, max: number, required: boolean
     v.maxLength(max, m.tooLong(field, max)),
   );
 
+const rates = (m: SettingsMessages) => ({
+  standard: whole(m, "standard", 0, SETTINGS_LIMITS.shippingMax),
+  express: whole(m, "express", 0, SETTINGS_LIMITS.shippingMax),
+  free_threshold: whole(m, "free_threshold", 0, SETTINGS_LIMITS.thresholdMax),
+});
+
 /** The schema of each section but `messages` (whose checks depend on each message's variables). */
 export function settingsSchemas(m: SettingsMessages) {
   return {
-    shipping: v.object({
-      standard: whole(m, "standard", 0, SETTINGS_LIMITS.shippingMax),
-      express: whole(m, "express", 0, SETTINGS_LIMITS.shippingMax),
-      free_threshold: whole(m, "free_threshold", 0, SETTINGS_LIMITS.thresholdMax),
-    }),
+    shipping: v.pipe(
+      v.object({
+        ...rates(m),
+        // Left out by a caller that knows no zones: the rest of the country is the whole country.
+        zones: v.optional(
+          v.pipe(
+            v.array(
+              v.object({
+                name_en: text(m, "name_en", SETTINGS_LIMITS.name, true),
+                name_ar: text(m, "name_ar", SETTINGS_LIMITS.name, true),
+                regions: v.pipe(
+                  v.array(v.picklist(SAUDI_REGIONS, m.invalid("regions")), m.invalid("regions")),
+                  v.minLength(1, m.noRegions),
+                  v.transform((r) => [...new Set(r)]),
+                ),
+                ...rates(m),
+              }),
+              m.invalid("zones"),
+            ),
+            v.maxLength(SETTINGS_LIMITS.zonesMax, m.invalid("zones")),
+          ),
+          [],
+        ),
+      }),
+      // Once every zone reads well: a region in two zones.
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return;
+        const { zones } = dataset.value;
+        const owner = new Map<RegionId, ShippingZone>();
+        zones.forEach((zone, i) => {
+          for (const region of zone.regions) {
+            const taken = owner.get(region);
+            if (taken === undefined) owner.set(region, zone);
+            else
+              addIssue({
+                message: m.regionTaken(region, taken),
+                path: [
+                  { type: "object", origin: "value", input: { ...dataset.value }, key: "zones", value: zones },
+                  { type: "array", origin: "value", input: zones, key: i, value: zone },
+                  { type: "object", origin: "value", input: { ...zone }, key: "regions", value: zone.regions },
+                ],
+              });
+          }
+        });
+      }),
+    ),
     tax: v.object({
       vat_rate: v.pipe(
         v.number(m.invalid("vat_rate")),

@@ -11,6 +11,7 @@ import {
   newIdempotencyKey,
   optionsTotals,
   useCheckoutOptions,
+  useSettled,
   type NewAddress,
   type SavedAddress,
 } from "../lib/checkout";
@@ -76,7 +77,12 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const keyRef = useRef<string>(newIdempotencyKey());
 
   const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
-  const { options, failed, retry } = useCheckoutOptions(locale, revision, shipping);
+  // The delivery city picks the shipping zone: the quote follows it as the shopper types or picks
+  // a saved address. Placing the order charges the zone of the same city, worked out again there.
+  const deliveryCity =
+    addressChoice === "new" ? values.city.trim() : (addresses?.find((a) => a.id === addressChoice)?.city ?? "");
+  const quotedCity = useSettled(deliveryCity, 400);
+  const { options, failed, retry } = useCheckoutOptions(locale, revision, shipping, true, quotedCity || undefined);
 
   // The first shipping and payment methods are chosen until the visitor picks others.
   useEffect(() => {
@@ -458,6 +464,13 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
                 {t("checkout.retry")}
               </button>
             </div>
+          ) : null}
+          {options && quotedCity ? (
+            <p className="muted checkout__zone" aria-live="polite">
+              {options.shipping_zone
+                ? t("checkoutZone.rates", { zone: options.shipping_zone })
+                : t("checkoutZone.rest")}
+            </p>
           ) : null}
           {options ? (
             <div className="choice-list">

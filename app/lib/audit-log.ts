@@ -1,4 +1,5 @@
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditEntry, type AuditRecord } from "../../contract/console";
+import { REGIONS, type RegionId } from "../../contract/regions";
 import { type consoleFormat } from "./console-format";
 import type { Translate } from "./i18n";
 import { orderStatusKey } from "./orders";
@@ -56,6 +57,7 @@ type Kind =
   | "number"
   | "signed"
   | "list"
+  | "zones"
   | "text";
 
 /** The fields audit lines hold, in the order they are shown; `own`: labelled in console.auditLog.fields. */
@@ -135,6 +137,7 @@ const FIELDS: Record<string, { kind: Kind; own?: true }> = {
   address_ar: { kind: "text", own: true },
   logo_url: { kind: "text", own: true },
   window_days: { kind: "number", own: true },
+  zones: { kind: "zones", own: true },
   orders: { kind: "yes_no", own: true },
   returns: { kind: "yes_no", own: true },
 };
@@ -224,9 +227,33 @@ function valueText(
             .join(t("console.auditLog.separator")),
         );
       return text(value);
+    case "zones":
+      return Array.isArray(value) ? zonesText(t, f, value) : text(value);
     default:
       return text(value);
   }
+}
+
+/** Shipping zones whole, one after the other: name, regions and rates (a zone is short; no cut). */
+function zonesText(t: Translate, f: Format, zones: unknown[]): string {
+  if (!zones.length) return t("console.shippingZones.audit.none");
+  return zones
+    .map((raw) => {
+      const z = record(raw) ?? {};
+      const name = String((f.locale === "ar" ? z.name_ar : z.name_en) ?? "");
+      const regions = (Array.isArray(z.regions) ? z.regions : [])
+        .map((r) => (typeof r === "string" && r in REGIONS ? REGIONS[r as RegionId][f.locale] : String(r)))
+        .join(t("console.auditLog.separator"));
+      const money = (v: unknown) => (typeof v === "number" ? f.money(v) : String(v));
+      return t("console.shippingZones.audit.zone", {
+        name,
+        regions,
+        standard: money(z.standard),
+        express: money(z.express),
+        free: money(z.free_threshold),
+      });
+    })
+    .join(" · ");
 }
 
 const record = (v: unknown): Record<string, unknown> | null =>

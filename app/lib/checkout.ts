@@ -20,6 +20,8 @@ export interface CheckoutOptions {
   shipping_methods: ShippingMethod[];
   payment_methods: PaymentMethod[];
   totals: { subtotal: number; discount: number; shipping: number; vat: number; total: number; currency: string };
+  /** The shipping zone the rates are for (the delivery city's); null or absent: the rest of the country. */
+  shipping_zone?: string | null;
 }
 
 /** The address a new order is sent to (POST /checkout `address`). */
@@ -48,9 +50,16 @@ export function optionsTotals(options: CheckoutOptions): Totals {
 
 /**
  * The checkout options and totals for the current cart, read again whenever `revision` (the
- * cart's state) or the chosen shipping method changes. Failures leave `options` null.
+ * cart's state), the chosen shipping method or the delivery city (which picks the shipping zone)
+ * changes. Failures leave `options` null.
  */
-export function useCheckoutOptions(locale: Locale, revision: string, shippingMethod?: string, enabled = true) {
+export function useCheckoutOptions(
+  locale: Locale,
+  revision: string,
+  shippingMethod?: string,
+  enabled = true,
+  city?: string,
+) {
   const [options, setOptions] = useState<CheckoutOptions | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
@@ -59,7 +68,7 @@ export function useCheckoutOptions(locale: Locale, revision: string, shippingMet
     const controller = new AbortController();
     browserApi(locale)
       .get<CheckoutOptions>("/checkout/options", {
-        query: { shipping_method: shippingMethod },
+        query: { shipping_method: shippingMethod, city },
         signal: controller.signal,
       })
       .then((res) => {
@@ -70,8 +79,18 @@ export function useCheckoutOptions(locale: Locale, revision: string, shippingMet
         if (!controller.signal.aborted) setFailed(true);
       });
     return () => controller.abort();
-  }, [locale, revision, shippingMethod, enabled, attempt]);
+  }, [locale, revision, shippingMethod, enabled, attempt, city]);
   return { options, failed, retry: () => setAttempt((n) => n + 1) };
+}
+
+/** `value`, once it has stayed the same for `ms`: a typed field asks the backend once the typing pauses. */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 /** One idempotency key per checkout attempt: a doubled submit reuses it, a new attempt gets a new one. */

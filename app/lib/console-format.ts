@@ -16,6 +16,7 @@ const TAGS: Record<Locale, string> = { en: "en-GB", ar: "ar-SA-u-nu-latn" };
 export function consoleFormat(locale: Locale) {
   const number = new Intl.NumberFormat(TAGS[locale]);
   return {
+    locale,
     number: (n: number) => number.format(n),
     /** A number with exactly `digits` decimals (a CLS score: 0.042). */
     decimal: (n: number, digits: number) =>

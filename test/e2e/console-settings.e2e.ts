@@ -6,6 +6,7 @@ import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSH
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 import { say as msg } from "../support/messages.ts";
+import { REGIONS, type RegionId } from "../../contract/regions.ts";
 
 /**
  * The store's settings in Chromium, in both languages: an owner changes the shipping rate on the
@@ -35,6 +36,8 @@ beforeAll(async () => {
     "settings-ar": "owner",
     "settings-reset": "owner",
     "settings-manager": "manager",
+    "zones-en": "owner",
+    "zones-ar": "owner",
   });
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
@@ -132,6 +135,95 @@ describe("store settings in the console", () => {
       const after = await checkoutPrices(shopper.page, locale);
       expect(after[0]).toContain(TYPED[locale].shown);
       await page.close();
+      await shopper.page.close();
+    }, 180_000);
+  }
+});
+
+/** Each language's zone: its region, a city of it as a shopper writes it, another city, and the rate as typed. */
+const ZONE: Record<
+  Locale,
+  { region: RegionId; name_en: string; name_ar: string; city: string; elsewhere: string; typed: string; shown: string }
+> = {
+  en: {
+    region: "eastern",
+    name_en: "Gulf coast",
+    name_ar: "ساحل الخليج",
+    city: "Al Khobar",
+    elsewhere: "Riyadh",
+    typed: "11.25",
+    shown: "11.25",
+  },
+  ar: {
+    region: "makkah",
+    name_en: "Western region",
+    name_ar: "المنطقة الغربية",
+    city: "جدة",
+    elsewhere: "الرياض",
+    typed: "١٢٫٥٠",
+    shown: "12.50",
+  },
+};
+
+describe("shipping zones in the console and at checkout", () => {
+  for (const locale of LOCALES) {
+    it(`${locale}: the owner adds a zone for a region, and a guest's checkout charges it there and the rest of the country's rate elsewhere`, async () => {
+      const zone = ZONE[locale];
+      const { page } = await newPage(browser);
+      await openConsole(page, base, locale, accounts[`zones-${locale}`]!);
+      await page.goto(`${base}/${locale}/admin/settings`);
+      await hydrated(page, "#settings-shipping-standard");
+      const i = await page.locator(".shipping-zone").count();
+      await page.getByRole("button", { name: msg(locale, "console.shippingZones.add") }).click();
+      const id = (field: string) => `#settings-shipping-zones-${i}-${field}`;
+      await page.locator(id("name_en")).fill(zone.name_en);
+      await page.locator(id("name_ar")).fill(zone.name_ar);
+      const box = page
+        .locator(`.shipping-zone >> nth=${i}`)
+        .getByRole("checkbox", { name: REGIONS[zone.region][locale] });
+      await box.check();
+      await page.locator(id("standard")).fill(zone.typed);
+      await page.locator(id("free_threshold")).fill(locale === "ar" ? "١٠٠٠٠٠" : "100000");
+      if (i > 0) {
+        // A region already in another zone is refused on the zone's regions, before anything is sent.
+        const taken = page
+          .locator(`.shipping-zone >> nth=${i}`)
+          .getByRole("checkbox", { name: REGIONS.eastern[locale] });
+        await taken.check();
+        await saveButton(page, locale, "shipping").click();
+        await eventually(() => page.locator(`${id("regions")}-error`).textContent()).toContain(REGIONS.eastern[locale]);
+        await taken.uncheck();
+      }
+      await saveSection(page, locale, "shipping");
+      await eventually(() => page.locator(id("standard")).inputValue()).toBe(zone.shown);
+      await expectAxeClean(page, `shipping zones ${locale}`);
+      await page
+        .locator("section[aria-labelledby='settings-shipping-title']")
+        .screenshot({ path: `/tmp/settings-shipping-zones-${locale}.png` });
+      await page.close();
+
+      // A guest: the rest of the country's rate until the city is one of the zone's.
+      const shopper = await newPage(browser);
+      await shopper.page.goto(`${base}/${locale}/product-details/${product.slug}`);
+      await hydrated(shopper.page, ".add-to-cart__button");
+      await shopper.page.locator(".add-to-cart__button").click();
+      await eventually(() => shopper.page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(
+        true,
+      );
+      const rest = (await checkoutPrices(shopper.page, locale))[0]!;
+      expect(rest).not.toContain(zone.shown);
+      const zoneName = locale === "ar" ? zone.name_ar : zone.name_en;
+      await shopper.page.locator("#co-city").fill(zone.city);
+      await eventually(() => shopper.page.locator(".checkout__zone").textContent()).toBe(
+        msg(locale, "checkoutZone.rates", { zone: zoneName }),
+      );
+      await eventually(() => shopper.page.locator(".choice__price").first().textContent()).toContain(zone.shown);
+      await shopper.page.screenshot({ path: `/tmp/checkout-zone-${locale}.png`, fullPage: true });
+      await shopper.page.locator("#co-city").fill(zone.elsewhere);
+      await eventually(() => shopper.page.locator(".checkout__zone").textContent()).toBe(
+        msg(locale, "checkoutZone.rest"),
+      );
+      await eventually(() => shopper.page.locator(".choice__price").first().textContent()).toBe(rest);
       await shopper.page.close();
     }, 180_000);
   }

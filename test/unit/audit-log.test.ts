@@ -100,4 +100,29 @@ describe("the audit log in the console's language", () => {
       ["Maximum discount", consoleFormat("en").money(10000)],
     ]);
   });
+
+  it("reads a change of shipping zones as zones by name, with their regions and rates, in each language", () => {
+    const zone = {
+      name_en: "Western region",
+      name_ar: "المنطقة الغربية",
+      regions: ["makkah", "madinah"],
+      standard: 1250,
+      express: 3000,
+      free_threshold: 20000,
+    };
+    const entry = {
+      entity: "settings",
+      before: { standard: 2500, express: 5000, free_threshold: 30000, zones: [] },
+      after: { standard: 2500, express: 5000, free_threshold: 30000, zones: [zone] },
+    };
+    const [en_] = auditChanges(translator("en"), consoleFormat("en"), entry);
+    expect(en_).toMatchObject({ field: "zones", label: "Shipping zones", before: "No zones" });
+    expect(en_!.after!.replace(/\s/g, " ")).toBe(
+      "Western region (Makkah, Madinah): standard SAR 12.50, express SAR 30.00, free from SAR 200.00",
+    );
+    const [ar_] = auditChanges(translator("ar"), consoleFormat("ar"), entry);
+    expect(ar_!.label).toBe("مناطق الشحن");
+    expect(ar_!.after).toContain("المنطقة الغربية (مكة المكرمة، المدينة المنورة)");
+    expect(ar_!.after).not.toContain("{");
+  });
 });

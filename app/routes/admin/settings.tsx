@@ -12,10 +12,10 @@ import {
   type MessageTemplate,
 } from "../../../contract/settings";
 import { SettingsForm, formName, type SettingsField, type SettingsRow } from "../../components/console/SettingsForm";
+import { ShippingZonesForm } from "../../components/console/ShippingZonesForm";
 import { getStoreSettings, saveStoreSettings } from "../../lib/api/console-settings";
 import { ApiError } from "../../lib/api/errors";
 import { consoleLoad, consoleMeta } from "../../lib/console";
-import { parseRiyals, riyalsInput } from "../../lib/riyals";
 import { useT } from "../../lib/use-locale";
 import type { Locale } from "../../lib/locales";
 
@@ -49,31 +49,10 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
     label: t(`console.settings.fields.${name}`),
     ...extra,
   });
-  const riyals = (name: string, max: number): SettingsField =>
-    f(name, {
-      required: true,
-      dir: "ltr",
-      inputMode: "decimal",
-      hint: t("console.settings.riyalsHint"),
-      check: (v) => {
-        const halalas = parseRiyals(v);
-        return halalas === null || halalas > max ? t("console.settings.errors.riyals") : "";
-      },
-    });
   const bilingual = (base: string, max: number, required: boolean): SettingsField[] =>
     LANGS.map((lang) => f(`${base}_${lang}`, { required, max, lang, dir: lang === "ar" ? "rtl" : "ltr" }));
   const sections = SECTIONS.map((key) => ({ key, title: t(`console.settings.sections.${key}`) }));
 
-  const shippingRows: SettingsRow[] = [
-    {
-      layout: "grid",
-      fields: [
-        riyals("standard", SETTINGS_LIMITS.shippingMax),
-        riyals("express", SETTINGS_LIMITS.shippingMax),
-        riyals("free_threshold", SETTINGS_LIMITS.thresholdMax),
-      ],
-    },
-  ];
   const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => {
     const variables = settings.message_variables[template];
     const links = variables.filter(isLinkVariable);
@@ -133,24 +112,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         </ul>
       </nav>
 
-      <SettingsForm
-        key={version("shipping")}
-        id="settings-shipping"
-        title={sections[0]!.title}
-        intro={t("console.settings.shippingIntro")}
-        rows={shippingRows}
-        initial={{
-          standard: riyalsInput(values.shipping.standard),
-          express: riyalsInput(values.shipping.express),
-          free_threshold: riyalsInput(values.shipping.free_threshold),
-        }}
-        toInput={(v) => ({
-          standard: parseRiyals(v.standard) ?? -1,
-          express: parseRiyals(v.express) ?? -1,
-          free_threshold: parseRiyals(v.free_threshold) ?? -1,
-        })}
-        save={(api, input) => saveStoreSettings(api, "shipping", input)}
-      />
+      <ShippingZonesForm key={version("shipping")} title={sections[0]!.title} shipping={values.shipping} />
 
       <SettingsForm
         key={version("tax")}

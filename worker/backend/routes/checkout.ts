@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import { checkoutInput, type InputMessages } from "../../../contract/inputs";
+import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { cartOwner, ownerKey } from "../identity";
@@ -19,10 +20,19 @@ const paymentMethod = (m: InputMessages) => v.picklist(PAYMENT_METHODS, m.invali
 
 checkoutRoutes.get(
   "/options",
-  validate("query", (m) => v.object({ shipping_method: v.optional(shippingMethod(m), "standard") })),
+  validate("query", (m) =>
+    v.object({
+      shipping_method: v.optional(shippingMethod(m), "standard"),
+      // The delivery city, optional: it picks the shipping zone (the rest of the country without it).
+      city: v.optional(
+        v.pipe(v.string(m.invalid("city")), v.trim(), v.maxLength(LIMITS.city, m.maxLength("city", LIMITS.city))),
+      ),
+    }),
+  ),
   async (c) => {
     const owner = await cartOwner(c);
-    return ok(c, await checkoutOptions(c.env.DB, c.env, owner, c.req.valid("query").shipping_method, c.get("lang")));
+    const { shipping_method, city } = c.req.valid("query");
+    return ok(c, await checkoutOptions(c.env.DB, c.env, owner, shipping_method, c.get("lang"), city));
   },
 );
 

@@ -19,7 +19,7 @@ import { configuredProvider, requirePaymentProvider } from "./payment-providers"
 import { lineNets } from "./money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
-import type { SettingsValues } from "../../../contract/settings";
+import { zoneOfCity, type SettingsValues, type ShippingRates } from "../../../contract/settings";
 import { loadSettings, numberVar, settingsDefaults } from "./settings";
 
 /**
@@ -40,15 +40,22 @@ export interface CommerceSettings {
   guestCartDays: number;
 }
 
-const commerceOf = (env: Partial<Env>, store: SettingsValues): CommerceSettings => ({
-  vatRate: store.tax.vat_rate,
-  shippingFlat: store.shipping.standard,
-  freeShippingThreshold: store.shipping.free_threshold,
-  shippingExpress: store.shipping.express,
-  reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
-  returnWindowDays: store.returns.window_days,
-  guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
-});
+/** The rates of the zone the city is in, else the rest of the country's. */
+const ratesFor = (store: SettingsValues, city: string | null | undefined): ShippingRates =>
+  zoneOfCity(store.shipping, city) ?? store.shipping;
+
+const commerceOf = (env: Partial<Env>, store: SettingsValues, city?: string | null): CommerceSettings => {
+  const rates = ratesFor(store, city);
+  return {
+    vatRate: store.tax.vat_rate,
+    shippingFlat: rates.standard,
+    freeShippingThreshold: rates.free_threshold,
+    shippingExpress: rates.express,
+    reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
+    returnWindowDays: store.returns.window_days,
+    guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
+  };
+};
 
 /**
  * The shop's money rules as the deployment configures them, before any console change
@@ -59,9 +66,17 @@ export function commerceSettings(env: Partial<Env>): CommerceSettings {
   return commerceOf(env, settingsDefaults(env));
 }
 
-/** The money rules in force now: the store's settings as last saved in the console, over the defaults. */
-export async function currentCommerceSettings(env: Partial<Env>, db: D1Database): Promise<CommerceSettings> {
-  return commerceOf(env, await loadSettings({ ...env, DB: db }));
+/**
+ * The money rules in force now: the store's settings as last saved in the console, over the
+ * defaults, with the shipping rates of the delivery city's zone (the rest of the country's when
+ * no city is given or no zone covers it).
+ */
+export async function currentCommerceSettings(
+  env: Partial<Env>,
+  db: D1Database,
+  city?: string | null,
+): Promise<CommerceSettings> {
+  return commerceOf(env, await loadSettings({ ...env, DB: db }), city);
 }
 
 export const SHIPPING_METHODS = ["standard", "express"] as const;
@@ -133,14 +148,22 @@ async function cartDiscount(db: D1Database, contents: CartContents, owner: CartO
   return evaluated.ok ? evaluated.promo.discount : 0;
 }
 
+/**
+ * GET /checkout/options. `city`, the delivery address's, picks the shipping zone; without it the
+ * rates are the rest of the country's (the call as the spec's shop makes it). Placing the order
+ * charges the zone of the address's own city, so the quote and the order agree.
+ */
 export async function checkoutOptions(
   db: D1Database,
   env: Env,
   owner: CartOwner,
   method: ShippingMethodId,
   lang: Lang,
+  city?: string | null,
 ) {
-  const settings = await currentCommerceSettings(env, db);
+  const store = await loadSettings({ ...env, DB: db });
+  const settings = commerceOf(env, store, city);
+  const zone = zoneOfCity(store.shipping, city);
   const contents = await cartContents(db, owner, lang);
   const discount = await cartDiscount(db, contents, owner, lang);
   return {
@@ -150,6 +173,8 @@ export async function checkoutOptions(
     totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
+    /** The zone whose rates these are, in the caller's language; null: the rest of the country. */
+    shipping_zone: zone ? (lang === "ar" ? zone.name_ar : zone.name_en) : null,
   };
 }
 
@@ -308,7 +333,8 @@ export async function placeOrder(
   }
   if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
 
-  const settings = await currentCommerceSettings(env, db);
+  // The server's own zone for the address's city: never a price the client sent.
+  const settings = await currentCommerceSettings(env, db, address.city);
   let discount = 0;
   let promoId: number | null = null;
   let promoCode: string | null = null;

@@ -13,6 +13,7 @@ import {
   type SettingsSection,
   type SettingsValues,
 } from "../../../contract/settings";
+import { REGIONS } from "../../../contract/regions";
 import type { Env } from "../../env";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { Lang, StaffCaller } from "../env";
@@ -49,6 +50,7 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       standard: Math.round(numberVar(env.SHIPPING_FLAT, 2500, (n) => n >= 0)),
       express: Math.round(numberVar(env.SHIPPING_EXPRESS, 5000, (n) => n >= 0)),
       free_threshold: Math.round(numberVar(env.FREE_SHIPPING_THRESHOLD, 30000, (n) => n >= 0)),
+      zones: [],
     },
     tax: { vat_rate: numberVar(env.VAT_RATE, 0.15, (n) => n >= 0 && n < 1) },
     seller: {
@@ -89,12 +91,22 @@ function valueOf(row: SettingsRow): unknown {
   return parsed.get(key);
 }
 
+/**
+ * A saved section as the current shape reads it. Shipping saved before zones existed holds the
+ * rates alone: those are the rest of the country's, and the shop has no zones.
+ */
+function current(key: string, value: unknown): unknown {
+  if (key === "shipping" && value && typeof value === "object" && !Array.isArray((value as { zones?: unknown }).zones))
+    return { ...value, zones: [] };
+  return value;
+}
+
 /** The settings in force: each saved section over its defaults. */
 export async function loadSettings(env: Pick<Env, "DB"> & Partial<Env>): Promise<SettingsValues> {
   const values = settingsDefaults(env);
   for (const row of await rowsOf(env.DB)) {
     if ((SETTINGS_SECTIONS as readonly string[]).includes(row.key))
-      (values as unknown as Record<string, unknown>)[row.key] = valueOf(row);
+      (values as unknown as Record<string, unknown>)[row.key] = current(row.key, valueOf(row));
   }
   return values;
 }
@@ -157,6 +169,8 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   window_days: { en: "Return window", ar: "مهلة الإرجاع" },
   subject: { en: "Subject", ar: "الموضوع" },
   text: { en: "Message", ar: "نص الرسالة" },
+  regions: { en: "Regions", ar: "المناطق" },
+  zones: { en: "Shipping zones", ar: "مناطق الشحن" },
 };
 
 const cache = new Map<Lang, SettingsMessages>();
@@ -200,6 +214,16 @@ export function settingsMessages(lang: Lang): SettingsMessages {
         lang,
         { en: "Keep {{{v}}}: it is the link the shopper needs.", ar: "أبقِ {{{v}}}: إنه الرابط الذي يحتاجه المتسوق." },
         { v },
+      ),
+    noRegions: say(lang, { en: "Choose at least one region.", ar: "اختر منطقة واحدة على الأقل." }),
+    regionTaken: (region, zone) =>
+      say(
+        lang,
+        {
+          en: "{region} is already in the zone {zone}: a region belongs to one zone only.",
+          ar: "منطقة {region} موجودة في منطقة الشحن «{zone}»: لا تنتمي المنطقة إلا إلى منطقة شحن واحدة.",
+        },
+        { region: REGIONS[region][lang], zone: lang === "ar" ? zone.name_ar : zone.name_en },
       ),
   };
   cache.set(lang, m);
