@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fullPageScreenshot, hydrated, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { backendJson, builtWorker, visitorIp } from "../support/http.ts";
+import { builtWorker, buyThroughCheckout, visitorIp } from "../support/http.ts";
 import { say } from "../support/messages.ts";
 
 /**
@@ -54,38 +54,13 @@ async function toastSays(page: Page, text: string) {
 
 /** A guest buys two units of the product and pays on the sandbox card page. */
 async function paidOrderOf(productId: number): Promise<string> {
-  const ip = { "cf-connecting-ip": visitorIp() };
-  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
-    guestId: string;
-  };
-  const guest = { ...ip, "guest-id": guestId, "content-language": "ar" };
-  await backendJson(base, "/backend/cart/add-product", guest, { product_id: productId, quantity: 2 });
-  const order = (
-    await backendJson(base, "/backend/checkout", guest, {
-      idempotency_key: crypto.randomUUID(),
-      email: `arabic-day-${Date.now()}@example.com`,
-      address: { name: "ليلى الدوسري", phone: "+966512345678", city: "الرياض", district: "العليا", street: "التحلية" },
-      shipping_method: "standard",
-      payment_method: "card",
-    })
-  ).data;
-  const started = (
-    await backendJson(base, `/backend/payments/${order.number}/start`, guest, { return_url: "/ar/payment-status" })
-  ).data;
-  const paid = await fetch(`${base}${started.redirect_url}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...ip },
-    body: new URLSearchParams({
-      card_number: "4242 4242 4242 4242",
-      expiry: "12/39",
-      cvc: "123",
-      name: "Layla",
-      action: "pay",
-    }).toString(),
-    redirect: "manual",
+  const order = await buyThroughCheckout(base, productId, 2, visitorIp(), {
+    locale: "ar",
+    email: `arabic-day-${Date.now()}@example.com`,
+    address: { name: "ليلى الدوسري", phone: "+966512345678", city: "الرياض", district: "العليا", street: "التحلية" },
   });
-  expect(paid.status).toBe(303);
-  return String(order.number);
+  await order.pay();
+  return order.number;
 }
 
 describe("an Arabic-speaking owner's day in the console", () => {

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
+import { backendJson, builtWorker, buyThroughCheckout, visitorIp } from "../support/http.ts";
 
 /**
  * Documents, per-line refunds and notes in the console, in Chromium and both languages: a manager
@@ -33,44 +33,18 @@ afterAll(async () => {
 const api = (path: string, headers: Record<string, string>, body?: unknown) => backendJson(base, path, headers, body);
 
 /** A guest's paid order of two units of one product, through the real cart, checkout and sandbox card page. */
-async function paidGuestOrder(locale: string) {
-  const ip = { "cf-connecting-ip": visitorIp() };
-  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
-    guestId: string;
-  };
-  const guest = { ...ip, "guest-id": guestId, "content-language": locale };
-  const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
+async function paidGuestOrder(locale: "en" | "ar") {
+  const list = (await api("/backend/products?in_stock=1&per_page=48", {})).data as unknown as {
     id: number;
     stock: number;
   }[];
   const product = list.filter((p) => p.stock >= 6).at(locale === "ar" ? -2 : 1)!;
-  await api("/backend/cart/add-product", guest, { product_id: product.id, quantity: 2 });
-  const order = (
-    await api("/backend/checkout", guest, {
-      idempotency_key: crypto.randomUUID(),
-      email: `docs-buyer-${locale}-${Date.now()}@example.com`,
-      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
-      shipping_method: "standard",
-      payment_method: "card",
-    })
-  ).data;
-  const started = (
-    await api(`/backend/payments/${order.number}/start`, guest, { return_url: `/${locale}/payment-status` })
-  ).data;
-  const paid = await fetch(`${base}${started.redirect_url}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...ip },
-    body: new URLSearchParams({
-      card_number: "4242 4242 4242 4242",
-      expiry: "12/39",
-      cvc: "123",
-      name: "Noura Buyer",
-      action: "pay",
-    }).toString(),
-    redirect: "manual",
+  const order = await buyThroughCheckout(base, product.id, 2, visitorIp(), {
+    locale,
+    email: `docs-buyer-${locale}-${Date.now()}@example.com`,
   });
-  expect(paid.status).toBe(303);
-  return { number: String(order.number), productId: product.id };
+  await order.pay();
+  return { number: order.number, productId: product.id };
 }
 
 /** The product's stock as the console's API reads it, with the page's staff session. */

@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { backendJson, builtWorker, visitorIp } from "../support/http.ts";
+import { backendJson, builtWorker, buyThroughCheckout, visitorIp } from "../support/http.ts";
 
 /**
  * The console's reports in Chromium, in both languages: a manager opens the reports page, picks a
@@ -16,45 +16,17 @@ let browser: Browser;
 let accounts: Record<string, string>;
 let paidNumber = "";
 
-/** A guest's order through the real cart and checkout, paid on the sandbox's card page. */
+/** A guest's order of two units through the real cart and checkout, paid on the sandbox's card page. */
 async function paidGuestOrder(): Promise<string> {
-  const ip = { "cf-connecting-ip": visitorIp() };
-  const { guestId } = (await (await fetch(`${base}/api/cart/generate-guest-id`, { headers: ip })).json()) as {
-    guestId: string;
-  };
-  const guest = { ...ip, "guest-id": guestId, "content-language": "en" };
-  const list = (await backendJson(base, "/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
+  const list = (await backendJson(base, "/backend/products?in_stock=1&per_page=48", {})).data as unknown as {
     id: number;
     stock: number;
   }[];
-  const product = list.find((p) => p.stock >= 5)!;
-  await backendJson(base, "/backend/cart/add-product", guest, { product_id: product.id, quantity: 2 });
-  const order = (
-    await backendJson(base, "/backend/checkout", guest, {
-      idempotency_key: crypto.randomUUID(),
-      email: `report-buyer-${Date.now()}@example.com`,
-      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
-      shipping_method: "standard",
-      payment_method: "card",
-    })
-  ).data;
-  const started = (
-    await backendJson(base, `/backend/payments/${order.number}/start`, guest, { return_url: "/en/payment-status" })
-  ).data;
-  const paid = await fetch(`${base}${started.redirect_url}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, ...ip },
-    body: new URLSearchParams({
-      card_number: "4242 4242 4242 4242",
-      expiry: "12/39",
-      cvc: "123",
-      name: "Noura Buyer",
-      action: "pay",
-    }).toString(),
-    redirect: "manual",
+  const order = await buyThroughCheckout(base, list.find((p) => p.stock >= 5)!.id, 2, visitorIp(), {
+    email: `report-buyer-${Date.now()}@example.com`,
   });
-  expect(paid.status).toBe(303);
-  return String(order.number);
+  await order.pay();
+  return order.number;
 }
 
 beforeAll(async () => {

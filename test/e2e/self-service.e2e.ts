@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
+import { builtWorker, buyThroughCheckout, jsonApi, visitorIp } from "../support/http.ts";
 
 /**
  * The shopper's self-service in Chromium (issue 21), in both languages: a shopper cancels an
@@ -49,55 +49,16 @@ interface PaidOrder {
 
 /** A guest of a network of its own buys one item and pays on the sandbox's card page. */
 async function paidGuestOrder(locale: Locale, label: string): Promise<PaidOrder> {
-  const ip = visitorIp();
-  const api = jsonApi(base, { "cf-connecting-ip": ip });
-  const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
-  const guest = { "guest-id": guestId, "content-language": locale };
-  const list = (await api("/backend/products?in_stock=1&per_page=48", { headers: guest })).body.data as {
-    id: number;
-    stock: number;
-  }[];
+  const api = jsonApi(base, { "cf-connecting-ip": visitorIp() });
+  const list = (await api("/backend/products?in_stock=1&per_page=48")).body.data as { id: number; stock: number }[];
   const stocked = list.filter((p) => p.stock >= 5);
   const product = stocked[Math.floor(Math.random() * stocked.length)];
-  const added = await api("/backend/cart/add-product", {
-    method: "POST",
-    headers: guest,
-    body: { product_id: product.id, quantity: 1 },
+  const order = await buyThroughCheckout(base, product.id, 1, visitorIp(), {
+    locale,
+    email: `self-${label}-${locale}-${Date.now().toString(36)}@example.com`,
   });
-  expect(added.status).toBe(200);
-  const email = `self-${label}-${locale}-${Date.now().toString(36)}@example.com`;
-  const placed = await api("/backend/checkout", {
-    method: "POST",
-    headers: guest,
-    body: {
-      idempotency_key: crypto.randomUUID(),
-      email,
-      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
-      shipping_method: "standard",
-      payment_method: "card",
-    },
-  });
-  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-  const number = String(placed.body.data.number);
-  const started = await api(`/backend/payments/${number}/start`, {
-    method: "POST",
-    headers: guest,
-    body: { return_url: `/${locale}/payment-status` },
-  });
-  const paid = await fetch(`${base}${started.body.data.redirect_url}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
-    body: new URLSearchParams({
-      card_number: "4242 4242 4242 4242",
-      expiry: "12/39",
-      cvc: "123",
-      name: "Noura Buyer",
-      action: "pay",
-    }).toString(),
-    redirect: "manual",
-  });
-  expect(paid.status).toBe(303);
-  return { guestId, number, total: Number(placed.body.data.total), email };
+  await order.pay();
+  return { guestId: order.guestId, number: order.number, total: order.total, email: order.email };
 }
 
 /** A manager prepares, ships and delivers the order through the console's API. */

@@ -173,41 +173,65 @@ export function startStorefrontOf(backendUrl: string): Promise<{ worker: Running
   return startExtraWorker({ ...TEST_VARS, BACKEND_URL: backendUrl }, { database: "empty" });
 }
 
+/** What a guest's order may set: the language it is placed in (its messages' too), the email, the address. */
+export interface GuestOrderOptions {
+  locale?: "en" | "ar";
+  email?: string;
+  address?: { name: string; phone: string; city: string; district: string; street: string };
+}
+
 /**
  * A guest of its own network buys `quantity` of a product through the real cart and checkout,
- * holding that stock; `pay()` then pays with the sandbox's success card (the order gets its
- * invoice), `decline()` with its decline card, which releases the stock.
+ * holding that stock; `pay()` then pays on the sandbox's card page with its success card (the
+ * order gets its invoice), `decline()` with its decline card, which releases the stock.
  */
 export async function buyThroughCheckout(
   base: string,
   productId: number,
   quantity: number,
   ip: string,
-): Promise<{ number: string; pay: () => Promise<void>; decline: () => Promise<void> }> {
+  opts: GuestOrderOptions = {},
+): Promise<{
+  number: string;
+  guestId: string;
+  email: string;
+  total: number;
+  pay: () => Promise<void>;
+  decline: () => Promise<void>;
+}> {
+  const locale = opts.locale ?? "en";
   const api = jsonApi(base, { "cf-connecting-ip": ip });
   const { guestId } = (await api("/api/cart/generate-guest-id")).body as { guestId: string };
-  const guest = { "guest-id": guestId, "content-language": "en" };
+  const guest = { "guest-id": guestId, "content-language": locale };
   const added = await api("/api/cart/add-product", { method: "POST", headers: guest, body: { productId, quantity } });
   if (added.status !== 200) throw new Error(`add-product answered ${added.status}: ${JSON.stringify(added.body)}`);
+  const email = opts.email ?? `buyer-${guestId.slice(0, 8)}@example.com`;
   const placed = await api("/backend/checkout", {
     method: "POST",
     headers: guest,
     body: {
       idempotency_key: crypto.randomUUID(),
-      email: `buyer-${guestId.slice(0, 8)}@example.com`,
-      address: { name: "Test Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      email,
+      address: opts.address ?? {
+        name: "Noura Buyer",
+        phone: "+966512345678",
+        city: "Riyadh",
+        district: "Olaya",
+        street: "Tahlia",
+      },
       shipping_method: "standard",
       payment_method: "card",
     },
   });
   if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);
-  const number = placed.body.data.number as string;
+  const number = String(placed.body.data.number);
   const payWith = async (card: string) => {
     const started = await api(`/backend/payments/${number}/start`, {
       method: "POST",
       headers: guest,
-      body: { return_url: "/en/payment-status" },
+      body: { return_url: `/${locale}/payment-status` },
     });
+    if (started.status !== 200) throw new Error(`payment start answered ${started.status}`);
     const res = await fetch(`${base}${started.body.data.redirect_url}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: base, "cf-connecting-ip": ip },
@@ -218,6 +242,9 @@ export async function buyThroughCheckout(
   };
   return {
     number,
+    guestId,
+    email,
+    total: Number(placed.body.data.total),
     pay: () => payWith("4242 4242 4242 4242"),
     decline: () => payWith("4000 0000 0000 0002"),
   };
