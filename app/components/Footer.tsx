@@ -2,14 +2,16 @@ import { shopIsoDay } from "../../contract/shop-clock";
 import { Link } from "../lib/link";
 import { useLocalePath, useT } from "../lib/use-locale";
 
-export function Footer() {
+/** `storeName`: the name the owner gave the store (store settings); unset, the built-in one. */
+export function Footer({ storeName }: { storeName?: string }) {
   const t = useT();
   const to = useLocalePath();
+  const name = storeName || t("app.name");
   return (
     <footer id="site-footer" className="site-footer">
       <div className="container site-footer__grid">
         <div>
-          <p className="site-footer__brand">{t("app.name")}</p>
+          <p className="site-footer__brand">{name}</p>
           <p>{t("footer.about")}</p>
         </div>
         <nav aria-label={t("footer.shop")}>
@@ -53,7 +55,7 @@ export function Footer() {
         </nav>
       </div>
       <div className="container site-footer__legal">
-        <p>{t("footer.rights", { year: shopIsoDay().slice(0, 4) })}</p>
+        <p>{t("storeIdentity.rights", { year: shopIsoDay().slice(0, 4), name })}</p>
         <p>{t("footer.vat")}</p>
       </div>
     </footer>

@@ -2,6 +2,7 @@ import { useAtom, useAtomValue } from "jotai";
 import { useLocation } from "react-router";
 import { Link, NavLink } from "../lib/link";
 import type { CategoryNode } from "../../contract/catalogue";
+import type { StoreIdentity } from "../../contract/settings";
 import { withoutTracking } from "../../contract/edge";
 import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -12,9 +13,12 @@ import { SearchBox } from "./SearchBox";
 export function Header({
   categories,
   signedIn,
+  store,
 }: {
   categories: Pick<CategoryNode, "id" | "slug" | "name">[];
   signedIn: boolean;
+  /** The owner's name and logo (store settings); null: the built-in ones. */
+  store: StoreIdentity | null;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -23,13 +27,14 @@ export function Header({
   const other = otherLocale(locale);
   const [drawerOpen, setDrawerOpen] = useAtom(cartDrawerOpenAtom);
   const count = useAtomValue(totalQuantityAtom);
+  const name = store?.name || t("app.name");
 
   return (
     <header className="site-header">
       <div className="site-header__bar container">
-        <Link to={to("/")} className="site-header__logo" aria-label={t("app.name")}>
-          <Logo />
-          <span className="site-header__name">{t("app.name")}</span>
+        <Link to={to("/")} className="site-header__logo" aria-label={name}>
+          <Logo src={store?.logo_url} alt={name} />
+          <span className="site-header__name">{name}</span>
         </Link>
         <SearchBox />
         <div className="site-header__actions">

@@ -18,6 +18,20 @@ export function rootData(matches: MetaInput["matches"]): RootMetaData | undefine
   return matches.find((m) => m?.id === "root")?.data as RootMetaData | undefined;
 }
 
+/** The shop layout's route ids (app/routes.ts): the prefixed pages and the unprefixed home. */
+const SHOP_LAYOUTS = ["routes/shop", "shop-default"];
+
+/**
+ * The store's name as the owner set it (store settings, carried by the shop layout's data:
+ * components/ShopChrome.tsx), or undefined outside the shop's frame or when the backend did not say.
+ */
+export function storeNameOf(matches: MetaInput["matches"]): string | undefined {
+  const data = matches.find((m) => m && SHOP_LAYOUTS.includes(m.id))?.data as
+    { store?: { name?: unknown } | null } | undefined;
+  const name = data?.store?.name;
+  return typeof name === "string" && name ? name : undefined;
+}
+
 export function metaLocale(args: MetaInput): Locale {
   const p = args.params.locale;
   return isLocale(p) ? p : (rootData(args.matches)?.preferredLocale ?? DEFAULT_LOCALE);
@@ -50,7 +64,7 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
   const locale = metaLocale(args);
   const origin = rootData(args.matches)?.origin ?? "";
   const t = (key: string) => translate(locale, key);
-  const appName = t("app.name");
+  const appName = storeNameOf(args.matches) ?? t("app.name");
   const title = opts.title ?? t(`pages.${opts.page}.title`);
   const description = opts.description ?? t(`pages.${opts.page}.description`);
   const rest = unprefixedPath(args.location.pathname);
@@ -66,6 +80,7 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
     { title: opts.fullTitle ? title : `${title} | ${appName}` },
     { name: "description", content: description },
     { property: "og:title", content: title },
+    { property: "og:site_name", content: appName },
     { property: "og:description", content: description },
     { property: "og:locale", content: LOCALES[locale].tag.replace("-", "_") },
     { tagName: "link", rel: "canonical", href: url(locale) },
