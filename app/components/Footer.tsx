@@ -2,11 +2,10 @@ import { shopIsoDay } from "../../contract/shop-clock";
 import { Link } from "../lib/link";
 import { useLocalePath, useT } from "../lib/use-locale";
 
-/** `storeName`: the name the owner gave the store (store settings); unset, the built-in one. */
-export function Footer({ storeName }: { storeName?: string }) {
+/** `name`: the store's name as the owner set it (store settings), else the built-in one. */
+export function Footer({ name }: { name: string }) {
   const t = useT();
   const to = useLocalePath();
-  const name = storeName || t("app.name");
   return (
     <footer id="site-footer" className="site-footer">
       <div className="container site-footer__grid">

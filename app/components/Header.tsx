@@ -2,7 +2,6 @@ import { useAtom, useAtomValue } from "jotai";
 import { useLocation } from "react-router";
 import { Link, NavLink } from "../lib/link";
 import type { CategoryNode } from "../../contract/catalogue";
-import type { StoreIdentity } from "../../contract/settings";
 import { withoutTracking } from "../../contract/edge";
 import { LOCALES, otherLocale, switchLocalePath } from "../lib/locales";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
@@ -13,12 +12,14 @@ import { SearchBox } from "./SearchBox";
 export function Header({
   categories,
   signedIn,
-  store,
+  name,
+  logo,
 }: {
   categories: Pick<CategoryNode, "id" | "slug" | "name">[];
   signedIn: boolean;
-  /** The owner's name and logo (store settings); null: the built-in ones. */
-  store: StoreIdentity | null;
+  /** The store's name and logo address as the owner set them (store settings); no logo: the built-in one. */
+  name: string;
+  logo?: string;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -27,13 +28,12 @@ export function Header({
   const other = otherLocale(locale);
   const [drawerOpen, setDrawerOpen] = useAtom(cartDrawerOpenAtom);
   const count = useAtomValue(totalQuantityAtom);
-  const name = store?.name || t("app.name");
 
   return (
     <header className="site-header">
       <div className="site-header__bar container">
         <Link to={to("/")} className="site-header__logo" aria-label={name}>
-          <Logo src={store?.logo_url} alt={name} />
+          <Logo src={logo} alt={name} />
           <span className="site-header__name">{name}</span>
         </Link>
         <SearchBox />

@@ -33,6 +33,7 @@ export function shopChromeData(
  */
 export function ShopChrome({ data, children }: { data?: ShopChromeData; children: React.ReactNode }) {
   const t = useT();
+  const name = data?.store?.name || t("app.name");
   // The layout loads the cart for every page under it: once the app starts with an identity, and
   // again when the identity (sign-in merges the guest cart) or the locale changes. Not per
   // navigation: a clientLoader here would ask for the cart on every page change and revalidation.
@@ -44,11 +45,16 @@ export function ShopChrome({ data, children }: { data?: ShopChromeData; children
       <a className="skip-link" href="#main">
         {t("app.skipToContent")}
       </a>
-      <Header categories={data?.categories ?? []} signedIn={data?.signedIn ?? false} store={data?.store ?? null} />
+      <Header
+        categories={data?.categories ?? []}
+        signedIn={data?.signedIn ?? false}
+        name={name}
+        logo={data?.store?.logo_url}
+      />
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>
-      <Footer storeName={data?.store?.name} />
+      <Footer name={name} />
       <CartDrawer />
     </>
   );

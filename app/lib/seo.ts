@@ -18,18 +18,15 @@ export function rootData(matches: MetaInput["matches"]): RootMetaData | undefine
   return matches.find((m) => m?.id === "root")?.data as RootMetaData | undefined;
 }
 
-/** The shop layout's route ids (app/routes.ts): the prefixed pages and the unprefixed home. */
-const SHOP_LAYOUTS = ["routes/shop", "shop-default"];
-
 /**
  * The store's name as the owner set it (store settings, carried by the shop layout's data:
  * components/ShopChrome.tsx), or undefined outside the shop's frame or when the backend did not say.
  */
 export function storeNameOf(matches: MetaInput["matches"]): string | undefined {
-  const data = matches.find((m) => m && SHOP_LAYOUTS.includes(m.id))?.data as
-    { store?: { name?: unknown } | null } | undefined;
-  const name = data?.store?.name;
-  return typeof name === "string" && name ? name : undefined;
+  for (const m of matches) {
+    const name = (m?.data as { store?: { name?: string } | null } | undefined)?.store?.name;
+    if (name) return name;
+  }
 }
 
 export function metaLocale(args: MetaInput): Locale {
