@@ -11,7 +11,7 @@ export function Footer({ name }: { name: string }) {
       <div className="container site-footer__grid">
         <div>
           <p className="site-footer__brand">{name}</p>
-          <p>{t("footer.about")}</p>
+          <p>{t("footer.about", { name })}</p>
         </div>
         <nav aria-label={t("footer.shop")}>
           <h2>{t("footer.shop")}</h2>
@@ -54,7 +54,7 @@ export function Footer({ name }: { name: string }) {
         </nav>
       </div>
       <div className="container site-footer__legal">
-        <p>{t("storeIdentity.rights", { year: shopIsoDay().slice(0, 4), name })}</p>
+        <p>{t("footer.rights", { year: shopIsoDay().slice(0, 4), name })}</p>
         <p>{t("footer.vat")}</p>
       </div>
     </footer>

@@ -174,7 +174,8 @@ describe("the store's name and logo in the shop", () => {
       expect([await logo.getAttribute("width"), await logo.getAttribute("height")]).toEqual(["36", "36"]);
       expect(await shopper.page.locator(".site-footer__brand").textContent()).toBe(name);
       expect(await shopper.page.locator(".site-footer__legal").textContent()).toContain(name);
-      expect(await shopper.page.locator(".site-footer__legal").textContent()).not.toContain(msg(locale, "app.name"));
+      // Nowhere in the footer the built-in name any more: the about line and the rights line name the store.
+      expect(await shopper.page.locator("#site-footer").textContent()).not.toContain(msg(locale, "app.name"));
       expect(await shopper.page.title()).toBe(`${msg(locale, "pages.products.title")} | ${name}`);
       expect(await shopper.page.locator("meta[property='og:site_name']").getAttribute("content")).toBe(name);
       // A client-side navigation keeps them (the layout's data, no script of its own).
