@@ -87,18 +87,36 @@ export interface ConsolePage {
 export const ADJUSTMENT_REASONS = ["received", "damaged", "count", "other"] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 
-/** A line of the inventory ledger. `reason` may also be `returned` (written by other flows). */
+/**
+ * The ledger's kinds of line beside staff's own adjustments: `returned` (a return received or a
+ * refund with restock), `sale` (an order took the units at checkout, or again when its payment was
+ * retried) and `released` (an unpaid, cancelled, expired or declined order gave them back).
+ */
+export const LEDGER_REASONS = [...ADJUSTMENT_REASONS, "returned", "sale", "released"] as const;
+export type LedgerReason = (typeof LEDGER_REASONS)[number];
+
+/**
+ * A line of the inventory ledger: every change of a product's stock, whoever made it (staff's
+ * adjustments and restocks, `source` "adjustment"; an order's sale or release, `source` "order",
+ * with its number). `id` is unique within its source. `stock_after` is the product's stock right
+ * after the line: each line's balance is the one before it plus its delta, and the newest is the
+ * stock now.
+ */
 export interface InventoryAdjustment {
   id: number;
+  source: "adjustment" | "order";
   product_id: number;
   sku: string;
   name_en: string;
   name_ar: string;
   delta: number;
-  reason: AdjustmentReason | "returned";
+  reason: LedgerReason;
   note: string | null;
   stock_after: number;
+  /** The staff member who made the line, by name (email kept for the audit's sake), null for an order's line. */
+  staff_name: string | null;
   staff_email: string | null;
+  order_number: string | null;
   created_at: string;
 }
 

@@ -8,6 +8,12 @@ export const LOCALE_COOKIE = "i18n_redirected";
 /** The shop's clock: its days, and the times in its pages and messages (UTC+3, no daylight saving). */
 export const SHOP_TIME_ZONE = "Asia/Riyadh";
 
+/** The shop's two locales (spec §3 "Locales"): how each is written and laid out. */
+export const LOCALES = {
+  en: { code: "en", tag: "en-US", dir: "ltr", name: "English" },
+  ar: { code: "ar", tag: "ar-SA", dir: "rtl", name: "العربية" },
+} as const satisfies Record<Locale, { code: Locale; tag: string; dir: "ltr" | "rtl"; name: string }>;
+
 export function isLocale(value: unknown): value is Locale {
   return value === "en" || value === "ar";
 }

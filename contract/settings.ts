@@ -67,6 +67,19 @@ export interface StoreSettings {
   logo_url: string;
 }
 
+/**
+ * GET /backend/store (public, cached like the catalogue's reference lists): the store's name in
+ * the request's language and its logo, which the shop's header, footer, page titles and web app
+ * manifest show. A save of the store section bumps the catalogue version, so cached pages and
+ * answers follow it (contract/freshness.ts). An empty `logo_url`: the built-in logo.
+ */
+export interface StoreIdentity {
+  name: string;
+  logo_url: string;
+}
+
+export const STORE_IDENTITY_PATH = "/store";
+
 export interface ReturnsSettings {
   /** Days after delivery a shopper may ask for a return; 0 closes returns. */
   window_days: number;

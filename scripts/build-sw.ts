@@ -1,6 +1,5 @@
 // Runs after `react-router build` (see the `build` script in package.json). Writes into the
 // client output (BUILD_DIR, default build/client), before the service worker so both are precached:
-// - manifest.{en,ar}.webmanifest, from the locale files (names, direction, language);
 // - offline.{en,ar}.html, the offline page per locale (served at /offline.{en,ar}): static HTML in
 //   the shop's look, no script;
 // then runs workbox-build generateSW to write sw.js with the workbox runtime inlined (no CDN).
@@ -9,47 +8,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateSW, type RuntimeCaching } from "workbox-build";
 import { LOCALES, type Locale } from "../app/lib/locales.ts";
-import { ICONS } from "./icons.ts";
+import { THEME_COLOR } from "../contract/web-manifest.ts";
 import { consoleOnlyFiles } from "./lib/bundles.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const clientDir = join(root, process.env.BUILD_DIR ?? "build", "client");
-
-const THEME_COLOR = "#0f5fd7";
-const BACKGROUND_COLOR = "#f6f8fb";
 
 type Messages = Record<string, Record<string, string>>;
 const messages = (locale: Locale): Messages =>
   JSON.parse(readFileSync(join(root, "locales", `${locale}.json`), "utf8"));
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-export function webManifest(locale: Locale): Record<string, unknown> {
-  const m = messages(locale);
-  const info = LOCALES[locale];
-  return {
-    // One id for both locales: it is the same app whichever language it was installed from.
-    id: "/",
-    name: m.app.name,
-    short_name: m.app.shortName,
-    description: m.app.tagline,
-    lang: info.tag,
-    dir: info.dir,
-    start_url: `/${locale}`,
-    scope: "/",
-    display: "standalone",
-    orientation: "any",
-    theme_color: THEME_COLOR,
-    background_color: BACKGROUND_COLOR,
-    categories: ["shopping"],
-    icons: ICONS.map((icon) => ({
-      src: `/icons/${icon.file}`,
-      sizes: `${icon.size}x${icon.size}`,
-      type: "image/png",
-      purpose: icon.maskable ? "maskable" : "any",
-    })),
-  };
-}
 
 /** The shop's stylesheet: the hashed app-*.css the root route links. */
 function appStylesheet(): string {
@@ -228,10 +197,6 @@ async function main() {
   if (!existsSync(join(clientDir, "assets"))) throw new Error(`build-sw: ${clientDir} has no client build`);
   const stylesheet = appStylesheet();
   for (const locale of Object.keys(LOCALES) as Locale[]) {
-    writeFileSync(
-      join(clientDir, `manifest.${locale}.webmanifest`),
-      `${JSON.stringify(webManifest(locale), null, 2)}\n`,
-    );
     writeFileSync(join(clientDir, `offline.${locale}.html`), offlinePage(locale, stylesheet));
   }
 
@@ -239,15 +204,10 @@ async function main() {
   const { count, size, warnings } = await generateSW({
     swDest: join(clientDir, "sw.js"),
     globDirectory: clientDir,
-    // Hashed assets (route chunks, both locale files, CSS), the offline pages, the icons and the
-    // manifests. The pages themselves are cached when visited (runtime caching above).
-    globPatterns: [
-      "assets/**/*.{js,css,svg,png,woff2}",
-      "offline.*.html",
-      "icons/*.{png,svg}",
-      "manifest.*.webmanifest",
-      "favicon.svg",
-    ],
+    // Hashed assets (route chunks, both locale files, CSS), the offline pages and the icons. The
+    // manifests are the edge's (they carry the store's name: worker/manifest.ts), fetched by the
+    // browser when it looks; the pages themselves are cached when visited (runtime caching above).
+    globPatterns: ["assets/**/*.{js,css,svg,png,woff2}", "offline.*.html", "icons/*.{png,svg}", "favicon.svg"],
     dontCacheBustURLsMatching: /^assets\//,
     // Static hosting serves offline.en.html at /offline.en (and redirects the .html name there), so
     // the offline pages are precached under the URL that answers without a redirect.

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { MANIFEST_ICONS } from "../contract/web-manifest.ts";
 
 type Point = readonly [number, number];
 type Rgb = readonly [number, number, number];
@@ -134,11 +135,8 @@ export function encodePng(size: number, rgba: Uint8Array): Buffer {
   ]);
 }
 
-export const ICONS = [
-  { file: "icon-192.png", size: 192, maskable: false },
-  { file: "icon-512.png", size: 512, maskable: false },
-  { file: "icon-maskable-512.png", size: 512, maskable: true },
-] as const;
+/** The icons the manifests list (contract/web-manifest.ts). */
+export const ICONS = MANIFEST_ICONS;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = fileURLToPath(new URL("../public/icons/", import.meta.url));

@@ -18,6 +18,7 @@ import { lookupBase, securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
 import { requirePublicOrigin } from "./middleware/public-origin";
 import { publicOrigin } from "./lib/public-origin";
+import { manifestApp } from "./manifest";
 import { keepPage, servePage } from "./page-cache";
 
 /**
@@ -61,6 +62,7 @@ app.use("/backend/*", async (c, next) => {
 app.route("/backend", backendApp);
 app.route("/api", apiApp);
 app.route("/builds", buildsApp);
+app.route("/", manifestApp);
 // An unknown /api or /backend path is a JSON 404, never a page from the storefront.
 app.all("/api/*", (c) => c.json({ message: "Not found" }, 404));
 app.all("/backend/*", (c) => c.json({ message: "Not found" }, 404));

@@ -2,15 +2,16 @@ import { shopIsoDay } from "../../contract/shop-clock";
 import { Link } from "../lib/link";
 import { useLocalePath, useT } from "../lib/use-locale";
 
-export function Footer() {
+/** `name`: the store's name as the owner set it (store settings), else the built-in one. */
+export function Footer({ name }: { name: string }) {
   const t = useT();
   const to = useLocalePath();
   return (
     <footer id="site-footer" className="site-footer">
       <div className="container site-footer__grid">
         <div>
-          <p className="site-footer__brand">{t("app.name")}</p>
-          <p>{t("footer.about")}</p>
+          <p className="site-footer__brand">{name}</p>
+          <p>{t("footer.about", { name })}</p>
         </div>
         <nav aria-label={t("footer.shop")}>
           <h2>{t("footer.shop")}</h2>
@@ -53,7 +54,7 @@ export function Footer() {
         </nav>
       </div>
       <div className="container site-footer__legal">
-        <p>{t("footer.rights", { year: shopIsoDay().slice(0, 4) })}</p>
+        <p>{t("footer.rights", { year: shopIsoDay().slice(0, 4), name })}</p>
         <p>{t("footer.vat")}</p>
       </div>
     </footer>

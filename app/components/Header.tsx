@@ -12,9 +12,14 @@ import { SearchBox } from "./SearchBox";
 export function Header({
   categories,
   signedIn,
+  name,
+  logo,
 }: {
   categories: Pick<CategoryNode, "id" | "slug" | "name">[];
   signedIn: boolean;
+  /** The store's name and logo address as the owner set them (store settings); no logo: the built-in one. */
+  name: string;
+  logo?: string;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -27,9 +32,9 @@ export function Header({
   return (
     <header className="site-header">
       <div className="site-header__bar container">
-        <Link to={to("/")} className="site-header__logo" aria-label={t("app.name")}>
-          <Logo />
-          <span className="site-header__name">{t("app.name")}</span>
+        <Link to={to("/")} className="site-header__logo" aria-label={name}>
+          <Logo src={logo} alt={name} />
+          <span className="site-header__name">{name}</span>
         </Link>
         <SearchBox />
         <div className="site-header__actions">

@@ -1,4 +1,5 @@
 import type { CategoryNode } from "../../contract/catalogue";
+import type { StoreIdentity } from "../../contract/settings";
 import { useHistoryBack, useStoredUser } from "../client/tab-start";
 import { useCartHydration } from "../lib/cart";
 import { useT } from "../lib/use-locale";
@@ -6,15 +7,23 @@ import { CartDrawer } from "./CartDrawer";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 
-/** What the shop's header needs: the first top-level categories by name, and whether someone is signed in. */
+/**
+ * What the shop's header and footer need: the first top-level categories by name, whether someone
+ * is signed in, and the store's name and logo as the owner set them (null: the built-in ones).
+ */
 export interface ShopChromeData {
   categories: { id: number; slug: string; name: string }[];
   signedIn: boolean;
+  store: StoreIdentity | null;
 }
 
 /** The header's menu shows the first six top-level categories by name: only those go into a page's data. */
-export function shopChromeData(categories: CategoryNode[], signedIn: boolean): ShopChromeData {
-  return { categories: categories.slice(0, 6).map(({ id, slug, name }) => ({ id, slug, name })), signedIn };
+export function shopChromeData(
+  categories: CategoryNode[],
+  signedIn: boolean,
+  store: StoreIdentity | null,
+): ShopChromeData {
+  return { categories: categories.slice(0, 6).map(({ id, slug, name }) => ({ id, slug, name })), signedIn, store };
 }
 
 /**
@@ -24,6 +33,7 @@ export function shopChromeData(categories: CategoryNode[], signedIn: boolean): S
  */
 export function ShopChrome({ data, children }: { data?: ShopChromeData; children: React.ReactNode }) {
   const t = useT();
+  const name = data?.store?.name || t("app.name");
   // The layout loads the cart for every page under it: once the app starts with an identity, and
   // again when the identity (sign-in merges the guest cart) or the locale changes. Not per
   // navigation: a clientLoader here would ask for the cart on every page change and revalidation.
@@ -35,11 +45,16 @@ export function ShopChrome({ data, children }: { data?: ShopChromeData; children
       <a className="skip-link" href="#main">
         {t("app.skipToContent")}
       </a>
-      <Header categories={data?.categories ?? []} signedIn={data?.signedIn ?? false} />
+      <Header
+        categories={data?.categories ?? []}
+        signedIn={data?.signedIn ?? false}
+        name={name}
+        logo={data?.store?.logo_url}
+      />
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>
-      <Footer />
+      <Footer name={name} />
       <CartDrawer />
     </>
   );

@@ -1,12 +1,6 @@
 import { isLocale, type Locale } from "../../contract/locale.ts";
 
-export { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, localeOfPath, type Locale } from "../../contract/locale.ts";
-
-/** The shop's two locales (spec §3 "Locales"): how each is written and laid out. */
-export const LOCALES = {
-  en: { code: "en", tag: "en-US", dir: "ltr", name: "English" },
-  ar: { code: "ar", tag: "ar-SA", dir: "rtl", name: "العربية" },
-} as const satisfies Record<Locale, { code: Locale; tag: string; dir: "ltr" | "rtl"; name: string }>;
+export { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, LOCALES, localeOfPath, type Locale } from "../../contract/locale.ts";
 
 export function otherLocale(locale: Locale): Locale {
   return locale === "en" ? "ar" : "en";

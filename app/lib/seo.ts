@@ -18,6 +18,17 @@ export function rootData(matches: MetaInput["matches"]): RootMetaData | undefine
   return matches.find((m) => m?.id === "root")?.data as RootMetaData | undefined;
 }
 
+/**
+ * The store's name as the owner set it (store settings, carried by the shop layout's data:
+ * components/ShopChrome.tsx), or undefined outside the shop's frame or when the backend did not say.
+ */
+export function storeNameOf(matches: MetaInput["matches"]): string | undefined {
+  for (const m of matches) {
+    const name = (m?.data as { store?: { name?: string } | null } | undefined)?.store?.name;
+    if (name) return name;
+  }
+}
+
 export function metaLocale(args: MetaInput): Locale {
   const p = args.params.locale;
   return isLocale(p) ? p : (rootData(args.matches)?.preferredLocale ?? DEFAULT_LOCALE);
@@ -50,7 +61,7 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
   const locale = metaLocale(args);
   const origin = rootData(args.matches)?.origin ?? "";
   const t = (key: string) => translate(locale, key);
-  const appName = t("app.name");
+  const appName = storeNameOf(args.matches) ?? t("app.name");
   const title = opts.title ?? t(`pages.${opts.page}.title`);
   const description = opts.description ?? t(`pages.${opts.page}.description`);
   const rest = unprefixedPath(args.location.pathname);
@@ -66,6 +77,7 @@ export function pageMeta(args: MetaInput, opts: PageMetaOptions): MetaDescriptor
     { title: opts.fullTitle ? title : `${title} | ${appName}` },
     { name: "description", content: description },
     { property: "og:title", content: title },
+    { property: "og:site_name", content: appName },
     { property: "og:description", content: description },
     { property: "og:locale", content: LOCALES[locale].tag.replace("-", "_") },
     { tagName: "link", rel: "canonical", href: url(locale) },

@@ -6,7 +6,7 @@ import { shopChromeData } from "../components/ShopChrome";
 import { consoleContext, consoleLocale } from "../lib/console";
 import { shopNotFoundResponse } from "../lib/shop-not-found";
 import { shopContext } from "../lib/context";
-import { categoryTreeReader } from "./catalog";
+import { categoryTreeReader, storeIdentityReader } from "./catalog";
 
 /**
  * The console's gate, before any console loader runs: a visitor who is not staff gets the shop's
@@ -16,8 +16,13 @@ import { categoryTreeReader } from "./catalog";
 export const consoleMiddleware: MiddlewareFunction<Response> = async ({ request, url, params, context }, next) => {
   const locale = consoleLocale(params);
   const session = await context.get(shopContext).getSession();
-  const notStaff = async () =>
-    shopNotFoundResponse(url.pathname, shopChromeData(await categoryTreeReader(context, request, locale)(), !!session));
+  const notStaff = async () => {
+    const [categories, store] = await Promise.all([
+      categoryTreeReader(context, request, locale)(),
+      storeIdentityReader(context, request, locale)(),
+    ]);
+    return shopNotFoundResponse(url.pathname, shopChromeData(categories, !!session, store));
+  };
   if (!session) throw await notStaff();
   let me;
   try {

@@ -9,7 +9,7 @@ import { getService } from "../lib/api/content";
 import { serverApi } from "../lib/api/server";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
-import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
+import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta, storeNameOf } from "../lib/seo";
 import { toDecimalString, withPriceFromLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/catalogue.css";
@@ -46,7 +46,7 @@ export const meta: Route.MetaFunction = (args) => {
         name: service.name,
         description: service.summary,
         url,
-        provider: { "@type": "Organization", name: translate(locale, "app.name") },
+        provider: { "@type": "Organization", name: storeNameOf(args.matches) ?? translate(locale, "app.name") },
         ...(service.price_from > 0
           ? {
               offers: {

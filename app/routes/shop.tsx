@@ -3,7 +3,7 @@ import type { Route } from "./+types/shop";
 import { useRetryFailedData } from "../client/data-retry";
 import { describeError, ErrorScreen } from "../components/ErrorScreen";
 import { ShopChrome, shopChromeData } from "../components/ShopChrome";
-import { catalogueContext, shopContext } from "../lib/context";
+import { catalogueContext, shopContext, storeContext } from "../lib/context";
 import { ensureLocale } from "../lib/i18n";
 import { isLocale } from "../lib/locales";
 import { catalogMiddleware } from "../middleware/catalog";
@@ -13,11 +13,12 @@ import { redirectMiddleware } from "../middleware/redirect";
 export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const [categories, session] = await Promise.all([
+  const [categories, session, store] = await Promise.all([
     context.get(catalogueContext)(),
     context.get(shopContext).getSession(),
+    context.get(storeContext)(),
   ]);
-  return shopChromeData(categories, session !== null);
+  return shopChromeData(categories, session !== null, store);
 }
 
 /** On a client navigation into another locale, its messages load beside the server data. */

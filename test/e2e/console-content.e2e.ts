@@ -167,8 +167,14 @@ for (const locale of LOCALES) {
       await eventually(() => lowTable.textContent()).not.toContain(product!.sku);
       const ledger = page.locator("section[aria-labelledby=ledger] tbody");
       await eventually(() => ledger.textContent()).toContain(`Delivery ${locale}`);
+      // The newest line names who recorded it by name, not by email, with the balance after it.
+      const line = ledger.locator("tr").first();
+      expect(await line.textContent()).toContain(`Delivery ${locale}`);
+      expect(await line.locator("td").last().textContent()).not.toContain("@");
+      expect((await line.locator("td").last().textContent())?.trim()).not.toBe("—");
       await expectAxeClean(page, `inventory after ${locale}`);
       await screenshots(page, `console-inventory-after-${locale}`);
+      await page.locator("section[aria-labelledby=ledger]").screenshot({ path: `/tmp/console-ledger-${locale}.png` });
 
       // Damage beyond the stock is refused on the delta field, and nothing changes.
       await page.locator("#f-reason").selectOption("damaged");

@@ -129,7 +129,23 @@ for (const locale of LOCALES) {
       ]);
       await noSeriousViolations(page);
 
-      await actions.getByRole("button", { name: t("console.orders.actions.process") }).click();
+      // Each step is confirmed first: the dialog takes the focus on its refusing button, and
+      // refusing (Escape here) changes nothing.
+      const processButton = actions.getByRole("button", { name: t("console.orders.actions.process") });
+      await processButton.click();
+      const stepDialog = page.locator("dialog[open]");
+      await expect
+        .poll(() => stepDialog.locator("h2").textContent())
+        .toBe(t("console.orderSteps.processTitle", { number: order.number }));
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("console.orderSteps.notNow"));
+      await noSeriousViolations(page);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-process-confirm-${locale}.png`);
+      await page.keyboard.press("Escape");
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("console.orders.actions.process"));
+      expect(await page.locator(".console-order__head").textContent()).toContain(t("orders.statuses.paid"));
+      await processButton.click();
+      await stepDialog.getByRole("button", { name: t("console.orders.actions.process") }).click();
       await toastSays(page, t("console.orders.processed"));
       await actions.getByRole("button", { name: t("console.orders.actions.ship") }).click();
       const shipDialog = page.locator("dialog[open]");
@@ -235,6 +251,27 @@ for (const locale of LOCALES) {
       await hydrated(page, ".console-table a");
       await fitsWidth(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-phone-${locale}.png`);
+
+      // Marking it delivered is confirmed too: "Not now" leaves it shipped, the dialog's own button delivers.
+      await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+      await hydrated(page, ".console-actions button");
+      const deliverButton = page.locator(".console-actions").getByRole("button", {
+        name: t("console.orders.actions.deliver"),
+      });
+      await deliverButton.click();
+      const deliverDialog = page.locator("dialog[open]");
+      await expect
+        .poll(() => deliverDialog.locator("h2").textContent())
+        .toBe(t("console.orderSteps.deliverTitle", { number: order.number }));
+      expect(await deliverDialog.textContent()).toContain(t("console.orderSteps.deliverBody"));
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-deliver-confirm-${locale}.png`);
+      await deliverDialog.getByRole("button", { name: t("console.orderSteps.notNow") }).click();
+      await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
+      expect(await page.locator(".console-timeline").textContent()).not.toContain(t("console.orders.events.delivered"));
+      await deliverButton.click();
+      await deliverDialog.getByRole("button", { name: t("console.orders.actions.deliver") }).click();
+      await toastSays(page, t("console.orders.delivered"));
+      await expect.poll(() => page.locator(".console-actions").count()).toBe(0);
 
       await shopper.page.reload();
       await shopper.page.waitForSelector(".order-shipment");

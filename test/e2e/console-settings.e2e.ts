@@ -11,7 +11,8 @@ import { REGIONS, type RegionId } from "../../contract/regions.ts";
 /**
  * The store's settings in Chromium, in both languages: an owner changes the shipping rate on the
  * settings page (a typo is refused on its field first), and a shopper's next checkout page shows
- * the new rate, with no restart of the worker in between.
+ * the new rate, with no restart of the worker in between. The owner renames the store in both
+ * languages and gives it a logo, and the shop's header, footer, page titles and manifests follow.
  */
 const base = builtWorker().url;
 type Locale = (typeof LOCALES)[number];
@@ -35,6 +36,7 @@ beforeAll(async () => {
     "settings-en": "owner",
     "settings-ar": "owner",
     "settings-reset": "owner",
+    "settings-store": "owner",
     "settings-manager": "manager",
     "zones-en": "owner",
     "zones-ar": "owner",
@@ -49,19 +51,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  // Later files on this worker's database expect the shipping the deployment starts from.
+  // Later files on this worker's database expect the shipping and the name the deployment starts from.
   const { token } = await consoleHttpSession(base, accounts["settings-reset"]!);
-  const reset = await fetch(`${base}/backend/admin/settings/shipping`, {
-    method: "PUT",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json",
-      origin: base,
-      authorization: `Bearer ${token}`,
-    },
-    body: JSON.stringify({ standard: 2500, express: 5000, free_threshold: 30000 }),
-  });
-  expect(reset.status).toBe(200);
+  const put = (section: string, value: unknown) =>
+    fetch(`${base}/backend/admin/settings/${section}`, {
+      method: "PUT",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        origin: base,
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(value),
+    });
+  expect((await put("shipping", { standard: 2500, express: 5000, free_threshold: 30000 })).status).toBe(200);
+  const builtIn = { name_en: msg("en", "app.name"), name_ar: msg("ar", "app.name"), logo_url: "" };
+  expect((await put("store", builtIn)).status).toBe(200);
 });
 
 async function saveSection(page: Page, locale: Locale, section: string): Promise<void> {
@@ -227,6 +232,61 @@ describe("shipping zones in the console and at checkout", () => {
       await shopper.page.close();
     }, 180_000);
   }
+});
+
+/** A new name for the store in each language (unique per run: the worker's database outlives a run). */
+const STORE_NAME: Record<Locale, string> = {
+  en: `Falcon Gadgets ${Date.now() % 1000}`,
+  ar: `الصقر للأجهزة ${Date.now() % 1000}`,
+};
+
+describe("the store's name and logo in the shop", () => {
+  it("the owner renames the store in both languages with a logo; the shop's header, footer, titles and manifests follow without a restart", async () => {
+    const { page } = await newPage(browser);
+    await openConsole(page, base, "ar", accounts["settings-store"]!);
+    await page.goto(`${base}/ar/admin/settings`);
+    await hydrated(page, "#settings-store-store_name_ar");
+    await page.locator("#settings-store-store_name_en").fill(STORE_NAME.en);
+    await page.locator("#settings-store-store_name_ar").fill(STORE_NAME.ar);
+    await page.locator("#settings-store-logo_url").fill("/icons/icon-192.png");
+    await saveSection(page, "ar", "store");
+    await page.close();
+
+    for (const locale of LOCALES) {
+      const name = STORE_NAME[locale];
+      const shopper = await newPage(browser);
+      // A fresh page load each time: the shop learns the catalogue version within a second or two.
+      await eventually(async () => {
+        await shopper.page.goto(`${base}/${locale}/products`);
+        return shopper.page.locator(".site-header__name").textContent();
+      }).toBe(name);
+      const logo = shopper.page.locator(".site-header__logo img");
+      expect(await logo.getAttribute("alt")).toBe(name);
+      expect(await logo.getAttribute("src")).toBe("/icons/icon-192.png");
+      expect([await logo.getAttribute("width"), await logo.getAttribute("height")]).toEqual(["36", "36"]);
+      expect(await shopper.page.locator(".site-footer__brand").textContent()).toBe(name);
+      expect(await shopper.page.locator(".site-footer__legal").textContent()).toContain(name);
+      // Nowhere in the footer the built-in name any more: the about line and the rights line name the store.
+      expect(await shopper.page.locator("#site-footer").textContent()).not.toContain(msg(locale, "app.name"));
+      expect(await shopper.page.title()).toBe(`${msg(locale, "pages.products.title")} | ${name}`);
+      expect(await shopper.page.locator("meta[property='og:site_name']").getAttribute("content")).toBe(name);
+      // A client-side navigation keeps them (the layout's data, no script of its own).
+      await hydrated(shopper.page, ".site-nav a");
+      await shopper.page
+        .locator(".site-nav")
+        .getByRole("link", { name: msg(locale, "nav.services") })
+        .click();
+      await eventually(() => shopper.page.title()).toBe(`${msg(locale, "pages.services.title")} | ${name}`);
+      expect(await shopper.page.locator(".site-header__name").textContent()).toBe(name);
+      await expectAxeClean(shopper.page, `store identity ${locale}`);
+      await shopper.page.evaluate(() => window.scrollTo(0, 0));
+      await shopper.page.screenshot({ path: `/tmp/store-identity-${locale}.png` });
+      await shopper.page.locator("#site-footer").screenshot({ path: `/tmp/store-identity-footer-${locale}.png` });
+      const manifest = (await (await fetch(`${base}/manifest.${locale}.webmanifest`)).json()) as Record<string, string>;
+      expect([manifest.name, manifest.short_name]).toEqual([name, name]);
+      await shopper.page.close();
+    }
+  }, 180_000);
 });
 
 function saveButton(page: Page, locale: Locale, section: string) {

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createProduct, stockOf } from "../support/commerce";
+import type { InventoryAdjustment } from "../../contract/console-content";
+import { call, checkoutWith, createProduct, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
+import { payOrder } from "../support/orders";
 import { BackendError } from "../../worker/backend/http";
 import { adjustStock } from "../../worker/backend/services/console-content";
 
@@ -129,6 +131,68 @@ describe("stock adjustments", () => {
     expect(page.status).toBe(200);
     expect(page.body.data.map((a: { delta: number }) => a.delta)).toEqual([3, 2]);
     expect(page.body.meta).toMatchObject({ total: 3, last_page: 2, page: 1 });
+  });
+});
+
+describe("the whole ledger", () => {
+  it("has a line for every change of stock (sale, release, restock, adjustment), each balance adds up to the stock now, staff by name", async () => {
+    const [manager, buyer, canceller] = await Promise.all([newStaff("manager"), newUser(), newUser()]);
+    const product = await createProduct({ stock: 10 });
+    const received = await call(manager, "POST", "/admin/inventory/adjustments", {
+      product_id: product.id,
+      reason: "received",
+      delta: 5,
+    });
+    expect(received.status).toBe(201);
+    // A sale that is paid and then partly refunded with restock, and one cancelled by staff.
+    const kept = await checkoutWith(buyer, product.id, 2);
+    const dropped = await checkoutWith(canceller, product.id, 3);
+    expect([kept.status, dropped.status]).toEqual([201, 201]);
+    await payOrder(buyer, kept.body.data.number as string);
+    const cancelled = await call(manager, "POST", `/admin/orders/${dropped.body.data.number}/cancel`, {});
+    expect(cancelled.status).toBe(200);
+    const refunded = await call(manager, "POST", `/admin/orders/${kept.body.data.number}/refund`, {
+      lines: [{ product_id: product.id, quantity: 1 }],
+      restock: true,
+    });
+    expect(refunded.status).toBe(200);
+
+    const res = await call<InventoryAdjustment[]>(
+      manager,
+      "GET",
+      `/admin/inventory/adjustments?product_id=${product.id}&sort=created_at&dir=asc`,
+    );
+    expect(res.status).toBe(200);
+    const lines = res.body.data;
+    expect(lines.map((l) => [l.reason, l.delta, l.stock_after])).toEqual([
+      ["received", 5, 15],
+      ["sale", -2, 13],
+      ["sale", -3, 10],
+      ["released", 3, 13],
+      ["returned", 1, 14],
+    ]);
+    // Line by line: the balance before plus the line; the last one is the stock now.
+    lines.reduce((before, l) => {
+      expect(l.stock_after).toBe(before + l.delta);
+      return l.stock_after;
+    }, 10);
+    expect(lines.at(-1)!.stock_after).toBe(await stockOf(product.id));
+    const name = await env.DB.prepare("SELECT name FROM users WHERE id = ?").bind(manager.userId).first<string>("name");
+    expect(lines[0]).toMatchObject({ source: "adjustment", staff_name: name, order_number: null });
+    expect(lines[1]).toMatchObject({ source: "order", staff_name: null, order_number: kept.body.data.number });
+    expect(lines[3]).toMatchObject({ source: "order", order_number: dropped.body.data.number });
+    expect(lines[4]).toMatchObject({ source: "adjustment", staff_name: name });
+
+    // Newest first by default, and the reason filter knows the orders' kinds.
+    const sales = await call<InventoryAdjustment[]>(
+      manager,
+      "GET",
+      `/admin/inventory/adjustments?product_id=${product.id}&reason=sale`,
+    );
+    expect(sales.body.data.map((l) => [l.delta, l.stock_after])).toEqual([
+      [-3, 10],
+      [-2, 13],
+    ]);
   });
 });
 

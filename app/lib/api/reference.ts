@@ -3,7 +3,8 @@ import { shopContext } from "../context";
 
 /**
  * The catalogue's reference lists that every render reads and that change only with the catalogue
- * (the category tree of the header and the filters, the brands of the filters), kept per isolate
+ * (the category tree of the header and the filters, the brands of the filters, the store's name
+ * and logo, whose save bumps the catalogue version), kept per isolate
  * while the catalogue version they were read under stands.
  *
  * Why: each was a backend call per fresh render, answered from the backend's memory but still a
@@ -26,22 +27,36 @@ interface Kept {
 const kept = new Map<string, Kept>();
 
 /** `read()`'s answer for `key` (a path and locale), shared while the catalogue version stands. */
-export async function referenceList<T>(
+export function referenceList<T>(
   context: Readonly<RouterContextProvider>,
   key: string,
   read: () => Promise<T[]>,
 ): Promise<T[]> {
+  // An empty answer (from a backend that could not say) is asked again next time.
+  return referenceValue(context, key, read, (list) => list.length > 0);
+}
+
+/**
+ * Like `referenceList`, for one value (the store's name and logo: contract/settings.ts); `keep`
+ * says whether an answer is worth keeping.
+ */
+export async function referenceValue<T>(
+  context: Readonly<RouterContextProvider>,
+  key: string,
+  read: () => Promise<T>,
+  keep: (value: T) => boolean,
+): Promise<T> {
   const version = await context.get(shopContext).catalogueVersion();
   if (version === null) return read();
   const now = Date.now();
   const entry = kept.get(key);
-  if (entry && entry.version === version && now - entry.at < REFERENCE_TTL_MS) return entry.value as Promise<T[]>;
+  if (entry && entry.version === version && now - entry.at < REFERENCE_TTL_MS) return entry.value as Promise<T>;
   const value = read();
   kept.set(key, { version, at: now, value });
-  // A failure (or an empty answer from a backend that could not say) is asked again next time.
+  // A failure, or an answer not worth keeping, is asked again next time.
   value.then(
-    (list) => {
-      if (list.length === 0 && kept.get(key)?.value === value) kept.delete(key);
+    (answer) => {
+      if (!keep(answer) && kept.get(key)?.value === value) kept.delete(key);
     },
     () => {
       if (kept.get(key)?.value === value) kept.delete(key);

@@ -11,6 +11,7 @@ import {
 } from "../../../contract/console-content";
 import { readCount } from "../../../contract/numbers";
 import { DataTable, type Column } from "../../components/console/DataTable";
+import { Link } from "../../lib/link";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
@@ -22,7 +23,7 @@ import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
 import { numberRule } from "../../lib/input-rules";
-import { useLocale, useT } from "../../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.inventory");
 
@@ -50,6 +51,7 @@ const EMPTY: AdjustValues = { product_id: "", reason: "received", delta: "", cou
 /** Inventory (managers and owners): what runs low, recording deliveries, damage and counts, and the ledger. */
 export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
   const t = useT();
+  const to = useLocalePath();
   const locale = useLocale();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -148,7 +150,14 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
         </>
       ),
     },
-    { label: t("console.fields.reason"), sort: "reason", cell: (r) => t(`console.inventory.reasons.${r.reason}`) },
+    {
+      label: t("console.fields.reason"),
+      sort: "reason",
+      cell: (r) =>
+        r.reason === "sale" || r.reason === "released"
+          ? t(`console.ledger.${r.reason}`)
+          : t(`console.inventory.reasons.${r.reason}`),
+    },
     {
       label: t("console.fields.delta"),
       sort: "delta",
@@ -156,8 +165,32 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
       cell: (r) => <bdi dir="ltr">{`${r.delta > 0 ? "+" : ""}${f.number(r.delta)}`}</bdi>,
     },
     { label: t("console.inventory.stockAfter"), numeric: true, cell: (r) => f.number(r.stock_after) },
-    { label: t("console.fields.note"), cell: (r) => (r.note ? <bdi>{r.note}</bdi> : "—") },
-    { label: t("console.inventory.who"), cell: (r) => <bdi dir="ltr">{r.staff_email ?? "—"}</bdi> },
+    {
+      label: t("console.fields.note"),
+      cell: (r) =>
+        r.order_number ? (
+          <Link to={to(`/admin/orders/${r.order_number}`)} className="console-nowrap">
+            {t("console.ledger.order", { number: r.order_number })}
+          </Link>
+        ) : r.note ? (
+          <bdi>{r.note}</bdi>
+        ) : (
+          "—"
+        ),
+    },
+    {
+      label: t("console.inventory.who"),
+      // Staff by name (their email is the audit log's); a sale is the customer's doing, a release
+      // the order's (its page says who cancelled it).
+      cell: (r) =>
+        r.reason === "sale" ? (
+          t("console.ledger.customer")
+        ) : r.source === "order" ? (
+          "—"
+        ) : (
+          <bdi>{r.staff_name ?? r.staff_email ?? "—"}</bdi>
+        ),
+    },
   ];
 
   return (
@@ -304,7 +337,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
           columns={ledgerColumns}
           rows={loaderData.ledger}
           meta={loaderData.ledgerMeta}
-          rowKey={(r) => r.id}
+          rowKey={(r) => `${r.source}-${r.id}`}
           empty={t("console.inventory.ledgerEmpty")}
         />
       </section>

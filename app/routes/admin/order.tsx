@@ -177,7 +177,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
-  const [dialog, setDialog] = useState<"ship" | "refund" | "cancel" | "confirmRefund" | null>(null);
+  const [dialog, setDialog] = useState<"process" | "ship" | "deliver" | "refund" | "cancel" | "confirmRefund" | null>(
+    null,
+  );
   const [refundDraft, setRefundDraft] = useState<{
     amount: number;
     reason: string | null;
@@ -304,13 +306,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       {order.actions.length ? (
         <div className="console-actions" role="group" aria-label={t("console.table.actions")}>
           {can("process") ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void mutate(() => processOrder(browserApi(locale), order.number), t("console.orders.processed"))
-              }
-            >
+            <button type="button" className="button" onClick={() => setDialog("process")}>
               {t("console.orders.actions.process")}
             </button>
           ) : null}
@@ -327,13 +323,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             </button>
           ) : null}
           {can("deliver") ? (
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void mutate(() => deliverOrder(browserApi(locale), order.number), t("console.orders.delivered"))
-              }
-            >
+            <button type="button" className="button" onClick={() => setDialog("deliver")}>
               {t("console.orders.actions.deliver")}
             </button>
           ) : null}
@@ -996,6 +986,37 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           <p>{t("console.refundLines.amountOnly")}</p>
         )}
         <p>{t("console.orders.refundConfirmBody")}</p>
+      </ConfirmDialog>
+
+      {/* Each step of fulfilment is one way: it is confirmed first, like a cancel or a refund. */}
+      <ConfirmDialog
+        open={dialog === "process"}
+        title={t("console.orderSteps.processTitle", { number: order.number })}
+        confirmLabel={t("console.orders.actions.process")}
+        cancelLabel={t("console.orderSteps.notNow")}
+        danger={false}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          void mutate(() => processOrder(browserApi(locale), order.number), t("console.orders.processed"));
+        }}
+      >
+        <p>{t("console.orderSteps.processBody")}</p>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={dialog === "deliver"}
+        title={t("console.orderSteps.deliverTitle", { number: order.number })}
+        confirmLabel={t("console.orders.actions.deliver")}
+        cancelLabel={t("console.orderSteps.notNow")}
+        danger={false}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => {
+          setDialog(null);
+          void mutate(() => deliverOrder(browserApi(locale), order.number), t("console.orders.delivered"));
+        }}
+      >
+        <p>{t("console.orderSteps.deliverBody")}</p>
       </ConfirmDialog>
 
       <ConfirmDialog

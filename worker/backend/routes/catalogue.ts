@@ -18,6 +18,8 @@ import {
 } from "../services/catalogue";
 import { validate } from "../../lib/validate";
 import { hashedNetwork, requestNetwork } from "../services/rate-limit";
+import { storeIdentity } from "../services/settings";
+import { STORE_IDENTITY_PATH } from "../../../contract/settings";
 import { queryInt } from "../validate";
 
 /** Catalogue: categories, brands, products, search suggestions. */
@@ -144,6 +146,11 @@ catalogueRoutes.get(
 );
 
 catalogueRoutes.get("/categories", edgeCache("long"), async (c) => ok(c, await categoryTree(c.env.DB, c.get("lang"))));
+
+/** The store's name and logo (contract/settings.ts): cached under the catalogue version, which a save of them bumps. */
+catalogueRoutes.get(STORE_IDENTITY_PATH, edgeCache("long"), async (c) =>
+  ok(c, await storeIdentity(c.env, c.get("lang"))),
+);
 
 catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listBrands(c.env.DB, c.get("lang"))));
 

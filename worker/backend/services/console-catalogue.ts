@@ -447,7 +447,11 @@ function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** The statements of a new product (its id found by SKU inside the batch). */
+/**
+ * The statements of a new product (its id found by SKU inside the batch). Its opening stock (from
+ * the form, a CSV row or none for a copy) is the inventory ledger's first line for it, a count by
+ * whoever entered it, so the ledger's lines add up to the stock from the start.
+ */
 function createStatements(
   db: D1Database,
   staff: Staff,
@@ -475,6 +479,16 @@ function createStatements(
         input.sku,
         JSON.stringify({ ...auditView({ ...input, stock: cols.stock }), ...note }),
       ),
+    ...(cols.stock > 0
+      ? [
+          db
+            .prepare(
+              `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+               VALUES ((SELECT id FROM products WHERE sku = ?1), ?2, 'count', NULL, ?2, ?3, 1)`,
+            )
+            .bind(input.sku, cols.stock, staff.user_id),
+        ]
+      : []),
   ];
 }
 

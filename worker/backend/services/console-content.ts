@@ -634,20 +634,48 @@ export async function adjustStock(
   }
 }
 
-const ADJUSTMENT_SELECT = `a.id, a.product_id, p.sku, p.name_en, p.name_ar, a.delta, a.reason, a.note, a.stock_after,
-  u.email AS staff_email, a.created_at`;
-const ADJUSTMENT_FROM =
-  "FROM inventory_adjustments a JOIN products p ON p.id = a.product_id LEFT JOIN users u ON u.id = a.staff_user_id";
-const ADJUSTMENT_SORTS = { created_at: "a.id", delta: "a.delta", reason: "a.reason" };
-
+/** A line as just written by staff (POST /admin/inventory/adjustments): its stock after as stored. */
 async function findAdjustment(db: D1Database, id: number): Promise<InventoryAdjustment> {
   const row = await db
-    .prepare(`SELECT ${ADJUSTMENT_SELECT} ${ADJUSTMENT_FROM} WHERE a.id = ?`)
+    .prepare(
+      `SELECT a.id, 'adjustment' AS source, a.product_id, p.sku, p.name_en, p.name_ar, a.delta, a.reason, a.note,
+         a.stock_after, u.name AS staff_name, u.email AS staff_email, NULL AS order_number, a.created_at
+       FROM inventory_adjustments a JOIN products p ON p.id = a.product_id LEFT JOIN users u ON u.id = a.staff_user_id
+       WHERE a.id = ?`,
+    )
     .bind(id)
     .first<InventoryAdjustment>();
   if (!row) throw notFound();
   return row;
 }
+
+/**
+ * The whole ledger, one line per change of stock: staff's adjustments and restocks
+ * (inventory_adjustments) and the orders' sales and releases (stock_moves, without the guard rows a
+ * retried reservation writes, whose quantity is 0). `seq` orders the lines as they happened; each
+ * line's balance is the product's stock now less the lines after it, so the balances add up line
+ * by line and the newest is the stock now. Filters apply outside, after the balances are made.
+ */
+const LEDGER_LINES = `(
+  SELECT l.*, p.stock - COALESCE(SUM(l.delta) OVER (
+      PARTITION BY l.product_id ORDER BY l.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS stock_after
+  FROM (
+    SELECT m.*, ROW_NUMBER() OVER (ORDER BY m.created_at, m.source, m.id) AS seq FROM (
+      SELECT a.id, 'adjustment' AS source, a.product_id, a.delta, a.reason, a.note, a.staff_user_id,
+        NULL AS order_id, a.created_at
+      FROM inventory_adjustments a
+      UNION ALL
+      SELECT s.id, 'order', s.product_id, s.quantity, CASE WHEN s.quantity < 0 THEN 'sale' ELSE 'released' END,
+        NULL, NULL, s.order_id, s.created_at
+      FROM stock_moves s WHERE s.quantity <> 0
+    ) m
+  ) l JOIN products p ON p.id = l.product_id
+)`;
+const ADJUSTMENT_SELECT = `a.id, a.source, a.product_id, p.sku, p.name_en, p.name_ar, a.delta, a.reason, a.note,
+  a.stock_after, u.name AS staff_name, u.email AS staff_email, o.number AS order_number, a.created_at`;
+const ADJUSTMENT_FROM = `FROM ${LEDGER_LINES} a JOIN products p ON p.id = a.product_id
+  LEFT JOIN users u ON u.id = a.staff_user_id LEFT JOIN orders o ON o.id = a.order_id`;
+const ADJUSTMENT_SORTS = { created_at: "a.seq", delta: "a.delta", reason: "a.reason" };
 
 export async function listAdjustments(db: D1Database, query: ListQuery & { product_id?: number; reason?: string }) {
   const where: string[] = [];

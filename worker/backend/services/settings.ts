@@ -12,12 +12,14 @@ import {
   type SettingsMessages,
   type SettingsSection,
   type SettingsValues,
+  type StoreIdentity,
 } from "../../../contract/settings";
 import { REGIONS } from "../../../contract/regions";
 import type { Env } from "../../env";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { Lang, StaffCaller } from "../env";
-import { auditStatement } from "./staff";
+import { forgetCatalogueVersion } from "../cache";
+import { auditStatement, bumpCatalogueVersion } from "./staff";
 
 /**
  * The store's settings (contract/settings.ts): one D1 row per section in `store_settings`
@@ -60,7 +62,8 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       address_en: addressEn,
       address_ar: env.SELLER_ADDRESS_AR?.trim() || addressEn,
     },
-    store: { name_en: en.mail.signature, name_ar: ar.mail.signature, logo_url: "" },
+    // The name the shop's header shows until the owner names the store.
+    store: { name_en: en.app.name, name_ar: ar.app.name, logo_url: "" },
     returns: { window_days: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365) },
     messages: {},
   };
@@ -109,6 +112,12 @@ export async function loadSettings(env: Pick<Env, "DB"> & Partial<Env>): Promise
       (values as unknown as Record<string, unknown>)[row.key] = current(row.key, valueOf(row));
   }
   return values;
+}
+
+/** GET /backend/store: the store's name in `lang` and its logo (contract/settings.ts). */
+export async function storeIdentity(env: Pick<Env, "DB"> & Partial<Env>, lang: Lang): Promise<StoreIdentity> {
+  const { store } = await loadSettings(env);
+  return { name: lang === "ar" ? store.name_ar : store.name_en, logo_url: store.logo_url };
 }
 
 /** The locale files' wording of every order message (services/mail.ts renders them). */
@@ -239,7 +248,10 @@ export function sectionSchema(section: SettingsSection, lang: Lang) {
 /**
  * Saves one section (already checked by its schema) with its audit line (before and after) in one
  * batch. Saving the seller first writes the seller in force into the documents that kept none, so
- * documents already issued keep the seller they were issued under.
+ * documents already issued keep the seller they were issued under. Saving the store's name or logo
+ * bumps the catalogue version in the same batch: every page and public answer that shows them is
+ * kept under that version (worker/backend/cache.ts, worker/page-cache.ts), so the next render
+ * shows the new ones.
  */
 export async function saveSettingsSection(
   env: Pick<Env, "DB"> & Partial<Env>,
@@ -261,7 +273,10 @@ export async function saveSettingsSection(
       )
       .bind(section, JSON.stringify(value), staff.email),
     auditStatement(db, staff, "settings.update", "settings", section, before, value),
+    ...(section === "store" ? [bumpCatalogueVersion(db)] : []),
   ]);
+  // This isolate's public answers follow the new version at once, not within the second.
+  if (section === "store") forgetCatalogueVersion();
 }
 
 /** For a tax document: the seller kept with it, or the one in force for documents that kept none. */

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import * as v from "valibot";
 import {
-  ADJUSTMENT_REASONS,
   ADJUSTMENT_SORTS,
+  LEDGER_REASONS,
   LOW_STOCK_SORTS,
   adjustmentInput,
 } from "../../../../contract/console-content";
@@ -18,7 +18,7 @@ import { currentStaff, staffOnly } from "../../services/staff";
 /**
  * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the
  * people who order and count stock's business; support answers customers from the orders).
- * Adjustments are a ledger beside the orders' stock moves.
+ * The ledger lists every change of stock: staff's adjustments and the orders' sales and releases.
  */
 export const inventoryRoutes = new Hono<BackendEnv>();
 
@@ -30,7 +30,7 @@ inventoryRoutes.get(
     v.object({
       ...listQuerySchema(ADJUSTMENT_SORTS),
       product_id: v.optional(queryInt(1, 999_999_999_999)),
-      reason: v.optional(v.picklist([...ADJUSTMENT_REASONS, "returned"], "Reason is not one of the choices.")),
+      reason: v.optional(v.picklist(LEDGER_REASONS, "Reason is not one of the choices.")),
     }),
   ),
   async (c) => {
