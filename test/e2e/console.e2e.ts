@@ -50,6 +50,7 @@ const TEXT = {
     invitedAs: "You are invited to work in the shop's console as a manager.",
     accept: "Accept and join the staff",
     signIn: "Sign in",
+    used: "This invitation was already used. If it was you, open the console.",
     changeContact: "Change email or phone",
     contactSaved: "Email and phone saved.",
     staffInvited: "Staff member invited",
@@ -66,6 +67,7 @@ const TEXT = {
     invitedAs: "أنت مدعو للعمل في لوحة إدارة المتجر بدور مدير.",
     accept: "قبول الدعوة والانضمام إلى الفريق",
     signIn: "تسجيل الدخول",
+    used: "استُخدمت هذه الدعوة من قبل. إن كنت أنت من قبلها فافتح لوحة الإدارة.",
     changeContact: "تغيير البريد أو الجوال",
     contactSaved: "تم حفظ البريد والجوال.",
     staffInvited: "دعوة عضو إلى الفريق",
@@ -152,6 +154,9 @@ for (const locale of LOCALES) {
       await invitee.page.locator(".console-signin button[type=submit]").click();
       await invitee.page.waitForURL(`${base}/${locale}/admin`);
       await invitee.page.locator(".console-nav").waitFor();
+      // The link is single use: opened again, it says so in the page's language.
+      await invitee.page.goto(link);
+      await expect.poll(() => invitee.page.locator(".auth-card [role=alert]").textContent()).toBe(t.used);
       expect(invitee.errors).toEqual([]);
       await invitee.context.close();
 
