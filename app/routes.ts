@@ -39,6 +39,8 @@ const shopPages = [
   route("order/:number/credit-note/:id", "routes/order.credit-note.tsx"),
   route("proceed-payement", "routes/proceed-payement.tsx"),
   route("shopping-cart", "routes/shopping-cart.tsx"),
+  // A staff invitation's accept page: the invitee is a shop account until they accept.
+  route("staff-invitation", "routes/staff-invitation.tsx"),
   route("error", "routes/error.tsx", { id: "locale-error" }),
   route("*", "routes/not-found.tsx"),
 ];

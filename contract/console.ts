@@ -117,6 +117,10 @@ export const AUDIT_ACTIONS = [
   "staff.contact",
   "staff.remove",
   "staff.alerts",
+  "staff.invite",
+  "staff.invite_resend",
+  "staff.invite_revoke",
+  "staff.invite_accept",
   "product.duplicate",
   "product.bulk_edit",
   "note.add",
@@ -137,6 +141,7 @@ export const AUDIT_ENTITIES = [
   "promo_code",
   "media",
   "staff",
+  "staff_invitation",
   "customer",
   "settings",
   "report",
@@ -240,5 +245,6 @@ export const CONSOLE_FIELDS = [
   "barcode",
   "product_ids",
   "percent",
+  "lang",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

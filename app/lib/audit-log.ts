@@ -66,6 +66,8 @@ const FIELDS: Record<string, { kind: Kind; own?: true }> = {
   role: { kind: "role" },
   email: { kind: "text" },
   staff_email: { kind: "text", own: true },
+  name: { kind: "text", own: true },
+  expires_at: { kind: "moment", own: true },
   phone: { kind: "text", own: true },
   code: { kind: "text", own: true },
   active: { kind: "yes_no" },

@@ -4,6 +4,8 @@ import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import {
+  invitationLink,
+  latestCode,
   newStaffAccounts,
   openConsole,
   registerAccount,
@@ -15,8 +17,9 @@ import { builtWorker } from "../support/http.ts";
 
 /**
  * The operator console's door and its owner pages in Chromium, in both languages: staff sign in
- * with their account plus an emailed code; a shopper finds no console; an owner manages the staff
- * and reads the audit log; support's console shows only what support may use.
+ * with their account plus an emailed code; a shopper finds no console; an owner invites a staff
+ * member, who accepts from the emailed link and lands in the console; the owner reads the audit
+ * log; support's console shows only what support may use.
  */
 const base = builtWorker().url;
 let browser: Browser;
@@ -43,10 +46,15 @@ const TEXT = {
     staff: "Staff",
     audit: "Audit log",
     orders: "Orders",
-    added: "Added to the staff.",
+    invited: "Invitation sent to",
+    invitedAs: "You are invited to work in the shop's console as a manager.",
+    accept: "Accept and join the staff",
+    signIn: "Sign in",
+    used: "This invitation was already used. If it was you, open the console.",
     changeContact: "Change email or phone",
     contactSaved: "Email and phone saved.",
-    staffAdded: "Staff member added",
+    staffInvited: "Staff member invited",
+    invitationAccepted: "Staff invitation accepted",
     contactChanged: "Staff contact details changed",
     noAccess: "You don't have access to this page",
   },
@@ -55,10 +63,15 @@ const TEXT = {
     staff: "الفريق",
     audit: "سجل التدقيق",
     orders: "الطلبات",
-    added: "أُضيف إلى الفريق.",
+    invited: "أُرسلت الدعوة إلى",
+    invitedAs: "أنت مدعو للعمل في لوحة إدارة المتجر بدور مدير.",
+    accept: "قبول الدعوة والانضمام إلى الفريق",
+    signIn: "تسجيل الدخول",
+    used: "استُخدمت هذه الدعوة من قبل. إن كنت أنت من قبلها فافتح لوحة الإدارة.",
     changeContact: "تغيير البريد أو الجوال",
     contactSaved: "تم حفظ البريد والجوال.",
-    staffAdded: "إضافة عضو إلى الفريق",
+    staffInvited: "دعوة عضو إلى الفريق",
+    invitationAccepted: "قبول دعوة إلى الفريق",
     contactChanged: "تغيير بيانات التواصل لعضو في الفريق",
     noAccess: "لا تملك صلاحية الوصول إلى هذه الصفحة",
   },
@@ -84,10 +97,10 @@ for (const locale of LOCALES) {
       await context.close();
     });
 
-    it("an owner signs in with the emailed code, adds a staff member, and finds it in the audit log", async () => {
+    it("an owner invites a staff member by email; they open the emailed link, sign in, accept and land in the console; the audit log names each step", async () => {
       const owner = staff[`owner-${locale}`];
       const recruit = `recruit-${locale}-${Date.now()}@example.com`;
-      await registerAccount(base, recruit);
+      await registerAccount(base, recruit, "Noura Saleh");
       await verifyAccount(base, recruit);
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, base, locale, owner);
@@ -97,14 +110,61 @@ for (const locale of LOCALES) {
       await page.waitForURL(`${base}/${locale}/admin/staff`);
       await hydrated(page, "#f-email");
       await page.locator("#f-email").fill(recruit);
+      await page.locator("#f-name").fill("Noura Saleh");
       await page.locator("#f-role").selectOption("manager");
       await page.locator(".console-form--inline button[type=submit]").click();
       await expect
         .poll(() => page.locator("[data-sonner-toast]").allTextContents())
-        .toEqual(expect.arrayContaining([expect.stringContaining(t.added)]));
-      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain(recruit);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-${locale}.png`);
+        .toEqual(expect.arrayContaining([expect.stringContaining(t.invited)]));
+      const pending = page.locator("section[aria-labelledby=staff-invitations] tbody");
+      await expect.poll(() => pending.textContent()).toContain(recruit);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-invitation-${locale}.png`);
       expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
+
+      // The invitee, in a browser of their own: the emailed link, in the inviter's language.
+      const link = await invitationLink(base, recruit);
+      expect(link).toContain(`/${locale}/staff-invitation#invitation=`);
+      const invitee = await newPage(browser);
+      await invitee.page.goto(link);
+      const signIn = invitee.page.locator(".auth-card").getByRole("link", { name: t.signIn, exact: true });
+      await signIn.waitFor();
+      // The token leaves the address bar at once.
+      expect(invitee.page.url()).toBe(`${base}/${locale}/staff-invitation`);
+      expect(await invitee.page.locator(".auth-card__lead").textContent()).toBe(t.invitedAs);
+      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-${locale}.png`);
+      expect(await seriousViolations(invitee.page)).toEqual([]);
+      await hydrated(invitee.page, ".auth-card a[href*='/auth/login']");
+      await signIn.click();
+      await invitee.page.waitForURL((url) => url.pathname.endsWith("/auth/login"));
+      await hydrated(invitee.page, "form.auth-form");
+      await invitee.page.locator("input[name=email]").fill(recruit);
+      await invitee.page.locator("input[name=password]").fill(STAFF_PASSWORD);
+      await invitee.page.locator("form.auth-form button[type=submit]").click();
+      // Back on the invitation, signed in: one click to accept.
+      await invitee.page.waitForURL(`${base}/${locale}/staff-invitation`);
+      const accept = invitee.page.getByRole("button", { name: t.accept });
+      await accept.waitFor();
+      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-signed-in-${locale}.png`);
+      await accept.click();
+      // Into the console, whose sign-in step sends its code to the invitee's email.
+      await invitee.page.waitForURL(`${base}/${locale}/admin/sign-in`);
+      await hydrated(invitee.page, ".console-signin form");
+      await invitee.page.locator(".console-signin button[type=button]").click();
+      await invitee.page.locator("input[name=code]").fill(await latestCode(base, recruit));
+      await invitee.page.locator(".console-signin button[type=submit]").click();
+      await invitee.page.waitForURL(`${base}/${locale}/admin`);
+      await invitee.page.locator(".console-nav").waitFor();
+      // The link is single use: opened again, it says so in the page's language.
+      await invitee.page.goto(link);
+      await expect.poll(() => invitee.page.locator(".auth-card [role=alert]").textContent()).toBe(t.used);
+      expect(invitee.errors).toEqual([]);
+      await invitee.context.close();
+
+      // The owner sees the recruit on the team, and the invitation gone from the pending list.
+      await page.reload();
+      await hydrated(page, "#f-email");
+      await expect.poll(() => page.locator(".console-table").first().textContent()).toContain(recruit);
+      expect(await pending.textContent()).not.toContain(recruit);
 
       // Staff cannot move their email in the shop: the owner does it here, for the recruit.
       const moved = `moved-${recruit}`;
@@ -121,19 +181,21 @@ for (const locale of LOCALES) {
       await expect
         .poll(() => page.locator("[data-sonner-toast]").allTextContents())
         .toEqual(expect.arrayContaining([expect.stringContaining(t.contactSaved)]));
-      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain(moved);
+      await expect.poll(() => page.locator(".console-table tbody").first().textContent()).toContain(moved);
 
       await page.getByRole("link", { name: t.audit, exact: true }).click();
       await page.waitForURL(`${base}/${locale}/admin/audit`);
       // Actions are named in the console's language, not by their codes.
-      await expect.poll(() => page.locator(".console-table tbody").textContent()).toContain(t.staffAdded);
-      expect(await page.locator(".console-table tbody").textContent()).toContain(t.contactChanged);
-      expect(await page.locator(".console-table tbody").textContent()).not.toContain("staff.add");
-      expect(await page.locator(".console-table tbody").textContent()).toContain(owner);
+      const log = page.locator(".console-table tbody");
+      await expect.poll(() => log.textContent()).toContain(t.staffInvited);
+      expect(await log.textContent()).toContain(t.invitationAccepted);
+      expect(await log.textContent()).toContain(t.contactChanged);
+      expect(await log.textContent()).not.toContain("staff.invite");
+      expect(await log.textContent()).toContain(owner);
       expect(await seriousViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
       await context.close();
-    });
+    }, 120_000);
 
     it("support's console offers only support's sections, and an owner's page tells it that its role does not open it", async () => {
       const support = staff[`support-${locale}`];

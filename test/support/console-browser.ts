@@ -86,6 +86,20 @@ export async function latestCode(base: string, to: string, purpose = "staff"): P
   throw new Error(`no ${purpose} code for ${to}`);
 }
 
+/** The accept link of the newest staff invitation the development outbox holds for `to`. */
+export async function invitationLink(base: string, to: string): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(to)}`);
+    const body = (await res.json()) as { data: { purpose: string; text: string }[] };
+    const link = body.data
+      .find((m) => m.purpose === "staff-invitation")
+      ?.text.match(/https?:\/\/\S+#invitation=[\w-]+/);
+    if (link) return link[0];
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no invitation for ${to}`);
+}
+
 /** Signs in to the shop, then opens the console with the emailed code; ends on the dashboard. */
 export async function signInToConsole(page: Page, base: string, locale: "en" | "ar", email: string): Promise<void> {
   await page.goto(`${base}/${locale}/auth/login`);

@@ -18,6 +18,7 @@ import { ordersRoutes } from "./routes/orders";
 import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
+import { staffInvitationRoutes } from "./routes/staff-invitation";
 
 /**
  * The reference commerce backend (DESIGN §6): an ordinary hono app on D1 that knows nothing of
@@ -44,6 +45,7 @@ backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
 backendApp.route("/client/auth", authRoutes);
 backendApp.route("/client/addresses", addressesRoutes);
+backendApp.route("/client/staff-invitation", staffInvitationRoutes);
 backendApp.route("/cart", cartRoutes);
 backendApp.route("/promo-code", promoRoutes);
 backendApp.route("/checkout", checkoutRoutes);

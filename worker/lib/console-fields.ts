@@ -5,6 +5,7 @@ import type { Bilingual } from "./i18n";
 export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   staff_code: { en: "Code", ar: "الرمز" },
   role: { en: "Role", ar: "الدور" },
+  lang: { en: "Language of the email", ar: "لغة الرسالة" },
   slug: { en: "Slug", ar: "المعرّف في الرابط" },
   sku: { en: "SKU", ar: "رمز المنتج" },
   model: { en: "Model", ar: "الطراز" },

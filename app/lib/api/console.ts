@@ -1,4 +1,5 @@
 import type { AuditEntry, ConsoleListMeta, StaffMe, StaffMember, StaffRole } from "../../../contract/console";
+import type { StaffInvitation } from "../../../contract/staff-invitations";
 import type { Api, Envelope } from "./client";
 
 /**
@@ -46,8 +47,24 @@ export function listStaff(api: Api, params: ListParams) {
   return api.get<StaffMember[]>("/admin/staff", { query: params }) as Promise<ConsoleList<StaffMember>>;
 }
 
-export function addStaff(api: Api, email: string, role: StaffRole) {
-  return api.post<StaffMember>("/admin/staff", { email, role });
+/** GET /admin/staff/invitations: the open invitations (pending or expired), newest first. */
+export function listStaffInvitations(api: Api) {
+  return api.get<StaffInvitation[]>("/admin/staff/invitations");
+}
+
+/** POST /admin/staff/invitations: emails `email` a link to join as `role` (the email in `lang`). */
+export function inviteStaff(api: Api, invitation: { email: string; role: StaffRole; name: string; lang: "en" | "ar" }) {
+  return api.post<StaffInvitation>("/admin/staff/invitations", invitation);
+}
+
+/** POST /admin/staff/invitations/:id/resend: a new link; the old one stops working. */
+export function resendStaffInvitation(api: Api, id: number) {
+  return api.post<StaffInvitation>(`/admin/staff/invitations/${id}/resend`);
+}
+
+/** DELETE /admin/staff/invitations/:id: the invitation's link stops working. */
+export function revokeStaffInvitation(api: Api, id: number) {
+  return api.delete<null>(`/admin/staff/invitations/${id}`);
 }
 
 export function changeStaffRole(api: Api, userId: number, role: StaffRole) {

@@ -1,8 +1,9 @@
-import { useForm } from "@modular-forms/react";
+import { reset, useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/staff";
 import { STAFF_ROLES, type StaffMember, type StaffRole } from "../../../contract/console";
+import type { StaffInvitation } from "../../../contract/staff-invitations";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { DataTable, type Column } from "../../components/console/DataTable";
@@ -11,16 +12,20 @@ import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
 import {
-  addStaff,
   changeStaffContact,
   changeStaffRole,
+  inviteStaff,
   listParams,
   listStaff,
+  listStaffInvitations,
   removeStaff,
+  resendStaffInvitation,
+  revokeStaffInvitation,
   setStaffAlerts,
 } from "../../lib/api/console";
 import { browserApi, handleBrowserError } from "../../lib/api/browser";
 import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -28,14 +33,18 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 
 export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(args, async (api, me) => {
-    const list = await listStaff(api, listParams(args.url));
-    return { rows: list.data, meta: list.meta, me: me.user_id };
+    const [list, invitations] = await Promise.all([listStaff(api, listParams(args.url)), listStaffInvitations(api)]);
+    return { rows: list.data, meta: list.meta, me: me.user_id, invitations: invitations.data };
   });
 }
 
-type AddValues = { email: string; role: string };
+type InviteValues = { email: string; name: string; role: string; lang: string };
 
-/** Staff (owners): add a shop account to the staff, change roles, remove; all audited. */
+/**
+ * Staff (owners): invite someone by email (they accept from the emailed link, signed in to a
+ * verified account of that email), resend or revoke an invitation, change roles and contact
+ * details, choose email alerts, remove; all audited.
+ */
 export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
@@ -49,19 +58,28 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const [editing, setEditing] = useState<StaffMember | null>(null);
   const [newEmail, setNewEmail] = useState("");
   const [newPhone, setNewPhone] = useState("");
-  const [form, { Form, Field }] = useForm<AddValues>({
-    ...FORM_OPTIONS,
-    initialValues: { email: "", role: "support" },
-  });
+  const [revoking, setRevoking] = useState<StaffInvitation | null>(null);
+  const f = consoleFormat(locale);
+  const blank = { email: "", name: "", role: "support", lang: locale };
+  const [form, { Form, Field }] = useForm<InviteValues>({ ...FORM_OPTIONS, initialValues: blank });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
 
-  const add = async (values: AddValues) => {
+  const invite = async (values: InviteValues) => {
+    const email = values.email.trim();
     const done = await run(
       t("console.saving"),
-      () => addStaff(browserApi(locale), values.email.trim(), values.role as StaffRole),
-      () => t("console.staff.added"),
+      () =>
+        inviteStaff(browserApi(locale), {
+          email,
+          name: values.name.trim(),
+          role: values.role as StaffRole,
+          lang: values.lang === "ar" ? "ar" : "en",
+        }),
+      () => t("console.staffInvitations.sent", { email }),
     );
-    if (done) await revalidator.revalidate();
+    if (!done) return;
+    reset(form, { initialValues: blank });
+    await revalidator.revalidate();
   };
 
   const mutate = async (action: () => Promise<unknown>, success: string) => {
@@ -194,6 +212,61 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
     },
   ];
 
+  const invitationColumns: Column<StaffInvitation>[] = [
+    {
+      label: t("console.staffInvitations.email"),
+      cell: (r) => (
+        <span className="console-staff__email">
+          <bdi dir="ltr">{r.email}</bdi>
+          {r.name ? (
+            <span className="console-hint">
+              <bdi>{r.name}</bdi>
+            </span>
+          ) : null}
+        </span>
+      ),
+    },
+    { label: t("console.staffInvitations.role"), cell: (r) => t(`console.roles.${r.role}`) },
+    {
+      label: t("console.staffInvitations.expires"),
+      cell: (r) =>
+        r.status === "expired" ? (
+          <span className="console-badge console-badge--warn">{t("console.staffInvitations.expired")}</span>
+        ) : (
+          f.moment(r.expires_at)
+        ),
+    },
+    {
+      label: t("console.staffInvitations.invitedBy"),
+      cell: (r) => (r.invited_by ? <bdi dir="ltr">{r.invited_by}</bdi> : null),
+    },
+    {
+      label: t("console.table.actions"),
+      cell: (r) => (
+        <span className="console-staff__actions">
+          <button
+            type="button"
+            className="button"
+            aria-label={t("console.staffInvitations.resendOf", { email: r.email })}
+            onClick={() =>
+              void mutate(() => resendStaffInvitation(browserApi(locale), r.id), t("console.staffInvitations.resent"))
+            }
+          >
+            {t("console.staffInvitations.resend")}
+          </button>
+          <button
+            type="button"
+            className="button button--danger"
+            aria-label={t("console.staffInvitations.revokeOf", { email: r.email })}
+            onClick={() => setRevoking(r)}
+          >
+            {t("console.staffInvitations.revoke")}
+          </button>
+        </span>
+      ),
+    },
+  ];
+
   return (
     <>
       <h1>{t("console.nav.staff")}</h1>
@@ -205,16 +278,27 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         rowKey={(r) => r.user_id}
         empty={t("console.table.empty")}
       />
-      <section className="console-panel" aria-labelledby="staff-add">
-        <h2 id="staff-add">{t("console.staff.add")}</h2>
-        <p className="console-hint">{t("console.staff.addHint")}</p>
-        <Form className="form console-form--inline" onSubmit={add} shouldFocus={false} aria-labelledby="staff-add">
+      <p className="console-hint">{t("console.staff.addHint")}</p>
+      <section className="console-panel" aria-labelledby="staff-invite">
+        <h2 id="staff-invite">{t("console.staffInvitations.title")}</h2>
+        <p className="console-hint">{t("console.staffInvitations.hint")}</p>
+        <Form
+          className="form console-form--inline"
+          onSubmit={invite}
+          shouldFocus={false}
+          aria-labelledby="staff-invite"
+        >
           <FormErrors
             form={form}
             messages={rules.messages}
             serverErrors={serverErrors}
             serverMessage={serverMessage}
-            labels={{ email: t("console.fields.email"), role: t("console.fields.role") }}
+            labels={{
+              email: t("console.fields.email"),
+              name: t("console.staffInvitations.name"),
+              role: t("console.fields.role"),
+              lang: t("console.staffInvitations.lang"),
+            }}
           />
           <Field name="email" validate={[rules.required(t("console.fields.email")), rules.email()]}>
             {(field, props) => (
@@ -227,6 +311,17 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
                 dir="ltr"
                 autoComplete="off"
                 required
+              />
+            )}
+          </Field>
+          <Field name="name">
+            {(field, props) => (
+              <TextField
+                form={form}
+                field={field}
+                props={props}
+                label={t("console.staffInvitations.name")}
+                autoComplete="off"
               />
             )}
           </Field>
@@ -244,8 +339,32 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
               </div>
             )}
           </Field>
-          <SubmitButton>{t("console.staff.addButton")}</SubmitButton>
+          <Field name="lang">
+            {(field, props) => (
+              <div className="field">
+                <label htmlFor="f-lang">{t("console.staffInvitations.lang")}</label>
+                <select {...props} id="f-lang" value={field.value.value ?? locale}>
+                  {(["en", "ar"] as const).map((lang) => (
+                    <option key={lang} value={lang}>
+                      {t(`console.staffInvitations.langs.${lang}`)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+          </Field>
+          <SubmitButton>{t("console.staffInvitations.send")}</SubmitButton>
         </Form>
+      </section>
+      <section className="console-panel" aria-labelledby="staff-invitations">
+        <h2 id="staff-invitations">{t("console.staffInvitations.pending")}</h2>
+        <DataTable
+          caption={t("console.staffInvitations.caption")}
+          columns={invitationColumns}
+          rows={loaderData.invitations}
+          rowKey={(r) => r.id}
+          empty={t("console.staffInvitations.none")}
+        />
       </section>
       <ConfirmDialog
         open={removing !== null}
@@ -259,6 +378,23 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         }}
       >
         <p>{t("console.staff.removeBody")}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={t("console.staffInvitations.revokeTitle", { email: revoking?.email ?? "" })}
+        confirmLabel={t("console.staffInvitations.revoke")}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => {
+          const invitation = revoking;
+          setRevoking(null);
+          if (invitation)
+            void mutate(
+              () => revokeStaffInvitation(browserApi(locale), invitation.id),
+              t("console.staffInvitations.revoked"),
+            );
+        }}
+      >
+        <p>{t("console.staffInvitations.revokeBody")}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={roleChange !== null}

@@ -4,6 +4,7 @@ import type { Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
 import { say, type Bilingual } from "../../lib/i18n";
 import { issueToken, randomToken, sha256Hex } from "../identity";
+import type { RenderedMessage } from "./mail";
 import {
   maskRecipient,
   messengerFor,
@@ -203,6 +204,7 @@ function refusePassword(lang: Lang, password: string, field = "password"): void 
  * can resend). A remote provider is called after the answer, since its latency would otherwise
  * tell a known account (a code is sent) from an unknown one (nothing is sent); the local outbox
  * is a D1 insert and runs inline, so a journey can read the code as soon as the call returns.
+ * `content`: a message its sender wrote (an invitation); codes and notices are rendered from `purpose`.
  */
 export async function deliver(
   env: AccountsEnv,
@@ -211,6 +213,7 @@ export async function deliver(
   purpose: MessagePurpose,
   code: string,
   lang: Lang,
+  content?: RenderedMessage,
 ): Promise<void> {
   const log = (error: unknown) =>
     console.error(
@@ -228,7 +231,7 @@ export async function deliver(
   } catch (error) {
     return log(error);
   }
-  const task = messenger.send({ to, channel, purpose, code, lang }).catch(log);
+  const task = messenger.send({ to, channel, purpose, code, lang, content }).catch(log);
   if (env.defer && !(messenger instanceof OutboxMessenger)) env.defer(task);
   else await task;
 }

@@ -66,6 +66,11 @@ const NAMES: Record<string, (lang: Lang) => { sql: string; page: AuditRecord["pa
     page: "promo_code",
   }),
   staff: () => ({ sql: "SELECT CAST(id AS TEXT) AS k, email AS name, NULL AS ref FROM users", page: "staff" }),
+  // Open invitations are listed on the staff page, under the team.
+  staff_invitation: () => ({
+    sql: "SELECT CAST(id AS TEXT) AS k, email AS name, NULL AS ref FROM staff_invitations",
+    page: "staff",
+  }),
   // A return is named and opened by its order: its own id means nothing to staff.
   return: () => ({
     sql: "SELECT r.id AS k, o.number AS name, o.number AS ref FROM returns r JOIN orders o ON o.id = r.order_id",

@@ -150,3 +150,42 @@ export function renderStaffAlert(
     ),
   };
 }
+
+/**
+ * An invitation to the staff (services/staff-invitations.ts): who invites, for which role, the
+ * address the invitee must sign in with, and the link to accept, valid until `until`. Email only.
+ */
+export function renderStaffInvitation(
+  lang: Lang,
+  params: {
+    name: string;
+    inviter: string;
+    role: "owner" | "manager" | "support";
+    email: string;
+    url: string;
+    until: string;
+  },
+  signature = MAIL[lang].signature,
+): RenderedMessage {
+  const mail = MAIL[lang];
+  const invitation = mail.staffInvitation;
+  const values = { ...params, role: invitation.roles[params.role], store: signature };
+  const name = greetingName(params.name);
+  const lines: [string, Record<string, string>][] = [
+    name ? [mail.greeting, { name }] : [mail.greetingNoName, {}],
+    [invitation.text, values],
+    [invitation.accept, values],
+    [invitation.expiry, values],
+  ];
+  const subject = fill(invitation.subject, values);
+  return {
+    subject,
+    text: [...lines.map(([line, v]) => fill(line, v)), signature].join("\n\n"),
+    html: emailHtml(
+      lang,
+      subject,
+      lines.map(([line, v]) => fillHtml(line, v)),
+      signature,
+    ),
+  };
+}

@@ -20,10 +20,11 @@ export type Channel = "email" | "sms";
 /**
  * Codes and account notices: `account-exists` goes to the owner when someone registers with
  * their email or phone; `email-changed` goes to the current address when the email or phone is
- * changed. `order.<kind>`: an order message (services/notifications.ts), rendered by its caller.
+ * changed. `order.<kind>`: an order message (services/notifications.ts), rendered by its caller;
+ * `staff-invitation` likewise (services/staff-invitations.ts).
  */
 export type CodePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff";
-export type MessagePurpose = CodePurpose | `order.${OrderMessageKind | StaffAlertKind}`;
+export type MessagePurpose = CodePurpose | `order.${OrderMessageKind | StaffAlertKind}` | "staff-invitation";
 
 export interface OutgoingMessage {
   to: string;
@@ -51,8 +52,8 @@ const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
 /** The message's subject, text and HTML, in its language (templates: the locale files' `mail`). */
 export function renderMessage(message: OutgoingMessage): RenderedMessage {
   if (message.content) return message.content;
-  if (message.purpose.startsWith("order."))
-    throw new Error(`An order message (${message.purpose}) is rendered by its sender.`);
+  if (message.purpose.startsWith("order.") || message.purpose === "staff-invitation")
+    throw new Error(`This message (${message.purpose}) is rendered by its sender.`);
   return renderCodeMessage(message.lang, CODE_TEMPLATES[message.purpose as CodePurpose], message.code);
 }
 

@@ -260,24 +260,27 @@ export function auditStatement(
   entityId: string | number | null,
   before: unknown,
   after: unknown,
-  opts: { onlyIfChanged?: boolean } = {},
+  opts: { onlyIfChanged?: boolean; entityOfLastInsert?: boolean } = {},
 ): D1PreparedStatement {
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
   // onlyIfChanged: written only when the statement just before it in the batch changed a row
-  // (a conditional update that found nothing to do leaves no line).
+  // (a conditional update that found nothing to do leaves no line). entityOfLastInsert: the
+  // record is the row the batch just inserted, whose id is known only there.
   return db
     .prepare(
       `INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json)
-       SELECT ?, ?, ?, ?, ?, ?, ? WHERE ${opts.onlyIfChanged ? "changes() > 0" : "1"}`,
+       SELECT ?, ?, ?, ?, ${opts.entityOfLastInsert ? "CAST(last_insert_rowid() AS TEXT)" : "?"}, ?, ? WHERE ${opts.onlyIfChanged ? "changes() > 0" : "1"}`,
     )
     .bind(
-      staff.user_id,
-      staff.email,
-      action,
-      entity,
-      entityId === null ? null : String(entityId),
-      json(before),
-      json(after),
+      ...[
+        staff.user_id,
+        staff.email,
+        action,
+        entity,
+        ...(opts.entityOfLastInsert ? [] : [entityId === null ? null : String(entityId)]),
+        json(before),
+        json(after),
+      ],
     );
 }
 

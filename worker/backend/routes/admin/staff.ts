@@ -10,11 +10,15 @@ import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
 import { E164, EMAIL, normalizePhone } from "../../../../contract/inputs";
 import { deliver } from "../../services/accounts";
 import { accountsEnv } from "../auth";
+import { staffInvitationRoutes } from "./staff-invitations";
 
 /** /admin/staff (owners): who works the console, and in which role. Every change is audited. */
 export const staffRoutes = new Hono<BackendEnv>();
 
 staffRoutes.use(staffOnly("owner"));
+
+// Invitations by email (the way to add someone new): under the guard above.
+staffRoutes.route("/invitations", staffInvitationRoutes);
 
 const SORTS = { created_at: "s.created_at", email: "u.email", role: "s.role", name: "u.name" } as const;
 
@@ -60,7 +64,11 @@ const emailSchema = (m: Parameters<Parameters<typeof validate>[1]>[0]) =>
 
 const roleSchema = (m: Parameters<Parameters<typeof validate>[1]>[0]) => v.picklist(STAFF_ROLES, m.invalid("role"));
 
-/** POST /admin/staff {email, role}: makes an existing shop account staff. */
+/**
+ * POST /admin/staff {email, role}: makes an existing shop account with a verified email staff at
+ * once. The console invites instead (routes/admin/staff-invitations.ts), which asks the person's
+ * consent; this stays for scripts and for an owner who already knows the account.
+ */
 staffRoutes.post(
   "/",
   validate("json", (m) =>
