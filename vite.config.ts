@@ -4,9 +4,12 @@ import { readFileSync } from "node:fs";
 import { defineConfig } from "vite";
 import { localeParts } from "./scripts/lib/locale-parts.ts";
 
+const BUDGETS = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8")) as {
+  framework: { packages: string[] };
+  compileHint: { minBytes: number };
+};
 /** The packages budgets.json counts as the framework (one chunk, outside the app's own budget). */
-const FRAMEWORK_PACKAGES: string[] = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.url), "utf8"))
-  .framework.packages;
+const FRAMEWORK_PACKAGES = BUDGETS.framework.packages;
 /** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge, contract/locale and contract/shop-clock, which the shell's modules import, join them). */
 const SHELL_MODULES = [
   "lib/(i18n|locales|use-locale|money|cart|nonce|link|shop-not-found)",
@@ -45,8 +48,12 @@ export default defineConfig({
             // V8's explicit compile hint: compile every function of the file eagerly, on the
             // streaming thread, instead of each on the main thread the first time it runs. The
             // shop's chunks are what a page runs as it loads (the framework's most of all;
-            // docs/PERFORMANCE.md, "Compile hints"). After minification, so it stays.
-            postBanner: "//# allFunctionsCalledOnLoad",
+            // docs/PERFORMANCE.md, "Compile hints"). After minification, so it stays. Not on a
+            // chunk too small to be worth its bytes (budgets.json, compileHint).
+            postBanner: (chunk) =>
+              Object.values(chunk.modules).reduce((sum, m) => sum + m.renderedLength, 0) >= BUDGETS.compileHint.minBytes
+                ? "//# allFunctionsCalledOnLoad"
+                : "",
             codeSplitting: {
               groups: [
                 {

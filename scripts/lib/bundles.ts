@@ -15,6 +15,8 @@ export interface Budgets {
   console?: { routePrefixes: string[]; appJsKB: number; cssKB: number; why: string };
   homeCriticalKB: number;
   gzipLevel: number;
+  /** V8's compile hint goes on chunks of at least this much code (its modules as rendered, before minification) (vite.config.ts). */
+  compileHint: { minBytes: number; why: string };
 }
 
 /** The budget that applies to one route (by React Router route id), and why if it is an exception. */
