@@ -989,35 +989,28 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       </ConfirmDialog>
 
       {/* Each step of fulfilment is one way: it is confirmed first, like a cancel or a refund. */}
-      <ConfirmDialog
-        open={dialog === "process"}
-        title={t("console.orderSteps.processTitle", { number: order.number })}
-        confirmLabel={t("console.orders.actions.process")}
-        cancelLabel={t("console.orderSteps.notNow")}
-        danger={false}
-        onCancel={() => setDialog(null)}
-        onConfirm={() => {
-          setDialog(null);
-          void mutate(() => processOrder(browserApi(locale), order.number), t("console.orders.processed"));
-        }}
-      >
-        <p>{t("console.orderSteps.processBody")}</p>
-      </ConfirmDialog>
-
-      <ConfirmDialog
-        open={dialog === "deliver"}
-        title={t("console.orderSteps.deliverTitle", { number: order.number })}
-        confirmLabel={t("console.orders.actions.deliver")}
-        cancelLabel={t("console.orderSteps.notNow")}
-        danger={false}
-        onCancel={() => setDialog(null)}
-        onConfirm={() => {
-          setDialog(null);
-          void mutate(() => deliverOrder(browserApi(locale), order.number), t("console.orders.delivered"));
-        }}
-      >
-        <p>{t("console.orderSteps.deliverBody")}</p>
-      </ConfirmDialog>
+      {(
+        [
+          ["process", processOrder, "processed"],
+          ["deliver", deliverOrder, "delivered"],
+        ] as const
+      ).map(([step, run, done]) => (
+        <ConfirmDialog
+          key={step}
+          open={dialog === step}
+          title={t(`console.orderSteps.${step}Title`, { number: order.number })}
+          confirmLabel={t(`console.orders.actions.${step}`)}
+          cancelLabel={t("console.orderSteps.notNow")}
+          danger={false}
+          onCancel={() => setDialog(null)}
+          onConfirm={() => {
+            setDialog(null);
+            void mutate(() => run(browserApi(locale), order.number), t(`console.orders.${done}`));
+          }}
+        >
+          <p>{t(`console.orderSteps.${step}Body`)}</p>
+        </ConfirmDialog>
+      ))}
 
       <ConfirmDialog
         open={dialog === "cancel"}

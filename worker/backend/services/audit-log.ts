@@ -39,28 +39,21 @@ function written(before: unknown, after: unknown, ...fields: string[]): string |
   return null;
 }
 
+/** A record named by a column of its own table, in the reader's language (`name_ar`, `title_en`…). */
+function named(table: string, column: string, page: AuditRecord["page"]) {
+  return (lang: Lang) => ({
+    sql: `SELECT CAST(id AS TEXT) AS k, ${column}_${lang} AS name, NULL AS ref FROM ${table}`,
+    page,
+  });
+}
+
 /** Where each kind of record is named now, by the ids of one page of lines (one query per kind). */
 const NAMES: Record<string, (lang: Lang) => { sql: string; page: AuditRecord["page"] }> = {
-  product: (lang) => ({
-    sql: `SELECT CAST(id AS TEXT) AS k, name_${lang} AS name, NULL AS ref FROM products`,
-    page: "product",
-  }),
-  category: (lang) => ({
-    sql: `SELECT CAST(id AS TEXT) AS k, name_${lang} AS name, NULL AS ref FROM categories`,
-    page: "category",
-  }),
-  brand: (lang) => ({
-    sql: `SELECT CAST(id AS TEXT) AS k, name_${lang} AS name, NULL AS ref FROM brands`,
-    page: "brand",
-  }),
-  service: (lang) => ({
-    sql: `SELECT CAST(id AS TEXT) AS k, name_${lang} AS name, NULL AS ref FROM services`,
-    page: "service",
-  }),
-  page: (lang) => ({
-    sql: `SELECT CAST(id AS TEXT) AS k, title_${lang} AS name, NULL AS ref FROM pages`,
-    page: "page",
-  }),
+  product: named("products", "name", "product"),
+  category: named("categories", "name", "category"),
+  brand: named("brands", "name", "brand"),
+  service: named("services", "name", "service"),
+  page: named("pages", "title", "page"),
   promo_code: () => ({
     sql: "SELECT CAST(id AS TEXT) AS k, code AS name, NULL AS ref FROM promo_codes",
     page: "promo_code",
