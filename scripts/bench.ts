@@ -7,7 +7,8 @@
 // URLs. Latency p50 and p95 from every request's own time; the workerd process's CPU per request;
 // the Worker's own CPU per request, from its isolate's CPU profile over a pass of its own.
 // Then the search case (scripts/lib/search-bench.ts) on the largest catalogue. Writes the tables
-// into docs/PERFORMANCE.md (sections "bench", "search-bench"; `--no-report` leaves it alone).
+// into docs/PERFORMANCE.md (sections "bench", "search-bench") and the per-route bundle table into
+// docs/bundles.md; `--no-report` leaves both alone.
 //
 // Flags: `--products N` (only a shop of N synthetic products; 0 is the demo seed alone), `--runs N`
 // (repeat, report the median and the range; with `--search-only`, repeat the search case on one
@@ -26,7 +27,7 @@ import { join } from "node:path";
 import { seedSynthetic } from "./seed.ts";
 import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
 import { langOf, percentile, reportSearchBench, searchBench, WORDS } from "./lib/search-bench.ts";
-import { machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
+import { BUNDLES_DOC, machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
 import { SourceLocator } from "./lib/cpu-profile.ts";
 import { Inspector, SAMPLING_INTERVAL_US, workerCpuMs } from "./lib/inspector.ts";
 import { cpuTimeMs, findWorkerd, workerPids } from "./lib/worker-procs.ts";
@@ -571,8 +572,9 @@ async function mainBench(): Promise<void> {
   replaceSection(
     "bundles",
     `Measured from \`${buildDir}/client\` (gzip level ${budgets.gzipLevel}, KB = 1024 bytes):\n\n${bundleTable(measureRoutes(buildDir, budgets), budgets)}`,
+    BUNDLES_DOC,
   );
-  console.log("Written to docs/PERFORMANCE.md.");
+  console.log("Written to docs/PERFORMANCE.md and docs/bundles.md.");
 }
 
 const loadText = () => (process.platform === "linux" ? readLoad() : [0, 0, 0]).map((l) => l.toFixed(2)).join(" ");

@@ -1,6 +1,6 @@
 // What each route loads first, read from the build's manifests, and how big it is gzipped.
 // Used by the bundle budget test (test/http/bundle-budget.test.ts) and by `npm run bench`,
-// which prints the same table into docs/PERFORMANCE.md.
+// which prints the same table into docs/bundles.md.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";

@@ -1,10 +1,13 @@
-// Writing measured figures into docs/PERFORMANCE.md between markers, so re-runs replace them.
+// Writing measured figures into docs/PERFORMANCE.md (or docs/bundles.md) between markers, so re-runs
+// replace them.
 import { cpus, loadavg, setPriority, totalmem } from "node:os";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./worker.ts";
 
 export const PERFORMANCE_DOC = join(root, "docs", "PERFORMANCE.md");
+/** The per-route bundle table, long and generated: a file of its own, so PERFORMANCE.md stays short. */
+export const BUNDLES_DOC = join(root, "docs", "bundles.md");
 
 /** Replaces the text between `<!-- name:start -->` and `<!-- name:end -->` (appends the section if missing). */
 export function replaceSection(name: string, body: string, file = PERFORMANCE_DOC): void {
