@@ -22,6 +22,6 @@ ensureLocale(locale).then(() => {
       </StrictMode>,
     );
   });
-  // The hourly build poll (spec §4) and the field-data start-up (issue 23): client/after-hydration.ts.
+  // The hourly build poll (spec §4) and the field-data start-up: client/after-hydration.ts.
   void import("./client/after-hydration");
 });

@@ -46,7 +46,7 @@ const shopPages = [
 ];
 
 /**
- * The operator console (issue 20): its own layout under /:locale/admin, outside the shop's. A
+ * The operator console: its own layout under /:locale/admin, outside the shop's. A
  * static segment outranks the shop's `:locale/*`, so these never reach the shop's 404 route.
  */
 const consolePages = [

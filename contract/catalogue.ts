@@ -74,7 +74,7 @@ export interface ListMeta {
 }
 
 /**
- * Facet counts of a product list (issue 19). Each facet counts with every filter but its own, so
+ * Facet counts of a product list. Each facet counts with every filter but its own, so
  * a count is what choosing that value would show: a category counts its subcategories' products.
  */
 export interface ProductFacets {

@@ -1,4 +1,4 @@
-// The console's products (issue 20): their limits and the shapes the product list, the form, the
+// The console's products: their limits and the shapes the product list, the form, the
 // image upload and the CSV import answer. No dependencies (like limits.ts), so a page can show a
 // limit without loading valibot; the schema is in console-catalogue.ts.
 

@@ -1,4 +1,4 @@
-// The one valibot schema a product goes through whichever way it arrives (issue 20): the console's
+// The one valibot schema a product goes through whichever way it arrives: the console's
 // form, the JSON API, or a row of an imported CSV file. Imports only valibot and sibling contract
 // files; the limits and shapes it speaks of are in console-catalogue-shapes.ts.
 

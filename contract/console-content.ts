@@ -2,7 +2,7 @@ import * as v from "valibot";
 import type { InputMessages } from "./inputs";
 
 /**
- * Categories, brands, services, content pages and inventory in the operator console (issue 20):
+ * Categories, brands, services, content pages and inventory in the operator console:
  * what the lists and forms show, and the schemas both the forms and the /admin routes check.
  * Text is stored in both languages side by side (_en, _ar); money is integer halalas.
  */

@@ -1,5 +1,5 @@
 /**
- * Customers in the operator console (issue 20): shop accounts with their orders and addresses.
+ * Customers in the operator console: shop accounts with their orders and addresses.
  * Support sees contact data masked; the backend decides (services/staff.ts `seesContactData`),
  * and `masked` says which form a record came in, so a page never guesses.
  */

@@ -1,6 +1,6 @@
 import type { DashboardLatePayment } from "./console-orders";
 /**
- * The console's dashboard (issue 20): GET /admin/dashboard. Days and weeks are the shop's, in
+ * The console's dashboard: GET /admin/dashboard. Days and weeks are the shop's, in
  * Asia/Riyadh (UTC+3, no daylight saving); a week starts on Sunday, as the Saudi working week does.
  * Orders count once they are paid or later (paid, processing, shipped, delivered).
  */

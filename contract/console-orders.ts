@@ -1,5 +1,5 @@
 /**
- * Orders in the operator console (issue 20): the list and its filters, an order with its payments,
+ * Orders in the operator console: the list and its filters, an order with its payments,
  * refunds and timeline, the transitions staff may run, and their inputs. Imported by the console's
  * order pages and by the backend's /admin/orders routes.
  */
@@ -88,7 +88,7 @@ export interface OrderEvent {
   created_at: string;
 }
 
-/** One message the order owed its shopper (issue 21), as the queue left it. */
+/** One message the order owed its shopper, as the queue left it. */
 export interface ConsoleOrderMessage {
   id: number;
   /** placed, paid, shipped, delivered, cancelled, refunded, return_received */

@@ -3,7 +3,7 @@ import type { InputMessages } from "./inputs";
 import { LIMITS } from "./limits";
 
 /**
- * Promo codes in the operator console (issue 20): what the list and the form show, and the one
+ * Promo codes in the operator console: what the list and the form show, and the one
  * schema both the form and POST/PUT /admin/promo-codes check. Money is integer halalas; times are
  * ISO-8601 UTC (the form converts the shop's local time, Asia/Riyadh, before sending).
  */

@@ -1,5 +1,5 @@
 /**
- * The operator console's contract (issue 20): roles, the signed-in staff member, and the shape of
+ * The operator console's contract: roles, the signed-in staff member, and the shape of
  * every console list (sorted and paged on the server). Imported by the storefront's console pages
  * and by the backend's /admin routes.
  */

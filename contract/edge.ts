@@ -26,7 +26,7 @@ export interface ShopContext {
   /** The locale from the i18n_redirected cookie or Accept-Language, for unprefixed paths. */
   preferredLocale: Locale;
   environment: string;
-  /** Share of visits (0 to 1) whose Core Web Vitals the storefront reports (RUM_SAMPLE_RATE, issue 23). */
+  /** Share of visits (0 to 1) whose Core Web Vitals the storefront reports (RUM_SAMPLE_RATE). */
   rumSampleRate: number;
   /** Sends a request to the commerce backend: in-process by default, over HTTP when BACKEND_URL is set. */
   backend: (path: string, init: RequestInit) => Promise<Response>;

@@ -1,4 +1,4 @@
-// What a shopper may send, as one valibot schema per input with its limits (issue 18, item 2).
+// What a shopper may send, as one valibot schema per input with its limits.
 // The storefront's forms, the reference backend's routes and the own server all build their
 // checks from these, so a value one of them accepts the others accept too.
 //

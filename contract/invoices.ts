@@ -1,4 +1,4 @@
-// Tax documents as the backend answers them (issue 21): the simplified tax invoice of a paid order
+// Tax documents as the backend answers them: the simplified tax invoice of a paid order
 // and the credit note of a refund, with ZATCA's phase-1 QR payload.
 // Part of the contract between the storefront and the backend: both sides import it.
 

@@ -1,5 +1,5 @@
 /**
- * Returns and the shopper's self-service on an order (issue 21): the return a shopper requests per
+ * Returns and the shopper's self-service on an order: the return a shopper requests per
  * line with a reason, its states as staff decide, receive and refund it, and the inputs of
  * POST /orders/{number}/returns and of the console's return actions. Imported by the order page,
  * the console's order page and the backend's routes. Part of the contract: imports only valibot.

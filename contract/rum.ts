@@ -1,4 +1,4 @@
-// Field data (issue 23): the Core Web Vitals of real visits, as the storefront's beacon sends them
+// Field data: the Core Web Vitals of real visits, as the storefront's beacon sends them
 // to the own server's POST /api/rum, and as the console reads them back from
 // GET /backend/admin/rum. No personal data: a page *type*, never a URL, a slug or an id.
 import type { Locale } from "./locale.ts";

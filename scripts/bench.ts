@@ -54,7 +54,7 @@ const primaryLatency = Math.round(numberArg("--primary-latency", 0));
 const sizes = flag("--products") ? [Math.round(numberArg("--products", 0))] : primaryLatency > 0 ? [0] : [0, 100_000];
 const report = !flag("--no-report");
 
-/** The acceptance targets (issue 23) at 100,000 products. */
+/** The acceptance targets at 100,000 products. */
 const P95_TARGET_MS = 50;
 const CPU_TARGET_MS = 10;
 /** How many distinct URLs a cold row requests. */

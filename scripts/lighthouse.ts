@@ -17,7 +17,7 @@ import { baseEnv, buildDir, prepareDatabase, root, startProductionWorker, type R
 
 const CHROMIUM = "/usr/bin/chromium";
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-/** Acceptance targets (issue 8). */
+/** Acceptance targets. */
 const TARGET = { performance: 95, tbtMs: 100, cls: 0 };
 
 const args = process.argv.slice(2);

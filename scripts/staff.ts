@@ -1,4 +1,4 @@
-// Staff of the operator console (issue 20), from the command line:
+// Staff of the operator console, from the command line:
 //
 //   npm run staff -- add <email> <owner|manager|support> [<email> <role> ...] [--remote] [--persist-to <dir>]
 //   npm run staff -- remove <email> [--remote]

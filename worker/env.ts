@@ -12,7 +12,7 @@ export interface Env {
   CONTACT_LIMITER: RateLimit;
   /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
   SHOP_LIMITER: RateLimit;
-  /** Field data per network (POST /api/rum, issue 23); optional: without it beacons are not limited. */
+  /** Field data per network (POST /api/rum); optional: without it beacons are not limited. */
   RUM_LIMITER?: RateLimit;
   /** Workers Analytics Engine dataset souq_rum: every field-data point, for ad-hoc queries in production. */
   RUM?: AnalyticsEngineDataset;
@@ -22,13 +22,13 @@ export interface Env {
   BACKEND_URL: string;
   PUBLIC_ORIGIN: string;
   /**
-   * The latency model (issue 23): milliseconds every statement the D1 primary serves waits first
+   * The latency model: milliseconds every statement the D1 primary serves waits first
    * (writes; reads on the primary); replica reads do not. Empty (the default): off.
    */
   PRIMARY_LATENCY_MS?: string;
   /** Spec §7's separate lookup base URL for the browser's lookup GETs (absolute http(s)); empty: the backend's. */
   LOOKUP_URL?: string;
-  /** Share of visits whose Core Web Vitals the storefront reports, 0 to 1 (default 0.1; issue 23). */
+  /** Share of visits whose Core Web Vitals the storefront reports, 0 to 1 (default 0.1). */
   RUM_SAMPLE_RATE?: string;
   /** Secret: HMAC pepper mixed into password hashes. A development default is used when unset outside production. */
   AUTH_PEPPER?: string;

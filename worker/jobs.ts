@@ -11,7 +11,7 @@ import { releaseExpiredReservations } from "./backend/services/orders";
 import { pruneBuckets } from "./lib/rum-store";
 
 /**
- * The worker's work outside requests (issue 21): the queue consumers of order messages and the
+ * The worker's work outside requests: the queue consumers of order messages and the
  * every-minute cron. Exported by worker/index.ts beside `fetch` (and by the test worker).
  */
 

@@ -33,8 +33,8 @@ import { IsolateMemory } from "./lib/isolate-memory";
  *   with `Cache-Control: no-cache` (a hard reload; the bench's render rows) renders afresh and
  *   refreshes the entry.
  *
- * Freshness (DESIGN §10: what a shopper acts on is at most a few seconds old; issue 23, "caches
- * that purge"). A kept page is never served under another catalogue version than the one it was
+ * Freshness (DESIGN §10: what a shopper acts on is at most a few seconds old: caches
+ * that purge). A kept page is never served under another catalogue version than the one it was
  * rendered under. The version (contract/freshness.ts) moves with every change a shopper could see
  * on any page: console edits (names, prices, images, categories, pages...), seeds, and a product
  * going out of stock or coming back (services/availability.ts). This isolate asks the backend for

@@ -1,5 +1,5 @@
 import { updatePoll } from "./update-poll";
-// Field data (issue 23): importing the start-up module starts it; it waits for an idle period.
+// Field data: importing the start-up module starts it; it waits for an idle period.
 import "./rum-start";
 
 /**

@@ -1,7 +1,7 @@
 import type { RumPageType } from "../../contract/rum.ts";
 
 /**
- * The page types field data is reported under (issue 23): a small set, so a figure never names a
+ * The page types field data is reported under: a small set, so a figure never names a
  * product, a category or a visitor. Every storefront route has one (test/e2e/rum.e2e.ts walks the
  * built route table); the operator console's routes have none and report nothing.
  */

@@ -3,7 +3,7 @@ import { whenIdle } from "./idle";
 import { pageTypeOf } from "./rum-page";
 
 /**
- * Field data (issue 23), the part every visit loads: after hydration (client entry), once the page
+ * Field data, the part every visit loads: after hydration (client entry), once the page
  * is idle, it decides whether this visit is in the sample (the root loader's rumSampleRate,
  * RUM_SAMPLE_RATE) and only then loads web-vitals and the beacon (client/rum.ts). Nothing of it
  * is in the first load; a visit outside the sample loads nothing more.

@@ -10,7 +10,7 @@ import {
 } from "../../contract/rum";
 
 /**
- * Field data (issue 23), loaded only for a sampled visit (client/rum-start.ts): web-vitals reads
+ * Field data, loaded only for a sampled visit (client/rum-start.ts): web-vitals reads
  * LCP, INP, CLS, TTFB and FCP, and every figure it reports waits here until the page is hidden
  * (visibilitychange to hidden; pagehide of a hidden page), then all go in one `navigator.sendBeacon` to
  * /api/rum. No personal data: the page type, the locale, the figures and their ratings, the

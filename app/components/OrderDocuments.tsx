@@ -2,7 +2,7 @@ import { Link } from "../lib/link";
 import type { Order } from "../lib/orders";
 import { useLocalePath, useT } from "../lib/use-locale";
 
-/** Links to the order's tax invoice and its credit notes, once issued (issue 21). */
+/** Links to the order's tax invoice and its credit notes, once issued. */
 export function OrderDocuments({ order }: { order: Order }) {
   const t = useT();
   const to = useLocalePath();

@@ -28,7 +28,7 @@ import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import "../styles/self-service.css";
 
 /**
- * What the owner of an order can do on its page (issue 21): cancel it before it ships (after a
+ * What the owner of an order can do on its page: cancel it before it ships (after a
  * confirmation; a paid order is refunded), see its refunds, ask to return lines within the return
  * window, and follow their returns. Renders nothing on an order without self-service data (tracking).
  */

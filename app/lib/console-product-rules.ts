@@ -5,7 +5,7 @@ import type { Translate } from "./i18n";
 import { inputMessages } from "./input-rules";
 
 /**
- * The product form's rules (issue 20): the contract's product schema, field by field, so the form
+ * The product form's rules: the contract's product schema, field by field, so the form
  * says what the backend and the CSV import say. Loaded by the form when it first checks a field
  * (app/components/console/ProductForm.tsx), so valibot is not part of the console's first load.
  */

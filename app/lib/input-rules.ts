@@ -5,7 +5,7 @@ import { formMessages, fromSchema, type V, type Validator } from "./forms";
 import type { Translate } from "./i18n";
 
 /**
- * Form rules from the contract's input schemas (contract/inputs.ts, issue 18 item 2): the
+ * Form rules from the contract's input schemas (contract/inputs.ts): the
  * checkout, address-book and contact forms check exactly what the backend will, with the same
  * limits. Apart from forms.ts so that forms with only the named rules (sign-in, profile) do not
  * carry them.
@@ -63,7 +63,7 @@ export function numberRule(t: Translate, name: string, rules: NumberRules | (() 
 
 /**
  * Field validators from one of the contract's input schemas, one per labelled field: a form
- * checks exactly what the backend will, with the same limits (issue 18, item 2). `pick` gets the
+ * checks exactly what the backend will, with the same limits. `pick` gets the
  * loaded valibot chunk, which carries the contract's schema builders.
  */
 export function contractRules<F extends InputField>(

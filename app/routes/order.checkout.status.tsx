@@ -13,7 +13,7 @@ import { useLocalePath, useT } from "../lib/use-locale";
 import "../styles/cart.css";
 
 /**
- * Cancel and returns (issue 21) carry the shop's form library: their chunk loads once the order
+ * Cancel and returns carry the shop's form library: their chunk loads once the order
  * is on screen, not with the page (the details first; the bundle budget counts first loads).
  */
 const OrderSelfService = lazy(() =>

@@ -201,7 +201,7 @@ export function bundleTable(routes: RouteBundle[], budgets: Budgets): string {
 /**
  * The files only the operator console loads: reachable (imports, dynamic imports, CSS) from the
  * console's route modules (app/routes/admin/) and from nothing else. The service worker leaves them
- * out of its precache, so no shopper's phone downloads the console (issue 20).
+ * out of its precache, so no shopper's phone downloads the console.
  */
 export function consoleOnlyFiles(buildDir: string): Set<string> {
   const { vite } = readManifests(buildDir);

@@ -1,5 +1,5 @@
-// The locale files in two parts for the browser (issue 20): `virtual:locale/{en,ar}/shop` is every
-// message but the operator console's and the worker's mail templates (`mail`, issue 21),
+// The locale files in two parts for the browser: `virtual:locale/{en,ar}/shop` is every
+// message but the operator console's and the worker's mail templates (`mail`),
 // `virtual:locale/{en,ar}/console` only the console's. The source of truth stays
 // locales/{en,ar}.json (one file per language, same keys); shoppers simply never download the
 // console's strings nor the messages' templates. Used by vite.config.ts and vitest.config.ts.

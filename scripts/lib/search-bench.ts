@@ -1,4 +1,4 @@
-// The search case of `npm run bench` (issue 19): on the bench's largest catalogue (the demo one
+// The search case of `npm run bench`: on the bench's largest catalogue (the demo one
 // plus 100,000 synthetic products by default, scripts/seed/synthetic.ts, both languages), sequential
 // backend requests to search, suggest and a faceted list, each URL distinct so that no cache answers
 // for the database. Reports p50 and p95 wall time per case, with the machine, into

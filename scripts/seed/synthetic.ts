@@ -1,4 +1,4 @@
-// A synthetic catalogue for measuring at scale (issues 19 and 23): `count` products in both
+// A synthetic catalogue for measuring at scale: `count` products in both
 // languages over the demo seed's categories and brands plus a long tail of small brands, indexed
 // with the same analysis as the demo products (worker/backend/services/analysis.ts). The shape is
 // a shop's, not a grid's: categories of very different sizes (many cases and cables, few

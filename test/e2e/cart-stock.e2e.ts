@@ -7,7 +7,7 @@ import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
-// Issue 17 item 7 in the cart: when stock is sold from under a cart line, the line says how many
+// Stock freshness in the cart: when stock is sold from under a cart line, the line says how many
 // are left and its stepper offers no more; when none are left, it says so and can only be removed.
 const base = builtWorker().url;
 

@@ -8,7 +8,7 @@ import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 
 /**
- * The console's products in Chromium, in both languages (issue 20's acceptance): an owner adds a
+ * The console's products in Chromium, in both languages: an owner adds a
  * product with an image and its names in Arabic and English, and the storefront's product page
  * shows it in both languages with that image; hiding it takes it off the shop. Axe checks the
  * product list and form; screenshots at 1280 and 390 px.

@@ -8,7 +8,7 @@ import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { startProductionWorker } from "../support/http.ts";
 
-// Issue 17.1, as a shopper meets it: a production shop with no payment provider says so on the
+// No payment provider, as a shopper meets it: a production shop with no payment provider says so on the
 // checkout page, before the form is filled, and offers no way to place an order it cannot charge.
 
 let production: RunningWorker;

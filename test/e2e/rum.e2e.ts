@@ -1,4 +1,4 @@
-// Field data in a real browser (issue 23): a worker of its own with RUM_SAMPLE_RATE=1 (every visit
+// Field data in a real browser: a worker of its own with RUM_SAMPLE_RATE=1 (every visit
 // in the sample), Chromium loads pages in both locales, clicks (an interaction, for INP), and leaves
 // each page by loading another document, which hides it: web-vitals reports, the shop's beacon
 // goes out with navigator.sendBeacon, and the figures are read back from the console's endpoint.

@@ -1,4 +1,4 @@
-// The backend swap in a real browser (issue 18 item 5): a storefront worker with an empty
+// The backend swap in a real browser: a storefront worker with an empty
 // database of its own and BACKEND_URL pointing at another worker process serving the reference
 // backend. A shopper browses, fills a cart, checks out and pays, in both languages, with no
 // request refused by the CSP and every request on the shop's own origin.

@@ -8,7 +8,7 @@ import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/co
 import { builtWorker, buyThroughCheckout, jsonApi, visitorIp } from "../support/http.ts";
 
 /**
- * The shopper's self-service in Chromium (issue 21), in both languages: a shopper cancels an
+ * The shopper's self-service in Chromium, in both languages: a shopper cancels an
  * unshipped paid order on its page and sees the refund; a shopper asks to return a delivered
  * order's line, staff approve, receive and refund it in the console, the shopper's page shows it
  * refunded, and every message of the order reached the shopper in their language.

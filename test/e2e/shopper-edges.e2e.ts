@@ -8,7 +8,7 @@ import { newStaffAccounts, STAFF_PASSWORD } from "../support/console-browser.ts"
 import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { visitorIp, builtWorker } from "../support/http.ts";
 
-// Issue 22, what a shopper meets: toasts that collapse in 300 ms and never cover the header, the
+// The spec's edges, as a shopper meets them: toasts that collapse in 300 ms and never cover the header, the
 // phone field's country code on the side an Arabic reader expects, the card page's name field in
 // its own script, and a checkout page that sends an empty cart home. Spec lines in the test names.
 const base = builtWorker().url;

@@ -6,7 +6,7 @@ import { registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { backendJson, visitorIp, builtWorker } from "../support/http.ts";
 import { say } from "../support/messages.ts";
 
-// Issue 22 in Chromium, both locales: the storefront's own-server calls (spec §4/§7), the
+// The spec's client rules in Chromium, both locales: the storefront's own-server calls (spec §4/§7), the
 // change-password flow's check-password call with the Id header (spec §7, DESIGN §6), and the
 // back action pushing history.state.back (spec §2), and a backend 404 on the pages the browser
 // reads with the tab's identity redirecting to /error (spec §8).

@@ -6,7 +6,7 @@ import { consoleHttpSession, newStaffAccounts, registerAccount } from "../suppor
 import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
 /**
- * The console's pages × who asks (issue 20): a stranger, a shopper, and each staff role, over HTTP
+ * The console's pages × who asks: a stranger, a shopper, and each staff role, over HTTP
  * against the built worker. Strangers and shoppers get the shop's 404 from every console page (the
  * console is not there for them); staff get the console's own "no access" page (403) from a page
  * their role may not use, and the page from the rest. The table must name every console route of

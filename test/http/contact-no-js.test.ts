@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { builtWorker } from "../support/http.ts";
 
-// Issue 17, L5: the no-JavaScript contact form posts to the storefront, which sends it on to the
+// The no-JavaScript contact form posts to the storefront, which sends it on to the
 // backend. The backend must count each visitor by their own address, not the storefront's.
 const base = builtWorker().url;
 

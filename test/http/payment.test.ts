@@ -83,7 +83,7 @@ describe("paying for an order on the built worker", () => {
       method: "POST",
       body: { number, contact: "http-guest@example.com" },
     });
-    // The tracking answer masks the email (issue 17, L2).
+    // The tracking answer masks the email.
     expect(tracked.body.data).toMatchObject({
       number,
       status: "paid",

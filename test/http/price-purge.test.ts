@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { consoleHttpSession, newStaffAccount } from "../support/console-browser.ts";
 import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
-// Issue 23's acceptance, against the built worker: a manager changes a product's price through
+// Caches that purge, against the built worker: a manager changes a product's price through
 // the console's HTTP API; new visitors (no cookie, a network of their own) then read the product
 // page, the list that shows it, the client navigation's `.data` payload and the catalogue API,
 // every one of which was first warmed with the old price in every cache layer (the page cache, the

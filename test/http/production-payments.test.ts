@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
 import { jsonApi, startProductionWorker, type JsonInit } from "../support/http.ts";
 
-// Issue 17.1: a worker configured the way README's deployment steps say (ENVIRONMENT=production,
+// No payment provider: a worker configured the way README's deployment steps say (ENVIRONMENT=production,
 // the secrets set) but with no payment provider takes no payment, and the test card pays nothing.
 
 let production: RunningWorker;

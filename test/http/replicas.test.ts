@@ -1,4 +1,4 @@
-// Read replicas on the real built worker under wrangler dev (issue 23): the D1 Sessions API as
+// Read replicas on the real built worker under wrangler dev: the D1 Sessions API as
 // workerd runs it, the bookmark cookie over HTTP, through an external backend (BACKEND_URL), and
 // PRIMARY_LATENCY_MS read from the worker's vars. The lag itself is simulated in the Workers-runtime
 // suite (test/integration/replicas.test.ts): local D1 has no replicas.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { wranglerAsync } from "../../scripts/lib/worker.ts";
 import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 
-// The cron and the queue on the real built worker under `wrangler dev --test-scheduled` (issue 21; it answers at /cdn-cgi/local/scheduled):
+// The cron and the queue on the real built worker under `wrangler dev --test-scheduled` (it answers at /cdn-cgi/local/scheduled):
 // an unpaid order whose hold ran out gives its stock back when the scheduled event fires, with
 // nobody reading anything, and the shopper's messages arrive through the real local queue.
 const base = builtWorker().url;

@@ -1,4 +1,4 @@
-// The backend really swaps (issue 18 item 5): a storefront worker whose own database is empty,
+// The backend really swaps: a storefront worker whose own database is empty,
 // with BACKEND_URL pointing at another worker process that serves the reference backend on
 // another port (the suite's main worker). Everything a shopper sees and does must come from,
 // and land in, that second backend.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { builtWorker } from "../support/http.ts";
 
-// Issue 22: spec §2 and §8 routes of the built worker: the locale forms of /error, the
+// Spec §2 and §8 routes of the built worker: the locale forms of /error, the
 // route-rule redirect beside the page-validation 404, and a backend 404 reaching /error.
 
 const base = builtWorker().url;

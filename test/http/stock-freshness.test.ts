@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buyThroughCheckout, jsonApi, builtWorker } from "../support/http.ts";
 
-// Issue 17 item 7 against the built worker: a shopper sells the last units of a product through
+// Stock freshness against the built worker: a shopper sells the last units of a product through
 // the real checkout API; new anonymous visitors then load its product page and the product list,
 // whose copies were already in every cache (data tiers and page cache). The freshness bound is
 // 5 s (worker/page-cache.ts: selling out and coming back move the catalogue version, which purges

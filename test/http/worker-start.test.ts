@@ -7,8 +7,8 @@ import { freePort, startWorker } from "../../scripts/lib/worker.ts";
 import { copySeededDatabase, TEST_VARS } from "../support/http.ts";
 
 // The tests' and the measuring scripts' workers start on a port found free a moment before
-// wrangler binds it; a process starting beside them can take it in between (a CI run on
-// 2026-11-29 lost a whole file to "Address already in use"). A start on "any" port tries again.
+// wrangler binds it; a process starting beside them can take it in between (a CI run once
+// lost a whole file to "Address already in use"). A start on "any" port tries again.
 let held: Server;
 let heldPort = 0;
 const persistDir = mkdtempSync(join(tmpdir(), "souq-worker-start-"));

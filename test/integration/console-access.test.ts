@@ -4,7 +4,7 @@ import { call, newGuest, newUser, type Shopper } from "../support/commerce";
 import { consoleEndpoints, newPendingStaff, newStaff, type Endpoint } from "../support/console";
 
 /**
- * The console's authorisation matrix (issue 20): every console API route, read from the backend's
+ * The console's authorisation matrix: every console API route, read from the backend's
  * own route table (so a route added later is in the matrix without anyone remembering to add it),
  * called as a stranger, a guest, a shopper, staff without their code, and each staff role. Every
  * route must carry a `staffOnly` guard; strangers, guests and shoppers get 404 everywhere; staff

@@ -5,7 +5,7 @@ import { seedCatalogue } from "../support/catalogue";
 import { call, checkoutWith, createProduct, newGuest } from "../support/commerce";
 import { newStaff } from "../support/console";
 
-// The kept facet counts (migration 0018, issue 23): lists without a search read their totals and
+// The kept facet counts (migration 0018): lists without a search read their totals and
 // facets from `product_facet_counts`, so every write to the products must keep it equal to a count
 // of the products themselves. Each test makes a real change through the shop's own paths and
 // compares the whole table with that count, and search's narrow copy of the products

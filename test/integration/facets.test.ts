@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { ListMeta, ProductFacets } from "../../contract/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
-// Facets with counts (issue 19): each facet counts with every other filter applied and its own
+// Facets with counts: each facet counts with every other filter applied and its own
 // left out, so a count is exactly what choosing that value shows.
 
 async function list(query: string): Promise<{ total: number; facets: ProductFacets }> {

@@ -14,7 +14,7 @@ import {
 } from "../support/search-reference";
 
 /**
- * Lists without a search (issue 23): the isolate holds the kept counts' cells with their version
+ * Lists without a search: the isolate holds the kept counts' cells with their version
  * (services/catalogue.ts `cellsCache`, migration 0023), sums each list's total and facets from
  * them (services/facet-cells.ts), reads no subcategory the cells say holds none of the filtered
  * products, and no page past the last. Every answer must be what the straightforward statement

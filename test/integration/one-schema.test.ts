@@ -7,7 +7,7 @@ import { addressRules, checkoutRules, contactRules } from "../../app/lib/input-r
 import { registerMessages, translator } from "../../app/lib/i18n";
 import { address, call, createProduct, newGuest, newUser } from "../support/commerce";
 
-// Issue 18, item 2: one schema per input (contract/inputs.ts). The forms' rules and the
+// One schema per input (contract/inputs.ts). The forms' rules and the
 // backend's routes are built from it, so a value one refuses the other refuses too, with the
 // backend answering in the request's language.
 

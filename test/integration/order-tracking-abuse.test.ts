@@ -5,7 +5,7 @@ import { awayFromMinuteEdge, COUNTING_TIMEOUT, freshIp } from "../support/accoun
 import { call, checkoutWith, createProduct, newGuest, type Shopper } from "../support/commerce";
 
 /**
- * Order-tracking abuse (issue 17, L2): someone holding an order number (a receipt, a package
+ * Order-tracking abuse: someone holding an order number (a receipt, a package
  * label) brute-forces its phone number through POST /orders/track and learns the email.
  */
 

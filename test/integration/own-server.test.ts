@@ -92,7 +92,7 @@ describe("own-server session", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const malformed = await api("POST", "/add-user", { body: { token: "short", user: "me" } });
     expect(malformed.status).toBe(422);
     expect(Object.keys(((await malformed.json()) as { errors: object }).errors).sort()).toEqual(["token", "user"]);
-    // Malformed JSON is a bad input like any other: the edge's one validator answers 422 (issue 18, item 2).
+    // Malformed JSON is a bad input like any other: the edge's one validator answers 422.
     const notJson = await api("POST", "/add-user", { body: "{not json" });
     expect(notJson.status).toBe(422);
     const refusal = (await notJson.json()) as { errors: Record<string, string[]> };

@@ -17,7 +17,7 @@ import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";
 import { counted } from "../support/counted-db";
 
-// Issue 23, "caches that purge": the page cache (worker/page-cache.ts) keeps a rendered page under
+// Caches that purge: the page cache (worker/page-cache.ts) keeps a rendered page under
 // the catalogue version it was rendered under and never serves it under another; the version
 // moves with console edits and with a product going out of stock or back (services/availability.ts),
 // not with a sale that leaves stock. The React build only exists in the built worker (test/http),

@@ -1,4 +1,4 @@
-// Issue 17, items 1–3 and L4/L7/L8: a deployed shop must not give goods away. Each test is named
+// The security review's payment attacks: a deployed shop must not give goods away. Each test is named
 // after the attack it stops; each failed on the code before the fix (docs/SECURITY.md).
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";

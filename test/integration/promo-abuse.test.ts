@@ -11,7 +11,7 @@ import { seedCatalogue } from "../support/catalogue";
 import { address, call, createProduct, newGuest, newUser, newVerifiedUser, type Shopper } from "../support/commerce";
 
 /**
- * Promo-code abuse (issue 17, L1): enumerating codes, and using a once-per-customer code more than
+ * Promo-code abuse: enumerating codes, and using a once-per-customer code more than
  * once with a new guest id and email, or by racing two checkouts past the check before the batch.
  */
 

@@ -1,4 +1,4 @@
-// D1 read replication through the Sessions API (issue 23): the backend's session per request
+// D1 read replication through the Sessions API: the backend's session per request
 // (worker/backend/db.ts), the shopper's bookmark kept by the edge (worker/middleware/bookmark.ts),
 // a lagging replica simulated on two real local databases (test/support/replica-lag.ts), and the
 // PRIMARY_LATENCY_MS wrapper.

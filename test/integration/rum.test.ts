@@ -1,4 +1,4 @@
-// Field data (issue 23): the own server's POST /api/rum checks each beacon, counts it in the D1
+// Field data: the own server's POST /api/rum checks each beacon, counts it in the D1
 // histogram and hands it to Analytics Engine; the console's GET /backend/admin/rum reads p75 per
 // page type and locale over the last day from those buckets, for staff only.
 import { createExecutionContext, SELF, waitOnExecutionContext } from "cloudflare:test";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductSummary } from "../../worker/backend/services/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
-// The specification of search (issue 19): everyday queries as shoppers type them, in both
+// The specification of search: everyday queries as shoppers type them, in both
 // languages (with and without the article, singular and plural, both spellings of a brand, one
 // typo each for five brands), and the products each must find in the demo catalogue. Recall is
 // the share of those products on the first result page (48). Over the suite it must be at least

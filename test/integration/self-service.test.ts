@@ -5,7 +5,7 @@ import { newStaff, type Staff } from "../support/console";
 import { paidOrder, placeOrder, type PlacedOrder } from "../support/orders";
 
 /**
- * The shopper's self-service on the order page (issue 21): cancel before shipping (the stock
+ * The shopper's self-service on the order page: cancel before shipping (the stock
  * returns, a paid order is refunded through the provider) and returns within the window after
  * delivery, which staff approve, receive and refund in the console.
  */

@@ -6,7 +6,7 @@ import { backendApp } from "../../worker/backend";
 import { call, register, SLOW_CRYPTO_TIMEOUT, STRONG_PASSWORD } from "../support/accounts";
 import { createProduct, newGuest } from "../support/commerce";
 
-// Issue 22: the spec's own-server calls (§4/§7), the headers the own server sends the backend
+// The spec's own-server calls (§4/§7), the headers the own server sends the backend
 // (§7), the `Id` header the backend reads (DESIGN §6), check-password, and social sign-in
 // (DESIGN §5). Each test is named after the spec line it proves.
 

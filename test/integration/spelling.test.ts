@@ -14,10 +14,10 @@ import { seedCatalogue } from "../support/catalogue";
 import { counted } from "../support/counted-db";
 
 /**
- * Typo tolerance from the terms an isolate holds (services/spelling.ts, issue 23): a misspelt
+ * Typo tolerance from the terms an isolate holds (services/spelling.ts): a misspelt
  * search no longer asks the database for the terms near each word, but holds the vocabulary by
  * first character under the `search` version its page read. Every correction must be the one the
- * whole vocabulary, read afresh, gives by the rule (issue 19), and none may come from terms held
+ * whole vocabulary, read afresh, gives by the rule, and none may come from terms held
  * under an older version.
  */
 

@@ -5,7 +5,7 @@ import { cacheKey, forgetRemembered, liveSnapshotOf } from "../../worker/backend
 import type { ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
-// Issue 17 item 7: stock a shopper acts on is never served stale by the catalogue caches
+// Stock a shopper acts on is never served stale by the catalogue caches
 // (worker/backend/cache.ts, "Freshness"). A change shows in the next read, whichever tier held
 // the answer; answers whose products did not change stay cached.
 

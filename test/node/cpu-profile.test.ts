@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { analyse, SourceLocator, type CpuProfile } from "../../scripts/lib/cpu-profile.ts";
 import { workerCpuMs } from "../../scripts/lib/inspector.ts";
 
-// The Worker CPU figure of `npm run bench` and `npm run profile` (issue 23) is read from a V8 CPU
+// The Worker CPU figure of `npm run bench` and `npm run profile` is read from a V8 CPU
 // profile of the Worker's isolate. This pins how a profile becomes that figure: which samples count
 // (JavaScript and the natives it calls, GC, "(program)"; not "(idle)"), what a gap longer than
 // twice the median interval is charged (the isolate was not running: a quarter of the cap, half an

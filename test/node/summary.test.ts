@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { summarize } from "../../scripts/lib/summary.ts";
 
 // The line `.ci/run` ends with is read as the run's result: a file that failed must count as a
-// failure even when none of its tests did (CI on 2026-11-29 printed "0 failed" for a file whose
+// failure even when none of its tests did (CI once printed "0 failed" for a file whose
 // beforeAll could not start its worker, its two tests reported skipped, and exited 1).
 const dir = mkdtempSync(join(tmpdir(), "summary-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

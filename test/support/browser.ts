@@ -31,8 +31,8 @@ export const CHROMIUM_PATH =
 export const BROWSER_TIMEZONE = process.env.E2E_TIMEZONE ?? "Asia/Riyadh";
 
 /**
- * React's hydration failures as the production build reports them (minified errors #418 text or
- * markup differs, #423 the root fell back to client rendering, #425 text content did not match)
+ * React's hydration failures as the production build reports them (minified errors: 418 text or
+ * markup differs, 423 the root fell back to client rendering, 425 text content did not match)
  * and as a development build words them.
  */
 export const HYDRATION_ERROR = /Minified React error #(418|423|425)\b|Hydration failed|did not match/i;
@@ -130,7 +130,7 @@ export const AS_SHOPPER = { serviceWorkers: "allow", prefetch: true } as const s
  * no browser does: workbox-window then threw, and the shop showed its "offline mode is
  * unavailable" error toast on every page a few seconds after hydration. In Arabic that toast
  * (top-right, spec §9) covers the header's start side: a click on the back button timed out
- * under it in CI (spec-client.e2e.ts, 2026-11-28).
+ * under it in CI (spec-client.e2e.ts).
  */
 export function withoutServiceWorkers(): void {
   delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;

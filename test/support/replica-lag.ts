@@ -1,4 +1,4 @@
-// A lagging read replica for the Workers-runtime tests (issue 23): a D1Database-shaped wrapper of
+// A lagging read replica for the Workers-runtime tests: a D1Database-shaped wrapper of
 // two REAL local databases, the primary (env.DB) and a replica (env.REPLICA_DB) that holds a copy
 // of the primary only as of the last `sync()`. Sessions route their statements as D1's Sessions
 // API promises to (https://developers.cloudflare.com/d1/best-practices/read-replication/):

@@ -8,7 +8,7 @@ import { PRICE_BANDS, type ProductSummary } from "../../worker/backend/services/
 import { seedCatalogue } from "./catalogue";
 
 /**
- * What a search should answer, stated the straightforward way (issue 23, docs/PERFORMANCE.md
+ * What a search should answer, stated the straightforward way (docs/PERFORMANCE.md
  * "Search at scale"): every match ranked, merged and sorted, filtered after, and its facets as a
  * count of its matches. The shop's statements (afresh, or from a kept copy) must agree with it.
  * An empty `q` is a list without a search: every shown product, and the list's own order.
@@ -81,7 +81,7 @@ const uncached = () => ({ request: String(++requests) });
 /** A list's default order without a search: featured, then new, then by id. */
 const LIST_RELEVANCE = "p.is_featured DESC, p.is_new DESC, p.id ASC";
 
-/** Every matching product's slug, in order: the statement before issue 23's change, whole. */
+/** Every matching product's slug, in order: the plain statement, whole, before the scale work. */
 export async function reference(q: string, lang: "en" | "ar", sort: string, f: Filters): Promise<string[]> {
   const where = ["p.active = 1"];
   const binds: unknown[] = q ? Object.values(await queriesOf(q)) : [];

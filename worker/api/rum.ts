@@ -18,7 +18,7 @@ import { validate } from "../lib/validate";
 import type { HonoEnv } from "../env";
 
 /**
- * POST /api/rum (issue 23): the storefront's field-data beacon (app/client/rum.ts), one per page
+ * POST /api/rum: the storefront's field-data beacon (app/client/rum.ts), one per page
  * view, sent when the page is hidden. Each metric goes to Analytics Engine (production's sink for
  * ad-hoc queries) and to the shop's own D1 histogram (worker/lib/rum-store.ts), which the console
  * reads p75 from. Answers 204; a bad beacon 422 with field errors; a flood from one network 429.

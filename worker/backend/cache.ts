@@ -25,7 +25,7 @@ import { answerValueOf, deferOf } from "./http";
  * flips through the catalogue version below, and checks a page's "only N left" counts every 5 s:
  * worker/page-cache.ts.)
  *
- * Catalogue edits (issue 20): everything else an answer carries (names, descriptions, images,
+ * Catalogue edits: everything else an answer carries (names, descriptions, images,
  * categories, a product hidden or shown again) is checked against the catalogue version, the
  * `versions` row `catalogue` that every console change to the catalogue bumps in its own batch
  * (`bumpCatalogueVersion`, services/staff.ts). Each cached copy, in memory or in the Cache API,

@@ -229,7 +229,7 @@ mediaRoutes.get(
 );
 
 /**
- * Images staff uploaded (issue 20, services/console-media.ts): served with the type recorded at
+ * Images staff uploaded (services/console-media.ts): served with the type recorded at
  * upload (sniffed from the bytes), never sniffed again by the browser. A key names its content
  * (a hash), so a copy may be kept forever.
  */

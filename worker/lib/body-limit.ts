@@ -6,7 +6,7 @@ import { CSV_MAX_BYTES, MEDIA_MAX_BYTES } from "../../contract/console-catalogue
  * The largest request body the commerce API takes (64 KiB: a checkout is a few hundred bytes).
  * The reference backend applies it to its own routes, and the edge to what it forwards to an
  * external backend, so a flood of large bodies stops at the edge either way. Two console routes
- * take files (issue 20): an image upload and a products CSV, each with its own bound (room
+ * take files: an image upload and a products CSV, each with its own bound (room
  * past the file's own limit, so the route can answer a clear 422 naming that limit).
  */
 const LIMIT = 64 * 1024;
@@ -25,7 +25,7 @@ export const backendBodyLimit = (): MiddlewareHandler => {
 };
 
 /**
- * The field-data beacon's bound (POST /api/rum, issue 23): a beacon is a few hundred bytes (ten
+ * The field-data beacon's bound (POST /api/rum): a beacon is a few hundred bytes (ten
  * metrics at most), so 4 KiB refuses anything else before it is read.
  */
 export const RUM_MAX_BYTES = 4 * 1024;

@@ -10,7 +10,7 @@ import {
 } from "../../contract/rum";
 
 /**
- * The shop's own store of field data (issue 23): Analytics Engine, where production's beacons
+ * The shop's own store of field data: Analytics Engine, where production's beacons
  * also go, cannot be queried locally (DESIGN "Known facts"), so each metric is also counted in a
  * D1 histogram, `rum_buckets` (migration 0017): per hour × metric × page type × locale × bucket, a
  * count. Written by the own server's POST /api/rum, read by the console's GET /backend/admin/rum.

@@ -7,7 +7,7 @@ import { requestLang, say, type Bilingual } from "./i18n";
 import { INVALID_INPUT, inputMessages } from "./input-messages";
 
 /**
- * The edge's one way to check an input (issue 18, item 2), for the reference backend and the
+ * The edge's one way to check an input, for the reference backend and the
  * own server alike: a valibot schema, built from the contract (contract/inputs.ts) with the
  * messages in the request's language; a bad input is a 422 `{ message, errors: { field: [..] } }`
  * before anything is written, malformed JSON included (never a 400 or a 500). A body is read as

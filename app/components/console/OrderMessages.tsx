@@ -3,7 +3,7 @@ import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 
 /**
- * The messages an order owed its shopper (issue 21) and where each stands: sent, on its way, or
+ * The messages an order owed its shopper and where each stands: sent, on its way, or
  * dead after the queue's retries, with the provider's last error; a manager sends a dead one again.
  */
 export function OrderMessages({

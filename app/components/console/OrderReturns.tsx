@@ -21,7 +21,7 @@ const BADGE: Record<ConsoleReturn["status"], string> = {
 const CONFIRMED: ReturnAction[] = ["reject", "receive", "refund"];
 
 /**
- * An order's returns in the console (issue 21): each with its lines, state and the steps now
+ * An order's returns in the console: each with its lines, state and the steps now
  * valid for the caller (approve / reject, mark received, refund); support sees them read-only.
  */
 export function OrderReturns({

@@ -1,7 +1,7 @@
 import type { ConsoleProductRow } from "../../../contract/console-catalogue-shapes";
 import { useT } from "../../lib/use-locale";
 
-/** The product list's pieces (issue 20): the thumbnail and the stock badge. */
+/** The product list's pieces: the thumbnail and the stock badge. */
 
 const THUMB = 48;
 

@@ -10,7 +10,7 @@ import { buildHeaders, withQuery, type Api } from "./client";
 import { ApiError } from "./errors";
 import type { ConsoleList, ListParams } from "./console";
 
-/** The console's products, their images and the products CSV (issue 20). */
+/** The console's products, their images and the products CSV. */
 
 /** The product list's filters, as its URL and the backend name them. */
 export const PRODUCT_FILTERS = ["search", "category_id", "brand_id", "active", "stock"] as const;

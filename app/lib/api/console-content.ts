@@ -14,7 +14,7 @@ import type {
 import type { Api } from "./client";
 import type { ConsoleList, ListParams } from "./console";
 
-/** Categories, brands, services, content pages and inventory in the console (issue 20): managers and owners. */
+/** Categories, brands, services, content pages and inventory in the console: managers and owners. */
 
 export function listCategories(api: Api, params: ListParams) {
   return api.get<ConsoleCategory[]>("/admin/categories", { query: params }) as Promise<ConsoleList<ConsoleCategory>>;

@@ -2,7 +2,7 @@ import type { ConsoleCustomer, ConsoleCustomerDetail } from "../../../contract/c
 import type { Api } from "./client";
 import type { ConsoleList, ListParams } from "./console";
 
-/** Customers in the console (issue 20); contact data arrives masked for support. */
+/** Customers in the console; contact data arrives masked for support. */
 
 export function listCustomers(api: Api, params: ListParams) {
   return api.get<ConsoleCustomer[]>("/admin/customers", { query: params }) as Promise<ConsoleList<ConsoleCustomer>>;

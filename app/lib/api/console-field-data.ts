@@ -1,7 +1,7 @@
 import type { FieldData } from "../../../contract/rum";
 import type { Api } from "./client";
 
-/** The console's field data (issue 23): p75 of real visits' Core Web Vitals over the last day. */
+/** The console's field data: p75 of real visits' Core Web Vitals over the last day. */
 export function getFieldData(api: Api) {
   return api.get<FieldData>("/admin/rum");
 }

@@ -3,7 +3,7 @@ import type { TaxDocument } from "../../../contract/invoices";
 import type { Api } from "./client";
 import type { ConsoleList, ListParams } from "./console";
 
-/** Orders in the console (issue 20): the list, an order's page, and the transitions staff run. */
+/** Orders in the console: the list, an order's page, and the transitions staff run. */
 
 /** The filters the orders list passes through from its URL. */
 export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search", "returns"] as const;

@@ -2,7 +2,7 @@ import type { ConsolePromo, PromoCodeInput } from "../../../contract/console-pro
 import type { Api } from "./client";
 import type { ConsoleList, ListParams } from "./console";
 
-/** Promo codes in the console (issue 20): managers and owners. */
+/** Promo codes in the console: managers and owners. */
 
 export function listPromoCodes(api: Api, params: ListParams) {
   return api.get<ConsolePromo[]>("/admin/promo-codes", { query: params }) as Promise<ConsoleList<ConsolePromo>>;

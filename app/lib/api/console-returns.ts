@@ -1,7 +1,7 @@
 import type { ConsoleReturn, ReturnAction } from "../../../contract/returns";
 import type { Api } from "./client";
 
-/** Returns in the console (issue 21): an order's returns and the steps staff run on one. */
+/** Returns in the console: an order's returns and the steps staff run on one. */
 
 const path = (number: string, rest = "") => `/admin/orders/${encodeURIComponent(number)}/returns${rest}`;
 

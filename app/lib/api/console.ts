@@ -3,7 +3,7 @@ import type { StaffInvitation } from "../../../contract/staff-invitations";
 import type { Api, Envelope } from "./client";
 
 /**
- * The operator console's session, staff and audit log (issue 20). The console's other areas have
+ * The operator console's session, staff and audit log. The console's other areas have
  * their own modules beside this one (console-catalogue.ts, console-orders.ts, ...).
  */
 

@@ -3,7 +3,7 @@ import type { CartResponse } from "../../state/cart";
 import type { Api } from "./client";
 
 /**
- * The shopper's self-service on their order page (issue 21): cancel before it ships, and ask for a
+ * The shopper's self-service on their order page: cancel before it ships, and ask for a
  * return after delivery. Each answers the order as its page shows it. `access`: the tab's grant
  * for the order (tab-storage.ts), when a message link or tracking opened it.
  */

@@ -25,7 +25,7 @@ const ratingOf = (metric: RumMetric, p75: number) =>
 const BADGE = { good: "ok", needsImprovement: "warn", poor: "danger" } as const;
 
 /**
- * Field data (issue 23, every staff role): the 75th percentile of LCP, INP, CLS and TTFB that real
+ * Field data (every staff role): the 75th percentile of LCP, INP, CLS and TTFB that real
  * visits reported over the last day, per page type and locale, each with its sample count.
  */
 export default function ConsoleFieldData({ loaderData }: Route.ComponentProps) {

@@ -25,7 +25,7 @@ import { consoleMiddleware } from "../../middleware/console";
 import "../../styles/console.css";
 
 /**
- * The operator console (issue 20) at /:locale/admin: its own layout, outside the shop's header and
+ * The operator console at /:locale/admin: its own layout, outside the shop's header and
  * footer. The middleware lets only staff through (everyone else gets the shop's 404, in the shop's
  * frame) and sends staff without their code to the sign-in step.
  */

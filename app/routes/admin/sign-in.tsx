@@ -31,7 +31,7 @@ export const action = (args: Route.ActionArgs) => scriptRequired(args);
 type CodeValues = { code: string };
 
 /**
- * The console's second step (issue 20): signed in to the shop, a staff member asks for a code by
+ * The console's second step: signed in to the shop, a staff member asks for a code by
  * email and enters it. Sending is a button, not an effect on arrival: opening the page sends nothing.
  */
 export default function ConsoleSignIn({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
--- Holding stock is capped per network, per guest or account and per email (issue 17, M1):
+-- Holding stock is capped per network, per guest or account and per email:
 -- each order remembers the network it was placed from, as an HMAC under the pepper (never the
 -- address itself), and the unpaid orders that hold stock are found by owner, email and network.
 ALTER TABLE orders ADD COLUMN network_hash TEXT;

@@ -1,4 +1,4 @@
--- Account security (issue 17: M3, M4, L3, L4). Times are Unix seconds.
+-- Account security. Times are Unix seconds.
 
 -- M4: a new email waits here until a code sent to it is entered; until then the current email
 -- stays the login and reset identifier.

@@ -1,4 +1,4 @@
--- Per-customer promo limits are enforced inside the order batch (issue 17, L1): each redemption
+-- Per-customer promo limits are enforced inside the order batch: each redemption
 -- row carries whether the customer (account or email, case-insensitive) was still under the
 -- code's per_user_limit when it was written, computed in the INSERT itself. A 0 fails this CHECK
 -- and rolls the whole order batch back, so two racing checkouts cannot both redeem the last use.

@@ -1,5 +1,5 @@
--- Search synonyms and transliterations (issue 19): words a shopper may type for the same thing, in
--- either language. Data, not code: an operator edits these rows (the console, issue 20) and the
+-- Search synonyms and transliterations: words a shopper may type for the same thing, in
+-- either language. Data, not code: an operator edits these rows (the console) and the
 -- next searches use them. Each row puts one term, as typed (one or more words), into a group;
 -- every term of a group finds what any other term of it finds. Terms are analysed (folded and
 -- stemmed) when read, exactly as the products' text was when it was indexed.

@@ -1,4 +1,4 @@
--- The operator console (issue 20): staff and their roles, the second step of a staff sign-in, the
+-- The operator console: staff and their roles, the second step of a staff sign-in, the
 -- audit log, the inventory ledger, order fulfilment and refunds, uploaded media and the catalogue
 -- version that keys the caches. Times are ISO-8601 UTC text with milliseconds unless noted.
 

@@ -1,4 +1,4 @@
--- Orders in the console (issue 20): an order's event doubles as the guard of the transition it
+-- Orders in the console: an order's event doubles as the guard of the transition it
 -- records. A transition's batch runs its conditional status update, then the event with
 -- applied = changes(): when another click already moved the order, changes() is 0, the CHECK
 -- fails and D1 rolls the whole batch back (status, event, stock, audit line), so two staff

@@ -1,4 +1,4 @@
--- Order messages (issue 21). Every message an order event owes its shopper is first a row here,
+-- Order messages. Every message an order event owes its shopper is first a row here,
 -- written in the same D1 batch as the event (a transactional outbox), then sent through the
 -- NOTIFICATIONS queue; the consumer claims the row before it calls the provider, so a duplicate
 -- event (INSERT OR IGNORE on the key) or a redelivered queue message sends nothing twice.

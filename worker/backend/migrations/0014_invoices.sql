@@ -1,4 +1,4 @@
--- Tax documents (issue 21): the simplified tax invoice of a paid order and the credit note of each
+-- Tax documents: the simplified tax invoice of a paid order and the credit note of each
 -- succeeded refund. A document is a snapshot: its amounts are copied at issue and never change.
 -- Numbers run per kind without gaps (INV-000001, CN-000001): `seq` is the kind's largest plus one,
 -- taken inside the batch that issues it (D1 runs a batch as one transaction).

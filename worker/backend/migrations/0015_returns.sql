@@ -1,4 +1,4 @@
--- Returns (issue 21): a shopper asks to send back lines of a delivered order within the return
+-- Returns: a shopper asks to send back lines of a delivered order within the return
 -- window (RETURN_WINDOW_DAYS after delivered_at); staff approve or reject it, mark it received
 -- (the items go back on the shelf: a stock update with an inventory_adjustments line of reason
 -- 'returned'), then refund it through the provider (refunds.id in refund_id).

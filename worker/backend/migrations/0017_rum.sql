@@ -1,4 +1,4 @@
--- Field data (issue 23): the Core Web Vitals of real visits, counted in log-spaced histogram
+-- Field data: the Core Web Vitals of real visits, counted in log-spaced histogram
 -- buckets per hour (hours since the epoch), metric, page type and locale, so the console reads
 -- p75 over the last day from a few hundred rows (worker/lib/rum-store.ts: bucket b ≥ 1 holds
 -- values in [1.05^(b-1), 1.05^b) of ms, or of CLS × 1000, read back within 2.5 %; bucket 0 holds

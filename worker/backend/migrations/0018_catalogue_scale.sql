@@ -1,4 +1,4 @@
--- The catalogue at 100,000 products (issue 23, docs/PERFORMANCE.md "Bench at scale").
+-- The catalogue at 100,000 products (docs/PERFORMANCE.md "Bench at scale").
 --
 -- 1. Facet counts kept, not computed: the active products counted by leaf category, brand (0 for
 --    none), price band and whether in stock. A list without a search (a category page, a brand,

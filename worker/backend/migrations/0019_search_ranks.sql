@@ -1,4 +1,4 @@
--- Search at 100,000 products (issue 23, docs/PERFORMANCE.md "Search at scale").
+-- Search at 100,000 products (docs/PERFORMANCE.md "Search at scale").
 --
 -- A search ranks every product it matches (BM25 has no shortcut to a page's dozen), and before it
 -- ranks one it reads whether the product is shown, its stock and whether it is featured (the

@@ -1,4 +1,4 @@
--- Search results kept per query (issue 23, docs/PERFORMANCE.md "Search at scale").
+-- Search results kept per query (docs/PERFORMANCE.md "Search at scale").
 --
 -- A word that matches a sixth of a large catalogue ("phone", "samsung", "charger") costs a search
 -- 100-150 ms at 100,000 products: BM25 ranks every match, the matches are merged, joined, sorted

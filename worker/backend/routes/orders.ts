@@ -48,7 +48,7 @@ ordersRoutes.post(
   async (c) => {
     const { number, contact } = c.req.valid("json");
     // Each try is a guess at an order's contact: counted per network and per order number (as
-    // stored, upper case, so changing the case does not give a fresh count), issue 17, L2.
+    // stored, upper case, so changing the case does not give a fresh count).
     await enforceLimits(c, "SHOP_LIMITER", [`track:ip:${requestNetwork(c)}`, `track:order:${number.toUpperCase()}`]);
     const order = await trackOrder(c.env.DB, number, contact);
     // One answer for an unknown number and a wrong contact: tracking reveals nothing else. It is a

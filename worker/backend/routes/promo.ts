@@ -26,7 +26,7 @@ const refusalClearsCode: MiddlewareHandler<BackendEnv> = async (c, next) => {
 promoRoutes.post("/check", refusalClearsCode, validate("json", promoInput), async (c) => {
   const owner = await cartOwner(c);
   // Every check is a guess at the code list: counted per network and per guest or account, so
-  // codes cannot be enumerated (issue 17, L1).
+  // codes cannot be enumerated.
   const ownerKey = owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`;
   await enforceLimits(c, "SHOP_LIMITER", [`promo:ip:${requestNetwork(c)}`, `promo:owner:${ownerKey}`]);
   const lang = c.get("lang");

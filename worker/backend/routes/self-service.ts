@@ -14,7 +14,7 @@ import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
 
 /**
- * The shopper's self-service on their order (issue 21): POST /orders/{number}/cancel and
+ * The shopper's self-service on their order: POST /orders/{number}/cancel and
  * POST /orders/{number}/returns. Only the owner or a tab holding a grant for the order
  * (order-access.ts; a stranger gets the same 404 as for an unknown number); counted like the
  * shop's other writes. Each answers the order as its page shows it.

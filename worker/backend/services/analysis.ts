@@ -2,7 +2,7 @@ import { stemmer as englishStem } from "@orama/stemmers/english";
 import { foldArabic, MAX_QUERY_TOKENS, searchTokens } from "./arabic.ts";
 
 /**
- * Search analysis in both languages (issue 19), the same at indexing and at query time: each word
+ * Search analysis in both languages, the same at indexing and at query time: each word
  * is folded (arabic.ts), then reduced to a stem, so «التلفزيونات», «تلفزيونات» and «تلفزيون», or
  * "televisions" and "television", meet the same indexed term.
  *

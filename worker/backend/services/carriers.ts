@@ -1,5 +1,5 @@
 /**
- * Tracking links of the carriers a Saudi shop ships with (issue 21: the "shipped" message links
+ * Tracking links of the carriers a Saudi shop ships with (the "shipped" message links
  * to the parcel). The console takes the carrier as free text, so it is matched loosely; an
  * unknown carrier gets no link here and the message points to the shop's own tracking page.
  */

@@ -85,7 +85,7 @@ let synonymsCache: { at: number; groups: SynonymGroups } | undefined;
 /** The synonym rows last read, as one string: a change drops the corrections made with the old ones. */
 let synonymsRead: string | undefined;
 
-/** The search synonyms (migration 0009, issue 19), analysed like the index; kept per isolate for a minute. */
+/** The search synonyms (migration 0009), analysed like the index; kept per isolate for a minute. */
 export async function searchSynonyms(db: D1Database): Promise<SynonymGroups> {
   if (synonymsCache && Date.now() - synonymsCache.at < SYNONYMS_TTL_MS) return synonymsCache.groups;
   const { results } = await db
@@ -309,7 +309,7 @@ function searchOf(q: string, synonyms: SynonymGroups): Search | null {
 
 /**
  * The category tree and the brands by slug, as the filters need them: small, kept per isolate for
- * a minute, and dropped as soon as the catalogue version moves (a console edit, issue 20). The
+ * a minute, and dropped as soon as the catalogue version moves (a console edit). The
  * version is the one the edge cache reads for every catalogue answer (`catalogueVersion`, at most
  * once a second per isolate, and by then read for this very request), so an edit reaches every
  * isolate's filters within a second, and checking costs no round trip of its own: with its own
@@ -570,7 +570,7 @@ async function productPage(
     });
   const whereOf = (prefix: string, without?: Facet, extra?: string) => {
     const parts = list.filter((f) => f.facet !== without);
-    // Hidden products (the console's deactivate, issue 20) are in no list, count or facet.
+    // Hidden products (the console's deactivate) are in no list, count or facet.
     const sql = [`${prefix}active = 1`, ...parts.map((f) => f.on(prefix)), ...(extra ? [extra] : [])];
     return { sql: `WHERE ${sql.join(" AND ")}`, conditions: sql.join(" AND "), binds: parts.flatMap((f) => f.binds) };
   };

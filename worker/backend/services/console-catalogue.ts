@@ -19,7 +19,7 @@ import { pageOf, type ListQuery } from "./console-list";
 import { auditStatement, bumpCatalogueVersion } from "./staff";
 
 /**
- * The console's products (issue 20): list, read, create, edit, hide and show again. Every change is
+ * The console's products: list, read, create, edit, hide and show again. Every change is
  * one D1 batch: the product, its rows in both search indexes (so the storefront's search finds it
  * by its new names in both languages at once), the audit line and the catalogue version bump (which
  * moves the catalogue caches on, worker/backend/cache.ts). Stock is set here only when a product is

@@ -23,8 +23,8 @@ import { contains, pageOf, type ListQuery } from "./console-list";
 import { auditStatement, bumpCatalogueVersion } from "./staff";
 
 /**
- * Categories, brands, services, content pages and the inventory ledger as the console runs them
- * (issue 20). Every write is one batch with its audit line and the catalogue version bump, so the
+ * Categories, brands, services, content pages and the inventory ledger as the console runs them.
+ * Every write is one batch with its audit line and the catalogue version bump, so the
  * storefront's caches (keyed by that version) stop answering the old text within a second.
  */
 

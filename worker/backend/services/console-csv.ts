@@ -27,7 +27,7 @@ import {
 import { csvCell, csvText, CsvSyntaxError, CsvTooWide, parseCsv } from "./csv";
 
 /**
- * The products CSV (issue 20). Export: every product, both languages, one column per field of the
+ * The products CSV. Export: every product, both languages, one column per field of the
  * product form (PRODUCT_CSV_COLUMNS), prices in riyals, the category and brand by slug,
  * specifications as "label: value" lines, images separated by spaces. Import: each field of a row
  * goes through the product form's own schema (contract/console-catalogue.ts) and the same catalogue

@@ -13,7 +13,7 @@ import { maskEmail, presentedStatus, type StoredOrderStatus } from "./orders";
 import { seesContactData } from "./staff";
 
 /**
- * The console's dashboard (issue 20). The shop's day is Riyadh's: Asia/Riyadh is UTC+3 all year
+ * The console's dashboard. The shop's day is Riyadh's: Asia/Riyadh is UTC+3 all year
  * (no daylight saving), so its midnight is a fixed offset from UTC. Its week starts on Sunday.
  * Orders count from the moment they were placed, once paid or later; revenue is their totals less
  * refunds. Support sees the counts, the work waiting and the low stock, not the revenue.

@@ -9,7 +9,7 @@ import {
 import { queryInt } from "../validate";
 
 /**
- * Console lists sort and page on the server (issue 20): every list takes `page`, `per_page`,
+ * Console lists sort and page on the server: every list takes `page`, `per_page`,
  * `sort` (one of the columns the list names) and `dir`, and answers its rows with ConsoleListMeta.
  * Sorting goes by a column the list maps the name to, never by text from the request.
  */

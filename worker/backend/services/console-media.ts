@@ -5,7 +5,7 @@ import { say } from "../../lib/i18n";
 import { auditStatement } from "./staff";
 
 /**
- * Images staff upload (issue 20), kept in R2 (binding MEDIA) and served from the shop's own origin
+ * Images staff upload, kept in R2 (binding MEDIA) and served from the shop's own origin
  * at /backend/media/uploads/{key} (the CSP's img-src 'self'). The type is what the file's first
  * bytes say, never what the request claims: JPEG, PNG and WebP only (no SVG, which can carry
  * script), at most MEDIA_MAX_BYTES, and the size in pixels is read from the header, so a file that

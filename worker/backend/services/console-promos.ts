@@ -7,7 +7,7 @@ import { contains, pageOf, type ListQuery } from "./console-list";
 import { auditStatement } from "./staff";
 
 /**
- * Promo codes as the console runs them (issue 20): list with usage so far, create, edit, pause and
+ * Promo codes as the console runs them: list with usage so far, create, edit, pause and
  * resume. Checkout's rules stay in services/promo.ts; a paused code (`active` 0) is refused there
  * as unknown. Every write runs in one batch with its audit line.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV as RFC 4180 writes it (the console's product export and import, issue 20): fields separated
+ * CSV as RFC 4180 writes it (the console's product export and import): fields separated
  * by commas, records by CRLF; a field holding a comma, a quote or a line break is quoted, its
  * quotes doubled. Small enough to own rather than add a dependency to the Worker.
  */

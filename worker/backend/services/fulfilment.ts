@@ -42,7 +42,7 @@ import { claimLinesStatement, returnedAmount } from "./returns";
 import { bumpOnFlip } from "./availability";
 
 /**
- * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions
+ * Fulfilment and refunds: the console's order list and order page, and the transitions
  * paid → processing → shipped → delivered, cancel (stock returns; a paid order is refunded in
  * full) and refunds through the payment provider. Each transition is one D1 batch: the conditional
  * status update, its timeline event as the guard (a lost race aborts everything), and the audit

@@ -15,7 +15,7 @@ import type {
 } from "../../../contract/invoices";
 
 /**
- * Tax documents (issue 21): a paid order's simplified tax invoice and a succeeded refund's credit
+ * Tax documents: a paid order's simplified tax invoice and a succeeded refund's credit
  * note. Each is issued by statements that run IN the batch of the event (payment, refund), so an
  * order is never paid without its invoice; amounts are copied at issue (migration 0014) and never
  * recomputed. Orders paid before the migration get theirs on first read (ensureDocuments).

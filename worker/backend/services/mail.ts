@@ -4,7 +4,7 @@ import type { Lang } from "../env";
 import { escapeHtml } from "../../lib/html";
 
 /**
- * The messages' templates (issue 21): subject, plain text and SMS of every message the shop
+ * The messages' templates: subject, plain text and SMS of every message the shop
  * sends live in the locale files' `mail` section (`{{name}}` placeholders, like the storefront's),
  * so a translator finds them beside the rest. The simple HTML email is made here from the same
  * text: paragraphs, its links made clickable, the direction of the language.

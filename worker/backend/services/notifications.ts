@@ -14,7 +14,7 @@ import { openedByLink, signOrderAccess } from "./order-links";
 import { LINK_FRAGMENT_KEY } from "../../../contract/order-access";
 
 /**
- * Order messages (issue 21): what an order event owes its shopper, by email and, where the order
+ * Order messages: what an order event owes its shopper, by email and, where the order
  * has a phone of a country the shop delivers to (contract/delivery.ts), by SMS, in the language
  * they checked out in.
  *

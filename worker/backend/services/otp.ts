@@ -7,7 +7,7 @@ import { hashedNetwork } from "./rate-limit";
  * the pepper, valid 10 minutes, single use. Issuing a new code retires the previous ones, and
  * issuing is throttled per account and purpose.
  *
- * Tries (issue 17, L3/L4): each network may try a code 5 times, so a stranger who knows the
+ * Tries: each network may try a code 5 times, so a stranger who knows the
  * email cannot spend the owner's tries; what bounds guessing across many networks is a cap of
  * 20 failed checks per account a day (all purposes). That cap can, under a sustained distributed
  * attack, block a reset for the rest of the day: a deliberate trade, since the alternative is a

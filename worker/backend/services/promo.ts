@@ -130,7 +130,7 @@ async function customerUses(
 /**
  * Checks every rule in a fixed order and answers the first refusal, or the discount. An empty
  * cart is refused before the code is even looked up, so it answers the same for any code and
- * cannot be used to tell real codes from made-up ones (issue 17, L1).
+ * cannot be used to tell real codes from made-up ones.
  */
 export async function evaluatePromo(
   db: D1Database,

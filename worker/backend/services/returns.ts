@@ -31,7 +31,7 @@ import {
 import { auditStatement } from "./staff";
 
 /**
- * The shopper's self-service on an order (issue 21): cancel before it ships, and returns within
+ * The shopper's self-service on an order: cancel before it ships, and returns within
  * the return window after delivery, per line with a reason. Staff then approve or reject a return,
  * mark it received (its items go back on the shelf, with an inventory ledger line of reason
  * `returned`) and refund it through refundOrder.

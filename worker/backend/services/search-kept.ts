@@ -9,7 +9,7 @@ import {
 } from "./search-ranking";
 
 /**
- * Kept searches (migration 0022, issue 23; docs/PERFORMANCE.md "Search at scale"): the ranked
+ * Kept searches (migration 0022; docs/PERFORMANCE.md "Search at scale"): the ranked
  * matches and the facet cells of a query that matches many products, written once and read by
  * every search for it until the catalogue's text changes. A search for a kept query reads its page
  * as an index range cut at the page's end, and its total and facets from a few hundred cells, so

@@ -1,5 +1,5 @@
 /**
- * How a search ranks its matches and keeps them, as SQL (issue 23, docs/PERFORMANCE.md "Search at
+ * How a search ranks its matches and keeps them, as SQL (docs/PERFORMANCE.md "Search at
  * scale"). Pure, with no imports, so the seed script (Node) writes the very statements the Worker
  * runs: services/catalogue.ts reads pages with them, services/search-kept.ts keeps queries with
  * them, scripts/seed.ts keeps the common words ahead of the first shopper.

@@ -3,7 +3,7 @@ import { stem } from "./analysis";
 import { SEARCH_VERSION_VALUE } from "./search-ranking";
 
 /**
- * Typo tolerance (issue 19): when a search finds nothing, each word of it that no indexed term
+ * Typo tolerance: when a search finds nothing, each word of it that no indexed term
  * starts with is replaced by the nearest term of the index's vocabulary (`product_search_vocab`,
  * FTS5's own word list): within one edit for a word of up to four letters, two for a longer one
  * (a swap of two neighbours counts as one). Among equally near terms the one in most products

@@ -2,7 +2,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 import type { Env } from "../../env";
 
 /**
- * Cloudflare Access in front of the console (issue 20, README "The operator console"). With
+ * Cloudflare Access in front of the console (README "The operator console"). With
  * ACCESS_TEAM_DOMAIN (https://<team>.cloudflareaccess.com) and ACCESS_AUD (the Access
  * application's audience tag) set, Access signs every request it lets through with a JWT in
  * `Cf-Access-Jwt-Assertion`. It is verified here against the team's published keys (RS256,

@@ -10,7 +10,7 @@ import { consumeCode, issueCode } from "./otp";
 import { accessIdentity } from "./staff-access";
 
 /**
- * Staff and the console session (issue 20). A staff member is a shop account with a role. The
+ * Staff and the console session. A staff member is a shop account with a role. The
  * console opens with the account's own sign-in plus a one-time code sent to its email each time:
  * the code marks that account token (by its hash) as a console session for CONSOLE_SESSION_SECONDS.
  * Behind Cloudflare Access the Access token is checked instead (services/staff-access.ts).

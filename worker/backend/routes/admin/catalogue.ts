@@ -26,7 +26,7 @@ import { currentStaff, staffOnly } from "../../services/staff";
 import { queryInt } from "../../validate";
 
 /**
- * /admin/products and /admin/media (issue 20): support reads the catalogue, managers and owners
+ * /admin/products and /admin/media: support reads the catalogue, managers and owners
  * change it. Mounted at /admin/ beside other areas, so every guard names its own paths.
  */
 export const catalogueRoutes = new Hono<BackendEnv>();

@@ -79,7 +79,7 @@ ordersRoutes.get(
         date_from: optional(day(m, "date_from")),
         date_to: optional(day(m, "date_to")),
         search: optional(v.pipe(v.string(), v.maxLength(100, m.maxLength("search", 100)))),
-        // `open`: orders with a return staff still have to act on (issue 21).
+        // `open`: orders with a return staff still have to act on.
         returns: optional(v.picklist(["open"], m.invalid("status"))),
       }),
       v.forward(

@@ -10,7 +10,7 @@ import { actOnReturn, consoleReturnsOf } from "../../services/returns";
 import { currentStaff, staffOnly } from "../../services/staff";
 
 /**
- * /admin/orders/{number}/returns (issue 21): support reads an order's returns; managers and owners
+ * /admin/orders/{number}/returns: support reads an order's returns; managers and owners
  * approve or reject them, mark them received (stock back on the shelf) and refund them
  * (services/returns.ts). Every answer is the order's returns with the actions now allowed.
  */
