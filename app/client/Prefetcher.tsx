@@ -1,14 +1,21 @@
-import { startTransition, useEffect, useState } from "react";
+import { memo, startTransition, useEffect, useState } from "react";
 import { PrefetchPageLinks, useLocation } from "react-router";
 import { whenIdle } from "./idle";
 import { prefetchQueue, watchLinksIn } from "./prefetch";
 
 /**
+ * Each page's links render once: adding a page to the list must not render the ones before it
+ * again (their props never change).
+ */
+const PageLinks = memo(PrefetchPageLinks);
+
+/**
  * Renders React Router's `<PrefetchPageLinks>` for the pages client/prefetch.ts hands over, one
  * per idle period, as a transition (React yields while it renders them). Mounted once, in the
  * root; in the first idle period after hydration it starts watching every shop link of the
- * document (`watchLinksIn`), so prefetching is on by default. The pages found on an earlier location are dropped when the location changes, so a
- * navigation never prefetches them again against the new page.
+ * document (`watchLinksIn`), so prefetching is on by default. The pages found on an earlier
+ * location are dropped when the location changes, so a navigation never prefetches them again
+ * against the new page.
  */
 export function Prefetcher({ nonce }: { nonce?: string }) {
   const { pathname, search } = useLocation();
@@ -34,5 +41,5 @@ export function Prefetcher({ nonce }: { nonce?: string }) {
 
   return pages
     .filter((p) => p.from === here)
-    .map((p) => <PrefetchPageLinks key={p.page} page={p.page} nonce={nonce} data-prefetch="" />);
+    .map((p) => <PageLinks key={p.page} page={p.page} nonce={nonce} data-prefetch="" />);
 }

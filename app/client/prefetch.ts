@@ -69,7 +69,13 @@ export function createPrefetchQueue(env: PrefetchEnvironment): PrefetchQueue {
   /** Links mounted before the page had loaded and gone idle. */
   const early = new Set<PrefetchAnchor>();
   const cancels = new Map<PrefetchAnchor, () => void>();
-  /** `from|page` pairs already queued: each page once per page it is linked from. */
+  /**
+   * `from|path` pairs already queued: each path once per page it is linked from. Links that
+   * differ only in their query (a list's category and sort links) share the first one's prefetch:
+   * their code is the same, and each prefetch costs the page a route match, a React commit of its
+   * links and the visitor's data, for lists that are mostly not opened (docs/PERFORMANCE.md,
+   * "Prefetching").
+   */
   const queued = new Set<string>();
   const waiting: { page: string; from: string }[] = [];
   let armed = false;
@@ -105,8 +111,10 @@ export function createPrefetchQueue(env: PrefetchEnvironment): PrefetchQueue {
     cancels.delete(a);
     const page = pageOf(a);
     const from = pathOf(env.here());
-    if (!page || page === from || queued.has(`${from}|${page}`)) return;
-    queued.add(`${from}|${page}`);
+    if (!page || page === from) return;
+    const key = `${from}|${page.split("?")[0]}`;
+    if (queued.has(key)) return;
+    queued.add(key);
     waiting.push({ page, from });
     drain();
   }

@@ -123,6 +123,7 @@ async function launchWorker({
   inspectorPort,
   logLevel,
   ready = (res) => res.ok,
+  cwd = root,
 }: {
   port: number;
   persistDir: string;
@@ -140,6 +141,11 @@ async function launchWorker({
    * A test of a worker that refuses to serve (production without PUBLIC_ORIGIN) waits for its 503.
    */
   ready?: (res: Response) => boolean;
+  /**
+   * The checkout whose build to serve (its `${buildDir}/server/wrangler.json`): this one by
+   * default; another commit's for `npm run lighthouse -- --against`.
+   */
+  cwd?: string;
 }): Promise<RunningWorker> {
   const args = [
     wranglerBin,
@@ -162,7 +168,7 @@ async function launchWorker({
   if (logLevel !== undefined) args.push("--log-level", logLevel);
   for (const [k, v] of Object.entries(vars)) args.push("--var", `${k}:${v}`);
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: baseEnv,
     stdio: stdio === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
     detached: process.platform !== "win32",
@@ -207,11 +213,13 @@ export async function startProductionWorker(
   persistDir: string,
   vars: Record<string, string> = {},
   inspectorPort?: number,
+  cwd: string = root,
 ): Promise<RunningWorker> {
   return startWorker({
     port: "any",
     persistDir,
     inspectorPort,
+    cwd,
     vars: {
       ENVIRONMENT: "production",
       AUTH_PEPPER: randomBytes(16).toString("hex"),

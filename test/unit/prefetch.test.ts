@@ -94,6 +94,20 @@ describe("link prefetching (client/prefetch.ts)", () => {
     expect(page.idleJobs()).toBe(0);
   });
 
+  it("prefetches links that differ only in their query once: the first in view speaks for the rest", () => {
+    const page = fakePage({ loaded: true });
+    page.state.here = `${ORIGIN}/en`;
+    const lists = ["/en/products?category=phones", "/en/products?category=tvs", "/en/products?sort=price_asc"].map(
+      (h) => link(h),
+    );
+    const other = link("/en/services");
+    for (const l of [...lists, other]) page.queue.watch(l);
+    page.idlePeriod();
+    for (const l of [...lists, other]) page.scrollIntoView(l);
+    while (page.idleJobs() > 0) page.idlePeriod();
+    expect(page.prefetched).toEqual(["/en -> /en/products?category=phones", "/en -> /en/services"]);
+  });
+
   it("leaves out links that are not in view, to other sites, to a new tab, downloads, opted out, and the page itself", () => {
     const page = fakePage({ loaded: true });
     const below = link("/en/product-details/phone-9");
