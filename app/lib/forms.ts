@@ -6,7 +6,7 @@ import {
   type FormStore,
   type ResponseData,
 } from "@modular-forms/react";
-import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
+import { useEffect, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from "react";
 import type { LIMITS } from "../../contract/limits";
 import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
@@ -62,9 +62,10 @@ export function formMessages(t: Translate): FormMessages {
 
 /**
  * valibot loads after hydration, not with the page: a form needs its rules on the first blur or
- * submit, never to paint (docs/PERFORMANCE.md, "Bundles"). The browser starts loading it as soon
- * as it is idle after this module runs; a rule asked before it has arrived answers a promise,
- * which modular-forms awaits like any async validator.
+ * submit, never to paint (docs/PERFORMANCE.md, "Bundles"). The browser starts loading it in the
+ * first idle period after a field is on the page (`useRulesSoon`), not when this module runs: a
+ * prefetched page evaluates its modules without showing them. A rule asked before valibot has
+ * arrived answers a promise, which modular-forms awaits like any async validator.
  */
 export type V = typeof Valibot;
 let valibot: V | undefined;
@@ -75,7 +76,10 @@ export function loadValibot(): Promise<V> {
   return loadingValibot;
 }
 
-if (typeof window !== "undefined") whenIdle(() => void loadValibot());
+/** Starts loading valibot once the browser is idle, from a form field on the page. */
+export function useRulesSoon(): void {
+  useEffect(() => whenIdle(() => void loadValibot()), []);
+}
 
 /**
  * A modular-forms field validator: answers the message, or "" when the value is fine; a promise
