@@ -11,7 +11,7 @@
 // each page the median difference from each ref with its range. A median drop of more than two
 // points of performance, or a rise of more than 50 ms of total blocking time, fails the bench
 // (exit code 1). The report also goes to test-results/lighthouse/against.md, and with `--write`
-// to docs/PERFORMANCE.md (section "lighthouse-against").
+// to docs/PERFORMANCE.md (section "lighthouse", this build's table with the differences).
 //
 // Other options: `--runs N` (3), `--cpu X` (force Lighthouse's CPU slowdown instead of
 // calibrating it), `--only /en,/ar/products` (only those paths; no docs), `--traces`, `--no-build`,
@@ -345,37 +345,34 @@ async function main(): Promise<void> {
     let failed = misses.length > 0 && !ONLY;
     const sections: string[] = [];
     if (sides.length > 1) {
-      // Paired differences: round r of this build against round r of the ref, which ran next to it.
-      const bench = sides.slice(1).map((ref, ri) => {
-        const si = ri + 1;
-        const rows = pages.map((page, pi) => {
-          const mine = results[pi]![0]!;
-          const theirs = results[pi]![si]!;
+      // Paired differences: round r of this build against round r of each ref, which ran next to it.
+      const refs = sides.slice(1);
+      const range = (xs: number[]) => `${signed(median(xs))} (${signed(Math.min(...xs))}…${signed(Math.max(...xs))})`;
+      let regressions = 0;
+      const rows = pages.map((page, pi) => {
+        const mine = results[pi]![0]!;
+        const cells = refs.map((_, ri) => {
+          const theirs = results[pi]![ri + 1]!;
           const d = (f: (a: Audit) => number) => mine.map((a, i) => f(a) - f(theirs[i]!));
-          const dPerf = d((a) => a.score);
-          const dTbt = d((a) => a.tbtMs);
-          const dLcp = d((a) => a.lcpMs);
+          const [dPerf, dTbt, dLcp] = [d((a) => a.score), d((a) => a.tbtMs), d((a) => a.lcpMs)];
           const regressed = median(dPerf) < -REGRESSION.performance || median(dTbt) > REGRESSION.tbtMs;
-          return {
-            regressed,
-            line: `| ${page.label} | ${median(theirs.map((a) => a.score))} → ${median(mine.map((a) => a.score))} | ${signed(median(dPerf))} (${signed(Math.min(...dPerf))} to ${signed(Math.max(...dPerf))}) | ${Math.round(median(theirs.map((a) => a.tbtMs)))} → ${Math.round(median(mine.map((a) => a.tbtMs)))} | ${signed(median(dTbt))} (${signed(Math.min(...dTbt))} to ${signed(Math.max(...dTbt))}) | ${Math.round(median(theirs.map((a) => a.lcpMs)))} → ${Math.round(median(mine.map((a) => a.lcpMs)))} | ${signed(median(dLcp))} (${signed(Math.min(...dLcp))} to ${signed(Math.max(...dLcp))}) | ${regressed ? "**regressed**" : "ok"} |`,
-          };
+          if (regressed) regressions += 1;
+          return `${median(theirs.map((a) => a.score))} | ${range(dPerf)} | ${range(dTbt.map(Math.round))} | ${range(dLcp.map(Math.round))} | ${regressed ? "**regressed**" : "ok"}`;
         });
-        const regressions = rows.filter((r) => r.regressed).length;
-        if (regressions) failed = true;
-        return [
-          `Against \`${ref.label}\` (${git(["rev-parse", "--short", ref.label])}): medians of ${RUNS} runs each, the ref's → this build's; the differences are paired run by run, median (lowest to highest).`,
-          "",
-          "| Page | Performance | Δ performance | TBT (ms) | Δ TBT (ms) | LCP (ms) | Δ LCP (ms) | Verdict |",
-          "|---|---:|---:|---:|---:|---:|---:|---|",
-          ...rows.map((r) => r.line),
-          "",
-          regressions
-            ? `**${regressions} page(s) regressed** (a median drop of more than ${REGRESSION.performance} points or a rise of more than ${REGRESSION.tbtMs} ms of TBT).`
-            : `No page regressed (a drop of more than ${REGRESSION.performance} points or ${REGRESSION.tbtMs} ms of TBT would).`,
-        ].join("\n");
+        return `| ${page.label} | ${median(mine.map((a) => a.score))} | ${cells.join(" | ")} |`;
       });
-      sections.push(...bench);
+      if (regressions) failed = true;
+      sections.push(
+        [
+          `Against ${refs.map((r) => `\`${r.label}\` (${git(["rev-parse", "--short", r.label])})`).join(" and ")}: each ref's median performance, then this build's paired differences run by run, median (lowest…highest); a median drop of more than ${REGRESSION.performance} points or a rise of more than ${REGRESSION.tbtMs} ms of TBT is a regression.`,
+          "",
+          `| Page | This build | ${refs.map((r) => `${r.label} | Δ perf | Δ TBT (ms) | Δ LCP (ms) | Verdict`).join(" | ")} |`,
+          `|---|---:|${refs.map(() => "---:|---:|---:|---:|---|").join("")}`,
+          ...rows,
+          "",
+          regressions ? `**${regressions} regression(s).**` : "No page regressed.",
+        ].join("\n"),
+      );
     }
     const report = [
       `Measured by \`npm run lighthouse${AGAINST.length ? ` -- --against ${AGAINST.join(",")}` : ""}\` on: ${machine()}.`,
@@ -390,7 +387,7 @@ async function main(): Promise<void> {
     console.log(`\n${report}\n`);
     if (AGAINST.length) {
       writeFileSync(join(reportDir, "against.md"), `${report}\n`);
-      if (args.includes("--write") && !ONLY) replaceSection("lighthouse-against", report);
+      if (args.includes("--write") && !ONLY) replaceSection("lighthouse", report);
     } else if (!ONLY) replaceSection("lighthouse", report);
     if (failed) {
       console.log(misses.length ? "Below target." : "Regressed against a ref.");

@@ -14,7 +14,6 @@ const read = (name: string) => readFileSync(join(DOCS, name), "utf8");
 /** Every section a script writes (`replaceSection` in scripts/lib/report.ts, `writeBetween` in scripts/load.ts). */
 const WRITTEN: [file: string, section: string][] = [
   ["PERFORMANCE.md", "lighthouse"],
-  ["PERFORMANCE.md", "lighthouse-against"],
   ["PERFORMANCE.md", "bench"],
   ["PERFORMANCE.md", "search-bench"],
   ["PERFORMANCE.md", "latency"],
