@@ -7,14 +7,9 @@ import { browserApi, handleBrowserError } from "../lib/api/browser";
 import { placeOrder } from "../lib/api/checkout";
 import { ApiError, type FieldError } from "../lib/api/errors";
 import { useCart } from "../lib/cart";
-import {
-  newIdempotencyKey,
-  optionsTotals,
-  useCheckoutOptions,
-  useSettled,
-  type NewAddress,
-  type SavedAddress,
-} from "../lib/checkout";
+import type { Address } from "../../contract/addresses";
+import type { NewAddress } from "../../contract/checkout";
+import { newIdempotencyKey, optionsTotals, useCheckoutOptions, useSettled } from "../lib/checkout";
 import { formRules, loadValibot, type Validator } from "../lib/forms";
 import { checkoutRules } from "../lib/input-rules";
 import { formatMoney } from "../lib/money";
@@ -70,7 +65,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   /** A form-level message from the server (or the network) for the last attempt. */
   const [formMessage, setFormMessage] = useState("");
   const [busy, setBusy] = useState(false);
-  const [addresses, setAddresses] = useState<SavedAddress[] | null>(signedIn ? null : []);
+  const [addresses, setAddresses] = useState<Address[] | null>(signedIn ? null : []);
   const [addressChoice, setAddressChoice] = useState<number | "new">("new");
   const [shipping, setShipping] = useState<string | undefined>(undefined);
   const [payment, setPayment] = useState<string | undefined>(undefined);
@@ -95,7 +90,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   useEffect(() => {
     if (!signedIn) return;
     const api = browserApi(locale);
-    listAddresses<SavedAddress>(api)
+    listAddresses(api)
       .then((res) => {
         const list = Array.isArray(res.data)
           ? [...res.data].sort((a, b) => Number(b.is_default) - Number(a.is_default))

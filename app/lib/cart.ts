@@ -1,6 +1,7 @@
 import { useStore } from "jotai";
 import { startTransition, useEffect, useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
+import type { PromoCheck, PromoChecked } from "../../contract/cart";
 import {
   cartFromResponse,
   cartListAtom,
@@ -231,11 +232,8 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
   const trimmed = code.trim();
   try {
     await ensureGuestId();
-    const res = await browserApi(ctx.locale).post<{
-      code?: string;
-      discount_type?: number;
-      discount?: number;
-    }>("/promo-code/check", { code: trimmed });
+    const body: PromoCheck = { code: trimmed };
+    const res = await browserApi(ctx.locale).post<Partial<PromoChecked>>("/promo-code/check", body);
     const currency = ctx.store.get(cartListAtom).currency;
     // Spec §3: `discount` is the code's value for its type (a percentage for type 1).
     const { code: answered, discount_type, discount } = res.data ?? {};

@@ -5,7 +5,7 @@ import type { Route } from "./+types/payment-status";
 import { readOwned, type Owned } from "../lib/api/owned";
 import { getPaymentStatus } from "../lib/api/checkout";
 import { useCart } from "../lib/cart";
-import type { PaymentStatus as Status } from "../lib/orders";
+import type { PaymentStatusView as Status } from "../../contract/payments";
 import { pageMeta } from "../lib/seo";
 import { isLocale } from "../lib/locales";
 import { useLocalePath, useT } from "../lib/use-locale";
