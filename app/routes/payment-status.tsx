@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useRevalidator, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/payment-status";
-import { readOwned, type Owned } from "../lib/api/owned";
+import { readOwned, type Owned } from "../lib/owned";
 import { getPaymentStatus } from "../lib/api/checkout";
 import { useCart } from "../lib/cart";
 import type { PaymentStatusView as Status } from "../../contract/payments";
