@@ -1,6 +1,7 @@
 import { redirect, useRevalidator } from "react-router";
 import { Link } from "../lib/link";
-import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { browserApi } from "../lib/api/browser";
+import { handleBrowserError } from "../lib/browser-errors";
 import { listOrders } from "../lib/api/orders";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";

@@ -202,7 +202,7 @@ function OrderAgain({ order }: { order: Order }) {
   const list = (names: string[]) => new Intl.ListFormat(locale, { type: "conjunction" }).format(names);
   const run = async () => {
     const answer = await submit.run(t("orders.again.adding"), async () => {
-      await ensureGuestId();
+      await ensureGuestId(locale);
       return orderAgain(browserApi(locale), order.number, readOrderGrant(order.number));
     });
     if (!answer) return;

@@ -1,16 +1,9 @@
+import type { Totals } from "../../contract/orders";
 import { formatMoney } from "../lib/money";
 import { useLocale, useT } from "../lib/use-locale";
 
-export interface Totals {
-  subtotal: number;
-  discount: number;
-  /** null: not known yet (calculated at checkout). */
-  shipping: number | null;
-  /** The VAT included in the prices; null when unknown. */
-  vat: number | null;
-  total: number;
-  currency: string;
-}
+/** The totals shown: the contract's, where shipping and VAT are null until checkout prices them. */
+export type ShownTotals = Omit<Totals, "shipping" | "vat"> & { shipping: number | null; vat: number | null };
 
 /** The totals block: subtotal, discount, shipping, the VAT line (prices include it) and the total. */
 export function OrderSummary({
@@ -18,7 +11,7 @@ export function OrderSummary({
   title,
   children,
 }: {
-  totals: Totals;
+  totals: ShownTotals;
   title?: string;
   children?: React.ReactNode;
 }) {

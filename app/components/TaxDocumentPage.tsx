@@ -1,5 +1,5 @@
 import type { TaxDocument } from "../../contract/invoices";
-import type { Owned } from "../lib/api/owned";
+import type { Owned } from "../lib/owned";
 import { useT } from "../lib/use-locale";
 import { OrderLinkRefused } from "./OrderLinkRefused";
 import { TaxDocumentView } from "./TaxDocumentView";

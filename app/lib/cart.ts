@@ -1,6 +1,7 @@
 import { useStore } from "jotai";
 import { startTransition, useEffect, useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
+import type { PromoCheck, PromoChecked } from "../../contract/cart";
 import {
   cartFromResponse,
   cartListAtom,
@@ -19,7 +20,8 @@ import {
   type CartResponse,
   type DiscountType,
 } from "../state/cart";
-import { browserApi, handleBrowserError, ownServerApi } from "./api/browser";
+import { browserApi, ownServerApi } from "./api/browser";
+import { handleBrowserError } from "./browser-errors";
 import { ApiError } from "./api/errors";
 import { translate } from "./i18n";
 import { localeOfPath, type Locale } from "./locales";
@@ -53,19 +55,15 @@ let guestIdRequest: Promise<string | null> | null = null;
  * Spec §4: if the visitor has neither a token nor a guest id when the cart is used, a guest id
  * is requested from the own server and stored. Concurrent callers share one request.
  */
-export async function ensureGuestId(): Promise<string | null> {
+export async function ensureGuestId(locale: Locale): Promise<string | null> {
   if (readStored("token")) return null;
   const existing = readStored("guestId");
   if (existing) return existing;
   guestIdRequest ??= (async () => {
     try {
-      const res = await fetch("/api/cart/generate-guest-id", {
-        headers: { accept: "application/json" },
-        credentials: "same-origin",
-      });
-      if (!res.ok) throw new ApiError(res.status, "");
-      const body = (await res.json()) as { guestId?: unknown };
-      const guestId = typeof body.guestId === "string" ? body.guestId : null;
+      // The spec fixes this answer's shape as `{ guestId }`, outside the usual envelope.
+      const body: object = await ownServerApi(locale).get("/cart/generate-guest-id");
+      const guestId = "guestId" in body && typeof body.guestId === "string" ? body.guestId : null;
       if (!guestId) throw new ApiError(500, "");
       writeStored("guestId", guestId);
       return guestId;
@@ -154,7 +152,7 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
  */
 export async function addProductToCart(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
   try {
-    await ensureGuestId();
+    await ensureGuestId(ctx.locale);
     await ownServerApi(ctx.locale).post<CartResponse>("/cart/add-product", { productId, quantity });
   } catch (error) {
     ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
@@ -230,12 +228,9 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
   // refusal takes an applied code off the cart, as any invalid code does (spec §4).
   const trimmed = code.trim();
   try {
-    await ensureGuestId();
-    const res = await browserApi(ctx.locale).post<{
-      code?: string;
-      discount_type?: number;
-      discount?: number;
-    }>("/promo-code/check", { code: trimmed });
+    await ensureGuestId(ctx.locale);
+    const body: PromoCheck = { code: trimmed };
+    const res = await browserApi(ctx.locale).post<Partial<PromoChecked>>("/promo-code/check", body);
     const currency = ctx.store.get(cartListAtom).currency;
     // Spec §3: `discount` is the code's value for its type (a percentage for type 1).
     const { code: answered, discount_type, discount } = res.data ?? {};

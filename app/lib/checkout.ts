@@ -1,47 +1,8 @@
 import { useEffect, useState } from "react";
-import type { Totals } from "../components/OrderSummary";
+import type { Totals } from "../../contract/orders";
+import type { CheckoutOptions } from "../../contract/checkout";
 import { browserApi } from "./api/browser";
 import type { Locale } from "./locales";
-
-/** GET /checkout/options (brief "Cart, checkout, orders, payments"). */
-export interface ShippingMethod {
-  id: string;
-  name: string;
-  price: number;
-  eta: string;
-}
-
-export interface PaymentMethod {
-  id: string;
-  name: string;
-}
-
-export interface CheckoutOptions {
-  shipping_methods: ShippingMethod[];
-  payment_methods: PaymentMethod[];
-  totals: { subtotal: number; discount: number; shipping: number; vat: number; total: number; currency: string };
-  /** The shipping zone the rates are for (the delivery city's); null or absent: the rest of the country. */
-  shipping_zone?: string | null;
-}
-
-/** The address a new order is sent to (POST /checkout `address`). */
-export interface NewAddress {
-  name: string;
-  phone: string;
-  city: string;
-  district: string;
-  street: string;
-  building?: string;
-  postal_code?: string;
-  notes?: string;
-}
-
-/** A saved address of a signed-in visitor (GET /client/addresses). */
-export interface SavedAddress extends NewAddress {
-  id: number;
-  label: string | null;
-  is_default: boolean;
-}
 
 export function optionsTotals(options: CheckoutOptions): Totals {
   const { subtotal, discount, shipping, vat, total, currency } = options.totals;

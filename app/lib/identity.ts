@@ -2,8 +2,7 @@ import type { useStore } from "jotai";
 import type { Account, SignedIn } from "../../contract/account";
 import { currentUserAtom } from "../state/user";
 import type { SessionUser } from "./context";
-import { browserApi } from "./api/browser";
-import { deviceTypeInBrowser } from "./device";
+import { browserApi, ownServerApi } from "./api/browser";
 import { ApiError } from "./api/errors";
 import type { Locale } from "./locales";
 import { clearStored, readStored, writeStored } from "./tab-storage";
@@ -28,29 +27,9 @@ export function isSignedIn(): boolean {
   return currentIdentity().token !== null;
 }
 
-async function ownServer(path: string, init: RequestInit = {}): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      ...init,
-      credentials: "same-origin",
-      headers: {
-        accept: "application/json",
-        // Spec §7: the own server passes these on to the backend calls it makes for this visitor.
-        "content-language": document.documentElement.lang.toLowerCase().startsWith("ar") ? "ar" : "en",
-        "device-type": String(deviceTypeInBrowser()),
-        ...(init.body ? { "content-type": "application/json" } : {}),
-        ...init.headers,
-      },
-    });
-  } catch (cause) {
-    throw new ApiError(0, "", {}, cause);
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { message?: unknown; errors?: Record<string, string[]> };
-    throw new ApiError(res.status, typeof body.message === "string" ? body.message : "", body.errors ?? {}, body);
-  }
-  return res;
+/** The own server in the page's language (spec §7: it passes the language on to the backend). */
+function ownServer() {
+  return ownServerApi(document.documentElement.lang.toLowerCase().startsWith("ar") ? "ar" : "en");
 }
 
 /**
@@ -65,16 +44,15 @@ export async function signIn(authData: SignedIn): Promise<Account> {
   writeStored("userId", String(user.id));
   writeStored("token", token);
   writeStored("guestId", null);
-  await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
+  await ownServer().post("/add-user", { token, user });
   return user;
 }
 
 /** The user the own server keeps for this browser, or null for a guest. */
 export async function fetchStoredUser(): Promise<SessionUser | null> {
   try {
-    const res = await ownServer("/api/get-user");
-    const body = (await res.json()) as { data?: SessionUser };
-    return body.data ?? null;
+    const res = await ownServer().get<SessionUser | undefined>("/get-user");
+    return res.data ?? null;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -121,7 +99,7 @@ export async function signOut(locale: Locale): Promise<void> {
     console.warn("[identity] the backend logout failed", error);
   }
   try {
-    await ownServer("/api/logout", { method: "POST" });
+    await ownServer().post("/logout");
   } catch (error) {
     console.warn("[identity] the own-server logout failed", error);
   }
@@ -168,5 +146,5 @@ export function identifierPayload(to: string): { email: string } | { phone: stri
 export async function saveStoredUser(user: Account): Promise<void> {
   const token = readStored("token");
   if (!token) return;
-  await ownServer("/api/add-user", { method: "POST", body: JSON.stringify({ token, user }) });
+  await ownServer().post("/add-user", { token, user });
 }

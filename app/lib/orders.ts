@@ -13,21 +13,6 @@ export const ORDER_PROGRESS: readonly OrderStatus[] = ["pending_payment", "paid"
 /** An order, its lines and its delivery address, as the contract defines them. */
 export type { Order, OrderAddress, OrderItem } from "../../contract/orders";
 
-export interface PaymentStart {
-  payment_id: string;
-  redirect_url: string;
-}
-
-export type PaymentState = "pending" | "paid" | "failed";
-
-export interface PaymentStatus {
-  payment_id: string;
-  status: PaymentState;
-  order_number: string;
-  order_status: string;
-  message?: string;
-}
-
 export function isOrderStatus(value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value);
 }

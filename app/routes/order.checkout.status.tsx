@@ -2,7 +2,7 @@ import { lazy, Suspense } from "react";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/order.checkout.status";
 import { OrderDetails } from "../components/OrderDetails";
-import { readOwnedOrder, type Owned } from "../lib/api/owned";
+import { readOwnedOrder, type Owned } from "../lib/owned";
 import { getOrder } from "../lib/api/orders";
 import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/order.credit-note";
 import { TaxDocumentPage } from "../components/TaxDocumentPage";
-import { readOwnedOrder, type Owned } from "../lib/api/owned";
+import { readOwnedOrder, type Owned } from "../lib/owned";
 import { getCreditNote } from "../lib/api/orders";
 import type { TaxDocument } from "../../contract/invoices";
 import { isLocale } from "../lib/locales";

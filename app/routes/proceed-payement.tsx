@@ -1,7 +1,8 @@
 import { redirect, redirectDocument, useRevalidator, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/proceed-payement";
-import { browserApi, handleBrowserError } from "../lib/api/browser";
+import { browserApi } from "../lib/api/browser";
+import { handleBrowserError } from "../lib/browser-errors";
 import { startPayment } from "../lib/api/checkout";
 import { ApiError } from "../lib/api/errors";
 import { isLocale } from "../lib/locales";

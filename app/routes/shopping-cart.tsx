@@ -2,7 +2,7 @@ import { useAtomValue } from "jotai";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/shopping-cart";
 import { CartLine } from "../components/CartLine";
-import { OrderSummary, type Totals } from "../components/OrderSummary";
+import { OrderSummary, type ShownTotals } from "../components/OrderSummary";
 import { PromoCode } from "../components/PromoCode";
 import { optionsTotals, useCheckoutOptions } from "../lib/checkout";
 import { pageMeta } from "../lib/seo";
@@ -47,7 +47,7 @@ export default function ShoppingCart() {
   // Shipping and the VAT line come from the checkout options, read again when the cart changes.
   const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
   const { options } = useCheckoutOptions(locale, revision, undefined, loaded && !empty);
-  const totals: Totals = options
+  const totals: ShownTotals = options
     ? { ...optionsTotals(options), subtotal: cart.subtotal, discount: cart.discount }
     : {
         subtotal: cart.subtotal,

@@ -1,5 +1,7 @@
 import { atom } from "jotai";
-import type { ProductSummary } from "../lib/catalogue";
+import type { Cart, CartLine as WireLine, CartPromo, DiscountType } from "../../contract/cart";
+
+export type { CartPromo, DiscountType };
 
 /**
  * The cart in the browser (spec §3 "Cart state", §4 "Cart" and "Promo code"). The atoms hold
@@ -7,39 +9,17 @@ import type { ProductSummary } from "../lib/catalogue";
  * they can be tested without a browser.
  */
 
-/** A cart line as spec §3 describes it: a quantity and a product id, plus what the backend adds. */
-export interface CartLine {
-  product_id: number;
-  quantity: number;
-  product?: ProductSummary;
-  line_total?: number;
-}
+/**
+ * A cart line as the state holds it: the contract's line (contract/cart.ts), where a backend built
+ * to the spec alone may answer only the quantity and the product id (spec §3).
+ */
+export type CartLine = Pick<WireLine, "product_id" | "quantity"> & Partial<Pick<WireLine, "product" | "line_total">>;
 
-export interface CartPromo {
-  code: string;
-  discount_type: DiscountType;
-  /** The discount on this cart, in minor units. */
-  discount: number;
-  /** The code's own value: a percent for type 1, minor units for type 2. */
-  value?: number;
-}
+/** The cart the atoms hold: the backend's answer, with the count derived (totalQuantityAtom). */
+export type CartList = Omit<Cart, "products" | "total_quantity"> & { products: CartLine[] };
 
-export interface CartList {
-  products: CartLine[];
-  subtotal: number;
-  discount: number;
-  total: number;
-  currency: string;
-  promo: CartPromo | null;
-  /** Product ids whose quantity exceeds the stock now (the backend's view). */
-  invalid: number[];
-}
-
-/** The backend's `Cart` answer (GET /cart and every cart change). */
-export interface CartResponse extends Partial<CartList> {
-  products: CartLine[];
-  total_quantity?: number;
-}
+/** The backend's answer as read: a backend built to the spec alone may leave the totals out. */
+export type CartResponse = Partial<Omit<Cart, "products">> & { products: CartLine[] };
 
 export const EMPTY_CART: CartList = {
   products: [],
@@ -51,8 +31,6 @@ export const EMPTY_CART: CartList = {
   invalid: [],
 };
 
-/** Discount types: 1 percentage (the default, spec §9), 2 fixed amount in minor units. */
-export type DiscountType = 1 | 2;
 export const DEFAULT_DISCOUNT_TYPE: DiscountType = 1;
 
 /** Promo code: idle until checked, then valid or invalid (spec §4). */
@@ -117,7 +95,7 @@ export function cartFromResponse(data: CartResponse | null | undefined): CartLis
           code: data.promo.code,
           discount_type: toDiscountType(data.promo.discount_type),
           discount: Number(data.promo.discount) || 0,
-          value: data.promo.value === undefined ? undefined : Number(data.promo.value),
+          value: Number(data.promo.value ?? data.promo.discount) || 0,
         }
       : null,
     invalid: Array.isArray(data.invalid) ? data.invalid.map(Number) : [],

@@ -85,7 +85,7 @@ async function writeRacedOrder(user: Shopper, code: string, email: string, deliv
     input: {
       idempotency_key: crypto.randomUUID(),
       email,
-      address: deliverTo,
+      address: { notes: null, ...deliverTo },
       shipping_method: "standard",
       payment_method: "card",
     },

@@ -1,7 +1,8 @@
 import { useId, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "../../client/toast";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { ApiError } from "../../lib/api/errors";
 import { readBulkForm, type BulkForm, type PriceMode, type StockMode } from "../../lib/bulk-edit";
 import { countOf } from "../../lib/plural";

@@ -12,7 +12,8 @@ import {
 import { slugFromNames } from "../../../contract/slug";
 import type { ConsoleField } from "../../../contract/console";
 import { toast } from "../../client/toast";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { FORM_OPTIONS, formMessages, visibleError } from "../../lib/forms";
 import { useBackendBase } from "../../lib/console-files";
 import type * as ProductRules from "../../lib/console-product-rules";

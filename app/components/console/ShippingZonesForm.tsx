@@ -9,7 +9,8 @@ import {
   type ShippingZone,
 } from "../../../contract/settings";
 import { toast } from "../../client/toast";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { saveStoreSettings } from "../../lib/api/console-settings";
 import type { FieldError } from "../../lib/api/errors";
 import { useLocale, useT } from "../../lib/use-locale";

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { STAFF_NOTE_MAX, type StaffNote } from "../../../contract/console-orders";
 import { toast } from "../../client/toast";
-import { handleBrowserError } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 

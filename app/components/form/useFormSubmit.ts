@@ -2,7 +2,7 @@ import type { FieldValues, FormStore, ResponseData } from "@modular-forms/react"
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "../../client/toast";
-import { handleBrowserError } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import type { FieldError } from "../../lib/api/errors";
 import { applyServerErrors } from "../../lib/forms";
 import { useLocale } from "../../lib/use-locale";

@@ -2,7 +2,8 @@ import { lazy, Suspense, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Address, AddressValues } from "../form/AddressForm";
 import { addAddress, deleteAddress, listAddresses, updateAddress } from "../../lib/api/account";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { useLocale, useT } from "../../lib/use-locale";
 
 /** The address form loads when it is opened, keeping the section's first load small. */

@@ -1,9 +1,7 @@
-import { toast } from "../../client/toast";
 import { deviceTypeInBrowser } from "../device";
 import type { Locale } from "../locales";
 import { readStored } from "../tab-storage";
 import { createApi, type Api } from "./client";
-import { handleApiError, type HandledError } from "./errors";
 
 let base = "/backend";
 let lookupBase = "/backend";
@@ -34,9 +32,4 @@ export function ownServerApi(locale: Locale): Api {
     token: readStored("token"),
     guestId: readStored("guestId"),
   });
-}
-
-/** The common handler in the browser: real navigation and sonner toasts. */
-export function handleBrowserError(error: unknown, locale: Locale, navigate: (to: string) => void): HandledError {
-  return handleApiError(error, { locale, redirect: navigate, toast: (m) => toast.error(m) });
 }

@@ -1,4 +1,4 @@
-import type { Order } from "../orders";
+import type { Order } from "../../../contract/orders";
 import type { TaxDocument } from "../../../contract/invoices";
 import type { OrderAccessGrant } from "../../../contract/order-access";
 import type { Api } from "./client";

@@ -1,5 +1,5 @@
-import type { Order } from "../orders";
-import type { CartResponse } from "../../state/cart";
+import type { Order } from "../../../contract/orders";
+import type { Cart } from "../../../contract/cart";
 import type { Api } from "./client";
 
 /**
@@ -34,5 +34,5 @@ export interface ReorderAnswer {
 
 /** POST /orders/{number}/order-again: a cancelled order's lines back in the cart, as stock allows. */
 export function orderAgain(api: Api, number: string, access?: string | null) {
-  return api.post<CartResponse & ReorderAnswer>(path(number, "order-again"), undefined, { access });
+  return api.post<Cart & ReorderAnswer>(path(number, "order-again"), undefined, { access });
 }

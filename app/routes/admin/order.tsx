@@ -1,20 +1,21 @@
 import { reset, useForm } from "@modular-forms/react";
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/order";
-import {
-  CARRIER_MAX,
-  REFUND_REASON_MAX,
-  TRACKING_MAX,
-  type ConsoleOrder,
-  type OrderAction,
-  type OrderEvent,
-} from "../../../contract/console-orders";
+import { CARRIER_MAX, REFUND_REASON_MAX, TRACKING_MAX, type OrderAction } from "../../../contract/console-orders";
 import { readCount, readNumber } from "../../../contract/numbers";
 import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
+import { FormDialog } from "../../components/console/FormDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import {
+  OrderCustomerPanel,
+  OrderLinesPanel,
+  OrderPaymentsPanel,
+  OrderShipmentPanel,
+} from "../../components/console/OrderPanels";
+import { OrderTimeline } from "../../components/console/OrderTimeline";
 import { currencyName, providerName } from "../../lib/console-vocabulary";
 import { OrderMessages } from "../../components/console/OrderMessages";
 import { OrderReturns } from "../../components/console/OrderReturns";
@@ -23,7 +24,8 @@ import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
 import { useFormSubmit } from "../../components/form/useFormSubmit";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import {
   addOrderNote,
   cancelOrder,
@@ -44,7 +46,6 @@ import { numberProblem } from "../../lib/input-rules";
 import { countOf } from "../../lib/plural";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
-import type { Translate } from "../../lib/i18n";
 
 export const meta: Route.MetaFunction = (args) =>
   consoleMeta(args, "console.orders.title", { number: args.params.number ?? "" });
@@ -57,113 +58,6 @@ export async function loader(args: Route.LoaderArgs) {
     ]);
     return { ...order.data, returns: returns.data };
   });
-}
-
-/** A modal dialog holding a form: focus moves into it, Escape closes it, focus returns on close. */
-function FormDialog({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
-  return (
-    <dialog ref={ref} className="console-dialog" aria-labelledby={titleId} onClose={() => open && onClose()}>
-      <h2 id={titleId}>{title}</h2>
-      {open ? children : null}
-    </dialog>
-  );
-}
-
-function actorName(t: Translate, actor: string): string {
-  if (actor === "system") return t("console.orders.actors.system");
-  if (actor === "shopper") return t("console.orders.actors.shopper");
-  return actor;
-}
-
-/** A refund made for a return, named in the reader's language. */
-function ForReturn({ id }: { id: string }) {
-  const t = useT();
-  return <span className="console-for-return">{t("console.orders.forReturn", { id })}</span>;
-}
-
-/** The reasons the shop itself records on a failed payment (services/payments.ts). */
-const PAYMENT_FAILURES = new Set([
-  "declined",
-  "three_ds_failed",
-  "cancelled",
-  "expired",
-  "already_paid",
-  "out_of_stock",
-  "amount_mismatch",
-]);
-
-/**
- * Why a payment failed: the shop's own codes in the reader's language; anything else is the
- * provider's words, shown as they came.
- */
-function PaymentFailure({ reason }: { reason: string }) {
-  const t = useT();
-  if (PAYMENT_FAILURES.has(reason)) return <span>{t(`console.orders.paymentFailures.${reason}`)}</span>;
-  return (
-    <span>
-      {t("console.orders.paymentFailures.other")}: <bdi>{reason}</bdi>
-    </span>
-  );
-}
-
-function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder }) {
-  const locale = useLocale();
-  const d = event.detail ?? {};
-  const parts: ReactNode[] = [];
-  if (typeof d.carrier === "string")
-    parts.push(
-      <span key="c">
-        <bdi>{d.carrier}</bdi> · <bdi dir="ltr">{String(d.tracking_number ?? "")}</bdi>
-      </span>,
-    );
-  if (typeof d.amount === "number" && event.type !== "paid")
-    parts.push(<bdi key="a">{formatMoney(d.amount, order.currency, locale)}</bdi>);
-  if (typeof d.reason === "string" && d.reason)
-    parts.push(
-      event.type === "payment_failed" ? <PaymentFailure key="r" reason={d.reason} /> : <q key="r">{d.reason}</q>,
-    );
-  // A return's own steps name it; a refund made for one says which.
-  if (typeof d.return_id === "string")
-    parts.push(
-      event.type.startsWith("return_") ? (
-        <bdi key="rt" dir="ltr">
-          {d.return_id}
-        </bdi>
-      ) : (
-        <ForReturn key="rt" id={d.return_id} />
-      ),
-    );
-  if (typeof d.message === "string" && d.message && event.type === "refund_failed")
-    parts.push(<code key="m">{d.message}</code>);
-  if (!parts.length) return null;
-  return (
-    <span className="console-timeline__detail">
-      {parts.map((p, i) => (
-        <span key={i}>
-          {i > 0 ? " · " : null}
-          {p}
-        </span>
-      ))}
-    </span>
-  );
 }
 
 type ShipValues = { carrier: string; tracking_number: string };
@@ -280,7 +174,6 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
     setDialog("refund");
   };
 
-  const address = order.address;
   const carrierLabel = t("console.fields.carrier");
   const trackingLabel = t("console.fields.tracking_number");
   const amountLabel = t("console.orders.refundAmount", { currency: currencyName(t, order.currency) });
@@ -371,167 +264,11 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       </nav>
 
       <div className="console-order">
-        <section className="console-panel console-order__items" aria-labelledby="order-lines">
-          <h2 id="order-lines">{t("console.orders.lines")}</h2>
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
-          <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.lines")}>
-            <table className="console-table--stack">
-              <thead>
-                <tr>
-                  <th scope="col">{t("console.orders.product")}</th>
-                  <th scope="col" className="is-numeric">
-                    {t("console.orders.quantity")}
-                  </th>
-                  <th scope="col" className="is-numeric">
-                    {t("console.orders.unitPrice")}
-                  </th>
-                  <th scope="col" className="is-numeric">
-                    {t("console.orders.lineTotal")}
-                  </th>
-                  {/* What was paid for each line after the discount: what returning it refunds. */}
-                  {order.discount > 0 ? (
-                    <th scope="col" className="is-numeric">
-                      {t("console.orders.netTotal")}
-                    </th>
-                  ) : null}
-                </tr>
-              </thead>
-              <tbody>
-                {order.items.map((item) => (
-                  <tr key={item.product_id}>
-                    <td>
-                      <bdi>{item.name}</bdi>
-                    </td>
-                    {/* data-label: on a phone each line stacks, and its cells name themselves (console.css). */}
-                    <td className="is-numeric" data-label={t("console.orders.quantity")}>
-                      {item.quantity}
-                    </td>
-                    <td className="is-numeric" data-label={t("console.orders.unitPrice")}>
-                      {money(item.unit_price)}
-                    </td>
-                    <td className="is-numeric" data-label={t("console.orders.lineTotal")}>
-                      {money(item.line_total)}
-                    </td>
-                    {order.discount > 0 ? (
-                      <td className="is-numeric" data-label={t("console.orders.netTotal")}>
-                        {money(item.net_total)}
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <dl className="console-order__totals">
-            <div>
-              <dt>{t("cart.subtotal")}</dt>
-              <dd>{money(order.subtotal)}</dd>
-            </div>
-            {order.discount > 0 ? (
-              <div>
-                <dt>
-                  {t("cart.discount")}
-                  {order.promo_code ? (
-                    <>
-                      {" "}
-                      (<bdi dir="ltr">{order.promo_code}</bdi>)
-                    </>
-                  ) : null}
-                </dt>
-                <dd>−{money(order.discount)}</dd>
-              </div>
-            ) : null}
-            <div>
-              <dt>{t("cart.shipping")}</dt>
-              <dd>{money(order.shipping)}</dd>
-            </div>
-            <div>
-              <dt>{t("console.orders.vat")}</dt>
-              <dd>{money(order.vat)}</dd>
-            </div>
-            <div className="console-order__total">
-              <dt>{t("console.orders.total")}</dt>
-              <dd>{money(order.total)}</dd>
-            </div>
-            {order.refunded > 0 ? (
-              <div>
-                <dt>{t("orders.refunded")}</dt>
-                <dd>−{money(order.refunded)}</dd>
-              </div>
-            ) : null}
-          </dl>
-        </section>
+        <OrderLinesPanel order={order} />
 
-        <section className="console-panel" aria-labelledby="order-customer">
-          <h2 id="order-customer">{t("console.orders.customer")}</h2>
-          {order.masked ? <p className="console-hint">{t("console.orders.maskedNote")}</p> : null}
-          <dl className="console-order__facts">
-            <div>
-              <dt>{t("console.fields.email")}</dt>
-              <dd>
-                <bdi dir="ltr">{order.email}</bdi>
-              </dd>
-            </div>
-            {order.phone ? (
-              <div>
-                <dt>{t("console.orders.phone")}</dt>
-                <dd>
-                  <bdi dir="ltr">{order.phone}</bdi>
-                </dd>
-              </div>
-            ) : null}
-            <div>
-              <dt>{t("console.orders.account")}</dt>
-              <dd>{order.guest ? t("console.orders.guest") : t("console.orders.registered")}</dd>
-            </div>
-          </dl>
-          <h3>{t("orders.addressTitle")}</h3>
-          <address>
-            <bdi>{address.name}</bdi>
-            <br />
-            {[address.street, address.building].filter(Boolean).join(" ")}
-            <br />
-            {[address.district, address.city, address.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}
-            <br />
-            <bdi dir="ltr">{address.phone}</bdi>
-          </address>
-        </section>
+        <OrderCustomerPanel order={order} />
 
-        <section className="console-panel" aria-labelledby="order-shipping">
-          <h2 id="order-shipping">{t("console.orders.shipment")}</h2>
-          <dl className="console-order__facts">
-            <div>
-              <dt>{t("orders.shippingMethod")}</dt>
-              <dd>{t(`orders.methods.${order.shipping_method}`)}</dd>
-            </div>
-            <div>
-              <dt>{carrierLabel}</dt>
-              <dd>{order.carrier ? <bdi>{order.carrier}</bdi> : "—"}</dd>
-            </div>
-            <div>
-              <dt>{trackingLabel}</dt>
-              <dd>{order.tracking_number ? <bdi dir="ltr">{order.tracking_number}</bdi> : "—"}</dd>
-            </div>
-            {order.shipped_at ? (
-              <div>
-                <dt>{t("orders.shippedAt")}</dt>
-                <dd>{formatDate(order.shipped_at, locale, true)}</dd>
-              </div>
-            ) : null}
-            {order.delivered_at ? (
-              <div>
-                <dt>{t("orders.deliveredAt")}</dt>
-                <dd>{formatDate(order.delivered_at, locale, true)}</dd>
-              </div>
-            ) : null}
-            {order.cancelled_at ? (
-              <div>
-                <dt>{t("console.orders.cancelledAt")}</dt>
-                <dd>{formatDate(order.cancelled_at, locale, true)}</dd>
-              </div>
-            ) : null}
-          </dl>
-        </section>
+        <OrderShipmentPanel order={order} />
 
         <OrderReturns number={order.number} currency={order.currency} returns={order.returns} />
         {order.late_payments.length ? (
@@ -579,123 +316,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             </ul>
           </section>
         ) : null}
-        <section className="console-panel console-order__wide" aria-labelledby="order-payments">
-          <h2 id="order-payments">{t("console.orders.payments")}</h2>
-          {order.payments.length ? (
-            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
-            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.payments")}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("console.orders.date")}</th>
-                    <th scope="col">{t("console.orders.provider")}</th>
-                    <th scope="col">{t("console.fields.status")}</th>
-                    <th scope="col" className="is-numeric">
-                      {t("console.fields.amount")}
-                    </th>
-                    <th scope="col" className="is-numeric">
-                      {t("orders.refunded")}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.payments.map((p) => (
-                    <tr key={p.id}>
-                      <td className="is-date">{formatDate(p.created_at, locale, true)}</td>
-                      <td>
-                        <bdi>{providerName(t, p.provider)}</bdi>
-                      </td>
-                      <td>
-                        <PaymentStatusBadge
-                          status={p.status === "initiated" || p.status === "challenge" ? "pending" : p.status}
-                        />
-                      </td>
-                      <td className="is-numeric">{money(p.amount)}</td>
-                      <td className="is-numeric">{p.refunded ? money(p.refunded) : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p className="console-hint">{t("console.orders.noPayments")}</p>
-          )}
-          <h3>{t("console.orders.refunds")}</h3>
-          {order.refunds.length ? (
-            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
-            <div className="console-table__scroll" tabIndex={0} role="region" aria-label={t("console.orders.refunds")}>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("console.orders.date")}</th>
-                    <th scope="col" className="is-numeric">
-                      {t("console.fields.amount")}
-                    </th>
-                    <th scope="col">{t("console.fields.status")}</th>
-                    <th scope="col">{t("console.fields.reason")}</th>
-                    <th scope="col">{t("console.orders.by")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {order.refunds.map((r) => (
-                    <tr key={r.id}>
-                      <td className="is-date">{formatDate(r.created_at, locale, true)}</td>
-                      <td className="is-numeric">{money(r.amount)}</td>
-                      <td>
-                        <span
-                          className={`console-badge console-badge--${r.status === "succeeded" ? "ok" : r.status === "failed" ? "danger" : "warn"}`}
-                        >
-                          {t(`console.orders.refundStatuses.${r.status}`)}
-                        </span>
-                        {r.status === "failed" && r.message ? (
-                          <>
-                            {" "}
-                            <code>{r.message}</code>
-                          </>
-                        ) : null}
-                      </td>
-                      <td>
-                        {r.reason ? <bdi>{r.reason}</bdi> : null}
-                        {r.reason && r.return_id ? " · " : null}
-                        {r.return_id ? <ForReturn id={r.return_id} /> : null}
-                        {r.reason || r.return_id ? null : "—"}
-                      </td>
-                      <td>{r.staff_email ? <bdi dir="ltr">{r.staff_email}</bdi> : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p className="console-hint">{t("console.orders.noRefunds")}</p>
-          )}
-          {order.refundable > 0 ? (
-            <p className="console-hint">
-              {t("console.orders.refundable", { amount: formatMoney(order.refundable, order.currency, locale) })}
-            </p>
-          ) : null}
-        </section>
+        <OrderPaymentsPanel order={order} />
 
-        <section className="console-panel console-order__wide" aria-labelledby="order-timeline">
-          <h2 id="order-timeline">{t("console.orders.timeline")}</h2>
-          <ol className="console-timeline">
-            {order.events.map((event) => (
-              <li key={event.id}>
-                <time dateTime={event.created_at}>{formatDate(event.created_at, locale, true)}</time>
-                <span className="console-timeline__what">
-                  {t(`console.orders.events.${event.type}`) === `console.orders.events.${event.type}`
-                    ? event.type
-                    : t(`console.orders.events.${event.type}`)}
-                </span>
-                <EventDetail event={event} order={order} />
-                <span className="console-hint">
-                  {t("console.orders.byActor", { actor: "" })}
-                  <bdi dir="ltr">{actorName(t, event.actor)}</bdi>
-                </span>
-              </li>
-            ))}
-          </ol>
-        </section>
+        <OrderTimeline order={order} />
 
         <StaffNotes notes={order.notes} onAdd={(body) => addOrderNote(browserApi(locale), order.number, body)} />
 

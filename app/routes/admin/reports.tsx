@@ -10,7 +10,8 @@ import {
 } from "../../../contract/console-reports";
 import { toast } from "../../client/toast";
 import { DataTable } from "../../components/console/DataTable";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { ApiError } from "../../lib/api/errors";
 import { exportCustomers, exportOrders, getReport } from "../../lib/api/console-reports";
 import { consoleLoad, consoleMeta } from "../../lib/console";

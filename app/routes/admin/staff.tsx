@@ -23,7 +23,8 @@ import {
   revokeStaffInvitation,
   setStaffAlerts,
 } from "../../lib/api/console";
-import { browserApi, handleBrowserError } from "../../lib/api/browser";
+import { browserApi } from "../../lib/api/browser";
+import { handleBrowserError } from "../../lib/browser-errors";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";

@@ -5,6 +5,7 @@ import type { CartOwner } from "../identity";
 import { productSummariesByIds, type ProductSummary } from "./catalogue";
 import { releaseExpiredReservations } from "./orders";
 import { evaluatePromo, type AppliedPromo } from "./promo";
+import type { Cart, CartLine } from "../../../contract/cart";
 
 export type { ProductSummary };
 
@@ -13,25 +14,6 @@ export type { ProductSummary };
  * product's stock and its per-order maximum; the bound is checked inside the SQL statement that
  * writes the line, so concurrent adds can never push a line past it.
  */
-
-export interface CartLine {
-  product_id: number;
-  quantity: number;
-  product: ProductSummary;
-  line_total: number;
-}
-
-export interface Cart {
-  products: CartLine[];
-  total_quantity: number;
-  subtotal: number;
-  discount: number;
-  total: number;
-  currency: string;
-  promo: AppliedPromo | null;
-  /** Product ids whose quantity exceeds what can be ordered now. */
-  invalid: number[];
-}
 
 const ownerColumn = (owner: CartOwner) => (owner.userId !== null ? "user_id" : "guest_id");
 const ownerValue = (owner: CartOwner) => (owner.userId !== null ? owner.userId : owner.guestId);

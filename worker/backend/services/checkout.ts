@@ -18,6 +18,7 @@ import { flushNotifications, notifyStatements } from "./notifications";
 import { configuredProvider, requirePaymentProvider } from "./payment-providers";
 import { lineNets } from "./money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
+import type { CheckoutOptions, CheckoutInput as CheckoutRequestRead } from "../../../contract/checkout";
 import type { Totals } from "../../../contract/orders";
 import { zoneOfCity, type SettingsValues, type ShippingRates } from "../../../contract/settings";
 import { loadSettings, numberVar, settingsDefaults } from "./settings";
@@ -160,7 +161,7 @@ export async function checkoutOptions(
   method: ShippingMethodId,
   lang: Lang,
   city?: string | null,
-) {
+): Promise<CheckoutOptions> {
   const store = await loadSettings({ ...env, DB: db });
   const settings = commerceOf(env, store, city);
   const zone = zoneOfCity(store.shipping, city);
@@ -178,15 +179,8 @@ export async function checkoutOptions(
   };
 }
 
-export interface CheckoutInput {
-  idempotency_key: string;
-  /** Required from guests; a signed-in visitor's account email is used when it is left out. */
-  email?: string;
-  address?: OrderAddress;
-  address_id?: number;
-  shipping_method: ShippingMethodId;
-  payment_method: PaymentMethodId;
-}
+/** POST /checkout as validated. A signed-in visitor may leave `email` out: the account's is used. */
+export type CheckoutInput = CheckoutRequestRead<ShippingMethodId, PaymentMethodId>;
 
 const ORDER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 

@@ -23,6 +23,7 @@ import {
   type PaymentRecord,
   type ProviderResult,
 } from "./payment-providers";
+import type { PaymentStart, PaymentStatusView } from "../../../contract/payments";
 import { invoiceStatements } from "./invoices";
 import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
 
@@ -136,7 +137,7 @@ export async function startPayment(
   returnUrl: string,
   lang: Lang,
   origin: string,
-): Promise<{ payment_id: string; redirect_url: string }> {
+): Promise<PaymentStart> {
   const returnPath = safeReturnPath(returnUrl);
   if (!returnPath) {
     const message = say(lang, MESSAGES.returnUrl);
@@ -425,14 +426,6 @@ async function resolvePayment(
     .bind(provider, result.providerRef)
     .first<{ id: string }>();
   return row ? { ...result, paymentId: row.id } : null;
-}
-
-export interface PaymentStatusView {
-  payment_id: string;
-  status: "pending" | "paid" | "failed";
-  order_number: string;
-  order_status: OrderStatus;
-  message: string;
 }
 
 /** What the shopper sees on return; asks the provider when the result is not known yet. */

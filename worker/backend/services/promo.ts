@@ -1,6 +1,7 @@
 import type { Lang } from "../env";
 import { say, type Bilingual } from "../../lib/i18n";
 import type { CartOwner } from "../identity";
+import type { CartPromo } from "../../../contract/cart";
 import { normalizePhone } from "../../../contract/inputs";
 
 /**
@@ -15,14 +16,8 @@ import { normalizePhone } from "../../../contract/inputs";
 export const DISCOUNT_PERCENT = 1;
 export const DISCOUNT_FIXED = 2;
 
-export interface AppliedPromo {
-  code: string;
-  discount_type: 1 | 2;
-  /** The discount on this cart, in halalas. */
-  discount: number;
-  /** The code's own value: a percent for type 1, halalas for type 2. */
-  value: number;
-}
+/** A code applied to a cart: the contract's `CartPromo`. */
+export type AppliedPromo = CartPromo;
 
 export interface PromoRow {
   id: number;

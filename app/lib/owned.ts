@@ -1,12 +1,13 @@
 import { redirect } from "react-router";
-import { LINK_FRAGMENT_KEY, ORDER_ACCESS_TOKEN } from "../../../contract/order-access";
-import type { Locale } from "../locales";
-import { dropOrderGrant, keepOrderGrant, readOrderGrant } from "../order-grants";
-import { readStored, restoreIdentity, type TabIdentity } from "../tab-storage";
-import { browserApi, handleBrowserError } from "./browser";
-import type { Api } from "./client";
-import { ApiError } from "./errors";
-import { openOrderLink } from "./orders";
+import { LINK_FRAGMENT_KEY, ORDER_ACCESS_TOKEN } from "../../contract/order-access";
+import type { Locale } from "./locales";
+import { dropOrderGrant, keepOrderGrant, readOrderGrant } from "./order-grants";
+import { readStored, restoreIdentity, type TabIdentity } from "./tab-storage";
+import { browserApi } from "./api/browser";
+import { handleBrowserError } from "./browser-errors";
+import type { Api } from "./api/client";
+import { ApiError } from "./api/errors";
+import { openOrderLink } from "./api/orders";
 
 /**
  * What a client-only page reads of the visitor's own: found, nothing asked for, a failure to show,

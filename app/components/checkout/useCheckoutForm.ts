@@ -1,0 +1,265 @@
+import { useAtomValue } from "jotai";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import type { Address } from "../../../contract/addresses";
+import type { NewAddress } from "../../../contract/checkout";
+import { getProfile, listAddresses } from "../../lib/api/account";
+import { browserApi } from "../../lib/api/browser";
+import { placeOrder } from "../../lib/api/checkout";
+import { ApiError, type FieldError } from "../../lib/api/errors";
+import { handleBrowserError } from "../../lib/browser-errors";
+import { useCart } from "../../lib/cart";
+import { newIdempotencyKey, useCheckoutOptions, useSettled } from "../../lib/checkout";
+import { formRules, type Validator } from "../../lib/forms";
+import { checkoutRules } from "../../lib/input-rules";
+import { readStored } from "../../lib/tab-storage";
+import { useLocale, useT } from "../../lib/use-locale";
+import { cartListAtom, totalQuantityAtom } from "../../state/cart";
+
+export type FieldName =
+  "email" | "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes";
+type Values = Record<FieldName, string>;
+
+const EMPTY: Values = {
+  email: "",
+  name: "",
+  phone: "",
+  city: "",
+  district: "",
+  street: "",
+  building: "",
+  postal_code: "",
+  notes: "",
+};
+
+/**
+ * The saved addresses of a signed-in visitor (default first), the one chosen or "new", and the
+ * account's email handed to `onEmail`.
+ */
+function useSavedAddresses(signedIn: boolean, onEmail: (email: string) => void) {
+  const locale = useLocale();
+  const [addresses, setAddresses] = useState<Address[] | null>(signedIn ? null : []);
+  const [choice, setChoice] = useState<number | "new">("new");
+  useEffect(() => {
+    if (!signedIn) return;
+    const api = browserApi(locale);
+    listAddresses(api)
+      .then((res) => {
+        const list = Array.isArray(res.data)
+          ? [...res.data].sort((a, b) => Number(b.is_default) - Number(a.is_default))
+          : [];
+        setAddresses(list);
+        if (list[0]) setChoice(list[0].id);
+      })
+      .catch(() => setAddresses([]));
+    getProfile(api)
+      .then((res) => onEmail(res.data?.email ?? ""))
+      .catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once per visitor and language
+  }, [signedIn, locale]);
+  return { addresses, choice, setChoice };
+}
+
+/**
+ * The checkout form's state and its submit: the typed values and their checks (spec §5: a
+ * message shows once its field is dirty, all of them after a submit), the saved addresses, the
+ * methods chosen, the options and totals for the delivery city, and placing the order with one
+ * idempotency key per attempt, so a doubled submit makes one order.
+ */
+export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
+  const t = useT();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const cartActions = useCart();
+  const cart = useAtomValue(cartListAtom);
+  const count = useAtomValue(totalQuantityAtom);
+  const rules = useMemo(() => formRules(t), [t]);
+  const signedIn = useMemo(() => Boolean(readStored("token")), []);
+
+  const [values, setValues] = useState<Values>(EMPTY);
+  /** Fields the visitor changed: their messages show (spec §5, "after a field is dirty"). */
+  const [dirty, setDirty] = useState<ReadonlySet<FieldName>>(new Set());
+  const [submitted, setSubmitted] = useState(0);
+  const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+  /** A form-level message from the server (or the network) for the last attempt. */
+  const [formMessage, setFormMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const saved = useSavedAddresses(signedIn, (email) => setValues((v) => (v.email ? v : { ...v, email })));
+  const { addresses, choice: addressChoice } = saved;
+  const [shipping, setShipping] = useState<string | undefined>(undefined);
+  const [payment, setPayment] = useState<string | undefined>(undefined);
+  const keyRef = useRef<string>(newIdempotencyKey());
+
+  const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
+  // The delivery city picks the shipping zone: the quote follows it as the shopper types or picks
+  // a saved address. Placing the order charges the zone of the same city, worked out again there.
+  const deliveryCity =
+    addressChoice === "new" ? values.city.trim() : (addresses?.find((a) => a.id === addressChoice)?.city ?? "");
+  const quotedCity = useSettled(deliveryCity, 400);
+  const { options, failed, retry } = useCheckoutOptions(locale, revision, shipping, true, quotedCity || undefined);
+
+  // The first shipping and payment methods are chosen until the visitor picks others.
+  useEffect(() => {
+    if (!options) return;
+    if (!shipping && options.shipping_methods[0]) setShipping(options.shipping_methods[0].id);
+    if (!payment && options.payment_methods[0]) setPayment(options.payment_methods[0].id);
+  }, [options, shipping, payment]);
+
+  const labels: Record<FieldName, string> = {
+    email: t("checkout.email"),
+    name: t("checkout.name"),
+    phone: t("checkout.phone"),
+    city: t("checkout.city"),
+    district: t("checkout.district"),
+    street: t("checkout.street"),
+    building: t("checkout.building"),
+    postal_code: t("checkout.postalCode"),
+    notes: t("checkout.notes"),
+  };
+  const usingNewAddress = addressChoice === "new";
+  const [phoneCheck, setPhoneCheck] = useState({ value: "", message: "" });
+  useEffect(() => {
+    let current = true;
+    void rules
+      .phone()(values.phone)
+      .then((message) => {
+        if (current) setPhoneCheck({ value: values.phone, message });
+      });
+    return () => {
+      current = false;
+    };
+  }, [values.phone, rules]);
+  // The contract's checkout rules (contract/inputs.ts): the same limits the backend checks.
+  const check = useMemo(
+    () => checkoutRules(t, labels),
+    // The labels follow `t`: they change only with the locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t],
+  );
+  const validators: Partial<Record<FieldName, Validator[]>> = {
+    ...(signedIn ? {} : { email: [check.email] }),
+    ...(usingNewAddress
+      ? {
+          name: [check.name],
+          // The numbering check loads libphonenumber's metadata first; its answer is kept in phoneCheck.
+          phone: [check.phone, () => phoneCheck.message],
+          city: [check.city],
+          district: [check.district],
+          street: [check.street],
+          building: [check.building],
+          postal_code: [check.postal_code],
+          notes: [check.notes],
+        }
+      : {}),
+  };
+  const clientError = (name: FieldName): string => {
+    for (const rule of validators[name] ?? []) {
+      const message = rule(values[name]);
+      // Rules answer at once here: the route shows this form only once `ready` (valibot) resolved.
+      if (typeof message === "string" && message) return message;
+    }
+    return "";
+  };
+  const errorOf = (name: FieldName): string => {
+    const server = serverErrors.find((e) => e.type === name)?.message;
+    if (server) return server;
+    return dirty.has(name) || submitted > 0 ? clientError(name) : "";
+  };
+  const set = (name: FieldName, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setDirty((s) => (s.has(name) ? s : new Set(s).add(name)));
+    setServerErrors((errs) => errs.filter((e) => e.type !== name));
+  };
+
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setSubmitted((n) => n + 1);
+    const invalid = (Object.keys(validators) as FieldName[]).filter((name) => clientError(name));
+    const phoneMessage = usingNewAddress ? await rules.phone()(values.phone) : "";
+    if (invalid.length || phoneMessage || !shipping || !payment) {
+      setFormMessage("");
+      return;
+    }
+    setBusy(true);
+    setFormMessage("");
+    setServerErrors([]);
+    const address: NewAddress | undefined = usingNewAddress
+      ? {
+          name: values.name.trim(),
+          phone: values.phone,
+          city: values.city.trim(),
+          district: values.district.trim(),
+          street: values.street.trim(),
+          ...(values.building.trim() ? { building: values.building.trim() } : {}),
+          ...(values.postal_code.trim() ? { postal_code: values.postal_code.trim() } : {}),
+          ...(values.notes.trim() ? { notes: values.notes.trim() } : {}),
+        }
+      : undefined;
+    try {
+      const res = await placeOrder(browserApi(locale), {
+        idempotency_key: keyRef.current,
+        ...(values.email.trim() ? { email: values.email.trim() } : {}),
+        ...(address ? { address } : { address_id: addressChoice as number }),
+        shipping_method: shipping,
+        payment_method: payment,
+      });
+      // The backend emptied the cart into the order; the page moves on before the empty-cart rule.
+      onPlaced(res.data.number);
+      cartActions.clearCartState();
+      void cartActions.loadCart();
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && (error.status === 422 || error.status === 409 || error.status === 400)) {
+        // The server refused this attempt: the next one is a new attempt with a new key.
+        keyRef.current = newIdempotencyKey();
+        const errs = error.fieldErrors.map((fe) => ({ ...fe, type: fe.type.replace(/^address\./, "") }));
+        setServerErrors(errs);
+        setFormMessage(error.message || t("checkout.failed"));
+        // Stock or the cart changed underneath: show the cart as it is now.
+        void cartActions.loadCart();
+        return;
+      }
+      const handled = handleBrowserError(error, locale, (path) => navigate(path));
+      setFormMessage(handled.message || t("checkout.failed"));
+    }
+  };
+
+  const summaryErrors: FieldError[] =
+    submitted > 0
+      ? [
+          ...(Object.keys(validators) as FieldName[])
+            .map((name) => ({ type: name, message: clientError(name) }))
+            .filter((e) => e.message),
+          ...serverErrors.filter((se) => !clientError(se.type as FieldName)),
+        ]
+      : serverErrors;
+  // 'Sorry, not all fields are filled out correctly.' while the fields still have something to fix.
+  const summaryMessage = formMessage || (summaryErrors.length > 0 ? t("form.formInvalid") : "");
+
+  return {
+    cart,
+    signedIn,
+    values,
+    labels,
+    errorOf,
+    set,
+    submit,
+    submitted,
+    busy,
+    summaryErrors,
+    summaryMessage,
+    addresses,
+    addressChoice,
+    setAddressChoice: saved.setChoice,
+    usingNewAddress,
+    options,
+    failed,
+    retry,
+    quotedCity,
+    shipping,
+    setShipping,
+    payment,
+    setPayment,
+  };
+}

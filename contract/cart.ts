@@ -1,0 +1,57 @@
+// The cart as the backend answers it, and what the storefront sends to change it.
+// Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
+// it, and it imports neither (test/node/boundaries.test.ts). Money is in halalas.
+import type * as v from "valibot";
+import type { ProductSummary } from "./catalogue";
+import type { cartFields, promoInput } from "./inputs";
+
+/** 1: a percentage (the default, spec §9); 2: a fixed amount in halalas. */
+export type DiscountType = 1 | 2;
+
+/** The promo code applied to a cart. */
+export interface CartPromo {
+  code: string;
+  discount_type: DiscountType;
+  /** The discount on this cart, in halalas. */
+  discount: number;
+  /** The code's own value: a percent for type 1, halalas for type 2. */
+  value: number;
+}
+
+/** A cart line: a quantity of a product (spec §3), with the product and the line's total. */
+export interface CartLine {
+  product_id: number;
+  quantity: number;
+  product: ProductSummary;
+  line_total: number;
+}
+
+/** GET /cart, and the answer to every cart change. */
+export interface Cart {
+  products: CartLine[];
+  total_quantity: number;
+  subtotal: number;
+  discount: number;
+  total: number;
+  currency: string;
+  promo: CartPromo | null;
+  /** Product ids whose quantity exceeds what can be ordered now. */
+  invalid: number[];
+}
+
+/** POST /cart/update-quantity (quantity 0 removes the line) and, with quantity optional, /cart/add-product. */
+export type CartLineInput = v.InferInput<v.ObjectSchema<ReturnType<typeof cartFields>, undefined>>;
+
+/** POST /promo-code/check. */
+export type PromoCheck = v.InferInput<ReturnType<typeof promoInput>>;
+
+/**
+ * The answer to a valid POST /promo-code/check: `discount` is the code's value for its type (spec
+ * §3: a percentage for type 1, halalas for type 2); `amount` is what it takes off this cart.
+ */
+export interface PromoChecked {
+  code: string;
+  discount_type: DiscountType;
+  discount: number;
+  amount: number;
+}
