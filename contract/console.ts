@@ -174,7 +174,7 @@ export interface AuditEntry {
 
 /**
  * The fields of the console's forms, for the messages of their rules (contract/inputs.ts's
- * InputMessages names fields by these too): the edge words them in worker/lib/console-fields.ts,
+ * InputMessages names fields by these too): the edge words them in contract/server/console-fields.ts,
  * the console's forms from `console.fields` in locales/.
  */
 export const CONSOLE_FIELDS = [

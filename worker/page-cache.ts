@@ -5,7 +5,7 @@ import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
 import { catalogueVersionOf, stockStillShown } from "./backend-client";
 import type { HonoEnv } from "./env";
-import { IsolateMemory } from "./lib/isolate-memory";
+import { IsolateMemory } from "../contract/server/isolate-memory";
 
 /**
  * The page cache: the rendered answer of a public page, kept in this isolate's memory (and the

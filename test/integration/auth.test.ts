@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mintGuestId, sha256Hex } from "../../worker/backend/identity";
 import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/password";
 import { withinLimits } from "../../worker/backend/services/rate-limit";
-import { clientIp } from "../../worker/lib/network";
+import { clientIp } from "../../contract/server/network";
 import {
   awayFromMinuteEdge,
   call,

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allocate, lineNets } from "../../worker/backend/services/money";
 import { promoPhoneKey } from "../../worker/backend/services/promo";
-import { returnedAmount } from "../../worker/backend/services/returns";
+import { returnedAmount } from "../../worker/backend/services/claimed-lines";
 
 /**
  * Migration 0026 on a database made and used under the schema before it (migrations up to 0025):

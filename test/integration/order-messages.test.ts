@@ -3,14 +3,10 @@ import { env } from "cloudflare:workers";
 import { isDeliveryPhone } from "../../contract/delivery";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
+import type { NotificationJob } from "../../worker/backend/env";
 import { renderOrderMessage } from "../../worker/backend/services/mail";
-import {
-  deliveryPhoneSql,
-  flushNotifications,
-  notifyStatements,
-  type NotificationJob,
-} from "../../worker/backend/services/notifications";
-import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/jobs";
+import { deliveryPhoneSql, flushNotifications, notifyStatements } from "../../worker/backend/services/notifications";
+import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/backend/jobs";
 import {
   address,
   call,

@@ -9,13 +9,13 @@ import {
   forgetCatalogueVersion,
   forgetRemembered,
 } from "../../worker/backend/cache";
-import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
 import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";
 import { counted } from "../support/counted-db";
+import { releaseExpiredReservations } from "../../worker/backend/services/reservations";
 
 // Issue 23, "caches that purge": the page cache (worker/page-cache.ts) keeps a rendered page under
 // the catalogue version it was rendered under and never serves it under another; the version

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER, PAGE_KEPT_HEADER } from "../../contract/freshness";
-import { IsolateMemory } from "../lib/isolate-memory";
-import { ReadAhead } from "../lib/read-ahead";
+import { IsolateMemory } from "../../contract/server/isolate-memory";
+import { ReadAhead } from "./lib/read-ahead";
 import type { BackendEnv, Lang } from "./env";
 import { answerValueOf, deferOf } from "./http";
 
@@ -329,4 +329,9 @@ export function edgeCache(
       await stored;
     }
   };
+}
+
+/** Bumps the catalogue version (in a change's batch); caches keyed by it stop answering the old one. */
+export function bumpCatalogueVersion(db: D1Database): D1PreparedStatement {
+  return db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'");
 }

@@ -5,7 +5,7 @@ import { notFound } from "./http";
 import { productArtFacts, type ProductArtFacts } from "./services/catalogue";
 import { bannerArtFacts, type BannerArtFacts } from "./services/content";
 import { readUpload } from "./services/console-media";
-import { validate } from "../lib/validate";
+import { validate } from "../../contract/server/validate";
 
 /**
  * Generated product and banner art (no downloads, no binary assets): a deterministic SVG drawn

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { BackendError, deferOf, ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { bearerToken, knownGuest, requireUser, revokeToken } from "../identity";
 import {
   changePassword,

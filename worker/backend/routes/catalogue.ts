@@ -5,7 +5,7 @@ import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
 import type { BackendEnv } from "../env";
 import { deferOf, notFound, ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import {
   activeSlugs,
   categoryTree,
@@ -16,7 +16,7 @@ import {
   stockOf,
   suggestProducts,
 } from "../services/catalogue";
-import { validate } from "../../lib/validate";
+import { validate } from "../../../contract/server/validate";
 import { hashedNetwork, requestNetwork } from "../services/rate-limit";
 import { storeIdentity } from "../services/settings";
 import { STORE_IDENTITY_PATH } from "../../../contract/settings";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
-import { validate } from "../../lib/validate";
+import { validate } from "../../../contract/server/validate";
 import { outboxReadable, readOutbox } from "../services/messenger";
 
 /**

@@ -2,15 +2,16 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { BackendError, notFound, ok, unprocessable } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { requireUser } from "../identity";
 import { accessibleOrder } from "../order-access";
-import { findOrderByNumber, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
+import { findOrderByNumber } from "../services/orders";
 import { openedByLink, tabGrant, verifyOrderAccess } from "../services/order-links";
 import { findTaxDocument, presentTaxDocument } from "../services/invoices";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+import { validate } from "../../../contract/server/validate";
 import { presentOwnOrder } from "./self-service";
+import { presentOrder, presentOrders, listUserOrders, trackOrder } from "../services/shopper-orders";
 
 /**
  * Orders: GET /orders (signed in), GET /orders/{number} and its documents (its owner, or a tab

@@ -2,8 +2,8 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../../lib/i18n";
-import { publicOrigin } from "../../lib/public-origin";
+import { say } from "../../../contract/server/i18n";
+import { publicOrigin } from "../../../contract/server/public-origin";
 import { cartOwner, ownerKey } from "../identity";
 import { findOrderByNumber, ownsOrder } from "../services/orders";
 import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
@@ -26,7 +26,7 @@ import {
   startPayment,
 } from "../services/payments";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+import { validate } from "../../../contract/server/validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
 export const paymentsRoutes = new Hono<BackendEnv>();

@@ -2,16 +2,17 @@ import { Hono, type Context } from "hono";
 import { returnRequestInput } from "../../../contract/returns";
 import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
-import { say } from "../../lib/i18n";
-import { readInput } from "../../lib/validate";
+import { say } from "../../../contract/server/i18n";
+import { readInput } from "../../../contract/server/validate";
 import { cartOwner } from "../identity";
 import { accessibleOrder } from "../order-access";
 import { loadCart, reorderIntoCart } from "../services/cart";
 import { returnAddressOf } from "../services/invoices";
 import { loadSettings } from "../services/settings";
-import { presentOrder, type OrderRow } from "../services/orders";
+import { type OrderRow } from "../services/orders";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
+import { presentOrder } from "../services/shopper-orders";
 
 /**
  * The shopper's self-service on their order (issue 21): POST /orders/{number}/cancel and

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { requireUser } from "../identity";
-import { readInput } from "../../lib/validate";
+import { readInput } from "../../../contract/server/validate";
 import { enforceLimits, requestNetwork } from "../services/rate-limit";
 import { acceptInvitation, lookupInvitation } from "../services/staff-invitations";
 

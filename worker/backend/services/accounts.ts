@@ -1,8 +1,7 @@
 import type { AccessToken, Account } from "../../../contract/account";
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import { issueToken, randomToken, sha256Hex } from "../identity";
 import type { RenderedMessage } from "./mail";
 import {

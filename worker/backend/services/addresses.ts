@@ -1,6 +1,6 @@
 import type { Lang } from "../env";
 import { notFound, unprocessable } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import type { Address, AddressInput } from "../../../contract/addresses";
 export type { Address, AddressInput };
 

@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditRecord } from "../../../contract/console";
-import type { Lang } from "../env";
+import type { Lang, StaffCaller } from "../env";
 import { contains, pageOf, type ListQuery } from "./console-list";
 
 /**
@@ -166,4 +166,41 @@ export async function listAuditLog(
     })),
     meta,
   };
+}
+
+/**
+ * The audit line of a staff action, to run in the same batch as the change itself, so a change is
+ * never without its line and a line never without its change. `before`/`after` are the record as
+ * the console shows it (null for a creation or a deletion).
+ */
+export function auditStatement(
+  db: D1Database,
+  staff: Pick<StaffCaller, "user_id" | "email">,
+  action: string,
+  entity: string,
+  entityId: string | number | null,
+  before: unknown,
+  after: unknown,
+  opts: { onlyIfChanged?: boolean; entityOfLastInsert?: boolean } = {},
+): D1PreparedStatement {
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  // onlyIfChanged: written only when the statement just before it in the batch changed a row
+  // (a conditional update that found nothing to do leaves no line). entityOfLastInsert: the
+  // record is the row the batch just inserted, whose id is known only there.
+  return db
+    .prepare(
+      `INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json)
+       SELECT ?, ?, ?, ?, ${opts.entityOfLastInsert ? "CAST(last_insert_rowid() AS TEXT)" : "?"}, ?, ? WHERE ${opts.onlyIfChanged ? "changes() > 0" : "1"}`,
+    )
+    .bind(
+      ...[
+        staff.user_id,
+        staff.email,
+        action,
+        entity,
+        ...(opts.entityOfLastInsert ? [] : [entityId === null ? null : String(entityId)]),
+        json(before),
+        json(after),
+      ],
+    );
 }

@@ -1,10 +1,10 @@
 import type { Lang } from "../env";
 import { type BackendError, unprocessable } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import type { CartOwner } from "../identity";
 import { productSummariesByIds, type ProductSummary } from "./catalogue";
-import { releaseExpiredReservations } from "./orders";
 import { evaluatePromo, type AppliedPromo } from "./promo";
+import { releaseExpiredReservations } from "./reservations";
 
 export type { ProductSummary };
 

@@ -13,7 +13,7 @@ import {
   sumsOfRows,
   sumsSql,
 } from "./facet-cells";
-import { IsolateMemory } from "../../lib/isolate-memory";
+import { IsolateMemory } from "../../../contract/server/isolate-memory";
 import { CATALOGUE_VERSION_SQL, catalogueVersion } from "../cache";
 import { correctSpelling } from "./spelling";
 import {

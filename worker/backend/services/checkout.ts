@@ -1,15 +1,13 @@
 import { bumpOnFlip } from "./availability";
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { BackendError, unprocessable } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import type { CartOwner } from "../identity";
 import { cartContents, type CartContents } from "./cart";
 import {
   findOrderByNumber,
   isGuardFailure,
   isoIn,
-  releaseExpiredReservations,
   type OrderAddress,
   type OrderRow,
   orderEventStatement,
@@ -19,65 +17,15 @@ import { configuredProvider, requirePaymentProvider } from "./payment-providers"
 import { lineNets } from "./money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../contract/orders";
-import { zoneOfCity, type SettingsValues, type ShippingRates } from "../../../contract/settings";
-import { loadSettings, numberVar, settingsDefaults } from "./settings";
+import { zoneOfCity } from "../../../contract/settings";
+import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "./settings";
+import { releaseExpiredReservations } from "./reservations";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
  * placing an order. The order, its items, the stock reservation, the promo redemption and the
  * cart's removal are ONE D1 batch, so either all of it happens or none of it does.
  */
-
-export interface CommerceSettings {
-  vatRate: number;
-  shippingFlat: number;
-  freeShippingThreshold: number;
-  shippingExpress: number;
-  reservationMinutes: number;
-  /** Days after delivery a shopper may ask for a return. */
-  returnWindowDays: number;
-  /** Days a guest's cart lives unchanged before the cron expires it. */
-  guestCartDays: number;
-}
-
-/** The rates of the zone the city is in, else the rest of the country's. */
-const ratesFor = (store: SettingsValues, city: string | null | undefined): ShippingRates =>
-  zoneOfCity(store.shipping, city) ?? store.shipping;
-
-const commerceOf = (env: Partial<Env>, store: SettingsValues, city?: string | null): CommerceSettings => {
-  const rates = ratesFor(store, city);
-  return {
-    vatRate: store.tax.vat_rate,
-    shippingFlat: rates.standard,
-    freeShippingThreshold: rates.free_threshold,
-    shippingExpress: rates.express,
-    reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
-    returnWindowDays: store.returns.window_days,
-    guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
-  };
-};
-
-/**
- * The shop's money rules as the deployment configures them, before any console change
- * (services/settings.ts `settingsDefaults`): for what is not a store setting (the stock hold, the
- * guest cart's life) and for tests. What a shopper is charged comes from `currentCommerceSettings`.
- */
-export function commerceSettings(env: Partial<Env>): CommerceSettings {
-  return commerceOf(env, settingsDefaults(env));
-}
-
-/**
- * The money rules in force now: the store's settings as last saved in the console, over the
- * defaults, with the shipping rates of the delivery city's zone (the rest of the country's when
- * no city is given or no zone covers it).
- */
-export async function currentCommerceSettings(
-  env: Partial<Env>,
-  db: D1Database,
-  city?: string | null,
-): Promise<CommerceSettings> {
-  return commerceOf(env, await loadSettings({ ...env, DB: db }), city);
-}
 
 export const SHIPPING_METHODS = ["standard", "express"] as const;
 export type ShippingMethodId = (typeof SHIPPING_METHODS)[number];

@@ -13,10 +13,11 @@ import { freeSlug } from "../../../contract/slug";
 import type { ConsoleListMeta } from "../../../contract/console";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import { indexText } from "./analysis";
 import { pageOf, type ListQuery } from "./console-list";
-import { auditStatement, bumpCatalogueVersion } from "./staff";
+import { auditStatement } from "./audit-log";
+import { bumpCatalogueVersion } from "../cache";
 
 /**
  * The console's products (issue 20): list, read, create, edit, hide and show again. Every change is

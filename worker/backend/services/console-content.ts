@@ -12,15 +12,15 @@ import type {
   StockProduct,
 } from "../../../contract/console-content";
 import type { Lang, StaffCaller } from "../env";
-import { forgetCatalogueVersion } from "../cache";
+import { forgetCatalogueVersion, bumpCatalogueVersion } from "../cache";
 import { indexNames, searchBody } from "./console-catalogue";
 import { BackendError, notFound } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
-import { INVALID_INPUT } from "../../lib/input-messages";
+import { say, type Bilingual } from "../../../contract/server/i18n";
+import { INVALID_INPUT } from "../../../contract/server/input-messages";
 import { forgetSearchSynonyms } from "./catalogue";
 import { bumpSearchVersion } from "./search-kept";
 import { contains, pageOf, type ListQuery } from "./console-list";
-import { auditStatement, bumpCatalogueVersion } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * Categories, brands, services, content pages and the inventory ledger as the console runs them

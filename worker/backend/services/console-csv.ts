@@ -16,7 +16,7 @@ import type { InputMessages } from "../../../contract/inputs";
 import { arabicIndicDigits, formatMinorUnits, readCount } from "../../../contract/numbers";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import {
   allConsoleProducts,
   catalogueFacts,

@@ -1,8 +1,8 @@
 import { MEDIA_MAX_BYTES, type MediaType, type MediaUpload } from "../../../contract/console-catalogue";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
-import { say } from "../../lib/i18n";
-import { auditStatement } from "./staff";
+import { say } from "../../../contract/server/i18n";
+import { auditStatement } from "./audit-log";
 
 /**
  * Images staff upload (issue 20), kept in R2 (binding MEDIA) and served from the shop's own origin

@@ -1,10 +1,10 @@
 import type { ConsolePromo, PromoCodeInput, PromoFilter, PromoState } from "../../../contract/console-promos";
 import type { Lang, StaffCaller } from "../env";
 import { BackendError, notFound } from "../http";
-import { say } from "../../lib/i18n";
-import { INVALID_INPUT } from "../../lib/input-messages";
+import { say } from "../../../contract/server/i18n";
+import { INVALID_INPUT } from "../../../contract/server/input-messages";
 import { contains, pageOf, type ListQuery } from "./console-list";
-import { auditStatement } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * Promo codes as the console runs them (issue 20): list with usage so far, create, edit, pause and

@@ -9,7 +9,7 @@ import type { Lang, StaffCaller } from "../env";
 import { BOM, csvLine } from "./csv";
 import { CUSTOMERS_FROM, CUSTOMERS_SELECT } from "./console-customers";
 import { parseAddress, presentedStatus, type StoredOrderStatus } from "./orders";
-import { auditStatement } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * The console's reports and exports (owners and managers: support sees no revenue and no

@@ -1,7 +1,6 @@
-import type { Env } from "../../env";
-import type { Lang, StaffCaller } from "../env";
+import type { Env, Lang, StaffCaller } from "../env";
 import { BackendError, unprocessable } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import type {
   ConsoleOrder,
   ConsoleOrderMessage,
@@ -23,7 +22,6 @@ import {
   parseAddress,
   paymentStatusFor,
   presentedStatus,
-  releaseExpiredReservations,
   releaseStockStatements,
   type OrderActor,
   type OrderRow,
@@ -33,13 +31,15 @@ import {
 import { paymentProvider, type PaymentRecord, type RefundResult } from "./payment-providers";
 import { flushNotifications, notifyStatements } from "./notifications";
 import { releasePromoStatements } from "./promo";
-import { auditStatement, maskPhone, seesContactData } from "./staff";
+import { maskPhone, seesContactData } from "./staff";
 import { normalizePhone } from "../../../contract/inputs";
 import { creditNoteStatements, documentLinks, vatRateOf } from "./invoices";
 import { notesOf } from "./staff-notes";
 import { latePaymentsOf } from "./late-payments";
-import { claimLinesStatement, returnedAmount } from "./returns";
 import { bumpOnFlip } from "./availability";
+import { auditStatement } from "./audit-log";
+import { releaseExpiredReservations } from "./reservations";
+import { claimLinesStatement, returnedAmount } from "./claimed-lines";
 
 /**
  * Fulfilment and refunds (issue 20): the console's order list and order page, and the transitions

@@ -1,7 +1,6 @@
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { BackendError } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { sellerSettingsOf, settingsDefaults } from "./settings";
 import { VAT_NUMBER_PATTERN, type SellerSettings } from "../../../contract/settings";
 import { allocate } from "./money";

@@ -1,11 +1,10 @@
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { BackendError } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import type { LatePayment } from "../../../contract/console-orders";
 import { orderEventStatement, type OrderActor } from "./orders";
 import { paymentProvider, type PaymentRecord, type ProviderResult, type RefundResult } from "./payment-providers";
-import { auditStatement } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * Late payments (migration 0028): the gateway reports a verified "paid" for a payment the shop had

@@ -1,7 +1,7 @@
 import ar from "../../../locales/ar.json";
 import en from "../../../locales/en.json";
 import type { Lang } from "../env";
-import { escapeHtml } from "../../lib/html";
+import { escapeHtml } from "../../../contract/server/html";
 
 /**
  * The messages' templates (issue 21): subject, plain text and SMS of every message the shop

@@ -1,7 +1,6 @@
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { renderCodeMessage, type CodeTemplate, type RenderedMessage } from "./mail";
-import type { OrderMessageKind, StaffAlertKind } from "./notifications";
+import type { OrderMessageKind, StaffAlertKind } from "./message-types";
 
 /**
  * Delivery of one-time codes and account notices (DESIGN §5) behind one interface.

@@ -1,15 +1,15 @@
-import type { Env } from "../../env";
+import type { Env, Lang, NotificationJob } from "../env";
 import { DELIVERY_COUNTRIES, isDeliveryPhone } from "../../../contract/delivery";
 import { shopDay, shopMoment } from "../../../contract/shop-time";
-import { publicOrigin } from "../../lib/public-origin";
-import type { Lang } from "../env";
+import { publicOrigin } from "../../../contract/server/public-origin";
 import { trackingUrl } from "./carriers";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { returnAddressOf } from "./invoices";
 import { loadSettings, messageWording } from "./settings";
 import { renderOrderMessage, renderStaffAlert, type OrderTemplate, type RenderedMessage } from "./mail";
 import { messengerFor, type Messenger } from "./messenger";
 import { parseAddress } from "./orders";
+import { STAFF_ALERT_KINDS, type OrderMessageKind, type StaffAlertKind } from "./message-types";
 import { openedByLink, signOrderAccess } from "./order-links";
 import { LINK_FRAGMENT_KEY } from "../../../contract/order-access";
 
@@ -24,25 +24,12 @@ import { LINK_FRAGMENT_KEY } from "../../../contract/order-access";
  *    event). The key (order, kind, reference, channel) makes a repeated event a no-op.
  * 2. `flushNotifications` — after the batch, the new rows go to the NOTIFICATIONS queue. It never
  *    throws: a queue that is down costs the shopper nothing, and the cron sends what was left.
- * 3. The queue consumer (worker/jobs.ts → `deliverNotification`) claims the row, renders it from
+ * 3. The queue consumer (jobs.ts → `deliverNotification`) claims the row, renders it from
  *    the locale files (or the owner's wording in the store's settings) and hands it to the Messenger; a failure is retried by the queue with a
  *    growing delay and, after the last retry, dead-lettered (status `dead`).
  * 4. The cron (`sweepNotifications`) re-sends rows whose queue message was lost, and gives a dead
  *    message a fresh round of retries an hour later, at most twice.
  */
-export const ORDER_MESSAGE_KINDS = [
-  "placed",
-  "paid",
-  "shipped",
-  "delivered",
-  "cancelled",
-  "refunded",
-  "return_received",
-  "return_requested",
-  "return_approved",
-  "return_rejected",
-] as const;
-export type OrderMessageKind = (typeof ORDER_MESSAGE_KINDS)[number];
 
 /**
  * What must hold of the order for a message of each kind to be owed, checked in the insert
@@ -62,9 +49,6 @@ const OWED_WHEN: Record<OrderMessageKind, string> = {
   return_rejected: "1",
 };
 
-/** What staff may ask to be told of by email (staff.alert_orders, staff.alert_returns). */
-export const STAFF_ALERT_KINDS = ["staff_order", "staff_return"] as const;
-export type StaffAlertKind = (typeof STAFF_ALERT_KINDS)[number];
 const ALERT_COLUMN: Record<StaffAlertKind, string> = { staff_order: "alert_orders", staff_return: "alert_returns" };
 /** As OWED_WHEN: a payment that lost its race owes no alert. */
 const ALERT_WHEN: Record<StaffAlertKind, string> = { staff_order: "o.paid_at IS NOT NULL", staff_return: "1" };
@@ -88,11 +72,6 @@ export function staffAlertStatement(
        WHERE o.id = ?1 AND ${ALERT_WHEN[kind]}`,
     )
     .bind(order.id, kind, ref ? `:${ref}` : "");
-}
-
-/** What goes through the queue: only the row's id (the row holds the rest). */
-export interface NotificationJob {
-  id: number;
 }
 
 /**
@@ -452,7 +431,7 @@ const MAX_ROUNDS = 2;
 const LOST_MINUTES = 10;
 
 /**
- * The cron's part (worker/jobs.ts): messages whose queue message was lost (never enqueued, or
+ * The cron's part (worker/backend/jobs.ts): messages whose queue message was lost (never enqueued, or
  * enqueued long ago and still not sent, or claimed by a consumer that died) go to the queue
  * again, and a dead message gets another round an hour later, at most twice.
  */

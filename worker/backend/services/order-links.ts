@@ -1,6 +1,6 @@
-import type { Env } from "../../env";
+import type { Env } from "../env";
 import { ORDER_ACCESS_TOKEN, type OrderAccessGrant } from "../../../contract/order-access";
-import { hmacHex, verifyHmac } from "./payment-providers";
+import { hmacHex, verifyHmac } from "./payment-providers/hmac";
 
 /**
  * Signed order access (stateless: nothing is stored). A token is `<expiry>.<HMAC-SHA256>` keyed

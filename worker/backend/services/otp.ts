@@ -1,4 +1,4 @@
-import type { Env } from "../../env";
+import type { Env } from "../env";
 import { constantTimeEqual, hmac, pepper } from "./password";
 import { hashedNetwork } from "./rate-limit";
 

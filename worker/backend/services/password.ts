@@ -1,5 +1,5 @@
 import { LIMITS } from "../../../contract/limits";
-import type { Env } from "../../env";
+import type { Env } from "../env";
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 /**

@@ -1,16 +1,12 @@
-import type { Env } from "../../env";
-import type { Lang } from "../env";
+import type { Env, Lang } from "../env";
 import { BackendError, notFound, unprocessable } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import type { CartOwner } from "../identity";
-import { commerceSettings } from "./checkout";
 import { flushNotifications, notifyStatements, staffAlertStatement } from "./notifications";
 import {
-  findOwnedOrder,
   isoIn,
   orderEventStatement,
   nowIso,
-  releaseExpiredReservations,
   releaseStockStatements,
   reReserveStock,
   type OrderRow,
@@ -25,6 +21,9 @@ import {
 } from "./payment-providers";
 import { invoiceStatements } from "./invoices";
 import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
+import { releaseExpiredReservations } from "./reservations";
+import { findOwnedOrder } from "./shopper-orders";
+import { commerceSettings } from "./settings";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's

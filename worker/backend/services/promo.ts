@@ -1,5 +1,5 @@
 import type { Lang } from "../env";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import type { CartOwner } from "../identity";
 import { normalizePhone } from "../../../contract/inputs";
 

@@ -1,9 +1,8 @@
 import type { Context } from "hono";
-import type { Env } from "../../env";
-import type { BackendEnv } from "../env";
+import type { BackendEnv, Env } from "../env";
 import { BackendError } from "../http";
-import { say, type Bilingual } from "../../lib/i18n";
-import { clientIp } from "../../lib/network";
+import { say, type Bilingual } from "../../../contract/server/i18n";
+import { clientIp } from "../../../contract/server/network";
 import { hmac, pepper } from "./password";
 
 /**

@@ -12,14 +12,15 @@ import {
   type SettingsMessages,
   type SettingsSection,
   type SettingsValues,
+  type ShippingRates,
   type StoreIdentity,
+  zoneOfCity,
 } from "../../../contract/settings";
 import { REGIONS } from "../../../contract/regions";
-import type { Env } from "../../env";
-import { say, type Bilingual } from "../../lib/i18n";
-import type { Lang, StaffCaller } from "../env";
-import { forgetCatalogueVersion } from "../cache";
-import { auditStatement, bumpCatalogueVersion } from "./staff";
+import type { Env, Lang, StaffCaller } from "../env";
+import { say, type Bilingual } from "../../../contract/server/i18n";
+import { forgetCatalogueVersion, bumpCatalogueVersion } from "../cache";
+import { auditStatement } from "./audit-log";
 
 /**
  * The store's settings (contract/settings.ts): one D1 row per section in `store_settings`
@@ -286,4 +287,56 @@ export async function sellerSettingsOf(
 ): Promise<SettingsValues["seller"]> {
   if (kept) return JSON.parse(kept) as SettingsValues["seller"];
   return (await loadSettings(env)).seller;
+}
+
+export interface CommerceSettings {
+  vatRate: number;
+  shippingFlat: number;
+  freeShippingThreshold: number;
+  shippingExpress: number;
+  reservationMinutes: number;
+  /** Days after delivery a shopper may ask for a return. */
+  returnWindowDays: number;
+  /** Days a guest's cart lives unchanged before the cron expires it. */
+  guestCartDays: number;
+}
+
+/** The rates of the zone the city is in, else the rest of the country's. */
+const ratesFor = (store: SettingsValues, city: string | null | undefined): ShippingRates =>
+  zoneOfCity(store.shipping, city) ?? store.shipping;
+
+/** The money rules of a store's settings, with the rates of the city's zone. */
+export const commerceOf = (env: Partial<Env>, store: SettingsValues, city?: string | null): CommerceSettings => {
+  const rates = ratesFor(store, city);
+  return {
+    vatRate: store.tax.vat_rate,
+    shippingFlat: rates.standard,
+    freeShippingThreshold: rates.free_threshold,
+    shippingExpress: rates.express,
+    reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
+    returnWindowDays: store.returns.window_days,
+    guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
+  };
+};
+
+/**
+ * The shop's money rules as the deployment configures them, before any console change
+ * (services/settings.ts `settingsDefaults`): for what is not a store setting (the stock hold, the
+ * guest cart's life) and for tests. What a shopper is charged comes from `currentCommerceSettings`.
+ */
+export function commerceSettings(env: Partial<Env>): CommerceSettings {
+  return commerceOf(env, settingsDefaults(env));
+}
+
+/**
+ * The money rules in force now: the store's settings as last saved in the console, over the
+ * defaults, with the shipping rates of the delivery city's zone (the rest of the country's when
+ * no city is given or no zone covers it).
+ */
+export async function currentCommerceSettings(
+  env: Partial<Env>,
+  db: D1Database,
+  city?: string | null,
+): Promise<CommerceSettings> {
+  return commerceOf(env, await loadSettings({ ...env, DB: db }), city);
 }

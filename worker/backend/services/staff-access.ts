@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
-import type { Env } from "../../env";
+import type { Env } from "../env";
 
 /**
  * Cloudflare Access in front of the console (issue 20, README "The operator console"). With

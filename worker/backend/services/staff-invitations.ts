@@ -8,17 +8,16 @@ import {
   type InvitationLookup,
   type StaffInvitation,
 } from "../../../contract/staff-invitations";
-import type { Env } from "../../env";
-import { say, type Bilingual } from "../../lib/i18n";
-import { publicOrigin } from "../../lib/public-origin";
-import type { Lang, StaffCaller } from "../env";
+import type { Env, Lang, StaffCaller } from "../env";
+import { say, type Bilingual } from "../../../contract/server/i18n";
+import { publicOrigin } from "../../../contract/server/public-origin";
 import { BackendError, notFound } from "../http";
 import { randomToken, sha256Hex } from "../identity";
 import { deliver, type AccountsEnv } from "./accounts";
 import { renderStaffInvitation } from "./mail";
 import { maskRecipient } from "./messenger";
 import { loadSettings } from "./settings";
-import { auditStatement } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * Staff invitations: an owner invites an email with a role; the link emailed there opens the

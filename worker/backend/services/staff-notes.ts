@@ -1,6 +1,6 @@
 import type { StaffNote } from "../../../contract/console-orders";
 import type { StaffCaller } from "../env";
-import { auditStatement } from "./staff";
+import { auditStatement } from "./audit-log";
 
 /**
  * Staff's internal notes on an order or a customer (migration 0032): who wrote what and when,

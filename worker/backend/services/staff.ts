@@ -3,7 +3,7 @@ import { roleAtLeast, STAFF_ROLES, type StaffMe, type StaffRole } from "../../..
 import type { BackendEnv, Lang, StaffCaller } from "../env";
 import { BackendError } from "../http";
 import { bearerToken, sha256Hex, userForToken } from "../identity";
-import { say, type Bilingual } from "../../lib/i18n";
+import { say, type Bilingual } from "../../../contract/server/i18n";
 import { shopMoment } from "../../../contract/shop-time";
 import { deliver, type AccountsEnv } from "./accounts";
 import { consumeCode, issueCode } from "./otp";
@@ -245,48 +245,6 @@ export async function closeConsoleSession(db: D1Database, token: string): Promis
     .prepare("DELETE FROM staff_sessions WHERE token_hash = ?")
     .bind(await sha256Hex(token))
     .run();
-}
-
-/**
- * The audit line of a staff action, to run in the same batch as the change itself, so a change is
- * never without its line and a line never without its change. `before`/`after` are the record as
- * the console shows it (null for a creation or a deletion).
- */
-export function auditStatement(
-  db: D1Database,
-  staff: Pick<StaffCaller, "user_id" | "email">,
-  action: string,
-  entity: string,
-  entityId: string | number | null,
-  before: unknown,
-  after: unknown,
-  opts: { onlyIfChanged?: boolean; entityOfLastInsert?: boolean } = {},
-): D1PreparedStatement {
-  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-  // onlyIfChanged: written only when the statement just before it in the batch changed a row
-  // (a conditional update that found nothing to do leaves no line). entityOfLastInsert: the
-  // record is the row the batch just inserted, whose id is known only there.
-  return db
-    .prepare(
-      `INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json)
-       SELECT ?, ?, ?, ?, ${opts.entityOfLastInsert ? "CAST(last_insert_rowid() AS TEXT)" : "?"}, ?, ? WHERE ${opts.onlyIfChanged ? "changes() > 0" : "1"}`,
-    )
-    .bind(
-      ...[
-        staff.user_id,
-        staff.email,
-        action,
-        entity,
-        ...(opts.entityOfLastInsert ? [] : [entityId === null ? null : String(entityId)]),
-        json(before),
-        json(after),
-      ],
-    );
-}
-
-/** Bumps the catalogue version (in a change's batch); caches keyed by it stop answering the old one. */
-export function bumpCatalogueVersion(db: D1Database): D1PreparedStatement {
-  return db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'");
 }
 
 /** "+9665*****78": what support sees of a phone number (emails: `maskEmail` of services/orders). */

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { validate } from "../../../lib/validate";
+import { validate } from "../../../../contract/server/validate";
 import { listAuditLog } from "../../services/audit-log";
 import { listQuerySchema } from "../../services/console-list";
 import { staffOnly } from "../../services/staff";

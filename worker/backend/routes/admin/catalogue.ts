@@ -5,9 +5,9 @@ import { shopIsoDay } from "../../../../contract/shop-time";
 import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { inputMessages } from "../../../lib/input-messages";
-import { validate, wrongBodyType } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { inputMessages } from "../../../../contract/server/input-messages";
+import { validate, wrongBodyType } from "../../../../contract/server/validate";
 import {
   bulkEditProducts,
   createConsoleProduct,

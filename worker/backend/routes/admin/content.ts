@@ -12,8 +12,8 @@ import {
 } from "../../../../contract/console-content";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { listQuerySchema } from "../../services/console-list";
 import * as content from "../../services/console-content";
 import { currentStaff, staffOnly } from "../../services/staff";

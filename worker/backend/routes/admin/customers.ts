@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { CUSTOMER_SORTS } from "../../../../contract/console-customers";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { validate } from "../../../lib/validate";
+import { validate } from "../../../../contract/server/validate";
 import { listQuerySchema } from "../../services/console-list";
 import { customerDetail, customerSubject, listCustomers } from "../../services/console-customers";
 import { addNote } from "../../services/staff-notes";

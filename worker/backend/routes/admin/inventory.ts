@@ -8,8 +8,8 @@ import {
 } from "../../../../contract/console-content";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { queryInt } from "../../validate";
 import { listQuerySchema } from "../../services/console-list";
 import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console-content";

@@ -12,8 +12,8 @@ import {
 import type { InputMessages } from "../../../../contract/inputs";
 import type { BackendEnv } from "../../env";
 import { BackendError, notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { listQuerySchema } from "../../services/console-list";
 import {
   cancelOrder,
@@ -29,10 +29,11 @@ import {
 import { refundLatePayment } from "../../services/late-payments";
 import type { OrderActor, OrderRow } from "../../services/orders";
 import { flushNotifications, resendStatement } from "../../services/notifications";
-import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
+import { currentStaff, staffOnly } from "../../services/staff";
 import { addNote } from "../../services/staff-notes";
 import { findTaxDocument, presentTaxDocument } from "../../services/invoices";
 import { packingSlipOf } from "../../services/packing-slips";
+import { auditStatement } from "../../services/audit-log";
 
 const MESSAGE_NOT_DEAD = {
   en: "This message is not waiting to be sent again.",

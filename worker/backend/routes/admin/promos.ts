@@ -9,8 +9,8 @@ import {
 import type { Locale } from "../../../../contract/locale";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { listQuerySchema } from "../../services/console-list";
 import { createPromo, findConsolePromo, listPromos, setPromoActive, updatePromo } from "../../services/console-promos";
 import { currentStaff, staffOnly } from "../../services/staff";

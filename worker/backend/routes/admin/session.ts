@@ -3,8 +3,8 @@ import * as v from "valibot";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
 import { bearerToken } from "../../identity";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { enforceLimits, requestNetwork } from "../../services/rate-limit";
 import {
   closeConsoleSession,

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { SETTINGS_SECTIONS, type SettingsValues } from "../../../../contract/settings";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { consoleSettings, saveSettingsSection, sectionSchema } from "../../services/settings";
 import { currentStaff, staffOnly } from "../../services/staff";
 

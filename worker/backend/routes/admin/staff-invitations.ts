@@ -5,7 +5,7 @@ import { emailField } from "../../../../contract/inputs";
 import { LIMITS } from "../../../../contract/limits";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { validate } from "../../../lib/validate";
+import { validate } from "../../../../contract/server/validate";
 import { enforceLimits } from "../../services/rate-limit";
 import { currentStaff } from "../../services/staff";
 import {

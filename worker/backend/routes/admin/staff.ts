@@ -3,14 +3,15 @@ import * as v from "valibot";
 import { STAFF_ROLES, type StaffMember } from "../../../../contract/console";
 import type { BackendEnv } from "../../env";
 import { BackendError, notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { pageOf, listQuerySchema } from "../../services/console-list";
-import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
+import { currentStaff, staffOnly } from "../../services/staff";
 import { E164, EMAIL, normalizePhone } from "../../../../contract/inputs";
 import { deliver } from "../../services/accounts";
 import { accountsEnv } from "../auth";
 import { staffInvitationRoutes } from "./staff-invitations";
+import { auditStatement } from "../../services/audit-log";
 
 /** /admin/staff (owners): who works the console, and in which role. Every change is audited. */
 export const staffRoutes = new Hono<BackendEnv>();

@@ -1,10 +1,11 @@
-import type { Env } from "../../../env";
-import type { Lang } from "../../env";
+import type { Env, Lang } from "../../env";
 import { BackendError } from "../../http";
-import { say, type Bilingual } from "../../../lib/i18n";
+import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { pepper } from "../password";
 import { moyasarProvider } from "./moyasar";
+import { hmacHex } from "./hmac";
 import { sandboxProvider } from "./sandbox";
+import type { PaymentProvider } from "./types";
 
 /**
  * One interface for every payment gateway (DESIGN §6). The backend starts a payment, sends the
@@ -13,75 +14,8 @@ import { sandboxProvider } from "./sandbox";
  * (services/payments.ts); a provider only speaks its gateway's language.
  */
 
-export interface PaymentRecord {
-  id: string;
-  order_id: number;
-  order_number: string;
-  provider: string;
-  status: "initiated" | "challenge" | "paid" | "failed";
-  amount: number;
-  currency: string;
-  provider_ref: string | null;
-  return_url: string;
-}
-
-/** What a provider reports about a payment. `pending`: nothing final yet. */
-export interface ProviderResult {
-  /** Our payment id; empty when the gateway only names its own reference (`providerRef`). */
-  paymentId: string;
-  status: "paid" | "failed" | "pending";
-  providerRef: string | null;
-  /** The gateway's reason, shown to the shopper on a failure. */
-  message: string | null;
-  threeDs?: "passed" | "failed" | null;
-  /** Amount and currency the gateway confirmed, checked against the payment. */
-  amount?: number;
-  currency?: string;
-}
-
-export interface WebhookEvent {
-  /** The provider's event id: the webhook is applied once per id. */
-  eventId: string;
-  type: string;
-  result: ProviderResult | null;
-}
-
-export interface StartInput {
-  payment: PaymentRecord;
-  email: string;
-  lang: Lang;
-  /** Absolute origin of the shop, for gateways that need absolute URLs. */
-  origin: string;
-  /** Where the backend is reachable from the browser (e.g. /backend). */
-  backendBase: string;
-  /** The shopper's return address with payment_id and order already added (same-origin path). */
-  returnPath: string;
-}
-
-/** What a gateway answered to a refund. `failed` carries its reason for the console. */
-export interface RefundResult {
-  status: "succeeded" | "failed";
-  /** The gateway's reference of the refund (or of the refunded payment). */
-  providerRef: string | null;
-  message: string | null;
-}
-
-export interface PaymentProvider {
-  readonly name: string;
-  /** Creates the payment at the gateway; answers where to send the shopper. */
-  start(input: StartInput): Promise<{ redirectUrl: string; providerRef: string | null }>;
-  /** Asks the gateway for a payment's state after the shopper came back; null: nothing to add. */
-  verifyReturn(payment: PaymentRecord, params: URLSearchParams): Promise<ProviderResult | null>;
-  /** Verifies a webhook's signature over the raw body and parses it; throws WebhookRejected. */
-  parseWebhook(rawBody: string, headers: Headers): Promise<WebhookEvent>;
-  /**
-   * Refunds `amount` (minor units) of a paid payment. Answers `failed` for a refusal the gateway
-   * explains; throws when the gateway cannot be reached (the caller records that as a failure).
-   */
-  refund(payment: PaymentRecord, amount: number, reason: string | null): Promise<RefundResult>;
-}
-
-export class WebhookRejected extends Error {}
+export type { PaymentProvider, PaymentRecord, ProviderResult, RefundResult, StartInput, WebhookEvent } from "./types";
+export { WebhookRejected } from "./types";
 
 export const PROVIDERS = ["sandbox", "moyasar"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -174,45 +108,4 @@ export function requirePaymentProvider(env: Env, lang: Lang): ProviderName {
   if (choice.name) return choice.name;
   console.error(JSON.stringify({ level: "error", event: "payments.not_configured", reason: choice.reason }));
   throw new BackendError(503, say(lang, NOT_TAKING_PAYMENTS));
-}
-
-const encoder = new TextEncoder();
-
-async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
-}
-
-/** Hex HMAC-SHA256 of a message. */
-export async function hmacHex(secret: string, message: string): Promise<string> {
-  const sig = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message));
-  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Constant-time check of a hex HMAC-SHA256 signature (accepts a `sha256=` prefix). */
-export async function verifyHmac(
-  secret: string,
-  message: string,
-  signature: string | null | undefined,
-): Promise<boolean> {
-  const hex = (signature ?? "").trim().replace(/^sha256=/i, "");
-  if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
-  const bytes = new Uint8Array(hex.match(/../g)!.map((h) => parseInt(h, 16)));
-  return crypto.subtle.verify("HMAC", await hmacKey(secret), bytes, encoder.encode(message));
-}
-
-/** Constant-time equality of two strings (for shared-secret tokens). */
-export async function sameSecret(a: string, b: string): Promise<boolean> {
-  const key = await hmacKey("compare");
-  const [x, y] = await Promise.all([
-    crypto.subtle.sign("HMAC", key, encoder.encode(a)),
-    crypto.subtle.sign("HMAC", key, encoder.encode(b)),
-  ]);
-  const ax = new Uint8Array(x);
-  const by = new Uint8Array(y);
-  let diff = 0;
-  for (let i = 0; i < ax.length; i++) diff |= ax[i] ^ by[i];
-  return diff === 0;
 }

@@ -1,13 +1,12 @@
+import { sameSecret, verifyHmac } from "./hmac";
 import {
   type RefundResult,
-  sameSecret,
-  verifyHmac,
   WebhookRejected,
   type PaymentProvider,
   type PaymentRecord,
   type ProviderResult,
   type WebhookEvent,
-} from "./index";
+} from "./types";
 
 /**
  * Moyasar (Saudi gateway) through its hosted invoice page: `start` creates an invoice

@@ -1,14 +1,13 @@
 import type { Lang } from "../../env";
-import { escapeHtml } from "../../../lib/html";
+import { escapeHtml } from "../../../../contract/server/html";
+import { hmacHex, verifyHmac } from "./hmac";
 import {
-  hmacHex,
-  verifyHmac,
   WebhookRejected,
   type PaymentProvider,
   type PaymentRecord,
   type ProviderResult,
   type WebhookEvent,
-} from "./index";
+} from "./types";
 
 /**
  * The sandbox gateway: hosts its own card page inside the backend so the whole payment flow runs

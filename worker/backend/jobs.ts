@@ -1,18 +1,14 @@
-import type { Env } from "./env";
-import { primaryEnv } from "./backend/db";
-import { commerceSettings } from "./backend/services/checkout";
-import {
-  deliverNotification,
-  markNotificationDead,
-  sweepNotifications,
-  type NotificationJob,
-} from "./backend/services/notifications";
-import { releaseExpiredReservations } from "./backend/services/orders";
-import { pruneBuckets } from "./lib/rum-store";
+import type { Env, NotificationJob } from "./env";
+import { primaryEnv } from "./db";
+import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/notifications";
+import { pruneBuckets } from "../../contract/server/rum-store";
+import { releaseExpiredReservations } from "./services/reservations";
+import { commerceSettings } from "./services/settings";
 
 /**
- * The worker's work outside requests (issue 21): the queue consumers of order messages and the
- * every-minute cron. Exported by worker/index.ts beside `fetch` (and by the test worker).
+ * The backend's work outside requests: the queue consumers of order messages and the
+ * every-minute cron. Exported by the backend's entry (index.ts); the Worker that hosts the backend
+ * exports them beside `fetch` (worker/index.ts, and the test worker).
  */
 
 /** The queue's retry delay: 30 s, 1 min, 2 min, 4 min... (capped at 15 min). */
@@ -64,7 +60,7 @@ export interface ScheduledReport {
   released: number;
   messages: number;
   carts: number;
-  /** Field-data buckets older than the store keeps (worker/lib/rum-store.ts). */
+  /** Field-data buckets older than the store keeps (contract/server/rum-store.ts). */
   rum: number;
 }
 

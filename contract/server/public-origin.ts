@@ -1,5 +1,3 @@
-import type { Env } from "../env";
-
 /**
  * The shop's public origin: where every absolute link the shop hands out points (order messages,
  * the payment gateway's return and callback addresses, canonical URLs). It comes from
@@ -13,9 +11,13 @@ import type { Env } from "../env";
  *   runtime routed to this worker, never a header).
  */
 
-type OriginEnv = Pick<Env, "PUBLIC_ORIGIN" | "ENVIRONMENT">;
+/** What the rule reads of the bindings (the backend's and the edge's declare both). */
+interface OriginEnv {
+  PUBLIC_ORIGIN: string;
+  ENVIRONMENT: "production" | "development" | "test";
+}
 
-const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) =>
+const isDevelopment = (env: Pick<OriginEnv, "ENVIRONMENT">) =>
   env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
 
 /** Why PUBLIC_ORIGIN cannot be used here: unset in production, or not an origin this environment accepts. */

@@ -1,10 +1,9 @@
 import type { Context } from "hono";
-import type { Env } from "../env";
 
 /** What the check reads of a request: the own server's, the backend's or the edge's context alike. */
 interface Caller {
   req: { method: string; url: string; header(name: string): string | undefined };
-  env: Pick<Env, "PUBLIC_ORIGIN"> | undefined;
+  env: { PUBLIC_ORIGIN: string } | undefined;
 }
 
 /**

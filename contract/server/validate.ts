@@ -1,7 +1,7 @@
 import type { Context, Env, MiddlewareHandler } from "hono";
 import * as v from "valibot";
-import type { InputMessages } from "../../contract/inputs";
-import type { Locale } from "../../contract/locale";
+import type { InputMessages } from "../inputs";
+import type { Locale } from "../locale";
 import { HttpError } from "./errors";
 import { requestLang, say, type Bilingual } from "./i18n";
 import { INVALID_INPUT, inputMessages } from "./input-messages";

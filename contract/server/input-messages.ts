@@ -1,6 +1,6 @@
-import type { InputField, InputMessages } from "../../contract/inputs";
-import type { Locale } from "../../contract/locale";
-import { boundText, type NumberProblem, type NumberRules } from "../../contract/numbers";
+import type { InputField, InputMessages } from "../inputs";
+import type { Locale } from "../locale";
+import { boundText, type NumberProblem, type NumberRules } from "../numbers";
 import { CONSOLE_FIELD_NAMES } from "./console-fields";
 import { say, type Bilingual } from "./i18n";
 

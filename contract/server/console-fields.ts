@@ -1,7 +1,7 @@
-import type { ConsoleField } from "../../contract/console";
+import type { ConsoleField } from "../console";
 import type { Bilingual } from "./i18n";
 
-/** How the edge names the console's fields in a 422 (worker/lib/input-messages.ts uses these). */
+/** How the edge names the console's fields in a 422 (contract/server/input-messages.ts uses these). */
 export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   staff_code: { en: "Code", ar: "الرمز" },
   role: { en: "Role", ar: "الدور" },

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { CSV_MAX_BYTES, MEDIA_MAX_BYTES } from "../../contract/console-catalogue-shapes";
+import { CSV_MAX_BYTES, MEDIA_MAX_BYTES } from "../console-catalogue-shapes";
 
 /**
  * The largest request body the commerce API takes (64 KiB: a checkout is a few hundred bytes).

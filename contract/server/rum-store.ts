@@ -1,4 +1,4 @@
-import type { Locale } from "../../contract/locale";
+import type { Locale } from "../locale";
 import {
   RUM_METRICS,
   type FieldData,
@@ -7,7 +7,7 @@ import {
   type RumBeacon,
   type RumMetric,
   type RumPageType,
-} from "../../contract/rum";
+} from "../rum";
 
 /**
  * The shop's own store of field data (issue 23): Analytics Engine, where production's beacons

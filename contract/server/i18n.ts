@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { Locale } from "../../contract/locale";
+import type { Locale } from "../locale";
 
 /**
  * The edge's one i18n module: the reference backend and the own server answer shoppers in the
