@@ -69,7 +69,7 @@ export interface StaffMember {
 }
 
 /**
- * Every action code the backend writes to the audit log (services/staff.ts `auditStatement`, the
+ * Every action code the backend writes to the audit log (services/console/staff.ts `auditStatement`, the
  * product and CLI inserts): the console names each in the reader's language; a code not listed
  * (from a newer backend) shows as it came.
  */

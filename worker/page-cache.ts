@@ -37,7 +37,7 @@ import { IsolateMemory } from "../contract/server/isolate-memory";
  * that purge"). A kept page is never served under another catalogue version than the one it was
  * rendered under. The version (contract/freshness.ts) moves with every change a shopper could see
  * on any page: console edits (names, prices, images, categories, pages...), seeds, and a product
- * going out of stock or coming back (services/availability.ts). This isolate asks the backend for
+ * going out of stock or coming back (services/catalogue/availability.ts). This isolate asks the backend for
  * it at most once a second (`catalogueVersionOf`, through the backend contract, never D1 itself),
  * and a page is kept under the OLDEST version among its own and those of the catalogue answers
  * its render read, so a render that raced a change is dropped at the next look. So a change shows

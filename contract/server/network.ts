@@ -1,6 +1,6 @@
 /**
  * A caller's network, as every per-network limit of the edge counts it: the reference backend's
- * (services/rate-limit.ts) and the own server's (api/rum.ts) alike.
+ * (services/shared/rate-limit.ts) and the own server's (api/rum.ts) alike.
  */
 
 /** The 16-bit groups of an IPv6 address (with `::` expanded), or null when it is not one. */

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintGuestId, sha256Hex } from "../../worker/backend/identity";
-import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/password";
-import { withinLimits } from "../../worker/backend/services/rate-limit";
+import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/accounts/password";
+import { withinLimits } from "../../worker/backend/services/shared/rate-limit";
 import { clientIp } from "../../contract/server/network";
 import {
   awayFromMinuteEdge,

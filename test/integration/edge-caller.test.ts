@@ -6,7 +6,7 @@ import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../../contract/edge-calle
 import { externalBackend, forwardToBackend } from "../../worker/backend-client";
 import { backendApp } from "../../worker/backend";
 import { networkKey } from "../../contract/server/network";
-import { hashedNetwork } from "../../worker/backend/services/rate-limit";
+import { hashedNetwork } from "../../worker/backend/services/shared/rate-limit";
 import type { Env, HonoEnv } from "../../worker/env";
 import { createProduct, freshIp, newGuest } from "../support/commerce";
 

@@ -4,8 +4,12 @@ import { isDeliveryPhone } from "../../contract/delivery";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
 import type { NotificationJob } from "../../worker/backend/env";
-import { renderOrderMessage } from "../../worker/backend/services/mail";
-import { deliveryPhoneSql, flushNotifications, notifyStatements } from "../../worker/backend/services/notifications";
+import { renderOrderMessage } from "../../worker/backend/services/messages/mail";
+import {
+  deliveryPhoneSql,
+  flushNotifications,
+  notifyStatements,
+} from "../../worker/backend/services/messages/notifications";
 import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/backend/jobs";
 import {
   address,
@@ -448,7 +452,7 @@ describe("what a message links to", () => {
     expect(mail).toBeDefined();
     expect(mail!.body).not.toContain(PHISH);
     expect(mail!.html).not.toContain(PHISH);
-    // A guest's order: the link carries its signed token in the fragment (services/order-links.ts).
+    // A guest's order: the link carries its signed token in the fragment (services/orders/order-links.ts).
     expect(hrefsOf(mail!.html)).toEqual([
       expect.stringMatching(
         new RegExp(`^http://shop\\.test/en/order/checkout/status\\?order=${number}#access=\\d+\\.[0-9a-f]{64}$`),

@@ -9,9 +9,14 @@ import {
   paymentProvider,
   paymentSecret,
   sandboxSecret,
-} from "../../worker/backend/services/payment-providers";
-import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
+} from "../../worker/backend/services/payments/providers";
+import { sandboxEvent } from "../../worker/backend/services/payments/providers/sandbox";
+import {
+  findPayment,
+  receiveWebhook,
+  safeReturnPath,
+  startPayment,
+} from "../../worker/backend/services/payments/payments";
 import { networkKey } from "../../contract/server/network";
 import type { Env } from "../../worker/env";
 import {
@@ -24,7 +29,7 @@ import {
   stockOf,
   type Shopper,
 } from "../support/commerce";
-import { hmacHex } from "../../worker/backend/services/payment-providers/hmac";
+import { hmacHex } from "../../worker/backend/services/payments/providers/hmac";
 
 const RETURN = "/en/payment-status";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runScheduledWork } from "../../worker/backend/jobs";
 import { call, checkoutWith, createProduct, newGuest, stockOf, type Shopper } from "../support/commerce";
 import { newStaff } from "../support/console";
-import { releaseExpiredReservations } from "../../worker/backend/services/reservations";
+import { releaseExpiredReservations } from "../../worker/backend/services/orders/reservations";
 
 const RETURN = "/en/payment-status";
 

@@ -3,7 +3,7 @@ import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../../contract/edge-calle
 import { foreignWrite, foreignWriteAnswer } from "../../contract/server/same-origin";
 import type { BackendEnv } from "./env";
 import { networkKey } from "../../contract/server/network";
-import { sameSecret } from "./services/payment-providers/hmac";
+import { sameSecret } from "./services/payments/providers/hmac";
 
 /**
  * Who is calling, before any route runs (contract/edge-caller.ts): the shop's edge, when the call

@@ -22,7 +22,7 @@ export interface Env {
   CONTACT_LIMITER: RateLimit;
   /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
   SHOP_LIMITER: RateLimit;
-  /** Queue of order messages (worker/backend/services/notifications.ts); consumed by this worker. */
+  /** Queue of order messages (worker/backend/services/messages/notifications.ts); consumed by this worker. */
   NOTIFICATIONS: Queue<NotificationJob>;
   ENVIRONMENT: "production" | "development" | "test";
   PUBLIC_ORIGIN: string;
@@ -47,7 +47,7 @@ export interface Env {
   EDGE_SECRET?: string;
   /**
    * Secret: the key of the signed links in a guest order's messages and of the order grants a tab
-   * holds (backend/services/order-links.ts). Required outside development and test.
+   * holds (backend/services/orders/order-links.ts). Required outside development and test.
    */
   ORDER_LINK_SECRET?: string;
   /** Secret, with MESSENGER=http: the provider's API key, sent as a bearer token. */
@@ -64,7 +64,7 @@ export interface Env {
   MOYASAR_SECRET_KEY?: string;
   /*
    * VAT_RATE, SHIPPING_FLAT, FREE_SHIPPING_THRESHOLD, SHIPPING_EXPRESS, RETURN_WINDOW_DAYS and
-   * SELLER_* are the defaults of the store's settings (services/settings.ts): each holds until an
+   * SELLER_* are the defaults of the store's settings (services/shared/settings.ts): each holds until an
    * owner saves its section in the console, whose value then wins.
    */
   /** VAT rate included in prices, e.g. "0.15" (the default). */
@@ -94,7 +94,7 @@ export interface Env {
   SELLER_ADDRESS_AR?: string;
 }
 
-/** A staff member calling the console (services/staff.ts). */
+/** A staff member calling the console (services/console/staff.ts). */
 export interface StaffCaller {
   user_id: number;
   name: string;

@@ -1,9 +1,9 @@
 import type { Env, NotificationJob } from "./env";
 import { primaryEnv } from "./db";
-import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/notifications";
+import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/messages/notifications";
 import { pruneBuckets } from "../../contract/server/rum-store";
-import { releaseExpiredReservations } from "./services/reservations";
-import { commerceSettings } from "./services/settings";
+import { releaseExpiredReservations } from "./services/orders/reservations";
+import { commerceSettings } from "./services/shared/settings";
 
 /**
  * The backend's work outside requests: the queue consumers of order messages and the

@@ -4,9 +4,9 @@ import type { BackendEnv } from "./env";
 import { BackendError, notFound } from "./http";
 import { say } from "../../contract/server/i18n";
 import { authenticate, knownGuest, type CartOwner } from "./identity";
-import { findOrderByNumber, ownsOrder, type OrderRow } from "./services/orders";
-import { openedByLink, verifyOrderAccess } from "./services/order-links";
-import { releaseExpiredReservations } from "./services/reservations";
+import { findOrderByNumber, ownsOrder, type OrderRow } from "./services/orders/orders";
+import { openedByLink, verifyOrderAccess } from "./services/orders/order-links";
+import { releaseExpiredReservations } from "./services/orders/reservations";
 
 const ORDER_NUMBER = /^SQ-[A-Z0-9]{8}$/i;
 

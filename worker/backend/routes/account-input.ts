@@ -4,8 +4,8 @@ import { E164, EMAIL, OTP_CODE } from "../../../contract/inputs";
 import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv, Lang } from "../env";
 import { say } from "../../../contract/server/i18n";
-import { MESSAGES, type Identifier } from "../services/accounts";
-import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/otp";
+import { MESSAGES, type Identifier } from "../services/accounts/accounts";
+import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/accounts/otp";
 import { invalidInput, readInput } from "../../../contract/server/validate";
 
 /**

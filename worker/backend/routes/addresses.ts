@@ -4,7 +4,13 @@ import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { say } from "../../../contract/server/i18n";
 import { requireUser } from "../identity";
-import { createAddress, deleteAddress, listAddresses, updateAddress, type AddressInput } from "../services/addresses";
+import {
+  createAddress,
+  deleteAddress,
+  listAddresses,
+  updateAddress,
+  type AddressInput,
+} from "../services/accounts/addresses";
 import { readInput } from "../../../contract/server/validate";
 
 /** Addresses of the signed-in user: /client/addresses CRUD. Another user's id is 404. */

@@ -5,8 +5,8 @@ import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
 import { say } from "../../../contract/server/i18n";
 import { cartOwner, mintGuestId } from "../identity";
-import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/cart";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
+import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/orders/cart";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
 
 /** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */

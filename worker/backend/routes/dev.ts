@@ -3,7 +3,7 @@ import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
 import { validate } from "../../../contract/server/validate";
-import { outboxReadable, readOutbox } from "../services/messenger";
+import { outboxReadable, readOutbox } from "../services/messages/messenger";
 
 /**
  * Development-only calls. In production every path here is 404, as if it did not exist: the

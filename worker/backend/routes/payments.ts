@@ -5,8 +5,8 @@ import { notFound, ok } from "../http";
 import { say } from "../../../contract/server/i18n";
 import { publicOrigin } from "../../../contract/server/public-origin";
 import { cartOwner, ownerKey } from "../identity";
-import { findOrderByNumber, ownsOrder } from "../services/orders";
-import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
+import { findOrderByNumber, ownsOrder } from "../services/orders/orders";
+import { sandboxEnabled, sandboxSecret } from "../services/payments/providers";
 import {
   decideCard,
   renderCardPage,
@@ -16,7 +16,7 @@ import {
   SANDBOX_3DS_CODE,
   CARD_ERRORS,
   type CardForm,
-} from "../services/payment-providers/sandbox";
+} from "../services/payments/providers/sandbox";
 import {
   BACKEND_BASE,
   findPayment,
@@ -24,8 +24,8 @@ import {
   paymentStatus,
   receiveWebhook,
   startPayment,
-} from "../services/payments";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
+} from "../services/payments/payments";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */

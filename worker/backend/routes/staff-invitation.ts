@@ -4,8 +4,8 @@ import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { requireUser } from "../identity";
 import { readInput } from "../../../contract/server/validate";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { acceptInvitation, lookupInvitation } from "../services/staff-invitations";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { acceptInvitation, lookupInvitation } from "../services/console/staff-invitations";
 
 /**
  * /client/staff-invitation: the invitee's side of a staff invitation (the accept page). The token

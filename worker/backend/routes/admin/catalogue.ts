@@ -18,11 +18,11 @@ import {
   PRODUCT_SORTS,
   setProductActive,
   updateConsoleProduct,
-} from "../../services/console-catalogue";
-import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console-csv";
-import { storeUpload } from "../../services/console-media";
-import { listQuerySchema } from "../../services/console-list";
-import { currentStaff, staffOnly } from "../../services/staff";
+} from "../../services/console/products";
+import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console/product-csv";
+import { storeUpload } from "../../services/console/media";
+import { listQuerySchema } from "../../services/console/list";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 import { queryInt } from "../../validate";
 
 /**

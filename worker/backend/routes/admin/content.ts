@@ -14,9 +14,9 @@ import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import { validate } from "../../../../contract/server/validate";
-import { listQuerySchema } from "../../services/console-list";
-import * as content from "../../services/console-content";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { listQuerySchema } from "../../services/console/list";
+import * as content from "../../services/console/content";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/categories, /admin/brands, /admin/services, /admin/pages (managers and owners): the

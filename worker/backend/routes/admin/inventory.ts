@@ -11,9 +11,9 @@ import { ok } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import { validate } from "../../../../contract/server/validate";
 import { queryInt } from "../../validate";
-import { listQuerySchema } from "../../services/console-list";
-import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console-content";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { listQuerySchema } from "../../services/console/list";
+import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/content";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
 import { fieldData } from "../../../../contract/server/rum-store";
-import { staffOnly } from "../../services/staff";
+import { staffOnly } from "../../services/console/staff";
 
 /**
  * GET /admin/rum (every staff role, from support up: page speed carries no customer data and no
