@@ -12,7 +12,7 @@ import { say } from "../../../../contract/server/i18n";
 import { validate } from "../../../../contract/server/validate";
 import { queryInt } from "../../validate";
 import { listQuerySchema } from "../../services/console/list";
-import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/content";
+import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/inventory";
 import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
