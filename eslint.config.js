@@ -68,6 +68,11 @@ export default tseslint.config(
               message: "The storefront talks to the backend through contract/ and app/lib/api only.",
             },
             {
+              target: "./app",
+              from: "./contract/server",
+              message: "contract/server holds what the edge and the backend run; the storefront does not.",
+            },
+            {
               target: "./contract",
               from: ["./app", "./worker"],
               message: "contract/ is imported by both sides and imports neither.",
@@ -77,7 +82,7 @@ export default tseslint.config(
               target: "./worker/api",
               from: "./worker/backend",
               message:
-                "The own server reaches the backend through worker/backend-client.ts; shared pieces live in worker/lib.",
+                "The own server reaches the backend through worker/backend-client.ts; shared pieces live in contract/server.",
             },
             {
               target: "./worker",

@@ -1,6 +1,6 @@
 /**
  * Customers in the operator console: shop accounts with their orders and addresses.
- * Support sees contact data masked; the backend decides (services/staff.ts `seesContactData`),
+ * Support sees contact data masked; the backend decides (services/console/staff.ts `seesContactData`),
  * and `masked` says which form a record came in, so a page never guesses.
  */
 

@@ -69,7 +69,7 @@ export interface StaffMember {
 }
 
 /**
- * Every action code the backend writes to the audit log (services/staff.ts `auditStatement`, the
+ * Every action code the backend writes to the audit log (services/console/staff.ts `auditStatement`, the
  * product and CLI inserts): the console names each in the reader's language; a code not listed
  * (from a newer backend) shows as it came.
  */
@@ -174,7 +174,7 @@ export interface AuditEntry {
 
 /**
  * The fields of the console's forms, for the messages of their rules (contract/inputs.ts's
- * InputMessages names fields by these too): the edge words them in worker/lib/console-fields.ts,
+ * InputMessages names fields by these too): the edge words them in contract/server/console-fields.ts,
  * the console's forms from `console.fields` in locales/.
  */
 export const CONSOLE_FIELDS = [

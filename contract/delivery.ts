@@ -1,6 +1,6 @@
 /**
  * Where the shop delivers: one list, read wherever a country matters. Order SMS go only to phone
- * numbers of these countries (worker/backend/services/notifications.ts); any other number gets the
+ * numbers of these countries (worker/backend/services/messages/notifications.ts); any other number gets the
  * order's email alone, so an order cannot make the shop pay for texts to premium or far-away
  * ranges (SMS pumping).
  */

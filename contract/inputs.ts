@@ -4,7 +4,7 @@
 //
 // The schemas take their messages from the caller (`InputMessages`): the forms speak with the
 // visitor's locale and the form's own labels, the edge answers in the request's language
-// (worker/lib/input-messages.ts). Part of the contract (DESIGN §6, §10): imports only valibot.
+// (contract/server/input-messages.ts). Part of the contract (DESIGN §6, §10): imports only valibot.
 
 import * as v from "valibot";
 import type { ConsoleField } from "./console";

@@ -85,7 +85,7 @@ export interface ReturnsSettings {
   window_days: number;
 }
 
-/** The order messages whose wording the owner may change (services/mail.ts renders them). */
+/** The order messages whose wording the owner may change (services/messages/mail.ts renders them). */
 export const MESSAGE_TEMPLATES = [
   "placed",
   "paid",
@@ -170,7 +170,7 @@ export function placeholdersOf(text: string): string[] {
   return [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
-/** Whether a variable is a link the shop builds (services/mail.ts renders only these as links). */
+/** Whether a variable is a link the shop builds (services/messages/mail.ts renders only these as links). */
 export const isLinkVariable = (name: string) => /^url$|Url$/.test(name);
 
 /** What the schemas say when a field is refused; the caller words them in the reader's language. */

@@ -11,12 +11,12 @@ import { wrangler } from "./lib/worker.ts";
 import { seedStatements } from "./seed/index.ts";
 import { FIRST_ID, syntheticStatements } from "./seed/synthetic.ts";
 import { sqlValue } from "./seed/sql.ts";
-import { ftsQuery, synonymGroups } from "../worker/backend/services/analysis.ts";
+import { ftsQuery, synonymGroups } from "../worker/backend/services/catalogue/analysis.ts";
 import {
   KEEP_MIN_MATCHES,
   keepStatements,
   keepSuggestionStatements,
-} from "../worker/backend/services/search-ranking.ts";
+} from "../worker/backend/services/catalogue/search-ranking.ts";
 
 type Target = { local: true; persistDir: string } | { local: false };
 

@@ -13,7 +13,7 @@ import {
 } from "../contract/freshness";
 import { backendApp } from "./backend";
 import type { HonoEnv } from "./env";
-import { ReadAhead } from "./lib/read-ahead";
+import { ReadAhead } from "./backend/lib/read-ahead";
 import { noteBookmark, visitorBookmark } from "./middleware/bookmark";
 
 /**

@@ -6,18 +6,17 @@ import { shopContext } from "../contract/edge";
 import { apiApp } from "./api";
 import { readSession } from "./api/session";
 import { callBackend, catalogueVersionOf, externalBackend, forwardToBackend } from "./backend-client";
-import { backendApp } from "./backend";
-import { backendBodyLimit } from "./lib/body-limit";
-import { errorBody } from "./lib/errors";
-import { foreignWrite, foreignWriteAnswer } from "./lib/same-origin";
+import { backendApp, queue, scheduled } from "./backend";
+import { backendBodyLimit } from "../contract/server/body-limit";
+import { errorBody } from "../contract/server/errors";
+import { foreignWrite, foreignWriteAnswer } from "../contract/server/same-origin";
 import { buildsApp } from "./builds";
 import type { Env, HonoEnv } from "./env";
-import { queue, scheduled } from "./jobs";
 import { keepBookmark } from "./middleware/bookmark";
 import { lookupBase, securityHeaders } from "./middleware/headers";
 import { localeDetector } from "./middleware/locale";
 import { requirePublicOrigin } from "./middleware/public-origin";
-import { publicOrigin } from "./lib/public-origin";
+import { publicOrigin } from "../contract/server/public-origin";
 import { manifestApp } from "./manifest";
 import { keepPage, servePage } from "./page-cache";
 
@@ -119,5 +118,5 @@ app.onError((err, c) => {
   return c.json(body, status);
 });
 
-// Requests, the order messages' queues and the cron (worker/jobs.ts).
+// Requests, the order messages' queues and the cron (worker/backend/jobs.ts).
 export default { fetch: app.fetch, queue, scheduled } satisfies ExportedHandler<Env>;

@@ -5,7 +5,7 @@ import { localeOfPath } from "../contract/locale";
 import { hasSessionCookie } from "./api/session";
 import { catalogueVersionOf, stockStillShown } from "./backend-client";
 import type { HonoEnv } from "./env";
-import { IsolateMemory } from "./lib/isolate-memory";
+import { IsolateMemory } from "../contract/server/isolate-memory";
 
 /**
  * The page cache: the rendered answer of a public page, kept in this isolate's memory (and the
@@ -37,7 +37,7 @@ import { IsolateMemory } from "./lib/isolate-memory";
  * that purge). A kept page is never served under another catalogue version than the one it was
  * rendered under. The version (contract/freshness.ts) moves with every change a shopper could see
  * on any page: console edits (names, prices, images, categories, pages...), seeds, and a product
- * going out of stock or coming back (services/availability.ts). This isolate asks the backend for
+ * going out of stock or coming back (services/catalogue/availability.ts). This isolate asks the backend for
  * it at most once a second (`catalogueVersionOf`, through the backend contract, never D1 itself),
  * and a page is kept under the OLDEST version among its own and those of the catalogue answers
  * its render read, so a render that raced a change is dropped at the next look. So a change shows

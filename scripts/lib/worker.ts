@@ -159,7 +159,7 @@ async function launchWorker({
     "--persist-to",
     persistDir,
     "--show-interactive-dev-session=false",
-    // Scheduled events on demand (worker/jobs.ts): `npm start` fires one every minute, as
+    // Scheduled events on demand (worker/backend/jobs.ts): `npm start` fires one every minute, as
     // Cloudflare would, and the tests when they need one. With this Vite-built (unbundled) worker,
     // wrangler serves them at /cdn-cgi/local/scheduled (its /__scheduled alias needs its own bundling).
     "--test-scheduled",
@@ -200,7 +200,7 @@ async function launchWorker({
 /**
 /**
  * The public origin of the production-mode workers the scripts and tests start locally: production
- * requires one (worker/lib/public-origin.ts), an https origin, which the local worker cannot be. Only
+ * requires one (contract/server/public-origin.ts), an https origin, which the local worker cannot be. Only
  * absolute links (canonical and hreflang URLs, the messages' links) point there.
  */
 export const LOCAL_PUBLIC_ORIGIN = "https://souq-edge.example";

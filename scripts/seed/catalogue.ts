@@ -1,7 +1,7 @@
 // The demo catalogue: a believable bilingual electronics range (categories with subcategories,
 // brands, products with specifications, SAR prices in halalas, stock levels). Pure data and SQL
 // builders with no Node imports, so the Workers test runtime can run the same seed.
-import { indexText } from "../../worker/backend/services/analysis.ts";
+import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 
 type Text = { en: string; ar: string };

@@ -17,7 +17,7 @@ interface SeedPromo {
 }
 
 export const PROMOS: SeedPromo[] = [
-  // 10% off orders from 100 SAR, once per customer (a verified account, and its delivery phone: services/promo.ts).
+  // 10% off orders from 100 SAR, once per customer (a verified account, and its delivery phone: services/orders/promo.ts).
   { code: "WELCOME10", discount_type: 1, value: 10, min_order: 10000, per_user_limit: 1 },
   // 50 SAR off orders from 300 SAR.
   { code: "SAVE50", discount_type: 2, value: 5000, min_order: 30000 },

@@ -1,12 +1,12 @@
 // A synthetic catalogue for measuring at scale: `count` products in both
 // languages over the demo seed's categories and brands plus a long tail of small brands, indexed
-// with the same analysis as the demo products (worker/backend/services/analysis.ts). The shape is
+// with the same analysis as the demo products (worker/backend/services/catalogue/analysis.ts). The shape is
 // a shop's, not a grid's: categories of very different sizes (many cases and cables, few
 // consoles), brands by a power law (a few big ones, dozens with a handful of products each),
 // prices skewed (log-normal around each category's typical price) and stock uneven (about one in
 // ten out of stock, one in five down to its last few). Deterministic: the same count gives the
 // same rows, and a larger count only adds rows, so seeding more on top of fewer is safe.
-import { indexText } from "../../worker/backend/services/analysis.ts";
+import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
 import { BRANDS, CATEGORIES, type SeedBrand } from "./catalogue.ts";
 import { CATALOGUE_BUMP, insertOrIgnore, sqlValue } from "./sql.ts";
 

@@ -141,7 +141,7 @@ describe("a production worker with PUBLIC_ORIGIN", () => {
     }
     const mail = ofOrder().find((m) => m.channel === "email")!;
     expect(mail.to).toBe(email);
-    // A guest's order: the link carries its signed token in the fragment (services/order-links.ts).
+    // A guest's order: the link carries its signed token in the fragment (services/orders/order-links.ts).
     expect([...mail.html!.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((a) => a[1])).toEqual([
       expect.stringMatching(/#access=\d+\.[0-9a-f]{64}$/),
     ]);

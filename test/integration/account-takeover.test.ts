@@ -2,8 +2,8 @@
 // the attack it stops.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LOGIN_DELAY_MAX_MS } from "../../worker/backend/services/accounts";
-import { counterKey, OTP_MAX_ATTEMPTS, OTP_MAX_FAILED_PER_DAY } from "../../worker/backend/services/otp";
+import { LOGIN_DELAY_MAX_MS } from "../../worker/backend/services/accounts/accounts";
+import { counterKey, OTP_MAX_ATTEMPTS, OTP_MAX_FAILED_PER_DAY } from "../../worker/backend/services/accounts/otp";
 import {
   call,
   freshEmail,

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintGuestId, sha256Hex } from "../../worker/backend/identity";
-import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/password";
-import { withinLimits } from "../../worker/backend/services/rate-limit";
-import { clientIp } from "../../worker/lib/network";
+import { PBKDF2_ITERATIONS, parsePasswordHash } from "../../worker/backend/services/accounts/password";
+import { withinLimits } from "../../worker/backend/services/shared/rate-limit";
+import { clientIp } from "../../contract/server/network";
 import {
   awayFromMinuteEdge,
   call,

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { mergeGuestCart } from "../../worker/backend/services/cart";
+import { mergeGuestCart } from "../../worker/backend/services/orders/cart";
 import { call, createProduct, newGuest, newUser } from "../support/commerce";
 
 describe("cart", () => {

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { cartContents } from "../../worker/backend/services/cart";
-import { commerceSettings, computeTotals, writeOrder } from "../../worker/backend/services/checkout";
+import { cartContents } from "../../worker/backend/services/orders/cart";
+import { computeTotals, writeOrder } from "../../worker/backend/services/orders/checkout";
 import { address, call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
+import { commerceSettings } from "../../worker/backend/services/shared/settings";
 
 const order = (email: string, key: string = crypto.randomUUID(), extra: Record<string, unknown> = {}) => ({
   idempotency_key: key,

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { MEDIA_MAX_BYTES } from "../../contract/console-catalogue";
 import { VERSION_TTL_MS } from "../../worker/backend/cache";
 import { backendApp } from "../../worker/backend";
-import { sniffImage } from "../../worker/backend/services/console-media";
+import { sniffImage } from "../../worker/backend/services/console/media";
 import type { HonoEnv } from "../../worker/env";
 import { securityHeaders } from "../../worker/middleware/headers";
 import { call, createProduct, freshIp, newGuest } from "../support/commerce";

@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CSV_MAX_ROWS, CSV_REPORT_MAX_ERRORS, PRODUCT_CSV_COLUMNS } from "../../contract/console-catalogue";
-import { csvCell, csvText, parseCsv } from "../../worker/backend/services/csv";
+import { csvCell, csvText, parseCsv } from "../../worker/backend/services/shared/csv";
 import { call, freshIp } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
-import { previousPeriods, shopPeriods } from "../../worker/backend/services/console-dashboard";
+import { previousPeriods, shopPeriods } from "../../worker/backend/services/console/dashboard";
 
 /** An order placed through checkout, then moved to `status` and to `createdAt` (for the periods). */
 async function orderAt(status: string, createdAt: Date, refunded = 0): Promise<{ number: string; total: number }> {

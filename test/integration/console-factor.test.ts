@@ -3,8 +3,8 @@
 // person whose verified inbox the owner meant.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CONSOLE_FREEZE_SECONDS } from "../../worker/backend/services/staff";
-import { issueCode } from "../../worker/backend/services/otp";
+import { CONSOLE_FREEZE_SECONDS } from "../../worker/backend/services/console/staff";
+import { issueCode } from "../../worker/backend/services/accounts/otp";
 import {
   call,
   freshEmail,

@@ -5,7 +5,7 @@ import { call, checkoutWith, createProduct, newUser, stockOf } from "../support/
 import { newStaff } from "../support/console";
 import { payOrder } from "../support/orders";
 import { BackendError } from "../../worker/backend/http";
-import { adjustStock } from "../../worker/backend/services/console-content";
+import { adjustStock } from "../../worker/backend/services/console/inventory";
 
 async function ledgerOf(productId: number) {
   const { results } = await env.DB.prepare(

@@ -9,9 +9,9 @@ import {
   bulkPrice,
   getConsoleProduct,
   updateConsoleProduct,
-} from "../../worker/backend/services/console-catalogue";
-import { productDetails } from "../../worker/backend/services/catalogue";
-import { csvText, parseCsv } from "../../worker/backend/services/csv";
+} from "../../worker/backend/services/console/products";
+import { productDetails } from "../../worker/backend/services/catalogue/catalogue";
+import { csvText, parseCsv } from "../../worker/backend/services/shared/csv";
 import { call, freshIp } from "../support/commerce";
 import { consoleCast, newStaff, type Staff } from "../support/console";
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { presetDays, type ConsoleReport } from "../../contract/console-reports";
-import { parseCsv } from "../../worker/backend/services/csv";
-import { EXPORT_PAGE, ORDER_CSV_COLUMNS, ordersCsv } from "../../worker/backend/services/console-reports";
-import { refundOrder } from "../../worker/backend/services/fulfilment";
-import type { OrderRow } from "../../worker/backend/services/orders";
+import { parseCsv } from "../../worker/backend/services/shared/csv";
+import { EXPORT_PAGE, ORDER_CSV_COLUMNS, ordersCsv } from "../../worker/backend/services/console/reports";
+import { refundOrder } from "../../worker/backend/services/orders/fulfilment";
+import type { OrderRow } from "../../worker/backend/services/orders/orders";
 import { call, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, newGuest, newUser } from "../support/commerce";
 import { newPendingStaff, newStaff } from "../support/console";
-import { issueCode } from "../../worker/backend/services/otp";
+import { issueCode } from "../../worker/backend/services/accounts/otp";
 
 describe("signing in to the console", () => {
   it("a shopper and a guest find no console at all: 404, as for an unknown path", async () => {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, checkoutWith, createProduct, newGuest } from "../support/commerce";
 import { newStaff } from "../support/console";
-import { auditStatement } from "../../worker/backend/services/staff";
+import { auditStatement } from "../../worker/backend/services/console/audit-log";
 
 /** An order placed through checkout, then set to `status` with `refunded` of its total. */
 async function orderIn(status: string, refundedAll = false): Promise<{ number: string; id: number }> {

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { sha256Hex } from "../../worker/backend/identity";
-import { hashedNetwork } from "../../worker/backend/services/rate-limit";
+import { hashedNetwork } from "../../worker/backend/services/shared/rate-limit";
 import { beforeAll, describe, expect, it } from "vitest";
 import type {
   ContentPage,
@@ -9,7 +9,7 @@ import type {
   PageSummary,
   Service,
   ServiceDetails,
-} from "../../worker/backend/services/content";
+} from "../../worker/backend/services/catalogue/content";
 import { seedCatalogue } from "../support/catalogue";
 
 type Lang = "en" | "ar";

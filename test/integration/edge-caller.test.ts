@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../../contract/edge-caller";
 import { externalBackend, forwardToBackend } from "../../worker/backend-client";
 import { backendApp } from "../../worker/backend";
-import { networkKey } from "../../worker/lib/network";
-import { hashedNetwork } from "../../worker/backend/services/rate-limit";
+import { networkKey } from "../../contract/server/network";
+import { hashedNetwork } from "../../worker/backend/services/shared/rate-limit";
 import type { Env, HonoEnv } from "../../worker/env";
 import { createProduct, freshIp, newGuest } from "../support/commerce";
 

@@ -6,7 +6,7 @@
 // resend-code runs the same requestCode as reset-password.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEFERRED_START_MS } from "../../worker/backend/services/accounts";
+import { DEFERRED_START_MS } from "../../worker/backend/services/accounts/accounts";
 import { call, freshEmail, register, type Registered } from "../support/accounts";
 
 /**

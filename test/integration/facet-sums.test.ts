@@ -8,7 +8,7 @@ import {
   sumCells,
   sumsOfRows,
   sumsSql,
-} from "../../worker/backend/services/facet-cells";
+} from "../../worker/backend/services/catalogue/facet-cells";
 import { seedSearchCatalogue } from "../support/search-reference";
 
 /**

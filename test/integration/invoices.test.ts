@@ -1,17 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { TaxDocument } from "../../contract/invoices";
-import { SANDBOX_REFUND_DECLINED_AMOUNT } from "../../worker/backend/services/payment-providers/sandbox";
-import { allocate } from "../../worker/backend/services/money";
+import { SANDBOX_REFUND_DECLINED_AMOUNT } from "../../worker/backend/services/payments/providers/sandbox";
+import { allocate } from "../../worker/backend/services/shared/money";
 import {
   decodeZatcaQr,
   ensureDocuments,
   presentTaxDocument,
   sellerOf,
   zatcaQr,
-} from "../../worker/backend/services/invoices";
-import { refundOrder } from "../../worker/backend/services/fulfilment";
-import type { OrderRow } from "../../worker/backend/services/orders";
+} from "../../worker/backend/services/orders/invoices";
+import { refundOrder } from "../../worker/backend/services/orders/fulfilment";
+import type { OrderRow } from "../../worker/backend/services/orders/orders";
 import { call, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder, placeOrder } from "../support/orders";

@@ -1,13 +1,13 @@
 import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sandboxSecret } from "../../worker/backend/services/payment-providers";
-import { SANDBOX_REFUND_DECLINED_AMOUNT, sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { releaseExpiredReservations } from "../../worker/backend/services/orders";
-import { applyProviderResult, findPayment } from "../../worker/backend/services/payments";
+import { sandboxSecret } from "../../worker/backend/services/payments/providers";
+import { SANDBOX_REFUND_DECLINED_AMOUNT, sandboxEvent } from "../../worker/backend/services/payments/providers/sandbox";
+import { applyProviderResult, findPayment } from "../../worker/backend/services/payments/payments";
 import { call, newGuest, type Shopper } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { placeOrder } from "../support/orders";
+import { releaseExpiredReservations } from "../../worker/backend/services/orders/reservations";
 
 /** The shopper on the gateway's page: a payment started and not decided yet. */
 async function startedPayment(shopper: Shopper, opts: { price?: number } = {}) {

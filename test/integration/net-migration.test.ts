@@ -2,9 +2,9 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allocate, lineNets } from "../../worker/backend/services/money";
-import { promoPhoneKey } from "../../worker/backend/services/promo";
-import { returnedAmount } from "../../worker/backend/services/returns";
+import { allocate, lineNets } from "../../worker/backend/services/shared/money";
+import { promoPhoneKey } from "../../worker/backend/services/orders/promo";
+import { returnedAmount } from "../../worker/backend/services/orders/claimed-lines";
 
 /**
  * Migration 0026 on a database made and used under the schema before it (migrations up to 0025):

@@ -6,7 +6,7 @@ import {
   orderLinkSecret,
   signOrderAccess,
   verifyOrderAccess,
-} from "../../worker/backend/services/order-links";
+} from "../../worker/backend/services/orders/order-links";
 import { address, call, newGuest, newUser, type Shopper } from "../support/commerce";
 import { paidOrder, placeOrder } from "../support/orders";
 

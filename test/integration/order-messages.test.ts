@@ -3,14 +3,14 @@ import { env } from "cloudflare:workers";
 import { isDeliveryPhone } from "../../contract/delivery";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
-import { renderOrderMessage } from "../../worker/backend/services/mail";
+import type { NotificationJob } from "../../worker/backend/env";
+import { renderOrderMessage } from "../../worker/backend/services/messages/mail";
 import {
   deliveryPhoneSql,
   flushNotifications,
   notifyStatements,
-  type NotificationJob,
-} from "../../worker/backend/services/notifications";
-import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/jobs";
+} from "../../worker/backend/services/messages/notifications";
+import { queue, retryDelaySeconds, runScheduledWork, scheduled } from "../../worker/backend/jobs";
 import {
   address,
   call,
@@ -452,7 +452,7 @@ describe("what a message links to", () => {
     expect(mail).toBeDefined();
     expect(mail!.body).not.toContain(PHISH);
     expect(mail!.html).not.toContain(PHISH);
-    // A guest's order: the link carries its signed token in the fragment (services/order-links.ts).
+    // A guest's order: the link carries its signed token in the fragment (services/orders/order-links.ts).
     expect(hrefsOf(mail!.html)).toEqual([
       expect.stringMatching(
         new RegExp(`^http://shop\\.test/en/order/checkout/status\\?order=${number}#access=\\d+\\.[0-9a-f]{64}$`),

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { maskEmail } from "../../worker/backend/services/orders";
+import { maskEmail } from "../../worker/backend/services/orders/orders";
 import { awayFromMinuteEdge, COUNTING_TIMEOUT, freshIp } from "../support/accounts";
 import { call, checkoutWith, createProduct, newGuest, type Shopper } from "../support/commerce";
 

@@ -2,9 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { backendApp } from "../../worker/backend";
 import { sha256Hex } from "../../worker/backend/identity";
-import { HttpMessenger, messengerFor, OutboxMessenger, readOutbox } from "../../worker/backend/services/messenger";
-import { requestCode } from "../../worker/backend/services/accounts";
-import { generateCode, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from "../../worker/backend/services/otp";
+import {
+  HttpMessenger,
+  messengerFor,
+  OutboxMessenger,
+  readOutbox,
+} from "../../worker/backend/services/messages/messenger";
+import { requestCode } from "../../worker/backend/services/accounts/accounts";
+import { generateCode, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from "../../worker/backend/services/accounts/otp";
 import {
   awayFromMinuteEdge,
   call,

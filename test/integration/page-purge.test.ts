@@ -9,17 +9,17 @@ import {
   forgetCatalogueVersion,
   forgetRemembered,
 } from "../../worker/backend/cache";
-import { releaseExpiredReservations } from "../../worker/backend/services/orders";
 import type { HonoEnv } from "../../worker/env";
 import { forgetPages, keepPage, PAGE_TTL_MS, servePage, SHORT_TTL_MS } from "../../worker/page-cache";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";
 import { counted } from "../support/counted-db";
+import { releaseExpiredReservations } from "../../worker/backend/services/orders/reservations";
 
 // Caches that purge: the page cache (worker/page-cache.ts) keeps a rendered page under
 // the catalogue version it was rendered under and never serves it under another; the version
-// moves with console edits and with a product going out of stock or back (services/availability.ts),
+// moves with console edits and with a product going out of stock or back (services/catalogue/availability.ts),
 // not with a sale that leaves stock. The React build only exists in the built worker (test/http),
 // so the page here is a small render through the same pieces: servePage, the in-process backend
 // client (which notes each catalogue answer's version) and keepPage.

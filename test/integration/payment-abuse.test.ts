@@ -6,14 +6,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { backendApp } from "../../worker/backend";
 import {
   configuredProvider,
-  hmacHex,
   paymentProvider,
   paymentSecret,
   sandboxSecret,
-} from "../../worker/backend/services/payment-providers";
-import { sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
-import { networkKey } from "../../worker/lib/network";
+} from "../../worker/backend/services/payments/providers";
+import { sandboxEvent } from "../../worker/backend/services/payments/providers/sandbox";
+import {
+  findPayment,
+  receiveWebhook,
+  safeReturnPath,
+  startPayment,
+} from "../../worker/backend/services/payments/payments";
+import { networkKey } from "../../contract/server/network";
 import type { Env } from "../../worker/env";
 import {
   address,
@@ -25,6 +29,7 @@ import {
   stockOf,
   type Shopper,
 } from "../support/commerce";
+import { hmacHex } from "../../worker/backend/services/payments/providers/hmac";
 
 const RETURN = "/en/payment-status";
 

@@ -3,10 +3,10 @@
 import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { releaseExpiredReservations } from "../../worker/backend/services/orders";
-import { runScheduledWork } from "../../worker/jobs";
+import { runScheduledWork } from "../../worker/backend/jobs";
 import { call, checkoutWith, createProduct, newGuest, stockOf, type Shopper } from "../support/commerce";
 import { newStaff } from "../support/console";
+import { releaseExpiredReservations } from "../../worker/backend/services/orders/reservations";
 
 const RETURN = "/en/payment-status";
 

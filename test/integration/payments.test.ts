@@ -1,11 +1,17 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { hmacHex, sandboxSecret, WebhookRejected } from "../../worker/backend/services/payment-providers";
-import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
-import { decideCard, sandboxEvent } from "../../worker/backend/services/payment-providers/sandbox";
-import { findPayment, receiveWebhook, safeReturnPath, startPayment } from "../../worker/backend/services/payments";
+import { sandboxSecret, WebhookRejected } from "../../worker/backend/services/payments/providers";
+import { moyasarProvider } from "../../worker/backend/services/payments/providers/moyasar";
+import { decideCard, sandboxEvent } from "../../worker/backend/services/payments/providers/sandbox";
+import {
+  findPayment,
+  receiveWebhook,
+  safeReturnPath,
+  startPayment,
+} from "../../worker/backend/services/payments/payments";
 import { call, checkoutWith, createProduct, newGuest, newUser, stockOf, type Shopper } from "../support/commerce";
+import { hmacHex } from "../../worker/backend/services/payments/providers/hmac";
 
 const RETURN = "/en/payment-status";
 

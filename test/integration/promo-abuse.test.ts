@@ -1,14 +1,15 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cartContents } from "../../worker/backend/services/cart";
-import { computeTotals, commerceSettings, writeOrder } from "../../worker/backend/services/checkout";
-import { isoIn } from "../../worker/backend/services/orders";
+import { cartContents } from "../../worker/backend/services/orders/cart";
+import { computeTotals, writeOrder } from "../../worker/backend/services/orders/checkout";
+import { isoIn } from "../../worker/backend/services/orders/orders";
 import type { CartOwner } from "../../worker/backend/identity";
 import { BackendError } from "../../worker/backend/http";
 import { awayFromMinuteEdge, COUNTING_TIMEOUT, freshIp, freshPhone } from "../support/accounts";
 import { seedCatalogue } from "../support/catalogue";
 import { address, call, createProduct, newGuest, newUser, newVerifiedUser, type Shopper } from "../support/commerce";
+import { commerceSettings } from "../../worker/backend/services/shared/settings";
 
 /**
  * Promo-code abuse: enumerating codes, and using a once-per-customer code more than

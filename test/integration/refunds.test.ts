@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { moyasarProvider } from "../../worker/backend/services/payment-providers/moyasar";
+import { moyasarProvider } from "../../worker/backend/services/payments/providers/moyasar";
 import {
   SANDBOX_REFUND_DECLINED_AMOUNT,
   sandboxProvider,
-} from "../../worker/backend/services/payment-providers/sandbox";
-import { refundOrder } from "../../worker/backend/services/fulfilment";
-import { findOrderByNumber } from "../../worker/backend/services/orders";
+} from "../../worker/backend/services/payments/providers/sandbox";
+import { refundOrder } from "../../worker/backend/services/orders/fulfilment";
+import { findOrderByNumber } from "../../worker/backend/services/orders/orders";
 import { call, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { FieldData, RumBeacon, RumMetric } from "../../contract/rum";
 import { apiApp } from "../../worker/api";
-import { RUM_MAX_BYTES } from "../../worker/lib/body-limit";
+import { RUM_MAX_BYTES } from "../../contract/server/body-limit";
 import {
   bucketOf,
   fieldData,
@@ -17,7 +17,7 @@ import {
   recordBeacon,
   RUM_KEEP_HOURS,
   valueOf,
-} from "../../worker/lib/rum-store";
+} from "../../contract/server/rum-store";
 import { awayFromMinuteEdge, COUNTING_TIMEOUT } from "../support/accounts";
 import { call, freshIp, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { forgetKeptSearches, keepLater, KEEP_MIN_NETWORKS } from "../../worker/backend/services/search-kept";
-import { MATCH_COUNT, SEARCH_STATE } from "../../worker/backend/services/search-ranking";
+import { forgetKeptSearches, keepLater, KEEP_MIN_NETWORKS } from "../../worker/backend/services/catalogue/search-kept";
+import { MATCH_COUNT, SEARCH_STATE } from "../../worker/backend/services/catalogue/search-ranking";
 import { seedCatalogue } from "../support/catalogue";
 import { queriesOf } from "../support/search-reference";
 
 /**
- * The kept-search budget (services/search-kept.ts, MAX_KEPT_SEARCHES) is shared by every query:
+ * The kept-search budget (services/catalogue/search-kept.ts, MAX_KEPT_SEARCHES) is shared by every query:
  * a copy a shopper's search asks for is kept only once several networks searched for it, so one
  * network making up distinct broad queries cannot use the budget up and shut out the useful ones.
  */

@@ -1,19 +1,19 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { listProducts, PRICE_BANDS, type ProductFilters } from "../../worker/backend/services/catalogue";
+import { listProducts, PRICE_BANDS, type ProductFilters } from "../../worker/backend/services/catalogue/catalogue";
 import {
   forgetKeptSearches,
   keepLater,
   keepSearch,
   MAX_KEPT_SEARCHES,
-} from "../../worker/backend/services/search-kept";
+} from "../../worker/backend/services/catalogue/search-kept";
 import {
   KEEP_MIN_MATCHES,
   keepStatements,
   MATCH_COUNT,
   SEARCH_STATE,
-} from "../../worker/backend/services/search-ranking";
+} from "../../worker/backend/services/catalogue/search-ranking";
 import {
   expectSameFacets,
   facetsOf,
@@ -29,7 +29,7 @@ import {
 import { counted } from "../support/counted-db";
 
 /**
- * Kept searches (migration 0022, services/search-kept.ts): a query's ranked matches and facet
+ * Kept searches (migration 0022, services/catalogue/search-kept.ts): a query's ranked matches and facet
  * cells, kept so that a search for a word matching a sixth of a large catalogue reads a page as an
  * index range. What a kept search answers must be what ranking afresh answers, through sales and
  * price changes that move products in place, and a catalogue edit must stop the copy being read.
@@ -190,7 +190,7 @@ describe("kept searches", () => {
     // Stale: kept again in its own place, whatever the threshold and the room.
     await keep(true, Number.MAX_SAFE_INTEGER, 0);
     expect(await keptState("lenovo")).toBe(true);
-    // A count the answer made (a search without filters: services/catalogue.ts) is trusted. Too
+    // A count the answer made (a search without filters: services/catalogue/catalogue.ts) is trusted. Too
     // few asks the database nothing; enough keeps without counting again (here a count above the
     // real one, so that only the answer's count can have decided).
     const sony = await queriesOf("sony");

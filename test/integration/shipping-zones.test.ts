@@ -6,7 +6,7 @@ import { address, call, createProduct, newGuest, newUser, type Shopper } from ".
 import { newStaff } from "../support/console";
 
 /**
- * Shipping zones (contract/settings.ts, services/checkout.ts): the owner's zones charge their own
+ * Shipping zones (contract/settings.ts, services/orders/checkout.ts): the owner's zones charge their own
  * rates to the regions they cover; the delivery city picks the zone, in the options' quote and in
  * the order's total alike; any other address pays the rest of the country's rates.
  */

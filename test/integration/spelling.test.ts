@@ -1,20 +1,25 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { stem } from "../../worker/backend/services/analysis";
-import { searchTokens } from "../../worker/backend/services/arabic";
+import { stem } from "../../worker/backend/services/catalogue/analysis";
+import { searchTokens } from "../../worker/backend/services/catalogue/arabic";
 import {
   forgetCorrections,
   forgetSearchSynonyms,
   listProducts,
   type ProductFilters,
-} from "../../worker/backend/services/catalogue";
-import { correctSpelling, editDistance, forgetHeldTerms, maxEdits } from "../../worker/backend/services/spelling";
+} from "../../worker/backend/services/catalogue/catalogue";
+import {
+  correctSpelling,
+  editDistance,
+  forgetHeldTerms,
+  maxEdits,
+} from "../../worker/backend/services/catalogue/spelling";
 import { seedCatalogue } from "../support/catalogue";
 import { counted } from "../support/counted-db";
 
 /**
- * Typo tolerance from the terms an isolate holds (services/spelling.ts): a misspelt
+ * Typo tolerance from the terms an isolate holds (services/catalogue/spelling.ts): a misspelt
  * search no longer asks the database for the terms near each word, but holds the vocabulary by
  * first character under the `search` version its page read. Every correction must be the one the
  * whole vocabulary, read afresh, gives by the rule, and none may come from terms held

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { INVITATION_FRAGMENT_KEY } from "../../contract/staff-invitations";
-import { sha256Hex } from "../../worker/lib/tokens";
+import { sha256Hex } from "../../contract/server/tokens";
 import { call, newUser, newVerifiedUser, type Shopper } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 

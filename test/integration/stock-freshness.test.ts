@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cacheKey, forgetRemembered, liveSnapshotOf } from "../../worker/backend/cache";
-import type { ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue";
+import type { ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 // Stock a shopper acts on is never served stale by the catalogue caches
@@ -31,7 +31,7 @@ async function cached<T>(path: string): Promise<Answer<T>> {
   return answer;
 }
 
-/** What a checkout's reservation does to a product row (services/checkout.ts), or a release. */
+/** What a checkout's reservation does to a product row (services/orders/checkout.ts), or a release. */
 async function setStock(slug: string, stock: number): Promise<void> {
   await env.DB.prepare(
     "UPDATE products SET stock = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE slug = ?",

@@ -2,14 +2,14 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ConsoleSettings } from "../../contract/settings";
-import { ensureDocuments, presentTaxDocument } from "../../worker/backend/services/invoices";
-import type { OrderRow } from "../../worker/backend/services/orders";
+import { ensureDocuments, presentTaxDocument } from "../../worker/backend/services/orders/invoices";
+import type { OrderRow } from "../../worker/backend/services/orders/orders";
 import { call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { paidOrder } from "../support/orders";
 
 /**
- * The store's settings (services/settings.ts): owners only, checked per field, audited, and read
+ * The store's settings (services/shared/settings.ts): owners only, checked per field, audited, and read
  * by checkout, tax documents, returns and order messages on the next request.
  */
 

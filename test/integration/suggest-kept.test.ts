@@ -2,17 +2,21 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Suggestion } from "../../contract/catalogue";
-import { ftsQuery, synonymGroups } from "../../worker/backend/services/analysis";
-import { forgetKeptSearches, keepSuggestion, keepSuggestionLater } from "../../worker/backend/services/search-kept";
+import { ftsQuery, synonymGroups } from "../../worker/backend/services/catalogue/analysis";
+import {
+  forgetKeptSearches,
+  keepSuggestion,
+  keepSuggestionLater,
+} from "../../worker/backend/services/catalogue/search-kept";
 import {
   KEEP_MIN_MATCHES,
   MAX_KEPT_SUGGESTIONS,
   SUGGEST_KEPT_CHECK,
-} from "../../worker/backend/services/search-ranking";
+} from "../../worker/backend/services/catalogue/search-ranking";
 import { seedSearchCatalogue } from "../support/search-reference";
 
 /**
- * Kept suggestions (migration 0024, services/search-kept.ts): type-ahead's window of the 64 best
+ * Kept suggestions (migration 0024, services/catalogue/search-kept.ts): type-ahead's window of the 64 best
  * matches of a prefix, kept so that a two-letter prefix matching a sixth of a large catalogue does
  * not rank every match on each keystroke. What a kept window answers must be what ranking afresh
  * answers, through sales and hiding (read live), and a text edit must stop it being read.

@@ -15,17 +15,18 @@ const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 interface Rule {
   /** Files under this folder… */
   from: string;
-  /** …may import relative paths only inside these folders (null: anything but `forbidden`). */
+  /** …may import relative paths only inside these folders (null: anywhere), and never inside `forbidden`. */
   allowed: string[] | null;
   forbidden: string[];
 }
 
 const RULES: Rule[] = [
   { from: "contract", allowed: ["contract"], forbidden: [] },
-  { from: "app", allowed: ["app", "contract", "locales"], forbidden: [] },
+  // contract/server holds what the edge and the backend both run (hono middleware, D1 stores): server-only.
+  { from: "app", allowed: ["app", "contract", "locales"], forbidden: ["contract/server"] },
   { from: "worker/backend", allowed: null, forbidden: ["app", "worker/api"] },
   // The own server reaches the backend only through worker/backend-client.ts, the transport an
-  // external backend is reached by too; what both need (tokens, errors, validation) is in worker/lib.
+  // external backend is reached by too; what both need (tokens, errors, validation) is in contract/server.
   { from: "worker/api", allowed: null, forbidden: ["app", "worker/backend"] },
   // The edge hands the storefront its context through contract/edge.ts, never by reaching into app/.
   { from: "worker", allowed: null, forbidden: ["app"] },
@@ -63,9 +64,9 @@ export function forbiddenImports(root: string): string[] {
         const target = relative(root, resolve(dirname(file), specifier))
           .split(sep)
           .join("/");
-        const ok = rule.allowed
-          ? rule.allowed.some((folder) => inside(target, folder))
-          : !rule.forbidden.some((folder) => inside(target, folder));
+        const ok =
+          (!rule.allowed || rule.allowed.some((folder) => inside(target, folder))) &&
+          !rule.forbidden.some((folder) => inside(target, folder));
         if (!ok)
           found.push(
             `${relative(root, file).split(sep).join("/")}: ${specifier} (${rule.from}/ may not import ${target})`,
@@ -90,7 +91,7 @@ describe("import boundaries", () => {
       };
       write(
         "app/lib/catalogue.ts",
-        'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\n',
+        'import type { ProductSummary } from "../../worker/backend/services/catalogue";\nimport type { Order } from "../../contract/orders";\nimport { say } from "../../contract/server/i18n";\n',
       );
       write(
         "app/routes/home.tsx",
@@ -112,6 +113,7 @@ describe("import boundaries", () => {
       expect(forbiddenImports(scratch)).toEqual([
         "contract/orders.ts: ../worker/env (contract/ may not import worker/env)",
         "app/lib/catalogue.ts: ../../worker/backend/services/catalogue (app/ may not import worker/backend/services/catalogue)",
+        "app/lib/catalogue.ts: ../../contract/server/i18n (app/ may not import contract/server/i18n)",
         "app/routes/home.tsx: ../../worker/api/session (app/ may not import worker/api/session)",
         "worker/backend/routes/cart.ts: ../../api/session (worker/backend/ may not import worker/api/session)",
         "worker/api/cart.ts: ../backend/identity (worker/api/ may not import worker/backend/identity)",

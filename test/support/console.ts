@@ -4,8 +4,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { roleAtLeast, type StaffRole } from "../../contract/console";
 import { backendApp } from "../../worker/backend";
-import { issueCode } from "../../worker/backend/services/otp";
-import type { StaffGuard } from "../../worker/backend/services/staff";
+import { issueCode } from "../../worker/backend/services/accounts/otp";
+import type { StaffGuard } from "../../worker/backend/services/console/staff";
 import { call, newUser, type Shopper } from "./commerce";
 
 export type Staff = Shopper & { role: StaffRole; userId: number };

@@ -2,9 +2,9 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { syntheticStatements } from "../../scripts/seed/synthetic.ts";
-import { ftsQuery, synonymGroups } from "../../worker/backend/services/analysis";
+import { ftsQuery, synonymGroups } from "../../worker/backend/services/catalogue/analysis";
 import type { ProductFacets } from "../../contract/catalogue";
-import { PRICE_BANDS, type ProductSummary } from "../../worker/backend/services/catalogue";
+import { PRICE_BANDS, type ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
 import { seedCatalogue } from "./catalogue";
 
 /**

@@ -2,9 +2,8 @@
 // React build (which only exists after `vite build`; the built worker is tested in test/http).
 import { Hono } from "hono";
 import { apiApp } from "../../worker/api";
-import { backendApp } from "../../worker/backend";
+import { backendApp, queue, scheduled } from "../../worker/backend";
 import type { HonoEnv } from "../../worker/env";
-import { queue, scheduled } from "../../worker/jobs";
 import { manifestApp } from "../../worker/manifest";
 
 const app = new Hono<HonoEnv>();

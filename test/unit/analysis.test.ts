@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { analyze, ftsQuery, indexText, stemArabic, synonymGroups } from "../../worker/backend/services/analysis";
-import { editDistance, maxEdits } from "../../worker/backend/services/spelling";
+import {
+  analyze,
+  ftsQuery,
+  indexText,
+  stemArabic,
+  synonymGroups,
+} from "../../worker/backend/services/catalogue/analysis";
+import { editDistance, maxEdits } from "../../worker/backend/services/catalogue/spelling";
 
 describe("search analysis (issue 19)", () => {
   it("gives an Arabic plural, its singular and their forms with the article one stem", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ftsQuery } from "../../worker/backend/services/analysis";
-import { foldArabic, MAX_QUERY_TOKENS, searchTokens } from "../../worker/backend/services/arabic";
+import { ftsQuery } from "../../worker/backend/services/catalogue/analysis";
+import { foldArabic, MAX_QUERY_TOKENS, searchTokens } from "../../worker/backend/services/catalogue/arabic";
 
 describe("Arabic folding for search", () => {
   it("folds every alef form to a bare alef", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IsolateMemory } from "../../worker/lib/isolate-memory";
+import { IsolateMemory } from "../../contract/server/isolate-memory";
 
 describe("an isolate's memory (the first cache tier and the page cache)", () => {
   it("answers a value until its time to live has passed, then forgets it", () => {

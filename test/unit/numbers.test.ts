@@ -10,7 +10,7 @@ import {
   readMoney,
   readNumber,
 } from "../../contract/numbers";
-import { inputMessages } from "../../worker/lib/input-messages";
+import { inputMessages } from "../../contract/server/input-messages";
 
 const PERSIAN = (text: string) => text.replace(/\d/g, (d) => String.fromCharCode(0x06f0 + Number(d)));
 const halalas = fc.integer({ min: 0, max: 100_000_000_000 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_PASSWORDS } from "../../worker/backend/services/common-passwords";
+import { COMMON_PASSWORDS } from "../../worker/backend/services/accounts/common-passwords";
 import {
   constantTimeEqual,
   hashPassword,
@@ -10,7 +10,7 @@ import {
   pepper,
   PBKDF2_ITERATIONS,
   verifyPassword,
-} from "../../worker/backend/services/password";
+} from "../../worker/backend/services/accounts/password";
 
 const testEnv = { ENVIRONMENT: "test" as const, AUTH_PEPPER: "unit-pepper" };
 

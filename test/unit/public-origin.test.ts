@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publicOrigin, publicOriginProblem } from "../../worker/lib/public-origin";
+import { publicOrigin, publicOriginProblem } from "../../contract/server/public-origin";
 
 const production = (PUBLIC_ORIGIN: string) => ({ ENVIRONMENT: "production" as const, PUBLIC_ORIGIN });
 const development = (PUBLIC_ORIGIN: string) => ({ ENVIRONMENT: "development" as const, PUBLIC_ORIGIN });

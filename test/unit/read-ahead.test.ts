@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ReadAhead } from "../../worker/lib/read-ahead";
+import { ReadAhead } from "../../worker/backend/lib/read-ahead";
 
-/** The isolate's memo of the catalogue version (worker/lib/read-ahead.ts), on a counted source. */
+/** The isolate's memo of the catalogue version (worker/backend/lib/read-ahead.ts), on a counted source. */
 function source(values: number[]) {
   let reads = 0;
   const pending: (() => void)[] = [];

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { accessIdentity } from "../../worker/backend/services/staff-access";
+import { accessIdentity } from "../../worker/backend/services/console/staff-access";
 
 /**
  * Cloudflare Access in front of the console: its signed token names the staff member. Checked

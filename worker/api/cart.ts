@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
 import { cartFields, type InputMessages } from "../../contract/inputs";
-import { validate } from "../lib/validate";
+import { validate } from "../../contract/server/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable } from "../backend-client";
 import { readSession } from "./session";

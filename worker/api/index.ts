@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
-import { errorBody } from "../lib/errors";
-import { allowedOrigin, foreignWrite, foreignWriteAnswer } from "../lib/same-origin";
+import { errorBody } from "../../contract/server/errors";
+import { allowedOrigin, foreignWrite, foreignWriteAnswer } from "../../contract/server/same-origin";
 import type { HonoEnv } from "../env";
 import { cartApi } from "./cart";
 import { rumApi } from "./rum";

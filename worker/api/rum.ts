@@ -11,16 +11,16 @@ import {
   RUM_RATINGS,
   type RumBeacon,
 } from "../../contract/rum";
-import { rumBodyLimit } from "../lib/body-limit";
-import { clientIp } from "../lib/network";
-import { recordBeacon } from "../lib/rum-store";
-import { validate } from "../lib/validate";
+import { rumBodyLimit } from "../../contract/server/body-limit";
+import { clientIp } from "../../contract/server/network";
+import { recordBeacon } from "../../contract/server/rum-store";
+import { validate } from "../../contract/server/validate";
 import type { HonoEnv } from "../env";
 
 /**
  * POST /api/rum: the storefront's field-data beacon (app/client/rum.ts), one per page
  * view, sent when the page is hidden. Each metric goes to Analytics Engine (production's sink for
- * ad-hoc queries) and to the shop's own D1 histogram (worker/lib/rum-store.ts), which the console
+ * ad-hoc queries) and to the shop's own D1 histogram (contract/server/rum-store.ts), which the console
  * reads p75 from. Answers 204; a bad beacon 422 with field errors; a flood from one network 429.
  */
 export const rumApi = new Hono<HonoEnv>();

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Account } from "../../contract/account";
 import type { SessionUser } from "../../contract/edge";
 import { callBackend } from "../backend-client";
-import { randomToken } from "../lib/tokens";
+import { randomToken } from "../../contract/server/tokens";
 import type { HonoEnv } from "../env";
 
 /** The session's view of an account the backend answered: what the own server keeps. */

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { Account } from "../../contract/account";
 import type { SessionUser } from "../../contract/edge";
-import { validate } from "../lib/validate";
+import { validate } from "../../contract/server/validate";
 import type { HonoEnv } from "../env";
 import { callBackendOrUnavailable } from "../backend-client";
 import { endSession, readSession, sessionUserOf, startSession } from "./session";

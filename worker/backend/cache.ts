@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { LOW_STOCK } from "../../contract/catalogue";
 import { CATALOGUE_VERSION_HEADER, LOW_STOCK_HEADER, PAGE_KEPT_HEADER } from "../../contract/freshness";
-import { IsolateMemory } from "../lib/isolate-memory";
-import { ReadAhead } from "../lib/read-ahead";
+import { IsolateMemory } from "../../contract/server/isolate-memory";
+import { ReadAhead } from "./lib/read-ahead";
 import type { BackendEnv, Lang } from "./env";
 import { answerValueOf, deferOf } from "./http";
 
@@ -28,7 +28,7 @@ import { answerValueOf, deferOf } from "./http";
  * Catalogue edits: everything else an answer carries (names, descriptions, images,
  * categories, a product hidden or shown again) is checked against the catalogue version, the
  * `versions` row `catalogue` that every console change to the catalogue bumps in its own batch
- * (`bumpCatalogueVersion`, services/staff.ts). Each cached copy, in memory or in the Cache API,
+ * (`bumpCatalogueVersion`, services/console/staff.ts). Each cached copy, in memory or in the Cache API,
  * remembers the version it was built under (the `x-catalogue-version` header); a copy of another
  * version is not served, the answer is rebuilt from D1. An isolate reads the version at most once
  * per VERSION_TTL_MS (1 s), so this costs one tiny D1 read per second per busy isolate, not one per
@@ -193,7 +193,7 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 /** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
 export const VERSION_TTL_MS = 1_000;
 export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
-/** The statement that reads it (the taxonomy reads it in its own batch: services/catalogue.ts). */
+/** The statement that reads it (the taxonomy reads it in its own batch: services/catalogue/catalogue.ts). */
 export const CATALOGUE_VERSION_SQL = "SELECT value FROM versions WHERE name = 'catalogue'";
 const knownVersion = new ReadAhead<string>(VERSION_TTL_MS);
 
@@ -329,4 +329,9 @@ export function edgeCache(
       await stored;
     }
   };
+}
+
+/** Bumps the catalogue version (in a change's batch); caches keyed by it stop answering the old one. */
+export function bumpCatalogueVersion(db: D1Database): D1PreparedStatement {
+  return db.prepare("UPDATE versions SET value = value + 1 WHERE name = 'catalogue'");
 }

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { BOOKMARK_HEADER, parseBookmark } from "../../contract/bookmark";
-import type { Env } from "../env";
-import type { BackendEnv } from "./env";
+import type { BackendEnv, Env } from "./env";
 
 /**
  * Which copy of D1 each backend request reads (DESIGN §10 "Reads near the shopper"), in one place.
@@ -14,7 +13,7 @@ import type { BackendEnv } from "./env";
  *   last write.
  * - Every write (POST, PUT, PATCH, DELETE), and all of checkout, payments, promo codes, the console
  *   and the development routes, reads too: `first-primary`. Stock is reserved and released there,
- *   and staff see the truth. The cron and the queue consumers (worker/jobs.ts) use the plain
+ *   and staff see the truth. The cron and the queue consumers (worker/backend/jobs.ts) use the plain
  *   binding, which is the primary.
  * After a request wrote, its answer carries the session's bookmark in `x-d1-bookmark`; the edge
  * keeps it with the shopper (worker/middleware/bookmark.ts) and sends it on their next calls.

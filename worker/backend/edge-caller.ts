@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { EDGE_SECRET_HEADER, VISITOR_IP_HEADER } from "../../contract/edge-caller";
-import { foreignWrite, foreignWriteAnswer } from "../lib/same-origin";
+import { foreignWrite, foreignWriteAnswer } from "../../contract/server/same-origin";
 import type { BackendEnv } from "./env";
-import { sameSecret } from "./services/payment-providers";
-import { networkKey } from "../lib/network";
+import { networkKey } from "../../contract/server/network";
+import { sameSecret } from "./services/payments/providers/hmac";
 
 /**
  * Who is calling, before any route runs (contract/edge-caller.ts): the shop's edge, when the call

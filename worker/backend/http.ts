@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { HttpError } from "../lib/errors";
+import { HttpError } from "../../contract/server/errors";
 
 /** The backend's envelope (DESIGN §6): success `{ data, message? }`, errors `{ message, errors? }`. */
 export function ok<T>(

@@ -1,9 +1,8 @@
 import type { Context } from "hono";
-import type { Env } from "../env";
-import type { BackendEnv } from "./env";
+import type { BackendEnv, Env } from "./env";
 import { BackendError } from "./http";
-import { say } from "../lib/i18n";
-import { randomToken, sha256Hex } from "../lib/tokens";
+import { say } from "../../contract/server/i18n";
+import { randomToken, sha256Hex } from "../../contract/server/tokens";
 
 export { randomToken, sha256Hex };
 

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { BackendEnv } from "./env";
-import { backendBodyLimit } from "../lib/body-limit";
-import { errorBody } from "../lib/errors";
-import { requestLang } from "../lib/i18n";
+import { backendBodyLimit } from "../../contract/server/body-limit";
+import { errorBody } from "../../contract/server/errors";
+import { requestLang } from "../../contract/server/i18n";
 import { databaseSession } from "./db";
 import { edgeCaller } from "./edge-caller";
 import { mediaRoutes } from "./media";
@@ -19,6 +19,9 @@ import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
+
+export { queue, scheduled } from "./jobs";
+export type { Env as BackendBindings, NotificationJob } from "./env";
 
 /**
  * The reference commerce backend (DESIGN §6): an ordinary hono app on D1 that knows nothing of

@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "./env";
 import { notFound } from "./http";
-import { productArtFacts, type ProductArtFacts } from "./services/catalogue";
-import { bannerArtFacts, type BannerArtFacts } from "./services/content";
-import { readUpload } from "./services/console-media";
-import { validate } from "../lib/validate";
+import { productArtFacts, type ProductArtFacts } from "./services/catalogue/catalogue";
+import { bannerArtFacts, type BannerArtFacts } from "./services/catalogue/content";
+import { readUpload } from "./services/console/media";
+import { validate } from "../../contract/server/validate";
 
 /**
  * Generated product and banner art (no downloads, no binary assets): a deterministic SVG drawn
@@ -229,7 +229,7 @@ mediaRoutes.get(
 );
 
 /**
- * Images staff uploaded (services/console-media.ts): served with the type recorded at
+ * Images staff uploaded (services/console/media.ts): served with the type recorded at
  * upload (sniffed from the bytes), never sniffed again by the browser. A key names its content
  * (a hash), so a copy may be kept forever.
  */

@@ -2,10 +2,11 @@ import type { Context } from "hono";
 import { ORDER_ACCESS_HEADER } from "../../contract/order-access";
 import type { BackendEnv } from "./env";
 import { BackendError, notFound } from "./http";
-import { say } from "../lib/i18n";
+import { say } from "../../contract/server/i18n";
 import { authenticate, knownGuest, type CartOwner } from "./identity";
-import { findOrderByNumber, ownsOrder, releaseExpiredReservations, type OrderRow } from "./services/orders";
-import { openedByLink, verifyOrderAccess } from "./services/order-links";
+import { findOrderByNumber, ownsOrder, type OrderRow } from "./services/orders/orders";
+import { openedByLink, verifyOrderAccess } from "./services/orders/order-links";
+import { releaseExpiredReservations } from "./services/orders/reservations";
 
 const ORDER_NUMBER = /^SQ-[A-Z0-9]{8}$/i;
 

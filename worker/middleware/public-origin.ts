@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { HonoEnv } from "../env";
-import { escapeHtml } from "../lib/html";
-import { requestLang, say, type Bilingual } from "../lib/i18n";
-import { PUBLIC_ORIGIN_HINT, publicOriginProblem } from "../lib/public-origin";
+import { escapeHtml } from "../../contract/server/html";
+import { requestLang, say, type Bilingual } from "../../contract/server/i18n";
+import { PUBLIC_ORIGIN_HINT, publicOriginProblem } from "../../contract/server/public-origin";
 
 const UNAVAILABLE: Bilingual = {
   en: "The shop is not available right now. Please try again later.",

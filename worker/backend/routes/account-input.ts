@@ -3,10 +3,10 @@ import * as v from "valibot";
 import { E164, EMAIL, OTP_CODE } from "../../../contract/inputs";
 import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv, Lang } from "../env";
-import { say } from "../../lib/i18n";
-import { MESSAGES, type Identifier } from "../services/accounts";
-import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/otp";
-import { invalidInput, readInput } from "../../lib/validate";
+import { say } from "../../../contract/server/i18n";
+import { MESSAGES, type Identifier } from "../services/accounts/accounts";
+import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/accounts/otp";
+import { invalidInput, readInput } from "../../../contract/server/validate";
 
 /**
  * Input schemas of the account calls. The messages are shopper-facing, so the schemas are built
@@ -113,7 +113,7 @@ function invalid(c: Context<BackendEnv>, errors: Record<string, string[]>): neve
 
 /**
  * Reads and checks a JSON body with the account schemas above, through the edge's one validator
- * (worker/lib/validate.ts): anything else, malformed JSON included, is a 422, never a 500.
+ * (contract/server/validate.ts): anything else, malformed JSON included, is a 422, never a 500.
  */
 export function body<S extends v.GenericSchema>(
   c: Context<BackendEnv>,

@@ -2,10 +2,16 @@ import { Hono, type Context } from "hono";
 import { addressChanges, addressInput } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { requireUser } from "../identity";
-import { createAddress, deleteAddress, listAddresses, updateAddress, type AddressInput } from "../services/addresses";
-import { readInput } from "../../lib/validate";
+import {
+  createAddress,
+  deleteAddress,
+  listAddresses,
+  updateAddress,
+  type AddressInput,
+} from "../services/accounts/addresses";
+import { readInput } from "../../../contract/server/validate";
 
 /** Addresses of the signed-in user: /client/addresses CRUD. Another user's id is 404. */
 export const addressesRoutes = new Hono<BackendEnv>();

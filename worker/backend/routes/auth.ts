@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { BackendError, deferOf, ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { bearerToken, knownGuest, requireUser, revokeToken } from "../identity";
 import {
   changePassword,
@@ -18,9 +18,9 @@ import {
   verifyCode,
   type AccountsEnv,
   type Identifier,
-} from "../services/accounts";
-import { mergeGuestCart } from "../services/cart";
-import { withinLimits, requestNetwork, type LimiterName } from "../services/rate-limit";
+} from "../services/accounts/accounts";
+import { mergeGuestCart } from "../services/orders/cart";
+import { withinLimits, requestNetwork, type LimiterName } from "../services/shared/rate-limit";
 import { body, confirmed, identifierOf } from "./account-input";
 
 /** Accounts: the /client/auth/* calls of spec §7 (DESIGN §5). */

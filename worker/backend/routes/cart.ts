@@ -3,11 +3,11 @@ import * as v from "valibot";
 import { cartFields } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { cartOwner, mintGuestId } from "../identity";
-import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/cart";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/orders/cart";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { validate } from "../../../contract/server/validate";
 
 /** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */
 export const cartRoutes = new Hono<BackendEnv>();

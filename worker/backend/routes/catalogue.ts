@@ -5,7 +5,7 @@ import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
 import type { BackendEnv } from "../env";
 import { deferOf, notFound, ok } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import {
   activeSlugs,
   categoryTree,
@@ -15,10 +15,10 @@ import {
   SORTS,
   stockOf,
   suggestProducts,
-} from "../services/catalogue";
-import { validate } from "../../lib/validate";
-import { hashedNetwork, requestNetwork } from "../services/rate-limit";
-import { storeIdentity } from "../services/settings";
+} from "../services/catalogue/catalogue";
+import { validate } from "../../../contract/server/validate";
+import { hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
+import { storeIdentity } from "../services/shared/settings";
 import { STORE_IDENTITY_PATH } from "../../../contract/settings";
 import { queryInt } from "../validate";
 
@@ -160,7 +160,7 @@ catalogueRoutes.get("/brands", edgeCache("long"), async (c) => ok(c, await listB
  * the long tail: each words, filters and page is its own answer, rarely asked again in the
  * answer's 30 s but through the page that shows it, which the page cache keeps in the data centre
  * already (worker/page-cache.ts); and a common search is cheap in D1 anyway, as it reads its kept
- * copy (services/search-kept.ts). So the lookup that misses and the copy nobody reads would cost
+ * copy (services/catalogue/search-kept.ts). So the lookup that misses and the copy nobody reads would cost
  * every search: 3 to 5 ms of a cold search page's wait locally (a Cache API round trip each way),
  * and the copy's CPU. Lists, without words, stay shared: a few hundred of them are most visits.
  */

@@ -5,11 +5,11 @@ import { LIMITS } from "../../../contract/limits";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { cartOwner, ownerKey } from "../identity";
-import { checkoutOptions, PAYMENT_METHODS, placeOrder, SHIPPING_METHODS } from "../services/checkout";
-import { presentOrder } from "../services/orders";
-import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
-import { publicOrigin } from "../../lib/public-origin";
-import { validate } from "../../lib/validate";
+import { checkoutOptions, PAYMENT_METHODS, placeOrder, SHIPPING_METHODS } from "../services/orders/checkout";
+import { enforceLimits, hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
+import { publicOrigin } from "../../../contract/server/public-origin";
+import { validate } from "../../../contract/server/validate";
+import { presentOrder } from "../services/orders/shopper-orders";
 
 /** Checkout: GET /checkout/options, POST /checkout. */
 export const checkoutRoutes = new Hono<BackendEnv>();

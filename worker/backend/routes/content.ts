@@ -3,10 +3,17 @@ import { contactInput } from "../../../contract/inputs";
 import { edgeCache } from "../cache";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../../lib/i18n";
-import { enforceLimits, hashedNetwork, requestNetwork } from "../services/rate-limit";
-import { getPage, getService, homeData, listPages, listServices, saveContactMessage } from "../services/content";
-import { readInput } from "../../lib/validate";
+import { say } from "../../../contract/server/i18n";
+import { enforceLimits, hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
+import {
+  getPage,
+  getService,
+  homeData,
+  listPages,
+  listServices,
+  saveContactMessage,
+} from "../services/catalogue/content";
+import { readInput } from "../../../contract/server/validate";
 
 /** Content: pages, services, home, contact. */
 export const contentRoutes = new Hono<BackendEnv>();

@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
-import { validate } from "../../lib/validate";
-import { outboxReadable, readOutbox } from "../services/messenger";
+import { validate } from "../../../contract/server/validate";
+import { outboxReadable, readOutbox } from "../services/messages/messenger";
 
 /**
  * Development-only calls. In production every path here is 404, as if it did not exist: the

@@ -2,15 +2,16 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { BackendError, notFound, ok, unprocessable } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { requireUser } from "../identity";
 import { accessibleOrder } from "../order-access";
-import { findOrderByNumber, listUserOrders, presentOrder, presentOrders, trackOrder } from "../services/orders";
-import { openedByLink, tabGrant, verifyOrderAccess } from "../services/order-links";
-import { findTaxDocument, presentTaxDocument } from "../services/invoices";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+import { findOrderByNumber } from "../services/orders/orders";
+import { openedByLink, tabGrant, verifyOrderAccess } from "../services/orders/order-links";
+import { findTaxDocument, presentTaxDocument } from "../services/orders/invoices";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { validate } from "../../../contract/server/validate";
 import { presentOwnOrder } from "./self-service";
+import { presentOrder, presentOrders, listUserOrders, trackOrder } from "../services/orders/shopper-orders";
 
 /**
  * Orders: GET /orders (signed in), GET /orders/{number} and its documents (its owner, or a tab
@@ -74,7 +75,7 @@ ordersRoutes.post(
 
 /**
  * POST /orders/{number}/access {token}: a message link's signed token traded for a tab grant
- * (services/order-links.ts). Refused alike, 403, for a tampered or expired token, one of another
+ * (services/orders/order-links.ts). Refused alike, 403, for a tampered or expired token, one of another
  * order or purpose, and an order that belongs to an account. Not counted: a token is a 256-bit
  * signature, which no number of guesses finds, and checking one costs an HMAC.
  */

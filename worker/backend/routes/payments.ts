@@ -2,11 +2,11 @@ import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
 import { notFound, ok } from "../http";
-import { say } from "../../lib/i18n";
-import { publicOrigin } from "../../lib/public-origin";
+import { say } from "../../../contract/server/i18n";
+import { publicOrigin } from "../../../contract/server/public-origin";
 import { cartOwner, ownerKey } from "../identity";
-import { findOrderByNumber, ownsOrder } from "../services/orders";
-import { sandboxEnabled, sandboxSecret } from "../services/payment-providers";
+import { findOrderByNumber, ownsOrder } from "../services/orders/orders";
+import { sandboxEnabled, sandboxSecret } from "../services/payments/providers";
 import {
   decideCard,
   renderCardPage,
@@ -16,7 +16,7 @@ import {
   SANDBOX_3DS_CODE,
   CARD_ERRORS,
   type CardForm,
-} from "../services/payment-providers/sandbox";
+} from "../services/payments/providers/sandbox";
 import {
   BACKEND_BASE,
   findPayment,
@@ -24,9 +24,9 @@ import {
   paymentStatus,
   receiveWebhook,
   startPayment,
-} from "../services/payments";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+} from "../services/payments/payments";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { validate } from "../../../contract/server/validate";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
 export const paymentsRoutes = new Hono<BackendEnv>();

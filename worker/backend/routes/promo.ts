@@ -2,12 +2,12 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { promoInput } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { ok, unprocessable } from "../http";
-import { say } from "../../lib/i18n";
+import { say } from "../../../contract/server/i18n";
 import { cartOwner } from "../identity";
-import { cartContents, loadCart, setCartPromo } from "../services/cart";
-import { evaluatePromo } from "../services/promo";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { validate } from "../../lib/validate";
+import { cartContents, loadCart, setCartPromo } from "../services/orders/cart";
+import { evaluatePromo } from "../services/orders/promo";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { validate } from "../../../contract/server/validate";
 
 /** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
 export const promoRoutes = new Hono<BackendEnv>();

@@ -2,16 +2,17 @@ import { Hono, type Context } from "hono";
 import { returnRequestInput } from "../../../contract/returns";
 import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
-import { say } from "../../lib/i18n";
-import { readInput } from "../../lib/validate";
+import { say } from "../../../contract/server/i18n";
+import { readInput } from "../../../contract/server/validate";
 import { cartOwner } from "../identity";
 import { accessibleOrder } from "../order-access";
-import { loadCart, reorderIntoCart } from "../services/cart";
-import { returnAddressOf } from "../services/invoices";
-import { loadSettings } from "../services/settings";
-import { presentOrder, type OrderRow } from "../services/orders";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { cancelByShopper, requestReturn, returnWindowDays } from "../services/returns";
+import { loadCart, reorderIntoCart } from "../services/orders/cart";
+import { returnAddressOf } from "../services/orders/invoices";
+import { loadSettings } from "../services/shared/settings";
+import { type OrderRow } from "../services/orders/orders";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { cancelByShopper, requestReturn, returnWindowDays } from "../services/orders/returns";
+import { presentOrder } from "../services/orders/shopper-orders";
 
 /**
  * The shopper's self-service on their order: POST /orders/{number}/cancel and
@@ -66,7 +67,7 @@ selfServiceRoutes.post("/:number/returns", async (c) => {
 
 /**
  * POST /orders/{number}/order-again: a cancelled or expired order's lines back in the owner's cart
- * (services/cart.ts `reorderIntoCart`). Answers the cart, and what could not come back as it was.
+ * (services/orders/cart.ts `reorderIntoCart`). Answers the cart, and what could not come back as it was.
  */
 selfServiceRoutes.post("/:number/order-again", async (c) => {
   const order = await ownOrder(c, "reorder");

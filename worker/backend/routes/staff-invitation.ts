@@ -3,9 +3,9 @@ import * as v from "valibot";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { requireUser } from "../identity";
-import { readInput } from "../../lib/validate";
-import { enforceLimits, requestNetwork } from "../services/rate-limit";
-import { acceptInvitation, lookupInvitation } from "../services/staff-invitations";
+import { readInput } from "../../../contract/server/validate";
+import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { acceptInvitation, lookupInvitation } from "../services/console/staff-invitations";
 
 /**
  * /client/staff-invitation: the invitee's side of a staff invitation (the accept page). The token

@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { validate } from "../../../lib/validate";
-import { listAuditLog } from "../../services/audit-log";
-import { listQuerySchema } from "../../services/console-list";
-import { staffOnly } from "../../services/staff";
+import { validate } from "../../../../contract/server/validate";
+import { listAuditLog } from "../../services/console/audit-log";
+import { listQuerySchema } from "../../services/console/list";
+import { staffOnly } from "../../services/console/staff";
 
 /** /admin/audit (owners): every staff action, newest first, filterable by entity and by who. */
 export const auditRoutes = new Hono<BackendEnv>();

@@ -5,9 +5,9 @@ import { shopIsoDay } from "../../../../contract/shop-time";
 import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { inputMessages } from "../../../lib/input-messages";
-import { validate, wrongBodyType } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { inputMessages } from "../../../../contract/server/input-messages";
+import { validate, wrongBodyType } from "../../../../contract/server/validate";
 import {
   bulkEditProducts,
   createConsoleProduct,
@@ -18,11 +18,11 @@ import {
   PRODUCT_SORTS,
   setProductActive,
   updateConsoleProduct,
-} from "../../services/console-catalogue";
-import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console-csv";
-import { storeUpload } from "../../services/console-media";
-import { listQuerySchema } from "../../services/console-list";
-import { currentStaff, staffOnly } from "../../services/staff";
+} from "../../services/console/products";
+import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console/product-csv";
+import { storeUpload } from "../../services/console/media";
+import { listQuerySchema } from "../../services/console/list";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 import { queryInt } from "../../validate";
 
 /**

@@ -12,11 +12,12 @@ import {
 } from "../../../../contract/console-content";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { listQuerySchema } from "../../services/console-list";
-import * as content from "../../services/console-content";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { listQuerySchema } from "../../services/console/list";
+import * as content from "../../services/console/content";
+import * as taxonomy from "../../services/console/taxonomy";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/categories, /admin/brands, /admin/services, /admin/pages (managers and owners): the
@@ -44,13 +45,15 @@ contentRoutes.get(
   "/categories",
   validate("query", () => v.object({ ...listQuerySchema(CATEGORY_SORTS, { dir: "asc" }), search })),
   async (c) => {
-    const { rows, meta } = await content.listCategories(c.env.DB, c.req.valid("query"));
+    const { rows, meta } = await taxonomy.listCategories(c.env.DB, c.req.valid("query"));
     return ok(c, rows, { meta: { ...meta } });
   },
 );
-contentRoutes.get("/categories/:id", async (c) => ok(c, await content.findCategory(c.env.DB, idOf(c.req.param("id")))));
+contentRoutes.get("/categories/:id", async (c) =>
+  ok(c, await taxonomy.findCategory(c.env.DB, idOf(c.req.param("id")))),
+);
 contentRoutes.post("/categories", validate("json", categoryInput), async (c) =>
-  ok(c, await content.createCategory(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
+  ok(c, await taxonomy.createCategory(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
     status: 201,
     message: say(c.get("lang"), CREATED),
   }),
@@ -58,7 +61,7 @@ contentRoutes.post("/categories", validate("json", categoryInput), async (c) =>
 contentRoutes.put("/categories/:id", validate("json", categoryInput), async (c) =>
   ok(
     c,
-    await content.updateCategory(
+    await taxonomy.updateCategory(
       c.env.DB,
       currentStaff(c),
       c.get("lang"),
@@ -69,7 +72,7 @@ contentRoutes.put("/categories/:id", validate("json", categoryInput), async (c) 
   ),
 );
 contentRoutes.delete("/categories/:id", async (c) => {
-  await content.deleteCategory(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")));
+  await taxonomy.deleteCategory(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")));
   return ok(c, null, { message: say(c.get("lang"), DELETED) });
 });
 
@@ -79,13 +82,13 @@ contentRoutes.get(
   "/brands",
   validate("query", () => v.object({ ...listQuerySchema(BRAND_SORTS, { dir: "asc" }), search })),
   async (c) => {
-    const { rows, meta } = await content.listBrands(c.env.DB, c.req.valid("query"));
+    const { rows, meta } = await taxonomy.listBrands(c.env.DB, c.req.valid("query"));
     return ok(c, rows, { meta: { ...meta } });
   },
 );
-contentRoutes.get("/brands/:id", async (c) => ok(c, await content.findBrand(c.env.DB, idOf(c.req.param("id")))));
+contentRoutes.get("/brands/:id", async (c) => ok(c, await taxonomy.findBrand(c.env.DB, idOf(c.req.param("id")))));
 contentRoutes.post("/brands", validate("json", brandInput), async (c) =>
-  ok(c, await content.createBrand(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
+  ok(c, await taxonomy.createBrand(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
     status: 201,
     message: say(c.get("lang"), CREATED),
   }),
@@ -93,12 +96,12 @@ contentRoutes.post("/brands", validate("json", brandInput), async (c) =>
 contentRoutes.put("/brands/:id", validate("json", brandInput), async (c) =>
   ok(
     c,
-    await content.updateBrand(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")), c.req.valid("json")),
+    await taxonomy.updateBrand(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")), c.req.valid("json")),
     { message: say(c.get("lang"), SAVED) },
   ),
 );
 contentRoutes.delete("/brands/:id", async (c) => {
-  await content.deleteBrand(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")));
+  await taxonomy.deleteBrand(c.env.DB, currentStaff(c), c.get("lang"), idOf(c.req.param("id")));
   return ok(c, null, { message: say(c.get("lang"), DELETED) });
 });
 

@@ -3,16 +3,16 @@ import * as v from "valibot";
 import { CUSTOMER_SORTS } from "../../../../contract/console-customers";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { validate } from "../../../lib/validate";
-import { listQuerySchema } from "../../services/console-list";
-import { customerDetail, customerSubject, listCustomers } from "../../services/console-customers";
-import { addNote } from "../../services/staff-notes";
+import { validate } from "../../../../contract/server/validate";
+import { listQuerySchema } from "../../services/console/list";
+import { customerDetail, customerSubject, listCustomers } from "../../services/console/customers";
+import { addNote } from "../../services/console/staff-notes";
 import { staffNoteInput } from "../../../../contract/console-orders";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/customers: every staff role reads; support gets contact data masked, decided on the
- * server (services/console-customers.ts says how support's search is narrowed to match).
+ * server (services/console/customers.ts says how support's search is narrowed to match).
  */
 export const customersRoutes = new Hono<BackendEnv>();
 
@@ -34,7 +34,7 @@ customersRoutes.get(
 
 customersRoutes.get("/:id", async (c) => ok(c, await customerDetail(c.env.DB, currentStaff(c), c.req.param("id"))));
 
-/** POST /admin/customers/{id}/notes {body}: an internal note; every staff role may add one (services/staff-notes.ts). */
+/** POST /admin/customers/{id}/notes {body}: an internal note; every staff role may add one (services/console/staff-notes.ts). */
 customersRoutes.post(
   "/:id/notes",
   validate("json", (m) => staffNoteInput(m)),

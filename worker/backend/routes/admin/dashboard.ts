@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { dashboard } from "../../services/console-dashboard";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { dashboard } from "../../services/console/dashboard";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * GET /admin/dashboard (every staff role; revenue for managers and owners only). Mounted at

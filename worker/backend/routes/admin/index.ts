@@ -17,7 +17,7 @@ import { staffRoutes } from "./staff";
 
 /**
  * The operator console's API, mounted at /backend/admin. Every route is guarded by
- * `staffOnly(role)` (services/staff.ts): anyone who is not staff gets 404 from all of them, as
+ * `staffOnly(role)` (services/console/staff.ts): anyone who is not staff gets 404 from all of them, as
  * from an unknown path; staff whose role is too weak get 403. test/integration/console-access.test.ts
  * walks every route registered here against every role.
  */

@@ -8,12 +8,12 @@ import {
 } from "../../../../contract/console-content";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
 import { queryInt } from "../../validate";
-import { listQuerySchema } from "../../services/console-list";
-import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console-content";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { listQuerySchema } from "../../services/console/list";
+import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/inventory";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the

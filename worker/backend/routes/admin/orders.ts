@@ -12,9 +12,9 @@ import {
 import type { InputMessages } from "../../../../contract/inputs";
 import type { BackendEnv } from "../../env";
 import { BackendError, notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { listQuerySchema } from "../../services/console-list";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { listQuerySchema } from "../../services/console/list";
 import {
   cancelOrder,
   consoleOrderDetail,
@@ -25,14 +25,15 @@ import {
   refundLines,
   refundOrder,
   shipOrder,
-} from "../../services/fulfilment";
-import { refundLatePayment } from "../../services/late-payments";
-import type { OrderActor, OrderRow } from "../../services/orders";
-import { flushNotifications, resendStatement } from "../../services/notifications";
-import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
-import { addNote } from "../../services/staff-notes";
-import { findTaxDocument, presentTaxDocument } from "../../services/invoices";
-import { packingSlipOf } from "../../services/packing-slips";
+} from "../../services/orders/fulfilment";
+import { refundLatePayment } from "../../services/payments/late-payments";
+import type { OrderActor, OrderRow } from "../../services/orders/orders";
+import { flushNotifications, resendStatement } from "../../services/messages/notifications";
+import { currentStaff, staffOnly } from "../../services/console/staff";
+import { addNote } from "../../services/console/staff-notes";
+import { findTaxDocument, presentTaxDocument } from "../../services/orders/invoices";
+import { packingSlipOf } from "../../services/orders/packing-slips";
+import { auditStatement } from "../../services/console/audit-log";
 
 const MESSAGE_NOT_DEAD = {
   en: "This message is not waiting to be sent again.",
@@ -41,7 +42,7 @@ const MESSAGE_NOT_DEAD = {
 
 /**
  * /admin/orders: support reads orders (contact data masked); managers and owners run the
- * transitions and refunds (services/fulfilment.ts). Every answer about one order is the order
+ * transitions and refunds (services/orders/fulfilment.ts). Every answer about one order is the order
  * page's whole record, with the actions now allowed.
  */
 export const ordersRoutes = new Hono<BackendEnv>();
@@ -205,7 +206,7 @@ ordersRoutes.post("/:number/late-payments/:payment/refund", staffOnly("manager")
   return answer(c, order, null);
 });
 
-/** POST /admin/orders/{number}/notes {body}: an internal note; every staff role may add one (services/staff-notes.ts). */
+/** POST /admin/orders/{number}/notes {body}: an internal note; every staff role may add one (services/console/staff-notes.ts). */
 ordersRoutes.post(
   "/:number/notes",
   validate("json", (m) => staffNoteInput(m)),

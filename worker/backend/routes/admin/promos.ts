@@ -9,11 +9,11 @@ import {
 import type { Locale } from "../../../../contract/locale";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { listQuerySchema } from "../../services/console-list";
-import { createPromo, findConsolePromo, listPromos, setPromoActive, updatePromo } from "../../services/console-promos";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { listQuerySchema } from "../../services/console/list";
+import { createPromo, findConsolePromo, listPromos, setPromoActive, updatePromo } from "../../services/console/promos";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /** /admin/promo-codes (managers and owners): list with usage so far, create, edit, pause, resume. */
 export const promosRoutes = new Hono<BackendEnv>();

@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { REPORT_MAX_DAYS, reportPeriodSchema } from "../../../../contract/console-reports";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { auditExport, customersCsv, ordersCsv, salesReport } from "../../services/console-reports";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { auditExport, customersCsv, ordersCsv, salesReport } from "../../services/console/reports";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/reports: the period's sales, refunds and VAT, and the orders and customers CSV exports.

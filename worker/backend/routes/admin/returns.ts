@@ -2,17 +2,17 @@ import { Hono, type Context } from "hono";
 import { returnDecisionInput, type ReturnAction } from "../../../../contract/returns";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { findConsoleOrder } from "../../services/fulfilment";
-import type { OrderRow } from "../../services/orders";
-import { actOnReturn, consoleReturnsOf } from "../../services/returns";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { findConsoleOrder } from "../../services/orders/fulfilment";
+import type { OrderRow } from "../../services/orders/orders";
+import { actOnReturn, consoleReturnsOf } from "../../services/orders/returns";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
  * /admin/orders/{number}/returns: support reads an order's returns; managers and owners
  * approve or reject them, mark them received (stock back on the shelf) and refund them
- * (services/returns.ts). Every answer is the order's returns with the actions now allowed.
+ * (services/orders/returns.ts). Every answer is the order's returns with the actions now allowed.
  */
 export const returnsRoutes = new Hono<BackendEnv>();
 

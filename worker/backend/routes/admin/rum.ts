@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { fieldData } from "../../../lib/rum-store";
-import { staffOnly } from "../../services/staff";
+import { fieldData } from "../../../../contract/server/rum-store";
+import { staffOnly } from "../../services/console/staff";
 
 /**
  * GET /admin/rum (every staff role, from support up: page speed carries no customer data and no
  * revenue): p75 LCP, INP, CLS, TTFB (and FCP) per page type and locale over the last day, with
- * the sample counts, read from the shop's field-data histogram (worker/lib/rum-store.ts).
+ * the sample counts, read from the shop's field-data histogram (contract/server/rum-store.ts).
  */
 export const rumRoutes = new Hono<BackendEnv>();
 

@@ -3,9 +3,9 @@ import * as v from "valibot";
 import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
 import { bearerToken } from "../../identity";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { enforceLimits, requestNetwork } from "../../services/rate-limit";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { enforceLimits, requestNetwork } from "../../services/shared/rate-limit";
 import {
   closeConsoleSession,
   currentStaff,
@@ -13,7 +13,7 @@ import {
   presentMe,
   sendStaffCode,
   staffOnly,
-} from "../../services/staff";
+} from "../../services/console/staff";
 import { accountsEnv } from "../auth";
 
 /**

@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import { SETTINGS_SECTIONS, type SettingsValues } from "../../../../contract/settings";
 import type { BackendEnv } from "../../env";
 import { ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { consoleSettings, saveSettingsSection, sectionSchema } from "../../services/settings";
-import { currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { consoleSettings, saveSettingsSection, sectionSchema } from "../../services/shared/settings";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 
 /**
- * /admin/settings (owners): the store's settings (services/settings.ts). GET answers them all;
+ * /admin/settings (owners): the store's settings (services/shared/settings.ts). GET answers them all;
  * PUT /admin/settings/{section} replaces one section, checked whole by its schema (a 422 names
  * each refused field, nothing is written), and audits the change with its before and after.
  */

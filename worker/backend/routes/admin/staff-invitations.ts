@@ -5,22 +5,22 @@ import { emailField } from "../../../../contract/inputs";
 import { LIMITS } from "../../../../contract/limits";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
-import { validate } from "../../../lib/validate";
-import { enforceLimits } from "../../services/rate-limit";
-import { currentStaff } from "../../services/staff";
+import { validate } from "../../../../contract/server/validate";
+import { enforceLimits } from "../../services/shared/rate-limit";
+import { currentStaff } from "../../services/console/staff";
 import {
   inviteStaff,
   listInvitations,
   resendInvitation,
   revokeInvitation,
   type InvitationEnv,
-} from "../../services/staff-invitations";
+} from "../../services/console/staff-invitations";
 import { accountsEnv } from "../auth";
 
 /**
  * /admin/staff/invitations (owners): invite an email to the staff with a role, resend the link
  * (a new one; the old one dies), revoke it. Mounted inside the staff routes, whose owner-only
- * guard covers it. Every write is audited (services/staff-invitations.ts).
+ * guard covers it. Every write is audited (services/console/staff-invitations.ts).
  */
 export const staffInvitationRoutes = new Hono<BackendEnv>();
 

@@ -3,14 +3,15 @@ import * as v from "valibot";
 import { STAFF_ROLES, type StaffMember } from "../../../../contract/console";
 import type { BackendEnv } from "../../env";
 import { BackendError, notFound, ok } from "../../http";
-import { say } from "../../../lib/i18n";
-import { validate } from "../../../lib/validate";
-import { pageOf, listQuerySchema } from "../../services/console-list";
-import { auditStatement, currentStaff, staffOnly } from "../../services/staff";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { pageOf, listQuerySchema } from "../../services/console/list";
+import { currentStaff, staffOnly } from "../../services/console/staff";
 import { E164, EMAIL, normalizePhone } from "../../../../contract/inputs";
-import { deliver } from "../../services/accounts";
+import { deliver } from "../../services/accounts/accounts";
 import { accountsEnv } from "../auth";
 import { staffInvitationRoutes } from "./staff-invitations";
+import { auditStatement } from "../../services/console/audit-log";
 
 /** /admin/staff (owners): who works the console, and in which role. Every change is audited. */
 export const staffRoutes = new Hono<BackendEnv>();
@@ -111,7 +112,7 @@ staffRoutes.post(
         },
       );
     const [inserted] = await c.env.DB.batch([
-      // The seat is pinned to this email: the console code goes only to it (services/staff.ts).
+      // The seat is pinned to this email: the console code goes only to it (services/console/staff.ts).
       c.env.DB.prepare(
         "INSERT INTO staff (user_id, role, email) VALUES (?, ?, ?) ON CONFLICT (user_id) DO NOTHING",
       ).bind(user.id, role, user.email),
@@ -256,7 +257,7 @@ staffRoutes.put(
 
 /**
  * PUT /admin/staff/:id/alerts {orders, returns}: whether the member is emailed about each new paid
- * order and each new return request (services/notifications.ts, staffAlertStatement), in the
+ * order and each new return request (services/messages/notifications.ts, staffAlertStatement), in the
  * language of the console the owner set it from. Audited.
  */
 staffRoutes.put(

@@ -1,0 +1,114 @@
+import type { Env, NotificationJob } from "./env";
+import { primaryEnv } from "./db";
+import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/messages/notifications";
+import { pruneBuckets } from "../../contract/server/rum-store";
+import { releaseExpiredReservations } from "./services/orders/reservations";
+import { commerceSettings } from "./services/shared/settings";
+
+/**
+ * The backend's work outside requests: the queue consumers of order messages and the
+ * every-minute cron. Exported by the backend's entry (index.ts); the Worker that hosts the backend
+ * exports them beside `fetch` (worker/index.ts, and the test worker).
+ */
+
+/** The queue's retry delay: 30 s, 1 min, 2 min, 4 min... (capped at 15 min). */
+export const retryDelaySeconds = (attempts: number) => Math.min(30 * 2 ** Math.max(0, attempts - 1), 900);
+
+const isJob = (body: unknown): body is NotificationJob =>
+  typeof body === "object" && body !== null && Number.isInteger((body as NotificationJob).id);
+
+/**
+ * Both queues land here: the messages queue sends each message (a failure is retried by the
+ * queue with a growing delay; after wrangler.toml's max_retries it goes to the dead-letter
+ * queue), and the dead-letter queue marks its messages dead for the cron and the console.
+ */
+export async function queue(batch: MessageBatch<unknown>, bindings: Env): Promise<void> {
+  // The plain binding: the primary (with PRIMARY_LATENCY_MS applied, backend/db.ts).
+  const env = primaryEnv(bindings);
+  const deadLetters = batch.queue.endsWith("-dlq");
+  for (const message of batch.messages) {
+    if (!isJob(message.body)) {
+      console.error(JSON.stringify({ level: "error", event: "queue.bad_message", queue: batch.queue }));
+      message.ack();
+      continue;
+    }
+    if (deadLetters) {
+      await markNotificationDead(env.DB, message.body.id);
+      console.error(JSON.stringify({ level: "error", event: "notification.dead", id: message.body.id }));
+      message.ack();
+      continue;
+    }
+    try {
+      await deliverNotification(env, message.body.id);
+      message.ack();
+    } catch (err) {
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          event: "notification.retry",
+          id: message.body.id,
+          attempts: message.attempts,
+          error: String(err),
+        }),
+      );
+      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    }
+  }
+}
+
+export interface ScheduledReport {
+  released: number;
+  messages: number;
+  carts: number;
+  /** Field-data buckets older than the store keeps (contract/server/rum-store.ts). */
+  rum: number;
+}
+
+/** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
+export async function expireStaleCarts(env: Env): Promise<number> {
+  const days = commerceSettings(env).guestCartDays;
+  const { meta } = await env.DB.prepare(
+    `DELETE FROM carts WHERE guest_id IS NOT NULL AND updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)`,
+  )
+    .bind(`-${days} days`)
+    .run();
+  return meta.changes ?? 0;
+}
+
+/**
+ * The cron's minute: unpaid orders whose hold ran out give their stock back on time (not only
+ * when someone reads), the order messages left behind are sent, stale guest carts expire, old field-data hours go. Each
+ * part runs even if another fails; a failure is logged and the next minute tries again.
+ */
+export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
+  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0 };
+  const parts: [keyof ScheduledReport, () => Promise<number>][] = [
+    [
+      "released",
+      async () => {
+        let total = 0;
+        // 25 a round; a few rounds clear a backlog without holding the cron for long.
+        for (let round = 0, n = 25; round < 8 && n === 25; round++)
+          total += n = await releaseExpiredReservations(env.DB);
+        return total;
+      },
+    ],
+    ["messages", () => sweepNotifications(env)],
+    ["carts", () => expireStaleCarts(env)],
+    ["rum", () => pruneBuckets(env.DB)],
+  ];
+  for (const [name, run] of parts) {
+    try {
+      report[name] = await run();
+    } catch (err) {
+      console.error(JSON.stringify({ level: "error", event: `scheduled.${name}_failed`, error: String(err) }));
+    }
+  }
+  console.log(JSON.stringify({ level: "info", event: "scheduled", ...report }));
+  return report;
+}
+
+export async function scheduled(_controller: ScheduledController, env: Env): Promise<void> {
+  // The plain binding: the primary (with PRIMARY_LATENCY_MS applied, backend/db.ts).
+  await runScheduledWork(primaryEnv(env));
+}

@@ -1,0 +1,196 @@
+import type { AdjustmentInput, InventoryAdjustment, StockProduct } from "../../../../contract/console-content";
+import type { Lang } from "../../env";
+import { bumpCatalogueVersion } from "../../cache";
+import { BackendError, notFound } from "../../http";
+import { say } from "../../../../contract/server/i18n";
+import { INVALID_INPUT } from "../../../../contract/server/input-messages";
+import { pageOf, type ListQuery } from "./list";
+import { auditStatement } from "./audit-log";
+import { NOW, refuse, type Staff } from "./writes";
+
+/** The inventory ledger as the console runs it: stock adjustments, their history and low stock. */
+
+// ---------------------------------------------------------------------------------------------
+// Inventory
+
+const INVENTORY_MESSAGES = {
+  deltaNeeded: { en: "Enter the change in stock (not zero).", ar: "أدخل مقدار التغيير في المخزون (غير صفر)." },
+  countNeeded: { en: "Enter the quantity you counted.", ar: "أدخل الكمية التي عددتها." },
+  sameCount: {
+    en: "The count matches the stock ({stock}): nothing to adjust.",
+    ar: "العدد يطابق المخزون ({stock}): لا شيء لتعديله.",
+  },
+  belowZero: {
+    en: "Only {stock} in stock: the stock cannot go below zero.",
+    ar: "المتوفر {stock} فقط: لا يمكن أن يقل المخزون عن صفر.",
+  },
+  moved: {
+    en: "The stock changed while you counted (an order?). Check the count and record it again.",
+    ar: "تغيّر المخزون أثناء العد (ربما بسبب طلب). تحقّق من العدد وسجّله مرة أخرى.",
+  },
+  noProduct: { en: "This product does not exist.", ar: "هذا المنتج غير موجود." },
+};
+
+/**
+ * Records a stock adjustment: a conditional stock update (never below zero; for a count, only if
+ * the stock is still what was read) and its ledger line, whose `applied` CHECK fails the whole
+ * batch when the update changed nothing, so stock and ledger never disagree.
+ */
+export async function adjustStock(
+  db: D1Database,
+  staff: Staff,
+  lang: Lang,
+  input: AdjustmentInput,
+): Promise<InventoryAdjustment> {
+  const product = await db
+    .prepare("SELECT id, stock FROM products WHERE id = ?")
+    .bind(input.product_id)
+    .first<{ id: number; stock: number }>();
+  if (!product) refuse(lang, 422, INVENTORY_MESSAGES.noProduct, "product_id");
+  let delta: number;
+  let update: D1PreparedStatement;
+  if (input.reason === "count") {
+    if (input.counted === null) refuse(lang, 422, INVENTORY_MESSAGES.countNeeded, "counted");
+    delta = input.counted - product.stock;
+    if (delta === 0) {
+      const text = say(lang, INVENTORY_MESSAGES.sameCount, { stock: product.stock });
+      throw new BackendError(422, say(lang, INVALID_INPUT), { counted: [text] });
+    }
+    update = db
+      .prepare(`UPDATE products SET stock = ?, updated_at = ${NOW} WHERE id = ? AND stock = ?`)
+      .bind(input.counted, product.id, product.stock);
+  } else {
+    if (input.delta === null) refuse(lang, 422, INVENTORY_MESSAGES.deltaNeeded, "delta");
+    delta = input.delta;
+    update = db
+      .prepare(`UPDATE products SET stock = stock + ?1, updated_at = ${NOW} WHERE id = ?2 AND stock + ?1 >= 0`)
+      .bind(delta, product.id);
+  }
+  try {
+    const results = await db.batch([
+      update,
+      db
+        .prepare(
+          `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+           VALUES (?1, ?2, ?3, ?4, (SELECT stock FROM products WHERE id = ?1), ?5, changes()) RETURNING id`,
+        )
+        .bind(product.id, delta, input.reason, input.note, staff.user_id),
+      auditStatement(
+        db,
+        staff,
+        `inventory.${input.reason}`,
+        "product",
+        product.id,
+        { stock: product.stock },
+        {
+          delta,
+          reason: input.reason,
+          note: input.note,
+        },
+      ),
+      bumpCatalogueVersion(db),
+    ]);
+    const id = (results[1]!.results[0] as { id: number }).id;
+    return findAdjustment(db, id);
+  } catch (err) {
+    if (!/CHECK constraint failed/i.test(String(err))) throw err;
+    // The update found nothing to do: the stock would go below zero, or moved since it was read.
+    const now = await db.prepare("SELECT stock FROM products WHERE id = ?").bind(product.id).first<number>("stock");
+    // On the counted field, so the form shows it where the operator typed.
+    if (input.reason === "count") refuse(lang, 422, INVENTORY_MESSAGES.moved, "counted");
+    const text = say(lang, INVENTORY_MESSAGES.belowZero, { stock: now ?? 0 });
+    throw new BackendError(422, say(lang, INVALID_INPUT), { delta: [text] });
+  }
+}
+
+/** A line as just written by staff (POST /admin/inventory/adjustments): its stock after as stored. */
+async function findAdjustment(db: D1Database, id: number): Promise<InventoryAdjustment> {
+  const row = await db
+    .prepare(
+      `SELECT a.id, 'adjustment' AS source, a.product_id, p.sku, p.name_en, p.name_ar, a.delta, a.reason, a.note,
+         a.stock_after, u.name AS staff_name, u.email AS staff_email, NULL AS order_number, a.created_at
+       FROM inventory_adjustments a JOIN products p ON p.id = a.product_id LEFT JOIN users u ON u.id = a.staff_user_id
+       WHERE a.id = ?`,
+    )
+    .bind(id)
+    .first<InventoryAdjustment>();
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * The whole ledger, one line per change of stock: staff's adjustments and restocks
+ * (inventory_adjustments) and the orders' sales and releases (stock_moves, without the guard rows a
+ * retried reservation writes, whose quantity is 0). `seq` orders the lines as they happened; each
+ * line's balance is the product's stock now less the lines after it, so the balances add up line
+ * by line and the newest is the stock now. Filters apply outside, after the balances are made.
+ */
+const LEDGER_LINES = `(
+  SELECT l.*, p.stock - COALESCE(SUM(l.delta) OVER (
+      PARTITION BY l.product_id ORDER BY l.seq DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS stock_after
+  FROM (
+    SELECT m.*, ROW_NUMBER() OVER (ORDER BY m.created_at, m.source, m.id) AS seq FROM (
+      SELECT a.id, 'adjustment' AS source, a.product_id, a.delta, a.reason, a.note, a.staff_user_id,
+        NULL AS order_id, a.created_at
+      FROM inventory_adjustments a
+      UNION ALL
+      SELECT s.id, 'order', s.product_id, s.quantity, CASE WHEN s.quantity < 0 THEN 'sale' ELSE 'released' END,
+        NULL, NULL, s.order_id, s.created_at
+      FROM stock_moves s WHERE s.quantity <> 0
+    ) m
+  ) l JOIN products p ON p.id = l.product_id
+)`;
+const ADJUSTMENT_SELECT = `a.id, a.source, a.product_id, p.sku, p.name_en, p.name_ar, a.delta, a.reason, a.note,
+  a.stock_after, u.name AS staff_name, u.email AS staff_email, o.number AS order_number, a.created_at`;
+const ADJUSTMENT_FROM = `FROM ${LEDGER_LINES} a JOIN products p ON p.id = a.product_id
+  LEFT JOIN users u ON u.id = a.staff_user_id LEFT JOIN orders o ON o.id = a.order_id`;
+const ADJUSTMENT_SORTS = { created_at: "a.seq", delta: "a.delta", reason: "a.reason" };
+
+export async function listAdjustments(db: D1Database, query: ListQuery & { product_id?: number; reason?: string }) {
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (query.product_id) {
+    where.push("a.product_id = ?");
+    binds.push(query.product_id);
+  }
+  if (query.reason) {
+    where.push("a.reason = ?");
+    binds.push(query.reason);
+  }
+  return pageOf<InventoryAdjustment>(
+    db,
+    ADJUSTMENT_SELECT,
+    `${ADJUSTMENT_FROM}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`,
+    binds,
+    query,
+    ADJUSTMENT_SORTS,
+  );
+}
+
+const STOCK_SELECT = "p.id, p.sku, p.name_en, p.name_ar, p.stock, p.low_stock_threshold";
+const LOW_STOCK_SORTS = { stock: "p.stock", name_en: "p.name_en COLLATE NOCASE", sku: "p.sku" };
+
+/** Products at or under their low-stock threshold (hidden ones left out), fewest first by default. */
+export async function lowStock(db: D1Database, query: ListQuery) {
+  return pageOf<StockProduct>(
+    db,
+    STOCK_SELECT,
+    "FROM products p WHERE p.active = 1 AND p.stock <= p.low_stock_threshold",
+    [],
+    query,
+    LOW_STOCK_SORTS,
+  );
+}
+
+/** The adjustment form's product picker: by exact SKU first, then names and SKUs containing the text. */
+export async function findStockProducts(db: D1Database, search: string): Promise<StockProduct[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT ${STOCK_SELECT} FROM products p
+       WHERE instr(lower(p.sku), lower(?1)) > 0 OR instr(lower(p.name_en), lower(?1)) > 0 OR instr(p.name_ar, ?1) > 0
+       ORDER BY (p.sku = ?1 COLLATE NOCASE) DESC, p.name_en COLLATE NOCASE LIMIT 10`,
+    )
+    .bind(search)
+    .all<StockProduct>();
+  return results;
+}

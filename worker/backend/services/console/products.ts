@@ -1,0 +1,759 @@
+import {
+  PRODUCT_LIMITS,
+  type BulkEditInput,
+  type BulkEditResult,
+  type ConsoleProduct,
+  type ConsoleProductRow,
+  type ProductChoices,
+  type ProductInput,
+  type Spec,
+  type StockState,
+} from "../../../../contract/console-catalogue";
+import { freeSlug } from "../../../../contract/slug";
+import type { ConsoleListMeta } from "../../../../contract/console";
+import type { Lang, StaffCaller } from "../../env";
+import { BackendError, notFound } from "../../http";
+import { say, type Bilingual } from "../../../../contract/server/i18n";
+import { indexText } from "../catalogue/analysis";
+import { pageOf, type ListQuery } from "./list";
+import { auditStatement } from "./audit-log";
+import { bumpCatalogueVersion } from "../../cache";
+
+/**
+ * The console's products: list, read, create, edit, hide and show again. Every change is
+ * one D1 batch: the product, its rows in both search indexes (so the storefront's search finds it
+ * by its new names in both languages at once), the audit line and the catalogue version bump (which
+ * moves the catalogue caches on, worker/backend/cache.ts). Stock is set here only when a product is
+ * created; after that it changes through the inventory ledger (/admin/inventory), never by a form.
+ */
+
+type Staff = Pick<StaffCaller, "user_id" | "email">;
+
+export interface ProductListFilters {
+  search?: string;
+  category_id?: number;
+  brand_id?: number;
+  active?: boolean;
+  stock?: StockState;
+}
+
+export const PRODUCT_SORTS = {
+  updated_at: "p.updated_at",
+  name: "p.name_en COLLATE NOCASE",
+  sku: "p.sku",
+  price: "p.price",
+  stock: "p.stock",
+  created_at: "p.created_at",
+} as const;
+
+interface ProductRow {
+  id: number;
+  slug: string;
+  sku: string;
+  model: string | null;
+  name_en: string;
+  name_ar: string;
+  description_en: string;
+  description_ar: string;
+  specs_en: string;
+  specs_ar: string;
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  max_per_order: number;
+  low_stock_threshold: number;
+  category_id: number;
+  brand_id: number | null;
+  images: string;
+  is_featured: number;
+  is_new: number;
+  active: number;
+  seo_title_en: string | null;
+  seo_title_ar: string | null;
+  seo_description_en: string | null;
+  seo_description_ar: string | null;
+  weight_grams: number | null;
+  barcode: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function parseList<T>(text: string): T[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function present(row: ProductRow): ConsoleProduct {
+  return {
+    ...row,
+    specs_en: parseList<Spec>(row.specs_en),
+    specs_ar: parseList<Spec>(row.specs_ar),
+    images: parseList<string>(row.images).filter((i) => typeof i === "string"),
+    is_featured: row.is_featured === 1,
+    is_new: row.is_new === 1,
+    active: row.active === 1,
+    // A database from before these columns answers rows without them.
+    seo_title_en: row.seo_title_en ?? null,
+    seo_title_ar: row.seo_title_ar ?? null,
+    seo_description_en: row.seo_description_en ?? null,
+    seo_description_ar: row.seo_description_ar ?? null,
+    weight_grams: row.weight_grams ?? null,
+    barcode: row.barcode ?? null,
+  };
+}
+
+/** The console's product list: sorted and paged on the server, with its filters. */
+export async function listConsoleProducts(
+  db: D1Database,
+  query: ListQuery,
+  filters: ProductListFilters,
+): Promise<{ rows: ConsoleProductRow[]; meta: ConsoleListMeta }> {
+  const where: string[] = [];
+  const binds: unknown[] = [];
+  if (filters.search) {
+    // Name in either language, or the SKU, containing what was typed: instr(), not LIKE, since D1
+    // caps a LIKE pattern at 50 bytes (25 Arabic letters) and a search needs no wildcards.
+    const text = filters.search.toLowerCase();
+    where.push("(instr(lower(p.name_en), ?) > 0 OR instr(p.name_ar, ?) > 0 OR instr(lower(p.sku), ?) > 0)");
+    binds.push(text, text, text);
+  }
+  if (filters.category_id !== undefined) {
+    where.push("p.category_id = ?");
+    binds.push(filters.category_id);
+  }
+  if (filters.brand_id !== undefined) {
+    where.push("p.brand_id = ?");
+    binds.push(filters.brand_id);
+  }
+  if (filters.active !== undefined) {
+    where.push("p.active = ?");
+    binds.push(filters.active ? 1 : 0);
+  }
+  if (filters.stock === "out") where.push("p.stock = 0");
+  if (filters.stock === "low") where.push("p.stock > 0 AND p.stock <= p.low_stock_threshold");
+  if (filters.stock === "in_stock") where.push("p.stock > p.low_stock_threshold");
+  const { rows, meta } = await pageOf<Omit<ConsoleProductRow, "active" | "image"> & { active: number; images: string }>(
+    db,
+    "p.id, p.slug, p.sku, p.name_en, p.name_ar, p.price, p.stock, p.low_stock_threshold, p.active, p.images, p.category_id, p.brand_id, p.updated_at",
+    `FROM products p ${where.length ? `WHERE ${where.join(" AND ")}` : ""}`,
+    binds,
+    query,
+    PRODUCT_SORTS,
+  );
+  return {
+    rows: rows.map(({ images, active, ...row }) => ({
+      ...row,
+      active: active === 1,
+      image: parseList<string>(images)[0] ?? null,
+    })),
+    meta,
+  };
+}
+
+async function productRow(db: D1Database, id: number): Promise<ProductRow | null> {
+  return db.prepare("SELECT * FROM products WHERE id = ?").bind(id).first<ProductRow>();
+}
+
+export async function getConsoleProduct(db: D1Database, id: number): Promise<ConsoleProduct> {
+  const row = await productRow(db, id);
+  if (!row) throw notFound();
+  return present(row);
+}
+
+/** The categories and brands the product form offers. */
+export async function productChoices(db: D1Database): Promise<ProductChoices> {
+  const [categories, brands] = await db.batch([
+    db.prepare("SELECT id, name_en, name_ar, parent_id FROM categories ORDER BY sort_order, id"),
+    db.prepare("SELECT id, name_en, name_ar FROM brands ORDER BY name_en COLLATE NOCASE"),
+  ]);
+  return {
+    categories: categories.results as ProductChoices["categories"],
+    brands: brands.results as ProductChoices["brands"],
+  };
+}
+
+const MESSAGES = {
+  slugTaken: { en: "Another product already uses this slug.", ar: "يستخدم منتج آخر هذا المعرّف بالفعل." },
+  slugTakenTry: {
+    en: "Another product already uses the slug “{slug}”: choose another, such as “{free}”.",
+    ar: "المعرّف «{slug}» مستخدم لمنتج آخر: اختر معرّفًا غيره، مثل «{free}».",
+  },
+  priceAboveCompareAt: {
+    en: "The new price would not be below the compare-at price of: {skus}. Change or clear their compare-at price first.",
+    ar: "لن يكون السعر الجديد أقل من السعر قبل الخصم في: {skus}. عدّل السعر قبل الخصم لهذه المنتجات أو احذفه أولًا.",
+  },
+  belowZero: {
+    en: "The stock would go below zero for: {skus}. Nothing was changed.",
+    ar: "سيصبح المخزون أقل من صفر في: {skus}. لم يتغير شيء.",
+  },
+  unknownProducts: {
+    en: "Some of the chosen products no longer exist. Reload the list and choose again.",
+    ar: "بعض المنتجات المختارة لم تعد موجودة. أعد تحميل القائمة واختر من جديد.",
+  },
+  moved: {
+    en: "The stock of some products changed while you were editing. Nothing was changed: try again.",
+    ar: "تغيّر مخزون بعض المنتجات أثناء التعديل. لم يتغير شيء: حاول مرة أخرى.",
+  },
+  skuTaken: { en: "Another product already uses this SKU.", ar: "يستخدم منتج آخر رمز المنتج هذا بالفعل." },
+  noCategory: { en: "This category does not exist.", ar: "هذه الفئة غير موجودة." },
+  noBrand: { en: "This brand does not exist.", ar: "هذه العلامة التجارية غير موجودة." },
+  stockByLedger: {
+    en: "Stock changes go through Inventory (with a reason), not the product form.",
+    ar: "تتم تغييرات المخزون من صفحة المخزون (مع ذكر السبب)، لا من نموذج المنتج.",
+  },
+  invalid: { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." },
+} satisfies Record<string, Bilingual>;
+
+export type ProductProblems = Record<string, string[]>;
+
+/** What the database knows that the schema cannot: taken slugs and SKUs, unknown categories and brands. */
+/** A category or brand as a CSV row may name it: by id, slug, or its English or Arabic name. */
+export interface NamedRecord {
+  id: number;
+  slug: string;
+  name_en: string;
+  name_ar: string;
+}
+
+export interface CatalogueFacts {
+  categoryIds: Set<number>;
+  brandIds: Set<number>;
+  categories: NamedRecord[];
+  brands: NamedRecord[];
+  /** Every product's id by slug and by SKU (SKUs compared case-insensitively, as stored). */
+  bySlug: Map<string, number>;
+  bySku: Map<string, { id: number; stock: number }>;
+}
+
+export async function catalogueFacts(
+  db: D1Database,
+  only?: { slugs: string[]; skus: string[] },
+): Promise<CatalogueFacts> {
+  const [categories, brands, products] = await db.batch([
+    db.prepare("SELECT id, slug, name_en, name_ar FROM categories ORDER BY sort_order, id"),
+    db.prepare("SELECT id, slug, name_en, name_ar FROM brands ORDER BY id"),
+    only
+      ? db
+          .prepare(
+            "SELECT id, slug, sku, stock FROM products WHERE slug IN (SELECT value FROM json_each(?1)) OR sku IN (SELECT value FROM json_each(?2))",
+          )
+          .bind(JSON.stringify(only.slugs), JSON.stringify(only.skus))
+      : db.prepare("SELECT id, slug, sku, stock FROM products"),
+  ]);
+  const rows = products.results as { id: number; slug: string; sku: string; stock: number }[];
+  const categoryList = categories.results as NamedRecord[];
+  const brandList = brands.results as NamedRecord[];
+  return {
+    categoryIds: new Set(categoryList.map((r) => r.id)),
+    brandIds: new Set(brandList.map((r) => r.id)),
+    categories: categoryList,
+    brands: brandList,
+    bySlug: new Map(rows.map((r) => [r.slug, r.id])),
+    bySku: new Map(rows.map((r) => [r.sku.toUpperCase(), { id: r.id, stock: r.stock }])),
+  };
+}
+
+/**
+ * The checks a valid input still has to pass against the catalogue, as field errors (empty: none).
+ * `id` is the product being edited (null: a new one). A CSV row whose other fields failed the
+ * schema passes the fields that did not, so all of a row's errors are reported at once.
+ */
+export function productProblems(
+  lang: Lang,
+  input: Partial<Pick<ProductInput, "slug" | "sku" | "category_id" | "brand_id" | "stock">>,
+  id: number | null,
+  facts: CatalogueFacts,
+): ProductProblems {
+  const problems: ProductProblems = {};
+  const add = (field: string, message: Bilingual) => (problems[field] ??= []).push(say(lang, message));
+  const slugOwner = input.slug === undefined ? undefined : facts.bySlug.get(input.slug);
+  if (slugOwner !== undefined && slugOwner !== id) add("slug", MESSAGES.slugTaken);
+  const skuOwner = input.sku === undefined ? undefined : facts.bySku.get(input.sku.toUpperCase());
+  if (skuOwner !== undefined && skuOwner.id !== id) add("sku", MESSAGES.skuTaken);
+  if (input.category_id !== undefined && !facts.categoryIds.has(input.category_id))
+    add("category_id", MESSAGES.noCategory);
+  if (input.brand_id != null && !facts.brandIds.has(input.brand_id)) add("brand_id", MESSAGES.noBrand);
+  if (id !== null && input.stock != null) {
+    const current = [...facts.bySku.values()].find((p) => p.id === id)?.stock;
+    if (current !== undefined && current !== input.stock) add("stock", MESSAGES.stockByLedger);
+  }
+  return problems;
+}
+
+/** The taken slugs and SKUs (upper case) that start as `slug` and `sku` do: where a free one is found. */
+async function takenLike(
+  db: D1Database,
+  slug: string,
+  sku: string,
+): Promise<{ slugs: Set<string>; skus: Set<string> }> {
+  const [slugs, skus] = await db.batch([
+    db.prepare("SELECT slug FROM products WHERE substr(slug, 1, length(?1)) = ?1").bind(slug),
+    db
+      .prepare("SELECT upper(sku) AS sku FROM products WHERE substr(upper(sku), 1, length(?1)) = ?1")
+      .bind(sku.toUpperCase()),
+  ]);
+  return {
+    slugs: new Set((slugs.results as { slug: string }[]).map((r) => r.slug)),
+    skus: new Set((skus.results as { sku: string }[]).map((r) => r.sku)),
+  };
+}
+
+/** A taken slug's message names it and a free one to use instead. */
+async function withSlugSuggestion(
+  db: D1Database,
+  lang: Lang,
+  slug: string,
+  problems: ProductProblems,
+): Promise<ProductProblems> {
+  if (!problems.slug?.includes(say(lang, MESSAGES.slugTaken))) return problems;
+  const { slugs } = await takenLike(db, slug, "");
+  const free = freeSlug(slug, (s) => slugs.has(s));
+  return {
+    ...problems,
+    slug: problems.slug.map((m) =>
+      m === say(lang, MESSAGES.slugTaken) ? say(lang, MESSAGES.slugTakenTry, { slug, free }) : m,
+    ),
+  };
+}
+
+function refuse(lang: Lang, problems: ProductProblems): void {
+  if (Object.keys(problems).length) throw new BackendError(422, say(lang, MESSAGES.invalid), problems);
+}
+
+/** The product's record as the audit log keeps it (stock included, for a creation). */
+function auditView(input: ProductInput | ConsoleProduct): Record<string, unknown> {
+  return { ...input };
+}
+
+export interface IndexNames {
+  categories: Map<number, { parent_id: number | null; name_en: string; name_ar: string }>;
+  brands: Map<number, { name_en: string; name_ar: string }>;
+}
+
+export async function indexNames(db: D1Database): Promise<IndexNames> {
+  const [categories, brands] = await db.batch([
+    db.prepare("SELECT id, parent_id, name_en, name_ar FROM categories"),
+    db.prepare("SELECT id, name_en, name_ar FROM brands"),
+  ]);
+  return {
+    categories: new Map(
+      (categories.results as { id: number; parent_id: number | null; name_en: string; name_ar: string }[]).map((c) => [
+        c.id,
+        c,
+      ]),
+    ),
+    brands: new Map((brands.results as { id: number; name_en: string; name_ar: string }[]).map((b) => [b.id, b])),
+  };
+}
+
+/**
+ * The search index rows of a product, analysed as the seed script indexes them
+ * (scripts/seed/catalogue.ts, `productSearchText`): names and model; SKU, brand and the category
+ * path in both languages; descriptions in their own index.
+ */
+export function searchText(
+  p: Pick<
+    ProductInput,
+    "name_en" | "name_ar" | "model" | "sku" | "description_en" | "description_ar" | "category_id" | "brand_id"
+  >,
+  names: IndexNames,
+): { name: string; body: string; details: string } {
+  return {
+    name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
+    body: searchBody(p, names),
+    details: indexText([p.description_en, p.description_ar].join(" ")),
+  };
+}
+
+/** The index body of a product: SKU, brand names and the category path in both languages. */
+export function searchBody(
+  p: { sku: string; category_id: number; brand_id: number | null },
+  names: IndexNames,
+): string {
+  const path: string[] = [];
+  for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
+    const c = names.categories.get(id);
+    if (!c) break;
+    path.push(c.name_en, c.name_ar);
+    id = c.parent_id;
+  }
+  const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
+  return indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path].join(" "));
+}
+
+/** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */
+function indexStatements(
+  db: D1Database,
+  rowid: { sql: string; binds: unknown[] },
+  text: ReturnType<typeof searchText>,
+  replace: boolean,
+) {
+  return [
+    // A new product has no rows to replace: its batch stays two statements shorter.
+    ...(replace
+      ? [
+          db.prepare(`DELETE FROM product_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+          db.prepare(`DELETE FROM product_details_search WHERE rowid = ${rowid.sql}`).bind(...rowid.binds),
+        ]
+      : []),
+    db
+      .prepare(`INSERT INTO product_search (rowid, name, body) VALUES (${rowid.sql}, ?, ?)`)
+      .bind(...rowid.binds, text.name, text.body),
+    db
+      .prepare(`INSERT INTO product_details_search (rowid, details) VALUES (${rowid.sql}, ?)`)
+      .bind(...rowid.binds, text.details),
+  ];
+}
+
+const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+function columnsOf(p: ProductInput) {
+  return {
+    slug: p.slug,
+    sku: p.sku,
+    model: p.model || null,
+    name_en: p.name_en,
+    name_ar: p.name_ar,
+    description_en: p.description_en,
+    description_ar: p.description_ar,
+    specs_en: JSON.stringify(p.specs_en),
+    specs_ar: JSON.stringify(p.specs_ar),
+    price: p.price,
+    compare_at_price: p.compare_at_price,
+    max_per_order: p.max_per_order,
+    low_stock_threshold: p.low_stock_threshold,
+    category_id: p.category_id,
+    brand_id: p.brand_id,
+    images: JSON.stringify(p.images),
+    is_featured: p.is_featured ? 1 : 0,
+    is_new: p.is_new ? 1 : 0,
+    active: p.active ? 1 : 0,
+    // Left out of the input (an older CSV file): the product keeps what it has.
+    ...definedOnly({
+      seo_title_en: p.seo_title_en,
+      seo_title_ar: p.seo_title_ar,
+      seo_description_en: p.seo_description_en,
+      seo_description_ar: p.seo_description_ar,
+      weight_grams: p.weight_grams,
+      barcode: p.barcode,
+    }),
+  };
+}
+
+function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The statements of a new product (its id found by SKU inside the batch). Its opening stock (from
+ * the form, a CSV row or none for a copy) is the inventory ledger's first line for it, a count by
+ * whoever entered it, so the ledger's lines add up to the stock from the start.
+ */
+function createStatements(
+  db: D1Database,
+  staff: Staff,
+  input: ProductInput,
+  names: IndexNames,
+  action = "product.create",
+  note: Record<string, unknown> = {},
+): D1PreparedStatement[] {
+  const cols = { ...columnsOf(input), stock: input.stock ?? 0 };
+  const keys = Object.keys(cols);
+  const byId = { sql: "(SELECT id FROM products WHERE sku = ?)", binds: [input.sku] };
+  return [
+    db
+      .prepare(`INSERT INTO products (${keys.join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`)
+      .bind(...Object.values(cols)),
+    ...indexStatements(db, byId, searchText(input, names), false),
+    db
+      .prepare(
+        "INSERT INTO audit_log (staff_user_id, staff_email, action, entity, entity_id, before_json, after_json) VALUES (?, ?, ?, 'product', (SELECT id FROM products WHERE sku = ?), NULL, ?)",
+      )
+      .bind(
+        staff.user_id,
+        staff.email,
+        action,
+        input.sku,
+        JSON.stringify({ ...auditView({ ...input, stock: cols.stock }), ...note }),
+      ),
+    ...(cols.stock > 0
+      ? [
+          db
+            .prepare(
+              `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+               VALUES ((SELECT id FROM products WHERE sku = ?1), ?2, 'count', NULL, ?2, ?3, 1)`,
+            )
+            .bind(input.sku, cols.stock, staff.user_id),
+        ]
+      : []),
+  ];
+}
+
+/** The statements of an edit: every field but stock (the inventory ledger's). */
+function updateStatements(
+  db: D1Database,
+  staff: Staff,
+  id: number,
+  before: ConsoleProduct,
+  input: ProductInput,
+  names: IndexNames,
+): D1PreparedStatement[] {
+  const cols = columnsOf(input);
+  const after = { ...input, stock: before.stock };
+  return [
+    db
+      .prepare(
+        `UPDATE products SET ${Object.keys(cols)
+          .map((k) => `${k} = ?`)
+          .join(", ")}, updated_at = ${NOW} WHERE id = ?`,
+      )
+      .bind(...Object.values(cols), id),
+    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names), true),
+    auditStatement(
+      db,
+      staff,
+      "product.update",
+      "product",
+      id,
+      changedOnly(before, after, "before"),
+      changedOnly(before, after, "after"),
+    ),
+  ];
+}
+
+/** The fields an edit changed, as they were (`before`) or became (`after`): the audit line stays readable. */
+function changedOnly(before: ConsoleProduct, after: ProductInput, side: "before" | "after"): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(after)) {
+    if (value === undefined) continue;
+    const old = (before as unknown as Record<string, unknown>)[key];
+    if (JSON.stringify(old ?? null) !== JSON.stringify(value ?? null)) out[key] = side === "before" ? old : value;
+  }
+  return out;
+}
+
+/** POST /admin/products. */
+export async function createConsoleProduct(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  input: ProductInput,
+): Promise<ConsoleProduct> {
+  const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku] });
+  refuse(lang, await withSlugSuggestion(db, lang, input.slug, productProblems(lang, input, null, facts)));
+  const names = await indexNames(db);
+  await db.batch([...createStatements(db, staff, input, names), bumpCatalogueVersion(db)]);
+  const row = await db.prepare("SELECT * FROM products WHERE sku = ?").bind(input.sku).first<ProductRow>();
+  return present(row!);
+}
+
+/** PUT /admin/products/:id. */
+export async function updateConsoleProduct(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  id: number,
+  input: ProductInput,
+): Promise<ConsoleProduct> {
+  const before = await getConsoleProduct(db, id);
+  const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku, before.sku] });
+  refuse(lang, await withSlugSuggestion(db, lang, input.slug, productProblems(lang, input, id, facts)));
+  const names = await indexNames(db);
+  await db.batch([...updateStatements(db, staff, id, before, input, names), bumpCatalogueVersion(db)]);
+  return getConsoleProduct(db, id);
+}
+
+/**
+ * Hides a product from the storefront (or shows it again). Never a deletion: orders keep pointing
+ * at their products.
+ */
+export async function setProductActive(
+  db: D1Database,
+  staff: Staff,
+  id: number,
+  active: boolean,
+): Promise<ConsoleProduct> {
+  const before = await getConsoleProduct(db, id);
+  if (before.active !== active) {
+    await db.batch([
+      db.prepare(`UPDATE products SET active = ?, updated_at = ${NOW} WHERE id = ?`).bind(active ? 1 : 0, id),
+      auditStatement(
+        db,
+        staff,
+        active ? "product.reactivate" : "product.deactivate",
+        "product",
+        id,
+        { active: before.active },
+        { active },
+      ),
+      bumpCatalogueVersion(db),
+    ]);
+  }
+  return { ...before, active };
+}
+
+/**
+ * Creates or updates many products (a CSV import) in ONE batch with one version bump: all or
+ * nothing. `rows` were validated and checked against `facts` by the caller.
+ */
+export async function writeProducts(
+  db: D1Database,
+  staff: Staff,
+  rows: { input: ProductInput; existing: number | null }[],
+): Promise<void> {
+  const names = await indexNames(db);
+  const existingIds = rows.map((r) => r.existing).filter((id): id is number => id !== null);
+  const befores = new Map<number, ConsoleProduct>();
+  if (existingIds.length) {
+    const { results } = await db
+      .prepare("SELECT * FROM products WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(JSON.stringify(existingIds))
+      .all<ProductRow>();
+    for (const r of results) befores.set(r.id, present(r));
+  }
+  const statements: D1PreparedStatement[] = [];
+  for (const { input, existing } of rows) {
+    const before = existing !== null ? befores.get(existing) : undefined;
+    statements.push(
+      ...(before && existing !== null
+        ? updateStatements(db, staff, existing, before, input, names)
+        : createStatements(db, staff, input, names)),
+    );
+  }
+  statements.push(bumpCatalogueVersion(db));
+  await db.batch(statements);
+}
+
+/** Every product, for the CSV export. */
+export async function allConsoleProducts(db: D1Database): Promise<ConsoleProduct[]> {
+  const { results } = await db.prepare("SELECT * FROM products ORDER BY id").all<ProductRow>();
+  return results.map(present);
+}
+
+/** What a copy's name ends with, in each language. */
+const COPY = { en: " (copy)", ar: " (نسخة)" } as const;
+
+const withSuffix = (name: string, suffix: string) =>
+  `${name.slice(0, PRODUCT_LIMITS.name - suffix.length).trimEnd()}${suffix}`;
+
+/**
+ * POST /admin/products/:id/duplicate: a copy of the product to start a similar one from, hidden
+ * from the shop (inactive) with no stock, "(copy)" after its names and a free slug and SKU made
+ * from the original's. One batch, audited as a creation that names the original.
+ */
+export async function duplicateConsoleProduct(db: D1Database, staff: Staff, id: number): Promise<ConsoleProduct> {
+  const original = await getConsoleProduct(db, id);
+  const slugBase = `${original.slug.slice(0, PRODUCT_LIMITS.slug - 10).replace(/-+$/, "")}-copy`;
+  const skuBase = `${original.sku.slice(0, PRODUCT_LIMITS.sku - 10)}-COPY`;
+  const taken = await takenLike(db, slugBase, skuBase);
+  const sku = freeSlug(skuBase, (s) => taken.skus.has(s.toUpperCase()));
+  const { id: _id, created_at: _c, updated_at: _u, ...fields } = original;
+  const input: ProductInput = {
+    ...fields,
+    name_en: withSuffix(original.name_en, COPY.en),
+    name_ar: withSuffix(original.name_ar, COPY.ar),
+    slug: freeSlug(slugBase, (s) => taken.slugs.has(s)),
+    sku,
+    model: original.model ?? "",
+    stock: 0,
+    active: false,
+    is_featured: false,
+  };
+  const names = await indexNames(db);
+  await db.batch([
+    ...createStatements(db, staff, input, names, "product.duplicate", { copied_from: original.id }),
+    bumpCatalogueVersion(db),
+  ]);
+  const row = await db.prepare("SELECT * FROM products WHERE sku = ?").bind(sku).first<ProductRow>();
+  return present(row!);
+}
+
+/** The new price of a product under a bulk price change, in whole halalas (a percentage rounds half up). */
+export function bulkPrice(price: number, change: NonNullable<BulkEditInput["price"]>): number {
+  if (change.mode === "set") return change.amount;
+  // In hundredths of a percent, so 12.5 % of 1999 is exact integer arithmetic before the rounding.
+  const basis = Math.round(change.percent * 100);
+  return Math.max(0, Math.floor((price * (10_000 + basis) + 5_000) / 10_000));
+}
+
+/**
+ * POST /admin/products/bulk: sets or moves the price and/or the stock of the chosen products, all
+ * in ONE batch (all or nothing). Each product gets its audit line (before and after); a stock
+ * change also gets its inventory ledger line (a count for "set", "other" for a delta), whose
+ * guard (applied = changes()) fails the whole batch when a product's stock moved since it was read.
+ */
+export async function bulkEditProducts(
+  db: D1Database,
+  lang: Lang,
+  staff: Staff,
+  input: BulkEditInput,
+): Promise<BulkEditResult> {
+  const { results } = await db
+    .prepare(
+      "SELECT id, sku, price, compare_at_price, stock FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+    )
+    .bind(JSON.stringify(input.ids))
+    .all<{ id: number; sku: string; price: number; compare_at_price: number | null; stock: number }>();
+  const invalid = (field: string, message: string) =>
+    new BackendError(422, say(lang, MESSAGES.invalid), { [field]: [message] });
+  if (results.length !== input.ids.length) throw invalid("product_ids", say(lang, MESSAGES.unknownProducts));
+  const plans = results.map((p) => {
+    const price = input.price ? bulkPrice(p.price, input.price) : p.price;
+    const stock = !input.stock ? p.stock : input.stock.mode === "set" ? input.stock.value : p.stock + input.stock.delta;
+    return { ...p, newPrice: price, newStock: stock };
+  });
+  const list = (rows: typeof plans) => rows.map((p) => p.sku).join(lang === "ar" ? "، " : ", ");
+  const aboveCompare = plans.filter((p) => p.compare_at_price !== null && p.newPrice >= p.compare_at_price);
+  if (input.price && aboveCompare.length)
+    throw invalid("price", say(lang, MESSAGES.priceAboveCompareAt, { skus: list(aboveCompare) }));
+  const overLimit = plans.filter((p) => p.newPrice > PRODUCT_LIMITS.price);
+  if (overLimit.length) throw invalid("price", say(lang, MESSAGES.invalid));
+  const negative = plans.filter((p) => p.newStock < 0);
+  if (negative.length) throw invalid("stock", say(lang, MESSAGES.belowZero, { skus: list(negative) }));
+
+  const statements: D1PreparedStatement[] = [];
+  for (const p of plans) {
+    const priceChanges = p.newPrice !== p.price;
+    const delta = p.newStock - p.stock;
+    if (!priceChanges && delta === 0) continue;
+    // The stock as read is the update's condition; the ledger line after it fails the batch if it moved.
+    statements.push(
+      db
+        .prepare(`UPDATE products SET price = ?, stock = ?, updated_at = ${NOW} WHERE id = ? AND stock = ?`)
+        .bind(p.newPrice, p.newStock, p.id, p.stock),
+    );
+    if (delta !== 0)
+      statements.push(
+        db
+          .prepare(
+            `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
+             VALUES (?, ?, ?, NULL, ?, ?, changes())`,
+          )
+          .bind(p.id, delta, input.stock?.mode === "set" ? "count" : "other", p.newStock, staff.user_id),
+      );
+    statements.push(
+      auditStatement(
+        db,
+        staff,
+        "product.bulk_edit",
+        "product",
+        p.id,
+        { ...(priceChanges ? { price: p.price } : {}), ...(delta ? { stock: p.stock } : {}) },
+        { ...(priceChanges ? { price: p.newPrice } : {}), ...(delta ? { stock: p.newStock } : {}) },
+      ),
+    );
+  }
+  if (!statements.length) return { updated: 0 };
+  statements.push(bumpCatalogueVersion(db));
+  try {
+    await db.batch(statements);
+  } catch (err) {
+    if (!/CHECK constraint failed/i.test(String(err))) throw err;
+    throw invalid("stock", say(lang, MESSAGES.moved));
+  }
+  return { updated: plans.filter((p) => p.newPrice !== p.price || p.newStock !== p.stock).length };
+}

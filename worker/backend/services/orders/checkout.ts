@@ -1,0 +1,474 @@
+import { bumpOnFlip } from "../catalogue/availability";
+import type { Env, Lang } from "../../env";
+import { BackendError, unprocessable } from "../../http";
+import { say, type Bilingual } from "../../../../contract/server/i18n";
+import type { CartOwner } from "../../identity";
+import { cartContents, type CartContents } from "./cart";
+import {
+  findOrderByNumber,
+  isGuardFailure,
+  isoIn,
+  type OrderAddress,
+  type OrderRow,
+  orderEventStatement,
+} from "./orders";
+import { flushNotifications, notifyStatements } from "../messages/notifications";
+import { configuredProvider, requirePaymentProvider } from "../payments/providers";
+import { lineNets } from "../shared/money";
+import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
+import type { Totals } from "../../../../contract/orders";
+import { zoneOfCity } from "../../../../contract/settings";
+import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
+import { releaseExpiredReservations } from "./reservations";
+import type { CheckoutOptions, CheckoutInput as CheckoutRequestRead } from "../../../../contract/checkout";
+
+/**
+ * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
+ * placing an order. The order, its items, the stock reservation, the promo redemption and the
+ * cart's removal are ONE D1 batch, so either all of it happens or none of it does.
+ */
+
+export const SHIPPING_METHODS = ["standard", "express"] as const;
+export type ShippingMethodId = (typeof SHIPPING_METHODS)[number];
+export const PAYMENT_METHODS = ["card"] as const;
+export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
+
+const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual }> = {
+  standard: {
+    name: { en: "Standard delivery", ar: "التوصيل العادي" },
+    eta: { en: "3–5 business days", ar: "من 3 إلى 5 أيام عمل" },
+  },
+  express: {
+    name: { en: "Express delivery", ar: "التوصيل السريع" },
+    eta: { en: "1–2 business days", ar: "خلال يوم إلى يومي عمل" },
+  },
+};
+
+const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
+  card: { en: "Credit or debit card (mada, Visa, Mastercard)", ar: "بطاقة ائتمان أو مدى (مدى، فيزا، ماستركارد)" },
+};
+
+/** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
+export function shippingPrice(method: ShippingMethodId, goods: number, settings: CommerceSettings): number {
+  if (method === "express") return settings.shippingExpress;
+  return goods >= settings.freeShippingThreshold ? 0 : settings.shippingFlat;
+}
+
+export type { Totals };
+
+export function computeTotals(
+  subtotal: number,
+  discount: number,
+  method: ShippingMethodId,
+  settings: CommerceSettings,
+  currency = "SAR",
+): Totals {
+  const goods = Math.max(0, subtotal - discount);
+  // Nothing to ship, nothing to pay for shipping (an empty cart's options).
+  const shipping = subtotal > 0 ? shippingPrice(method, goods, settings) : 0;
+  const total = goods + shipping;
+  return {
+    subtotal,
+    discount,
+    shipping,
+    vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)),
+    total,
+    currency,
+  };
+}
+
+export function shippingMethods(lang: Lang, goods: number, settings: CommerceSettings) {
+  return SHIPPING_METHODS.map((id) => ({
+    id,
+    name: say(lang, SHIPPING_TEXT[id].name),
+    price: shippingPrice(id, goods, settings),
+    eta: say(lang, SHIPPING_TEXT[id].eta),
+  }));
+}
+
+export function paymentMethods(lang: Lang) {
+  return PAYMENT_METHODS.map((id) => ({ id, name: say(lang, PAYMENT_TEXT[id]) }));
+}
+
+/** The promo discount the cart gets now (0 when none applies). */
+async function cartDiscount(db: D1Database, contents: CartContents, owner: CartOwner, lang: Lang): Promise<number> {
+  if (!contents.promoCode || !contents.lines.length) return 0;
+  const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang);
+  return evaluated.ok ? evaluated.promo.discount : 0;
+}
+
+/**
+ * GET /checkout/options. `city`, the delivery address's, picks the shipping zone; without it the
+ * rates are the rest of the country's (the call as the spec's shop makes it). Placing the order
+ * charges the zone of the address's own city, so the quote and the order agree.
+ */
+export async function checkoutOptions(
+  db: D1Database,
+  env: Env,
+  owner: CartOwner,
+  method: ShippingMethodId,
+  lang: Lang,
+  city?: string | null,
+): Promise<CheckoutOptions> {
+  const store = await loadSettings({ ...env, DB: db });
+  const settings = commerceOf(env, store, city);
+  const zone = zoneOfCity(store.shipping, city);
+  const contents = await cartContents(db, owner, lang);
+  const discount = await cartDiscount(db, contents, owner, lang);
+  return {
+    shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
+    // No provider can take the payment here: no method is offered, so the page says so up front.
+    payment_methods: configuredProvider(env).name ? paymentMethods(lang) : [],
+    totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
+    vat_rate: settings.vatRate,
+    free_shipping_threshold: settings.freeShippingThreshold,
+    /** The zone whose rates these are, in the caller's language; null: the rest of the country. */
+    shipping_zone: zone ? (lang === "ar" ? zone.name_ar : zone.name_en) : null,
+  };
+}
+
+/** POST /checkout as validated. A signed-in visitor may leave `email` out: the account's is used. */
+export type CheckoutInput = CheckoutRequestRead<ShippingMethodId, PaymentMethodId>;
+
+const ORDER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/** A readable, unguessable order number such as SQ-7K3F9QX2 (no 0/O, 1/I/L). */
+export function newOrderNumber(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `SQ-${[...bytes].map((b) => ORDER_ALPHABET[b % ORDER_ALPHABET.length]).join("")}`;
+}
+
+async function accountEmail(db: D1Database, userId: number): Promise<string | null> {
+  const row = await db.prepare("SELECT email FROM users WHERE id = ?").bind(userId).first<{ email: string | null }>();
+  return row?.email ?? null;
+}
+
+async function isVerified(db: D1Database, userId: number): Promise<boolean> {
+  const row = await db
+    .prepare("SELECT verified_at FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ verified_at: string | null }>();
+  return !!row?.verified_at;
+}
+
+async function findByIdempotencyKey(db: D1Database, owner: CartOwner, key: string): Promise<OrderRow | null> {
+  const col = owner.userId !== null ? "user_id" : "guest_id";
+  return db
+    .prepare(`SELECT * FROM orders WHERE ${col} = ? AND idempotency_key = ?`)
+    .bind(owner.userId ?? owner.guestId, key)
+    .first<OrderRow>();
+}
+
+async function savedAddress(db: D1Database, owner: CartOwner, addressId: number, lang: Lang): Promise<OrderAddress> {
+  const refused = () => {
+    const message = say(lang, { en: "Choose one of your saved addresses.", ar: "اختر أحد عناوينك المحفوظة." });
+    return unprocessable({ address_id: [message] }, message);
+  };
+  if (owner.userId === null) throw refused();
+  try {
+    const row = await db
+      .prepare(
+        "SELECT name, phone, city, district, street, building, postal_code, notes FROM addresses WHERE id = ? AND user_id = ?",
+      )
+      .bind(addressId, owner.userId)
+      .first<OrderAddress>();
+    if (!row) throw refused();
+    return row;
+  } catch (err) {
+    if (err instanceof BackendError) throw err;
+    // The addresses table belongs to the accounts migration; without it there is nothing saved.
+    throw refused();
+  }
+}
+
+const isIdempotencyClash = (err: unknown) =>
+  /UNIQUE constraint failed: orders\.(user_id|guest_id), orders\.idempotency_key/i.test(
+    String(err instanceof Error ? err.message : err),
+  );
+const isNumberClash = (err: unknown) =>
+  /UNIQUE constraint failed: orders\.number/i.test(String(err instanceof Error ? err.message : err));
+const isPromoLimit = (err: unknown) =>
+  /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) &&
+  /used_count/i.test(String(err instanceof Error ? err.message : err));
+
+/** At most this many unpaid orders may hold stock at once per guest or account, per email and per network. */
+export const MAX_HOLDING_ORDERS = 3;
+
+const TOO_MANY_HOLDS: Bilingual = {
+  en: "You already have unpaid orders holding stock. Pay one of them, or wait until its time runs out, before placing another.",
+  ar: "لديك طلبات غير مدفوعة تحجز منتجات بالفعل. ادفع أحدها أو انتظر انتهاء مهلته قبل إنشاء طلب آخر.",
+};
+
+/**
+ * Refuses a new order while its owner, its email or its network already has MAX_HOLDING_ORDERS
+ * unpaid orders holding stock, so nobody can take a product off the shelf with a script of
+ * guest checkouts. Counted before the batch: the per-network rate limit bounds any race.
+ */
+async function refuseTooManyHolds(
+  db: D1Database,
+  owner: CartOwner,
+  email: string,
+  networkHash: string | null,
+  lang: Lang,
+): Promise<void> {
+  const holding = "stock_reserved = 1 AND status = 'pending_payment'";
+  const ownerColumn = owner.userId !== null ? "user_id" : "guest_id";
+  const counts = await db.batch<{ n: number }>([
+    db
+      .prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${ownerColumn} = ? AND ${holding}`)
+      .bind(owner.userId ?? owner.guestId),
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE email = ? COLLATE NOCASE AND ${holding}`).bind(email),
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE network_hash = ? AND ${holding}`).bind(networkHash),
+  ]);
+  if (counts.some((r) => (r.results[0]?.n ?? 0) >= MAX_HOLDING_ORDERS))
+    throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
+}
+
+/** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
+export interface OrderOrigin {
+  networkHash: string | null;
+  /**
+   * The shop's own origin the order was placed through (lib/public-origin.ts: PUBLIC_ORIGIN, or
+   * the worker's URL in development and test; never a request header). Messages link there only
+   * in development and test; production links to PUBLIC_ORIGIN whatever the row says.
+   */
+  siteOrigin?: string | null;
+}
+
+/**
+ * Places the order for the owner's cart. The same idempotency key from the same owner answers
+ * the order it already made (`created: false`), also when two submits race. A shop that cannot
+ * take payments takes no orders.
+ */
+export async function placeOrder(
+  db: D1Database,
+  env: Env,
+  owner: CartOwner,
+  input: CheckoutInput,
+  lang: Lang,
+  origin: OrderOrigin = { networkHash: null },
+): Promise<{ order: OrderRow; created: boolean }> {
+  requirePaymentProvider(env, lang);
+  const existing = await findByIdempotencyKey(db, owner, input.idempotency_key);
+  if (existing) return { order: existing, created: false };
+
+  const email = input.email || (owner.userId !== null ? await accountEmail(db, owner.userId) : null);
+  if (!email) {
+    const message = say(lang, { en: "Enter your email address.", ar: "أدخل بريدك الإلكتروني." });
+    throw unprocessable({ email: [message] }, message);
+  }
+
+  let address: OrderAddress;
+  if (input.address_id !== undefined) address = await savedAddress(db, owner, input.address_id, lang);
+  else if (input.address) address = input.address;
+  else {
+    const message = say(lang, { en: "Enter a delivery address.", ar: "أدخل عنوان التوصيل." });
+    throw unprocessable({ address: [message] }, message);
+  }
+
+  await releaseExpiredReservations(db);
+  await refuseTooManyHolds(db, owner, email, origin.networkHash, lang);
+  const contents = await cartContents(db, owner, lang);
+  if (!contents.lines.length || contents.cartId === null) {
+    const message = say(lang, { en: "Your cart is empty.", ar: "سلتك فارغة." });
+    throw unprocessable({ cart: [message] }, message);
+  }
+  if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
+
+  // The server's own zone for the address's city: never a price the client sent.
+  const settings = await currentCommerceSettings(env, db, address.city);
+  let discount = 0;
+  let promoId: number | null = null;
+  let promoCode: string | null = null;
+  if (contents.promoCode) {
+    const evaluated = await evaluatePromo(db, contents.promoCode, contents.subtotal, owner, lang, email, address.phone);
+    if (!evaluated.ok) throw unprocessable({ code: [evaluated.message] }, evaluated.message);
+    discount = evaluated.promo.discount;
+    promoId = evaluated.row.id;
+    promoCode = evaluated.row.code;
+  }
+  const totals = computeTotals(contents.subtotal, discount, input.shipping_method, settings, contents.currency);
+  const placed = await writeOrder(db, {
+    owner,
+    input,
+    email,
+    address,
+    contents,
+    totals,
+    vatRate: settings.vatRate,
+    promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
+    reservedUntil: isoIn(settings.reservationMinutes),
+    networkHash: origin.networkHash,
+    siteOrigin: origin.siteOrigin ?? null,
+    lang,
+  });
+  if (placed.created) await flushNotifications(env, placed.order.id);
+  return placed;
+}
+
+export interface OrderDraft {
+  owner: CartOwner;
+  input: CheckoutInput;
+  /** The order's contact email: the one given, else the account's. */
+  email: string;
+  address: OrderAddress;
+  /** The cart as read before the batch; the batch itself re-checks the stock. */
+  contents: CartContents;
+  totals: Totals;
+  /** The VAT rate `totals.vat` was worked out at, kept with the order for its documents. */
+  vatRate: number;
+  promo: { id: number; code: string } | null;
+  reservedUntil: string;
+  networkHash?: string | null;
+  siteOrigin?: string | null;
+  lang: Lang;
+}
+
+/**
+ * The one batch that makes an order: insert it and its items, reserve each line's stock by a
+ * conditional update followed by its guard row, redeem the promo code, delete the cart. Any
+ * refused reservation aborts all of it. Each item keeps its net: its list total less its share of
+ * the discount, what returns and their credit notes give back.
+ */
+export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ order: OrderRow; created: boolean }> {
+  const { owner, input, email, address, contents, totals, reservedUntil, lang } = draft;
+  const promoId = draft.promo?.id ?? null;
+  const promoCode = draft.promo?.code ?? null;
+  const nets = lineNets(
+    contents.lines.map((l) => l.line_total),
+    totals.discount,
+  );
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const number = newOrderNumber();
+    const orderId = "(SELECT id FROM orders WHERE number = ?)";
+    const statements: D1PreparedStatement[] = [
+      db
+        .prepare(
+          `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
+             promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
+             lang, site_origin, vat_rate)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          number,
+          owner.userId,
+          owner.guestId,
+          email,
+          address.phone,
+          totals.subtotal,
+          totals.discount,
+          totals.shipping,
+          totals.vat,
+          totals.total,
+          totals.currency,
+          promoCode,
+          JSON.stringify(address),
+          input.shipping_method,
+          input.payment_method,
+          reservedUntil,
+          input.idempotency_key,
+          draft.networkHash ?? null,
+          lang,
+          draft.siteOrigin ?? null,
+          // The order's documents state this rate (services/orders/invoices.ts).
+          draft.vatRate,
+        ),
+    ];
+    for (const [index, line] of contents.lines.entries()) {
+      statements.push(
+        db
+          .prepare(
+            `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total, net_total)
+             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, ?, ?, ? FROM products p WHERE p.id = ?`,
+          )
+          // The prices the totals were computed from, so the items always add up to the order.
+          .bind(
+            number,
+            line.product.image,
+            line.quantity,
+            line.product.price,
+            line.line_total,
+            nets[index],
+            line.product_id,
+          ),
+        // The conditional reservation, then its guard row: changes() is 0 when the stock was
+        // short, the guard's CHECK fails, and D1 rolls the whole batch back.
+        db
+          .prepare(
+            "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND active = 1 AND stock >= ?1",
+          )
+          .bind(line.quantity, line.product_id),
+        db
+          .prepare(
+            `INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`,
+          )
+          .bind(number, line.product_id, -line.quantity),
+        // The last units sold: every page showing the product as in stock is out of date.
+        bumpOnFlip(db, line.product_id, -line.quantity),
+      );
+    }
+    statements.push(
+      orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"),
+      ...notifyStatements(db, { number }, "placed"),
+    );
+    if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email, address.phone));
+    if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
+
+    try {
+      await db.batch(statements);
+    } catch (err) {
+      if (isIdempotencyClash(err)) {
+        const raced = await findByIdempotencyKey(db, owner, input.idempotency_key);
+        if (raced) return { order: raced, created: false };
+      }
+      if (isNumberClash(err)) continue;
+      if (isGuardFailure(err)) throw await stockGone(db, contents, lang);
+      if (isPromoLimit(err)) {
+        const message = say(lang, {
+          en: "This promo code has reached its usage limit.",
+          ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام.",
+        });
+        throw unprocessable({ code: [message] }, message);
+      }
+      // A concurrent checkout used this customer's last use of the code, or the account is not
+      // (or no longer) verified (guard in redeemPromoStatements).
+      if (isPerCustomerLimit(err)) {
+        const reason = owner.userId === null ? "sign_in" : (await isVerified(db, owner.userId)) ? "per_user" : "verify";
+        const message = promoMessage(lang, reason);
+        throw unprocessable({ code: [message] }, message);
+      }
+      throw err;
+    }
+    const order = await findOrderByNumber(db, number);
+    if (!order) throw new Error("order vanished after its batch");
+    return { order, created: true };
+  }
+  throw new Error("could not find a free order number");
+}
+
+function notAvailable(contents: CartContents, productIds: number[], lang: Lang): BackendError {
+  const names = contents.lines.filter((l) => productIds.includes(l.product_id)).map((l) => l.product.name);
+  const messages = names.map((name) =>
+    say(
+      lang,
+      {
+        en: "{name} is no longer available in the quantity in your cart.",
+        ar: "لم يعد {name} متوفراً بالكمية الموجودة في سلتك.",
+      },
+      { name },
+    ),
+  );
+  return unprocessable({ quantity: messages }, messages[0]);
+}
+
+/** After a refused reservation: which lines ran short, from the stock as it is now. */
+async function stockGone(db: D1Database, contents: CartContents, lang: Lang): Promise<BackendError> {
+  const ids = contents.lines.map((l) => l.product_id);
+  const { results } = await db
+    .prepare(`SELECT id, stock * active AS stock FROM products WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .bind(...ids)
+    .all<{ id: number; stock: number }>();
+  const stock = new Map(results.map((r) => [r.id, r.stock]));
+  const short = contents.lines.filter((l) => (stock.get(l.product_id) ?? 0) < l.quantity).map((l) => l.product_id);
+  return notAvailable(contents, short.length ? short : ids, lang);
+}

@@ -1,0 +1,399 @@
+import type { Env, Lang } from "../../env";
+import { BackendError } from "../../http";
+import { say } from "../../../../contract/server/i18n";
+import { sellerSettingsOf, settingsDefaults } from "../shared/settings";
+import { VAT_NUMBER_PATTERN, type SellerSettings } from "../../../../contract/settings";
+import { allocate } from "../shared/money";
+import { parseAddress, type OrderItemRow, type OrderRow } from "./orders";
+import type {
+  OrderDocuments,
+  TaxDocument,
+  TaxDocumentKind,
+  TaxDocumentLine,
+  TaxSeller,
+} from "../../../../contract/invoices";
+
+/**
+ * Tax documents: a paid order's simplified tax invoice and a succeeded refund's credit
+ * note. Each is issued by statements that run IN the batch of the event (payment, refund), so an
+ * order is never paid without its invoice; amounts are copied at issue (migration 0014) and never
+ * recomputed. Orders paid before the migration get theirs on first read (ensureDocuments).
+ */
+
+export interface TaxDocumentRow {
+  id: number;
+  kind: TaxDocumentKind;
+  seq: number;
+  number: string;
+  order_id: number;
+  refund_id: string | null;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  vat: number;
+  total: number;
+  currency: string;
+  issued_at: string;
+  /** The seller as issued (JSON, contract/settings.ts SellerSettings); null: the one in force. */
+  seller: string | null;
+}
+
+// The kind's next number, inside the issuing batch's transaction: no gaps, no duplicates.
+const nextSeq = (kind: TaxDocumentKind) =>
+  `(SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM tax_documents WHERE kind = '${kind}')`;
+
+/**
+ * The seller a document keeps (migration 0033): the one saved in the store's settings, issued in
+ * the document's own statement. Null while the seller comes from the deployment's variables
+ * (services/shared/settings.ts writes it into those documents on the seller's first save).
+ */
+const KEPT_SELLER = "(SELECT value FROM store_settings WHERE key = 'seller')";
+
+/** Issues the order's invoice if it is paid and has none (idempotent: one invoice per order). */
+export function invoiceStatements(db: D1Database, order: { id: number }): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency, seller)
+         SELECT 'invoice', n.seq, 'INV-' || printf('%06d', n.seq), o.id, o.subtotal, o.discount, o.shipping, o.vat, o.total, o.currency,
+           ${KEPT_SELLER}
+         FROM orders o, ${nextSeq("invoice")} n WHERE o.id = ? AND o.paid_at IS NOT NULL`,
+      )
+      .bind(order.id),
+  ];
+}
+
+/**
+ * The VAT rate of an order's documents: the one it was charged at (migration 0020), or for an order
+ * placed before orders kept it, the deployment's rate (VAT_RATE), which it was charged at then; a
+ * rate saved later in the console is not applied to it.
+ */
+export function vatRateOf(env: Partial<Env>, order: { vat_rate?: number | null }): number {
+  return order.vat_rate ?? settingsDefaults(env).tax.vat_rate;
+}
+
+/** The VAT contained in an amount that includes it, rounded to the halala like checkout's totals. */
+export const vatIn = (amount: number, rate: number) => Math.round((amount * rate) / (1 + rate));
+
+/**
+ * Issues a succeeded refund's credit note (and, first, the order's invoice if it predates 0014).
+ * Guarded on the refund having succeeded, so it is a no-op in a failed refund's batch.
+ */
+export function creditNoteStatements(
+  db: D1Database,
+  order: { id: number; currency: string },
+  refund: { id: string; amount: number },
+  vatRate: number,
+): D1PreparedStatement[] {
+  return [
+    ...invoiceStatements(db, order),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency, seller)
+         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?, ${KEPT_SELLER}
+         FROM refunds r, ${nextSeq("credit_note")} n WHERE r.id = ? AND r.status = 'succeeded'`,
+      )
+      .bind(vatIn(refund.amount, vatRate), order.currency, refund.id),
+  ];
+}
+
+async function documentsOf(db: D1Database, orderId: number): Promise<TaxDocumentRow[]> {
+  const { results } = await db
+    .prepare("SELECT * FROM tax_documents WHERE order_id = ? ORDER BY id")
+    .bind(orderId)
+    .all<TaxDocumentRow>();
+  return results;
+}
+
+/**
+ * The order's documents, issuing any that are missing: orders paid (and refunds that succeeded)
+ * before migration 0014 get their documents on first read, numbered then.
+ */
+export async function ensureDocuments(env: Env, order: OrderRow): Promise<TaxDocumentRow[]> {
+  const db = env.DB;
+  const docs = await documentsOf(db, order.id);
+  const { results: refunds } = await db
+    .prepare("SELECT id, amount FROM refunds WHERE order_id = ? AND status = 'succeeded' ORDER BY created_at, rowid")
+    .bind(order.id)
+    .all<{ id: string; amount: number }>();
+  const missingInvoice = order.paid_at !== null && !docs.some((d) => d.kind === "invoice");
+  const missingNotes = refunds.filter((r) => !docs.some((d) => d.refund_id === r.id));
+  if (!missingInvoice && !missingNotes.length) return docs;
+  const rate = vatRateOf(env, order);
+  await db.batch([
+    ...invoiceStatements(db, order),
+    ...missingNotes.flatMap((r) => creditNoteStatements(db, order, r, rate).slice(1)),
+  ]);
+  return documentsOf(db, order.id);
+}
+
+/** For the order answer's links, several orders at once (no lazy issue: that is the document's read). */
+export async function documentLinks(db: D1Database, orderIds: number[]): Promise<Map<number, OrderDocuments>> {
+  const links = new Map<number, OrderDocuments>(orderIds.map((id) => [id, { invoice_number: null, credit_notes: [] }]));
+  if (!orderIds.length) return links;
+  const { results } = await db
+    .prepare(
+      `SELECT id, kind, number, order_id FROM tax_documents WHERE order_id IN (${orderIds.map(() => "?").join(",")}) ORDER BY id`,
+    )
+    .bind(...orderIds)
+    .all<Pick<TaxDocumentRow, "id" | "kind" | "number" | "order_id">>();
+  for (const doc of results) {
+    const entry = links.get(doc.order_id)!;
+    if (doc.kind === "invoice") entry.invoice_number = doc.number;
+    else entry.credit_notes.push({ id: doc.id, number: doc.number });
+  }
+  return links;
+}
+
+/** wrangler.toml's demo VAT number: never on a document of a shop that ships. */
+export const DEMO_VAT_NUMBER = "300000000000003";
+
+/**
+ * The seller of a document (the store's settings, or the SELLER_* variables they start from); 503
+ * when it is missing, its VAT number is not a Saudi one (15 digits, starting and ending with 3),
+ * or production still carries the demo number.
+ */
+export function sellerOf(
+  env: Partial<Env>,
+  lang: Lang,
+  seller: SellerSettings = settingsDefaults(env).seller,
+): TaxSeller {
+  const nameEn = seller.name_en.trim();
+  const vat = seller.vat_number.trim();
+  if (!nameEn || !VAT_NUMBER_PATTERN.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
+    console.error(JSON.stringify({ level: "error", event: "invoice.seller_unconfigured" }));
+    throw new BackendError(
+      503,
+      say(lang, {
+        en: "Tax invoices are not available right now.",
+        ar: "الفواتير الضريبية غير متاحة حاليًا.",
+      }),
+    );
+  }
+  return {
+    name_en: nameEn,
+    name_ar: seller.name_ar.trim() || nameEn,
+    vat_number: vat,
+    address_en: seller.address_en.trim() || null,
+    address_ar: seller.address_ar.trim() || seller.address_en.trim() || null,
+  };
+}
+
+/**
+ * Where a shopper sends returned items: the seller's name and address in their language (the
+ * address printed on invoices), or null when none is configured, and the messages and the order
+ * page then say the shop will tell them.
+ */
+export function returnAddressOf(
+  seller: { name_en: string; name_ar: string; address_en: string; address_ar: string },
+  lang: Lang,
+): string | null {
+  const address =
+    (lang === "ar" ? seller.address_ar.trim() : "") || seller.address_en.trim() || seller.address_ar.trim();
+  if (!address) return null;
+  const name = (lang === "ar" ? seller.name_ar.trim() : "") || seller.name_en.trim();
+  return name ? `${name}, ${address}` : address;
+}
+
+/** A money amount as ZATCA's QR writes it: SAR with two decimals, "115.00". */
+export const qrAmount = (halalas: number) => (halalas / 100).toFixed(2);
+
+/**
+ * ZATCA phase-1 QR payload: TLV fields 1 seller name, 2 VAT number, 3 timestamp (ISO 8601),
+ * 4 total with VAT, 5 VAT amount; each a tag byte, a length byte (UTF-8 bytes) and the UTF-8
+ * value, concatenated and base64 encoded.
+ */
+export function zatcaQr(fields: {
+  sellerName: string;
+  vatNumber: string;
+  timestamp: string;
+  total: string;
+  vat: string;
+}): string {
+  const encoder = new TextEncoder();
+  const values = [fields.sellerName, fields.vatNumber, fields.timestamp, fields.total, fields.vat];
+  const bytes: number[] = [];
+  values.forEach((value, i) => {
+    const utf8 = encoder.encode(value);
+    if (utf8.length > 255) throw new Error(`ZATCA QR field ${i + 1} is longer than 255 bytes`);
+    bytes.push(i + 1, utf8.length, ...utf8);
+  });
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** Decodes a ZATCA phase-1 payload into its fields by tag (tests, and a check on what is drawn). */
+export function decodeZatcaQr(base64: string): Record<number, string> {
+  const raw = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+  const fields: Record<number, string> = {};
+  for (let i = 0; i + 2 <= raw.length;) {
+    const tag = raw[i];
+    const length = raw[i + 1];
+    fields[tag] = new TextDecoder().decode(raw.subarray(i + 2, i + 2 + length));
+    i += 2 + length;
+  }
+  return fields;
+}
+
+const LINE_TEXT = {
+  shipping: { en: "Shipping", ar: "الشحن" },
+  discount: { en: "Discount", ar: "الخصم" },
+  refund: { en: "Refund for order {number}", ar: "استرداد للطلب {number}" },
+};
+
+const RETURN_REASONS: Record<string, { en: string; ar: string }> = {
+  damaged: { en: "Damaged", ar: "تالف" },
+  wrong_item: { en: "Wrong item", ar: "منتج غير المطلوب" },
+  not_as_described: { en: "Not as described", ar: "غير مطابق للوصف" },
+  changed_mind: { en: "Changed mind", ar: "غيّر رأيه" },
+  other: { en: "Other", ar: "سبب آخر" },
+};
+
+/**
+ * What a credit note's refund gave back, line by line: the returned lines of a return (with the
+ * shopper's reasons), or the lines and shipping staff refunded from the console (with the reason
+ * they typed). `parts` is empty when they do not add up to the note's total: it then has one line.
+ */
+async function creditNoteParts(
+  db: D1Database,
+  doc: TaxDocumentRow,
+  lang: Lang,
+): Promise<{ parts: { name: string; quantity: number; total: number }[]; reason: string | null }> {
+  const [refund, lineRows] = await db.batch([
+    db.prepare("SELECT reason, return_id, shipping FROM refunds WHERE id = ?").bind(doc.refund_id),
+    db
+      .prepare(
+        `SELECT oi.name_en, oi.name_ar, x.quantity, x.amount, NULL AS reason FROM refund_items x
+           JOIN order_items oi ON oi.id = x.order_item_id WHERE x.refund_id = ?1
+         UNION ALL
+         SELECT oi.name_en, oi.name_ar, ri.quantity, ri.amount, ri.reason FROM return_items ri
+           JOIN order_items oi ON oi.id = ri.order_item_id
+           WHERE ri.return_id = (SELECT return_id FROM refunds WHERE id = ?1)`,
+      )
+      .bind(doc.refund_id),
+  ]);
+  const r = refund.results[0] as { reason: string | null; return_id: string | null; shipping: number } | undefined;
+  const rows = lineRows.results as {
+    name_en: string;
+    name_ar: string;
+    quantity: number;
+    amount: number;
+    reason: string | null;
+  }[];
+  const returnReasons = [...new Set(rows.map((l) => l.reason).filter((x): x is string => x !== null))]
+    .map((code) => say(lang, RETURN_REASONS[code] ?? { en: code, ar: code }))
+    .join(lang === "ar" ? "، " : ", ");
+  const reason = r?.reason ?? (returnReasons || null);
+  const parts = [
+    ...rows.map((l) => ({ name: lang === "ar" ? l.name_ar : l.name_en, quantity: l.quantity, total: l.amount })),
+    ...(r && r.shipping > 0 ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, total: r.shipping }] : []),
+  ];
+  const sum = parts.reduce((a, p) => a + p.total, 0);
+  return { parts: sum === doc.total ? parts : [], reason };
+}
+
+/** A document as the contract answers it, with its lines in `lang` and its QR payload. */
+export async function presentTaxDocument(
+  env: Env,
+  order: OrderRow,
+  doc: TaxDocumentRow,
+  lang: Lang,
+): Promise<TaxDocument> {
+  const seller = sellerOf(env, lang, await sellerSettingsOf(env, doc.seller));
+  const rate = vatRateOf(env, order);
+  const excl = (incl: number) => Math.round(incl / (1 + rate));
+  let lines: TaxDocumentLine[];
+  let reason: string | null = null;
+  if (doc.kind === "invoice") {
+    const { results: items } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
+      .bind(order.id)
+      .all<OrderItemRow>();
+    const parts = [
+      ...items.map((i) => ({
+        name: lang === "ar" ? i.name_ar : i.name_en,
+        quantity: i.quantity,
+        unit: i.unit_price,
+        total: i.line_total,
+      })),
+      ...(doc.shipping > 0
+        ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, unit: doc.shipping, total: doc.shipping }]
+        : []),
+      ...(doc.discount > 0
+        ? [{ name: say(lang, LINE_TEXT.discount), quantity: 1, unit: -doc.discount, total: -doc.discount }]
+        : []),
+    ];
+    const vats = allocate(
+      doc.vat,
+      parts.map((p) => p.total),
+    );
+    lines = parts.map((p, i) => ({
+      name: p.name,
+      quantity: p.quantity,
+      unit_price: excl(p.unit),
+      vat: vats[i],
+      line_total: p.total,
+    }));
+  } else {
+    const refunded = await creditNoteParts(env.DB, doc, lang);
+    reason = refunded.reason;
+    // The refund's own lines when they add up to it (a return's, or a console refund's of lines
+    // and shipping); otherwise (an amount alone, a return capped by what was left) one line.
+    const parts = refunded.parts.length
+      ? refunded.parts
+      : [{ name: say(lang, LINE_TEXT.refund, { number: order.number }), quantity: 1, total: doc.total }];
+    const vats = allocate(
+      doc.vat,
+      parts.map((p) => p.total),
+    );
+    lines = parts.map((p, i) => ({
+      name: p.name,
+      quantity: p.quantity,
+      unit_price: excl(Math.round(p.total / p.quantity)),
+      vat: vats[i],
+      line_total: p.total,
+    }));
+  }
+  const invoiceNumber =
+    doc.kind === "credit_note"
+      ? ((
+          await env.DB.prepare("SELECT number FROM tax_documents WHERE order_id = ? AND kind = 'invoice'")
+            .bind(order.id)
+            .first<{ number: string }>()
+        )?.number ?? null)
+      : null;
+  const address = parseAddress(order.address);
+  return {
+    kind: doc.kind,
+    number: doc.number,
+    issued_at: doc.issued_at,
+    order_number: order.number,
+    invoice_number: invoiceNumber,
+    seller,
+    buyer: { name: address.name, city: address.city },
+    lines,
+    reason,
+    subtotal: doc.total - doc.vat,
+    discount: doc.discount,
+    shipping: doc.shipping,
+    vat: doc.vat,
+    total: doc.total,
+    vat_rate: rate,
+    currency: doc.currency,
+    qr: zatcaQr({
+      sellerName: seller.name_ar,
+      vatNumber: seller.vat_number,
+      timestamp: doc.issued_at,
+      total: qrAmount(doc.total),
+      vat: qrAmount(doc.vat),
+    }),
+  };
+}
+
+/** The order's invoice or one of its credit notes, issuing missing ones first; null when none. */
+export async function findTaxDocument(
+  env: Env,
+  order: OrderRow,
+  which: { kind: "invoice" } | { kind: "credit_note"; id: number },
+): Promise<TaxDocumentRow | null> {
+  const docs = await ensureDocuments(env, order);
+  return docs.find((d) => d.kind === which.kind && (which.kind === "invoice" || d.id === which.id)) ?? null;
+}

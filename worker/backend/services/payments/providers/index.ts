@@ -1,0 +1,111 @@
+import type { Env, Lang } from "../../../env";
+import { BackendError } from "../../../http";
+import { say, type Bilingual } from "../../../../../contract/server/i18n";
+import { pepper } from "../../accounts/password";
+import { moyasarProvider } from "./moyasar";
+import { hmacHex } from "./hmac";
+import { sandboxProvider } from "./sandbox";
+import type { PaymentProvider } from "./types";
+
+/**
+ * One interface for every payment gateway (DESIGN §6). The backend starts a payment, sends the
+ * shopper to `redirectUrl`, and learns the result either from the provider's signed webhook or
+ * by verifying the return with the provider. Results are applied idempotently elsewhere
+ * (services/payments/payments.ts); a provider only speaks its gateway's language.
+ */
+
+export type { PaymentProvider, PaymentRecord, ProviderResult, RefundResult, StartInput, WebhookEvent } from "./types";
+export { WebhookRejected } from "./types";
+
+export const PROVIDERS = ["sandbox", "moyasar"] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** Development and test run the sandbox and development keys; anything else counts as production. */
+const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) =>
+  env.ENVIRONMENT === "development" || env.ENVIRONMENT === "test";
+
+/**
+ * The sandbox takes test cards, so it may pay real orders for nothing: it runs in development
+ * and test only, unless the operator sets this loudly named opt-in (a demo shop that ships nothing).
+ */
+export const SANDBOX_OPT_IN = "UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION";
+
+export function sandboxEnabled(env: Pick<Env, "ENVIRONMENT" | "UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION">): boolean {
+  return isDevelopment(env) || env.UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION === "true";
+}
+
+/**
+ * The gateway's webhook key (Moyasar's secret token). Fails closed outside development and test,
+ * as the pepper does: a missing secret must never fall back to a public string.
+ */
+export function paymentSecret(env: Pick<Env, "PAYMENT_SECRET" | "ENVIRONMENT">): string {
+  if (env.PAYMENT_SECRET) return env.PAYMENT_SECRET;
+  if (isDevelopment(env)) return "development-payment-secret";
+  throw new Error("PAYMENT_SECRET is not set: set it with `wrangler secret put PAYMENT_SECRET`.");
+}
+
+/**
+ * The sandbox's own signing key, shared with no gateway: SANDBOX_SECRET when set, else derived
+ * from the pepper. Never PAYMENT_SECRET, which Moyasar echoes in every webhook body.
+ */
+export async function sandboxSecret(env: Pick<Env, "SANDBOX_SECRET" | "AUTH_PEPPER" | "ENVIRONMENT">): Promise<string> {
+  if (env.SANDBOX_SECRET) return env.SANDBOX_SECRET;
+  return hmacHex(pepper(env), "sandbox-payments-signing-key");
+}
+
+export type ProviderChoice = { name: ProviderName; reason: null } | { name: null; reason: string };
+
+/**
+ * The provider PAYMENT_PROVIDER names, once it can really take payments here; otherwise why not.
+ * Unset means the sandbox in development and test, and no provider at all in production.
+ */
+export function configuredProvider(env: Env): ProviderChoice {
+  const given = (env.PAYMENT_PROVIDER ?? "").trim().toLowerCase();
+  const name = given || (isDevelopment(env) ? "sandbox" : "");
+  if (!name)
+    return { name: null, reason: "PAYMENT_PROVIDER is not set; a live shop needs a real payment provider (moyasar)." };
+  if (!(PROVIDERS as readonly string[]).includes(name))
+    return { name: null, reason: `PAYMENT_PROVIDER "${given}" is not one of ${PROVIDERS.join(", ")}.` };
+  if (name === "sandbox" && !sandboxEnabled(env)) {
+    return {
+      name: null,
+      reason: `The sandbox provider accepts test cards, so it is off in production unless ${SANDBOX_OPT_IN}=true.`,
+    };
+  }
+  if (name === "moyasar" && !env.MOYASAR_SECRET_KEY)
+    return { name: null, reason: "PAYMENT_PROVIDER is moyasar but MOYASAR_SECRET_KEY is not set." };
+  if (name === "moyasar" && !env.PAYMENT_SECRET && !isDevelopment(env))
+    return { name: null, reason: "PAYMENT_PROVIDER is moyasar but PAYMENT_SECRET (its webhook key) is not set." };
+  return { name: name as ProviderName, reason: null };
+}
+
+/**
+ * A provider by name (default: the configured one), only while it can run here: the sandbox in
+ * development and test (or with the opt-in), Moyasar with its keys. Anything else is null, so
+ * its pages and webhook answer 404 and nothing it says is applied.
+ */
+export async function paymentProvider(env: Env, name?: string): Promise<PaymentProvider | null> {
+  const wanted = name ?? configuredProvider(env).name;
+  if (wanted === "sandbox") return sandboxEnabled(env) ? sandboxProvider(await sandboxSecret(env)) : null;
+  if (wanted === "moyasar") {
+    if (!env.MOYASAR_SECRET_KEY || (!env.PAYMENT_SECRET && !isDevelopment(env))) return null;
+    return moyasarProvider({ secretKey: env.MOYASAR_SECRET_KEY, webhookSecret: paymentSecret(env) });
+  }
+  return null;
+}
+
+const NOT_TAKING_PAYMENTS: Bilingual = {
+  en: "This shop cannot take payments right now, so orders cannot be placed. Please try again later.",
+  ar: "لا يستطيع هذا المتجر استلام المدفوعات حالياً، لذا لا يمكن إتمام الطلبات. يرجى المحاولة لاحقاً.",
+};
+
+/**
+ * Checkout and payment start refuse, with a clear 503, when no provider can take the payment,
+ * instead of taking orders the shop cannot charge. The reason goes to the operator's log.
+ */
+export function requirePaymentProvider(env: Env, lang: Lang): ProviderName {
+  const choice = configuredProvider(env);
+  if (choice.name) return choice.name;
+  console.error(JSON.stringify({ level: "error", event: "payments.not_configured", reason: choice.reason }));
+  throw new BackendError(503, say(lang, NOT_TAKING_PAYMENTS));
+}
