@@ -192,7 +192,7 @@ for (const locale of LOCALES) {
       },
     );
 
-    journeyIt(locale, "en")(
+    journeyIt(locale, "ar")(
       "a signed-in visitor logs out (all session storage cleared) and logs in again",
       async () => {
         const { context, page } = await open();
@@ -266,7 +266,7 @@ for (const locale of LOCALES) {
       },
     );
 
-    journeyIt(locale, "en")(
+    journeyIt(locale, "ar")(
       `an anonymous visit to /${locale}/orders goes to login and returns there after it`,
       async () => {
         const { context, page } = await open();
