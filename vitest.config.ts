@@ -56,8 +56,13 @@ const WORKERS = {
   hookTimeout: 60_000,
 };
 
-/** The built worker's projects: one global setup each, so run one of them per vitest run. */
-const built = (name: string, include: string[], exclude: string[] = []) => ({
+/**
+ * The built worker's projects: one global setup each, so run one of them per vitest run.
+ * `testTimeout`: on a busy 2-core machine whole journeys took 40-58 s (a purchase, shipping and
+ * refunding an order, a new build noticed) and the cron-and-queue HTTP test 60 s, against 60 s:
+ * each project's limit is about twice its slowest test under load.
+ */
+const built = (name: string, include: string[], exclude: string[] = [], testTimeout = 120_000) => ({
   test: {
     name,
     environment: "node",
@@ -65,7 +70,7 @@ const built = (name: string, include: string[], exclude: string[] = []) => ({
     include,
     exclude,
     globalSetup: ["./test/support/global-setup.ts"],
-    testTimeout: 60_000,
+    testTimeout,
     hookTimeout: 120_000,
     // expect.poll waits 1 s by default: a console save on a loaded 2-core machine (CI beside
     // other work) took longer, and the journeys failed on time alone. A poll still fails, later.
@@ -117,7 +122,7 @@ export default defineConfig(async () => {
           },
         },
         built("http", ["test/http/**/*.test.ts"], RIGS_HARNESS),
-        built("e2e", ["test/e2e/**/*.e2e.ts"]),
+        built("e2e", ["test/e2e/**/*.e2e.ts"], [], 150_000),
         {
           plugins: workersPlugins(),
           test: {
