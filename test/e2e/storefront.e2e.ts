@@ -259,14 +259,12 @@ describe("storefront pages in Chromium", () => {
         expect(notice).toContain("samsung");
         // One sentence on one line: the words it quotes stay inline in it, whichever stylesheets the
         // page has loaded (a grid notice once put each of them on a line of its own).
-        const quoted = await page
-          .locator(".notice[role=status] bdi")
-          .evaluateAll((els) =>
-            els.map((el) => ({
-              display: getComputedStyle(el).display,
-              top: Math.round(el.getBoundingClientRect().top),
-            })),
-          );
+        const quoted = await page.locator(".notice[role=status] bdi").evaluateAll((els) =>
+          els.map((el) => ({
+            display: getComputedStyle(el).display,
+            top: Math.round(el.getBoundingClientRect().top),
+          })),
+        );
         expect(quoted.map((q) => q.display)).toEqual(["inline", "inline"]);
         expect(new Set(quoted.map((q) => q.top)).size).toBe(1);
         await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.png`);
