@@ -3,82 +3,135 @@ import { defineConfig } from "vitest/config";
 import { localeParts } from "./scripts/lib/locale-parts.ts";
 
 /**
- * Three projects:
- * - `workers`: unit and integration tests inside the Workers runtime (workerd via miniflare),
- *   with the real local KV and D1 and the D1 migrations applied.
- * - `node`: checks of the source tree (import boundaries), in Node.
- * - `built`: HTTP tests and Chromium journeys against the real built worker under `wrangler dev`,
- *   started by the global setup on free ports, each with a fresh, seeded database.
+ * The test pyramid (docs/TESTING.md). Each project is one layer; `npm test` runs them as steps
+ * (scripts/test.ts), cheapest first:
+ * - `node`: unit tests of modules that need no Workers binding (test/unit, test/unit-node), and
+ *   checks of the source tree (test/node), in Node: no runtime to start per file.
+ * - `workers`: integration tests inside the Workers runtime (workerd via miniflare), with the real
+ *   local KV and D1. Files share a runtime per vitest worker (`isolate: false`): starting one was
+ *   most of a small file's time. test/support/apply-migrations.ts migrates the database once per
+ *   runtime and gives each file back the freshly migrated one.
+ * - `http` and `e2e`: HTTP tests and Chromium journeys against the real built worker under
+ *   `wrangler dev`, started by the global setup on free ports, each with a fresh, seeded database.
+ * - `rigs-workers`, `rigs`: fuzzers, timing statistics and tests of the measuring harness
+ *   (`npm run test:rigs`): they prove the shop holds under many inputs, not one rule of it, and
+ *   cost a minute each.
  */
+/** Rigs: stress and statistics in the Workers runtime, and tests of the bench's own tools. */
+const RIGS_WORKERS = [
+  "test/integration/fuzz.test.ts",
+  "test/integration/console-fuzz.test.ts",
+  "test/integration/enumeration-timing.test.ts",
+];
+const RIGS_HARNESS = ["test/http/h2-proxy.test.ts", "test/node/cpu-profile.test.ts"];
 /**
- * Files run two at a time, first the `workers` and `node` projects', then the `built` project's.
- * - A `workers` file has its own runtime and storage (a Miniflare per file), and most of its time
- *   is starting that runtime, so the second core halves it.
- * - The `built` files run against the built worker, one per vitest worker, each with a database of
- *   its own (test/support/global-setup.ts, `builtWorker`): two files side by side never share one.
- *   A Chromium journey keeps about 1.2 cores busy, so two side by side are not twice as fast:
- *   measured here, storefront.e2e.ts and accounts.e2e.ts took 183 s side by side (a worker each)
- *   and 254 s one after the other.
+ * The server writes dates in the Workers runtime, whose ICU data is its own: these cases stay
+ * there (test/unit-node/shop-time.test.ts checks the browser's side in Node).
  */
-const SIDE_BY_SIDE = { maxWorkers: 2, sequence: { groupOrder: 0 } };
-const BUILT = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+const RUNTIME_UNIT = ["test/unit/shop-time.test.ts"];
+
+/**
+ * Files run two at a time.
+ * - A `workers` file shares its vitest worker's runtime and storage with the files before it.
+ * - The built-worker files run against the built worker, one per vitest worker, each with a
+ *   database of its own (test/support/global-setup.ts, `builtWorker`): two files side by side
+ *   never share one. A Chromium journey keeps about 1.2 cores busy, so two side by side are not
+ *   twice as fast: measured here, storefront.e2e.ts and accounts.e2e.ts took 183 s side by side
+ *   (a worker each) and 254 s one after the other.
+ */
+const TWO = { maxWorkers: 2 };
+
+/**
+ * The Workers projects' settings. A test here signs up or in several accounts, each at 100,000
+ * PBKDF2 iterations (test/support/accounts.ts): on this 2-core machine beside other builds such
+ * tests took more than vitest's default 5 s and failed on time alone. 20 s keeps a test that
+ * hangs a failure while those stay under half of it; tests that count to a rate limit or sample
+ * timings set their own (COUNTING_TIMEOUT, SLOW_CRYPTO_TIMEOUT).
+ */
+const WORKERS = {
+  ...TWO,
+  isolate: false,
+  setupFiles: ["./test/support/apply-migrations.ts"],
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+};
+
+/**
+ * The built worker's projects: one global setup each, so run one of them per vitest run.
+ * `testTimeout`: on a busy 2-core machine whole journeys took 40-58 s (a purchase, shipping and
+ * refunding an order, a new build noticed) and the cron-and-queue HTTP test 60 s, against 60 s:
+ * each project's limit is about twice its slowest test under load.
+ */
+const built = (name: string, include: string[], exclude: string[] = [], testTimeout = 120_000) => ({
+  test: {
+    name,
+    environment: "node",
+    ...TWO,
+    include,
+    exclude,
+    globalSetup: ["./test/support/global-setup.ts"],
+    testTimeout,
+    hookTimeout: 120_000,
+    // expect.poll waits 1 s by default: a console save on a loaded 2-core machine (CI beside
+    // other work) took longer, and the journeys failed on time alone. A poll still fails, later.
+    expect: { poll: { timeout: 10_000 } },
+  },
+});
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("worker/backend/migrations");
+  const workersPlugins = () => [
+    localeParts(import.meta.dirname),
+    cloudflareTest({
+      main: "./test/support/worker.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: migrations,
+          ENVIRONMENT: "test",
+          AUTH_PEPPER: "test-pepper",
+          PAYMENT_SECRET: "test-payment-secret",
+        },
+        // A second local database playing a lagging read replica of DB
+        // (test/support/replica-lag.ts), for the read-replication tests.
+        d1Databases: { REPLICA_DB: "replica-db-test" },
+      },
+    }),
+  ];
   return {
     test: {
       projects: [
         {
-          plugins: [
-            localeParts(import.meta.dirname),
-            cloudflareTest({
-              main: "./test/support/worker.ts",
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  ENVIRONMENT: "test",
-                  AUTH_PEPPER: "test-pepper",
-                  PAYMENT_SECRET: "test-payment-secret",
-                },
-                // A second local database playing a lagging read replica of DB
-                // (test/support/replica-lag.ts), for the read-replication tests.
-                d1Databases: { REPLICA_DB: "replica-db-test" },
-              },
-            }),
-          ],
-          test: {
-            name: "workers",
-            include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
-            ...SIDE_BY_SIDE,
-            setupFiles: ["./test/support/apply-migrations.ts"],
-          },
-        },
-        {
-          // Checks of the source tree itself (test/node: import boundaries), and unit tests of browser
-          // modules that mock a dynamic import (test/unit-node: vi.mock fails inside the Workers
-          // runtime), in Node.
+          // Unit tests of modules that need no binding (browser modules that fake a `window` by
+          // hand, the backend's pure services, the contract), and checks of the source tree.
           test: {
             name: "node",
             environment: "node",
-            ...SIDE_BY_SIDE,
-            include: ["test/node/**/*.test.ts", "test/unit-node/**/*.test.ts"],
+            ...TWO,
+            include: ["test/node/**/*.test.ts", "test/unit-node/**/*.test.ts", "test/unit/**/*.test.ts"],
+            exclude: [...RIGS_HARNESS, ...RUNTIME_UNIT],
           },
         },
         {
+          plugins: workersPlugins(),
           test: {
-            name: "built",
-            environment: "node",
-            ...BUILT,
-            include: ["test/http/**/*.test.ts", "test/e2e/**/*.e2e.ts"],
-            globalSetup: ["./test/support/global-setup.ts"],
-            testTimeout: 60_000,
-            hookTimeout: 120_000,
-            // expect.poll waits 1 s by default: a console save on a loaded 2-core machine (CI beside
-            // other work) took longer, and the journeys failed on time alone. A poll still fails, later.
-            expect: { poll: { timeout: 10_000 } },
+            name: "workers",
+            include: ["test/integration/**/*.test.ts", ...RUNTIME_UNIT],
+            exclude: RIGS_WORKERS,
+            ...WORKERS,
           },
         },
+        built("http", ["test/http/**/*.test.ts"], RIGS_HARNESS),
+        built("e2e", ["test/e2e/**/*.e2e.ts"], [], 150_000),
+        {
+          plugins: workersPlugins(),
+          test: {
+            name: "rigs-workers",
+            include: RIGS_WORKERS,
+            ...WORKERS,
+          },
+        },
+        built("rigs", RIGS_HARNESS),
       ],
     },
   };

@@ -1,9 +1,16 @@
-// `npm test`: make sure Chromium is there, type check, lint (ESLint and Prettier), build, then every test (Workers runtime,
-// HTTP against the built worker, Chromium journeys), ending with a plain `N passed, N failed`.
+// `npm test`: every step of the test pyramid (docs/TESTING.md), the cheapest first, ending with a
+// plain `N passed, N failed` summed over all of them; `.ci/run` runs exactly this.
+//   npm test                   checks, inner loop, browser journeys, rigs (CI)
+//   npm test -- --inner        typecheck, lint, build, unit, integration, HTTP (npm run test:inner)
+//   npm test -- --e2e          build, Chromium journeys (npm run test:e2e)
+//   npm test -- --rigs         build, fuzzers, timing statistics, harness tests (npm run test:rigs)
+//   --no-build                 skips typecheck, lint and build (the build must be there for HTTP,
+//                              journeys and rigs); other arguments go to every vitest run (files).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { baseEnv, root } from "./lib/worker.ts";
-import { REPORT, summarize } from "./lib/summary.ts";
+import { summarize } from "./lib/summary.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
 /** Chromium's headless shell, which the browser tests run when it is there (test/support/browser.ts). */
@@ -44,32 +51,81 @@ if (!existsSync(CHROMIUM) || !existsSync(HEADLESS_SHELL)) {
   }
 }
 
-/** Prints the summary line and keeps it for .ci/run, which prints it last. */
-function finish(line: string, code: number): never {
-  writeFileSync("test-results/summary.txt", `${line}\n`);
-  console.log(line);
-  process.exit(code);
+/** A vitest step: its projects (vitest.config.ts) and the loop it belongs to. */
+interface VitestStep {
+  name: string;
+  loop: "inner" | "e2e" | "rigs";
+  projects: string[];
+}
+const VITEST_STEPS: VitestStep[] = [
+  { name: "unit (Node)", loop: "inner", projects: ["node"] },
+  { name: "integration (Workers runtime)", loop: "inner", projects: ["workers"] },
+  { name: "HTTP (built worker)", loop: "inner", projects: ["http"] },
+  { name: "journeys (Chromium)", loop: "e2e", projects: ["e2e"] },
+  { name: "rigs (fuzzers, timing, harness)", loop: "rigs", projects: ["rigs-workers", "rigs"] },
+];
+
+const RESULTS = "test-results";
+const args = process.argv.slice(2);
+const LOOPS = ["inner", "e2e", "rigs"] as const;
+const chosen = LOOPS.filter((loop) => args.includes(`--${loop}`));
+const loops = new Set(chosen.length > 0 ? chosen : LOOPS);
+const vitestArgs = args.filter((a) => a !== "--no-build" && !LOOPS.some((loop) => a === `--${loop}`));
+// Files named on the command line narrow every step; a step none of them is in has nothing to run.
+const narrowed = vitestArgs.some((a) => !a.startsWith("-"));
+
+const timings: { step: string; seconds: number; passed?: number; failed?: number }[] = [];
+function timed<T>(step: string, work: () => T): T {
+  const start = performance.now();
+  const result = work();
+  timings.push({ step, seconds: Math.round((performance.now() - start) / 100) / 10 });
+  return result;
 }
 
-rmSync(REPORT, { force: true });
-mkdirSync("test-results", { recursive: true });
-const args = process.argv.slice(2);
+/** Prints each step's time and the summary line, and keeps the line for .ci/run, which prints it last. */
+function finish(reports: string[], extraFailed: number): never {
+  const { failed, line } = summarize(reports, extraFailed);
+  console.log("\nSteps:");
+  for (const t of timings) {
+    const counts = t.passed === undefined ? "" : `  ${t.passed} passed, ${t.failed} failed`;
+    console.log(`  ${t.step.padEnd(34)} ${t.seconds.toFixed(1).padStart(7)} s${counts}`);
+  }
+  writeFileSync(join(RESULTS, "steps.json"), `${JSON.stringify(timings, null, 2)}\n`);
+  writeFileSync(join(RESULTS, "summary.txt"), `${line}\n`);
+  console.log(line);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+mkdirSync(RESULTS, { recursive: true });
+for (const f of readdirSync(RESULTS)) if (/^vitest(-.*)?\.json$/.test(f)) rmSync(join(RESULTS, f), { force: true });
 let extraFailed = 0;
 if (!args.includes("--no-build")) {
-  if (run("npm", ["run", "typecheck"]) !== 0) extraFailed += 1;
-  if (run("npm", ["run", "lint"]) !== 0) extraFailed += 1;
-  if (run("npm", ["run", "build"]) !== 0) {
-    finish(summarize(REPORT, extraFailed + 1).line, 1);
+  if (loops.has("inner")) {
+    if (timed("typecheck", () => run("npm", ["run", "typecheck"])) !== 0) extraFailed += 1;
+    if (timed("lint", () => run("npm", ["run", "lint"])) !== 0) extraFailed += 1;
   }
+  if (timed("build", () => run("npm", ["run", "build"])) !== 0) finish([], extraFailed + 1);
 }
-const vitestArgs = args.filter((a) => a !== "--no-build");
-const status = run(process.execPath, [
-  "node_modules/vitest/vitest.mjs",
-  "run",
-  "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${REPORT}`,
-  ...vitestArgs,
-]);
-const { failed, line } = summarize(REPORT, extraFailed);
-finish(line, status !== 0 || failed > 0 ? 1 : 0);
+
+const reports: string[] = [];
+for (const step of VITEST_STEPS.filter((s) => loops.has(s.loop))) {
+  const report = join(RESULTS, `vitest-${step.projects[0]}.json`);
+  reports.push(report);
+  const status = timed(step.name, () =>
+    run(process.execPath, [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      ...step.projects.map((p) => `--project=${p}`),
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      ...(narrowed ? ["--passWithNoTests"] : []),
+      ...vitestArgs,
+    ]),
+  );
+  const counts = summarize(report);
+  Object.assign(timings.at(-1)!, { passed: counts.passed, failed: counts.failed });
+  // vitest failing with every test passed (an unhandled error, a crashed worker) is a failure too.
+  if (status !== 0 && counts.failed === 0) extraFailed += 1;
+}
+finish(reports, extraFailed);

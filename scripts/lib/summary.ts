@@ -1,11 +1,27 @@
-// Reads vitest's JSON report and prints the plain `N passed, N failed` line CI reads.
+// Reads vitest's JSON reports (one per step of `npm test`) and prints the plain `N passed, N failed`
+// line CI reads, summed over them.
 import { existsSync, readFileSync } from "node:fs";
 
 export const REPORT = "test-results/vitest.json";
 
-export function summarize(reportPath = REPORT, extraFailed = 0): { passed: number; failed: number; line: string } {
+export function summarize(
+  reportPaths: string | string[] = REPORT,
+  extraFailed = 0,
+): { passed: number; failed: number; line: string } {
   let passed = 0;
   let failed = extraFailed;
+  for (const reportPath of typeof reportPaths === "string" ? [reportPaths] : reportPaths) {
+    const counts = countReport(reportPath);
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  return { passed, failed, line: `${passed} passed, ${failed} failed` };
+}
+
+/** One report's counts; a missing report (the step could not run vitest) is one failure. */
+function countReport(reportPath: string): { passed: number; failed: number } {
+  let passed = 0;
+  let failed = 0;
   if (existsSync(reportPath)) {
     const report = JSON.parse(readFileSync(reportPath, "utf8")) as {
       numPassedTests?: number;
@@ -22,9 +38,10 @@ export function summarize(reportPath = REPORT, extraFailed = 0): { passed: numbe
   } else {
     failed += 1;
   }
-  return { passed, failed, line: `${passed} passed, ${failed} failed` };
+  return { passed, failed };
 }
 
 if (import.meta.main) {
-  console.log(summarize(process.argv[2]).line);
+  const paths = process.argv.slice(2);
+  console.log(summarize(paths.length > 0 ? paths : REPORT).line);
 }

@@ -1,10 +1,18 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { buyThroughCheckout, builtWorker } from "../support/http.ts";
 
 // Stock freshness in the cart: when stock is sold from under a cart line, the line says how many
@@ -55,49 +63,52 @@ afterAll(async () => {
 
 describe("cart lines after stock is sold elsewhere", () => {
   LOCALES.forEach((locale, index) => {
-    it(`${locale}: a line above what is left says how many remain; a sold-out line says so and offers no quantity`, async () => {
-      const messages = locale === "ar" ? ar : en;
-      const product = candidates[index];
-      const { context, page } = await newPage(browser);
-      const holds: { decline: () => Promise<void> }[] = [];
-      try {
-        // The shopper puts 2 in the cart.
-        await page.goto(`${base}/${locale}/product-details/${product.slug}`);
-        await hydrated(page, ".add-to-cart__button");
-        await page.getByRole("button", { name: messages.product.increase, exact: true }).click();
-        expect(await page.locator("#quantity").inputValue()).toBe("2");
-        await page.locator(".add-to-cart__button").click();
-        await expect
-          .poll(() => page.locator(`#cart-drawer [data-product-id="${product.id}"]`).count(), { timeout: 15_000 })
-          .toBe(1);
+    journeyIt(locale, "ar")(
+      `${locale}: a line above what is left says how many remain; a sold-out line says so and offers no quantity`,
+      async () => {
+        const messages = locale === "ar" ? ar : en;
+        const product = candidates[index];
+        const { context, page } = await newPage(browser);
+        const holds: { decline: () => Promise<void> }[] = [];
+        try {
+          // The shopper puts 2 in the cart.
+          await page.goto(`${base}/${locale}/product-details/${product.slug}`);
+          await hydrated(page, ".add-to-cart__button");
+          await page.getByRole("button", { name: messages.product.increase, exact: true }).click();
+          expect(await page.locator("#quantity").inputValue()).toBe("2");
+          await page.locator(".add-to-cart__button").click();
+          await expect
+            .poll(() => page.locator(`#cart-drawer [data-product-id="${product.id}"]`).count(), { timeout: 15_000 })
+            .toBe(1);
 
-        // Others buy all but one.
-        holds.push(await buyThroughCheckout(base, product.id, product.stock - 1, `198.51.100.${10 + index}`));
-        await page.goto(`${base}/${locale}/shopping-cart`);
-        const line = page.locator(`main .cart-line[data-product-id="${product.id}"]`);
-        await expect
-          .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
-          .toBe(messages.cart.onlyAvailable.replace("{{count}}", "1"));
-        // It can only go down: more is not offered.
-        expect(await line.locator(".stepper__button").last().isDisabled()).toBe(true);
-        expect(await line.locator(".stepper__button").first().isEnabled()).toBe(true);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cart-only-left-${locale}.png`);
-        expect(await seriousViolations(page)).toEqual([]);
+          // Others buy all but one.
+          holds.push(await buyThroughCheckout(base, product.id, product.stock - 1, `198.51.100.${10 + index}`));
+          await page.goto(`${base}/${locale}/shopping-cart`);
+          const line = page.locator(`main .cart-line[data-product-id="${product.id}"]`);
+          await expect
+            .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
+            .toBe(messages.cart.onlyAvailable.replace("{{count}}", "1"));
+          // It can only go down: more is not offered.
+          expect(await line.locator(".stepper__button").last().isDisabled()).toBe(true);
+          expect(await line.locator(".stepper__button").first().isEnabled()).toBe(true);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-only-left-${locale}.png`);
+          expect(await seriousViolations(page)).toEqual([]);
 
-        // And the last one.
-        holds.push(await buyThroughCheckout(base, product.id, 1, `198.51.100.${20 + index}`));
-        await page.goto(`${base}/${locale}/shopping-cart`);
-        await expect
-          .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
-          .toBe(messages.cart.soldOut);
-        expect(await line.locator(".stepper__input").isDisabled()).toBe(true);
-        expect(await line.locator(".cart-line__remove").isEnabled()).toBe(true);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cart-sold-out-${locale}.png`);
-      } finally {
-        // The buyers' cards are declined: the stock goes back for the other suites.
-        for (const hold of holds) await hold.decline();
-        await context.close();
-      }
-    });
+          // And the last one.
+          holds.push(await buyThroughCheckout(base, product.id, 1, `198.51.100.${20 + index}`));
+          await page.goto(`${base}/${locale}/shopping-cart`);
+          await expect
+            .poll(() => line.locator(".cart-line__error").textContent(), { timeout: 15_000 })
+            .toBe(messages.cart.soldOut);
+          expect(await line.locator(".stepper__input").isDisabled()).toBe(true);
+          expect(await line.locator(".cart-line__remove").isEnabled()).toBe(true);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-sold-out-${locale}.png`);
+        } finally {
+          // The buyers' cards are declined: the stock goes back for the other suites.
+          for (const hold of holds) await hold.decline();
+          await context.close();
+        }
+      },
+    );
   });
 });

@@ -1,17 +1,18 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
 import {
   AS_SHOPPER,
+  fullPageScreenshot,
+  journeyIt,
   launchBrowser,
   LOCALES,
+  networkQuiet,
   newPage,
   SCREENSHOTS,
-  fullPageScreenshot,
-  networkQuiet,
 } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
 
@@ -141,178 +142,188 @@ async function fillNewAddress(page: Page, locale: Locale, who: { email?: string;
 
 describe("checkout journey in Chromium", () => {
   for (const [index, locale] of LOCALES.entries()) {
-    it(`${locale}: a guest adds two products, changes a quantity, applies a promo code, checks out, pays after a declined card, and tracks the order`, async () => {
-      const [p1, p2] = [products[index * 3], products[index * 3 + 1]];
-      // As a shopper's browser has it: the service worker installing and links prefetching meanwhile.
-      const { context, page, errors } = await newPage(browser, AS_SHOPPER);
-      page.on("pageerror", (e) => console.error(`page error at ${page.url()}: ${String(e)}`));
-      const email = `guest-${locale}-${Date.now()}@example.com`;
+    journeyIt(locale, "ar")(
+      `${locale}: a guest adds two products, changes a quantity, applies a promo code, checks out, pays after a declined card, and tracks the order`,
+      // The whole purchase in one journey: 51-54 s of the project's 60 on a busy machine.
+      { timeout: 150_000 },
+      async () => {
+        const [p1, p2] = [products[index * 3], products[index * 3 + 1]];
+        // As a shopper's browser has it: the service worker installing and links prefetching meanwhile.
+        const { context, page, errors } = await newPage(browser, AS_SHOPPER);
+        page.on("pageerror", (e) => console.error(`page error at ${page.url()}: ${String(e)}`));
+        const email = `guest-${locale}-${Date.now()}@example.com`;
 
-      // Two products from their pages; the drawer opens on each add and the badge counts them.
-      await addFromProductPage(page, locale, p1);
-      await page.screenshot({ path: `${SCREENSHOTS}/cart-drawer-${locale}.png` });
-      await expectNoSeriousViolations(page, `drawer ${locale}`);
-      await closeDrawer(page);
-      // Opened from the header, the drawer gives focus back to the cart button when Escape closes it.
-      await page.locator("button.cart-button").click();
-      await eventually(() => drawerOpen(page)).toBe(true);
-      await closeDrawer(page);
-      expect(await page.locator("button.cart-button").evaluate((b) => b === document.activeElement)).toBe(true);
-      await addFromProductPage(page, locale, p2);
-      await closeDrawer(page);
-      await eventually(() => cartBadge(page)).toBe("2");
-      expect(await page.evaluate(() => sessionStorage.getItem("products"))).toBe("true");
-      expect(await page.evaluate(() => sessionStorage.getItem("guestId"))).toMatch(/.{8,}/);
+        // Two products from their pages; the drawer opens on each add and the badge counts them.
+        await addFromProductPage(page, locale, p1);
+        await page.screenshot({ path: `${SCREENSHOTS}/cart-drawer-${locale}.png` });
+        await expectNoSeriousViolations(page, `drawer ${locale}`);
+        await closeDrawer(page);
+        // Opened from the header, the drawer gives focus back to the cart button when Escape closes it.
+        await page.locator("button.cart-button").click();
+        await eventually(() => drawerOpen(page)).toBe(true);
+        await closeDrawer(page);
+        expect(await page.locator("button.cart-button").evaluate((b) => b === document.activeElement)).toBe(true);
+        await addFromProductPage(page, locale, p2);
+        await closeDrawer(page);
+        await eventually(() => cartBadge(page)).toBe("2");
+        expect(await page.evaluate(() => sessionStorage.getItem("products"))).toBe("true");
+        expect(await page.evaluate(() => sessionStorage.getItem("guestId"))).toMatch(/.{8,}/);
 
-      // The cart page: one more of the first product.
-      await page.goto(`${base}/${locale}/shopping-cart`);
-      await hydrated(page);
-      const line1 = page.locator(`.cart-page__lines [data-product-id="${p1.id}"]`);
-      const p1Name = (await line1.locator(".cart-line__name").textContent()) ?? "";
-      await line1.getByRole("button", { name: msg(locale, "cart.increase", { name: p1Name }) }).click();
-      await eventually(() => line1.locator(".stepper__input").inputValue()).toBe("2");
-      await eventually(() => cartBadge(page)).toBe("3");
+        // The cart page: one more of the first product.
+        await page.goto(`${base}/${locale}/shopping-cart`);
+        await hydrated(page);
+        const line1 = page.locator(`.cart-page__lines [data-product-id="${p1.id}"]`);
+        const p1Name = (await line1.locator(".cart-line__name").textContent()) ?? "";
+        await line1.getByRole("button", { name: msg(locale, "cart.increase", { name: p1Name }) }).click();
+        await eventually(() => line1.locator(".stepper__input").inputValue()).toBe("2");
+        await eventually(() => cartBadge(page)).toBe("3");
 
-      // A wrong code shows the server's message; WELCOME10 (once per customer) asks a guest to sign
-      // in; SAVE50 (from 300 SAR, the cart holds at least 347) shows 'Discount received SAR 50.00 on total payment'.
-      await page.locator("#promo-code").fill("NOPE-NOT-A-CODE");
-      await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
-      await eventually(() => page.locator("#promo-message").getAttribute("class")).toContain("promo__message--invalid");
-      expect((await page.locator("#promo-message").textContent())?.length).toBeGreaterThan(3);
-      await page.locator("#promo-code").fill("WELCOME10");
-      await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
-      await eventually(() => page.locator("#promo-message").textContent()).toBe(
-        locale === "ar" ? "سجّل الدخول لاستخدام رمز الخصم هذا." : "Sign in to use this promo code.",
-      );
-      await page.locator("#promo-code").fill("SAVE50");
-      await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
-      await eventually(() => page.locator("#promo-message").textContent()).toMatch(
-        msgPattern(locale, "cart.promo.discountReceived"),
-      );
-      expect(await page.locator("#promo-message").textContent()).toContain("50");
-      await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
-      await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.png`);
-      await expectNoSeriousViolations(page, `cart ${locale}`);
-      await fitsNarrowPhone(page, `cart-${locale}-360`);
+        // A wrong code shows the server's message; WELCOME10 (once per customer) asks a guest to sign
+        // in; SAVE50 (from 300 SAR, the cart holds at least 347) shows 'Discount received SAR 50.00 on total payment'.
+        await page.locator("#promo-code").fill("NOPE-NOT-A-CODE");
+        await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
+        await eventually(() => page.locator("#promo-message").getAttribute("class")).toContain(
+          "promo__message--invalid",
+        );
+        expect((await page.locator("#promo-message").textContent())?.length).toBeGreaterThan(3);
+        await page.locator("#promo-code").fill("WELCOME10");
+        await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
+        await eventually(() => page.locator("#promo-message").textContent()).toBe(
+          locale === "ar" ? "سجّل الدخول لاستخدام رمز الخصم هذا." : "Sign in to use this promo code.",
+        );
+        await page.locator("#promo-code").fill("SAVE50");
+        await page.getByRole("button", { name: msg(locale, "cart.promo.apply") }).click();
+        await eventually(() => page.locator("#promo-message").textContent()).toMatch(
+          msgPattern(locale, "cart.promo.discountReceived"),
+        );
+        expect(await page.locator("#promo-message").textContent()).toContain("50");
+        await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
+        await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.png`);
+        await expectNoSeriousViolations(page, `cart ${locale}`);
+        await fitsNarrowPhone(page, `cart-${locale}-360`);
 
-      // Checkout with a new address.
-      await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
-      await page.waitForURL(`${base}/${locale}/checkout`);
-      await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
-      // An empty submit lists what is missing.
-      await page.locator(".checkout__submit").click();
-      await eventually(() => page.locator(".form__summary").count()).toBe(1);
-      await fillNewAddress(page, locale, { email, name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed" });
-      await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
-      await expectNoSeriousViolations(page, `checkout ${locale}`);
-      await fitsNarrowPhone(page, `checkout-${locale}-360`);
-      await page.locator(".checkout__submit").click();
+        // Checkout with a new address.
+        await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
+        await page.waitForURL(`${base}/${locale}/checkout`);
+        await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
+        // An empty submit lists what is missing.
+        await page.locator(".checkout__submit").click();
+        await eventually(() => page.locator(".form__summary").count()).toBe(1);
+        await fillNewAddress(page, locale, { email, name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed" });
+        await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
+        await expectNoSeriousViolations(page, `checkout ${locale}`);
+        await fitsNarrowPhone(page, `checkout-${locale}-360`);
+        await page.locator(".checkout__submit").click();
 
-      // The provider's page: the decline card fails.
-      await payWithCard(page, "4000 0000 0000 0002");
-      await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
-      await eventually(() => page.locator(".payment-result--failed").count()).toBe(1);
-      await page.screenshot({ path: `${SCREENSHOTS}/payment-failed-${locale}.png` });
-      await expectNoSeriousViolations(page, `payment status ${locale}`);
-      const orderNumber =
-        new URL(page.url()).searchParams.get("order") ??
-        (await page.locator(".payment-card > .muted bdi").textContent()) ??
-        "";
-      expect(orderNumber).toMatch(/^SQ-/);
+        // The provider's page: the decline card fails.
+        await payWithCard(page, "4000 0000 0000 0002");
+        await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
+        await eventually(() => page.locator(".payment-result--failed").count()).toBe(1);
+        await page.screenshot({ path: `${SCREENSHOTS}/payment-failed-${locale}.png` });
+        await expectNoSeriousViolations(page, `payment status ${locale}`);
+        const orderNumber =
+          new URL(page.url()).searchParams.get("order") ??
+          (await page.locator(".payment-card > .muted bdi").textContent()) ??
+          "";
+        expect(orderNumber).toMatch(/^SQ-/);
 
-      // Retry with the success card: paid, and the order's status says so.
-      await page.getByRole("link", { name: msg(locale, "payment.retryPayment") }).click();
-      await payWithCard(page, "4242 4242 4242 4242");
-      await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
-      await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
-      await eventually(() => cartBadge(page)).toBe("");
-      await page
-        .getByRole("link", { name: msg(locale, "payment.viewOrder") })
-        .first()
-        .click();
-      await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
-      await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(
-        msg(locale, "orders.statuses.paid"),
-      );
-      expect(await page.locator(".order-item").count()).toBe(2);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
-      await expectNoSeriousViolations(page, `order status ${locale}`);
+        // Retry with the success card: paid, and the order's status says so.
+        await page.getByRole("link", { name: msg(locale, "payment.retryPayment") }).click();
+        await payWithCard(page, "4242 4242 4242 4242");
+        await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
+        await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
+        await eventually(() => cartBadge(page)).toBe("");
+        await page
+          .getByRole("link", { name: msg(locale, "payment.viewOrder") })
+          .first()
+          .click();
+        await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
+        await eventually(() => page.locator(".order-details .status-badge").first().textContent()).toBe(
+          msg(locale, "orders.statuses.paid"),
+        );
+        expect(await page.locator(".order-item").count()).toBe(2);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
+        await expectNoSeriousViolations(page, `order status ${locale}`);
 
-      // Track order: by number and email; a wrong email finds nothing.
-      await page.goto(`${base}/${locale}/track-order`);
-      await hydrated(page);
-      await page.locator("#track-number").fill(orderNumber);
-      await page.locator("#track-contact").fill(`someone-else@example.com`);
-      await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
-      await eventually(() => page.locator(".track-result .notice--danger").textContent()).toBe(
-        msg(locale, "track.notFound"),
-      );
-      await page.locator("#track-contact").fill(email);
-      await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
-      await eventually(() => page.locator(".track-result .order-details__title bdi").textContent()).toBe(orderNumber);
-      expect(await page.locator(".track-result .status-badge").first().textContent()).toBe(
-        msg(locale, "orders.statuses.paid"),
-      );
+        // Track order: by number and email; a wrong email finds nothing.
+        await page.goto(`${base}/${locale}/track-order`);
+        await hydrated(page);
+        await page.locator("#track-number").fill(orderNumber);
+        await page.locator("#track-contact").fill(`someone-else@example.com`);
+        await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
+        await eventually(() => page.locator(".track-result .notice--danger").textContent()).toBe(
+          msg(locale, "track.notFound"),
+        );
+        await page.locator("#track-contact").fill(email);
+        await page.getByRole("button", { name: msg(locale, "track.submit") }).click();
+        await eventually(() => page.locator(".track-result .order-details__title bdi").textContent()).toBe(orderNumber);
+        expect(await page.locator(".track-result .status-badge").first().textContent()).toBe(
+          msg(locale, "orders.statuses.paid"),
+        );
 
-      // The refused promo code and the unmatched tracking (both 422) are logged by the browser as failed loads.
-      expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
-      await context.close();
-    });
+        // The refused promo code and the unmatched tracking (both 422) are logged by the browser as failed loads.
+        expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+        await context.close();
+      },
+    );
 
-    it(`${locale}: a signed-in visitor's guest cart merges at login and the order shows under orders`, async () => {
-      const product = products[index * 3 + 2];
-      const email = `buyer-${locale}-${Date.now()}@example.com`;
-      const password = "a-long-and-unusual-passphrase";
-      const reg = await fetch(`${base}/backend/client/auth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "content-language": locale },
-        body: JSON.stringify({
-          name: "Huda Saleh",
-          email,
-          phone: `+96650${String(Date.now()).slice(-7)}`,
-          password,
-          password_confirmation: password,
-        }),
-      });
-      expect(reg.status).toBeLessThan(300);
+    journeyIt(locale, "en")(
+      `${locale}: a signed-in visitor's guest cart merges at login and the order shows under orders`,
+      async () => {
+        const product = products[index * 3 + 2];
+        const email = `buyer-${locale}-${Date.now()}@example.com`;
+        const password = "a-long-and-unusual-passphrase";
+        const reg = await fetch(`${base}/backend/client/auth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "content-language": locale },
+          body: JSON.stringify({
+            name: "Huda Saleh",
+            email,
+            phone: `+96650${String(Date.now()).slice(-7)}`,
+            password,
+            password_confirmation: password,
+          }),
+        });
+        expect(reg.status).toBeLessThan(300);
 
-      const { context, page } = await newPage(browser, AS_SHOPPER);
-      await addFromProductPage(page, locale, product);
-      await closeDrawer(page);
+        const { context, page } = await newPage(browser, AS_SHOPPER);
+        await addFromProductPage(page, locale, product);
+        await closeDrawer(page);
 
-      // Sign in through the login page: the guest cart merges into the account's.
-      await page.goto(`${base}/${locale}/auth/login`);
-      await hydrated(page);
-      await page.getByRole("textbox", { name: msg(locale, "auth.email") }).fill(email);
-      await page.locator('input[type="password"]').fill(password);
-      await page.locator("form.auth-form button[type=submit]").click();
-      await eventually(() => page.evaluate(() => sessionStorage.getItem("token"))).not.toBeNull();
-      await page.goto(`${base}/${locale}/shopping-cart`);
-      await hydrated(page);
-      await eventually(() => page.locator(`.cart-page__lines [data-product-id="${product.id}"]`).count()).toBe(1);
+        // Sign in through the login page: the guest cart merges into the account's.
+        await page.goto(`${base}/${locale}/auth/login`);
+        await hydrated(page);
+        await page.getByRole("textbox", { name: msg(locale, "auth.email") }).fill(email);
+        await page.locator('input[type="password"]').fill(password);
+        await page.locator("form.auth-form button[type=submit]").click();
+        await eventually(() => page.evaluate(() => sessionStorage.getItem("token"))).not.toBeNull();
+        await page.goto(`${base}/${locale}/shopping-cart`);
+        await hydrated(page);
+        await eventually(() => page.locator(`.cart-page__lines [data-product-id="${product.id}"]`).count()).toBe(1);
 
-      // Checkout as the signed-in visitor (a new address; the account's email is used).
-      await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
-      await page.waitForURL(`${base}/${locale}/checkout`);
-      await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
-      if ((await page.locator('input[name="address_choice"][value="new"]').count()) > 0)
-        await page.locator('input[name="address_choice"][value="new"]').check();
-      await fillNewAddress(page, locale, { name: "Huda Saleh" });
-      await page.locator(".checkout__submit").click();
-      await payWithCard(page, "4242 4242 4242 4242");
-      await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
-      await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
-      const orderNumber = new URL(page.url()).searchParams.get("order");
+        // Checkout as the signed-in visitor (a new address; the account's email is used).
+        await page.getByRole("link", { name: msg(locale, "cart.proceedToCheckout") }).click();
+        await page.waitForURL(`${base}/${locale}/checkout`);
+        await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
+        if ((await page.locator('input[name="address_choice"][value="new"]').count()) > 0)
+          await page.locator('input[name="address_choice"][value="new"]').check();
+        await fillNewAddress(page, locale, { name: "Huda Saleh" });
+        await page.locator(".checkout__submit").click();
+        await payWithCard(page, "4242 4242 4242 4242");
+        await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
+        await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
+        const orderNumber = new URL(page.url()).searchParams.get("order");
 
-      // The order is listed under `orders`, paid.
-      await page.goto(`${base}/${locale}/orders`);
-      await hydrated(page);
-      await eventually(() => page.locator(".order-card").count()).toBe(1);
-      expect(await page.locator(".order-card__number bdi").textContent()).toBe(orderNumber);
-      expect(await page.locator(".order-card .status-badge").textContent()).toBe(msg(locale, "orders.statuses.paid"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/orders-${locale}.png`);
-      await context.close();
-    });
+        // The order is listed under `orders`, paid.
+        await page.goto(`${base}/${locale}/orders`);
+        await hydrated(page);
+        await eventually(() => page.locator(".order-card").count()).toBe(1);
+        expect(await page.locator(".order-card__number bdi").textContent()).toBe(orderNumber);
+        expect(await page.locator(".order-card .status-badge").textContent()).toBe(msg(locale, "orders.statuses.paid"));
+        await fullPageScreenshot(page, `${SCREENSHOTS}/orders-${locale}.png`);
+        await context.close();
+      },
+    );
   }
 });

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 
@@ -87,113 +95,119 @@ async function toastSays(page: Page, text: string): Promise<void> {
 
 for (const locale of LOCALES) {
   describe(`content and inventory in the console (${locale})`, () => {
-    it("a manager edits a content page's English and Arabic text and the shop's page shows it", async () => {
-      const slug = `care-${locale}-${Date.now().toString(36)}`;
-      const created = await api<{ id: number }>("POST", "/admin/pages", {
-        slug,
-        title_en: "Device care",
-        title_ar: "العناية بالأجهزة",
-        excerpt_en: "Keep it new",
-        excerpt_ar: "حافظ عليه جديدًا",
-        body_en: "Draft text.",
-        body_ar: "نص مبدئي.",
-        sort_order: 50,
-      });
-      expect(created.status).toBe(201);
+    journeyIt(locale, "ar")(
+      "a manager edits a content page's English and Arabic text and the shop's page shows it",
+      async () => {
+        const slug = `care-${locale}-${Date.now().toString(36)}`;
+        const created = await api<{ id: number }>("POST", "/admin/pages", {
+          slug,
+          title_en: "Device care",
+          title_ar: "العناية بالأجهزة",
+          excerpt_en: "Keep it new",
+          excerpt_ar: "حافظ عليه جديدًا",
+          body_en: "Draft text.",
+          body_ar: "نص مبدئي.",
+          sort_order: 50,
+        });
+        expect(created.status).toBe(201);
 
-      const { context, page, errors } = await newPage(browser);
-      await openConsole(page, base, locale, staff[`content-${locale}-page`]);
-      await page.goto(`${base}/${locale}/admin/pages`);
-      await hydrated(page, ".console-table");
-      await page.getByRole("link", { name: "Device care" }).click();
-      await page.waitForURL(`${base}/${locale}/admin/pages/${created.data.id}`);
-      await hydrated(page, "#f-body_en");
-      expect(await page.locator("#f-body_ar").getAttribute("dir")).toBe("rtl");
-      expect(await page.locator("#f-body_en").getAttribute("dir")).toBe("ltr");
-      await page.locator("#f-title_en").fill("Caring for your device");
-      await page.locator("#f-body_en").fill("Wipe the screen with a soft dry cloth.");
-      await page.locator("#f-title_ar").fill("العناية بجهازك");
-      await page.locator("#f-body_ar").fill("امسح الشاشة بقطعة قماش ناعمة وجافة.");
-      await page.locator(".content-form button[type=submit]").click();
-      await toastSays(page, msg(locale, "console.pages.saved"));
-      await expectAxeClean(page, `page editor ${locale}`);
-      await screenshots(page, `console-page-edit-${locale}`);
+        const { context, page, errors } = await newPage(browser);
+        await openConsole(page, base, locale, staff[`content-${locale}-page`]);
+        await page.goto(`${base}/${locale}/admin/pages`);
+        await hydrated(page, ".console-table");
+        await page.getByRole("link", { name: "Device care" }).click();
+        await page.waitForURL(`${base}/${locale}/admin/pages/${created.data.id}`);
+        await hydrated(page, "#f-body_en");
+        expect(await page.locator("#f-body_ar").getAttribute("dir")).toBe("rtl");
+        expect(await page.locator("#f-body_en").getAttribute("dir")).toBe("ltr");
+        await page.locator("#f-title_en").fill("Caring for your device");
+        await page.locator("#f-body_en").fill("Wipe the screen with a soft dry cloth.");
+        await page.locator("#f-title_ar").fill("العناية بجهازك");
+        await page.locator("#f-body_ar").fill("امسح الشاشة بقطعة قماش ناعمة وجافة.");
+        await page.locator(".content-form button[type=submit]").click();
+        await toastSays(page, msg(locale, "console.pages.saved"));
+        await expectAxeClean(page, `page editor ${locale}`);
+        await screenshots(page, `console-page-edit-${locale}`);
 
-      // A required field left empty is refused with the shop's message, next to the field.
-      await page.locator("#f-excerpt_ar").fill("");
-      await page.locator(".content-form button[type=submit]").click();
-      await eventually(() => page.locator("#f-excerpt_ar").getAttribute("aria-invalid")).toBe("true");
+        // A required field left empty is refused with the shop's message, next to the field.
+        await page.locator("#f-excerpt_ar").fill("");
+        await page.locator(".content-form button[type=submit]").click();
+        await eventually(() => page.locator("#f-excerpt_ar").getAttribute("aria-invalid")).toBe("true");
 
-      for (const [lang, title, body] of [
-        ["en", "Caring for your device", "Wipe the screen with a soft dry cloth."],
-        ["ar", "العناية بجهازك", "امسح الشاشة بقطعة قماش ناعمة وجافة."],
-      ] as const) {
-        await eventually(async () => {
-          await page.goto(`${base}/${lang}/page/${slug}`);
-          return page.locator("main").textContent();
-        }).toContain(body);
-        expect(await page.locator("h1").textContent()).toContain(title);
-      }
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+        for (const [lang, title, body] of [
+          ["en", "Caring for your device", "Wipe the screen with a soft dry cloth."],
+          ["ar", "العناية بجهازك", "امسح الشاشة بقطعة قماش ناعمة وجافة."],
+        ] as const) {
+          await eventually(async () => {
+            await page.goto(`${base}/${lang}/page/${slug}`);
+            return page.locator("main").textContent();
+          }).toContain(body);
+          expect(await page.locator("h1").textContent()).toContain(title);
+        }
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
 
-    it("a manager records a received delivery and the product leaves the low-stock list for the ledger", async () => {
-      const low = await api<{ id: number; sku: string; stock: number; name_en: string; name_ar: string }[]>(
-        "GET",
-        "/admin/inventory/low-stock?per_page=100",
-      );
-      // A product running low but not sold out, so the shop's other journeys keep what they expect.
-      const product = low.data.find((p) => p.stock > 0) ?? low.data[0];
-      expect(product, "a seeded product runs low").toBeDefined();
+    journeyIt(locale, "en")(
+      "a manager records a received delivery and the product leaves the low-stock list for the ledger",
+      async () => {
+        const low = await api<{ id: number; sku: string; stock: number; name_en: string; name_ar: string }[]>(
+          "GET",
+          "/admin/inventory/low-stock?per_page=100",
+        );
+        // A product running low but not sold out, so the shop's other journeys keep what they expect.
+        const product = low.data.find((p) => p.stock > 0) ?? low.data[0];
+        expect(product, "a seeded product runs low").toBeDefined();
 
-      const { context, page, errors } = await newPage(browser);
-      await openConsole(page, base, locale, staff[`content-${locale}-stock`]);
-      await page.goto(`${base}/${locale}/admin/inventory`);
-      await hydrated(page, "#stock-find");
-      const lowTable = page.locator("section[aria-labelledby=low-stock] tbody");
-      expect(await lowTable.textContent()).toContain(product!.sku);
-      await expectAxeClean(page, `inventory ${locale}`);
-      await screenshots(page, `console-inventory-${locale}`);
+        const { context, page, errors } = await newPage(browser);
+        await openConsole(page, base, locale, staff[`content-${locale}-stock`]);
+        await page.goto(`${base}/${locale}/admin/inventory`);
+        await hydrated(page, "#stock-find");
+        const lowTable = page.locator("section[aria-labelledby=low-stock] tbody");
+        expect(await lowTable.textContent()).toContain(product!.sku);
+        await expectAxeClean(page, `inventory ${locale}`);
+        await screenshots(page, `console-inventory-${locale}`);
 
-      await page.locator("#stock-find").fill(product!.sku);
-      await page.getByRole("button", { name: msg(locale, "console.inventory.findButton"), exact: true }).click();
-      await eventually(() => page.locator(".stock-chosen").textContent()).toContain(product!.sku);
-      await page.locator("#f-reason").selectOption("received");
-      await page.locator("#f-delta").fill("40");
-      await page.locator("#f-note").fill(`Delivery ${locale}`);
-      await page.getByRole("button", { name: msg(locale, "console.inventory.record") }).click();
-      await toastSays(page, msg(locale, "console.inventory.recorded", { stock: "" }).split(":")[0]!);
-      await eventually(() => lowTable.textContent()).not.toContain(product!.sku);
-      const ledger = page.locator("section[aria-labelledby=ledger] tbody");
-      await eventually(() => ledger.textContent()).toContain(`Delivery ${locale}`);
-      // The newest line names who recorded it by name, not by email, with the balance after it.
-      const line = ledger.locator("tr").first();
-      expect(await line.textContent()).toContain(`Delivery ${locale}`);
-      expect(await line.locator("td").last().textContent()).not.toContain("@");
-      expect((await line.locator("td").last().textContent())?.trim()).not.toBe("—");
-      await expectAxeClean(page, `inventory after ${locale}`);
-      await screenshots(page, `console-inventory-after-${locale}`);
-      await page.locator("section[aria-labelledby=ledger]").screenshot({ path: `/tmp/console-ledger-${locale}.png` });
+        await page.locator("#stock-find").fill(product!.sku);
+        await page.getByRole("button", { name: msg(locale, "console.inventory.findButton"), exact: true }).click();
+        await eventually(() => page.locator(".stock-chosen").textContent()).toContain(product!.sku);
+        await page.locator("#f-reason").selectOption("received");
+        await page.locator("#f-delta").fill("40");
+        await page.locator("#f-note").fill(`Delivery ${locale}`);
+        await page.getByRole("button", { name: msg(locale, "console.inventory.record") }).click();
+        await toastSays(page, msg(locale, "console.inventory.recorded", { stock: "" }).split(":")[0]!);
+        await eventually(() => lowTable.textContent()).not.toContain(product!.sku);
+        const ledger = page.locator("section[aria-labelledby=ledger] tbody");
+        await eventually(() => ledger.textContent()).toContain(`Delivery ${locale}`);
+        // The newest line names who recorded it by name, not by email, with the balance after it.
+        const line = ledger.locator("tr").first();
+        expect(await line.textContent()).toContain(`Delivery ${locale}`);
+        expect(await line.locator("td").last().textContent()).not.toContain("@");
+        expect((await line.locator("td").last().textContent())?.trim()).not.toBe("—");
+        await expectAxeClean(page, `inventory after ${locale}`);
+        await screenshots(page, `console-inventory-after-${locale}`);
+        await page.locator("section[aria-labelledby=ledger]").screenshot({ path: `/tmp/console-ledger-${locale}.png` });
 
-      // Damage beyond the stock is refused on the delta field, and nothing changes.
-      await page.locator("#f-reason").selectOption("damaged");
-      await page.locator("#f-delta").fill(`-${product!.stock + 1000}`);
-      await page.getByRole("button", { name: msg(locale, "console.inventory.record") }).click();
-      await eventually(() => page.locator("#f-delta").getAttribute("aria-invalid")).toBe("true");
-      // The refused POST's 422 is the browser's only complaint.
-      expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
-      await context.close();
+        // Damage beyond the stock is refused on the delta field, and nothing changes.
+        await page.locator("#f-reason").selectOption("damaged");
+        await page.locator("#f-delta").fill(`-${product!.stock + 1000}`);
+        await page.getByRole("button", { name: msg(locale, "console.inventory.record") }).click();
+        await eventually(() => page.locator("#f-delta").getAttribute("aria-invalid")).toBe("true");
+        // The refused POST's 422 is the browser's only complaint.
+        expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+        await context.close();
 
-      // Back to what it was: the other journeys count on the seed's stock.
-      const back = await api("POST", "/admin/inventory/adjustments", {
-        product_id: product!.id,
-        reason: "count",
-        counted: product!.stock,
-        note: "e2e restore",
-      });
-      expect(back.status).toBe(201);
-    });
+        // Back to what it was: the other journeys count on the seed's stock.
+        const back = await api("POST", "/admin/inventory/adjustments", {
+          product_id: product!.id,
+          reason: "count",
+          counted: product!.stock,
+          note: "e2e restore",
+        });
+        expect(back.status).toBe(201);
+      },
+    );
 
     it("the categories, brands and services pages are axe clean and fit a phone", async () => {
       const { context, page, errors } = await newPage(browser);

@@ -3,7 +3,15 @@ import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyLocales,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
 
@@ -91,7 +99,7 @@ async function noSeriousViolations(page: Page) {
   expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
 }
 
-for (const locale of LOCALES) {
+for (const locale of journeyLocales("en")) {
   const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
   describe(`orders in the console (${locale})`, () => {
     it("a manager ships a paid order with a tracking number, the shopper sees it, and refunds change both states", async () => {

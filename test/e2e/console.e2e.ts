@@ -2,7 +2,15 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyLocales,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import {
   invitationLink,
   latestCode,
@@ -77,7 +85,7 @@ const TEXT = {
   },
 };
 
-for (const locale of LOCALES) {
+for (const locale of journeyLocales("en")) {
   const t = TEXT[locale];
   describe(`the console's door (${locale})`, () => {
     it("a shopper who is signed in finds no console: the shop's 404", async () => {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, LOCALES } from "../support/browser.ts";
+import { journeyLocales, launchBrowser } from "../support/browser.ts";
 import { addStaffByScript, registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { builtWorker, visitorIp } from "../support/http.ts";
 
@@ -166,7 +166,7 @@ const leaks = (addresses: string[], secrets: string[]) =>
   });
 
 describe("passwords in URLs: without JavaScript a form carrying a secret never puts it in an address", () => {
-  for (const locale of LOCALES) {
+  for (const locale of journeyLocales("en")) {
     for (const f of FORMS) {
       it(`${locale}: the ${f.name} form ${f.sendsOnlyWithScript ? "cannot be sent without the script" : "posts and answers sensibly"}, and leaves the secret out of the URL and history`, async () => {
         const { context, page, seen } = await noScriptPage(f.signedInAs?.());

@@ -2,7 +2,15 @@ import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyLocales,
+  launchBrowser,
+  newPage,
+  SCREENSHOTS,
+  type Locale,
+} from "../support/browser.ts";
 import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
 import { say } from "../support/messages.ts";
 
@@ -15,8 +23,6 @@ import { say } from "../support/messages.ts";
  */
 const base = builtWorker().url;
 let browser: Browser;
-
-type Locale = (typeof LOCALES)[number];
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -106,7 +112,7 @@ async function signIn(page: Page, email: string) {
   await page.locator("form.auth-form button[type=submit]").click();
 }
 
-for (const locale of LOCALES) {
+for (const locale of journeyLocales("en")) {
   const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
 
   describe(`order links from messages (${locale})`, () => {

@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS, fullPageScreenshot } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
 
 const base = builtWorker().url;
@@ -41,22 +49,25 @@ describe("platform in Chromium", () => {
   });
 
   for (const locale of LOCALES) {
-    it(`${locale}: a landing from a campaign keeps its tags in the address bar, and the language switch leaves them off`, async () => {
-      const { context, page, errors } = await newPage(browser);
-      const other = locale === "en" ? "ar" : "en";
-      await page.goto(`${base}/${locale}/products?category=phones&utm_source=newsletter&gclid=click-1`);
-      await hydrated(page, "a[hreflang]");
-      // The browser's own scripts still see the tags (analytics read them from the address).
-      expect(new URL(page.url()).searchParams.get("gclid")).toBe("click-1");
-      // After hydration too, the switch carries the view but not the tags (contract/edge.ts, withoutTracking).
-      const hrefOf = () => page.locator(".site-header a[hreflang]").getAttribute("href");
-      expect(await hrefOf()).toBe(`/${other}/products?category=phones`);
-      await page.locator("#filter-brand").selectOption("samsung");
-      await page.waitForURL(/brand=samsung/);
-      await expect.poll(hrefOf).toBe(`/${other}/products?category=phones&brand=samsung`);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+    journeyIt(locale, "en")(
+      `${locale}: a landing from a campaign keeps its tags in the address bar, and the language switch leaves them off`,
+      async () => {
+        const { context, page, errors } = await newPage(browser);
+        const other = locale === "en" ? "ar" : "en";
+        await page.goto(`${base}/${locale}/products?category=phones&utm_source=newsletter&gclid=click-1`);
+        await hydrated(page, "a[hreflang]");
+        // The browser's own scripts still see the tags (analytics read them from the address).
+        expect(new URL(page.url()).searchParams.get("gclid")).toBe("click-1");
+        // After hydration too, the switch carries the view but not the tags (contract/edge.ts, withoutTracking).
+        const hrefOf = () => page.locator(".site-header a[hreflang]").getAttribute("href");
+        expect(await hrefOf()).toBe(`/${other}/products?category=phones`);
+        await page.locator("#filter-brand").selectOption("samsung");
+        await page.waitForURL(/brand=samsung/);
+        await expect.poll(hrefOf).toBe(`/${other}/products?category=phones&brand=samsung`);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
 
     it(`home in ${locale}: the layout renders and a screenshot is taken`, async () => {
       const { context, page, errors } = await newPage(browser);

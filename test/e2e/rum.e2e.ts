@@ -11,7 +11,15 @@ import type { FieldData, RumPageType } from "../../contract/rum.ts";
 import { pageTypeOf } from "../../app/client/rum-page.ts";
 import { measureRoutes, readBudgets } from "../../scripts/lib/bundles.ts";
 import { buildDir, type RunningWorker } from "../../scripts/lib/worker.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyLocales,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { seriousViolations } from "../support/axe.ts";
 import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { say } from "../support/messages.ts";
@@ -164,7 +172,7 @@ describe("field data from Chromium", () => {
     }
   });
 
-  for (const locale of LOCALES)
+  for (const locale of journeyLocales("en"))
     it(`${locale}: the console's field-data page shows p75 per page type and locale, in the console's nav`, async () => {
       const { context, page, errors } = await newPage(browser);
       await signInToConsole(page, shop.url, locale, accounts[`rum-${locale}`]);

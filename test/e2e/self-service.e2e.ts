@@ -3,7 +3,15 @@ import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker, buyThroughCheckout, jsonApi, visitorIp } from "../support/http.ts";
 
@@ -95,70 +103,76 @@ for (const locale of LOCALES) {
   const t = (key: string, params?: Record<string, string>) => say(locale, key, params);
 
   describe(`self-service on the order page (${locale})`, () => {
-    it("a shopper cancels an unshipped paid order and sees it cancelled with the refund", async () => {
-      const order = await paidGuestOrder(locale, "cancel");
-      const { context, page, errors } = await shopperPage(order, 390);
-      await page.goto(orderUrl(locale, order.number));
-      await hydrated(page, ".self-service button");
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancel-${locale}-390.png`);
+    journeyIt(locale, "ar")(
+      "a shopper cancels an unshipped paid order and sees it cancelled with the refund",
+      async () => {
+        const order = await paidGuestOrder(locale, "cancel");
+        const { context, page, errors } = await shopperPage(order, 390);
+        await page.goto(orderUrl(locale, order.number));
+        await hydrated(page, ".self-service button");
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancel-${locale}-390.png`);
 
-      await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).click();
-      const dialog = page.locator("dialog[open]");
-      await expect.poll(() => dialog.count()).toBe(1);
-      // Focus starts on the refusing button, so a stray Enter never cancels.
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("orders.selfService.keep"));
-      await page.screenshot({ path: `${SCREENSHOTS}/self-service-cancel-dialog-${locale}-390.png` });
-      await dialog.getByRole("button", { name: t("orders.selfService.cancelConfirm") }).click();
-      await toastSays(page, t("orders.selfService.cancelled"));
+        await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).click();
+        const dialog = page.locator("dialog[open]");
+        await expect.poll(() => dialog.count()).toBe(1);
+        // Focus starts on the refusing button, so a stray Enter never cancels.
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("orders.selfService.keep"));
+        await page.screenshot({ path: `${SCREENSHOTS}/self-service-cancel-dialog-${locale}-390.png` });
+        await dialog.getByRole("button", { name: t("orders.selfService.cancelConfirm") }).click();
+        await toastSays(page, t("orders.selfService.cancelled"));
 
-      await expect
-        .poll(() => page.locator(".order-details__head").textContent())
-        .toContain(t("orders.statuses.cancelled"));
-      const refunds = page.locator("[data-testid=refunds]");
-      await expect.poll(() => refunds.textContent()).toContain(t("orders.selfService.refundStatuses.succeeded"));
-      expect(await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).count()).toBe(0);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.png`);
+        await expect
+          .poll(() => page.locator(".order-details__head").textContent())
+          .toContain(t("orders.statuses.cancelled"));
+        const refunds = page.locator("[data-testid=refunds]");
+        await expect.poll(() => refunds.textContent()).toContain(t("orders.selfService.refundStatuses.succeeded"));
+        expect(await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).count()).toBe(0);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.png`);
 
-      // Changed their mind again: one press puts the order's item back in the cart.
-      await page.getByRole("button", { name: t("orders.again.button") }).click();
-      await page.waitForURL(`${base}/${locale}/shopping-cart`, { timeout: 15_000 });
-      await expect.poll(() => page.locator(".cart-page__lines .cart-line").count(), { timeout: 15_000 }).toBe(1);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-order-again-${locale}-390.png`);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+        // Changed their mind again: one press puts the order's item back in the cart.
+        await page.getByRole("button", { name: t("orders.again.button") }).click();
+        await page.waitForURL(`${base}/${locale}/shopping-cart`, { timeout: 15_000 });
+        await expect.poll(() => page.locator(".cart-page__lines .cart-line").count(), { timeout: 15_000 }).toBe(1);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-order-again-${locale}-390.png`);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
 
-    it("a shopper whose return was not accepted reads the reason staff gave on the order page", async () => {
-      const order = await paidGuestOrder(locale, "reject");
-      await deliverAsManager(order.number, `reject-deliver-${locale}`);
-      const shopperApi = jsonApi(base, { "guest-id": order.guestId, "content-language": locale });
-      const placed = await shopperApi(`/backend/orders/${order.number}`);
-      const line = (placed.body.data.items as { product_id: number }[])[0]!;
-      const asked = await shopperApi(`/backend/orders/${order.number}/returns`, {
-        method: "POST",
-        body: { items: [{ product_id: line.product_id, quantity: 1, reason: "changed_mind" }] },
-      });
-      expect(asked.status, JSON.stringify(asked.body)).toBe(201);
-      const returnId = asked.body.data.self_service.returns[0].id as string;
-      const { token } = await consoleHttpSession(base, accounts[`reject-${locale}`]);
-      const staffApi = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
-      const reason = locale === "ar" ? "المنتج مفتوح ومستخدم" : "The box was opened and the item used";
-      const rejected = await staffApi(`/backend/admin/orders/${order.number}/returns/${returnId}/reject`, {
-        method: "POST",
-        body: { note: reason },
-      });
-      expect(rejected.status).toBe(200);
+    journeyIt(locale, "en")(
+      "a shopper whose return was not accepted reads the reason staff gave on the order page",
+      async () => {
+        const order = await paidGuestOrder(locale, "reject");
+        await deliverAsManager(order.number, `reject-deliver-${locale}`);
+        const shopperApi = jsonApi(base, { "guest-id": order.guestId, "content-language": locale });
+        const placed = await shopperApi(`/backend/orders/${order.number}`);
+        const line = (placed.body.data.items as { product_id: number }[])[0]!;
+        const asked = await shopperApi(`/backend/orders/${order.number}/returns`, {
+          method: "POST",
+          body: { items: [{ product_id: line.product_id, quantity: 1, reason: "changed_mind" }] },
+        });
+        expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+        const returnId = asked.body.data.self_service.returns[0].id as string;
+        const { token } = await consoleHttpSession(base, accounts[`reject-${locale}`]);
+        const staffApi = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
+        const reason = locale === "ar" ? "المنتج مفتوح ومستخدم" : "The box was opened and the item used";
+        const rejected = await staffApi(`/backend/admin/orders/${order.number}/returns/${returnId}/reject`, {
+          method: "POST",
+          body: { note: reason },
+        });
+        expect(rejected.status).toBe(200);
 
-      const { context, page, errors } = await shopperPage(order, 390);
-      await page.goto(orderUrl(locale, order.number));
-      await hydrated(page, "[data-testid=return-reason]");
-      expect(await page.locator("[data-testid=return-reason]").textContent()).toBe(
-        t("orders.returns.rejectedBecause", { reason }),
-      );
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-rejected-${locale}-390.png`);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+        const { context, page, errors } = await shopperPage(order, 390);
+        await page.goto(orderUrl(locale, order.number));
+        await hydrated(page, "[data-testid=return-reason]");
+        expect(await page.locator("[data-testid=return-reason]").textContent()).toBe(
+          t("orders.returns.rejectedBecause", { reason }),
+        );
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-rejected-${locale}-390.png`);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
 
     it("a shopper returns a delivered item, staff approve, receive and refund it, and every message arrives in the shopper's language", async () => {
       const order = await paidGuestOrder(locale, "return");

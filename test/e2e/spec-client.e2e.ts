@@ -1,7 +1,15 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  hydrated,
+  journeyIt,
+  journeyLocales,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { backendJson, visitorIp, builtWorker } from "../support/http.ts";
 import { say } from "../support/messages.ts";
@@ -44,7 +52,7 @@ async function inStockProduct(): Promise<string> {
   return body.data[0].slug;
 }
 
-for (const locale of LOCALES) {
+for (const locale of journeyLocales("en")) {
   describe(`the spec's calls in Chromium (${locale})`, () => {
     it("§4/§7: login saves the user with POST /api/add-user, a new page restores it with GET /api/get-user, and an add goes through POST /api/cart/add-product", async () => {
       const email = `spec-calls-${locale}-${Date.now()}@example.com`;
@@ -173,7 +181,7 @@ async function guestWithCart(locale: string): Promise<string> {
   return guestId;
 }
 
-for (const locale of LOCALES) {
+for (const locale of journeyLocales("ar")) {
   describe(`§8 in Chromium (${locale}): a backend 404 redirects to /error`, () => {
     const UNKNOWN = "SQ-ZZZZZZZZ";
     const pages = [
@@ -294,91 +302,97 @@ for (const locale of LOCALES) {
       await context.close();
     });
 
-    it("§4: a loading toast is not closed automatically: it stays past 3000 ms until the answer replaces it", async () => {
-      const { context, page } = await newPage(browser);
-      await page.goto(`${base}/${locale}/contact-us`);
-      await hydrated(page, "#contact-name");
-      // The backend takes 5 s to answer.
-      let release: () => void = () => undefined;
-      const answered = new Promise<void>((r) => (release = r));
-      await page.route("**/backend/contact", async (route) => {
-        if (route.request().method() !== "POST") return route.continue();
-        await answered;
-        await route.continue();
-      });
-      await page.locator("#contact-name").fill(locale === "ar" ? "سارة أحمد" : "Sara Ahmed");
-      await page.locator("#contact-email").fill(`sara.loading.${locale}@example.com`);
-      await page.locator("#contact-subject").fill(locale === "ar" ? "سؤال عن طلب" : "A question about an order");
-      await page
-        .locator("#contact-message")
-        .fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي." : "When will my order arrive?");
-      await page.locator("form button[type=submit]").last().click();
-      const loading = page.locator("[data-sonner-toast][data-type=loading]");
-      await loading.waitFor({ timeout: 15_000 });
-      const shown = await page.evaluate(() => performance.now());
-      await page.waitForFunction((from) => performance.now() - from > 4_000, shown, { polling: 200 });
-      expect(await loading.count()).toBe(1);
-      expect(await loading.getAttribute("data-removed")).not.toBe("true");
-      release();
-      await expect
-        .poll(() => page.locator("[data-sonner-toast][data-type=success]").count(), { timeout: 15_000 })
-        .toBe(1);
-      expect(await loading.count()).toBe(0);
-      await context.close();
-    });
+    journeyIt(locale, "en")(
+      "§4: a loading toast is not closed automatically: it stays past 3000 ms until the answer replaces it",
+      async () => {
+        const { context, page } = await newPage(browser);
+        await page.goto(`${base}/${locale}/contact-us`);
+        await hydrated(page, "#contact-name");
+        // The backend takes 5 s to answer.
+        let release: () => void = () => undefined;
+        const answered = new Promise<void>((r) => (release = r));
+        await page.route("**/backend/contact", async (route) => {
+          if (route.request().method() !== "POST") return route.continue();
+          await answered;
+          await route.continue();
+        });
+        await page.locator("#contact-name").fill(locale === "ar" ? "سارة أحمد" : "Sara Ahmed");
+        await page.locator("#contact-email").fill(`sara.loading.${locale}@example.com`);
+        await page.locator("#contact-subject").fill(locale === "ar" ? "سؤال عن طلب" : "A question about an order");
+        await page
+          .locator("#contact-message")
+          .fill(locale === "ar" ? "أود معرفة موعد توصيل طلبي." : "When will my order arrive?");
+        await page.locator("form button[type=submit]").last().click();
+        const loading = page.locator("[data-sonner-toast][data-type=loading]");
+        await loading.waitFor({ timeout: 15_000 });
+        const shown = await page.evaluate(() => performance.now());
+        await page.waitForFunction((from) => performance.now() - from > 4_000, shown, { polling: 200 });
+        expect(await loading.count()).toBe(1);
+        expect(await loading.getAttribute("data-removed")).not.toBe("true");
+        release();
+        await expect
+          .poll(() => page.locator("[data-sonner-toast][data-type=success]").count(), { timeout: 15_000 })
+          .toBe(1);
+        expect(await loading.count()).toBe(0);
+        await context.close();
+      },
+    );
 
-    it("§9: the loading bar is 3 px, waits the 200 ms throttle, runs while a navigation is slow and hides 500 ms after it ends", async () => {
-      // Link prefetch is off (newPage's default, Save-Data): the navigation below fetches its own data, once.
-      const { context, page } = await newPage(browser);
-      await page.goto(`${base}/${locale}`);
-      await hydrated(page, "#site-search");
-      // The next page's data takes 1.5 s.
-      await page.route("**/products.data*", async (route) => {
-        await new Promise((r) => setTimeout(r, 1_500));
-        await route.continue();
-      });
-      const bar = page.locator(".loading-bar");
-      expect(await bar.getAttribute("data-phase")).toBe("idle");
-      // The bar's changes, on the page's own clock, from the click on.
-      await page.evaluate(() => {
-        const el = document.querySelector(".loading-bar")!;
-        const w = window as unknown as { barLog: [string, number][] };
-        w.barLog = [];
-        document.addEventListener("click", () => w.barLog.push(["click", performance.now()]), { capture: true });
-        new MutationObserver(() =>
-          w.barLog.push([`${el.getAttribute("data-phase")}:${el.getAttribute("aria-valuenow")}`, performance.now()]),
-        ).observe(el, { attributes: true, attributeFilter: ["data-phase", "aria-valuenow"] });
-        // The new page's title lands in the commit that ends the navigation, before the bar's
-        // effect starts its hide delay.
-        const title = document.title;
-        new MutationObserver(() => {
-          if (document.title !== title && !w.barLog.some(([s]) => s === "page"))
-            w.barLog.push(["page", performance.now()]);
-        }).observe(document.head, { subtree: true, childList: true, characterData: true });
-      });
-      await page.locator(`.site-nav a[href="/${locale}/products"]`).first().click();
-      await expect.poll(() => bar.getAttribute("data-phase"), { timeout: 5_000 }).toBe("running");
-      expect(await bar.evaluate((el) => el.getBoundingClientRect().height)).toBe(3);
-      // It grows over its 2000 ms duration.
-      expect(await bar.evaluate((el) => el.style.transitionDuration)).toBe("2000ms");
-      await page.waitForURL(`**/${locale}/products`);
-      await expect.poll(() => bar.getAttribute("aria-valuenow"), { timeout: 5_000 }).toBe("0");
-      const log = await page.evaluate(() => (window as unknown as { barLog: [string, number][] }).barLog);
-      const at = (state: string) => log.find(([s]) => s.startsWith(state))?.[1] ?? NaN;
-      const click = at("click");
-      const running = at("running");
-      const finishing = at("finishing");
-      const idle = at("idle");
-      const reset = log.find(([s]) => s === "idle:0")?.[1] ?? NaN;
-      expect(running - click).toBeGreaterThanOrEqual(195);
-      // The hide delay runs from the navigation's end (the new page committed).
-      const committed = at("page");
-      expect(finishing).toBeGreaterThanOrEqual(committed);
-      expect(idle - committed).toBeGreaterThanOrEqual(495);
-      // The reset delay follows the hide delay: the width goes back to 0 at least 500 + 400 ms on.
-      expect(reset - committed).toBeGreaterThanOrEqual(895);
-      expect(reset).toBeGreaterThan(idle);
-      await context.close();
-    });
+    journeyIt(locale, "ar")(
+      "§9: the loading bar is 3 px, waits the 200 ms throttle, runs while a navigation is slow and hides 500 ms after it ends",
+      async () => {
+        // Link prefetch is off (newPage's default, Save-Data): the navigation below fetches its own data, once.
+        const { context, page } = await newPage(browser);
+        await page.goto(`${base}/${locale}`);
+        await hydrated(page, "#site-search");
+        // The next page's data takes 1.5 s.
+        await page.route("**/products.data*", async (route) => {
+          await new Promise((r) => setTimeout(r, 1_500));
+          await route.continue();
+        });
+        const bar = page.locator(".loading-bar");
+        expect(await bar.getAttribute("data-phase")).toBe("idle");
+        // The bar's changes, on the page's own clock, from the click on.
+        await page.evaluate(() => {
+          const el = document.querySelector(".loading-bar")!;
+          const w = window as unknown as { barLog: [string, number][] };
+          w.barLog = [];
+          document.addEventListener("click", () => w.barLog.push(["click", performance.now()]), { capture: true });
+          new MutationObserver(() =>
+            w.barLog.push([`${el.getAttribute("data-phase")}:${el.getAttribute("aria-valuenow")}`, performance.now()]),
+          ).observe(el, { attributes: true, attributeFilter: ["data-phase", "aria-valuenow"] });
+          // The new page's title lands in the commit that ends the navigation, before the bar's
+          // effect starts its hide delay.
+          const title = document.title;
+          new MutationObserver(() => {
+            if (document.title !== title && !w.barLog.some(([s]) => s === "page"))
+              w.barLog.push(["page", performance.now()]);
+          }).observe(document.head, { subtree: true, childList: true, characterData: true });
+        });
+        await page.locator(`.site-nav a[href="/${locale}/products"]`).first().click();
+        await expect.poll(() => bar.getAttribute("data-phase"), { timeout: 5_000 }).toBe("running");
+        expect(await bar.evaluate((el) => el.getBoundingClientRect().height)).toBe(3);
+        // It grows over its 2000 ms duration.
+        expect(await bar.evaluate((el) => el.style.transitionDuration)).toBe("2000ms");
+        await page.waitForURL(`**/${locale}/products`);
+        await expect.poll(() => bar.getAttribute("aria-valuenow"), { timeout: 5_000 }).toBe("0");
+        const log = await page.evaluate(() => (window as unknown as { barLog: [string, number][] }).barLog);
+        const at = (state: string) => log.find(([s]) => s.startsWith(state))?.[1] ?? NaN;
+        const click = at("click");
+        const running = at("running");
+        const finishing = at("finishing");
+        const idle = at("idle");
+        const reset = log.find(([s]) => s === "idle:0")?.[1] ?? NaN;
+        expect(running - click).toBeGreaterThanOrEqual(195);
+        // The hide delay runs from the navigation's end (the new page committed).
+        const committed = at("page");
+        expect(finishing).toBeGreaterThanOrEqual(committed);
+        expect(idle - committed).toBeGreaterThanOrEqual(495);
+        // The reset delay follows the hide delay: the width goes back to 0 at least 500 + 400 ms on.
+        expect(reset - committed).toBeGreaterThanOrEqual(895);
+        expect(reset).toBeGreaterThan(idle);
+        await context.close();
+      },
+    );
   });
 }

@@ -3,14 +3,15 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import {
+  fullPageScreenshot,
   hydrated as waitHydrated,
+  journeyIt,
   launchBrowser,
   LOCALES,
+  networkQuiet,
   newPage,
   saveData,
   SCREENSHOTS,
-  fullPageScreenshot,
-  networkQuiet,
 } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
 
@@ -48,93 +49,102 @@ const cards = (page: Page) =>
 
 describe("storefront pages in Chromium", () => {
   for (const locale of LOCALES) {
-    it(`${locale}: filter, sort and paginate the list, then go back to each earlier view`, async () => {
-      const { context, page, errors } = await newPage(browser);
-      await page.goto(`${base}/${locale}/products`);
-      await hydrated(page);
-      const all = await cards(page);
+    journeyIt(locale, "en")(
+      `${locale}: filter, sort and paginate the list, then go back to each earlier view`,
+      async () => {
+        const { context, page, errors } = await newPage(browser);
+        await page.goto(`${base}/${locale}/products`);
+        await hydrated(page);
+        const all = await cards(page);
 
-      // A category: the list narrows and the URL says so.
-      await page.locator("#filter-category").selectOption("phones");
-      await page.waitForURL(/category=phones/);
-      await expect.poll(() => cards(page), WAIT).not.toEqual(all);
-      const phones = await cards(page);
+        // A category: the list narrows and the URL says so.
+        await page.locator("#filter-category").selectOption("phones");
+        await page.waitForURL(/category=phones/);
+        await expect.poll(() => cards(page), WAIT).not.toEqual(all);
+        const phones = await cards(page);
 
-      // Back to all categories, in stock only, cheapest first: a view with more than one page.
-      await page.locator("#filter-category").selectOption("");
-      await page.waitForURL((u) => !u.searchParams.has("category"));
-      await page.locator('input[name="in_stock"]').check();
-      await page.waitForURL(/in_stock=1/);
-      await page.locator("#filter-sort").selectOption("price_asc");
-      await page.waitForURL(/sort=price_asc/);
-      await expect.poll(() => cards(page), WAIT).not.toEqual(all);
-      const sorted = await cards(page);
-      expect(new URL(page.url()).searchParams.get("in_stock")).toBe("1");
+        // Back to all categories, in stock only, cheapest first: a view with more than one page.
+        await page.locator("#filter-category").selectOption("");
+        await page.waitForURL((u) => !u.searchParams.has("category"));
+        await page.locator('input[name="in_stock"]').check();
+        await page.waitForURL(/in_stock=1/);
+        await page.locator("#filter-sort").selectOption("price_asc");
+        await page.waitForURL(/sort=price_asc/);
+        await expect.poll(() => cards(page), WAIT).not.toEqual(all);
+        const sorted = await cards(page);
+        expect(new URL(page.url()).searchParams.get("in_stock")).toBe("1");
 
-      await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
-      await page.waitForURL(/page=2/);
-      await expect.poll(() => cards(page), WAIT).not.toEqual(sorted);
-      expect(await page.locator('.pagination [aria-current="page"]').textContent()).toContain("2");
+        await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
+        await page.waitForURL(/page=2/);
+        await expect.poll(() => cards(page), WAIT).not.toEqual(sorted);
+        expect(await page.locator('.pagination [aria-current="page"]').textContent()).toContain("2");
 
-      // Back: the first page of the sorted view, with its controls showing it.
-      await page.goBack();
-      await page.waitForURL((u) => !u.searchParams.has("page") && u.searchParams.get("sort") === "price_asc");
-      await expect.poll(() => cards(page), WAIT).toEqual(sorted);
-      expect(await page.locator("#filter-sort").inputValue()).toBe("price_asc");
-      expect(await page.locator('input[name="in_stock"]').isChecked()).toBe(true);
+        // Back: the first page of the sorted view, with its controls showing it.
+        await page.goBack();
+        await page.waitForURL((u) => !u.searchParams.has("page") && u.searchParams.get("sort") === "price_asc");
+        await expect.poll(() => cards(page), WAIT).toEqual(sorted);
+        expect(await page.locator("#filter-sort").inputValue()).toBe("price_asc");
+        expect(await page.locator('input[name="in_stock"]').isChecked()).toBe(true);
 
-      // Back three more steps: the phones view again.
-      await page.goBack();
-      await page.waitForURL((u) => !u.searchParams.has("sort") && u.searchParams.get("in_stock") === "1");
-      await page.goBack();
-      await page.waitForURL((u) => !u.searchParams.has("in_stock") && !u.searchParams.has("category"));
-      await page.goBack();
-      await page.waitForURL((u) => u.searchParams.get("category") === "phones");
-      await expect.poll(() => cards(page), WAIT).toEqual(phones);
-      expect(await page.locator("#filter-category").inputValue()).toBe("phones");
-      expect(await page.locator("#filter-sort").inputValue()).toBe("relevance");
-      expect(errors).toEqual([]);
-      await context.close();
-    });
+        // Back three more steps: the phones view again.
+        await page.goBack();
+        await page.waitForURL((u) => !u.searchParams.has("sort") && u.searchParams.get("in_stock") === "1");
+        await page.goBack();
+        await page.waitForURL((u) => !u.searchParams.has("in_stock") && !u.searchParams.has("category"));
+        await page.goBack();
+        await page.waitForURL((u) => u.searchParams.get("category") === "phones");
+        await expect.poll(() => cards(page), WAIT).toEqual(phones);
+        expect(await page.locator("#filter-category").inputValue()).toBe("phones");
+        expect(await page.locator("#filter-sort").inputValue()).toBe("relevance");
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
 
-    it(`${locale}: an aborted request nobody waits for is not reported as an error; other rejections are`, async () => {
-      const { context, page, errors } = await newPage(browser);
-      await page.goto(`${base}/${locale}/products`);
-      await hydrated(page);
-      // What an interrupted navigation leaves behind (client/abort-rejections.ts): an aborted
-      // request's promise that nothing observes. Then a real failure, which must still surface.
-      await page.evaluate(() => {
-        const controller = new AbortController();
-        void fetch(location.href, { signal: controller.signal });
-        controller.abort();
-        setTimeout(() => void Promise.reject(new Error("a real failure")), 50);
-      });
-      await expect.poll(() => errors.length, WAIT).toBeGreaterThan(0);
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toContain("a real failure");
-      await context.close();
-    });
+    journeyIt(locale, "en")(
+      `${locale}: an aborted request nobody waits for is not reported as an error; other rejections are`,
+      async () => {
+        const { context, page, errors } = await newPage(browser);
+        await page.goto(`${base}/${locale}/products`);
+        await hydrated(page);
+        // What an interrupted navigation leaves behind (client/abort-rejections.ts): an aborted
+        // request's promise that nothing observes. Then a real failure, which must still surface.
+        await page.evaluate(() => {
+          const controller = new AbortController();
+          void fetch(location.href, { signal: controller.signal });
+          controller.abort();
+          setTimeout(() => void Promise.reject(new Error("a real failure")), 50);
+        });
+        await expect.poll(() => errors.length, WAIT).toBeGreaterThan(0);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toContain("a real failure");
+        await context.close();
+      },
+    );
 
-    it(`${locale}: a page-data request the browser cancels is asked once more, and the next page shows`, async () => {
-      const { context, page, errors } = await newPage(browser);
-      await page.goto(`${base}/${locale}/products`);
-      await hydrated(page);
-      const first = await cards(page);
-      // The first request for page 2's data fails as Chromium fails one during quick Back presses
-      // (client/data-retry.ts); the ones after it reach the worker.
-      // Only the router's fetches count: a <link rel=prefetch> for the same URL is left alone.
-      let fetches = 0;
-      await page.route(/\/products\.data\?/, (route) =>
-        route.request().resourceType() === "fetch" && fetches++ === 0 ? route.abort("failed") : route.continue(),
-      );
-      await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
-      await page.waitForURL(/page=2/);
-      await expect.poll(() => cards(page), WAIT).not.toEqual(first);
-      expect(fetches).toBeGreaterThanOrEqual(2);
-      expect(await page.locator(".error-screen").count()).toBe(0);
-      expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
-      await context.close();
-    });
+    journeyIt(locale, "ar")(
+      `${locale}: a page-data request the browser cancels is asked once more, and the next page shows`,
+      async () => {
+        const { context, page, errors } = await newPage(browser);
+        await page.goto(`${base}/${locale}/products`);
+        await hydrated(page);
+        const first = await cards(page);
+        // The first request for page 2's data fails as Chromium fails one during quick Back presses
+        // (client/data-retry.ts); the ones after it reach the worker.
+        // Only the router's fetches count: a <link rel=prefetch> for the same URL is left alone.
+        let fetches = 0;
+        await page.route(/\/products\.data\?/, (route) =>
+          route.request().resourceType() === "fetch" && fetches++ === 0 ? route.abort("failed") : route.continue(),
+        );
+        await page.locator(".pagination").getByRole("link", { name: TEXT[locale].next }).click();
+        await page.waitForURL(/page=2/);
+        await expect.poll(() => cards(page), WAIT).not.toEqual(first);
+        expect(fetches).toBeGreaterThanOrEqual(2);
+        expect(await page.locator(".error-screen").count()).toBe(0);
+        expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);
+        await context.close();
+      },
+    );
 
     it(`${locale}: typing ايفون in the header search suggests iPhones, picked with the keyboard`, async () => {
       const { context, page, errors } = await newPage(browser);
@@ -164,20 +174,23 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: Escape closes the suggestions and Enter without a pick searches the list`, async () => {
-      const { context, page } = await newPage(browser);
-      await page.goto(`${base}/${locale}/services`);
-      await hydrated(page);
-      const box = page.getByRole("combobox");
-      await box.fill("galaxy");
-      await expect.poll(() => box.getAttribute("aria-expanded"), WAIT).toBe("true");
-      await box.press("Escape");
-      expect(await box.getAttribute("aria-expanded")).toBe("false");
-      await box.press("Enter");
-      await page.waitForURL(new RegExp(`/${locale}/products\\?q=galaxy`));
-      await expect.poll(async () => (await cards(page)).length, WAIT).toBeGreaterThan(0);
-      await context.close();
-    });
+    journeyIt(locale, "en")(
+      `${locale}: Escape closes the suggestions and Enter without a pick searches the list`,
+      async () => {
+        const { context, page } = await newPage(browser);
+        await page.goto(`${base}/${locale}/services`);
+        await hydrated(page);
+        const box = page.getByRole("combobox");
+        await box.fill("galaxy");
+        await expect.poll(() => box.getAttribute("aria-expanded"), WAIT).toBe("true");
+        await box.press("Escape");
+        expect(await box.getAttribute("aria-expanded")).toBe("false");
+        await box.press("Enter");
+        await page.waitForURL(new RegExp(`/${locale}/products\\?q=galaxy`));
+        await expect.poll(async () => (await cards(page)).length, WAIT).toBeGreaterThan(0);
+        await context.close();
+      },
+    );
 
     it(`${locale}: from the home page, تلفزيونات in the header search lists the televisions, counted in the language's plural`, async () => {
       const { context, page } = await newPage(browser);
@@ -199,67 +212,74 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: the facet counts are what choosing them shows: a price band, in stock, a brand`, async () => {
-      const { context, page } = await newPage(browser);
-      // The cards shown (a page holds 12; the phones and their refinements fit on one).
-      const total = async () => (await cards(page)).length;
-      const countIn = (text: string | null) => Number((text ?? "").match(/\((\d+)\)\s*$/)?.[1] ?? -1);
-      await page.goto(`${base}/${locale}/products?category=phones`);
-      await hydrated(page);
-      const band = page.locator(".filters__bands a").first();
-      const bandCount = countIn(await band.textContent());
-      expect(bandCount).toBeGreaterThan(0);
-      await band.click();
-      await page.waitForURL((u) => u.searchParams.has("min_price"));
-      await expect.poll(total, WAIT).toBe(bandCount);
-      await page.goto(`${base}/${locale}/products?category=phones`);
-      await hydrated(page);
-      // The chosen category names the page: its heading, its last crumb and its title.
-      const phones = locale === "en" ? "Phones" : "الهواتف";
-      expect(await page.locator("h1").textContent()).toBe(phones);
-      expect(await page.locator("nav.breadcrumbs li").last().textContent()).toContain(phones);
-      expect(await page.title()).toContain(phones);
-      const inStock = countIn(await page.locator(".filters__check").textContent());
-      await page.locator(".filters__check input").check();
-      await page.waitForURL((u) => u.searchParams.get("in_stock") === "1");
-      await expect.poll(total, WAIT).toBe(inStock);
-      const samsung = countIn(await page.locator('#filter-brand option[value="samsung"]').textContent());
-      await page.locator("#filter-brand").selectOption("samsung");
-      await page.waitForURL((u) => u.searchParams.get("brand") === "samsung");
-      await expect.poll(total, WAIT).toBe(samsung);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/facets-${locale}.png`);
-      await context.close();
-    });
+    journeyIt(locale, "ar")(
+      `${locale}: the facet counts are what choosing them shows: a price band, in stock, a brand`,
+      async () => {
+        const { context, page } = await newPage(browser);
+        // The cards shown (a page holds 12; the phones and their refinements fit on one).
+        const total = async () => (await cards(page)).length;
+        const countIn = (text: string | null) => Number((text ?? "").match(/\((\d+)\)\s*$/)?.[1] ?? -1);
+        await page.goto(`${base}/${locale}/products?category=phones`);
+        await hydrated(page);
+        const band = page.locator(".filters__bands a").first();
+        const bandCount = countIn(await band.textContent());
+        expect(bandCount).toBeGreaterThan(0);
+        await band.click();
+        await page.waitForURL((u) => u.searchParams.has("min_price"));
+        await expect.poll(total, WAIT).toBe(bandCount);
+        await page.goto(`${base}/${locale}/products?category=phones`);
+        await hydrated(page);
+        // The chosen category names the page: its heading, its last crumb and its title.
+        const phones = locale === "en" ? "Phones" : "الهواتف";
+        expect(await page.locator("h1").textContent()).toBe(phones);
+        expect(await page.locator("nav.breadcrumbs li").last().textContent()).toContain(phones);
+        expect(await page.title()).toContain(phones);
+        const inStock = countIn(await page.locator(".filters__check").textContent());
+        await page.locator(".filters__check input").check();
+        await page.waitForURL((u) => u.searchParams.get("in_stock") === "1");
+        await expect.poll(total, WAIT).toBe(inStock);
+        const samsung = countIn(await page.locator('#filter-brand option[value="samsung"]').textContent());
+        await page.locator("#filter-brand").selectOption("samsung");
+        await page.waitForURL((u) => u.searchParams.get("brand") === "samsung");
+        await expect.poll(total, WAIT).toBe(samsung);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/facets-${locale}.png`);
+        await context.close();
+      },
+    );
 
-    it(`${locale}: a misspelt brand finds the brand and says what it searched for; a search with no result says so`, async () => {
-      const { context, page } = await newPage(browser);
-      await page.goto(`${base}/${locale}/products?q=samsng`);
-      await hydrated(page);
-      expect((await cards(page)).length).toBeGreaterThan(0);
-      const notice = (await page.locator(".notice[role=status]").textContent()) ?? "";
-      expect(notice).toContain("samsng");
-      expect(notice).toContain("samsung");
-      // One sentence on one line: the words it quotes stay inline in it, whichever stylesheets the
-      // page has loaded (a grid notice once put each of them on a line of its own).
-      const quoted = await page
-        .locator(".notice[role=status] bdi")
-        .evaluateAll((els) =>
-          els.map((el) => ({ display: getComputedStyle(el).display, top: Math.round(el.getBoundingClientRect().top) })),
+    journeyIt(locale, "ar")(
+      `${locale}: a misspelt brand finds the brand and says what it searched for; a search with no result says so`,
+      async () => {
+        const { context, page } = await newPage(browser);
+        await page.goto(`${base}/${locale}/products?q=samsng`);
+        await hydrated(page);
+        expect((await cards(page)).length).toBeGreaterThan(0);
+        const notice = (await page.locator(".notice[role=status]").textContent()) ?? "";
+        expect(notice).toContain("samsng");
+        expect(notice).toContain("samsung");
+        // One sentence on one line: the words it quotes stay inline in it, whichever stylesheets the
+        // page has loaded (a grid notice once put each of them on a line of its own).
+        const quoted = await page.locator(".notice[role=status] bdi").evaluateAll((els) =>
+          els.map((el) => ({
+            display: getComputedStyle(el).display,
+            top: Math.round(el.getBoundingClientRect().top),
+          })),
         );
-      expect(quoted.map((q) => q.display)).toEqual(["inline", "inline"]);
-      expect(new Set(quoted.map((q) => q.top)).size).toBe(1);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.png`);
-      await page.goto(`${base}/${locale}/products?q=zzqqxx`);
-      await hydrated(page);
-      expect(await cards(page)).toEqual([]);
-      expect(await page.locator("#empty-title").textContent()).toContain("zzqqxx");
-      // It offers the categories instead of a "clear the filters" that were never set.
-      expect(await page.locator(".empty-state__links a").count()).toBeGreaterThan(3);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/search-empty-${locale}.png`);
-      await context.close();
-    });
+        expect(quoted.map((q) => q.display)).toEqual(["inline", "inline"]);
+        expect(new Set(quoted.map((q) => q.top)).size).toBe(1);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.png`);
+        await page.goto(`${base}/${locale}/products?q=zzqqxx`);
+        await hydrated(page);
+        expect(await cards(page)).toEqual([]);
+        expect(await page.locator("#empty-title").textContent()).toContain("zzqqxx");
+        // It offers the categories instead of a "clear the filters" that were never set.
+        expect(await page.locator(".empty-state__links a").count()).toBeGreaterThan(3);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/search-empty-${locale}.png`);
+        await context.close();
+      },
+    );
 
-    it(`${locale}: the contact form sends and says so in a toast`, async () => {
+    journeyIt(locale, "ar")(`${locale}: the contact form sends and says so in a toast`, async () => {
       const { context, page, errors } = await newPage(browser);
       await page.goto(`${base}/${locale}/contact-us`);
       await hydrated(page);
@@ -297,20 +317,23 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: the contact form refuses an empty message and an invalid email on the fields`, async () => {
-      const { context, page } = await newPage(browser);
-      await page.goto(`${base}/${locale}/contact-us`);
-      await hydrated(page);
-      await page.locator("#contact-email").fill("not-an-email");
-      // Leaving the field shows its message at once (the layout moves), then the shopper sends.
-      await page.locator("#contact-email").press("Tab");
-      await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
-      await page.getByRole("button", { name: TEXT[locale].send }).click();
-      await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
-      await expect.poll(() => page.locator("#contact-message").getAttribute("aria-invalid"), WAIT).toBe("true");
-      await expect.poll(() => page.locator("#contact-name").getAttribute("aria-invalid"), WAIT).toBe("true");
-      await context.close();
-    });
+    journeyIt(locale, "en")(
+      `${locale}: the contact form refuses an empty message and an invalid email on the fields`,
+      async () => {
+        const { context, page } = await newPage(browser);
+        await page.goto(`${base}/${locale}/contact-us`);
+        await hydrated(page);
+        await page.locator("#contact-email").fill("not-an-email");
+        // Leaving the field shows its message at once (the layout moves), then the shopper sends.
+        await page.locator("#contact-email").press("Tab");
+        await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
+        await page.getByRole("button", { name: TEXT[locale].send }).click();
+        await expect.poll(() => page.locator("#contact-email").getAttribute("aria-invalid"), WAIT).toBe("true");
+        await expect.poll(() => page.locator("#contact-message").getAttribute("aria-invalid"), WAIT).toBe("true");
+        await expect.poll(() => page.locator("#contact-name").getAttribute("aria-invalid"), WAIT).toBe("true");
+        await context.close();
+      },
+    );
 
     it(`${locale}: home, list and product look right (screenshots) and fit a 360 px phone`, async () => {
       const { context, page, errors } = await newPage(browser);
@@ -339,7 +362,7 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: the quantity picker stays within stock and the per-order maximum`, async () => {
+    journeyIt(locale, "en")(`${locale}: the quantity picker stays within stock and the per-order maximum`, async () => {
       const { context, page } = await newPage(browser);
       const res = await fetch(`${base}/backend/products/${productSlug}`);
       const p = ((await res.json()) as { data: { stock: number; max_per_order: number } }).data;
@@ -354,156 +377,170 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
-    it(`${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`, async () => {
-      // A first visit: no service worker controls the page (under one it works the same;
-      // test/e2e/pwa.e2e.ts).
-      const { context, page, errors } = await newPage(browser, { prefetch: true });
-      // Every script the page asks for, from the start: none may be asked for twice.
-      const scripts: string[] = [];
-      page.on("request", (r) => {
-        if (/\/assets\/[^/]+\.js$/.test(new URL(r.url()).pathname)) scripts.push(r.url());
-      });
-      await page.goto(`${base}/${locale}/products`);
-      await hydrated(page);
-      // client/Prefetcher.tsx renders React Router's <PrefetchPageLinks> for a visible link's page:
-      // a <link rel="prefetch"> for its `.data` and module preloads.
-      const prefetched = () =>
-        page
-          .locator('link[rel="prefetch"][href*=".data"]')
-          .evaluateAll((els) =>
-            els
-              .map((e) => new URL((e as HTMLLinkElement).href))
-              .map((u) => ({ path: u.pathname, url: u.pathname + u.search })),
-          );
-      await expect
-        .poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT)
-        .toBe(true);
-      const visible = await page.locator("article.product-card a.product-card__link").evaluateAll((els) =>
-        els
-          .filter((e) => {
-            const r = e.getBoundingClientRect();
-            return r.bottom > 0 && r.top < innerHeight;
-          })
-          .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
-      );
-      const below = await page
-        .locator("article.product-card a.product-card__link")
-        .evaluateAll((els) =>
-          els
-            .filter((e) => e.getBoundingClientRect().top > innerHeight * 2)
-            .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
-        );
-      const fetched = await prefetched();
-      const paths = fetched.map((p) => p.path);
-      expect(visible.some((p) => paths.includes(`${p}.data`))).toBe(true);
-      for (const p of below) expect(paths).not.toContain(`${p}.data`);
-
-      // The prefetch preloads the target's route module, and fetches each module once: none the
-      // page already had is asked for again (React Router's markup names the framework and shared
-      // modules too; the browser's module map answers them without a request).
-      const added = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map((e) => e.href),
-      );
-      expect(added.some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h))).toBe(true);
-      await expect
-        .poll(() => scripts.some((u) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(u)), WAIT)
-        .toBe(true);
-      expect(scripts.filter((u, i) => scripts.indexOf(u) !== i)).toEqual([]);
-
-      // Following a prefetched link requests exactly the prefetched URL, so the prefetch cache answers.
-      const target = visible.find((p) => paths.includes(`${p}.data`));
-      const prefetchedUrl = fetched.find((p) => p.path === `${target}.data`)?.url;
-      const dataRequests: string[] = [];
-      page.on("request", (r) => {
-        const u = new URL(r.url());
-        if (u.pathname.endsWith(".data")) dataRequests.push(u.pathname + u.search);
-      });
-      await page.locator(`article.product-card a.product-card__link[href="${target}"]`).first().click();
-      await page.waitForURL(`**${target}`);
-      // (The shop layout's clientLoader asks for its own data in a request of its own.)
-      await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
-
-    it(`${locale}: §9 link prefetch is on by default, on visibility: any shop link prefetches once in view (the header's now, the footer's only once scrolled to)`, async () => {
-      const { context, page, errors } = await newPage(browser, { prefetch: true });
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await page.goto(`${base}/${locale}`);
-      await hydrated(page);
-      const prefetched = () =>
-        page
-          .locator('link[rel="prefetch"][href*=".data"]')
-          .evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
-      // The header's services link is a plain <Link>: nothing opts it in.
-      await expect.poll(async () => (await prefetched()).includes(`/${locale}/services.data`), WAIT).toBe(true);
-      // The footer's content-pages link is below the fold: not yet.
-      expect(await prefetched()).not.toContain(`/${locale}/page.data`);
-      await page.locator("#site-footer").scrollIntoViewIfNeeded();
-      await expect.poll(async () => (await prefetched()).includes(`/${locale}/page.data`), WAIT).toBe(true);
-      expect(errors).toEqual([]);
-      await context.close();
-    });
-
-    it(`${locale}: on Save-Data nothing is prefetched, and nothing before the page has loaded`, async () => {
-      for (const on of [true, false]) {
+    journeyIt(locale, "en")(
+      `${locale}: once the page is idle, the product links in view prefetch their page's data, and no others; following one requests exactly that URL`,
+      async () => {
+        // A first visit: no service worker controls the page (under one it works the same;
+        // test/e2e/pwa.e2e.ts).
         const { context, page, errors } = await newPage(browser, { prefetch: true });
-        await page.addInitScript(saveData, on);
-        await page.addInitScript(() => {
-          // Records whether a prefetch <link> shows up before the load event.
-          new MutationObserver(() => {
-            if (document.readyState !== "complete" && document.querySelector("link[data-prefetch]"))
-              (window as unknown as { __early: boolean }).__early = true;
-          }).observe(document, { childList: true, subtree: true });
+        // Every script the page asks for, from the start: none may be asked for twice.
+        const scripts: string[] = [];
+        page.on("request", (r) => {
+          if (/\/assets\/[^/]+\.js$/.test(new URL(r.url()).pathname)) scripts.push(r.url());
         });
         await page.goto(`${base}/${locale}/products`);
         await hydrated(page);
-        const count = () => page.locator('link[rel="prefetch"], link[data-prefetch]').count();
-        if (on) {
-          await page.waitForTimeout(4000);
-          expect(await count()).toBe(0);
-        } else await expect.poll(count, WAIT).toBeGreaterThan(0);
-        expect(await page.evaluate(() => (window as unknown as { __early?: boolean }).__early ?? false)).toBe(false);
+        // client/Prefetcher.tsx renders React Router's <PrefetchPageLinks> for a visible link's page:
+        // a <link rel="prefetch"> for its `.data` and module preloads.
+        const prefetched = () =>
+          page
+            .locator('link[rel="prefetch"][href*=".data"]')
+            .evaluateAll((els) =>
+              els
+                .map((e) => new URL((e as HTMLLinkElement).href))
+                .map((u) => ({ path: u.pathname, url: u.pathname + u.search })),
+            );
+        await expect
+          .poll(async () => (await prefetched()).some((p) => p.path.startsWith(`/${locale}/product-details/`)), WAIT)
+          .toBe(true);
+        const visible = await page.locator("article.product-card a.product-card__link").evaluateAll((els) =>
+          els
+            .filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.bottom > 0 && r.top < innerHeight;
+            })
+            .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+        );
+        const below = await page
+          .locator("article.product-card a.product-card__link")
+          .evaluateAll((els) =>
+            els
+              .filter((e) => e.getBoundingClientRect().top > innerHeight * 2)
+              .map((e) => new URL((e as HTMLAnchorElement).href).pathname),
+          );
+        const fetched = await prefetched();
+        const paths = fetched.map((p) => p.path);
+        expect(visible.some((p) => paths.includes(`${p}.data`))).toBe(true);
+        for (const p of below) expect(paths).not.toContain(`${p}.data`);
+
+        // The prefetch preloads the target's route module, and fetches each module once: none the
+        // page already had is asked for again (React Router's markup names the framework and shared
+        // modules too; the browser's module map answers them without a request).
+        const added = await page.evaluate(() =>
+          [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"][data-prefetch]')].map(
+            (e) => e.href,
+          ),
+        );
+        expect(added.some((h) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(h))).toBe(true);
+        await expect
+          .poll(() => scripts.some((u) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(u)), WAIT)
+          .toBe(true);
+        expect(scripts.filter((u, i) => scripts.indexOf(u) !== i)).toEqual([]);
+
+        // Following a prefetched link requests exactly the prefetched URL, so the prefetch cache answers.
+        const target = visible.find((p) => paths.includes(`${p}.data`));
+        const prefetchedUrl = fetched.find((p) => p.path === `${target}.data`)?.url;
+        const dataRequests: string[] = [];
+        page.on("request", (r) => {
+          const u = new URL(r.url());
+          if (u.pathname.endsWith(".data")) dataRequests.push(u.pathname + u.search);
+        });
+        await page.locator(`article.product-card a.product-card__link[href="${target}"]`).first().click();
+        await page.waitForURL(`**${target}`);
+        // (The shop layout's clientLoader asks for its own data in a request of its own.)
+        await expect.poll(() => dataRequests, WAIT).toContain(prefetchedUrl);
         expect(errors).toEqual([]);
         await context.close();
-      }
-    });
+      },
+    );
 
-    it(`${locale}: home, list and product pages hydrate without building an Intl.NumberFormat (their prices come formatted)`, async () => {
-      const { context, page } = await newPage(browser);
-      // Count constructions; the first one on a page costs 15-70 ms of main thread.
-      await page.addInitScript(() => {
-        const Original = Intl.NumberFormat;
-        const w = window as unknown as { __numberFormats: number };
-        w.__numberFormats = 0;
-        function Counting(...args: ConstructorParameters<typeof Intl.NumberFormat>): Intl.NumberFormat {
-          w.__numberFormats += 1;
-          return new Original(...args);
-        }
-        Counting.prototype = Original.prototype;
-        Object.assign(Counting, Original);
-        Intl.NumberFormat = Counting as unknown as typeof Intl.NumberFormat;
-      });
-      for (const path of ["", "/products", `/product-details/${productSlug}`, "/services"]) {
-        await page.goto(`${base}/${locale}${path}`);
+    journeyIt(locale, "ar")(
+      `${locale}: §9 link prefetch is on by default, on visibility: any shop link prefetches once in view (the header's now, the footer's only once scrolled to)`,
+      async () => {
+        const { context, page, errors } = await newPage(browser, { prefetch: true });
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.goto(`${base}/${locale}`);
         await hydrated(page);
-        await expect.poll(() => page.locator(".price bdi").count(), WAIT).toBeGreaterThan(0);
+        const prefetched = () =>
+          page
+            .locator('link[rel="prefetch"][href*=".data"]')
+            .evaluateAll((els) => els.map((e) => new URL((e as HTMLLinkElement).href).pathname));
+        // The header's services link is a plain <Link>: nothing opts it in.
+        await expect.poll(async () => (await prefetched()).includes(`/${locale}/services.data`), WAIT).toBe(true);
+        // The footer's content-pages link is below the fold: not yet.
+        expect(await prefetched()).not.toContain(`/${locale}/page.data`);
+        await page.locator("#site-footer").scrollIntoViewIfNeeded();
+        await expect.poll(async () => (await prefetched()).includes(`/${locale}/page.data`), WAIT).toBe(true);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
+
+    journeyIt(locale, "en")(
+      `${locale}: on Save-Data nothing is prefetched, and nothing before the page has loaded`,
+      async () => {
+        for (const on of [true, false]) {
+          const { context, page, errors } = await newPage(browser, { prefetch: true });
+          await page.addInitScript(saveData, on);
+          await page.addInitScript(() => {
+            // Records whether a prefetch <link> shows up before the load event.
+            new MutationObserver(() => {
+              if (document.readyState !== "complete" && document.querySelector("link[data-prefetch]"))
+                (window as unknown as { __early: boolean }).__early = true;
+            }).observe(document, { childList: true, subtree: true });
+          });
+          await page.goto(`${base}/${locale}/products`);
+          await hydrated(page);
+          const count = () => page.locator('link[rel="prefetch"], link[data-prefetch]').count();
+          if (on) {
+            await page.waitForTimeout(4000);
+            expect(await count()).toBe(0);
+          } else await expect.poll(count, WAIT).toBeGreaterThan(0);
+          expect(await page.evaluate(() => (window as unknown as { __early?: boolean }).__early ?? false)).toBe(false);
+          expect(errors).toEqual([]);
+          await context.close();
+        }
+      },
+    );
+
+    journeyIt(locale, "ar")(
+      `${locale}: home, list and product pages hydrate without building an Intl.NumberFormat (their prices come formatted)`,
+      async () => {
+        const { context, page } = await newPage(browser);
+        // Count constructions; the first one on a page costs 15-70 ms of main thread.
+        await page.addInitScript(() => {
+          const Original = Intl.NumberFormat;
+          const w = window as unknown as { __numberFormats: number };
+          w.__numberFormats = 0;
+          function Counting(...args: ConstructorParameters<typeof Intl.NumberFormat>): Intl.NumberFormat {
+            w.__numberFormats += 1;
+            return new Original(...args);
+          }
+          Counting.prototype = Original.prototype;
+          Object.assign(Counting, Original);
+          Intl.NumberFormat = Counting as unknown as typeof Intl.NumberFormat;
+        });
+        for (const path of ["", "/products", `/product-details/${productSlug}`, "/services"]) {
+          await page.goto(`${base}/${locale}${path}`);
+          await hydrated(page);
+          await expect.poll(() => page.locator(".price bdi").count(), WAIT).toBeGreaterThan(0);
+          expect(
+            await page.evaluate(() => (window as unknown as { __numberFormats: number }).__numberFormats),
+            path,
+          ).toBe(0);
+        }
+        // The counter does count: a price formatted in the page now builds one.
         expect(
-          await page.evaluate(() => (window as unknown as { __numberFormats: number }).__numberFormats),
-          path,
-        ).toBe(0);
-      }
-      // The counter does count: a price formatted in the page now builds one.
-      expect(
-        await page.evaluate(
-          () => (
-            new Intl.NumberFormat("en").format(1),
-            (window as unknown as { __numberFormats: number }).__numberFormats
+          await page.evaluate(
+            () => (
+              new Intl.NumberFormat("en").format(1),
+              (window as unknown as { __numberFormats: number }).__numberFormats
+            ),
           ),
-        ),
-      ).toBe(1);
-      await context.close();
-    });
+        ).toBe(1);
+        await context.close();
+      },
+    );
 
     it(`${locale}: every text on home, list, product and service pages renders in the shop's own faces, with no fallback font`, async () => {
       // A character the font stack's faces lack (← U+2190, − U+2212, ✓ U+2713 were) sends Chromium

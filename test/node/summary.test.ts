@@ -41,6 +41,13 @@ describe("the summary line", () => {
     expect(summarize(report([passing, { status: "failed", assertionResults: [] }])).line).toBe("2 passed, 1 failed");
   });
 
+  it("sums the reports of every step, and counts a step whose report is missing as a failure", () => {
+    const failing = { status: "failed", assertionResults: [{ status: "failed" }] };
+    expect(summarize([report([passing]), report([passing, failing]), join(dir, "none.json")]).line).toBe(
+      "4 passed, 2 failed",
+    );
+  });
+
   it("counts a missing report as a failure", () => {
     expect(summarize(join(dir, "none.json")).line).toBe("0 passed, 1 failed");
   });

@@ -1,5 +1,171 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { vi } from "vitest";
 
-// Setup files run before each test file; applying migrations is idempotent.
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+/**
+ * Runs before each file of the Workers projects. Files share a runtime per vitest worker
+ * (vitest.config.ts, `isolate: false`), and with it the storage, so:
+ * - the migrations run once per runtime, on its first file, and the migrated database (with the
+ *   rows the migrations insert) is kept in memory;
+ * - every later file gets that database back, its KV and R2 emptied, the replica database
+ *   (test/support/replica-lag.ts) dropped, and the shop's modules evaluated afresh: each file
+ *   starts as it would in a runtime of its own, so a test may count rows or expect empty tables.
+ * What stays shared is what a file cannot reach from here: the rate limiters' counts (tests send
+ * fresh network addresses, test/support/accounts.ts `freshIp`) and the Cache API (see `restore`).
+ */
+
+type Row = Record<string, unknown>;
+interface Table {
+  name: string;
+  rowid: boolean;
+  rows: Row[];
+}
+interface Snapshot {
+  tables: Table[];
+  /** Every table the migrations make, derived ones (FTS5 shadows, fts5vocab) included. */
+  all: string[];
+  triggers: string[];
+  /** The schema as sqlite_master writes it, to notice a file that changed it. */
+  schema: string;
+}
+
+const MASTER =
+  "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'";
+
+async function schema(db: D1Database) {
+  const { results } = await db.prepare(MASTER).all<{ type: string; name: string; sql: string | null }>();
+  const signature = results
+    .map((r) => `${r.type} ${r.name} ${r.sql}`)
+    .sort()
+    .join("\n");
+  const tables = results.filter((r) => r.type === "table" && r.sql);
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
+  return {
+    // An FTS5 table holds its rows itself; its shadow tables and fts5vocab views are derived.
+    tables: tables.filter(
+      (t) =>
+        !virtual.some((v) => t.name.startsWith(`${v}_`)) &&
+        (!virtual.includes(t.name) || /USING fts5\s*\(/i.test(t.sql ?? "")),
+    ),
+    virtual,
+    triggers: results.filter((r) => r.type === "trigger" && r.sql).map((r) => ({ name: r.name, sql: r.sql ?? "" })),
+    all: tables.map((t) => t.name),
+    signature,
+  };
+}
+
+async function snapshot(db: D1Database): Promise<Snapshot> {
+  const s = await schema(db);
+  const hasRowid = (sql: string | null) => !/WITHOUT\s+ROWID\s*;?\s*$/i.test(sql ?? "");
+  const reads = await db.batch<Row>(
+    s.tables.map((t) =>
+      db.prepare(hasRowid(t.sql) ? `SELECT rowid AS "__rowid", * FROM "${t.name}"` : `SELECT * FROM "${t.name}"`),
+    ),
+  );
+  return {
+    tables: s.tables.map((t, i) => ({ name: t.name, rowid: hasRowid(t.sql), rows: reads[i].results })),
+    all: s.all,
+    triggers: s.triggers.map((t) => t.sql),
+    schema: s.signature,
+  };
+}
+
+/**
+ * Puts the database back as the snapshot holds it, in one transaction. The triggers (search
+ * index, facet cells) are dropped while the rows go back and made again after, so they neither
+ * count the deletes nor index a row twice.
+ */
+async function restore(db: D1Database, snap: Snapshot, serial: number): Promise<void> {
+  let now = await schema(db);
+  // A file that rebuilt the database under an old schema (the migration tests) left another one:
+  // it is made again from the migrations, as a runtime of its own would have it.
+  if (now.signature !== snap.schema) {
+    await dropAll(db);
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    now = await schema(db);
+  }
+  const known = new Set(snap.all);
+  const writes: D1PreparedStatement[] = [db.prepare("PRAGMA defer_foreign_keys = ON")];
+  for (const t of now.triggers) writes.push(db.prepare(`DROP TRIGGER IF EXISTS "${t.name}"`));
+  // A table a test made is dropped; the migrations' own are emptied.
+  for (const name of now.virtual.filter((n) => !known.has(n)))
+    writes.push(db.prepare(`DROP TABLE IF EXISTS "${name}"`));
+  for (const name of now.all.filter((n) => !known.has(n) && !now.virtual.some((v) => n.startsWith(`${v}_`))))
+    writes.push(db.prepare(`DROP TABLE IF EXISTS "${name}"`));
+  for (const table of snap.tables) {
+    writes.push(db.prepare(`DELETE FROM "${table.name}"`));
+    for (const row of table.rows) {
+      const columns = Object.keys(row).filter((k) => k !== "__rowid");
+      const names = columns.map((c) => `"${c}"`).join(", ");
+      const marks = columns.map(() => "?").join(", ");
+      writes.push(
+        table.rowid
+          ? db
+              .prepare(`INSERT INTO "${table.name}" (rowid, ${names}) VALUES (?, ${marks})`)
+              .bind(row.__rowid, ...columns.map((c) => row[c]))
+          : db.prepare(`INSERT INTO "${table.name}" (${names}) VALUES (${marks})`).bind(...columns.map((c) => row[c])),
+      );
+    }
+  }
+  // The Cache API outlives the file and cannot be listed: a catalogue answer an earlier file cached
+  // is served only under the version it was built with (worker/backend/cache.ts), so the versions
+  // move on to numbers no earlier file reached.
+  writes.push(db.prepare("UPDATE versions SET value = value + ?").bind(serial * 1_000_000));
+  for (const sql of snap.triggers) writes.push(db.prepare(sql));
+  await db.batch(writes);
+}
+
+/**
+ * Drops every table of a database (the replica starts empty). The triggers go first: a table's
+ * drop deletes its rows, which would fire them. Then table by table, children before the parents
+ * their foreign keys name, so as many passes as the longest chain of references.
+ */
+async function dropAll(db: D1Database): Promise<void> {
+  let s = await schema(db);
+  if (s.all.length === 0) return;
+  await db.batch(s.triggers.map((t) => db.prepare(`DROP TRIGGER IF EXISTS "${t.name}"`)));
+  for (let pass = 0; s.all.length > 0; pass++) {
+    let last: unknown;
+    for (const name of [...s.virtual, ...s.all])
+      await db
+        .prepare(`DROP TABLE IF EXISTS "${name}"`)
+        .run()
+        .catch((error: unknown) => (last = error));
+    s = await schema(db);
+    if (pass > 20 && s.all.length > 0) throw last;
+  }
+  await db.prepare("DROP TABLE IF EXISTS d1_migrations").run();
+}
+
+async function emptyKv(kv: KVNamespace): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await kv.list({ cursor });
+    await Promise.all(page.keys.map((k) => kv.delete(k.name)));
+    cursor = page.list_complete ? undefined : page.cursor;
+  } while (cursor);
+}
+
+async function emptyR2(bucket: R2Bucket): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ cursor });
+    if (page.objects.length > 0) await bucket.delete(page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+}
+
+const runtime = globalThis as { souqMigrated?: Promise<Snapshot>; souqFiles?: number };
+runtime.souqFiles = (runtime.souqFiles ?? 0) + 1;
+if (runtime.souqMigrated === undefined) {
+  runtime.souqMigrated = applyD1Migrations(env.DB, env.TEST_MIGRATIONS).then(() => snapshot(env.DB));
+  await runtime.souqMigrated;
+} else {
+  await Promise.all([
+    runtime.souqMigrated.then((snap) => restore(env.DB, snap, runtime.souqFiles ?? 1)),
+    dropAll(env.REPLICA_DB),
+    emptyKv(env.KV),
+    emptyR2(env.MEDIA),
+  ]);
+  vi.resetModules();
+}

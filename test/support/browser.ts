@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { afterAll, afterEach } from "vitest";
+import { afterAll, afterEach, it } from "vitest";
 import {
   chromium,
   type Browser,
@@ -219,6 +219,25 @@ export async function networkQuiet(page: Page, quietMs = 500, timeout = 30_000):
 }
 
 export const LOCALES = ["en", "ar"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/**
+ * A journey proves behaviour, not a language, so it runs in one locale (docs/TESTING.md): `runIn`,
+ * chosen per journey so that about half of them walk the Arabic, right-to-left shop. Checks whose
+ * point is the locale (direction, wording, Arabic input, the per-area smoke with axe) keep looping
+ * over LOCALES. `E2E_LOCALES=both` runs every journey in both locales again, as before a release.
+ */
+export const BOTH_LOCALES = process.env.E2E_LOCALES === "both";
+export function journeyLocales(runIn: Locale): readonly Locale[] {
+  return BOTH_LOCALES ? LOCALES : [runIn];
+}
+
+/** Registers nothing: a journey inside a loop over LOCALES, for the locale it does not run in. */
+const notHere = ((..._args: unknown[]) => undefined) as unknown as typeof it;
+/** `it` inside a loop over LOCALES for a journey that runs in `runIn` only (see `journeyLocales`). */
+export function journeyIt(locale: Locale, runIn: Locale): typeof it {
+  return BOTH_LOCALES || locale === runIn ? it : notHere;
+}
 export const SCREENSHOTS = "test-results/screenshots";
 
 /**

@@ -1,12 +1,14 @@
 // The JSON client of the HTTP tests against a running worker (Node): the storefront's headers
 // (same origin, JSON), answers parsed, and a production-configured worker of their own. Runs in
 // Node, like global-setup.ts.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inject } from "vitest";
-import { LOCAL_PUBLIC_ORIGIN, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
+import { LOCAL_PUBLIC_ORIGIN, root, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
 import { applyMigrations, runSeed } from "../../scripts/seed.ts";
+import { seedStatements } from "../../scripts/seed/index.ts";
 
 // What the global setup (global-setup.ts) provides to the built project's tests.
 declare module "vitest" {
@@ -99,9 +101,26 @@ export const TEST_VARS = {
  */
 export function prepareSeededDatabase(): string {
   const dir = mkdtempSync(join(tmpdir(), "souq-seeded-"));
+  // Each step of `npm test` that runs the built worker (HTTP, journeys, rigs) has a global setup
+  // of its own; migrating and seeding through wrangler took a minute of it on a loaded machine.
+  // The seeded database is kept under the hash of what makes it (the migrations and the seed's
+  // statements), so the steps after the first copy it.
+  const key = createHash("sha256");
+  const migrations = join(root, "worker", "backend", "migrations");
+  for (const f of readdirSync(migrations).sort()) key.update(f).update(readFileSync(join(migrations, f)));
+  for (const statement of seedStatements()) key.update(statement);
+  const kept = join(root, "node_modules", ".cache", "souq-seeded", key.digest("hex").slice(0, 16));
   try {
+    if (existsSync(`${kept}.done`)) {
+      cpSync(kept, dir, { recursive: true });
+      return dir;
+    }
     applyMigrations(dir);
     runSeed({ local: true, persistDir: dir });
+    for (const stale of [kept, `${kept}.tmp`]) rmSync(stale, { recursive: true, force: true });
+    cpSync(dir, `${kept}.tmp`, { recursive: true });
+    renameSync(`${kept}.tmp`, kept);
+    writeFileSync(`${kept}.done`, "");
     return dir;
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
