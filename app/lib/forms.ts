@@ -6,7 +6,7 @@ import {
   type FormStore,
   type ResponseData,
 } from "@modular-forms/react";
-import { useEffect, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from "react";
+import type { ClipboardEvent, DragEvent, FormEvent, KeyboardEvent } from "react";
 import type { LIMITS } from "../../contract/limits";
 import type * as Valibot from "./form-valibot";
 import { ApiError, toFieldErrors, type FieldError, type HandledError } from "./api/errors";
@@ -63,8 +63,8 @@ export function formMessages(t: Translate): FormMessages {
 /**
  * valibot loads after hydration, not with the page: a form needs its rules on the first blur or
  * submit, never to paint (docs/PERFORMANCE.md, "Bundles"). The browser starts loading it in the
- * first idle period after a field is on the page (`useRulesSoon`), not when this module runs: a
- * prefetched page evaluates its modules without showing them. A rule asked before valibot has
+ * first idle period after a form on the page asks for its rules (`formRules`), not when this module
+ * runs: a prefetched page evaluates its modules without showing them. A rule asked before valibot has
  * arrived answers a promise, which modular-forms awaits like any async validator.
  */
 export type V = typeof Valibot;
@@ -76,9 +76,12 @@ export function loadValibot(): Promise<V> {
   return loadingValibot;
 }
 
-/** Starts loading valibot once the browser is idle, from a form field on the page. */
-export function useRulesSoon(): void {
-  useEffect(() => whenIdle(() => void loadValibot()), []);
+let warming = false;
+/** Starts loading valibot in the browser's next idle period, once. */
+function warmRules(): void {
+  if (warming || typeof window === "undefined") return;
+  warming = true;
+  whenIdle(() => void loadValibot());
 }
 
 /**
@@ -109,6 +112,7 @@ export function fromSchema(build: SchemaOf, fallback: string): Validator {
  * other than `required` accept an empty value, so optional fields stay optional.
  */
 export function formRules(t: Translate) {
+  warmRules();
   const m = formMessages(t);
   const optional =
     (check: Validator): Validator =>

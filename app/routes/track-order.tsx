@@ -55,14 +55,17 @@ export default function TrackOrder() {
   const [result, setResult] = useState<Result>({ state: "idle" });
 
   const numberError = serverErrors.number || (submitted && !number.trim() ? t("track.numberRequired") : "");
+  // The email rule answers a promise until valibot has loaded (lib/forms.ts): nothing to show yet.
+  const contactRule = submitted && contact.trim() ? emailOrPhone(contact) : "";
   const contactError =
-    serverErrors.contact || (submitted ? (!contact.trim() ? t("track.contactRequired") : emailOrPhone(contact)) : "");
+    serverErrors.contact ||
+    (submitted && !contact.trim() ? t("track.contactRequired") : typeof contactRule === "string" ? contactRule : "");
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     setServerErrors({});
-    if (!number.trim() || !contact.trim() || emailOrPhone(contact)) return;
+    if (!number.trim() || !contact.trim() || (await emailOrPhone(contact))) return;
     setBusy(true);
     try {
       const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());

@@ -10,7 +10,7 @@ import {
 } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ReactNode } from "react";
-import { useRulesSoon, visibleError } from "../../lib/forms";
+import { visibleError } from "../../lib/forms";
 import { SHOP_COUNTRY } from "../../lib/phone-text";
 import { LazyPhoneInput } from "../LazyPhoneInput";
 import { fieldId } from "./TextField";
@@ -39,7 +39,6 @@ export function PhoneField<T extends FieldValues, R extends ResponseData, N exte
   defaultCountry = SHOP_COUNTRY,
 }: PhoneFieldProps<T, R, N>) {
   useSignals();
-  useRulesSoon();
   const id = fieldId(field.name, idPrefix);
   const error = visibleError(field, form);
   const hintId = hint ? `${id}-hint` : undefined;

@@ -8,7 +8,7 @@ import type {
 } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { InputHTMLAttributes, ReactNode } from "react";
-import { useRulesSoon, visibleError } from "../../lib/forms";
+import { visibleError } from "../../lib/forms";
 
 /** The id of a field's input, so summaries can link to it. */
 export function fieldId(name: string, prefix = "f"): string {
@@ -65,7 +65,6 @@ export function TextField<T extends FieldValues, R extends ResponseData, N exten
   ...input
 }: TextFieldProps<T, R, N>) {
   useSignals();
-  useRulesSoon();
   const id = fieldId(field.name, idPrefix);
   const error = visibleError(field, form);
   const hintId = hint ? `${id}-hint` : undefined;
