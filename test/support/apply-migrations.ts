@@ -10,8 +10,10 @@ import { vi } from "vitest";
  * - every later file gets that database back, its KV and R2 emptied, the replica database
  *   (test/support/replica-lag.ts) dropped, and the shop's modules evaluated afresh: each file
  *   starts as it would in a runtime of its own, so a test may count rows or expect empty tables.
- * What stays shared is what a file cannot reach from here: the rate limiters' counts (tests send
- * fresh network addresses, test/support/accounts.ts `freshIp`) and the Cache API (see `restore`).
+ * What stays shared is what a file cannot reach from here: the rate limiters' counts and the
+ * Cache API (see `restore`). Tests send fresh network addresses (test/support/accounts.ts
+ * `freshIp`), and each file's accounts get ids no earlier file used (`USER_FLOOR`), since limits
+ * are also keyed per account (`staff-session:user:<id>`, `checkout:owner:user:<id>`).
  */
 
 type Row = Record<string, unknown>;
@@ -76,6 +78,7 @@ async function snapshot(db: D1Database): Promise<Snapshot> {
  * count the deletes nor index a row twice.
  */
 async function restore(db: D1Database, snap: Snapshot, serial: number): Promise<void> {
+  await db.prepare(`DROP TRIGGER IF EXISTS ${USER_FLOOR}`).run();
   let now = await schema(db);
   // A file that rebuilt the database under an old schema (the migration tests) left another one:
   // it is made again from the migrations, as a runtime of its own would have it.
@@ -112,7 +115,29 @@ async function restore(db: D1Database, snap: Snapshot, serial: number): Promise<
   // move on to numbers no earlier file reached.
   writes.push(db.prepare("UPDATE versions SET value = value + ?").bind(serial * 1_000_000));
   for (const sql of snap.triggers) writes.push(db.prepare(sql));
+  writes.push(...userFloor(db, serial * 100_000));
   await db.batch(writes);
+}
+
+const USER_FLOOR = "souq_test_user_floor";
+
+/**
+ * `users.id` is an INTEGER PRIMARY KEY without AUTOINCREMENT, so SQLite gives a new account the
+ * largest id plus one, and every file would number its accounts 1, 2, 3… again, spending the
+ * same per-account limits. A placeholder row at `floor` makes the file's first account
+ * `floor + 1`; a trigger deletes the placeholder as that account is made, so no read ever sees
+ * it except one before the file's first account.
+ */
+function userFloor(db: D1Database, floor: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("INSERT INTO users (id, name, email, password_hash) VALUES (?, 'floor', ?, '-')")
+      .bind(floor, `floor-${floor}@souq.test`),
+    db.prepare(
+      `CREATE TRIGGER ${USER_FLOOR} AFTER INSERT ON users WHEN NEW.id > ${floor}
+       BEGIN DELETE FROM users WHERE id = ${floor}; END`,
+    ),
+  ];
 }
 
 /**
