@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { listProducts, PRICE_BANDS, type ProductFilters } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductFilters } from "../../worker/backend/services/catalogue/list-filters";
+import { listProducts } from "../../worker/backend/services/catalogue/search";
 import {
   forgetKeptSearches,
   keepLater,
@@ -12,6 +13,7 @@ import {
   KEEP_MIN_MATCHES,
   keepStatements,
   MATCH_COUNT,
+  PRICE_BANDS,
   SEARCH_STATE,
 } from "../../worker/backend/services/catalogue/search-ranking";
 import {

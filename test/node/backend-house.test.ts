@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cyclesOf, inside, posix, resolveFile, sourceFiles, specifiersOf } from "../support/import-graph";
+import { cyclesOf, inside, posix, resolveFile, sourceFiles, specifiersOf } from "../support/import-graph.ts";
 
 // The reference backend is a house of its own (DESIGN §1: it is replaceable, BACKEND_URL): every
 // file under worker/backend/ imports only other files of the backend, the contract both sides share

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cyclesOf, inside, posix, resolveFile, sourceFiles, specifiersOf } from "../support/import-graph";
+import { cyclesOf, inside, posix, resolveFile, sourceFiles, specifiersOf } from "../support/import-graph.ts";
 
 // The edge (worker/ outside worker/backend/: the entry, the page cache, the own server's api/,
 // middleware/ and lib/) imports in no cycle either, type-only imports included, as the backend's
