@@ -192,7 +192,7 @@ describe("kept searches", () => {
     // Stale: kept again in its own place, whatever the threshold and the room.
     await keep(true, Number.MAX_SAFE_INTEGER, 0);
     expect(await keptState("lenovo")).toBe(true);
-    // A count the answer made (a search without filters: services/catalogue/catalogue.ts) is trusted. Too
+    // A count the answer made (a search without filters: services/catalogue/list-assembler.ts) is trusted. Too
     // few asks the database nothing; enough keeps without counting again (here a count above the
     // real one, so that only the answer's count can have decided).
     const sony = await queriesOf("sony");
