@@ -68,9 +68,9 @@ export function keptReads(b: Build): void {
     db
       .prepare(
         `SELECT ${summaryColumns(lang)} FROM (
-           SELECT r.product_id AS id, r.named, r.available, r.score, r.featured FROM ${keptRows}
-           WHERE ${keptWhere} ORDER BY ${keptOrder("r.", "product_id")} LIMIT ? OFFSET ?
-         ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
+             SELECT r.product_id AS id, r.named, r.available, r.score, r.featured FROM ${keptRows}
+             WHERE ${keptWhere} ORDER BY ${keptOrder("r.", "product_id")} LIMIT ? OFFSET ?
+           ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
       )
       .bind(...matchBinds, ...binds, filters.per_page, offset),
   );
@@ -105,17 +105,17 @@ export function searchReads(b: Build, match: Search): void {
   const filtered = list.length > 0;
   const arm = (table: string, score: string, named: 0 | 1) =>
     `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
-     WHERE ${table} MATCH ? AND ${conditions}`;
+       WHERE ${table} MATCH ? AND ${conditions}`;
   const armBinds = filtered ? [match.names, ...binds, match.details, ...binds] : [match.names, match.details];
   // Other sorts do not rank, so they need neither BM25 nor which index found the product.
   const found = relevance
     ? filtered
       ? `SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
-           ${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}
-         ) GROUP BY id`
+             ${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}
+           ) GROUP BY id`
       : RANKED_MATCHES
     : `SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
-       UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
+         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
   const sortColumns = relevance
     ? "s.named, p.stock > 0 AS available, s.score, p.is_featured"
     : `p.created_at, p.price, p.${col("name", lang)}`;
@@ -152,8 +152,8 @@ export function searchReads(b: Build, match: Search): void {
         .prepare(
           sumsSql(
             `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
-               p.stock > 0 AS in_stock, COUNT(*) AS n
-             FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
+                 p.stock > 0 AS in_stock, COUNT(*) AS n
+               FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
             cellFilters,
           ),
         )
@@ -214,7 +214,7 @@ export function listReads(b: Build): number {
     const edges = cut.edges
       .map(
         () => `SELECT category_id, IFNULL(brand_id, 0) AS brand_id, ${bandOf("price")} AS band, stock > 0 AS in_stock
-               FROM products WHERE active = 1 AND price >= ? AND price <= ?`,
+                 FROM products WHERE active = 1 AND price >= ? AND price <= ?`,
       )
       .join(" UNION ALL ");
     // A product counts towards the total or a facet only if it fails at most one other filter
@@ -225,8 +225,8 @@ export function listReads(b: Build): number {
         .prepare(
           sumsSql(
             `${inner} UNION ALL
-             SELECT category_id, brand_id, band, in_stock, COUNT(*) FROM (${edges || "SELECT 0, 0, 0, 0 WHERE 0"})
-             ${counted} GROUP BY 1, 2, 3, 4`,
+               SELECT category_id, brand_id, band, in_stock, COUNT(*) FROM (${edges || "SELECT 0, 0, 0, 0 WHERE 0"})
+               ${counted} GROUP BY 1, 2, 3, 4`,
             others,
           ),
         )
@@ -250,10 +250,10 @@ export function searchFacetReads(b: Build): void {
     db
       .prepare(
         `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matches} WHERE p.active = 1 ${guard.sql})
-         SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
-         UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
-         UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
-         UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
+           SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
+           UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
+           UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2
+           UNION ALL SELECT 'stock', 0, COUNT(*) FROM m ${stock.sql}`,
       )
       .bind(...matchBinds, ...guard.binds, ...category.binds, ...brand.binds, ...price.binds, ...stock.binds);
   if (keptFirst) b.fromKept.facets = add(facets(keptMatches, { sql: "", binds: [] }));
