@@ -7,7 +7,7 @@ import { col, summaryColumns } from "./summary";
 import { subtree, type Taxonomy } from "./taxonomy";
 
 /**
- * The list page's reads, by the kind of page (list-builder.ts chooses which and shares them one
+ * The list page's reads, by the kind of page (list-builder.ts chooses which and puts them in one
  * batch): a search's kept copy, a search ranked afresh, a list without a search, and a search's
  * facets under price bounds that are no band's. Each adds its statements to the batch and notes
  * where each read stands in it.
@@ -30,23 +30,31 @@ export interface Build {
   tax: Taxonomy;
   list: Filter[];
   whereOf: WhereOf;
+  /** Every filter on the products as `p.` columns: as a WHERE clause, as conditions, their parameters. */
   whereSql: string;
   conditions: string;
   binds: unknown[];
   offset: number;
+  /** The sort's ORDER BY (list-filters.ts ORDER_BY). */
   order: string;
+  /** Joins a page's chosen ids to their summaries' tables. */
   joined: string;
   cellFilters: CellFilter[] | null;
+  /** Price bounds that are no band's, as the bands they hold and cut (list-filters.ts priceCut). */
   cut: ReturnType<typeof priceCut> | null;
-  /** Sums of the cells that tell which subcategories hold none of the list (armFilters below). */
+  /** Sums of the cells that tell which subcategories hold none of the list (list-builder.ts `armFilters`). */
   armSums: Sums | null;
   summed: Sums | null;
   held: HeldCells | undefined;
+  /** A search's names and details, bound first in every statement about it. */
   matchBinds: string[];
+  /** A search's matches as product rows: its kept copy's, and the full-text index's. */
   keptMatches: string;
   freshMatches: string;
+  /** The kept copy is read (keptReads), and whether the matches are ranked afresh too. */
   keptFirst: boolean;
   freshToo: boolean;
+  /** Ends a fresh read that shares the batch with the kept copy's (search-ranking.ts UNLESS_KEPT). */
   unlessKept: { sql: string; binds: unknown[] };
   /** Adds a statement to the batch; its place in it. */
   add: (statement: D1PreparedStatement) => number;
