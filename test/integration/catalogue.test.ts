@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { cacheKey, forgetRemembered, MEMORY_TTL_MS } from "../../worker/backend/cache";
-import type { CategoryNode, ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
+import type { CategoryNode, ProductDetails, ProductSummary } from "../../contract/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 type Lang = "en" | "ar";

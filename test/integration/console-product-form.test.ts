@@ -10,7 +10,7 @@ import {
   getConsoleProduct,
   updateConsoleProduct,
 } from "../../worker/backend/services/console/products";
-import { productDetails } from "../../worker/backend/services/catalogue/catalogue";
+import { productDetails } from "../../worker/backend/services/catalogue/product";
 import { csvText, parseCsv } from "../../worker/backend/services/shared/csv";
 import { call, freshIp } from "../support/commerce";
 import { consoleCast, newStaff, type Staff } from "../support/console";

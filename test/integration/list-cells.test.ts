@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PRICE_BANDS } from "../../worker/backend/services/catalogue/catalogue";
+import { PRICE_BANDS } from "../../worker/backend/services/catalogue/search-ranking";
 import {
   expectSameFacets,
   facetsOf,
@@ -15,7 +15,7 @@ import {
 
 /**
  * Lists without a search: the isolate holds the kept counts' cells with their version
- * (services/catalogue/catalogue.ts `cellsCache`, migration 0023), sums each list's total and facets from
+ * (services/catalogue/held-cells.ts, migration 0023), sums each list's total and facets from
  * them (services/catalogue/facet-cells.ts), reads no subcategory the cells say holds none of the filtered
  * products, and no page past the last. Every answer must be what the straightforward statement
  * answers, and held cells must never answer for cells that changed since, whoever wrote them.
@@ -108,7 +108,7 @@ describe("lists summed from the held cells", () => {
         ...LIST_FILTERS,
         ...ARMS,
         // Price bounds that are no band's: two bands cut, one band cut at both ends, a maximum
-        // alone, a minimum in the open top band (services/catalogue/catalogue.ts, priceCut).
+        // alone, a minimum in the open top band (services/catalogue/list-filters.ts, priceCut).
         { category: "phones", min_price: 120_000, max_price: 450_000 },
         { brand: "samsung", min_price: 60_000, max_price: 90_000 },
         { max_price: 99_999, in_stock: true },

@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { listProducts, PRICE_BANDS, type ProductFilters } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductFilters } from "../../worker/backend/services/catalogue/list-filters";
+import { listProducts } from "../../worker/backend/services/catalogue/search";
 import {
   forgetKeptSearches,
   keepLater,
@@ -12,6 +13,7 @@ import {
   KEEP_MIN_MATCHES,
   keepStatements,
   MATCH_COUNT,
+  PRICE_BANDS,
   SEARCH_STATE,
 } from "../../worker/backend/services/catalogue/search-ranking";
 import {
@@ -190,7 +192,7 @@ describe("kept searches", () => {
     // Stale: kept again in its own place, whatever the threshold and the room.
     await keep(true, Number.MAX_SAFE_INTEGER, 0);
     expect(await keptState("lenovo")).toBe(true);
-    // A count the answer made (a search without filters: services/catalogue/catalogue.ts) is trusted. Too
+    // A count the answer made (a search without filters: services/catalogue/list-assembler.ts) is trusted. Too
     // few asks the database nothing; enough keeps without counting again (here a count above the
     // real one, so that only the answer's count can have decided).
     const sony = await queriesOf("sony");

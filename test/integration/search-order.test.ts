@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PRICE_BANDS } from "../../worker/backend/services/catalogue/catalogue";
+import { PRICE_BANDS } from "../../worker/backend/services/catalogue/search-ranking";
 import {
   expectSameFacets,
   facetsOf,

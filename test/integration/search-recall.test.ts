@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductSummary } from "../../contract/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 // The specification of search: everyday queries as shoppers type them, in both

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ProductSummary, Suggestion } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductSummary, Suggestion } from "../../contract/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 type Lang = "en" | "ar";

@@ -3,12 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { stem } from "../../worker/backend/services/catalogue/analysis";
 import { searchTokens } from "../../worker/backend/services/catalogue/arabic";
-import {
-  forgetCorrections,
-  forgetSearchSynonyms,
-  listProducts,
-  type ProductFilters,
-} from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductFilters } from "../../worker/backend/services/catalogue/list-filters";
+import { forgetCorrections, forgetSearchSynonyms, listProducts } from "../../worker/backend/services/catalogue/search";
 import {
   correctSpelling,
   editDistance,

@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cacheKey, forgetRemembered, liveSnapshotOf } from "../../worker/backend/cache";
-import type { ProductDetails, ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductDetails, ProductSummary } from "../../contract/catalogue";
 import { seedCatalogue } from "../support/catalogue";
 
 // Stock a shopper acts on is never served stale by the catalogue caches

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { syntheticStatements } from "../../scripts/seed/synthetic.ts";
 import { ftsQuery, synonymGroups } from "../../worker/backend/services/catalogue/analysis";
-import type { ProductFacets } from "../../contract/catalogue";
-import { PRICE_BANDS, type ProductSummary } from "../../worker/backend/services/catalogue/catalogue";
+import type { ProductFacets, ProductSummary } from "../../contract/catalogue";
+import { PRICE_BANDS } from "../../worker/backend/services/catalogue/search-ranking";
 import { seedCatalogue } from "./catalogue";
 
 /**

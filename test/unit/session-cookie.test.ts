@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { sessionCookieName } from "../../worker/api/session";
+import { sessionCookieName } from "../../worker/lib/cookies";
 
-describe("the session cookie's name (worker/api/session.ts)", () => {
+describe("the session cookie's name (worker/lib/cookies.ts)", () => {
   it("is plain `sid` only on http://localhost and http://127.0.0.1, where Secure cannot be set", () => {
     for (const url of [
       "http://localhost:8787/en",

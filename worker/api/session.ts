@@ -5,6 +5,7 @@ import type { SessionUser } from "../../contract/edge";
 import { callBackend } from "../backend-client";
 import { randomToken } from "../../contract/server/tokens";
 import type { HonoEnv } from "../env";
+import { sessionCookieName } from "../lib/cookies";
 
 /** The session's view of an account the backend answered: what the own server keeps. */
 export function sessionUserOf(account: Pick<Account, "id" | "name" | "email" | "phone" | "verified">): SessionUser {
@@ -35,13 +36,6 @@ export const SESSION_TTL_SECONDS = 60 * 60 * 24 * 7;
  * at most one backend call per signed-in visitor a minute.
  */
 export const SESSION_RECHECK_SECONDS = 60;
-
-/** `__Host-` needs Secure, which plain http://localhost cannot carry; there the cookie is `sid`. */
-export function sessionCookieName(url: string): string {
-  // A request's URL, as the runtime gives it, is normalised (scheme and host in lower case): read as text.
-  return LOCAL_HTTP.test(url) ? "sid" : "__Host-sid";
-}
-const LOCAL_HTTP = /^http:\/\/(?:localhost|127\.0\.0\.1)(?:[:/?#]|$)/;
 
 const SESSION_ID = /^[A-Za-z0-9_-]{32,64}$/;
 

@@ -193,7 +193,7 @@ const memory = new IsolateMemory<Remembered>(MEMORY_MAX_ENTRIES);
 /** How long an isolate trusts the catalogue version it read (see "Catalogue edits" above). */
 export const VERSION_TTL_MS = 1_000;
 export const VERSION_HEADER = CATALOGUE_VERSION_HEADER;
-/** The statement that reads it (the taxonomy reads it in its own batch: services/catalogue/catalogue.ts). */
+/** The statement that reads it (the taxonomy reads it in its own batch: services/catalogue/taxonomy.ts). */
 export const CATALOGUE_VERSION_SQL = "SELECT value FROM versions WHERE name = 'catalogue'";
 const knownVersion = new ReadAhead<string>(VERSION_TTL_MS);
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "./env";
 import { notFound } from "./http";
-import { productArtFacts, type ProductArtFacts } from "./services/catalogue/catalogue";
+import { productArtFacts, type ProductArtFacts } from "./services/catalogue/product";
 import { bannerArtFacts, type BannerArtFacts } from "./services/catalogue/content";
 import { readUpload } from "./services/console/media";
 import { validate } from "../../contract/server/validate";

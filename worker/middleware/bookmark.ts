@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { BOOKMARK_HEADER, newerBookmark, parseBookmark } from "../../contract/bookmark";
-import { sessionCookieName } from "../api/session";
 import type { HonoEnv } from "../env";
+import { sessionCookieName } from "../lib/cookies";
 
 /**
  * The shopper's D1 bookmark, kept by the own server (DESIGN §10 "Reads near the shopper"): the

@@ -6,16 +6,10 @@ import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../
 import type { BackendEnv } from "../env";
 import { deferOf, notFound, ok } from "../http";
 import { say } from "../../../contract/server/i18n";
-import {
-  activeSlugs,
-  categoryTree,
-  listBrands,
-  listProducts,
-  productDetails,
-  SORTS,
-  stockOf,
-  suggestProducts,
-} from "../services/catalogue/catalogue";
+import { SORTS } from "../services/catalogue/list-filters";
+import { activeSlugs, productDetails, stockOf } from "../services/catalogue/product";
+import { listProducts, suggestProducts } from "../services/catalogue/search";
+import { categoryTree, listBrands } from "../services/catalogue/taxonomy";
 import { validate } from "../../../contract/server/validate";
 import { hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
 import { storeIdentity } from "../services/shared/settings";

@@ -1,5 +1,6 @@
 import type { Lang } from "../../env";
-import { categoryTree, productsWhere } from "./catalogue";
+import { productsWhere } from "./product";
+import { categoryTree } from "./taxonomy";
 import type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData } from "../../../../contract/content";
 export type { PageSummary, ContentPage, Service, ServiceDetails, Banner, HomeData };
 

@@ -3,7 +3,7 @@
  * brand (0: none), price band and in-stock flag, as `product_facet_counts` keeps them (migration
  * 0018). Summing them here, rather than with four GROUP BY statements over the same rows in D1,
  * lets a list read the cells once per catalogue version and answer every page, sort and filter
- * set of it from memory (services/catalogue/catalogue.ts, `facetCells`).
+ * set of it from memory (services/catalogue/held-cells.ts).
  */
 
 export interface Cell {

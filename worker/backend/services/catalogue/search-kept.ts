@@ -13,7 +13,7 @@ import {
  * matches and the facet cells of a query that matches many products, written once and read by
  * every search for it until the catalogue's text changes. A search for a kept query reads its page
  * as an index range cut at the page's end, and its total and facets from a few hundred cells, so
- * its cost no longer grows with how many products the word matches (services/catalogue/catalogue.ts).
+ * its cost no longer grows with how many products the word matches (services/catalogue/list-builder.ts).
  *
  * A query is kept after the answer to a search for it that found no kept copy, when it matches at
  * least KEEP_MIN_MATCHES products or its copy went stale; and ahead of the first shopper by the
@@ -22,7 +22,7 @@ import {
  * served, only kept again.
  *
  * Type-ahead keeps its window the same way (migration 0024): the 64 best matches of a prefix, one
- * row per prefix, read with the products' live stock (services/catalogue/catalogue.ts `suggestProducts`).
+ * row per prefix, read with the products' live stock (services/catalogue/search.ts `suggestProducts`).
  */
 
 /** Keeps one query now (a test, or a request's waitUntil). */
@@ -81,7 +81,7 @@ export function noteKeptSearches(any: boolean): void {
 
 /**
  * The searches this isolate last found with a kept copy of the current version: the next page of
- * one, or the next shopper's same words, reads only the copy (catalogue.ts, `Reads`). Whether it
+ * one, or the next shopper's same words, reads only the copy (list-builder.ts, `Reads`). Whether it
  * is still current is read in that same batch, so this holds no time limit, only a bound.
  */
 const kept = new Set<string>();

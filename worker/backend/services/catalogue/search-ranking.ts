@@ -1,7 +1,7 @@
 /**
  * How a search ranks its matches and keeps them, as SQL (docs/PERFORMANCE.md "Search at
  * scale"). Pure, with no imports, so the seed script (Node) writes the very statements the Worker
- * runs: services/catalogue/catalogue.ts reads pages with them, services/catalogue/search-kept.ts keeps queries with
+ * runs: services/catalogue/list-builder.ts reads pages with them, services/catalogue/search-kept.ts keeps queries with
  * them, scripts/seed.ts keeps the common words ahead of the first shopper.
  */
 

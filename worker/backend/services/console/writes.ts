@@ -3,7 +3,7 @@ import { forgetCatalogueVersion } from "../../cache";
 import { BackendError } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { INVALID_INPUT } from "../../../../contract/server/input-messages";
-import { forgetSearchSynonyms } from "../catalogue/catalogue";
+import { forgetSearchSynonyms } from "../catalogue/search";
 
 /**
  * What the console's writes of the catalogue's taxonomy and content share (taxonomy.ts, content.ts,

@@ -1,0 +1,57 @@
+import type { Cell, FacetRow, SumRow } from "./facet-cells";
+import type { PagePlan } from "./list-builder";
+import type { Places } from "./list-reads";
+import type { SummaryRow } from "./summary";
+
+/**
+ * The list page's runner: the builder's statements (list-builder.ts) in one batch, one round trip
+ * however many they are, and their rows by what each read.
+ */
+
+/** A row of a page: a product's summary, and on a search ranked afresh the count of its matches. */
+export type PageRow = SummaryRow & { total_count?: number };
+
+/** The rows of one way of answering (the kept copy's, or the page's as read); a read not in the batch is absent. */
+export interface WayRows {
+  page?: PageRow[];
+  total?: { n: number }[];
+  cells?: Cell[];
+  sums?: SumRow[];
+  facets?: FacetRow[];
+}
+
+/** A search's state as its page was read (search-ranking.ts SEARCH_STATE). */
+export interface SearchState {
+  version: number;
+  kept: number | null;
+  any_kept: number;
+}
+
+export interface PageRows {
+  /** A search's: none for a list. */
+  state: SearchState | undefined;
+  fromKept: WayRows;
+  asRead: WayRows;
+  /** The kept counts' cells' version, when the batch read it (a list's). */
+  cellsVersion: number | undefined;
+}
+
+/** Runs the page's batch: a single round trip (none when it reads nothing). */
+export async function runPage(db: D1Database, plan: PagePlan): Promise<PageRows> {
+  const results = plan.statements.length ? await db.batch(plan.statements) : [];
+  const read = <T>(at: number): T[] | undefined => (at < 0 ? undefined : (results[at].results as T[]));
+  const way = (places: Places): WayRows => ({
+    page: read<PageRow>(places.page),
+    total: read<{ n: number }>(places.total),
+    cells: read<Cell>(places.cells),
+    sums: read<SumRow>(places.sums),
+    facets: read<FacetRow>(places.facets),
+  });
+  return {
+    state: read<SearchState>(plan.stateAt)?.[0],
+    fromKept: way(plan.fromKept),
+    asRead: way(plan.asRead),
+    cellsVersion:
+      plan.cellsVersionAt < 0 ? undefined : Number(read<{ value: number }>(plan.cellsVersionAt)?.[0]?.value ?? 0),
+  };
+}
