@@ -1,8 +1,8 @@
 // The locale files in two parts for the browser: `virtual:locale/{en,ar}/shop` is every
-// message but the operator console's and the worker's mail templates (`mail`),
-// `virtual:locale/{en,ar}/console` only the console's. The source of truth stays
-// locales/{en,ar}.json (one file per language, same keys); shoppers simply never download the
-// console's strings nor the messages' templates. Used by vite.config.ts and vitest.config.ts.
+// message but the operator console's, `virtual:locale/{en,ar}/console` only the console's. The
+// source of truth stays locales/{en,ar}.json (one file per language, same keys); shoppers simply
+// never download the console's strings. (The messages the backend sends are its own, in
+// worker/backend/messages/.) Used by vite.config.ts and vitest.config.ts.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
@@ -20,11 +20,9 @@ export function localeParts(root: string): Plugin {
       if (!id.startsWith("\0") || !match) return undefined;
       const file = join(root, "locales", `${match[1]}.json`);
       this.addWatchFile(file);
-      // `mail` (the messages' templates) is the worker's alone: no browser loads it; nor
-      // `noScript`, said only in a page the server renders for a browser without JavaScript.
+      // `noScript` is said only in a page the server renders for a browser without JavaScript.
       const {
         console: consoleMessages,
-        mail: _mail,
         noScript: _noScript,
         ...shop
       } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;

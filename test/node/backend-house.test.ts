@@ -7,20 +7,17 @@ import { cyclesOf, inside, posix, resolveFile, sourceFiles, specifiersOf } from 
 
 // The reference backend is a house of its own (DESIGN §1: it is replaceable, BACKEND_URL): every
 // file under worker/backend/ imports only other files of the backend, the contract both sides share
-// (contract/, whose server/ part holds the helpers the edge and the backend both run), the locale
-// files and npm packages, never the edge that hosts it; the edge may import the backend's entry, not the other
+// (contract/, whose server/ part holds the helpers the edge and the backend both run) and npm
+// packages, never the edge that hosts it nor the storefront's locale files (its words are its own,
+// worker/backend/messages/); the edge may import the backend's entry, not the other
 // way. And its modules import each other in no cycle, type-only imports included: a cycle is
 // where two modules cannot be read, tested or moved one without the other. Imports are read with
 // TypeScript's own parser (test/support/import-graph.ts), so none is missed by a regex.
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const HOUSE = "worker/backend";
-/**
- * Folders outside the house a backend file may import: the contract, and the shop's locale files,
- * whose `mail` and `app.name` wording the order messages and the store's default name are (the
- * storefront and the console show the same text; the owner rewords it in the console's settings).
- */
-const OUTSIDE_ALLOWED = ["contract", "locales"];
+/** Folders outside the house a backend file may import: the contract both sides share. */
+const OUTSIDE_ALLOWED = ["contract"];
 
 export interface HouseReport {
   /** `file: specifier (reaches target)` for every import of something outside the house and the contract. */

@@ -3,6 +3,7 @@ import type { BackendEnv, Env } from "./env";
 import { BackendError } from "./http";
 import { say } from "../../contract/server/i18n";
 import { randomToken, sha256Hex } from "../../contract/server/tokens";
+import { msg } from "./messages";
 
 export { randomToken, sha256Hex };
 
@@ -117,13 +118,7 @@ export async function knownGuest(c: Context<BackendEnv>): Promise<string | null>
         error: `guest lookup failed: ${String(error)}`,
       }),
     );
-    throw new BackendError(
-      503,
-      say(c.get("lang"), {
-        en: "The service is briefly unavailable. Please try again.",
-        ar: "الخدمة غير متاحة مؤقتًا. يرجى المحاولة مرة أخرى.",
-      }),
-    );
+    throw new BackendError(503, say(c.get("lang"), msg("accounts.identity.unavailable")));
   }
   return recorded !== null ? id : null;
 }

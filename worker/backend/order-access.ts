@@ -7,11 +7,11 @@ import { authenticate, knownGuest, type CartOwner } from "./identity";
 import { findOrderByNumber, ownsOrder, type OrderRow } from "./services/orders/orders";
 import { openedByLink, verifyOrderAccess } from "./services/orders/order-links";
 import { releaseExpiredReservations } from "./services/orders/reservations";
+import { msg } from "./messages";
 
 const ORDER_NUMBER = /^SQ-[A-Z0-9]{8}$/i;
 
-const orderNotFound = (c: Context<BackendEnv>) =>
-  notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+const orderNotFound = (c: Context<BackendEnv>) => notFound(say(c.get("lang"), msg("orders.access.orderNotFound")));
 
 /**
  * The order `number` when this caller may read it and use its self-service, checked on every such

@@ -7,6 +7,7 @@ import { say } from "../../../contract/server/i18n";
 import { MESSAGES, type Identifier } from "../services/accounts/accounts";
 import { OTP_PURPOSES, type ShopperOtpPurpose as OtpPurpose } from "../services/accounts/otp";
 import { invalidInput, readInput } from "../../../contract/server/validate";
+import { msg, type MessageKey } from "../messages";
 
 /**
  * Input schemas of the account calls. The messages are shopper-facing, so the schemas are built
@@ -16,92 +17,58 @@ import { invalidInput, readInput } from "../../../contract/server/validate";
 const isPurpose = (s: string): boolean => (OTP_PURPOSES as readonly string[]).includes(s);
 
 export function fields(lang: Lang) {
-  const t = (en: string, ar: string) => say(lang, { en, ar });
-  const required = (en: string, ar: string) => t(`${en} is required.`, `${ar} مطلوب.`);
+  const t = (key: MessageKey, params?: Record<string, string | number>) => say(lang, msg(key), params);
+  type Field = "email" | "phone" | "name" | "password" | "code" | "resetToken";
+  const required = (field: Field) => t("accounts.input.required", { field: t(`accounts.input.fieldNames.${field}`) });
   /** A missing key reads as "" so that it gets the field's own "is required" message. */
-  const text = (en: string, ar: string) => v.optional(v.string(required(en, ar)), "");
+  const text = (field: Field) => v.optional(v.string(required(field)), "");
   const email = v.pipe(
-    text("Email", "البريد الإلكتروني"),
+    text("email"),
     v.trim(),
     v.toLowerCase(),
-    v.maxLength(
-      LIMITS.email,
-      t(
-        `The email may not be longer than ${LIMITS.email} characters.`,
-        `يجب ألا يزيد البريد الإلكتروني عن ${LIMITS.email} حرفًا.`,
-      ),
-    ),
-    v.check(
-      (s) => s === "" || EMAIL.test(s),
-      t("Please enter a valid email address.", "يرجى إدخال بريد إلكتروني صالح."),
-    ),
+    v.maxLength(LIMITS.email, t("accounts.input.emailTooLong", { max: LIMITS.email })),
+    v.check((s) => s === "" || EMAIL.test(s), t("accounts.input.emailInvalid")),
   );
   const phone = v.pipe(
-    text("Phone", "رقم الجوال"),
+    text("phone"),
     v.transform((s) => s.replace(/[\s\-().]/g, "")),
-    v.check(
-      (s) => s === "" || E164.test(s),
-      t("Please enter a valid phone number in international format.", "يرجى إدخال رقم جوال صالح بالصيغة الدولية."),
-    ),
+    v.check((s) => s === "" || E164.test(s), t("accounts.input.phoneInvalid")),
   );
-  const nonEmpty = (en: string, ar: string) => v.check((s: string) => s.length > 0, required(en, ar));
+  const nonEmpty = (field: Field) => v.check((s: string) => s.length > 0, required(field));
   return {
-    t,
     name: v.pipe(
-      text("Name", "الاسم"),
+      text("name"),
       v.trim(),
-      nonEmpty("Name", "الاسم"),
-      v.maxLength(
-        LIMITS.name,
-        t(`The name may not be longer than ${LIMITS.name} characters.`, `يجب ألا يزيد الاسم عن ${LIMITS.name} حرف.`),
-      ),
+      nonEmpty("name"),
+      v.maxLength(LIMITS.name, t("accounts.input.nameTooLong", { max: LIMITS.name })),
     ),
-    requiredEmail: v.pipe(email, nonEmpty("Email", "البريد الإلكتروني")),
+    requiredEmail: v.pipe(email, nonEmpty("email")),
     optionalEmail: v.optional(email, ""),
     optionalPhone: v.optional(v.nullable(phone, ""), ""),
     /** Policy (length, common passwords) is checked by the service; here only presence and a sane bound. */
     password: v.pipe(
-      text("Password", "كلمة المرور"),
-      nonEmpty("Password", "كلمة المرور"),
-      v.maxLength(
-        LIMITS.passwordMax * 4,
-        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
-      ),
+      text("password"),
+      nonEmpty("password"),
+      v.maxLength(LIMITS.passwordMax * 4, t("accounts.passwordTooLong")),
     ),
     loginPassword: v.pipe(
-      text("Password", "كلمة المرور"),
-      nonEmpty("Password", "كلمة المرور"),
-      v.maxLength(
-        LIMITS.passwordMax * 4,
-        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
-      ),
+      text("password"),
+      nonEmpty("password"),
+      v.maxLength(LIMITS.passwordMax * 4, t("accounts.passwordTooLong")),
     ),
     /** Asked for by the profile only when the email or phone changes; the service decides. */
     currentPassword: v.pipe(
-      v.optional(v.string(t("The current password must be text.", "يجب أن تكون كلمة المرور الحالية نصًا.")), ""),
-      v.maxLength(
-        LIMITS.passwordMax * 4,
-        t("The password may not be longer than 128 characters.", "يجب ألا تزيد كلمة المرور عن 128 حرفًا."),
-      ),
+      v.optional(v.string(t("accounts.input.currentPasswordNotText")), ""),
+      v.maxLength(LIMITS.passwordMax * 4, t("accounts.passwordTooLong")),
     ),
-    confirmation: v.optional(
-      v.string(t("Password confirmation must be text.", "يجب أن يكون تأكيد كلمة المرور نصًا.")),
-      "",
-    ),
-    code: v.pipe(
-      text("Code", "الرمز"),
-      v.trim(),
-      v.regex(OTP_CODE, t("The code must be 6 digits.", "يجب أن يتكون الرمز من 6 أرقام.")),
-    ),
+    confirmation: v.optional(v.string(t("accounts.input.confirmationNotText")), ""),
+    code: v.pipe(text("code"), v.trim(), v.regex(OTP_CODE, t("accounts.input.codeShape"))),
     purpose: v.pipe(
       v.optional(v.string(), ""),
-      v.check(isPurpose, t("The purpose must be verify or reset.", "يجب أن يكون الغرض verify أو reset.")),
+      v.check(isPurpose, t("accounts.input.purposeInvalid")),
       v.transform((s) => s as OtpPurpose),
     ),
-    resetToken: v.pipe(
-      text("Reset token", "رمز إعادة التعيين"),
-      v.regex(/^[A-Za-z0-9_-]{20,128}$/, say(lang, MESSAGES.resetTokenInvalid)),
-    ),
+    resetToken: v.pipe(text("resetToken"), v.regex(/^[A-Za-z0-9_-]{20,128}$/, say(lang, MESSAGES.resetTokenInvalid))),
   };
 }
 
@@ -125,10 +92,7 @@ export function body<S extends v.GenericSchema>(
 /** `password_confirmation` must repeat `password`. */
 export function confirmed(c: Context<BackendEnv>, input: { password: string; password_confirmation: string }): void {
   if (input.password !== input.password_confirmation) {
-    const f = fields(c.get("lang"));
-    invalid(c, {
-      password_confirmation: [f.t("Password confirmation does not match.", "تأكيد كلمة المرور غير مطابق.")],
-    });
+    invalid(c, { password_confirmation: [say(c.get("lang"), msg("accounts.input.confirmationMismatch"))] });
   }
 }
 
@@ -136,6 +100,5 @@ export function confirmed(c: Context<BackendEnv>, input: { password: string; pas
 export function identifierOf(c: Context<BackendEnv>, input: { email: string; phone: string }): Identifier {
   if (input.email) return { field: "email", value: input.email };
   if (input.phone) return { field: "phone", value: input.phone };
-  const f = fields(c.get("lang"));
-  return invalid(c, { email: [f.t("Email or phone is required.", "البريد الإلكتروني أو رقم الجوال مطلوب.")] });
+  return invalid(c, { email: [say(c.get("lang"), msg("accounts.input.emailOrPhoneRequired"))] });
 }

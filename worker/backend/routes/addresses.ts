@@ -12,6 +12,7 @@ import {
   type AddressInput,
 } from "../services/accounts/addresses";
 import { readInput } from "../../../contract/server/validate";
+import { msg } from "../messages";
 
 /** Addresses of the signed-in user: /client/addresses CRUD. Another user's id is 404. */
 export const addressesRoutes = new Hono<BackendEnv>();
@@ -31,7 +32,7 @@ addressesRoutes.post("/", async (c) => {
   const userId = await requireUser(c);
   const input: AddressInput = await readInput(c, "json", addressInput);
   const address = await createAddress(c.env.DB, userId, input, c.get("lang"));
-  return ok(c, address, { status: 201, message: say(c.get("lang"), { en: "Address saved.", ar: "تم حفظ العنوان." }) });
+  return ok(c, address, { status: 201, message: say(c.get("lang"), msg("accounts.addresses.saved")) });
 });
 
 addressesRoutes.put("/:id", async (c) => {
@@ -39,11 +40,11 @@ addressesRoutes.put("/:id", async (c) => {
   // PUT accepts the fields to change; omitted ones keep their value.
   const changes: Partial<AddressInput> = await readInput(c, "json", addressChanges);
   const address = await updateAddress(c.env.DB, userId, addressId(c), changes, c.get("lang"));
-  return ok(c, address, { message: say(c.get("lang"), { en: "Address saved.", ar: "تم حفظ العنوان." }) });
+  return ok(c, address, { message: say(c.get("lang"), msg("accounts.addresses.saved")) });
 });
 
 addressesRoutes.delete("/:id", async (c) => {
   const userId = await requireUser(c);
   await deleteAddress(c.env.DB, userId, addressId(c), c.get("lang"));
-  return ok(c, null, { message: say(c.get("lang"), { en: "Address deleted.", ar: "تم حذف العنوان." }) });
+  return ok(c, null, { message: say(c.get("lang"), msg("accounts.addresses.deleted")) });
 });

@@ -8,6 +8,7 @@ import { cartOwner, mintGuestId } from "../identity";
 import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/orders/cart";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
+import { msg } from "../messages";
 
 /** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */
 export const cartRoutes = new Hono<BackendEnv>();
@@ -33,13 +34,7 @@ cartRoutes.post("/guest-id", async (c) => {
         error: String(error),
       }),
     );
-    throw new BackendError(
-      503,
-      say(c.get("lang"), {
-        en: "Guest ids are unavailable right now. Please try again.",
-        ar: "معرّفات الزوار غير متاحة الآن. يرجى المحاولة مرة أخرى.",
-      }),
-    );
+    throw new BackendError(503, say(c.get("lang"), msg("orders.cart.guestIdsUnavailable")));
   }
   return ok(c, { guest_id: guestId });
 });

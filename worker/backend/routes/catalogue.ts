@@ -15,6 +15,7 @@ import { hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
 import { storeIdentity } from "../services/shared/settings";
 import { STORE_IDENTITY_PATH } from "../../../contract/settings";
 import { queryInt } from "../validate";
+import { msg } from "../messages";
 
 /** Catalogue: categories, brands, products, search suggestions. */
 export const catalogueRoutes = new Hono<BackendEnv>();
@@ -86,7 +87,7 @@ export const productQuery = v.pipe(
 
 const slugParam = v.object({ slug: v.pipe(v.string(), v.maxLength(120), v.regex(/^[a-z0-9-]+$/, "Must be a slug.")) });
 
-const PRODUCT_NOT_FOUND = { en: "Product not found.", ar: "المنتج غير موجود." };
+const PRODUCT_NOT_FOUND = msg("catalogue.productNotFound");
 
 // The catalogue version (contract/edge.ts): the storefront's page cache asks at most once a second
 // per isolate whether what it keeps is still current. Never cached by anyone: it is the freshness.

@@ -14,6 +14,7 @@ import {
   saveContactMessage,
 } from "../services/catalogue/content";
 import { readInput } from "../../../contract/server/validate";
+import { msg } from "../messages";
 
 /** Content: pages, services, home, contact. */
 export const contentRoutes = new Hono<BackendEnv>();
@@ -21,8 +22,8 @@ export const contentRoutes = new Hono<BackendEnv>();
 /** Unknown slugs (including malformed ones) are simply not found. */
 const isSlug = (s: string) => /^[a-z0-9-]{1,120}$/.test(s);
 
-const PAGE_NOT_FOUND = { en: "Page not found.", ar: "الصفحة غير موجودة." };
-const SERVICE_NOT_FOUND = { en: "Service not found.", ar: "الخدمة غير موجودة." };
+const PAGE_NOT_FOUND = msg("content.pageNotFound");
+const SERVICE_NOT_FOUND = msg("content.serviceNotFound");
 
 contentRoutes.get("/pages", edgeCache("long"), async (c) => ok(c, await listPages(c.env.DB, c.get("lang"))));
 
@@ -45,14 +46,8 @@ contentRoutes.get("/services/:slug", edgeCache("long"), async (c) => {
 contentRoutes.get("/home", edgeCache("short"), async (c) => ok(c, await homeData(c.env.DB, c.get("lang"))));
 
 const CONTACT = {
-  tooMany: {
-    en: "Too many messages. Please try again in a minute.",
-    ar: "عدد كبير من الرسائل. يرجى المحاولة مرة أخرى بعد دقيقة.",
-  },
-  sent: {
-    en: "Thank you! Your message has been sent. We will reply soon.",
-    ar: "شكرًا لك! تم إرسال رسالتك وسنرد عليك قريبًا.",
-  },
+  tooMany: msg("content.contact.tooMany"),
+  sent: msg("content.contact.sent"),
 };
 
 contentRoutes.post("/contact", async (c) => {

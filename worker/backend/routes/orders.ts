@@ -12,6 +12,7 @@ import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
 import { presentOwnOrder } from "./self-service";
 import { presentOrder, presentOrders, listUserOrders, trackOrder } from "../services/orders/shopper-orders";
+import { msg } from "../messages";
 
 /**
  * Orders: GET /orders (signed in), GET /orders/{number} and its documents (its owner, or a tab
@@ -21,12 +22,9 @@ export const ordersRoutes = new Hono<BackendEnv>();
 
 const orderNumber = (lang: Lang) =>
   v.pipe(
-    v.string(say(lang, { en: "Enter the order number.", ar: "أدخل رقم الطلب." })),
+    v.string(say(lang, msg("orders.enterOrderNumber"))),
     v.trim(),
-    v.regex(
-      /^SQ-[A-Z0-9]{8}$/i,
-      say(lang, { en: "An order number looks like SQ-7K3F9QX2.", ar: "رقم الطلب يشبه SQ-7K3F9QX2." }),
-    ),
+    v.regex(/^SQ-[A-Z0-9]{8}$/i, say(lang, msg("orders.numberShape"))),
   );
 
 ordersRoutes.get("/", async (c) => {
@@ -37,10 +35,7 @@ ordersRoutes.get("/", async (c) => {
 ordersRoutes.post(
   "/track",
   validate("json", (_m, lang) => {
-    const contact = say(lang, {
-      en: "Enter the email or phone used for the order.",
-      ar: "أدخل البريد الإلكتروني أو رقم الجوال المستخدم في الطلب.",
-    });
+    const contact = say(lang, msg("orders.enterEmailOrPhone"));
     return v.object({
       number: orderNumber(lang),
       contact: v.pipe(v.string(contact), v.trim(), v.minLength(3, contact), v.maxLength(254, contact)),
@@ -56,10 +51,7 @@ ordersRoutes.post(
     // 422 on the form (field `order`: the pair), not a 404: the storefront's common handler sends
     // every 404 to /error (spec §8), and a mistyped number must leave the shopper on their form.
     if (!order) {
-      const message = say(c.get("lang"), {
-        en: "No order matches this number and contact.",
-        ar: "لا يوجد طلب يطابق هذا الرقم وبيانات التواصل.",
-      });
+      const message = say(c.get("lang"), msg("orders.noMatch"));
       throw unprocessable({ order: [message] }, message);
     }
     // The pair proved the guest's ownership as the tab's guest id would have: the page may open
@@ -93,8 +85,8 @@ ordersRoutes.post(
       throw new BackendError(
         403,
         !checked.ok && checked.reason === "expired"
-          ? say(lang, { en: "This order link has expired.", ar: "انتهت صلاحية رابط الطلب هذا." })
-          : say(lang, { en: "This order link is not valid.", ar: "رابط الطلب هذا غير صالح." }),
+          ? say(lang, msg("orders.linkExpired"))
+          : say(lang, msg("orders.linkInvalid")),
       );
     return ok(c, await tabGrant(c.env, order.number));
   },
@@ -109,8 +101,7 @@ ordersRoutes.get("/:number/invoice", async (c) => {
   const lang = c.get("lang");
   const order = await accessibleOrder(c, c.req.param("number"));
   const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
-  if (!doc)
-    throw notFound(say(lang, { en: "No tax invoice for this order.", ar: "لا توجد فاتورة ضريبية لهذا الطلب." }));
+  if (!doc) throw notFound(say(lang, msg("orders.noInvoice")));
   return ok(c, await presentTaxDocument(c.env, order, doc, lang));
 });
 
@@ -118,6 +109,6 @@ ordersRoutes.get("/:number/credit-notes/:id{[0-9]{1,12}}", async (c) => {
   const lang = c.get("lang");
   const order = await accessibleOrder(c, c.req.param("number"));
   const doc = await findTaxDocument(c.env, order, { kind: "credit_note", id: Number(c.req.param("id")) });
-  if (!doc) throw notFound(say(lang, { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
+  if (!doc) throw notFound(say(lang, msg("orders.creditNoteNotFound")));
   return ok(c, await presentTaxDocument(c.env, order, doc, lang));
 });

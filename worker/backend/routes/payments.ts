@@ -27,6 +27,7 @@ import {
 } from "../services/payments/payments";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
+import { msg } from "../messages";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
 export const paymentsRoutes = new Hono<BackendEnv>();
@@ -159,8 +160,7 @@ paymentsRoutes.get("/:id/status", async (c) => {
   const owner = await cartOwner(c);
   const payment = await findPayment(c.env.DB, c.req.param("id"));
   const order = payment ? await findOrderByNumber(c.env.DB, payment.order_number) : null;
-  if (!order || !ownsOrder(order, owner))
-    throw notFound(say(c.get("lang"), { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
+  if (!order || !ownsOrder(order, owner)) throw notFound(say(c.get("lang"), msg("payments.notFound")));
   const query = new URLSearchParams(new URL(c.req.url).search);
   return ok(c, await paymentStatus(c.env.DB, c.env, c.req.param("id"), c.get("lang"), query));
 });
@@ -168,7 +168,7 @@ paymentsRoutes.get("/:id/status", async (c) => {
 paymentsRoutes.post(
   "/:number/start",
   validate("json", (_m, lang) => {
-    const required = say(lang, { en: "A return address is required.", ar: "عنوان العودة مطلوب." });
+    const required = say(lang, msg("payments.returnAddressRequired"));
     return v.object({ return_url: v.pipe(v.string(required), v.minLength(1, required), v.maxLength(500)) });
   }),
   async (c) => {

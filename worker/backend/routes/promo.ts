@@ -8,6 +8,7 @@ import { cartContents, loadCart, setCartPromo } from "../services/orders/cart";
 import { evaluatePromo } from "../services/orders/promo";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
+import { msg } from "../messages";
 
 /** Promo codes: POST /promo-code/check, POST /promo-code/remove. */
 export const promoRoutes = new Hono<BackendEnv>();
@@ -44,7 +45,7 @@ promoRoutes.post("/check", refusalClearsCode, validate("json", promoInput), asyn
     c,
     { code, discount_type, discount: value, amount },
     {
-      message: say(lang, { en: "Promo code applied.", ar: "تم تطبيق رمز الخصم." }),
+      message: say(lang, msg("orders.promo.applied")),
     },
   );
 });

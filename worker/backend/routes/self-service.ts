@@ -13,6 +13,7 @@ import { type OrderRow } from "../services/orders/orders";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { cancelByShopper, requestReturn, returnWindowDays } from "../services/orders/returns";
 import { presentOrder } from "../services/orders/shopper-orders";
+import { msg } from "../messages";
 
 /**
  * The shopper's self-service on their order: POST /orders/{number}/cancel and
@@ -73,10 +74,7 @@ selfServiceRoutes.post("/:number/order-again", async (c) => {
   const order = await ownOrder(c, "reorder");
   const lang = c.get("lang");
   if (order.status !== "cancelled")
-    throw new BackendError(
-      409,
-      say(lang, { en: "Only a cancelled order can be ordered again.", ar: "لا يُعاد طلب إلا الطلب الملغى." }),
-    );
+    throw new BackendError(409, say(lang, msg("accounts.selfService.reorderNotCancelled")));
   const outcome = await reorderIntoCart(c.env.DB, await cartOwner(c), order.id, lang);
   return ok(c, { ...(await loadCart(c.env.DB, await cartOwner(c), lang)), reorder: outcome });
 });

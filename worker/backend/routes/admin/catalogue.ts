@@ -7,6 +7,7 @@ import type { BackendEnv } from "../../env";
 import { BackendError, ok } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import { inputMessages } from "../../../../contract/server/input-messages";
+import { msg } from "../../messages";
 import { validate, wrongBodyType } from "../../../../contract/server/validate";
 import {
   bulkEditProducts,
@@ -108,10 +109,7 @@ catalogueRoutes.post(
     if (!/^text\/csv\s*(;|$)/i.test(c.req.header("content-type")?.trim() ?? "")) throw wrongBodyType(lang, "text/csv");
     const text = await c.req.text();
     if (new TextEncoder().encode(text).byteLength > CSV_MAX_BYTES) {
-      const message = say(lang, {
-        en: `The file is larger than ${CSV_MAX_BYTES / 1024 / 1024} MB: split it and import the parts.`,
-        ar: `حجم الملف أكبر من ${CSV_MAX_BYTES / 1024 / 1024} ميجابايت: قسّمه واستورد الأجزاء.`,
-      });
+      const message = say(lang, msg("console.catalogue.fileTooLarge"), { mb: CSV_MAX_BYTES / 1024 / 1024 });
       throw new BackendError(422, message, { file: [message] });
     }
     const dryRun = c.req.valid("query").dry_run === "1";

@@ -18,6 +18,7 @@ import { listQuerySchema } from "../../services/console/list";
 import * as content from "../../services/console/content";
 import * as taxonomy from "../../services/console/taxonomy";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /**
  * /admin/categories, /admin/brands, /admin/services, /admin/pages (managers and owners): the
@@ -35,9 +36,9 @@ function idOf(raw: string | undefined): number {
 }
 
 const search = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100)));
-const SAVED = { en: "Saved.", ar: "تم الحفظ." };
-const CREATED = { en: "Created.", ar: "تمت الإضافة." };
-const DELETED = { en: "Deleted.", ar: "تم الحذف." };
+const SAVED = msg("console.content.saved");
+const CREATED = msg("console.content.created");
+const DELETED = msg("console.content.deleted");
 
 // Categories ----------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import { queryInt } from "../../validate";
 import { listQuerySchema } from "../../services/console/list";
 import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/inventory";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /**
  * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the
@@ -42,7 +43,7 @@ inventoryRoutes.get(
 inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) =>
   ok(c, await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
     status: 201,
-    message: say(c.get("lang"), { en: "Stock adjusted.", ar: "تم تعديل المخزون." }),
+    message: say(c.get("lang"), msg("console.inventory.adjusted")),
   }),
 );
 

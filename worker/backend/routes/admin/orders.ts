@@ -34,11 +34,9 @@ import { addNote } from "../../services/console/staff-notes";
 import { findTaxDocument, presentTaxDocument } from "../../services/orders/invoices";
 import { packingSlipOf } from "../../services/orders/packing-slips";
 import { auditStatement } from "../../services/console/audit-log";
+import { msg } from "../../messages";
 
-const MESSAGE_NOT_DEAD = {
-  en: "This message is not waiting to be sent again.",
-  ar: "هذه الرسالة ليست بانتظار إعادة الإرسال.",
-};
+const MESSAGE_NOT_DEAD = msg("console.orders.messageNotDead");
 
 /**
  * /admin/orders: support reads orders (contact data masked); managers and owners run the
@@ -99,7 +97,7 @@ ordersRoutes.get(
 async function orderOf(c: Context<BackendEnv>): Promise<OrderRow> {
   const number = c.req.param("number") ?? "";
   const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findConsoleOrder(c.env.DB, number) : null;
-  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+  if (!order) throw notFound(say(c.get("lang"), msg("console.orders.orderNotFound")));
   return order;
 }
 
@@ -227,8 +225,7 @@ ordersRoutes.post(
 ordersRoutes.get("/:number/invoice", async (c) => {
   const order = await orderOf(c);
   const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
-  if (!doc)
-    throw notFound(say(c.get("lang"), { en: "This order has no invoice yet.", ar: "لا توجد فاتورة لهذا الطلب بعد." }));
+  if (!doc) throw notFound(say(c.get("lang"), msg("console.orders.noInvoice")));
   return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
 });
 
@@ -237,7 +234,7 @@ ordersRoutes.get("/:number/credit-notes/:id", async (c) => {
   const id = Number(c.req.param("id"));
   const doc =
     Number.isSafeInteger(id) && id > 0 ? await findTaxDocument(c.env, order, { kind: "credit_note", id }) : null;
-  if (!doc) throw notFound(say(c.get("lang"), { en: "Credit note not found.", ar: "الإشعار الدائن غير موجود." }));
+  if (!doc) throw notFound(say(c.get("lang"), msg("console.orders.creditNoteNotFound")));
   return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
 });
 

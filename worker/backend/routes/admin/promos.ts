@@ -14,24 +14,19 @@ import { validate } from "../../../../contract/server/validate";
 import { listQuerySchema } from "../../services/console/list";
 import { createPromo, findConsolePromo, listPromos, setPromoActive, updatePromo } from "../../services/console/promos";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /** /admin/promo-codes (managers and owners): list with usage so far, create, edit, pause, resume. */
 export const promosRoutes = new Hono<BackendEnv>();
 
 promosRoutes.use(staffOnly("manager"));
 
-const RULES: Record<Locale, PromoRuleMessages> = {
-  en: {
-    percent: "A percentage is a whole number from 1 to 100.",
-    endsAfterStarts: "The end must come after the start.",
-  },
-  ar: {
-    percent: "النسبة المئوية عدد صحيح من 1 إلى 100.",
-    endsAfterStarts: "يجب أن يكون تاريخ الانتهاء بعد تاريخ البدء.",
-  },
-};
+const rules = (lang: Locale): PromoRuleMessages => ({
+  percent: say(lang, msg("console.promos.percent")),
+  endsAfterStarts: say(lang, msg("console.promos.endsAfterStarts")),
+});
 
-const promoSchema = validate("json", (m, lang) => promoCodeInput(m, RULES[lang]));
+const promoSchema = validate("json", (m, lang) => promoCodeInput(m, rules(lang)));
 
 function promoId(raw: string | undefined): number {
   if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) throw notFound();
@@ -59,7 +54,7 @@ promosRoutes.post("/", promoSchema, async (c) => {
   const promo = await createPromo(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json"));
   return ok(c, promo, {
     status: 201,
-    message: say(c.get("lang"), { en: "Promo code created.", ar: "تم إنشاء رمز الخصم." }),
+    message: say(c.get("lang"), msg("console.promos.created")),
   });
 });
 

@@ -6,6 +6,7 @@ import { say } from "../../../../contract/server/i18n";
 import { validate } from "../../../../contract/server/validate";
 import { auditExport, customersCsv, ordersCsv, salesReport } from "../../services/console/reports";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /**
  * /admin/reports: the period's sales, refunds and VAT, and the orders and customers CSV exports.
@@ -18,13 +19,10 @@ reportsRoutes.use(staffOnly("manager"));
 
 const period = validate("query", (_m, lang) =>
   reportPeriodSchema({
-    required: say(lang, { en: "Choose a day.", ar: "اختر يومًا." }),
-    day: say(lang, { en: "Enter a day as YYYY-MM-DD.", ar: "أدخل اليوم بالصيغة YYYY-MM-DD." }),
-    period: say(lang, { en: "The last day is before the first.", ar: "اليوم الأخير قبل اليوم الأول." }),
-    tooLong: say(lang, {
-      en: `A period is at most ${REPORT_MAX_DAYS} days.`,
-      ar: `لا تزيد الفترة على ${REPORT_MAX_DAYS} يومًا.`,
-    }),
+    required: say(lang, msg("console.reports.chooseDay")),
+    day: say(lang, msg("console.reports.dayShape")),
+    period: say(lang, msg("console.reports.endBeforeStart")),
+    tooLong: say(lang, msg("console.reports.tooLong"), { days: REPORT_MAX_DAYS }),
   }),
 );
 

@@ -8,6 +8,7 @@ import { findConsoleOrder } from "../../services/orders/fulfilment";
 import type { OrderRow } from "../../services/orders/orders";
 import { actOnReturn, consoleReturnsOf } from "../../services/orders/returns";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /**
  * /admin/orders/{number}/returns: support reads an order's returns; managers and owners
@@ -19,7 +20,7 @@ export const returnsRoutes = new Hono<BackendEnv>();
 async function orderOf(c: Context<BackendEnv>): Promise<OrderRow> {
   const number = c.req.param("number") ?? "";
   const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findConsoleOrder(c.env.DB, number) : null;
-  if (!order) throw notFound(say(c.get("lang"), { en: "Order not found.", ar: "الطلب غير موجود." }));
+  if (!order) throw notFound(say(c.get("lang"), msg("console.orders.orderNotFound")));
   return order;
 }
 

@@ -15,6 +15,7 @@ import {
   staffOnly,
 } from "../../services/console/staff";
 import { accountsEnv } from "../auth";
+import { msg } from "../../messages";
 
 /**
  * /admin/session: the console's second step. A staff member signed in to the shop asks for a code
@@ -37,11 +38,8 @@ sessionRoutes.post("/code", pending, async (c) => {
     { sent },
     {
       message: sent
-        ? say(c.get("lang"), { en: "We sent a code to your email.", ar: "أرسلنا رمزًا إلى بريدك الإلكتروني." })
-        : say(c.get("lang"), {
-            en: "A code was sent a moment ago; wait a minute before asking again.",
-            ar: "أُرسل رمز قبل لحظات؛ انتظر دقيقة قبل طلب رمز جديد.",
-          }),
+        ? say(c.get("lang"), msg("console.session.codeSent"))
+        : say(c.get("lang"), msg("console.session.codeJustSent")),
     },
   );
 });
@@ -75,8 +73,8 @@ sessionRoutes.post(
       c.get("lang"),
     );
     if (end === false) {
-      throw new BackendError(422, say(c.get("lang"), { en: "The code is not valid.", ar: "الرمز غير صحيح." }), {
-        code: [say(c.get("lang"), { en: "The code is wrong or has expired.", ar: "الرمز خاطئ أو منتهي الصلاحية." })],
+      throw new BackendError(422, say(c.get("lang"), msg("console.session.codeInvalid")), {
+        code: [say(c.get("lang"), msg("console.session.codeWrongOrExpired"))],
       });
     }
     return ok(c, presentMe({ ...staff, elevated: true, via: "code", expiresAt: end }));

@@ -6,6 +6,7 @@ import { say } from "../../../../contract/server/i18n";
 import { validate } from "../../../../contract/server/validate";
 import { consoleSettings, saveSettingsSection, sectionSchema } from "../../services/shared/settings";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { msg } from "../../messages";
 
 /**
  * /admin/settings (owners): the store's settings (services/shared/settings.ts). GET answers them all;
@@ -26,7 +27,7 @@ for (const section of SETTINGS_SECTIONS) {
       const value = c.req.valid("json") as SettingsValues[typeof section];
       await saveSettingsSection(c.env, currentStaff(c), section, value);
       return ok(c, await consoleSettings(c.env), {
-        message: say(c.get("lang"), { en: "Settings saved.", ar: "تم حفظ الإعدادات." }),
+        message: say(c.get("lang"), msg("settings.saved")),
       });
     },
   );

@@ -12,6 +12,7 @@ import { deliver } from "../../services/accounts/accounts";
 import { accountsEnv } from "../auth";
 import { staffInvitationRoutes } from "./staff-invitations";
 import { auditStatement } from "../../services/console/audit-log";
+import { msg } from "../../messages";
 
 /** /admin/staff (owners): who works the console, and in which role. Every change is audited. */
 export const staffRoutes = new Hono<BackendEnv>();
@@ -87,30 +88,16 @@ staffRoutes.post(
       .first<{ id: number; name: string; email: string; verified_at: string | null }>();
     // Only owners reach this, so naming a missing account here tells nobody outside anything.
     if (!user)
-      throw new BackendError(422, say(lang, { en: "No account uses this email.", ar: "لا يوجد حساب بهذا البريد." }), {
-        email: [
-          say(lang, {
-            en: "No account uses this email: they must register in the shop first.",
-            ar: "لا يوجد حساب بهذا البريد: يجب أن يسجّل في المتجر أولًا.",
-          }),
-        ],
+      throw new BackendError(422, say(lang, msg("console.staff.noAccount")), {
+        email: [say(lang, msg("console.staff.noAccountRegister"))],
       });
     // Anyone can register any address without proving it: an account that never entered the code
     // sent to its email may be a squatter who registered a future hire's address first. The seat
     // goes only to whoever proved the inbox the owner means.
     if (user.verified_at === null)
-      throw new BackendError(
-        422,
-        say(lang, { en: "This account has not verified its email.", ar: "لم يتحقق هذا الحساب من بريده الإلكتروني." }),
-        {
-          email: [
-            say(lang, {
-              en: "This account has not verified its email yet: they must enter the code we sent them first.",
-              ar: "لم يتحقق هذا الحساب من بريده الإلكتروني بعد: يجب أن يُدخل الرمز الذي أرسلناه إليه أولًا.",
-            }),
-          ],
-        },
-      );
+      throw new BackendError(422, say(lang, msg("console.staff.unverified")), {
+        email: [say(lang, msg("console.staff.unverifiedYet"))],
+      });
     const [inserted] = await c.env.DB.batch([
       // The seat is pinned to this email: the console code goes only to it (services/console/staff.ts).
       c.env.DB.prepare(
@@ -128,8 +115,8 @@ staffRoutes.post(
       ),
     ]);
     if (inserted.meta.changes === 0) {
-      throw new BackendError(422, say(lang, { en: "Already on the staff.", ar: "عضو في الفريق بالفعل." }), {
-        email: [say(lang, { en: "This account is already on the staff.", ar: "هذا الحساب ضمن الفريق بالفعل." })],
+      throw new BackendError(422, say(lang, msg("console.staff.alreadyStaffShort")), {
+        email: [say(lang, msg("console.staff.alreadyStaff"))],
       });
     }
     // A change of email asked for before the seat would otherwise wait to be confirmed (it is
@@ -156,14 +143,7 @@ async function member(db: D1Database, userId: number) {
 
 /** Owners cannot demote or remove themselves: a shop must always keep an owner who can sign in. */
 function notSelf(c: Parameters<typeof currentStaff>[0], userId: number) {
-  if (currentStaff(c).user_id === userId)
-    throw new BackendError(
-      403,
-      say(c.get("lang"), {
-        en: "You cannot change your own role. Ask another owner.",
-        ar: "لا يمكنك تغيير دورك بنفسك. اطلب ذلك من مالك آخر.",
-      }),
-    );
+  if (currentStaff(c).user_id === userId) throw new BackendError(403, say(c.get("lang"), msg("console.staff.ownRole")));
 }
 
 /** PUT /admin/staff/:id {role}. */
@@ -218,7 +198,7 @@ staffRoutes.put(
     )
       .bind(userId, email, phone)
       .all<{ email: string | null; phone: string | null }>();
-    const takenMessage = say(lang, { en: "Another account uses this value.", ar: "يستخدم حساب آخر هذه القيمة." });
+    const takenMessage = say(lang, msg("console.staff.valueTaken"));
     const errors: Record<string, string[]> = {};
     for (const other of others.results) {
       if (other.email?.toLowerCase() === email) errors.email = [takenMessage];

@@ -21,6 +21,7 @@ import {
   verifyPassword,
   type PasswordProblem,
 } from "./password";
+import { msg } from "../../messages";
 
 /**
  * Accounts (DESIGN §5, spec §7 /client/auth/*). Plain functions over D1 that the routes call
@@ -73,59 +74,29 @@ export const DEFERRED_START_MS = 50;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export const MESSAGES = {
-  invalid: { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." },
-  badCredentials: { en: "These credentials do not match our records.", ar: "بيانات الدخول هذه لا تطابق سجلاتنا." },
-  detailsUnusable: {
-    en: "These details cannot be used for a new account. If you already have one, sign in or reset your password.",
-    ar: "لا يمكن استخدام هذه البيانات لحساب جديد. إذا كان لديك حساب فسجّل الدخول أو أعد تعيين كلمة المرور.",
-  },
-  detailsTaken: { en: "This value cannot be used.", ar: "لا يمكن استخدام هذه القيمة." },
-  registered: {
-    en: "Your account has been created. We have sent you a verification code.",
-    ar: "تم إنشاء حسابك. أرسلنا إليك رمز تحقق.",
-  },
-  loggedIn: { en: "You are signed in.", ar: "تم تسجيل الدخول." },
-  codeSent: {
-    en: "If an account matches these details, we have sent it a code.",
-    ar: "إذا كان هناك حساب مطابق لهذه البيانات فقد أرسلنا إليه رمزًا.",
-  },
-  codeInvalid: { en: "The code is invalid or has expired.", ar: "الرمز غير صحيح أو انتهت صلاحيته." },
-  verified: { en: "Your account has been verified.", ar: "تم التحقق من حسابك." },
-  codeAccepted: { en: "Code accepted. Choose a new password.", ar: "تم قبول الرمز. اختر كلمة مرور جديدة." },
-  resetTokenInvalid: {
-    en: "This reset link is invalid or has expired. Ask for a new code.",
-    ar: "رابط إعادة التعيين غير صالح أو منتهي الصلاحية. اطلب رمزًا جديدًا.",
-  },
-  passwordChanged: { en: "Your password has been changed.", ar: "تم تغيير كلمة المرور." },
-  currentPasswordWrong: { en: "The current password is incorrect.", ar: "كلمة المرور الحالية غير صحيحة." },
-  currentPasswordNeeded: {
-    en: "Enter your current password to change your email or phone.",
-    ar: "أدخل كلمة المرور الحالية لتغيير بريدك الإلكتروني أو رقم جوالك.",
-  },
-  profileSavedPending: {
-    en: "Your profile has been saved. We have sent a code to your new email: it replaces the current one once you enter the code.",
-    ar: "تم حفظ ملفك الشخصي. أرسلنا رمزًا إلى بريدك الإلكتروني الجديد: يحل محل الحالي بعد إدخال الرمز.",
-  },
-  profileSaved: { en: "Your profile has been saved.", ar: "تم حفظ ملفك الشخصي." },
-  loggedOut: { en: "You have been signed out.", ar: "تم تسجيل الخروج." },
-  unauthenticated: { en: "Unauthenticated.", ar: "لم يتم تسجيل الدخول." },
-  tooMany: {
-    en: "Too many attempts. Please wait a minute and try again.",
-    ar: "محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.",
-  },
-  passwordTooShort: { en: "The password must be at least 8 characters.", ar: "يجب ألا تقل كلمة المرور عن 8 أحرف." },
-  passwordTooLong: {
-    en: "The password may not be longer than 128 characters.",
-    ar: "يجب ألا تزيد كلمة المرور عن 128 حرفًا.",
-  },
-  staffContact: {
-    en: "Staff accounts cannot change their email or phone here. Ask an owner to change it in the console (Staff).",
-    ar: "لا يمكن لحسابات فريق العمل تغيير البريد الإلكتروني أو رقم الجوال من هنا. اطلب من المالك تغييره في لوحة الإدارة (فريق العمل).",
-  },
-  passwordCommon: {
-    en: "This password is too common. Choose a less predictable one.",
-    ar: "كلمة المرور هذه شائعة جدًا. اختر كلمة مرور يصعب توقعها.",
-  },
+  invalid: msg("accounts.invalid"),
+  badCredentials: msg("accounts.badCredentials"),
+  detailsUnusable: msg("accounts.detailsUnusable"),
+  detailsTaken: msg("accounts.detailsTaken"),
+  registered: msg("accounts.registered"),
+  loggedIn: msg("accounts.loggedIn"),
+  codeSent: msg("accounts.codeSent"),
+  codeInvalid: msg("accounts.codeInvalid"),
+  verified: msg("accounts.verified"),
+  codeAccepted: msg("accounts.codeAccepted"),
+  resetTokenInvalid: msg("accounts.resetTokenInvalid"),
+  passwordChanged: msg("accounts.passwordChanged"),
+  currentPasswordWrong: msg("accounts.currentPasswordWrong"),
+  currentPasswordNeeded: msg("accounts.currentPasswordNeeded"),
+  profileSavedPending: msg("accounts.profileSavedPending"),
+  profileSaved: msg("accounts.profileSaved"),
+  loggedOut: msg("accounts.loggedOut"),
+  unauthenticated: msg("accounts.unauthenticated"),
+  tooMany: msg("accounts.tooMany"),
+  passwordTooShort: msg("accounts.passwordTooShort"),
+  passwordTooLong: msg("accounts.passwordTooLong"),
+  staffContact: msg("accounts.staffContact"),
+  passwordCommon: msg("accounts.passwordCommon"),
 } satisfies Record<string, Bilingual>;
 
 export function passwordProblemMessage(lang: Lang, problem: PasswordProblem): string {

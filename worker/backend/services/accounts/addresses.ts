@@ -2,6 +2,7 @@ import type { Lang } from "../../env";
 import { notFound, unprocessable } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import type { Address, AddressInput } from "../../../../contract/addresses";
+import { msg } from "../../messages";
 export type { Address, AddressInput };
 
 /**
@@ -16,7 +17,7 @@ type AddressRow = Omit<Address, "is_default"> & { is_default: number };
 
 const toAddress = (row: AddressRow): Address => ({ ...row, is_default: row.is_default === 1 });
 
-const addressNotFound = (lang: Lang) => notFound(say(lang, { en: "Address not found.", ar: "العنوان غير موجود." }));
+const addressNotFound = (lang: Lang) => notFound(say(lang, msg("accounts.addresses.notFound")));
 
 export async function listAddresses(db: D1Database, userId: number): Promise<Address[]> {
   const { results } = await db
@@ -45,19 +46,9 @@ export async function createAddress(db: D1Database, userId: number, input: Addre
   if (n >= MAX_ADDRESSES) {
     throw unprocessable(
       {
-        body: [
-          say(
-            lang,
-            { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." },
-            { max: MAX_ADDRESSES },
-          ),
-        ],
+        body: [say(lang, msg("accounts.addresses.tooMany"), { max: MAX_ADDRESSES })],
       },
-      say(
-        lang,
-        { en: "You can keep at most {max} addresses.", ar: "يمكنك حفظ {max} عنوانًا كحد أقصى." },
-        { max: MAX_ADDRESSES },
-      ),
+      say(lang, msg("accounts.addresses.tooMany"), { max: MAX_ADDRESSES }),
     );
   }
   const isDefault = input.is_default || n === 0;

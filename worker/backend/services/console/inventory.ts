@@ -7,6 +7,7 @@ import { INVALID_INPUT } from "../../../../contract/server/input-messages";
 import { pageOf, type ListQuery } from "./list";
 import { auditStatement } from "./audit-log";
 import { NOW, refuse, type Staff } from "./writes";
+import { msg } from "../../messages";
 
 /** The inventory ledger as the console runs it: stock adjustments, their history and low stock. */
 
@@ -14,21 +15,12 @@ import { NOW, refuse, type Staff } from "./writes";
 // Inventory
 
 const INVENTORY_MESSAGES = {
-  deltaNeeded: { en: "Enter the change in stock (not zero).", ar: "أدخل مقدار التغيير في المخزون (غير صفر)." },
-  countNeeded: { en: "Enter the quantity you counted.", ar: "أدخل الكمية التي عددتها." },
-  sameCount: {
-    en: "The count matches the stock ({stock}): nothing to adjust.",
-    ar: "العدد يطابق المخزون ({stock}): لا شيء لتعديله.",
-  },
-  belowZero: {
-    en: "Only {stock} in stock: the stock cannot go below zero.",
-    ar: "المتوفر {stock} فقط: لا يمكن أن يقل المخزون عن صفر.",
-  },
-  moved: {
-    en: "The stock changed while you counted (an order?). Check the count and record it again.",
-    ar: "تغيّر المخزون أثناء العد (ربما بسبب طلب). تحقّق من العدد وسجّله مرة أخرى.",
-  },
-  noProduct: { en: "This product does not exist.", ar: "هذا المنتج غير موجود." },
+  deltaNeeded: msg("console.inventory.deltaNeeded"),
+  countNeeded: msg("console.inventory.countNeeded"),
+  sameCount: msg("console.inventory.sameCount"),
+  belowZero: msg("console.inventory.belowZero"),
+  moved: msg("console.inventory.moved"),
+  noProduct: msg("console.inventory.noProduct"),
 };
 
 /**

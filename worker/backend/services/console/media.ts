@@ -3,6 +3,7 @@ import type { Lang, StaffCaller } from "../../env";
 import { BackendError } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import { auditStatement } from "./audit-log";
+import { msg } from "../../messages";
 
 /**
  * Images staff upload, kept in R2 (binding MEDIA) and served from the shop's own origin
@@ -73,15 +74,9 @@ export function sniffImage(bytes: Uint8Array): ImageFacts | null {
 }
 
 const SAY = {
-  tooLarge: {
-    en: "The image is larger than {mb} MB. Make it smaller and try again.",
-    ar: "حجم الصورة أكبر من {mb} ميجابايت. صغّرها ثم حاول مجددًا.",
-  },
-  empty: { en: "Choose an image to upload.", ar: "اختر صورة لرفعها." },
-  type: {
-    en: "Only JPEG, PNG and WebP images can be uploaded (not SVG or other files).",
-    ar: "يمكن رفع صور JPEG وPNG وWebP فقط (لا SVG ولا ملفات أخرى).",
-  },
+  tooLarge: msg("console.media.tooLarge"),
+  empty: msg("console.media.empty"),
+  type: msg("console.media.type"),
 };
 
 function refused(lang: Lang, message: { en: string; ar: string }, params?: Record<string, string | number>) {

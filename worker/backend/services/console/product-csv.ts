@@ -19,6 +19,7 @@ import { BackendError } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import { allConsoleProducts, catalogueFacts, productProblems, writeProducts, type NamedRecord } from "./products";
 import { csvCell, csvText, CsvSyntaxError, CsvTooWide, parseCsv } from "../shared/csv";
+import { msg } from "../../messages";
 
 /**
  * The products CSV. Export: every product, both languages, one column per field of the
@@ -70,16 +71,21 @@ export async function productsCsvTemplate(db: D1Database, lang: Lang): Promise<s
   const ar = lang === "ar";
   const digits = (text: string) => (ar ? arabicIndicDigits(text) : text);
   const name = (r: NamedRecord | undefined) => (r ? (ar ? r.name_ar : r.name_en) : "");
+  const sample = {
+    name: msg("console.productCsv.example.name"),
+    description: msg("console.productCsv.example.description"),
+    specs: msg("console.productCsv.example.specs"),
+  };
   const example: Record<ProductCsvColumn, string> = {
     sku: "EXAMPLE-001",
     slug: "example-headphones",
     model: "X1",
-    name_en: "Example wireless headphones",
-    name_ar: "سماعات لاسلكية (مثال)",
-    description_en: "Replace this row with your product.",
-    description_ar: "استبدل هذا الصف بمنتجك.",
-    specs_en: "Colour: Black",
-    specs_ar: "اللون: أسود",
+    name_en: sample.name.en,
+    name_ar: sample.name.ar,
+    description_en: sample.description.en,
+    description_ar: sample.description.ar,
+    specs_en: sample.specs.en,
+    specs_ar: sample.specs.ar,
     price: digits("299.50"),
     compare_at_price: digits("349.00"),
     stock: digits("20"),
@@ -102,38 +108,17 @@ export async function productsCsvTemplate(db: D1Database, lang: Lang): Promise<s
 }
 
 const SAY = {
-  syntax: {
-    en: "The file is not valid CSV (line {line}: {reason}).",
-    ar: "الملف ليس بصيغة CSV صالحة (السطر {line}: {reason}).",
-  },
-  empty: { en: "The file has no header row.", ar: "لا يحتوي الملف على صف العناوين." },
-  wideHeader: {
-    en: "The header row has more than {max} columns; a products file has at most {max}.",
-    ar: "يحتوي صف العناوين على أكثر من {max} عمودًا؛ ملف المنتجات فيه {max} عمودًا كحد أقصى.",
-  },
-  missingColumn: { en: "The column {column} is missing.", ar: "العمود {column} غير موجود." },
-  unknownColumn: { en: "Unknown column {column}.", ar: "عمود غير معروف: {column}." },
-  tooMany: {
-    en: "The file has {n} products; import at most {max} at a time.",
-    ar: "يحتوي الملف على {n} منتج؛ استورد {max} منتج كحد أقصى في كل مرة.",
-  },
-  fieldCount: {
-    en: "This row has {n} fields; the header has {m}.",
-    ar: "يحتوي هذا الصف على {n} حقول بينما يحتوي صف العناوين على {m}.",
-  },
-  duplicate: { en: "Another row of the file uses the same value.", ar: "يستخدم صف آخر في الملف القيمة نفسها." },
-  noCategory: {
-    en: "No category is called «{name}»: give its name, slug or number as the Categories page shows them.",
-    ar: "لا توجد فئة باسم «{name}»: اكتب اسمها أو معرّفها في الرابط أو رقمها كما تظهر في صفحة الفئات.",
-  },
-  noBrand: {
-    en: "No brand is called «{name}»: give its name, slug or number as the Brands page shows them.",
-    ar: "لا توجد علامة تجارية باسم «{name}»: اكتب اسمها أو معرّفها في الرابط أو رقمها كما تظهر في صفحة العلامات التجارية.",
-  },
-  ambiguous: {
-    en: "More than one is called «{name}»: give the slug instead ({slugs}).",
-    ar: "يحمل هذا الاسم «{name}» أكثر من سجل: اكتب المعرّف في الرابط بدلًا منه ({slugs}).",
-  },
+  syntax: msg("console.productCsv.syntax"),
+  empty: msg("console.productCsv.empty"),
+  wideHeader: msg("console.productCsv.wideHeader"),
+  missingColumn: msg("console.productCsv.missingColumn"),
+  unknownColumn: msg("console.productCsv.unknownColumn"),
+  tooMany: msg("console.productCsv.tooMany"),
+  fieldCount: msg("console.productCsv.fieldCount"),
+  duplicate: msg("console.productCsv.duplicate"),
+  noCategory: msg("console.productCsv.noCategory"),
+  noBrand: msg("console.productCsv.noBrand"),
+  ambiguous: msg("console.productCsv.ambiguous"),
 };
 
 /** How a name is compared: trimmed, spaces collapsed, Latin letters in lower case. */

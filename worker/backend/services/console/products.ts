@@ -18,6 +18,7 @@ import { indexText } from "../catalogue/analysis";
 import { pageOf, type ListQuery } from "./list";
 import { auditStatement } from "./audit-log";
 import { bumpCatalogueVersion } from "../../cache";
+import { msg } from "../../messages";
 
 /**
  * The console's products: list, read, create, edit, hide and show again. Every change is
@@ -177,35 +178,17 @@ export async function productChoices(db: D1Database): Promise<ProductChoices> {
 }
 
 const MESSAGES = {
-  slugTaken: { en: "Another product already uses this slug.", ar: "يستخدم منتج آخر هذا المعرّف بالفعل." },
-  slugTakenTry: {
-    en: "Another product already uses the slug “{slug}”: choose another, such as “{free}”.",
-    ar: "المعرّف «{slug}» مستخدم لمنتج آخر: اختر معرّفًا غيره، مثل «{free}».",
-  },
-  priceAboveCompareAt: {
-    en: "The new price would not be below the compare-at price of: {skus}. Change or clear their compare-at price first.",
-    ar: "لن يكون السعر الجديد أقل من السعر قبل الخصم في: {skus}. عدّل السعر قبل الخصم لهذه المنتجات أو احذفه أولًا.",
-  },
-  belowZero: {
-    en: "The stock would go below zero for: {skus}. Nothing was changed.",
-    ar: "سيصبح المخزون أقل من صفر في: {skus}. لم يتغير شيء.",
-  },
-  unknownProducts: {
-    en: "Some of the chosen products no longer exist. Reload the list and choose again.",
-    ar: "بعض المنتجات المختارة لم تعد موجودة. أعد تحميل القائمة واختر من جديد.",
-  },
-  moved: {
-    en: "The stock of some products changed while you were editing. Nothing was changed: try again.",
-    ar: "تغيّر مخزون بعض المنتجات أثناء التعديل. لم يتغير شيء: حاول مرة أخرى.",
-  },
-  skuTaken: { en: "Another product already uses this SKU.", ar: "يستخدم منتج آخر رمز المنتج هذا بالفعل." },
-  noCategory: { en: "This category does not exist.", ar: "هذه الفئة غير موجودة." },
-  noBrand: { en: "This brand does not exist.", ar: "هذه العلامة التجارية غير موجودة." },
-  stockByLedger: {
-    en: "Stock changes go through Inventory (with a reason), not the product form.",
-    ar: "تتم تغييرات المخزون من صفحة المخزون (مع ذكر السبب)، لا من نموذج المنتج.",
-  },
-  invalid: { en: "The given data was invalid.", ar: "البيانات المدخلة غير صالحة." },
+  slugTaken: msg("console.products.slugTaken"),
+  slugTakenTry: msg("console.products.slugTakenTry"),
+  priceAboveCompareAt: msg("console.products.priceAboveCompareAt"),
+  belowZero: msg("console.products.belowZero"),
+  unknownProducts: msg("console.products.unknownProducts"),
+  moved: msg("console.products.moved"),
+  skuTaken: msg("console.products.skuTaken"),
+  noCategory: msg("console.products.noCategory"),
+  noBrand: msg("console.products.noBrand"),
+  stockByLedger: msg("console.products.stockByLedger"),
+  invalid: msg("console.products.invalid"),
 } satisfies Record<string, Bilingual>;
 
 export type ProductProblems = Record<string, string[]>;
@@ -635,7 +618,7 @@ export async function allConsoleProducts(db: D1Database): Promise<ConsoleProduct
 }
 
 /** What a copy's name ends with, in each language. */
-const COPY = { en: " (copy)", ar: " (نسخة)" } as const;
+const COPY = msg("console.products.copy");
 
 const withSuffix = (name: string, suffix: string) =>
   `${name.slice(0, PRODUCT_LIMITS.name - suffix.length).trimEnd()}${suffix}`;

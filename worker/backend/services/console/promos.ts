@@ -5,6 +5,7 @@ import { say } from "../../../../contract/server/i18n";
 import { INVALID_INPUT } from "../../../../contract/server/input-messages";
 import { contains, pageOf, type ListQuery } from "./list";
 import { auditStatement } from "./audit-log";
+import { msg } from "../../messages";
 
 /**
  * Promo codes as the console runs them: list with usage so far, create, edit, pause and
@@ -100,14 +101,8 @@ export async function findConsolePromo(db: D1Database, id: number): Promise<Cons
 }
 
 const MESSAGES = {
-  duplicate: {
-    en: "Another promo code already uses this code.",
-    ar: "هذا الرمز مستخدم لرمز خصم آخر.",
-  },
-  belowUsed: {
-    en: "The usage limit cannot be below the {used} uses so far.",
-    ar: "لا يمكن أن يقل حد الاستخدام عن عدد مرات الاستخدام حتى الآن ({used}).",
-  },
+  duplicate: msg("console.promos.duplicate"),
+  belowUsed: msg("console.promos.belowUsed"),
 };
 
 function refuse(lang: Lang, field: string, message: string): BackendError {

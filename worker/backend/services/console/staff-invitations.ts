@@ -18,6 +18,7 @@ import { renderStaffInvitation } from "../messages/mail";
 import { maskRecipient } from "../messages/messenger";
 import { loadSettings } from "../shared/settings";
 import { auditStatement } from "./audit-log";
+import { msg } from "../../messages";
 
 /**
  * Staff invitations: an owner invites an email with a role; the link emailed there opens the
@@ -58,34 +59,13 @@ const expireStatement = (db: D1Database) =>
   );
 
 const MESSAGES = {
-  alreadyStaff: {
-    en: "This email already belongs to a staff member.",
-    ar: "هذا البريد لعضو في الفريق بالفعل.",
-  },
-  alreadyInvited: {
-    en: "This email already has an open invitation: resend it from the list.",
-    ar: "لهذا البريد دعوة مفتوحة بالفعل: أعد إرسالها من القائمة.",
-  },
-  closed: {
-    en: "This invitation was accepted or revoked: invite them again.",
-    ar: "قُبلت هذه الدعوة أو أُلغيت: أرسل دعوة جديدة.",
-  },
-  linkClosed: {
-    en: "This invitation link no longer works. Ask the shop's owner for a new one.",
-    ar: "رابط الدعوة هذا لم يعد يعمل. اطلب دعوة جديدة من مالك المتجر.",
-  },
-  wrongAccount: {
-    en: "This invitation is for another email address. Sign out, then sign in with the account of the invited email.",
-    ar: "هذه الدعوة لبريد إلكتروني آخر. سجّل الخروج ثم سجّل الدخول بحساب البريد المدعو.",
-  },
-  unverified: {
-    en: "Verify your account's email first, with the code we sent to it; then accept the invitation.",
-    ar: "تحقق من بريد حسابك أولًا بالرمز الذي أرسلناه إليه، ثم اقبل الدعوة.",
-  },
-  staffAlready: {
-    en: "Your account is already on the staff.",
-    ar: "حسابك ضمن فريق العمل بالفعل.",
-  },
+  alreadyStaff: msg("console.staffInvitations.alreadyStaff"),
+  alreadyInvited: msg("console.staffInvitations.alreadyInvited"),
+  closed: msg("console.staffInvitations.closed"),
+  linkClosed: msg("console.staffInvitations.linkClosed"),
+  wrongAccount: msg("console.staffInvitations.wrongAccount"),
+  unverified: msg("console.staffInvitations.unverified"),
+  staffAlready: msg("console.staffInvitations.staffAlready"),
 } satisfies Record<string, Bilingual>;
 
 const refuse = (lang: Lang, field: string, message: Bilingual) =>

@@ -8,6 +8,7 @@ import { shopMoment } from "../../../../contract/shop-time";
 import { deliver, type AccountsEnv } from "../accounts/accounts";
 import { consumeCode, issueCode } from "../accounts/otp";
 import { accessIdentity } from "./staff-access";
+import { msg } from "../../messages";
 
 /**
  * Staff and the console session. A staff member is a shop account with a role. The
@@ -142,22 +143,10 @@ export function presentMe(staff: StaffCaller): StaffMe {
 }
 
 const MESSAGES = {
-  codeRequired: {
-    en: "Enter the code we sent to your email to open the console.",
-    ar: "أدخل الرمز الذي أرسلناه إلى بريدك الإلكتروني لفتح لوحة الإدارة.",
-  },
-  forbidden: {
-    en: "Your role does not allow this.",
-    ar: "لا يسمح دورك بهذا الإجراء.",
-  },
-  emailChanged: {
-    en: "This account's email is not the one it was added to the staff with. An owner must confirm its email in the console (Staff).",
-    ar: "البريد الإلكتروني لهذا الحساب ليس البريد الذي أُضيف به إلى فريق العمل. يجب أن يؤكد المالك بريده في لوحة الإدارة (فريق العمل).",
-  },
-  frozen: {
-    en: "The console stays closed for 24 hours after a password change, to protect the shop if someone else changed it. It opens again on {until}. If you did not change your password, tell an owner now.",
-    ar: "تبقى لوحة الإدارة مغلقة 24 ساعة بعد تغيير كلمة المرور، لحماية المتجر إن كان غيرك قد غيّرها. تُفتح مجددًا في {until}. إن لم تغيّر كلمة مرورك فأخبر المالك الآن.",
-  },
+  codeRequired: msg("console.staff.codeRequired"),
+  forbidden: msg("console.staff.forbidden"),
+  emailChanged: msg("console.staff.emailChanged"),
+  frozen: msg("console.staff.frozen"),
 } satisfies Record<string, Bilingual>;
 
 /** Refuses a code (sending or entering it) while the seat is locked, saying why and what to do. */

@@ -8,6 +8,7 @@ import { bumpSearchVersion } from "../catalogue/search-kept";
 import { contains, pageOf, type ListQuery } from "./list";
 import { auditStatement } from "./audit-log";
 import { auditTakesId, changed, refuse, writing, type Staff } from "./writes";
+import { msg } from "../../messages";
 
 /**
  * Categories and brands as the console runs them: every write is one batch with its audit line and
@@ -99,23 +100,11 @@ export async function findCategory(db: D1Database, id: number): Promise<ConsoleC
 }
 
 const CATEGORY_MESSAGES = {
-  noParent: { en: "This parent category does not exist.", ar: "الفئة الأم غير موجودة." },
-  cycle: {
-    en: "A category cannot sit under itself or one of its own subcategories.",
-    ar: "لا يمكن وضع الفئة تحت نفسها أو تحت إحدى فئاتها الفرعية.",
-  },
-  hasProducts: {
-    en: "This category still has {count} products: move them to another category first.",
-    ar: "ما زالت في هذه الفئة منتجات ({count}): انقلها إلى فئة أخرى أولًا.",
-  },
-  inUse: {
-    en: "Products or subcategories were just added to this category: it was kept.",
-    ar: "أضيفت للتو منتجات أو فئات فرعية إلى هذه الفئة: لم تُحذف.",
-  },
-  hasChildren: {
-    en: "This category has subcategories: move or delete them first.",
-    ar: "لهذه الفئة فئات فرعية: انقلها أو احذفها أولًا.",
-  },
+  noParent: msg("console.taxonomy.noParent"),
+  cycle: msg("console.taxonomy.cycle"),
+  hasProducts: msg("console.taxonomy.hasProducts"),
+  inUse: msg("console.taxonomy.inUse"),
+  hasChildren: msg("console.taxonomy.hasChildren"),
 };
 
 /** Refuses a parent that does not exist, or that is the category itself or under it. */
@@ -283,10 +272,7 @@ export async function updateBrand(db: D1Database, staff: Staff, lang: Lang, id: 
   return findBrand(db, id);
 }
 
-const BRAND_HAS_PRODUCTS: Bilingual = {
-  en: "This brand still has {count} products: change their brand first.",
-  ar: "ما زالت لهذه العلامة منتجات ({count}): غيّر علامتها أولًا.",
-};
+const BRAND_HAS_PRODUCTS: Bilingual = msg("console.taxonomy.brandHasProducts");
 
 export async function deleteBrand(db: D1Database, staff: Staff, lang: Lang, id: number) {
   const before = await findBrand(db, id);

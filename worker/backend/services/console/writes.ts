@@ -4,6 +4,7 @@ import { BackendError } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { INVALID_INPUT } from "../../../../contract/server/input-messages";
 import { forgetSearchSynonyms } from "../catalogue/search";
+import { msg } from "../../messages";
 
 /**
  * What the console's writes of the catalogue's taxonomy and content share (taxonomy.ts, content.ts,
@@ -25,7 +26,7 @@ export function refuse(
   throw new BackendError(status, field ? say(lang, INVALID_INPUT) : text, field ? { [field]: [text] } : undefined);
 }
 
-export const SLUG_TAKEN: Bilingual = { en: "This slug is already used.", ar: "هذا المعرّف مستخدم بالفعل." };
+export const SLUG_TAKEN: Bilingual = msg("console.writes.slugTaken");
 
 /** A UNIQUE slug clash becomes the slug field's message (checked by the database, so no race). */
 export async function writing<T>(lang: Lang, work: () => Promise<T>): Promise<T> {

@@ -1,18 +1,18 @@
-import ar from "../../../../locales/ar.json";
-import en from "../../../../locales/en.json";
 import type { Lang } from "../../env";
 import { escapeHtml } from "../../../../contract/server/html";
+import { msg, type Catalogue, type MessageKey } from "../../messages";
 
 /**
  * The messages' templates: subject, plain text and SMS of every message the shop
- * sends live in the locale files' `mail` section (`{{name}}` placeholders, like the storefront's),
- * so a translator finds them beside the rest. The simple HTML email is made here from the same
+ * sends live in the backend's message catalogue, its `mail` area (`{{name}}` placeholders, the
+ * form the owner rewords them in), so a translator finds them beside the rest. The simple HTML email is made here from the same
  * text: paragraphs, its links made clickable, the direction of the language.
  */
-const MAIL = { en: en.mail, ar: ar.mail } as const;
+export type CodeTemplate = keyof Catalogue["mail"]["code"];
+export type OrderTemplate = keyof Catalogue["mail"]["order"];
 
-export type CodeTemplate = keyof typeof en.mail.code;
-export type OrderTemplate = keyof typeof en.mail.order;
+/** A text of the catalogue in one language. */
+const mailText = (lang: Lang, key: MessageKey): string => msg(key)[lang];
 export type StaffAlertTemplate = "staff_order" | "staff_return";
 
 export interface RenderedMessage {
@@ -76,7 +76,12 @@ export function greetingName(typed: string): string {
 }
 
 /** A small, safe HTML email: each line (already HTML, from `fillHtml`) a paragraph, in the language's direction. */
-export function emailHtml(lang: Lang, subject: string, htmlLines: string[], signature = MAIL[lang].signature): string {
+export function emailHtml(
+  lang: Lang,
+  subject: string,
+  htmlLines: string[],
+  signature = mailText(lang, "mail.signature"),
+): string {
   const dir = lang === "ar" ? "rtl" : "ltr";
   const paragraphs = htmlLines.map((line) => `<p style="margin:0 0 16px">${line}</p>`).join("");
   return (
@@ -89,8 +94,9 @@ export function emailHtml(lang: Lang, subject: string, htmlLines: string[], sign
 
 /** A one-time code or account notice (verify, reset, accountExists, emailChanged, staff). */
 export function renderCodeMessage(lang: Lang, template: CodeTemplate, code: string): RenderedMessage {
-  const { subject, text } = MAIL[lang].code[template];
-  return { subject, text: fill(text, { code }), html: emailHtml(lang, subject, [fillHtml(text, { code })]) };
+  const subject = mailText(lang, `mail.code.${template}.subject`);
+  const body = mailText(lang, `mail.code.${template}.text`);
+  return { subject, text: fill(body, { code }), html: emailHtml(lang, subject, [fillHtml(body, { code })]) };
 }
 
 /**
@@ -99,7 +105,7 @@ export function renderCodeMessage(lang: Lang, template: CodeTemplate, code: stri
  * shopper typed, and the greeting keeps it only when it reads as a name (`greetingName`).
  * `store`: the owner's wording of the email's subject and text (the store's settings, checked
  * there to hold no link of its own), and the store's name that signs it; the greeting, the link
- * to the order and the SMS stay the locale files'.
+ * to the order and the SMS stay the catalogue's.
  */
 export function renderOrderMessage(
   lang: Lang,
@@ -108,16 +114,20 @@ export function renderOrderMessage(
   params: Record<string, string> & { name: string; orderUrl: string },
   store: { wording?: { subject: string; text: string } | null; signature?: string } = {},
 ): RenderedMessage {
-  const mail = MAIL[lang];
-  const messages = { ...mail.order[template], ...(store.wording ?? {}) };
-  const signature = store.signature || mail.signature;
+  const messages = {
+    subject: mailText(lang, `mail.order.${template}.subject`),
+    text: mailText(lang, `mail.order.${template}.text`),
+    sms: mailText(lang, `mail.order.${template}.sms`),
+    ...(store.wording ?? {}),
+  };
+  const signature = store.signature || mailText(lang, "mail.signature");
   const subject = fill(messages.subject, params);
   if (channel === "sms") return { subject, text: fill(messages.sms, { ...params, url: params.orderUrl }), html: null };
   const name = greetingName(params.name);
   const lines: [string, Record<string, string>][] = [
-    name ? [mail.greeting, { name }] : [mail.greetingNoName, {}],
+    name ? [mailText(lang, "mail.greeting"), { name }] : [mailText(lang, "mail.greetingNoName"), {}],
     [messages.text, params],
-    [mail.orderLink, { url: params.orderUrl }],
+    [mailText(lang, "mail.orderLink"), { url: params.orderUrl }],
   ];
   return {
     subject,
@@ -137,12 +147,11 @@ export function renderStaffAlert(
   template: StaffAlertTemplate,
   params: { number: string; total: string; url: string },
 ): RenderedMessage {
-  const alerts = MAIL[lang].staffAlert;
-  const subject = fill(alerts[template].subject, params);
-  const lines = [alerts[template].text, alerts.open];
+  const subject = fill(mailText(lang, `mail.staffAlert.${template}.subject`), params);
+  const lines = [mailText(lang, `mail.staffAlert.${template}.text`), mailText(lang, "mail.staffAlert.open")];
   return {
     subject,
-    text: [...lines.map((line) => fill(line, params)), MAIL[lang].signature].join("\n\n"),
+    text: [...lines.map((line) => fill(line, params)), mailText(lang, "mail.signature")].join("\n\n"),
     html: emailHtml(
       lang,
       subject,
@@ -165,19 +174,17 @@ export function renderStaffInvitation(
     url: string;
     until: string;
   },
-  signature = MAIL[lang].signature,
+  signature = mailText(lang, "mail.signature"),
 ): RenderedMessage {
-  const mail = MAIL[lang];
-  const invitation = mail.staffInvitation;
-  const values = { ...params, role: invitation.roles[params.role], store: signature };
+  const values = { ...params, role: mailText(lang, `mail.staffInvitation.roles.${params.role}`), store: signature };
   const name = greetingName(params.name);
   const lines: [string, Record<string, string>][] = [
-    name ? [mail.greeting, { name }] : [mail.greetingNoName, {}],
-    [invitation.text, values],
-    [invitation.accept, values],
-    [invitation.expiry, values],
+    name ? [mailText(lang, "mail.greeting"), { name }] : [mailText(lang, "mail.greetingNoName"), {}],
+    [mailText(lang, "mail.staffInvitation.text"), values],
+    [mailText(lang, "mail.staffInvitation.accept"), values],
+    [mailText(lang, "mail.staffInvitation.expiry"), values],
   ];
-  const subject = fill(invitation.subject, values);
+  const subject = fill(mailText(lang, "mail.staffInvitation.subject"), values);
   return {
     subject,
     text: [...lines.map(([line, v]) => fill(line, v)), signature].join("\n\n"),

@@ -48,7 +48,7 @@ const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
   staff: "staff",
 };
 
-/** The message's subject, text and HTML, in its language (templates: the locale files' `mail`). */
+/** The message's subject, text and HTML, in its language (templates: the message catalogue's `mail` area). */
 export function renderMessage(message: OutgoingMessage): RenderedMessage {
   if (message.content) return message.content;
   if (message.purpose.startsWith("order.") || message.purpose === "staff-invitation")

@@ -4,6 +4,7 @@ import { shopDay, shopMoment } from "../../../../contract/shop-time";
 import { publicOrigin } from "../../../../contract/server/public-origin";
 import { trackingUrl } from "../orders/carriers";
 import { say } from "../../../../contract/server/i18n";
+import { msg } from "../../messages";
 import { returnAddressOf } from "../orders/invoices";
 import { loadSettings, messageWording } from "../shared/settings";
 import { renderOrderMessage, renderStaffAlert, type OrderTemplate, type RenderedMessage } from "./mail";
@@ -25,7 +26,7 @@ import { LINK_FRAGMENT_KEY } from "../../../../contract/order-access";
  * 2. `flushNotifications` — after the batch, the new rows go to the NOTIFICATIONS queue. It never
  *    throws: a queue that is down costs the shopper nothing, and the cron sends what was left.
  * 3. The queue consumer (jobs.ts → `deliverNotification`) claims the row, renders it from
- *    the locale files (or the owner's wording in the store's settings) and hands it to the Messenger; a failure is retried by the queue with a
+ *    the message catalogue (or the owner's wording in the store's settings) and hands it to the Messenger; a failure is retried by the queue with a
  *    growing delay and, after the last retry, dead-lettered (status `dead`).
  * 4. The cron (`sweepNotifications`) re-sends rows whose queue message was lost, and gives a dead
  *    message a fresh round of retries an hour later, at most twice.
@@ -297,12 +298,9 @@ async function renderNotification(
 }
 
 /** A rejection staff gave no reason for. */
-const NO_REASON = { en: "no reason was given", ar: "لم يُذكر سبب" };
+const NO_REASON = msg("notifications.noReason");
 /** An approved return when the shop has no address configured: the shop tells them. */
-const ADDRESS_TO_FOLLOW = {
-  en: "the address our team sends you in reply to this message",
-  ar: "العنوان الذي يرسله إليك فريقنا ردًّا على هذه الرسالة",
-};
+const ADDRESS_TO_FOLLOW = msg("notifications.addressToFollow");
 
 /** The lines of a return as a message lists them: "2 × USB-C cable, 1 × Power bank". */
 async function returnItemsText(db: D1Database, returnId: string, lang: Lang): Promise<string> {

@@ -7,6 +7,7 @@ import { productSummariesByIds } from "../catalogue/product";
 import { evaluatePromo, type AppliedPromo } from "./promo";
 import { releaseExpiredReservations } from "./reservations";
 import type { Cart, CartLine } from "../../../../contract/cart";
+import { msg } from "../../messages";
 
 export type { ProductSummary };
 
@@ -54,25 +55,19 @@ async function productBound(
 function quantityRefused(lang: Lang, bound: { stock: number; max_per_order: number }, current: number): BackendError {
   const message =
     bound.stock <= 0
-      ? say(lang, { en: "This product is out of stock.", ar: "هذا المنتج غير متوفر حالياً." })
+      ? say(lang, msg("orders.cart.outOfStock"))
       : bound.stock < bound.max_per_order
-        ? say(lang, { en: "Only {n} left in stock.", ar: "المتبقي في المخزون {n} فقط." }, { n: bound.stock })
-        : say(
-            lang,
-            { en: "You can order at most {n} of this product.", ar: "يمكنك طلب {n} كحد أقصى من هذا المنتج." },
-            { n: bound.max_per_order },
-          );
+        ? say(lang, msg("orders.cart.onlyLeft"), { n: bound.stock })
+        : say(lang, msg("orders.cart.atMostPerOrder"), { n: bound.max_per_order });
   const errors: Record<string, string[]> = { quantity: [message] };
   if (current > 0) {
-    errors.quantity.push(
-      say(lang, { en: "You already have {n} in your cart.", ar: "لديك {n} في سلتك بالفعل." }, { n: current }),
-    );
+    errors.quantity.push(say(lang, msg("orders.cart.alreadyInCart"), { n: current }));
   }
   return unprocessable(errors, message);
 }
 
 function unknownProduct(lang: Lang): BackendError {
-  const message = say(lang, { en: "This product does not exist.", ar: "هذا المنتج غير موجود." });
+  const message = say(lang, msg("orders.cart.unknownProduct"));
   return unprocessable({ product_id: [message] }, message);
 }
 

@@ -21,6 +21,7 @@ import { zoneOfCity } from "../../../../contract/settings";
 import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
 import type { CheckoutOptions, CheckoutInput as CheckoutRequestRead } from "../../../../contract/checkout";
+import { msg } from "../../messages";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
@@ -35,17 +36,17 @@ export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
 
 const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual }> = {
   standard: {
-    name: { en: "Standard delivery", ar: "التوصيل العادي" },
-    eta: { en: "3–5 business days", ar: "من 3 إلى 5 أيام عمل" },
+    name: msg("orders.checkout.shippingText.standard.name"),
+    eta: msg("orders.checkout.shippingText.standard.eta"),
   },
   express: {
-    name: { en: "Express delivery", ar: "التوصيل السريع" },
-    eta: { en: "1–2 business days", ar: "خلال يوم إلى يومي عمل" },
+    name: msg("orders.checkout.shippingText.express.name"),
+    eta: msg("orders.checkout.shippingText.express.eta"),
   },
 };
 
 const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
-  card: { en: "Credit or debit card (mada, Visa, Mastercard)", ar: "بطاقة ائتمان أو مدى (مدى، فيزا، ماستركارد)" },
+  card: msg("orders.checkout.paymentText.card"),
 };
 
 /** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
@@ -161,7 +162,7 @@ async function findByIdempotencyKey(db: D1Database, owner: CartOwner, key: strin
 
 async function savedAddress(db: D1Database, owner: CartOwner, addressId: number, lang: Lang): Promise<OrderAddress> {
   const refused = () => {
-    const message = say(lang, { en: "Choose one of your saved addresses.", ar: "اختر أحد عناوينك المحفوظة." });
+    const message = say(lang, msg("orders.checkout.chooseSavedAddress"));
     return unprocessable({ address_id: [message] }, message);
   };
   if (owner.userId === null) throw refused();
@@ -194,10 +195,7 @@ const isPromoLimit = (err: unknown) =>
 /** At most this many unpaid orders may hold stock at once per guest or account, per email and per network. */
 export const MAX_HOLDING_ORDERS = 3;
 
-const TOO_MANY_HOLDS: Bilingual = {
-  en: "You already have unpaid orders holding stock. Pay one of them, or wait until its time runs out, before placing another.",
-  ar: "لديك طلبات غير مدفوعة تحجز منتجات بالفعل. ادفع أحدها أو انتظر انتهاء مهلته قبل إنشاء طلب آخر.",
-};
+const TOO_MANY_HOLDS: Bilingual = msg("orders.checkout.tooManyHolds");
 
 /**
  * Refuses a new order while its owner, its email or its network already has MAX_HOLDING_ORDERS
@@ -254,7 +252,7 @@ export async function placeOrder(
 
   const email = input.email || (owner.userId !== null ? await accountEmail(db, owner.userId) : null);
   if (!email) {
-    const message = say(lang, { en: "Enter your email address.", ar: "أدخل بريدك الإلكتروني." });
+    const message = say(lang, msg("orders.checkout.enterEmail"));
     throw unprocessable({ email: [message] }, message);
   }
 
@@ -262,7 +260,7 @@ export async function placeOrder(
   if (input.address_id !== undefined) address = await savedAddress(db, owner, input.address_id, lang);
   else if (input.address) address = input.address;
   else {
-    const message = say(lang, { en: "Enter a delivery address.", ar: "أدخل عنوان التوصيل." });
+    const message = say(lang, msg("orders.checkout.enterAddress"));
     throw unprocessable({ address: [message] }, message);
   }
 
@@ -270,7 +268,7 @@ export async function placeOrder(
   await refuseTooManyHolds(db, owner, email, origin.networkHash, lang);
   const contents = await cartContents(db, owner, lang);
   if (!contents.lines.length || contents.cartId === null) {
-    const message = say(lang, { en: "Your cart is empty.", ar: "سلتك فارغة." });
+    const message = say(lang, msg("orders.checkout.cartEmpty"));
     throw unprocessable({ cart: [message] }, message);
   }
   if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
@@ -424,10 +422,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       if (isNumberClash(err)) continue;
       if (isGuardFailure(err)) throw await stockGone(db, contents, lang);
       if (isPromoLimit(err)) {
-        const message = say(lang, {
-          en: "This promo code has reached its usage limit.",
-          ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام.",
-        });
+        const message = say(lang, msg("orders.promo.usedUp"));
         throw unprocessable({ code: [message] }, message);
       }
       // A concurrent checkout used this customer's last use of the code, or the account is not
@@ -448,16 +443,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
 
 function notAvailable(contents: CartContents, productIds: number[], lang: Lang): BackendError {
   const names = contents.lines.filter((l) => productIds.includes(l.product_id)).map((l) => l.product.name);
-  const messages = names.map((name) =>
-    say(
-      lang,
-      {
-        en: "{name} is no longer available in the quantity in your cart.",
-        ar: "لم يعد {name} متوفراً بالكمية الموجودة في سلتك.",
-      },
-      { name },
-    ),
-  );
+  const messages = names.map((name) => say(lang, msg("orders.checkout.noLongerAvailable"), { name }));
   return unprocessable({ quantity: messages }, messages[0]);
 }
 

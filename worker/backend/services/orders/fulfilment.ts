@@ -40,6 +40,7 @@ import { bumpOnFlip } from "../catalogue/availability";
 import { auditStatement } from "../console/audit-log";
 import { releaseExpiredReservations } from "./reservations";
 import { claimLinesStatement, returnedAmount } from "./claimed-lines";
+import { msg } from "../../messages";
 
 /**
  * Fulfilment and refunds: the console's order list and order page, and the transitions
@@ -50,49 +51,31 @@ import { claimLinesStatement, returnedAmount } from "./claimed-lines";
  */
 
 const MESSAGES = {
-  notAllowed: {
-    en: "This order is {status}: it cannot be {action} now.",
-    ar: "حالة هذا الطلب «{status}»: لا يمكن {action} الآن.",
-  },
-  changed: {
-    en: "Someone else changed this order just now. Reload it and try again.",
-    ar: "غيّر شخص آخر هذا الطلب للتو. أعد تحميله وحاول مجددًا.",
-  },
-  tooMuch: {
-    en: "At most {amount} SAR can still be refunded.",
-    ar: "أقصى ما يمكن استرداده الآن هو {amount} ريال.",
-  },
-  noPayment: {
-    en: "This order has no paid payment to refund.",
-    ar: "لا توجد عملية دفع مكتملة لهذا الطلب لاستردادها.",
-  },
-  providerDown: {
-    en: "The payment provider of this order is not available; the refund was not made.",
-    ar: "مزود الدفع لهذا الطلب غير متاح؛ لم يتم الاسترداد.",
-  },
-  refundFailed: {
-    en: "The payment provider refused the refund ({reason}). Nothing was refunded.",
-    ar: "رفض مزود الدفع عملية الاسترداد ({reason}). لم يُسترد أي مبلغ.",
-  },
+  notAllowed: msg("orders.fulfilment.notAllowed"),
+  changed: msg("orders.fulfilment.changed"),
+  tooMuch: msg("orders.fulfilment.tooMuch"),
+  noPayment: msg("orders.fulfilment.noPayment"),
+  providerDown: msg("orders.fulfilment.providerDown"),
+  refundFailed: msg("orders.fulfilment.refundFailed"),
 } satisfies Record<string, Bilingual>;
 
 const ACTION_WORDS: Record<OrderAction, Bilingual> = {
-  process: { en: "prepared", ar: "تجهيزه" },
-  ship: { en: "shipped", ar: "شحنه" },
-  deliver: { en: "marked delivered", ar: "تأكيد تسليمه" },
-  cancel: { en: "cancelled", ar: "إلغاؤه" },
-  refund: { en: "refunded", ar: "استرداد مبلغه" },
+  process: msg("orders.fulfilment.actionWords.process"),
+  ship: msg("orders.fulfilment.actionWords.ship"),
+  deliver: msg("orders.fulfilment.actionWords.deliver"),
+  cancel: msg("orders.fulfilment.actionWords.cancel"),
+  refund: msg("orders.fulfilment.actionWords.refund"),
 };
 
 const STATUS_WORDS: Record<string, Bilingual> = {
-  pending_payment: { en: "awaiting payment", ar: "بانتظار الدفع" },
-  paid: { en: "paid", ar: "مدفوع" },
-  processing: { en: "processing", ar: "قيد التجهيز" },
-  shipped: { en: "shipped", ar: "تم الشحن" },
-  delivered: { en: "delivered", ar: "تم التسليم" },
-  payment_failed: { en: "unpaid (payment failed)", ar: "غير مدفوع (فشل الدفع)" },
-  cancelled: { en: "cancelled", ar: "ملغى" },
-  refunded: { en: "refunded in full", ar: "مسترد بالكامل" },
+  pending_payment: msg("orders.fulfilment.statusWords.pendingPayment"),
+  paid: msg("orders.fulfilment.statusWords.paid"),
+  processing: msg("orders.fulfilment.statusWords.processing"),
+  shipped: msg("orders.fulfilment.statusWords.shipped"),
+  delivered: msg("orders.fulfilment.statusWords.delivered"),
+  payment_failed: msg("orders.fulfilment.statusWords.paymentFailed"),
+  cancelled: msg("orders.fulfilment.statusWords.cancelled"),
+  refunded: msg("orders.fulfilment.statusWords.refunded"),
 };
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
@@ -486,17 +469,11 @@ export const shippingRefundableOf = (order: OrderRow) =>
   order.shipping_refunded ? 0 : Math.min(order.shipping, refundableOf(order));
 
 const LINE_MESSAGES = {
-  nothing: {
-    en: "Choose what to refund: lines, shipping, or an amount.",
-    ar: "اختر ما تريد استرداده: منتجات أو الشحن أو مبلغًا.",
-  },
-  notInOrder: { en: "This product is not in the order.", ar: "هذا المنتج ليس ضمن الطلب." },
-  tooMany: { en: "At most {count} can still be refunded.", ar: "أقصى كمية يمكن استردادها الآن هي {count}." },
-  shippingDone: { en: "The shipping charge was already refunded.", ar: "تم استرداد رسوم الشحن من قبل." },
-  changed: {
-    en: "The amount to refund changed to {amount} SAR since the page was loaded. Check it and try again.",
-    ar: "تغيّر المبلغ المطلوب استرداده إلى {amount} ريال منذ تحميل الصفحة. راجعه وحاول مجددًا.",
-  },
+  nothing: msg("orders.fulfilment.lineMessages.nothing"),
+  notInOrder: msg("orders.fulfilment.lineMessages.notInOrder"),
+  tooMany: msg("orders.fulfilment.lineMessages.tooMany"),
+  shippingDone: msg("orders.fulfilment.lineMessages.shippingDone"),
+  changed: msg("orders.fulfilment.lineMessages.changed"),
 } satisfies Record<string, Bilingual>;
 
 /**

@@ -12,6 +12,7 @@ import type {
   TaxDocumentLine,
   TaxSeller,
 } from "../../../../contract/invoices";
+import { msg } from "../../messages";
 
 /**
  * Tax documents: a paid order's simplified tax invoice and a succeeded refund's credit
@@ -162,13 +163,7 @@ export function sellerOf(
   const vat = seller.vat_number.trim();
   if (!nameEn || !VAT_NUMBER_PATTERN.test(vat) || (env.ENVIRONMENT === "production" && vat === DEMO_VAT_NUMBER)) {
     console.error(JSON.stringify({ level: "error", event: "invoice.seller_unconfigured" }));
-    throw new BackendError(
-      503,
-      say(lang, {
-        en: "Tax invoices are not available right now.",
-        ar: "الفواتير الضريبية غير متاحة حاليًا.",
-      }),
-    );
+    throw new BackendError(503, say(lang, msg("orders.invoices.unavailable")));
   }
   return {
     name_en: nameEn,
@@ -235,17 +230,17 @@ export function decodeZatcaQr(base64: string): Record<number, string> {
 }
 
 const LINE_TEXT = {
-  shipping: { en: "Shipping", ar: "الشحن" },
-  discount: { en: "Discount", ar: "الخصم" },
-  refund: { en: "Refund for order {number}", ar: "استرداد للطلب {number}" },
+  shipping: msg("orders.invoices.lineText.shipping"),
+  discount: msg("orders.invoices.lineText.discount"),
+  refund: msg("orders.invoices.lineText.refund"),
 };
 
 const RETURN_REASONS: Record<string, { en: string; ar: string }> = {
-  damaged: { en: "Damaged", ar: "تالف" },
-  wrong_item: { en: "Wrong item", ar: "منتج غير المطلوب" },
-  not_as_described: { en: "Not as described", ar: "غير مطابق للوصف" },
-  changed_mind: { en: "Changed mind", ar: "غيّر رأيه" },
-  other: { en: "Other", ar: "سبب آخر" },
+  damaged: msg("orders.invoices.returnReasons.damaged"),
+  wrong_item: msg("orders.invoices.returnReasons.wrongItem"),
+  not_as_described: msg("orders.invoices.returnReasons.notAsDescribed"),
+  changed_mind: msg("orders.invoices.returnReasons.changedMind"),
+  other: msg("orders.invoices.returnReasons.other"),
 };
 
 /**

@@ -3,6 +3,7 @@ import { say, type Bilingual } from "../../../../contract/server/i18n";
 import type { CartOwner } from "../../identity";
 import { normalizePhone } from "../../../../contract/inputs";
 import type { CartPromo } from "../../../../contract/cart";
+import { msg } from "../../messages";
 
 /**
  * Promo codes: discount type 1 is a percentage (the default), 2 a fixed amount in halalas.
@@ -49,24 +50,15 @@ export type PromoRefusal =
   | "empty_cart";
 
 const MESSAGES: Record<PromoRefusal, Bilingual> = {
-  unknown: { en: "This promo code does not exist.", ar: "رمز الخصم هذا غير موجود." },
-  not_started: { en: "This promo code is not active yet.", ar: "رمز الخصم هذا غير مفعّل بعد." },
-  expired: { en: "This promo code has expired.", ar: "انتهت صلاحية رمز الخصم هذا." },
-  below_minimum: {
-    en: "This promo code needs a minimum order of {amount} SAR.",
-    ar: "يتطلب رمز الخصم هذا حداً أدنى للطلب قدره {amount} ريال.",
-  },
-  used_up: { en: "This promo code has reached its usage limit.", ar: "وصل رمز الخصم هذا إلى الحد الأقصى للاستخدام." },
-  per_user: { en: "You have already used this promo code.", ar: "لقد استخدمت رمز الخصم هذا من قبل." },
-  sign_in: { en: "Sign in to use this promo code.", ar: "سجّل الدخول لاستخدام رمز الخصم هذا." },
-  verify: {
-    en: "Verify your account to use this promo code: enter the code we send to your email or phone.",
-    ar: "أكّد حسابك لاستخدام رمز الخصم هذا: أدخل الرمز الذي نرسله إلى بريدك الإلكتروني أو هاتفك.",
-  },
-  empty_cart: {
-    en: "Add products to your cart before applying a promo code.",
-    ar: "أضف منتجات إلى سلتك قبل استخدام رمز الخصم.",
-  },
+  unknown: msg("orders.promo.unknown"),
+  not_started: msg("orders.promo.notStarted"),
+  expired: msg("orders.promo.expired"),
+  below_minimum: msg("orders.promo.belowMinimum"),
+  used_up: msg("orders.promo.usedUp"),
+  per_user: msg("orders.promo.perUser"),
+  sign_in: msg("orders.promo.signIn"),
+  verify: msg("orders.promo.verify"),
+  empty_cart: msg("orders.promo.emptyCart"),
 };
 
 export function promoMessage(lang: Lang, reason: PromoRefusal, minOrder = 0): string {

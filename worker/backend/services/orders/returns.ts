@@ -28,6 +28,7 @@ import {
   type OrderRow,
 } from "./orders";
 import { auditStatement } from "../console/audit-log";
+import { msg } from "../../messages";
 
 /**
  * The shopper's self-service on an order: cancel before it ships, and returns within
@@ -43,48 +44,30 @@ import { auditStatement } from "../console/audit-log";
  */
 
 const MESSAGES = {
-  notDelivered: {
-    en: "A return can be requested once the order has been delivered.",
-    ar: "يمكن طلب الإرجاع بعد تسليم الطلب.",
-  },
-  windowClosed: {
-    en: "The return window of this order closed on {date}.",
-    ar: "انتهت مهلة إرجاع هذا الطلب في {date}.",
-  },
-  notInOrder: { en: "This product is not in the order.", ar: "هذا المنتج ليس ضمن الطلب." },
-  tooMany: { en: "At most {count} can be returned.", ar: "أقصى كمية يمكن إرجاعها هي {count}." },
-  nothingLeft: {
-    en: "Everything in this order has already been returned or refunded.",
-    ar: "تم إرجاع أو استرداد كل ما في هذا الطلب.",
-  },
-  nothingPaid: {
-    en: "Nothing was paid for these items after the discount, so there is nothing to refund. Contact us about them.",
-    ar: "لم يُدفع أي مبلغ مقابل هذه المنتجات بعد الخصم، فلا يوجد ما يُسترد. تواصل معنا بشأنها.",
-  },
-  changed: {
-    en: "This return changed just now. Reload the page and try again.",
-    ar: "تغيّر طلب الإرجاع هذا للتو. أعد تحميل الصفحة وحاول مجددًا.",
-  },
-  notAllowed: {
-    en: "This return is {status}: it cannot be {action} now.",
-    ar: "حالة طلب الإرجاع «{status}»: لا يمكن {action} الآن.",
-  },
-  notFound: { en: "Return not found.", ar: "طلب الإرجاع غير موجود." },
+  notDelivered: msg("orders.returns.notDelivered"),
+  windowClosed: msg("orders.returns.windowClosed"),
+  notInOrder: msg("orders.fulfilment.lineMessages.notInOrder"),
+  tooMany: msg("orders.returns.tooMany"),
+  nothingLeft: msg("orders.returns.nothingLeft"),
+  nothingPaid: msg("orders.returns.nothingPaid"),
+  changed: msg("orders.returns.changed"),
+  notAllowed: msg("orders.returns.notAllowed"),
+  notFound: msg("orders.returns.notFound"),
 } satisfies Record<string, Bilingual>;
 
 const STATUS_WORDS: Record<ReturnStatus, Bilingual> = {
-  requested: { en: "requested", ar: "مطلوب" },
-  approved: { en: "approved", ar: "مقبول" },
-  rejected: { en: "rejected", ar: "مرفوض" },
-  received: { en: "received", ar: "مستلم" },
-  refunded: { en: "refunded", ar: "مسترد" },
+  requested: msg("orders.returns.statusWords.requested"),
+  approved: msg("orders.returns.statusWords.approved"),
+  rejected: msg("orders.returns.statusWords.rejected"),
+  received: msg("orders.returns.statusWords.received"),
+  refunded: msg("orders.returns.statusWords.refunded"),
 };
 
 const ACTION_WORDS: Record<ReturnAction, Bilingual> = {
-  approve: { en: "approved", ar: "قبوله" },
-  reject: { en: "rejected", ar: "رفضه" },
-  receive: { en: "marked received", ar: "تأكيد استلامه" },
-  refund: { en: "refunded", ar: "استرداد مبلغه" },
+  approve: msg("orders.returns.actionWords.approve"),
+  reject: msg("orders.returns.actionWords.reject"),
+  receive: msg("orders.returns.actionWords.receive"),
+  refund: msg("orders.fulfilment.actionWords.refund"),
 };
 
 /** Each action moves a return from exactly one state. */

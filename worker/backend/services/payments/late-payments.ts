@@ -5,6 +5,7 @@ import type { LatePayment } from "../../../../contract/console-orders";
 import { orderEventStatement, type OrderActor } from "../orders/orders";
 import { paymentProvider, type PaymentRecord, type ProviderResult, type RefundResult } from "./providers";
 import { auditStatement } from "../console/audit-log";
+import { msg } from "../../messages";
 
 /**
  * Late payments (migration 0028): the gateway reports a verified "paid" for a payment the shop had
@@ -18,19 +19,10 @@ import { auditStatement } from "../console/audit-log";
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
 const SAY = {
-  none: { en: "This order has no such late payment.", ar: "لا توجد دفعة متأخرة كهذه لهذا الطلب." },
-  settled: {
-    en: "This late payment is already refunded, or a refund of it is under way.",
-    ar: "هذه الدفعة المتأخرة مستردة بالفعل، أو أن استردادها جارٍ.",
-  },
-  providerDown: {
-    en: "The payment provider is not available right now; nothing was refunded. Try again later.",
-    ar: "مزوّد الدفع غير متاح الآن؛ لم يُسترد شيء. حاول لاحقًا.",
-  },
-  refused: {
-    en: "The payment provider refused the refund ({reason}). Nothing was refunded.",
-    ar: "رفض مزوّد الدفع الاسترداد ({reason}). لم يُسترد شيء.",
-  },
+  none: msg("payments.latePayments.none"),
+  settled: msg("payments.latePayments.settled"),
+  providerDown: msg("payments.latePayments.providerDown"),
+  refused: msg("payments.latePayments.refused"),
 };
 
 const log = (event: string, detail: Record<string, unknown>) =>

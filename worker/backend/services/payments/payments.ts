@@ -25,6 +25,7 @@ import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
 import { releaseExpiredReservations } from "../orders/reservations";
 import { findOwnedOrder } from "../orders/shopper-orders";
 import { commerceSettings } from "../shared/settings";
+import { msg } from "../../messages";
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -79,48 +80,30 @@ export async function findPayment(db: D1Database, paymentId: string): Promise<Pa
 }
 
 const MESSAGES = {
-  alreadyPaid: { en: "This order is already paid.", ar: "تم دفع هذا الطلب بالفعل." },
-  cancelled: {
-    en: "This order was cancelled because it was not paid in time. Place it again from your cart.",
-    ar: "أُلغي هذا الطلب لعدم دفعه في الوقت المحدد. أعد الطلب من سلتك.",
-  },
-  notPayable: { en: "This order cannot be paid now.", ar: "لا يمكن دفع هذا الطلب الآن." },
-  stockGone: {
-    en: "Some items of this order are no longer in stock, so it cannot be paid. Please place a new order.",
-    ar: "بعض منتجات هذا الطلب لم تعد متوفرة، لذا لا يمكن دفعه. يرجى إنشاء طلب جديد.",
-  },
-  returnUrl: {
-    en: "The return address must be a path on this shop.",
-    ar: "يجب أن يكون عنوان العودة مساراً داخل هذا المتجر.",
-  },
-  holdExpired: {
-    en: "The time to pay for this order has run out. Place it again from your cart.",
-    ar: "انتهت مهلة دفع هذا الطلب. أعد الطلب من سلتك.",
-  },
-  providerDown: {
-    en: "The payment provider is not available. Please try again shortly.",
-    ar: "مزود الدفع غير متاح حالياً. يرجى المحاولة بعد قليل.",
-  },
+  alreadyPaid: msg("payments.alreadyPaid"),
+  cancelled: msg("payments.cancelled"),
+  notPayable: msg("payments.notPayable"),
+  stockGone: msg("payments.stockGone"),
+  returnUrl: msg("payments.returnUrl"),
+  holdExpired: msg("payments.holdExpired"),
+  providerDown: msg("payments.providerDown"),
 } satisfies Record<string, Bilingual>;
 
 /** Failure reasons the backend records, shown to the shopper in their language. */
 const FAILURE_REASONS: Record<string, Bilingual> = {
-  declined: { en: "Your card was declined. Try another card.", ar: "رُفضت بطاقتك. جرّب بطاقة أخرى." },
-  three_ds_failed: { en: "The 3-D Secure verification failed.", ar: "فشل التحقق عبر 3-D Secure." },
-  cancelled: { en: "The payment was cancelled.", ar: "أُلغيت عملية الدفع." },
-  expired: { en: "The payment time ran out and the order was cancelled.", ar: "انتهت مهلة الدفع وأُلغي الطلب." },
-  already_paid: { en: "This order was already paid by another payment.", ar: "تم دفع هذا الطلب بعملية دفع أخرى." },
-  out_of_stock: {
-    en: "The items were no longer reserved, so the payment was not applied; it will be refunded.",
-    ar: "لم تعد المنتجات محجوزة، لذا لم تُعتمد عملية الدفع وسيتم استرداد المبلغ.",
-  },
-  amount_mismatch: { en: "The paid amount did not match the order.", ar: "المبلغ المدفوع لا يطابق قيمة الطلب." },
+  declined: msg("payments.failureReasons.declined"),
+  three_ds_failed: msg("payments.failureReasons.threeDsFailed"),
+  cancelled: msg("payments.failureReasons.cancelled"),
+  expired: msg("payments.failureReasons.expired"),
+  already_paid: msg("payments.failureReasons.alreadyPaid"),
+  out_of_stock: msg("payments.failureReasons.outOfStock"),
+  amount_mismatch: msg("payments.failureReasons.amountMismatch"),
 };
 
 export function failureMessage(lang: Lang, reason: string | null): string {
   const known = reason ? FAILURE_REASONS[reason] : undefined;
   if (known) return say(lang, known);
-  const generic = say(lang, { en: "The payment did not go through.", ar: "لم تتم عملية الدفع." });
+  const generic = say(lang, msg("payments.failed"));
   return reason ? `${generic} (${reason})` : generic;
 }
 
@@ -143,7 +126,7 @@ export async function startPayment(
     throw unprocessable({ return_url: [message] }, message);
   }
   const order = await findOwnedOrder(db, number, owner);
-  if (!order) throw notFound(say(lang, { en: "Order not found.", ar: "الطلب غير موجود." }));
+  if (!order) throw notFound(say(lang, msg("payments.orderNotFound")));
   requirePaymentProvider(env, lang);
   await makePayable(db, order, holdDeadline(order, commerceSettings(env).reservationMinutes), lang);
 
@@ -437,7 +420,7 @@ export async function paymentStatus(
 ): Promise<PaymentStatusView> {
   await releaseExpiredReservations(db);
   let payment = await findPayment(db, paymentId);
-  if (!payment) throw notFound(say(lang, { en: "Payment not found.", ar: "عملية الدفع غير موجودة." }));
+  if (!payment) throw notFound(say(lang, msg("payments.notFound")));
   if (payment.status === "initiated" || payment.status === "challenge") {
     const provider = await paymentProvider(env, payment.provider);
     try {
@@ -463,10 +446,10 @@ export async function paymentStatus(
   const status = row!.status === "paid" ? "paid" : row!.status === "failed" ? "failed" : "pending";
   const message =
     status === "paid"
-      ? say(lang, { en: "Payment received. Thank you for your order!", ar: "تم استلام الدفع. شكراً لطلبك!" })
+      ? say(lang, msg("payments.received"))
       : status === "failed"
         ? failureMessage(lang, row!.message)
-        : say(lang, { en: "Waiting for the payment to complete.", ar: "بانتظار اكتمال عملية الدفع." });
+        : say(lang, msg("payments.waiting"));
   return {
     payment_id: paymentId,
     status,

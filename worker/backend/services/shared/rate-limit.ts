@@ -4,6 +4,7 @@ import { BackendError } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { clientIp } from "../../../../contract/server/network";
 import { hmac, pepper } from "../accounts/password";
+import { msg } from "../../messages";
 
 /**
  * Rate limits (DESIGN §5, docs/SECURITY.md): per network address and per account, guest or
@@ -27,10 +28,7 @@ const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
   CONTACT_LIMITER: { limit: 5, period: 60 },
 };
 
-const TOO_MANY: Bilingual = {
-  en: "Too many attempts. Please wait a minute and try again.",
-  ar: "محاولات كثيرة جدًا. يرجى الانتظار دقيقة ثم المحاولة مرة أخرى.",
-};
+const TOO_MANY: Bilingual = msg("shared.tooMany");
 
 /**
  * The caller's network key from a backend request context: the visitor's, when the shop's edge

@@ -1,5 +1,3 @@
-import ar from "../../../../locales/ar.json";
-import en from "../../../../locales/en.json";
 import {
   MESSAGE_TEMPLATES,
   messagesSchema,
@@ -21,6 +19,7 @@ import type { Env, Lang, StaffCaller } from "../../env";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { forgetCatalogueVersion, bumpCatalogueVersion } from "../../cache";
 import { auditStatement } from "../console/audit-log";
+import { msg } from "../../messages";
 
 /**
  * The store's settings (contract/settings.ts): one D1 row per section in `store_settings`
@@ -44,6 +43,9 @@ export function numberVar(raw: string | undefined, fallback: number, valid: (n: 
   return Number.isFinite(n) && valid(n) ? n : fallback;
 }
 
+/** The store's name until the owner names it: the storefront's own `app.name` says the same. */
+const STORE_NAME = msg("settings.storeName");
+
 /** The settings a shop starts from: its deployment's variables, else the built-in values. */
 export function settingsDefaults(env: Partial<Env>): SettingsValues {
   const sellerEn = env.SELLER_NAME_EN?.trim() ?? "";
@@ -64,7 +66,7 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       address_ar: env.SELLER_ADDRESS_AR?.trim() || addressEn,
     },
     // The name the shop's header shows until the owner names the store.
-    store: { name_en: en.app.name, name_ar: ar.app.name, logo_url: "" },
+    store: { name_en: STORE_NAME.en, name_ar: STORE_NAME.ar, logo_url: "" },
     returns: { window_days: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365) },
     messages: {},
   };
@@ -121,18 +123,19 @@ export async function storeIdentity(env: Pick<Env, "DB"> & Partial<Env>, lang: L
   return { name: lang === "ar" ? store.name_ar : store.name_en, logo_url: store.logo_url };
 }
 
-/** The locale files' wording of every order message (services/messages/mail.ts renders them). */
+/** The catalogue's wording of every order message (services/messages/mail.ts renders them). */
 export function messageDefaults(): Record<MessageTemplate, Record<Lang, MessageWording>> {
-  const pick = (file: typeof en, t: MessageTemplate) => ({
-    subject: file.mail.order[t].subject,
-    text: file.mail.order[t].text,
+  const pick = (lang: Lang, t: MessageTemplate) => ({
+    subject: msg(`mail.order.${t}.subject`)[lang],
+    text: msg(`mail.order.${t}.text`)[lang],
   });
-  return Object.fromEntries(
-    MESSAGE_TEMPLATES.map((t) => [t, { en: pick(en, t), ar: pick(ar as typeof en, t) }]),
-  ) as Record<MessageTemplate, Record<Lang, MessageWording>>;
+  return Object.fromEntries(MESSAGE_TEMPLATES.map((t) => [t, { en: pick("en", t), ar: pick("ar", t) }])) as Record<
+    MessageTemplate,
+    Record<Lang, MessageWording>
+  >;
 }
 
-/** The variables each message may use: those its wording in the locale files uses, and the order's number and total. */
+/** The variables each message may use: those its wording in the catalogue uses, and the order's number and total. */
 export function messageVariables(): Record<MessageTemplate, string[]> {
   const defaults = messageDefaults();
   return Object.fromEntries(
@@ -146,7 +149,7 @@ export function messageVariables(): Record<MessageTemplate, string[]> {
   ) as Record<MessageTemplate, string[]>;
 }
 
-/** The owner's wording of a message in a language, or null to use the locale files'. */
+/** The owner's wording of a message in a language, or null to use the catalogue's. */
 export function messageWording(settings: SettingsValues, template: MessageTemplate, lang: Lang): MessageWording | null {
   const wording = settings.messages[template]?.[lang];
   return wording && wording.subject && wording.text ? wording : null;
@@ -166,21 +169,21 @@ export async function consoleSettings(env: Pick<Env, "DB"> & Partial<Env>): Prom
 }
 
 const FIELD_NAMES: Record<string, Bilingual> = {
-  standard: { en: "Standard delivery", ar: "التوصيل العادي" },
-  express: { en: "Express delivery", ar: "التوصيل السريع" },
-  free_threshold: { en: "Free standard delivery from", ar: "توصيل عادي مجاني ابتداءً من" },
-  vat_rate: { en: "VAT rate", ar: "نسبة ضريبة القيمة المضافة" },
-  name_en: { en: "Name in English", ar: "الاسم بالإنجليزية" },
-  name_ar: { en: "Name in Arabic", ar: "الاسم بالعربية" },
-  vat_number: { en: "VAT number", ar: "الرقم الضريبي" },
-  address_en: { en: "Address in English", ar: "العنوان بالإنجليزية" },
-  address_ar: { en: "Address in Arabic", ar: "العنوان بالعربية" },
-  logo_url: { en: "Logo address", ar: "رابط الشعار" },
-  window_days: { en: "Return window", ar: "مهلة الإرجاع" },
-  subject: { en: "Subject", ar: "الموضوع" },
-  text: { en: "Message", ar: "نص الرسالة" },
-  regions: { en: "Regions", ar: "المناطق" },
-  zones: { en: "Shipping zones", ar: "مناطق الشحن" },
+  standard: msg("settings.fieldNames.standard"),
+  express: msg("settings.fieldNames.express"),
+  free_threshold: msg("settings.fieldNames.freeThreshold"),
+  vat_rate: msg("settings.fieldNames.vatRate"),
+  name_en: msg("settings.fieldNames.nameEn"),
+  name_ar: msg("settings.fieldNames.nameAr"),
+  vat_number: msg("settings.fieldNames.vatNumber"),
+  address_en: msg("settings.fieldNames.addressEn"),
+  address_ar: msg("settings.fieldNames.addressAr"),
+  logo_url: msg("settings.fieldNames.logoUrl"),
+  window_days: msg("settings.fieldNames.windowDays"),
+  subject: msg("settings.fieldNames.subject"),
+  text: msg("settings.fieldNames.text"),
+  regions: msg("settings.fieldNames.regions"),
+  zones: msg("settings.fieldNames.zones"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
@@ -191,50 +194,21 @@ export function settingsMessages(lang: Lang): SettingsMessages {
   if (m) return m;
   const name = (field: string) => say(lang, FIELD_NAMES[field] ?? { en: field, ar: field });
   m = {
-    required: (f) => say(lang, { en: "Enter the {name}.", ar: "أدخل {name}." }, { name: name(f).toLowerCase() }),
-    invalid: (f) => say(lang, { en: "The {name} is not valid.", ar: "قيمة «{name}» غير صالحة." }, { name: name(f) }),
-    tooLong: (f, max) =>
-      say(
-        lang,
-        { en: "The {name} may be at most {max} characters.", ar: "يجب ألا يتجاوز «{name}» {max} حرفًا." },
-        { name: name(f), max },
-      ),
-    range: (f, min, max) =>
-      say(
-        lang,
-        { en: "The {name} must be from {min} to {max}.", ar: "يجب أن يكون «{name}» من {min} إلى {max}." },
-        { name: name(f), min, max },
-      ),
-    vatNumber: say(lang, {
-      en: "A VAT number is 15 digits, starting and ending with 3.",
-      ar: "الرقم الضريبي 15 رقمًا يبدأ وينتهي بالرقم 3.",
-    }),
-    logoUrl: say(lang, {
-      en: "Give a path on this site (starting with /) or an https address.",
-      ar: "أدخل مسارًا على هذا الموقع (يبدأ بـ /) أو رابطًا يبدأ بـ https.",
-    }),
-    linkInText: say(lang, {
-      en: "Messages may not contain web addresses: the shop adds its own links.",
-      ar: "لا يجوز أن تحتوي الرسائل على عناوين مواقع: يضيف المتجر روابطه بنفسه.",
-    }),
-    unknownVariable: (v) =>
-      say(lang, { en: "This message has no variable {{{v}}}.", ar: "لا يوجد في هذه الرسالة المتغير {{{v}}}." }, { v }),
-    missingLink: (v) =>
-      say(
-        lang,
-        { en: "Keep {{{v}}}: it is the link the shopper needs.", ar: "أبقِ {{{v}}}: إنه الرابط الذي يحتاجه المتسوق." },
-        { v },
-      ),
-    noRegions: say(lang, { en: "Choose at least one region.", ar: "اختر منطقة واحدة على الأقل." }),
+    required: (f) => say(lang, msg("settings.required"), { name: name(f).toLowerCase() }),
+    invalid: (f) => say(lang, msg("settings.invalid"), { name: name(f) }),
+    tooLong: (f, max) => say(lang, msg("settings.tooLong"), { name: name(f), max }),
+    range: (f, min, max) => say(lang, msg("settings.outOfRange"), { name: name(f), min, max }),
+    vatNumber: say(lang, msg("settings.vatNumber")),
+    logoUrl: say(lang, msg("settings.logoUrl")),
+    linkInText: say(lang, msg("settings.linkInText")),
+    unknownVariable: (v) => say(lang, msg("settings.unknownVariable"), { v }),
+    missingLink: (v) => say(lang, msg("settings.linkRequired"), { v }),
+    noRegions: say(lang, msg("settings.noRegions")),
     regionTaken: (region, zone) =>
-      say(
-        lang,
-        {
-          en: "{region} is already in the zone {zone}: a region belongs to one zone only.",
-          ar: "منطقة {region} موجودة في منطقة الشحن «{zone}»: لا تنتمي المنطقة إلا إلى منطقة شحن واحدة.",
-        },
-        { region: REGIONS[region][lang], zone: lang === "ar" ? zone.name_ar : zone.name_en },
-      ),
+      say(lang, msg("settings.regionTaken"), {
+        region: REGIONS[region][lang],
+        zone: lang === "ar" ? zone.name_ar : zone.name_en,
+      }),
   };
   cache.set(lang, m);
   return m;

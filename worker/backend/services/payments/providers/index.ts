@@ -6,6 +6,7 @@ import { moyasarProvider } from "./moyasar";
 import { hmacHex } from "./hmac";
 import { sandboxProvider } from "./sandbox";
 import type { PaymentProvider } from "./types";
+import { msg } from "../../../messages";
 
 /**
  * One interface for every payment gateway (DESIGN §6). The backend starts a payment, sends the
@@ -94,10 +95,7 @@ export async function paymentProvider(env: Env, name?: string): Promise<PaymentP
   return null;
 }
 
-const NOT_TAKING_PAYMENTS: Bilingual = {
-  en: "This shop cannot take payments right now, so orders cannot be placed. Please try again later.",
-  ar: "لا يستطيع هذا المتجر استلام المدفوعات حالياً، لذا لا يمكن إتمام الطلبات. يرجى المحاولة لاحقاً.",
-};
+const NOT_TAKING_PAYMENTS: Bilingual = msg("payments.providers.noneConfigured");
 
 /**
  * Checkout and payment start refuse, with a clear 503, when no provider can take the payment,

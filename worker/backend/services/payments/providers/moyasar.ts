@@ -7,6 +7,8 @@ import {
   type ProviderResult,
   type WebhookEvent,
 } from "./types";
+import { say } from "../../../../../contract/server/i18n";
+import { msg } from "../../../messages";
 
 /**
  * Moyasar (Saudi gateway) through its hosted invoice page: `start` creates an invoice
@@ -114,7 +116,7 @@ export function moyasarProvider(config: {
         body: JSON.stringify({
           amount: payment.amount,
           currency: payment.currency,
-          description: lang === "ar" ? `الطلب ${payment.order_number}` : `Order ${payment.order_number}`,
+          description: say(lang, msg("payments.moyasar.description"), { number: payment.order_number }),
           success_url: back.toString(),
           back_url: back.toString(),
           callback_url: new URL(`/backend/payments/webhook/moyasar`, origin).toString(),

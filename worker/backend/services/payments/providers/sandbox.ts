@@ -8,6 +8,7 @@ import {
   type ProviderResult,
   type WebhookEvent,
 } from "./types";
+import { msg } from "../../../messages";
 
 /**
  * The sandbox gateway: hosts its own card page inside the backend so the whole payment flow runs
@@ -121,44 +122,35 @@ export async function sandboxEvent(
 // Latin runs inside Arabic text (3-D Secure) sit in Unicode isolates (LRI … PDI) so they keep
 // their order; they work in <title> as well as in the body.
 const TEXT = {
-  title: { en: "Sandbox payment", ar: "دفع تجريبي" },
-  intro: {
-    en: "This is the shop's test payment page. No real card is charged.",
-    ar: "هذه صفحة الدفع التجريبية للمتجر. لن تُخصم أي مبالغ من بطاقة حقيقية.",
-  },
-  order: { en: "Order", ar: "الطلب" },
-  amount: { en: "Amount", ar: "المبلغ" },
-  cardNumber: { en: "Card number", ar: "رقم البطاقة" },
-  expiry: { en: "Expiry (MM/YY)", ar: "تاريخ الانتهاء (شهر/سنة)" },
-  cvc: { en: "Security code (CVC)", ar: "رمز الأمان (CVC)" },
-  name: { en: "Name on card", ar: "الاسم على البطاقة" },
-  pay: { en: "Pay", ar: "ادفع" },
-  cancel: { en: "Cancel and return to the shop", ar: "إلغاء والعودة إلى المتجر" },
-  testCards: { en: "Test cards", ar: "بطاقات الاختبار" },
-  cardSuccess: { en: "payment succeeds", ar: "ينجح الدفع" },
-  cardDecline: { en: "card is declined", ar: "تُرفض البطاقة" },
-  card3ds: { en: "3-D Secure check (code 123456)", ar: "تحقق \u20663-D Secure\u2069 (الرمز 123456)" },
-  anyExpiry: {
-    en: "Use any future expiry date and any 3-digit CVC.",
-    ar: "استخدم أي تاريخ انتهاء مستقبلي وأي رمز أمان من 3 أرقام.",
-  },
-  challengeTitle: { en: "3-D Secure verification", ar: "التحقق \u20663-D Secure\u2069" },
-  challengeIntro: {
-    en: "Your bank asks you to confirm this payment. Enter the one-time code sent to your phone. In the sandbox the code is 123456.",
-    ar: "يطلب منك البنك تأكيد عملية الدفع هذه. أدخل الرمز المؤقت المرسل إلى هاتفك. في البيئة التجريبية الرمز هو 123456.",
-  },
-  code: { en: "One-time code", ar: "الرمز المؤقت" },
-  confirm: { en: "Confirm", ar: "تأكيد" },
-  notFound: { en: "This payment does not exist.", ar: "عملية الدفع هذه غير موجودة." },
-  errorsTitle: { en: "Please correct the following:", ar: "يرجى تصحيح ما يلي:" },
+  title: msg("payments.sandbox.title"),
+  intro: msg("payments.sandbox.intro"),
+  order: msg("payments.sandbox.order"),
+  amount: msg("payments.sandbox.amount"),
+  cardNumber: msg("payments.sandbox.cardNumber"),
+  expiry: msg("payments.sandbox.expiry"),
+  cvc: msg("payments.sandbox.cvc"),
+  name: msg("payments.sandbox.name"),
+  pay: msg("payments.sandbox.pay"),
+  cancel: msg("payments.sandbox.cancel"),
+  testCards: msg("payments.sandbox.testCards"),
+  cardSuccess: msg("payments.sandbox.cardSuccess"),
+  cardDecline: msg("payments.sandbox.cardDecline"),
+  card3ds: msg("payments.sandbox.card3ds"),
+  anyExpiry: msg("payments.sandbox.anyExpiry"),
+  challengeTitle: msg("payments.sandbox.challengeTitle"),
+  challengeIntro: msg("payments.sandbox.challengeIntro"),
+  code: msg("payments.sandbox.code"),
+  confirm: msg("payments.sandbox.confirm"),
+  notFound: msg("payments.sandbox.notFound"),
+  errorsTitle: msg("payments.sandbox.errorsTitle"),
 } as const;
 
 export const CARD_ERRORS = {
-  number: { en: "Enter a valid card number.", ar: "أدخل رقم بطاقة صحيحاً." },
-  notTestCard: { en: "Use one of the test cards listed below.", ar: "استخدم إحدى بطاقات الاختبار المذكورة أدناه." },
-  expiry: { en: "Enter a future expiry date as MM/YY.", ar: "أدخل تاريخ انتهاء مستقبلياً بصيغة شهر/سنة." },
-  cvc: { en: "Enter the 3 or 4 digit security code.", ar: "أدخل رمز الأمان المكوّن من 3 أو 4 أرقام." },
-  code: { en: "Enter the 6-digit code.", ar: "أدخل الرمز المكوّن من 6 أرقام." },
+  number: msg("payments.sandbox.cardErrors.number"),
+  notTestCard: msg("payments.sandbox.cardErrors.notTestCard"),
+  expiry: msg("payments.sandbox.cardErrors.expiry"),
+  cvc: msg("payments.sandbox.cardErrors.cvc"),
+  code: msg("payments.sandbox.cardErrors.code"),
 } as const;
 
 const t = (lang: Lang, key: keyof typeof TEXT): string => TEXT[key][lang];
