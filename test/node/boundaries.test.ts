@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { inside, sourceFiles, specifiersOf } from "../support/import-graph.ts";
 
 // Who may import what (STYLE.md "The map", DESIGN §10 "Contract"): the contract imports neither
 // side; the storefront reaches outside app/ only for the contract and the shared messages; the
@@ -32,20 +33,6 @@ const RULES: Rule[] = [
   { from: "worker", allowed: null, forbidden: ["app"] },
 ];
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
-
-const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-
 /** Every import that breaks a rule, as `file: specifier (rule)`, under `root`. */
 export function forbiddenImports(root: string): string[] {
   const found: string[] = [];
@@ -58,8 +45,7 @@ export function forbiddenImports(root: string): string[] {
     }
     for (const file of files) {
       const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(SPECIFIER)) {
-        const specifier = match[1];
+      for (const specifier of specifiersOf(file, text)) {
         if (!specifier.startsWith(".")) continue;
         const target = relative(root, resolve(dirname(file), specifier))
           .split(sep)
