@@ -14,7 +14,16 @@ import { describe, expect, it } from "vitest";
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 /** The route modules whose mutations are their `clientAction`'s intents. */
-const ROUTES = ["app/routes/admin/order.tsx", "app/routes/admin/customer.tsx"];
+const ROUTES = [
+  "app/routes/admin/order.tsx",
+  "app/routes/admin/customer.tsx",
+  "app/routes/admin/promo-code.tsx",
+  "app/routes/admin/inventory.tsx",
+  "app/routes/admin/staff.tsx",
+];
+
+/** Reads a handler may still make: the inventory's product search answers as the manager types. */
+const HANDLER_READS: Record<string, string[]> = { "app/routes/admin/inventory.tsx": ["findStockProducts"] };
 
 /** Components those routes render that used to call the backend from their handlers. */
 const COMPONENTS = ["app/components/console/StaffNotes.tsx", "app/components/console/OrderReturns.tsx"];
@@ -62,7 +71,14 @@ function backendCallsOutsideData(path: string, file = parse(path)): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && api.has(node.expression.text)) {
-      if (!enclosingDataFunction(node)) {
+      const read = (HANDLER_READS[path] ?? []).includes(node.expression.text);
+      // The client a handler's read goes through, as an argument of that read.
+      const forRead =
+        node.expression.text === "browserApi" &&
+        ts.isCallExpression(node.parent) &&
+        ts.isIdentifier(node.parent.expression) &&
+        (HANDLER_READS[path] ?? []).includes(node.parent.expression.text);
+      if (!read && !forRead && !enclosingDataFunction(node)) {
         const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
         found.push(`${path}:${line} ${node.expression.text}`);
       }

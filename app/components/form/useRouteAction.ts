@@ -8,7 +8,7 @@ import type { FieldError } from "../../lib/api/errors";
 import { applyServerErrors } from "../../lib/forms";
 
 /** What a form submits to its route's action: text fields, and repeated ones as arrays. */
-export type ActionFields = Record<string, string | number | boolean | null | readonly (string | number)[]>;
+export type ActionFields = Record<string, string | number | boolean | null | undefined | readonly (string | number)[]>;
 
 type Done<V> = Extract<ActionAnswer<string, V>, { ok: true }>;
 
@@ -19,6 +19,8 @@ export interface SubmitOptions<V> {
   success?: (answer: Done<V>) => string | undefined;
   /** A success that carries a backend message is a step the backend refused (a provider's no): an error toast. */
   messageIsFailure?: boolean;
+  /** A step with no form of its own: a refusal (400/403/422) is toasted with its field messages instead. */
+  toastRefusal?: boolean;
   /** Runs once the action answered success (close the dialog, move on). */
   onDone?: (answer: Done<V>) => void;
 }
@@ -27,7 +29,7 @@ function formDataOf(intent: string, fields: ActionFields): FormData {
   const data = new FormData();
   data.set(INTENT, intent);
   for (const [name, value] of Object.entries(fields)) {
-    if (value === null || value === false) continue;
+    if (value === null || value === undefined || value === false) continue;
     if (Array.isArray(value)) for (const item of value as readonly (string | number)[]) data.append(name, String(item));
     else data.set(name, value === true ? "1" : String(value));
   }
@@ -41,11 +43,11 @@ function formDataOf(intent: string, fields: ActionFields): FormData {
  * success one; a 422 put onto the form's fields and its summary; a 400/403 message above the form;
  * any other failure a toast. A 401 or 404 never comes back: the action redirected.
  */
-export function useRouteAction<V = unknown, T extends FieldValues = FieldValues, R extends ResponseData = undefined>(
+export function useRouteAction<T extends FieldValues = FieldValues, R extends ResponseData = undefined>(
   form?: FormStore<T, R>,
 ) {
-  const fetcher = useFetcher<ActionAnswer<string, V>>();
-  const pending = useRef<{ toast: string | number; options: SubmitOptions<V> } | null>(null);
+  const fetcher = useFetcher<ActionAnswer>();
+  const pending = useRef<{ toast: string | number; options: SubmitOptions<unknown> } | null>(null);
   const seen = useRef<unknown>(fetcher.data);
   // The form shows the last refusal until it is cleared (a new submit, the dialog opened again).
   const [cleared, setCleared] = useState<unknown>(fetcher.data);
@@ -73,9 +75,13 @@ export function useRouteAction<V = unknown, T extends FieldValues = FieldValues,
         options.onDone?.(answer);
       } else {
         toast.dismiss(waiting.toast);
-        if (answer.status === 422) {
+        const refusal = answer.status === 400 || answer.status === 403 || answer.status === 422;
+        if (refusal && waiting.options.toastRefusal) {
+          const fields = answer.errors.map((e) => e.message);
+          toast.error(fields.length ? fields.join(" ") : answer.message);
+        } else if (answer.status === 422) {
           if (form) applyServerErrors(form, answer.errors);
-        } else if (answer.status !== 400 && answer.status !== 403) toast.error(answer.message);
+        } else if (!refusal) toast.error(answer.message);
       }
     } else if (fetcher.state === "idle" && waiting) {
       // The action redirected (a 401 or 404): nothing came back to show.
@@ -86,10 +92,11 @@ export function useRouteAction<V = unknown, T extends FieldValues = FieldValues,
 
   /** Submits `intent` with `fields` to the route's action; settles once the action and the page's reload are done. */
   const submit = useCallback(
-    (intent: string, fields: ActionFields, options: SubmitOptions<V>): Promise<void> => {
+    // `V`: what the action answers for this intent, as the caller knows it from the route's action.
+    <V = unknown>(intent: string, fields: ActionFields, options: SubmitOptions<V>): Promise<void> => {
       clear();
       if (pending.current) toast.dismiss(pending.current.toast);
-      pending.current = { toast: toast.loading(options.loading), options };
+      pending.current = { toast: toast.loading(options.loading), options: options as SubmitOptions<unknown> };
       return fetcher.submit(formDataOf(intent, fields), { method: "post" });
     },
     // `fetcher.submit` is stable across renders; the fetcher object is not.
