@@ -20,6 +20,11 @@ const ROUTES = [
   "app/routes/admin/promo-code.tsx",
   "app/routes/admin/inventory.tsx",
   "app/routes/admin/staff.tsx",
+  "app/routes/auth.login.tsx",
+  "app/routes/auth.register.tsx",
+  "app/routes/auth.otp.tsx",
+  "app/routes/auth.forget-password.tsx",
+  "app/routes/auth.confirm-password.tsx",
 ];
 
 /** Reads a handler may still make: the inventory's product search answers as the manager types. */

@@ -23,6 +23,8 @@ export interface SubmitOptions<V> {
   toastRefusal?: boolean;
   /** Runs once the action answered success (close the dialog, move on). */
   onDone?: (answer: Done<V>) => void;
+  /** Runs once the action answered a refusal, after it was shown. */
+  onRefused?: () => void;
 }
 
 function formDataOf(intent: string, fields: ActionFields): FormData {
@@ -82,6 +84,7 @@ export function useRouteAction<T extends FieldValues = FieldValues, R extends Re
         } else if (answer.status === 422) {
           if (form) applyServerErrors(form, answer.errors);
         } else if (!refusal) toast.error(answer.message);
+        waiting.options.onRefused?.();
       }
     } else if (fetcher.state === "idle" && waiting) {
       // The action redirected (a 401 or 404): nothing came back to show.
