@@ -1,5 +1,5 @@
 import type { FieldValues, FormStore, ResponseData } from "@modular-forms/react";
-import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "../../client/toast";
 import type { ActionAnswer } from "../../lib/actions";
@@ -92,6 +92,14 @@ export function useRouteAction<T extends FieldValues = FieldValues, R extends Re
       toast.dismiss(waiting.toast);
     }
   }, [fetcher.data, fetcher.state, form]);
+
+  // A form that goes away before its answer (the page was left) leaves no loading toast behind.
+  useEffect(
+    () => () => {
+      if (pending.current) toast.dismiss(pending.current.toast);
+    },
+    [],
+  );
 
   /** Submits `intent` with `fields` to the route's action; settles once the action and the page's reload are done. */
   const submit = useCallback(
