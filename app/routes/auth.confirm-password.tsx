@@ -7,13 +7,15 @@ import { AuthCard } from "../components/form/AuthCard";
 import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { TextField } from "../components/form/TextField";
-import { useFormSubmit } from "../components/form/useFormSubmit";
+import { useRouteAction } from "../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
+import { isLocale } from "../lib/locales";
 import { setNewPassword } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
 import { dropResetToken, readResetToken } from "../lib/identity";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
 import { scriptRequired } from "../lib/no-script.server";
 
@@ -27,10 +29,25 @@ const unchanging = () => () => {};
 
 type ConfirmValues = { password: string; password_confirmation: string };
 
+/** With JavaScript: sets the new password with the reset token the tab holds, which then goes. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  const resetToken = readResetToken();
+  if (intentOf(form, ["set"] as const) !== "set" || !resetToken) return unknownIntent(locale);
+  return answer(locale, "set", async () => {
+    const saved = await setNewPassword(browserApi(locale), resetToken, {
+      password: textOf(form, "password"),
+      password_confirmation: textOf(form, "password_confirmation"),
+    });
+    dropResetToken();
+    return saved;
+  });
+}
+
 /** The last step of a reset: a new password with its confirmation, then back to sign in. */
 export default function ConfirmPassword() {
   const t = useT();
-  const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
   const rules = useMemo(() => formRules(t), [t]);
@@ -41,7 +58,8 @@ export default function ConfirmPassword() {
     ...FORM_OPTIONS,
     initialValues: { password: "", password_confirmation: "" },
   });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const saving = useRouteAction(form);
+  const { serverErrors, serverMessage } = saving;
   const labels = { password: t("auth.newPassword"), password_confirmation: t("auth.passwordConfirmation") };
 
   if (resetToken === null || serverErrors.some((e) => e.type === "reset_token")) {
@@ -59,16 +77,13 @@ export default function ConfirmPassword() {
     );
   }
 
-  const submit = async (values: ConfirmValues) => {
+  const submit = (values: ConfirmValues) => {
     if (!resetToken) return;
-    const done = await run(
-      t("auth.savingPassword"),
-      () => setNewPassword(browserApi(locale), resetToken, values),
-      (res) => res.message || t("auth.passwordChanged"),
-    );
-    if (!done) return;
-    dropResetToken();
-    await navigate(to("/auth/login"), { replace: true });
+    return saving.submit("set", values, {
+      loading: t("auth.savingPassword"),
+      success: (saved) => saved.message || t("auth.passwordChanged"),
+      onDone: () => void navigate(to("/auth/login"), { replace: true }),
+    });
   };
 
   return (

@@ -8,12 +8,14 @@ import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";
 import { FormErrors } from "../components/form/FormErrors";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
-import { useFormSubmit } from "../components/form/useFormSubmit";
+import { useRouteAction } from "../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
+import { isLocale } from "../lib/locales";
 import { requestPasswordReset } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules } from "../lib/forms";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
 import { scriptRequired } from "../lib/no-script.server";
 
@@ -24,28 +26,34 @@ export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
 type ForgetValues = { email: string; phone: string };
 
+/** With JavaScript: asks the backend to send a reset code to the email or phone given. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  if (intentOf(form, ["request"] as const) !== "request") return unknownIntent(locale);
+  const payload = form.has("email") ? { email: textOf(form, "email") } : { phone: textOf(form, "phone") };
+  return answer(locale, "request", () => requestPasswordReset(browserApi(locale), payload));
+}
+
 /** Forgotten password: email or phone → a reset code (the same answer whether or not an account exists). */
 export default function ForgetPassword() {
   const t = useT();
-  const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
   const rules = useMemo(() => formRules(t), [t]);
   const [channel, setChannel] = useState<Channel>("email");
   const [form, { Form, Field }] = useForm<ForgetValues>({ ...FORM_OPTIONS, initialValues: { email: "", phone: "" } });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const requesting = useRouteAction(form);
+  const { serverErrors, serverMessage } = requesting;
   const labels = { email: t("auth.email"), phone: t("auth.phone") };
 
-  const submit = async (values: ForgetValues) => {
+  const submit = (values: ForgetValues) => {
     const recipient = channel === "email" ? values.email.trim() : values.phone;
-    const payload = channel === "email" ? { email: recipient } : { phone: recipient };
-    const sent = await run(
-      t("auth.sendingCode"),
-      () => requestPasswordReset(browserApi(locale), payload),
-      (res) => res.message || t("auth.codeSent"),
-    );
-    if (!sent) return;
-    await navigate(`${to("/auth/otp")}?${new URLSearchParams({ purpose: "reset", to: recipient })}`);
+    return requesting.submit("request", channel === "email" ? { email: recipient } : { phone: recipient }, {
+      loading: t("auth.sendingCode"),
+      success: (sent) => sent.message || t("auth.codeSent"),
+      onDone: () => void navigate(`${to("/auth/otp")}?${new URLSearchParams({ purpose: "reset", to: recipient })}`),
+    });
   };
 
   return (

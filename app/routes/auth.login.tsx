@@ -1,6 +1,6 @@
 import { useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useState } from "react";
-import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.login";
 import { AuthCard } from "../components/form/AuthCard";
@@ -9,7 +9,9 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
-import { useFormSubmit } from "../components/form/useFormSubmit";
+import { useRouteAction } from "../components/form/useRouteAction";
+import type { Account } from "../../contract/account";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
 import { listSocialPlatforms, logIn, type SocialPlatform } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { serverApi } from "../lib/api/server";
@@ -28,6 +30,21 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "login"
 
 /** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
 export const action = (args: Route.ActionArgs) => scriptRequired(args);
+
+/** With JavaScript: signs in with the backend and keeps the session in the tab. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  if (intentOf(form, ["login"] as const) !== "login") return unknownIntent(locale);
+  const password = textOf(form, "password");
+  const credentials =
+    textOf(form, "channel") === "phone"
+      ? { phone: textOf(form, "phone"), password }
+      : { email: textOf(form, "email").trim(), password };
+  return answer(locale, "login", async () => ({
+    data: await signInWith((await logIn(browserApi(locale), credentials)).data),
+  }));
+}
 
 /** Social sign-in shows a button only for a provider the backend lists (none by default). */
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -49,7 +66,6 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const [params] = useSearchParams();
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
@@ -58,26 +74,23 @@ export default function Login({ loaderData }: Route.ComponentProps) {
     ...FORM_OPTIONS,
     initialValues: { email: "", phone: "", password: "" },
   });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const signing = useRouteAction(form);
+  const { serverErrors, serverMessage } = signing;
   useEffect(preloadSignIn, []);
   const labels = { email: t("auth.email"), phone: t("auth.phone"), password: t("auth.password") };
   const withRedirect = (path: string) => (redirectTo ? `${path}?redirect=${encodeURIComponent(redirectTo)}` : path);
 
-  const submit = async (values: LoginValues) => {
-    const credentials =
-      channel === "email"
-        ? { email: values.email.trim(), password: values.password }
-        : { phone: values.phone, password: values.password };
-    const user = await run(
-      t("auth.signingIn"),
-      async () => signInWith((await logIn(browserApi(locale), credentials)).data),
-      (u) => t("auth.welcome", { name: u.name }),
+  // React Router reloads the layout's data after the action: the header's account link learns of the session.
+  const submit = (values: LoginValues) =>
+    signing.submit<Account>(
+      "login",
+      { ...values, channel },
+      {
+        loading: t("auth.signingIn"),
+        success: (signedIn) => t("auth.welcome", { name: signedIn.value.name }),
+        onDone: () => void navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true }),
+      },
     );
-    if (!user) return;
-    await navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true });
-    // The layout's loader (header account link) learns about the new session.
-    void revalidator.revalidate();
-  };
 
   return (
     <AuthCard

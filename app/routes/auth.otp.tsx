@@ -2,15 +2,15 @@ import { useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
-import { toast } from "../client/toast";
 import type { Route } from "./+types/auth.otp";
 import { AuthCard } from "../components/form/AuthCard";
 import { FormErrors } from "../components/form/FormErrors";
 import { TextField } from "../components/form/TextField";
-import { useFormSubmit } from "../components/form/useFormSubmit";
+import { useRouteAction } from "../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
 import { resendCode, verifyCode } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
-import { handleBrowserError } from "../lib/browser-errors";
+import { isLocale } from "../lib/locales";
 import { FORM_OPTIONS, formRules, phoneKeyDown, type SchemaOf } from "../lib/forms";
 import { holdResetToken, identifierPayload, isSignedIn } from "../lib/identity";
 import { toLatinDigits } from "../lib/phone-text";
@@ -31,6 +31,32 @@ export const RESEND_AFTER_SECONDS = 60;
 
 type Purpose = "verify" | "reset";
 type OtpValues = { code: string };
+type Verified = { verified?: boolean; reset_token?: string };
+
+/**
+ * With JavaScript: checks the code (`verify`; a reset code's token is kept in the tab for the next
+ * step) or asks for another (`resend`), for the recipient and purpose the page was opened with.
+ */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  const intent = intentOf(form, ["verify", "resend"] as const);
+  const api = browserApi(locale);
+  const recipient = identifierPayload(textOf(form, "to"));
+  const purpose: Purpose = textOf(form, "purpose") === "reset" ? "reset" : "verify";
+  switch (intent) {
+    case "verify":
+      return answer(locale, intent, async () => {
+        const checked = await verifyCode(api, recipient, textOf(form, "code"), purpose);
+        if (purpose === "reset" && checked.data?.reset_token) holdResetToken(checked.data.reset_token);
+        return checked;
+      });
+    case "resend":
+      return answer(locale, intent, () => resendCode(api, recipient, purpose));
+    default:
+      return unknownIntent(locale);
+  }
+}
 
 /**
  * One-time code entry (spec §1): `verify` after registration, `reset` for a forgotten password.
@@ -47,7 +73,9 @@ export default function Otp() {
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<OtpValues>({ ...FORM_OPTIONS, initialValues: { code: "" } });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const checking = useRouteAction(form);
+  const { serverErrors, serverMessage } = checking;
+  const resending = useRouteAction();
   const label = t("auth.code");
   const [wait, setWait] = useState(RESEND_AFTER_SECONDS);
 
@@ -57,24 +85,23 @@ export default function Otp() {
     return () => clearTimeout(timer);
   }, [wait]);
 
-  const resend = async () => {
-    const id = toast.loading(t("auth.sendingCode"));
-    try {
-      const res = await resendCode(browserApi(locale), identifierPayload(recipient), purpose);
-      toast.success(res.message || t("auth.codeSent"), { id });
-      setWait(RESEND_AFTER_SECONDS);
-    } catch (error) {
-      toast.dismiss(id);
-      // Too many codes asked for is spec §8's "other status": the common handler's toast.
-      handleBrowserError(error, locale, (path) => void navigate(path));
-      setWait(RESEND_AFTER_SECONDS);
-    }
-  };
+  // Too many codes asked for is spec §8's "other status": the common handler's toast.
+  const resend = () =>
+    void resending.submit(
+      "resend",
+      { to: recipient, purpose },
+      {
+        loading: t("auth.sendingCode"),
+        success: (sent) => sent.message || t("auth.codeSent"),
+        onDone: () => setWait(RESEND_AFTER_SECONDS),
+        onRefused: () => setWait(RESEND_AFTER_SECONDS),
+      },
+    );
   // "Verify my email" from the profile asks for a fresh code on arrival (the first may have expired).
   const sendOnArrival = params.get("send") === "1";
   useEffect(() => {
     if (!sendOnArrival || !recipient) return;
-    void resend();
+    resend();
     // A reload must not send yet another code.
     setParams(
       (p) => {
@@ -101,24 +128,24 @@ export default function Otp() {
     );
   }
 
-  const submit = async (values: OtpValues) => {
-    const code = toLatinDigits(values.code).replace(/\D/g, "");
-    const answer = await run(
-      t("auth.checkingCode"),
-      async () => await verifyCode(browserApi(locale), identifierPayload(recipient), code, purpose),
-      (res) => res.message,
+  const submit = (values: OtpValues) =>
+    checking.submit<Verified>(
+      "verify",
+      { code: toLatinDigits(values.code).replace(/\D/g, ""), to: recipient, purpose },
+      {
+        loading: t("auth.checkingCode"),
+        success: (checked) => checked.message,
+        onDone: ({ value }) => {
+          if (purpose === "reset") {
+            if (value?.reset_token) void navigate(to("/auth/confirm-password"), { replace: true });
+            return;
+          }
+          void navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), {
+            replace: true,
+          });
+        },
+      },
     );
-    if (!answer) return;
-    if (purpose === "reset") {
-      if (!answer.data?.reset_token) return;
-      holdResetToken(answer.data.reset_token);
-      await navigate(to("/auth/confirm-password"), { replace: true });
-      return;
-    }
-    await navigate(isSignedIn() ? (safeRedirect(redirectTo, locale) ?? to("/profile")) : to("/auth/login"), {
-      replace: true,
-    });
-  };
 
   return (
     <AuthCard

@@ -1,6 +1,6 @@
 import { getValue, useForm } from "@modular-forms/react";
 import { useEffect, useMemo } from "react";
-import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.register";
 import { AuthCard } from "../components/form/AuthCard";
@@ -8,13 +8,16 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
-import { useFormSubmit } from "../components/form/useFormSubmit";
+import { useRouteAction } from "../components/form/useRouteAction";
+import type { Account } from "../../contract/account";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
 import { register } from "../lib/api/account";
 import { browserApi } from "../lib/api/browser";
 import { FORM_OPTIONS, formRules, nameInputProps, noAutocompleteProps, noCopyPasteProps } from "../lib/forms";
 import { preloadSignIn, signInWith } from "../lib/sign-in";
 import { pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { isLocale } from "../lib/locales";
+import { useLocalePath, useT } from "../lib/use-locale";
 import { SubmitButton } from "../components/form/SubmitButton";
 import { scriptRequired } from "../lib/no-script.server";
 
@@ -23,15 +26,30 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "regist
 /** Posted without JavaScript: the form carries a secret, so it posts, and the page says it needs the script. */
 export const action = (args: Route.ActionArgs) => scriptRequired(args);
 
+/** With JavaScript: creates the account and keeps its session in the tab. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  if (intentOf(form, ["register"] as const) !== "register") return unknownIntent(locale);
+  const values = {
+    name: textOf(form, "name"),
+    email: textOf(form, "email").trim(),
+    phone: textOf(form, "phone"),
+    password: textOf(form, "password"),
+    password_confirmation: textOf(form, "password_confirmation"),
+  };
+  return answer(locale, "register", async () => ({
+    data: await signInWith((await register(browserApi(locale), values)).data),
+  }));
+}
+
 type RegisterValues = { name: string; email: string; phone: string; password: string; password_confirmation: string };
 
 /** Spec §4: register stores userId and token and saves the user; then the emailed code verifies the account. */
 export default function Register() {
   const t = useT();
-  const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const [params] = useSearchParams();
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
@@ -39,7 +57,8 @@ export default function Register() {
     ...FORM_OPTIONS,
     initialValues: { name: "", email: "", phone: "", password: "", password_confirmation: "" },
   });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const registering = useRouteAction(form);
+  const { serverErrors, serverMessage } = registering;
   useEffect(preloadSignIn, []);
   const labels = {
     name: t("auth.name"),
@@ -49,18 +68,17 @@ export default function Register() {
     password_confirmation: t("auth.passwordConfirmation"),
   };
 
-  const submit = async (values: RegisterValues) => {
-    const user = await run(
-      t("auth.creatingAccount"),
-      async () => signInWith((await register(browserApi(locale), { ...values, email: values.email.trim() })).data),
-      () => t("auth.accountCreated"),
-    );
-    if (!user) return;
-    const query = new URLSearchParams({ purpose: "verify", to: user.email ?? values.email.trim() });
-    if (redirectTo) query.set("redirect", redirectTo);
-    await navigate(`${to("/auth/otp")}?${query}`);
-    void revalidator.revalidate();
-  };
+  // React Router reloads the layout's data after the action: the header's account link learns of the session.
+  const submit = (values: RegisterValues) =>
+    registering.submit<Account>("register", values, {
+      loading: t("auth.creatingAccount"),
+      success: () => t("auth.accountCreated"),
+      onDone: ({ value: user }) => {
+        const query = new URLSearchParams({ purpose: "verify", to: user.email ?? values.email.trim() });
+        if (redirectTo) query.set("redirect", redirectTo);
+        void navigate(`${to("/auth/otp")}?${query}`);
+      },
+    });
 
   return (
     <AuthCard

@@ -1,10 +1,6 @@
 import { useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import { RETURN_NOTE_MAX, type ConsoleReturn, type ReturnAction } from "../../../contract/returns";
-import { toast } from "../../client/toast";
-import { browserApi } from "../../lib/api/browser";
-import { handleBrowserError } from "../../lib/browser-errors";
-import { runReturnAction } from "../../lib/api/console-returns";
+import { useRouteAction } from "../form/useRouteAction";
 import { formatMoney } from "../../lib/money";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -24,44 +20,32 @@ const CONFIRMED: ReturnAction[] = ["reject", "receive", "refund"];
 /**
  * An order's returns in the console: each with its lines, state and the steps now
  * valid for the caller (approve / reject, mark received, refund); support sees them read-only.
+ * Each step goes to the order page's route action as its `return` intent.
  */
-export function OrderReturns({
-  number,
-  currency,
-  returns,
-}: {
-  number: string;
-  currency: string;
-  returns: ConsoleReturn[];
-}) {
+export function OrderReturns({ currency, returns }: { currency: string; returns: ConsoleReturn[] }) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const [asking, setAsking] = useState<{ ret: ConsoleReturn; action: ReturnAction } | null>(null);
   const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
+  const stepping = useRouteAction();
+  const busy = stepping.busy;
   const money = (n: number) => formatMoney(n, currency, locale);
 
-  const run = async (ret: ConsoleReturn, action: ReturnAction, rejectNote: string | null = null) => {
+  const run = (ret: ConsoleReturn, action: ReturnAction, rejectNote: string | null = null) => {
     setAsking(null);
-    setBusy(true);
-    const id = toast.loading(t("console.saving"));
-    try {
-      const answer = await runReturnAction(browserApi(locale), number, ret.id, action, rejectNote);
-      if (answer.message) toast.error(answer.message, { id });
-      else toast.success(t(`console.orders.returns.done.${action}`), { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
-    } finally {
-      setBusy(false);
-    }
+    void stepping.submit(
+      "return",
+      { return_id: ret.id, step: action, note: rejectNote },
+      {
+        loading: t("console.saving"),
+        success: () => t(`console.orders.returns.done.${action}`),
+        messageIsFailure: true,
+      },
+    );
   };
 
   const press = (ret: ConsoleReturn, action: ReturnAction) => {
-    if (!CONFIRMED.includes(action)) return void run(ret, action);
+    if (!CONFIRMED.includes(action)) return run(ret, action);
     setNote("");
     setAsking({ ret, action });
   };
@@ -176,7 +160,7 @@ export function OrderReturns({
         confirmLabel={asking ? label(asking.ret, asking.action) : ""}
         danger={asking?.action !== "receive"}
         onConfirm={() =>
-          asking && void run(asking.ret, asking.action, asking.action === "reject" ? note.trim() || null : null)
+          asking && run(asking.ret, asking.action, asking.action === "reject" ? note.trim() || null : null)
         }
         onCancel={() => setAsking(null)}
       >

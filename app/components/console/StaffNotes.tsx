@@ -1,48 +1,33 @@
 import { useId, useState, type FormEvent } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import { STAFF_NOTE_MAX, type StaffNote } from "../../../contract/console-orders";
-import { toast } from "../../client/toast";
-import { handleBrowserError } from "../../lib/browser-errors";
+import { useRouteAction } from "../form/useRouteAction";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 
 /**
  * Staff's internal notes on an order or a customer: who wrote what and when, and a box to add one.
  * Every staff role may add a note; shoppers never see them (the backend keeps them out of every
- * shopper answer).
+ * shopper answer). The note goes to the page's route action as its `note` intent.
  */
-export function StaffNotes({ notes, onAdd }: { notes: StaffNote[]; onAdd: (body: string) => Promise<unknown> }) {
+export function StaffNotes({ notes }: { notes: StaffNote[] }) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const id = useId();
   const [body, setBody] = useState("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [empty, setEmpty] = useState(false);
+  const adding = useRouteAction();
+  const error = empty ? t("console.staffNotes.empty") : adding.serverMessage;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const text = body.trim();
-    if (!text) {
-      setError(t("console.staffNotes.empty"));
-      return;
-    }
-    setBusy(true);
-    setError("");
-    const toastId = toast.loading(t("console.saving"));
-    try {
-      await onAdd(text);
-      toast.success(t("console.staffNotes.added"), { id: toastId });
-      setBody("");
-      await revalidator.revalidate();
-    } catch (err) {
-      toast.dismiss(toastId);
-      const handled = handleBrowserError(err, locale, (to) => void navigate(to));
-      if (handled.status === 422 || handled.status === 403) setError(handled.message);
-    } finally {
-      setBusy(false);
-    }
+    setEmpty(!text);
+    if (!text) return;
+    void adding.submit(
+      "note",
+      { body: text },
+      { loading: t("console.saving"), success: () => t("console.staffNotes.added"), onDone: () => setBody("") },
+    );
   };
 
   return (
@@ -70,7 +55,7 @@ export function StaffNotes({ notes, onAdd }: { notes: StaffNote[]; onAdd: (body:
       ) : (
         <p className="console-hint">{t("console.staffNotes.none")}</p>
       )}
-      <form className="form" onSubmit={(e) => void submit(e)} noValidate>
+      <form className="form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor={`${id}-body`}>{t("console.staffNotes.label")}</label>
           <textarea
@@ -90,7 +75,7 @@ export function StaffNotes({ notes, onAdd }: { notes: StaffNote[]; onAdd: (body:
             </p>
           ) : null}
         </div>
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" disabled={adding.busy}>
           {t("console.staffNotes.add")}
         </button>
       </form>

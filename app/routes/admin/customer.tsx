@@ -5,7 +5,8 @@ import { browserApi } from "../../lib/api/browser";
 import { StaffNotes } from "../../components/console/StaffNotes";
 import { DataTable } from "../../components/console/DataTable";
 import { OrderStatusBadge } from "../../components/console/OrderBadges";
-import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
+import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 
@@ -15,6 +16,14 @@ export async function loader(args: Route.LoaderArgs) {
   // An account's id, or a guest's `guest-<order number>`.
   if (!/^([1-9]\d{0,15}|guest-SQ-[A-Z0-9]{8})$/i.test(args.params.id)) throw notFoundResponse();
   return consoleLoad(args, async (api) => ({ customer: (await getCustomer(api, args.params.id)).data }));
+}
+
+/** Staff's note on the customer (StaffNotes submits it); the backend checks who may write it. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const form = await request.formData();
+  if (intentOf(form, ["note"] as const) !== "note") return unknownIntent(locale);
+  return answer(locale, "note", () => addCustomerNote(browserApi(locale), params.id, textOf(form, "body")));
 }
 
 /** A customer: profile, saved addresses and orders. Support receives contact data already masked. */
@@ -146,7 +155,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
-      <StaffNotes notes={c.notes} onAdd={(body) => addCustomerNote(browserApi(locale), String(c.id), body)} />
+      <StaffNotes notes={c.notes} />
     </>
   );
 }

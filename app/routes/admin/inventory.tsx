@@ -1,6 +1,6 @@
 import { getValue, setValue, useForm } from "@modular-forms/react";
 import { useMemo, useRef, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { useNavigate } from "react-router";
 import type { Route } from "./+types/inventory";
 import {
   ADJUSTMENT_REASONS,
@@ -15,12 +15,13 @@ import { Link } from "../../lib/link";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
-import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { useRouteAction } from "../../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import { browserApi } from "../../lib/api/browser";
 import { handleBrowserError } from "../../lib/browser-errors";
 import { listParams } from "../../lib/api/console";
 import { adjustStock, findStockProducts, listAdjustments, listLowStock } from "../../lib/api/console-content";
-import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleLoad, consoleLocale, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
 import { numberRule } from "../../lib/input-rules";
@@ -46,6 +47,27 @@ export async function loader(args: Route.LoaderArgs) {
   );
 }
 
+/** Records a delivery, damage or a count (the ledger's `adjust`); counts as typed, read by the contract's reader. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const form = await request.formData();
+  if (intentOf(form, ["adjust"] as const) !== "adjust") return unknownIntent(locale);
+  const reason = textOf(form, "reason") as AdjustmentReason;
+  const number = (name: string) => {
+    const reading = readCount(textOf(form, name), { min: -CONTENT_LIMITS.delta });
+    return reading.ok ? reading.value : null;
+  };
+  return answer(locale, "adjust", () =>
+    adjustStock(browserApi(locale), {
+      product_id: Number(textOf(form, "product_id")) || 0,
+      reason,
+      delta: reason === "count" ? null : number("delta"),
+      counted: reason === "count" ? number("counted") : null,
+      note: textOf(form, "note").trim() || null,
+    }),
+  );
+}
+
 type AdjustValues = { product_id: string; reason: string; delta: string; counted: string; note: string };
 const EMPTY: AdjustValues = { product_id: "", reason: "received", delta: "", counted: "", note: "" };
 
@@ -55,11 +77,11 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   const locale = useLocale();
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const f = consoleFormat(locale);
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<AdjustValues>({ ...FORM_OPTIONS, initialValues: EMPTY });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const adjusting = useRouteAction(form);
+  const { serverErrors, serverMessage } = adjusting;
   const [query, setQuery] = useState("");
   const [found, setFound] = useState<StockProduct[] | null>(null);
   const [chosen, setChosen] = useState<StockProduct | null>(null);
@@ -92,31 +114,17 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
   const whole = (name: string, signed: boolean): Validator =>
     numberRule(t, name, { decimals: 0, min: signed ? -CONTENT_LIMITS.delta : 0, max: CONTENT_LIMITS.delta });
 
-  const record = async (values: AdjustValues) => {
-    const reason = values.reason as AdjustmentReason;
-    const number = (text: string) => {
-      const reading = readCount(text, { min: -CONTENT_LIMITS.delta });
-      return reading.ok ? reading.value : null;
-    };
-    const saved = await run(
-      t("console.saving"),
-      () =>
-        adjustStock(browserApi(locale), {
-          product_id: Number(values.product_id) || 0,
-          reason,
-          delta: reason === "count" ? null : number(values.delta),
-          counted: reason === "count" ? number(values.counted) : null,
-          note: values.note.trim() || null,
-        }),
-      (res) => t("console.inventory.recorded", { stock: f.number(res.data.stock_after) }),
-    );
-    if (!saved) return;
-    setValue(form, "delta", "");
-    setValue(form, "counted", "");
-    setValue(form, "note", "");
-    setChosen((p) => (p ? { ...p, stock: saved.data.stock_after } : p));
-    await revalidator.revalidate();
-  };
+  const record = (values: AdjustValues) =>
+    adjusting.submit<InventoryAdjustment>("adjust", values, {
+      loading: t("console.saving"),
+      success: (saved) => t("console.inventory.recorded", { stock: f.number(saved.value.stock_after) }),
+      onDone: (saved) => {
+        setValue(form, "delta", "");
+        setValue(form, "counted", "");
+        setValue(form, "note", "");
+        setChosen((p) => (p ? { ...p, stock: saved.value.stock_after } : p));
+      },
+    });
 
   const lowColumns: Column<StockProduct>[] = [
     { label: t("console.fields.sku"), cell: (r) => <bdi dir="ltr">{r.sku}</bdi> },

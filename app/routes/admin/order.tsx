@@ -1,11 +1,10 @@
 import { reset, useForm } from "@modular-forms/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/order";
 import { CARRIER_MAX, REFUND_REASON_MAX, TRACKING_MAX, type OrderAction } from "../../../contract/console-orders";
+import { RETURN_ACTIONS, type ReturnAction } from "../../../contract/returns";
 import { readCount, readNumber } from "../../../contract/numbers";
-import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { FormDialog } from "../../components/console/FormDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
@@ -23,9 +22,9 @@ import { StaffNotes } from "../../components/console/StaffNotes";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
-import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { useRouteAction } from "../../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import { browserApi } from "../../lib/api/browser";
-import { handleBrowserError } from "../../lib/browser-errors";
 import {
   addOrderNote,
   cancelOrder,
@@ -38,8 +37,8 @@ import {
   type RefundChoice,
   shipOrder,
 } from "../../lib/api/console-orders";
-import { listOrderReturns } from "../../lib/api/console-returns";
-import { consoleLoad, consoleMeta } from "../../lib/console";
+import { listOrderReturns, runReturnAction } from "../../lib/api/console-returns";
+import { consoleLoad, consoleLocale, consoleMeta } from "../../lib/console";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { formatMoney, minorUnitDigits } from "../../lib/money";
 import { numberProblem } from "../../lib/input-rules";
@@ -60,6 +59,59 @@ export async function loader(args: Route.LoaderArgs) {
   });
 }
 
+/** What staff may do to an order from its page, one `intent` each. */
+const INTENTS = ["process", "ship", "deliver", "refund", "cancel", "late-refund", "resend", "note", "return"] as const;
+
+/** The refund dialog's choice of lines (`line`: "product id:units"), shipping and restock, as submitted. */
+function refundChoiceOf(form: FormData): RefundChoice | undefined {
+  if (!form.has("by_lines")) return undefined;
+  const lines = form.getAll("line").map((line) => {
+    const [product, units] = String(line).split(":");
+    return { product_id: Number(product), quantity: Number(units) };
+  });
+  return { lines, shipping: form.has("shipping"), restock: form.has("restock") };
+}
+
+/** Staff's steps on the order, its refunds, notes, messages and returns; the backend checks each one. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const form = await request.formData();
+  const intent = intentOf(form, INTENTS);
+  const api = browserApi(locale);
+  const { number } = params;
+  switch (intent) {
+    case "process":
+      return answer(locale, intent, () => processOrder(api, number));
+    case "ship":
+      return answer(locale, intent, () =>
+        shipOrder(api, number, { carrier: textOf(form, "carrier"), tracking_number: textOf(form, "tracking_number") }),
+      );
+    case "deliver":
+      return answer(locale, intent, () => deliverOrder(api, number));
+    case "refund": {
+      const reason = textOf(form, "reason").trim() || null;
+      const amount = Number(textOf(form, "amount"));
+      return answer(locale, intent, () => refundOrder(api, number, amount, reason, refundChoiceOf(form)));
+    }
+    case "cancel":
+      return answer(locale, intent, () => cancelOrder(api, number));
+    case "late-refund":
+      return answer(locale, intent, () => refundLatePayment(api, number, textOf(form, "payment_id")));
+    case "resend":
+      return answer(locale, intent, () => resendOrderMessage(api, number, Number(textOf(form, "message_id"))));
+    case "note":
+      return answer(locale, intent, () => addOrderNote(api, number, textOf(form, "body")));
+    case "return": {
+      const step = textOf(form, "step") as ReturnAction;
+      if (!RETURN_ACTIONS.includes(step)) return unknownIntent(locale);
+      const note = textOf(form, "note").trim() || null;
+      return answer(locale, intent, () => runReturnAction(api, number, textOf(form, "return_id"), step, note));
+    }
+    default:
+      return unknownIntent(locale);
+  }
+}
+
 type ShipValues = { carrier: string; tracking_number: string };
 type RefundValues = { amount: string; reason: string };
 
@@ -67,8 +119,6 @@ type RefundValues = { amount: string; reason: string };
 export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
   const [dialog, setDialog] = useState<"process" | "ship" | "deliver" | "refund" | "cancel" | "confirmRefund" | null>(
@@ -102,38 +152,25 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
     ...FORM_OPTIONS,
     initialValues: { carrier: "", tracking_number: "" },
   });
-  const shipping = useFormSubmit(shipForm);
+  const shipping = useRouteAction(shipForm);
   const [refundForm, refund] = useForm<RefundValues>({
     ...FORM_OPTIONS,
     // Left empty: the most that can be refunded is its hint, never a value one Enter sends.
     initialValues: { amount: "", reason: "" },
   });
-  const refunding = useFormSubmit(refundForm);
+  const refunding = useRouteAction(refundForm);
 
-  const mutate = async (action: () => Promise<unknown>, success: string) => {
-    const id = toast.loading(t("console.saving"));
-    try {
-      const answer = (await action()) as { message?: string } | undefined;
-      if (answer?.message) toast.error(answer.message, { id });
-      else toast.success(success, { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
-    }
-  };
+  // A step with nothing to fill in; a message the backend sends with its answer (a provider's refusal) is an error.
+  const steps = useRouteAction();
+  const runStep = (intent: (typeof INTENTS)[number], fields: Record<string, string | number>, success: string) =>
+    void steps.submit(intent, fields, { loading: t("console.saving"), success: () => success, messageIsFailure: true });
 
-  const submitShip = async (values: ShipValues) => {
-    const done = await shipping.run(
-      t("console.saving"),
-      () => shipOrder(browserApi(locale), order.number, values),
-      () => t("console.orders.shipped"),
-    );
-    if (done) {
-      setDialog(null);
-      await revalidator.revalidate();
-    }
-  };
+  const submitShip = (values: ShipValues) =>
+    shipping.submit("ship", values, {
+      loading: t("console.saving"),
+      success: () => t("console.orders.shipped"),
+      onDone: () => setDialog(null),
+    });
 
   const askRefund = (values: RefundValues) => {
     const reason = values.reason.trim() || null;
@@ -150,19 +187,27 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
     setDialog("confirmRefund");
   };
 
-  const confirmRefund = async () => {
+  const confirmRefund = () => {
     const draft = refundDraft;
     setDialog("refund");
     if (!draft) return;
-    const done = await refunding.run(
-      t("console.saving"),
-      () => refundOrder(browserApi(locale), order.number, draft.amount, draft.reason, draft.choice),
-      () => t("console.orders.refundDone"),
+    const choice = draft.choice;
+    void refunding.submit(
+      "refund",
+      {
+        amount: draft.amount,
+        reason: draft.reason,
+        ...(choice
+          ? {
+              by_lines: true,
+              line: choice.lines.map((l) => `${l.product_id}:${l.quantity}`),
+              shipping: choice.shipping,
+              restock: choice.restock,
+            }
+          : {}),
+      },
+      { loading: t("console.saving"), success: () => t("console.orders.refundDone"), onDone: () => setDialog(null) },
     );
-    if (done) {
-      setDialog(null);
-      await revalidator.revalidate();
-    }
   };
 
   const openRefund = () => {
@@ -270,7 +315,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
 
         <OrderShipmentPanel order={order} />
 
-        <OrderReturns number={order.number} currency={order.currency} returns={order.returns} />
+        <OrderReturns currency={order.currency} returns={order.returns} />
         {order.late_payments.length ? (
           <section
             className="console-panel console-order__wide console-alert"
@@ -301,11 +346,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                     <button
                       type="button"
                       className="button button--primary"
+                      disabled={steps.busy}
                       onClick={() =>
-                        void mutate(
-                          () => refundLatePayment(browserApi(locale), order.number, p.payment_id),
-                          t("console.orders.lateRefundDone"),
-                        )
+                        runStep("late-refund", { payment_id: p.payment_id }, t("console.orders.lateRefundDone"))
                       }
                     >
                       {t("console.orders.lateRefund", { amount: formatMoney(p.amount, p.currency, locale) })}
@@ -320,18 +363,14 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
 
         <OrderTimeline order={order} />
 
-        <StaffNotes notes={order.notes} onAdd={(body) => addOrderNote(browserApi(locale), order.number, body)} />
+        <StaffNotes notes={order.notes} />
 
         <OrderMessages
           messages={order.messages}
           onResend={
             order.masked
               ? undefined
-              : (m) =>
-                  void mutate(
-                    () => resendOrderMessage(browserApi(locale), order.number, m.id),
-                    t("console.orders.messages.resent"),
-                  )
+              : (m) => runStep("resend", { message_id: m.id }, t("console.orders.messages.resent"))
           }
         />
       </div>
@@ -591,7 +630,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         })}
         confirmLabel={t("console.orders.refundSubmit")}
         onCancel={() => setDialog("refund")}
-        onConfirm={() => void confirmRefund()}
+        onConfirm={confirmRefund}
       >
         {refundDraft?.choice ? (
           <ul className="console-list" data-refund-confirm-lines>
@@ -614,10 +653,10 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
       {/* Each step of fulfilment is one way: it is confirmed first, like a cancel or a refund. */}
       {(
         [
-          ["process", processOrder, "processed"],
-          ["deliver", deliverOrder, "delivered"],
+          ["process", "processed"],
+          ["deliver", "delivered"],
         ] as const
-      ).map(([step, run, done]) => (
+      ).map(([step, done]) => (
         <ConfirmDialog
           key={step}
           open={dialog === step}
@@ -628,7 +667,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           onCancel={() => setDialog(null)}
           onConfirm={() => {
             setDialog(null);
-            void mutate(() => run(browserApi(locale), order.number), t(`console.orders.${done}`));
+            runStep(step, {}, t(`console.orders.${done}`));
           }}
         >
           <p>{t(`console.orderSteps.${step}Body`)}</p>
@@ -642,7 +681,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         onCancel={() => setDialog(null)}
         onConfirm={() => {
           setDialog(null);
-          void mutate(() => cancelOrder(browserApi(locale), order.number), t("console.orders.cancelled"));
+          runStep("cancel", {}, t("console.orders.cancelled"));
         }}
       >
         <p>

@@ -1,6 +1,6 @@
 import { getValue, useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
+import { useNavigate } from "react-router";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/promo-code";
 import {
@@ -10,15 +10,14 @@ import {
   type PromoCodeInput,
 } from "../../../contract/console-promos";
 import { formatMinorUnits, readNumber } from "../../../contract/numbers";
-import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { PromoStateBadge } from "../../components/console/PromoStateBadge";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
-import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { useRouteAction } from "../../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import { browserApi } from "../../lib/api/browser";
-import { handleBrowserError } from "../../lib/browser-errors";
 import {
   createPromoCode,
   getPromoCode,
@@ -26,7 +25,7 @@ import {
   resumePromoCode,
   updatePromoCode,
 } from "../../lib/api/console-promos";
-import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat, fromShopLocalInput, promoDiscountLabel, toShopLocalInput } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
 import { numberRule } from "../../lib/input-rules";
@@ -102,6 +101,34 @@ function toInput(values: PromoValues): PromoCodeInput {
   };
 }
 
+const INTENTS = ["save", "pause", "resume"] as const;
+
+/** Saves the code as typed (a new one is created), or pauses or resumes it; the backend checks each. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const form = await request.formData();
+  const intent = intentOf(form, INTENTS);
+  const api = browserApi(locale);
+  const id = params.id === "new" ? null : Number(params.id);
+  switch (intent) {
+    case "save": {
+      const values = Object.fromEntries(
+        (Object.keys(initialValues(null)) as (keyof PromoValues)[]).map((k) => [k, textOf(form, k)]),
+      ) as PromoValues;
+      const input = toInput(values);
+      return answer(locale, intent, () =>
+        id === null ? createPromoCode(api, input) : updatePromoCode(api, id, input),
+      );
+    }
+    case "pause":
+    case "resume":
+      if (id === null) return unknownIntent(locale);
+      return answer(locale, intent, () => (intent === "resume" ? resumePromoCode(api, id) : pausePromoCode(api, id)));
+    default:
+      return unknownIntent(locale);
+  }
+}
+
 /** A promo code (managers and owners): create or edit it, see its usage, pause or resume it. */
 export default function ConsolePromoCode({ loaderData }: Route.ComponentProps) {
   // A new code's page becomes its own page once saved: the form starts again from what was saved.
@@ -113,44 +140,37 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
   const locale = useLocale();
   const to = useLocalePath();
   const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const f = consoleFormat(locale);
   const rules = useMemo(() => formRules(t), [t]);
   const [pausing, setPausing] = useState(false);
   const [form, { Form, Field }] = useForm<PromoValues>({ ...FORM_OPTIONS, initialValues: initialValues(promo) });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const saving = useRouteAction(form);
+  const { serverErrors, serverMessage } = saving;
+  const switching = useRouteAction();
   const label = (field: keyof PromoValues) => t(`console.fields.${field === "code" ? "promo_code" : field}`);
   const whole = (name: string): Validator => numberRule(t, name, COUNT);
   const amount = (name: string): Validator => numberRule(t, name, RIYALS);
   // The value is a percentage or riyals, as the type chosen says.
   const value = numberRule(t, label("value"), () => (getValue(form, "discount_type") === "2" ? RIYALS : PERCENT));
 
-  const save = async (values: PromoValues) => {
-    const input = toInput(values);
-    const api = browserApi(locale);
-    const saved = await run(
-      t("console.saving"),
-      () => (promo ? updatePromoCode(api, promo.id, input) : createPromoCode(api, input)),
-      () => t(promo ? "console.promoCodes.saved" : "console.promoCodes.created"),
-    );
-    if (!saved) return;
-    if (promo) await revalidator.revalidate();
-    else await navigate(to(`/admin/promo-codes/${saved.data.id}`), { replace: true });
-  };
+  const save = (values: PromoValues) =>
+    saving.submit<ConsolePromo>("save", values, {
+      loading: t("console.saving"),
+      success: () => t(promo ? "console.promoCodes.saved" : "console.promoCodes.created"),
+      // A new code's page becomes its own page once saved.
+      onDone: (saved) =>
+        promo ? undefined : void navigate(to(`/admin/promo-codes/${saved.value.id}`), { replace: true }),
+    });
 
-  const setActive = async (active: boolean) => {
-    if (!promo) return;
-    const id = toast.loading(t("console.saving"));
-    try {
-      const api = browserApi(locale);
-      await (active ? resumePromoCode(api, promo.id) : pausePromoCode(api, promo.id));
-      toast.success(t(active ? "console.promoCodes.resumed" : "console.promoCodes.paused"), { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      handleBrowserError(error, locale, (path) => void navigate(path));
-    }
-  };
+  const setActive = (active: boolean) =>
+    void switching.submit(
+      active ? "resume" : "pause",
+      {},
+      {
+        loading: t("console.saving"),
+        success: () => t(active ? "console.promoCodes.resumed" : "console.promoCodes.paused"),
+      },
+    );
 
   const labels = Object.fromEntries(
     (Object.keys(initialValues(null)) as (keyof PromoValues)[]).map((k) => [k, label(k)]),
@@ -210,7 +230,7 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
                 {t("console.promoCodes.pause")}
               </button>
             ) : (
-              <button type="button" className="button" onClick={() => void setActive(true)}>
+              <button type="button" className="button" onClick={() => setActive(true)}>
                 {t("console.promoCodes.resume")}
               </button>
             )}
@@ -363,7 +383,7 @@ function PromoCodePage({ promo }: { promo: ConsolePromo | null }) {
           onCancel={() => setPausing(false)}
           onConfirm={() => {
             setPausing(false);
-            void setActive(false);
+            setActive(false);
           }}
         >
           <p>{t("console.promoCodes.pauseBody")}</p>

@@ -1,16 +1,15 @@
 import { reset, useForm } from "@modular-forms/react";
 import { useMemo, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/staff";
 import { STAFF_ROLES, type StaffMember, type StaffRole } from "../../../contract/console";
 import type { StaffInvitation } from "../../../contract/staff-invitations";
-import { toast } from "../../client/toast";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
-import { useFormSubmit } from "../../components/form/useFormSubmit";
+import { useRouteAction, type ActionFields } from "../../components/form/useRouteAction";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import {
   changeStaffContact,
   changeStaffRole,
@@ -24,8 +23,7 @@ import {
   setStaffAlerts,
 } from "../../lib/api/console";
 import { browserApi } from "../../lib/api/browser";
-import { handleBrowserError } from "../../lib/browser-errors";
-import { consoleLoad, consoleMeta } from "../../lib/console";
+import { consoleLoad, consoleLocale, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -39,6 +37,48 @@ export async function loader(args: Route.LoaderArgs) {
   });
 }
 
+const INTENTS = ["invite", "resend", "revoke", "role", "alerts", "contact", "remove"] as const;
+
+/** The owner's changes to staff and invitations, one intent each; the backend checks the role and audits each. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const form = await request.formData();
+  const intent = intentOf(form, INTENTS);
+  const api = browserApi(locale);
+  const member = Number(textOf(form, "user_id"));
+  const invitation = Number(textOf(form, "invitation_id"));
+  switch (intent) {
+    case "invite":
+      return answer(locale, intent, () =>
+        inviteStaff(api, {
+          email: textOf(form, "email").trim(),
+          name: textOf(form, "name").trim(),
+          role: textOf(form, "role") as StaffRole,
+          lang: textOf(form, "lang") === "ar" ? "ar" : "en",
+        }),
+      );
+    case "resend":
+      return answer(locale, intent, () => resendStaffInvitation(api, invitation));
+    case "revoke":
+      return answer(locale, intent, () => revokeStaffInvitation(api, invitation));
+    case "role":
+      return answer(locale, intent, () => changeStaffRole(api, member, textOf(form, "role") as StaffRole));
+    case "alerts":
+      return answer(locale, intent, () =>
+        setStaffAlerts(api, member, { orders: form.has("orders"), returns: form.has("returns") }),
+      );
+    case "contact":
+      // Without a phone the member's own address is confirmed; the phone is left as it is.
+      return answer(locale, intent, () =>
+        changeStaffContact(api, member, textOf(form, "email"), form.has("phone") ? textOf(form, "phone") : undefined),
+      );
+    case "remove":
+      return answer(locale, intent, () => removeStaff(api, member));
+    default:
+      return unknownIntent(locale);
+  }
+}
+
 type InviteValues = { email: string; name: string; role: string; lang: string };
 
 /**
@@ -49,8 +89,6 @@ type InviteValues = { email: string; name: string; role: string; lang: string };
 export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const rules = useMemo(() => formRules(t), [t]);
   const [removing, setRemoving] = useState<StaffMember | null>(null);
   // A role picked in the table: applied only once the owner confirms it (one slip could make an owner).
@@ -63,43 +101,20 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
   const f = consoleFormat(locale);
   const blank = { email: "", name: "", role: "support", lang: locale };
   const [form, { Form, Field }] = useForm<InviteValues>({ ...FORM_OPTIONS, initialValues: blank });
-  const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  const inviting = useRouteAction(form);
+  const { serverErrors, serverMessage } = inviting;
 
-  const invite = async (values: InviteValues) => {
-    const email = values.email.trim();
-    const done = await run(
-      t("console.saving"),
-      () =>
-        inviteStaff(browserApi(locale), {
-          email,
-          name: values.name.trim(),
-          role: values.role as StaffRole,
-          lang: values.lang === "ar" ? "ar" : "en",
-        }),
-      () => t("console.staffInvitations.sent", { email }),
-    );
-    if (!done) return;
-    reset(form, { initialValues: blank });
-    await revalidator.revalidate();
-  };
+  const invite = (values: InviteValues) =>
+    inviting.submit("invite", values, {
+      loading: t("console.saving"),
+      success: () => t("console.staffInvitations.sent", { email: values.email.trim() }),
+      onDone: () => reset(form, { initialValues: blank }),
+    });
 
-  const mutate = async (action: () => Promise<unknown>, success: string) => {
-    const id = toast.loading(t("console.saving"));
-    try {
-      await action();
-      toast.success(success, { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      const handled = handleBrowserError(error, locale, (path) => void navigate(path));
-      // A refused change (an address another account uses, a role not allowed) says why: the
-      // handler toasts only the statuses it handles itself.
-      if (handled.status === 400 || handled.status === 403 || handled.status === 422) {
-        const fields = (handled.errors ?? []).map((e) => e.message);
-        toast.error(fields.length ? fields.join(" ") : handled.message);
-      }
-    }
-  };
+  // A refused change (an address another account uses, a role not allowed) says why in a toast.
+  const steps = useRouteAction();
+  const mutate = (intent: (typeof INTENTS)[number], fields: ActionFields, success: string) =>
+    void steps.submit(intent, fields, { loading: t("console.saving"), success: () => success, toastRefusal: true });
 
   const columns: Column<StaffMember>[] = [
     { label: t("console.staff.name"), sort: "name", cell: (r) => <bdi>{r.name}</bdi> },
@@ -161,8 +176,9 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
                   type="checkbox"
                   checked={alerts[kind]}
                   onChange={(e) =>
-                    void mutate(
-                      () => setStaffAlerts(browserApi(locale), r.user_id, { ...alerts, [kind]: e.target.checked }),
+                    mutate(
+                      "alerts",
+                      { user_id: r.user_id, ...alerts, [kind]: e.target.checked },
                       t("console.staff.alertsSaved"),
                     )
                   }
@@ -183,10 +199,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
               type="button"
               className="button"
               onClick={() =>
-                void mutate(
-                  () => changeStaffContact(browserApi(locale), r.user_id, r.email),
-                  t("console.staff.emailConfirmed"),
-                )
+                mutate("contact", { user_id: r.user_id, email: r.email }, t("console.staff.emailConfirmed"))
               }
             >
               {t("console.staff.confirmEmail")}
@@ -249,9 +262,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
             type="button"
             className="button"
             aria-label={t("console.staffInvitations.resendOf", { email: r.email })}
-            onClick={() =>
-              void mutate(() => resendStaffInvitation(browserApi(locale), r.id), t("console.staffInvitations.resent"))
-            }
+            onClick={() => mutate("resend", { invitation_id: r.id }, t("console.staffInvitations.resent"))}
           >
             {t("console.staffInvitations.resend")}
           </button>
@@ -375,7 +386,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         onConfirm={() => {
           const member = removing;
           setRemoving(null);
-          if (member) void mutate(() => removeStaff(browserApi(locale), member.user_id), t("console.staff.removed"));
+          if (member) mutate("remove", { user_id: member.user_id }, t("console.staff.removed"));
         }}
       >
         <p>{t("console.staff.removeBody")}</p>
@@ -388,11 +399,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
         onConfirm={() => {
           const invitation = revoking;
           setRevoking(null);
-          if (invitation)
-            void mutate(
-              () => revokeStaffInvitation(browserApi(locale), invitation.id),
-              t("console.staffInvitations.revoked"),
-            );
+          if (invitation) mutate("revoke", { invitation_id: invitation.id }, t("console.staffInvitations.revoked"));
         }}
       >
         <p>{t("console.staffInvitations.revokeBody")}</p>
@@ -410,10 +417,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
           const change = roleChange;
           setRoleChange(null);
           if (change)
-            void mutate(
-              () => changeStaffRole(browserApi(locale), change.member.user_id, change.role),
-              t("console.staff.roleChanged"),
-            );
+            mutate("role", { user_id: change.member.user_id, role: change.role }, t("console.staff.roleChanged"));
         }}
       >
         <p>{roleChange ? t(`console.staff.roleMeans.${roleChange.role}`) : null}</p>
@@ -430,10 +434,7 @@ export default function ConsoleStaff({ loaderData }: Route.ComponentProps) {
           const phone = newPhone.trim();
           setEditing(null);
           if (member && email)
-            void mutate(
-              () => changeStaffContact(browserApi(locale), member.user_id, email, phone),
-              t("console.staff.emailSaved"),
-            );
+            mutate("contact", { user_id: member.user_id, email, phone }, t("console.staff.emailSaved"));
         }}
       >
         <p>{t("console.staff.changeContactBody")}</p>
