@@ -1,5 +1,6 @@
 import { Link } from "../lib/link";
-import "../styles/catalogue.css";
+import { Stylesheet } from "./Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
@@ -28,6 +29,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
   const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
   return (
     <article className="product-card">
+      <Stylesheet href={catalogueCss} />
       <div className="product-card__media">
         <img
           src={product.image}
