@@ -16,6 +16,7 @@ import { Prefetcher } from "./client/Prefetcher";
 import { Toaster } from "./client/toast";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
 import { ShopChrome } from "./components/ShopChrome";
+import { Stylesheet } from "./components/Stylesheet";
 import { shopNotFoundOf } from "./lib/shop-not-found";
 import { LoadingBar } from "./components/LoadingBar";
 import { PwaStatus } from "./components/PwaStatus";
@@ -32,10 +33,7 @@ import stylesUrl from "./styles/app.css?url";
 
 export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware, routeRulesMiddleware];
 
-export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesUrl },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const shop = context.get(shopContext);
@@ -86,6 +84,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <LocaleContext value={locale}>
       <html lang={info.tag} dir={info.dir}>
         <head>
+          {/* First, so its precedence is the first React meets: every area sheet comes after it
+            (components/Stylesheet.tsx). */}
+          <Stylesheet href={stylesUrl} precedence="base" />
           <meta charSet="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           <meta name="theme-color" content="#0f5fd7" />

@@ -4,7 +4,8 @@ import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, invalidQuantityAtom } from "../state/cart";
-import "../styles/cart.css";
+import { Stylesheet } from "./Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 export interface AddToCartProps {
   productId: number;
@@ -45,6 +46,7 @@ export function AddToCart({ productId, maxQuantity, quantity }: AddToCartProps) 
   const reason = soldOut ? t("product.outOfStock") : message || (invalid ? t("cart.invalidQuantity") : "");
   return (
     <div className="add-to-cart">
+      <Stylesheet href={cartCss} />
       <button
         type="button"
         className="button button--primary add-to-cart__button"

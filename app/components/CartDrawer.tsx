@@ -4,15 +4,18 @@ import { Link } from "../lib/link";
 import { whenIdle } from "../client/idle";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, cartListAtom, totalQuantityAtom } from "../state/cart";
+import cartCss from "../styles/cart.css?url";
+import { loadStylesheet } from "./Stylesheet";
 
 /**
  * The drawer is a closed <dialog> at first paint, so its stylesheet is not render-blocking: it
  * loads once the browser is idle after hydration, or when the drawer opens if that is sooner
- * (docs/PERFORMANCE.md: the home page's HTML and CSS fit in 14 KB). Pages that show cart UI in
- * their content (cart, checkout, product) import cart.css themselves and get it in their first
- * load as before.
+ * (docs/PERFORMANCE.md: the home page's HTML and CSS fit in 14 KB). Its frame is in app.css, so an
+ * early opening shows a styled drawer while cart.css arrives. Pages that show cart UI in their
+ * content (cart, checkout, product) declare cart.css themselves (`<Stylesheet>`) and get it in
+ * their first load as before; React knows both by their href, so the sheet loads once.
  */
-const loadCartStyles = () => import("../styles/cart.css");
+const loadCartStyles = () => loadStylesheet(cartCss);
 
 /**
  * The lines (with their quantity steppers) and the subtotal are only seen once the drawer opens,
@@ -36,7 +39,7 @@ export function CartDrawer() {
   const count = useAtomValue(totalQuantityAtom);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    const cancelStyles = whenIdle(() => void loadCartStyles());
+    const cancelStyles = whenIdle(loadCartStyles);
     const cancelLines = whenIdle(() => void loadLines());
     return () => {
       cancelStyles();
@@ -47,7 +50,7 @@ export function CartDrawer() {
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open) void loadCartStyles();
+    if (open) loadCartStyles();
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);

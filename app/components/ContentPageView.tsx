@@ -3,6 +3,8 @@ import type { ContentPage } from "../lib/catalogue";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { PlainText } from "./PlainText";
+import { Stylesheet } from "./Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A content page: its title, excerpt, the body as headings and paragraphs, and when it changed. */
 export function ContentPageView({ page, inList = true }: { page: ContentPage; inList?: boolean }) {
@@ -12,6 +14,7 @@ export function ContentPageView({ page, inList = true }: { page: ContentPage; in
   const updated = page.updated_at ? new Date(page.updated_at) : null;
   return (
     <article className="container page content-page">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs
         items={[
           { name: t("catalogue.home"), to: to("/") },

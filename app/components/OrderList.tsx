@@ -9,7 +9,8 @@ import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { OrderStatusBadge } from "./OrderStatusBadge";
-import "../styles/cart.css";
+import { Stylesheet } from "./Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 /** What the orders pages' `clientLoader` answers: the orders, or the message of a failed read. */
 export type OrderListData = { orders: Order[]; message?: undefined } | { orders?: undefined; message: string };
@@ -36,6 +37,7 @@ export function OrdersLoading() {
   const t = useT();
   return (
     <p className="muted" aria-busy="true">
+      <Stylesheet href={cartCss} />
       {t("app.loading")}
     </p>
   );
@@ -74,46 +76,49 @@ export function OrderList({ data }: { data: OrderListData }) {
     );
   }
   return (
-    <ul className="order-list">
-      {load.orders.map((order) => {
-        const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
-        return (
-          <li key={order.number} className="order-card">
-            <div className="order-card__head">
-              <h2 className="order-card__number">
-                <span className="visually-hidden">{t("orders.number")} </span>
-                <bdi>{order.number}</bdi>
-              </h2>
-              <OrderStatusBadge status={order.status} />
-            </div>
-            <dl className="order-card__facts">
-              <div>
-                <dt>{t("orders.date")}</dt>
-                <dd>
-                  <time dateTime={order.created_at}>{formatDate(order.created_at, locale)}</time>
-                </dd>
+    <>
+      <Stylesheet href={cartCss} />
+      <ul className="order-list">
+        {load.orders.map((order) => {
+          const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
+          return (
+            <li key={order.number} className="order-card">
+              <div className="order-card__head">
+                <h2 className="order-card__number">
+                  <span className="visually-hidden">{t("orders.number")} </span>
+                  <bdi>{order.number}</bdi>
+                </h2>
+                <OrderStatusBadge status={order.status} />
               </div>
-              <div>
-                <dt>{t("orders.total")}</dt>
-                <dd>
-                  <bdi>{formatMoney(order.total, order.currency, locale)}</bdi>
-                </dd>
-              </div>
-              <div>
-                <dt>{t("orders.itemsTitle")}</dt>
-                <dd>{count}</dd>
-              </div>
-            </dl>
-            <Link
-              className="button order-card__link"
-              to={`${to("/order/checkout/status")}?order=${encodeURIComponent(order.number)}`}
-              aria-label={t("orders.viewLabel", { number: order.number })}
-            >
-              {t("orders.view")}
-            </Link>
-          </li>
-        );
-      })}
-    </ul>
+              <dl className="order-card__facts">
+                <div>
+                  <dt>{t("orders.date")}</dt>
+                  <dd>
+                    <time dateTime={order.created_at}>{formatDate(order.created_at, locale)}</time>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t("orders.total")}</dt>
+                  <dd>
+                    <bdi>{formatMoney(order.total, order.currency, locale)}</bdi>
+                  </dd>
+                </div>
+                <div>
+                  <dt>{t("orders.itemsTitle")}</dt>
+                  <dd>{count}</dd>
+                </div>
+              </dl>
+              <Link
+                className="button order-card__link"
+                to={`${to("/order/checkout/status")}?order=${encodeURIComponent(order.number)}`}
+                aria-label={t("orders.viewLabel", { number: order.number })}
+              >
+                {t("orders.view")}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

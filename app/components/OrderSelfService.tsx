@@ -25,7 +25,8 @@ import { formatMoney } from "../lib/money";
 import { formatDate, type Order } from "../lib/orders";
 import { readOrderGrant } from "../lib/order-grants";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/self-service.css";
+import { Stylesheet } from "./Stylesheet";
+import selfServiceCss from "../styles/self-service.css?url";
 
 /**
  * What the owner of an order can do on its page: cancel it before it ships (after a
@@ -40,6 +41,7 @@ export function OrderSelfService({ order }: { order: Order }) {
   if (!self.can_cancel && !self.refunds.length && !self.returns.length && !delivered && !cancelled) return null;
   return (
     <section className="order-details__box self-service" aria-labelledby="self-service-title">
+      <Stylesheet href={selfServiceCss} />
       <SelfServiceBody order={order} />
     </section>
   );

@@ -1,6 +1,7 @@
 import { Link } from "../lib/link";
 import { useT } from "../lib/use-locale";
-import "../styles/pagination.css";
+import { Stylesheet } from "./Stylesheet";
+import paginationCss from "../styles/pagination.css?url";
 
 /** The page numbers to show: first, last, and a window around the current page, with gaps as null. */
 export function pageWindow(page: number, last: number, around = 1): (number | null)[] {
@@ -21,6 +22,7 @@ export function Pagination({ page, last, href }: { page: number; last: number; h
   if (last <= 1) return null;
   return (
     <nav className="pagination" aria-label={t("catalogue.pagination")}>
+      <Stylesheet href={paginationCss} />
       <ul>
         <li>
           {page > 1 ? (

@@ -26,7 +26,8 @@ import {
   type PhoneState,
 } from "../lib/phone";
 import { useLocaleInfo, useT } from "../lib/use-locale";
-import "../styles/account.css";
+import { Stylesheet } from "./Stylesheet";
+import accountCss from "../styles/account.css?url";
 
 export interface PhoneInputProps {
   /** The id of the number input; the field's <label htmlFor> points at it. */
@@ -128,6 +129,7 @@ export function PhoneInput({
 
   return (
     <div className="phone-input" dir="ltr" data-invalid={invalid ? "true" : undefined}>
+      <Stylesheet href={accountCss} />
       <button
         ref={buttonRef}
         type="button"

@@ -1,5 +1,6 @@
 import { Link } from "../lib/link";
-import "../styles/catalogue.css";
+import { Stylesheet } from "./Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Price } from "./Price";
@@ -10,7 +11,13 @@ export type { CardProduct };
 
 export interface ProductCardProps {
   product: CardProduct;
-  /** Above the fold: load the image eagerly (and with high priority when it is the LCP image). */
+  /**
+   * Above the fold: load the image eagerly, with high priority when it is the LCP image. The other
+   * eager images say low: React's server renderer preloads up to ten eager images of a page ahead
+   * of its stylesheets, and over HTTP/1.1 they would take connections the render-blocking CSS needs
+   * (docs/PERFORMANCE.md, "First paint under simulated slow 4G"). Low, the browser still finds them
+   * in the markup and asks for them without waiting for layout, after the CSS.
+   */
   priority?: "lcp" | "eager" | "lazy";
   /** The heading level of the product name within the page's outline. */
   headingLevel?: 2 | 3;
@@ -28,6 +35,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
   const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
   return (
     <article className="product-card">
+      <Stylesheet href={catalogueCss} />
       <div className="product-card__media">
         <img
           src={product.image}
@@ -36,7 +44,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           height={CARD_IMAGE_SIZE}
           loading={priority === "lazy" ? "lazy" : "eager"}
           decoding="async"
-          fetchPriority={priority === "lcp" ? "high" : undefined}
+          fetchPriority={priority === "lcp" ? "high" : priority === "eager" ? "low" : undefined}
         />
         {/* Only when there is a flag: most cards have none, and every element is render time. */}
         {product.is_new || onSale ? (

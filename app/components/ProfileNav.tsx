@@ -5,7 +5,8 @@ import { NavLink } from "../lib/link";
 import { toast } from "../client/toast";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { currentUserAtom } from "../state/user";
-import "../styles/account.css";
+import { Stylesheet } from "./Stylesheet";
+import accountCss from "../styles/account.css?url";
 
 /** The profile's sections (DESIGN §4: orders, addresses, edit, change-password). */
 export const PROFILE_SECTIONS = ["orders", "addresses", "edit", "change-password"] as const;
@@ -32,6 +33,7 @@ export function ProfileNav() {
   const to = useLocalePath();
   return (
     <nav className="profile-nav" aria-label={t("profile.navLabel")}>
+      <Stylesheet href={accountCss} />
       <ul>
         <li>
           <NavLink to={to("/profile")} end>

@@ -13,7 +13,8 @@ import {
   swStateAtom,
   updatePendingAtom,
 } from "../state/pwa";
-import "../styles/pwa.css";
+import { Stylesheet } from "./Stylesheet";
+import pwaCss from "../styles/pwa.css?url";
 
 let registration: Promise<PwaController | null> | undefined;
 
@@ -41,6 +42,7 @@ export const PwaStatus = import.meta.env.SSR ? PwaStatusAtRest : PwaStatusLive;
 export function PwaStatusAtRest() {
   return (
     <div className="pwa-status" data-sw-state="" data-install-state="unavailable">
+      <Stylesheet href={pwaCss} />
       <p className="pwa-status__offline" role="status" hidden />
     </div>
   );
@@ -155,6 +157,7 @@ export function PwaStatusLive() {
       data-install-state={installState}
       data-update-pending={updatePending ? "true" : undefined}
     >
+      <Stylesheet href={pwaCss} />
       <p className="pwa-status__offline" role="status" hidden={online}>
         {online ? null : t("sw.offline")}
       </p>

@@ -5,7 +5,8 @@ import { suggestProducts } from "../lib/api/catalogue";
 import type { Suggestion } from "../lib/catalogue";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/search.css";
+import { Stylesheet } from "./Stylesheet";
+import searchCss from "../styles/search.css?url";
 
 const DEBOUNCE_MS = 200;
 const MIN_CHARS = 2;
@@ -123,6 +124,7 @@ export function SearchBox() {
 
   return (
     <Form role="search" method="get" action={to("/products")} className="search-box" onSubmit={() => setOpen(false)}>
+      <Stylesheet href={searchCss} />
       <label htmlFor="site-search" className="visually-hidden">
         {t("search.label")}
       </label>

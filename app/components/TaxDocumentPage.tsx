@@ -3,12 +3,15 @@ import type { Owned } from "../lib/owned";
 import { useT } from "../lib/use-locale";
 import { OrderLinkRefused } from "./OrderLinkRefused";
 import { TaxDocumentView } from "./TaxDocumentView";
+import { Stylesheet } from "./Stylesheet";
+import invoiceCss from "../styles/invoice.css?url";
 
 /** While the document loads in the browser (the page is client only). */
 export function HydrateFallback() {
   const t = useT();
   return (
     <div className="container page tax-doc-page">
+      <Stylesheet href={invoiceCss} />
       <p aria-busy="true">{t("app.loading")}</p>
     </div>
   );
@@ -18,6 +21,7 @@ export function HydrateFallback() {
 export function TaxDocumentPage({ load }: { load: Owned<TaxDocument> }) {
   return (
     <div className="container page tax-doc-page">
+      <Stylesheet href={invoiceCss} />
       {load.state === "found" ? <TaxDocumentView doc={load.data} /> : null}
       {load.state === "refused" ? <OrderLinkRefused number={load.number} /> : null}
       {load.state === "error" ? (

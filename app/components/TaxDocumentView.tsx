@@ -5,6 +5,8 @@ import type { TaxDocument } from "../../contract/invoices";
 import { formatMoney } from "../lib/money";
 import { formatDate } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { Stylesheet } from "./Stylesheet";
+import invoiceCss from "../styles/invoice.css?url";
 
 /**
  * ZATCA's QR code drawn as SVG from the document's base64 TLV payload, by uqr (a maintained,
@@ -53,6 +55,7 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
   const rate = `${Math.round(doc.vat_rate * 10000) / 100}%`;
   return (
     <article className="tax-doc" aria-labelledby="tax-doc-title">
+      <Stylesheet href={invoiceCss} />
       <header className="tax-doc__head">
         <div className="tax-doc__seller">
           <p className="tax-doc__seller-name" dir="auto">

@@ -6,7 +6,8 @@ import type { Route } from "./+types/checkout";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, cartLoadedAtom } from "../state/cart";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "checkout", noindex: true });
 
@@ -37,6 +38,7 @@ const CheckoutForm = lazy(() =>
 export function HydrateFallback() {
   return (
     <div className="container page">
+      <Stylesheet href={cartCss} />
       <CheckoutLoading />
     </div>
   );
@@ -63,6 +65,7 @@ export default function Checkout() {
 
   return (
     <div className="container page checkout">
+      <Stylesheet href={cartCss} />
       <div className="page-head">
         <h1>{t("pages.checkout.title")}</h1>
         <Link to={to("/shopping-cart")}>{t("cart.viewCart")}</Link>

@@ -18,7 +18,8 @@ import { LIMITS } from "../../contract/limits";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "contact" });
 
@@ -106,6 +107,7 @@ export default function ContactUs() {
 
   return (
     <div className="container page contact">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("pages.contact.title") }]} />
       <h1>{t("pages.contact.title")}</h1>
       <p className="lead muted">{t("contact.intro")}</p>

@@ -11,7 +11,8 @@ import { withPriceFromLabels } from "../lib/money";
 import { pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -152,6 +153,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page home">
+      <Stylesheet href={catalogueCss} />
       <Hero banners={banners} />
       <CategoryTiles categories={categories} />
       {featured.length > 0 ? (

@@ -10,7 +10,8 @@ import { isLocale } from "../lib/locales";
 import { tabIdentity } from "../lib/tab-identity.server";
 import { OrderLinkRefused } from "../components/OrderLinkRefused";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 /**
  * Cancel and returns carry the shop's form library: their chunk loads once the order
@@ -50,6 +51,7 @@ function StatusPage({ children }: { children: React.ReactNode }) {
   const t = useT();
   return (
     <div className="container page order-status-page">
+      <Stylesheet href={cartCss} />
       <h1>{t("pages.checkoutStatus.title")}</h1>
       {children}
     </div>

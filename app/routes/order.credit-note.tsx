@@ -7,7 +7,6 @@ import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { translate } from "../lib/i18n";
 import { tabIdentity } from "../lib/tab-identity.server";
-import "../styles/invoice.css";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {

@@ -7,7 +7,8 @@ import { serverApi } from "../lib/api/server";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -33,6 +34,7 @@ export default function ContentPages({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("content.allPages") }]} />
       <h1>{t("pages.pageList.title")}</h1>
       {loaderData.pages.length > 0 ? (

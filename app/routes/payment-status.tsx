@@ -9,7 +9,8 @@ import type { PaymentStatusView as Status } from "../../contract/payments";
 import { pageMeta } from "../lib/seo";
 import { isLocale } from "../lib/locales";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "paymentStatus", noindex: true });
 
@@ -43,6 +44,7 @@ export function HydrateFallback() {
   const t = useT();
   return (
     <div className="container page payment-page">
+      <Stylesheet href={cartCss} />
       <div className="payment-card card" data-status="checking">
         <h1>{t("pages.paymentStatus.title")}</h1>
         <Checking />
@@ -95,6 +97,7 @@ export default function PaymentStatus({ loaderData: view }: Route.ComponentProps
 
   return (
     <div className="container page payment-page">
+      <Stylesheet href={cartCss} />
       <div className="payment-card card" data-status={checking ? "checking" : (status?.status ?? view.state)}>
         <h1>{t("pages.paymentStatus.title")}</h1>
         {number ? (

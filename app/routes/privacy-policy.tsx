@@ -3,7 +3,6 @@ import { pageCacheMiddleware } from "../middleware/page-cache";
 import { ContentPageView } from "../components/ContentPageView";
 import { loadContentPage } from "../lib/content.server";
 import { pageMeta } from "../lib/seo";
-import "../styles/catalogue.css";
 
 export const loader = (args: Route.LoaderArgs) => loadContentPage(args, "privacy-policy");
 

@@ -8,7 +8,8 @@ import { ApiError } from "../lib/api/errors";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
@@ -46,6 +47,7 @@ function PaymentCard({ number, children }: { number: string; children: React.Rea
   const t = useT();
   return (
     <div className="container page payment-page">
+      <Stylesheet href={cartCss} />
       <div className="payment-card card">
         <h1>{t("pages.proceedPayment.title")}</h1>
         {number ? (

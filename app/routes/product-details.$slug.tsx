@@ -19,7 +19,8 @@ import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
 import { withWeight } from "../lib/weight";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -117,6 +118,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
   const images = product.images.length ? product.images : [product.image];
   return (
     <div className="container page product" key={product.slug}>
+      <Stylesheet href={catalogueCss} />
       <BackButton />
       <Breadcrumbs
         items={[

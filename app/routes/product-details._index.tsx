@@ -11,7 +11,8 @@ import { catalogueContext } from "../lib/context";
 import { deferred, failLoad, routeLocale } from "../lib/loaders";
 import { pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -39,6 +40,7 @@ export default function ProductFinder({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page finder">
+      <Stylesheet href={catalogueCss} />
       <h1>{t("product.finderTitle")}</h1>
       <p className="muted">{t("product.finderIntro")}</p>
       <Form method="get" action={to("/products")} className="finder__form card" role="search">

@@ -16,7 +16,8 @@ import { backendQuery, parseProductQuery, viewSearch } from "../lib/product-quer
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { countOf } from "../lib/plural";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -117,6 +118,7 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   );
   return (
     <div className="container page catalogue">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs
         items={[
           { name: t("catalogue.home"), to: to("/") },

@@ -12,7 +12,8 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta, storeNameOf } from "../lib/seo";
 import { toDecimalString, withPriceFromLabels } from "../lib/money";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -72,6 +73,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page service">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs
         items={[
           { name: t("catalogue.home"), to: to("/") },

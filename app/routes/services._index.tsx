@@ -9,7 +9,8 @@ import { failLoad, routeLocale } from "../lib/loaders";
 import { withPriceFromLabels } from "../lib/money";
 import { breadcrumbList, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
-import "../styles/catalogue.css";
+import { Stylesheet } from "../components/Stylesheet";
+import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -45,6 +46,7 @@ export default function Services({ loaderData }: Route.ComponentProps) {
   const to = useLocalePath();
   return (
     <div className="container page">
+      <Stylesheet href={catalogueCss} />
       <Breadcrumbs items={[{ name: t("catalogue.home"), to: to("/") }, { name: t("services.title") }]} />
       <h1>{t("pages.services.title")}</h1>
       <p className="lead muted">{t("services.intro")}</p>

@@ -8,7 +8,8 @@ import { optionsTotals, useCheckoutOptions } from "../lib/checkout";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, cartLoadedAtom, totalQuantityAtom } from "../state/cart";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "cart", noindex: true });
 
@@ -31,6 +32,7 @@ function CartLoading() {
 export function HydrateFallback() {
   return (
     <div className="container page">
+      <Stylesheet href={cartCss} />
       <CartLoading />
     </div>
   );
@@ -61,6 +63,7 @@ export default function ShoppingCart() {
 
   return (
     <div className="container page cart-page">
+      <Stylesheet href={cartCss} />
       <div className="page-head">
         <h1>{t("pages.cart.title")}</h1>
         {count > 0 ? <p className="muted">{t("cart.items", { count })}</p> : null}

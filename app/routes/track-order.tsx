@@ -13,7 +13,8 @@ import type { Order } from "../lib/orders";
 import { pageMeta } from "../lib/seo";
 import { keepOrderGrant } from "../lib/order-grants";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import "../styles/cart.css";
+import { Stylesheet } from "../components/Stylesheet";
+import cartCss from "../styles/cart.css?url";
 
 /** What a phone number looks like as typed (Arabic-Indic digits included). */
 const PHONE_LIKE = /^\+?[\d\s\u0660-\u0669\u06F0-\u06F9-]{6,20}$/;
@@ -88,6 +89,7 @@ export default function TrackOrder() {
 
   return (
     <div className="container page track-page">
+      <Stylesheet href={cartCss} />
       <h1>{t("pages.trackOrder.title")}</h1>
       <p className="muted">{t("track.intro")}</p>
       <form className="track-form card" onSubmit={(e) => void submit(e)} noValidate>

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { seriousViolations } from "../support/axe.ts";
 import {
   fullPageScreenshot,
@@ -40,7 +40,11 @@ beforeAll(async () => {
   staff = await newStaffAccounts(
     base,
     Object.fromEntries(
-      LOCALES.flatMap((l) => [[`owner-${l}`, "owner"] as const, [`support-${l}`, "support"] as const]),
+      LOCALES.flatMap((l) => [
+        [`owner-${l}`, "owner"] as const,
+        [`support-${l}`, "support"] as const,
+        [`styles-${l}`, "support"] as const,
+      ]),
     ),
   );
 });
@@ -224,3 +228,93 @@ for (const locale of journeyLocales("en")) {
     });
   });
 }
+
+/**
+ * A client-side navigation through the browser's own history: React Router follows a popstate as
+ * it follows the back button, loading the page's modules and data but no document. (The shop has
+ * no link into the console, and this reaches every area the same way.)
+ */
+async function clientNavigate(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    const state = history.state as { idx?: number } | null;
+    history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx: (state?.idx ?? 0) + 1 }, "", to);
+    dispatchEvent(new PopStateEvent("popstate", { state: history.state }));
+  }, path);
+}
+
+/** The document's stylesheets, in order: their path, whether loaded, their precedence. */
+const sheetsOf = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((l) => ({
+      path: new URL(l.href).pathname,
+      loaded: l.sheet !== null,
+      precedence: l.dataset.precedence,
+    })),
+  );
+
+/**
+ * Each area's stylesheet at work: an element of the page and a computed property its sheet sets
+ * (components/Stylesheet.tsx). The first step loads its document; the others are client-side.
+ */
+const AREAS = [
+  { path: "", selector: ".hero", property: "display", value: "grid" },
+  { path: "/product-details/iphone-16-pro", selector: ".add-to-cart", property: "display", value: "flex" },
+  { path: "/shopping-cart", selector: ".cart-lines", property: "display", value: "grid" },
+  { path: "/checkout", selector: ".checkout__layout", property: "display", value: "grid" },
+  { path: "/profile/orders", selector: ".profile-nav", property: "border-top-style", value: "solid" },
+  { path: "/admin", selector: ".console", property: "min-height", value: "900px" },
+  { path: "/products", selector: ".product-grid", property: "display", value: "grid" },
+] as const;
+
+describe("stylesheets across the areas", () => {
+  for (const locale of LOCALES) {
+    it(`${locale}: home, product, cart, checkout, account, console and back: each page styled when it first shows, on first load and after client-side navigation, each sheet once, app.css first`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      const requested: string[] = [];
+      page.on("request", (r) => {
+        if (r.resourceType() === "stylesheet") requested.push(new URL(r.url()).pathname);
+      });
+      await openConsole(page, base, locale, staff[`styles-${locale}`]);
+      // The console's first load, then the shop's.
+      expect(await page.locator(".console").evaluate((e) => getComputedStyle(e).minHeight)).toBe("900px");
+      requested.length = 0;
+      await page.goto(`${base}/${locale}`);
+      await hydrated(page, "#site-search");
+      await page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+
+      for (const [i, step] of AREAS.entries()) {
+        if (i > 0) await clientNavigate(page, `/${locale}${step.path}`);
+        await page.locator(step.selector).first().waitFor({ timeout: 20_000 });
+        // When a page navigated to shows, its sheets have loaded: React held the commit for them.
+        // (On the first load the cart drawer's sheet may still be on its way: it loads when idle.)
+        const sheets = await sheetsOf(page);
+        const value = await page
+          .locator(step.selector)
+          .first()
+          .evaluate((e, prop) => getComputedStyle(e).getPropertyValue(prop), step.property);
+        expect(value, `${locale}${step.path}: ${step.selector} ${step.property}`).toBe(step.value);
+        if (i > 0)
+          expect(
+            sheets.filter((s) => !s.loaded).map((s) => s.path),
+            `${locale}${step.path}: sheets still loading`,
+          ).toEqual([]);
+        expect(sheets[0].path, `${locale}${step.path}: app.css first`).toMatch(/^\/assets\/app-[\w-]+\.css$/);
+        expect(sheets[0].precedence).toBe("base");
+        const paths = sheets.map((s) => s.path);
+        expect(new Set(paths).size, `${locale}${step.path}: ${paths.join(", ")}`).toBe(paths.length);
+        if (step.path === "/product-details/iphone-16-pro") {
+          await hydrated(page, ".add-to-cart__button");
+          await page.locator(".add-to-cart__button").click();
+          await page.locator("#cart-drawer [data-product-id]").first().waitFor({ timeout: 20_000 });
+          await page.keyboard.press("Escape");
+        }
+      }
+      expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+      // Each stylesheet asked for once from the shop's first load on, through every area.
+      const twice = requested.filter((p, i) => requested.indexOf(p) !== i);
+      expect(twice, `requested twice: ${twice.join(", ")}`).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 120_000);
+  }
+});

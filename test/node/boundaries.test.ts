@@ -68,6 +68,19 @@ describe("import boundaries", () => {
     expect(forbiddenImports(ROOT)).toEqual([]);
   });
 
+  // A stylesheet imported for its side effect reaches the page through React Router's <Links>,
+  // which React writes after the module preloads: the storefront imports its sheets as URLs and
+  // renders them with <Stylesheet> (components/Stylesheet.tsx), the first thing the head asks for.
+  it("the storefront imports stylesheets only as URLs (`?url`), for <Stylesheet>", () => {
+    const sideEffects = sourceFiles(join(ROOT, "app")).flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(SPECIFIER)]
+        .map((m) => m[1])
+        .filter((specifier) => /\.css(\?.*)?$/.test(specifier) && !specifier.endsWith(".css?url"))
+        .map((specifier) => `${relative(ROOT, file).split(sep).join("/")}: ${specifier}`),
+    );
+    expect(sideEffects).toEqual([]);
+  });
+
   it("a deliberately forbidden import is reported, with its file and what it reached", () => {
     const scratch = mkdtempSync(join(tmpdir(), "souq-boundaries-"));
     try {

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import "../../styles/account.css";
+import { Stylesheet } from "../../components/Stylesheet";
+import accountCss from "../../styles/account.css?url";
 
 /** The frame of the sign-in pages: a centred card with a title, a lead and the form. */
 export function AuthCard({
@@ -15,6 +16,7 @@ export function AuthCard({
 }) {
   return (
     <div className="container page auth-page">
+      <Stylesheet href={accountCss} />
       <section className="auth-card card" aria-labelledby="auth-title">
         <h1 id="auth-title" className="auth-card__title">
           {title}

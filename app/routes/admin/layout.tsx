@@ -23,7 +23,8 @@ import { registerMessages } from "../../lib/i18n";
 import { restoreIdentity } from "../../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { consoleMiddleware } from "../../middleware/console";
-import "../../styles/console.css";
+import { Stylesheet } from "../../components/Stylesheet";
+import consoleCss from "../../styles/console.css?url";
 
 /**
  * The operator console at /:locale/admin: its own layout, outside the shop's header and
@@ -90,6 +91,7 @@ function ConsoleFrame({ data: loaderData, children }: { data: ConsoleData; child
 
   return (
     <div className="console">
+      <Stylesheet href={consoleCss} />
       <a className="skip-link" href="#console-main">
         {t("app.skipToContent")}
       </a>

@@ -2,7 +2,6 @@ import type { Route } from "./+types/order-invoice";
 import { TaxDocumentView } from "../../components/TaxDocumentView";
 import { getConsoleInvoice } from "../../lib/api/console-orders";
 import { consoleLoad, consoleMeta } from "../../lib/console";
-import "../../styles/invoice.css";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "invoice.title");
 

@@ -5,7 +5,8 @@ import { consoleLoad, consoleMeta } from "../../lib/console";
 import { formatDate } from "../../lib/orders";
 import { countOf } from "../../lib/plural";
 import { useLocale, useT } from "../../lib/use-locale";
-import "../../styles/invoice.css";
+import { Stylesheet } from "../../components/Stylesheet";
+import invoiceCss from "../../styles/invoice.css?url";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.packingSlip.title");
 
@@ -25,6 +26,7 @@ export default function PackingSlipPage({ loaderData: slip, params }: Route.Comp
   const a = slip.address;
   return (
     <div className="tax-doc-page">
+      <Stylesheet href={invoiceCss} />
       <article className="tax-doc packing-slip" aria-labelledby="packing-slip-title" data-packing-slip>
         <h1 id="packing-slip-title" className="tax-doc__title">
           {t("console.packingSlip.title")}

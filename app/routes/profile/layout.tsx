@@ -12,7 +12,8 @@ import { formatPhone } from "../../lib/phone";
 import { useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
 import { browserStore } from "../../state/store";
-import "../../styles/account.css";
+import { Stylesheet } from "../../components/Stylesheet";
+import accountCss from "../../styles/account.css?url";
 
 /**
  * The profile's layout (spec §2): /:locale/profile is the overview (no guard), its sections
@@ -61,6 +62,7 @@ export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
   if (!loaderData.user) return <ProfileGuest />;
   return (
     <div className="container page profile-page">
+      <Stylesheet href={accountCss} />
       <h1>{t(section ? sectionTitleKey(section) : "pages.profile.title")}</h1>
       <div className="profile-layout">
         <ProfileNav />
@@ -78,6 +80,7 @@ function ProfileGuest() {
   const to = useLocalePath();
   return (
     <div className="container page profile-page">
+      <Stylesheet href={accountCss} />
       <h1>{t("pages.profile.title")}</h1>
       <section className="card profile-guest" aria-labelledby="guest-title">
         <h2 id="guest-title">{t("profile.guestTitle")}</h2>
