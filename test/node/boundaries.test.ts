@@ -73,8 +73,7 @@ describe("import boundaries", () => {
   // renders them with <Stylesheet> (components/Stylesheet.tsx), the first thing the head asks for.
   it("the storefront imports stylesheets only as URLs (`?url`), for <Stylesheet>", () => {
     const sideEffects = sourceFiles(join(ROOT, "app")).flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(SPECIFIER)]
-        .map((m) => m[1])
+      specifiersOf(file, readFileSync(file, "utf8"))
         .filter((specifier) => /\.css(\?.*)?$/.test(specifier) && !specifier.endsWith(".css?url"))
         .map((specifier) => `${relative(ROOT, file).split(sep).join("/")}: ${specifier}`),
     );
