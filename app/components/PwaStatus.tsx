@@ -24,8 +24,15 @@ const PwaStatusLive = lazy(() => import("./PwaStatusLive"));
  * (test/unit/pwa-status.test.ts compares them). `import.meta.env.SSR` is a build-time constant.
  */
 export function PwaStatus() {
+  // The sheet outside the boundary: a stylesheet inside one makes React stream the boundary apart
+  // from the page (a hidden segment moved by a script) instead of in place.
   return (
-    <Suspense fallback={<PwaStatusAtRest />}>{import.meta.env.SSR ? <PwaStatusAtRest /> : <PwaStatusLive />}</Suspense>
+    <>
+      <Stylesheet href={pwaCss} />
+      <Suspense fallback={<PwaStatusAtRest />}>
+        {import.meta.env.SSR ? <PwaStatusAtRest /> : <PwaStatusLive />}
+      </Suspense>
+    </>
   );
 }
 
@@ -33,7 +40,6 @@ export function PwaStatus() {
 export function PwaStatusAtRest() {
   return (
     <div className="pwa-status" data-sw-state="" data-install-state="unavailable">
-      <Stylesheet href={pwaCss} />
       <p className="pwa-status__offline" role="status" hidden />
     </div>
   );

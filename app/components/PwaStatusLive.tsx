@@ -13,8 +13,6 @@ import {
   swStateAtom,
   updatePendingAtom,
 } from "../state/pwa";
-import { Stylesheet } from "./Stylesheet";
-import pwaCss from "../styles/pwa.css?url";
 
 let registration: Promise<PwaController | null> | undefined;
 
@@ -138,7 +136,6 @@ export default function PwaStatusLive() {
       data-install-state={installState}
       data-update-pending={updatePending ? "true" : undefined}
     >
-      <Stylesheet href={pwaCss} />
       <p className="pwa-status__offline" role="status" hidden={online}>
         {online ? null : t("sw.offline")}
       </p>
