@@ -26,13 +26,26 @@ clientLoader.hydrate = true as const;
  */
 function CartLoading() {
   const t = useT();
-  return <p aria-busy="true">{t("app.loading")}</p>;
+  return (
+    <p className="cart-loading" aria-busy="true">
+      {t("app.loading")}
+    </p>
+  );
 }
 
+/**
+ * The server's page: the cart's title and the loading line, kept as tall as the empty cart (the
+ * state a first visit lands on, cart.css `.cart-loading`), so the footer does not move when the
+ * cart arrives.
+ */
 export function HydrateFallback() {
+  const t = useT();
   return (
-    <div className="container page">
+    <div className="container page cart-page">
       <Stylesheet href={cartCss} />
+      <div className="page-head">
+        <h1>{t("pages.cart.title")}</h1>
+      </div>
       <CartLoading />
     </div>
   );

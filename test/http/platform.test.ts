@@ -160,6 +160,18 @@ describe("what the server sends for the routes of §2", () => {
     }
   });
 
+  it("the cart's server page is the cart's frame: its title, and a loading line as tall as the empty cart, so nothing moves when the cart arrives", async () => {
+    for (const [path, title] of [
+      ["/en/shopping-cart", "Shopping cart"],
+      ["/ar/shopping-cart", "سلة التسوق"],
+    ] as const) {
+      const html = await (await fetch(`${base}${path}`)).text();
+      const main = html.match(/<main[\s\S]*<\/main>/)?.[0] ?? "";
+      expect(main, path).toContain(`<h1>${title}</h1>`);
+      expect(main, path).toMatch(/<p class="cart-loading" aria-busy="true">/);
+    }
+  });
+
   it("§2 row 26: the catalog middleware puts the backend's category tree in the header, in the page's language", async () => {
     for (const locale of ["en", "ar"] as const) {
       const tree = (await (
