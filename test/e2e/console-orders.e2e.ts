@@ -193,6 +193,15 @@ for (const locale of journeyLocales("en")) {
       await actions.getByRole("button", { name: t("console.orders.actions.refund") }).click();
       const refundDialog = page.locator("dialog[open]");
       const amount = refundDialog.locator("#refund-amount");
+      // The refund form's submit, then its confirmation in a dialog of its own above the form.
+      const submitConfirmed = async () => {
+        await page
+          .locator("dialog[open]")
+          .getByRole("button", { name: t("console.orders.refundSubmit") })
+          .click();
+        const confirm = page.locator("dialog[open]").last();
+        await confirm.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
+      };
       // Left empty, the most that can be refunded said in its hint: one Enter never refunds it all.
       expect(await amount.inputValue()).toBe("");
       expect((await refundDialog.locator("#refund-amount-hint").textContent())?.replace(/,/g, "")).toContain(
@@ -243,15 +252,7 @@ for (const locale of journeyLocales("en")) {
       expect(behind).toBe(200);
       await actions.getByRole("button", { name: t("console.orders.actions.refund") }).click();
       await page.locator("dialog[open] #refund-amount").fill(((order.total - 1000) / 100).toFixed(2));
-      await page
-        .locator("dialog[open]")
-        .getByRole("button", { name: t("console.orders.refundSubmit") })
-        .click();
-      await page
-        .locator("dialog[open]")
-        .last()
-        .getByRole("button", { name: t("console.orders.refundSubmit") })
-        .click();
+      await submitConfirmed();
       const refused = page.locator("dialog[open] #refund-amount-error");
       await expect.poll(() => refused.textContent()).toContain(((order.total - 1100) / 100).toFixed(2));
       expect(await page.locator("dialog[open]").count()).toBe(1);
@@ -275,15 +276,7 @@ for (const locale of journeyLocales("en")) {
       await page
         .locator("dialog[open] #refund-reason")
         .fill(locale === "ar" ? "أعاد العميل الجهاز" : "Returned by the customer");
-      await page
-        .locator("dialog[open]")
-        .getByRole("button", { name: t("console.orders.refundSubmit") })
-        .click();
-      await page
-        .locator("dialog[open]")
-        .last()
-        .getByRole("button", { name: t("console.orders.refundSubmit") })
-        .click();
+      await submitConfirmed();
       await toastSays(page, t("console.orders.refundDone"));
       await expect
         .poll(async () => (await head.locator(".console-badge").allTextContents()).join(" "))
