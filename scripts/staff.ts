@@ -8,19 +8,12 @@
 // account plus a one-time code. Locally it writes the D1 of `npm start` (.wrangler/state); with
 // --remote, the deployed database. Each change is written to the audit log as done by "cli".
 // Several accounts may be added in one run (pairs of email and role): one wrangler run, whose
-// start costs far more than the statements (the console journeys add dozens of staff).
-// The seat is pinned to the account's email as it is now (the console code goes only there), and
-// adding again re-pins it. Unlike the console's Staff page, this does not ask that the account has
+// start costs far more than the statements. The SQL lives in scripts/lib/staff-sql.ts. Unlike the console's Staff page, this does not ask that the account has
 // verified its email: whoever runs it holds the database, and the journeys' accounts are fresh.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EMAIL, ROLES, staffAddSql, staffRemoveSql, type Role } from "./lib/staff-sql.ts";
 import { wrangler } from "./lib/worker.ts";
-
-const ROLES = ["owner", "manager", "support"] as const;
-const EMAIL = /^[^\s@'"\\]+@[^\s@'"\\]+\.[^\s@'"\\]+$/;
-
-/** A SQL string literal; the inputs were already checked against EMAIL and ROLES. */
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 function execute(
   target: string[],
@@ -60,23 +53,9 @@ if (command === "add") {
   for (let i = 0; i < more.length; i += 2) pairs.push([more[i], more[i + 1]]);
   for (const [e, r] of pairs) {
     if (!EMAIL.test(e)) usage(`Not an email address: ${e}.`);
-    if (!ROLES.includes(r as (typeof ROLES)[number])) usage(`The role must be one of: ${ROLES.join(", ")}.`);
+    if (!ROLES.includes(r as Role)) usage(`The role must be one of: ${ROLES.join(", ")}.`);
   }
-  const results = execute(
-    target,
-    pairs
-      .map(
-        ([e, r]) =>
-          `INSERT INTO staff (user_id, role, email) SELECT id, ${literal(r)}, email FROM users WHERE email = ${literal(e)} COLLATE NOCASE
-       ON CONFLICT (user_id) DO UPDATE SET role = excluded.role, email = excluded.email, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-       RETURNING user_id;
-     UPDATE users SET pending_email = NULL WHERE email = ${literal(e)} COLLATE NOCASE;
-     INSERT INTO audit_log (staff_email, action, entity, entity_id, after_json)
-       SELECT 'cli', 'staff.add', 'staff', CAST(id AS TEXT), json_object('email', email, 'role', ${literal(r)})
-       FROM users WHERE email = ${literal(e)} COLLATE NOCASE;`,
-      )
-      .join("\n"),
-  );
+  const results = execute(target, staffAddSql(pairs as [string, Role][]));
   // Three statement results per account: the staff row's RETURNING, the pending email dropped, the audit line.
   let missing = 0;
   pairs.forEach(([e, r], i) => {
@@ -89,14 +68,7 @@ if (command === "add") {
   });
   if (missing) process.exit(1);
 } else if (command === "remove") {
-  const results = execute(
-    target,
-    `INSERT INTO audit_log (staff_email, action, entity, entity_id, before_json)
-       SELECT 'cli', 'staff.remove', 'staff', CAST(s.user_id AS TEXT), json_object('email', u.email, 'role', s.role)
-       FROM staff s JOIN users u ON u.id = s.user_id WHERE u.email = ${literal(email)} COLLATE NOCASE;
-     DELETE FROM staff_sessions WHERE user_id = (SELECT id FROM users WHERE email = ${literal(email)} COLLATE NOCASE);
-     DELETE FROM staff WHERE user_id = (SELECT id FROM users WHERE email = ${literal(email)} COLLATE NOCASE) RETURNING user_id;`,
-  );
+  const results = execute(target, staffRemoveSql(email));
   if (!results[2]?.results?.length) {
     console.error(`${email} is not on the staff.`);
     process.exit(1);

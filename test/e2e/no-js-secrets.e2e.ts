@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { journeyLocales, launchBrowser } from "../support/browser.ts";
-import { addStaffByScript, registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
+import { seatStaff, registerAccount, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { builtWorker, visitorIp } from "../support/http.ts";
 
 // Without JavaScript a form without a method submits as GET to its own page: every field, the
@@ -25,7 +25,7 @@ beforeAll(async () => {
   staffEmail = `nojs-staff-${uniq()}@staff.example`;
   await registerAccount(base, shopperEmail, "No Script");
   await registerAccount(base, staffEmail, "No Script Staff");
-  await addStaffByScript([[staffEmail, "manager"]]);
+  seatStaff([[staffEmail, "manager"]]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
+import { withLocalD1 } from "../support/local-d1.ts";
 
 // The cron and the queue on the real built worker under `wrangler dev --test-scheduled` (it answers at /cdn-cgi/local/scheduled):
 // an unpaid order whose hold ran out gives its stock back when the scheduled event fires, with
@@ -22,24 +20,14 @@ interface OutboxEntry {
   subject: string | null;
 }
 
-/**
- * Runs SQL on the worker's local D1, the SQLite file `wrangler dev` serves, and answers its rows.
- * Opened directly (SQLite locks the file between the two processes): a `wrangler d1 execute` per
- * read took about 9 s each.
- */
+/** Runs SQL on the worker's local D1 (test/support/local-d1.ts) and answers its rows. */
 function sql<T>(command: string): T[] {
-  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  if (!file) throw new Error(`no D1 database under ${dir}`);
-  const db = new DatabaseSync(join(dir, file), { timeout: 5_000 });
-  try {
+  return withLocalD1(persistDir, (db) => {
     const statement = db.prepare(command);
     if (/^\s*select/i.test(command)) return statement.all() as T[];
     statement.run();
     return [];
-  } finally {
-    db.close();
-  }
+  });
 }
 
 describe("scheduled work on the built worker", () => {

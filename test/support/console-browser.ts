@@ -1,10 +1,12 @@
 // The operator console in Chromium: staff accounts made the way an operator makes them (register
-// in the shop, then `npm run staff -- add`), and the console's sign-in (shop login + emailed code).
+// in the shop, then `npm run staff -- add`'s SQL), and the console's sign-in (shop login + emailed code).
 import type { Page } from "playwright-core";
 import type { StaffRole } from "../../contract/console.ts";
+import { staffAddSql } from "../../scripts/lib/staff-sql.ts";
 import { runNode } from "../../scripts/lib/worker.ts";
 import { hydrated } from "./browser.ts";
 import { visitorIp, builtWorker } from "./http.ts";
+import { withLocalD1 } from "./local-d1.ts";
 
 export const STAFF_PASSWORD = "Console-Pass-2026!";
 
@@ -45,9 +47,26 @@ export async function newStaffAccount(base: string, role: StaffRole, label: stri
 }
 
 /**
+ * Makes registered accounts staff with the SQL `npm run staff -- add` runs, written to the
+ * worker's database file (the suite's worker's unless `persistDir`) without starting wrangler for
+ * it (test/support/local-d1.ts); `addStaffByScript` runs the command itself.
+ */
+export function seatStaff(accounts: [email: string, role: StaffRole][], persistDir?: string): void {
+  const emails = accounts.map(([email]) => email);
+  const seated = withLocalD1(persistDir ?? builtWorker().persistDir, (db) => {
+    db.exec(staffAddSql(accounts));
+    return db
+      .prepare(`SELECT email FROM staff WHERE email IN (${emails.map(() => "?").join(", ")})`)
+      .all(...emails)
+      .map((row) => row.email);
+  });
+  const missing = emails.filter((email) => !seated.includes(email));
+  if (missing.length > 0) throw new Error(`not made staff: ${missing.join(", ")}`);
+}
+
+/**
  * New staff accounts, one per label (each test keeps its own), ready to sign in: each registered
- * in the shop at `base`, then all made staff in one `npm run staff -- add` run on that worker's
- * database (`persistDir`, the suite's worker's by default). Answers each label's email.
+ * in the shop at `base`, then all made staff at once (`seatStaff`).
  */
 export async function newStaffAccounts(
   base: string,
@@ -56,7 +75,7 @@ export async function newStaffAccounts(
 ): Promise<Record<string, string>> {
   const accounts = Object.entries(roles).map(([label, role]) => [label, staffEmail(role, label), role] as const);
   for (const [, email] of accounts) await registerAccount(base, email);
-  await addStaffByScript(
+  seatStaff(
     accounts.map(([, email, role]) => [email, role]),
     persistDir,
   );
