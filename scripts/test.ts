@@ -7,18 +7,26 @@
 //   --no-build                 skips typecheck, lint and build (the build must be there for HTTP,
 //                              journeys and rigs); other arguments go to every vitest run (files).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, root } from "./lib/worker.ts";
 import { summarize } from "./lib/summary.ts";
+import type { Margin } from "./lib/timeout-margins.ts";
 
 export const CHROMIUM = "/usr/bin/chromium";
 /** Chromium's headless shell, which the browser tests run when it is there (test/support/browser.ts). */
 export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
-function run(cmd: string, args: string[]): number {
-  const res = spawnSync(cmd, args, { cwd: root, env: baseEnv, stdio: "inherit" });
+function run(cmd: string, args: string[], env: Record<string, string> = {}): number {
+  const res = spawnSync(cmd, args, { cwd: root, env: { ...baseEnv, ...env }, stdio: "inherit" });
   return res.status ?? 1;
+}
+
+/** The first of a step's margins (the reporter sorts them, closest first), if it wrote any. */
+function closestOf(path: string): Closest | undefined {
+  if (!existsSync(path)) return undefined;
+  const [first] = JSON.parse(readFileSync(path, "utf8")) as Margin[];
+  return first && { test: first.test, seconds: first.ms / 1000, timeoutSeconds: first.timeoutMs / 1000 };
 }
 
 if (!existsSync(CHROMIUM) || !existsSync(HEADLESS_SHELL)) {
@@ -74,7 +82,13 @@ const vitestArgs = args.filter((a) => a !== "--no-build" && !LOOPS.some((loop) =
 // Files named on the command line narrow every step; a step none of them is in has nothing to run.
 const narrowed = vitestArgs.some((a) => !a.startsWith("-"));
 
-const timings: { step: string; seconds: number; passed?: number; failed?: number }[] = [];
+/** The test of a step that came closest to its own timeout (scripts/lib/timeout-margins.ts). */
+interface Closest {
+  test: string;
+  seconds: number;
+  timeoutSeconds: number;
+}
+const timings: { step: string; seconds: number; passed?: number; failed?: number; closest?: Closest }[] = [];
 function timed<T>(step: string, work: () => T): T {
   const start = performance.now();
   const result = work();
@@ -90,6 +104,12 @@ function finish(reports: string[], extraFailed: number): never {
     const counts = t.passed === undefined ? "" : `  ${t.passed} passed, ${t.failed} failed`;
     console.log(`  ${t.step.padEnd(34)} ${t.seconds.toFixed(1).padStart(7)} s${counts}`);
   }
+  console.log("\nClosest to its timeout (a test past half of it fails on time alone on a busier machine):");
+  for (const { step, closest } of timings)
+    if (closest)
+      console.log(
+        `  ${step.padEnd(34)} ${closest.seconds.toFixed(1).padStart(6)} s of ${closest.timeoutSeconds} s (${Math.round((100 * closest.seconds) / closest.timeoutSeconds)}%)  ${closest.test}`,
+      );
   writeFileSync(join(RESULTS, "steps.json"), `${JSON.stringify(timings, null, 2)}\n`);
   writeFileSync(join(RESULTS, "summary.txt"), `${line}\n`);
   console.log(line);
@@ -139,21 +159,28 @@ if (!args.includes("--no-build")) {
 const reports: string[] = [];
 for (const step of VITEST_STEPS.filter((s) => loops.has(s.loop))) {
   const report = join(RESULTS, `vitest-${step.projects[0]}.json`);
+  const margins = join(RESULTS, `margins-${step.projects[0]}.json`);
   reports.push(report);
+  rmSync(margins, { force: true });
   const status = timed(step.name, () =>
-    run(process.execPath, [
-      "node_modules/vitest/vitest.mjs",
-      "run",
-      ...step.projects.map((p) => `--project=${p}`),
-      "--reporter=default",
-      "--reporter=json",
-      `--outputFile.json=${report}`,
-      ...(narrowed ? ["--passWithNoTests"] : []),
-      ...vitestArgs,
-    ]),
+    run(
+      process.execPath,
+      [
+        "node_modules/vitest/vitest.mjs",
+        "run",
+        ...step.projects.map((p) => `--project=${p}`),
+        "--reporter=default",
+        "--reporter=json",
+        "--reporter=./scripts/lib/timeout-margins.ts",
+        `--outputFile.json=${report}`,
+        ...(narrowed ? ["--passWithNoTests"] : []),
+        ...vitestArgs,
+      ],
+      { TIMEOUT_MARGINS_FILE: margins },
+    ),
   );
   const counts = summarize(report);
-  Object.assign(timings.at(-1)!, { passed: counts.passed, failed: counts.failed });
+  Object.assign(timings.at(-1)!, { passed: counts.passed, failed: counts.failed, closest: closestOf(margins) });
   // vitest failing with every test passed (an unhandled error, a crashed worker) is a failure too.
   if (status !== 0 && counts.failed === 0) extraFailed += 1;
 }
