@@ -35,9 +35,24 @@ export interface ProductSummary {
   is_new: boolean;
 }
 
+/**
+ * A typed specification of a product (its category's attribute and the product's value), in the
+ * answer's language: numbers with their unit, an enumeration's option, yes or no, or text. The
+ * storefront formats numbers for the locale; `group` is the heading it sits under.
+ */
+export type ProductAttribute = { code: string; label: string; group: string } & (
+  | { type: "number"; value: number; unit: string | null }
+  | { type: "enum"; value: string; option: string }
+  | { type: "bool"; value: boolean }
+  | { type: "text"; value: string }
+);
+
 export interface ProductDetails extends ProductSummary {
   description: string;
+  /** Free-form rows the shop wrote; a typed attribute of the same label supersedes its row. */
   specifications: { label: string; value: string }[];
+  /** Typed specifications, in the category's table order (absent from a backend without them). */
+  attributes?: ProductAttribute[];
   /** The page's own title and description for search engines, when the shop set them (else absent or null). */
   seo_title?: string | null;
   seo_description?: string | null;

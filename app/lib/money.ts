@@ -4,7 +4,7 @@ import type { Locale } from "./locales";
  * Money is integer minor units (halalas for SAR) with an ISO currency (DESIGN §6). Arabic shows
  * Latin digits, as Saudi retailers do (`ar-SA-u-nu-latn`).
  */
-const INTL_TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
+export const INTL_TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
 
 const formatters = new Map<string, Intl.NumberFormat>();
 

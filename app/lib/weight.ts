@@ -1,16 +1,15 @@
 import { translate } from "./i18n";
 import type { Locale } from "./locales";
+import { INTL_TAGS } from "./money";
 
 /**
  * A product's weight, kept in whole grams (the console takes grams), read in the unit people
  * expect: grams under a kilogram, kilograms (up to two decimals) from one. Latin digits in Arabic,
  * as prices are.
  */
-const TAGS: Record<Locale, string> = { en: "en-US", ar: "ar-SA-u-nu-latn" };
-
 export function formatWeight(grams: number, locale: Locale): string {
   const kg = grams >= 1000;
-  return new Intl.NumberFormat(TAGS[locale], {
+  return new Intl.NumberFormat(INTL_TAGS[locale], {
     style: "unit",
     unit: kg ? "kilogram" : "gram",
     unitDisplay: "short",

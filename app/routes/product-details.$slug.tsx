@@ -16,7 +16,7 @@ import { cardsOf, maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
 import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
-import { withWeight } from "../lib/weight";
+import { specificationGroups } from "../lib/specifications";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
@@ -30,11 +30,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const api = await serverApi(context, request, locale);
   try {
     const { data } = await getProduct(api, params.slug);
-    const [product] = withPriceLabels([data], locale);
+    // The typed attributes reach the page as formatted rows, not twice.
+    const [{ attributes: _typed, ...product }] = withPriceLabels([data], locale);
     return {
       product: {
         ...product,
-        specifications: withWeight(data.specifications, data.weight_grams, locale),
+        specifications: specificationGroups(data, locale),
         related: cardsOf(data.related.slice(0, 8), locale),
       },
     };
@@ -184,18 +185,21 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         {product.specifications.length > 0 ? (
           <section aria-labelledby="product-specs">
             <h2 id="product-specs">{t("product.specifications")}</h2>
-            <table className="specs">
-              <tbody>
-                {product.specifications.map((s, i) => (
-                  <tr key={`${i}-${s.label}`}>
-                    <th scope="row">{s.label}</th>
-                    <td>
-                      <bdi>{s.value}</bdi>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            {product.specifications.map((group) => (
+              <table className="specs" key={group.heading ?? ""}>
+                {group.heading ? <caption>{group.heading}</caption> : null}
+                <tbody>
+                  {group.rows.map((s, i) => (
+                    <tr key={`${i}-${s.label}`}>
+                      <th scope="row">{s.label}</th>
+                      <td>
+                        <bdi>{s.value}</bdi>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ))}
           </section>
         ) : null}
       </div>

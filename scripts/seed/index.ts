@@ -1,7 +1,8 @@
 // Every statement of the demo seed, in order. Used by scripts/seed.ts (wrangler d1 execute, local
 // or --remote) and by test/support/catalogue.ts (D1 in the Workers test runtime). Each part is
 // idempotent (INSERT OR IGNORE / insert-when-missing), so running the whole seed twice is safe.
-import { catalogueStatements } from "./catalogue.ts";
+import { attributeStatements } from "./attributes.ts";
+import { catalogueStatements, CATEGORIES, seedProducts } from "./catalogue.ts";
 import { contentStatements } from "./content.ts";
 import { promoStatements } from "./promos.ts";
 import { CATALOGUE_BUMP } from "./sql.ts";
@@ -10,6 +11,10 @@ import { CATALOGUE_BUMP } from "./sql.ts";
 export function seedStatements(): string[] {
   return [
     ...catalogueStatements(),
+    ...attributeStatements(
+      new Map(CATEGORIES.map((c) => [c.slug, c.id])),
+      new Map(seedProducts().map((p) => [p.slug, p.id])),
+    ),
     ...contentStatements(),
     ...promoStatements(),
     // Further parts go here, e.g. `...promoStatements(),`.

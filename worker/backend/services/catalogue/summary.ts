@@ -7,7 +7,10 @@ import type { ProductSummary } from "../../../../contract/catalogue";
  */
 
 /** Localized column names come only from this switch, never from input. */
-export const col = (base: "name" | "description" | "specs" | "seo_title" | "seo_description", lang: Lang) =>
+export const col = (
+  base: "name" | "description" | "specs" | "seo_title" | "seo_description" | "label" | "group" | "unit" | "text",
+  lang: Lang,
+) =>
   `${base}_${lang === "ar" ? "ar" : "en"}`;
 
 export interface SummaryRow {

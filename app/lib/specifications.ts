@@ -1,0 +1,58 @@
+import type { ProductAttribute, ProductDetails } from "../../contract/catalogue";
+import { translate } from "./i18n";
+import type { Locale } from "./locales";
+import { INTL_TAGS } from "./money";
+import { withWeight } from "./weight";
+
+export interface SpecRow {
+  label: string;
+  value: string;
+}
+/** Rows under one heading of the specification table; the free-form rows have none of their own when alone. */
+export interface SpecGroup {
+  heading: string | null;
+  rows: SpecRow[];
+}
+
+/** A typed value as a shopper reads it: numbers in the locale's format with their unit. */
+export function formatAttribute(attribute: ProductAttribute, locale: Locale): string {
+  switch (attribute.type) {
+    case "number": {
+      const number = new Intl.NumberFormat(INTL_TAGS[locale], { maximumFractionDigits: 2 }).format(attribute.value);
+      return attribute.unit ? `${number}\u00a0${attribute.unit}` : number;
+    }
+    case "enum":
+      return attribute.option;
+    case "bool":
+      return translate(locale, attribute.value ? "product.specYes" : "product.specNo");
+    case "text":
+      return attribute.value;
+  }
+}
+
+/**
+ * The product page's specification table, made in the loader (on the server, so hydration builds
+ * no `Intl.NumberFormat`): the typed attributes under their groups, in the category's order, then
+ * the free-form rows no typed attribute of the same label supersedes, with the weight last.
+ */
+export function specificationGroups(
+  product: Pick<ProductDetails, "attributes" | "specifications" | "weight_grams">,
+  locale: Locale,
+): SpecGroup[] {
+  const groups: SpecGroup[] = [];
+  for (const attribute of product.attributes ?? []) {
+    const heading = attribute.group || translate(locale, "product.specifications");
+    let group = groups.find((g) => g.heading === heading);
+    if (!group) groups.push((group = { heading, rows: [] }));
+    group.rows.push({ label: attribute.label, value: formatAttribute(attribute, locale) });
+  }
+  const typed = new Set((product.attributes ?? []).map((a) => a.label.trim()));
+  const rest = withWeight(
+    product.specifications.filter((s) => !typed.has(s.label.trim())),
+    product.weight_grams,
+    locale,
+  );
+  if (rest.length > 0)
+    groups.push({ heading: groups.length > 0 ? translate(locale, "product.moreDetails") : null, rows: rest });
+  return groups;
+}
