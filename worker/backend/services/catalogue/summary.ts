@@ -10,8 +10,7 @@ import type { ProductSummary } from "../../../../contract/catalogue";
 export const col = (
   base: "name" | "description" | "specs" | "seo_title" | "seo_description" | "label" | "group" | "unit" | "text",
   lang: Lang,
-) =>
-  `${base}_${lang === "ar" ? "ar" : "en"}`;
+) => `${base}_${lang === "ar" ? "ar" : "en"}`;
 
 export interface SummaryRow {
   id: number;
