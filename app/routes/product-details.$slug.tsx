@@ -84,6 +84,10 @@ export const meta: Route.MetaFunction = (args) => {
         url,
         category: product.category.name,
         ...(product.brand ? { brand: { "@type": "Brand", name: product.brand.name } } : {}),
+        // The specification table's rows, as read on the page (typed values with their units).
+        additionalProperty: product.specifications
+          .flatMap((group) => group.rows)
+          .map((row) => ({ "@type": "PropertyValue", name: row.label, value: row.value })),
         offers: {
           "@type": "Offer",
           url,

@@ -178,6 +178,27 @@ describe("a product page", () => {
       expect(m[1]).not.toContain("<");
   });
 
+  it("lists its specifications in JSON-LD as PropertyValues, typed ones formatted with their units", async () => {
+    for (const [locale, screen, storage] of [
+      ["en", { name: "Screen size", value: "6.3\u00a0inch" }, { name: "Storage", value: "256 GB" }],
+      ["ar", { name: "حجم الشاشة", value: "6.3\u00a0بوصة" }, { name: "السعة التخزينية", value: "256 جيجابايت" }],
+    ] as const) {
+      const { html } = await page(`/${locale}/product-details/iphone-16-pro`);
+      const product = jsonLd(html).find((d) => d["@type"] === "Product") as {
+        additionalProperty: { "@type": string; name: string; value: string }[];
+      };
+      expect(product.additionalProperty).toEqual(
+        expect.arrayContaining([
+          { "@type": "PropertyValue", ...screen },
+          { "@type": "PropertyValue", ...storage },
+        ]),
+      );
+      // A typed value supersedes the free-form row of its label: each name once.
+      const names = product.additionalProperty.map((p) => p.name);
+      expect(new Set(names).size).toBe(names.length);
+    }
+  });
+
   it("has absolute, reciprocal hreflang alternates (en, ar, x-default) and a canonical URL", async () => {
     const { data } = await backend<ListAnswer>("/products?per_page=1");
     const slug = data[0].slug;
