@@ -179,3 +179,20 @@ export interface CsvImportReport {
   error_count: number;
   written: boolean;
 }
+
+/** A typed specification as the console edits it: its definition and the product's value, if any. */
+export interface ConsoleAttribute {
+  code: string;
+  type: "number" | "enum" | "bool" | "text";
+  label_en: string;
+  label_ar: string;
+  unit_en: string | null;
+  unit_ar: string | null;
+  /** An enumeration's choices, in order (empty for the other types). */
+  options: { code: string; label_en: string; label_ar: string }[];
+  /** A number, an option's code, yes or no, text in both languages; null when the product has none. */
+  value: number | string | boolean | { en: string; ar: string } | null;
+}
+
+/** Bounds of a typed value: numbers from 0 to a billion (a unit's count), text as a free-form row's value. */
+export const ATTRIBUTE_LIMITS = { number: 1_000_000_000, text: 200 } as const;

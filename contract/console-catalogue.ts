@@ -3,7 +3,7 @@
 // files; the limits and shapes it speaks of are in console-catalogue-shapes.ts.
 
 import * as v from "valibot";
-import { PRODUCT_LIMITS, type Spec } from "./console-catalogue-shapes";
+import { ATTRIBUTE_LIMITS, PRODUCT_LIMITS, type Spec } from "./console-catalogue-shapes";
 import { latinDigits, type InputMessages } from "./inputs";
 import { numberField, optionalNumberField } from "./number-schemas";
 
@@ -301,3 +301,31 @@ export function bulkEditInput(m: M) {
 }
 
 export type BulkEditInput = v.InferOutput<ReturnType<typeof bulkEditInput>>;
+
+/**
+ * PUT /admin/products/:id/attributes: each typed specification's new value by its code, null to
+ * clear it. The shape only: whether a code belongs to the product's category and a value to its
+ * type is the backend's to say (it holds the definitions), per code, as `attributes.<code>`.
+ */
+export function productAttributesInput(m: M) {
+  const value = v.union(
+    [
+      v.null(),
+      v.pipe(v.number(), v.finite()),
+      v.boolean(),
+      v.pipe(v.string(), v.trim(), v.maxLength(ATTRIBUTE_LIMITS.text)),
+      v.object({
+        en: v.pipe(v.string(), v.trim(), v.maxLength(ATTRIBUTE_LIMITS.text)),
+        ar: v.pipe(v.string(), v.trim(), v.maxLength(ATTRIBUTE_LIMITS.text)),
+      }),
+    ],
+    m.invalid("attributes"),
+  );
+  return v.object({
+    attributes: v.pipe(
+      v.record(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,39}$/)), value, m.invalid("attributes")),
+      v.check((values) => Object.keys(values).length <= 100, m.invalid("attributes")),
+    ),
+  });
+}
+export type ProductAttributesInput = v.InferOutput<ReturnType<typeof productAttributesInput>>;

@@ -1,6 +1,12 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { bulkEditInput, CSV_MAX_BYTES, productInput, STOCK_STATES } from "../../../../contract/console-catalogue";
+import {
+  bulkEditInput,
+  CSV_MAX_BYTES,
+  productAttributesInput,
+  productInput,
+  STOCK_STATES,
+} from "../../../../contract/console-catalogue";
 import { shopIsoDay } from "../../../../contract/shop-time";
 import { forgetCatalogueVersion } from "../../cache";
 import type { BackendEnv } from "../../env";
@@ -20,6 +26,7 @@ import {
   setProductActive,
   updateConsoleProduct,
 } from "../../services/console/products";
+import { consoleProductAttributes, setProductAttributes } from "../../services/console/product-attributes";
 import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console/product-csv";
 import { storeUpload } from "../../services/console/media";
 import { listQuerySchema } from "../../services/console/list";
@@ -157,6 +164,34 @@ catalogueRoutes.put(
       changed(await updateConsoleProduct(c.env.DB, c.get("lang"), currentStaff(c), id, c.req.valid("json"))),
     );
   },
+);
+
+/** The product's typed specifications: its category's attributes with its values. */
+catalogueRoutes.get(
+  "/products/:id/attributes",
+  staffOnly("support"),
+  validate("param", () => idParam),
+  async (c) => ok(c, await consoleProductAttributes(c.env.DB, c.req.valid("param").id)),
+);
+
+catalogueRoutes.put(
+  "/products/:id/attributes",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  validate("json", (m) => productAttributesInput(m)),
+  async (c) =>
+    ok(
+      c,
+      changed(
+        await setProductAttributes(
+          c.env.DB,
+          c.get("lang"),
+          currentStaff(c),
+          c.req.valid("param").id,
+          c.req.valid("json"),
+        ),
+      ),
+    ),
 );
 
 /** Hides the product from the storefront (no deletion: orders keep pointing at it). */
