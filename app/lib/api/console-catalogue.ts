@@ -1,5 +1,6 @@
 import type {
   BulkEditResult,
+  ConsoleAttribute,
   ConsoleProduct,
   ConsoleProductRow,
   CsvImportReport,
@@ -25,6 +26,16 @@ export function getProductChoices(api: Api) {
 
 export function getProduct(api: Api, id: number) {
   return api.get<ConsoleProduct>(`/admin/products/${id}`);
+}
+
+/** The product's typed specifications: its category's attributes with its values. */
+export function getProductAttributes(api: Api, id: number) {
+  return api.get<ConsoleAttribute[]>(`/admin/products/${id}/attributes`);
+}
+
+/** Sets (or, with null, clears) typed values by attribute code; the others stay. */
+export function setProductAttributes(api: Api, id: number, values: Record<string, ConsoleAttribute["value"]>) {
+  return api.put<ConsoleAttribute[]>(`/admin/products/${id}/attributes`, { attributes: values });
 }
 
 /** The product form's values as the API takes them (numbers may be digits: the schema reads both). */

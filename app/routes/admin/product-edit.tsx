@@ -1,9 +1,19 @@
 import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/product-edit";
 import { roleAtLeast } from "../../../contract/console";
+import type { ConsoleAttribute } from "../../../contract/console-catalogue-shapes";
+import { latinDigits } from "../../../contract/inputs";
 import { ProductForm } from "../../components/console/ProductForm";
-import { getProduct, getProductChoices } from "../../lib/api/console-catalogue";
-import { consoleLoad, consoleMeta, notFoundResponse } from "../../lib/console";
+import { ProductSpecsForm } from "../../components/console/ProductSpecsForm";
+import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
+import { browserApi } from "../../lib/api/browser";
+import {
+  getProduct,
+  getProductAttributes,
+  getProductChoices,
+  setProductAttributes,
+} from "../../lib/api/console-catalogue";
+import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { useLocale } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) =>
@@ -16,14 +26,49 @@ export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(
     args,
     async (api, me) => {
-      const [choices, product] = await Promise.all([
+      const [choices, product, attributes] = await Promise.all([
         getProductChoices(api),
         raw === undefined ? Promise.resolve(null) : getProduct(api, Number(raw)),
+        raw === undefined ? Promise.resolve(null) : getProductAttributes(api, Number(raw)),
       ]);
-      return { choices: choices.data, product: product?.data ?? null, canWrite: roleAtLeast(me.role, "manager") };
+      return {
+        choices: choices.data,
+        product: product?.data ?? null,
+        attributes: attributes?.data ?? [],
+        canWrite: roleAtLeast(me.role, "manager"),
+      };
     },
     raw === undefined ? { role: "manager" } : {},
   );
+}
+
+/**
+ * Saves the typed specifications (`attributes`): each field as typed, read by its attribute's type
+ * (digits of either script for numbers); an empty field clears the value. The backend checks each.
+ */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = consoleLocale(params);
+  const id = Number((params as { id?: string }).id);
+  const form = await request.formData();
+  if (intentOf(form, ["attributes"] as const) !== "attributes" || !Number.isSafeInteger(id))
+    return unknownIntent(locale);
+  const values: Record<string, ConsoleAttribute["value"]> = {};
+  for (const [name, type] of form) {
+    const code = name.startsWith("type:") ? name.slice(5) : null;
+    if (!code || typeof type !== "string") continue;
+    if (type === "text") {
+      const en = textOf(form, `en:${code}`).trim();
+      const ar = textOf(form, `ar:${code}`).trim();
+      values[code] = en || ar ? { en, ar } : null;
+      continue;
+    }
+    const value = latinDigits(textOf(form, `value:${code}`)).trim();
+    if (value === "") values[code] = null;
+    else if (type === "number") values[code] = Number.isFinite(Number(value)) ? Number(value) : value;
+    else if (type === "bool") values[code] = value === "true";
+    else values[code] = value;
+  }
+  return answer(locale, "attributes", () => setProductAttributes(browserApi(locale), id, values));
 }
 
 export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps) {
@@ -31,16 +76,26 @@ export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps)
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   return (
-    <ProductForm
-      // A new product's form starts afresh after a save sends the operator to its page.
-      key={loaderData.product?.id ?? "new"}
-      product={loaderData.product}
-      choices={loaderData.choices}
-      canWrite={loaderData.canWrite}
-      onSaved={async (saved, created) => {
-        if (created) await navigate(`/${locale}/admin/products/${saved.id}`);
-        else await revalidator.revalidate();
-      }}
-    />
+    <>
+      <ProductForm
+        // A new product's form starts afresh after a save sends the operator to its page.
+        key={loaderData.product?.id ?? "new"}
+        product={loaderData.product}
+        choices={loaderData.choices}
+        canWrite={loaderData.canWrite}
+        onSaved={async (saved, created) => {
+          if (created) await navigate(`/${locale}/admin/products/${saved.id}`);
+          else await revalidator.revalidate();
+        }}
+      />
+      {loaderData.product ? (
+        <ProductSpecsForm
+          // Fresh fields when the saved values come back (the loaders revalidate after the action).
+          key={JSON.stringify(loaderData.attributes.map((a) => a.value))}
+          attributes={loaderData.attributes}
+          canWrite={loaderData.canWrite}
+        />
+      ) : null}
+    </>
   );
 }
