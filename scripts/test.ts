@@ -17,8 +17,8 @@ export const CHROMIUM = "/usr/bin/chromium";
 /** Chromium's headless shell, which the browser tests run when it is there (test/support/browser.ts). */
 export const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
-function run(cmd: string, args: string[]): number {
-  const res = spawnSync(cmd, args, { cwd: root, env: baseEnv, stdio: "inherit" });
+function run(cmd: string, args: string[], env: Record<string, string> = {}): number {
+  const res = spawnSync(cmd, args, { cwd: root, env: { ...baseEnv, ...env }, stdio: "inherit" });
   return res.status ?? 1;
 }
 
@@ -59,18 +59,17 @@ if (!existsSync(CHROMIUM) || !existsSync(HEADLESS_SHELL)) {
   }
 }
 
-/** A vitest step: its projects (vitest.config.ts), the loop it belongs to, the step it runs beside. */
+/** A vitest step: its projects (vitest.config.ts) and the loop it belongs to. */
 interface VitestStep {
   name: string;
   loop: "inner" | "e2e" | "rigs";
   projects: string[];
-  beside?: string;
 }
 const VITEST_STEPS: VitestStep[] = [
   { name: "unit (Node)", loop: "inner", projects: ["node"] },
   { name: "integration (Workers runtime)", loop: "inner", projects: ["workers"] },
   { name: "HTTP (built worker)", loop: "inner", projects: ["http"] },
-  { name: "journeys (Chromium)", loop: "e2e", projects: ["e2e"], beside: "HTTP (built worker)" },
+  { name: "journeys (Chromium)", loop: "e2e", projects: ["e2e"] },
   { name: "rigs (fuzzers, timing, harness)", loop: "rigs", projects: ["rigs-workers", "rigs"] },
 ];
 
@@ -90,8 +89,12 @@ interface Closest {
   timeoutSeconds: number;
 }
 const timings: { step: string; seconds: number; passed?: number; failed?: number; closest?: Closest }[] = [];
-/** Seconds since `start` (a `performance.now()`), to a tenth. */
-const since = (start: number) => Math.round((performance.now() - start) / 100) / 10;
+function timed<T>(step: string, work: () => T): T {
+  const start = performance.now();
+  const result = work();
+  timings.push({ step, seconds: Math.round((performance.now() - start) / 100) / 10 });
+  return result;
+}
 
 /** Prints each step's time and the summary line, and keeps the line for .ci/run, which prints it last. */
 function finish(reports: string[], extraFailed: number): never {
@@ -116,43 +119,30 @@ function finish(reports: string[], extraFailed: number): never {
 mkdirSync(RESULTS, { recursive: true });
 for (const f of readdirSync(RESULTS)) if (/^vitest(-.*)?\.json$/.test(f)) rmSync(join(RESULTS, f), { force: true });
 /**
- * Runs a command; with `holdAs`, its output is held and printed whole when it ends, under that
- * name, so that commands run side by side still read one after the other in the log.
- */
-function spawnStep(cmd: string, args: string[], env: Record<string, string> = {}, holdAs?: string): Promise<number> {
-  return new Promise<number>((done) => {
-    const start = performance.now();
-    const child = spawn(cmd, args, {
-      cwd: root,
-      env: { ...baseEnv, ...env },
-      stdio: holdAs ? ["ignore", "pipe", "pipe"] : "inherit",
-    });
-    const output: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.on("close", (code) => {
-      const seconds = since(start);
-      if (holdAs)
-        process.stdout.write(
-          `\n── ${holdAs} (${seconds} s, exit ${code ?? 1}) ──\n${Buffer.concat(output).toString()}`,
-        );
-      done(code ?? 1);
-    });
-  });
-}
-
-/**
  * Runs npm scripts side by side: typecheck and lint are single-threaded and the build mostly so,
- * so on two cores the three take about as long as the longest instead of their sum.
+ * so on two cores the three take about as long as the longest instead of their sum. Each one's
+ * output is held and printed whole when it ends, so the log reads step by step.
  */
 async function sideBySide(scripts: string[]): Promise<number[]> {
   return Promise.all(
-    scripts.map(async (script) => {
-      const start = performance.now();
-      const status = await spawnStep("npm", ["run", script], {}, script);
-      timings.push({ step: script, seconds: since(start) });
-      return status;
-    }),
+    scripts.map(
+      (script) =>
+        new Promise<number>((done) => {
+          const start = performance.now();
+          const child = spawn("npm", ["run", script], { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
+          const output: Buffer[] = [];
+          child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+          child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+          child.on("close", (code) => {
+            const seconds = Math.round((performance.now() - start) / 100) / 10;
+            process.stdout.write(
+              `\n── ${script} (${seconds} s, exit ${code ?? 1}) ──\n${Buffer.concat(output).toString()}`,
+            );
+            timings.push({ step: script, seconds });
+            done(code ?? 1);
+          });
+        }),
+    ),
   );
 }
 
@@ -161,65 +151,37 @@ if (!args.includes("--no-build")) {
   const checks = loops.has("inner") ? ["typecheck", "lint"] : [];
   const start = performance.now();
   const statuses = await sideBySide([...checks, "build"]);
-  timings.push({ step: "(checks and build, wall)", seconds: since(start) });
+  timings.push({ step: "(checks and build, wall)", seconds: Math.round((performance.now() - start) / 100) / 10 });
   extraFailed += statuses.slice(0, -1).filter((s) => s !== 0).length;
   if (statuses.at(-1) !== 0) finish([], extraFailed + 1);
 }
 
-/** One vitest step: its reports, its time, its counts and the test closest to its timeout. */
-async function vitestStep(step: VitestStep, held: boolean): Promise<void> {
+const reports: string[] = [];
+for (const step of VITEST_STEPS.filter((s) => loops.has(s.loop))) {
   const report = join(RESULTS, `vitest-${step.projects[0]}.json`);
   const margins = join(RESULTS, `margins-${step.projects[0]}.json`);
+  reports.push(report);
   rmSync(margins, { force: true });
-  const start = performance.now();
-  const status = await spawnStep(
-    process.execPath,
-    [
-      "node_modules/vitest/vitest.mjs",
-      "run",
-      ...step.projects.map((p) => `--project=${p}`),
-      "--reporter=default",
-      "--reporter=json",
-      "--reporter=./scripts/lib/timeout-margins.ts",
-      `--outputFile.json=${report}`,
-      ...(narrowed ? ["--passWithNoTests"] : []),
-      ...vitestArgs,
-    ],
-    { TIMEOUT_MARGINS_FILE: margins },
-    held ? step.name : undefined,
+  const status = timed(step.name, () =>
+    run(
+      process.execPath,
+      [
+        "node_modules/vitest/vitest.mjs",
+        "run",
+        ...step.projects.map((p) => `--project=${p}`),
+        "--reporter=default",
+        "--reporter=json",
+        "--reporter=./scripts/lib/timeout-margins.ts",
+        `--outputFile.json=${report}`,
+        ...(narrowed ? ["--passWithNoTests"] : []),
+        ...vitestArgs,
+      ],
+      { TIMEOUT_MARGINS_FILE: margins },
+    ),
   );
   const counts = summarize(report);
-  timings.push({
-    step: step.name,
-    seconds: since(start),
-    passed: counts.passed,
-    failed: counts.failed,
-    closest: closestOf(margins),
-  });
+  Object.assign(timings.at(-1)!, { passed: counts.passed, failed: counts.failed, closest: closestOf(margins) });
   // vitest failing with every test passed (an unhandled error, a crashed worker) is a failure too.
   if (status !== 0 && counts.failed === 0) extraFailed += 1;
 }
-
-/**
- * The steps in order, the HTTP step beside the journeys when both run: the HTTP tests mostly wait
- * on workers starting and answering (about one core of two), the journeys keep both busy, so side
- * by side the HTTP step costs the run a fraction of its own time.
- */
-const chosenSteps = VITEST_STEPS.filter((s) => loops.has(s.loop));
-const groups: VitestStep[][] = [];
-for (const step of chosenSteps) {
-  const previous = groups.at(-1);
-  if (step.beside && previous?.some((s) => s.name === step.beside)) previous.push(step);
-  else groups.push([step]);
-}
-for (const group of groups) {
-  const start = performance.now();
-  await Promise.all(group.map((step) => vitestStep(step, group.length > 1)));
-  if (group.length > 1)
-    timings.push({
-      step: `(${group.map((s) => s.name.split(" ")[0]).join(" and ")}, wall)`,
-      seconds: since(start),
-    });
-}
-const reports = chosenSteps.map((step) => join(RESULTS, `vitest-${step.projects[0]}.json`));
 finish(reports, extraFailed);

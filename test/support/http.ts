@@ -2,20 +2,9 @@
 // (same origin, JSON), answers parsed, and a production-configured worker of their own. Runs in
 // Node, like global-setup.ts.
 import { createHash } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { inject } from "vitest";
 import { LOCAL_PUBLIC_ORIGIN, root, startWorker, type RunningWorker } from "../../scripts/lib/worker.ts";
 import { applyMigrations, runSeed } from "../../scripts/seed.ts";
@@ -121,25 +110,11 @@ export function prepareSeededDatabase(): string {
   for (const f of readdirSync(migrations).sort()) key.update(f).update(readFileSync(join(migrations, f)));
   for (const statement of seedStatements()) key.update(statement);
   const kept = join(root, "node_modules", ".cache", "souq-seeded", key.digest("hex").slice(0, 16));
-  // `npm test` runs the HTTP step and the journeys side by side: the first to get here seeds, the
-  // other waits for it. A lock older than any seeding is what a killed run left behind.
-  const lock = `${kept}.lock`;
-  mkdirSync(dirname(kept), { recursive: true });
-  for (const deadline = Date.now() + STALE_SEED_LOCK_MS; ; sleepSync(250)) {
+  try {
     if (existsSync(`${kept}.done`)) {
       cpSync(kept, dir, { recursive: true });
       return dir;
     }
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() > deadline || since < Date.now() - STALE_SEED_LOCK_MS)
-        rmSync(lock, { recursive: true, force: true });
-    }
-  }
-  try {
     applyMigrations(dir);
     runSeed({ local: true, persistDir: dir });
     for (const stale of [kept, `${kept}.tmp`]) rmSync(stale, { recursive: true, force: true });
@@ -150,17 +125,7 @@ export function prepareSeededDatabase(): string {
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
   }
-}
-
-/** Seeding takes well under a minute; a lock this old was left by a run that was killed. */
-const STALE_SEED_LOCK_MS = 5 * 60_000;
-
-/** Waits without an event loop (the global setup's seeding is synchronous). */
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
