@@ -2,7 +2,7 @@ import { useNavigate, useRevalidator } from "react-router";
 import type { Route } from "./+types/product-edit";
 import { roleAtLeast } from "../../../contract/console";
 import type { ConsoleAttribute } from "../../../contract/console-catalogue-shapes";
-import { latinDigits } from "../../../contract/inputs";
+import { readNumber } from "../../../contract/numbers";
 import { ProductForm } from "../../components/console/ProductForm";
 import { ProductSpecsForm } from "../../components/console/ProductSpecsForm";
 import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
@@ -42,9 +42,13 @@ export async function loader(args: Route.LoaderArgs) {
   );
 }
 
+/** A specification's number may carry up to three decimals (6.73 inches, 1.5 kg). */
+const NUMBER_DECIMALS = 3;
+
 /**
- * Saves the typed specifications (`attributes`): each field as typed, read by its attribute's type
- * (digits of either script for numbers); an empty field clears the value. The backend checks each.
+ * Saves the typed specifications (`attributes`): each field read by its attribute's type (numbers
+ * as merchants type them, contract/numbers.ts; what does not read as one goes as typed, for the
+ * backend to refuse in its words); an empty field clears the value. The backend checks each.
  */
 export async function clientAction({ request, params }: Route.ClientActionArgs) {
   const locale = consoleLocale(params);
@@ -62,10 +66,12 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
       values[code] = en || ar ? { en, ar } : null;
       continue;
     }
-    const value = latinDigits(textOf(form, `value:${code}`)).trim();
+    const value = textOf(form, `value:${code}`).trim();
     if (value === "") values[code] = null;
-    else if (type === "number") values[code] = Number.isFinite(Number(value)) ? Number(value) : value;
-    else if (type === "bool") values[code] = value === "true";
+    else if (type === "number") {
+      const reading = readNumber(value, { decimals: NUMBER_DECIMALS, min: -Number.MAX_SAFE_INTEGER });
+      values[code] = reading.ok ? reading.value / 10 ** NUMBER_DECIMALS : value;
+    } else if (type === "bool") values[code] = value === "true";
     else values[code] = value;
   }
   return answer(locale, "attributes", () => setProductAttributes(browserApi(locale), id, values));
