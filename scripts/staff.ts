@@ -12,7 +12,7 @@
 // verified its email: whoever runs it holds the database, and the journeys' accounts are fresh.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EMAIL, ROLES, staffAddSql, staffRemoveSql, type Role } from "./lib/staff-sql.ts";
+import { EMAIL, staffAddSql, staffRemoveSql, type Role } from "./lib/staff-sql.ts";
 import { wrangler } from "./lib/worker.ts";
 
 function execute(
@@ -51,11 +51,14 @@ if (command === "add") {
   const pairs: [string, string][] = [[email, role]];
   if (more.length % 2 !== 0) usage("Each email address needs its role.");
   for (let i = 0; i < more.length; i += 2) pairs.push([more[i], more[i + 1]]);
-  for (const [e, r] of pairs) {
-    if (!EMAIL.test(e)) usage(`Not an email address: ${e}.`);
-    if (!ROLES.includes(r as Role)) usage(`The role must be one of: ${ROLES.join(", ")}.`);
+  // staffAddSql checks each email and role, and says which one it refuses.
+  let sql = "";
+  try {
+    sql = staffAddSql(pairs as [string, Role][]);
+  } catch (error) {
+    usage((error as Error).message);
   }
-  const results = execute(target, staffAddSql(pairs as [string, Role][]));
+  const results = execute(target, sql);
   // Three statement results per account: the staff row's RETURNING, the pending email dropped, the audit line.
   let missing = 0;
   pairs.forEach(([e, r], i) => {

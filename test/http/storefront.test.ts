@@ -199,6 +199,20 @@ describe("a product page", () => {
     }
   });
 
+  it("groups its typed specifications under their headings, in the category's order, the free-form rest last", async () => {
+    for (const [locale, headings] of [
+      ["en", ["Display", "Performance", "Memory and storage", "Software", "Connectivity", "More details"]],
+      ["ar", ["الشاشة", "الأداء", "الذاكرة والتخزين", "البرمجيات", "الاتصال", "تفاصيل أخرى"]],
+    ] as const) {
+      const { html } = await page(`/${locale}/product-details/iphone-16-pro`);
+      const specs = html.slice(html.indexOf('id="product-specs"'));
+      expect(
+        [...specs.matchAll(/<caption>([^<]*)<\/caption>/g)].map((m) => m[1]),
+        locale,
+      ).toEqual(headings);
+    }
+  });
+
   it("has absolute, reciprocal hreflang alternates (en, ar, x-default) and a canonical URL", async () => {
     const { data } = await backend<ListAnswer>("/products?per_page=1");
     const slug = data[0].slug;

@@ -6,6 +6,7 @@ import { bumpCatalogueVersion } from "../../cache";
 import type { Lang, StaffCaller } from "../../env";
 import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
+import { IN_CATEGORY_ORDER, PRODUCT_ATTRIBUTES } from "../catalogue/attributes";
 import { auditStatement } from "./audit-log";
 
 /**
@@ -39,15 +40,11 @@ async function definitions(db: D1Database, productId: number): Promise<Definitio
            (SELECT json_group_array(json_object('code', o.code, 'label_en', o.label_en, 'label_ar', o.label_ar))
               FROM (SELECT * FROM attribute_options WHERE attribute_id = a.id ORDER BY position, id) o) AS options,
            v.number_value, vo.code AS option_code, v.bool_value, v.text_en, v.text_ar
-         FROM products p
-         JOIN categories c ON c.id = p.category_id
-         JOIN category_attributes ca ON ca.category_id IN (c.id, c.parent_id)
-         JOIN attributes a ON a.id = ca.attribute_id
+         ${PRODUCT_ATTRIBUTES}
          LEFT JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id
          LEFT JOIN attribute_options vo ON vo.id = v.option_id
          WHERE p.id = ?1
-         GROUP BY a.id
-         ORDER BY MIN(ca.position), a.position`,
+         ${IN_CATEGORY_ORDER}`,
       )
       .bind(productId),
   ]);

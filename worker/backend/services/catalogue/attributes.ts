@@ -1,0 +1,66 @@
+import type { ProductAttribute } from "../../../../contract/catalogue";
+import type { Lang } from "../../env";
+import { col } from "./summary";
+
+/**
+ * Typed specifications (migration 0037): which attributes a product carries, and its values as
+ * the storefront reads them. The console's edit (services/console/product-attributes.ts) reads
+ * the same attributes through the same two fragments.
+ */
+
+/**
+ * The attributes a product carries: those its category lists and its parent category's (a
+ * subcategory adds its parent's). Aliases `p` (the product), `c`, `ca` and `a` (the attribute);
+ * the query ends with IN_CATEGORY_ORDER.
+ */
+export const PRODUCT_ATTRIBUTES = `FROM products p
+       JOIN categories c ON c.id = p.category_id
+       JOIN category_attributes ca ON ca.category_id IN (c.id, c.parent_id)
+       JOIN attributes a ON a.id = ca.attribute_id`;
+/** One row per attribute (listed by both categories, it comes once), in the category's table order. */
+export const IN_CATEGORY_ORDER = "GROUP BY a.id ORDER BY MIN(ca.position), a.position";
+
+export interface AttributeRow {
+  code: string;
+  type: ProductAttribute["type"];
+  label: string;
+  grp: string;
+  unit: string | null;
+  number_value: number | null;
+  bool_value: number | null;
+  text: string | null;
+  option_code: string | null;
+  option_label: string | null;
+}
+
+/**
+ * The typed specifications of the product with this slug: the attributes its category lists (a
+ * subcategory's own and its parent's), in the category's order, that the product has a value for.
+ */
+export function attributesStatement(db: D1Database, lang: Lang, slug: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT a.code, a.type, a.${col("label", lang)} AS label, a.${col("group", lang)} AS grp, a.${col("unit", lang)} AS unit,
+         v.number_value, v.bool_value, v.${col("text", lang)} AS text, o.code AS option_code, o.${col("label", lang)} AS option_label
+       ${PRODUCT_ATTRIBUTES}
+       JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id
+       LEFT JOIN attribute_options o ON o.id = v.option_id
+       WHERE p.slug = ?1 AND p.active = 1
+       ${IN_CATEGORY_ORDER}`,
+    )
+    .bind(slug);
+}
+
+export function toAttribute(r: AttributeRow): ProductAttribute {
+  const base = { code: r.code, label: r.label, group: r.grp };
+  switch (r.type) {
+    case "number":
+      return { ...base, type: "number", value: r.number_value ?? 0, unit: r.unit };
+    case "enum":
+      return { ...base, type: "enum", value: r.option_code ?? "", option: r.option_label ?? "" };
+    case "bool":
+      return { ...base, type: "bool", value: r.bool_value === 1 };
+    case "text":
+      return { ...base, type: "text", value: r.text ?? "" };
+  }
+}
