@@ -99,6 +99,107 @@ export interface ProductFacets {
   price_bands: { min: number; max: number | null; count: number }[];
   /** Products in stock. */
   in_stock: number;
+  /**
+   * The chosen category's filterable attributes (numbers, enumerations, yes/no), in its
+   * specification table's order: each value its products hold, counted with every other filter
+   * applied. Absent without a category, or from a backend without typed specifications.
+   */
+  attributes?: AttributeFacet[];
+}
+
+/**
+ * One attribute's facet. `value` is what the filter parameter takes (ATTRIBUTE_FILTER_PREFIX):
+ * an enumeration's option code, a number as written ("6.1"), or "1" / "0" for yes and no; `label`
+ * is an option's name in the answer's language (the storefront formats numbers and yes/no itself).
+ */
+export interface AttributeFacet {
+  code: string;
+  type: "number" | "enum" | "bool";
+  label: string;
+  unit: string | null;
+  values: { value: string; label?: string; count: number }[];
+}
+
+/**
+ * The product list filters by attribute with parameters named after the attribute's code:
+ * `filter.ram=16,32` (any of these values; a repeated parameter means the same), and for numbers
+ * `filter.screen_size.gte=55` and `filter.screen_size.lte=65` (a range, both ends included).
+ */
+export const ATTRIBUTE_FILTER_PREFIX = "filter.";
+/** An attribute filter's bounds, after its code: at least, at most. */
+export const ATTRIBUTE_RANGE_SUFFIXES = [".gte", ".lte"] as const;
+/** At most this many attributes filtered at once, and values of one attribute. */
+export const MAX_ATTRIBUTE_FILTERS = 12;
+export const MAX_ATTRIBUTE_VALUES = 20;
+
+/** A list's filter on one attribute: any of `values`, and for numbers within `gte`..`lte`. */
+export interface AttributeFilter {
+  code: string;
+  values: string[];
+  gte?: number;
+  lte?: number;
+}
+
+const FILTER_KEY = /^filter\.([a-z][a-z0-9_]{0,39})(\.gte|\.lte)?$/;
+const FILTER_VALUE = /^[a-z0-9][a-z0-9.-]{0,39}$/;
+const FILTER_BOUND = /^\d{1,7}(\.\d{1,3})?$/;
+
+/**
+ * The attribute filters among a list's parameters (the storefront's URL and the backend's query
+ * alike), merged by code in the order first named. `bad` names each `filter.` parameter that is
+ * not one (an unknown shape, a value that is no code or number, too many): the backend refuses
+ * them, the storefront drops them. Other parameters are not looked at.
+ */
+export function readAttributeFilters(params: Iterable<[string, string]>): {
+  filters: AttributeFilter[];
+  bad: string[];
+} {
+  const byCode = new Map<string, AttributeFilter>();
+  const bad: string[] = [];
+  for (const [key, raw] of params) {
+    if (!key.startsWith(ATTRIBUTE_FILTER_PREFIX)) continue;
+    const m = FILTER_KEY.exec(key);
+    const value = raw.trim();
+    if (!m) {
+      bad.push(key);
+      continue;
+    }
+    if (value === "") continue;
+    const [, code, bound] = m;
+    let filter = byCode.get(code);
+    if (!filter) {
+      if (byCode.size >= MAX_ATTRIBUTE_FILTERS) {
+        bad.push(key);
+        continue;
+      }
+      byCode.set(code, (filter = { code, values: [] }));
+    }
+    if (bound) {
+      if (!FILTER_BOUND.test(value)) bad.push(key);
+      else filter[bound === ".gte" ? "gte" : "lte"] = Number(value);
+      continue;
+    }
+    const tokens = value.split(",").map((t) => t.trim());
+    if (!tokens.every((t) => FILTER_VALUE.test(t)) || filter.values.length + tokens.length > MAX_ATTRIBUTE_VALUES) {
+      bad.push(key);
+      continue;
+    }
+    for (const t of tokens) if (!filter.values.includes(t)) filter.values.push(t);
+  }
+  const filters = [...byCode.values()].filter((f) => f.values.length > 0 || f.gte !== undefined || f.lte !== undefined);
+  return { filters, bad: [...new Set(bad)] };
+}
+
+/** The filters as parameters, values joined by commas (the backend's query; a short URL). */
+export function attributeFilterParams(filters: readonly AttributeFilter[]): [string, string][] {
+  const params: [string, string][] = [];
+  for (const f of filters) {
+    const key = `${ATTRIBUTE_FILTER_PREFIX}${f.code}`;
+    if (f.values.length) params.push([key, f.values.join(",")]);
+    if (f.gte !== undefined) params.push([`${key}.gte`, String(f.gte)]);
+    if (f.lte !== undefined) params.push([`${key}.lte`, String(f.lte)]);
+  }
+  return params;
 }
 
 /**

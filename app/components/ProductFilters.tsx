@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigate } from "react-router";
 import { Link } from "../lib/link";
-import type { ProductFacets } from "../../contract/catalogue";
+import type { AttributeFacet, AttributeFilter, ProductFacets } from "../../contract/catalogue";
 import { flattenCategories, type Category } from "../lib/catalogue";
 import { escapeHtml } from "../lib/html";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";
-import { formatWholeMoney } from "../lib/money";
+import { formatWholeMoney, INTL_TAGS } from "../lib/money";
 import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
 import { useT } from "../lib/use-locale";
 
@@ -20,10 +20,81 @@ const SORT_KEYS: Record<(typeof SORTS)[number], string> = {
 
 const lastFocused: { id: string } = { id: "" };
 
-/** The price bands and the in-stock count as the page shows them, the bands labelled on the server. */
+/** The price bands, the in-stock count and the attributes as the page shows them, labelled on the server. */
 export interface FacetView {
   bands: { label: string; min_price: number; max_price?: number; count: number }[];
   inStock: number;
+  attributes: AttributeView[];
+}
+
+/**
+ * One attribute's filter as the page shows it: its values as checkboxes, labelled and counted (a
+ * value chosen but held by none of the list stays, counted 0); a number of many values as a
+ * range instead (RANGE_FROM).
+ */
+export interface AttributeView {
+  code: string;
+  legend: string;
+  values: { value: string; label: string; count: number; checked: boolean }[];
+  /** A number's range: the lowest and highest value the list holds, and the bounds chosen. */
+  range: { min: string; max: string; gte?: number; lte?: number } | null;
+  chosen: boolean;
+}
+
+/** A number attribute with more values than this is filtered by a range rather than by ticking values. */
+export const RANGE_FROM = 8;
+
+/** The locale's number format for attribute values, one per locale per isolate. */
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+const formatNumber = (n: number, locale: Locale) => {
+  let format = numberFormats.get(locale);
+  if (!format)
+    numberFormats.set(locale, (format = new Intl.NumberFormat(INTL_TAGS[locale], { maximumFractionDigits: 2 })));
+  return format.format(n);
+};
+
+/** The attributes' facets as the filter form shows them, the chosen filters kept in view. */
+export function attributeViews(
+  facets: AttributeFacet[] | undefined,
+  chosen: readonly AttributeFilter[],
+  locale: Locale,
+): AttributeView[] {
+  return (facets ?? []).map((facet) => {
+    const filter = chosen.find((f) => f.code === facet.code);
+    const label = (value: string, optionLabel?: string) => {
+      if (facet.type === "enum") return optionLabel ?? value;
+      if (facet.type === "bool") return translate(locale, value === "1" ? "product.specYes" : "product.specNo");
+      const number = formatNumber(Number(value), locale);
+      return facet.unit ? `${number}\u00a0${facet.unit}` : number;
+    };
+    const values = facet.values.map((v) => ({
+      value: v.value,
+      label: label(v.value, v.label),
+      count: v.count,
+      checked: filter?.values.includes(v.value) ?? false,
+    }));
+    for (const value of filter?.values ?? [])
+      if (!values.some((v) => v.value === value)) values.push({ value, label: label(value), count: 0, checked: true });
+    const numbers = facet.values.map((v) => Number(v.value));
+    const range =
+      facet.type === "number" && facet.values.length > RANGE_FROM
+        ? {
+            min: formatNumber(Math.min(...numbers), "en"),
+            max: formatNumber(Math.max(...numbers), "en"),
+            ...(filter?.gte !== undefined ? { gte: filter.gte } : {}),
+            ...(filter?.lte !== undefined ? { lte: filter.lte } : {}),
+          }
+        : null;
+    return {
+      code: facet.code,
+      legend: facet.unit
+        ? translate(locale, "catalogue.attributeUnit", { label: facet.label, unit: facet.unit })
+        : facet.label,
+      values: range ? [] : values,
+      range,
+      chosen: filter !== undefined,
+    };
+  });
 }
 
 /**
@@ -54,7 +125,11 @@ const bandEdges = new Map<string, string>();
  * The backend's price bands and in-stock count for the page, made in the loader: the bands'
  * labels are formatted there (like the prices), so hydrating the list builds no Intl.NumberFormat.
  */
-export function facetView(facets: ProductFacets | undefined, locale: Locale): FacetView | null {
+export function facetView(
+  facets: ProductFacets | undefined,
+  locale: Locale,
+  chosen: readonly AttributeFilter[] = [],
+): FacetView | null {
   if (!facets) return null;
   const money = (minor: number) => {
     // The bands' edges repeat on every list render: each is formatted once per isolate (constructing
@@ -81,6 +156,7 @@ export function facetView(facets: ProductFacets | undefined, locale: Locale): Fa
       count: band.count,
     })),
     inStock: facets.in_stock,
+    attributes: attributeViews(facets.attributes, chosen, locale),
   };
 }
 
@@ -177,7 +253,8 @@ export function ProductFilters({
   const apply = () => {
     if (!form.current) return;
     const fields = new URLSearchParams();
-    for (const [k, v] of new FormData(form.current)) if (typeof v === "string" && v.trim() !== "") fields.set(k, v);
+    // Appended, not set: the ticked values of one attribute share their name.
+    for (const [k, v] of new FormData(form.current)) if (typeof v === "string" && v.trim() !== "") fields.append(k, v);
     const { query: next } = parseProductQuery(fields);
     if (next.sort === "relevance") delete next.sort;
     void navigate(`${action}${viewSearch({ ...next, page: 1 })}`, { preventScrollReset: true });
@@ -273,6 +350,13 @@ export function ProductFilters({
           </button>
         </div>
       </div>
+      {facets && facets.attributes.length > 0 ? (
+        <div className="filters__attributes">
+          {facets.attributes.map((a) => (
+            <AttributeFilterField key={a.code} attribute={a} apply={apply} />
+          ))}
+        </div>
+      ) : null}
       {facets ? (
         <ul className="filters__bands" aria-label={t("catalogue.priceRange")}>
           {facets.bands.map((band) => (
@@ -294,5 +378,68 @@ export function ProductFilters({
         </ul>
       ) : null}
     </Form>
+  );
+}
+
+/**
+ * One attribute's filter: a disclosure (open while it filters) holding its values as checkboxes,
+ * each with its count, or a number's range. Ticking applies at once with JavaScript; without it
+ * the form's Apply button submits the same names (`filter.<code>`, repeated per value).
+ */
+function AttributeFilterField({ attribute: a, apply }: { attribute: AttributeView; apply: () => void }) {
+  const t = useT();
+  const name = `filter.${a.code}`;
+  return (
+    <details className="filters__attribute" open={a.chosen}>
+      <summary>{a.legend}</summary>
+      <fieldset>
+        <legend className="visually-hidden">{a.legend}</legend>
+        {a.range ? (
+          <div className="filters__price-inputs">
+            <label className="visually-hidden" htmlFor={`${name}-gte`}>
+              {t("catalogue.attributeFrom", { label: a.legend })}
+            </label>
+            <input
+              id={`${name}-gte`}
+              name={`${name}.gte`}
+              type="text"
+              inputMode="decimal"
+              placeholder={a.range.min}
+              defaultValue={a.range.gte ?? ""}
+              size={5}
+              dir="ltr"
+            />
+            <span aria-hidden="true">–</span>
+            <label className="visually-hidden" htmlFor={`${name}-lte`}>
+              {t("catalogue.attributeTo", { label: a.legend })}
+            </label>
+            <input
+              id={`${name}-lte`}
+              name={`${name}.lte`}
+              type="text"
+              inputMode="decimal"
+              placeholder={a.range.max}
+              defaultValue={a.range.lte ?? ""}
+              size={5}
+              dir="ltr"
+            />
+          </div>
+        ) : (
+          a.values.map((value) => (
+            <label className="filters__check" key={value.value}>
+              <input
+                type="checkbox"
+                name={name}
+                value={value.value}
+                defaultChecked={value.checked}
+                disabled={value.count === 0 && !value.checked}
+                onChange={apply}
+              />
+              {counted(value.label, value.count)}
+            </label>
+          ))
+        )}
+      </fieldset>
+    </details>
   );
 }

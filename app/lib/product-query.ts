@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { attributeFilterParams, readAttributeFilters, type AttributeFilter } from "../../contract/catalogue";
 
 /** The product list's sorts, as the backend names them. */
 export const SORTS = ["relevance", "newest", "price_asc", "price_desc", "name"] as const;
@@ -48,14 +49,21 @@ export interface ProductQuery {
   min_price?: number;
   max_price?: number;
   in_stock: boolean;
+  /** Typed specifications' filters (`filter.<code>`), Arabic-Indic digits read as digits. */
+  attributes: AttributeFilter[];
   sort?: Sort;
   page: number;
 }
 
 /** Reads the list's view from the URL; `ignored` names the parameters that were not understood. */
 export function parseProductQuery(params: URLSearchParams): { query: ProductQuery; ignored: string[] } {
-  const query: ProductQuery = { in_stock: false, page: 1 };
+  const query: ProductQuery = { in_stock: false, attributes: [], page: 1 };
   const ignored: string[] = [];
+  const attributes = readAttributeFilters(
+    [...params].map(([name, value]): [string, string] => [name, latinDigits(value).toLowerCase()]),
+  );
+  query.attributes = attributes.filters;
+  ignored.push(...attributes.bad);
   for (const [name, schema] of Object.entries(FIELDS) as [keyof typeof FIELDS, v.GenericSchema<string, unknown>][]) {
     const raw = params.get(name);
     if (raw === null || raw.trim() === "") continue;
@@ -90,6 +98,7 @@ export function backendQuery(q: ProductQuery, perPage = PER_PAGE): Record<string
     sort: q.sort,
     page: q.page,
     per_page: perPage,
+    ...Object.fromEntries(attributeFilterParams(q.attributes)),
   };
 }
 
@@ -103,8 +112,10 @@ export function viewSearch(q: ProductQuery, change: Partial<ProductQuery> = {}):
   if (next.min_price !== undefined) s.set("min_price", String(next.min_price));
   if (next.max_price !== undefined) s.set("max_price", String(next.max_price));
   if (next.in_stock) s.set("in_stock", "1");
+  for (const [name, value] of attributeFilterParams(next.attributes)) s.set(name, value);
   if (next.sort) s.set("sort", next.sort);
   if (next.page > 1) s.set("page", String(next.page));
-  const text = s.toString();
+  // Commas stay as they are (a query allows them): `filter.ram=8,16` reads better shared.
+  const text = s.toString().replace(/%2C/g, ",");
   return text ? `?${text}` : "";
 }

@@ -49,7 +49,7 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
         last_page: Math.max(1, meta.last_page ?? 1),
         searched_for: meta.searched_for,
       },
-      facets: facetView(meta.facets, locale),
+      facets: facetView(meta.facets, locale, query.attributes),
       // The filters' options as markup, labelled with their counts (ProductFilters, filterSelects).
       selects: filterSelects(locale, query, tree, brands, meta.facets),
       /** The chosen category's name, for the heading, breadcrumbs and title. */
@@ -114,7 +114,12 @@ export default function Products({ loaderData }: Route.ComponentProps) {
   );
   const count = countOf(t, locale, "catalogue.results", meta.total);
   const filtered = Boolean(
-    query.category || query.brand || query.min_price !== undefined || query.max_price !== undefined || query.in_stock,
+    query.category ||
+    query.brand ||
+    query.min_price !== undefined ||
+    query.max_price !== undefined ||
+    query.in_stock ||
+    query.attributes.length > 0,
   );
   return (
     <div className="container page catalogue">

@@ -27,6 +27,8 @@ const tax: Taxonomy = {
   ]),
   brandId: new Map([["acme", 7]]),
   brandSlug: new Map([[7, "acme"]]),
+  attributes: new Map(),
+  categoryAttributes: new Map(),
 };
 
 const row = (over: Partial<PageRow>): PageRow => ({
@@ -69,6 +71,8 @@ const shape = (over: Partial<PageShape> = {}): PageShape => ({
   otherThanPrice: null,
   held: undefined,
   summed: null,
+  lang: "en",
+  attributeDefs: [],
   ...over,
 });
 
@@ -77,6 +81,7 @@ const rows = (over: Partial<PageRows> = {}): PageRows => ({
   fromKept: {},
   asRead: {},
   cellsVersion: undefined,
+  attributes: [],
   ...over,
 });
 

@@ -43,7 +43,7 @@ describe("the product list's URL", () => {
       new URLSearchParams("sort=cheapest&page=0&category=Phones!&brand=apple"),
     );
     expect(ignored.sort()).toEqual(["category", "page", "sort"]);
-    expect(query).toEqual({ brand: "apple", in_stock: false, page: 1 });
+    expect(query).toEqual({ brand: "apple", in_stock: false, attributes: [], page: 1 });
   });
 
   it("swaps a price range typed backwards", () => {
@@ -55,7 +55,32 @@ describe("the product list's URL", () => {
     const { query } = parseProductQuery(new URLSearchParams("category=tvs&sort=newest&page=3"));
     expect(viewSearch(query, { page: 1 })).toBe("?category=tvs&sort=newest");
     expect(viewSearch(query, { page: 4 })).toBe("?category=tvs&sort=newest&page=4");
-    expect(viewSearch({ in_stock: false, page: 1 })).toBe("");
+    expect(viewSearch({ in_stock: false, attributes: [], page: 1 })).toBe("");
+  });
+
+  it("reads attribute filters: repeated or joined values, ranges, Arabic-Indic digits; drops malformed ones", () => {
+    const { query, ignored } = parseProductQuery(
+      new URLSearchParams(
+        "category=tvs&filter.panel=oled&filter.panel=qled&filter.screen_size.gte=٥٥&filter.screen_size.lte=65&filter.ram=8,16&filter.os=<b>&filter.Bad=1",
+      ),
+    );
+    expect(query.attributes).toEqual([
+      { code: "panel", values: ["oled", "qled"] },
+      { code: "screen_size", values: [], gte: 55, lte: 65 },
+      { code: "ram", values: ["8", "16"] },
+    ]);
+    expect(ignored.sort()).toEqual(["filter.Bad", "filter.os"]);
+    // The backend takes them as the URL does, values joined; the view's link keeps one address.
+    expect(backendQuery(query)).toMatchObject({
+      "filter.panel": "oled,qled",
+      "filter.screen_size.gte": "55",
+      "filter.screen_size.lte": "65",
+      "filter.ram": "8,16",
+    });
+    expect(viewSearch(query)).toBe(
+      "?category=tvs&filter.panel=oled,qled&filter.screen_size.gte=55&filter.screen_size.lte=65&filter.ram=8,16",
+    );
+    expect(parseProductQuery(new URLSearchParams(viewSearch(query))).query.attributes).toEqual(query.attributes);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
-import { CATALOGUE_SLUGS_PATH, MAX_SLUGS_PER_PAGE } from "../../../contract/catalogue";
+import { CATALOGUE_SLUGS_PATH, MAX_SLUGS_PER_PAGE, readAttributeFilters } from "../../../contract/catalogue";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
 import { catalogueVersion, edgeCache, VERSION_HEADER, VERSION_TTL_MS } from "../cache";
 import type { BackendEnv } from "../env";
@@ -10,7 +10,7 @@ import { SORTS } from "../services/catalogue/list-filters";
 import { activeSlugs, productDetails, stockOf } from "../services/catalogue/product";
 import { listProducts, suggestProducts } from "../services/catalogue/search";
 import { categoryTree, listBrands } from "../services/catalogue/taxonomy";
-import { validate } from "../../../contract/server/validate";
+import { invalidInput, validate } from "../../../contract/server/validate";
 import { hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
 import { storeIdentity } from "../services/shared/settings";
 import { STORE_IDENTITY_PATH } from "../../../contract/settings";
@@ -88,6 +88,23 @@ export const productQuery = v.pipe(
 const slugParam = v.object({ slug: v.pipe(v.string(), v.maxLength(120), v.regex(/^[a-z0-9-]+$/, "Must be a slug.")) });
 
 const PRODUCT_NOT_FOUND = msg("catalogue.productNotFound");
+const BAD_ATTRIBUTE_FILTER = msg("catalogue.badAttributeFilter");
+
+/**
+ * The attribute filters among the query's parameters (`filter.<code>`, contract/catalogue.ts),
+ * which a fixed schema cannot name: each malformed one is a field error, as a bad field of the
+ * schema is.
+ */
+function attributeFilters(c: Context<BackendEnv>) {
+  const entries = Object.entries(c.req.queries()).flatMap(([k, vs]) => vs.map((one): [string, string] => [k, one]));
+  const { filters, bad } = readAttributeFilters(entries);
+  if (bad.length)
+    throw invalidInput(
+      c.get("lang"),
+      Object.fromEntries(bad.map((key) => [key, [say(c.get("lang"), BAD_ATTRIBUTE_FILTER)]])),
+    );
+  return filters;
+}
 
 // The catalogue version (contract/edge.ts): the storefront's page cache asks at most once a second
 // per isolate whether what it keeps is still current. Never cached by anyone: it is the freshness.
@@ -168,7 +185,8 @@ catalogueRoutes.get(
   async (c) => {
     // A search is kept for everyone only once several networks asked for it (search-kept.ts).
     const voter = () => hashedNetwork(c.env, requestNetwork(c));
-    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), c.req.valid("query"), deferOf(c), voter);
+    const filters = { ...c.req.valid("query"), attributes: attributeFilters(c) };
+    const { data, meta } = await listProducts(c.env.DB, c.get("lang"), filters, deferOf(c), voter);
     return ok(c, data, { meta: { ...meta } });
   },
 );

@@ -1,4 +1,5 @@
 import type { ListMeta, ProductFacets, ProductSummary } from "../../../../contract/catalogue";
+import { attributeFacetsOf } from "./attribute-filters";
 import { sumsOfRows, type FacetRow } from "./facet-cells";
 import { sumsOf, type HeldCells } from "./held-cells";
 import type { PageShape } from "./list-builder";
@@ -77,7 +78,16 @@ export function assemblePage(
         per_page: filters.per_page,
         total,
         last_page: Math.max(1, Math.ceil(total / filters.per_page)),
-        ...(filters.facets ? { facets: facetsOf(tax, facetRows) } : {}),
+        ...(filters.facets
+          ? {
+              facets: {
+                ...facetsOf(tax, facetRows),
+                ...(shape.attributeDefs.length
+                  ? { attributes: attributeFacetsOf(shape.lang, shape.attributeDefs, rows.attributes) }
+                  : {}),
+              },
+            }
+          : {}),
       },
     },
     kept,

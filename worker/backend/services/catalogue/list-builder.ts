@@ -1,10 +1,11 @@
 import type { Lang } from "../../env";
+import { attributeCountsStatement, facetAttributes } from "./attribute-filters";
 import type { CellFilter, Sums } from "./facet-cells";
 import { sumsOf, type HeldCells } from "./held-cells";
 import { bandsFilter, cellFiltersOf, filtersOf, ORDER_BY, priceCut, type ProductFilters } from "./list-filters";
 import { keptReads, listReads, notRead, searchFacetReads, searchReads, type Build, type Places } from "./list-reads";
 import { KEPT_ID, SEARCH_STATE, UNLESS_KEPT, type Search } from "./search-ranking";
-import type { Taxonomy } from "./taxonomy";
+import type { AttributeDef, Taxonomy } from "./taxonomy";
 
 /**
  * The list page's builder: which statements one page of the list reads, all in one batch
@@ -46,6 +47,9 @@ export interface PageShape {
   held: HeldCells | undefined;
   /** The total and facets summed from the held cells, when they answer them whole. */
   summed: Sums | null;
+  lang: Lang;
+  /** The chosen category's attributes counted as facets (attribute-filters.ts), in order. */
+  attributeDefs: AttributeDef[];
 }
 
 /**
@@ -61,8 +65,14 @@ export interface PagePlan {
   stateAt: number;
   /** The kept counts' cells' version, read with a list's page. */
   cellsVersionAt: number;
+  /** The attribute facets' counts. */
+  attributesAt: number;
   shape: PageShape;
 }
+
+/** A search's matching products' ids, its names' and details' parameters first. */
+const MATCHED_IDS = `SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
+  UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
 
 /**
  * One page of the list for a search (or none): the filters, the sort, the total and, when asked,
@@ -85,15 +95,18 @@ export function planPage(
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
   // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
   const cellFilters = cellFiltersOf(list);
+  // An attribute's filter, which the cells know nothing of: the products answer the counts.
+  const attributeFiltered = list.some((f) => f.facet.startsWith("attribute:"));
   // Price bounds that are no band's, the one filter the cells cannot answer whole: what they cut.
-  const cut = cellFilters ? null : priceCut(filters);
+  const cut = cellFilters || attributeFiltered ? null : priceCut(filters);
   const otherThanPrice = cut && cellFiltersOf(list.filter((f) => f.facet !== "price"))!;
   // The cells' filters that tell which subcategories hold none of the list: its own, or with
   // such bounds the others and every band the bounds touch (none there, none in the bounds).
   const armFilters = cellFilters ?? (cut && [...otherThanPrice!, bandsFilter(cut.touched)]);
   // Without a search: the kept counts' cells this isolate holds (none yet: read with the page).
-  const held = !match && armFilters ? cells : undefined;
-  const armSums = held ? sumsOf(held, armFilters!) : null;
+  // (A list with an attribute filter uses none, but holds them still: no read of them each time.)
+  const held = !match && (armFilters || attributeFiltered) ? cells : undefined;
+  const armSums = held && armFilters ? sumsOf(held, armFilters) : null;
   const summed = cellFilters ? armSums : null;
   const statements: D1PreparedStatement[] = [];
   const add = (statement: D1PreparedStatement) => statements.push(statement) - 1;
@@ -101,15 +114,12 @@ export function planPage(
   // and the page's as read (a list, or a search ranked afresh).
   const fromKept = notRead();
   const asRead = notRead();
-  let [stateAt, cellsVersionAt] = [-1, -1];
+  let [stateAt, cellsVersionAt, attributesAt] = [-1, -1, -1];
   // Every statement about a search binds its names and details first: the full-text matches, or
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/catalogue/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
   const keptMatches = `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`;
-  const freshMatches = match
-    ? `product_ranks p JOIN (SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
-         UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?) s ON s.id = p.id`
-    : "products p";
+  const freshMatches = match ? `product_ranks p JOIN (${MATCHED_IDS}) s ON s.id = p.id` : "products p";
   // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
   const keptFirst = match !== null && reads !== "fresh";
   const freshToo = reads !== "kept";
@@ -150,13 +160,20 @@ export function planPage(
   if (match && keptFirst) keptReads(build);
   if (match) searchReads(build, match);
   else cellsVersionAt = listReads(build);
-  if (filters.facets && !cellFilters && match) searchFacetReads(build);
+  if (filters.facets && !cellFilters && (match || attributeFiltered)) searchFacetReads(build);
+  // The chosen category's attributes, counted over the matches (a search's) or the products.
+  const attributeDefs = filters.facets ? facetAttributes(tax, filters.category) : [];
+  if (attributeDefs.length)
+    attributesAt = add(
+      attributeCountsStatement(db, attributeDefs, list, match ? { sql: MATCHED_IDS, binds: matchBinds } : undefined),
+    );
   return {
     statements,
     fromKept,
     asRead,
     stateAt,
     cellsVersionAt,
+    attributesAt,
     shape: {
       filters,
       searching: match !== null,
@@ -167,6 +184,8 @@ export function planPage(
       otherThanPrice,
       held,
       summed,
+      lang,
+      attributeDefs,
     },
   };
 }

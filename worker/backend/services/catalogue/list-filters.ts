@@ -1,4 +1,6 @@
+import type { AttributeFilter } from "../../../../contract/catalogue";
 import type { Lang } from "../../env";
+import { attributeFilterOf, type AttributeFacetName } from "./attribute-filters";
 import type { Cell, CellFilter, Facet } from "./facet-cells";
 import { PRICE_BANDS } from "./search-ranking";
 import { col } from "./summary";
@@ -20,6 +22,8 @@ export interface ProductFilters {
   min_price?: number;
   max_price?: number;
   in_stock?: boolean;
+  /** Typed specifications' filters (attribute-filters.ts). */
+  attributes?: AttributeFilter[];
   /** Count the facets too (the product list page asks; the home page's rows do not). */
   facets?: boolean;
   sort: Sort;
@@ -41,9 +45,12 @@ export const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> 
   name: (_searching, lang) => `p.${col("name", lang)} COLLATE NOCASE ASC, p.id ASC`,
 };
 
+/** The facet a filter belongs to: one of the kept counts', or an attribute's. */
+export type FilterFacet = Facet | AttributeFacetName;
+
 /** One filter of the list: its facet, its test on `products` (columns under a prefix), and on the kept counts. */
 export interface Filter {
-  facet: Facet;
+  facet: FilterFacet;
   /** The condition on a product's columns, each written as `${prefix}column`. */
   on: (prefix: string) => string;
   binds: unknown[];
@@ -59,7 +66,7 @@ export interface Filter {
 /** A list's conditions as SQL: each filter's but one facet's, and one more condition. */
 export type WhereOf = (
   prefix: string,
-  without?: Facet,
+  without?: FilterFacet,
   extra?: string,
 ) => { sql: string; conditions: string; binds: unknown[] };
 
@@ -124,7 +131,8 @@ export function filtersOf(tax: Taxonomy, filters: ProductFilters): { list: Filte
       counted: { holds: (cell) => cell.in_stock === 1, where: "in_stock = 1" },
       key: "in stock",
     });
-  const whereOf = (prefix: string, without?: Facet, extra?: string) => {
+  for (const f of filters.attributes ?? []) list.push(attributeFilterOf(tax, f));
+  const whereOf = (prefix: string, without?: FilterFacet, extra?: string) => {
     const parts = list.filter((f) => f.facet !== without);
     // Hidden products (the console's deactivate) are in no list, count or facet.
     const sql = [`${prefix}active = 1`, ...parts.map((f) => f.on(prefix)), ...(extra ? [extra] : [])];
@@ -148,7 +156,10 @@ function bandRange(filters: ProductFilters): [number, number] | null {
 
 /** The filters as the cells answer them, or null when one is not a cells' filter (a price no band's). */
 export const cellFiltersOf = (filters: readonly Filter[]): CellFilter[] | null =>
-  filters.every((f) => f.counted !== null) ? filters.map((f) => ({ facet: f.facet, ...f.counted!, key: f.key })) : null;
+  filters.every((f) => f.counted !== null)
+    ? // Only the kept counts' own facets have `counted` (an attribute's filter has none).
+      filters.map((f) => ({ facet: f.facet as Facet, ...f.counted!, key: f.key }))
+    : null;
 
 /**
  * Price bounds that are no band's, as the cells still answer them: the bands wholly inside the

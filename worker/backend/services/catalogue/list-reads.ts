@@ -240,16 +240,23 @@ export function listReads(b: Build): number {
         )
         .bind(...cut.edges.flat()),
     );
-  } else if (cut) asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
+  } else if (!b.cellFilters)
+    asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
   return cellsVersionAt;
 }
 
 /**
- * A search with a price filter that is no band's: the matching products' facet columns once (a
- * search matched once), then the four counts; of the kept copy's matches and of the fresh ones.
+ * A search with a price filter that is no band's, or a list or search with an attribute filter:
+ * the matching products' facet columns once (a search matched once, the attribute filters, which
+ * every one of the four facets keeps, applied), then the four counts; of the kept copy's matches
+ * and of the fresh ones.
  */
 export function searchFacetReads(b: Build): void {
-  const { db, whereOf, matchBinds, keptMatches, freshMatches, keptFirst, freshToo, unlessKept, add } = b;
+  const { db, list, whereOf, matchBinds, keptMatches, freshMatches, keptFirst, freshToo, unlessKept, add } = b;
+  const attributes = list
+    .filter((f) => f.facet.startsWith("attribute:"))
+    .map((f) => ` AND ${f.on("p.")}`)
+    .join("");
   const category = whereOf("", "category");
   const brand = whereOf("", "brand", "brand_id IS NOT NULL");
   const price = whereOf("", "price");
@@ -257,7 +264,7 @@ export function searchFacetReads(b: Build): void {
   const facets = (matches: string, guard: { sql: string; binds: unknown[] }) =>
     db
       .prepare(
-        `WITH m AS MATERIALIZED (SELECT p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matches} WHERE p.active = 1 ${guard.sql})
+        `WITH m AS MATERIALIZED (SELECT p.id, p.category_id, p.brand_id, p.price, p.stock, p.active FROM ${matches} WHERE p.active = 1${attributes} ${guard.sql})
            SELECT 'category' AS facet, category_id AS id, COUNT(*) AS n FROM m ${category.sql} GROUP BY category_id
            UNION ALL SELECT 'brand', brand_id, COUNT(*) FROM m ${brand.sql} GROUP BY brand_id
            UNION ALL SELECT 'price', ${bandOf("price")}, COUNT(*) FROM m ${price.sql} GROUP BY 2

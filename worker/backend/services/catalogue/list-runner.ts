@@ -1,3 +1,4 @@
+import type { AttributeCountRow } from "./attribute-filters";
 import type { Cell, FacetRow, SumRow } from "./facet-cells";
 import type { PagePlan } from "./list-builder";
 import type { Places } from "./list-reads";
@@ -34,6 +35,8 @@ export interface PageRows {
   asRead: WayRows;
   /** The kept counts' cells' version, when the batch read it (a list's). */
   cellsVersion: number | undefined;
+  /** The attribute facets' counts, when the batch read them. */
+  attributes: AttributeCountRow[];
 }
 
 /** Runs the page's batch: a single round trip (none when it reads nothing). */
@@ -51,6 +54,7 @@ export async function runPage(db: D1Database, plan: PagePlan): Promise<PageRows>
     state: read<SearchState>(plan.stateAt)?.[0],
     fromKept: way(plan.fromKept),
     asRead: way(plan.asRead),
+    attributes: read<AttributeCountRow>(plan.attributesAt) ?? [],
     cellsVersion:
       plan.cellsVersionAt < 0 ? undefined : Number(read<{ value: number }>(plan.cellsVersionAt)?.[0]?.value ?? 0),
   };

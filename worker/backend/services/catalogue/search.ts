@@ -103,7 +103,15 @@ const corrections = new IsolateMemory<{ corrected: string; version: number }>(50
  */
 const CORRECTION_TTL_MS = 30 * 60_000;
 const correctionKey = (f: ProductFilters) =>
-  JSON.stringify([f.q, f.category ?? "", f.brand ?? "", f.min_price ?? "", f.max_price ?? "", !!f.in_stock]);
+  JSON.stringify([
+    f.q,
+    f.category ?? "",
+    f.brand ?? "",
+    f.min_price ?? "",
+    f.max_price ?? "",
+    !!f.in_stock,
+    f.attributes ?? [],
+  ]);
 
 /** Forgets the corrections this isolate made (tests). */
 export function forgetCorrections(): void {

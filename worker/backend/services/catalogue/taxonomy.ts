@@ -25,6 +25,20 @@ export interface Taxonomy {
   categoryId: Map<string, number>;
   brandId: Map<string, number>;
   brandSlug: Map<number, string>;
+  /** The filterable attributes (numbers, enumerations, yes/no) by code (migration 0037). */
+  attributes: Map<string, AttributeDef>;
+  /** Each category's own attributes' codes, in its table's order (a subcategory adds its parent's). */
+  categoryAttributes: Map<number, string[]>;
+}
+
+/** An attribute a list can filter on, with its options in order (an enumeration's). */
+export interface AttributeDef {
+  id: number;
+  code: string;
+  type: "number" | "enum" | "bool";
+  label: { en: string; ar: string };
+  unit: { en: string; ar: string } | null;
+  options: { id: number; code: string; label: { en: string; ar: string } }[];
 }
 let taxonomyCache: { at: number; version: number; value: Taxonomy } | undefined;
 
@@ -41,10 +55,17 @@ export async function taxonomy(db: D1Database): Promise<Taxonomy> {
     Number(await catalogueVersion(db)) === taxonomyCache.version
   )
     return taxonomyCache.value;
-  const [versionRow, categories, brands] = await db.batch([
+  const [versionRow, categories, brands, attributes, options, listed] = await db.batch([
     db.prepare(CATALOGUE_VERSION_SQL),
     db.prepare("SELECT id, parent_id, slug FROM categories"),
     db.prepare("SELECT id, slug FROM brands"),
+    db.prepare(
+      "SELECT id, code, type, label_en, label_ar, unit_en, unit_ar FROM attributes WHERE type <> 'text' ORDER BY position, id",
+    ),
+    db.prepare("SELECT id, attribute_id, code, label_en, label_ar FROM attribute_options ORDER BY position, id"),
+    db.prepare(
+      "SELECT ca.category_id, a.code FROM category_attributes ca JOIN attributes a ON a.id = ca.attribute_id ORDER BY ca.position, a.position",
+    ),
   ]);
   const value: Taxonomy = {
     parent: new Map(),
@@ -52,6 +73,8 @@ export async function taxonomy(db: D1Database): Promise<Taxonomy> {
     categoryId: new Map(),
     brandId: new Map(),
     brandSlug: new Map(),
+    attributes: new Map(),
+    categoryAttributes: new Map(),
   };
   for (const c of categories.results as { id: number; parent_id: number | null; slug: string }[]) {
     value.parent.set(c.id, c.parent_id);
@@ -61,6 +84,35 @@ export async function taxonomy(db: D1Database): Promise<Taxonomy> {
   for (const b of brands.results as { id: number; slug: string }[]) {
     value.brandId.set(b.slug, b.id);
     value.brandSlug.set(b.id, b.slug);
+  }
+  type AttributeRow = Pick<AttributeDef, "id" | "code" | "type"> &
+    Record<`label_${Lang}`, string> &
+    Record<`unit_${Lang}`, string | null>;
+  const byId = new Map<number, AttributeDef>();
+  for (const a of attributes.results as AttributeRow[]) {
+    const def: AttributeDef = {
+      id: a.id,
+      code: a.code,
+      type: a.type,
+      label: { en: a.label_en, ar: a.label_ar },
+      unit: a.unit_en === null ? null : { en: a.unit_en, ar: a.unit_ar ?? a.unit_en },
+      options: [],
+    };
+    byId.set(a.id, def);
+    value.attributes.set(a.code, def);
+  }
+  for (const o of options.results as {
+    id: number;
+    attribute_id: number;
+    code: string;
+    label_en: string;
+    label_ar: string;
+  }[])
+    byId.get(o.attribute_id)?.options.push({ id: o.id, code: o.code, label: { en: o.label_en, ar: o.label_ar } });
+  for (const { category_id, code } of listed.results as { category_id: number; code: string }[]) {
+    if (!value.attributes.has(code)) continue;
+    const codes = value.categoryAttributes.get(category_id) ?? [];
+    value.categoryAttributes.set(category_id, [...codes, code]);
   }
   const version = (versionRow.results[0] as { value: number } | undefined)?.value ?? 0;
   taxonomyCache = { at: now, version, value };

@@ -1,0 +1,160 @@
+import { SELF } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AttributeFacet, ListMeta, ProductFacets, ProductSummary } from "../../contract/catalogue";
+import { CATEGORY_ATTRIBUTES, VALUES } from "../../scripts/seed/attributes";
+import { seedCatalogue } from "../support/catalogue";
+
+/**
+ * Attribute filters and facets on the product list: a category's typed attributes filter the list
+ * (`filter.<code>`), and each of their values is counted with every other filter applied, so a
+ * count is what choosing it shows. Counts are checked against the lists they promise.
+ */
+
+interface Page {
+  data: ProductSummary[];
+  meta: ListMeta & { facets: ProductFacets };
+}
+
+async function list(query: string, lang: "en" | "ar" = "en"): Promise<Page> {
+  const perPage = query.includes("per_page=") ? "" : "per_page=48&";
+  const res = await SELF.fetch(`https://shop.test/backend/products?facets=1&${perPage}${query}`, {
+    headers: { "content-language": lang },
+  });
+  expect(res.status, query).toBe(200);
+  return (await res.json()) as Page;
+}
+
+const facet = (page: Page, code: string): AttributeFacet => {
+  const found = page.meta.facets.attributes?.find((a) => a.code === code);
+  expect(found, code).toBeDefined();
+  return found!;
+};
+
+/** The demo catalogue's products of these slugs with an attribute's value, by the seed's own table. */
+const seeded = (slugs: string[], code: string, test: (value: number | boolean | string) => boolean) =>
+  slugs.filter((s) => VALUES[s]?.[code] !== undefined && test(VALUES[s][code])).sort();
+
+const slugsOf = (page: Page) => page.data.map((p) => p.slug).sort();
+
+beforeAll(async () => {
+  await seedCatalogue(env.DB);
+});
+
+describe("attribute facets", () => {
+  it("a category's list offers its attributes (not text) in table order, each value counted", async () => {
+    const page = await list("category=laptops");
+    const codes = page.meta.facets.attributes?.map((a) => a.code);
+    expect(codes).toEqual(CATEGORY_ATTRIBUTES.laptops.filter((c) => c !== "chip"));
+    const laptops = slugsOf(page);
+    expect(facet(page, "ram")).toMatchObject({ type: "number", label: "Memory", unit: "GB" });
+    expect(facet(page, "ram").values).toEqual([
+      { value: "8", count: seeded(laptops, "ram", (v) => v === 8).length },
+      { value: "16", count: seeded(laptops, "ram", (v) => v === 16).length },
+      { value: "18", count: 1 },
+      { value: "32", count: 1 },
+    ]);
+    // An enumeration lists its options in their order, with their names; yes before no.
+    expect(facet(page, "storage").values.map((v) => v.value)).toEqual(["256gb", "512gb", "1tb"]);
+    expect(facet(page, "storage").values[0]).toMatchObject({ label: "256 GB" });
+    expect(facet(page, "touch_screen").values).toEqual([
+      { value: "1", count: 1 },
+      { value: "0", count: laptops.length - 1 },
+    ]);
+  });
+
+  it("every value's count is the total of the list that chooses it, alone and beside other filters", async () => {
+    for (const base of ["category=laptops", "category=laptops&brand=lenovo", "category=tvs&in_stock=1"]) {
+      const page = await list(base);
+      for (const f of page.meta.facets.attributes ?? []) {
+        for (const value of f.values) {
+          const chosen = await list(`${base}&filter.${f.code}=${value.value}`);
+          expect(chosen.meta.total, `${base} ${f.code}=${value.value}`).toBe(value.count);
+          expect(chosen.data).toHaveLength(value.count);
+        }
+      }
+    }
+  });
+
+  it("a subcategory offers its parent's attributes", async () => {
+    const page = await list("category=windows-laptops");
+    expect(facet(page, "os").values.map((v) => v.value)).toEqual(["windows"]);
+  });
+
+  it("a category without attributes, or no category, has no attribute facets", async () => {
+    expect((await list("category=audio")).meta.facets.attributes).toBeUndefined();
+    expect((await list("")).meta.facets.attributes).toBeUndefined();
+  });
+
+  it("labels and units are in the caller's language", async () => {
+    const page = await list("category=tvs", "ar");
+    expect(facet(page, "screen_size")).toMatchObject({ label: "حجم الشاشة", unit: "بوصة" });
+    expect(facet(page, "panel").values.find((v) => v.value === "led")).toMatchObject({ label: "LED" });
+  });
+});
+
+describe("attribute filters", () => {
+  it("keep the products holding any of the values; two attributes both apply", async () => {
+    const laptops = slugsOf(await list("category=laptops"));
+    const ram = await list("category=laptops&filter.ram=16,32");
+    expect(slugsOf(ram)).toEqual(seeded(laptops, "ram", (v) => v === 16 || v === 32));
+    // A repeated parameter is the same as values separated by commas.
+    const repeated = await list("category=laptops&filter.ram=16&filter.ram=32");
+    expect(slugsOf(repeated)).toEqual(slugsOf(ram));
+    const both = await list("category=laptops&filter.ram=16&filter.os=windows");
+    expect(slugsOf(both)).toEqual(seeded(laptops, "ram", (v) => v === 16).filter((s) => VALUES[s].os === "windows"));
+  });
+
+  it("a number's range includes both ends; its own facet still counts every value", async () => {
+    const page = await list("category=tvs&filter.screen_size.gte=55&filter.screen_size.lte=65");
+    const tvs = slugsOf(await list("category=tvs"));
+    expect(slugsOf(page)).toEqual(seeded(tvs, "screen_size", (v) => Number(v) >= 55 && Number(v) <= 65));
+    expect(page.data.length).toBe(3);
+    // Its own facet leaves it out: every size is offered; the others count within the range.
+    expect(facet(page, "screen_size").values.map((v) => v.value)).toEqual(["43", "50", "55", "65", "75"]);
+    expect(facet(page, "panel").values.reduce((n, v) => n + v.count, 0)).toBe(3);
+  });
+
+  it("the other facets (categories, brands, price, stock) count with the attribute filter applied", async () => {
+    const page = await list("category=laptops&filter.ram=16");
+    const brands = page.meta.facets.brands;
+    expect(brands.length).toBeGreaterThan(0);
+    for (const b of brands) {
+      const chosen = await list(`category=laptops&filter.ram=16&brand=${b.slug}`);
+      expect(chosen.meta.total, b.slug).toBe(b.count);
+    }
+    const inStock = await list("category=laptops&filter.ram=16&in_stock=1");
+    expect(inStock.meta.total).toBe(page.meta.facets.in_stock);
+    expect(page.meta.facets.price_bands.reduce((n, b) => n + b.count, 0)).toBe(page.meta.total);
+  });
+
+  it("apply to a search and to every sort and page", async () => {
+    const found = await list("q=apple&category=laptops&filter.ram=8");
+    expect(found.data.map((p) => p.slug)).toEqual(["macbook-air-13-m3"]);
+    expect(facet(found, "ram").values.find((v) => v.value === "16")?.count).toBe(1);
+    const byPrice = await list("category=laptops&filter.ram=16&sort=price_asc&per_page=2&page=2");
+    const all = await list("category=laptops&filter.ram=16&sort=price_asc");
+    expect(byPrice.data.map((p) => p.slug)).toEqual(all.data.slice(2, 4).map((p) => p.slug));
+  });
+
+  it("an unknown attribute or option keeps nothing, as an unknown brand does", async () => {
+    expect((await list("category=laptops&filter.nonesuch=1")).meta.total).toBe(0);
+    expect((await list("category=laptops&filter.os=beos")).meta.total).toBe(0);
+  });
+
+  it("a malformed filter is a 422 naming the parameter, in the caller's language", async () => {
+    for (const [query, field] of [
+      ["filter.ram=%3Cscript%3E", "filter.ram"],
+      ["filter.ram.gte=lots", "filter.ram.gte"],
+      ["filter.RAM=16", "filter.RAM"],
+    ] as const) {
+      const res = await SELF.fetch(`https://shop.test/backend/products?${query}`, {
+        headers: { "content-language": "ar" },
+      });
+      expect(res.status, query).toBe(422);
+      const body = (await res.json()) as { errors: Record<string, string[]> };
+      expect(Object.keys(body.errors)).toEqual([field]);
+      expect(body.errors[field][0]).toMatch(/[\u0600-\u06ff]/);
+    }
+  });
+});

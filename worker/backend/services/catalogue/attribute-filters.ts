@@ -1,0 +1,127 @@
+import type { AttributeFacet, AttributeFilter } from "../../../../contract/catalogue";
+import type { Lang } from "../../env";
+import type { Filter } from "./list-filters";
+import type { AttributeDef, Taxonomy } from "./taxonomy";
+
+/**
+ * The list's attribute filters and facets (typed specifications, migration 0037): a filter keeps
+ * the products holding one of its values (or a number within its bounds), and a facet counts, for
+ * each value the list's products hold, how many would show with every other filter applied, as
+ * the other facets count. The kept counts' cells know nothing of attributes, so a list with an
+ * attribute filter counts its total and facets from the products (list-reads.ts).
+ */
+
+/** The facet of an attribute's filter: its own, so its counts leave it out. */
+export type AttributeFacetName = `attribute:${string}`;
+export const attributeFacet = (code: string): AttributeFacetName => `attribute:${code}`;
+
+/** The column of a value of the attribute's type. */
+const valueColumn = (def: AttributeDef) =>
+  def.type === "enum" ? "option_id" : def.type === "number" ? "number_value" : "bool_value";
+
+/** A number written into SQL: only ever one read from a parameter checked as a number. */
+const literal = (n: number) => (Number.isFinite(n) ? String(n) : "NULL");
+
+/**
+ * An attribute filter as a list filter. Values are written into the SQL as numbers (options by
+ * their ids, yes/no as 1/0); a value of no such option, or an attribute the shop does not have,
+ * keeps nothing, as an unknown brand does.
+ */
+export function attributeFilterOf(tax: Taxonomy, f: AttributeFilter): Filter {
+  const def = tax.attributes.get(f.code);
+  const key = JSON.stringify([f.values, f.gte ?? null, f.lte ?? null]);
+  const facet = attributeFacet(f.code);
+  if (!def) return { facet, on: () => "0", binds: [], counted: null, key };
+  const conditions: string[] = [];
+  if (f.values.length) {
+    const values =
+      def.type === "enum"
+        ? def.options.filter((o) => f.values.includes(o.code)).map((o) => String(o.id))
+        : def.type === "bool"
+          ? f.values.filter((v) => v === "1" || v === "0")
+          : f.values.map(Number).filter(Number.isFinite).map(literal);
+    conditions.push(values.length ? `${valueColumn(def)} IN (${values.join(", ")})` : "0");
+  }
+  if (def.type === "number" && f.gte !== undefined) conditions.push(`number_value >= ${literal(f.gte)}`);
+  if (def.type === "number" && f.lte !== undefined) conditions.push(`number_value <= ${literal(f.lte)}`);
+  // Bounds on an attribute that is not a number keep nothing: no value of it is within them.
+  if (def.type !== "number" && (f.gte !== undefined || f.lte !== undefined)) conditions.push("0");
+  const held = `SELECT product_id FROM product_attribute_values WHERE attribute_id = ${def.id} AND ${conditions.join(" AND ")}`;
+  return { facet, on: (prefix) => `${prefix}id IN (${held})`, binds: [], counted: null, key };
+}
+
+/** The attributes a list of this category offers as facets: its own, then its parent's. */
+export function facetAttributes(tax: Taxonomy, category: string | undefined): AttributeDef[] {
+  const id = category === undefined ? undefined : tax.categoryId.get(category);
+  if (id === undefined) return [];
+  const parent = tax.parent.get(id) ?? null;
+  const codes = [
+    ...(tax.categoryAttributes.get(id) ?? []),
+    ...(parent === null ? [] : (tax.categoryAttributes.get(parent) ?? [])),
+  ];
+  return [...new Set(codes)].map((code) => tax.attributes.get(code)!);
+}
+
+/** One row of the attribute facets' read: an attribute's value and how many products hold it. */
+export interface AttributeCountRow {
+  attribute: number;
+  value: number;
+  n: number;
+}
+
+/**
+ * The facets' counts as one statement (D1 allows few arms in a compound SELECT, so not one per
+ * attribute): the values of every attribute offered, among the products every filter but the
+ * attribute's own keeps, read through the attributes' index and the products' rows. The list's
+ * other filters hold for every count; an attribute's filter for every other attribute's.
+ * `matches`, for a search: its matching products' ids as SQL whose parameters come first.
+ */
+export function attributeCountsStatement(
+  db: D1Database,
+  defs: readonly AttributeDef[],
+  list: readonly Filter[],
+  matches?: { sql: string; binds: unknown[] },
+): D1PreparedStatement {
+  const own = (f: Filter) => f.facet.startsWith("attribute:");
+  const others = list.filter((f) => !own(f));
+  const attributeFilters = list.filter(own);
+  const conditions = ["p.active = 1", ...others.map((f) => f.on("p."))];
+  if (matches) conditions.push("p.id IN (SELECT id FROM m)");
+  if (attributeFilters.length) {
+    const arms = defs.map((def) => {
+      const kept = attributeFilters.filter((f) => f.facet !== attributeFacet(def.code)).map((f) => f.on("p."));
+      return `WHEN ${def.id} THEN ${kept.length ? kept.join(" AND ") : "1"}`;
+    });
+    conditions.push(`CASE v.attribute_id ${arms.join(" ")} ELSE 0 END`);
+  }
+  return db
+    .prepare(
+      `${matches ? `WITH m AS MATERIALIZED (${matches.sql}) ` : ""}
+       SELECT v.attribute_id AS attribute, COALESCE(v.option_id, v.number_value, v.bool_value) AS value, COUNT(*) AS n
+       FROM product_attribute_values v JOIN products p ON p.id = v.product_id
+       WHERE v.attribute_id IN (${defs.map((d) => d.id).join(", ")}) AND ${conditions.join(" AND ")}
+       GROUP BY 1, 2`,
+    )
+    .bind(...(matches?.binds ?? []), ...others.flatMap((f) => f.binds));
+}
+
+/** The counts as the contract's facets, each attribute's values in its order (options', numbers', yes before no). */
+export function attributeFacetsOf(
+  lang: Lang,
+  defs: readonly AttributeDef[],
+  rows: readonly AttributeCountRow[],
+): AttributeFacet[] {
+  return defs.map((def) => {
+    const counts = new Map<number, number>();
+    for (const r of rows) if (Number(r.attribute) === def.id) counts.set(Number(r.value), Number(r.n));
+    const values: AttributeFacet["values"] =
+      def.type === "enum"
+        ? def.options
+            .filter((o) => counts.has(o.id))
+            .map((o) => ({ value: o.code, label: o.label[lang], count: counts.get(o.id)! }))
+        : [...counts]
+            .sort(([a], [b]) => (def.type === "bool" ? b - a : a - b))
+            .map(([value, count]) => ({ value: String(value), count }));
+    return { code: def.code, type: def.type, label: def.label[lang], unit: def.unit?.[lang] ?? null, values };
+  });
+}
