@@ -146,6 +146,27 @@ export const VALUES: Record<string, Record<string, Value>> = {
     "xiaomi-tv-a-pro-43": { screen_size: 43, refresh_rate: 60, panel: "qled", os: "google-tv" },
 };
 
+/**
+ * A product's typed values as its search index body holds them (the same words the worker writes:
+ * services/catalogue/attributes.ts, `attributeWordsStatement`): numbers with their unit in both
+ * languages, options' names, a yes's attribute name, texts.
+ */
+export function attributeWords(slug: string): string {
+  const byCode = new Map(ATTRIBUTES.map((a) => [a.code, a]));
+  return Object.entries(VALUES[slug] ?? {})
+    .map(([code, value]) => {
+      const a = byCode.get(code)!;
+      if (a.type === "number") return [String(value), a.unit?.en ?? "", a.unit?.ar ?? ""].join(" ");
+      if (a.type === "enum") {
+        const [, label] = a.options!.find(([c]) => c === value)!;
+        return `${label.en} ${label.ar}`;
+      }
+      if (a.type === "bool") return value === true ? `${a.label.en} ${a.label.ar}` : "";
+      return `${String(value)} ${String(value)}`;
+    })
+    .join(" ");
+}
+
 /** The option ids: an attribute's options numbered attribute id × 100 + position, stable across runs. */
 const optionId = (attribute: SeedAttribute, code: string): number => {
   const at = attribute.options?.findIndex(([c]) => c === code) ?? -1;

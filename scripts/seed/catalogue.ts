@@ -2,6 +2,7 @@
 // brands, products with specifications, SAR prices in halalas, stock levels). Pure data and SQL
 // builders with no Node imports, so the Workers test runtime can run the same seed.
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
+import { attributeWords } from "./attributes.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 
 type Text = { en: string; ar: string };
@@ -499,7 +500,13 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
   return {
     name: indexText([p.name.en, p.name.ar, p.model].join(" ")),
     body: indexText(
-      [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
+      [
+        p.sku,
+        p.brand.name.en,
+        p.brand.name.ar,
+        ...categories.flatMap((c) => [c.name.en, c.name.ar]),
+        attributeWords(p.slug),
+      ].join(" "),
     ),
     details: indexText([p.description.en, p.description.ar].join(" ")),
   };

@@ -2,7 +2,11 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AttributeFacet, ListMeta, ProductFacets, ProductSummary } from "../../contract/catalogue";
-import { CATEGORY_ATTRIBUTES, VALUES } from "../../scripts/seed/attributes";
+import { attributeStatements, CATEGORY_ATTRIBUTES, VALUES } from "../../scripts/seed/attributes";
+import { CATEGORIES, seedProducts } from "../../scripts/seed/catalogue";
+import { call } from "../support/commerce";
+import { newStaff } from "../support/console";
+import { indexNames, searchBody } from "../../worker/backend/services/console/products";
 import { seedCatalogue } from "../support/catalogue";
 
 /**
@@ -39,6 +43,14 @@ const slugsOf = (page: Page) => page.data.map((p) => p.slug).sort();
 
 beforeAll(async () => {
   await seedCatalogue(env.DB);
+  // The demo's values as seeded, whatever a file before this one in the same runtime changed.
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM product_attribute_values"),
+    ...attributeStatements(
+      new Map(CATEGORIES.map((c) => [c.slug, c.id])),
+      new Map(seedProducts().map((p) => [p.slug, p.id])),
+    ).map((sql) => env.DB.prepare(sql)),
+  ]);
 });
 
 describe("attribute facets", () => {
@@ -156,5 +168,55 @@ describe("attribute filters", () => {
       expect(Object.keys(body.errors)).toEqual([field]);
       expect(body.errors[field][0]).toMatch(/[\u0600-\u06ff]/);
     }
+  });
+});
+
+describe("search knows typed values", () => {
+  const search = async (q: string) => slugsOf(await list(`q=${encodeURIComponent(q)}`));
+
+  it("a storage size finds the phones of that storage", async () => {
+    const found = await search("iphone 256");
+    expect(found).toEqual(expect.arrayContaining(["iphone-16-pro", "iphone-15-pro-max"]));
+    expect(found).not.toContain("iphone-15");
+  });
+
+  it("a screen size with its unit, in English and in Arabic, with Arabic-Indic digits", async () => {
+    const sixtyFive = seeded(Object.keys(VALUES), "screen_size", (v) => v === 65);
+    expect(await search("65 inch tv")).toEqual(sixtyFive);
+    expect(await search("تلفزيون 65 بوصة")).toEqual(sixtyFive);
+    expect(await search("تلفزيون ٦٥ بوصة")).toEqual(sixtyFive);
+  });
+
+  it("a number run into its unit finds the values written apart", async () => {
+    const found = await search("16gb laptop");
+    // Laptops are the products with a touch screen value, yes or no.
+    const laptops = Object.keys(VALUES).filter((s) => VALUES[s].touch_screen !== undefined);
+    expect(found).toEqual(seeded(laptops, "ram", (v) => v === 16));
+  });
+
+  it("the seed indexes the same words as the worker does after an edit", async () => {
+    for (const slug of ["iphone-16-pro", "lg-oled-c3-65", "hp-spectre-x360-14"]) {
+      const p = (await env.DB.prepare("SELECT id, sku, category_id, brand_id FROM products WHERE slug = ?")
+        .bind(slug)
+        .first<{ id: number; sku: string; category_id: number; brand_id: number | null }>())!;
+      const seededBody = await env.DB.prepare("SELECT body FROM product_search WHERE rowid = ?")
+        .bind(p.id)
+        .first<string>("body");
+      const words = (text: string) => text.split(" ").sort();
+      const written = searchBody(p, await indexNames(env.DB, [p.id]));
+      expect(written).toContain("بوص");
+      expect(words(seededBody!)).toEqual(words(written));
+    }
+  });
+
+  it("a value set in the console is found at once", async () => {
+    expect(await search("xiaomi pad 1 tb")).toEqual([]);
+    const id = (await env.DB.prepare("SELECT id FROM products WHERE slug = 'xiaomi-pad-6'").first<number>("id"))!;
+    const manager = await newStaff("manager");
+    const res = await call(manager, "PUT", `/admin/products/${id}/attributes`, { attributes: { storage: "1tb" } });
+    expect(res.status).toBe(200);
+    expect(await search("xiaomi pad 1 tb")).toEqual(["xiaomi-pad-6"]);
+    // Its body keeps the brand and category names beside the new words.
+    expect(await search("شاومي الأجهزة اللوحية 1 تيرابايت")).toEqual(["xiaomi-pad-6"]);
   });
 });

@@ -55,6 +55,12 @@ describe("search analysis (issue 19)", () => {
     expect(ftsQuery("حاسوب محمول 16", groups)).toBe('("حاسوب محمول"* OR "لابتوب"* OR "notebook"*) AND "16"*');
   });
 
+  it("also finds a number run into its unit written apart, as typed values are indexed", () => {
+    expect(ftsQuery("16gb laptop")).toBe('("16gb"* OR "16 gb"*) AND "laptop"*');
+    expect(ftsQuery("٦٥inch")).toBe('("65inch"* OR "65 inch"*)');
+    expect(ftsQuery("a55 16")).toBe('"a55"* AND "16"*');
+  });
+
   it("measures typos with a swap of neighbours as one edit", () => {
     expect(editDistance("samsng", "samsung", 2)).toBe(1);
     expect(editDistance("huwaei", "huawei", 2)).toBe(1);

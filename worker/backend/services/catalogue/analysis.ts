@@ -135,6 +135,10 @@ function ftsQueryOf(terms: string[], synonyms: SynonymGroups): string {
         }
       }
     }
+    // A number run into its unit ("16gb", "65inch") also finds them written apart, as typed values
+    // are indexed ("16 GB": services/catalogue/attributes.ts).
+    const joined = taken === 1 ? /^(\d+)([a-z]+)$/.exec(terms[i]) : null;
+    if (joined) alternatives.push([joined[1], stem(joined[2])]);
     units.push(alternatives.length === 1 ? phrase(alternatives[0]) : `(${alternatives.map(phrase).join(" OR ")})`);
     i += taken;
   }

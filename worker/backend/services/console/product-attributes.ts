@@ -8,6 +8,7 @@ import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
 import { IN_CATEGORY_ORDER, PRODUCT_ATTRIBUTES } from "../catalogue/attributes";
 import { auditStatement } from "./audit-log";
+import { reindexProductBody } from "./products";
 
 /**
  * A product's typed specifications in the console: the attributes its category lists (its own
@@ -185,11 +186,14 @@ export async function setProductAttributes(
     );
   }
   if (Object.keys(errors).length > 0) throw new BackendError(422, say(lang, INVALID_INPUT), errors);
-  if (statements.length > 0)
+  if (statements.length > 0) {
     await db.batch([
       ...statements,
       auditStatement(db, staff, "product.attributes", "product", productId, before, after),
       bumpCatalogueVersion(db),
     ]);
+    // Its values' words in its search index row: "iphone 256" finds it by the storage set here.
+    await reindexProductBody(db, productId);
+  }
   return consoleProductAttributes(db, productId);
 }

@@ -15,6 +15,8 @@ import type { Lang, StaffCaller } from "../../env";
 import { BackendError, notFound } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { indexText } from "../catalogue/analysis";
+import { attributeWordsStatement } from "../catalogue/attributes";
+import { bumpSearchVersion } from "../catalogue/search-kept";
 import { pageOf, type ListQuery } from "./list";
 import { auditStatement } from "./audit-log";
 import { bumpCatalogueVersion } from "../../cache";
@@ -315,14 +317,19 @@ function auditView(input: ProductInput | ConsoleProduct): Record<string, unknown
 export interface IndexNames {
   categories: Map<number, { parent_id: number | null; name_en: string; name_ar: string }>;
   brands: Map<number, { name_en: string; name_ar: string }>;
+  /** The typed values' words of the products asked for (catalogue/attributes.ts), by product id. */
+  words: Map<number, string>;
 }
 
-export async function indexNames(db: D1Database): Promise<IndexNames> {
-  const [categories, brands] = await db.batch([
+/** The names a product's index body holds, and the typed values' words of these products. */
+export async function indexNames(db: D1Database, productIds: readonly number[] = []): Promise<IndexNames> {
+  const [categories, brands, words] = await db.batch([
     db.prepare("SELECT id, parent_id, name_en, name_ar FROM categories"),
     db.prepare("SELECT id, name_en, name_ar FROM brands"),
+    attributeWordsStatement(db, productIds),
   ]);
   return {
+    words: new Map((words.results as { product_id: number; words: string }[]).map((w) => [w.product_id, w.words])),
     categories: new Map(
       (categories.results as { id: number; parent_id: number | null; name_en: string; name_ar: string }[]).map((c) => [
         c.id,
@@ -344,17 +351,22 @@ export function searchText(
     "name_en" | "name_ar" | "model" | "sku" | "description_en" | "description_ar" | "category_id" | "brand_id"
   >,
   names: IndexNames,
+  /** The product's id, when it has one (its typed values' words go in its body). */
+  id?: number,
 ): { name: string; body: string; details: string } {
   return {
     name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
-    body: searchBody(p, names),
+    body: searchBody({ ...p, id }, names),
     details: indexText([p.description_en, p.description_ar].join(" ")),
   };
 }
 
-/** The index body of a product: SKU, brand names and the category path in both languages. */
+/**
+ * The index body of a product: SKU, brand names and the category path in both languages, and its
+ * typed values' words (`names.words`, read for its id).
+ */
 export function searchBody(
-  p: { sku: string; category_id: number; brand_id: number | null },
+  p: { id?: number; sku: string; category_id: number; brand_id: number | null },
   names: IndexNames,
 ): string {
   const path: string[] = [];
@@ -365,7 +377,8 @@ export function searchBody(
     id = c.parent_id;
   }
   const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
-  return indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path].join(" "));
+  const words = p.id === undefined ? "" : (names.words.get(p.id) ?? "");
+  return indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path, words].join(" "));
 }
 
 /** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */
@@ -495,7 +508,7 @@ function updateStatements(
           .join(", ")}, updated_at = ${NOW} WHERE id = ?`,
       )
       .bind(...Object.values(cols), id),
-    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names), true),
+    ...indexStatements(db, { sql: "?", binds: [id] }, searchText(input, names, id), true),
     auditStatement(
       db,
       staff,
@@ -545,7 +558,7 @@ export async function updateConsoleProduct(
   const before = await getConsoleProduct(db, id);
   const facts = await catalogueFacts(db, { slugs: [input.slug], skus: [input.sku, before.sku] });
   refuse(lang, await withSlugSuggestion(db, lang, input.slug, productProblems(lang, input, id, facts)));
-  const names = await indexNames(db);
+  const names = await indexNames(db, [id]);
   await db.batch([...updateStatements(db, staff, id, before, input, names), bumpCatalogueVersion(db)]);
   return getConsoleProduct(db, id);
 }
@@ -588,8 +601,8 @@ export async function writeProducts(
   staff: Staff,
   rows: { input: ProductInput; existing: number | null }[],
 ): Promise<void> {
-  const names = await indexNames(db);
   const existingIds = rows.map((r) => r.existing).filter((id): id is number => id !== null);
+  const names = await indexNames(db, existingIds);
   const befores = new Map<number, ConsoleProduct>();
   if (existingIds.length) {
     const { results } = await db
@@ -739,4 +752,23 @@ export async function bulkEditProducts(
     throw invalid("stock", say(lang, MESSAGES.moved));
   }
   return { updated: plans.filter((p) => p.newPrice !== p.price || p.newStock !== p.stock).length };
+}
+
+/**
+ * Writes a product's index body again from what it holds now (after its typed values changed),
+ * and moves the search version, so no kept search answers from the old words.
+ */
+export async function reindexProductBody(db: D1Database, id: number): Promise<void> {
+  const [product, names] = await Promise.all([
+    db
+      .prepare("SELECT id, sku, category_id, brand_id FROM products WHERE id = ?")
+      .bind(id)
+      .first<{ id: number; sku: string; category_id: number; brand_id: number | null }>(),
+    indexNames(db, [id]),
+  ]);
+  if (!product) return;
+  await db.batch([
+    db.prepare("UPDATE product_search SET body = ? WHERE rowid = ?").bind(searchBody(product, names), id),
+    bumpSearchVersion(db),
+  ]);
 }

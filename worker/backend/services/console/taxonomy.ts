@@ -32,13 +32,15 @@ async function reindexStatements(
     brand?: BrandInput & { id: number };
   },
 ): Promise<D1PreparedStatement[]> {
-  const [products, names] = await Promise.all([
-    db
-      .prepare(`SELECT p.id, p.sku, p.category_id, p.brand_id FROM products p WHERE ${where.sql}`)
-      .bind(...where.binds)
-      .all<{ id: number; sku: string; category_id: number; brand_id: number | null }>(),
-    indexNames(db),
-  ]);
+  const products = await db
+    .prepare(`SELECT p.id, p.sku, p.category_id, p.brand_id FROM products p WHERE ${where.sql}`)
+    .bind(...where.binds)
+    .all<{ id: number; sku: string; category_id: number; brand_id: number | null }>();
+  // The products' typed values' words stay in their bodies.
+  const names = await indexNames(
+    db,
+    products.results.map((p) => p.id),
+  );
   if (override.category) {
     const c = names.categories.get(override.category.id);
     if (c) names.categories.set(override.category.id, { ...c, ...override.category });
