@@ -25,6 +25,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedSynthetic } from "./seed.ts";
+import { VALUE_CHOICES } from "./seed/synthetic.ts";
 import { bundleTable, measureRoutes, readBudgets } from "./lib/bundles.ts";
 import { langOf, percentile, reportSearchBench, searchBench, WORDS } from "./lib/search-bench.ts";
 import { BUNDLES_DOC, machine, MEASURE_NICE, raisePriority, replaceSection } from "./lib/report.ts";
@@ -206,6 +207,23 @@ const LIST_VARIANTS = [
 const FACET_VARIANTS = LIST_VARIANTS.slice(1, 4);
 
 /**
+ * The attribute-filtered row's cold URLs of one run: for each category with typed values, ten of
+ * its (attribute, value) pairs in turn, a sort per run, so runs do not repeat one another's.
+ */
+function attributeUrls(r: number): string[] {
+  return Object.entries(VALUE_CHOICES).flatMap(([category, choices]) => {
+    const pairs = Object.entries(choices).flatMap(([code, values]) =>
+      values.map((v) => `filter.${code}=${v === true ? 1 : v === false ? 0 : String(v)}`),
+    );
+    return Array.from(
+      { length: COLD_URLS / 4 },
+      (_, j) =>
+        `/en/products?category=${category}&${pairs[(10 * r + j) % pairs.length]}&sort=${SORT_NAMES[r % SORT_NAMES.length]}`,
+    );
+  });
+}
+
+/**
  * The pages measured; `coldRuns` is how many runs' cold URLs are needed, each run's distinct from
  * every other's.
  */
@@ -262,6 +280,14 @@ async function targetsOf(url: string, coldRuns: number): Promise<Target[]> {
           }),
         ),
       coldNote: "8 categories × 5 brands, in stock or a price band",
+    },
+    {
+      key: "attributes",
+      label: "Attribute-filtered list (category + a typed value)",
+      path: "/en/products?category=laptops&filter.ram=16",
+      kind: "ssr",
+      cold: attributeUrls,
+      coldNote: "4 categories × 10 of their attribute values, a sort per run",
     },
     {
       key: "product",
@@ -442,7 +468,7 @@ function verdict(targets: Target[], all: Map<string, Row>[]): string {
     return values.length ? median(values) : undefined;
   };
   for (const t of targets.filter((x) =>
-    ["home", "list", "list200", "faceted", "product", "search", "suggest"].includes(x.key),
+    ["home", "list", "list200", "faceted", "attributes", "product", "search", "suggest"].includes(x.key),
   )) {
     for (const [mode, pick] of [
       ["served @1", (r: Row) => r.one],

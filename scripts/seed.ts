@@ -104,13 +104,25 @@ export function seedSynthetic(persistDir: string, count: number): { added: numbe
   const have = productCount({ local: true, persistDir }, "products", "synthetic");
   if (have >= count) return { added: 0, seconds: 0 };
   const statements = syntheticStatements(count, have);
-  // Three statements per 250 products (products, name index, description index), kept together.
-  const perFile = Math.max(3, Math.round((SYNTHETIC_ROWS_PER_FILE / 250) * 3));
+  // Each 250 products' statements (the products, their index rows, their typed values) go in one
+  // file together, a file holding SYNTHETIC_ROWS_PER_FILE products.
+  const groups: string[][] = [];
+  for (const statement of statements) {
+    if (statement.startsWith("INSERT OR IGNORE INTO products") || groups.length === 0) groups.push([]);
+    groups.at(-1)!.push(statement);
+  }
+  const perFile = Math.max(1, Math.round(SYNTHETIC_ROWS_PER_FILE / 250));
   const dir = mkdtempSync(join(tmpdir(), "souq-synthetic-"));
   try {
-    for (let i = 0; i < statements.length; i += perFile) {
+    for (let i = 0; i < groups.length; i += perFile) {
       const file = join(dir, `synthetic-${i}.sql`);
-      writeFileSync(file, `${statements.slice(i, i + perFile).join(";\n")};\n`);
+      writeFileSync(
+        file,
+        `${groups
+          .slice(i, i + perFile)
+          .flat()
+          .join(";\n")};\n`,
+      );
       wrangler(["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--file", file, "-c", "wrangler.toml"]);
       rmSync(file);
     }

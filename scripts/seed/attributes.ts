@@ -108,7 +108,7 @@ export const CATEGORY_ATTRIBUTES: Record<string, string[]> = {
   tvs: ["screen_size", "refresh_rate", "panel", "os"],
 };
 
-type Value = number | boolean | string;
+export type Value = number | boolean | string;
 /** Numbers and yes/no as they are; an enumeration by its option's code; text in both languages as one string. */
 // prettier-ignore
 export const VALUES: Record<string, Record<string, Value>> = {
@@ -147,13 +147,13 @@ export const VALUES: Record<string, Record<string, Value>> = {
 };
 
 /**
- * A product's typed values as its search index body holds them (the same words the worker writes:
+ * Typed values as a product's search index body holds them (the same words the worker writes:
  * services/catalogue/attributes.ts, `attributeWordsStatement`): numbers with their unit in both
  * languages, options' names, a yes's attribute name, texts.
  */
-export function attributeWords(slug: string): string {
+export function attributeWords(values: Record<string, Value>): string {
   const byCode = new Map(ATTRIBUTES.map((a) => [a.code, a]));
-  return Object.entries(VALUES[slug] ?? {})
+  return Object.entries(values)
     .map(([code, value]) => {
       const a = byCode.get(code)!;
       if (a.type === "number") return [String(value), a.unit?.en ?? "", a.unit?.ar ?? ""].join(" ");
@@ -166,6 +166,30 @@ export function attributeWords(slug: string): string {
     })
     .join(" ");
 }
+
+/** A product's values as rows of `product_attribute_values` (SQL tuples). */
+export function attributeValueRows(productId: number, values: Record<string, Value>): string[] {
+  const byCode = new Map(ATTRIBUTES.map((a) => [a.code, a]));
+  return Object.entries(values).map(([code, value]) => {
+    const a = byCode.get(code);
+    if (!a) throw new Error(`no attribute ${code}`);
+    return `(${[
+      productId,
+      a.id,
+      a.type === "number" ? Number(value) : null,
+      a.type === "enum" ? optionId(a, String(value)) : null,
+      a.type === "bool" ? Boolean(value) : null,
+      a.type === "text" ? String(value) : null,
+      a.type === "text" ? String(value) : null,
+    ]
+      .map(sqlValue)
+      .join(", ")})`;
+  });
+}
+
+/** The insert of value rows (attributeValueRows), left alone where a product already has a value. */
+export const insertValueRows = (rows: string[]) =>
+  `INSERT OR IGNORE INTO product_attribute_values (product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar) VALUES ${rows.join(", ")}`;
 
 /** The option ids: an attribute's options numbered attribute id × 100 + position, stable across runs. */
 const optionId = (attribute: SeedAttribute, code: string): number => {
@@ -226,22 +250,7 @@ export function attributeStatements(categoryIds: Map<string, number>, productIds
   for (const [slug, values] of Object.entries(VALUES)) {
     const productId = productIds.get(slug);
     if (productId === undefined) throw new Error(`no product ${slug}`);
-    const rows = Object.entries(values).map(([code, value]) => {
-      const a = byCode.get(code);
-      if (!a) throw new Error(`${slug}: no attribute ${code}`);
-      return [
-        productId,
-        a.id,
-        a.type === "number" ? Number(value) : null,
-        a.type === "enum" ? optionId(a, String(value)) : null,
-        a.type === "bool" ? Boolean(value) : null,
-        a.type === "text" ? String(value) : null,
-        a.type === "text" ? String(value) : null,
-      ].map(sqlValue);
-    });
-    statements.push(
-      `INSERT OR IGNORE INTO product_attribute_values (product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar) VALUES ${rows.map((r) => `(${r.join(", ")})`).join(", ")}`,
-    );
+    statements.push(insertValueRows(attributeValueRows(productId, values)));
   }
   return statements;
 }

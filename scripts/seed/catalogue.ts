@@ -2,7 +2,7 @@
 // brands, products with specifications, SAR prices in halalas, stock levels). Pure data and SQL
 // builders with no Node imports, so the Workers test runtime can run the same seed.
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
-import { attributeWords } from "./attributes.ts";
+import { attributeWords, VALUES } from "./attributes.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 
 type Text = { en: string; ar: string };
@@ -500,15 +500,22 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
   return {
     name: indexText([p.name.en, p.name.ar, p.model].join(" ")),
     body: indexText(
+      [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
+    ),
+    // As the worker writes it (services/console/products.ts, `detailsText`).
+    details: indexText(
       [
-        p.sku,
+        p.name.en,
+        p.name.ar,
+        p.model,
         p.brand.name.en,
         p.brand.name.ar,
         ...categories.flatMap((c) => [c.name.en, c.name.ar]),
-        attributeWords(p.slug),
+        p.description.en,
+        p.description.ar,
+        attributeWords(VALUES[p.slug] ?? {}),
       ].join(" "),
     ),
-    details: indexText([p.description.en, p.description.ar].join(" ")),
   };
 }
 

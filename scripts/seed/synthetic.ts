@@ -7,12 +7,14 @@
 // ten out of stock, one in five down to its last few). Deterministic: the same count gives the
 // same rows, and a larger count only adds rows, so seeding more on top of fewer is safe.
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
+import { attributeValueRows, attributeWords, CATEGORY_ATTRIBUTES, insertValueRows, type Value } from "./attributes.ts";
 import { BRANDS, CATEGORIES, type SeedBrand } from "./catalogue.ts";
 import { CATALOGUE_BUMP, insertOrIgnore, sqlValue } from "./sql.ts";
 
 /** The first synthetic product id: above the demo seed's, so both live in one database. */
 export const FIRST_ID = 100_000;
 const ROWS_PER_INSERT = 250;
+const DETAILS_PER_INSERT = 100;
 
 /** What a product of each leaf category is called, in both languages. */
 const KINDS: Record<string, { en: string[]; ar: string[] }> = {
@@ -112,6 +114,65 @@ const SERIES_AR = ["برو", "ماكس", "ألترا", "لايت", "بلس", "إ
 const COLOURS = ["Black", "White", "Blue", "Silver", "Green"];
 const COLOURS_AR = ["أسود", "أبيض", "أزرق", "فضي", "أخضر"];
 
+/** Each attribute's values by top-level category, the commoner first (picked with a skew towards them). */
+export const VALUE_CHOICES: Record<string, Record<string, Value[]>> = {
+  phones: {
+    screen_size: [6.1, 6.7, 6.5, 6.3, 6.8, 6.6],
+    refresh_rate: [120, 90, 60, 144],
+    ram: [8, 6, 12, 4, 16],
+    storage: ["128gb", "256gb", "64gb", "512gb", "1tb"],
+    five_g: [true, false],
+  },
+  laptops: {
+    screen_size: [15.6, 14, 13.3, 16, 13.6, 17.3],
+    refresh_rate: [60, 120, 144, 165, 240],
+    touch_screen: [false, true],
+    ram: [16, 8, 32, 64],
+    storage: ["512gb", "1tb", "256gb"],
+  },
+  tablets: {
+    screen_size: [11, 10.9, 8.7, 12.9, 10.1],
+    refresh_rate: [60, 120, 90, 144],
+    ram: [4, 8, 6, 12],
+    storage: ["128gb", "64gb", "256gb", "512gb"],
+  },
+  tvs: {
+    screen_size: [55, 65, 50, 43, 75, 85, 32],
+    refresh_rate: [60, 120, 100, 144],
+    panel: ["led", "qled", "oled", "qned", "mini-led"],
+    os: ["google-tv", "tizen", "webos"],
+  },
+};
+
+/**
+ * A synthetic product's typed values, for the categories that carry attributes: the choices
+ * above skewed towards the first, the operating system by brand, a chip named like the series.
+ */
+function syntheticValues(top: string, apple: boolean, series: string, r: () => number): Record<string, Value> {
+  const choices = VALUE_CHOICES[top];
+  if (!choices) return {};
+  const values: Record<string, Value> = {};
+  for (const code of CATEGORY_ATTRIBUTES[top] ?? []) {
+    const options = choices[code];
+    if (options) values[code] = options[Math.floor(r() ** 1.6 * options.length)];
+    else if (code === "chip") values[code] = `${apple ? "Apple" : "Octa-core"} ${series} ${1 + Math.floor(r() * 9)}`;
+    else if (code === "os")
+      values[code] =
+        top === "phones"
+          ? apple
+            ? "ios"
+            : "android"
+          : top === "tablets"
+            ? apple
+              ? "ipados"
+              : "android"
+            : apple
+              ? "macos"
+              : "windows";
+  }
+  return values;
+}
+
 /**
  * The rows of the synthetic catalogue, as multi-row INSERT statements (the long-tail brands, then
  * products and their index): products number `from` to `count` − 1, so a database that already
@@ -131,13 +192,22 @@ export function syntheticStatements(count: number, from = 0): string[] {
   let products: string[] = [];
   let index: string[] = [];
   let detailRows: string[] = [];
+  let valueRows: string[] = [];
   const flush = () => {
     if (products.length === 0) return;
     statements.push(
       `INSERT OR IGNORE INTO products (id, slug, sku, model, category_id, brand_id, name_en, name_ar, price, compare_at_price, stock, max_per_order, is_featured, is_new, created_at, updated_at) VALUES ${products.join(", ")}`,
       `INSERT INTO product_search (rowid, name, body) VALUES ${index.join(", ")}`,
-      `INSERT INTO product_details_search (rowid, details) VALUES ${detailRows.join(", ")}`,
+      // The details rows are the longest (names, descriptions, typed values): a statement stays
+      // under D1's 100 KB by taking a hundred of them at most.
+      ...Array.from(
+        { length: Math.ceil(detailRows.length / DETAILS_PER_INSERT) },
+        (_, k) =>
+          `INSERT INTO product_details_search (rowid, details) VALUES ${detailRows.slice(k * DETAILS_PER_INSERT, (k + 1) * DETAILS_PER_INSERT).join(", ")}`,
+      ),
+      ...(valueRows.length ? [insertValueRows(valueRows)] : []),
     );
+    valueRows = [];
     products = [];
     index = [];
     detailRows = [];
@@ -185,11 +255,23 @@ export function syntheticStatements(count: number, from = 0): string[] {
     );
     const categories = top === category ? [category] : [category, top];
     // A description like the demo's: the kind, the colour and what it works with, in both languages.
-    const details = indexText(
-      `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty. ` +
-        `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
-    );
+
     const name = indexText([nameEn, nameAr, model].join(" "));
+    const values = syntheticValues(top.slug, brand.id === apple.id, SERIES[s], r);
+    valueRows.push(...attributeValueRows(id, values));
+    const details = indexText(
+      [
+        nameEn,
+        nameAr,
+        model,
+        brand.name.en,
+        brand.name.ar,
+        ...categories.flatMap((x) => [x.name.en, x.name.ar]),
+        `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty.`,
+        `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
+        attributeWords(values),
+      ].join(" "),
+    );
     const body = indexText(
       [`SYN-${id}`, brand.name.en, brand.name.ar, ...categories.flatMap((x) => [x.name.en, x.name.ar])].join(" "),
     );

@@ -1,6 +1,6 @@
 import type { AttributeFacet, AttributeFilter } from "../../../../contract/catalogue";
 import type { Lang } from "../../env";
-import type { Filter } from "./list-filters";
+import type { AttributeFacetName, CellFilter, Filter } from "./facet-cells";
 import type { AttributeDef, Taxonomy } from "./taxonomy";
 
 /**
@@ -12,7 +12,7 @@ import type { AttributeDef, Taxonomy } from "./taxonomy";
  */
 
 /** The facet of an attribute's filter: its own, so its counts leave it out. */
-export type AttributeFacetName = `attribute:${string}`;
+export type { AttributeFacetName };
 export const attributeFacet = (code: string): AttributeFacetName => `attribute:${code}`;
 
 /** The column of a value of the attribute's type. */
@@ -70,11 +70,28 @@ export interface AttributeCountRow {
 }
 
 /**
- * The facets' counts as one statement (D1 allows few arms in a compound SELECT, so not one per
- * attribute): the values of every attribute offered, among the products every filter but the
- * attribute's own keeps, read through the attributes' index and the products' rows. The list's
- * other filters hold for every count; an attribute's filter for every other attribute's.
- * `matches`, for a search: its matching products' ids as SQL whose parameters come first.
+ * The facets' counts, for a list whose every filter the kept cells hold (category, brand, price
+ * band, in stock: migration 0039): the category's cells of the offered attributes, summed in D1.
+ */
+export function attributeCellsStatement(
+  db: D1Database,
+  defs: readonly AttributeDef[],
+  filters: readonly CellFilter[],
+): D1PreparedStatement {
+  const where = [`attribute_id IN (${defs.map((d) => d.id).join(", ")})`, ...filters.map((f) => f.where)];
+  return db.prepare(
+    `SELECT attribute_id AS attribute, value, SUM(n) AS n FROM attribute_value_counts
+     WHERE ${where.join(" AND ")} GROUP BY 1, 2`,
+  );
+}
+
+/**
+ * The facets' counts for any other list (an attribute filter, a search, price bounds no band's),
+ * as one statement (D1 allows few arms in a compound SELECT, so not one per attribute): the
+ * products every filter but the attributes' keeps are gathered once (through the category's and
+ * the filters' indexes), then each one's values of the offered attributes read by its key, an
+ * attribute counted among the products its own filter does not decide. `matches`, for a search:
+ * its matching products' ids as SQL whose parameters come first.
  */
 export function attributeCountsStatement(
   db: D1Database,
@@ -87,19 +104,22 @@ export function attributeCountsStatement(
   const attributeFilters = list.filter(own);
   const conditions = ["p.active = 1", ...others.map((f) => f.on("p."))];
   if (matches) conditions.push("p.id IN (SELECT id FROM m)");
-  if (attributeFilters.length) {
-    const arms = defs.map((def) => {
-      const kept = attributeFilters.filter((f) => f.facet !== attributeFacet(def.code)).map((f) => f.on("p."));
-      return `WHEN ${def.id} THEN ${kept.length ? kept.join(" AND ") : "1"}`;
-    });
-    conditions.push(`CASE v.attribute_id ${arms.join(" ")} ELSE 0 END`);
-  }
+  const decided = attributeFilters.length
+    ? `AND CASE v.attribute_id ${defs
+        .map((def) => {
+          const kept = attributeFilters.filter((f) => f.facet !== attributeFacet(def.code)).map((f) => f.on("b."));
+          return `WHEN ${def.id} THEN ${kept.length ? kept.join(" AND ") : "1"}`;
+        })
+        .join(" ")} ELSE 0 END`
+    : "";
   return db
     .prepare(
-      `${matches ? `WITH m AS MATERIALIZED (${matches.sql}) ` : ""}
+      `WITH ${matches ? `m AS MATERIALIZED (${matches.sql}), ` : ""}
+         b AS MATERIALIZED (SELECT p.id FROM product_ranks p WHERE ${conditions.join(" AND ")})
        SELECT v.attribute_id AS attribute, COALESCE(v.option_id, v.number_value, v.bool_value) AS value, COUNT(*) AS n
-       FROM product_attribute_values v JOIN products p ON p.id = v.product_id
-       WHERE v.attribute_id IN (${defs.map((d) => d.id).join(", ")}) AND ${conditions.join(" AND ")}
+       FROM b CROSS JOIN product_attribute_values v
+         ON v.product_id = b.id AND v.attribute_id IN (${defs.map((d) => d.id).join(", ")})
+       WHERE 1 ${decided}
        GROUP BY 1, 2`,
     )
     .bind(...(matches?.binds ?? []), ...others.flatMap((f) => f.binds));

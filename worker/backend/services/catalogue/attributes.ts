@@ -66,8 +66,8 @@ export function toAttribute(r: AttributeRow): ProductAttribute {
 }
 
 /**
- * Each product's typed values as words for its search index row (its `body`, beside the brand
- * and category names): a number with its unit in both languages ("65 inch بوصة"), an option's
+ * Each product's typed values as words for its details index row (beside its names and
+ * descriptions): a number with its unit in both languages ("65 inch بوصة"), an option's
  * names, a yes's attribute name ("5G"), a text in both languages. So "65 inch tv", "iphone 256"
  * and «تلفزيون 65 بوصة» find the products whose values they name. Rows: product_id, words.
  */

@@ -36,6 +36,27 @@ export interface CellFilter {
   key: string;
 }
 
+/** An attribute's own facet (services/catalogue/attribute-filters.ts): its filter's counts leave it out. */
+export type AttributeFacetName = `attribute:${string}`;
+
+/** The facet a filter belongs to: one of the kept counts', or an attribute's. */
+export type FilterFacet = Facet | AttributeFacetName;
+
+/** One filter of the list: its facet, its test on `products` (columns under a prefix), and on the kept counts. */
+export interface Filter {
+  facet: FilterFacet;
+  /** The condition on a product's columns, each written as `${prefix}column`. */
+  on: (prefix: string) => string;
+  binds: unknown[];
+  /**
+   * The same condition on a cell of the kept counts (facet-cells.ts: `product_facet_counts`, a
+   * kept search's cells, a search's matches grouped alike), when the cells can answer it.
+   */
+  counted: Pick<CellFilter, "holds" | "where"> | null;
+  /** What `counted` holds, as text (CellFilter's key). */
+  key: string;
+}
+
 /** The total and the facets' counts the cells give for a set of filters. */
 export interface Sums {
   total: number;

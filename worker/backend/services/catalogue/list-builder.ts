@@ -1,5 +1,5 @@
 import type { Lang } from "../../env";
-import { attributeCountsStatement, facetAttributes } from "./attribute-filters";
+import { attributeCellsStatement, attributeCountsStatement, facetAttributes } from "./attribute-filters";
 import type { CellFilter, Sums } from "./facet-cells";
 import { sumsOf, type HeldCells } from "./held-cells";
 import { bandsFilter, cellFiltersOf, filtersOf, ORDER_BY, priceCut, type ProductFilters } from "./list-filters";
@@ -119,7 +119,8 @@ export function planPage(
   // the kept copy's id (KEPT_ID, SQL of parameters ?1 and ?2, services/catalogue/search-kept.ts).
   const matchBinds = match ? [match.names, match.details] : [];
   const keptMatches = `product_ranks p JOIN search_kept_rows r ON r.product_id = p.id AND r.kept_id = ${KEPT_ID}`;
-  const freshMatches = match ? `product_ranks p JOIN (${MATCHED_IDS}) s ON s.id = p.id` : "products p";
+  // A list's facets counted from the products (an attribute filter) read their narrow rows.
+  const freshMatches = match ? `product_ranks p JOIN (${MATCHED_IDS}) s ON s.id = p.id` : "product_ranks p";
   // Ranking afresh in the batch that reads the kept copy: nothing is read when the copy is current.
   const keptFirst = match !== null && reads !== "fresh";
   const freshToo = reads !== "kept";
@@ -161,11 +162,19 @@ export function planPage(
   if (match) searchReads(build, match);
   else cellsVersionAt = listReads(build);
   if (filters.facets && !cellFilters && (match || attributeFiltered)) searchFacetReads(build);
-  // The chosen category's attributes, counted over the matches (a search's) or the products.
+  // The chosen category's attributes: a list whose every filter the cells hold sums them from
+  // the attribute cells; any other list counts its products' values (attribute-filters.ts).
   const attributeDefs = filters.facets ? facetAttributes(tax, filters.category) : [];
   if (attributeDefs.length)
     attributesAt = add(
-      attributeCountsStatement(db, attributeDefs, list, match ? { sql: MATCHED_IDS, binds: matchBinds } : undefined),
+      !match && cellFilters
+        ? attributeCellsStatement(db, attributeDefs, cellFilters)
+        : attributeCountsStatement(
+            db,
+            attributeDefs,
+            list,
+            match ? { sql: MATCHED_IDS, binds: matchBinds } : undefined,
+          ),
     );
   return {
     statements,

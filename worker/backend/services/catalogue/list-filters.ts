@@ -1,7 +1,7 @@
 import type { AttributeFilter } from "../../../../contract/catalogue";
 import type { Lang } from "../../env";
-import { attributeFilterOf, type AttributeFacetName } from "./attribute-filters";
-import type { Cell, CellFilter, Facet } from "./facet-cells";
+import { attributeFilterOf } from "./attribute-filters";
+import type { Cell, CellFilter, Facet, Filter, FilterFacet } from "./facet-cells";
 import { PRICE_BANDS } from "./search-ranking";
 import { col } from "./summary";
 import { subtree, type Taxonomy } from "./taxonomy";
@@ -45,23 +45,7 @@ export const ORDER_BY: Record<Sort, (searching: boolean, lang: Lang) => string> 
   name: (_searching, lang) => `p.${col("name", lang)} COLLATE NOCASE ASC, p.id ASC`,
 };
 
-/** The facet a filter belongs to: one of the kept counts', or an attribute's. */
-export type FilterFacet = Facet | AttributeFacetName;
-
-/** One filter of the list: its facet, its test on `products` (columns under a prefix), and on the kept counts. */
-export interface Filter {
-  facet: FilterFacet;
-  /** The condition on a product's columns, each written as `${prefix}column`. */
-  on: (prefix: string) => string;
-  binds: unknown[];
-  /**
-   * The same condition on a cell of the kept counts (facet-cells.ts: `product_facet_counts`, a
-   * kept search's cells, a search's matches grouped alike), when the cells can answer it.
-   */
-  counted: Pick<CellFilter, "holds" | "where"> | null;
-  /** What `counted` holds, as text (CellFilter's key). */
-  key: string;
-}
+export type { Filter, FilterFacet };
 
 /** A list's conditions as SQL: each filter's but one facet's, and one more condition. */
 export type WhereOf = (

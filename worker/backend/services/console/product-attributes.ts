@@ -8,7 +8,7 @@ import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
 import { IN_CATEGORY_ORDER, PRODUCT_ATTRIBUTES } from "../catalogue/attributes";
 import { auditStatement } from "./audit-log";
-import { reindexProductBody } from "./products";
+import { reindexProductDetails } from "./products";
 
 /**
  * A product's typed specifications in the console: the attributes its category lists (its own
@@ -192,8 +192,8 @@ export async function setProductAttributes(
       auditStatement(db, staff, "product.attributes", "product", productId, before, after),
       bumpCatalogueVersion(db),
     ]);
-    // Its values' words in its search index row: "iphone 256" finds it by the storage set here.
-    await reindexProductBody(db, productId);
+    // Its values' words in its details index row: "iphone 256" finds it by the storage set here.
+    await reindexProductDetails(db, productId);
   }
   return consoleProductAttributes(db, productId);
 }

@@ -354,21 +354,23 @@ export function searchText(
   /** The product's id, when it has one (its typed values' words go in its body). */
   id?: number,
 ): { name: string; body: string; details: string } {
+  const words = id === undefined ? "" : (names.words.get(id) ?? "");
   return {
     name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
-    body: searchBody({ ...p, id }, names),
-    details: indexText([p.description_en, p.description_ar].join(" ")),
+    body: searchBody(p, names),
+    // The details index holds the names and typed values beside the descriptions, so "iphone 256"
+    // finds the phones of that storage there, ranked after what the names alone match; in the
+    // names index their words would lengthen every row that has them and rank it lower.
+    details: detailsText(p, names, words),
   };
 }
 
-/**
- * The index body of a product: SKU, brand names and the category path in both languages, and its
- * typed values' words (`names.words`, read for its id).
- */
-export function searchBody(
-  p: { id?: number; sku: string; category_id: number; brand_id: number | null },
-  names: IndexNames,
-): string {
+/** What a product's details index row is made of (besides the brand and category names). */
+export type DetailsOf = Pick<ProductInput, "name_en" | "name_ar" | "model" | "description_en" | "description_ar">;
+type Placed = { category_id: number; brand_id: number | null };
+
+/** The brand's names and the category path's, in both languages. */
+function placeNames(p: Placed, names: IndexNames): string[] {
   const path: string[] = [];
   for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
     const c = names.categories.get(id);
@@ -377,8 +379,25 @@ export function searchBody(
     id = c.parent_id;
   }
   const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
-  const words = p.id === undefined ? "" : (names.words.get(p.id) ?? "");
-  return indexText([p.sku, brand?.name_en ?? "", brand?.name_ar ?? "", ...path, words].join(" "));
+  return [brand?.name_en ?? "", brand?.name_ar ?? "", ...path];
+}
+
+/**
+ * The details index text of a product: everything the names index holds but the SKU (names,
+ * model, brand, category path), the descriptions, and its typed values' words. A search whose
+ * words are all in the names index ranks there first; one that names a typed value ("16gb
+ * laptop", «ايفون 256») is found here. In the names index those words would lengthen every row
+ * that has them and rank it lower.
+ */
+export function detailsText(p: DetailsOf & Placed, names: IndexNames, words: string): string {
+  return indexText(
+    [p.name_en, p.name_ar, p.model ?? "", ...placeNames(p, names), p.description_en, p.description_ar, words].join(" "),
+  );
+}
+
+/** The index body of a product: SKU, brand names and the category path in both languages. */
+export function searchBody(p: { sku: string } & Placed, names: IndexNames): string {
+  return indexText([p.sku, ...placeNames(p, names)].join(" "));
 }
 
 /** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */
@@ -755,20 +774,24 @@ export async function bulkEditProducts(
 }
 
 /**
- * Writes a product's index body again from what it holds now (after its typed values changed),
- * and moves the search version, so no kept search answers from the old words.
+ * Writes a product's details index row again from what it holds now (after its typed values
+ * changed), and moves the search version, so no kept search answers from the old words.
  */
-export async function reindexProductBody(db: D1Database, id: number): Promise<void> {
+export async function reindexProductDetails(db: D1Database, id: number): Promise<void> {
   const [product, names] = await Promise.all([
     db
-      .prepare("SELECT id, sku, category_id, brand_id FROM products WHERE id = ?")
+      .prepare(
+        "SELECT name_en, name_ar, model, description_en, description_ar, category_id, brand_id FROM products WHERE id = ?",
+      )
       .bind(id)
-      .first<{ id: number; sku: string; category_id: number; brand_id: number | null }>(),
+      .first<DetailsOf & Placed>(),
     indexNames(db, [id]),
   ]);
   if (!product) return;
   await db.batch([
-    db.prepare("UPDATE product_search SET body = ? WHERE rowid = ?").bind(searchBody(product, names), id),
+    db
+      .prepare("UPDATE product_details_search SET details = ? WHERE rowid = ?")
+      .bind(detailsText(product, names, names.words.get(id) ?? ""), id),
     bumpSearchVersion(db),
   ]);
 }

@@ -1,7 +1,7 @@
 import type { BrandInput, CategoryInput, ConsoleBrand, ConsoleCategory } from "../../../../contract/console-content";
 import type { Lang } from "../../env";
 import { bumpCatalogueVersion } from "../../cache";
-import { indexNames, searchBody } from "./products";
+import { detailsText, indexNames, searchBody, type DetailsOf } from "./products";
 import { notFound } from "../../http";
 import { type Bilingual } from "../../../../contract/server/i18n";
 import { bumpSearchVersion } from "../catalogue/search-kept";
@@ -33,10 +33,13 @@ async function reindexStatements(
   },
 ): Promise<D1PreparedStatement[]> {
   const products = await db
-    .prepare(`SELECT p.id, p.sku, p.category_id, p.brand_id FROM products p WHERE ${where.sql}`)
+    .prepare(
+      `SELECT p.id, p.sku, p.category_id, p.brand_id, p.name_en, p.name_ar, p.model, p.description_en, p.description_ar
+       FROM products p WHERE ${where.sql}`,
+    )
     .bind(...where.binds)
-    .all<{ id: number; sku: string; category_id: number; brand_id: number | null }>();
-  // The products' typed values' words stay in their bodies.
+    .all<{ id: number; sku: string; category_id: number; brand_id: number | null } & DetailsOf>();
+  // Both index rows hold the brand's and categories' names; the details row the typed values' words too.
   const names = await indexNames(
     db,
     products.results.map((p) => p.id),
@@ -46,9 +49,12 @@ async function reindexStatements(
     if (c) names.categories.set(override.category.id, { ...c, ...override.category });
   }
   if (override.brand) names.brands.set(override.brand.id, override.brand);
-  return products.results.map((p) =>
+  return products.results.flatMap((p) => [
     db.prepare("UPDATE product_search SET body = ? WHERE rowid = ?").bind(searchBody(p, names), p.id),
-  );
+    db
+      .prepare("UPDATE product_details_search SET details = ? WHERE rowid = ?")
+      .bind(detailsText(p, names, names.words.get(p.id) ?? ""), p.id),
+  ]);
 }
 
 /**
