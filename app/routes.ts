@@ -29,6 +29,7 @@ const shopPages = [
   route("products", "routes/products.tsx"),
   route("product-details", "routes/product-details._index.tsx"),
   route("product-details/:slug", "routes/product-details.$slug.tsx"),
+  route("compare", "routes/compare.tsx"),
   route("services", "routes/services._index.tsx"),
   route("services/:slug", "routes/services.$slug.tsx"),
   route("track-order", "routes/track-order.tsx"),

@@ -33,6 +33,8 @@ export type InputField =
   | "idempotency_key"
   | "shipping_method"
   | "payment_method"
+  | "group"
+  | "slugs"
   | ConsoleField;
 
 export interface InputMessages {

@@ -3,6 +3,7 @@ import { Stylesheet } from "./Stylesheet";
 import catalogueCss from "../styles/catalogue.css?url";
 import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
+import { CompareToggle } from "./CompareToggle";
 import { Price } from "./Price";
 import { StockBadge } from "./StockBadge";
 
@@ -76,6 +77,9 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           />
           <StockBadge stock={product.stock} inStock={product.in_stock} />
         </div>
+        {product.group ? (
+          <CompareToggle item={{ slug: product.slug, name: product.name }} group={product.group} />
+        ) : null}
       </div>
     </article>
   );

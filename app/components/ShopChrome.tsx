@@ -4,6 +4,7 @@ import { useHistoryBack, useStoredUser } from "../client/tab-start";
 import { useCartHydration } from "../lib/cart";
 import { useT } from "../lib/use-locale";
 import { CartDrawer } from "./CartDrawer";
+import { CompareBarSlot } from "./CompareBarSlot";
 import { Footer } from "./Footer";
 import { Header } from "./Header";
 
@@ -55,6 +56,7 @@ export function ShopChrome({ data, children }: { data?: ShopChromeData; children
         {children}
       </main>
       <Footer name={name} />
+      <CompareBarSlot signedIn={data?.signedIn ?? false} />
       <CartDrawer />
     </>
   );

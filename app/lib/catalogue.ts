@@ -40,7 +40,17 @@ export type CardProduct = Pick<
   | "image"
   | "is_new"
 > &
-  Partial<PriceLabels>;
+  Partial<PriceLabels> & {
+    /** The top-level category's slug, when the card offers its Compare button (the list's cards). */
+    group?: string;
+  };
+
+/** Each category's top-level category, by slug (a top-level one is its own). */
+export function topCategories(tree: Category[]): Map<string, string> {
+  const tops = new Map<string, string>();
+  for (const top of tree) for (const { category } of flattenCategories([top])) tops.set(category.slug, top.slug);
+  return tops;
+}
 
 /**
  * A list of products as its cards need them, prices formatted for the locale (as `withPriceLabels`).

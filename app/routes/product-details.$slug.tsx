@@ -3,6 +3,7 @@ import type { Route } from "./+types/product-details.$slug";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { AddToCart } from "../components/AddToCart";
 import { BackButton } from "../components/BackButton";
+import { CompareToggle } from "../components/CompareToggle";
 import { Breadcrumbs } from "../components/Breadcrumbs";
 import { Gallery } from "../components/Gallery";
 import { PlainText } from "../components/PlainText";
@@ -177,6 +178,10 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             ) : null}
             <AddToCart productId={product.id} maxQuantity={max} quantity={quantity} />
           </div>
+          <CompareToggle
+            item={{ slug: product.slug, name: product.name }}
+            group={product.breadcrumbs[0]?.slug ?? product.category.slug}
+          />
         </div>
       </div>
       <div className="product__info">

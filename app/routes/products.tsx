@@ -8,7 +8,7 @@ import { categoryOptions, facetView, filterSelects, ProductFilters } from "../co
 import { listBrands, listProducts } from "../lib/api/catalogue";
 import { referenceList } from "../lib/api/reference";
 import { serverApi } from "../lib/api/server";
-import { cardsOf, type ListMeta } from "../lib/catalogue";
+import { cardsOf, topCategories, type ListMeta } from "../lib/catalogue";
 import { catalogueContext } from "../lib/context";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
@@ -37,7 +37,12 @@ export async function loader({ request, url, params, context }: Route.LoaderArgs
     const meta = (list.meta ?? {}) as Partial<ListMeta>;
     const tree = categoryOptions(categories);
     const chosen = query.category ? tree.find((c) => c.slug === query.category) : undefined;
-    const products = cardsOf(list.data ?? [], locale);
+    // The list's cards offer Compare, within each one's top-level category.
+    const tops = topCategories(categories);
+    const products = cardsOf(list.data ?? [], locale).map((card, i) => ({
+      ...card,
+      group: tops.get(list.data[i].category.slug) ?? list.data[i].category.slug,
+    }));
     return {
       query,
       ignored,
