@@ -234,8 +234,10 @@ describe("storefront pages in Chromium", () => {
         expect(await page.locator("h1").textContent()).toBe(phones);
         expect(await page.locator("nav.breadcrumbs li").last().textContent()).toContain(phones);
         expect(await page.title()).toContain(phones);
-        const inStock = countIn(await page.locator(".filters__check").textContent());
-        await page.locator(".filters__check input").check();
+        // The in-stock box of the filters' row (the attributes' boxes are below it).
+        const inStockBox = page.locator(".filters__row .filters__check");
+        const inStock = countIn(await inStockBox.textContent());
+        await inStockBox.locator("input").check();
         await page.waitForURL((u) => u.searchParams.get("in_stock") === "1");
         await expect.poll(total, WAIT).toBe(inStock);
         const samsung = countIn(await page.locator('#filter-brand option[value="samsung"]').textContent());
