@@ -99,6 +99,27 @@ describe("attribute facets", () => {
     }
   });
 
+  it("under attribute filters too: an attribute's own count leaves its filter out, the others keep it", async () => {
+    const bases: [string, Record<string, string>][] = [
+      ["category=laptops", { ram: "16" }],
+      ["category=laptops&brand=apple", { ram: "8" }],
+      ["category=laptops", { ram: "16", os: "windows" }],
+      ["category=tvs&in_stock=1", { screen_size: "65" }],
+    ];
+    for (const [base, chosen] of bases) {
+      const query = (over: Record<string, string>) =>
+        [base, ...Object.entries({ ...chosen, ...over }).map(([code, value]) => `filter.${code}=${value}`)].join("&");
+      const page = await list(query({}));
+      // A chosen attribute still offers its other values.
+      for (const code of Object.keys(chosen)) expect(facet(page, code).values.length, code).toBeGreaterThan(1);
+      for (const f of page.meta.facets.attributes ?? [])
+        for (const value of f.values) {
+          const chosenOne = await list(query({ [f.code]: value.value }));
+          expect(chosenOne.meta.total, `${query({})}: ${f.code}=${value.value}`).toBe(value.count);
+        }
+    }
+  });
+
   it("a subcategory offers its parent's attributes", async () => {
     const page = await list("category=windows-laptops");
     expect(facet(page, "os").values.map((v) => v.value)).toEqual(["windows"]);
