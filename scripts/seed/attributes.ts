@@ -1,5 +1,5 @@
 // The demo catalogue's typed specifications (migration 0037): the attributes, the categories that
-// carry them, and every phone's, laptop's, tablet's and TV's values. Labels match the free-form
+// carry them, and every product's values. Labels match the free-form
 // rows of catalogue.ts where both exist, so a typed value supersedes its row on the product page.
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 
@@ -12,6 +12,12 @@ const GROUPS = {
   memory: t("Memory and storage", "الذاكرة والتخزين"),
   software: t("Software", "البرمجيات"),
   connectivity: t("Connectivity", "الاتصال"),
+  battery: t("Battery", "البطارية"),
+  sound: t("Sound", "الصوت"),
+  build: t("Build", "التصميم"),
+  imaging: t("Imaging", "التصوير"),
+  compatibility: t("Compatibility", "التوافق"),
+  power: t("Power", "الطاقة"),
 } satisfies Record<string, Text>;
 
 interface SeedAttribute {
@@ -98,14 +104,126 @@ export const ATTRIBUTES: SeedAttribute[] = [
     ],
   },
   { id: 9, code: "five_g", type: "bool", label: t("5G", "شبكات 5G"), group: "connectivity" },
+  {
+    id: 10,
+    code: "battery_life",
+    type: "number",
+    label: t("Battery life", "عمر البطارية"),
+    unit: t("hours", "ساعة"),
+    group: "battery",
+  },
+  {
+    id: 11,
+    code: "noise_cancelling",
+    type: "bool",
+    label: t("Active noise cancelling", "إلغاء الضوضاء النشط"),
+    group: "sound",
+  },
+  {
+    id: 12,
+    code: "water_resistance",
+    type: "enum",
+    label: t("Water resistance", "مقاومة الماء"),
+    group: "build",
+    options: [
+      ["none", t("Not rated", "غير مصنّفة")],
+      ["ip54", t("IP54", "IP54")],
+      ["ip57", t("IP57", "IP57")],
+      ["ip67", t("IP67", "IP67")],
+      ["5atm", t("5 ATM", "5 ATM")],
+      ["10atm", t("10 ATM", "10 ATM")],
+    ],
+  },
+  {
+    id: 13,
+    code: "sensor",
+    type: "enum",
+    label: t("Sensor size", "حجم المستشعر"),
+    group: "imaging",
+    options: [
+      ["full-frame", t("Full frame", "إطار كامل")],
+      ["aps-c", t("APS-C", "APS-C")],
+      ["one-inch", t("1-inch", "1 بوصة")],
+    ],
+  },
+  {
+    id: 14,
+    code: "megapixels",
+    type: "number",
+    label: t("Resolution", "الدقة"),
+    unit: t("MP", "ميجابكسل"),
+    group: "imaging",
+  },
+  {
+    id: 15,
+    code: "video",
+    type: "enum",
+    label: t("Video", "الفيديو"),
+    group: "imaging",
+    options: [
+      ["4k-30", t("4K 30p", "4K 30p")],
+      ["4k-60", t("4K 60p", "4K 60p")],
+      ["6k-60", t("6K 60p", "6K 60p")],
+    ],
+  },
+  {
+    id: 16,
+    code: "platform",
+    type: "enum",
+    label: t("Platform", "المنصة"),
+    group: "compatibility",
+    options: [
+      ["playstation", t("PlayStation", "بلايستيشن")],
+      ["xbox", t("Xbox", "إكس بوكس")],
+      ["nintendo", t("Nintendo", "نينتندو")],
+    ],
+  },
+  { id: 17, code: "gps", type: "bool", label: t("GPS", "نظام GPS"), group: "connectivity" },
+  {
+    id: 18,
+    code: "network",
+    type: "enum",
+    label: t("Network", "الشبكة"),
+    group: "connectivity",
+    options: [
+      ["wifi-4", t("Wi-Fi 4", "واي فاي 4")],
+      ["wifi-5", t("Wi-Fi 5", "واي فاي 5")],
+      ["wifi-6", t("Wi-Fi 6", "واي فاي 6")],
+      ["zigbee", t("Zigbee", "زيجبي")],
+    ],
+  },
+  { id: 19, code: "power", type: "number", label: t("Power", "القدرة"), unit: t("W", "واط"), group: "power" },
+  {
+    id: 20,
+    code: "connector",
+    type: "enum",
+    label: t("Connector", "المنفذ"),
+    group: "power",
+    options: [
+      ["usb-c", t("USB-C", "USB-C")],
+      ["lightning", t("Lightning", "Lightning")],
+    ],
+  },
+  { id: 21, code: "fits", type: "text", label: t("Fits", "متوافق مع"), group: "compatibility" },
+  { id: 22, code: "magsafe", type: "bool", label: t("MagSafe", "MagSafe"), group: "compatibility" },
 ];
 
-/** The attributes of each top-level category, in table order; subcategories inherit them. */
+/**
+ * The attributes each category lists, in table order: a top-level category's, which its
+ * subcategories inherit, or a subcategory's own (chargers and cases share no attribute).
+ */
 export const CATEGORY_ATTRIBUTES: Record<string, string[]> = {
   phones: ["screen_size", "refresh_rate", "chip", "ram", "storage", "os", "five_g"],
   laptops: ["screen_size", "refresh_rate", "touch_screen", "chip", "ram", "storage", "os"],
   tablets: ["screen_size", "refresh_rate", "chip", "ram", "storage", "os"],
   tvs: ["screen_size", "refresh_rate", "panel", "os"],
+  audio: ["battery_life", "noise_cancelling", "water_resistance"],
+  cameras: ["sensor", "megapixels", "video"],
+  gaming: ["platform"],
+  wearables: ["battery_life", "gps", "water_resistance"],
+  "smart-home": ["network"],
+  "chargers-cables": ["power", "connector"],
+  "cases-protection": ["fits", "magsafe"],
 };
 
 export type Value = number | boolean | string;
@@ -144,6 +262,46 @@ export const VALUES: Record<string, Record<string, Value>> = {
     "samsung-crystal-uhd-50": { screen_size: 50, refresh_rate: 60, panel: "led", os: "tizen" },
     "lg-qned81-75": { screen_size: 75, refresh_rate: 60, panel: "qned", os: "webos" },
     "xiaomi-tv-a-pro-43": { screen_size: 43, refresh_rate: 60, panel: "qled", os: "google-tv" },
+    "airpods-pro-2": { battery_life: 6, noise_cancelling: true, water_resistance: "ip54" },
+    "sony-wh-1000xm5": { battery_life: 30, noise_cancelling: true, water_resistance: "none" },
+    "bose-quietcomfort-ultra": { battery_life: 24, noise_cancelling: true, water_resistance: "none" },
+    "galaxy-buds3-pro": { battery_life: 6, noise_cancelling: true, water_resistance: "ip57" },
+    "jbl-tune-770nc": { battery_life: 70, noise_cancelling: true, water_resistance: "none" },
+    "jbl-charge-5": { battery_life: 20, noise_cancelling: false, water_resistance: "ip67" },
+    "bose-soundlink-flex": { battery_life: 12, noise_cancelling: false, water_resistance: "ip67" },
+    "sony-ult-field-1": { battery_life: 12, noise_cancelling: false, water_resistance: "ip67" },
+    "canon-eos-r6-mark-ii": { sensor: "full-frame", megapixels: 24.2, video: "4k-60" },
+    "canon-eos-r50-kit": { sensor: "aps-c", megapixels: 24.2, video: "4k-30" },
+    "sony-alpha-7-iv": { sensor: "full-frame", megapixels: 33, video: "4k-60" },
+    "sony-zv-e10": { sensor: "aps-c", megapixels: 24.2, video: "4k-30" },
+    "nikon-z6-iii": { sensor: "full-frame", megapixels: 24.5, video: "6k-60" },
+    "sony-rx100-vii": { sensor: "one-inch", megapixels: 20.1, video: "4k-30" },
+    "playstation-5-slim": { platform: "playstation" },
+    "xbox-series-x": { platform: "xbox" },
+    "nintendo-switch-oled": { platform: "nintendo" },
+    "playstation-portal": { platform: "playstation" },
+    "dualsense-edge": { platform: "playstation" },
+    "xbox-wireless-controller": { platform: "xbox" },
+    "apple-watch-series-9-45": { battery_life: 18, gps: true, water_resistance: "5atm" },
+    "apple-watch-ultra-2": { battery_life: 36, gps: true, water_resistance: "10atm" },
+    "galaxy-watch6-classic-47": { battery_life: 40, gps: true, water_resistance: "5atm" },
+    "garmin-fenix-7-pro-solar": { battery_life: 528, gps: true, water_resistance: "10atm" },
+    "huawei-watch-gt4-46": { battery_life: 336, gps: true, water_resistance: "5atm" },
+    "xiaomi-smart-band-8": { battery_life: 384, gps: false, water_resistance: "5atm" },
+    "google-nest-hub-2": { network: "wifi-5" },
+    "tapo-c210-camera": { network: "wifi-4" },
+    "philips-hue-starter-kit-e27": { network: "zigbee" },
+    "xiaomi-robot-vacuum-s10-plus": { network: "wifi-4" },
+    "homepod-mini": { network: "wifi-4" },
+    "deco-x50-mesh-3-pack": { network: "wifi-6" },
+    "anker-737-power-bank": { power: 140, connector: "usb-c" },
+    "anker-nano-65w-charger": { power: 65, connector: "usb-c" },
+    "apple-20w-usb-c-adapter": { power: 20, connector: "usb-c" },
+    "samsung-45w-charger": { power: 45, connector: "usb-c" },
+    "apple-240w-usb-c-cable-2m": { power: 240, connector: "usb-c" },
+    "iphone-15-pro-silicone-case": { fits: "iPhone 15 Pro", magsafe: true },
+    "galaxy-s24-ultra-clear-case": { fits: "Galaxy S24 Ultra", magsafe: false },
+    "ipad-pro-11-smart-folio": { fits: "iPad Pro 11-inch (M4)", magsafe: false },
 };
 
 /**
