@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { registerAccount, STAFF_PASSWORD, verifyAccount } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 
 /**
@@ -128,5 +129,45 @@ describe("comparison in Chromium", () => {
     expect(await toggles.nth(4).getAttribute("aria-pressed")).toBe("false");
     await expect.poll(() => page.getByText("A comparison holds up to 4 products").count(), WAIT).toBe(1);
     await context.close();
+  });
+
+  it("(en) signed in, the pick is kept with the account and follows the shopper to another browser", async () => {
+    const email = `compare-${Date.now().toString(36)}@example.com`;
+    await registerAccount(base, email, "Compare Shopper");
+    await verifyAccount(base, email);
+    const signIn = async (page: Page) => {
+      await page.goto(`${base}/en/auth/login`);
+      await hydrated(page, "form.auth-form");
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=password]").fill(STAFF_PASSWORD);
+      await page.locator("form.auth-form button[type=submit]").click();
+      await page.waitForURL((url) => !url.pathname.endsWith("/auth/login"));
+    };
+    const laptop = await newPage(browser);
+    await signIn(laptop.page);
+    await laptop.page.goto(`${base}/en/products?category=cameras`);
+    await hydrated(laptop.page, ".compare-toggle");
+    const saved = laptop.page.waitForResponse(
+      (r) => r.url().endsWith("/client/comparison") && r.request().method() === "PUT" && r.ok(),
+    );
+    await toggleOf(laptop.page, "sony-alpha-7-iv").click();
+    await saved;
+    const second = laptop.page.waitForResponse(
+      (r) => r.url().endsWith("/client/comparison") && r.request().method() === "PUT" && r.ok(),
+    );
+    await toggleOf(laptop.page, "nikon-z6-iii").click();
+    await second;
+    // Another browser, nothing picked in it: signed in, it takes the account's pick.
+    const phone = await newPage(browser, { viewport: { width: 390, height: 844 } });
+    await signIn(phone.page);
+    await phone.page.goto(`${base}/en`);
+    await expect.poll(() => phone.page.locator(".compare-bar a").textContent(), WAIT).toBe("Compare (2)");
+    await phone.page.locator(".compare-bar a").click();
+    await phone.page.waitForURL((u) => u.searchParams.get("p") === "sony-alpha-7-iv,nikon-z6-iii");
+    await expect.poll(() => columns(phone.page), WAIT).toBe(2);
+    expect(laptop.errors).toEqual([]);
+    expect(phone.errors).toEqual([]);
+    await laptop.context.close();
+    await phone.context.close();
   });
 });
