@@ -505,14 +505,9 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
     // As the worker writes it (services/console/products.ts, `detailsText`).
     details: indexText(
       [
-        p.name.en,
-        p.name.ar,
-        p.model,
-        p.brand.name.en,
-        p.brand.name.ar,
-        ...categories.flatMap((c) => [c.name.en, c.name.ar]),
         p.description.en,
         p.description.ar,
+        ...categories.flatMap((c) => [c.name.en, c.name.ar]),
         attributeWords(VALUES[p.slug] ?? {}),
       ].join(" "),
     ),

@@ -261,14 +261,9 @@ export function syntheticStatements(count: number, from = 0): string[] {
     valueRows.push(...attributeValueRows(id, values));
     const details = indexText(
       [
-        nameEn,
-        nameAr,
-        model,
-        brand.name.en,
-        brand.name.ar,
-        ...categories.flatMap((x) => [x.name.en, x.name.ar]),
         `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty.`,
         `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
+        ...categories.flatMap((x) => [x.name.en, x.name.ar]),
         attributeWords(values),
       ].join(" "),
     );

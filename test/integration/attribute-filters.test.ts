@@ -348,13 +348,13 @@ describe("search knows typed values", () => {
   });
 
   it("a value set in the console is found at once", async () => {
-    expect(await search("xiaomi pad 1 tb")).toEqual([]);
+    expect(await search("tablet 1 tb")).not.toContain("xiaomi-pad-6");
     const id = (await env.DB.prepare("SELECT id FROM products WHERE slug = 'xiaomi-pad-6'").first<number>("id"))!;
     const manager = await newStaff("manager");
     const res = await call(manager, "PUT", `/admin/products/${id}/attributes`, { attributes: { storage: "1tb" } });
     expect(res.status).toBe(200);
-    expect(await search("xiaomi pad 1 tb", true)).toEqual(["xiaomi-pad-6"]);
+    expect(await search("tablet 1 tb", true)).toContain("xiaomi-pad-6");
     // In Arabic too: the unit's and the option's Arabic names.
-    expect(await search("شاومي باد 1 تيرابايت", true)).toEqual(["xiaomi-pad-6"]);
+    expect(await search("الأجهزة اللوحية 1 تيرابايت", true)).toContain("xiaomi-pad-6");
   });
 });

@@ -369,30 +369,37 @@ export function searchText(
 export type DetailsOf = Pick<ProductInput, "name_en" | "name_ar" | "model" | "description_en" | "description_ar">;
 type Placed = { category_id: number; brand_id: number | null };
 
-/** The brand's names and the category path's, in both languages. */
-function placeNames(p: Placed, names: IndexNames): string[] {
+/** The names of a category and those above it, in both languages. */
+function pathNames(categoryId: number, names: IndexNames): string[] {
   const path: string[] = [];
-  for (let id: number | null = p.category_id, depth = 0; id !== null && depth < 10; depth++) {
+  for (let id: number | null = categoryId, depth = 0; id !== null && depth < 10; depth++) {
     const c = names.categories.get(id);
     if (!c) break;
     path.push(c.name_en, c.name_ar);
     id = c.parent_id;
   }
+  return path;
+}
+
+/** The brand's names and the category path's, in both languages. */
+function placeNames(p: Placed, names: IndexNames): string[] {
   const brand = p.brand_id !== null ? names.brands.get(p.brand_id) : undefined;
-  return [brand?.name_en ?? "", brand?.name_ar ?? "", ...path];
+  return [brand?.name_en ?? "", brand?.name_ar ?? "", ...pathNames(p.category_id, names)];
 }
 
 /**
- * The details index text of a product: everything the names index holds but the SKU (names,
- * model, brand, category path), the descriptions, and its typed values' words. A search whose
- * words are all in the names index ranks there first; one that names a typed value ("16gb
- * laptop", «ايفون 256») is found here. In the names index those words would lengthen every row
- * that has them and rank it lower.
+ * The details index text of a product: its descriptions, its category path's names and its typed
+ * values' words. A search whose words are all in the names index ranks there first; one that
+ * names a typed value ("16gb laptop", «تلفزيون 65 بوصة») is found here. In the names index the
+ * words would lengthen every row that has them and rank it lower; the product's and brand's names
+ * are left out here, so a search of them does not match every such product in both indexes.
  */
-export function detailsText(p: DetailsOf & Placed, names: IndexNames, words: string): string {
-  return indexText(
-    [p.name_en, p.name_ar, p.model ?? "", ...placeNames(p, names), p.description_en, p.description_ar, words].join(" "),
-  );
+export function detailsText(
+  p: Pick<DetailsOf, "description_en" | "description_ar"> & { category_id: number },
+  names: IndexNames,
+  words: string,
+): string {
+  return indexText([p.description_en, p.description_ar, ...pathNames(p.category_id, names), words].join(" "));
 }
 
 /** The index body of a product: SKU, brand names and the category path in both languages. */

@@ -1,7 +1,7 @@
 import type { BrandInput, CategoryInput, ConsoleBrand, ConsoleCategory } from "../../../../contract/console-content";
 import type { Lang } from "../../env";
 import { bumpCatalogueVersion } from "../../cache";
-import { detailsText, indexNames, searchBody, type DetailsOf } from "./products";
+import { detailsText, indexNames, searchBody } from "./products";
 import { notFound } from "../../http";
 import { type Bilingual } from "../../../../contract/server/i18n";
 import { bumpSearchVersion } from "../catalogue/search-kept";
@@ -34,12 +34,18 @@ async function reindexStatements(
 ): Promise<D1PreparedStatement[]> {
   const products = await db
     .prepare(
-      `SELECT p.id, p.sku, p.category_id, p.brand_id, p.name_en, p.name_ar, p.model, p.description_en, p.description_ar
-       FROM products p WHERE ${where.sql}`,
+      `SELECT p.id, p.sku, p.category_id, p.brand_id, p.description_en, p.description_ar FROM products p WHERE ${where.sql}`,
     )
     .bind(...where.binds)
-    .all<{ id: number; sku: string; category_id: number; brand_id: number | null } & DetailsOf>();
-  // Both index rows hold the brand's and categories' names; the details row the typed values' words too.
+    .all<{
+      id: number;
+      sku: string;
+      category_id: number;
+      brand_id: number | null;
+      description_en: string;
+      description_ar: string;
+    }>();
+  // The details row holds the category path's names too, beside the typed values' words.
   const names = await indexNames(
     db,
     products.results.map((p) => p.id),
