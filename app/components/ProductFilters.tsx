@@ -6,7 +6,8 @@ import { flattenCategories, type Category } from "../lib/catalogue";
 import { escapeHtml } from "../lib/html";
 import { translate } from "../lib/i18n";
 import type { Locale } from "../lib/locales";
-import { formatWholeMoney, INTL_TAGS } from "../lib/money";
+import { formatWholeMoney } from "../lib/money";
+import { formatAttributeNumber } from "../lib/specifications";
 import { parseProductQuery, SORTS, viewSearch, type ProductQuery } from "../lib/product-query";
 import { useT } from "../lib/use-locale";
 
@@ -44,15 +45,6 @@ export interface AttributeView {
 /** A number attribute with more values than this is filtered by a range rather than by ticking values. */
 export const RANGE_FROM = 8;
 
-/** The locale's number format for attribute values, one per locale per isolate. */
-const numberFormats = new Map<Locale, Intl.NumberFormat>();
-const formatNumber = (n: number, locale: Locale) => {
-  let format = numberFormats.get(locale);
-  if (!format)
-    numberFormats.set(locale, (format = new Intl.NumberFormat(INTL_TAGS[locale], { maximumFractionDigits: 2 })));
-  return format.format(n);
-};
-
 /** The attributes' facets as the filter form shows them, the chosen filters kept in view. */
 export function attributeViews(
   facets: AttributeFacet[] | undefined,
@@ -64,8 +56,7 @@ export function attributeViews(
     const label = (value: string, optionLabel?: string) => {
       if (facet.type === "enum") return optionLabel ?? value;
       if (facet.type === "bool") return translate(locale, value === "1" ? "product.specYes" : "product.specNo");
-      const number = formatNumber(Number(value), locale);
-      return facet.unit ? `${number}\u00a0${facet.unit}` : number;
+      return formatAttributeNumber(Number(value), facet.unit, locale);
     };
     const values = facet.values.map((v) => ({
       value: v.value,
@@ -79,8 +70,9 @@ export function attributeViews(
     const range =
       facet.type === "number" && facet.values.length > RANGE_FROM
         ? {
-            min: formatNumber(Math.min(...numbers), "en"),
-            max: formatNumber(Math.max(...numbers), "en"),
+            // The range's inputs are typed left to right in Latin digits: their placeholders too.
+            min: String(Math.min(...numbers)),
+            max: String(Math.max(...numbers)),
             ...(filter?.gte !== undefined ? { gte: filter.gte } : {}),
             ...(filter?.lte !== undefined ? { lte: filter.lte } : {}),
           }

@@ -14,13 +14,23 @@ export interface SpecGroup {
   rows: SpecRow[];
 }
 
+/** The locale's number format for typed values, made once per locale and isolate. */
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+
+/** A typed number in the locale's format, with its unit when it has one (the product page, the list's filters). */
+export function formatAttributeNumber(value: number, unit: string | null, locale: Locale): string {
+  let format = numberFormats.get(locale);
+  if (!format)
+    numberFormats.set(locale, (format = new Intl.NumberFormat(INTL_TAGS[locale], { maximumFractionDigits: 2 })));
+  const number = format.format(value);
+  return unit ? `${number}\u00a0${unit}` : number;
+}
+
 /** A typed value as a shopper reads it: numbers in the locale's format with their unit. */
 export function formatAttribute(attribute: ProductAttribute, locale: Locale): string {
   switch (attribute.type) {
-    case "number": {
-      const number = new Intl.NumberFormat(INTL_TAGS[locale], { maximumFractionDigits: 2 }).format(attribute.value);
-      return attribute.unit ? `${number}\u00a0${attribute.unit}` : number;
-    }
+    case "number":
+      return formatAttributeNumber(attribute.value, attribute.unit, locale);
     case "enum":
       return attribute.option;
     case "bool":

@@ -119,7 +119,7 @@ describe("comparison in Chromium", () => {
     await context.close();
   });
 
-  it("(en) a fourth product fills the pick; a fifth is refused with the reason", async () => {
+  it("(en) a fourth product fills the pick; a fifth is refused with the reason; another category starts anew", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/en/products?category=laptops`);
     await hydrated(page, ".compare-toggle");
@@ -128,6 +128,12 @@ describe("comparison in Chromium", () => {
     await expect.poll(() => page.locator(".compare-bar a").textContent(), WAIT).toBe("Compare (4)");
     expect(await toggles.nth(4).getAttribute("aria-pressed")).toBe("false");
     await expect.poll(() => page.getByText("A comparison holds up to 4 products").count(), WAIT).toBe(1);
+    // A product of another category starts a new pick with it, and says so.
+    await page.goto(`${base}/en/products?category=cameras`);
+    await hydrated(page, ".compare-toggle");
+    await toggleOf(page, "nikon-z6-iii").click();
+    await expect.poll(() => page.locator(".compare-bar a").textContent(), WAIT).toBe("Compare (1)");
+    await expect.poll(() => page.getByText("A new comparison started").count(), WAIT).toBe(1);
     await context.close();
   });
 
