@@ -126,8 +126,6 @@ export interface AttributeFacet {
  * `filter.screen_size.gte=55` and `filter.screen_size.lte=65` (a range, both ends included).
  */
 export const ATTRIBUTE_FILTER_PREFIX = "filter.";
-/** An attribute filter's bounds, after its code: at least, at most. */
-export const ATTRIBUTE_RANGE_SUFFIXES = [".gte", ".lte"] as const;
 /** At most this many attributes filtered at once, and values of one attribute. */
 export const MAX_ATTRIBUTE_FILTERS = 12;
 export const MAX_ATTRIBUTE_VALUES = 20;
