@@ -18,9 +18,15 @@ export interface CartPromo {
   value: number;
 }
 
-/** A cart line: a quantity of a product (spec §3), with the product and the line's total. */
+/**
+ * A cart line: a quantity of one variant of a product (spec §3), with the product as that variant
+ * sells it (its price, stock, limit, SKU and image) and the line's total.
+ */
 export interface CartLine {
   product_id: number;
+  variant_id: number;
+  /** The chosen options' values ("Desert Titanium · 512 GB"); null for a product without options. */
+  variant: string | null;
   quantity: number;
   product: ProductSummary;
   line_total: number;
@@ -35,7 +41,7 @@ export interface Cart {
   total: number;
   currency: string;
   promo: CartPromo | null;
-  /** Product ids whose quantity exceeds what can be ordered now. */
+  /** Variant ids (`CartLine.variant_id`) whose quantity exceeds what can be ordered now. */
   invalid: number[];
 }
 

@@ -33,6 +33,36 @@ export interface ProductSummary {
   images: string[];
   is_featured: boolean;
   is_new: boolean;
+  /** How many variants a shopper chooses from (absent: one); a card of several links to the choice. */
+  variant_count?: number;
+}
+
+/** An option a product's variants differ by (colour, storage...), with its values in picker order. */
+export interface ProductOption {
+  /** The option's name in the product page's URL: `?colour=blue&storage=256gb`. */
+  code: string;
+  name: string;
+  /** Swatches (colours) or buttons. */
+  kind: "swatch" | "button";
+  values: { code: string; name: string; swatch: string | null }[];
+}
+
+/** One variant: what is sold, with its own SKU, price, stock and images. */
+export interface ProductVariant {
+  id: number;
+  sku: string;
+  barcode: string | null;
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  in_stock: boolean;
+  max_per_order: number;
+  /** The variant's own images; empty shows the product's. */
+  images: string[];
+  /** Option code → value code; empty for a product without options. */
+  options: Record<string, string>;
+  /** The chosen values in option order ("Desert Titanium · 512 GB"); empty without options. */
+  title: string;
 }
 
 /**
@@ -58,6 +88,10 @@ export interface ProductDetails extends ProductSummary {
   seo_description?: string | null;
   /** The shipping weight in grams, when known. */
   weight_grams?: number | null;
+  /** The options the variants differ by, in picker order (empty or absent: a product of one variant). */
+  options?: ProductOption[];
+  /** Every variant a shopper can buy or see sold out, in the shop's order (absent: the product is its one variant). */
+  variants?: ProductVariant[];
   related: ProductSummary[];
   breadcrumbs: { slug: string; name: string }[];
 }

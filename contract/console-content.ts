@@ -106,6 +106,8 @@ export interface InventoryAdjustment {
   id: number;
   source: "adjustment" | "order";
   product_id: number;
+  /** The variant whose stock moved; `sku` and the names are the variant's. */
+  variant_id: number;
   sku: string;
   name_en: string;
   name_ar: string;
@@ -120,9 +122,13 @@ export interface InventoryAdjustment {
   created_at: string;
 }
 
-/** A product as the inventory page shows it (low-stock list, product picker). */
+/**
+ * A variant as the inventory page shows it (low-stock list, product picker): `id` is its product,
+ * `sku`, the names (with the variant's values) and the stock are the variant's.
+ */
 export interface StockProduct {
   id: number;
+  variant_id: number;
   sku: string;
   name_en: string;
   name_ar: string;
@@ -255,6 +261,8 @@ export type PageInput = v.InferOutput<ReturnType<typeof pageInput>>;
 export function adjustmentInput(m: InputMessages) {
   return v.object({
     product_id: whole(m, "product_id", 1, Number.MAX_SAFE_INTEGER),
+    /** The variant to adjust; may be left out for a product of one variant. */
+    variant_id: v.optional(v.nullable(whole(m, "variant_id", 1, Number.MAX_SAFE_INTEGER)), null),
     reason: v.picklist(ADJUSTMENT_REASONS, m.invalid("reason")),
     delta: v.optional(
       v.nullable(

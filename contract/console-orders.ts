@@ -241,6 +241,14 @@ export function refundInput(m: InputMessages) {
                 v.integer(m.invalid("product_id")),
                 v.minValue(1, m.invalid("product_id")),
               ),
+              /** The line's variant; may be left out when the order holds one line of the product. */
+              variant_id: v.optional(
+                v.pipe(
+                  v.number(m.invalid("variant_id")),
+                  v.integer(m.invalid("variant_id")),
+                  v.minValue(1, m.invalid("variant_id")),
+                ),
+              ),
               quantity: v.pipe(
                 v.number(m.invalid("quantity")),
                 v.integer(m.invalid("quantity")),
@@ -322,7 +330,14 @@ export interface PackingSlip {
   created_at: string;
   shipping_method: string;
   address: OrderAddress;
-  items: { product_id: number; name: string; sku: string | null; quantity: number; refunded: number }[];
+  items: {
+    product_id: number;
+    variant_id?: number;
+    name: string;
+    sku: string | null;
+    quantity: number;
+    refunded: number;
+  }[];
   /** The units to pack. */
   total_units: number;
 }

@@ -28,6 +28,7 @@ export type InputField =
   | "subject"
   | "message"
   | "product_id"
+  | "variant_id"
   | "quantity"
   | "address_id"
   | "idempotency_key"
@@ -202,9 +203,12 @@ export function promoInput(m: InputMessages) {
 
 /** The cart's product and quantity; `min` is 0 where a quantity of 0 removes the line. */
 export function cartFields(m: InputMessages, min: 0 | 1 = 1) {
-  const whole = (field: "product_id" | "quantity") => v.pipe(v.number(m.invalid(field)), v.integer(m.invalid(field)));
+  const whole = (field: "product_id" | "variant_id" | "quantity") =>
+    v.pipe(v.number(m.invalid(field)), v.integer(m.invalid(field)));
   return {
     product_id: v.pipe(whole("product_id"), v.minValue(1, m.invalid("product_id"))),
+    /** The variant of the product; may be left out for a product of one variant. */
+    variant_id: v.optional(v.pipe(whole("variant_id"), v.minValue(1, m.invalid("variant_id")))),
     quantity: v.pipe(
       whole("quantity"),
       v.minValue(min, m.invalid("quantity")),

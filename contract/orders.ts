@@ -40,6 +40,12 @@ export interface OrderAddress {
 
 export interface OrderItem {
   product_id: number;
+  /** The variant sold: a line's key (an order holds one line per variant). */
+  variant_id?: number;
+  /** The chosen options' values ("Desert Titanium · 512 GB"), when the product has options. */
+  variant?: string | null;
+  sku?: string | null;
+  /** The product's name with the variant's values: what the order's documents call the line. */
   name: string;
   slug: string;
   image: string | null;

@@ -23,6 +23,7 @@ export const RETURN_NOTE_MAX = 500;
 
 export interface ReturnLine {
   product_id: number;
+  variant_id?: number;
   name: string;
   quantity: number;
   reason: ReturnReason;
@@ -70,7 +71,7 @@ export interface OrderSelfService {
   returnable_until: string | null;
   /** True when a return can be requested now: delivered, within the window, something left to return. */
   can_return: boolean;
-  /** Per product: how many may still be returned (bought less what non-rejected returns claim). */
+  /** Per line, by variant id: how many may still be returned (bought less what non-rejected returns claim). */
   returnable: Record<number, number>;
   refunds: OrderRefund[];
   returns: OrderReturn[];
@@ -116,6 +117,8 @@ export function returnRequestInput(m: InputMessages) {
   const line = v.pipe(
     v.object({
       product_id: v.pipe(v.number(m.required("product_id")), v.integer(m.invalid("product_id"))),
+      /** The line's variant; may be left out when the order holds one line of the product. */
+      variant_id: v.optional(v.pipe(v.number(m.invalid("variant_id")), v.integer(m.invalid("variant_id")))),
       ...returnLineFields(m),
     }),
     v.forward(
@@ -128,7 +131,10 @@ export function returnRequestInput(m: InputMessages) {
       v.array(line, m.required("items")),
       v.maxLength(100, m.invalid("items")),
       v.check((ls) => ls.some((l) => l.quantity > 0), m.required("items")),
-      v.check((ls) => new Set(ls.map((l) => l.product_id)).size === ls.length, m.invalid("items")),
+      v.check(
+        (ls) => new Set(ls.map((l) => `${l.product_id}:${l.variant_id ?? ""}`)).size === ls.length,
+        m.invalid("items"),
+      ),
     ),
   });
 }

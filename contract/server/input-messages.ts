@@ -26,6 +26,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   subject: { en: "Subject", ar: "الموضوع" },
   message: { en: "Message", ar: "الرسالة" },
   product_id: { en: "Product", ar: "المنتج" },
+  variant_id: { en: "Choice", ar: "الخيار" },
   quantity: { en: "Quantity", ar: "الكمية" },
   address_id: { en: "Address", ar: "العنوان" },
   idempotency_key: { en: "Idempotency key", ar: "مفتاح الطلب" },

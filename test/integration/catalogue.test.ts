@@ -86,6 +86,7 @@ describe("the product list", () => {
         "sku",
         "slug",
         "stock",
+        "variant_count",
       ].sort(),
     );
     expect(p.currency).toBe("SAR");

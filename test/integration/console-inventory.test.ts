@@ -92,13 +92,16 @@ describe("stock adjustments", () => {
   it("a count is refused when the stock moved since it was read (a sale meanwhile), and nothing is written", async () => {
     const owner = await newStaff("owner");
     const product = await createProduct({ stock: 9 });
+    const variant = await env.DB.prepare("SELECT id FROM product_variants WHERE product_id = ?")
+      .bind(product.id)
+      .first<number>("id");
     // The adjustment read 7 (before a delivery it did not see): its conditional update matches nothing.
     const stale = new Proxy(env.DB, {
       get(target, prop) {
         if (prop === "prepare")
           return (sql: string) =>
-            sql.startsWith("SELECT id, stock FROM products")
-              ? { bind: () => ({ first: async () => ({ id: product.id, stock: 7 }) }) }
+            sql.startsWith("SELECT id, product_id, stock FROM product_variants")
+              ? { bind: () => ({ first: async () => ({ id: variant, product_id: product.id, stock: 7 }) }) }
               : target.prepare(sql);
         const value = Reflect.get(target, prop) as unknown;
         return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
@@ -106,6 +109,7 @@ describe("stock adjustments", () => {
     });
     const refused = await adjustStock(stale, { user_id: owner.userId, email: owner.email! }, "en", {
       product_id: product.id,
+      variant_id: null,
       reason: "count",
       counted: 4,
       delta: null,

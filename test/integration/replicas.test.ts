@@ -166,7 +166,7 @@ describe("the shopper's bookmark", () => {
     // Checkout ran wholly on the primary, the stock reservation included.
     expect(lag.served.length).toBeGreaterThan(0);
     expect(lag.served.every((s) => s.copy === "primary" && s.opened === "first-primary")).toBe(true);
-    const reserve = lag.servedMatching(/UPDATE products SET stock = stock - /);
+    const reserve = lag.servedMatching(/UPDATE product_variants SET stock = stock - /);
     expect(reserve.length).toBeGreaterThan(0);
     expect(await stockOf(product.id)).toBe(5);
     expect(shopper.cookie).toBe(placed.res.headers.get(BOOKMARK_HEADER));

@@ -51,6 +51,98 @@ export async function createProduct(
   return { id: row!.id, slug, price };
 }
 
+export interface TestVariant {
+  id: number;
+  sku: string;
+  price: number;
+  stock: number;
+  /** Option code → value code. */
+  options: { colour: string; storage: string };
+}
+
+/** The test phone's variants: two colours by two storage sizes, one of them sold out. */
+export const PHONE_VARIANTS = [
+  { colour: "blue", storage: "256gb", price: 399900, stock: 5 },
+  { colour: "blue", storage: "512gb", price: 479900, stock: 0 },
+  { colour: "black", storage: "256gb", price: 399900, stock: 3 },
+  { colour: "black", storage: "512gb", price: 479900, stock: 2 },
+] as const;
+
+/**
+ * A product with a colour (swatches) and a storage option and the four PHONE_VARIANTS, written as
+ * the console writes them: the product's first variant becomes the first combination.
+ */
+export async function createVariantProduct(
+  opts: { maxPerOrder?: number } = {},
+): Promise<TestProduct & { variants: TestVariant[] }> {
+  const product = await createProduct({
+    price: 399900,
+    stock: 5,
+    maxPerOrder: opts.maxPerOrder ?? 5,
+    name: "Test phone",
+  });
+  const db = env.DB;
+  const sku = product.slug.toUpperCase();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO product_options (product_id, code, name_en, name_ar, kind, position) VALUES
+         (?1, 'colour', 'Colour', 'اللون', 'swatch', 0), (?1, 'storage', 'Storage', 'السعة', 'button', 1)`,
+      )
+      .bind(product.id),
+    db
+      .prepare(
+        `INSERT INTO product_option_values (option_id, code, value_en, value_ar, swatch, position)
+         SELECT o.id, v.code, v.en, v.ar, v.swatch, v.position FROM product_options o JOIN (
+           SELECT 'colour' AS option, 'blue' AS code, 'Blue' AS en, 'أزرق' AS ar, '#1f3a5f' AS swatch, 0 AS position
+           UNION ALL SELECT 'colour', 'black', 'Black', 'أسود', '#111111', 1
+           UNION ALL SELECT 'storage', '256gb', '256 GB', '256 جيجابايت', NULL, 0
+           UNION ALL SELECT 'storage', '512gb', '512 GB', '512 جيجابايت', NULL, 1
+         ) v ON v.option = o.code WHERE o.product_id = ?1`,
+      )
+      .bind(product.id),
+    db
+      .prepare("UPDATE product_variants SET sku = ?2, position = 0 WHERE product_id = ?1")
+      .bind(product.id, `${sku}-BLUE-256GB`),
+    ...PHONE_VARIANTS.slice(1).map((v, i) =>
+      db
+        .prepare(
+          `INSERT INTO product_variants (product_id, sku, price, stock, max_per_order, position) VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          product.id,
+          `${sku}-${v.colour}-${v.storage}`.toUpperCase(),
+          v.price,
+          v.stock,
+          opts.maxPerOrder ?? 5,
+          i + 1,
+        ),
+    ),
+  ]);
+  const { results } = await db
+    .prepare("SELECT id, sku, price, stock FROM product_variants WHERE product_id = ? ORDER BY position")
+    .bind(product.id)
+    .all<{ id: number; sku: string; price: number; stock: number }>();
+  const variants = results.map((r, i) => ({
+    ...r,
+    options: { colour: PHONE_VARIANTS[i].colour, storage: PHONE_VARIANTS[i].storage },
+  }));
+  await db.batch(
+    variants.flatMap((v) =>
+      (["colour", "storage"] as const).map((option) =>
+        db
+          .prepare(
+            `INSERT INTO variant_option_values (variant_id, option_id, value_id)
+             SELECT ?1, o.id, ov.id FROM product_options o JOIN product_option_values ov ON ov.option_id = o.id
+             WHERE o.product_id = ?2 AND o.code = ?3 AND ov.code = ?4`,
+          )
+          .bind(v.id, product.id, option, v.options[option]),
+      ),
+    ),
+  );
+  return { ...product, variants };
+}
+
 export async function stockOf(productId: number): Promise<number> {
   const row = await env.DB.prepare("SELECT stock FROM products WHERE id = ?")
     .bind(productId)

@@ -60,6 +60,7 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
   return answer(locale, "adjust", () =>
     adjustStock(browserApi(locale), {
       product_id: Number(textOf(form, "product_id")) || 0,
+      variant_id: Number(textOf(form, "variant_id")) || null,
       reason,
       delta: reason === "count" ? null : number("delta"),
       counted: reason === "count" ? number("counted") : null,
@@ -68,8 +69,15 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
   );
 }
 
-type AdjustValues = { product_id: string; reason: string; delta: string; counted: string; note: string };
-const EMPTY: AdjustValues = { product_id: "", reason: "received", delta: "", counted: "", note: "" };
+type AdjustValues = {
+  product_id: string;
+  variant_id: string;
+  reason: string;
+  delta: string;
+  counted: string;
+  note: string;
+};
+const EMPTY: AdjustValues = { product_id: "", variant_id: "", reason: "received", delta: "", counted: "", note: "" };
 
 /** Inventory (managers and owners): what runs low, recording deliveries, damage and counts, and the ledger. */
 export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
@@ -94,6 +102,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
     setChosen(p);
     setFound(null);
     setValue(form, "product_id", String(p.id));
+    setValue(form, "variant_id", String(p.variant_id));
     document.getElementById("f-reason")?.focus();
   };
 
@@ -214,7 +223,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
           columns={lowColumns}
           rows={loaderData.low}
           meta={{ ...loaderData.lowMeta, last_page: 1 }}
-          rowKey={(r) => r.id}
+          rowKey={(r) => r.variant_id}
           empty={t("console.inventory.lowStockEmpty")}
         />
       </section>
@@ -247,7 +256,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul className="stock-choices" aria-label={t("console.inventory.matches")}>
               {found.map((p) => (
-                <li key={p.id}>
+                <li key={p.variant_id}>
                   <button type="button" className="button button--ghost" onClick={() => choose(p)}>
                     <bdi dir="ltr">{p.sku}</bdi> · <bdi>{name(p)}</bdi> ·{" "}
                     {t("console.inventory.inStock", { stock: f.number(p.stock) })}
@@ -270,6 +279,7 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
             serverMessage={serverMessage}
             labels={{
               product_id: t("console.inventory.product"),
+              variant_id: t("console.inventory.product"),
               reason: label("reason"),
               delta: label("delta"),
               counted: label("counted"),
@@ -277,6 +287,9 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
             }}
           />
           <Field name="product_id" validate={[rules.required(t("console.inventory.product"))]}>
+            {(field, props) => <input {...props} type="hidden" value={field.value.value ?? ""} />}
+          </Field>
+          <Field name="variant_id">
             {(field, props) => <input {...props} type="hidden" value={field.value.value ?? ""} />}
           </Field>
           <div className="console-grid">

@@ -47,13 +47,14 @@ cartRoutes.get("/", async (c) => {
 cartRoutes.post(
   "/add-product",
   validate("json", (m) => {
-    const { product_id, quantity } = cartFields(m);
-    return v.object({ product_id, quantity: v.optional(quantity, 1) });
+    const { product_id, variant_id, quantity } = cartFields(m);
+    return v.object({ product_id, variant_id, quantity: v.optional(quantity, 1) });
   }),
   async (c) => {
     const owner = await cartOwner(c);
     const body = c.req.valid("json");
-    await addProductToCart(c.env.DB, owner, body.product_id, body.quantity, c.get("lang"));
+    const target = { productId: body.product_id, variantId: body.variant_id };
+    await addProductToCart(c.env.DB, owner, target, body.quantity, c.get("lang"));
     return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
   },
 );
@@ -64,18 +65,23 @@ cartRoutes.post(
   async (c) => {
     const owner = await cartOwner(c);
     const body = c.req.valid("json");
-    await updateCartQuantity(c.env.DB, owner, body.product_id, body.quantity, c.get("lang"));
+    const target = { productId: body.product_id, variantId: body.variant_id };
+    await updateCartQuantity(c.env.DB, owner, target, body.quantity, c.get("lang"));
     return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
   },
 );
 
-// The spec spells this one's field `productId`.
+// The spec spells this one's field `productId`; `variantId` names one line of a product of several.
 cartRoutes.post(
   "/remove-product",
-  validate("json", (m) => v.object({ productId: cartFields(m).product_id })),
+  validate("json", (m) => {
+    const { product_id, variant_id } = cartFields(m);
+    return v.object({ productId: product_id, variantId: variant_id });
+  }),
   async (c) => {
     const owner = await cartOwner(c);
-    await removeProductFromCart(c.env.DB, owner, c.req.valid("json").productId);
+    const body = c.req.valid("json");
+    await removeProductFromCart(c.env.DB, owner, { productId: body.productId, variantId: body.variantId });
     return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
   },
 );

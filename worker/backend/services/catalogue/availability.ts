@@ -1,5 +1,6 @@
 /**
- * Stock changes that matter to every shopper's page: a product going out of stock or coming back.
+ * Stock changes that matter to every shopper's page: a variant going out of stock or coming back
+ * (and with its last or first available variant, its product).
  *
  * The catalogue version (`versions` row `catalogue`, worker/backend/cache.ts) is what the caches
  * of whole answers and rendered pages are checked against. A sale that leaves a product in stock
@@ -20,11 +21,11 @@ const flipped = (delta: string) => `((p.stock > 0) <> (p.stock - (${delta}) > 0)
 
 const BUMP = "UPDATE versions SET value = value + 1 WHERE name = 'catalogue'";
 
-/** After `UPDATE products SET stock = stock + delta WHERE id = productId` (delta < 0 for a sale). */
-export function bumpOnFlip(db: D1Database, productId: number, delta: number): D1PreparedStatement {
+/** After `UPDATE product_variants SET stock = stock + delta WHERE id = variantId` (delta < 0 for a sale). */
+export function bumpOnFlip(db: D1Database, variantId: number, delta: number): D1PreparedStatement {
   return db
-    .prepare(`${BUMP} AND EXISTS (SELECT 1 FROM products p WHERE p.id = ?1 AND ${flipped("?2")})`)
-    .bind(productId, delta);
+    .prepare(`${BUMP} AND EXISTS (SELECT 1 FROM product_variants p WHERE p.id = ?1 AND ${flipped("?2")})`)
+    .bind(variantId, delta);
 }
 
 /**
@@ -36,7 +37,7 @@ export function bumpOnReleaseFlip(db: D1Database, orderId: number, status: strin
   return db
     .prepare(
       `${BUMP} AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = ?2)
-         AND EXISTS (SELECT 1 FROM order_items oi JOIN products p ON p.id = oi.product_id
+         AND EXISTS (SELECT 1 FROM order_items oi JOIN product_variants p ON p.id = oi.variant_id
                      WHERE oi.order_id = ?1 AND ${flipped("oi.quantity")})`,
     )
     .bind(orderId, status);

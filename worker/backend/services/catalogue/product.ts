@@ -4,6 +4,7 @@ import type { ProductDetails, ProductSummary } from "../../../../contract/catalo
 import { attributesStatement, toAttribute, type AttributeRow } from "./attributes";
 import { categoryStatement, type CategoryRow } from "./taxonomy";
 import { col, parseJson, summaryColumns, summaryFrom, toSummary, type SummaryRow } from "./summary";
+import { toVariants, variantStatements } from "./variants";
 
 /**
  * Products one at a time or by id: a product's page (details, related products, breadcrumbs), the
@@ -67,7 +68,7 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   // One round trip: the product, the category tree (its breadcrumbs) and its category's related
   // products, found by the product's slug. Only a category of fewer than MAX_RELATED others
   // needs a second, for the rest of its family.
-  const [found, tree, same, typed] = await db.batch([
+  const [found, tree, same, typed, optionRows, variantRows, valueRows] = await db.batch([
     db
       .prepare(
         `SELECT ${summaryColumns(lang)}, p.${col("description", lang)} AS description, p.${col("specs", lang)} AS specs, c.parent_id,
@@ -86,6 +87,7 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
       )
       .bind(slug),
     attributesStatement(db, lang, slug),
+    ...variantStatements(db, lang, slug),
   ]);
   const row = found.results[0] as DetailRow | undefined;
   if (!row) return null;
@@ -116,9 +118,16 @@ export async function productDetails(db: D1Database, lang: Lang, slug: string): 
   const specifications = parseJson<{ label: string; value: string }[]>(row.specs, []).filter(
     (s) => s && typeof s.label === "string" && typeof s.value === "string",
   );
+  const { options, variants } = toVariants(
+    optionRows.results as Parameters<typeof toVariants>[0],
+    variantRows.results as Parameters<typeof toVariants>[1],
+    valueRows.results as Parameters<typeof toVariants>[2],
+  );
   return {
     ...toSummary(row),
     description: row.description,
+    options,
+    variants,
     specifications,
     seo_title: row.seo_title,
     seo_description: row.seo_description,

@@ -32,13 +32,15 @@ export interface SummaryRow {
   images: string;
   is_featured: number;
   is_new: number;
+  /** Absent from rows kept before variants (search-kept.ts). */
+  variant_count?: number;
 }
 
 export const summaryColumns = (lang: Lang) => `
   p.id, p.slug, p.sku, p.model, p.${col("name", lang)} AS name,
   c.id AS category_id, c.slug AS category_slug, c.${col("name", lang)} AS category_name,
   b.id AS brand_id, b.slug AS brand_slug, b.${col("name", lang)} AS brand_name,
-  p.price, p.compare_at_price, p.currency, p.stock, p.max_per_order, p.images, p.is_featured, p.is_new`;
+  p.price, p.compare_at_price, p.currency, p.stock, p.max_per_order, p.images, p.is_featured, p.is_new, p.variant_count`;
 
 export const summaryFrom =
   "products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id";
@@ -74,5 +76,6 @@ export function toSummary(row: SummaryRow): ProductSummary {
     images,
     is_featured: row.is_featured === 1,
     is_new: row.is_new === 1,
+    variant_count: row.variant_count ?? 1,
   };
 }

@@ -184,6 +184,7 @@ const MESSAGES = {
   slugTakenTry: msg("console.products.slugTakenTry"),
   priceAboveCompareAt: msg("console.products.priceAboveCompareAt"),
   belowZero: msg("console.products.belowZero"),
+  hasVariants: msg("console.products.hasVariants"),
   unknownProducts: msg("console.products.unknownProducts"),
   moved: msg("console.products.moved"),
   skuTaken: msg("console.products.skuTaken"),
@@ -506,8 +507,9 @@ function createStatements(
       ? [
           db
             .prepare(
-              `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
-               VALUES ((SELECT id FROM products WHERE sku = ?1), ?2, 'count', NULL, ?2, ?3, 1)`,
+              `INSERT INTO inventory_adjustments (product_id, variant_id, delta, reason, note, stock_after, staff_user_id, applied)
+               SELECT p.id, v.id, ?2, 'count', NULL, ?2, ?3, 1
+               FROM products p JOIN product_variants v ON v.product_id = p.id WHERE p.sku = ?1`,
             )
             .bind(input.sku, cols.stock, staff.user_id),
         ]
@@ -716,10 +718,18 @@ export async function bulkEditProducts(
 ): Promise<BulkEditResult> {
   const { results } = await db
     .prepare(
-      "SELECT id, sku, price, compare_at_price, stock FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+      `SELECT id, sku, price, compare_at_price, stock, (SELECT COUNT(*) FROM product_variants v WHERE v.product_id = products.id) AS variants
+       FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     )
     .bind(JSON.stringify(input.ids))
-    .all<{ id: number; sku: string; price: number; compare_at_price: number | null; stock: number }>();
+    .all<{
+      id: number;
+      sku: string;
+      price: number;
+      compare_at_price: number | null;
+      stock: number;
+      variants: number;
+    }>();
   const invalid = (field: string, message: string) =>
     new BackendError(422, say(lang, MESSAGES.invalid), { [field]: [message] });
   if (results.length !== input.ids.length) throw invalid("product_ids", say(lang, MESSAGES.unknownProducts));
@@ -729,6 +739,10 @@ export async function bulkEditProducts(
     return { ...p, newPrice: price, newStock: stock };
   });
   const list = (rows: typeof plans) => rows.map((p) => p.sku).join(lang === "ar" ? "، " : ", ");
+  // A product of one variant is written as a whole (its variant follows, migrations/0040); one of
+  // several has no single price or stock to set.
+  const several = plans.filter((p) => p.variants > 1);
+  if (several.length) throw invalid("product_ids", say(lang, MESSAGES.hasVariants, { skus: list(several) }));
   const aboveCompare = plans.filter((p) => p.compare_at_price !== null && p.newPrice >= p.compare_at_price);
   if (input.price && aboveCompare.length)
     throw invalid("price", say(lang, MESSAGES.priceAboveCompareAt, { skus: list(aboveCompare) }));
@@ -752,8 +766,8 @@ export async function bulkEditProducts(
       statements.push(
         db
           .prepare(
-            `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
-             VALUES (?, ?, ?, NULL, ?, ?, changes())`,
+            `INSERT INTO inventory_adjustments (product_id, variant_id, delta, reason, note, stock_after, staff_user_id, applied)
+             VALUES (?1, (SELECT id FROM product_variants WHERE product_id = ?1), ?2, ?3, NULL, ?4, ?5, changes())`,
           )
           .bind(p.id, delta, input.stock?.mode === "set" ? "count" : "other", p.newStock, staff.user_id),
       );

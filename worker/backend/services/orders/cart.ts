@@ -4,18 +4,31 @@ import { say } from "../../../../contract/server/i18n";
 import type { CartOwner } from "../../identity";
 import type { ProductSummary } from "../../../../contract/catalogue";
 import { productSummariesByIds } from "../catalogue/product";
+import { parseJson } from "../catalogue/summary";
 import { evaluatePromo, type AppliedPromo } from "./promo";
 import { releaseExpiredReservations } from "./reservations";
 import type { Cart, CartLine } from "../../../../contract/cart";
 import { msg } from "../../messages";
+import { chosenVariantSql, variantTitles } from "../catalogue/variants";
 
 export type { ProductSummary };
 
 /**
- * Carts for guests (by a known guest id) and signed-in users. A line's quantity is bounded by the
- * product's stock and its per-order maximum; the bound is checked inside the SQL statement that
- * writes the line, so concurrent adds can never push a line past it.
+ * Carts for guests (by a known guest id) and signed-in users. A line is one variant of a product
+ * (the product's only one when the caller names none); its quantity is bounded by the variant's
+ * stock and per-order maximum, checked inside the SQL statement that writes the line, so
+ * concurrent adds can never push a line past it.
  */
+
+/** The product and, when it has several, the chosen variant a line change names. */
+export interface LineTarget {
+  productId: number;
+  variantId?: number | null;
+}
+
+/** The sellable variant a target means, as SQL over `v` with ?2 the product and ?4 the variant. */
+const SELLABLE = `FROM product_variants v JOIN products p ON p.id = v.product_id
+  WHERE v.id = ${chosenVariantSql("?2", "?4")} AND v.product_id = ?2 AND p.active = 1 AND v.active = 1`;
 
 const ownerColumn = (owner: CartOwner) => (owner.userId !== null ? "user_id" : "guest_id");
 const ownerValue = (owner: CartOwner) => (owner.userId !== null ? owner.userId : owner.guestId);
@@ -41,14 +54,17 @@ export async function ensureCartId(db: D1Database, owner: CartOwner): Promise<nu
   return id;
 }
 
-async function productBound(
-  db: D1Database,
-  productId: number,
-): Promise<{ stock: number; max_per_order: number } | null> {
+interface Bound {
+  id: number;
+  stock: number;
+  max_per_order: number;
+}
+
+async function variantBound(db: D1Database, target: LineTarget): Promise<Bound | null> {
   return db
-    .prepare("SELECT stock, max_per_order FROM products WHERE id = ? AND active = 1")
-    .bind(productId)
-    .first<{ stock: number; max_per_order: number }>();
+    .prepare(`SELECT v.id, v.stock, v.max_per_order ${SELLABLE}`)
+    .bind(null, target.productId, null, target.variantId ?? null)
+    .first<Bound>();
 }
 
 /** The 422 for a quantity past the bound, naming the bound that applies. */
@@ -66,9 +82,22 @@ function quantityRefused(lang: Lang, bound: { stock: number; max_per_order: numb
   return unprocessable(errors, message);
 }
 
-function unknownProduct(lang: Lang): BackendError {
+/** The 422 for a target that sells nothing: an unknown product, or one of several variants without a choice. */
+async function unknownTarget(db: D1Database, target: LineTarget, lang: Lang): Promise<BackendError> {
+  if (target.variantId == null) {
+    const several = await db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.id = ? AND p.active = 1 AND v.active = 1",
+      )
+      .bind(target.productId)
+      .first<{ n: number }>();
+    if ((several?.n ?? 0) > 1) {
+      const message = say(lang, msg("orders.cart.chooseVariant"));
+      return unprocessable({ variant_id: [message] }, message);
+    }
+  }
   const message = say(lang, msg("orders.cart.unknownProduct"));
-  return unprocessable({ product_id: [message] }, message);
+  return unprocessable({ [target.variantId == null ? "product_id" : "variant_id"]: [message] }, message);
 }
 
 async function touchCart(db: D1Database, cartId: number): Promise<void> {
@@ -89,32 +118,32 @@ async function writeWithinBound(db: D1Database, upsert: D1PreparedStatement): Pr
 }
 
 /**
- * Adds `quantity` to the product's line. One statement: the insert or the increment only happens
+ * Adds `quantity` to the variant's line. One statement: the insert or the increment only happens
  * when the resulting quantity is within min(stock, max_per_order), so 50 concurrent adds give
  * exactly the total the bound allows.
  */
 export async function addProductToCart(
   db: D1Database,
   owner: CartOwner,
-  productId: number,
+  target: LineTarget,
   quantity: number,
   lang: Lang,
 ): Promise<void> {
   const cartId = await ensureCartId(db, owner);
   const upsert = db
     .prepare(
-      `INSERT INTO cart_items (cart_id, product_id, quantity)
-       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND p.active = 1 AND ?3 <= MIN(p.stock, p.max_per_order)
-       ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
-       WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id AND active = 1)`,
+      `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
+       SELECT ?1, v.id, v.product_id, ?3 ${SELLABLE} AND ?3 <= MIN(v.stock, v.max_per_order)
+       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
+       WHERE cart_items.quantity + excluded.quantity <= (SELECT MIN(stock, max_per_order) FROM product_variants WHERE id = excluded.variant_id AND active = 1)`,
     )
-    .bind(cartId, productId, quantity);
+    .bind(cartId, target.productId, quantity, target.variantId ?? null);
   if (await writeWithinBound(db, upsert)) return touchCart(db, cartId);
-  const bound = await productBound(db, productId);
-  if (!bound) throw unknownProduct(lang);
+  const bound = await variantBound(db, target);
+  if (!bound) throw await unknownTarget(db, target, lang);
   const current = await db
-    .prepare("SELECT quantity FROM cart_items WHERE cart_id = ? AND product_id = ?")
-    .bind(cartId, productId)
+    .prepare("SELECT quantity FROM cart_items WHERE cart_id = ? AND variant_id = ?")
+    .bind(cartId, bound.id)
     .first<{ quantity: number }>();
   throw quantityRefused(lang, bound, current?.quantity ?? 0);
 }
@@ -144,13 +173,13 @@ export async function reorderIntoCart(
   await releaseExpiredReservations(db);
   const { results: lines } = await db
     .prepare(
-      `SELECT oi.product_id, oi.quantity, oi.name_en, oi.name_ar,
-              CASE WHEN p.active = 1 THEN MIN(p.stock, p.max_per_order) ELSE 0 END AS bound
-       FROM order_items oi LEFT JOIN products p ON p.id = oi.product_id
+      `SELECT oi.variant_id, oi.quantity, oi.name_en, oi.name_ar,
+              CASE WHEN p.active = 1 AND v.active = 1 THEN MIN(v.stock, v.max_per_order) ELSE 0 END AS bound
+       FROM order_items oi LEFT JOIN product_variants v ON v.id = oi.variant_id LEFT JOIN products p ON p.id = v.product_id
        WHERE oi.order_id = ? ORDER BY oi.id`,
     )
     .bind(orderId)
-    .all<{ product_id: number; quantity: number; name_en: string; name_ar: string; bound: number | null }>();
+    .all<{ variant_id: number; quantity: number; name_en: string; name_ar: string; bound: number | null }>();
   const name = (l: (typeof lines)[number]) => (lang === "ar" ? l.name_ar : l.name_en) || l.name_en;
   const available = lines.filter((l) => (l.bound ?? 0) > 0);
   const outcome: ReorderOutcome = {
@@ -164,12 +193,13 @@ export async function reorderIntoCart(
     ...available.map((l) =>
       db
         .prepare(
-          `INSERT INTO cart_items (cart_id, product_id, quantity)
-           SELECT ?1, p.id, MIN(?3, p.stock, p.max_per_order) FROM products p
-           WHERE p.id = ?2 AND p.active = 1 AND MIN(?3, p.stock, p.max_per_order) > 0
-           ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
+          `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
+           SELECT ?1, v.id, v.product_id, MIN(?3, v.stock, v.max_per_order)
+           FROM product_variants v JOIN products p ON p.id = v.product_id
+           WHERE v.id = ?2 AND p.active = 1 AND v.active = 1 AND MIN(?3, v.stock, v.max_per_order) > 0
+           ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
         )
-        .bind(cartId, l.product_id, l.quantity),
+        .bind(cartId, l.variant_id, l.quantity),
     ),
     db.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(cartId),
   ]);
@@ -180,29 +210,36 @@ export async function reorderIntoCart(
 export async function updateCartQuantity(
   db: D1Database,
   owner: CartOwner,
-  productId: number,
+  target: LineTarget,
   quantity: number,
   lang: Lang,
 ): Promise<void> {
-  if (quantity === 0) return removeProductFromCart(db, owner, productId);
+  if (quantity === 0) return removeProductFromCart(db, owner, target);
   const cartId = await ensureCartId(db, owner);
   const upsert = db
     .prepare(
-      `INSERT INTO cart_items (cart_id, product_id, quantity)
-       SELECT ?1, p.id, ?3 FROM products p WHERE p.id = ?2 AND p.active = 1 AND ?3 <= MIN(p.stock, p.max_per_order)
-       ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity`,
+      `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
+       SELECT ?1, v.id, v.product_id, ?3 ${SELLABLE} AND ?3 <= MIN(v.stock, v.max_per_order)
+       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = excluded.quantity`,
     )
-    .bind(cartId, productId, quantity);
+    .bind(cartId, target.productId, quantity, target.variantId ?? null);
   if (await writeWithinBound(db, upsert)) return touchCart(db, cartId);
-  const bound = await productBound(db, productId);
-  if (!bound) throw unknownProduct(lang);
+  const bound = await variantBound(db, target);
+  if (!bound) throw await unknownTarget(db, target, lang);
   throw quantityRefused(lang, bound, 0);
 }
 
-export async function removeProductFromCart(db: D1Database, owner: CartOwner, productId: number): Promise<void> {
+/**
+ * Removes the variant's line; without a variant, every line of the product (the spec's remove
+ * names only a product, and a product of one variant has one line).
+ */
+export async function removeProductFromCart(db: D1Database, owner: CartOwner, target: LineTarget): Promise<void> {
   const cartId = await findCartId(db, owner);
   if (cartId === null) return;
-  await db.prepare("DELETE FROM cart_items WHERE cart_id = ? AND product_id = ?").bind(cartId, productId).run();
+  await db
+    .prepare("DELETE FROM cart_items WHERE cart_id = ?1 AND product_id = ?2 AND (?3 IS NULL OR variant_id = ?3)")
+    .bind(cartId, target.productId, target.variantId ?? null)
+    .run();
   await touchCart(db, cartId);
 }
 
@@ -214,6 +251,33 @@ export async function setCartPromo(db: D1Database, owner: CartOwner, code: strin
     .prepare("UPDATE carts SET promo_code = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
     .bind(code, cartId)
     .run();
+}
+
+interface VariantLineRow {
+  product_id: number;
+  variant_id: number;
+  quantity: number;
+  sku: string;
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  max_per_order: number;
+  images: string;
+}
+
+/** The product as this variant sells it: its price, stock, limit, SKU and, when it has its own, image. */
+function asVariant(product: ProductSummary, row: VariantLineRow): ProductSummary {
+  const images = parseJson<string[]>(row.images, []).filter((i) => typeof i === "string");
+  return {
+    ...product,
+    sku: row.sku,
+    price: row.price,
+    compare_at_price: row.compare_at_price,
+    stock: row.stock,
+    in_stock: row.stock > 0,
+    max_per_order: row.max_per_order,
+    ...(images.length ? { image: images[0], images } : {}),
+  };
 }
 
 export interface CartContents {
@@ -234,26 +298,40 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
   if (!cart) return { cartId: null, promoCode: null, lines: [], subtotal: 0, currency: "SAR", invalid: [] };
   const { results } = await db
     .prepare(
-      `SELECT ci.product_id, ci.quantity, p.price, p.stock * p.active AS stock, p.max_per_order FROM cart_items ci
-       JOIN products p ON p.id = ci.product_id WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.product_id`,
+      `SELECT ci.product_id, ci.variant_id, ci.quantity, v.sku, v.price, v.compare_at_price,
+              v.stock * p.active * v.active AS stock, v.max_per_order, v.images
+       FROM cart_items ci JOIN product_variants v ON v.id = ci.variant_id JOIN products p ON p.id = ci.product_id
+       WHERE ci.cart_id = ? ORDER BY ci.added_at, ci.variant_id`,
     )
     .bind(cart.id)
-    .all<{ product_id: number; quantity: number; price: number; stock: number; max_per_order: number }>();
-  // The catalogue's own summaries, so a product looks the same in the cart as on its page.
-  const summaries = new Map(
-    (
-      await productSummariesByIds(
-        db,
-        lang,
-        results.map((r) => r.product_id),
-      )
-    ).map((p) => [p.id, p]),
-  );
+    .all<VariantLineRow>();
+  // The catalogue's own summaries, so a product looks the same in the cart as on its page, with
+  // what the chosen variant sells it for.
+  const [summaryList, titles] = await Promise.all([
+    productSummariesByIds(
+      db,
+      lang,
+      results.map((r) => r.product_id),
+    ),
+    variantTitles(
+      db,
+      results.map((r) => r.variant_id),
+    ),
+  ]);
+  const summaries = new Map(summaryList.map((p) => [p.id, p]));
   const lines: CartLine[] = [];
   for (const row of results) {
     const product = summaries.get(row.product_id);
-    if (product)
-      lines.push({ product_id: row.product_id, quantity: row.quantity, product, line_total: row.price * row.quantity });
+    if (!product) continue;
+    const title = titles.get(row.variant_id)?.[lang === "ar" ? "ar" : "en"] ?? "";
+    lines.push({
+      product_id: row.product_id,
+      variant_id: row.variant_id,
+      variant: title || null,
+      quantity: row.quantity,
+      product: asVariant(product, row),
+      line_total: row.price * row.quantity,
+    });
   }
   return {
     cartId: cart.id,
@@ -261,7 +339,7 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
     lines,
     subtotal: lines.reduce((sum, l) => sum + l.line_total, 0),
     currency: lines[0]?.product.currency ?? "SAR",
-    invalid: results.filter((r) => r.quantity > Math.min(r.stock, r.max_per_order)).map((r) => r.product_id),
+    invalid: results.filter((r) => r.quantity > Math.min(r.stock, r.max_per_order)).map((r) => r.variant_id),
   };
 }
 
@@ -312,12 +390,12 @@ export async function mergeGuestCart(db: D1Database, guestId: string, userId: nu
   await db.batch([
     db
       .prepare(
-        `INSERT INTO cart_items (cart_id, product_id, quantity)
-         SELECT ?1, gi.product_id, MIN(gi.quantity, p.stock, p.max_per_order)
-         FROM cart_items gi JOIN products p ON p.id = gi.product_id
-         WHERE gi.cart_id = ?2 AND p.active = 1 AND MIN(gi.quantity, p.stock, p.max_per_order) > 0
-         ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = MAX(cart_items.quantity,
-           MIN(cart_items.quantity + excluded.quantity, (SELECT MIN(stock, max_per_order) FROM products WHERE id = excluded.product_id)))`,
+        `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
+         SELECT ?1, gi.variant_id, gi.product_id, MIN(gi.quantity, v.stock, v.max_per_order)
+         FROM cart_items gi JOIN product_variants v ON v.id = gi.variant_id JOIN products p ON p.id = gi.product_id
+         WHERE gi.cart_id = ?2 AND p.active = 1 AND v.active = 1 AND MIN(gi.quantity, v.stock, v.max_per_order) > 0
+         ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = MAX(cart_items.quantity,
+           MIN(cart_items.quantity + excluded.quantity, (SELECT MIN(stock, max_per_order) FROM product_variants WHERE id = excluded.variant_id)))`,
       )
       .bind(userCartId, guest.id),
     db

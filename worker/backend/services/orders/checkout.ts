@@ -1,4 +1,5 @@
 import { bumpOnFlip } from "../catalogue/availability";
+import { variantName, variantNameParts, variantTitles } from "../catalogue/variants";
 import type { Env, Lang } from "../../env";
 import { BackendError, unprocessable } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
@@ -336,6 +337,11 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
     contents.lines.map((l) => l.line_total),
     totals.discount,
   );
+  // Each line is named with its variant's choice in both languages, for every document made from it.
+  const titles = await variantTitles(
+    db,
+    contents.lines.map((l) => l.variant_id),
+  );
   for (let attempt = 0; attempt < 3; attempt++) {
     const number = newOrderNumber();
     const orderId = "(SELECT id FROM orders WHERE number = ?)";
@@ -376,33 +382,37 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       statements.push(
         db
           .prepare(
-            `INSERT INTO order_items (order_id, product_id, slug, name_en, name_ar, image, quantity, unit_price, line_total, net_total)
-             SELECT ${orderId}, p.id, p.slug, p.name_en, p.name_ar, ?, ?, ?, ?, ? FROM products p WHERE p.id = ?`,
+            `INSERT INTO order_items (order_id, product_id, variant_id, sku, slug, name_en, name_ar, variant_en, variant_ar,
+               image, quantity, unit_price, line_total, net_total)
+             SELECT ${orderId}, p.id, v.id, v.sku, p.slug, p.name_en || ?, p.name_ar || ?, ?, ?, ?, ?, ?, ?, ?
+             FROM product_variants v JOIN products p ON p.id = v.product_id WHERE v.id = ?`,
           )
           // The prices the totals were computed from, so the items always add up to the order.
           .bind(
             number,
+            ...variantNameParts(titles.get(line.variant_id)),
             line.product.image,
             line.quantity,
             line.product.price,
             line.line_total,
             nets[index],
-            line.product_id,
+            line.variant_id,
           ),
         // The conditional reservation, then its guard row: changes() is 0 when the stock was
         // short, the guard's CHECK fails, and D1 rolls the whole batch back.
         db
           .prepare(
-            "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND active = 1 AND stock >= ?1",
+            `UPDATE product_variants SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?2 AND active = 1 AND stock >= ?1 AND (SELECT active FROM products WHERE id = product_id) = 1`,
           )
-          .bind(line.quantity, line.product_id),
+          .bind(line.quantity, line.variant_id),
         db
           .prepare(
-            `INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (${orderId}, ?, ?, changes())`,
+            `INSERT INTO stock_moves (order_id, product_id, variant_id, quantity, applied) VALUES (${orderId}, ?, ?, ?, changes())`,
           )
-          .bind(number, line.product_id, -line.quantity),
-        // The last units sold: every page showing the product as in stock is out of date.
-        bumpOnFlip(db, line.product_id, -line.quantity),
+          .bind(number, line.product_id, line.variant_id, -line.quantity),
+        // The last units sold: every page showing the variant as in stock is out of date.
+        bumpOnFlip(db, line.variant_id, -line.quantity),
       );
     }
     statements.push(
@@ -441,20 +451,25 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
   throw new Error("could not find a free order number");
 }
 
-function notAvailable(contents: CartContents, productIds: number[], lang: Lang): BackendError {
-  const names = contents.lines.filter((l) => productIds.includes(l.product_id)).map((l) => l.product.name);
+function notAvailable(contents: CartContents, variantIds: number[], lang: Lang): BackendError {
+  const names = contents.lines
+    .filter((l) => variantIds.includes(l.variant_id))
+    .map((l) => (l.variant ? variantName(l.product.name, l.variant) : l.product.name));
   const messages = names.map((name) => say(lang, msg("orders.checkout.noLongerAvailable"), { name }));
   return unprocessable({ quantity: messages }, messages[0]);
 }
 
 /** After a refused reservation: which lines ran short, from the stock as it is now. */
 async function stockGone(db: D1Database, contents: CartContents, lang: Lang): Promise<BackendError> {
-  const ids = contents.lines.map((l) => l.product_id);
+  const ids = contents.lines.map((l) => l.variant_id);
   const { results } = await db
-    .prepare(`SELECT id, stock * active AS stock FROM products WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .prepare(
+      `SELECT v.id, v.stock * v.active * p.active AS stock FROM product_variants v JOIN products p ON p.id = v.product_id
+       WHERE v.id IN (${ids.map(() => "?").join(",")})`,
+    )
     .bind(...ids)
     .all<{ id: number; stock: number }>();
   const stock = new Map(results.map((r) => [r.id, r.stock]));
-  const short = contents.lines.filter((l) => (stock.get(l.product_id) ?? 0) < l.quantity).map((l) => l.product_id);
+  const short = contents.lines.filter((l) => (stock.get(l.variant_id) ?? 0) < l.quantity).map((l) => l.variant_id);
   return notAvailable(contents, short.length ? short : ids, lang);
 }

@@ -7,6 +7,21 @@ import { unitsNet } from "../shared/money";
  */
 
 /**
+ * The order line a return or refund line names: by its variant, or by its product when the order
+ * holds one line of that product (a caller that knows only products, or an order placed before
+ * variants).
+ */
+export function findOrderLine<T extends { product_id: number; variant_id: number }>(
+  items: readonly T[],
+  line: { product_id: number; variant_id?: number | null },
+): T | undefined {
+  const matches = items.filter(
+    (i) => i.product_id === line.product_id && (line.variant_id == null || i.variant_id === line.variant_id),
+  );
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
  * What returning `count` units of a line gives back: the units' share of the line's `net`
  * (unitsNet, after the `before` units its other returns claim), never more than what those returns
  * leave of the net (`claimed` is what they give back), and for the line's last units exactly that

@@ -36,10 +36,10 @@ import { normalizePhone } from "../../../../contract/inputs";
 import { creditNoteStatements, documentLinks, vatRateOf } from "./invoices";
 import { notesOf } from "../console/staff-notes";
 import { latePaymentsOf } from "../payments/late-payments";
-import { bumpOnFlip } from "../catalogue/availability";
+import { restockVariantStatements } from "../catalogue/variants";
 import { auditStatement } from "../console/audit-log";
 import { releaseExpiredReservations } from "./reservations";
-import { claimLinesStatement, returnedAmount } from "./claimed-lines";
+import { claimLinesStatement, findOrderLine, returnedAmount } from "./claimed-lines";
 import { msg } from "../../messages";
 
 /**
@@ -211,7 +211,15 @@ export function deliverOrder(env: Pick<Env, "DB" | "NOTIFICATIONS">, order: Orde
 
 /** What a refund of lines claims, worked out by refundLines: each line's units and amount, and the shipping. */
 interface LineClaim {
-  items: { id: number; product_id: number; quantity: number; amount: number; claimed_quantity: number; net: number }[];
+  items: {
+    id: number;
+    product_id: number;
+    variant_id: number;
+    quantity: number;
+    amount: number;
+    claimed_quantity: number;
+    net: number;
+  }[];
   shipping: number;
   restock: boolean;
 }
@@ -434,18 +442,7 @@ function restockStatements(
 ): D1PreparedStatement[] {
   const staffId = actor.kind === "staff" ? actor.staff.user_id : null;
   const note = `${order.number} ${refundId}`;
-  return claim.items.flatMap((line) => [
-    db
-      .prepare(`UPDATE products SET stock = stock + ?1, updated_at = ${NOW} WHERE id = ?2`)
-      .bind(line.quantity, line.product_id),
-    db
-      .prepare(
-        `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
-         VALUES (?1, ?2, 'returned', ?3, (SELECT stock FROM products WHERE id = ?1), ?4, changes())`,
-      )
-      .bind(line.product_id, line.quantity, note, staffId),
-    bumpOnFlip(db, line.product_id, line.quantity),
-  ]);
+  return claim.items.flatMap((line) => restockVariantStatements(db, line, note, staffId));
 }
 
 /**
@@ -504,7 +501,8 @@ export async function refundLines(
   const items: LineClaim["items"] = [];
   input.lines.forEach((line, index) => {
     if (line.quantity === 0) return;
-    const at = rows.findIndex((r) => r.product_id === line.product_id);
+    const found = findOrderLine(rows, line);
+    const at = found ? rows.indexOf(found) : -1;
     if (at < 0) {
       errors[`lines.${index}.product_id`] = [say(lang, LINE_MESSAGES.notInOrder)];
       return;
@@ -519,6 +517,7 @@ export async function refundLines(
     items.push({
       id: row.id,
       product_id: row.product_id,
+      variant_id: row.variant_id,
       quantity: line.quantity,
       amount,
       claimed_quantity: row.claimed_quantity,

@@ -52,9 +52,14 @@ export interface OrderRow extends Totals {
 export interface OrderItemRow {
   order_id: number;
   product_id: number;
+  variant_id: number;
+  sku: string | null;
   slug: string;
+  /** With the variant's values: what was sold ("iPhone 16 Pro, Blue, 256 GB"). */
   name_en: string;
   name_ar: string;
+  variant_en: string | null;
+  variant_ar: string | null;
   image: string | null;
   quantity: number;
   unit_price: number;
@@ -192,20 +197,20 @@ export function releaseStockStatements(
   return [
     db
       .prepare(
-        `INSERT INTO stock_moves (order_id, product_id, quantity, applied)
-         SELECT oi.order_id, oi.product_id, oi.quantity, 1 FROM order_items oi JOIN orders o ON o.id = oi.order_id
+        `INSERT INTO stock_moves (order_id, product_id, variant_id, quantity, applied)
+         SELECT oi.order_id, oi.product_id, oi.variant_id, oi.quantity, 1 FROM order_items oi JOIN orders o ON o.id = oi.order_id
          WHERE oi.order_id = ?1 AND o.stock_reserved = 1 AND o.status = ?2`,
       )
       .bind(orderId, status),
     db
       .prepare(
-        `UPDATE products SET stock = stock + (SELECT oi.quantity FROM order_items oi WHERE oi.order_id = ?1 AND oi.product_id = products.id),
+        `UPDATE product_variants SET stock = stock + (SELECT oi.quantity FROM order_items oi WHERE oi.order_id = ?1 AND oi.variant_id = product_variants.id),
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id IN (SELECT product_id FROM order_items WHERE order_id = ?1)
+         WHERE id IN (SELECT variant_id FROM order_items WHERE order_id = ?1)
            AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = ?2)`,
       )
       .bind(orderId, status),
-    // A sold-out product back in stock: pages showing it sold out are out of date.
+    // A sold-out variant back in stock: pages showing it sold out are out of date.
     bumpOnReleaseFlip(db, orderId, status),
     db
       .prepare(
@@ -222,9 +227,9 @@ export function releaseStockStatements(
  */
 export async function reReserveStock(db: D1Database, order: OrderRow, reservedUntil: string): Promise<boolean> {
   const { results: items } = await db
-    .prepare("SELECT product_id, quantity FROM order_items WHERE order_id = ?")
+    .prepare("SELECT product_id, variant_id, quantity FROM order_items WHERE order_id = ?")
     .bind(order.id)
-    .all<{ product_id: number; quantity: number }>();
+    .all<{ product_id: number; variant_id: number; quantity: number }>();
   const statements: D1PreparedStatement[] = [
     // Claims the order first: a concurrent retry finds it already reserved and its guard row
     // (applied = changes() = 0) aborts that whole batch, so stock is never taken twice.
@@ -242,13 +247,15 @@ export async function reReserveStock(db: D1Database, order: OrderRow, reservedUn
     statements.push(
       db
         .prepare(
-          "UPDATE products SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1",
+          "UPDATE product_variants SET stock = stock - ?1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?2 AND stock >= ?1",
         )
-        .bind(item.quantity, item.product_id),
+        .bind(item.quantity, item.variant_id),
       db
-        .prepare("INSERT INTO stock_moves (order_id, product_id, quantity, applied) VALUES (?, ?, ?, changes())")
-        .bind(order.id, item.product_id, -item.quantity),
-      bumpOnFlip(db, item.product_id, -item.quantity),
+        .prepare(
+          "INSERT INTO stock_moves (order_id, product_id, variant_id, quantity, applied) VALUES (?, ?, ?, ?, changes())",
+        )
+        .bind(order.id, item.product_id, item.variant_id, -item.quantity),
+      bumpOnFlip(db, item.variant_id, -item.quantity),
     );
   }
   try {

@@ -10,12 +10,13 @@ import { parseAddress, type OrderRow } from "./orders";
 export async function packingSlipOf(db: D1Database, order: OrderRow, lang: Lang): Promise<PackingSlip> {
   const { results } = await db
     .prepare(
-      `SELECT oi.product_id, oi.name_en, oi.name_ar, oi.quantity, oi.claimed_quantity, p.sku
+      `SELECT oi.product_id, oi.variant_id, oi.name_en, oi.name_ar, oi.quantity, oi.claimed_quantity, COALESCE(oi.sku, p.sku) AS sku
        FROM order_items oi LEFT JOIN products p ON p.id = oi.product_id WHERE oi.order_id = ? ORDER BY oi.id`,
     )
     .bind(order.id)
     .all<{
       product_id: number;
+      variant_id: number;
       name_en: string;
       name_ar: string;
       quantity: number;
@@ -24,6 +25,7 @@ export async function packingSlipOf(db: D1Database, order: OrderRow, lang: Lang)
     }>();
   const items = results.map((r) => ({
     product_id: r.product_id,
+    variant_id: r.variant_id,
     name: lang === "ar" ? r.name_ar : r.name_en,
     sku: r.sku,
     quantity: r.quantity,

@@ -1,4 +1,4 @@
-import { bumpOnFlip } from "../catalogue/availability";
+import { restockVariantStatements } from "../catalogue/variants";
 import { loadSettings } from "../shared/settings";
 import type { Env, Lang, StaffCaller } from "../../env";
 import { BackendError, notFound, unprocessable } from "../../http";
@@ -18,7 +18,7 @@ import type {
 } from "../../../../contract/returns";
 import { CANCELLABLE, cancelOrder, refundableOf, refundOrder } from "./fulfilment";
 import { flushNotifications, notifyStatements, staffAlertStatement } from "../messages/notifications";
-import { claimLinesStatement, lineAmountSql, returnedAmount } from "./claimed-lines";
+import { claimLinesStatement, findOrderLine, lineAmountSql, returnedAmount } from "./claimed-lines";
 import {
   isFullyRefunded,
   isTransitionLost,
@@ -92,6 +92,7 @@ interface ItemRow {
   id: number;
   order_id: number;
   product_id: number;
+  variant_id: number;
   name_en: string;
   name_ar: string;
   quantity: number;
@@ -120,6 +121,7 @@ interface ReturnRow {
 interface ReturnItemRow {
   return_id: string;
   product_id: number;
+  variant_id: number;
   quantity: number;
   reason: ReturnReason;
   note: string | null;
@@ -134,7 +136,7 @@ async function readReturns(db: D1Database, orderIds: number[]) {
   const [items, returns, lines, refunds] = await db.batch([
     db
       .prepare(
-        `SELECT id, order_id, product_id, name_en, name_ar, quantity, unit_price, line_total, net_total,
+        `SELECT id, order_id, product_id, variant_id, name_en, name_ar, quantity, unit_price, line_total, net_total,
            claimed_quantity, claimed_amount
          FROM order_items WHERE order_id IN (${marks}) ORDER BY id`,
       )
@@ -148,7 +150,7 @@ async function readReturns(db: D1Database, orderIds: number[]) {
       .bind(...orderIds),
     db
       .prepare(
-        `SELECT ri.return_id, ri.product_id, ri.quantity, ri.reason, ri.note, ri.amount, oi.name_en, oi.name_ar
+        `SELECT ri.return_id, ri.product_id, oi.variant_id, ri.quantity, ri.reason, ri.note, ri.amount, oi.name_en, oi.name_ar
          FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id JOIN returns r ON r.id = ri.return_id
          WHERE r.order_id IN (${marks}) ORDER BY ri.id`,
       )
@@ -176,6 +178,7 @@ function presentReturn(r: ReturnRow, lines: ReturnItemRow[], lang: Lang): OrderR
       .filter((l) => l.return_id === r.id)
       .map((l): ReturnLine => ({
         product_id: l.product_id,
+        variant_id: l.variant_id,
         name: lang === "ar" ? l.name_ar : l.name_en,
         quantity: l.quantity,
         reason: l.reason,
@@ -209,7 +212,7 @@ export async function selfServiceOf(
   for (const order of orders) {
     const returnable: Record<number, number> = {};
     for (const i of items.filter((i) => i.order_id === order.id))
-      returnable[i.product_id] = Math.max(0, i.quantity - i.claimed_quantity);
+      returnable[i.variant_id] = Math.max(0, i.quantity - i.claimed_quantity);
     const until = order.status === "delivered" ? returnableUntil(order, windowDays) : null;
     found.set(order.id, {
       can_cancel: CANCELLABLE.includes(order.status),
@@ -263,7 +266,7 @@ export async function requestReturn(
   const chosen: { item: ItemRow; quantity: number; reason: ReturnReason; note: string | null; amount: number }[] = [];
   input.items.forEach((line, index) => {
     if (line.quantity === 0) return;
-    const item = items.find((i) => i.product_id === line.product_id);
+    const item = findOrderLine(items, line);
     if (!item) {
       errors[`items.${index}.product_id`] = [say(lang, MESSAGES.notInOrder)];
       return;
@@ -424,9 +427,12 @@ export async function actOnReturn(
 
   if (action === "receive") {
     const { results: items } = await db
-      .prepare("SELECT product_id, quantity FROM return_items WHERE return_id = ? ORDER BY id")
+      .prepare(
+        `SELECT ri.product_id, oi.variant_id, ri.quantity FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+         WHERE ri.return_id = ? ORDER BY ri.id`,
+      )
       .bind(returnId)
-      .all<{ product_id: number; quantity: number }>();
+      .all<{ product_id: number; variant_id: number; quantity: number }>();
     const note = `${order.number} ${returnId}`;
     await runGuarded(
       db,
@@ -439,19 +445,7 @@ export async function actOnReturn(
           .bind(staff.user_id, returnId),
         guard("return_received"),
         // Back on the shelf, each with its ledger line (applied = changes(): a missing product aborts).
-        ...items.flatMap((i) => [
-          db
-            .prepare(`UPDATE products SET stock = stock + ?1, updated_at = ${NOW} WHERE id = ?2`)
-            .bind(i.quantity, i.product_id),
-          db
-            .prepare(
-              `INSERT INTO inventory_adjustments (product_id, delta, reason, note, stock_after, staff_user_id, applied)
-               VALUES (?1, ?2, 'returned', ?3, (SELECT stock FROM products WHERE id = ?1), ?4, changes())`,
-            )
-            .bind(i.product_id, i.quantity, note, staff.user_id),
-          // A sold-out product back on the shelf: pages showing it sold out are out of date.
-          bumpOnFlip(db, i.product_id, i.quantity),
-        ]),
+        ...items.flatMap((i) => [...restockVariantStatements(db, i, note, staff.user_id)]),
         audit({ status: "received" }),
         ...notifyStatements(db, { id: order.id }, "return_received", { ref: returnId }),
       ],

@@ -72,6 +72,9 @@ export async function presentOrders(
       email: opts.maskEmail ? maskEmail(row.email) : row.email,
       items: lines.map((i, index) => ({
         product_id: i.product_id,
+        variant_id: i.variant_id,
+        variant: (lang === "ar" ? i.variant_ar : i.variant_en) ?? null,
+        sku: i.sku,
         name: lang === "ar" ? i.name_ar : i.name_en,
         slug: i.slug,
         image: i.image,
