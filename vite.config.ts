@@ -12,7 +12,7 @@ const BUDGETS = JSON.parse(readFileSync(new URL("./budgets.json", import.meta.ur
 const FRAMEWORK_PACKAGES = BUDGETS.framework.packages;
 /** The shell's modules under app/, for the "shell" chunk below (jotai, the cart state's library, and contract/edge, contract/locale and contract/shop-clock, which the shell's modules import, join them). */
 const SHELL_MODULES = [
-  "lib/(i18n|locales|use-locale|money|cart|nonce|link|shop-not-found)",
+  "lib/(i18n|locales|use-locale|money|cart|nonce|link|shop-not-found|revalidation)",
   "client/(idle|update-state|chunk-reload|abort-rejections|data-retry|prefetch|Prefetcher|toast)",
   "lib/api/(browser|client)",
   "state/(cart|store)",

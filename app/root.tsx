@@ -30,10 +30,14 @@ import { LocaleContext, useLocale, useRouteLocale, useT } from "./lib/use-locale
 import { routeRulesMiddleware } from "./middleware/route-rules";
 import { validatePageMiddleware } from "./middleware/validate-page";
 import stylesUrl from "./styles/app.css?url";
+import { unlessOnlyQueryChanged } from "./lib/revalidation";
 
 export const middleware: Route.MiddlewareFunction[] = [validatePageMiddleware, routeRulesMiddleware];
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+/** Its data never reads the query: a change of the query alone keeps it (lib/revalidation.ts). */
+export const shouldRevalidate = unlessOnlyQueryChanged;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const shop = context.get(shopContext);

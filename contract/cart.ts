@@ -27,6 +27,8 @@ export interface CartLine {
   variant_id: number;
   /** The chosen options' values ("Desert Titanium · 512 GB"); null for a product without options. */
   variant: string | null;
+  /** The variant's values by option code, as its product page's URL carries them (empty without options). */
+  options?: Record<string, string>;
   quantity: number;
   product: ProductSummary;
   line_total: number;

@@ -76,7 +76,7 @@ export async function callBackend(c: Context<HonoEnv>, path: string, init: Reque
 function noteCatalogueAnswer(c: Context<HonoEnv>, headers: Headers): void {
   const version = headers.get(CATALOGUE_VERSION_HEADER);
   if (version === null) return;
-  const read = c.get("catalogueRead") ?? { oldest: null, lowStock: new Map<number, number>() };
+  const read = c.get("catalogueRead") ?? { oldest: null, lowStock: new Map<string, number>() };
   const n = Number(version);
   if (Number.isFinite(n) && (read.oldest === null || n < read.oldest)) read.oldest = n;
   const low = headers.get(LOW_STOCK_HEADER);
@@ -95,7 +95,7 @@ export async function stockStillShown(c: Context<HonoEnv>, pairs: string): Promi
     const res = await callBackend(c, `${CATALOGUE_STOCK_PATH}?ids=${[...shown.keys()].join(",")}`);
     if (!res.ok) return false;
     const body = (await res.json()) as { data?: Record<string, number> };
-    const now = new Map(Object.entries(body.data ?? {}).map(([id, stock]) => [Number(id), stock]));
+    const now = new Map(Object.entries(body.data ?? {}));
     return stockPairs(now) === stockPairs(shown);
   } catch (error) {
     console.warn(JSON.stringify({ level: "warn", message: "page cache stock check failed", error: String(error) }));

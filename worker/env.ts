@@ -26,7 +26,7 @@ export type HonoEnv = {
     /** The newest D1 bookmark a backend answer gave during this request (middleware/bookmark.ts). */
     d1Bookmark?: string;
     /** The freshness of the catalogue answers this request read (backend-client.ts, page cache). */
-    catalogueRead?: { oldest: number | null; lowStock: Map<number, number> };
+    catalogueRead?: { oldest: number | null; lowStock: Map<string, number> };
     /** The catalogue version the page cache read before this request's render (worker/page-cache.ts). */
     pageVersion?: number | null;
     /** Settles this request's render for the requests waiting on it (worker/page-cache.ts). */

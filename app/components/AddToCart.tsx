@@ -3,12 +3,14 @@ import { useState } from "react";
 import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
-import { cartDrawerOpenAtom, invalidQuantityAtom } from "../state/cart";
+import { cartDrawerOpenAtom, invalidQuantityAtom, lineKey } from "../state/cart";
 import { Stylesheet } from "./Stylesheet";
 import cartCss from "../styles/cart.css?url";
 
 export interface AddToCartProps {
   productId: number;
+  /** The chosen variant of a product of several (a product of one may leave it out). */
+  variantId?: number;
   /** How many the shopper may pick: the lower of stock and the per-order maximum. */
   maxQuantity: number;
   /** The quantity the product page's picker holds. */
@@ -20,11 +22,12 @@ export interface AddToCartProps {
  * needed, the cart reloaded after, an invalid quantity recorded when refused). A success opens
  * the drawer; a refusal shows the server's reason beside the button.
  */
-export function AddToCart({ productId, maxQuantity, quantity }: AddToCartProps) {
+export function AddToCart({ productId, variantId, maxQuantity, quantity }: AddToCartProps) {
   const t = useT();
   const cart = useCart();
   const openDrawer = useSetAtom(cartDrawerOpenAtom);
-  const invalid = useAtomValue(invalidQuantityAtom).has(productId);
+  const ref = { product_id: productId, variant_id: variantId };
+  const invalid = useAtomValue(invalidQuantityAtom).has(lineKey(ref));
   const amount = Math.max(1, Math.min(Math.floor(quantity) || 1, Math.max(1, maxQuantity)));
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState("");
@@ -33,7 +36,7 @@ export function AddToCart({ productId, maxQuantity, quantity }: AddToCartProps) 
   const add = async () => {
     setBusy(true);
     setMessage("");
-    const result = await cart.addProductToCart(productId, amount);
+    const result = await cart.addProductToCart(ref, amount);
     setBusy(false);
     if (result.ok) {
       toast.success(t("cart.added"));

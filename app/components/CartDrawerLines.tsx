@@ -1,7 +1,7 @@
 import { Link } from "../lib/link";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import type { CartList } from "../state/cart";
+import { lineKey, type CartList } from "../state/cart";
 import { CartLine } from "./CartLine";
 
 /**
@@ -18,7 +18,7 @@ export function CartDrawerLines({ cart, onNavigate }: { cart: CartList; onNaviga
       <div className="drawer__body">
         <ul className="cart-lines" aria-label={t("cart.lines")}>
           {cart.products.map((line) => (
-            <CartLine key={line.product_id} line={line} currency={cart.currency} onNavigate={onNavigate} compact />
+            <CartLine key={lineKey(line)} line={line} currency={cart.currency} onNavigate={onNavigate} compact />
           ))}
         </ul>
       </div>

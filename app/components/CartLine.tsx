@@ -5,7 +5,8 @@ import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import { invalidQuantityAtom, maxQuantityOf, type CartLine as Line } from "../state/cart";
+import { variantQuery } from "../lib/variants";
+import { invalidQuantityAtom, lineKey, maxQuantityOf, type CartLine as Line } from "../state/cart";
 import { QuantityStepper } from "./QuantityStepper";
 
 /** One cart line: image, name, unit price, quantity stepper, remove, and the line's total. */
@@ -24,13 +25,17 @@ export function CartLine({
   const locale = useLocale();
   const to = useLocalePath();
   const cart = useCart();
-  const invalid = useAtomValue(invalidQuantityAtom).has(line.product_id);
+  const key = lineKey(line);
+  const invalid = useAtomValue(invalidQuantityAtom).has(key);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
   const product = line.product;
   const name = product?.name ?? `#${line.product_id}`;
-  const href = product ? to(`/product-details/${encodeURIComponent(product.slug)}`) : undefined;
-  const messageId = `line-msg-${line.product_id}${compact ? "-d" : ""}`;
+  // The line's variant opens chosen on its page.
+  const href = product
+    ? `${to(`/product-details/${encodeURIComponent(product.slug)}`)}${variantQuery(line.options)}`
+    : undefined;
+  const messageId = `line-msg-${key}${compact ? "-d" : ""}`;
   // The stepper never offers more than can be bought: min(stock, max_per_order), from the cart's
   // own read of D1. A line above it (stock sold since it was added) can only go down, straight to
   // what is left; a sold-out line can only be removed.
@@ -41,18 +46,22 @@ export function CartLine({
 
   const change = async (quantity: number) => {
     setMessage("");
-    const result = await cart.updateQuantity(line.product_id, Math.min(quantity, max));
+    const result = await cart.updateQuantity(line, Math.min(quantity, max));
     if (!result.ok) setMessage(result.message ?? t("cart.updateFailed"));
   };
   const remove = async () => {
     setBusy(true);
-    const result = await cart.removeProduct(line.product_id);
+    const result = await cart.removeProduct(line);
     setBusy(false);
     if (result.ok) toast.success(t("cart.removed"));
   };
 
   return (
-    <li className={`cart-line${compact ? " cart-line--compact" : ""}`} data-product-id={line.product_id}>
+    <li
+      className={`cart-line${compact ? " cart-line--compact" : ""}`}
+      data-product-id={line.product_id}
+      data-variant-id={line.variant_id}
+    >
       <div className="cart-line__media">
         {product?.image ? (
           <img
@@ -73,6 +82,7 @@ export function CartLine({
         ) : (
           <span className="cart-line__name">{name}</span>
         )}
+        {line.variant ? <p className="cart-line__variant">{line.variant}</p> : null}
         {product ? (
           <p className="cart-line__unit muted">
             <bdi>{product.model}</bdi>

@@ -10,6 +10,7 @@ import { PaymentChoice, ShippingChoice } from "./checkout/MethodChoice";
 import { useCheckoutForm } from "./checkout/useCheckoutForm";
 import { ErrorSummary } from "./form/ErrorSummary";
 import { OrderSummary } from "./OrderSummary";
+import { lineKey } from "../state/cart";
 
 /** The form validates while rendering, so the route shows it only once valibot is there. */
 export const ready: Promise<unknown> = loadValibot();
@@ -106,11 +107,14 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
         <OrderSummary totals={totals} title={t("checkout.summary")}>
           <ul className="checkout__items">
             {cart.products.map((line) => (
-              <li key={line.product_id}>
+              <li key={lineKey(line)}>
                 {line.product?.image ? (
                   <img src={line.product.image} alt="" width={48} height={48} loading="lazy" />
                 ) : null}
-                <span className="checkout__item-name">{line.product?.name ?? `#${line.product_id}`}</span>
+                <span className="checkout__item-name">
+                  {line.product?.name ?? `#${line.product_id}`}
+                  {line.variant ? <span className="checkout__item-variant"> · {line.variant}</span> : null}
+                </span>
                 <span className="checkout__item-qty">
                   <span className="visually-hidden">{t("cart.quantity")} </span>
                   <span aria-hidden="true">×</span>

@@ -10,6 +10,7 @@ import {
   IDLE_PROMO,
   invalidPromo,
   invalidQuantityAtom,
+  lineKey,
   productsFlag,
   promoAtom,
   validPromo,
@@ -19,6 +20,7 @@ import {
   type CartList,
   type CartResponse,
   type DiscountType,
+  type LineRef,
 } from "../state/cart";
 import { browserApi, ownServerApi } from "./api/browser";
 import { handleBrowserError } from "./browser-errors";
@@ -86,7 +88,7 @@ function isCheckoutPage(pathname: string): boolean {
 /** A refused quantity's message: the field's messages, else the server's, else ours. */
 function quantityMessage(error: unknown, locale: Locale): string {
   if (error instanceof ApiError) {
-    const field = error.errors.quantity ?? error.errors.product_id ?? error.errors.productId;
+    const field = error.errors.quantity ?? error.errors.variant_id ?? error.errors.product_id ?? error.errors.productId;
     if (Array.isArray(field) && field.length) return field.join(", ");
     if (error.message) return error.message;
   }
@@ -150,17 +152,23 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
  * the add goes through the own server's `POST /api/cart/add-product {productId, quantity}`, which
  * passes it on to the backend's `/cart/add-product` with the visitor's token or guest id.
  */
-export async function addProductToCart(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
+export async function addProductToCart(ctx: CartContext, ref: LineRef, quantity: number): Promise<CartResult> {
+  const key = lineKey(ref);
   try {
     await ensureGuestId(ctx.locale);
-    await ownServerApi(ctx.locale).post<CartResponse>("/cart/add-product", { productId, quantity });
+    // An undefined variant is left out of the JSON: a product of one variant is named alone.
+    await ownServerApi(ctx.locale).post<CartResponse>("/cart/add-product", {
+      productId: ref.product_id,
+      variantId: ref.variant_id,
+      quantity,
+    });
   } catch (error) {
-    ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), key));
     if (error instanceof ApiError && (error.status === 422 || error.status === 400))
       return { ok: false, message: quantityMessage(error, ctx.locale) };
     return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.invalidQuantity") };
   }
-  ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+  ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), key));
   await loadCart(ctx);
   return { ok: true };
 }
@@ -171,22 +179,24 @@ function leaveCheckoutIfEmpty(ctx: CartContext): void {
 }
 
 /** Sets a line's quantity at once and asks the backend; on refusal the line rolls back. */
-export async function updateQuantity(ctx: CartContext, productId: number, quantity: number): Promise<CartResult> {
+export async function updateQuantity(ctx: CartContext, ref: LineRef, quantity: number): Promise<CartResult> {
+  const key = lineKey(ref);
   const before = ctx.store.get(cartListAtom);
-  ctx.store.set(cartListAtom, withLineQuantity(before, productId, quantity));
+  ctx.store.set(cartListAtom, withLineQuantity(before, ref, quantity));
   try {
     const res = await browserApi(ctx.locale).post<CartResponse>("/cart/update-quantity", {
-      product_id: productId,
+      product_id: ref.product_id,
+      variant_id: ref.variant_id,
       quantity,
     });
-    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), key));
     setCart(ctx, cartFromResponse(res.data));
     leaveCheckoutIfEmpty(ctx);
     return { ok: true };
   } catch (error) {
     ctx.store.set(cartListAtom, before);
     if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), productId));
+      ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), key));
       return { ok: false, message: quantityMessage(error, ctx.locale) };
     }
     return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.updateFailed") };
@@ -194,12 +204,15 @@ export async function updateQuantity(ctx: CartContext, productId: number, quanti
 }
 
 /** Removes a line. Spec §4: if the cart becomes empty on a checkout page, go to the locale home. */
-export async function removeProduct(ctx: CartContext, productId: number): Promise<CartResult> {
+export async function removeProduct(ctx: CartContext, ref: LineRef): Promise<CartResult> {
   const before = ctx.store.get(cartListAtom);
-  ctx.store.set(cartListAtom, withLineQuantity(before, productId, 0));
+  ctx.store.set(cartListAtom, withLineQuantity(before, ref, 0));
   try {
-    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/remove-product", { productId });
-    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), productId));
+    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/remove-product", {
+      productId: ref.product_id,
+      variantId: ref.variant_id,
+    });
+    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), lineKey(ref)));
     setCart(ctx, cartFromResponse(res.data));
     leaveCheckoutIfEmpty(ctx);
     return { ok: true };
@@ -290,9 +303,9 @@ export function useCart() {
     return {
       ctx,
       loadCart: () => loadCart(ctx),
-      addProductToCart: (productId: number, quantity: number) => addProductToCart(ctx, productId, quantity),
-      updateQuantity: (productId: number, quantity: number) => updateQuantity(ctx, productId, quantity),
-      removeProduct: (productId: number) => removeProduct(ctx, productId),
+      addProductToCart: (ref: LineRef, quantity: number) => addProductToCart(ctx, ref, quantity),
+      updateQuantity: (ref: LineRef, quantity: number) => updateQuantity(ctx, ref, quantity),
+      removeProduct: (ref: LineRef) => removeProduct(ctx, ref),
       checkPromoCode: (code: string) => checkPromoCode(ctx, code),
       removePromoCode: () => removePromoCode(ctx),
       clearCartState: () => clearCartState(ctx),

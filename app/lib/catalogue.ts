@@ -5,6 +5,7 @@
 import type { CategoryNode, ProductSummary } from "../../contract/catalogue";
 import type { Locale } from "./locales";
 import { priceLabel, type PriceLabels } from "./money";
+import { translate } from "./i18n";
 
 export type { ListMeta, ProductDetails, ProductSummary, Ref, Suggestion } from "../../contract/catalogue";
 export type { Banner, ContentPage, HomeData, PageSummary, Service, ServiceDetails } from "../../contract/content";
@@ -73,7 +74,11 @@ export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct &
     in_stock: p.in_stock,
     image: p.image,
     is_new: p.is_new,
-    price_label: priceLabel(p.price, p.currency, locale),
+    // A product of several variants sells from its cheapest available one.
+    price_label:
+      (p.variant_count ?? 1) > 1
+        ? translate(locale, "product.fromPrice", { price: priceLabel(p.price, p.currency, locale) })
+        : priceLabel(p.price, p.currency, locale),
     compare_at_label: p.compare_at_price === null ? null : priceLabel(p.compare_at_price, p.currency, locale),
   }));
 }

@@ -1,4 +1,6 @@
 import { useState } from "react";
+import { useSearchParams } from "react-router";
+import { unlessOnlyQueryChanged } from "../lib/revalidation";
 import type { Route } from "./+types/product-details.$slug";
 import { pageCacheMiddleware } from "../middleware/page-cache";
 import { AddToCart } from "../components/AddToCart";
@@ -11,15 +13,18 @@ import { Price } from "../components/Price";
 import { ProductGrid } from "../components/ProductCard";
 import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
 import { StockBadge } from "../components/StockBadge";
+import { VariantPicker } from "../components/VariantPicker";
 import { getProduct } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
 import { cardsOf, maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
-import { formatMoney, toDecimalString, withPriceLabels } from "../lib/money";
+import { formatMoney, priceLabel, withPriceLabels } from "../lib/money";
+import { chooseVariant, pickersFor } from "../lib/variants";
+import { productStructuredData } from "../lib/product-structured-data";
 import { specificationGroups } from "../lib/specifications";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
-import { useLocalePath, useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import catalogueCss from "../styles/catalogue.css?url";
 
@@ -44,6 +49,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     failLoad(error, locale);
   }
 }
+
+/**
+ * Choosing another variant changes only the page's query (the choice): the data the page has
+ * already holds every variant, so it is not loaded again. Any other navigation loads as usual.
+ */
+export const shouldRevalidate = unlessOnlyQueryChanged;
 
 /** The first sentence-sized part of a description, for the meta description. */
 function summary(text: string, max = 155): string {
@@ -75,29 +86,7 @@ export const meta: Route.MetaFunction = (args) => {
     extra: [
       { property: "og:type", content: "product" },
       { property: "og:image", content: images[0] },
-      jsonLd({
-        "@type": "Product",
-        name: product.name,
-        description: summary(product.description, 5000),
-        sku: product.sku,
-        mpn: product.model,
-        image: images,
-        url,
-        category: product.category.name,
-        ...(product.brand ? { brand: { "@type": "Brand", name: product.brand.name } } : {}),
-        // The specification table's rows, as read on the page (typed values with their units).
-        additionalProperty: product.specifications
-          .flatMap((group) => group.rows)
-          .map((row) => ({ "@type": "PropertyValue", name: row.label, value: row.value })),
-        offers: {
-          "@type": "Offer",
-          url,
-          price: toDecimalString(product.price, product.currency),
-          priceCurrency: product.currency,
-          availability: product.in_stock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-          itemCondition: "https://schema.org/NewCondition",
-        },
-      }),
+      jsonLd(productStructuredData(product, { url, images, abs, description: summary(product.description, 5000) })),
       breadcrumbList([
         { name: t("catalogue.home"), url: `${origin}/${locale}` },
         { name: t("catalogue.products"), url: `${origin}/${locale}/products` },
@@ -112,9 +101,32 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function ProductDetailsPage({ loaderData }: Route.ComponentProps) {
-  const { product } = loaderData;
   const t = useT();
   const to = useLocalePath();
+  const locale = useLocale();
+  const [params] = useSearchParams();
+  const options = loaderData.product.options ?? [];
+  const variants = loaderData.product.variants ?? [];
+  // The variant the URL chooses; what the page sells (price, stock, SKU, images) is that variant's.
+  const variant = options.length ? chooseVariant(options, variants, params) : null;
+  const product = variant
+    ? {
+        ...loaderData.product,
+        sku: variant.sku,
+        price: variant.price,
+        compare_at_price: variant.compare_at_price,
+        stock: variant.stock,
+        in_stock: variant.in_stock,
+        max_per_order: variant.max_per_order,
+        images: variant.images.length ? variant.images : loaderData.product.images,
+        price_label: priceLabel(variant.price, loaderData.product.currency, locale),
+        compare_at_label:
+          variant.compare_at_price === null
+            ? null
+            : priceLabel(variant.compare_at_price, loaderData.product.currency, locale),
+      }
+    : loaderData.product;
+  const pickers = variant ? pickersFor(options, variants, variant) : [];
   // The picker never offers more than can be bought: min(stock, max_per_order), 0 when sold out.
   // The stock is at most the page cache's 5 s old (worker/page-cache.ts); should a revalidation
   // bring a lower stock, the picked quantity follows it down.
@@ -138,7 +150,11 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         ]}
       />
       <div className="product__main">
-        <Gallery images={images} name={product.name} />
+        <Gallery
+          key={images.join(" ")}
+          images={images}
+          name={variant ? `${product.name} (${variant.title})` : product.name}
+        />
         <div className="product__buy">
           {product.brand ? <p className="product__brand">{product.brand.name}</p> : null}
           <h1 className="product__name">{product.name}</h1>
@@ -156,6 +172,9 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
               </dd>
             </div>
           </dl>
+          {pickers.length ? (
+            <VariantPicker pickers={pickers} base={to(`/product-details/${encodeURIComponent(product.slug)}`)} />
+          ) : null}
           <div className="product__price">
             <Price
               price={product.price}
@@ -176,7 +195,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             {max > 0 && product.max_per_order > 0 && product.max_per_order < product.stock ? (
               <p className="muted product__limit">{t("product.maxPerOrder", { count: product.max_per_order })}</p>
             ) : null}
-            <AddToCart productId={product.id} maxQuantity={max} quantity={quantity} />
+            <AddToCart productId={product.id} variantId={variant?.id} maxQuantity={max} quantity={quantity} />
           </div>
           <CompareToggle
             item={{ slug: product.slug, name: product.name }}

@@ -8,9 +8,13 @@ import { ensureLocale } from "../lib/i18n";
 import { isLocale } from "../lib/locales";
 import { catalogMiddleware } from "../middleware/catalog";
 import { redirectMiddleware } from "../middleware/redirect";
+import { unlessOnlyQueryChanged } from "../lib/revalidation";
 
 /** The one default layout: header, navigation, main, footer, cart drawer. */
 export const middleware: Route.MiddlewareFunction[] = [redirectMiddleware, catalogMiddleware];
+
+/** Its data never reads the query: a change of the query alone keeps it (lib/revalidation.ts). */
+export const shouldRevalidate = unlessOnlyQueryChanged;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const [categories, session, store] = await Promise.all([

@@ -7,7 +7,7 @@ import { PromoCode } from "../components/PromoCode";
 import { optionsTotals, useCheckoutOptions } from "../lib/checkout";
 import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
-import { cartListAtom, cartLoadedAtom, totalQuantityAtom } from "../state/cart";
+import { cartListAtom, cartLoadedAtom, lineKey, totalQuantityAtom } from "../state/cart";
 import { Stylesheet } from "../components/Stylesheet";
 import cartCss from "../styles/cart.css?url";
 
@@ -99,7 +99,7 @@ export default function ShoppingCart() {
             </h2>
             <ul className="cart-lines">
               {cart.products.map((line) => (
-                <CartLine key={line.product_id} line={line} currency={cart.currency} />
+                <CartLine key={lineKey(line)} line={line} currency={cart.currency} />
               ))}
             </ul>
           </section>

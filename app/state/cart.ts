@@ -13,7 +13,17 @@ export type { CartPromo, DiscountType };
  * A cart line as the state holds it: the contract's line (contract/cart.ts), where a backend built
  * to the spec alone may answer only the quantity and the product id (spec §3).
  */
-export type CartLine = Pick<WireLine, "product_id" | "quantity"> & Partial<Pick<WireLine, "product" | "line_total">>;
+export type CartLine = Pick<WireLine, "product_id" | "quantity"> &
+  Partial<Pick<WireLine, "variant_id" | "variant" | "options" | "product" | "line_total">>;
+
+/** Which line a change means: its variant, or its product for a backend that answers none. */
+export interface LineRef {
+  product_id: number;
+  variant_id?: number;
+}
+
+/** A line's key: its variant id, or its product id from a backend without variants (the ids `Cart.invalid` holds). */
+export const lineKey = (line: LineRef): number => line.variant_id ?? line.product_id;
 
 /** The cart the atoms hold: the backend's answer, with the count derived (totalQuantityAtom). */
 export type CartList = Omit<Cart, "products" | "total_quantity"> & { products: CartLine[] };
@@ -64,7 +74,7 @@ export const cartDrawerOpenAtom = atom(false);
 
 export const promoAtom = atom<PromoState>(IDLE_PROMO);
 
-/** Product ids a change was refused for (spec §4: a failed add records an invalid quantity). */
+/** Line keys (lineKey) a change was refused for (spec §4: a failed add records an invalid quantity). */
 export const invalidQuantityAtom = atom<ReadonlySet<number>>(new Set<number>());
 
 /* ---------- The rules, as pure functions ---------- */
@@ -111,10 +121,11 @@ export function productsFlag(cart: Pick<CartList, "products">): "true" | "false"
  * A line's quantity set ahead of the backend's answer (optimistic update). The line total
  * follows the unit price when known; quantity 0 removes the line.
  */
-export function withLineQuantity(cart: CartList, productId: number, quantity: number): CartList {
+export function withLineQuantity(cart: CartList, ref: LineRef, quantity: number): CartList {
+  const key = lineKey(ref);
   const products = cart.products
     .map((line) => {
-      if (line.product_id !== productId) return line;
+      if (lineKey(line) !== key) return line;
       const unit =
         line.product?.price ??
         (line.line_total !== undefined && line.quantity > 0 ? line.line_total / line.quantity : undefined);
@@ -126,8 +137,8 @@ export function withLineQuantity(cart: CartList, productId: number, quantity: nu
   return { ...cart, products, subtotal, discount, total: subtotal - discount };
 }
 
-export function withoutLine(cart: CartList, productId: number): CartList {
-  return withLineQuantity(cart, productId, 0);
+export function withoutLine(cart: CartList, ref: LineRef): CartList {
+  return withLineQuantity(cart, ref, 0);
 }
 
 /** The most a shopper may pick of a product: the lower of stock and the per-order maximum. */

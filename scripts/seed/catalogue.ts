@@ -4,6 +4,7 @@
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
 import { attributeWords, VALUES } from "./attributes.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
+import { variantWords } from "./variants.ts";
 
 type Text = { en: string; ar: string };
 
@@ -205,7 +206,7 @@ const t = (en: string, ar: string): Text => ({ en, ar });
 // prettier-ignore
 const PRODUCTS: ProductInput[] = [
   // iPhone
-  { slug: "iphone-16-pro", category: "iphone", brand: "apple", model: "A3293", name: t("iPhone 16 Pro 256GB", "آيفون 16 برو 256 جيجابايت"), price: 5099, stock: 12, featured: true, isNew: true, colour: "#8a7f72",
+  { slug: "iphone-16-pro", category: "iphone", brand: "apple", model: "A3293", name: t("iPhone 16 Pro", "آيفون 16 برو"), price: 5099, stock: 12, featured: true, isNew: true, colour: "#8a7f72",
     highlight: t("A larger 6.3-inch display, the A18 Pro chip and a new Camera Control button.", "شاشة أكبر مقاس 6.3 بوصة وشريحة A18 Pro وزر جديد للتحكم في الكاميرا."),
     specs: [["display", ["6.3-inch Super Retina XDR", "Super Retina XDR مقاس 6.3 بوصة"]], ["chip", "A18 Pro"], ["storage", ["256 GB", "256 جيجابايت"]], ["camera", ["48 MP Fusion + 48 MP ultra wide + 12 MP 5x telephoto", "48 ميجابكسل رئيسية + 48 ميجابكسل واسعة + 12 ميجابكسل تقريب 5x"]], ["os", "iOS 18"]] },
   { slug: "iphone-15-pro-max", category: "iphone", brand: "apple", model: "A3106", name: t("iPhone 15 Pro Max 256GB", "آيفون 15 برو ماكس 256 جيجابايت"), price: 5399, compareAt: 5799, stock: 8, featured: true, colour: "#5b5a55",
@@ -214,14 +215,14 @@ const PRODUCTS: ProductInput[] = [
   { slug: "iphone-15-pro", category: "iphone", brand: "apple", model: "A3102", name: t("iPhone 15 Pro 128GB", "آيفون 15 برو 128 جيجابايت"), price: 4599, compareAt: 4999, stock: 3, featured: true, colour: "#3b3b3f",
     highlight: t("Pro performance in a light titanium body with the customizable Action button.", "أداء احترافي في هيكل خفيف من التيتانيوم مع زر الإجراءات القابل للتخصيص."),
     specs: [["display", ["6.1-inch Super Retina XDR", "Super Retina XDR مقاس 6.1 بوصة"]], ["chip", "A17 Pro"], ["storage", ["128 GB", "128 جيجابايت"]], ["camera", ["48 MP main, 3x telephoto", "48 ميجابكسل رئيسية وتقريب 3x"]], ["connectivity", "5G, Wi-Fi 6E, USB-C"]] },
-  { slug: "iphone-15", category: "iphone", brand: "apple", model: "A3090", name: t("iPhone 15 128GB", "آيفون 15 128 جيجابايت"), price: 3699, stock: 25, colour: "#f2c6d0",
+  { slug: "iphone-15", category: "iphone", brand: "apple", model: "A3090", name: t("iPhone 15", "آيفون 15"), price: 3699, stock: 25, colour: "#f2c6d0",
     highlight: t("Dynamic Island, a 48 MP main camera and USB-C charging.", "الجزيرة التفاعلية وكاميرا رئيسية بدقة 48 ميجابكسل وشحن عبر USB-C."),
     specs: [["display", ["6.1-inch Super Retina XDR", "Super Retina XDR مقاس 6.1 بوصة"]], ["chip", "A16 Bionic"], ["storage", ["128 GB", "128 جيجابايت"]], ["camera", ["48 MP main + 12 MP ultra wide", "48 ميجابكسل رئيسية + 12 ميجابكسل واسعة"]]] },
   { slug: "iphone-14", category: "iphone", brand: "apple", model: "A2882", name: t("iPhone 14 128GB", "آيفون 14 128 جيجابايت"), price: 2999, compareAt: 3399, stock: 0, colour: "#a7c4dd",
     highlight: t("Crash Detection, an all-day battery and a dual-camera system.", "ميزة اكتشاف الحوادث وبطارية تدوم طوال اليوم ونظام كاميرا مزدوج."),
     specs: [["display", ["6.1-inch Super Retina XDR", "Super Retina XDR مقاس 6.1 بوصة"]], ["chip", "A15 Bionic"], ["storage", ["128 GB", "128 جيجابايت"]], ["camera", ["12 MP dual camera", "كاميرا مزدوجة 12 ميجابكسل"]]] },
   // Android phones
-  { slug: "galaxy-s24-ultra", category: "android-phones", brand: "samsung", model: "SM-S928B", name: t("Galaxy S24 Ultra 512GB", "جالاكسي S24 ألترا 512 جيجابايت"), price: 5199, compareAt: 5699, stock: 10, featured: true, colour: "#4a4f57",
+  { slug: "galaxy-s24-ultra", category: "android-phones", brand: "samsung", model: "SM-S928B", name: t("Galaxy S24 Ultra", "جالاكسي S24 ألترا"), price: 5199, compareAt: 5699, stock: 10, featured: true, colour: "#4a4f57",
     highlight: t("Galaxy AI, a built-in S Pen and a 200 MP camera in a titanium frame.", "ذكاء جالاكسي الاصطناعي وقلم S Pen مدمج وكاميرا 200 ميجابكسل في إطار من التيتانيوم."),
     specs: [["display", ["6.8-inch QHD+ Dynamic AMOLED 2X, 120 Hz", "Dynamic AMOLED 2X مقاس 6.8 بوصة بدقة QHD+ و120 هرتز"]], ["chip", "Snapdragon 8 Gen 3 for Galaxy"], ["ram", ["12 GB", "12 جيجابايت"]], ["storage", ["512 GB", "512 جيجابايت"]], ["camera", ["200 MP + 50 MP 5x + 12 MP + 10 MP 3x", "200 ميجابكسل + 50 ميجابكسل تقريب 5x + 12 + 10 ميجابكسل"]], ["battery", ["5,000 mAh, 45 W", "5,000 مللي أمبير، شحن 45 واط"]]] },
   { slug: "galaxy-s24", category: "android-phones", brand: "samsung", model: "SM-S921B", name: t("Galaxy S24 256GB", "جالاكسي S24 256 جيجابايت"), price: 3299, compareAt: 3599, stock: 18, colour: "#c9b8e8",
@@ -233,7 +234,7 @@ const PRODUCTS: ProductInput[] = [
   { slug: "galaxy-z-fold6", category: "android-phones", brand: "samsung", model: "SM-F956B", name: t("Galaxy Z Fold6 512GB", "جالاكسي زد فولد 6 بسعة 512 جيجابايت"), price: 7499, stock: 2, maxPerOrder: 1, isNew: true, colour: "#2f3d4f",
     highlight: t("A tablet-sized 7.6-inch screen that folds into your pocket.", "شاشة بحجم جهاز لوحي مقاس 7.6 بوصة تنطوي لتناسب جيبك."),
     specs: [["display", ["7.6-inch main + 6.3-inch cover", "رئيسية 7.6 بوصة + خارجية 6.3 بوصة"]], ["chip", "Snapdragon 8 Gen 3 for Galaxy"], ["ram", ["12 GB", "12 جيجابايت"]], ["storage", ["512 GB", "512 جيجابايت"]], ["weight", ["239 g", "239 جرامًا"]]] },
-  { slug: "pixel-9-pro", category: "android-phones", brand: "google", model: "GEC77", name: t("Pixel 9 Pro 256GB", "بكسل 9 برو 256 جيجابايت"), price: 4299, stock: 6, isNew: true, colour: "#d9d4c7",
+  { slug: "pixel-9-pro", category: "android-phones", brand: "google", model: "GEC77", name: t("Pixel 9 Pro", "بكسل 9 برو"), price: 4299, stock: 6, isNew: true, colour: "#d9d4c7",
     highlight: t("Google's best camera and Gemini built in, with seven years of updates.", "أفضل كاميرا من جوجل مع Gemini مدمج وسبع سنوات من التحديثات."),
     specs: [["display", ["6.3-inch Super Actua, 120 Hz", "Super Actua مقاس 6.3 بوصة و120 هرتز"]], ["chip", "Google Tensor G4"], ["ram", ["16 GB", "16 جيجابايت"]], ["storage", ["256 GB", "256 جيجابايت"]], ["camera", ["50 MP + 48 MP ultra wide + 48 MP 5x", "50 ميجابكسل + 48 واسعة + 48 تقريب 5x"]]] },
   { slug: "xiaomi-14-ultra", category: "android-phones", brand: "xiaomi", model: "24030PN60G", name: t("Xiaomi 14 Ultra 512GB", "شاومي 14 ألترا 512 جيجابايت"), price: 4699, compareAt: 4999, stock: 0, colour: "#1f1f22",
@@ -243,7 +244,7 @@ const PRODUCTS: ProductInput[] = [
     highlight: t("An ultra-fast snapshot camera and 100 W HUAWEI SuperCharge.", "كاميرا فائقة السرعة في الالتقاط وشحن هواوي الفائق بقدرة 100 واط."),
     specs: [["display", ["6.8-inch LTPO OLED", "LTPO OLED مقاس 6.8 بوصة"]], ["ram", ["12 GB", "12 جيجابايت"]], ["storage", ["512 GB", "512 جيجابايت"]], ["battery", ["5,050 mAh, 100 W", "5,050 مللي أمبير، 100 واط"]]] },
   // MacBook
-  { slug: "macbook-air-13-m3", category: "macbooks", brand: "apple", model: "MRXN3", name: t("MacBook Air 13-inch M3 8GB/256GB", "ماك بوك إير 13 بوصة M3 بذاكرة 8 وسعة 256 جيجابايت"), price: 4999, compareAt: 5299, stock: 15, featured: true, colour: "#2e3641",
+  { slug: "macbook-air-13-m3", category: "macbooks", brand: "apple", model: "MRXN3", name: t("MacBook Air 13-inch M3", "ماك بوك إير 13 بوصة M3"), price: 4999, compareAt: 5299, stock: 15, featured: true, colour: "#2e3641",
     highlight: t("Silent, fanless and light, with up to 18 hours of battery life.", "هادئ بلا مراوح وخفيف الوزن، مع بطارية تدوم حتى 18 ساعة."),
     specs: [["display", ["13.6-inch Liquid Retina", "Liquid Retina مقاس 13.6 بوصة"]], ["chip", "Apple M3"], ["ram", ["8 GB", "8 جيجابايت"]], ["storage", ["256 GB SSD", "SSD بسعة 256 جيجابايت"]], ["weight", ["1.24 kg", "1.24 كجم"]]] },
   { slug: "macbook-air-15-m3", category: "macbooks", brand: "apple", model: "MRYM3", name: t("MacBook Air 15-inch M3 16GB/512GB", "ماك بوك إير 15 بوصة M3 بذاكرة 16 وسعة 512 جيجابايت"), price: 6799, stock: 7, colour: "#c7ccd1",
@@ -272,13 +273,13 @@ const PRODUCTS: ProductInput[] = [
   { slug: "ipad-pro-11-m4", category: "tablets", brand: "apple", model: "MVV83", name: t("iPad Pro 11-inch M4 256GB", "آيباد برو 11 بوصة M4 بسعة 256 جيجابايت"), price: 4499, stock: 9, featured: true, isNew: true, colour: "#3a3a3c",
     highlight: t("The thinnest Apple product ever, with an Ultra Retina XDR tandem OLED display.", "أنحف منتج من أبل على الإطلاق، مع شاشة Ultra Retina XDR بتقنية OLED المزدوجة."),
     specs: [["display", ["11-inch Ultra Retina XDR", "Ultra Retina XDR مقاس 11 بوصة"]], ["chip", "Apple M4"], ["storage", ["256 GB", "256 جيجابايت"]], ["connectivity", "Wi-Fi 6E, Thunderbolt / USB 4"]] },
-  { slug: "ipad-air-11-m2", category: "tablets", brand: "apple", model: "MUWD3", name: t("iPad Air 11-inch M2 128GB", "آيباد إير 11 بوصة M2 بسعة 128 جيجابايت"), price: 2799, stock: 14, colour: "#b6c8e0",
+  { slug: "ipad-air-11-m2", category: "tablets", brand: "apple", model: "MUWD3", name: t("iPad Air 11-inch M2", "آيباد إير 11 بوصة M2"), price: 2799, stock: 14, colour: "#b6c8e0",
     highlight: t("M2 power and Apple Pencil Pro support in a light, colourful design.", "قوة M2 ودعم Apple Pencil Pro في تصميم خفيف وملون."),
     specs: [["display", ["11-inch Liquid Retina", "Liquid Retina مقاس 11 بوصة"]], ["chip", "Apple M2"], ["storage", ["128 GB", "128 جيجابايت"]], ["weight", ["462 g", "462 جرامًا"]]] },
   { slug: "ipad-10th-gen", category: "tablets", brand: "apple", model: "MPQ03", name: t("iPad 10.9-inch (10th generation) 64GB", "آيباد 10.9 بوصة (الجيل العاشر) 64 جيجابايت"), price: 1599, compareAt: 1799, stock: 30, colour: "#e8b7c4",
     highlight: t("An all-screen design and USB-C, ideal for school.", "تصميم بشاشة كاملة ومنفذ USB-C، مثالي للمدرسة."),
     specs: [["display", ["10.9-inch Liquid Retina", "Liquid Retina مقاس 10.9 بوصة"]], ["chip", "A14 Bionic"], ["storage", ["64 GB", "64 جيجابايت"]]] },
-  { slug: "galaxy-tab-s9", category: "tablets", brand: "samsung", model: "SM-X710", name: t("Galaxy Tab S9 128GB", "جالاكسي تاب S9 بسعة 128 جيجابايت"), price: 3199, compareAt: 3599, stock: 5, colour: "#585c63",
+  { slug: "galaxy-tab-s9", category: "tablets", brand: "samsung", model: "SM-X710", name: t("Galaxy Tab S9", "جالاكسي تاب S9"), price: 3199, compareAt: 3599, stock: 5, colour: "#585c63",
     highlight: t("Water-resistant tablet with S Pen included and a Dynamic AMOLED 2X screen.", "جهاز لوحي مقاوم للماء مع قلم S Pen وشاشة Dynamic AMOLED 2X."),
     specs: [["display", ["11-inch Dynamic AMOLED 2X, 120 Hz", "Dynamic AMOLED 2X مقاس 11 بوصة و120 هرتز"]], ["chip", "Snapdragon 8 Gen 2 for Galaxy"], ["storage", ["128 GB", "128 جيجابايت"]], ["water", "IP68"]] },
   { slug: "galaxy-tab-a9-plus", category: "tablets", brand: "samsung", model: "SM-X216B", name: t("Galaxy Tab A9+ 5G 64GB", "جالاكسي تاب A9+ 5G بسعة 64 جيجابايت"), price: 999, stock: 0, colour: "#7d8590",
@@ -509,6 +510,7 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
         p.description.ar,
         ...categories.flatMap((c) => [c.name.en, c.name.ar]),
         attributeWords(VALUES[p.slug] ?? {}),
+        variantWords(p.slug),
       ].join(" "),
     ),
   };

@@ -5,6 +5,7 @@ import { attributeStatements } from "./attributes.ts";
 import { catalogueStatements, CATEGORIES, seedProducts } from "./catalogue.ts";
 import { contentStatements } from "./content.ts";
 import { promoStatements } from "./promos.ts";
+import { variantStatements } from "./variants.ts";
 import { CATALOGUE_BUMP } from "./sql.ts";
 // Further seed parts (e.g. promo codes from ./promos.ts) are imported here and added below.
 
@@ -15,6 +16,7 @@ export function seedStatements(): string[] {
       new Map(CATEGORIES.map((c) => [c.slug, c.id])),
       new Map(seedProducts().map((p) => [p.slug, p.id])),
     ),
+    ...variantStatements(seedProducts()),
     ...contentStatements(),
     ...promoStatements(),
     // Further parts go here, e.g. `...promoStatements(),`.

@@ -22,7 +22,10 @@ beforeAll(async () => {
   const staff = jsonApi(base, { authorization: `Bearer ${session.token}`, "cf-connecting-ip": visitorIp() });
 
   const shopper = jsonApi(base, { "cf-connecting-ip": visitorIp() });
-  const product = (await shopper("/backend/products?per_page=1&in_stock=1")).body.data[0].id as number;
+  // A product of one variant: the add names the product alone.
+  const product = (
+    (await shopper("/backend/products?per_page=12&in_stock=1")).body.data as { id: number; variant_count?: number }[]
+  ).find((p) => (p.variant_count ?? 1) === 1)!.id;
   const { guestId } = (await shopper("/api/cart/generate-guest-id")).body as { guestId: string };
   const guest = { "guest-id": guestId, "content-language": "en" };
   expect(

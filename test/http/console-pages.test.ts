@@ -65,9 +65,12 @@ beforeAll(async () => {
   const session = await consoleHttpSession(base, shopper);
   cookies.shopper = session.cookie;
   shopperId = session.userId;
+  // A product of one variant: the add names the product alone.
   const product = (
-    (await (await fetch(`${base}/backend/products?per_page=1&in_stock=1`)).json()) as { data: { id: number }[] }
-  ).data[0].id;
+    (await (await fetch(`${base}/backend/products?per_page=12&in_stock=1`)).json()) as {
+      data: { id: number; variant_count?: number }[];
+    }
+  ).data.find((p) => (p.variant_count ?? 1) === 1)!.id;
   productId = product;
   const order = await buyThroughCheckout(base, product, 1, "10.77.1.1");
   await order.pay();

@@ -23,7 +23,10 @@ describe("a production worker with no payment provider", () => {
     const { guestId } = (await api("/api/cart/generate-guest-id")).body as unknown as { guestId: string };
     const guest = { "guest-id": guestId, "content-language": "en" };
     const products = await api("/backend/products?in_stock=1&per_page=12");
-    const product = (products.body.data as { id: number; slug: string; stock: number }[])[0];
+    // A product of one variant: the add names the product alone.
+    const product = (products.body.data as { id: number; slug: string; stock: number; variant_count?: number }[]).find(
+      (p) => (p.variant_count ?? 1) === 1,
+    )!;
     expect(
       (
         await api("/backend/cart/add-product", {

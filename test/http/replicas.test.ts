@@ -23,7 +23,8 @@ async function guestOf(origin: string, ip: string): Promise<Record<string, strin
 }
 
 async function productId(origin: string): Promise<number> {
-  const res = await fetch(`${origin}/backend/products/iphone-16-pro`);
+  // A product of one variant: the add names the product alone.
+  const res = await fetch(`${origin}/backend/products/iphone-15-pro`);
   return ((await res.json()) as { data: { id: number } }).data.id;
 }
 

@@ -62,7 +62,8 @@ describe("a storefront with BACKEND_URL set", () => {
     const backendApi = jsonApi(backendWorker, { "cf-connecting-ip": ip });
     expect((await backendApi("/backend/cart", { headers: guest })).status).toBe(200);
 
-    const product = (await backendApi("/backend/products/iphone-16-pro")).body.data as { id: number };
+    // A product of one variant: the spec's add names the product alone.
+    const product = (await backendApi("/backend/products/iphone-15-pro")).body.data as { id: number };
     const added = await shopApi("/api/cart/add-product", {
       method: "POST",
       headers: guest,

@@ -153,8 +153,9 @@ describe("the product list without JavaScript", () => {
 
 describe("a product page", () => {
   it("carries JSON-LD Product with an Offer priced as a decimal, and breadcrumbs", async () => {
-    const list = await backend<ListAnswer>("/products?per_page=1");
-    const p = list.data[0];
+    // A product of one variant (one of several is a ProductGroup: the test below).
+    const list = await backend<ListAnswer>("/products?per_page=12");
+    const p = list.data.find((x) => (x.variant_count ?? 1) === 1)!;
     const { status, html } = await page(`/en/product-details/${p.slug}`);
     expect(status).toBe(200);
     const data = jsonLd(html);
@@ -184,7 +185,7 @@ describe("a product page", () => {
       ["ar", { name: "حجم الشاشة", value: "6.3\u00a0بوصة" }, { name: "السعة التخزينية", value: "256 جيجابايت" }],
     ] as const) {
       const { html } = await page(`/${locale}/product-details/iphone-16-pro`);
-      const product = jsonLd(html).find((d) => d["@type"] === "Product") as {
+      const product = jsonLd(html).find((d) => d["@type"] === "ProductGroup") as {
         additionalProperty: { "@type": string; name: string; value: string }[];
       };
       expect(product.additionalProperty).toEqual(
@@ -197,6 +198,39 @@ describe("a product page", () => {
       const names = product.additionalProperty.map((p) => p.name);
       expect(new Set(names).size).toBe(names.length);
     }
+  });
+
+  it("a product of several variants renders the variant its URL chooses, with pickers that are links, as a ProductGroup", async () => {
+    const url = "/en/product-details/iphone-16-pro";
+    const { html } = await page(`${url}?colour=black&storage=1tb`);
+    // The chosen variant's price and SKU, server-rendered.
+    expect(html).toMatch(/SAR.6,899\.00/);
+    expect(html).toContain("APP-1001-BLACK-1TB");
+    // Every value is a link to its variant; the chosen ones are marked.
+    const picks = [...html.matchAll(/<a[^>]*class="variant-picker__value[^"]*"[^>]*>/g)].map((m) => m[0]);
+    expect(picks.length).toBe(8);
+    expect(picks.filter((a) => a.includes('aria-current="true"')).map((a) => /data-value="([^"]+)"/.exec(a)?.[1])).toEqual([
+      "black",
+      "1tb",
+    ]);
+    expect(picks.some((a) => a.includes(`href="${url}?colour=white&amp;storage=1tb"`))).toBe(true);
+    // The canonical URL is the product's, whatever the choice.
+    expect(canonical(html)).toBe(`${base}${url}`);
+    const group = jsonLd(html).find((d) => d["@type"] === "ProductGroup") as {
+      url: string;
+      variesBy: string[];
+      hasVariant: { sku: string; url: string; color: string; offers: { price: string; availability: string } }[];
+    };
+    expect(group.url).toBe(`${base}${url}`);
+    expect(group.variesBy).toEqual(["https://schema.org/color", "Storage"]);
+    expect(group.hasVariant).toHaveLength(16);
+    expect(group.hasVariant.find((v) => v.sku === "APP-1001-BLACK-1TB")).toMatchObject({
+      url: `${base}${url}?colour=black&storage=1tb`,
+      color: "Black Titanium",
+      offers: { price: "6899.00" },
+    });
+    // A sold-out combination is still offered, as out of stock.
+    expect(group.hasVariant.some((v) => v.offers.availability === "https://schema.org/OutOfStock")).toBe(true);
   });
 
   it("groups its typed specifications under their headings, in the category's order, the free-form rest last", async () => {

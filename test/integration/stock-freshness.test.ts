@@ -175,9 +175,18 @@ describe("liveSnapshotOf", () => {
     };
     expect(liveSnapshotOf(answer)).toEqual({
       ids: [3, 7, 9],
+      variantIds: [],
       fingerprint: "3:0:5:300:,7:2:5:700:,9:4:5:900:",
       // 2 and 4 left show as "only N left" (LOW_STOCK): the page cache checks those counts.
       lowStock: "7:2,9:4",
+    });
+    // A product page's variants are their own ids (not products'), checked and counted as variants.
+    const page = { data: { ...p(7, 12), variants: [p(3, 2), p(80, 9)] } };
+    expect(liveSnapshotOf(page)).toEqual({
+      ids: [7],
+      variantIds: [3, 80],
+      fingerprint: "7:12:5:700:,v3:2:5:300:,v80:9:5:8000:",
+      lowStock: "v3:2",
     });
     expect(liveSnapshotOf({ data: [p(1, 0), p(2, 6)] })?.lowStock, "sold out or plenty: no count shown").toBe("");
     expect(liveSnapshotOf({ data: [{ id: 1, slug: "phones", name: "Phones", children: [] }] })).toBeNull();

@@ -65,7 +65,7 @@ describe("adding to the cart", () => {
     const store = createStore();
     const ctx: CartContext = { store, locale: "en", navigate: () => {}, pathname: () => "/en/products" };
 
-    expect(await addProductToCart(ctx, 7, 1)).toEqual({ ok: true });
+    expect(await addProductToCart(ctx, { product_id: 7 }, 1)).toEqual({ ok: true });
     expect(calls).toEqual(["POST /api/cart/add-product", "GET /backend/cart"]);
     expect(store.get(cartListAtom).products.map((p) => [p.product_id, p.quantity])).toEqual([
       [7, 1],
@@ -80,7 +80,7 @@ describe("adding to the cart", () => {
       return Response.json({ message: "Too many", errors: { quantity: ["Too many"] } }, { status: 422 });
     });
     const ctx: CartContext = { store: createStore(), locale: "en", navigate: () => {}, pathname: () => "/en" };
-    expect((await addProductToCart(ctx, 7, 99)).ok).toBe(false);
+    expect((await addProductToCart(ctx, { product_id: 7 }, 99)).ok).toBe(false);
     expect(calls).toEqual(["POST /api/cart/add-product"]);
   });
 });

@@ -52,7 +52,7 @@ describe("cart state", () => {
     expect(store.get(totalQuantityAtom)).toBe(0);
     store.set(cartListAtom, cart);
     expect(store.get(totalQuantityAtom)).toBe(5);
-    store.set(cartListAtom, withLineQuantity(cart, 2, 7));
+    store.set(cartListAtom, withLineQuantity(cart, { product_id: 2 }, 7));
     expect(store.get(totalQuantityAtom)).toBe(9);
   });
 
@@ -62,11 +62,11 @@ describe("cart state", () => {
   });
 
   it("an optimistic quantity change moves the line total and the subtotal; quantity 0 removes the line", () => {
-    const changed = withLineQuantity(cart, 1, 4);
+    const changed = withLineQuantity(cart, { product_id: 1 }, 4);
     expect(changed.products.find((l) => l.product_id === 1)).toMatchObject({ quantity: 4, line_total: 40000 });
     expect(changed.subtotal).toBe(55000);
     expect(changed.total).toBe(55000);
-    const removed = withLineQuantity(cart, 1, 0);
+    const removed = withLineQuantity(cart, { product_id: 1 }, 0);
     expect(removed.products.map((l) => l.product_id)).toEqual([2]);
     expect(removed.subtotal).toBe(15000);
     // The state before the change is untouched, so a refusal can roll back to it.

@@ -27,10 +27,13 @@ cartApi.get("/generate-guest-id", async (c) => {
   return c.json({ message }, res.ok ? 502 : (res.status as ContentfulStatusCode));
 });
 
-/** The spec names the own server's field `productId`; its rules are the contract's cart fields. */
+/**
+ * The spec names the own server's field `productId`; its rules are the contract's cart fields.
+ * `variantId` names the chosen variant of a product of several.
+ */
 const addProductBody = (m: InputMessages) => {
-  const { product_id, quantity } = cartFields(m);
-  return v.object({ productId: product_id, quantity: v.optional(quantity, 1) });
+  const { product_id, variant_id, quantity } = cartFields(m);
+  return v.object({ productId: product_id, variantId: variant_id, quantity: v.optional(quantity, 1) });
 };
 
 /**
@@ -40,7 +43,7 @@ const addProductBody = (m: InputMessages) => {
  */
 cartApi.post("/add-product", validate("json", addProductBody), async (c) => {
   c.header("cache-control", "no-store");
-  const { productId, quantity } = c.req.valid("json");
+  const { productId, variantId, quantity } = c.req.valid("json");
   const headers = new Headers({ "content-type": "application/json" });
   const authorization = c.req.header("authorization");
   const guestId = c.req.header("guest-id");
@@ -56,7 +59,7 @@ cartApi.post("/add-product", validate("json", addProductBody), async (c) => {
   const res = await callBackendOrUnavailable(c, "/cart/add-product", {
     method: "POST",
     headers,
-    body: JSON.stringify({ product_id: productId, quantity }),
+    body: JSON.stringify({ product_id: productId, ...(variantId ? { variant_id: variantId } : {}), quantity }),
   });
   return c.json(await res.json(), res.status as ContentfulStatusCode);
 });

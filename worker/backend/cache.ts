@@ -82,15 +82,18 @@ interface Remembered {
 }
 
 /**
- * What an answer says about its products' live fields: their ids (sorted, unique) and one line
- * per product, `id:stock:max_per_order:price:compare_at_price`, joined.
+ * What an answer says about its products' and variants' live fields: their ids (sorted, unique)
+ * and one line each, `id:stock:max_per_order:price:compare_at_price` (a variant's id written
+ * `v<id>`), joined.
  */
 export interface LiveSnapshot {
   ids: number[];
+  /** The variants it shows (a product page's `variants`). */
+  variantIds: number[];
   fingerprint: string;
   /**
-   * The products that show their exact stock count to shoppers ("only 3 left": 1 to LOW_STOCK),
-   * as `id:stock` joined by commas, sorted by id; empty when none does.
+   * The products and variants that show their exact stock count to shoppers ("only 3 left": 1 to
+   * LOW_STOCK), as `key:stock` joined by commas (contract/freshness.ts); empty when none does.
    */
   lowStock: string;
 }
@@ -112,15 +115,20 @@ function isProduct(value: Record<string, unknown>): boolean {
   );
 }
 
-const fieldsLine = (p: LiveFields) => `${p.id}:${p.stock}:${p.max_per_order}:${p.price}:${p.compare_at_price ?? ""}`;
+const fieldsLine = (key: string, p: LiveFields) =>
+  `${key}:${p.stock}:${p.max_per_order}:${p.price}:${p.compare_at_price ?? ""}`;
 
-/** Every product an answer carries, at any depth (lists, a detail's related products, the home page's sections). */
+/**
+ * Every product an answer carries, at any depth (lists, a detail's related products, the home
+ * page's sections), and every variant of a product's `variants` (their ids are their own).
+ */
 export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
-  const found = new Map<number, LiveFields>();
-  const walk = (value: unknown, depth: number): void => {
+  const products = new Map<number, LiveFields>();
+  const variants = new Map<number, LiveFields>();
+  const walk = (value: unknown, depth: number, found: Map<number, LiveFields>): void => {
     if (depth > 8 || value === null || typeof value !== "object") return;
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, depth + 1);
+      for (const item of value) walk(item, depth + 1, found);
       return;
     }
     const record = value as Record<string, unknown>;
@@ -134,17 +142,23 @@ export function liveSnapshotOf(json: unknown): LiveSnapshot | null {
         compare_at_price: typeof compare === "number" ? compare : null,
       });
     }
-    for (const child of Object.values(record)) if (child !== null && typeof child === "object") walk(child, depth + 1);
+    for (const [key, child] of Object.entries(record))
+      if (child !== null && typeof child === "object") walk(child, depth + 1, key === "variants" ? variants : found);
   };
-  walk(json, 0);
-  if (found.size === 0) return null;
-  const ids = [...found.keys()].sort((a, b) => a - b);
-  const lowStock = ids
-    .map((id) => found.get(id)!)
-    .filter((p) => p.stock >= 1 && p.stock <= LOW_STOCK)
-    .map((p) => `${p.id}:${p.stock}`)
+  walk(json, 0, products);
+  if (products.size === 0 && variants.size === 0) return null;
+  const sorted = (found: Map<number, LiveFields>) => [...found.keys()].sort((a, b) => a - b);
+  const ids = sorted(products);
+  const variantIds = sorted(variants);
+  const keyed = [
+    ...ids.map((id) => [String(id), products.get(id)!] as const),
+    ...variantIds.map((id) => [`v${id}`, variants.get(id)!] as const),
+  ];
+  const lowStock = keyed
+    .filter(([, p]) => p.stock >= 1 && p.stock <= LOW_STOCK)
+    .map(([key, p]) => `${key}:${p.stock}`)
     .join(",");
-  return { ids, fingerprint: ids.map((id) => fieldsLine(found.get(id)!)).join(","), lowStock };
+  return { ids, variantIds, fingerprint: keyed.map(([key, p]) => fieldsLine(key, p)).join(","), lowStock };
 }
 
 function snapshotOfBody(body: ArrayBuffer): LiveSnapshot | null {
@@ -164,16 +178,19 @@ function snapshotOfBody(body: ArrayBuffer): LiveSnapshot | null {
 async function stillCurrent(db: D1Database, snapshot: LiveSnapshot | null): Promise<boolean> {
   if (!snapshot) return true;
   try {
+    const variantIds = snapshot.variantIds ?? [];
     const { results } = await db
       .prepare(
-        "SELECT id, stock, max_per_order, price, compare_at_price FROM products WHERE id IN (SELECT value FROM json_each(?1))",
+        `SELECT 'p' AS kind, id, stock, max_per_order, price, compare_at_price FROM products WHERE id IN (SELECT value FROM json_each(?1))
+         UNION ALL
+         SELECT 'v', id, stock * active, max_per_order, price, compare_at_price FROM product_variants WHERE id IN (SELECT value FROM json_each(?2))`,
       )
-      .bind(JSON.stringify(snapshot.ids))
-      .all<LiveFields>();
-    const byId = new Map(results.map((r) => [r.id, r]));
-    const now = snapshot.ids.map((id) => {
-      const row = byId.get(id);
-      return row ? fieldsLine(row) : `${id}:gone`;
+      .bind(JSON.stringify(snapshot.ids), JSON.stringify(variantIds))
+      .all<LiveFields & { kind: "p" | "v" }>();
+    const byKey = new Map(results.map((r) => [r.kind === "p" ? String(r.id) : `v${r.id}`, r]));
+    const now = [...snapshot.ids.map(String), ...variantIds.map((id) => `v${id}`)].map((key) => {
+      const row = byKey.get(key);
+      return row ? fieldsLine(key, row) : `${key}:gone`;
     });
     return now.join(",") === snapshot.fingerprint;
   } catch (err) {

@@ -197,6 +197,8 @@ const artQuery = v.object({
   v: v.optional(v.pipe(v.string(), v.maxLength(16))),
   view: v.optional(v.picklist(["1", "2"], "Must be 1 or 2.")),
   dir: v.optional(v.picklist(["ltr", "rtl"], "Must be ltr or rtl.")),
+  /** A variant's colour (six hex digits), drawn instead of the product's. */
+  colour: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{6}$/, "Must be six hex digits."))),
 });
 
 mediaRoutes.get(
@@ -211,7 +213,9 @@ mediaRoutes.get(
     const slug = c.req.valid("param").file.replace(/\.svg$/, "");
     const facts = await productArtFacts(c.env.DB, slug);
     if (!facts) throw notFound("Product not found");
-    return svgResponse(productSvg(facts, c.req.valid("query").view === "2" ? 2 : 1));
+    const query = c.req.valid("query");
+    const drawn = query.colour ? { ...facts, colour: `#${query.colour}` } : facts;
+    return svgResponse(productSvg(drawn, query.view === "2" ? 2 : 1));
   },
 );
 

@@ -119,14 +119,23 @@ WHEN NOT EXISTS (SELECT 1 FROM product_variants WHERE product_id = NEW.id) BEGIN
   VALUES (NEW.id, NEW.sku, NEW.barcode, NEW.price, NEW.compare_at_price, NEW.stock, NEW.max_per_order);
 END;
 
--- A product of one variant written as a whole: its variant follows.
+-- A product of one variant written as a whole: its variant follows. Only the fields this write
+-- changed are copied: the roll-up above writes the product's price and stock from its variant, and
+-- must not copy the product's SKU over a variant's own.
 CREATE TRIGGER products_sole_variant AFTER UPDATE OF sku, barcode, price, compare_at_price, stock, max_per_order ON products
-WHEN (SELECT COUNT(*) FROM product_variants WHERE product_id = NEW.id) = 1 BEGIN
-  UPDATE product_variants SET sku = NEW.sku, barcode = NEW.barcode, price = NEW.price,
-    compare_at_price = NEW.compare_at_price, stock = NEW.stock, max_per_order = NEW.max_per_order,
+WHEN (SELECT COUNT(*) FROM product_variants WHERE product_id = NEW.id) = 1 AND (
+  OLD.sku IS NOT NEW.sku OR OLD.barcode IS NOT NEW.barcode OR OLD.price IS NOT NEW.price
+  OR OLD.compare_at_price IS NOT NEW.compare_at_price OR OLD.stock IS NOT NEW.stock OR OLD.max_per_order IS NOT NEW.max_per_order
+) BEGIN
+  UPDATE product_variants SET
+    sku = CASE WHEN OLD.sku IS NOT NEW.sku THEN NEW.sku ELSE sku END,
+    barcode = CASE WHEN OLD.barcode IS NOT NEW.barcode THEN NEW.barcode ELSE barcode END,
+    price = CASE WHEN OLD.price IS NOT NEW.price THEN NEW.price ELSE price END,
+    compare_at_price = CASE WHEN OLD.compare_at_price IS NOT NEW.compare_at_price THEN NEW.compare_at_price ELSE compare_at_price END,
+    stock = CASE WHEN OLD.stock IS NOT NEW.stock THEN NEW.stock ELSE stock END,
+    max_per_order = CASE WHEN OLD.max_per_order IS NOT NEW.max_per_order THEN NEW.max_per_order ELSE max_per_order END,
     updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-  WHERE product_id = NEW.id AND (sku IS NOT NEW.sku OR barcode IS NOT NEW.barcode OR price IS NOT NEW.price
-    OR compare_at_price IS NOT NEW.compare_at_price OR stock IS NOT NEW.stock OR max_per_order IS NOT NEW.max_per_order);
+  WHERE product_id = NEW.id;
 END;
 
 -- Cart lines are variants. SQLite cannot change a primary key in place: the table is rebuilt and

@@ -125,8 +125,8 @@ catalogueRoutes.get(
     v.object({
       ids: v.pipe(
         v.string("Must be a list of product ids."),
-        v.regex(/^\d{1,12}(,\d{1,12})*$/, "Must be product ids separated by commas."),
-        v.transform((s) => [...new Set(s.split(",").map(Number))]),
+        v.regex(/^v?\d{1,12}(,v?\d{1,12})*$/, "Must be product ids (and v-prefixed variant ids) separated by commas."),
+        v.transform((s) => [...new Set(s.split(","))]),
         v.maxLength(MAX_STOCK_IDS, `Must be at most ${MAX_STOCK_IDS} ids.`),
       ),
     }),

@@ -69,22 +69,30 @@ export function toAttribute(r: AttributeRow): ProductAttribute {
  * Each product's typed values as words for its details index row (beside its names and
  * descriptions): a number with its unit in both languages ("65 inch بوصة"), an option's
  * names, a yes's attribute name ("5G"), a text in both languages. So "65 inch tv", "iphone 256"
- * and «تلفزيون 65 بوصة» find the products whose values they name. Rows: product_id, words.
+ * and «تلفزيون 65 بوصة» find the products whose values they name; then the values its variants
+ * are chosen by. Rows: product_id, words.
  */
 export function attributeWordsStatement(db: D1Database, productIds: readonly number[]): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT v.product_id, GROUP_CONCAT(CASE
+      `SELECT product_id, GROUP_CONCAT(words, ' ') AS words FROM (
+         SELECT v.product_id, CASE
            WHEN v.number_value IS NOT NULL THEN printf('%g', v.number_value) || ' ' || IFNULL(a.unit_en, '') || ' ' || IFNULL(a.unit_ar, '')
            WHEN v.option_id IS NOT NULL THEN o.label_en || ' ' || o.label_ar
            WHEN v.bool_value = 1 THEN a.label_en || ' ' || a.label_ar
            WHEN v.text_en IS NOT NULL THEN v.text_en || ' ' || v.text_ar
-           ELSE '' END, ' ') AS words
-       FROM product_attribute_values v
-       JOIN attributes a ON a.id = v.attribute_id
-       LEFT JOIN attribute_options o ON o.id = v.option_id
-       WHERE v.product_id IN (SELECT value FROM json_each(?1))
-       GROUP BY v.product_id`,
+           ELSE '' END AS words, 0 AS part, v.attribute_id AS k1, 0 AS k2
+         FROM product_attribute_values v
+         JOIN attributes a ON a.id = v.attribute_id
+         LEFT JOIN attribute_options o ON o.id = v.option_id
+         WHERE v.product_id IN (SELECT value FROM json_each(?1))
+         UNION ALL
+         -- The values its variants are chosen by ("Desert Titanium", "512 GB"), so a search names a variant.
+         SELECT po.product_id, ov.value_en || ' ' || ov.value_ar, 1, po.position * 1000 + ov.position, ov.id
+         FROM product_option_values ov JOIN product_options po ON po.id = ov.option_id
+         WHERE po.product_id IN (SELECT value FROM json_each(?1))
+         ORDER BY 1, 3, 4, 5
+       ) GROUP BY product_id`,
     )
     .bind(JSON.stringify(productIds));
 }

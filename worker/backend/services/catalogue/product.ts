@@ -183,14 +183,21 @@ export async function activeSlugs(
 }
 
 /**
- * The stock of these products now, by id. A product that is gone or hidden is left out: a hidden
- * product does not exist to the public (its page is a 404), so its stock is not told either, and
- * the page cache reads a missing product as a changed count and renders the page again.
+ * The stock of these products ("12") and variants ("v80") now, by key. One that is gone or hidden
+ * is left out: a hidden product does not exist to the public (its page is a 404), so its stock is
+ * not told either, and the page cache reads a missing one as a changed count and renders again.
  */
-export async function stockOf(db: D1Database, ids: number[]): Promise<Map<number, number>> {
+export async function stockOf(db: D1Database, keys: string[]): Promise<Map<string, number>> {
+  const products = keys.filter((k) => !k.startsWith("v")).map(Number);
+  const variants = keys.filter((k) => k.startsWith("v")).map((k) => Number(k.slice(1)));
   const { results } = await db
-    .prepare("SELECT id, stock FROM products WHERE id IN (SELECT value FROM json_each(?1)) AND active = 1")
-    .bind(JSON.stringify(ids))
-    .all<{ id: number; stock: number }>();
-  return new Map(results.map((r) => [r.id, r.stock]));
+    .prepare(
+      `SELECT CAST(id AS TEXT) AS key, stock FROM products WHERE id IN (SELECT value FROM json_each(?1)) AND active = 1
+       UNION ALL
+       SELECT 'v' || v.id, v.stock FROM product_variants v JOIN products p ON p.id = v.product_id
+       WHERE v.id IN (SELECT value FROM json_each(?2)) AND v.active = 1 AND p.active = 1`,
+    )
+    .bind(JSON.stringify(products), JSON.stringify(variants))
+    .all<{ key: string; stock: number }>();
+  return new Map(results.map((r) => [r.key, r.stock]));
 }

@@ -70,12 +70,14 @@ interface ValueRow {
   value_ar: string;
 }
 
-/** Titles in both languages by variant id (empty strings for a variant without options). */
+/** Titles in both languages and values by option code, by variant id (empty for a variant without options). */
 export async function variantTitles(
   db: D1Database,
   variantIds: readonly number[],
-): Promise<Map<number, { en: string; ar: string }>> {
-  const titles = new Map<number, { en: string; ar: string }>(variantIds.map((id) => [id, { en: "", ar: "" }]));
+): Promise<Map<number, { en: string; ar: string; options: Record<string, string> }>> {
+  const titles = new Map<number, { en: string; ar: string; options: Record<string, string> }>(
+    variantIds.map((id) => [id, { en: "", ar: "", options: {} }]),
+  );
   if (!variantIds.length) return titles;
   const { results } = await db
     .prepare(
@@ -91,6 +93,7 @@ export async function variantTitles(
     if (!title) continue;
     title.en = title.en ? `${title.en}${TITLE_SEPARATOR}${row.value_en}` : row.value_en;
     title.ar = title.ar ? `${title.ar}${TITLE_SEPARATOR}${row.value_ar}` : row.value_ar;
+    title.options[row.option_code] = row.value_code;
   }
   return titles;
 }

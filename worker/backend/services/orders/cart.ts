@@ -323,11 +323,13 @@ export async function cartContents(db: D1Database, owner: CartOwner, lang: Lang)
   for (const row of results) {
     const product = summaries.get(row.product_id);
     if (!product) continue;
-    const title = titles.get(row.variant_id)?.[lang === "ar" ? "ar" : "en"] ?? "";
+    const chosen = titles.get(row.variant_id);
+    const title = chosen?.[lang === "ar" ? "ar" : "en"] ?? "";
     lines.push({
       product_id: row.product_id,
       variant_id: row.variant_id,
       variant: title || null,
+      options: chosen?.options ?? {},
       quantity: row.quantity,
       product: asVariant(product, row),
       line_total: row.price * row.quantity,
