@@ -329,3 +329,109 @@ export function productAttributesInput(m: M) {
   });
 }
 export type ProductAttributesInput = v.InferOutput<ReturnType<typeof productAttributesInput>>;
+
+/** A product's options and variants as the console edits them (GET and PUT /admin/products/:id/variants). */
+export const VARIANT_LIMITS = { options: 3, values: 30, variants: 100, name: 40 } as const;
+
+export interface ConsoleVariantOption {
+  /** The option's name in the product page's URL. */
+  code: string;
+  name_en: string;
+  name_ar: string;
+  kind: "swatch" | "button";
+  values: { code: string; value_en: string; value_ar: string; swatch: string | null }[];
+}
+
+export interface ConsoleVariant {
+  id: number;
+  sku: string;
+  barcode: string | null;
+  price: number;
+  compare_at_price: number | null;
+  stock: number;
+  max_per_order: number;
+  active: boolean;
+  /** Option code → value code. */
+  options: Record<string, string>;
+  /** Sold in an order: removing it only stops selling it. */
+  ordered: boolean;
+}
+
+export interface ConsoleVariants {
+  options: ConsoleVariantOption[];
+  variants: ConsoleVariant[];
+}
+
+const OPTION_CODE = /^[a-z][a-z0-9_]{0,29}$/;
+const VALUE_CODE = /^[a-z0-9][a-z0-9-]{0,39}$/;
+/** Option codes the product page's URL uses for itself. */
+export const RESERVED_OPTION_CODES = ["page", "q", "lang", "utm_source", "variant"];
+
+/**
+ * PUT /admin/products/:id/variants: the product's options (at most three, each with its values) and
+ * every variant to sell, each with one value of every option, no two alike. A variant with an `id`
+ * is that variant edited (its stock changes through the inventory ledger, not here); one without
+ * is new, with its opening stock. A variant left out is removed, or only stopped when it was sold.
+ */
+export function productVariantsInput(m: M) {
+  const fields = productFields(m);
+  const value = v.object({
+    code: v.pipe(v.string(m.invalid("options")), v.trim(), v.toLowerCase(), v.regex(VALUE_CODE, m.invalid("options"))),
+    value_en: required(m, "options", VARIANT_LIMITS.name),
+    value_ar: required(m, "options", VARIANT_LIMITS.name),
+    swatch: v.optional(
+      v.nullable(v.pipe(v.string(m.invalid("options")), v.regex(/^#[0-9a-fA-F]{6}$/, m.invalid("options")))),
+      null,
+    ),
+  });
+  const option = v.object({
+    code: v.pipe(
+      v.string(m.invalid("options")),
+      v.trim(),
+      v.toLowerCase(),
+      v.regex(OPTION_CODE, m.invalid("options")),
+      v.check((c) => !RESERVED_OPTION_CODES.includes(c), m.invalid("options")),
+    ),
+    name_en: required(m, "options", VARIANT_LIMITS.name),
+    name_ar: required(m, "options", VARIANT_LIMITS.name),
+    kind: v.optional(v.picklist(["swatch", "button"], m.invalid("options")), "button"),
+    values: v.pipe(
+      v.array(value, m.invalid("options")),
+      v.minLength(1, m.required("options")),
+      v.maxLength(VARIANT_LIMITS.values, m.invalid("options")),
+      v.check((vs) => new Set(vs.map((x) => x.code)).size === vs.length, m.invalid("options")),
+    ),
+  });
+  const variant = v.pipe(
+    v.object({
+      id: v.optional(v.pipe(v.number(m.invalid("variants")), v.integer(m.invalid("variants")), v.minValue(1))),
+      sku: fields.sku,
+      barcode: fields.barcode,
+      price: fields.price,
+      compare_at_price: fields.compare_at_price,
+      stock: fields.stock,
+      max_per_order: fields.max_per_order,
+      active: fields.active,
+      options: v.record(v.string(), v.string(), m.invalid("variants")),
+    }),
+    v.forward(
+      v.check((p) => p.compare_at_price === null || p.compare_at_price > p.price, m.invalid("compare_at_price")),
+      ["compare_at_price"],
+    ),
+  );
+  return v.pipe(
+    v.object({
+      options: v.pipe(
+        v.optional(v.array(option, m.invalid("options")), []),
+        v.maxLength(VARIANT_LIMITS.options, m.invalid("options")),
+        v.check((os) => new Set(os.map((o) => o.code)).size === os.length, m.invalid("options")),
+      ),
+      variants: v.pipe(
+        v.array(variant, m.invalid("variants")),
+        v.minLength(1, m.required("variants")),
+        v.maxLength(VARIANT_LIMITS.variants, m.invalid("variants")),
+      ),
+    }),
+  );
+}
+export type ProductVariantsInput = v.InferOutput<ReturnType<typeof productVariantsInput>>;

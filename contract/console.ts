@@ -245,6 +245,8 @@ export const CONSOLE_FIELDS = [
   "weight_grams",
   "barcode",
   "attributes",
+  "options",
+  "variants",
   "product_ids",
   "percent",
   "lang",

@@ -69,6 +69,8 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   seo_description_ar: { en: "SEO description (Arabic)", ar: "وصف محركات البحث (بالعربية)" },
   weight_grams: { en: "Weight (grams)", ar: "الوزن (بالغرام)" },
   attributes: { en: "Specifications", ar: "المواصفات" },
+  options: { en: "Options", ar: "الخيارات" },
+  variants: { en: "Variants", ar: "الخيارات المتاحة للبيع" },
   barcode: { en: "Barcode (GTIN)", ar: "الباركود (GTIN)" },
   product_ids: { en: "Products", ar: "المنتجات" },
   percent: { en: "Percentage", ar: "النسبة المئوية" },

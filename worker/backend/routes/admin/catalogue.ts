@@ -5,6 +5,7 @@ import {
   CSV_MAX_BYTES,
   productAttributesInput,
   productInput,
+  productVariantsInput,
   STOCK_STATES,
 } from "../../../../contract/console-catalogue";
 import { shopIsoDay } from "../../../../contract/shop-time";
@@ -27,6 +28,7 @@ import {
   updateConsoleProduct,
 } from "../../services/console/products";
 import { consoleProductAttributes, setProductAttributes } from "../../services/console/product-attributes";
+import { consoleProductVariants, setProductVariants } from "../../services/console/product-variants";
 import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console/product-csv";
 import { storeUpload } from "../../services/console/media";
 import { listQuerySchema } from "../../services/console/list";
@@ -184,6 +186,34 @@ catalogueRoutes.put(
       c,
       changed(
         await setProductAttributes(
+          c.env.DB,
+          c.get("lang"),
+          currentStaff(c),
+          c.req.valid("param").id,
+          c.req.valid("json"),
+        ),
+      ),
+    ),
+);
+
+/** The product's options and variants (stopped ones too). */
+catalogueRoutes.get(
+  "/products/:id/variants",
+  staffOnly("support"),
+  validate("param", () => idParam),
+  async (c) => ok(c, await consoleProductVariants(c.env.DB, c.req.valid("param").id)),
+);
+
+catalogueRoutes.put(
+  "/products/:id/variants",
+  staffOnly("manager"),
+  validate("param", () => idParam),
+  validate("json", (m) => productVariantsInput(m)),
+  async (c) =>
+    ok(
+      c,
+      changed(
+        await setProductVariants(
           c.env.DB,
           c.get("lang"),
           currentStaff(c),
