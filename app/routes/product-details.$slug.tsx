@@ -191,9 +191,12 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           </p>
           <div className="product__order">
             <QuantityPicker value={quantity} max={max} onChange={setQuantity} />
-            {/* The per-order limit, when it is what bounds the picker; a lower stock says so in the stock line. */}
+            {/* The per-order limit, when it is what bounds the picker; a lower stock says so in the stock
+                line. With variants its line stays, empty, so another choice does not move the button. */}
             {max > 0 && product.max_per_order > 0 && product.max_per_order < product.stock ? (
               <p className="muted product__limit">{t("product.maxPerOrder", { count: product.max_per_order })}</p>
+            ) : variant ? (
+              <p className="muted product__limit" />
             ) : null}
             <AddToCart productId={product.id} variantId={variant?.id} maxQuantity={max} quantity={quantity} />
           </div>

@@ -70,7 +70,7 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   weight_grams: { en: "Weight (grams)", ar: "الوزن (بالغرام)" },
   attributes: { en: "Specifications", ar: "المواصفات" },
   options: { en: "Options", ar: "الخيارات" },
-  variants: { en: "Variants", ar: "الخيارات المتاحة للبيع" },
+  variants: { en: "Variants", ar: "الصيغ" },
   barcode: { en: "Barcode (GTIN)", ar: "الباركود (GTIN)" },
   product_ids: { en: "Products", ar: "المنتجات" },
   percent: { en: "Percentage", ar: "النسبة المئوية" },

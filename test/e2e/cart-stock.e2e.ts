@@ -25,6 +25,8 @@ interface Product {
   brand: { slug: string } | null;
   category: { slug: string };
   stock: number;
+  /** Several: a product whose variants are chosen on its page (these fixtures take one of one). */
+  variant_count?: number;
   max_per_order: number;
   is_featured: boolean;
   is_new: boolean;
@@ -49,6 +51,7 @@ beforeAll(async () => {
         !p.is_new &&
         p.category.slug !== "phones" &&
         p.brand?.slug !== "apple" &&
+        (p.variant_count ?? 1) === 1 &&
         p.stock >= 3 &&
         p.stock <= 4 &&
         p.stock <= p.max_per_order,

@@ -1,8 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import ar from "../../locales/ar.json" with { type: "json" };
-import en from "../../locales/en.json" with { type: "json" };
 import { seriousViolations } from "../support/axe.ts";
 import {
   AS_SHOPPER,
@@ -14,20 +12,11 @@ import {
   newPage,
   SCREENSHOTS,
 } from "../support/browser.ts";
+import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
 import { builtWorker } from "../support/http.ts";
 
 const base = builtWorker().url;
-const MESSAGES = { en, ar } as const;
 type Locale = (typeof LOCALES)[number];
-
-/** A message of the locale files, with rosetta's {{name}} placeholders filled in. */
-function msg(locale: Locale, key: string, params: Record<string, string | number> = {}): string {
-  const value = key
-    .split(".")
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], MESSAGES[locale]);
-  if (typeof value !== "string") throw new Error(`missing message ${key} in ${locale}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ""));
-}
 
 /** The same message as a pattern, any text standing for the placeholders. */
 function msgPattern(locale: Locale, key: string): RegExp {
@@ -40,6 +29,8 @@ interface Product {
   slug: string;
   name: string;
   stock: number;
+  /** Several: a product whose variants are chosen on its page (these fixtures take one of one). */
+  variant_count?: number;
   max_per_order: number;
 }
 
@@ -59,7 +50,7 @@ beforeAll(async () => {
     headers: { "content-language": "en" },
   });
   const body = (await res.json()) as { data: Product[] };
-  products = body.data.filter((p) => p.stock >= 10 && p.max_per_order >= 3);
+  products = body.data.filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 10 && p.max_per_order >= 3);
   expect(products.length).toBeGreaterThanOrEqual(6);
 });
 afterAll(async () => {
@@ -100,15 +91,6 @@ async function cartBadge(page: Page): Promise<string> {
   );
 }
 
-/** On the sandbox provider's own card page: a card number, any future expiry, any CVC, pay. */
-async function payWithCard(page: Page, card: string): Promise<void> {
-  await page.waitForURL(/\/backend\/payments\/sandbox\//);
-  await page.locator("#card-number").fill(card);
-  await page.locator("#card-expiry").fill("12/30");
-  await page.locator("#card-cvc").fill("123");
-  await page.locator('button[name="action"][value="pay"]').click();
-}
-
 async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
   // Checked on a settled page: the navigation's loading bar has gone back to idle.
   await expect.poll(() => page.locator(".loading-bar").getAttribute("data-phase"), { timeout: 10_000 }).toBe("idle");
@@ -129,15 +111,6 @@ async function fitsNarrowPhone(page: Page, name: string): Promise<void> {
   );
   expect(overflow, `${name}: ${wide.join(" | ")}`).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-async function fillNewAddress(page: Page, locale: Locale, who: { email?: string; name: string }): Promise<void> {
-  if (who.email !== undefined) await page.getByLabel(msg(locale, "checkout.email")).fill(who.email);
-  await page.locator("#co-name").fill(who.name);
-  await page.locator("#co-phone").fill("501234567");
-  await page.locator("#co-city").fill(locale === "ar" ? "الرياض" : "Riyadh");
-  await page.locator("#co-district").fill(locale === "ar" ? "العليا" : "Al Olaya");
-  await page.locator("#co-street").fill(locale === "ar" ? "طريق الملك فهد" : "King Fahd Road");
 }
 
 describe("checkout journey in Chromium", () => {

@@ -23,9 +23,9 @@ beforeAll(async () => {
   accounts = await newStaffAccounts(base, Object.fromEntries(LOCALES.map((l) => [`phone-${l}`, "manager"] as const)));
   const product = (
     (await (await fetch(`${base}/backend/products?per_page=48&in_stock=1`)).json()) as {
-      data: { id: number; stock: number }[];
+      data: { id: number; stock: number; variant_count?: number }[];
     }
-  ).data.find((p) => p.stock >= 3)!;
+  ).data.find((p) => (p.variant_count ?? 1) === 1 && p.stock >= 3)!;
   const order = await buyThroughCheckout(base, product.id, 2, visitorIp());
   await order.pay();
   orderNumber = order.number;

@@ -42,9 +42,9 @@ beforeAll(async () => {
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
   });
-  products = ((await res.json()) as { data: { id: number; slug: string; stock: number }[] }).data.filter(
-    (p) => p.stock >= 5,
-  );
+  products = (
+    (await res.json()) as { data: { id: number; slug: string; stock: number; variant_count?: number }[] }
+  ).data.filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5);
   expect(products.length).toBeGreaterThan(3);
 });
 afterAll(async () => {

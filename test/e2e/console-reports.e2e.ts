@@ -29,10 +29,18 @@ async function paidGuestOrder(): Promise<string> {
   const list = (await backendJson(base, "/backend/products?in_stock=1&per_page=48", {})).data as unknown as {
     id: number;
     stock: number;
+    /** Several: a product whose variants are chosen on its page (these fixtures take one of one). */
+    variant_count?: number;
   }[];
-  const order = await buyThroughCheckout(base, list.find((p) => p.stock >= 5)!.id, 2, visitorIp(), {
-    email: `report-buyer-${Date.now()}@example.com`,
-  });
+  const order = await buyThroughCheckout(
+    base,
+    list.find((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5)!.id,
+    2,
+    visitorIp(),
+    {
+      email: `report-buyer-${Date.now()}@example.com`,
+    },
+  );
   await order.pay();
   return order.number;
 }

@@ -52,8 +52,9 @@ beforeAll(async () => {
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
   });
-  const listed = ((await res.json()) as { data: { id: number; slug: string; stock: number }[] }).data;
-  product = listed.find((p) => p.stock >= 5)!;
+  const listed = ((await res.json()) as { data: { id: number; slug: string; stock: number; variant_count?: number }[] })
+    .data;
+  product = listed.find((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5)!;
   expect(product).toBeTruthy();
 });
 

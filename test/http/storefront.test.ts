@@ -11,6 +11,7 @@ interface Summary {
   in_stock: boolean;
   category: { slug: string };
   brand: { slug: string } | null;
+  variant_count?: number;
 }
 interface ListAnswer {
   data: Summary[];
@@ -209,10 +210,9 @@ describe("a product page", () => {
     // Every value is a link to its variant; the chosen ones are marked.
     const picks = [...html.matchAll(/<a[^>]*class="variant-picker__value[^"]*"[^>]*>/g)].map((m) => m[0]);
     expect(picks.length).toBe(8);
-    expect(picks.filter((a) => a.includes('aria-current="true"')).map((a) => /data-value="([^"]+)"/.exec(a)?.[1])).toEqual([
-      "black",
-      "1tb",
-    ]);
+    expect(
+      picks.filter((a) => a.includes('aria-current="true"')).map((a) => /data-value="([^"]+)"/.exec(a)?.[1]),
+    ).toEqual(["black", "1tb"]);
     expect(picks.some((a) => a.includes(`href="${url}?colour=white&amp;storage=1tb"`))).toBe(true);
     // The canonical URL is the product's, whatever the choice.
     expect(canonical(html)).toBe(`${base}${url}`);

@@ -7,6 +7,7 @@ import type {
   MediaUpload,
   ProductChoices,
 } from "../../../contract/console-catalogue-shapes";
+import type { ConsoleVariants } from "../../../contract/console-catalogue";
 import { buildHeaders, withQuery, type Api } from "./client";
 import { ApiError } from "./errors";
 import type { ConsoleList, ListParams } from "./console";
@@ -36,6 +37,16 @@ export function getProductAttributes(api: Api, id: number) {
 /** Sets (or, with null, clears) typed values by attribute code; the others stay. */
 export function setProductAttributes(api: Api, id: number, values: Record<string, ConsoleAttribute["value"]>) {
   return api.put<ConsoleAttribute[]>(`/admin/products/${id}/attributes`, { attributes: values });
+}
+
+/** The product's options and variants, stopped ones too. */
+export function getProductVariants(api: Api, id: number) {
+  return api.get<ConsoleVariants>(`/admin/products/${id}/variants`);
+}
+
+/** Sets the product's options and every variant to sell (contract/console-catalogue.ts `productVariantsInput`). */
+export function setProductVariants(api: Api, id: number, request: unknown) {
+  return api.put<ConsoleVariants>(`/admin/products/${id}/variants`, request);
 }
 
 /** The product form's values as the API takes them (numbers may be digits: the schema reads both). */

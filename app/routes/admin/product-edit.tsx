@@ -5,13 +5,16 @@ import type { ConsoleAttribute } from "../../../contract/console-catalogue-shape
 import { readNumber } from "../../../contract/numbers";
 import { ProductForm } from "../../components/console/ProductForm";
 import { ProductSpecsForm } from "../../components/console/ProductSpecsForm";
+import { ProductVariantsForm } from "../../components/console/ProductVariantsForm";
 import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import { browserApi } from "../../lib/api/browser";
 import {
   getProduct,
   getProductAttributes,
   getProductChoices,
+  getProductVariants,
   setProductAttributes,
+  setProductVariants,
 } from "../../lib/api/console-catalogue";
 import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { useLocale } from "../../lib/use-locale";
@@ -26,15 +29,17 @@ export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(
     args,
     async (api, me) => {
-      const [choices, product, attributes] = await Promise.all([
+      const [choices, product, attributes, variants] = await Promise.all([
         getProductChoices(api),
         raw === undefined ? Promise.resolve(null) : getProduct(api, Number(raw)),
         raw === undefined ? Promise.resolve(null) : getProductAttributes(api, Number(raw)),
+        raw === undefined ? Promise.resolve(null) : getProductVariants(api, Number(raw)),
       ]);
       return {
         choices: choices.data,
         product: product?.data ?? null,
         attributes: attributes?.data ?? [],
+        variants: variants?.data ?? null,
         canWrite: roleAtLeast(me.role, "manager"),
       };
     },
@@ -54,8 +59,18 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
   const locale = consoleLocale(params);
   const id = Number((params as { id?: string }).id);
   const form = await request.formData();
-  if (intentOf(form, ["attributes"] as const) !== "attributes" || !Number.isSafeInteger(id))
-    return unknownIntent(locale);
+  const intent = intentOf(form, ["attributes", "variants"] as const);
+  if (!intent || !Number.isSafeInteger(id)) return unknownIntent(locale);
+  if (intent === "variants") {
+    // The editor's whole state, as the API takes it; the backend checks every part.
+    let request: unknown;
+    try {
+      request = JSON.parse(textOf(form, "payload"));
+    } catch {
+      return unknownIntent(locale);
+    }
+    return answer(locale, "variants", () => setProductVariants(browserApi(locale), id, request));
+  }
   const values: Record<string, ConsoleAttribute["value"]> = {};
   for (const [name, type] of form) {
     const code = name.startsWith("type:") ? name.slice(5) : null;
@@ -99,6 +114,15 @@ export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps)
           // Fresh fields when the saved values come back (the loaders revalidate after the action).
           key={JSON.stringify(loaderData.attributes.map((a) => a.value))}
           attributes={loaderData.attributes}
+          canWrite={loaderData.canWrite}
+        />
+      ) : null}
+      {loaderData.product && loaderData.variants ? (
+        <ProductVariantsForm
+          // Fresh rows when the saved variants come back (the loaders revalidate after the action).
+          key={JSON.stringify(loaderData.variants)}
+          saved={loaderData.variants}
+          productSku={loaderData.product.sku}
           canWrite={loaderData.canWrite}
         />
       ) : null}

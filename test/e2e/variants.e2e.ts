@@ -1,0 +1,260 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "../support/axe.ts";
+import { hydrated, launchBrowser, LOCALES, networkQuiet, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { builtWorker } from "../support/http.ts";
+
+/**
+ * Variants in Chromium, in both languages: a shopper chooses colour and storage on a phone (price,
+ * stock and picture follow, the URL holds the choice and opens on it for a new visitor), puts two
+ * variants of it in the cart, checks out and pays, and the order names each variant. A manager
+ * gives a product two options and six variants, one sold out, and the shop sells them.
+ */
+const base = builtWorker().url;
+const PHONE = "iphone-16-pro";
+let browser: Browser;
+let staff: Record<string, string>;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  staff = await newStaffAccounts(base, Object.fromEntries(LOCALES.map((l) => [`variants-${l}`, "manager"] as const)));
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXT = {
+  en: { black: "Black Titanium", desert: "Desert Titanium", gb256: "256 GB", tb1: "1 TB", soldOut: "sold out" },
+  ar: { black: "تيتانيوم أسود", desert: "تيتانيوم صحراوي", gb256: "256 جيجابايت", tb1: "1 تيرابايت", soldOut: "نفدت" },
+};
+
+function eventually<T>(fn: () => T | Promise<T>) {
+  return expect.poll(fn, { timeout: 15_000, interval: 100 });
+}
+
+const value = (page: Page, code: string) => page.locator(`.variant-picker__value[data-value="${code}"]`);
+const price = (page: Page) => page.locator(".product__price .price__now").textContent();
+const chosen = (page: Page) =>
+  page
+    .locator('.variant-picker__value[aria-current="true"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-value")));
+
+describe("variants on the product page, in the cart and in the order", () => {
+  for (const locale of LOCALES)
+    it(
+      `${locale}: chooses colour and storage, shares the choice, buys two variants and reads them in the order`,
+      { timeout: 120_000 },
+      async () => {
+        const { context, page, errors } = await newPage(browser);
+        await page.goto(`${base}/${locale}/product-details/${PHONE}`);
+        await hydrated(page, '.variant-picker__value[data-value="black"]');
+        const layout = await page.locator(".product__main").boundingBox();
+
+        // Black, then 256 GB: price, stock, SKU and picture follow, and the URL says so.
+        await value(page, "black").click();
+        await page.waitForURL(/colour=black/);
+        await value(page, "256gb").click();
+        await page.waitForURL(/colour=black&storage=256gb/);
+        await eventually(() => price(page)).toMatch(/5,099\.00|٥٬٠٩٩٫٠٠/);
+        await eventually(() => page.locator(".product__ids").textContent()).toContain("APP-1001-BLACK-256GB");
+        expect(await page.locator(".gallery__main img").getAttribute("src")).toContain("colour=3c3c3d");
+        expect(await page.locator(".variant-picker__label").allTextContents()).toEqual(
+          expect.arrayContaining([
+            expect.stringContaining(TEXT[locale].black),
+            expect.stringContaining(TEXT[locale].gb256),
+          ]),
+        );
+        // A sold-out combination is shown, struck through and said, not hidden.
+        expect(await value(page, "512gb").getAttribute("aria-label")).toContain(TEXT[locale].soldOut);
+        // Nothing moved: the pickers and the price keep their place.
+        expect(await page.locator(".product__main").boundingBox()).toEqual(layout);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.screenshot({ path: `${SCREENSHOTS}/variants-product-${locale}.png` });
+
+        // A new visitor opening the shared address sees the same variant, server-rendered.
+        const shared = page.url();
+        const visitor = await browser.newContext({ locale: locale === "ar" ? "ar-SA" : "en-US" });
+        const other = await visitor.newPage();
+        await other.goto(shared);
+        expect(await chosen(other)).toEqual(["black", "256gb"]);
+        expect(await price(other)).toMatch(/5,099\.00|٥٬٠٩٩٫٠٠/);
+        await visitor.close();
+
+        // Two variants of the phone in the cart: black 256 GB, then desert 1 TB.
+        await page.locator(".add-to-cart__button").click();
+        await eventually(() => page.locator("#cart-drawer .cart-line").count()).toBe(1);
+        await page.keyboard.press("Escape");
+        await value(page, "desert").click();
+        await value(page, "1tb").click();
+        await page.waitForURL(/colour=desert&storage=1tb/);
+        await eventually(() => price(page)).toMatch(/6,899\.00|٦٬٨٩٩٫٠٠/);
+        await page.locator(".add-to-cart__button").click();
+        await eventually(() => page.locator("#cart-drawer .cart-line").count()).toBe(2);
+        expect(await page.locator("#cart-drawer .cart-line__variant").allTextContents()).toEqual([
+          `${TEXT[locale].black} · ${TEXT[locale].gb256}`,
+          `${TEXT[locale].desert} · ${TEXT[locale].tb1}`,
+        ]);
+        await page.screenshot({ path: `${SCREENSHOTS}/variants-cart-${locale}.png` });
+        // A line's link opens its own variant.
+        expect(await page.locator("#cart-drawer .cart-line__name").first().getAttribute("href")).toBe(
+          `/${locale}/product-details/${PHONE}?colour=black&storage=256gb`,
+        );
+
+        // Checkout and pay; the order names each variant.
+        await page.goto(`${base}/${locale}/checkout`);
+        await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
+        await networkQuiet(page);
+        await fillNewAddress(page, locale, {
+          email: `variants-${locale}-${Date.now()}@example.com`,
+          name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed",
+        });
+        expect(await page.locator(".checkout__item-variant").allTextContents()).toHaveLength(2);
+        await page.locator(".checkout__submit").click();
+        await payWithCard(page, "4242 4242 4242 4242");
+        await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
+        await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
+        await page
+          .getByRole("link", { name: msg(locale, "payment.viewOrder") })
+          .first()
+          .click();
+        await page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=`));
+        await eventually(() => page.locator(".order-item").count()).toBe(2);
+        const items = await page.locator(".order-item").allTextContents();
+        expect(items.some((t) => t.includes(TEXT[locale].black) && t.includes(TEXT[locale].gb256))).toBe(true);
+        expect(items.some((t) => t.includes(TEXT[locale].desert) && t.includes(TEXT[locale].tb1))).toBe(true);
+        await page.screenshot({ path: `${SCREENSHOTS}/variants-order-${locale}.png`, fullPage: true });
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
+
+  it("without JavaScript, the pickers are links to each variant's page", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${base}/en/product-details/${PHONE}`);
+    await value(page, "white").click();
+    await page.waitForURL(/colour=white/);
+    expect(await chosen(page)).toContain("white");
+    expect(await page.locator(".product__ids").textContent()).toContain("APP-1001-WHITE");
+    await context.close();
+  });
+});
+
+describe("variants in the console", () => {
+  for (const locale of LOCALES)
+    it(
+      `${locale}: a manager gives a product two options and six variants, one sold out; the shop sells them`,
+      { timeout: 90_000 },
+      async () => {
+        // A fresh product of its own, made through the API with the manager's console session.
+        const { context, page, errors } = await newPage(browser);
+        await openConsole(page, base, locale, staff[`variants-${locale}`]);
+        const created = await page.evaluate(
+          async ({ locale, stamp }) => {
+            const res = await fetch(`/backend/admin/products`, {
+              method: "POST",
+              headers: {
+                "content-type": "application/json",
+                "content-language": locale,
+                authorization: `Bearer ${sessionStorage.getItem("token")}`,
+              },
+              body: JSON.stringify({
+                slug: `variant-lamp-${stamp}`,
+                sku: `LAMP-${stamp}`,
+                name_en: "Desk lamp",
+                name_ar: "مصباح مكتب",
+                price: 12000,
+                stock: 4,
+                category_id: 1,
+              }),
+            });
+            return (await res.json()) as { data: { id: number; slug: string } };
+          },
+          { locale, stamp: `${locale}${Date.now()}` },
+        );
+        const { id, slug } = created.data;
+        await page.goto(`${base}/${locale}/admin/products/${id}`);
+        await hydrated(page, "#product-variants-title ~ form button");
+        const section = page.locator('section[aria-labelledby="product-variants-title"]');
+        const t = (key: string, params: Record<string, string | number> = {}) => msg(locale, key, params);
+
+        // Two options: colour (swatches) with two values, size with three.
+        for (const [at, [en, ar, kind, values]] of (
+          [
+            [
+              "Colour",
+              "اللون",
+              "swatch",
+              [
+                ["White", "أبيض"],
+                ["Black", "أسود"],
+              ],
+            ],
+            [
+              "Size",
+              "المقاس",
+              "button",
+              [
+                ["Small", "صغير"],
+                ["Medium", "متوسط"],
+                ["Large", "كبير"],
+              ],
+            ],
+          ] as const
+        ).entries()) {
+          await section.getByRole("button", { name: t("console.variants.addOption") }).click();
+          const option = section.locator(".product-variants__option").nth(at);
+          await option.getByLabel(t("console.variants.nameEn")).fill(en);
+          await option.getByLabel(t("console.variants.nameAr")).fill(ar);
+          await option.getByLabel(t("console.variants.kind")).selectOption(kind);
+          for (const [n, [valueEn, valueAr]] of values.entries()) {
+            await option.getByRole("button", { name: t("console.variants.addValue") }).click();
+            await option.getByLabel(t("console.variants.valueEnOf", { n: n + 1 })).fill(valueEn);
+            await option.getByLabel(t("console.variants.valueArOf", { n: n + 1 })).fill(valueAr);
+          }
+        }
+        await section.getByRole("button", { name: t("console.variants.combine") }).click();
+        const rows = section.locator(".product-variants__rows tbody tr");
+        // The six combinations: the product's own variant (its stock kept, on the ledger) becomes the first.
+        await eventually(() => rows.count()).toBe(6);
+        expect(await rows.nth(0).locator("td").nth(3).locator("input").count()).toBe(0);
+        // New ones get their opening stock; the last one none: sold out.
+        for (let i = 0; i < 6; i++) {
+          await rows
+            .nth(i)
+            .locator("td")
+            .nth(1)
+            .locator("input")
+            .fill(String(100 + i * 10));
+          if (i > 0)
+            await rows
+              .nth(i)
+              .locator("td")
+              .nth(3)
+              .locator("input")
+              .fill(i === 5 ? "0" : "3");
+        }
+        expect(await seriousViolations(page)).toEqual([]);
+        await section.screenshot({ path: `${SCREENSHOTS}/console-variants-${locale}.png` });
+        await section.getByRole("button", { name: t("console.variants.save") }).click();
+        await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toContain(
+          t("console.variants.saved"),
+        );
+
+        // The shop sells six, the last shown sold out.
+        const shop = await context.newPage();
+        await eventually(async () => {
+          await shop.goto(`${base}/${locale}/product-details/${slug}`);
+          return shop.locator(".variant-picker__value").count();
+        }).toBe(5);
+        await shop.goto(`${base}/${locale}/product-details/${slug}?colour=black&size=large`);
+        expect(await shop.locator(".product__stock").textContent()).toContain(msg(locale, "product.outOfStock"));
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
+});
