@@ -362,6 +362,37 @@ export interface ConsoleVariants {
   variants: ConsoleVariant[];
 }
 
+/**
+ * A code from a name, for an option (`_` between words: "screen_size") or a value (`-`:
+ * "desert-titanium"): lowercase latin letters and digits; empty when the name has none.
+ */
+export function codeOf(name: string, sep: "-" | "_"): string {
+  return name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, sep)
+    .replace(sep === "_" ? /^_+|_+$/g : /^-+|-+$/g, "")
+    .slice(0, sep === "_" ? 30 : 40);
+}
+
+/** The columns of the variants CSV: a row per variant, its product by SKU, up to three options. */
+export const VARIANT_CSV_COLUMNS = [
+  "product_sku",
+  "sku",
+  "barcode",
+  "price",
+  "compare_at_price",
+  "stock",
+  "max_per_order",
+  "active",
+  "option1",
+  "value1",
+  "option2",
+  "value2",
+  "option3",
+  "value3",
+] as const;
+
 const OPTION_CODE = /^[a-z][a-z0-9_]{0,29}$/;
 const VALUE_CODE = /^[a-z0-9][a-z0-9-]{0,39}$/;
 /** Option codes the product page's URL uses for itself. */

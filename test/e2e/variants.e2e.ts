@@ -144,38 +144,42 @@ describe("variants on the product page, in the cart and in the order", () => {
   });
 });
 
+/** A fresh product of the test's own, made through the API with the manager's console session. */
+async function freshProduct(page: Page, locale: string): Promise<{ data: { id: number; slug: string; sku: string } }> {
+  return page.evaluate(
+    async ({ locale, stamp }) => {
+      const res = await fetch(`/backend/admin/products`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-language": locale,
+          authorization: `Bearer ${sessionStorage.getItem("token")}`,
+        },
+        body: JSON.stringify({
+          slug: `variant-lamp-${stamp}`,
+          sku: `LAMP-${stamp}`,
+          name_en: "Desk lamp",
+          name_ar: "مصباح مكتب",
+          price: 12000,
+          stock: 4,
+          category_id: 1,
+        }),
+      });
+      return (await res.json()) as { data: { id: number; slug: string; sku: string } };
+    },
+    { locale, stamp: `${locale}${Date.now()}` },
+  );
+}
+
 describe("variants in the console", () => {
   for (const locale of LOCALES)
     it(
       `${locale}: a manager gives a product two options and six variants, one sold out; the shop sells them`,
       { timeout: 90_000 },
       async () => {
-        // A fresh product of its own, made through the API with the manager's console session.
         const { context, page, errors } = await newPage(browser);
         await openConsole(page, base, locale, staff[`variants-${locale}`]);
-        const created = await page.evaluate(
-          async ({ locale, stamp }) => {
-            const res = await fetch(`/backend/admin/products`, {
-              method: "POST",
-              headers: {
-                "content-type": "application/json",
-                "content-language": locale,
-                authorization: `Bearer ${sessionStorage.getItem("token")}`,
-              },
-              body: JSON.stringify({
-                slug: `variant-lamp-${stamp}`,
-                sku: `LAMP-${stamp}`,
-                name_en: "Desk lamp",
-                name_ar: "مصباح مكتب",
-                price: 12000,
-                stock: 4,
-                category_id: 1,
-              }),
-            });
-            return (await res.json()) as { data: { id: number; slug: string } };
-          },
-          { locale, stamp: `${locale}${Date.now()}` },
-        );
+        const created = await freshProduct(page, locale);
         const { id, slug } = created.data;
         await page.goto(`${base}/${locale}/admin/products/${id}`);
         await hydrated(page, "#product-variants-title ~ form button");
@@ -257,4 +261,48 @@ describe("variants in the console", () => {
         await context.close();
       },
     );
+
+  for (const locale of LOCALES)
+    it(`${locale}: imports variants by CSV after a dry run that names a bad row in the console's language`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      await openConsole(page, base, locale, staff[`variants-${locale}`]);
+      const t = (key: string, params: Record<string, string | number> = {}) => msg(locale, key, params);
+      const { sku } = (await freshProduct(page, locale)).data;
+      await page.goto(`${base}/${locale}/admin/products/import`);
+      await hydrated(page, "#import-csv");
+      await page.getByLabel(t("console.variantsCsv.kinds.variants")).check();
+      const header = "product_sku,sku,price,stock,option1,value1";
+      const rows = (colour: string) => [
+        header,
+        // A product of one variant gets colours; the first row's option lacks its Arabic name.
+        `${sku},${sku}-NAVY,169,4,${colour},Navy | كحلي | #1b2a49`,
+        `${sku},${sku}-LILAC,169,0,Colour | اللون,Lilac | ليلكي | #c8a2c8`,
+      ];
+      const upload = (lines: string[]) =>
+        page.locator("#import-csv").setInputFiles({
+          name: "variants.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(lines.join("\n")),
+        });
+      await upload(rows("Colour"));
+      await page.getByRole("button", { name: t("console.products.check") }).click();
+      const report = page.locator(".console-import__report");
+      await eventually(() => report.textContent()).toContain(
+        locale === "ar" ? "اكتب الاسم بالإنجليزية وبالعربية" : "Write the name in English and in Arabic",
+      );
+      expect(await page.getByRole("button", { name: t("console.products.importButton") }).isDisabled()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENSHOTS}/console-variants-csv-${locale}.png`, fullPage: true });
+      // Fixed, checked, imported.
+      await upload(rows("Colour | اللون"));
+      await page.getByRole("button", { name: t("console.products.check") }).click();
+      await eventually(() => page.locator(".console-import__report [role=status]").textContent()).not.toBe("");
+      await page.getByRole("button", { name: t("console.products.importButton") }).click();
+      await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toContain(
+        t("console.variantsCsv.imported", { created: 2, updated: 0 }),
+      );
+      // The refused check's 422 is the only error the browser logs.
+      expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
+      await context.close();
+    });
 });

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { ConsoleVariant, ConsoleVariants } from "../../../contract/console-catalogue";
-import { VARIANT_LIMITS } from "../../../contract/console-catalogue";
+import { codeOf, VARIANT_LIMITS } from "../../../contract/console-catalogue";
 import { useLocale, useT } from "../../lib/use-locale";
 import { SubmitButton } from "../form/SubmitButton";
 import { useRouteAction } from "../form/useRouteAction";
@@ -49,16 +49,6 @@ interface VariantDraft {
 
 let counter = 0;
 const newKey = () => `k${++counter}`;
-
-/** A code from a name: lowercase latin letters, digits and `sep`; empty when the name has none. */
-export function codeOf(name: string, sep: "-" | "_"): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[^a-z0-9]+/g, sep)
-    .replace(new RegExp(`^\\${sep}+|\\${sep}+$`, "g"), "")
-    .slice(0, sep === "_" ? 30 : 40);
-}
 
 const riyals = (halalas: number | null) => (halalas === null ? "" : (halalas / 100).toFixed(2));
 

@@ -119,13 +119,23 @@ export async function productsTemplate(api: Api, base: string): Promise<Blob> {
   return (await fileCall(api, base, "GET", "/admin/products/template.csv")).blob();
 }
 
-/** POST /admin/products/import: checks (dry run) or imports the CSV file; every row's errors. */
+/** GET /admin/products/variants.csv: every variant of every product, as the file to save. */
+export async function exportVariants(api: Api, base: string): Promise<Blob> {
+  return (await fileCall(api, base, "GET", "/admin/products/variants.csv")).blob();
+}
+
+/**
+ * POST /admin/products/import (a products file) or /admin/products/variants/import (a variants
+ * file): checks (dry run) or imports the CSV file; every row's errors.
+ */
 export async function importProducts(
   api: Api,
   base: string,
   file: Blob,
   dryRun: boolean,
+  kind: "products" | "variants" = "products",
 ): Promise<{ data: CsvImportReport }> {
-  const path = withQuery("/admin/products/import", { dry_run: dryRun ? 1 : 0 });
+  const where = kind === "variants" ? "/admin/products/variants/import" : "/admin/products/import";
+  const path = withQuery(where, { dry_run: dryRun ? 1 : 0 });
   return (await fileCall(api, base, "POST", path, new Blob([file], { type: "text/csv" }))).json();
 }

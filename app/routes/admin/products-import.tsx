@@ -8,7 +8,7 @@ import { toast } from "../../client/toast";
 import { browserApi } from "../../lib/api/browser";
 import { handleBrowserError } from "../../lib/browser-errors";
 import { ApiError } from "../../lib/api/errors";
-import { importProducts, productsTemplate } from "../../lib/api/console-catalogue";
+import { exportVariants, importProducts, productsTemplate } from "../../lib/api/console-catalogue";
 import { saveFile, useBackendBase } from "../../lib/console-files";
 import { countOf } from "../../lib/plural";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -30,16 +30,23 @@ export default function ConsoleProductsImport() {
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<CsvImportReport | null>(null);
   const [busy, setBusy] = useState(false);
+  // A products file (a row per product) or a variants file (a row per variant of a product).
+  const [kind, setKind] = useState<"products" | "variants">("products");
 
   const send = async (dryRun: boolean) => {
     if (!file) return;
     setBusy(true);
     const id = toast.loading(dryRun ? t("console.products.checking") : t("console.products.importing"));
     try {
-      const answer = await importProducts(browserApi(locale), backend, file, dryRun);
+      const answer = await importProducts(browserApi(locale), backend, file, dryRun, kind);
       setReport(answer.data);
       if (answer.data.errors.length) toast.error(t("console.products.checkFailed"), { id });
       else if (dryRun) toast.success(t("console.products.checkPassed"), { id });
+      else if (kind === "variants")
+        toast.success(
+          t("console.variantsCsv.imported", { created: answer.data.created, updated: answer.data.updated }),
+          { id },
+        );
       else
         toast.success(
           t("console.productsCsv.imported", {
@@ -62,6 +69,14 @@ export default function ConsoleProductsImport() {
   const template = async () => {
     try {
       saveFile(await productsTemplate(browserApi(locale), backend), "products-template.csv");
+    } catch (error) {
+      handleBrowserError(error, locale, (path) => void navigate(path));
+    }
+  };
+
+  const variants = async () => {
+    try {
+      saveFile(await exportVariants(browserApi(locale), backend), "variants.csv");
     } catch (error) {
       handleBrowserError(error, locale, (path) => void navigate(path));
     }
@@ -95,6 +110,32 @@ export default function ConsoleProductsImport() {
             ))}
           </ul>
         </details>
+        <fieldset className="field">
+          <legend>{t("console.variantsCsv.kind")}</legend>
+          {(["products", "variants"] as const).map((k) => (
+            <label key={k} className="radio">
+              <input
+                type="radio"
+                name="import-kind"
+                value={k}
+                checked={kind === k}
+                onChange={() => {
+                  setKind(k);
+                  setReport(null);
+                }}
+              />{" "}
+              {t(`console.variantsCsv.kinds.${k}`)}
+            </label>
+          ))}
+        </fieldset>
+        {kind === "variants" ? (
+          <div className="console-hint">
+            <p>{t("console.variantsCsv.hint")}</p>
+            <button type="button" className="button" onClick={() => void variants()}>
+              {t("console.variantsCsv.export")}
+            </button>
+          </div>
+        ) : null}
         <div className="field">
           <label htmlFor="import-csv">{t("console.fields.file")}</label>
           <input

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import {
   bulkEditInput,
@@ -29,6 +29,7 @@ import {
 } from "../../services/console/products";
 import { consoleProductAttributes, setProductAttributes } from "../../services/console/product-attributes";
 import { consoleProductVariants, setProductVariants } from "../../services/console/product-variants";
+import { exportVariantsCsv, importVariantsCsv } from "../../services/console/variant-csv";
 import { exportProductsCsv, importProductsCsv, productsCsvTemplate } from "../../services/console/product-csv";
 import { storeUpload } from "../../services/console/media";
 import { listQuerySchema } from "../../services/console/list";
@@ -95,6 +96,42 @@ catalogueRoutes.get("/products/export.csv", staffOnly("support"), async (c) => {
   });
 });
 
+/** A CSV file as a request's body: text/csv only (a form's text/plain is never taken for one), at most CSV_MAX_BYTES. */
+async function csvBody(c: Context<BackendEnv>): Promise<string> {
+  const lang = c.get("lang");
+  if (!/^text\/csv\s*(;|$)/i.test(c.req.header("content-type")?.trim() ?? "")) throw wrongBodyType(lang, "text/csv");
+  const text = await c.req.text();
+  if (new TextEncoder().encode(text).byteLength > CSV_MAX_BYTES) {
+    const message = say(lang, msg("console.catalogue.fileTooLarge"), { mb: CSV_MAX_BYTES / 1024 / 1024 });
+    throw new BackendError(422, message, { file: [message] });
+  }
+  return text;
+}
+
+/** Every variant of every product (contract/console-catalogue.ts VARIANT_CSV_COLUMNS). */
+catalogueRoutes.get("/products/variants.csv", staffOnly("manager"), async (c) => {
+  const csv = await exportVariantsCsv(c.env.DB);
+  return c.body(csv, 200, {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="variants-${shopIsoDay()}.csv"`,
+  });
+});
+
+/** A variants CSV as the body: checked, and written (`dry_run=0`) when every row is good, as the products import. */
+catalogueRoutes.post(
+  "/products/variants/import",
+  staffOnly("manager"),
+  validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
+  async (c) => {
+    const lang = c.get("lang");
+    const text = await csvBody(c);
+    const dryRun = c.req.valid("query").dry_run === "1";
+    const report = await importVariantsCsv(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
+    if (report.written) forgetCatalogueVersion();
+    return ok(c, report, { status: report.errors.length && !dryRun ? 422 : 200 });
+  },
+);
+
 /** A products CSV to fill in: the header row and one example row in the request's language. */
 catalogueRoutes.get("/products/template.csv", staffOnly("manager"), async (c) => {
   const csv = await productsCsvTemplate(c.env.DB, c.get("lang"));
@@ -114,13 +151,7 @@ catalogueRoutes.post(
   validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
   async (c) => {
     const lang = c.get("lang");
-    // The file as the console sends it: a form's body (text/plain) is never taken for one.
-    if (!/^text\/csv\s*(;|$)/i.test(c.req.header("content-type")?.trim() ?? "")) throw wrongBodyType(lang, "text/csv");
-    const text = await c.req.text();
-    if (new TextEncoder().encode(text).byteLength > CSV_MAX_BYTES) {
-      const message = say(lang, msg("console.catalogue.fileTooLarge"), { mb: CSV_MAX_BYTES / 1024 / 1024 });
-      throw new BackendError(422, message, { file: [message] });
-    }
+    const text = await csvBody(c);
     const dryRun = c.req.valid("query").dry_run === "1";
     const report = await importProductsCsv(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
     if (report.written) forgetCatalogueVersion();

@@ -114,7 +114,7 @@ const MESSAGES = {
 };
 
 /** The refusals of an edit, by field (`variants.<i>.<field>`), before anything is written. */
-async function refusals(
+export async function variantRefusals(
   db: D1Database,
   lang: Lang,
   productId: number,
@@ -166,9 +166,29 @@ export async function setProductVariants(
   input: ProductVariantsInput,
 ): Promise<ConsoleVariants> {
   const before = await consoleProductVariants(db, productId);
-  const errors = await refusals(db, lang, productId, input, before.variants);
+  const errors = await variantRefusals(db, lang, productId, input, before.variants);
   if (Object.keys(errors).length > 0) throw new BackendError(422, say(lang, INVALID_INPUT), errors);
+  await db.batch([
+    ...variantWriteStatements(db, staff, productId, input, before),
+    bumpCatalogueVersion(db),
+    bumpSearchVersion(db),
+  ]);
+  // The options' values are words of its details index row: "iphone 16 pro blue" finds it.
+  await reindexProductDetails(db, productId);
+  return consoleProductVariants(db, productId);
+}
 
+/**
+ * The statements of a checked edit (variantRefusals found nothing), with its audit line: options
+ * rebuilt, variants updated, added and removed, their values, new variants' opening stock.
+ */
+export function variantWriteStatements(
+  db: D1Database,
+  staff: Pick<StaffCaller, "user_id" | "email">,
+  productId: number,
+  input: ProductVariantsInput,
+  before: ConsoleVariants,
+): D1PreparedStatement[] {
   const statements: D1PreparedStatement[] = [
     // Options and values are rebuilt; the variants' values are written again below.
     db.prepare("DELETE FROM product_options WHERE product_id = ?").bind(productId),
@@ -270,11 +290,6 @@ export async function setProductVariants(
       { options: before.options.length, variants: before.variants.map((v) => v.sku) },
       { options: input.options.map((o) => o.code), variants: input.variants.map((v) => v.sku) },
     ),
-    bumpCatalogueVersion(db),
-    bumpSearchVersion(db),
   );
-  await db.batch(statements);
-  // The options' values are words of its details index row: "iphone 16 pro blue" finds it.
-  await reindexProductDetails(db, productId);
-  return consoleProductVariants(db, productId);
+  return statements;
 }
