@@ -22,11 +22,11 @@ const agreement = (variant: ProductVariant, wanted: Record<string, string>) =>
  * with most of what it names (a shared link to a combination since removed, or none named), the
  * first in stock, then the first. Null only for a product answered without variants.
  */
-export function chooseVariant(
+export function chooseVariant<V extends ProductVariant>(
   options: readonly ProductOption[],
-  variants: readonly ProductVariant[],
+  variants: readonly V[],
   params: URLSearchParams,
-): ProductVariant | null {
+): V | null {
   if (!variants.length) return null;
   const wanted: Record<string, string> = {};
   for (const option of options) {

@@ -19,12 +19,12 @@ import { serverApi } from "../lib/api/server";
 import { cardsOf, maxOrderable } from "../lib/catalogue";
 import { translate } from "../lib/i18n";
 import { failLoad, routeLocale } from "../lib/loaders";
-import { formatMoney, priceLabel, withPriceLabels } from "../lib/money";
+import { formatMoney, withPriceLabels } from "../lib/money";
 import { chooseVariant, pickersFor } from "../lib/variants";
 import { productStructuredData } from "../lib/product-structured-data";
 import { specificationGroups } from "../lib/specifications";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
-import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import catalogueCss from "../styles/catalogue.css?url";
 
@@ -41,6 +41,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return {
       product: {
         ...product,
+        // Each variant's prices formatted here too: a choice in the browser builds no Intl formatter.
+        variants: withPriceLabels(
+          (data.variants ?? []).map((v) => ({ ...v, currency: data.currency })),
+          locale,
+        ),
         specifications: specificationGroups(data, locale),
         related: cardsOf(data.related.slice(0, 8), locale),
       },
@@ -103,7 +108,6 @@ export const meta: Route.MetaFunction = (args) => {
 export default function ProductDetailsPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const to = useLocalePath();
-  const locale = useLocale();
   const [params] = useSearchParams();
   const options = loaderData.product.options ?? [];
   const variants = loaderData.product.variants ?? [];
@@ -119,11 +123,8 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         in_stock: variant.in_stock,
         max_per_order: variant.max_per_order,
         images: variant.images.length ? variant.images : loaderData.product.images,
-        price_label: priceLabel(variant.price, loaderData.product.currency, locale),
-        compare_at_label:
-          variant.compare_at_price === null
-            ? null
-            : priceLabel(variant.compare_at_price, loaderData.product.currency, locale),
+        price_label: variant.price_label,
+        compare_at_label: variant.compare_at_label,
       }
     : loaderData.product;
   const pickers = variant ? pickersFor(options, variants, variant) : [];

@@ -11,6 +11,22 @@ import { attributeValueRows, attributeWords, CATEGORY_ATTRIBUTES, insertValueRow
 import { BRANDS, CATEGORIES, type SeedBrand } from "./catalogue.ts";
 import { CATALOGUE_BUMP, insertOrIgnore, sqlValue } from "./sql.ts";
 
+/** Phones, tablets and laptops: every third of them sells four variants (two colours by two sizes). */
+const VARIANT_TOPS = new Set(["phones", "tablets", "laptops"]);
+const SIZES: [code: string, en: string, ar: string, extra: number][] = [
+  ["128gb", "128 GB", "128 جيجابايت", 0],
+  ["256gb", "256 GB", "256 جيجابايت", 40_000],
+];
+const SWATCHES = ["#111111", "#f5f5f5", "#1f4e8c", "#c0c0c0", "#2e7d32"];
+
+/** A synthetic product of several variants, as its flush writes them. */
+interface VariantPlan {
+  id: number;
+  price: number;
+  stock: number;
+  colours: number[];
+}
+
 /** The first synthetic product id: above the demo seed's, so both live in one database. */
 export const FIRST_ID = 100_000;
 const ROWS_PER_INSERT = 250;
@@ -193,6 +209,57 @@ export function syntheticStatements(count: number, from = 0): string[] {
   let index: string[] = [];
   let detailRows: string[] = [];
   let valueRows: string[] = [];
+  let variantPlans: VariantPlan[] = [];
+  /**
+   * The variant products of a flush: their first variant (made with the product) gives way to four,
+   * with options and values under ids of their own (the product's id times two, and so on), so
+   * each step is one statement for the flush's products, not one per product.
+   */
+  const variantStatements = (): string[] => {
+    if (!variantPlans.length) return [];
+    const options: string[] = [];
+    const values: string[] = [];
+    const variants: string[] = [];
+    const choices: string[] = [];
+    for (const plan of variantPlans) {
+      const colour = plan.id * 2;
+      const size = plan.id * 2 + 1;
+      options.push(`(${colour}, ${plan.id}, 'colour', 'Colour', 'اللون', 'swatch', 0)`);
+      options.push(`(${size}, ${plan.id}, 'storage', 'Storage', 'السعة', 'button', 1)`);
+      plan.colours.forEach((c, at) =>
+        values.push(
+          `(${colour * 4 + at}, ${colour}, ${sqlValue(COLOURS[c].toLowerCase())}, ${sqlValue(COLOURS[c])}, ${sqlValue(COLOURS_AR[c])}, ${sqlValue(SWATCHES[c])}, ${at})`,
+        ),
+      );
+      SIZES.forEach(([code, en, ar], at) =>
+        values.push(`(${size * 4 + at}, ${size}, ${sqlValue(code)}, ${sqlValue(en)}, ${sqlValue(ar)}, NULL, ${at})`),
+      );
+      plan.colours.forEach((c, ci) =>
+        SIZES.forEach(([code, , , extra], si) => {
+          const position = ci * SIZES.length + si;
+          const sku = `SYN-${plan.id}-${COLOURS[c].toUpperCase()}-${code.toUpperCase()}`;
+          // The product's stock spread over its four; one of every five products' dearest is sold out.
+          const stock =
+            position === 3 && plan.id % 5 === 0 ? 0 : [plan.stock, plan.stock >> 1, 3, plan.stock % 4][position];
+          variants.push(`(${plan.id}, ${sqlValue(sku)}, ${plan.price + extra}, ${stock}, 5, ${position})`);
+          choices.push(
+            `(${sqlValue(sku)}, ${colour}, ${colour * 4 + ci})`,
+            `(${sqlValue(sku)}, ${size}, ${size * 4 + si})`,
+          );
+        }),
+      );
+    }
+    const ids = variantPlans.map((p) => p.id).join(", ");
+    variantPlans = [];
+    return [
+      `DELETE FROM product_variants WHERE product_id IN (${ids})`,
+      `INSERT INTO product_options (id, product_id, code, name_en, name_ar, kind, position) VALUES ${options.join(", ")}`,
+      `INSERT INTO product_option_values (id, option_id, code, value_en, value_ar, swatch, position) VALUES ${values.join(", ")}`,
+      `INSERT INTO product_variants (product_id, sku, price, stock, max_per_order, position) VALUES ${variants.join(", ")}`,
+      `INSERT INTO variant_option_values (variant_id, option_id, value_id)
+       SELECT v.id, x.column2, x.column3 FROM (VALUES ${choices.join(", ")}) x JOIN product_variants v ON v.sku = x.column1`,
+    ];
+  };
   const flush = () => {
     if (products.length === 0) return;
     statements.push(
@@ -206,6 +273,7 @@ export function syntheticStatements(count: number, from = 0): string[] {
           `INSERT INTO product_details_search (rowid, details) VALUES ${detailRows.slice(k * DETAILS_PER_INSERT, (k + 1) * DETAILS_PER_INSERT).join(", ")}`,
       ),
       ...(valueRows.length ? [insertValueRows(valueRows)] : []),
+      ...variantStatements(),
     );
     valueRows = [];
     products = [];
@@ -259,12 +327,19 @@ export function syntheticStatements(count: number, from = 0): string[] {
     const name = indexText([nameEn, nameAr, model].join(" "));
     const values = syntheticValues(top.slug, brand.id === apple.id, SERIES[s], r);
     valueRows.push(...attributeValueRows(id, values));
+    const colours = [c, (c + 1) % COLOURS.length];
+    const varied = VARIANT_TOPS.has(top.slug) && i % 3 === 0;
+    if (varied) variantPlans.push({ id, price, stock, colours });
     const details = indexText(
       [
         `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty.`,
         `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
         ...categories.flatMap((x) => [x.name.en, x.name.ar]),
         attributeWords(values),
+        // Its variants' values, as the worker adds them (attributeWordsStatement).
+        ...(varied
+          ? [...colours.map((x) => `${COLOURS[x]} ${COLOURS_AR[x]}`), ...SIZES.map(([, en, ar]) => `${en} ${ar}`)]
+          : []),
       ].join(" "),
     );
     const body = indexText(

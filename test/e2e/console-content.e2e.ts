@@ -152,10 +152,9 @@ for (const locale of LOCALES) {
     journeyIt(locale, "en")(
       "a manager records a received delivery and the product leaves the low-stock list for the ledger",
       async () => {
-        const low = await api<{ id: number; sku: string; stock: number; name_en: string; name_ar: string }[]>(
-          "GET",
-          "/admin/inventory/low-stock?per_page=100",
-        );
+        const low = await api<
+          { id: number; variant_id: number; sku: string; stock: number; name_en: string; name_ar: string }[]
+        >("GET", "/admin/inventory/low-stock?per_page=100");
         // A product running low but not sold out, so the shop's other journeys keep what they expect.
         const product = low.data.find((p) => p.stock > 0) ?? low.data[0];
         expect(product, "a seeded product runs low").toBeDefined();
@@ -201,6 +200,7 @@ for (const locale of LOCALES) {
         // Back to what it was: the other journeys count on the seed's stock.
         const back = await api("POST", "/admin/inventory/adjustments", {
           product_id: product!.id,
+          variant_id: product!.variant_id,
           reason: "count",
           counted: product!.stock,
           note: "e2e restore",

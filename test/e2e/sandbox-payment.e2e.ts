@@ -21,8 +21,10 @@ async function startedPayment(locale: string) {
   const list = (await api("/backend/products?in_stock=1&per_page=48", guest)).data as unknown as {
     id: number;
     stock: number;
+    /** Several: a product whose variants are chosen on its page (these fixtures take one of one). */
+    variant_count?: number;
   }[];
-  const product = list.find((p) => p.stock >= 3)!;
+  const product = list.find((p) => (p.variant_count ?? 1) === 1 && p.stock >= 3)!;
   await api("/backend/cart/add-product", guest, { product_id: product.id, quantity: 1 });
   const order = (
     await api("/backend/checkout", guest, {

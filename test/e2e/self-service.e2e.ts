@@ -58,8 +58,13 @@ interface PaidOrder {
 /** A guest of a network of its own buys one item and pays on the sandbox's card page. */
 async function paidGuestOrder(locale: Locale, label: string): Promise<PaidOrder> {
   const api = jsonApi(base, { "cf-connecting-ip": visitorIp() });
-  const list = (await api("/backend/products?in_stock=1&per_page=48")).body.data as { id: number; stock: number }[];
-  const stocked = list.filter((p) => p.stock >= 5);
+  const list = (await api("/backend/products?in_stock=1&per_page=48")).body.data as {
+    id: number;
+    stock: number;
+    variant_count?: number;
+  }[];
+  // Of one variant: the spec's add names the product alone.
+  const stocked = list.filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5);
   const product = stocked[Math.floor(Math.random() * stocked.length)];
   const order = await buyThroughCheckout(base, product.id, 1, visitorIp(), {
     locale,

@@ -46,10 +46,11 @@ async function routerReady(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
 }
 
+/** A product in stock of one variant: the spec's add names the product alone. */
 async function inStockProduct(): Promise<string> {
-  const res = await fetch(`${base}/backend/products?per_page=1&in_stock=1`);
-  const body = (await res.json()) as { data: { slug: string }[] };
-  return body.data[0].slug;
+  const res = await fetch(`${base}/backend/products?per_page=12&in_stock=1`);
+  const body = (await res.json()) as { data: { slug: string; variant_count?: number }[] };
+  return body.data.find((p) => (p.variant_count ?? 1) === 1)!.slug;
 }
 
 for (const locale of journeyLocales("en")) {
@@ -174,9 +175,13 @@ async function guestWithCart(locale: string): Promise<string> {
     guestId: string;
   };
   const guest = { ...ip, "guest-id": guestId, "content-language": locale };
-  const [product] = (await backendJson(base, "/backend/products?in_stock=1&per_page=1", guest)).data as unknown as {
-    id: number;
-  }[];
+  // A product of one variant: the spec's add names the product alone.
+  const product = (
+    (await backendJson(base, "/backend/products?in_stock=1&per_page=12", guest)).data as unknown as {
+      id: number;
+      variant_count?: number;
+    }[]
+  ).find((p) => (p.variant_count ?? 1) === 1)!;
   await backendJson(base, "/backend/cart/add-product", guest, { product_id: product.id, quantity: 1 });
   return guestId;
 }

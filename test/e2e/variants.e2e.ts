@@ -21,7 +21,13 @@ let staff: Record<string, string>;
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  staff = await newStaffAccounts(base, Object.fromEntries(LOCALES.map((l) => [`variants-${l}`, "manager"] as const)));
+  // A console sign-in per account: each test has its own.
+  staff = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`variants-${l}`, "manager"] as const, [`variants-csv-${l}`, "manager"] as const]),
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -265,7 +271,7 @@ describe("variants in the console", () => {
   for (const locale of LOCALES)
     it(`${locale}: imports variants by CSV after a dry run that names a bad row in the console's language`, async () => {
       const { context, page, errors } = await newPage(browser);
-      await openConsole(page, base, locale, staff[`variants-${locale}`]);
+      await openConsole(page, base, locale, staff[`variants-csv-${locale}`]);
       const t = (key: string, params: Record<string, string | number> = {}) => msg(locale, key, params);
       const { sku } = (await freshProduct(page, locale)).data;
       await page.goto(`${base}/${locale}/admin/products/import`);

@@ -167,3 +167,60 @@ describe("structured data", () => {
     expect(data).not.toHaveProperty("hasVariant");
   });
 });
+
+describe("the console's variants editor", () => {
+  it("makes codes from English names, keeps saved codes, and sends prices as typed", async () => {
+    const { codeOf } = await import("../../contract/console-catalogue");
+    const { variantsRequest } = await import("../../app/components/console/ProductVariantsForm");
+    expect(codeOf("Screen Size", "_")).toBe("screen_size");
+    expect(codeOf("Desert Titanium!", "-")).toBe("desert-titanium");
+    expect(codeOf("أزرق", "-")).toBe("");
+    const option = {
+      key: "o1",
+      code: "",
+      name_en: "Colour",
+      name_ar: "اللون",
+      kind: "swatch" as const,
+      values: [
+        { key: "a", code: "", value_en: "Sky Blue", value_ar: "أزرق سماوي", swatch: "#87ceeb" },
+        // A saved value keeps its code (its links) when renamed.
+        { key: "b", code: "black", value_en: "Jet Black", value_ar: "أسود", swatch: "" },
+      ],
+    };
+    const row = (key: string, value: string, id?: number) => ({
+      key,
+      id,
+      choice: { o1: value },
+      sku: `P-${key}`,
+      barcode: "",
+      price: "١٢٩٫٥٠",
+      compare_at_price: "",
+      stock: "",
+      max_per_order: "",
+      active: true,
+      ordered: false,
+    });
+    const request = variantsRequest([option], [row("r1", "a"), row("r2", "b", 7)]);
+    expect(request.options).toEqual([
+      {
+        code: "colour",
+        name_en: "Colour",
+        name_ar: "اللون",
+        kind: "swatch",
+        values: [
+          { code: "sky-blue", value_en: "Sky Blue", value_ar: "أزرق سماوي", swatch: "#87ceeb" },
+          { code: "black", value_en: "Jet Black", value_ar: "أسود", swatch: null },
+        ],
+      },
+    ]);
+    // A new row carries its opening stock (0 when empty); a saved one (with its id) none.
+    expect(request.variants[0]).toMatchObject({
+      sku: "P-r1",
+      price: "١٢٩٫٥٠",
+      stock: "0",
+      options: { colour: "sky-blue" },
+    });
+    expect(request.variants[1]).toMatchObject({ id: 7, options: { colour: "black" } });
+    expect(request.variants[1]).not.toHaveProperty("stock");
+  });
+});

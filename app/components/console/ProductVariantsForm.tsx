@@ -268,66 +268,74 @@ export function ProductVariantsForm({
                 </div>
               </div>
               <div className="console-table">
-                <table className="product-variants__values">
-                  <caption className="visually-hidden">
-                    {t("console.variants.valuesOf", { name: option.name_en })}
-                  </caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t("console.variants.valueEn")}</th>
-                      <th scope="col">{t("console.variants.valueAr")}</th>
-                      {option.kind === "swatch" ? <th scope="col">{t("console.variants.swatch")}</th> : null}
-                      <th scope="col">
-                        <span className="visually-hidden">{t("console.table.actions")}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {option.values.map((value, valueAt) => (
-                      <tr key={value.key}>
-                        <td>
-                          <input
-                            aria-label={t("console.variants.valueEnOf", { n: valueAt + 1 })}
-                            lang="en"
-                            dir="ltr"
-                            value={value.value_en}
-                            maxLength={VARIANT_LIMITS.name}
-                            onChange={(e) => editValue(at, valueAt, { value_en: e.target.value })}
-                          />
-                        </td>
-                        <td>
-                          <input
-                            aria-label={t("console.variants.valueArOf", { n: valueAt + 1 })}
-                            lang="ar"
-                            dir="rtl"
-                            value={value.value_ar}
-                            maxLength={VARIANT_LIMITS.name}
-                            onChange={(e) => editValue(at, valueAt, { value_ar: e.target.value })}
-                          />
-                        </td>
-                        {option.kind === "swatch" ? (
+                {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+                <div
+                  className="console-table__scroll"
+                  tabIndex={0}
+                  role="region"
+                  aria-label={t("console.variants.valuesOf", { name: option.name_en })}
+                >
+                  <table className="product-variants__values">
+                    <caption className="visually-hidden">
+                      {t("console.variants.valuesOf", { name: option.name_en })}
+                    </caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">{t("console.variants.valueEn")}</th>
+                        <th scope="col">{t("console.variants.valueAr")}</th>
+                        {option.kind === "swatch" ? <th scope="col">{t("console.variants.swatch")}</th> : null}
+                        <th scope="col">
+                          <span className="visually-hidden">{t("console.table.actions")}</span>
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {option.values.map((value, valueAt) => (
+                        <tr key={value.key}>
                           <td>
                             <input
-                              type="color"
-                              aria-label={t("console.variants.swatchOf", { n: valueAt + 1 })}
-                              value={value.swatch || "#888888"}
-                              onChange={(e) => editValue(at, valueAt, { swatch: e.target.value })}
+                              aria-label={t("console.variants.valueEnOf", { n: valueAt + 1 })}
+                              lang="en"
+                              dir="ltr"
+                              value={value.value_en}
+                              maxLength={VARIANT_LIMITS.name}
+                              onChange={(e) => editValue(at, valueAt, { value_en: e.target.value })}
                             />
                           </td>
-                        ) : null}
-                        <td>
-                          <button
-                            type="button"
-                            className="link-button"
-                            onClick={() => editOption(at, { values: option.values.filter((_, i) => i !== valueAt) })}
-                          >
-                            {t("console.variants.removeValue", { n: valueAt + 1 })}
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                          <td>
+                            <input
+                              aria-label={t("console.variants.valueArOf", { n: valueAt + 1 })}
+                              lang="ar"
+                              dir="rtl"
+                              value={value.value_ar}
+                              maxLength={VARIANT_LIMITS.name}
+                              onChange={(e) => editValue(at, valueAt, { value_ar: e.target.value })}
+                            />
+                          </td>
+                          {option.kind === "swatch" ? (
+                            <td>
+                              <input
+                                type="color"
+                                aria-label={t("console.variants.swatchOf", { n: valueAt + 1 })}
+                                value={value.swatch || "#888888"}
+                                onChange={(e) => editValue(at, valueAt, { swatch: e.target.value })}
+                              />
+                            </td>
+                          ) : null}
+                          <td>
+                            <button
+                              type="button"
+                              className="link-button"
+                              onClick={() => editOption(at, { values: option.values.filter((_, i) => i !== valueAt) })}
+                            >
+                              {t("console.variants.removeValue", { n: valueAt + 1 })}
+                            </button>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </div>
               <div className="product-variants__actions">
                 <button
@@ -373,113 +381,125 @@ export function ProductVariantsForm({
         </fieldset>
 
         <div className="console-table">
-          <table className="product-variants__rows">
-            <caption>{t("console.variants.rows", { count: variants.length })}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("console.variants.variant")}</th>
-                <th scope="col">{t("console.fields.sku")}</th>
-                <th scope="col">{t("console.fields.price")}</th>
-                <th scope="col">{t("console.fields.compare_at_price")}</th>
-                <th scope="col">{t("console.fields.stock")}</th>
-                <th scope="col">{t("console.fields.max_per_order")}</th>
-                <th scope="col">{t("console.variants.onSale")}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t("console.table.actions")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {variants.map((variant, at) => {
-                const name = label(variant);
-                const problems = ["options", "sku", "price", "compare_at_price", "stock", "max_per_order", "id"]
-                  .map((f) => errorOf(`variants.${at}.${f}`))
-                  .filter((m): m is string => Boolean(m));
-                const errorId = field(`${variant.key}-error`);
-                const input = (
-                  key: "sku" | "price" | "compare_at_price" | "stock" | "max_per_order",
-                  labelKey: string,
-                ) => (
-                  <input
-                    aria-label={`${t(labelKey)}: ${name}`}
-                    dir="ltr"
-                    inputMode={
-                      key === "sku" ? undefined : key === "price" || key === "compare_at_price" ? "decimal" : "numeric"
-                    }
-                    value={variant[key]}
-                    aria-invalid={errorOf(`variants.${at}.${key}`) ? true : undefined}
-                    aria-describedby={problems.length ? errorId : undefined}
-                    onChange={(e) => editVariant(at, { [key]: e.target.value })}
-                  />
-                );
-                return (
-                  <tr key={variant.key} data-invalid={problems.length ? "true" : undefined}>
-                    <th scope="row">
-                      {options.length ? (
-                        <span className="product-variants__choice">
-                          {options.map((o) => (
-                            <select
-                              key={o.key}
-                              aria-label={`${o.name_en || t("console.variants.option", { n: 1 })}: ${name}`}
-                              value={variant.choice[o.key] ?? ""}
-                              onChange={(e) =>
-                                editVariant(at, { choice: { ...variant.choice, [o.key]: e.target.value } })
-                              }
-                            >
-                              <option value="">—</option>
-                              {o.values.map((v) => (
-                                <option key={v.key} value={v.key}>
-                                  {(locale === "ar" ? v.value_ar : v.value_en) || v.value_en}
-                                </option>
-                              ))}
-                            </select>
-                          ))}
-                        </span>
-                      ) : (
-                        name
-                      )}
-                      {problems.length ? (
-                        <span className="field__error" id={errorId}>
-                          {problems.join(" ")}
-                        </span>
-                      ) : null}
-                    </th>
-                    <td>{input("sku", "console.fields.sku")}</td>
-                    <td>{input("price", "console.fields.price")}</td>
-                    <td>{input("compare_at_price", "console.fields.compare_at_price")}</td>
-                    <td>
-                      {variant.id === undefined ? (
-                        input("stock", "console.fields.stock")
-                      ) : (
-                        // Saved stock moves through the inventory ledger only.
-                        <span title={t("console.variants.stockByLedger")}>{variant.stock}</span>
-                      )}
-                    </td>
-                    <td>{input("max_per_order", "console.fields.max_per_order")}</td>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`${t("console.variants.onSale")}: ${name}`}
-                        checked={variant.active}
-                        onChange={(e) => editVariant(at, { active: e.target.checked })}
-                      />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => setVariants(variants.filter((_, i) => i !== at))}
-                      >
-                        {variant.ordered
-                          ? t("console.variants.stop", { name })
-                          : t("console.variants.remove", { name })}
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
+          <div
+            className="console-table__scroll"
+            tabIndex={0}
+            role="region"
+            aria-label={t("console.variants.rows", { count: variants.length })}
+          >
+            <table className="product-variants__rows">
+              <caption>{t("console.variants.rows", { count: variants.length })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("console.variants.variant")}</th>
+                  <th scope="col">{t("console.fields.sku")}</th>
+                  <th scope="col">{t("console.fields.price")}</th>
+                  <th scope="col">{t("console.fields.compare_at_price")}</th>
+                  <th scope="col">{t("console.fields.stock")}</th>
+                  <th scope="col">{t("console.fields.max_per_order")}</th>
+                  <th scope="col">{t("console.variants.onSale")}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t("console.table.actions")}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {variants.map((variant, at) => {
+                  const name = label(variant);
+                  const problems = ["options", "sku", "price", "compare_at_price", "stock", "max_per_order", "id"]
+                    .map((f) => errorOf(`variants.${at}.${f}`))
+                    .filter((m): m is string => Boolean(m));
+                  const errorId = field(`${variant.key}-error`);
+                  const input = (
+                    key: "sku" | "price" | "compare_at_price" | "stock" | "max_per_order",
+                    labelKey: string,
+                  ) => (
+                    <input
+                      aria-label={`${t(labelKey)}: ${name}`}
+                      dir="ltr"
+                      inputMode={
+                        key === "sku"
+                          ? undefined
+                          : key === "price" || key === "compare_at_price"
+                            ? "decimal"
+                            : "numeric"
+                      }
+                      value={variant[key]}
+                      aria-invalid={errorOf(`variants.${at}.${key}`) ? true : undefined}
+                      aria-describedby={problems.length ? errorId : undefined}
+                      onChange={(e) => editVariant(at, { [key]: e.target.value })}
+                    />
+                  );
+                  return (
+                    <tr key={variant.key} data-invalid={problems.length ? "true" : undefined}>
+                      <th scope="row">
+                        {options.length ? (
+                          <span className="product-variants__choice">
+                            {options.map((o) => (
+                              <select
+                                key={o.key}
+                                aria-label={`${o.name_en || t("console.variants.option", { n: 1 })}: ${name}`}
+                                value={variant.choice[o.key] ?? ""}
+                                onChange={(e) =>
+                                  editVariant(at, { choice: { ...variant.choice, [o.key]: e.target.value } })
+                                }
+                              >
+                                <option value="">—</option>
+                                {o.values.map((v) => (
+                                  <option key={v.key} value={v.key}>
+                                    {(locale === "ar" ? v.value_ar : v.value_en) || v.value_en}
+                                  </option>
+                                ))}
+                              </select>
+                            ))}
+                          </span>
+                        ) : (
+                          name
+                        )}
+                        {problems.length ? (
+                          <span className="field__error" id={errorId}>
+                            {problems.join(" ")}
+                          </span>
+                        ) : null}
+                      </th>
+                      <td>{input("sku", "console.fields.sku")}</td>
+                      <td>{input("price", "console.fields.price")}</td>
+                      <td>{input("compare_at_price", "console.fields.compare_at_price")}</td>
+                      <td>
+                        {variant.id === undefined ? (
+                          input("stock", "console.fields.stock")
+                        ) : (
+                          // Saved stock moves through the inventory ledger only.
+                          <span title={t("console.variants.stockByLedger")}>{variant.stock}</span>
+                        )}
+                      </td>
+                      <td>{input("max_per_order", "console.fields.max_per_order")}</td>
+                      <td>
+                        <input
+                          type="checkbox"
+                          aria-label={`${t("console.variants.onSale")}: ${name}`}
+                          checked={variant.active}
+                          onChange={(e) => editVariant(at, { active: e.target.checked })}
+                        />
+                      </td>
+                      <td>
+                        <button
+                          type="button"
+                          className="link-button"
+                          onClick={() => setVariants(variants.filter((_, i) => i !== at))}
+                        >
+                          {variant.ordered
+                            ? t("console.variants.stop", { name })
+                            : t("console.variants.remove", { name })}
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </div>
         {canWrite ? <SubmitButton disabled={busy}>{t("console.variants.save")}</SubmitButton> : null}
       </form>
