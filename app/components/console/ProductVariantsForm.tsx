@@ -233,28 +233,21 @@ export function ProductVariantsForm({
             <fieldset key={option.key} className="product-variants__option">
               <legend>{t("console.variants.option", { n: at + 1 })}</legend>
               <div className="console-grid">
-                <div className="field">
-                  <label htmlFor={field(`${option.key}-en`)}>{t("console.variants.nameEn")}</label>
-                  <input
-                    id={field(`${option.key}-en`)}
-                    lang="en"
-                    dir="ltr"
-                    value={option.name_en}
-                    maxLength={VARIANT_LIMITS.name}
-                    onChange={(e) => editOption(at, { name_en: e.target.value })}
-                  />
-                </div>
-                <div className="field">
-                  <label htmlFor={field(`${option.key}-ar`)}>{t("console.variants.nameAr")}</label>
-                  <input
-                    id={field(`${option.key}-ar`)}
-                    lang="ar"
-                    dir="rtl"
-                    value={option.name_ar}
-                    maxLength={VARIANT_LIMITS.name}
-                    onChange={(e) => editOption(at, { name_ar: e.target.value })}
-                  />
-                </div>
+                {(["en", "ar"] as const).map((lang) => (
+                  <div className="field" key={lang}>
+                    <label htmlFor={field(`${option.key}-${lang}`)}>
+                      {t(lang === "en" ? "console.variants.nameEn" : "console.variants.nameAr")}
+                    </label>
+                    <input
+                      id={field(`${option.key}-${lang}`)}
+                      lang={lang}
+                      dir={lang === "ar" ? "rtl" : "ltr"}
+                      value={option[`name_${lang}`]}
+                      maxLength={VARIANT_LIMITS.name}
+                      onChange={(e) => editOption(at, { [`name_${lang}`]: e.target.value })}
+                    />
+                  </div>
+                ))}
                 <div className="field">
                   <label htmlFor={field(`${option.key}-kind`)}>{t("console.variants.kind")}</label>
                   <select
@@ -268,9 +261,9 @@ export function ProductVariantsForm({
                 </div>
               </div>
               <div className="console-table">
-                {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
                 <div
                   className="console-table__scroll"
+                  // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
                   tabIndex={0}
                   role="region"
                   aria-label={t("console.variants.valuesOf", { name: option.name_en })}
@@ -292,26 +285,23 @@ export function ProductVariantsForm({
                     <tbody>
                       {option.values.map((value, valueAt) => (
                         <tr key={value.key}>
-                          <td>
-                            <input
-                              aria-label={t("console.variants.valueEnOf", { n: valueAt + 1 })}
-                              lang="en"
-                              dir="ltr"
-                              value={value.value_en}
-                              maxLength={VARIANT_LIMITS.name}
-                              onChange={(e) => editValue(at, valueAt, { value_en: e.target.value })}
-                            />
-                          </td>
-                          <td>
-                            <input
-                              aria-label={t("console.variants.valueArOf", { n: valueAt + 1 })}
-                              lang="ar"
-                              dir="rtl"
-                              value={value.value_ar}
-                              maxLength={VARIANT_LIMITS.name}
-                              onChange={(e) => editValue(at, valueAt, { value_ar: e.target.value })}
-                            />
-                          </td>
+                          {(["en", "ar"] as const).map((lang) => (
+                            <td key={lang}>
+                              <input
+                                aria-label={t(
+                                  lang === "en" ? "console.variants.valueEnOf" : "console.variants.valueArOf",
+                                  {
+                                    n: valueAt + 1,
+                                  },
+                                )}
+                                lang={lang}
+                                dir={lang === "ar" ? "rtl" : "ltr"}
+                                value={value[`value_${lang}`]}
+                                maxLength={VARIANT_LIMITS.name}
+                                onChange={(e) => editValue(at, valueAt, { [`value_${lang}`]: e.target.value })}
+                              />
+                            </td>
+                          ))}
                           {option.kind === "swatch" ? (
                             <td>
                               <input
@@ -381,9 +371,9 @@ export function ProductVariantsForm({
         </fieldset>
 
         <div className="console-table">
-          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable) */}
           <div
             className="console-table__scroll"
+            // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region is focusable (axe: scrollable-region-focusable)
             tabIndex={0}
             role="region"
             aria-label={t("console.variants.rows", { count: variants.length })}

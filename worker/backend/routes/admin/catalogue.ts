@@ -108,6 +108,20 @@ async function csvBody(c: Context<BackendEnv>): Promise<string> {
   return text;
 }
 
+const dryRunQuery = v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") });
+
+/**
+ * A CSV import's answer: the file checked (and written unless `dryRun`) by `run`. A check answers
+ * its report; a write refused for bad rows is a 422 carrying the same report.
+ */
+async function csvImport(c: Context<BackendEnv>, dryRun: boolean, run: typeof importProductsCsv): Promise<Response> {
+  const lang = c.get("lang");
+  const text = await csvBody(c);
+  const report = await run(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
+  if (report.written) forgetCatalogueVersion();
+  return ok(c, report, { status: report.errors.length && !dryRun ? 422 : 200 });
+}
+
 /** Every variant of every product (contract/console-catalogue.ts VARIANT_CSV_COLUMNS). */
 catalogueRoutes.get("/products/variants.csv", staffOnly("manager"), async (c) => {
   const csv = await exportVariantsCsv(c.env.DB);
@@ -121,15 +135,8 @@ catalogueRoutes.get("/products/variants.csv", staffOnly("manager"), async (c) =>
 catalogueRoutes.post(
   "/products/variants/import",
   staffOnly("manager"),
-  validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
-  async (c) => {
-    const lang = c.get("lang");
-    const text = await csvBody(c);
-    const dryRun = c.req.valid("query").dry_run === "1";
-    const report = await importVariantsCsv(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
-    if (report.written) forgetCatalogueVersion();
-    return ok(c, report, { status: report.errors.length && !dryRun ? 422 : 200 });
-  },
+  validate("query", () => dryRunQuery),
+  (c) => csvImport(c, c.req.valid("query").dry_run === "1", importVariantsCsv),
 );
 
 /** A products CSV to fill in: the header row and one example row in the request's language. */
@@ -148,16 +155,8 @@ catalogueRoutes.get("/products/template.csv", staffOnly("manager"), async (c) =>
 catalogueRoutes.post(
   "/products/import",
   staffOnly("manager"),
-  validate("query", () => v.object({ dry_run: v.optional(v.picklist(["1", "0"], "Must be 1 or 0."), "1") })),
-  async (c) => {
-    const lang = c.get("lang");
-    const text = await csvBody(c);
-    const dryRun = c.req.valid("query").dry_run === "1";
-    const report = await importProductsCsv(c.env.DB, lang, inputMessages(lang), currentStaff(c), text, dryRun);
-    if (report.written) forgetCatalogueVersion();
-    // A check answers its report; a write refused for bad rows is a 422 carrying the same report.
-    return ok(c, report, { status: report.errors.length && !dryRun ? 422 : 200 });
-  },
+  validate("query", () => dryRunQuery),
+  (c) => csvImport(c, c.req.valid("query").dry_run === "1", importProductsCsv),
 );
 
 /** Sets or moves the price and/or stock of the chosen products: all or nothing, audited per product. */
