@@ -90,6 +90,7 @@ export const AUDIT_ACTIONS = [
   "product.create",
   "product.update",
   "product.attributes",
+  "product.variants",
   "product.deactivate",
   "product.reactivate",
   "inventory.received",

@@ -263,6 +263,25 @@ describe("variants in the console", () => {
         }).toBe(5);
         await shop.goto(`${base}/${locale}/product-details/${slug}?colour=black&size=large`);
         expect(await shop.locator(".product__stock").textContent()).toContain(msg(locale, "product.outOfStock"));
+
+        // One variant's delivery in Inventory: found by its SKU, and read in the ledger by its values.
+        const sku = `${created.data.sku}-BLACK-SMALL`.toUpperCase();
+        await page.goto(`${base}/${locale}/admin/inventory`);
+        await hydrated(page, "#stock-find");
+        await page.locator("#stock-find").fill(sku);
+        await page.getByRole("button", { name: t("console.inventory.findButton"), exact: true }).click();
+        await eventually(() => page.locator(".stock-chosen").textContent()).toContain(sku);
+        await page.locator("#f-reason").selectOption("received");
+        await page.locator("#f-delta").fill("5");
+        await page.locator("#f-note").fill(`Variant delivery ${locale}`);
+        await page.getByRole("button", { name: t("console.inventory.record") }).click();
+        const line = page.locator("section[aria-labelledby=ledger] tbody tr").first();
+        await eventually(() => line.textContent()).toContain(`Variant delivery ${locale}`);
+        expect(await line.textContent()).toContain(sku);
+        await eventually(async () => {
+          await shop.goto(`${base}/${locale}/product-details/${slug}?colour=black&size=small`);
+          return shop.locator(".product__stock").textContent();
+        }).not.toContain(msg(locale, "product.outOfStock"));
         expect(errors).toEqual([]);
         await context.close();
       },
