@@ -41,8 +41,10 @@ async function placeOrder(locale: Locale, identity: Record<string, string>, emai
   const list = (await api("/backend/products?in_stock=1&per_page=48", { headers })).body.data as {
     id: number;
     stock: number;
+    /** Several: a product whose variants are chosen on its page (this fixture takes one of one). */
+    variant_count?: number;
   }[];
-  const stocked = list.filter((p) => p.stock >= 5);
+  const stocked = list.filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5);
   const product = stocked[Math.floor(Math.random() * stocked.length)]!;
   const added = await api("/backend/cart/add-product", {
     method: "POST",

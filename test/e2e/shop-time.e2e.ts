@@ -40,8 +40,10 @@ async function cancelledOrder(token: string, locale: string): Promise<{ number: 
   const list = (await backendJson(base, "/backend/products?in_stock=1&per_page=48", headers)).data as unknown as {
     id: number;
     stock: number;
+    /** Several: a product whose variants are chosen on its page (these fixtures take one of one). */
+    variant_count?: number;
   }[];
-  const product = list.filter((p) => p.stock >= 5).at(locale === "ar" ? -2 : 1)!;
+  const product = list.filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5).at(locale === "ar" ? -2 : 1)!;
   await backendJson(base, "/backend/cart/add-product", headers, { product_id: product.id, quantity: 1 });
   const order = (
     await backendJson(base, "/backend/checkout", headers, {

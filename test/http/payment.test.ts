@@ -13,8 +13,8 @@ describe("paying for an order on the built worker", () => {
     const guest = { "guest-id": guestId, "content-language": "en" };
     const products = await api("/backend/products?in_stock=1&per_page=48&sort=price_desc");
     // SAVE50 (50 SAR off from 300 SAR): a guest's code; once-per-customer codes need an account.
-    const product = (products.body.data as { id: number; price: number; stock: number }[]).find(
-      (p) => p.price >= 30000 && p.stock >= 2,
+    const product = (products.body.data as { id: number; price: number; stock: number; variant_count?: number }[]).find(
+      (p) => p.price >= 30000 && (p.variant_count ?? 1) === 1 && p.stock >= 2,
     )!;
     expect(product).toBeDefined();
 
