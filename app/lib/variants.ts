@@ -97,19 +97,3 @@ export function pickersFor(
     }),
   }));
 }
-
-/** True when the two searches differ only in the product's option parameters (the same page, another variant). */
-export function onlyVariantChanged(
-  options: readonly ProductOption[],
-  from: URLSearchParams,
-  to: URLSearchParams,
-): boolean {
-  const codes = new Set(options.map((o) => o.code));
-  const rest = (params: URLSearchParams) =>
-    [...params.entries()]
-      .filter(([key]) => !codes.has(key))
-      .map(([key, value]) => `${key}=${value}`)
-      .sort()
-      .join("&");
-  return rest(from) === rest(to);
-}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ProductOption, ProductVariant } from "../../contract/catalogue";
-import { chooseVariant, onlyVariantChanged, pickersFor, variantQuery } from "../../app/lib/variants";
+import { chooseVariant, pickersFor, variantQuery } from "../../app/lib/variants";
+import { unlessOnlyQueryChanged } from "../../app/lib/revalidation";
 import { productStructuredData } from "../../app/lib/product-structured-data";
 
 /** The choice of a variant from the URL, the pickers around it, and the page's structured data. */
@@ -75,9 +76,19 @@ describe("choosing a variant from the URL", () => {
     expect(variantQuery({})).toBe("");
   });
 
-  it("a change of the option parameters alone is another variant of the same page", () => {
-    expect(onlyVariantChanged(options, params("colour=blue"), params("colour=black&storage=1tb"))).toBe(true);
-    expect(onlyVariantChanged(options, params("colour=blue"), params("colour=blue&page=2"))).toBe(false);
+  it("a change of the query alone keeps the loaders' data; another path, the same URL or a form loads", () => {
+    // Another variant is only another query: the loaders keep their data; any other move loads.
+    const move = (from: string, to: string, formMethod?: "POST") =>
+      unlessOnlyQueryChanged({
+        currentUrl: new URL(`https://shop.test${from}`),
+        nextUrl: new URL(`https://shop.test${to}`),
+        formMethod,
+        defaultShouldRevalidate: true,
+      } as Parameters<typeof unlessOnlyQueryChanged>[0]);
+    expect(move("/en/product-details/p?colour=blue", "/en/product-details/p?colour=black&storage=1tb")).toBe(false);
+    expect(move("/en/product-details/p?colour=blue", "/en/product-details/q?colour=blue")).toBe(true);
+    expect(move("/en/product-details/p", "/en/product-details/p")).toBe(true);
+    expect(move("/en/product-details/p?colour=blue", "/en/product-details/p?colour=red", "POST")).toBe(true);
   });
 });
 
