@@ -34,6 +34,18 @@ export interface CartLine {
   line_total: number;
 }
 
+/** Which line a change or a refund means: its variant, or its product on a backend that answers none. */
+export interface LineRef {
+  product_id: number;
+  variant_id?: number;
+}
+
+/**
+ * A cart or order line's key: its variant id, or its product id from a backend without variants
+ * (an order or cart holds one line per variant; `Cart.invalid` holds these ids).
+ */
+export const lineKey = (line: LineRef): number => line.variant_id ?? line.product_id;
+
 /** GET /cart, and the answer to every cart change. */
 export interface Cart {
   products: CartLine[];

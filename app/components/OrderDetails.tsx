@@ -13,6 +13,7 @@ import { useLocale, useT } from "../lib/use-locale";
 import { OrderDocuments } from "./OrderDocuments";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
+import { lineKey } from "../../contract/cart";
 
 /** The progress of an order: the steps it walked, the one it is at, and a failure when it left the path. */
 export function OrderTimeline({ status }: { status: string }) {
@@ -140,7 +141,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
           <h3 id="order-items-title">{t("orders.itemsTitle")}</h3>
           <ul className="order-items">
             {order.items.map((item) => (
-              <li key={item.product_id} className="order-item">
+              <li key={lineKey(item)} className="order-item">
                 {item.image ? (
                   <img src={item.image} alt="" width={56} height={56} loading="lazy" />
                 ) : (

@@ -27,6 +27,7 @@ import { readOrderGrant } from "../lib/order-grants";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "./Stylesheet";
 import selfServiceCss from "../styles/self-service.css?url";
+import { lineKey } from "../../contract/cart";
 
 /**
  * What the owner of an order can do on its page: cancel it before it ships (after a
@@ -115,7 +116,7 @@ function ReturnSummary({
       </p>
       <ul className="self-service__lines">
         {ret.items.map((line) => (
-          <li key={line.product_id}>
+          <li key={lineKey(line)}>
             <bdi>{line.name}</bdi> × {line.quantity} · {t(`orders.returns.reasons.${line.reason}`)}
           </li>
         ))}
@@ -290,7 +291,7 @@ function ReturnForm({ order }: { order: Order }) {
   const locale = useLocale();
   const revalidator = useRevalidator();
   const self = order.self_service!;
-  const lines = order.items.filter((i) => (self.returnable[i.product_id] ?? 0) > 0);
+  const lines = order.items.filter((i) => (self.returnable[lineKey(i)] ?? 0) > 0);
   const empty = () => ({ items: lines.map(() => ({ quantity: "0", reason: "", note: "" })) });
   const [form, { Form, Field }] = useForm<ReturnValues>({ ...FORM_OPTIONS, initialValues: empty() });
   const submit = useFormSubmit(form);
@@ -310,6 +311,7 @@ function ReturnForm({ order }: { order: Order }) {
   const send = async (values: ReturnValues) => {
     const items = lines.map((line, i) => ({
       product_id: line.product_id,
+      variant_id: line.variant_id,
       quantity: Number(values.items[i].quantity) || 0,
       reason: values.items[i].reason || undefined,
       note: values.items[i].note || null,
@@ -350,9 +352,9 @@ function ReturnForm({ order }: { order: Order }) {
           </p>
         ) : null}
         {lines.map((line, i) => {
-          const max = self.returnable[line.product_id] ?? 0;
+          const max = self.returnable[lineKey(line)] ?? 0;
           return (
-            <fieldset key={line.product_id} className="self-service__line">
+            <fieldset key={lineKey(line)} className="self-service__line">
               <legend>
                 <bdi>{line.name}</bdi>
               </legend>

@@ -1,7 +1,15 @@
 import { atom } from "jotai";
-import type { Cart, CartLine as WireLine, CartPromo, DiscountType } from "../../contract/cart";
+import {
+  lineKey,
+  type Cart,
+  type CartLine as WireLine,
+  type CartPromo,
+  type DiscountType,
+  type LineRef,
+} from "../../contract/cart";
 
-export type { CartPromo, DiscountType };
+export { lineKey };
+export type { CartPromo, DiscountType, LineRef };
 
 /**
  * The cart in the browser (spec §3 "Cart state", §4 "Cart" and "Promo code"). The atoms hold
@@ -15,15 +23,6 @@ export type { CartPromo, DiscountType };
  */
 export type CartLine = Pick<WireLine, "product_id" | "quantity"> &
   Partial<Pick<WireLine, "variant_id" | "variant" | "options" | "product" | "line_total">>;
-
-/** Which line a change means: its variant, or its product for a backend that answers none. */
-export interface LineRef {
-  product_id: number;
-  variant_id?: number;
-}
-
-/** A line's key: its variant id, or its product id from a backend without variants (the ids `Cart.invalid` holds). */
-export const lineKey = (line: LineRef): number => line.variant_id ?? line.product_id;
 
 /** The cart the atoms hold: the backend's answer, with the count derived (totalQuantityAtom). */
 export type CartList = Omit<Cart, "products" | "total_quantity"> & { products: CartLine[] };

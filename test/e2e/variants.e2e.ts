@@ -4,13 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "../support/axe.ts";
 import { hydrated, launchBrowser, LOCALES, networkQuiet, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
-import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { builtWorker } from "../support/http.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { builtWorker, jsonApi, visitorIp } from "../support/http.ts";
 
 /**
  * Variants in Chromium, in both languages: a shopper chooses colour and storage on a phone (price,
  * stock and picture follow, the URL holds the choice and opens on it for a new visitor), puts two
- * variants of it in the cart, checks out and pays, and the order names each variant. A manager
+ * variants of it in the cart, checks out and pays; the order and its invoice name each variant, one
+ * variant is returned and refunded, and the credit note names that one alone. A manager
  * gives a product two options and six variants, one sold out, and the shop sells them.
  */
 const base = builtWorker().url;
@@ -25,7 +26,11 @@ beforeAll(async () => {
   staff = await newStaffAccounts(
     base,
     Object.fromEntries(
-      LOCALES.flatMap((l) => [[`variants-${l}`, "manager"] as const, [`variants-csv-${l}`, "manager"] as const]),
+      LOCALES.flatMap((l) => [
+        [`variants-${l}`, "manager"] as const,
+        [`variants-csv-${l}`, "manager"] as const,
+        [`variants-return-${l}`, "manager"] as const,
+      ]),
     ),
   );
 });
@@ -133,6 +138,56 @@ describe("variants on the product page, in the cart and in the order", () => {
         expect(items.some((t) => t.includes(TEXT[locale].black) && t.includes(TEXT[locale].gb256))).toBe(true);
         expect(items.some((t) => t.includes(TEXT[locale].desert) && t.includes(TEXT[locale].tb1))).toBe(true);
         await page.screenshot({ path: `${SCREENSHOTS}/variants-order-${locale}.png`, fullPage: true });
+        const orderPage = page.url();
+        const number = new URL(orderPage).searchParams.get("order")!;
+
+        // The tax invoice names both variants.
+        await page.locator(`a[href="/${locale}/order/${number}/invoice"]`).first().click();
+        await page.waitForURL(new RegExp(`/${locale}/order/${number}/invoice$`));
+        await page.locator(".tax-doc").waitFor();
+        const invoice = (await page.locator(".tax-doc").textContent()) ?? "";
+        expect(invoice).toContain(TEXT[locale].desert);
+        const comma = locale === "ar" ? "، " : ", ";
+        expect(invoice).toContain(`${TEXT[locale].black}${comma}${TEXT[locale].gb256}`);
+        expect(invoice).toContain(`${TEXT[locale].desert}${comma}${TEXT[locale].tb1}`);
+
+        // Delivered, the shopper returns the desert 1 TB alone; staff approve, receive and refund it.
+        const manager = await managerApi(staff[`variants-return-${locale}`]);
+        for (const [step, fields] of [
+          ["process", {}],
+          ["ship", { carrier: "SMSA", tracking_number: "SM20261205" }],
+          ["deliver", {}],
+        ] as const)
+          await manager(`/backend/admin/orders/${number}/${step}`, fields);
+        await page.goto(orderPage);
+        await hydrated(page, ".self-service__form button[type=submit]");
+        const lines = page.locator(".self-service__line");
+        expect(await lines.count()).toBe(2);
+        const desert = lines.filter({ hasText: TEXT[locale].tb1 });
+        await desert.locator("input[type=number]").fill("1");
+        await desert.locator("select").selectOption("changed_mind");
+        await page.locator(".self-service__form button[type=submit]").click();
+        const returns = page.locator("[data-testid=returns]");
+        await eventually(() => returns.textContent()).toContain(msg(locale, "orders.returns.statuses.requested"));
+        const returned = (await returns.locator(".self-service__lines").textContent()) ?? "";
+        expect(returned).toContain(TEXT[locale].desert);
+        expect(returned).not.toContain(TEXT[locale].black);
+        const { body } = await manager(`/backend/admin/orders/${number}/returns`);
+        const id = (body.data as { id: string }[])[0].id;
+        for (const step of ["approve", "receive", "refund"])
+          await manager(`/backend/admin/orders/${number}/returns/${id}/${step}`, {});
+
+        // The credit note names the returned variant and not the one kept.
+        await page.reload();
+        await hydrated(page, "[data-testid=returns]");
+        expect(await returns.textContent()).toContain(msg(locale, "orders.returns.statuses.refunded"));
+        await page.locator('a[href*="/credit-note/"]').first().click();
+        await page.waitForURL(new RegExp(`/${locale}/order/${number}/credit-note/\\d+$`));
+        await page.locator(".tax-doc").waitFor();
+        const note = (await page.locator(".tax-doc").textContent()) ?? "";
+        expect(note).toContain(`${TEXT[locale].desert}${comma}${TEXT[locale].tb1}`);
+        expect(note).not.toContain(TEXT[locale].black);
+        await page.screenshot({ path: `${SCREENSHOTS}/variants-credit-note-${locale}.png`, fullPage: true });
         expect(errors).toEqual([]);
         await context.close();
       },
@@ -149,6 +204,17 @@ describe("variants on the product page, in the cart and in the order", () => {
     await context.close();
   });
 });
+
+/** The manager's API: each call must answer 200 (GET without a body, POST with one). */
+async function managerApi(email: string) {
+  const { token } = await consoleHttpSession(base, email);
+  const api = jsonApi(base, { authorization: `Bearer ${token}`, "cf-connecting-ip": visitorIp() });
+  return async (path: string, body?: object) => {
+    const answer = await api(path, body ? { method: "POST", body } : {});
+    expect(answer.status, `${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+    return answer;
+  };
+}
 
 /** A fresh product of the test's own, made through the API with the manager's console session. */
 async function freshProduct(page: Page, locale: string): Promise<{ data: { id: number; slug: string; sku: string } }> {

@@ -5,6 +5,7 @@ import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 import { PaymentStatusBadge } from "./OrderBadges";
 import { ForReturn } from "./OrderTimeline";
+import { lineKey } from "../../../contract/cart";
 
 // The read-only panels of the console's order page (routes/admin/order.tsx): what was ordered and
 // what it cost, who ordered it and where it goes, its shipment, and its payments and refunds.
@@ -42,7 +43,7 @@ export function OrderLinesPanel({ order }: { order: ConsoleOrder }) {
           </thead>
           <tbody>
             {order.items.map((item) => (
-              <tr key={item.product_id}>
+              <tr key={lineKey(item)}>
                 <td>
                   <bdi>{item.name}</bdi>
                 </td>

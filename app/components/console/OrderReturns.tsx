@@ -5,6 +5,7 @@ import { formatMoney } from "../../lib/money";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
 import { ConfirmDialog } from "./ConfirmDialog";
+import { lineKey } from "../../../contract/cart";
 
 const BADGE: Record<ConsoleReturn["status"], string> = {
   requested: "warn",
@@ -88,7 +89,7 @@ export function OrderReturns({ currency, returns }: { currency: string; returns:
               </thead>
               <tbody>
                 {ret.items.map((line) => (
-                  <tr key={line.product_id}>
+                  <tr key={lineKey(line)}>
                     <td>
                       <bdi>{line.name}</bdi>
                     </td>

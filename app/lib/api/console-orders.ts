@@ -41,7 +41,7 @@ export function cancelOrder(api: Api, number: string, reason: string | null = nu
 
 /** What a refund gives back: chosen lines and/or the shipping (priced by the server), or an amount alone. */
 export interface RefundChoice {
-  lines: { product_id: number; quantity: number }[];
+  lines: { product_id: number; variant_id?: number; quantity: number }[];
   shipping: boolean;
   restock: boolean;
 }

@@ -17,6 +17,8 @@ export function cancelMyOrder(api: Api, number: string, access?: string | null) 
 
 export interface ReturnRequestLine {
   product_id: number;
+  /** The line's variant: an order may hold several variants of one product. */
+  variant_id?: number;
   quantity: number;
   reason?: string;
   note?: string | null;

@@ -5,6 +5,7 @@ import type { Route } from "./+types/order";
 import { CARRIER_MAX, REFUND_REASON_MAX, TRACKING_MAX, type OrderAction } from "../../../contract/console-orders";
 import { RETURN_ACTIONS, type ReturnAction } from "../../../contract/returns";
 import { readCount, readNumber } from "../../../contract/numbers";
+import { lineKey } from "../../../contract/cart";
 import { ConfirmDialog } from "../../components/console/ConfirmDialog";
 import { FormDialog } from "../../components/console/FormDialog";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
@@ -62,12 +63,16 @@ export async function loader(args: Route.LoaderArgs) {
 /** What staff may do to an order from its page, one `intent` each. */
 const INTENTS = ["process", "ship", "deliver", "refund", "cancel", "late-refund", "resend", "note", "return"] as const;
 
-/** The refund dialog's choice of lines (`line`: "product id:units"), shipping and restock, as submitted. */
+/** The refund dialog's choice of lines (`line`: "product id:units:variant id"), shipping and restock, as submitted. */
 function refundChoiceOf(form: FormData): RefundChoice | undefined {
   if (!form.has("by_lines")) return undefined;
   const lines = form.getAll("line").map((line) => {
-    const [product, units] = String(line).split(":");
-    return { product_id: Number(product), quantity: Number(units) };
+    const [product, units, variant] = String(line).split(":");
+    return {
+      product_id: Number(product),
+      quantity: Number(units),
+      ...(variant ? { variant_id: Number(variant) } : {}),
+    };
   });
   return { lines, shipping: form.has("shipping"), restock: form.has("restock") };
 }
@@ -138,7 +143,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
   const [restock, setRestock] = useState(false);
   const chosenTotal =
     order.items.reduce(
-      (sum, i) => sum + (refundUnits[i.product_id] ? (i.refund_amounts[refundUnits[i.product_id] - 1] ?? 0) : 0),
+      (sum, i) => sum + (refundUnits[lineKey(i)] ? (i.refund_amounts[refundUnits[lineKey(i)] - 1] ?? 0) : 0),
       0,
     ) + (refundShipping ? order.shipping_refundable : 0);
   // The amount field's validators run outside render: they read the choice through a ref.
@@ -176,8 +181,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
     const reason = values.reason.trim() || null;
     if (byLines) {
       const lines = order.items
-        .filter((i) => (refundUnits[i.product_id] ?? 0) > 0)
-        .map((i) => ({ product_id: i.product_id, quantity: refundUnits[i.product_id] }));
+        .filter((i) => (refundUnits[lineKey(i)] ?? 0) > 0)
+        .map((i) => ({ product_id: i.product_id, variant_id: i.variant_id, quantity: refundUnits[lineKey(i)] }));
       setRefundDraft({ amount: chosenTotal, reason, choice: { lines, shipping: refundShipping, restock } });
     } else {
       const reading = readNumber(values.amount, { decimals: minorUnitDigits(order.currency) });
@@ -200,7 +205,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         ...(choice
           ? {
               by_lines: true,
-              line: choice.lines.map((l) => `${l.product_id}:${l.quantity}`),
+              line: choice.lines.map((l) => `${l.product_id}:${l.quantity}:${l.variant_id ?? ""}`),
               shipping: choice.shipping,
               restock: choice.restock,
             }
@@ -485,9 +490,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
               <tbody>
                 {order.items.map((item) => {
                   const left = item.refund_amounts.length;
-                  const inputId = `refund-units-${item.product_id}`;
+                  const inputId = `refund-units-${lineKey(item)}`;
                   return (
-                    <tr key={item.product_id}>
+                    <tr key={lineKey(item)}>
                       <th scope="row">
                         <label htmlFor={inputId}>
                           <bdi>{item.name}</bdi>
@@ -509,12 +514,12 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
                           autoComplete="off"
                           size={4}
                           disabled={left === 0}
-                          value={refundUnits[item.product_id] ?? 0}
+                          value={refundUnits[lineKey(item)] ?? 0}
                           aria-describedby={`${inputId}-of`}
                           onChange={(e) => {
                             const reading = readCount(e.target.value);
                             const n = Math.max(0, Math.min(left, reading.ok ? reading.value : 0));
-                            setRefundUnits((u) => ({ ...u, [item.product_id]: n }));
+                            setRefundUnits((u) => ({ ...u, [lineKey(item)]: n }));
                           }}
                         />{" "}
                         <span id={`${inputId}-of`} className="console-hint">
@@ -635,8 +640,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         {refundDraft?.choice ? (
           <ul className="console-list" data-refund-confirm-lines>
             {refundDraft.choice.lines.map((l) => (
-              <li key={l.product_id}>
-                <bdi>{order.items.find((i) => i.product_id === l.product_id)?.name}</bdi> × {l.quantity}
+              <li key={lineKey(l)}>
+                <bdi>{order.items.find((i) => lineKey(i) === lineKey(l))?.name}</bdi> × {l.quantity}
               </li>
             ))}
             {refundDraft.choice.shipping ? <li>{t("cart.shipping")}</li> : null}

@@ -7,6 +7,7 @@ import { countOf } from "../../lib/plural";
 import { useLocale, useT } from "../../lib/use-locale";
 import { Stylesheet } from "../../components/Stylesheet";
 import invoiceCss from "../../styles/invoice.css?url";
+import { lineKey } from "../../../contract/cart";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.packingSlip.title");
 
@@ -82,7 +83,7 @@ export default function PackingSlipPage({ loaderData: slip, params }: Route.Comp
           </thead>
           <tbody>
             {slip.items.map((item) => (
-              <tr key={item.product_id}>
+              <tr key={lineKey(item)}>
                 <th scope="row">
                   <bdi>{item.name}</bdi>
                   {item.refunded > 0 ? (
