@@ -35,6 +35,11 @@ export interface ProductSummary {
   is_new: boolean;
   /** How many variants a shopper chooses from (absent: one); a card of several links to the choice. */
   variant_count?: number;
+  /**
+   * In a search's results, the option values its words named (`{ storage: "256gb" }` for "iphone
+   * 256"): the card opens the product page on that choice.
+   */
+  chosen?: Record<string, string>;
 }
 
 /** An option a product's variants differ by (colour, storage...), with its values in picker order. */

@@ -31,7 +31,9 @@ export const CARD_IMAGE_SIZE = 320;
 export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: ProductCardProps) {
   const t = useT();
   const to = useLocalePath();
-  const href = to(`/product-details/${encodeURIComponent(product.slug)}`);
+  // A search that named a variant ("iphone 256") opens the page on it.
+  const chosen = product.chosen ? `?${new URLSearchParams(product.chosen)}` : "";
+  const href = to(`/product-details/${encodeURIComponent(product.slug)}${chosen}`);
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
   return (

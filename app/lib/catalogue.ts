@@ -40,6 +40,7 @@ export type CardProduct = Pick<
   | "in_stock"
   | "image"
   | "is_new"
+  | "chosen"
 > &
   Partial<PriceLabels> & {
     /** The top-level category's slug, when the card offers its Compare button (the list's cards). */
@@ -74,6 +75,7 @@ export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct &
     in_stock: p.in_stock,
     image: p.image,
     is_new: p.is_new,
+    ...(p.chosen ? { chosen: p.chosen } : {}),
     // A product of several variants sells from its cheapest available one.
     price_label:
       (p.variant_count ?? 1) > 1

@@ -501,7 +501,14 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
   return {
     name: indexText([p.name.en, p.name.ar, p.model].join(" ")),
     body: indexText(
-      [p.sku, p.brand.name.en, p.brand.name.ar, ...categories.flatMap((c) => [c.name.en, c.name.ar])].join(" "),
+      // As the worker writes it (services/console/products.ts, `searchBody`).
+      [
+        p.sku,
+        p.brand.name.en,
+        p.brand.name.ar,
+        ...categories.flatMap((c) => [c.name.en, c.name.ar]),
+        variantWords(p.slug),
+      ].join(" "),
     ),
     // As the worker writes it (services/console/products.ts, `detailsText`).
     details: indexText(

@@ -330,20 +330,27 @@ export function syntheticStatements(count: number, from = 0): string[] {
     const colours = [c, (c + 1) % COLOURS.length];
     const varied = VARIANT_TOPS.has(top.slug) && i % 3 === 0;
     if (varied) variantPlans.push({ id, price, stock, colours });
+    const optionWords = varied
+      ? [...colours.map((x) => `${COLOURS[x]} ${COLOURS_AR[x]}`), ...SIZES.map(([, en, ar]) => `${en} ${ar}`)].join(" ")
+      : "";
     const details = indexText(
       [
         `A ${COLOURS[c].toLowerCase()} ${kind.en[k].toLowerCase()} from ${brand.name.en}, ${SERIES[s]} edition, with a two-year warranty.`,
         `${kind.ar[k]} من ${brand.name.ar} باللون ال${COLOURS_AR[c]}، إصدار ${SERIES_AR[s]}، مع ضمان لمدة سنتين.`,
         ...categories.flatMap((x) => [x.name.en, x.name.ar]),
         attributeWords(values),
-        // Its variants' values, as the worker adds them (attributeWordsStatement).
-        ...(varied
-          ? [...colours.map((x) => `${COLOURS[x]} ${COLOURS_AR[x]}`), ...SIZES.map(([, en, ar]) => `${en} ${ar}`)]
-          : []),
+        // Its variants' values, as the worker adds them (attributeWordsStatement), in both rows.
+        optionWords,
       ].join(" "),
     );
     const body = indexText(
-      [`SYN-${id}`, brand.name.en, brand.name.ar, ...categories.flatMap((x) => [x.name.en, x.name.ar])].join(" "),
+      [
+        `SYN-${id}`,
+        brand.name.en,
+        brand.name.ar,
+        ...categories.flatMap((x) => [x.name.en, x.name.ar]),
+        optionWords,
+      ].join(" "),
     );
     index.push(`(${id}, ${sqlValue(name)}, ${sqlValue(body)})`);
     detailRows.push(`(${id}, ${sqlValue(details)})`);

@@ -124,7 +124,7 @@ export const VARIANTS: Record<string, SeedVariants> = {
   },
 };
 
-/** The words of a product's option values for its details index, as the worker writes them (attributeWordsStatement). */
+/** The words of a product's option values for both its index rows, as the worker writes them (attributeWordsStatement). */
 export function variantWords(slug: string): string {
   const spec = VARIANTS[slug];
   if (!spec) return "";

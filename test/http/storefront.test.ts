@@ -131,6 +131,26 @@ describe("the product list without JavaScript", () => {
     expect(html).toContain("0 products");
   });
 
+  it("a search that names a variant opens its product on that choice, in either language and digits", async () => {
+    for (const [locale, q, expected] of [
+      ["en", "iphone 16 pro 512", "?storage=512gb"],
+      ["en", "iphone 16 pro desert 1tb", "?colour=desert&storage=1tb"],
+      ["ar", "ايفون ١٦ برو صحراوي", "?colour=desert"],
+    ] as const) {
+      const { html } = await page(`/${locale}/products?q=${encodeURIComponent(q)}`);
+      const card = html
+        .split('<article class="product-card">')
+        .find((c) => c.includes("/product-details/iphone-16-pro"));
+      expect(card, q).toBeDefined();
+      expect(/href="([^"]+)"/.exec(card!)?.[1]?.replace(/&amp;/g, "&"), q).toBe(
+        `/${locale}/product-details/iphone-16-pro${expected}`,
+      );
+    }
+    // Words every variant shares choose none: the card opens the product's own page.
+    const { html } = await page(`/en/products?q=${encodeURIComponent("iphone 16 pro titanium")}`);
+    expect(html).toContain('href="/en/product-details/iphone-16-pro"');
+  });
+
   it("ignores a parameter it does not understand instead of failing", async () => {
     const [{ status, html }, list] = await Promise.all([
       page("/en/products?sort=cheapest&page=abc"),

@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ProductDetails } from "../../contract/catalogue";
+import type { ProductDetails, ProductSummary } from "../../contract/catalogue";
 import type { ConsoleVariants } from "../../contract/console-catalogue";
 import type { InventoryAdjustment } from "../../contract/console-content";
 import { call, createProduct, newUser } from "../support/commerce";
@@ -71,11 +71,32 @@ describe("a product's variants in the console", () => {
   it("a manager sets two options and six variants, one sold out; the shop sells each at its price", async () => {
     const product = await createProduct({ price: 210000, stock: 9 });
     const sku = product.slug.toUpperCase();
+    // Its index rows as a product made in the console has them, before it has options.
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO product_search (rowid, name, body) VALUES (?, 'gadget4711 test', '')").bind(
+        product.id,
+      ),
+      env.DB.prepare("INSERT INTO product_details_search (rowid, details) VALUES (?, '')").bind(product.id),
+    ]);
     const put = await call<ConsoleVariants>(manager, "PUT", `/admin/products/${product.id}/variants`, {
       options: OPTIONS,
       variants: sixVariants(sku),
     });
     expect(put.status).toBe(200);
+    // A search naming the product and a variant finds it, and its card opens that variant.
+    for (const [q, chosen] of [
+      ["gadget4711 silver 256", { colour: "silver", storage: "256gb" }],
+      ["gadget4711 فضي", { colour: "silver" }],
+    ] as const) {
+      const res = await SELF.fetch(`https://shop.test/backend/products?q=${encodeURIComponent(q)}`, {
+        headers: { "cache-control": "no-cache" },
+      });
+      const found = ((await res.json()) as { data: ProductSummary[] }).data;
+      expect(
+        found.map((p) => [p.id, p.chosen]),
+        q,
+      ).toEqual([[product.id, chosen]]);
+    }
     expect(put.body.data.options.map((o) => [o.code, o.values.length])).toEqual([
       ["colour", 2],
       ["storage", 3],

@@ -2,12 +2,13 @@ import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Cart } from "../../contract/cart";
-import type { ProductDetails } from "../../contract/catalogue";
+import type { ProductDetails, ProductSummary } from "../../contract/catalogue";
 import type { ConsoleOrder } from "../../contract/console-orders";
 import type { InventoryAdjustment } from "../../contract/console-content";
 import type { TaxDocument } from "../../contract/invoices";
 import type { Order } from "../../contract/orders";
 import { catalogueStatements } from "../../scripts/seed/catalogue";
+import { VARIANT_VALUES, withChosen } from "../../worker/backend/services/catalogue/search-variants";
 import { loadCart, reorderIntoCart } from "../../worker/backend/services/orders/cart";
 import { address, call, createProduct, createVariantProduct, newUser, type Shopper } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
@@ -107,6 +108,32 @@ describe("a product and its variants", () => {
     expect(single.variants).toHaveLength(1);
     expect(single.variants![0]).toMatchObject({ sku: single.sku, price: single.price, stock: single.stock, title: "" });
     expect(phone.variants).toHaveLength(4);
+  });
+});
+
+describe("a search that names a variant", () => {
+  it("gives the card the values its words told apart, in stock first, in either language and digits", async () => {
+    const phone = await createVariantProduct();
+    const one = await createProduct({ price: 1000, stock: 1 });
+    // The page's rows as a search reads them, with their variants' values.
+    const { results: rows } = await env.DB.prepare(
+      `SELECT p.id, ${VARIANT_VALUES} FROM products p WHERE p.id IN (?, ?) ORDER BY p.id`,
+    )
+      .bind(phone.id, one.id)
+      .all<{ id: number; variant_values: string | null }>();
+    expect(rows[1].variant_values).toBeNull();
+    const summaries = rows.map((r) => ({ id: r.id }) as ProductSummary); // only the id is read
+    const chosen = async (q: string) => withChosen(q, rows, summaries).map((p) => p.chosen);
+    // Storage alone: the page completes the colour with what is in stock.
+    expect(await chosen("test phone 512")).toEqual([{ storage: "512gb" }, undefined]);
+    expect(await chosen("phone 512gb")).toEqual([{ storage: "512gb" }, undefined]);
+    // Both named, even sold out: the shopper asked for it, and the page says it is sold out.
+    expect(await chosen("phone blue 512")).toEqual([{ colour: "blue", storage: "512gb" }, undefined]);
+    expect(await chosen("هاتف ازرق ٥١٢")).toEqual([{ colour: "blue", storage: "512gb" }, undefined]);
+    expect(await chosen("أسود")).toEqual([{ colour: "black" }, undefined]);
+    // Nothing of the options named, or a word every variant shares: no choice.
+    expect(await chosen("test phone")).toEqual([undefined, undefined]);
+    expect(await chosen("GB")).toEqual([undefined, undefined]);
   });
 });
 

@@ -70,12 +70,14 @@ export function toAttribute(r: AttributeRow): ProductAttribute {
  * descriptions): a number with its unit in both languages ("65 inch بوصة"), an option's
  * names, a yes's attribute name ("5G"), a text in both languages. So "65 inch tv", "iphone 256"
  * and «تلفزيون 65 بوصة» find the products whose values they name; then the values its variants
- * are chosen by. Rows: product_id, words.
+ * are chosen by. Rows: product_id, words, and `options`: those values alone, which the names
+ * index's body holds too, so a search of a name and a variant ("iphone 16 pro 512") meets in one row.
  */
 export function attributeWordsStatement(db: D1Database, productIds: readonly number[]): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT product_id, GROUP_CONCAT(words, ' ') AS words FROM (
+      `SELECT product_id, GROUP_CONCAT(words, ' ') AS words,
+         GROUP_CONCAT(CASE WHEN part = 1 THEN words END, ' ') AS options FROM (
          SELECT v.product_id, CASE
            WHEN v.number_value IS NOT NULL THEN printf('%g', v.number_value) || ' ' || IFNULL(a.unit_en, '') || ' ' || IFNULL(a.unit_ar, '')
            WHEN v.option_id IS NOT NULL THEN o.label_en || ' ' || o.label_ar

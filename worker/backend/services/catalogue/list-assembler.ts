@@ -5,6 +5,7 @@ import { sumsOf, type HeldCells } from "./held-cells";
 import type { PageShape } from "./list-builder";
 import type { PageRows } from "./list-runner";
 import { PRICE_BANDS } from "./search-ranking";
+import { withChosen } from "./search-variants";
 import { toSummary } from "./summary";
 import type { Taxonomy } from "./taxonomy";
 
@@ -72,7 +73,8 @@ export function assemblePage(
   const total = ranked ? Number(page[0]?.total_count ?? 0) : sums ? sums.total : Number(answer.total?.[0]?.n ?? 0);
   return {
     listed: {
-      data: (ranked && offset >= total ? [] : page).map(toSummary),
+      // A search's products of several variants carry the choice its words named.
+      data: withChosen(filters.q, page, (ranked && offset >= total ? [] : page).map(toSummary)),
       meta: {
         page: filters.page,
         per_page: filters.per_page,

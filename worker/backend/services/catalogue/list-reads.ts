@@ -3,6 +3,7 @@ import { CELL_COLUMNS, sumsSql, type CellFilter, type Sums } from "./facet-cells
 import { CELLS, CELLS_VERSION, type HeldCells } from "./held-cells";
 import { cellFiltersOf, type Filter, type priceCut, type ProductFilters, type WhereOf } from "./list-filters";
 import { BM25, bandOf, KEPT_ID, RANKED_MATCHES, type Search } from "./search-ranking";
+import { VARIANT_VALUES } from "./search-variants";
 import { col, summaryColumns } from "./summary";
 import { subtree, type Taxonomy } from "./taxonomy";
 
@@ -75,7 +76,7 @@ export function keptReads(b: Build): void {
   fromKept.page = add(
     db
       .prepare(
-        `SELECT ${summaryColumns(lang)} FROM (
+        `SELECT ${summaryColumns(lang)}, ${VARIANT_VALUES} FROM (
              SELECT r.product_id AS id, r.named, r.available, r.score, r.featured FROM ${keptRows}
              WHERE ${keptWhere} ORDER BY ${keptOrder("r.", "product_id")} LIMIT ? OFFSET ?
            ) chosen ${joined} ORDER BY ${keptOrder("chosen.", "id")}`,
@@ -141,7 +142,7 @@ export function searchReads(b: Build, match: Search): void {
              SELECT p.*, (SELECT COUNT(*) FROM s) AS total_count FROM s p ORDER BY ${pageOrder}
              LIMIT ? OFFSET MIN(?, MAX((SELECT COUNT(*) FROM s) - 1, 0))
            )
-           SELECT ${summaryColumns(lang)}, chosen.total_count
+           SELECT ${summaryColumns(lang)}, ${VARIANT_VALUES}, chosen.total_count
            FROM chosen ${joined} ORDER BY ${pageOrder.replaceAll("p.", "chosen.")}`,
         )
         .bind(

@@ -9,8 +9,11 @@ import type { SummaryRow } from "./summary";
  * however many they are, and their rows by what each read.
  */
 
-/** A row of a page: a product's summary, and on a search ranked afresh the count of its matches. */
-export type PageRow = SummaryRow & { total_count?: number };
+/**
+ * A row of a page: a product's summary, on a search ranked afresh the count of its matches, and on
+ * a search its variants' values (search-variants.ts `VARIANT_VALUES`).
+ */
+export type PageRow = SummaryRow & { total_count?: number; variant_values?: string | null };
 
 /** The rows of one way of answering (the kept copy's, or the page's as read); a read not in the batch is absent. */
 export interface WayRows {

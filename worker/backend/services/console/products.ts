@@ -320,6 +320,8 @@ export interface IndexNames {
   brands: Map<number, { name_en: string; name_ar: string }>;
   /** The typed values' words of the products asked for (catalogue/attributes.ts), by product id. */
   words: Map<number, string>;
+  /** Their variants' option values' words, by product id (in the names index's body too). */
+  options: Map<number, string>;
 }
 
 /** The names a product's index body holds, and the typed values' words of these products. */
@@ -329,8 +331,10 @@ export async function indexNames(db: D1Database, productIds: readonly number[] =
     db.prepare("SELECT id, name_en, name_ar FROM brands"),
     attributeWordsStatement(db, productIds),
   ]);
+  const rows = words.results as { product_id: number; words: string; options: string | null }[];
   return {
-    words: new Map((words.results as { product_id: number; words: string }[]).map((w) => [w.product_id, w.words])),
+    words: new Map(rows.map((w) => [w.product_id, w.words])),
+    options: new Map(rows.map((w) => [w.product_id, w.options ?? ""])),
     categories: new Map(
       (categories.results as { id: number; parent_id: number | null; name_en: string; name_ar: string }[]).map((c) => [
         c.id,
@@ -358,7 +362,7 @@ export function searchText(
   const words = id === undefined ? "" : (names.words.get(id) ?? "");
   return {
     name: indexText([p.name_en, p.name_ar, p.model ?? ""].join(" ")),
-    body: searchBody(p, names),
+    body: searchBody(p, names, id === undefined ? "" : (names.options.get(id) ?? "")),
     // The details index holds the names and typed values beside the descriptions, so "iphone 256"
     // finds the phones of that storage there, ranked after what the names alone match; in the
     // names index their words would lengthen every row that has them and rank it lower.
@@ -403,9 +407,13 @@ export function detailsText(
   return indexText([p.description_en, p.description_ar, ...pathNames(p.category_id, names), words].join(" "));
 }
 
-/** The index body of a product: SKU, brand names and the category path in both languages. */
-export function searchBody(p: { sku: string } & Placed, names: IndexNames): string {
-  return indexText([p.sku, ...placeNames(p, names)].join(" "));
+/**
+ * The index body of a product: SKU, brand names and the category path in both languages, and its
+ * variants' option values ("Desert Titanium 512 GB"), so a search naming the product and a variant
+ * finds it in this one index.
+ */
+export function searchBody(p: { sku: string } & Placed, names: IndexNames, options: string): string {
+  return indexText([p.sku, ...placeNames(p, names), options].join(" "));
 }
 
 /** Statements that replace a product's rows in both search indexes; `rowid` is SQL giving its id. */
@@ -795,17 +803,18 @@ export async function bulkEditProducts(
 }
 
 /**
- * Writes a product's details index row again from what it holds now (after its typed values
- * changed), and moves the search version, so no kept search answers from the old words.
+ * Writes a product's details index row and its names index body again from what it holds now
+ * (after its typed values or its variants changed), and moves the search version, so no kept
+ * search answers from the old words.
  */
 export async function reindexProductDetails(db: D1Database, id: number): Promise<void> {
   const [product, names] = await Promise.all([
     db
       .prepare(
-        "SELECT name_en, name_ar, model, description_en, description_ar, category_id, brand_id FROM products WHERE id = ?",
+        "SELECT sku, name_en, name_ar, model, description_en, description_ar, category_id, brand_id FROM products WHERE id = ?",
       )
       .bind(id)
-      .first<DetailsOf & Placed>(),
+      .first<DetailsOf & Placed & { sku: string }>(),
     indexNames(db, [id]),
   ]);
   if (!product) return;
@@ -813,6 +822,9 @@ export async function reindexProductDetails(db: D1Database, id: number): Promise
     db
       .prepare("UPDATE product_details_search SET details = ? WHERE rowid = ?")
       .bind(detailsText(product, names, names.words.get(id) ?? ""), id),
+    db
+      .prepare("UPDATE product_search SET body = ? WHERE rowid = ?")
+      .bind(searchBody(product, names, names.options.get(id) ?? ""), id),
     bumpSearchVersion(db),
   ]);
 }

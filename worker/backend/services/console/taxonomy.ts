@@ -56,7 +56,9 @@ async function reindexStatements(
   }
   if (override.brand) names.brands.set(override.brand.id, override.brand);
   return products.results.flatMap((p) => [
-    db.prepare("UPDATE product_search SET body = ? WHERE rowid = ?").bind(searchBody(p, names), p.id),
+    db
+      .prepare("UPDATE product_search SET body = ? WHERE rowid = ?")
+      .bind(searchBody(p, names, names.options.get(p.id) ?? ""), p.id),
     db
       .prepare("UPDATE product_details_search SET details = ? WHERE rowid = ?")
       .bind(detailsText(p, names, names.words.get(p.id) ?? ""), p.id),
