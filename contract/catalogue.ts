@@ -75,9 +75,13 @@ export interface ProductVariant {
  * answer's language: numbers with their unit, an enumeration's option, yes or no, or text. The
  * storefront formats numbers for the locale; `group` is the heading it sits under.
  */
+/**
+ * A typed specification. A number or an enumeration its variants give (a phone's storage) carries
+ * each of their values in order (`values`, `options`); `value` and `option` are the first.
+ */
 export type ProductAttribute = { code: string; label: string; group: string } & (
-  | { type: "number"; value: number; unit: string | null }
-  | { type: "enum"; value: string; option: string }
+  | { type: "number"; value: number; unit: string | null; values?: number[] }
+  | { type: "enum"; value: string; option: string; options?: string[] }
   | { type: "bool"; value: boolean }
   | { type: "text"; value: string }
 );

@@ -192,6 +192,11 @@ export interface ConsoleAttribute {
   options: { code: string; label_en: string; label_ar: string }[];
   /** A number, an option's code, yes or no, text in both languages; null when the product has none. */
   value: number | string | boolean | { en: string; ar: string } | null;
+  /**
+   * The values its variants give (option codes or numbers, in order), when an option of the
+   * product is this attribute ("storage"): they are its values, and the product's own is not edited.
+   */
+  from_variants?: (number | string)[];
 }
 
 /** Bounds of a typed value: numbers from 0 to a billion (a unit's count), text as a free-form row's value. */

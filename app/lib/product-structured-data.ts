@@ -14,6 +14,7 @@ const SCHEMA_PROPERTIES: Record<string, "color" | "size" | "material" | "pattern
   colour: "color",
   color: "color",
   size: "size",
+  screen_size: "size",
   material: "material",
   pattern: "pattern",
 };

@@ -29,10 +29,13 @@ export function formatAttributeNumber(value: number, unit: string | null, locale
 /** A typed value as a shopper reads it: numbers in the locale's format with their unit. */
 export function formatAttribute(attribute: ProductAttribute, locale: Locale): string {
   switch (attribute.type) {
+    // Values its variants give are listed, each one of them sold.
     case "number":
-      return formatAttributeNumber(attribute.value, attribute.unit, locale);
+      return (attribute.values ?? [attribute.value])
+        .map((n) => formatAttributeNumber(n, attribute.unit, locale))
+        .join(" · ");
     case "enum":
-      return attribute.option;
+      return (attribute.options ?? [attribute.option]).join(" · ");
     case "bool":
       return translate(locale, attribute.value ? "product.specYes" : "product.specNo");
     case "text":

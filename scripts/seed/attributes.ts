@@ -2,6 +2,7 @@
 // carry them, and every product's values. Labels match the free-form
 // rows of catalogue.ts where both exist, so a typed value supersedes its row on the product page.
 import { insertOrIgnore, sqlValue } from "./sql.ts";
+import { VARIANTS } from "./variants.ts";
 
 type Text = { en: string; ar: string };
 const t = (en: string, ar: string): Text => ({ en, ar });
@@ -323,6 +324,26 @@ export function attributeWords(values: Record<string, Value>): string {
       return `${String(value)} ${String(value)}`;
     })
     .join(" ");
+}
+
+/**
+ * A product's values less the one its variants give (a phone's storage, a TV's screen size: the
+ * worker's `variantAttributeSql` replaces it), as its index rows hold them: the variants' option
+ * values are the words of those.
+ */
+export function ownValues(slug: string): Record<string, Value> {
+  const values = { ...(VALUES[slug] ?? {}) };
+  const spec = VARIANTS[slug];
+  const code = spec?.sizeCode ?? "storage";
+  const a = ATTRIBUTES.find((x) => x.code === code);
+  const gives =
+    spec &&
+    a &&
+    spec.sizes.some(([size]) =>
+      a.type === "enum" ? a.options!.some(([o]) => o === size) : a.type === "number" && /^\d+$/.test(size),
+    );
+  if (gives) delete values[code];
+  return values;
 }
 
 /** A product's values as rows of `product_attribute_values` (SQL tuples). */

@@ -2,7 +2,7 @@
 // brands, products with specifications, SAR prices in halalas, stock levels). Pure data and SQL
 // builders with no Node imports, so the Workers test runtime can run the same seed.
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
-import { attributeWords, VALUES } from "./attributes.ts";
+import { attributeWords, ownValues } from "./attributes.ts";
 import { insertOrIgnore, sqlValue } from "./sql.ts";
 import { variantWords } from "./variants.ts";
 
@@ -289,13 +289,13 @@ const PRODUCTS: ProductInput[] = [
     highlight: t("A 144 Hz 2.8K screen at a price that makes sense.", "شاشة 2.8K بمعدل 144 هرتز بسعر معقول."),
     specs: [["display", ["11-inch 2.8K, 144 Hz", "مقاس 11 بوصة بدقة 2.8K و144 هرتز"]], ["chip", "Snapdragon 870"], ["ram", ["8 GB", "8 جيجابايت"]], ["storage", ["256 GB", "256 جيجابايت"]]] },
   // TVs
-  { slug: "lg-oled-c3-65", category: "tvs", brand: "lg", model: "OLED65C36LC", name: t("LG OLED evo C3 65-inch 4K Smart TV", "تلفزيون إل جي OLED evo C3 الذكي مقاس 65 بوصة 4K"), price: 8999, compareAt: 10999, stock: 4, maxPerOrder: 2, featured: true, colour: "#101418",
+  { slug: "lg-oled-c3-65", category: "tvs", brand: "lg", model: "OLED65C36LC", name: t("LG OLED evo C3 4K Smart TV", "تلفزيون إل جي OLED evo C3 الذكي 4K"), price: 8999, compareAt: 10999, stock: 4, maxPerOrder: 2, featured: true, colour: "#101418",
     highlight: t("Perfect blacks, Dolby Vision and four HDMI 2.1 ports for gaming at 120 Hz.", "أسود مثالي ودعم Dolby Vision وأربعة منافذ HDMI 2.1 للألعاب بمعدل 120 هرتز."),
     specs: [["size", ["65 inches", "65 بوصة"]], ["panel", "OLED evo 4K"], ["refresh", ["120 Hz", "120 هرتز"]], ["os", "webOS 23"], ["ports", "4× HDMI 2.1"]] },
-  { slug: "samsung-neo-qled-qn90c-55", category: "tvs", brand: "samsung", model: "QA55QN90CAUXZN", name: t("Samsung Neo QLED QN90C 55-inch 4K", "تلفزيون سامسونج نيو QLED QN90C مقاس 55 بوصة 4K"), price: 5499, compareAt: 6499, stock: 6, maxPerOrder: 2, colour: "#1c2430",
+  { slug: "samsung-neo-qled-qn90c-55", category: "tvs", brand: "samsung", model: "QA55QN90CAUXZN", name: t("Samsung Neo QLED QN90C 4K", "تلفزيون سامسونج نيو QLED QN90C بدقة 4K"), price: 5499, compareAt: 6499, stock: 6, maxPerOrder: 2, colour: "#1c2430",
     highlight: t("Mini LED brightness that stays vivid even in a sunlit majlis.", "سطوع Mini LED يبقى زاهيًا حتى في مجلس مشمس."),
     specs: [["size", ["55 inches", "55 بوصة"]], ["panel", "Neo QLED (Mini LED)"], ["refresh", ["144 Hz", "144 هرتز"]], ["os", "Tizen"]] },
-  { slug: "sony-bravia-7-65", category: "tvs", brand: "sony", model: "K-65XR70", name: t("Sony BRAVIA 7 65-inch Mini LED", "سوني برافيا 7 مقاس 65 بوصة Mini LED"), price: 9499, stock: 2, maxPerOrder: 1, isNew: true, colour: "#0d1117",
+  { slug: "sony-bravia-7-65", category: "tvs", brand: "sony", model: "K-65XR70", name: t("Sony BRAVIA 7 Mini LED", "سوني برافيا 7 Mini LED"), price: 9499, stock: 2, maxPerOrder: 1, isNew: true, colour: "#0d1117",
     highlight: t("Cognitive Processor XR with XR Backlight Master Drive for cinema at home.", "معالج XR الإدراكي مع تقنية XR Backlight Master Drive لسينما في منزلك."),
     specs: [["size", ["65 inches", "65 بوصة"]], ["panel", "Mini LED QLED"], ["refresh", ["120 Hz", "120 هرتز"]], ["os", "Google TV"]] },
   { slug: "samsung-crystal-uhd-50", category: "tvs", brand: "samsung", model: "UA50CU7000", name: t("Samsung Crystal UHD CU7000 50-inch", "سامسونج كريستال UHD CU7000 مقاس 50 بوصة"), price: 1699, compareAt: 1999, stock: 22, colour: "#20262e",
@@ -516,7 +516,7 @@ export function productSearchText(p: ReturnType<typeof seedProducts>[number]): {
         p.description.en,
         p.description.ar,
         ...categories.flatMap((c) => [c.name.en, c.name.ar]),
-        attributeWords(VALUES[p.slug] ?? {}),
+        attributeWords(ownValues(p.slug)),
         variantWords(p.slug),
       ].join(" "),
     ),

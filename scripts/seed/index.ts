@@ -6,6 +6,7 @@ import { catalogueStatements, CATEGORIES, seedProducts } from "./catalogue.ts";
 import { contentStatements } from "./content.ts";
 import { promoStatements } from "./promos.ts";
 import { variantStatements } from "./variants.ts";
+import { variantAttributeSql } from "../../worker/backend/services/catalogue/variant-attributes.ts";
 import { CATALOGUE_BUMP } from "./sql.ts";
 // Further seed parts (e.g. promo codes from ./promos.ts) are imported here and added below.
 
@@ -17,6 +18,8 @@ export function seedStatements(): string[] {
       new Map(seedProducts().map((p) => [p.slug, p.id])),
     ),
     ...variantStatements(seedProducts()),
+    // The typed values the variants give (storage), as the console writes them.
+    ...variantAttributeSql("SELECT id FROM products WHERE variant_count > 1"),
     ...contentStatements(),
     ...promoStatements(),
     // Further parts go here, e.g. `...promoStatements(),`.

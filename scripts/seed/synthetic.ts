@@ -7,6 +7,7 @@
 // ten out of stock, one in five down to its last few). Deterministic: the same count gives the
 // same rows, and a larger count only adds rows, so seeding more on top of fewer is safe.
 import { indexText } from "../../worker/backend/services/catalogue/analysis.ts";
+import { variantAttributeSql } from "../../worker/backend/services/catalogue/variant-attributes.ts";
 import { attributeValueRows, attributeWords, CATEGORY_ATTRIBUTES, insertValueRows, type Value } from "./attributes.ts";
 import { BRANDS, CATEGORIES, type SeedBrand } from "./catalogue.ts";
 import { CATALOGUE_BUMP, insertOrIgnore, sqlValue } from "./sql.ts";
@@ -258,6 +259,8 @@ export function syntheticStatements(count: number, from = 0): string[] {
       `INSERT INTO product_variants (product_id, sku, price, stock, max_per_order, position) VALUES ${variants.join(", ")}`,
       `INSERT INTO variant_option_values (variant_id, option_id, value_id)
        SELECT v.id, x.column2, x.column3 FROM (VALUES ${choices.join(", ")}) x JOIN product_variants v ON v.sku = x.column1`,
+      // Their storage is the variants': both sizes are the product's values.
+      ...variantAttributeSql(ids),
     ];
   };
   const flush = () => {

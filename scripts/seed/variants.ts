@@ -1,5 +1,7 @@
 // The demo catalogue's variants (migration 0040): phones, tablets and laptops in their real colours
-// and storage sizes, each combination with its own SKU, price and stock, and a few sold out. The
+// and storage sizes, TVs in their screen sizes, each combination with its own SKU, price and stock,
+// and a few sold out. A size option named as a typed attribute (storage, screen_size) whose values
+// are that attribute's gives the product its values (migration 0041). The
 // product's first variant (made with the product) becomes its first combination; the rest are added.
 // Every statement is insert-when-missing or keyed on a SKU, so the seed stays safe to re-run.
 import { insertOrIgnore, sqlValue } from "./sql.ts";
@@ -13,10 +15,13 @@ type Colour = [code: string, name: Text, swatch: string];
 type Size = [code: string, name: Text, extra: number];
 
 interface SeedVariants {
+  /** Empty: the product comes in one colour, and has the size option alone (a TV). */
   colours: Colour[];
   sizes: Size[];
   /** The size option's name: storage for phones and tablets, memory and storage for laptops. */
   sizeName?: Text;
+  /** The size option's code (default `storage`): a TV's is `screen_size`, its values inches. */
+  sizeCode?: string;
   /** The smallest size's price in riyals (the product's own price is the first combination's). */
   base?: number;
 }
@@ -24,6 +29,8 @@ interface SeedVariants {
 const gb = (n: number): Text => t(`${n} GB`, `${n} جيجابايت`);
 const tb = (n: number): Text => t(`${n} TB`, `${n} تيرابايت`);
 const STORAGE = t("Storage", "السعة");
+const inches = (n: number): [code: string, name: Text] => [String(n), t(`${n} inch`, `${n} بوصة`)];
+const SCREEN = t("Screen size", "حجم الشاشة");
 
 /** By product slug. Colour names are the makers' own. */
 export const VARIANTS: Record<string, SeedVariants> = {
@@ -122,6 +129,39 @@ export const VARIANTS: Record<string, SeedVariants> = {
     ],
     sizeName: t("Memory and storage", "الذاكرة والتخزين"),
   },
+  "lg-oled-c3-65": {
+    colours: [],
+    sizes: [
+      [...inches(55), 0],
+      [...inches(65), 2500],
+      [...inches(77), 8500],
+    ],
+    sizeName: SCREEN,
+    sizeCode: "screen_size",
+    base: 6499,
+  },
+  "samsung-neo-qled-qn90c-55": {
+    colours: [],
+    sizes: [
+      [...inches(55), 0],
+      [...inches(65), 2000],
+      [...inches(75), 4500],
+    ],
+    sizeName: SCREEN,
+    sizeCode: "screen_size",
+  },
+  "sony-bravia-7-65": {
+    colours: [],
+    sizes: [
+      [...inches(55), 0],
+      [...inches(65), 1500],
+      [...inches(75), 3500],
+      [...inches(85), 6500],
+    ],
+    sizeName: SCREEN,
+    sizeCode: "screen_size",
+    base: 7999,
+  },
 };
 
 /** The words of a product's option values for both its index rows, as the worker writes them (attributeWordsStatement). */
@@ -160,9 +200,12 @@ export function variantStatements(products: VariantProduct[]): string[] {
     const spec = VARIANTS[product.slug];
     if (!spec) continue;
     const base = Math.round((spec.base ?? product.price / 100) * 100);
-    const options: [code: string, name: Text, kind: "swatch" | "button", position: number][] = [
-      ["colour", t("Colour", "اللون"), "swatch", 0],
-      ["storage", spec.sizeName ?? STORAGE, "button", 1],
+    const sizeCode = spec.sizeCode ?? "storage";
+    type Option = [code: string, name: Text, kind: "swatch" | "button", position: number];
+    const colourOption: Option = ["colour", t("Colour", "اللون"), "swatch", 0];
+    const options: Option[] = [
+      ...(spec.colours.length ? [colourOption] : []),
+      [sizeCode, spec.sizeName ?? STORAGE, "button", 1],
     ];
     for (const [code, name, kind, position] of options)
       statements.push(
@@ -191,21 +234,25 @@ export function variantStatements(products: VariantProduct[]): string[] {
         spec.colours.map(([code, name, swatch]) => [code, name, swatch]),
       ),
       ...values(
-        "storage",
+        sizeCode,
         spec.sizes.map(([code, name]) => [code, name, null]),
       ),
     );
     let index = 0;
-    spec.colours.forEach(([colour, , swatch], c) =>
+    // One colour of its own (no colour option) when the product comes in one.
+    const colours: (Colour | null)[] = spec.colours.length ? spec.colours : [null];
+    colours.forEach((colourSpec, c) =>
       spec.sizes.forEach(([size, , extra], s) => {
-        const sku = `${product.sku}-${colour.toUpperCase()}-${size.toUpperCase()}`;
+        const [colour, , swatch] = colourSpec ?? ["", t("", ""), ""];
+        const sku = [product.sku, colour.toUpperCase(), size.toUpperCase()].filter(Boolean).join("-");
+        const art = swatch ? `&colour=${swatch.slice(1)}` : "";
         const row = {
           sku,
           price: base + extra * 100,
           stock: stockOf(product.stock, c, s, spec.sizes.length, index),
           images: JSON.stringify([
-            `/backend/media/products/${product.slug}.svg?v=1&colour=${swatch.slice(1)}`,
-            `/backend/media/products/${product.slug}.svg?v=1&view=2&colour=${swatch.slice(1)}`,
+            `/backend/media/products/${product.slug}.svg?v=1${art}`,
+            `/backend/media/products/${product.slug}.svg?v=1&view=2${art}`,
           ]),
           position: index,
         };
@@ -213,7 +260,12 @@ export function variantStatements(products: VariantProduct[]): string[] {
         if (index === 0)
           statements.push(
             `UPDATE product_variants SET sku = ${sqlValue(row.sku)}, price = ${row.price}, stock = ${row.stock},
-               images = ${sqlValue(row.images)}, position = 0
+               images = ${sqlValue(row.images)}, position = 0${
+                 // A smaller first size keeps the product's discount, not its compare-at price.
+                 spec.base
+                   ? `, compare_at_price = CAST(ROUND(compare_at_price * ${row.price}.0 / ${product.price} / 100) * 100 AS INTEGER)`
+                   : ""
+               }
              WHERE product_id = ${product.id} AND sku = ${sqlValue(product.sku)}`,
           );
         else
@@ -224,10 +276,7 @@ export function variantStatements(products: VariantProduct[]): string[] {
              SELECT ${product.id}, ${sqlValue(row.sku)}, ${row.price}, ${row.stock}, ${product.maxPerOrder}, ${sqlValue(row.images)}, ${row.position}
              WHERE NOT EXISTS (SELECT 1 FROM product_variants WHERE sku = ${sqlValue(row.sku)})`,
           );
-        for (const [option, code] of [
-          ["colour", colour],
-          ["storage", size],
-        ])
+        for (const [option, code] of [...(colourSpec ? [["colour", colour]] : []), [sizeCode, size]])
           statements.push(
             `INSERT OR IGNORE INTO variant_option_values (variant_id, option_id, value_id)
              SELECT id, ${optionId(option)}, ${valueId(option, code)} FROM product_variants WHERE sku = ${sqlValue(sku)}`,

@@ -85,13 +85,20 @@ describe("attribute filters in Chromium", () => {
     await expect.poll(() => cards(page), WAIT).toBe(sixtyFive);
     await valueOf(page, "screen_size", "55").locator("input").check();
     await page.waitForURL((u) => u.searchParams.get("filter.screen_size") === "55,65");
-    await expect.poll(() => cards(page), WAIT).toBe(fiftyFive + sixtyFive);
+    // Either size: a TV sold in both (its variants) is counted under each, and shown once.
+    const either = (
+      (await (await fetch(`${base}/backend/products?category=tvs&filter.screen_size=55,65`)).json()) as {
+        meta: { total: number };
+      }
+    ).meta.total;
+    expect(either).toBeLessThan(fiftyFive + sixtyFive);
+    await expect.poll(() => cards(page), WAIT).toBe(either);
     // The values go in the order the filter lists them. A new visitor of the link sees the same
     // view, the chosen attribute's disclosure open.
     const shared = page.url();
     const visitor = await newPage(browser, { viewport: { width: 390, height: 844 } });
     await visitor.page.goto(shared);
-    expect(await visitor.page.locator("article.product-card").count()).toBe(fiftyFive + sixtyFive);
+    expect(await visitor.page.locator("article.product-card").count()).toBe(either);
     expect(await visitor.page.locator("details.filters__attribute[open]").count()).toBe(1);
     await visitor.context.close();
     expect(await seriousViolations(page)).toEqual([]);

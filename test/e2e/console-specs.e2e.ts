@@ -34,8 +34,12 @@ afterAll(async () => {
 });
 
 const TEXT = {
-  en: { ram: "Memory (GB)", save: "Save specifications" },
-  ar: { ram: "الذاكرة العشوائية (جيجابايت)", save: "حفظ المواصفات" },
+  en: { ram: "Memory (GB)", save: "Save specifications", storages: "128 GB · 256 GB · 512 GB · 1 TB" },
+  ar: {
+    ram: "الذاكرة العشوائية (جيجابايت)",
+    save: "حفظ المواصفات",
+    storages: "128 جيجابايت · 256 جيجابايت · 512 جيجابايت · 1 تيرابايت",
+  },
 };
 
 describe("typed specifications in the console", () => {
@@ -50,6 +54,17 @@ describe("typed specifications in the console", () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.locator('section[aria-labelledby="product-specs-title"]').screenshot({
         path: `${SCREENSHOTS}/console-specs-${locale}.png`,
+      });
+
+      // A phone whose variants give its storage shows each size it is sold in, with no field to set it.
+      const phone = (await (await fetch(`${base}/backend/products/iphone-16-pro`)).json()) as { data: { id: number } };
+      await page.goto(`${base}/${locale}/admin/products/${phone.data.id}`);
+      await hydrated(page, "#spec-ram");
+      expect(await page.locator("select#spec-storage").count()).toBe(0);
+      expect(await page.locator('[data-from-variants="storage"] bdi').textContent()).toBe(TEXT[locale].storages);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.locator('section[aria-labelledby="product-specs-title"]').screenshot({
+        path: `${SCREENSHOTS}/console-specs-variants-${locale}.png`,
       });
       expect(errors).toEqual([]);
       await context.close();

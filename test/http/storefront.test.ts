@@ -202,8 +202,17 @@ describe("a product page", () => {
 
   it("lists its specifications in JSON-LD as PropertyValues, typed ones formatted with their units", async () => {
     for (const [locale, screen, storage] of [
-      ["en", { name: "Screen size", value: "6.3\u00a0inch" }, { name: "Storage", value: "256 GB" }],
-      ["ar", { name: "حجم الشاشة", value: "6.3\u00a0بوصة" }, { name: "السعة التخزينية", value: "256 جيجابايت" }],
+      // Its storage is its variants': every size it is sold in.
+      [
+        "en",
+        { name: "Screen size", value: "6.3\u00a0inch" },
+        { name: "Storage", value: "128 GB · 256 GB · 512 GB · 1 TB" },
+      ],
+      [
+        "ar",
+        { name: "حجم الشاشة", value: "6.3\u00a0بوصة" },
+        { name: "السعة التخزينية", value: "128 جيجابايت · 256 جيجابايت · 512 جيجابايت · 1 تيرابايت" },
+      ],
     ] as const) {
       const { html } = await page(`/${locale}/product-details/iphone-16-pro`);
       const product = jsonLd(html).find((d) => d["@type"] === "ProductGroup") as {

@@ -2,11 +2,13 @@ import { applyD1Migrations, SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AttributeFacet, ListMeta, ProductFacets, ProductSummary } from "../../contract/catalogue";
-import { attributeStatements, CATEGORY_ATTRIBUTES, VALUES } from "../../scripts/seed/attributes";
+import { attributeStatements, CATEGORY_ATTRIBUTES, ownValues, VALUES } from "../../scripts/seed/attributes";
 import { catalogueStatements, CATEGORIES, seedProducts } from "../../scripts/seed/catalogue";
+import { variantStatements, VARIANTS } from "../../scripts/seed/variants";
+import { variantAttributeSql } from "../../worker/backend/services/catalogue/variant-attributes";
 import { call } from "../support/commerce";
 import { newStaff } from "../support/console";
-import { detailsText, indexNames, type DetailsOf } from "../../worker/backend/services/console/products";
+import { detailsText, indexNames, searchBody, type DetailsOf } from "../../worker/backend/services/console/products";
 import { seedCatalogue } from "../support/catalogue";
 
 /**
@@ -38,7 +40,14 @@ const facet = (page: Page, code: string): AttributeFacet => {
 
 /** The demo catalogue's products of these slugs with an attribute's value, by the seed's own table. */
 const seeded = (slugs: string[], code: string, test: (value: number | boolean | string) => boolean) =>
-  slugs.filter((s) => VALUES[s]?.[code] !== undefined && test(VALUES[s][code])).sort();
+  slugs.filter((s) => valuesOf(s, code).some(test)).sort();
+
+/** A demo product's values of an attribute: its variants' sizes when they give it (a TV's), else its own. */
+function valuesOf(slug: string, code: string): (number | boolean | string)[] {
+  if (VALUES[slug]?.[code] === undefined) return [];
+  if (code in ownValues(slug)) return [VALUES[slug][code]];
+  return VARIANTS[slug].sizes.map(([size]) => (typeof VALUES[slug][code] === "number" ? Number(size) : size));
+}
 
 const slugsOf = (page: Page) => page.data.map((p) => p.slug).sort();
 
@@ -56,6 +65,7 @@ async function restoreSeed(): Promise<void> {
         "UPDATE products SET price = ?, stock = ?, active = 1, category_id = ?, brand_id = ? WHERE id = ?",
       ).bind(p.price, p.stock, p.category.id, p.brand.id, p.id),
     ),
+    ...variantAttributeSql("SELECT id FROM products WHERE variant_count > 1").map((sql) => env.DB.prepare(sql)),
   ]);
 }
 
@@ -230,12 +240,66 @@ describe("migration 0039 on a database made and used under the schema before it"
     const read = () =>
       db.batch([
         db.prepare("SELECT id, slug, price, stock, active FROM products ORDER BY id"),
-        db.prepare("SELECT * FROM product_attribute_values ORDER BY product_id, attribute_id"),
+        db.prepare(
+          `SELECT product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar
+           FROM product_attribute_values ORDER BY product_id, attribute_id`,
+        ),
       ]);
     const before = await read();
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
     const after = await read();
     expect(after.map((r) => r.results)).toEqual(before.map((r) => r.results));
+    await cellsEqualCount(db);
+  });
+});
+
+describe("migration 0041 on a database made and used with variants before it", () => {
+  it("keeps every value as the product's own, and the variants then give theirs with the cells still right", async () => {
+    const db = env.REPLICA_DB;
+    await applyD1Migrations(
+      db,
+      env.TEST_MIGRATIONS.filter((m) => m.name < "0041"),
+    );
+    await db.batch(
+      [
+        ...catalogueStatements(),
+        ...attributeStatements(
+          new Map(CATEGORIES.map((c) => [c.slug, c.id])),
+          new Map(seedProducts().map((p) => [p.slug, p.id])),
+        ),
+        ...variantStatements(seedProducts()),
+        "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
+        "UPDATE product_variants SET stock = 0 WHERE product_id = (SELECT id FROM products WHERE slug = 'galaxy-s24')",
+      ].map((sql) => db.prepare(sql)),
+    );
+    const columns = "product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar";
+    const read = () => db.prepare(`SELECT ${columns} FROM product_attribute_values ORDER BY 1, 2`).all();
+    const before = (await read()).results;
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    expect((await read()).results).toEqual(before);
+    expect(await db.prepare("SELECT COUNT(*) AS n FROM product_attribute_values WHERE value_key <> 0").first("n")).toBe(
+      0,
+    );
+    await cellsEqualCount(db);
+    // The variants give their sizes: the 16 Pro's four storages, the Sony's four screens, each counted.
+    await db.batch(
+      variantAttributeSql("SELECT id FROM products WHERE variant_count > 1").map((sql) => db.prepare(sql)),
+    );
+    const given = async (slug: string, code: string) =>
+      (
+        await db
+          .prepare(
+            `SELECT COALESCE(o.code, v.number_value) AS value FROM product_attribute_values v
+             JOIN attributes a ON a.id = v.attribute_id LEFT JOIN attribute_options o ON o.id = v.option_id
+             JOIN products p ON p.id = v.product_id WHERE p.slug = ? AND a.code = ? ORDER BY o.position, v.number_value`,
+          )
+          .bind(slug, code)
+          .all<{ value: string | number }>()
+      ).results.map((r) => r.value);
+    expect(await given("iphone-16-pro", "storage")).toEqual(["128gb", "256gb", "512gb", "1tb"]);
+    expect(await given("sony-bravia-7-65", "screen_size")).toEqual([55, 65, 75, 85]);
+    // A laptop's "16 GB · 512 GB" is no storage option: its own value stays.
+    expect(await given("macbook-air-13-m3", "storage")).toEqual([VALUES["macbook-air-13-m3"].storage]);
     await cellsEqualCount(db);
   });
 });
@@ -258,7 +322,8 @@ describe("attribute filters", () => {
     expect(slugsOf(page)).toEqual(seeded(tvs, "screen_size", (v) => Number(v) >= 55 && Number(v) <= 65));
     expect(page.data.length).toBe(3);
     // Its own facet leaves it out: every size is offered; the others count within the range.
-    expect(facet(page, "screen_size").values.map((v) => v.value)).toEqual(["43", "50", "55", "65", "75"]);
+    // The TVs sold in several sizes offer each of them.
+    expect(facet(page, "screen_size").values.map((v) => v.value)).toEqual(["43", "50", "55", "65", "75", "77", "85"]);
     expect(facet(page, "panel").values.reduce((n, v) => n + v.count, 0)).toBe(3);
   });
 
@@ -333,13 +398,13 @@ describe("search knows typed values", () => {
     expect(found).toEqual([...seeded(laptops, "ram", (v) => v === 16), "macbook-air-13-m3"].sort());
   });
 
-  it("the seed indexes the same details as the worker does after an edit", async () => {
+  it("the seed indexes the same details and names' body as the worker does after an edit", async () => {
     for (const slug of ["iphone-16-pro", "lg-oled-c3-65", "hp-spectre-x360-14"]) {
       const p = (await env.DB.prepare(
-        "SELECT id, name_en, name_ar, model, description_en, description_ar, category_id, brand_id FROM products WHERE slug = ?",
+        "SELECT id, sku, name_en, name_ar, model, description_en, description_ar, category_id, brand_id FROM products WHERE slug = ?",
       )
         .bind(slug)
-        .first<DetailsOf & { id: number; category_id: number; brand_id: number | null }>())!;
+        .first<DetailsOf & { id: number; sku: string; category_id: number; brand_id: number | null }>())!;
       const seeded = await env.DB.prepare("SELECT details FROM product_details_search WHERE rowid = ?")
         .bind(p.id)
         .first<string>("details");
@@ -348,6 +413,14 @@ describe("search knows typed values", () => {
       const written = detailsText(p, names, names.words.get(p.id) ?? "");
       expect(written).toContain("بوص");
       expect(words(seeded!)).toEqual(words(written));
+      // The body holds the variants' option values too ("iphone 16 pro 512" meets in one row).
+      const body = await env.DB.prepare("SELECT body FROM product_search WHERE rowid = ?")
+        .bind(p.id)
+        .first<string>("body");
+      const original = seedProducts().find((x) => x.slug === slug)!;
+      expect(words(body!)).toEqual(
+        words(searchBody({ ...p, sku: original.sku }, names, names.options.get(p.id) ?? "")),
+      );
     }
   });
 

@@ -3,8 +3,10 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProductDetails, ProductSummary } from "../../contract/catalogue";
 import type { ConsoleVariants } from "../../contract/console-catalogue";
+import type { ConsoleAttribute } from "../../contract/console-catalogue-shapes";
 import type { InventoryAdjustment } from "../../contract/console-content";
 import { call, createProduct, newUser } from "../support/commerce";
+import { seedCatalogue } from "../support/catalogue";
 import { newStaff, type Staff } from "../support/console";
 
 /**
@@ -18,6 +20,8 @@ let manager: Staff;
 let support: Staff;
 
 beforeAll(async () => {
+  // The demo catalogue's categories and attributes (phones list storage).
+  await seedCatalogue(env.DB);
   [manager, support] = await Promise.all([newStaff("manager"), newStaff("support")]);
 });
 
@@ -205,6 +209,64 @@ describe("a product's variants in the console", () => {
     expect(
       (await call(support, "PUT", `/admin/products/${product.id}/variants`, { options: OPTIONS, variants })).status,
     ).toBe(403);
+  });
+
+  it("a storage option gives the product its storage values: filtered by each, shown read-only, not edited alone", async () => {
+    const product = await createProduct({ price: 210000, stock: 9 });
+    const category = await env.DB.prepare("SELECT id FROM categories WHERE slug = 'android-phones'").first<number>(
+      "id",
+    );
+    await env.DB.batch([
+      env.DB.prepare("UPDATE products SET category_id = ? WHERE id = ?").bind(category, product.id),
+      // Its own storage before it has variants: 128 GB.
+      env.DB.prepare(
+        `INSERT INTO product_attribute_values (product_id, attribute_id, option_id)
+         SELECT ?, a.id, o.id FROM attributes a JOIN attribute_options o ON o.attribute_id = a.id
+         WHERE a.code = 'storage' AND o.code = '128gb'`,
+      ).bind(product.id),
+    ]);
+    const inStorage = async (size: string) => {
+      const res = await SELF.fetch(
+        `https://shop.test/backend/products?category=android-phones&filter.storage=${size}&per_page=48`,
+        { headers: { "cache-control": "no-cache" } },
+      );
+      return ((await res.json()) as { data: ProductSummary[] }).data.some((p) => p.id === product.id);
+    };
+    expect(await inStorage("128gb")).toBe(true);
+    expect(await inStorage("512gb")).toBe(false);
+    const sku = product.slug.toUpperCase();
+    // Sold in 256 and 512 GB only (the 128 GB variants stopped).
+    const variants = sixVariants(sku).map((v) => ({ ...v, active: v.options.storage !== "128gb" }));
+    expect(
+      (await call(manager, "PUT", `/admin/products/${product.id}/variants`, { options: OPTIONS, variants })).status,
+    ).toBe(200);
+    expect(await inStorage("512gb")).toBe(true);
+    expect(await inStorage("256gb")).toBe(true);
+    expect(await inStorage("128gb")).toBe(false);
+    // The console shows the storage its variants give, and refuses an edit of it alone, in the caller's language.
+    const attributes = await call<ConsoleAttribute[]>(manager, "GET", `/admin/products/${product.id}/attributes`);
+    expect(attributes.body.data.find((a) => a.code === "storage")).toMatchObject({
+      value: null,
+      from_variants: ["256gb", "512gb"],
+    });
+    const refused = await call(manager, "PUT", `/admin/products/${product.id}/attributes`, {
+      attributes: { storage: "1tb" },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.["attributes.storage"]).toEqual([
+      "The variants set this specification: change it with the options and variants.",
+    ]);
+    // Its options gone, the storage is its own again, to set.
+    const one = [{ ...sixVariants(sku)[0], options: {} }];
+    expect(
+      (await call(manager, "PUT", `/admin/products/${product.id}/variants`, { options: [], variants: one })).status,
+    ).toBe(200);
+    expect(await inStorage("512gb")).toBe(false);
+    expect(
+      (await call(manager, "PUT", `/admin/products/${product.id}/attributes`, { attributes: { storage: "1tb" } }))
+        .status,
+    ).toBe(200);
+    expect(await inStorage("1tb")).toBe(true);
   });
 
   it("a variant left out is removed, or only stopped when it was sold; its edit keeps its stock", async () => {

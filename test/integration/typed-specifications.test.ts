@@ -35,13 +35,24 @@ describe("a product's typed specifications", () => {
       value: 6.3,
       unit: "inch",
     });
+    // Its storage is its variants': each size it is sold in, in the attribute's order.
     expect(byCode.get("storage")).toEqual({
       code: "storage",
       label: "Storage",
       group: "Memory and storage",
       type: "enum",
-      value: "256gb",
-      option: "256 GB",
+      value: "128gb",
+      option: "128 GB",
+      options: ["128 GB", "256 GB", "512 GB", "1 TB"],
+    });
+    // A product whose variants do not give it keeps its own value alone.
+    expect((await details("iphone-15-pro")).attributes?.find((a) => a.code === "storage")).toEqual({
+      code: "storage",
+      label: "Storage",
+      group: "Memory and storage",
+      type: "enum",
+      value: "128gb",
+      option: "128 GB",
     });
     expect(byCode.get("five_g")).toMatchObject({ type: "bool", value: true, label: "5G" });
     expect(byCode.get("chip")).toMatchObject({ type: "text", value: "A18 Pro", group: "Performance" });
@@ -51,7 +62,8 @@ describe("a product's typed specifications", () => {
     const p = await details("lg-oled-c3-65", "ar");
     expect(p.attributes?.map((a) => a.code)).toEqual(CATEGORY_ATTRIBUTES.tvs);
     const [size, refresh, panel, os] = p.attributes ?? [];
-    expect(size).toMatchObject({ label: "حجم الشاشة", group: "الشاشة", value: 65, unit: "بوصة" });
+    // Its screen sizes are its variants'.
+    expect(size).toMatchObject({ label: "حجم الشاشة", group: "الشاشة", value: 55, unit: "بوصة", values: [55, 65, 77] });
     expect(refresh).toMatchObject({ label: "معدل التحديث", value: 120, unit: "هرتز" });
     expect(panel).toMatchObject({ type: "enum", value: "oled", option: "OLED" });
     expect(os).toMatchObject({ label: "نظام التشغيل", value: "webos" });
@@ -73,7 +85,7 @@ describe("a product's typed specifications", () => {
 
   it("the demo catalogue fills every attribute its category lists, for every product", async () => {
     const { results } = await env.DB.prepare(
-      `SELECT p.slug, COUNT(v.attribute_id) AS filled, (
+      `SELECT p.slug, COUNT(DISTINCT v.attribute_id) AS filled, (
          SELECT COUNT(*) FROM category_attributes ca WHERE ca.category_id IN (c.id, c.parent_id)
        ) AS listed
        FROM products p JOIN categories c ON c.id = p.category_id

@@ -172,6 +172,32 @@ describe("structured data", () => {
     expect(data.url).toBe(at.url);
   });
 
+  it("a TV's screen size is schema.org's size, set on each variant", () => {
+    const sizes: ProductOption[] = [
+      {
+        code: "screen_size",
+        name: "Screen size",
+        kind: "button",
+        values: [
+          { code: "55", name: "55 inch", swatch: null },
+          { code: "65", name: "65 inch", swatch: null },
+        ],
+      },
+    ];
+    const tvs = ["55", "65"].map((size, i) => ({
+      ...variant(i + 1, "x", size, 2),
+      options: { screen_size: size },
+      title: `${size} inch`,
+    }));
+    const data = productStructuredData({ ...product, options: sizes, variants: tvs }, at) as {
+      variesBy: string[];
+      hasVariant: Record<string, unknown>[];
+    };
+    expect(data.variesBy).toEqual(["https://schema.org/size"]);
+    expect(data.hasVariant.map((v) => v.size)).toEqual(["55 inch", "65 inch"]);
+    expect(data.hasVariant[1].url).toBe(`${at.url}?screen_size=65`);
+  });
+
   it("a product of one variant stays a Product with its offer", () => {
     const data = productStructuredData({ ...product, options: [], variants: [variants[0]] }, at);
     expect(data).toMatchObject({ "@type": "Product", sku: "P", offers: { "@type": "Offer", price: "3999.00" } });

@@ -48,6 +48,29 @@ export function ProductSpecsForm({ attributes, canWrite }: { attributes: Console
             const error = errorOf(a.code);
             const described = error ? `${id}-error` : undefined;
             const unit = locale === "ar" ? a.unit_ar : a.unit_en;
+            // Its variants give its values (a phone's storage): shown, edited with the variants.
+            if (a.from_variants)
+              return (
+                <div className="field" key={a.code} data-from-variants={a.code}>
+                  <p className="product-specs__given" aria-describedby={`${id}-hint`}>
+                    <strong>
+                      {label(a)}
+                      {unit ? ` (${unit})` : ""}
+                    </strong>{" "}
+                    <bdi>
+                      {a.from_variants
+                        .map((v) => {
+                          const option = a.options.find((o) => o.code === v);
+                          return option ? label(option) : String(v);
+                        })
+                        .join(" · ")}
+                    </bdi>
+                  </p>
+                  <p className="console-hint" id={`${id}-hint`}>
+                    {t("console.productSpecs.fromVariants")}
+                  </p>
+                </div>
+              );
             return (
               <div className="field" key={a.code} data-invalid={error ? "true" : undefined}>
                 <input type="hidden" name={`type:${a.code}`} value={a.type} />

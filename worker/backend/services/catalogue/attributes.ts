@@ -31,6 +31,8 @@ export interface AttributeRow {
   text: string | null;
   option_code: string | null;
   option_label: string | null;
+  /** JSON [number, option label, option code] of each value its variants give, or null. */
+  variant_values: string | null;
 }
 
 /**
@@ -41,7 +43,14 @@ export function attributesStatement(db: D1Database, lang: Lang, slug: string): D
   return db
     .prepare(
       `SELECT a.code, a.type, a.${col("label", lang)} AS label, a.${col("group", lang)} AS grp, a.${col("unit", lang)} AS unit,
-         v.number_value, v.bool_value, v.${col("text", lang)} AS text, o.code AS option_code, o.${col("label", lang)} AS option_label
+         v.number_value, v.bool_value, v.${col("text", lang)} AS text, o.code AS option_code, o.${col("label", lang)} AS option_label,
+         (SELECT json_group_array(json_array(w.number_value, wo.${col("label", lang)}, wo.code)) FROM (
+            SELECT w.number_value, w.option_id, wo.position FROM product_attribute_values w
+            LEFT JOIN attribute_options wo ON wo.id = w.option_id
+            WHERE w.product_id = p.id AND w.attribute_id = a.id AND w.value_key <> 0
+            ORDER BY wo.position, w.number_value) w
+          LEFT JOIN attribute_options wo ON wo.id = w.option_id
+          HAVING COUNT(*) > 0) AS variant_values
        ${PRODUCT_ATTRIBUTES}
        JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id
        LEFT JOIN attribute_options o ON o.id = v.option_id
@@ -53,11 +62,25 @@ export function attributesStatement(db: D1Database, lang: Lang, slug: string): D
 
 export function toAttribute(r: AttributeRow): ProductAttribute {
   const base = { code: r.code, label: r.label, group: r.grp };
+  // The values its variants give, in order (migration 0041), when they are its values.
+  const each = r.variant_values
+    ? (JSON.parse(r.variant_values) as [number: number | null, label: string | null, code: string | null][])
+    : null;
   switch (r.type) {
     case "number":
-      return { ...base, type: "number", value: r.number_value ?? 0, unit: r.unit };
+      return each
+        ? { ...base, type: "number", value: each[0][0] ?? 0, unit: r.unit, values: each.map((e) => e[0] ?? 0) }
+        : { ...base, type: "number", value: r.number_value ?? 0, unit: r.unit };
     case "enum":
-      return { ...base, type: "enum", value: r.option_code ?? "", option: r.option_label ?? "" };
+      return each
+        ? {
+            ...base,
+            type: "enum",
+            value: each[0][2] ?? "",
+            option: each[0][1] ?? "",
+            options: each.map((e) => e[1] ?? ""),
+          }
+        : { ...base, type: "enum", value: r.option_code ?? "", option: r.option_label ?? "" };
     case "bool":
       return { ...base, type: "bool", value: r.bool_value === 1 };
     case "text":
@@ -87,7 +110,8 @@ export function attributeWordsStatement(db: D1Database, productIds: readonly num
          FROM product_attribute_values v
          JOIN attributes a ON a.id = v.attribute_id
          LEFT JOIN attribute_options o ON o.id = v.option_id
-         WHERE v.product_id IN (SELECT value FROM json_each(?1))
+         -- The values its variants give are their options' words, below.
+         WHERE v.product_id IN (SELECT value FROM json_each(?1)) AND v.value_key = 0
          UNION ALL
          -- The values its variants are chosen by ("Desert Titanium", "512 GB"), so a search names a variant.
          SELECT po.product_id, ov.value_en || ' ' || ov.value_ar, 1, po.position * 1000 + ov.position, ov.id

@@ -30,6 +30,8 @@ interface DefinitionRow {
   bool_value: number | null;
   text_en: string | null;
   text_ar: string | null;
+  /** JSON: the values its variants give (catalogue/variant-attributes.ts), or null. */
+  from_variants: string | null;
 }
 
 async function definitions(db: D1Database, productId: number): Promise<DefinitionRow[] | null> {
@@ -40,9 +42,15 @@ async function definitions(db: D1Database, productId: number): Promise<Definitio
         `SELECT a.id, a.code, a.type, a.label_en, a.label_ar, a.unit_en, a.unit_ar,
            (SELECT json_group_array(json_object('code', o.code, 'label_en', o.label_en, 'label_ar', o.label_ar))
               FROM (SELECT * FROM attribute_options WHERE attribute_id = a.id ORDER BY position, id) o) AS options,
-           v.number_value, vo.code AS option_code, v.bool_value, v.text_en, v.text_ar
+           v.number_value, vo.code AS option_code, v.bool_value, v.text_en, v.text_ar,
+           (SELECT json_group_array(value) FROM (
+              SELECT COALESCE(wo.code, w.number_value) AS value FROM product_attribute_values w
+              LEFT JOIN attribute_options wo ON wo.id = w.option_id
+              WHERE w.product_id = p.id AND w.attribute_id = a.id AND w.value_key <> 0
+              ORDER BY wo.position, w.number_value)
+            HAVING COUNT(*) > 0) AS from_variants
          ${PRODUCT_ATTRIBUTES}
-         LEFT JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id
+         LEFT JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id AND v.value_key = 0
          LEFT JOIN attribute_options vo ON vo.id = v.option_id
          WHERE p.id = ?1
          ${IN_CATEGORY_ORDER}`,
@@ -71,6 +79,7 @@ function present(r: DefinitionRow): ConsoleAttribute {
     unit_ar: r.unit_ar,
     options: JSON.parse(r.options) as ConsoleAttribute["options"],
     value: valueOf(r),
+    ...(r.from_variants ? { from_variants: JSON.parse(r.from_variants) as (number | string)[] } : {}),
   };
 }
 
@@ -87,6 +96,7 @@ const MESSAGES = {
   option: msg("console.attributes.option"),
   yesNo: msg("console.attributes.yesNo"),
   text: msg("console.attributes.text"),
+  fromVariants: msg("console.attributes.fromVariants"),
 };
 
 /** The columns of a value of `r`'s type, or the message that refuses it. */
@@ -149,6 +159,11 @@ export async function setProductAttributes(
       errors[`attributes.${code}`] = [say(lang, MESSAGES.unknown)];
       continue;
     }
+    // Its variants give its values: they are edited with the variants.
+    if (r.from_variants) {
+      errors[`attributes.${code}`] = [say(lang, MESSAGES.fromVariants)];
+      continue;
+    }
     const old = valueOf(r);
     if (JSON.stringify(old) === JSON.stringify(value)) continue;
     before[code] = old;
@@ -156,7 +171,7 @@ export async function setProductAttributes(
     if (value === null) {
       statements.push(
         db
-          .prepare("DELETE FROM product_attribute_values WHERE product_id = ? AND attribute_id = ?")
+          .prepare("DELETE FROM product_attribute_values WHERE product_id = ? AND attribute_id = ? AND value_key = 0")
           .bind(productId, r.id),
       );
       continue;
@@ -171,7 +186,7 @@ export async function setProductAttributes(
         .prepare(
           `INSERT INTO product_attribute_values (product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar)
            VALUES (?1, ?2, ?3, (SELECT id FROM attribute_options WHERE attribute_id = ?2 AND code = ?4), ?5, ?6, ?7)
-           ON CONFLICT (product_id, attribute_id) DO UPDATE SET number_value = excluded.number_value,
+           ON CONFLICT (product_id, attribute_id, value_key) DO UPDATE SET number_value = excluded.number_value,
              option_id = excluded.option_id, bool_value = excluded.bool_value, text_en = excluded.text_en, text_ar = excluded.text_ar`,
         )
         .bind(

@@ -12,6 +12,7 @@ import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
 import { bumpSearchVersion } from "../catalogue/search-kept";
 import { auditStatement } from "./audit-log";
+import { variantAttributeSql } from "../catalogue/variant-attributes";
 import { reindexProductDetails } from "./products";
 import { NOW } from "./writes";
 
@@ -180,7 +181,8 @@ export async function setProductVariants(
 
 /**
  * The statements of a checked edit (variantRefusals found nothing), with its audit line: options
- * rebuilt, variants updated, added and removed, their values, new variants' opening stock.
+ * rebuilt, variants updated, added and removed, their values, new variants' opening stock, and the
+ * typed values the variants give (catalogue/variant-attributes.ts).
  */
 export function variantWriteStatements(
   db: D1Database,
@@ -291,5 +293,7 @@ export function variantWriteStatements(
       { options: input.options.map((o) => o.code), variants: input.variants.map((v) => v.sku) },
     ),
   );
+  // The typed values its variants give (storage): filters find it by each of them.
+  statements.push(...variantAttributeSql("?1").map((sql) => db.prepare(sql).bind(productId)));
   return statements;
 }
