@@ -119,11 +119,14 @@ export interface ConsoleProduct {
   description_ar: string;
   specs_en: Spec[];
   specs_ar: Spec[];
+  /** Of several variants: the cheapest on sale's (their own prices are edited with the variants). */
   price: number;
   compare_at_price: number | null;
   stock: number;
   max_per_order: number;
   low_stock_threshold: number;
+  /** How many variants it sells (absent: one); of several, its price follows theirs. */
+  variant_count?: number;
   category_id: number;
   brand_id: number | null;
   images: string[];

@@ -320,6 +320,18 @@ describe("variants in the console", () => {
         await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toContain(
           t("console.variants.saved"),
         );
+        // Its price is now its variants': the product form shows it, set with them.
+        const price = page.locator('[data-by-variants="price"]');
+        await eventually(() => price.locator("strong").textContent()).toMatch(/100\.00|١٠٠٫٠٠/);
+        expect(await page.locator("#f-price").count()).toBe(0);
+        expect(await price.locator(".field__hint").textContent()).toBe(t("console.products.priceByVariants"));
+        // The rest of the form still saves, its price left to the variants.
+        await page.locator("#f-name_en").fill("Desk lamp, three sizes");
+        await page.getByRole("button", { name: t("console.products.save"), exact: true }).click();
+        await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toContain(
+          t("console.products.saved"),
+        );
+        expect(await price.locator("strong").textContent()).toMatch(/100\.00|١٠٠٫٠٠/);
 
         // The shop sells six, the last shown sold out.
         const shop = await context.newPage();

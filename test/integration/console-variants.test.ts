@@ -113,6 +113,18 @@ describe("a product's variants in the console", () => {
       .bind(product.id)
       .first();
     expect(row).toEqual({ price: 200000, stock: 3 + 4 + 5 + 3 + 4, variant_count: 6 });
+    // The product form's price cannot part it from its variants': an edit leaves it theirs.
+    const form = (await call(manager, "GET", `/admin/products/${product.id}`)).body.data;
+    expect(form).toMatchObject({ variant_count: 6, price: 200000 });
+    const { stock: _stock, ...fields } = form;
+    const edited = await call(manager, "PUT", `/admin/products/${product.id}`, {
+      ...fields,
+      name_en: "Test gadget II",
+      price: 100,
+      compare_at_price: 999900,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ name_en: "Test gadget II", price: 200000, compare_at_price: null });
     const page = await shown(product.slug);
     expect(page.options?.map((o) => o.name)).toEqual(["اللون", "السعة"]);
     expect(page.variants?.find((v) => v.sku.endsWith("SILVER-512GB"))).toMatchObject({
@@ -149,7 +161,7 @@ describe("a product's variants in the console", () => {
     expect(adjusted.body.data).toMatchObject({
       sku: target.sku,
       stock_after: target.stock - 2,
-      name_en: "Test gadget, Graphite, 256 GB",
+      name_en: "Test gadget II, Graphite, 256 GB",
     });
     // A shopper buys one variant: the sold-out one is refused.
     const shopper = await newUser();

@@ -159,11 +159,21 @@ export function ProductForm({
   const serverError = (field: string) => serverErrors.find((e) => e.type === field)?.message;
   const name = (c: { name_en: string; name_ar: string }) => (locale === "ar" ? c.name_ar : c.name_en);
 
+  // Of several variants, its price follows theirs: shown as it is now, set with the variants (the
+  // backend leaves it theirs whatever the form sends).
+  const byVariants = (product?.variant_count ?? 1) > 1;
   const save = async (values: Values) => {
     const { stock, ...rest } = values;
     const payload = {
       ...rest,
       ...(product ? {} : { stock }),
+      // Shown, not fields: sent as they are (the backend keeps them its variants' anyway).
+      ...(byVariants && product
+        ? {
+            price: formatMinorUnits(product.price),
+            compare_at_price: product.compare_at_price == null ? "" : formatMinorUnits(product.compare_at_price),
+          }
+        : {}),
       specs_en: specsEn,
       specs_ar: specsAr,
       images,
@@ -265,27 +275,40 @@ export function ProductForm({
     </Field>
   );
 
-  const money = (field: "price" | "compare_at_price") => (
-    <Field name={field} validate={[rules[field]]}>
-      {(f, props) => {
-        const reading = readMoney(f.value.value ?? "");
-        const amount = reading.ok ? formatMoney(reading.value, "SAR", locale) : "";
-        return (
-          <TextField
-            form={form}
-            field={f}
-            props={props}
-            label={labels[field]}
-            dir="ltr"
-            inputMode="decimal"
-            required={field === "price"}
-            readOnly={!canWrite}
-            hint={amount ? t("numbers.moneyPreview", { amount }) : t("numbers.moneyHint")}
-          />
-        );
-      }}
-    </Field>
-  );
+  const money = (field: "price" | "compare_at_price") =>
+    byVariants && product ? (
+      <div className="field" data-by-variants={field}>
+        <span className="console-check__label" id={`f-${field}-label`}>
+          {labels[field]}
+        </span>
+        <p aria-labelledby={`f-${field}-label`} aria-describedby={`f-${field}-hint`}>
+          <strong>{product[field] === null ? "—" : formatMoney(product[field], "SAR", locale)}</strong>
+        </p>
+        <p className="field__hint" id={`f-${field}-hint`}>
+          {t("console.products.priceByVariants")}
+        </p>
+      </div>
+    ) : (
+      <Field name={field} validate={[rules[field]]}>
+        {(f, props) => {
+          const reading = readMoney(f.value.value ?? "");
+          const amount = reading.ok ? formatMoney(reading.value, "SAR", locale) : "";
+          return (
+            <TextField
+              form={form}
+              field={f}
+              props={props}
+              label={labels[field]}
+              dir="ltr"
+              inputMode="decimal"
+              required={field === "price"}
+              readOnly={!canWrite}
+              hint={amount ? t("numbers.moneyPreview", { amount }) : t("numbers.moneyHint")}
+            />
+          );
+        }}
+      </Field>
+    );
 
   const select = (field: "category_id" | "brand_id", list: { id: number; name_en: string; name_ar: string }[]) => (
     <Field name={field} validate={[rules[field]]}>

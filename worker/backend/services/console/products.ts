@@ -525,7 +525,10 @@ function createStatements(
   ];
 }
 
-/** The statements of an edit: every field but stock (the inventory ledger's). */
+/**
+ * The statements of an edit: every field but stock (the inventory ledger's) and, for a product of
+ * several variants, its price and compare-at price, which follow its variants' (migration 0040).
+ */
 function updateStatements(
   db: D1Database,
   staff: Staff,
@@ -534,8 +537,17 @@ function updateStatements(
   input: ProductInput,
   names: IndexNames,
 ): D1PreparedStatement[] {
-  const cols = columnsOf(input);
-  const after = { ...input, stock: before.stock };
+  const cols: Partial<ReturnType<typeof columnsOf>> = columnsOf(input);
+  const several = (before.variant_count ?? 1) > 1;
+  if (several) {
+    delete cols.price;
+    delete cols.compare_at_price;
+  }
+  const after = {
+    ...input,
+    stock: before.stock,
+    ...(several ? { price: before.price, compare_at_price: before.compare_at_price } : {}),
+  };
   return [
     db
       .prepare(
