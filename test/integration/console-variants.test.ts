@@ -309,6 +309,20 @@ describe("a product's variants in the console", () => {
     // a edited: new price, stock untouched (the ledger moves stock, not this form).
     expect(byId.get(a.id)).toMatchObject({ price: 199000, stock: a.stock, active: true });
     // b was sold: stopped, kept for its order; c never was: gone.
+    // Two variants swap their SKUs in one save.
+    const [x, y] = [byId.get(a.id)!, byId.get(b.id)!];
+    const swapped = await call<ConsoleVariants>(manager, "PUT", `/admin/products/${product.id}/variants`, {
+      options: OPTIONS,
+      variants: [
+        { ...sixVariants(sku)[0], id: x.id, sku: y.sku, price: x.price },
+        { ...sixVariants(sku)[1], id: y.id, sku: x.sku, price: y.price, active: false },
+      ],
+    });
+    expect(swapped.status).toBe(200);
+    expect(swapped.body.data.variants.map((v) => [v.id, v.sku])).toEqual([
+      [x.id, y.sku],
+      [y.id, x.sku],
+    ]);
     expect(byId.get(b.id)).toMatchObject({ active: false, ordered: true });
     expect(byId.has(c.id)).toBe(false);
     const page = await shown(product.slug);

@@ -220,6 +220,20 @@ export function variantWriteStatements(
         ? db.prepare(`UPDATE product_variants SET active = 0, updated_at = ${NOW} WHERE id = ?`).bind(gone.id)
         : db.prepare("DELETE FROM product_variants WHERE id = ?").bind(gone.id),
     );
+  // SKUs that change move aside first, so two variants may swap theirs (or take a removed one's) in
+  // one save without meeting the UNIQUE index halfway.
+  const renamed = input.variants.filter(
+    (v) => v.id !== undefined && before.variants.some((b) => b.id === v.id && b.sku !== v.sku),
+  );
+  if (renamed.length)
+    statements.push(
+      db
+        .prepare(
+          `UPDATE product_variants SET sku = '~' || id || '~' || sku
+           WHERE product_id = ? AND id IN (SELECT value FROM json_each(?))`,
+        )
+        .bind(productId, JSON.stringify(renamed.map((v) => v.id))),
+    );
   input.variants.forEach((variant, position) => {
     if (variant.id !== undefined)
       statements.push(
