@@ -353,6 +353,8 @@ export interface ConsoleVariant {
   active: boolean;
   /** Option code → value code. */
   options: Record<string, string>;
+  /** Its own pictures (a colour's); empty: the product's. */
+  images: string[];
   /** Sold in an order: removing it only stops selling it. */
   ordered: boolean;
 }
@@ -444,6 +446,14 @@ export function productVariantsInput(m: M) {
       max_per_order: fields.max_per_order,
       active: fields.active,
       options: v.record(v.string(), v.string(), m.invalid("variants")),
+      /** Its own pictures (empty: the product's); left out, a saved variant keeps its own. */
+      images: v.optional(
+        v.pipe(
+          v.array(v.string(m.invalid("images")), m.invalid("images")),
+          v.maxLength(PRODUCT_LIMITS.images, m.invalid("images")),
+          v.check((list) => list.every((url) => IMAGE_PATH.test(url)), m.invalid("images")),
+        ),
+      ),
     }),
     v.forward(
       v.check((p) => p.compare_at_price === null || p.compare_at_price > p.price, m.invalid("compare_at_price")),

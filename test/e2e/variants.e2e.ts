@@ -235,6 +235,11 @@ async function freshProduct(page: Page, locale: string): Promise<{ data: { id: n
           price: 12000,
           stock: 4,
           category_id: 1,
+          // Two pictures: white and black, which the black variants show as their own.
+          images: [
+            `/backend/media/products/variant-lamp-${stamp}.svg?colour=f5f5f5`,
+            `/backend/media/products/variant-lamp-${stamp}.svg?colour=111111`,
+          ],
         }),
       });
       return (await res.json()) as { data: { id: number; slug: string; sku: string } };
@@ -314,6 +319,12 @@ describe("variants in the console", () => {
               .locator("input")
               .fill(i === 5 ? "0" : "3");
         }
+        // The black ones show the product's second picture.
+        for (let i = 3; i < 6; i++)
+          await rows
+            .nth(i)
+            .getByLabel(new RegExp(`^${t("console.variants.picture")}: `))
+            .selectOption({ label: t("console.variants.pictureN", { n: 2 }) });
         expect(await seriousViolations(page)).toEqual([]);
         await section.screenshot({ path: `${SCREENSHOTS}/console-variants-${locale}.png` });
         await section.getByRole("button", { name: t("console.variants.save") }).click();
@@ -341,6 +352,9 @@ describe("variants in the console", () => {
         }).toBe(5);
         await shop.goto(`${base}/${locale}/product-details/${slug}?colour=black&size=large`);
         expect(await shop.locator(".product__stock").textContent()).toContain(msg(locale, "product.outOfStock"));
+        expect(await shop.locator(".gallery__main img").getAttribute("src")).toContain("colour=111111");
+        await shop.goto(`${base}/${locale}/product-details/${slug}?colour=white&size=large`);
+        expect(await shop.locator(".gallery__main img").getAttribute("src")).toContain("colour=f5f5f5");
 
         // One variant's delivery in Inventory: found by its SKU, and read in the ledger by its values.
         const sku = `${created.data.sku}-BLACK-SMALL`.toUpperCase();

@@ -281,6 +281,36 @@ describe("a product's variants in the console", () => {
     expect(await inStorage("1tb")).toBe(true);
   });
 
+  it("a variant shows a picture of its own, kept when an edit leaves its pictures out", async () => {
+    const product = await createProduct({ stock: 5 });
+    const sku = product.slug.toUpperCase();
+    const black = `/backend/media/products/${product.slug}.svg?colour=111111`;
+    const variants = sixVariants(sku).slice(0, 2);
+    const first = await call<ConsoleVariants>(manager, "PUT", `/admin/products/${product.id}/variants`, {
+      options: OPTIONS,
+      variants: [{ ...variants[0], images: [black] }, variants[1]],
+    });
+    expect(first.body.data.variants.map((v) => v.images)).toEqual([[black], []]);
+    const page = await shown(product.slug);
+    expect(page.variants?.[0].images).toEqual([black]);
+    // Left out (a CSV row, an older client): the saved picture stays; an empty list clears it.
+    const [a, b] = first.body.data.variants;
+    const again = await call<ConsoleVariants>(manager, "PUT", `/admin/products/${product.id}/variants`, {
+      options: OPTIONS,
+      variants: [
+        { ...variants[0], id: a.id },
+        { ...variants[1], id: b.id, images: [] },
+      ],
+    });
+    expect(again.body.data.variants.map((v) => v.images)).toEqual([[black], []]);
+    // Only the shop's own pictures.
+    const foreign = await call(manager, "PUT", `/admin/products/${product.id}/variants`, {
+      options: OPTIONS,
+      variants: [{ ...variants[0], id: a.id, images: ["https://example.com/x.png"] }],
+    });
+    expect(foreign.status).toBe(422);
+  });
+
   it("a variant left out is removed, or only stopped when it was sold; its edit keeps its stock", async () => {
     const product = await createProduct({ stock: 5 });
     const sku = product.slug.toUpperCase();

@@ -224,7 +224,7 @@ describe("the console's variants editor", () => {
         { key: "b", code: "black", value_en: "Jet Black", value_ar: "أسود", swatch: "" },
       ],
     };
-    const row = (key: string, value: string, id?: number) => ({
+    const row = (key: string, value: string, id?: number, pictures: { images?: string[]; picture?: string } = {}) => ({
       key,
       id,
       choice: { o1: value },
@@ -236,8 +236,18 @@ describe("the console's variants editor", () => {
       max_per_order: "",
       active: true,
       ordered: false,
+      images: pictures.images ?? [],
+      picture: pictures.picture ?? "",
     });
-    const request = variantsRequest([option], [row("r1", "a"), row("r2", "b", 7)]);
+    const own = ["/backend/media/uploads/a.webp", "/backend/media/uploads/b.webp"];
+    const request = variantsRequest(
+      [option],
+      [
+        row("r1", "a", undefined, { picture: "/backend/media/uploads/blue.webp" }),
+        row("r2", "b", 7, { images: own, picture: "own" }),
+        row("r3", "b", 8, { images: own }),
+      ],
+    );
     expect(request.options).toEqual([
       {
         code: "colour",
@@ -259,5 +269,7 @@ describe("the console's variants editor", () => {
     });
     expect(request.variants[1]).toMatchObject({ id: 7, options: { colour: "black" } });
     expect(request.variants[1]).not.toHaveProperty("stock");
+    // Pictures: one of the product's chosen, its own kept as saved, or the product's (none of its own).
+    expect(request.variants.map((v) => v.images)).toEqual([["/backend/media/uploads/blue.webp"], own, []]);
   });
 });

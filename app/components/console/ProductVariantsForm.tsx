@@ -45,6 +45,16 @@ interface VariantDraft {
   max_per_order: string;
   active: boolean;
   ordered: boolean;
+  /** Its own pictures as saved. */
+  images: string[];
+  /** What the picture field says: "" the product's, one of the product's pictures, or "own" (as saved). */
+  picture: string;
+}
+
+/** The picture field's value for pictures as saved: one of the product's, or its own set kept as it is. */
+function pictureOf(images: string[], productImages: readonly string[]): string {
+  if (images.length === 0) return "";
+  return images.length === 1 && productImages.includes(images[0]) ? images[0] : "own";
 }
 
 let counter = 0;
@@ -52,7 +62,10 @@ const newKey = () => `k${++counter}`;
 
 const riyals = (halalas: number | null) => (halalas === null ? "" : (halalas / 100).toFixed(2));
 
-function draftsOf(saved: ConsoleVariants): { options: OptionDraft[]; variants: VariantDraft[] } {
+function draftsOf(
+  saved: ConsoleVariants,
+  productImages: readonly string[],
+): { options: OptionDraft[]; variants: VariantDraft[] } {
   const options = saved.options.map((o): OptionDraft => ({
     key: newKey(),
     code: o.code,
@@ -85,6 +98,8 @@ function draftsOf(saved: ConsoleVariants): { options: OptionDraft[]; variants: V
       max_per_order: String(v.max_per_order),
       active: v.active,
       ordered: v.ordered,
+      images: v.images ?? [],
+      picture: pictureOf(v.images ?? [], productImages),
     };
   });
   return { options, variants };
@@ -116,6 +131,7 @@ export function variantsRequest(options: OptionDraft[], variants: VariantDraft[]
       ...(v.id === undefined ? { stock: v.stock || "0" } : {}),
       max_per_order: v.max_per_order || "5",
       active: v.active,
+      images: v.picture === "own" ? v.images : v.picture ? [v.picture] : [],
       options: Object.fromEntries(
         options.flatMap((o) => {
           const value = o.values.find((x) => x.key === v.choice[o.key]);
@@ -129,16 +145,19 @@ export function variantsRequest(options: OptionDraft[], variants: VariantDraft[]
 export function ProductVariantsForm({
   saved,
   productSku,
+  productImages,
   canWrite,
 }: {
   saved: ConsoleVariants;
   productSku: string;
+  /** The product's pictures, which a variant may show as its own (a colour's). */
+  productImages: readonly string[];
   canWrite: boolean;
 }) {
   const t = useT();
   const locale = useLocale();
   const { submit, busy, serverErrors, serverMessage } = useRouteAction();
-  const [{ options, variants }, setDraft] = useState(() => draftsOf(saved));
+  const [{ options, variants }, setDraft] = useState(() => draftsOf(saved, productImages));
   const setOptions = (next: OptionDraft[]) => setDraft((d) => ({ ...d, options: next }));
   const setVariants = (next: VariantDraft[]) => setDraft((d) => ({ ...d, variants: next }));
   const errorOf = (field: string) => serverErrors.find((e) => e.type === field)?.message;
@@ -183,6 +202,8 @@ export function ProductVariantsForm({
         max_per_order: template?.max_per_order ?? "5",
         active: true,
         ordered: false,
+        images: [],
+        picture: "",
       };
     });
     setVariants([...rows, ...added]);
@@ -389,6 +410,7 @@ export function ProductVariantsForm({
                   <th scope="col">{t("console.fields.stock")}</th>
                   <th scope="col">{t("console.fields.max_per_order")}</th>
                   <th scope="col">{t("console.variants.onSale")}</th>
+                  <th scope="col">{t("console.variants.picture")}</th>
                   <th scope="col">
                     <span className="visually-hidden">{t("console.table.actions")}</span>
                   </th>
@@ -472,6 +494,36 @@ export function ProductVariantsForm({
                           checked={variant.active}
                           onChange={(e) => editVariant(at, { active: e.target.checked })}
                         />
+                      </td>
+                      <td>
+                        <span className="product-variants__picture">
+                          {(variant.picture === "own" ? variant.images[0] : variant.picture || productImages[0]) ? (
+                            <img
+                              src={variant.picture === "own" ? variant.images[0] : variant.picture || productImages[0]}
+                              alt=""
+                              width={32}
+                              height={32}
+                              loading="lazy"
+                            />
+                          ) : null}
+                          <select
+                            aria-label={`${t("console.variants.picture")}: ${name}`}
+                            value={variant.picture}
+                            onChange={(e) => editVariant(at, { picture: e.target.value })}
+                          >
+                            <option value="">{t("console.variants.productPictures")}</option>
+                            {productImages.map((url, n) => (
+                              <option key={url} value={url}>
+                                {t("console.variants.pictureN", { n: n + 1 })}
+                              </option>
+                            ))}
+                            {variant.images.length && pictureOf(variant.images, productImages) === "own" ? (
+                              <option value="own">
+                                {t("console.variants.ownPictures", { count: variant.images.length })}
+                              </option>
+                            ) : null}
+                          </select>
+                        </span>
                       </td>
                       <td>
                         <button

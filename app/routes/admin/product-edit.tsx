@@ -123,6 +123,7 @@ export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps)
           key={JSON.stringify(loaderData.variants)}
           saved={loaderData.variants}
           productSku={loaderData.product.sku}
+          productImages={loaderData.product.images}
           canWrite={loaderData.canWrite}
         />
       ) : null}

@@ -47,6 +47,7 @@ interface VariantRow {
   active: number;
   ordered: number;
   choices: string;
+  images: string;
 }
 
 /** GET /admin/products/:id/variants: every option with its values, every variant (stopped ones too). */
@@ -62,7 +63,7 @@ export async function consoleProductVariants(db: D1Database, productId: number):
       .bind(productId),
     db
       .prepare(
-        `SELECT v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.stock, v.max_per_order, v.active,
+        `SELECT v.id, v.sku, v.barcode, v.price, v.compare_at_price, v.stock, v.max_per_order, v.active, v.images,
            EXISTS (SELECT 1 FROM order_items oi WHERE oi.variant_id = v.id) AS ordered,
            (SELECT json_group_object(o.code, ov.code) FROM variant_option_values vov
               JOIN product_options o ON o.id = vov.option_id JOIN product_option_values ov ON ov.id = vov.value_id
@@ -99,6 +100,7 @@ export async function consoleProductVariants(db: D1Database, productId: number):
       max_per_order: r.max_per_order,
       active: r.active === 1,
       options: JSON.parse(r.choices ?? "{}") as Record<string, string>,
+      images: JSON.parse(r.images || "[]") as string[],
       ordered: r.ordered === 1,
     })),
   };
@@ -240,7 +242,7 @@ export function variantWriteStatements(
         db
           .prepare(
             `UPDATE product_variants SET sku = ?, barcode = ?, price = ?, compare_at_price = ?, max_per_order = ?, active = ?,
-               position = ?, updated_at = ${NOW} WHERE id = ? AND product_id = ?`,
+               position = ?, images = COALESCE(?, images), updated_at = ${NOW} WHERE id = ? AND product_id = ?`,
           )
           .bind(
             variant.sku,
@@ -250,6 +252,7 @@ export function variantWriteStatements(
             variant.max_per_order,
             variant.active ? 1 : 0,
             position,
+            variant.images === undefined ? null : JSON.stringify(variant.images),
             variant.id,
             productId,
           ),
@@ -258,8 +261,8 @@ export function variantWriteStatements(
       statements.push(
         db
           .prepare(
-            `INSERT INTO product_variants (product_id, sku, barcode, price, compare_at_price, stock, max_per_order, active, position)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO product_variants (product_id, sku, barcode, price, compare_at_price, stock, max_per_order, active, position, images)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .bind(
             productId,
@@ -271,6 +274,7 @@ export function variantWriteStatements(
             variant.max_per_order,
             variant.active ? 1 : 0,
             position,
+            JSON.stringify(variant.images ?? []),
           ),
         // A new variant's opening stock is its first ledger line, as a new product's is.
         ...((variant.stock ?? 0) > 0
