@@ -9,6 +9,7 @@ import { variantAttributeSql } from "../../worker/backend/services/catalogue/var
 import { call } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { detailsText, indexNames, searchBody, type DetailsOf } from "../../worker/backend/services/console/products";
+import { dropAll } from "../support/d1-schema";
 import { seedCatalogue } from "../support/catalogue";
 
 /**
@@ -216,27 +217,38 @@ describe("the kept attribute cells", () => {
   });
 });
 
+/**
+ * The second database of this file's own (the main one has every migration), emptied, migrated up
+ * to `before` and given the demo's products and values, then `used`.
+ */
+async function oldShop(before: string, used: string[]): Promise<D1Database> {
+  const db = env.REPLICA_DB;
+  await dropAll(db);
+  await applyD1Migrations(
+    db,
+    env.TEST_MIGRATIONS.filter((m) => m.name < before),
+  );
+  await db.batch(
+    [
+      ...catalogueStatements(),
+      ...attributeStatements(
+        new Map(CATEGORIES.map((c) => [c.slug, c.id])),
+        new Map(seedProducts().map((p) => [p.slug, p.id])),
+      ),
+      ...used,
+    ].map((sql) => db.prepare(sql)),
+  );
+  return db;
+}
+
 describe("migration 0039 on a database made and used under the schema before it", () => {
   it("keep every product and value, and count the values already there into the cells", async () => {
-    // A second, empty database of this file's own (the main one already has every migration).
-    const db = env.REPLICA_DB;
-    await applyD1Migrations(
-      db,
-      env.TEST_MIGRATIONS.filter((m) => m.name < "0039"),
-    );
-    await db.batch(
-      [
-        ...catalogueStatements(),
-        ...attributeStatements(
-          new Map(CATEGORIES.map((c) => [c.slug, c.id])),
-          new Map(seedProducts().map((p) => [p.slug, p.id])),
-        ),
-        // Used: a product hidden, one sold out, one moved to another price band.
-        "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
-        "UPDATE products SET stock = 0 WHERE slug = 'galaxy-s24'",
-        "UPDATE products SET price = 90000 WHERE slug = 'ipad-10th-gen'",
-      ].map((sql) => db.prepare(sql)),
-    );
+    // Used: a product hidden, one sold out, one moved to another price band.
+    const db = await oldShop("0039", [
+      "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
+      "UPDATE products SET stock = 0 WHERE slug = 'galaxy-s24'",
+      "UPDATE products SET price = 90000 WHERE slug = 'ipad-10th-gen'",
+    ]);
     const read = () =>
       db.batch([
         db.prepare("SELECT id, slug, price, stock, active FROM products ORDER BY id"),
@@ -255,23 +267,15 @@ describe("migration 0039 on a database made and used under the schema before it"
 
 describe("migration 0041 on a database made and used with variants before it", () => {
   it("keeps every value as the product's own, and the variants then give theirs with the cells still right", async () => {
-    const db = env.REPLICA_DB;
-    await applyD1Migrations(
-      db,
-      env.TEST_MIGRATIONS.filter((m) => m.name < "0041"),
-    );
-    await db.batch(
-      [
-        ...catalogueStatements(),
-        ...attributeStatements(
-          new Map(CATEGORIES.map((c) => [c.slug, c.id])),
-          new Map(seedProducts().map((p) => [p.slug, p.id])),
-        ),
-        ...variantStatements(seedProducts()),
-        "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
-        "UPDATE product_variants SET stock = 0 WHERE product_id = (SELECT id FROM products WHERE slug = 'galaxy-s24')",
-      ].map((sql) => db.prepare(sql)),
-    );
+    const db = await oldShop("0041", [
+      ...variantStatements(seedProducts()),
+      "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
+      "UPDATE product_variants SET stock = 0 WHERE product_id = (SELECT id FROM products WHERE slug = 'galaxy-s24')",
+    ]);
+    // Made before 0041: its key is the old one.
+    expect(
+      await db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('product_attribute_values') WHERE name = 'value_key'").first("n"),
+    ).toBe(0);
     const columns = "product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar";
     const read = () => db.prepare(`SELECT ${columns} FROM product_attribute_values ORDER BY 1, 2`).all();
     const before = (await read()).results;
