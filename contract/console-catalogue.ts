@@ -387,6 +387,7 @@ export const VARIANT_CSV_COLUMNS = [
   "stock",
   "max_per_order",
   "active",
+  "images",
   "option1",
   "value1",
   "option2",

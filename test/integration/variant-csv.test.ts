@@ -68,8 +68,44 @@ describe("the variants CSV", () => {
     });
     const text = await exported.text();
     expect(text).toContain(
-      `${sku},${sku}-BLK-256,,579.00,,1,5,1,Colour | اللون,Black | أسود | #111111,Storage | السعة,256 GB | 256 جيجابايت`,
+      `${sku},${sku}-BLK-256,,579.00,,1,5,1,,Colour | اللون,Black | أسود | #111111,Storage | السعة,256 GB | 256 جيجابايت`,
     );
+
+    // Pictures: a file with the column sets them (and exports them back); one without keeps them.
+    const blue = `/backend/media/products/${product.slug}.svg?colour=1f3a5f`;
+    const opts = (colour: string) => `Colour | اللون,${colour},Storage | السعة,128 GB | 128 جيجابايت`;
+    const pictured = [
+      "product_sku,sku,price,images,option1,value1,option2,value2",
+      `${sku},${sku}-BLU-128,479,${blue} /backend/media/products/${product.slug}.svg?view=2,${opts("Blue | أزرق")}`,
+      `${sku},${sku}-BLK-128,499,,${opts("Black | أسود")}`,
+    ].join("\n");
+    expect((await importCsv(manager, pictured, false)).report).toMatchObject({ written: true, updated: 2, errors: [] });
+    const pictures = async () =>
+      Object.fromEntries(
+        (await call<ConsoleVariants>(manager, "GET", `/admin/products/${product.id}/variants`)).body.data.variants.map(
+          (v) => [v.sku, v.images],
+        ),
+      );
+    expect((await pictures())[`${sku}-BLU-128`]).toEqual([blue, `/backend/media/products/${product.slug}.svg?view=2`]);
+    expect((await pictures())[`${sku}-BLK-128`]).toEqual([]);
+    expect((await importCsv(manager, [header, second.split("\n")[1]].join("\n"), false)).report.written).toBe(true);
+    expect((await pictures())[`${sku}-BLU-128`]).toHaveLength(2);
+    const again = await (
+      await SELF.fetch("https://shop.test/backend/admin/products/variants.csv", { headers: manager.headers })
+    ).text();
+    expect(again).toContain(
+      `${sku},${sku}-BLU-128,,479.00,,4,5,1,${blue} /backend/media/products/${product.slug}.svg?view=2,`,
+    );
+    // A picture from elsewhere is refused on its row.
+    const foreign = await importCsv(
+      manager,
+      [
+        "product_sku,sku,price,images,option1,value1,option2,value2",
+        `${sku},${sku}-BLU-128,479,https://x.test/a.png,${opts("Blue | أزرق")}`,
+      ].join("\n"),
+      false,
+    );
+    expect(foreign.report.errors).toEqual([expect.objectContaining({ row: 2, field: "images" })]);
   });
 
   it("a bad row gets a clear error on its row and field, in English or Arabic; nothing is written", async () => {

@@ -22,7 +22,8 @@ import { reindexProductDetails } from "./products";
 
 /**
  * The variants CSV: a row per variant, its product by SKU, then its own SKU, barcode, prices,
- * stock, limit, whether it is on sale, and up to three options, each a name and a value written in
+ * stock, limit, whether it is on sale, its own pictures (paths separated by spaces; empty: the
+ * product's; a file without the column leaves them as they are), and up to three options, each a name and a value written in
  * English and Arabic separated by "|" ("Colour | اللون", "Blue | أزرق | #1f3a5f" with a swatch).
  * Import merges a file into each product's variants: a row whose SKU is one of its variants edits
  * it (all but its stock, which only Inventory changes), any other adds one with the row's stock;
@@ -55,7 +56,7 @@ const bilingual = (en: string, ar: string, extra?: string | null) => [en, ar, ..
 export async function exportVariantsCsv(db: D1Database): Promise<string> {
   const { results } = await db
     .prepare(
-      `SELECT p.sku AS product_sku, v.sku, v.barcode, v.price, v.compare_at_price, v.stock, v.max_per_order, v.active,
+      `SELECT p.sku AS product_sku, v.sku, v.barcode, v.price, v.compare_at_price, v.stock, v.max_per_order, v.active, v.images,
          (SELECT json_group_array(json_array(name_en, name_ar, value_en, value_ar, swatch)) FROM (
             SELECT o.name_en, o.name_ar, ov.value_en, ov.value_ar, ov.swatch FROM variant_option_values vov
             JOIN product_options o ON o.id = vov.option_id JOIN product_option_values ov ON ov.id = vov.value_id
@@ -71,6 +72,7 @@ export async function exportVariantsCsv(db: D1Database): Promise<string> {
       stock: number;
       max_per_order: number;
       active: number;
+      images: string;
       choices: string;
     }>();
   const rows = results.map((r) => {
@@ -88,6 +90,7 @@ export async function exportVariantsCsv(db: D1Database): Promise<string> {
       r.stock,
       r.max_per_order,
       r.active,
+      (JSON.parse(r.images || "[]") as string[]).join(" "),
       ...options,
     ];
   });
@@ -261,6 +264,15 @@ export async function importVariantsCsv(
       else {
         good = false;
         add(row, field, result.issues[0]?.message ?? "");
+      }
+    }
+    // Pictures only when the file has the column: an older file's rows keep theirs.
+    if (columns.includes("images")) {
+      const result = v.safeParse(fields.images, cell("images") || undefined, { abortPipeEarly: true });
+      if (result.success) parsed.images = result.output;
+      else {
+        good = false;
+        add(row, "images", result.issues[0]?.message ?? "");
       }
     }
     const options: RowOption[] = [];
