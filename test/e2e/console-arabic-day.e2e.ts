@@ -146,7 +146,13 @@ describe("an Arabic-speaking owner's day in the console", () => {
         .getByRole("button", { name: t("console.orders.actions.refund") })
         .click();
       const dialog = page.locator("dialog[open]");
-      await dialog.locator(`#refund-units-${productId}`).fill("١");
+      // A line is its variant's: the product made here sells its one variant.
+      const variantId = (
+        (await consoleCall(page, "GET", `/admin/products/${productId}/variants`)).body.data as {
+          variants: { id: number }[];
+        }
+      ).variants[0].id;
+      await dialog.locator(`#refund-units-${variantId}`).fill("١");
       await dialog.getByLabel(t("console.refundLines.restock")).check();
       await eventually(() => dialog.locator("[data-refund-total]").count()).toBe(1);
       // One unit of 299.50 with no discount: the dialog says exactly what will be paid.
