@@ -274,7 +274,9 @@ describe("migration 0041 on a database made and used with variants before it", (
     ]);
     // Made before 0041: its key is the old one.
     expect(
-      await db.prepare("SELECT COUNT(*) AS n FROM pragma_table_info('product_attribute_values') WHERE name = 'value_key'").first("n"),
+      await db
+        .prepare("SELECT COUNT(*) AS n FROM pragma_table_info('product_attribute_values') WHERE name = 'value_key'")
+        .first("n"),
     ).toBe(0);
     const columns = "product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar";
     const read = () => db.prepare(`SELECT ${columns} FROM product_attribute_values ORDER BY 1, 2`).all();
