@@ -4,6 +4,7 @@ import catalogueCss from "../styles/catalogue.css?url";
 import type { CardProduct } from "../lib/catalogue";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { CompareToggle } from "./CompareToggle";
+import { variantQuery } from "../lib/variants";
 import { Price } from "./Price";
 import { StockBadge } from "./StockBadge";
 
@@ -32,8 +33,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
   const t = useT();
   const to = useLocalePath();
   // A search that named a variant ("iphone 256") opens the page on it.
-  const chosen = product.chosen ? `?${new URLSearchParams(product.chosen)}` : "";
-  const href = to(`/product-details/${encodeURIComponent(product.slug)}${chosen}`);
+  const href = `${to(`/product-details/${encodeURIComponent(product.slug)}`)}${variantQuery(product.chosen)}`;
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const onSale = product.compare_at_price !== null && product.compare_at_price > product.price;
   return (

@@ -119,6 +119,12 @@ export function ftsQuery(input: string, synonyms: SynonymGroups = NO_SYNONYMS): 
   return ftsQueryOf(terms, synonyms);
 }
 
+/** A number run into its unit ("16gb", "65inch") as the two terms typed values are indexed as, or null. */
+export function numberAndUnit(term: string): [string, string] | null {
+  const joined = /^(\d+)([a-z]+)$/.exec(term);
+  return joined ? [joined[1], stem(joined[2])] : null;
+}
+
 /** `ftsQuery` for terms already analysed. */
 function ftsQueryOf(terms: string[], synonyms: SynonymGroups): string {
   const units: string[] = [];
@@ -137,8 +143,8 @@ function ftsQueryOf(terms: string[], synonyms: SynonymGroups): string {
     }
     // A number run into its unit ("16gb", "65inch") also finds them written apart, as typed values
     // are indexed ("16 GB": services/catalogue/attributes.ts).
-    const joined = taken === 1 ? /^(\d+)([a-z]+)$/.exec(terms[i]) : null;
-    if (joined) alternatives.push([joined[1], stem(joined[2])]);
+    const apart = taken === 1 ? numberAndUnit(terms[i]) : null;
+    if (apart) alternatives.push(apart);
     units.push(alternatives.length === 1 ? phrase(alternatives[0]) : `(${alternatives.map(phrase).join(" OR ")})`);
     i += taken;
   }

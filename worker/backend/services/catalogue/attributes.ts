@@ -44,12 +44,11 @@ export function attributesStatement(db: D1Database, lang: Lang, slug: string): D
     .prepare(
       `SELECT a.code, a.type, a.${col("label", lang)} AS label, a.${col("group", lang)} AS grp, a.${col("unit", lang)} AS unit,
          v.number_value, v.bool_value, v.${col("text", lang)} AS text, o.code AS option_code, o.${col("label", lang)} AS option_label,
-         (SELECT json_group_array(json_array(w.number_value, wo.${col("label", lang)}, wo.code)) FROM (
-            SELECT w.number_value, w.option_id, wo.position FROM product_attribute_values w
+         (SELECT json_group_array(json_array(number_value, label, code)) FROM (
+            SELECT w.number_value, wo.${col("label", lang)} AS label, wo.code FROM product_attribute_values w
             LEFT JOIN attribute_options wo ON wo.id = w.option_id
             WHERE w.product_id = p.id AND w.attribute_id = a.id AND w.value_key <> 0
-            ORDER BY wo.position, w.number_value) w
-          LEFT JOIN attribute_options wo ON wo.id = w.option_id
+            ORDER BY wo.position, w.number_value)
           HAVING COUNT(*) > 0) AS variant_values
        ${PRODUCT_ATTRIBUTES}
        JOIN product_attribute_values v ON v.product_id = p.id AND v.attribute_id = a.id

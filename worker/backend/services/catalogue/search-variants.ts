@@ -1,5 +1,5 @@
 import type { ProductSummary } from "../../../../contract/catalogue";
-import { analyze, queryTerms } from "./analysis";
+import { analyze, numberAndUnit, queryTerms } from "./analysis";
 
 /**
  * The variant a search names. "iphone 256" finds the iPhone by its storage value (both index rows
@@ -29,15 +29,9 @@ export const VARIANT_VALUES = `CASE WHEN p.variant_count > 1 THEN (
 
 type Values = [option: string, value: string, words: string][];
 
-/** The search's terms as the index sees them, "256gb" also as "256" and "gb" (analysis.ts `ftsQueryOf`). */
+/** The search's terms as the index sees them, "256gb" also as "256" and "gb" (analysis.ts `numberAndUnit`). */
 function searchTerms(q: string): string[] {
-  const terms = new Set<string>();
-  for (const term of queryTerms(q)) {
-    terms.add(term);
-    const joined = /^(\d+)([a-z]+)$/.exec(term);
-    if (joined) for (const part of analyze(`${joined[1]} ${joined[2]}`)) terms.add(part);
-  }
-  return [...terms];
+  return [...new Set(queryTerms(q).flatMap((term) => [term, ...(numberAndUnit(term) ?? [])]))];
 }
 
 /** The values of a variant's options that the terms match, by option code, and the terms that matched. */
@@ -58,7 +52,7 @@ function matchOf(values: Values, terms: readonly string[]) {
 const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T));
 
 /** The option values a search's terms name among a product's variants (`VARIANT_VALUES`), or none. */
-export function chosenBy(terms: readonly string[], variantValues: string | null | undefined) {
+function chosenBy(terms: readonly string[], variantValues: string | null | undefined) {
   if (!variantValues || terms.length === 0) return undefined;
   const variants = json<[number, unknown][]>(variantValues).map(([stock, values]) => {
     const vals = json<Values>(values);
