@@ -116,6 +116,37 @@ describe("Arabic-aware search", () => {
     expect(cheapFirst.map((p) => p.price)).toEqual([...cheapFirst.map((p) => p.price)].sort((a, b) => a - b));
   });
 
+  it("ranks a product found by name by its name's score, not by a better one of its description", async () => {
+    // Both found by a word of their body (as a brand or category is): A's short body holds it
+    // more strongly than B's long one, but B's description repeats it.
+    const add = (id: number, body: string, details: string) =>
+      env.DB.batch([
+        env.DB.prepare(
+          "INSERT INTO products (id, slug, sku, category_id, name_en, name_ar, price, stock) VALUES (?, ?, ?, 1, ?, ?, 1000, 3)",
+        ).bind(id, `rank-${id}`, `RANK-${id}`, `Rank ${id}`, `Rank ${id}`),
+        env.DB.prepare("INSERT INTO product_search (rowid, name, body) VALUES (?, ?, ?)").bind(id, `Rank ${id}`, body),
+        env.DB.prepare("INSERT INTO product_details_search (rowid, details) VALUES (?, ?)").bind(id, details),
+      ]);
+    await add(970101, "qelvor", "");
+    await add(970102, `qelvor ${"filler ".repeat(30)}`, "qelvor qelvor qelvor");
+    // Each index's scores of the word, by product.
+    const scores = async (table: string, bm25: string) => {
+      const { results } = await env.DB.prepare(
+        `SELECT rowid AS id, ${bm25} AS s FROM ${table} WHERE ${table} MATCH 'qelvor'`,
+      ).all<{ id: number; s: number }>();
+      return new Map(results.map((r) => [r.id, r.s]));
+    };
+    const names = await scores("product_search", "bm25(product_search, 10.0, 1.0)");
+    const details = await scores("product_details_search", "bm25(product_details_search)");
+    const [nameA, nameB, detailsB] = [names.get(970101), names.get(970102), details.get(970102)];
+    // What the test stands on: A's name beats B's, and B's description beats A's name.
+    expect(nameA!).toBeLessThan(nameB!);
+    expect(detailsB!).toBeLessThan(nameA!);
+    expect((await search("qelvor", "en")).map((p) => p.slug)).toEqual(["rank-970101", "rank-970102"]);
+    // A filter ranks in the index's arms, before merging them: the same order.
+    expect((await search("qelvor", "en", "&in_stock=1")).map((p) => p.slug)).toEqual(["rank-970101", "rank-970102"]);
+  });
+
   it("a query with nothing searchable in it lists the catalogue instead of failing", async () => {
     const res = await SELF.fetch(`https://shop.test/backend/products?q=${encodeURIComponent('"*')}&per_page=1`);
     expect(res.status).toBe(200);

@@ -104,7 +104,8 @@ export async function reference(q: string, lang: "en" | "ar", sort: string, f: F
     binds.push(f.max_price);
   }
   const matches = q
-    ? `JOIN (SELECT id, MIN(score) AS score, MAX(named) AS named FROM (
+    ? // Found by name: ranked by the name's score, whatever the description's.
+      `JOIN (SELECT id, IFNULL(MIN(CASE WHEN named = 1 THEN score END), MIN(score)) AS score, MAX(named) AS named FROM (
          SELECT rowid AS id, ${BM25_NAMES} AS score, 1 AS named FROM product_search WHERE product_search MATCH ?
          UNION ALL
          SELECT rowid AS id, bm25(product_details_search) AS score, 0 AS named FROM product_details_search WHERE product_details_search MATCH ?
