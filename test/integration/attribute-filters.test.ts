@@ -110,6 +110,26 @@ describe("attribute facets", () => {
     }
   });
 
+  it("a list of one attribute value counts its category, brand, price and stock as its products", async () => {
+    // Such a list is counted from that value's cells; its products are read from the products.
+    for (const base of ["category=laptops&filter.ram=16", "category=tvs&filter.screen_size=65&in_stock=1"]) {
+      const page = await list(base);
+      expect(page.data).toHaveLength(page.meta.total);
+      const { brands, price_bands, in_stock, categories } = page.meta.facets;
+      expect(brands.length).toBeGreaterThan(0);
+      for (const b of brands) expect((await list(`${base}&brand=${b.slug}`)).data, b.slug).toHaveLength(b.count);
+      for (const c of categories)
+        expect((await list(`${base.replace(/category=[a-z-]+/, `category=${c.slug}`)}`)).data, c.slug).toHaveLength(
+          c.count,
+        );
+      for (const band of price_bands) {
+        const max = band.max === null ? "" : `&max_price=${band.max - 1}`;
+        expect((await list(`${base}&min_price=${band.min}${max}`)).data, `${band.min}`).toHaveLength(band.count);
+      }
+      expect((await list(`${base.replace("&in_stock=1", "")}&in_stock=1`)).data).toHaveLength(in_stock);
+    }
+  });
+
   it("under attribute filters too: an attribute's own count leaves its filter out, the others keep it", async () => {
     const bases: [string, Record<string, string>][] = [
       ["category=laptops", { ram: "16" }],
@@ -170,6 +190,23 @@ const cellsEqualCount = async (db: D1Database = env.DB) => {
     .all();
   expect(kept.results.length).toBeGreaterThan(0);
   expect(kept.results).toEqual(counted.results);
+  // The pairs of two attributes' values (migration 0042), both ways, by leaf category.
+  const value = (v: string) => `COALESCE(${v}.option_id, ${v}.number_value, ${v}.bool_value)`;
+  const [pairs, paired] = await db.batch([
+    db.prepare(
+      "SELECT attribute_id, value, category_id, other_id, other_value, n FROM attribute_pair_counts WHERE n > 0 ORDER BY 1, 2, 3, 4, 5",
+    ),
+    db.prepare(
+      `SELECT a.attribute_id, ${value("a")} AS value, p.category_id, b.attribute_id AS other_id,
+         ${value("b")} AS other_value, COUNT(*) AS n
+       FROM products p JOIN product_attribute_values a ON a.product_id = p.id AND a.text_en IS NULL
+         JOIN product_attribute_values b ON b.product_id = p.id AND b.text_en IS NULL AND b.attribute_id <> a.attribute_id
+       WHERE p.active = 1 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+    ),
+  ]);
+  expect(pairs.results.length).toBeGreaterThan(0);
+  expect(pairs.results).toEqual(paired.results);
+  expect(await db.prepare("SELECT COUNT(*) AS n FROM attribute_pair_counts WHERE n < 0").first("n")).toBe(0);
 };
 
 describe("the kept attribute cells", () => {
@@ -179,6 +216,12 @@ describe("the kept attribute cells", () => {
       (await env.DB.prepare("SELECT id FROM products WHERE slug = ?").bind(slug).first<number>("id"))!;
     const [xps, victus, oled] = await Promise.all([id("dell-xps-13"), id("hp-victus-15"), id("lg-oled-c3-65")]);
     const before = facet(await list("category=laptops"), "ram").values.find((v) => v.value === "16")!.count;
+    const copyValues = (to: number, from: number, where: string) =>
+      env.DB.prepare(
+        `INSERT INTO product_attribute_values (product_id, attribute_id, number_value, option_id, bool_value, text_en, text_ar, value_key)
+         SELECT ?, attribute_id, number_value, option_id, bool_value, text_en, text_ar, value_key
+         FROM product_attribute_values WHERE product_id = ? AND ${where}`,
+      ).bind(to, from);
     const writes = [
       // A value changed, removed and added; a text value (not counted) changed.
       env.DB.prepare(
@@ -200,6 +243,15 @@ describe("the kept attribute cells", () => {
       env.DB.prepare(
         "UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'macbooks') WHERE id = ?",
       ).bind(xps),
+      // A value added (the one removed above, as another laptop holds it).
+      copyValues(victus, xps, "attribute_id = 4"),
+      // A new laptop given the XPS's values, then removed (nothing was sold of it).
+      env.DB.prepare(
+        `INSERT INTO products (id, slug, sku, category_id, name_en, name_ar, price, stock)
+         VALUES (990001, 'counted-laptop', 'CNT-1', (SELECT id FROM categories WHERE slug = 'laptops'), 'Counted', 'معدود', 100000, 2)`,
+      ),
+      copyValues(990001, xps, "1"),
+      env.DB.prepare("DELETE FROM products WHERE id = 990001"),
     ];
     try {
       for (const write of writes) {
@@ -261,6 +313,24 @@ describe("migration 0039 on a database made and used under the schema before it"
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
     const after = await read();
     expect(after.map((r) => r.results)).toEqual(before.map((r) => r.results));
+    await cellsEqualCount(db);
+  });
+});
+
+describe("migration 0042 on a database made and used under the schema before it", () => {
+  it("keeps every value and counts the pairs of values already there", async () => {
+    const db = await oldShop("0042", [
+      ...variantStatements(seedProducts()),
+      "UPDATE products SET active = 0 WHERE slug = 'iphone-14'",
+      "UPDATE products SET category_id = (SELECT id FROM categories WHERE slug = 'macbooks') WHERE slug = 'dell-xps-13'",
+    ]);
+    await db.batch(
+      variantAttributeSql("SELECT id FROM products WHERE variant_count > 1").map((sql) => db.prepare(sql)),
+    );
+    const read = () => db.prepare("SELECT * FROM product_attribute_values ORDER BY 1, 2, value_key").all();
+    const before = (await read()).results;
+    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    expect((await read()).results).toEqual(before);
     await cellsEqualCount(db);
   });
 });

@@ -1,6 +1,6 @@
 import type { AttributeFacet, AttributeFilter } from "../../../../contract/catalogue";
 import type { Lang } from "../../env";
-import type { AttributeFacetName, CellFilter, Filter } from "./facet-cells";
+import { CELL_COLUMNS, type AttributeFacetName, type CellFilter, type Filter } from "./facet-cells";
 import type { AttributeDef, Taxonomy } from "./taxonomy";
 
 /**
@@ -33,6 +33,7 @@ export function attributeFilterOf(tax: Taxonomy, f: AttributeFilter): Filter {
   const facet = attributeFacet(f.code);
   if (!def) return { facet, on: () => "0", binds: [], counted: null, key };
   const conditions: string[] = [];
+  let oneValue: Filter["oneValue"];
   if (f.values.length) {
     const values =
       def.type === "enum"
@@ -41,14 +42,34 @@ export function attributeFilterOf(tax: Taxonomy, f: AttributeFilter): Filter {
           ? f.values.filter((v) => v === "1" || v === "0")
           : f.values.map(Number).filter(Number.isFinite).map(literal);
     conditions.push(values.length ? `${valueColumn(def)} IN (${values.join(", ")})` : "0");
+    if (values.length === 1 && f.values.length === 1 && f.gte === undefined && f.lte === undefined)
+      oneValue = { attribute: def.id, value: Number(values[0]) };
   }
   if (def.type === "number" && f.gte !== undefined) conditions.push(`number_value >= ${literal(f.gte)}`);
   if (def.type === "number" && f.lte !== undefined) conditions.push(`number_value <= ${literal(f.lte)}`);
   // Bounds on an attribute that is not a number keep nothing: no value of it is within them.
   if (def.type !== "number" && (f.gte !== undefined || f.lte !== undefined)) conditions.push("0");
   const held = `SELECT product_id FROM product_attribute_values WHERE attribute_id = ${def.id} AND ${conditions.join(" AND ")}`;
-  return { facet, on: (prefix) => `${prefix}id IN (${held})`, binds: [], counted: null, key };
+  return { facet, on: (prefix) => `${prefix}id IN (${held})`, binds: [], counted: null, key, oneValue };
 }
+
+/**
+ * A list filtered by one value of one attribute, its every other filter one the cells hold
+ * ("laptops with 16 GB of RAM"): that value's cells (attribute_value_counts, migration 0039)
+ * answer its total and facets, and the pair counts (migration 0042) its other attributes' when
+ * its other filters are the category's alone. A product holds a value of an attribute at most
+ * once, so each counts it once (list-filters.ts `oneValueList`).
+ */
+export interface OneValueList {
+  attribute: number;
+  value: number;
+  /** The list's other filters, as the cells hold them. */
+  others: CellFilter[];
+}
+
+/** The cells of the one value such a list keeps, as facet-cells.ts sums them (CELL_COLUMNS). */
+export const oneValueCells = (one: OneValueList) =>
+  `SELECT ${CELL_COLUMNS} FROM attribute_value_counts WHERE attribute_id = ${one.attribute} AND value = ${literal(one.value)}`;
 
 /** The attributes a list of this category offers as facets: its own, then its parent's. */
 export function facetAttributes(tax: Taxonomy, category: string | undefined): AttributeDef[] {
@@ -81,7 +102,7 @@ export function attributeCellsStatement(
   const where = [`attribute_id IN (${defs.map((d) => d.id).join(", ")})`, ...filters.map((f) => f.where)];
   return db.prepare(
     `SELECT attribute_id AS attribute, value, SUM(n) AS n FROM attribute_value_counts
-     WHERE ${where.join(" AND ")} GROUP BY 1, 2`,
+     WHERE ${where.join(" AND ")} GROUP BY 1, 2 HAVING SUM(n) > 0`,
   );
 }
 
@@ -103,11 +124,12 @@ export function attributeCountsStatement(
   defs: readonly AttributeDef[],
   list: readonly Filter[],
   matches?: { sql: string; binds: unknown[] },
+  one: OneValueList | null = null,
 ): D1PreparedStatement {
   const own = (f: Filter) => f.facet.startsWith("attribute:");
   const others = list.filter((f) => !own(f));
   const attributeFilters = list.filter(own);
-  const arms = matches ? null : attributeArms(defs, others, attributeFilters);
+  const arms = matches ? null : attributeArms(defs, others, attributeFilters, one);
   if (arms) return db.prepare(arms.sql).bind(...arms.binds);
   const conditions = ["p.active = 1", ...others.map((f) => f.on("p."))];
   if (matches) conditions.push("p.id IN (SELECT id FROM m)");
@@ -144,17 +166,26 @@ function attributeArms(
   defs: readonly AttributeDef[],
   others: readonly Filter[],
   attributeFilters: readonly Filter[],
+  one: OneValueList | null,
 ): { sql: string; binds: unknown[] } | null {
   const cells = others.every((f) => f.counted !== null) ? others.map((f) => f.counted!.where) : null;
   const filtered = defs.filter((d) => attributeFilters.some((f) => f.facet === attributeFacet(d.code)));
   const free = defs.filter((d) => !filtered.includes(d));
   if (!cells || filtered.length === 0 || filtered.length + (free.length ? 1 : 0) > MAX_ARMS) return null;
   const base = ["p.active = 1", ...others.map((f) => f.on("p."))];
+  // The free attributes of a list of one value in a category: from the pairs that value is in.
+  const paired = one !== null && free.length > 0 && others.every((f) => f.facet === "category");
   // The parameters in the order they stand: the list's products' (the CTE's), then each scanning arm's.
   const otherBinds = others.flatMap((f) => f.binds);
-  const binds: unknown[] = free.length ? [...otherBinds] : [];
+  const binds: unknown[] = free.length && !paired ? [...otherBinds] : [];
   const parts: string[] = [];
-  if (free.length) {
+  if (paired) {
+    parts.push(
+      `SELECT other_id AS attribute, other_value AS value, SUM(n) AS n FROM attribute_pair_counts
+       WHERE ${[`attribute_id = ${one.attribute}`, `value = ${literal(one.value)}`, ...cells, `other_id IN (${free.map((d) => d.id).join(", ")})`].join(" AND ")}
+       GROUP BY 1, 2 HAVING SUM(n) > 0`,
+    );
+  } else if (free.length) {
     parts.push(
       `SELECT v.attribute_id AS attribute, ${VALUE} AS value, COUNT(*) AS n
        FROM f CROSS JOIN product_attribute_values v ON v.product_id = f.id
@@ -166,7 +197,7 @@ function attributeArms(
     if (rest.length === 0)
       parts.push(
         `SELECT attribute_id, value, SUM(n) FROM attribute_value_counts
-         WHERE ${[`attribute_id = ${def.id}`, ...cells].join(" AND ")} GROUP BY 1, 2`,
+         WHERE ${[`attribute_id = ${def.id}`, ...cells].join(" AND ")} GROUP BY 1, 2 HAVING SUM(n) > 0`,
       );
     else {
       parts.push(
@@ -178,7 +209,7 @@ function attributeArms(
     }
   }
   const full = `f AS MATERIALIZED (SELECT p.id FROM products p WHERE ${[...base, ...attributeFilters.map((f) => f.on("p."))].join(" AND ")})`;
-  return { sql: `${free.length ? `WITH ${full} ` : ""}${parts.join(" UNION ALL ")}`, binds };
+  return { sql: `${free.length && !paired ? `WITH ${full} ` : ""}${parts.join(" UNION ALL ")}`, binds };
 }
 
 /** The counts as the contract's facets, each attribute's values in its order (options', numbers', yes before no). */

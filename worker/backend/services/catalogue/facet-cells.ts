@@ -55,6 +55,11 @@ export interface Filter {
   counted: Pick<CellFilter, "holds" | "where"> | null;
   /** What `counted` holds, as text (CellFilter's key). */
   key: string;
+  /**
+   * An attribute's filter that keeps exactly one value: the attribute and the value as the kept
+   * attribute counts hold it (migrations 0039 and 0042), which then answer the list's counts.
+   */
+  oneValue?: { attribute: number; value: number };
 }
 
 /** The total and the facets' counts the cells give for a set of filters. */

@@ -1,8 +1,16 @@
 import type { Lang } from "../../env";
-import { attributeCellsStatement, attributeCountsStatement, facetAttributes } from "./attribute-filters";
-import type { CellFilter, Sums } from "./facet-cells";
+import { attributeCellsStatement, attributeCountsStatement, facetAttributes, oneValueCells } from "./attribute-filters";
+import { sumsSql, type CellFilter, type Sums } from "./facet-cells";
 import { sumsOf, type HeldCells } from "./held-cells";
-import { bandsFilter, cellFiltersOf, filtersOf, ORDER_BY, priceCut, type ProductFilters } from "./list-filters";
+import {
+  bandsFilter,
+  cellFiltersOf,
+  filtersOf,
+  oneValueList,
+  ORDER_BY,
+  priceCut,
+  type ProductFilters,
+} from "./list-filters";
 import { keptReads, listReads, notRead, searchFacetReads, searchReads, type Build, type Places } from "./list-reads";
 import { KEPT_ID, SEARCH_STATE, UNLESS_KEPT, type Search } from "./search-ranking";
 import type { AttributeDef, Taxonomy } from "./taxonomy";
@@ -95,8 +103,10 @@ export function planPage(
   const joined = `JOIN products p ON p.id = chosen.id JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id`;
   // The cells (facet-cells.ts) answer the total and the facets when every filter is one they hold.
   const cellFilters = cellFiltersOf(list);
-  // An attribute's filter, which the cells know nothing of: the products answer the counts.
+  // An attribute's filter, which the cells know nothing of: the products answer the counts,
+  // unless it keeps one value and the list is not a search (that value's cells answer them).
   const attributeFiltered = list.some((f) => f.facet.startsWith("attribute:"));
+  const oneValue = match ? null : oneValueList(list);
   // Price bounds that are no band's, the one filter the cells cannot answer whole: what they cut.
   const cut = cellFilters || attributeFiltered ? null : priceCut(filters);
   const otherThanPrice = cut && cellFiltersOf(list.filter((f) => f.facet !== "price"))!;
@@ -152,6 +162,7 @@ export function planPage(
     add,
     fromKept,
     asRead,
+    oneValue,
   };
   // A search reads the `search` version and its kept copy's with its page: whether the copy
   // answered, whether to keep it after, whether the shop keeps any; and a misspelt word is
@@ -161,7 +172,8 @@ export function planPage(
   if (match && keptFirst) keptReads(build);
   if (match) searchReads(build, match);
   else cellsVersionAt = listReads(build);
-  if (filters.facets && !cellFilters && (match || attributeFiltered)) searchFacetReads(build);
+  if (oneValue) asRead.sums = add(db.prepare(sumsSql(oneValueCells(oneValue), oneValue.others)));
+  else if (filters.facets && !cellFilters && (match || attributeFiltered)) searchFacetReads(build);
   // The chosen category's attributes: a list whose every filter the cells hold sums them from
   // the attribute cells; any other list counts its products' values (attribute-filters.ts).
   const attributeDefs = filters.facets ? facetAttributes(tax, filters.category) : [];
@@ -174,6 +186,7 @@ export function planPage(
             attributeDefs,
             list,
             match ? { sql: MATCHED_IDS, binds: matchBinds } : undefined,
+            oneValue,
           ),
     );
   return {

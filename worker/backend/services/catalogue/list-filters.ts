@@ -1,6 +1,6 @@
 import type { AttributeFilter } from "../../../../contract/catalogue";
 import type { Lang } from "../../env";
-import { attributeFilterOf } from "./attribute-filters";
+import { attributeFilterOf, type OneValueList } from "./attribute-filters";
 import type { Cell, CellFilter, Facet, Filter, FilterFacet } from "./facet-cells";
 import { PRICE_BANDS } from "./search-ranking";
 import { col } from "./summary";
@@ -144,6 +144,14 @@ export const cellFiltersOf = (filters: readonly Filter[]): CellFilter[] | null =
     ? // Only the kept counts' own facets have `counted` (an attribute's filter has none).
       filters.map((f) => ({ facet: f.facet as Facet, ...f.counted!, key: f.key }))
     : null;
+
+/** A list filtered by one value of one attribute and otherwise as the cells hold (attribute-filters.ts `OneValueList`), or null. */
+export function oneValueList(list: readonly Filter[]): OneValueList | null {
+  const own = list.filter((f) => f.facet.startsWith("attribute:"));
+  const one = own.length === 1 ? own[0].oneValue : undefined;
+  const others = one ? cellFiltersOf(list.filter((f) => f !== own[0])) : null;
+  return one && others ? { ...one, others } : null;
+}
 
 /**
  * Price bounds that are no band's, as the cells still answer them: the bands wholly inside the

@@ -1,4 +1,5 @@
 import type { Lang } from "../../env";
+import type { OneValueList } from "./attribute-filters";
 import { CELL_COLUMNS, sumsSql, type CellFilter, type Sums } from "./facet-cells";
 import { CELLS, CELLS_VERSION, type HeldCells } from "./held-cells";
 import { cellFiltersOf, type Filter, type priceCut, type ProductFilters, type WhereOf } from "./list-filters";
@@ -65,6 +66,8 @@ export interface Build {
   add: (statement: D1PreparedStatement) => number;
   fromKept: Places;
   asRead: Places;
+  /** A list of one attribute value: its cells answer the total (list-builder.ts). */
+  oneValue: OneValueList | null;
 }
 
 export const notRead = (): Places => ({ page: -1, total: -1, cells: -1, sums: -1, facets: -1 });
@@ -260,7 +263,7 @@ export function listReads(b: Build): number {
         )
         .bind(...cut.edges.flat()),
     );
-  } else if (!b.cellFilters)
+  } else if (!b.cellFilters && !b.oneValue)
     asRead.total = add(db.prepare(`SELECT COUNT(*) AS n FROM products p ${whereSql}`).bind(...binds));
   return cellsVersionAt;
 }
