@@ -1,4 +1,4 @@
-import { applyD1Migrations, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProductFilters } from "../../worker/backend/services/catalogue/list-filters";
@@ -29,8 +29,6 @@ import {
   type Filters,
 } from "../support/search-reference";
 import { counted } from "../support/counted-db";
-import { dropAll } from "../support/d1-schema";
-import { catalogueStatements } from "../../scripts/seed/catalogue";
 
 /**
  * Kept searches (migration 0022, services/catalogue/search-kept.ts): a query's ranked matches and facet
@@ -291,109 +289,6 @@ describe("kept searches", () => {
         vi.useRealTimers();
       }
     }
-  });
-});
-
-describe("a search of several words, from its words' kept copies", () => {
-  it("ranks, counts and pages as ranking afresh does, reading the copies while they are current", async () => {
-    // The catalogue's common words, two of a language at a time, where the two match more than a page.
-    const candidates = WORDS.flatMap(([a, lang], i) =>
-      WORDS.slice(i + 1)
-        .filter(([, other]) => other === lang)
-        .map(([b]) => [a, b, lang] as const),
-    );
-    const pairs: (readonly [string, string, "en" | "ar"])[] = [];
-    for (const pair of candidates)
-      if ((await reference(`${pair[0]} ${pair[1]}`, pair[2], "relevance", {})).length > 12) pairs.push(pair);
-    expect(pairs.length).toBeGreaterThanOrEqual(2);
-    for (const [a, b, lang] of pairs) {
-      await keepSearch(env.DB, await queriesOf(a));
-      await keepSearch(env.DB, await queriesOf(b));
-      const q = `${a} ${b}`;
-      const all = await reference(q, lang, "relevance", {});
-      for (const n of [1, 2])
-        expect(await page(q, lang, "relevance", {}, n, 12), `${q} page ${n}`).toEqual({
-          slugs: all.slice((n - 1) * 12, n * 12),
-          total: all.length,
-        });
-      expectSameFacets(await facetsOf(q, lang, {}), await referenceFacets(q, {}), q);
-    }
-    // The proof that the copies answered: a product taken out of both indexes behind the version's
-    // back is still found through them, and no longer once the version moves.
-    const [a, b, lang] = pairs[0];
-    const q = `${a} ${b}`;
-    const first = (await page(q, lang, "relevance", {}, 1, 12)).slugs[0];
-    const id = (await env.DB.prepare("SELECT id FROM products WHERE slug = ?").bind(first).first<number>("id"))!;
-    const [names, details] = await env.DB.batch<Record<string, string>>([
-      env.DB.prepare("SELECT name, body FROM product_search WHERE rowid = ?").bind(id),
-      env.DB.prepare("SELECT details FROM product_details_search WHERE rowid = ?").bind(id),
-    ]);
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM product_search WHERE rowid = ?").bind(id),
-      env.DB.prepare("DELETE FROM product_details_search WHERE rowid = ?").bind(id),
-    ]);
-    try {
-      expect(await reference(q, lang, "relevance", {})).not.toContain(first);
-      expect((await page(q, lang, "relevance", {}, 1, 12)).slugs[0]).toBe(first);
-      await env.DB.prepare("UPDATE versions SET value = value + 1 WHERE name = 'search'").run();
-      expect((await page(q, lang, "relevance", {}, 1, 12)).slugs).not.toContain(first);
-    } finally {
-      await env.DB.batch([
-        env.DB.prepare("INSERT INTO product_search (rowid, name, body) VALUES (?, ?, ?)").bind(
-          id,
-          names.results[0].name,
-          names.results[0].body,
-        ),
-        env.DB.prepare("INSERT INTO product_details_search (rowid, details) VALUES (?, ?)").bind(
-          id,
-          details.results[0].details,
-        ),
-      ]);
-    }
-  });
-});
-
-describe("migration 0043 on a database whose searches were kept under the schema before it", () => {
-  it("keeps every copy's rows, and makes every copy stale so that the next search keeps it with its scores", async () => {
-    const db = env.REPLICA_DB;
-    await dropAll(db);
-    await applyD1Migrations(
-      db,
-      env.TEST_MIGRATIONS.filter((m) => m.name < "0043"),
-    );
-    await db.batch(catalogueStatements().map((sql) => db.prepare(sql)));
-    const match = await queriesOf("samsung");
-    // A copy as the keep before it wrote one: no scores by index.
-    await db.batch([
-      db
-        .prepare(
-          "INSERT INTO search_kept (names, details, version) VALUES (?, ?, (SELECT value FROM versions WHERE name = 'search'))",
-        )
-        .bind(match.names, match.details),
-      db.prepare(
-        `INSERT INTO search_kept_rows (kept_id, named, available, score, featured, product_id, brand_id)
-         SELECT (SELECT id FROM search_kept), 1, p.stock > 0, -1.0, p.is_featured, p.id, IFNULL(p.brand_id, 0)
-         FROM products p WHERE p.name_en LIKE 'Samsung%'`,
-      ),
-    ]);
-    const rows = () =>
-      db
-        .prepare(
-          "SELECT kept_id, named, available, score, featured, product_id, brand_id FROM search_kept_rows ORDER BY product_id",
-        )
-        .all();
-    const before = (await rows()).results;
-    expect(before.length).toBeGreaterThan(0);
-    await applyD1Migrations(db, env.TEST_MIGRATIONS);
-    expect((await rows()).results).toEqual(before);
-    const state = async () =>
-      (await db.prepare(SEARCH_STATE).bind(match.names, match.details).first<{ version: number; kept: number }>())!;
-    expect((await state()).kept).not.toBe((await state()).version);
-    await keepSearch(db, match);
-    expect((await state()).kept).toBe((await state()).version);
-    expect(
-      await db.prepare("SELECT COUNT(*) AS n FROM search_kept_rows WHERE names_score IS NULL AND named = 1").first("n"),
-    ).toBe(0);
   });
 });
 

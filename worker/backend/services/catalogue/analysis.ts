@@ -116,20 +116,7 @@ const sameStems = (a: string[], b: string[]) => a.length === b.length && a.every
 export function ftsQuery(input: string, synonyms: SynonymGroups = NO_SYNONYMS): string | null {
   const terms = queryTerms(input);
   if (terms.length === 0) return null;
-  return unitsOf(terms, synonyms).join(" AND ");
-}
-
-/**
- * A query of several words as its parts: each word's own names and details queries, such that
- * the whole's are their ` AND `. Null for one word, or when a synonym spans several words (the
- * names query then has fewer parts than the details one).
- */
-export function ftsParts(input: string, synonyms: SynonymGroups): { names: string; details: string }[] | null {
-  const terms = queryTerms(input);
-  const names = unitsOf(terms, synonyms);
-  const details = unitsOf(terms, NO_SYNONYMS);
-  if (names.length < 2 || names.length !== details.length) return null;
-  return names.map((n, i) => ({ names: n, details: details[i] }));
+  return ftsQueryOf(terms, synonyms);
 }
 
 /** A number run into its unit ("16gb", "65inch") as the two terms typed values are indexed as, or null. */
@@ -138,8 +125,8 @@ export function numberAndUnit(term: string): [string, string] | null {
   return joined ? [joined[1], stem(joined[2])] : null;
 }
 
-/** `ftsQuery`'s parts, one per word (or run of words a synonym names), for terms already analysed. */
-function unitsOf(terms: string[], synonyms: SynonymGroups): string[] {
+/** `ftsQuery` for terms already analysed. */
+function ftsQueryOf(terms: string[], synonyms: SynonymGroups): string {
   const units: string[] = [];
   for (let i = 0; i < terms.length;) {
     let taken = 1;
@@ -161,7 +148,7 @@ function unitsOf(terms: string[], synonyms: SynonymGroups): string[] {
     units.push(alternatives.length === 1 ? phrase(alternatives[0]) : `(${alternatives.map(phrase).join(" OR ")})`);
     i += taken;
   }
-  return units;
+  return units.join(" AND ");
 }
 
 /** Rows of the synonym table (group, term as typed) as analysed groups for `ftsQuery`. */

@@ -3,7 +3,7 @@ import type { OneValueList } from "./attribute-filters";
 import { CELL_COLUMNS, sumsSql, type CellFilter, type Sums } from "./facet-cells";
 import { CELLS, CELLS_VERSION, type HeldCells } from "./held-cells";
 import { cellFiltersOf, type Filter, type priceCut, type ProductFilters, type WhereOf } from "./list-filters";
-import { BM25, bandOf, KEPT_ID, partsOrRanked, RANKED_MATCHES, type Search } from "./search-ranking";
+import { BM25, bandOf, KEPT_ID, RANKED_MATCHES, type Search } from "./search-ranking";
 import { VARIANT_VALUES } from "./search-variants";
 import { col, summaryColumns } from "./summary";
 import { subtree, type Taxonomy } from "./taxonomy";
@@ -123,20 +123,14 @@ export function searchReads(b: Build, match: Search): void {
   const arm = (table: string, score: string, named: 0 | 1) =>
     `SELECT p.id, ${named} AS named, ${score} AS score FROM ${table} f CROSS JOIN product_ranks p ON p.id = f.rowid
        WHERE ${table} MATCH ? AND ${conditions}${named ? "" : " AND f.rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?)"}`;
-  // Unfiltered, a search of several words may be ranked from its words' kept copies (?3).
-  const parts = !filtered && match.parts ? match.parts : null;
   const armBinds = filtered
     ? [match.names, ...binds, match.details, ...binds, match.names]
-    : parts
-      ? [match.names, match.details, JSON.stringify(parts.map((p) => [p.names, p.details]))]
-      : [match.names, match.details];
+    : [match.names, match.details];
   // Other sorts do not rank, so they need neither BM25 nor which index found the product.
   const found = relevance
     ? filtered
       ? `${arm("product_search", BM25, 1)} UNION ALL ${arm("product_details_search", "bm25(product_details_search)", 0)}`
-      : parts
-        ? partsOrRanked(parts.length)
-        : RANKED_MATCHES
+      : RANKED_MATCHES
     : `SELECT rowid AS id FROM product_search WHERE product_search MATCH ?
          UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?`;
   const sortColumns = relevance

@@ -9,8 +9,6 @@
 export interface Search {
   names: string;
   details: string;
-  /** A search of several words: each word's own queries, whose ` AND ` the whole's are (analysis.ts `ftsParts`). */
-  parts?: { names: string; details: string }[];
 }
 
 /** The price bands of the facet, in halalas (SAR 500, 1,500, 3,000, 6,000); migration 0018 writes the same. */
@@ -42,17 +40,6 @@ export const RANKED_MATCHES = `SELECT rowid AS id, 1 AS named, ${BM25} AS score 
   UNION ALL SELECT rowid, 0, bm25(product_details_search) FROM product_details_search WHERE product_details_search MATCH ?2
     AND rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?1)`;
 
-/**
- * RANKED_MATCHES as a kept copy holds it: also each index's own score of every product it found
- * (null where it found none), so that copies of single words can be composed into the ranking of
- * a search of several (`COMPOSED_MATCHES`). Parameters ?1 names and ?2 details.
- */
-export const KEPT_MATCHES = `SELECT id, MAX(named) AS named, IFNULL(MIN(names_score), MIN(details_score)) AS score,
-    MIN(names_score) AS names_score, MIN(details_score) AS details_score FROM (
-  SELECT rowid AS id, 1 AS named, ${BM25} AS names_score, NULL AS details_score FROM product_search WHERE product_search MATCH ?1
-  UNION ALL SELECT rowid, 0, NULL, bm25(product_details_search) FROM product_details_search WHERE product_details_search MATCH ?2
-) GROUP BY id`;
-
 /** How many products a query matches in either index (parameters as RANKED_MATCHES): a few ms, no ranking. */
 export const MATCH_COUNT = `SELECT COUNT(*) AS n FROM (SELECT rowid FROM product_search WHERE product_search MATCH ?1
   UNION SELECT rowid FROM product_details_search WHERE product_details_search MATCH ?2)`;
@@ -70,39 +57,6 @@ const CLEAR_STALE = 2;
 /** The `search` version, as SQL: a statement reading it, and the same as a value. */
 export const SEARCH_VERSION_VALUE = "SELECT value FROM versions WHERE name = 'search'";
 export const SEARCH_VERSION = `(${SEARCH_VERSION_VALUE})`;
-
-/**
- * The current kept copies of a search's parts (?3: its parts as a JSON array of [names, details]).
- * All of them are current when there are as many as the parts.
- */
-const PARTS_KEPT = `SELECT k.id FROM json_each(?3) j JOIN search_kept k
-  ON k.names = j.value ->> 0 AND k.details = j.value ->> 1 AND k.version = ${SEARCH_VERSION}`;
-
-/**
- * A search of several words ranked from its words' kept copies, as RANKED_MATCHES ranks it. BM25
- * adds up over a query's terms, each term's share depending only on the product and the whole
- * index, so a product's score for "A AND B" in an index is its score for A plus its score for B
- * there, and it is found there only if both found it. A common phrase ("شاحن سريع": 8,000
- * products at 100,000) is then ranked from two copies' rows instead of scoring every match: no
- * search is kept until several networks ask for it, so its first searches are all ranked afresh.
- */
-export const composedMatches = (parts: number) => `SELECT id, n IS NOT NULL AS named, IFNULL(n, d) AS score FROM (
-  SELECT product_id AS id,
-    CASE WHEN COUNT(names_score) = ${parts} THEN SUM(names_score) END AS n,
-    CASE WHEN COUNT(details_score) = ${parts} THEN SUM(details_score) END AS d
-  FROM search_kept_rows WHERE kept_id IN (${PARTS_KEPT}) GROUP BY product_id
-) WHERE n IS NOT NULL OR d IS NOT NULL`;
-
-/**
- * A search's matches (id, named, score): composed from its parts' copies when every one is kept
- * and current, ranked afresh otherwise, in one statement (parameters ?1, ?2 and ?3). SQLite tests
- * a LIMIT of 0 before its first row, so the way not taken reads nothing.
- */
-export const partsOrRanked = (parts: number) => {
-  const all = `(SELECT COUNT(*) FROM (${PARTS_KEPT})) = ${parts}`;
-  return `SELECT * FROM (SELECT * FROM (${composedMatches(parts)}) LIMIT CASE WHEN ${all} THEN -1 ELSE 0 END)
-    UNION ALL SELECT * FROM (SELECT * FROM (${RANKED_MATCHES}) LIMIT CASE WHEN ${all} THEN 0 ELSE -1 END)`;
-};
 
 /** The id of the query's kept copy of the current version, as SQL (null when it has none); parameters ?1 and ?2. */
 export const KEPT_ID = `(SELECT id FROM search_kept WHERE names = ?1 AND details = ?2 AND version = ${SEARCH_VERSION})`;
@@ -144,9 +98,9 @@ export function keepStatements(): string[] {
     `UPDATE search_kept SET version = 0 WHERE id IN (${others})`,
     `DELETE FROM search_kept WHERE names = ?1 AND details = ?2`,
     `INSERT INTO search_kept (names, details, version) VALUES (?1, ?2, ${SEARCH_VERSION})`,
-    `INSERT INTO search_kept_rows (kept_id, named, available, score, featured, product_id, brand_id, names_score, details_score)
-     SELECT ${kept}, s.named, p.stock > 0, s.score, p.is_featured, p.id, IFNULL(p.brand_id, 0), s.names_score, s.details_score
-     FROM (${KEPT_MATCHES}) s CROSS JOIN product_ranks p ON p.id = s.id WHERE p.active = 1`,
+    `INSERT INTO search_kept_rows (kept_id, named, available, score, featured, product_id, brand_id)
+     SELECT ${kept}, s.named, p.stock > 0, s.score, p.is_featured, p.id, IFNULL(p.brand_id, 0)
+     FROM (${RANKED_MATCHES}) s CROSS JOIN product_ranks p ON p.id = s.id WHERE p.active = 1`,
     `INSERT INTO search_kept_cells (kept_id, category_id, brand_id, band, in_stock, n)
      SELECT r.kept_id, p.category_id, r.brand_id, ${bandOf("p.price")}, r.available, COUNT(*)
      FROM search_kept_rows r CROSS JOIN product_ranks p ON p.id = r.product_id

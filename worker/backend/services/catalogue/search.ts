@@ -1,7 +1,7 @@
 import type { Lang } from "../../env";
 import type { Suggestion } from "../../../../contract/catalogue";
 import { IsolateMemory } from "../../../../contract/server/isolate-memory";
-import { ftsParts, ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
+import { ftsQuery, synonymGroups, type SynonymGroups } from "./analysis";
 import type { Answer, Listed } from "./list-assembler";
 import type { Reads } from "./list-builder";
 import type { ProductFilters } from "./list-filters";
@@ -148,11 +148,7 @@ async function searchPage(
 function searchOf(q: string, synonyms: SynonymGroups): Search | null {
   const names = ftsQuery(q, synonyms);
   const details = ftsQuery(q);
-  if (!names || !details) return null;
-  // Several distinct words: ranked from their kept copies when each has one (search-ranking.ts).
-  const parts = ftsParts(q, synonyms);
-  const distinct = parts && new Set(parts.map((p) => `${p.names}\u0000${p.details}`)).size === parts.length;
-  return parts && distinct ? { names, details, parts } : { names, details };
+  return names && details ? { names, details } : null;
 }
 
 /**
