@@ -40,6 +40,12 @@ export interface ProductSummary {
    * 256"): the card opens the product page on that choice.
    */
   chosen?: Record<string, string>;
+  /**
+   * With `chosen`: what the variants of those values sell for, shown on the card in place of the
+   * product's own price and stock: the cheapest in stock (of all, when none is), their stock
+   * together, and whether their prices differ ("From").
+   */
+  chosen_offer?: { price: number; compare_at_price: number | null; stock: number; varies: boolean };
 }
 
 /** An option a product's variants differ by (colour, storage...), with its values in picker order. */

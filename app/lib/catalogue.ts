@@ -62,25 +62,32 @@ export function topCategories(tree: Category[]): Map<string, string> {
  * CPU budget").
  */
 export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct & PriceLabels)[] {
-  return items.map((p) => ({
-    id: p.id,
-    slug: p.slug,
-    model: p.model,
-    name: p.name,
-    brand: p.brand,
-    price: p.price,
-    compare_at_price: p.compare_at_price,
-    currency: p.currency,
-    stock: p.stock,
-    in_stock: p.in_stock,
-    image: p.image,
-    is_new: p.is_new,
-    ...(p.chosen ? { chosen: p.chosen } : {}),
+  return items.map((p) => {
+    // A search that named a variant ("iphone 16 pro 1tb") shows what that choice sells for.
+    const offer = p.chosen_offer;
+    const price = offer?.price ?? p.price;
+    const compareAt = offer ? offer.compare_at_price : p.compare_at_price;
+    const stock = offer?.stock ?? p.stock;
     // A product of several variants sells from its cheapest available one.
-    price_label:
-      (p.variant_count ?? 1) > 1
-        ? translate(locale, "product.fromPrice", { price: priceLabel(p.price, p.currency, locale) })
-        : priceLabel(p.price, p.currency, locale),
-    compare_at_label: p.compare_at_price === null ? null : priceLabel(p.compare_at_price, p.currency, locale),
-  }));
+    const from = offer ? offer.varies : (p.variant_count ?? 1) > 1;
+    return {
+      id: p.id,
+      slug: p.slug,
+      model: p.model,
+      name: p.name,
+      brand: p.brand,
+      price,
+      compare_at_price: compareAt,
+      currency: p.currency,
+      stock,
+      in_stock: offer ? offer.stock > 0 : p.in_stock,
+      image: p.image,
+      is_new: p.is_new,
+      ...(p.chosen ? { chosen: p.chosen } : {}),
+      price_label: from
+        ? translate(locale, "product.fromPrice", { price: priceLabel(price, p.currency, locale) })
+        : priceLabel(price, p.currency, locale),
+      compare_at_label: compareAt === null ? null : priceLabel(compareAt, p.currency, locale),
+    };
+  });
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { ProductDetails } from "../../contract/catalogue.ts";
 import { builtWorker } from "../support/http.ts";
+import { priceLabel } from "../../app/lib/money.ts";
 
 const base = builtWorker().url;
 
@@ -131,11 +133,13 @@ describe("the product list without JavaScript", () => {
     expect(html).toContain("0 products");
   });
 
-  it("a search that names a variant opens its product on that choice, in either language and digits", async () => {
-    for (const [locale, q, expected] of [
-      ["en", "iphone 16 pro 512", "?storage=512gb"],
-      ["en", "iphone 16 pro desert 1tb", "?colour=desert&storage=1tb"],
-      ["ar", "ايفون ١٦ برو صحراوي", "?colour=desert"],
+  it("a search that names a variant opens its product on that choice, at that choice's price, in either language and digits", async () => {
+    const details = await backend<{ data: ProductDetails }>("/products/iphone-16-pro");
+    const from = { en: "From {{price}}", ar: "ابتداءً من {{price}}" };
+    for (const [locale, q, expected, chosen] of [
+      ["en", "iphone 16 pro 512", "?storage=512gb", { storage: "512gb" }],
+      ["en", "iphone 16 pro desert 1tb", "?colour=desert&storage=1tb", { colour: "desert", storage: "1tb" }],
+      ["ar", "ايفون ١٦ برو صحراوي", "?colour=desert", { colour: "desert" }],
     ] as const) {
       const { html } = await page(`/${locale}/products?q=${encodeURIComponent(q)}`);
       const card = html
@@ -145,6 +149,15 @@ describe("the product list without JavaScript", () => {
       expect(/href="([^"]+)"/.exec(card!)?.[1]?.replace(/&amp;/g, "&"), q).toBe(
         `/${locale}/product-details/iphone-16-pro${expected}`,
       );
+      // The choice's price, "From" only when its variants' prices differ.
+      const named = details.data.variants!.filter((v) =>
+        Object.entries(chosen).every(([option, value]) => v.options[option] === value),
+      );
+      const selling = named.some((v) => v.stock > 0) ? named.filter((v) => v.stock > 0) : named;
+      const label = priceLabel(Math.min(...selling.map((v) => v.price)), "SAR", locale);
+      const varies = new Set(named.map((v) => v.price)).size > 1;
+      expect(card, q).toContain(varies ? from[locale].replace("{{price}}", label) : label);
+      if (!varies) expect(card, q).not.toContain(from[locale].replace(" {{price}}", ""));
     }
     // Words every variant shares choose none: the card opens the product's own page.
     const { html } = await page(`/en/products?q=${encodeURIComponent("iphone 16 pro titanium")}`);

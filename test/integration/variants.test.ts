@@ -134,6 +134,12 @@ describe("a search that names a variant", () => {
     // Nothing of the options named, or a word every variant shares: no choice.
     expect(await chosen("test phone")).toEqual([undefined, undefined]);
     expect(await chosen("GB")).toEqual([undefined, undefined]);
+    // What the choice sells for: the named variants' cheapest in stock, their stock, whether prices differ.
+    const offer = (q: string) => withChosen(q, rows, summaries)[0].chosen_offer;
+    expect(offer("phone 512")).toEqual({ price: 479900, compare_at_price: null, stock: 2, varies: false });
+    expect(offer("phone blue 512")).toEqual({ price: 479900, compare_at_price: null, stock: 0, varies: false });
+    expect(offer("أسود")).toEqual({ price: 399900, compare_at_price: null, stock: 5, varies: true });
+    expect(withChosen("test phone", rows, summaries)[0].chosen_offer).toBeUndefined();
   });
 });
 

@@ -405,6 +405,7 @@ export function ProductVariantsForm({
                 <tr>
                   <th scope="col">{t("console.variants.variant")}</th>
                   <th scope="col">{t("console.fields.sku")}</th>
+                  <th scope="col">{t("console.productForm.barcode")}</th>
                   <th scope="col">{t("console.fields.price")}</th>
                   <th scope="col">{t("console.fields.compare_at_price")}</th>
                   <th scope="col">{t("console.fields.stock")}</th>
@@ -419,12 +420,21 @@ export function ProductVariantsForm({
               <tbody>
                 {variants.map((variant, at) => {
                   const name = label(variant);
-                  const problems = ["options", "sku", "price", "compare_at_price", "stock", "max_per_order", "id"]
+                  const problems = [
+                    "options",
+                    "sku",
+                    "barcode",
+                    "price",
+                    "compare_at_price",
+                    "stock",
+                    "max_per_order",
+                    "id",
+                  ]
                     .map((f) => errorOf(`variants.${at}.${f}`))
                     .filter((m): m is string => Boolean(m));
                   const errorId = field(`${variant.key}-error`);
                   const input = (
-                    key: "sku" | "price" | "compare_at_price" | "stock" | "max_per_order",
+                    key: "sku" | "barcode" | "price" | "compare_at_price" | "stock" | "max_per_order",
                     labelKey: string,
                   ) => (
                     <input
@@ -475,10 +485,15 @@ export function ProductVariantsForm({
                           </span>
                         ) : null}
                       </th>
-                      <td>{input("sku", "console.fields.sku")}</td>
-                      <td>{input("price", "console.fields.price")}</td>
-                      <td>{input("compare_at_price", "console.fields.compare_at_price")}</td>
-                      <td>
+                      <td data-label={t("console.fields.sku")}>{input("sku", "console.fields.sku")}</td>
+                      <td data-label={t("console.productForm.barcode")}>
+                        {input("barcode", "console.productForm.barcode")}
+                      </td>
+                      <td data-label={t("console.fields.price")}>{input("price", "console.fields.price")}</td>
+                      <td data-label={t("console.fields.compare_at_price")}>
+                        {input("compare_at_price", "console.fields.compare_at_price")}
+                      </td>
+                      <td data-label={t("console.fields.stock")}>
                         {variant.id === undefined ? (
                           input("stock", "console.fields.stock")
                         ) : (
@@ -486,8 +501,10 @@ export function ProductVariantsForm({
                           <span title={t("console.variants.stockByLedger")}>{variant.stock}</span>
                         )}
                       </td>
-                      <td>{input("max_per_order", "console.fields.max_per_order")}</td>
-                      <td>
+                      <td data-label={t("console.fields.max_per_order")}>
+                        {input("max_per_order", "console.fields.max_per_order")}
+                      </td>
+                      <td data-label={t("console.variants.onSale")}>
                         <input
                           type="checkbox"
                           aria-label={`${t("console.variants.onSale")}: ${name}`}
@@ -495,7 +512,7 @@ export function ProductVariantsForm({
                           onChange={(e) => editVariant(at, { active: e.target.checked })}
                         />
                       </td>
-                      <td>
+                      <td data-label={t("console.variants.picture")}>
                         <span className="product-variants__picture">
                           {(variant.picture === "own" ? variant.images[0] : variant.picture || productImages[0]) ? (
                             <img

@@ -9,13 +9,14 @@ import { analyze, numberAndUnit, queryTerms } from "./analysis";
  * statement: no round trip of its own); the words of the search are matched against them as the
  * index matches (analysed, prefix); the variant matching most words wins, in stock first, and the
  * card is given the values it matched (`ProductSummary.chosen`), which the product page completes
- * with its best available variant. A word every variant matches ("titanium") tells them apart no
+ * with its best available variant, and what the variants of those values sell for (`chosen_offer`). A word every variant matches ("titanium") tells them apart no
  * more than the product's name does, and counts for none.
  */
 
 /**
  * A page row's column: for a product of several variants, its active variants in their order, each
- * `[stock, [[option code, value code, "English Arabic"], ...]]` as JSON; null for one variant.
+ * `[stock, [[option code, value code, "English Arabic"], ...], price, compare-at price]` as JSON;
+ * null for one variant.
  */
 export const VARIANT_VALUES = `CASE WHEN p.variant_count > 1 THEN (
     SELECT json_group_array(json_array(pv.stock, (
@@ -23,8 +24,9 @@ export const VARIANT_VALUES = `CASE WHEN p.variant_count > 1 THEN (
       FROM variant_option_values vov
       JOIN product_options po ON po.id = vov.option_id
       JOIN product_option_values ov ON ov.id = vov.value_id
-      WHERE vov.variant_id = pv.id)))
-    FROM (SELECT id, stock FROM product_variants WHERE product_id = p.id AND active = 1 ORDER BY position, id) pv
+      WHERE vov.variant_id = pv.id), pv.price, pv.compare_at_price))
+    FROM (SELECT id, stock, price, compare_at_price FROM product_variants
+      WHERE product_id = p.id AND active = 1 ORDER BY position, id) pv
   ) END AS variant_values`;
 
 type Values = [option: string, value: string, words: string][];
@@ -51,13 +53,30 @@ function matchOf(values: Values, terms: readonly string[]) {
 /** JSON that SQLite may hand over as text at any depth. */
 const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(value) as T) : (value as T));
 
-/** The option values a search's terms name among a product's variants (`VARIANT_VALUES`), or none. */
+/**
+ * What the variants of a choice sell for: the cheapest of those in stock (of all, when none is),
+ * their stock together, and whether their prices differ (the card then says "From").
+ */
+function offerOf(variants: { stock: number; vals: Values; price: number; compareAt: number | null }[]) {
+  const selling = variants.some((v) => v.stock > 0) ? variants.filter((v) => v.stock > 0) : variants;
+  const cheapest = selling.reduce((a, b) => (b.price < a.price ? b : a));
+  return {
+    price: cheapest.price,
+    compare_at_price: cheapest.compareAt,
+    stock: variants.reduce((sum, v) => sum + v.stock, 0),
+    varies: new Set(variants.map((v) => v.price)).size > 1,
+  };
+}
+
+/** The option values a search's terms name among a product's variants (`VARIANT_VALUES`), and what they sell for; or none. */
 function chosenBy(terms: readonly string[], variantValues: string | null | undefined) {
   if (!variantValues || terms.length === 0) return undefined;
-  const variants = json<[number, unknown][]>(variantValues).map(([stock, values]) => {
-    const vals = json<Values>(values);
-    return { stock, vals, hit: matchOf(vals, terms).hit };
-  });
+  const variants = json<[number, unknown, number, number | null][]>(variantValues).map(
+    ([stock, values, price, compareAt]) => {
+      const vals = json<Values>(values);
+      return { stock, vals, price, compareAt, hit: matchOf(vals, terms).hit };
+    },
+  );
   // A term every variant matches does not choose between them.
   const telling = terms.filter((t) => !variants.every((v) => v.hit.has(t)));
   let best: (typeof variants)[number] | undefined;
@@ -72,7 +91,11 @@ function chosenBy(terms: readonly string[], variantValues: string | null | undef
   if (!best) return undefined;
   // Only the values the telling words named: the page completes the rest with what is available.
   const { options } = matchOf(best.vals, telling);
-  return Object.keys(options).length > 0 ? options : undefined;
+  if (Object.keys(options).length === 0) return undefined;
+  const named = variants.filter((v) =>
+    Object.entries(options).every(([option, value]) => v.vals.some(([o, code]) => o === option && code === value)),
+  );
+  return { options, offer: offerOf(named) };
 }
 
 /** A search's page of summaries, each product of several variants with the values its words named. */
@@ -86,6 +109,6 @@ export function withChosen<T extends ProductSummary>(
   const values = new Map(rows.map((r) => [r.id, r.variant_values]));
   return products.map((p) => {
     const chosen = chosenBy(terms, values.get(p.id));
-    return chosen ? { ...p, chosen } : p;
+    return chosen ? { ...p, chosen: chosen.options, chosen_offer: chosen.offer } : p;
   });
 }
