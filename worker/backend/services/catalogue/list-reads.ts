@@ -103,6 +103,9 @@ export function keptReads(b: Build): void {
     );
 }
 
+/** A product's cell (facet-cells.ts) from its `p.` columns, as the cells' columns name it. */
+const PRODUCT_CELL = `p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band, p.stock > 0 AS in_stock`;
+
 /** A search ranked afresh: its page, carrying its total, and its facets when the cells answer them. */
 export function searchReads(b: Build, match: Search): void {
   const { db, lang, filters, list, whereSql, conditions, binds, offset, order, joined, cellFilters } = b;
@@ -141,9 +144,7 @@ export function searchReads(b: Build, match: Search): void {
   // statement (a JSON column of its rows), so the facets do not search both indexes a second time
   // (that second search was a third of a cold search's time at 100,000 products).
   const sumsOnPage = !!(filters.facets && cellFilters && freshToo && !filtered);
-  const cellColumns = sumsOnPage
-    ? `, p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band, p.stock > 0 AS in_stock`
-    : "";
+  const cellColumns = sumsOnPage ? `, ${PRODUCT_CELL}` : "";
   const sumsColumn = sumsOnPage
     ? `, (SELECT json_group_array(json_array(facet, id, n)) FROM (${sumsSql(
         "SELECT category_id, brand_id, band, in_stock, COUNT(*) AS n FROM s GROUP BY 1, 2, 3, 4",
@@ -182,8 +183,7 @@ export function searchReads(b: Build, match: Search): void {
       db
         .prepare(
           sumsSql(
-            `SELECT p.category_id, IFNULL(p.brand_id, 0) AS brand_id, ${bandOf("p.price")} AS band,
-                 p.stock > 0 AS in_stock, COUNT(*) AS n
+            `SELECT ${PRODUCT_CELL}, COUNT(*) AS n
                FROM ${freshMatches} WHERE p.active = 1 GROUP BY 1, 2, 3, 4 ${unlessKept.sql}`,
             cellFilters,
           ),

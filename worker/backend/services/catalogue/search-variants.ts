@@ -9,8 +9,9 @@ import { analyze, numberAndUnit, queryTerms } from "./analysis";
  * statement: no round trip of its own); the words of the search are matched against them as the
  * index matches (analysed, prefix); the variant matching most words wins, in stock first, and the
  * card is given the values it matched (`ProductSummary.chosen`), which the product page completes
- * with its best available variant, and what the variants of those values sell for (`chosen_offer`). A word every variant matches ("titanium") tells them apart no
- * more than the product's name does, and counts for none.
+ * with its best available variant, and what the variants of those values sell for
+ * (`chosen_offer`). A word every variant matches ("titanium") tells them apart no more than the
+ * product's name does, and counts for none.
  */
 
 /**
@@ -57,7 +58,7 @@ const json = <T>(value: unknown): T => (typeof value === "string" ? (JSON.parse(
  * What the variants of a choice sell for: the cheapest of those in stock (of all, when none is),
  * their stock together, and whether their prices differ (the card then says "From").
  */
-function offerOf(variants: { stock: number; vals: Values; price: number; compareAt: number | null }[]) {
+function offerOf(variants: { stock: number; price: number; compareAt: number | null }[]) {
   const selling = variants.some((v) => v.stock > 0) ? variants.filter((v) => v.stock > 0) : variants;
   const cheapest = selling.reduce((a, b) => (b.price < a.price ? b : a));
   return {
