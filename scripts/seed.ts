@@ -13,6 +13,7 @@ import { FIRST_ID, syntheticStatements } from "./seed/synthetic.ts";
 import { sqlValue } from "./seed/sql.ts";
 import { ftsQuery, synonymGroups } from "../worker/backend/services/catalogue/analysis.ts";
 import {
+  COMMON_PHRASES,
   KEEP_MIN_MATCHES,
   keepStatements,
   keepSuggestionStatements,
@@ -135,8 +136,9 @@ export function seedSynthetic(persistDir: string, count: number): { added: numbe
 
 /**
  * Keeps the searches for the catalogue's common words ahead of the first shopper (services/
- * search-kept.ts): every term of the synonym table, and every indexed term at least
- * KEEP_MIN_MATCHES products hold, each as a shopper typing it would search; and type-ahead's
+ * search-kept.ts): every term of the synonym table, every indexed term at least
+ * KEEP_MIN_MATCHES products hold, and every two words side by side in that many products' names
+ * (`COMMON_PHRASES`: "fast charger"), each as a shopper typing it would search; and type-ahead's
  * window for every prefix, from two letters on, that indexed terms held by KEEP_MIN_MATCHES
  * products or more begin with (the prefixes a shopper types on the way to a common word). Any other
  * query or prefix that matches many products is kept by the worker after its first use. Returns
@@ -148,9 +150,14 @@ export function keepCommonSearches(target: Target): number {
     target,
     `SELECT term FROM product_search_vocab WHERE doc >= ${KEEP_MIN_MATCHES}`,
   );
+  const phrases = query<{ phrase: string }>(target, COMMON_PHRASES.replace("?1", String(KEEP_MIN_MATCHES)));
   const groups = synonymGroups(synonyms);
   const searches = new Map<string, [string, string]>();
-  for (const term of [...synonyms.map((s) => s.term), ...vocabulary.map((v) => v.term)]) {
+  for (const term of [
+    ...synonyms.map((s) => s.term),
+    ...vocabulary.map((v) => v.term),
+    ...phrases.map((p) => p.phrase),
+  ]) {
     const names = ftsQuery(term, groups);
     const details = ftsQuery(term);
     if (names && details) searches.set(`${names}\u0000${details}`, [names, details]);

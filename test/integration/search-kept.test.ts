@@ -10,6 +10,7 @@ import {
   MAX_KEPT_SEARCHES,
 } from "../../worker/backend/services/catalogue/search-kept";
 import {
+  COMMON_PHRASES,
   KEEP_MIN_MATCHES,
   keepStatements,
   MATCH_COUNT,
@@ -101,6 +102,47 @@ describe("kept searches", () => {
     await keepSearch(env.DB, { names, details });
     expect((await page("camera", "en", "relevance", {}, 1, 12)).total).toBeGreaterThan(0);
   }, 180_000);
+
+  it("the catalogue's common phrases are the words side by side in many shown products' names, and one kept answers as afresh", async () => {
+    const least = 40;
+    const { results: products } = await env.DB.prepare(
+      "SELECT id, name_en, name_ar FROM products WHERE active = 1",
+    ).all<{ id: number; name_en: string; name_ar: string }>();
+    const holders = new Map<string, Set<number>>();
+    for (const p of products)
+      for (const name of [p.name_en, p.name_ar]) {
+        const words = name.toLowerCase().split(" ").filter(Boolean);
+        for (let i = 1; i < words.length; i++) {
+          const phrase = `${words[i - 1]} ${words[i]}`;
+          holders.set(phrase, (holders.get(phrase) ?? new Set()).add(p.id));
+        }
+      }
+    const expected = [...holders]
+      .map(([phrase, ids]) => ({ phrase, n: ids.size }))
+      .filter((p) => p.n >= least)
+      .sort((a, b) => b.n - a.n || (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0));
+    const { results: phrases } = await env.DB.prepare(COMMON_PHRASES).bind(least).all<{ phrase: string; n: number }>();
+    expect(expected.length).toBeGreaterThan(10);
+    expect(phrases).toEqual(expected);
+    expect(phrases.map((p) => p.phrase)).toEqual(expect.arrayContaining(["fast charger", "شاحن سريع"]));
+    // Kept as the seed keeps it, a phrase answers what ranking it afresh answers.
+    await keepSearch(env.DB, await queriesOf("شاحن سريع"));
+    expect(await keptState("شاحن سريع")).toBe(true);
+    for (const f of [{}, { in_stock: true }] as Filters[]) {
+      const all = await reference("شاحن سريع", "ar", "relevance", f);
+      if (!f.in_stock) expect(all.length).toBeGreaterThanOrEqual(holders.get("شاحن سريع")!.size);
+      for (const n of [1, 2]) {
+        const got = await page("شاحن سريع", "ar", "relevance", f, n, 12);
+        expect(got.total).toBe(all.length);
+        expect(got.slugs).toEqual(all.slice((n - 1) * 12, n * 12));
+      }
+      expectSameFacets(
+        await facetsOf("شاحن سريع", "ar", f),
+        await referenceFacets("شاحن سريع", f),
+        `phrase ${JSON.stringify(f)}`,
+      );
+    }
+  }, 120_000);
 
   it("follow sales, restocks, price changes, featuring and hiding in place, without going stale", async () => {
     const version = () => env.DB.prepare("SELECT value FROM versions WHERE name = 'search'").first<number>("value");

@@ -51,6 +51,23 @@ export const MATCH_COUNT = `SELECT COUNT(*) AS n FROM (SELECT rowid FROM product
 /** A query matching at least this many products is kept: under it, ranking afresh costs a few ms. */
 export const KEEP_MIN_MATCHES = 1_000;
 
+/**
+ * The catalogue's common phrases, for keeping ahead of the first shopper as its common words are
+ * (scripts/seed.ts): every two words that stand side by side in at least ?1 shown products' names,
+ * in either language, as `phrase` with how many products hold it (`n`). A phrase of common words
+ * ("fast charger", "شاحن سريع") matches thousands and is the name of a kind of product, what
+ * shoppers type; without a kept copy its first search ranks every match. Words are split at spaces
+ * and compared lower-cased; the search the seed keeps for each normalises them as a shopper's does.
+ */
+export const COMMON_PHRASES = `WITH RECURSIVE words(id, prev, word, rest) AS (
+    SELECT id, '', '', lower(name_en) || ' ' FROM products WHERE active = 1
+    UNION ALL SELECT id, '', '', lower(name_ar) || ' ' FROM products WHERE active = 1
+    UNION ALL SELECT id, word, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+      FROM words WHERE rest <> ''
+  )
+  SELECT prev || ' ' || word AS phrase, COUNT(DISTINCT id) AS n FROM words
+  WHERE prev <> '' AND word <> '' GROUP BY 1 HAVING n >= ?1 ORDER BY n DESC, phrase`;
+
 /** How many stale copies of other queries a keep also clears, so old copies do not pile up. */
 const CLEAR_STALE = 2;
 
