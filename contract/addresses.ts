@@ -10,8 +10,14 @@ export interface Address {
   city: string;
   district: string;
   street: string;
+  /** The Saudi national address: the building's 4-digit number (older addresses: free text). */
   building: string | null;
+  /** 5 digits. */
   postal_code: string | null;
+  /** The national address's 4-digit additional number; absent from a backend that does not keep it. */
+  additional_number?: string | null;
+  /** The national short address, 4 letters and the building number ("RRRD2929"); absent as above. */
+  short_address?: string | null;
   notes: string | null;
   is_default: boolean;
 }

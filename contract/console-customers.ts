@@ -28,7 +28,10 @@ export interface ConsoleCustomer {
   masked: boolean;
 }
 
-/** A saved address; for support the street, building, postal code, phone and notes are masked. */
+/**
+ * A saved address; for support the street, the national address's codes (building, postal code,
+ * additional number, short address: each finds the door), phone and notes are masked.
+ */
 export interface ConsoleCustomerAddress {
   id: number;
   label: string | null;
@@ -39,6 +42,8 @@ export interface ConsoleCustomerAddress {
   street: string;
   building: string | null;
   postal_code: string | null;
+  additional_number?: string | null;
+  short_address?: string | null;
   notes: string | null;
   is_default: boolean;
 }

@@ -22,6 +22,8 @@ export type InputField =
   | "street"
   | "building"
   | "postal_code"
+  | "additional_number"
+  | "short_address"
   | "notes"
   | "is_default"
   | "code"
@@ -69,7 +71,13 @@ export const CONTACT_PHONE = /^\+?\d{7,15}$/;
 /** An account's phone: E.164 (what the storefront's phone input sends). */
 export const E164 = /^\+[1-9]\d{7,14}$/;
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const POSTAL_CODE = /^[A-Za-z0-9 -]{3,10}$/;
+// The Saudi national address (SPL): a 4-digit building number, a 5-digit postal code, a 4-digit
+// additional number, and the short address that stands for them all: 4 letters (region, branch,
+// division) then the building number, "RRRD2929".
+export const BUILDING_NUMBER = /^\d{4}$/;
+export const POSTAL_CODE = /^\d{5}$/;
+export const ADDITIONAL_NUMBER = /^\d{4}$/;
+export const SHORT_ADDRESS = /^[A-Z]{4}\d{4}$/;
 export const OTP_CODE = /^\d{6}$/;
 
 /** A text the shopper must fill: trimmed, 1 (or `min`) to `max` characters. */
@@ -119,6 +127,26 @@ function contactPhone(m: InputMessages) {
   );
 }
 
+/** A national-address code as typed, as stored: Latin digits, no spaces or dashes, letters upper-cased ("rrrd 2929", "١٢٣٤٥"). */
+export function nationalCodeText(text: string): string {
+  return latinDigits(text).replace(/[\s-]/g, "").toUpperCase();
+}
+
+/** A code of the national address the shopper may leave empty (`nationalCodeText`); empty reads as null. */
+function nationalCode(m: InputMessages, field: InputField, form: RegExp) {
+  return v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(m.invalid(field)),
+        v.transform(nationalCodeText),
+        v.check((s) => s === "" || form.test(s), m.invalid(field)),
+        v.transform((s) => (s === "" ? null : s)),
+      ),
+    ),
+    null,
+  );
+}
+
 /** The fields of a delivery address, for a saved address and for checkout alike. */
 export function addressFields(m: InputMessages) {
   return {
@@ -127,20 +155,31 @@ export function addressFields(m: InputMessages) {
     city: requiredText(m, "city", LIMITS.city),
     district: requiredText(m, "district", LIMITS.district),
     street: requiredText(m, "street", LIMITS.street),
-    building: optionalText(m, "building", LIMITS.building),
-    postal_code: v.optional(
-      v.nullable(
-        v.pipe(
-          v.string(m.invalid("postal_code")),
-          v.trim(),
-          v.check((s) => s === "" || POSTAL_CODE.test(s), m.invalid("postal_code")),
-          v.transform((s) => (s === "" ? null : s)),
-        ),
-      ),
-      null,
-    ),
+    building: nationalCode(m, "building", BUILDING_NUMBER),
+    postal_code: nationalCode(m, "postal_code", POSTAL_CODE),
+    additional_number: nationalCode(m, "additional_number", ADDITIONAL_NUMBER),
+    short_address: nationalCode(m, "short_address", SHORT_ADDRESS),
     notes: optionalText(m, "notes", LIMITS.notes),
   };
+}
+
+/**
+ * Whether a short address and a building number given together agree: the short address ends with
+ * the building's number. Either alone, or neither, agrees.
+ */
+export function shortAddressMatches(a: { building?: string | null; short_address?: string | null }): boolean {
+  return !a.short_address || !a.building || a.short_address.slice(4) === a.building;
+}
+
+type NationalCodes = { building?: string | null; short_address?: string | null };
+
+/** The short address's agreement with the building number, reported on the short address's field. */
+function sameBuilding<Address extends NationalCodes & Record<string, unknown>>(
+  m: InputMessages,
+): v.BaseValidation<Address, Address, v.CheckIssue<Address>> {
+  // valibot checks a path against a known object type; "short_address" is a key of every Address.
+  const path = ["short_address"] as never;
+  return v.forward(v.check<Address, string>(shortAddressMatches, m.invalid("short_address")), path);
 }
 
 /** A saved address (POST /client/addresses): the delivery fields, a label and the default flag. */
@@ -153,12 +192,12 @@ export function savedAddressFields(m: InputMessages) {
 }
 
 export function addressInput(m: InputMessages) {
-  return v.object(savedAddressFields(m));
+  return v.pipe(v.object(savedAddressFields(m)), sameBuilding(m));
 }
 
 /** PUT /client/addresses/{id}: the fields to change; omitted ones keep their value. */
 export function addressChanges(m: InputMessages) {
-  return v.partial(v.object(savedAddressFields(m)));
+  return v.pipe(v.partial(v.object(savedAddressFields(m))), sameBuilding(m));
 }
 
 /** A shipping or payment method's id, where the caller does not know the backend's list. */
@@ -183,7 +222,7 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     ),
     // Optional for a signed-in shopper: the account's email is used.
     email: v.optional(emailField(m)),
-    address: v.optional(v.object(addressFields(m))),
+    address: v.optional(v.pipe(v.object(addressFields(m)), sameBuilding(m))),
     address_id: v.optional(
       v.pipe(
         v.number(m.invalid("address_id")),

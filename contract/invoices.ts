@@ -36,7 +36,8 @@ export interface TaxDocument {
   /** For a credit note: the invoice it corrects. */
   invoice_number: string | null;
   seller: TaxSeller;
-  buyer: { name: string; city: string };
+  /** The buyer as delivered to: the national short address when the order has one. */
+  buyer: { name: string; city: string; short_address?: string | null };
   lines: TaxDocumentLine[];
   /** A credit note's reason for issue: what staff typed, or the shopper's reasons for a return. */
   reason: string | null;

@@ -35,6 +35,8 @@ export interface OrderAddress {
   street: string;
   building?: string | null;
   postal_code?: string | null;
+  additional_number?: string | null;
+  short_address?: string | null;
   notes?: string | null;
 }
 

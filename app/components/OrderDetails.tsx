@@ -14,6 +14,7 @@ import { OrderDocuments } from "./OrderDocuments";
 import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
 import { lineKey } from "../../contract/cart";
+import { NationalAddressLine } from "./NationalAddress";
 
 /** The progress of an order: the steps it walked, the one it is at, and a failure when it left the path. */
 export function OrderTimeline({ status }: { status: string }) {
@@ -181,6 +182,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
                 {[address.district, address.city, address.postal_code]
                   .filter(Boolean)
                   .join(locale === "ar" ? "، " : ", ")}
+                <NationalAddressLine address={address} />
                 {address.phone ? (
                   <>
                     <br />

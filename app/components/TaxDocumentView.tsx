@@ -118,6 +118,12 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
                 <bdi>{doc.buyer.city}</bdi>
               </>
             ) : null}
+            {doc.buyer.short_address ? (
+              <>
+                <br />
+                <bdi>{t("address.shortAddressIs", { code: doc.buyer.short_address })}</bdi>
+              </>
+            ) : null}
           </dd>
         </div>
       </dl>

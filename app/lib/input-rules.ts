@@ -22,6 +22,9 @@ export function inputMessages(t: Translate, labels: Partial<Record<InputField, s
     email: m.email,
     phone: m.phone,
     postal_code: t("address.postalCodeInvalid"),
+    building: t("address.buildingInvalid"),
+    additional_number: t("address.additionalNumberInvalid"),
+    short_address: t("address.shortAddressInvalid"),
     compare_at_price: t("numbers.compareAbovePrice"),
     barcode: t("console.productForm.barcodeInvalid"),
     weight_grams: t("console.productForm.weightInvalid"),
@@ -83,7 +86,16 @@ export function contractRules<F extends InputField>(
 
 /** The delivery-address fields of the checkout form, as a form labels them. */
 export type AddressLabels = Record<
-  "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes",
+  | "name"
+  | "phone"
+  | "city"
+  | "district"
+  | "street"
+  | "short_address"
+  | "building"
+  | "additional_number"
+  | "postal_code"
+  | "notes",
   string
 >;
 

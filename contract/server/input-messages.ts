@@ -18,8 +18,10 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   city: { en: "City", ar: "المدينة" },
   district: { en: "District", ar: "الحي" },
   street: { en: "Street", ar: "الشارع" },
-  building: { en: "Building", ar: "المبنى" },
+  building: { en: "Building number", ar: "رقم المبنى" },
   postal_code: { en: "Postal code", ar: "الرمز البريدي" },
+  additional_number: { en: "Additional number", ar: "الرقم الإضافي" },
+  short_address: { en: "Short address", ar: "العنوان المختصر" },
   notes: { en: "Notes", ar: "الملاحظات" },
   is_default: { en: "Default", ar: "العنوان الافتراضي" },
   code: { en: "Promo code", ar: "رمز الخصم" },
@@ -61,7 +63,22 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   },
   email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
   phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
-  postal_code: { en: "Please enter a valid postal code.", ar: "يرجى إدخال رمز بريدي صالح." },
+  building: {
+    en: "The building number is the 4 digits on the building's national address plate.",
+    ar: "رقم المبنى هو الأرقام الأربعة على لوحة العنوان الوطني للمبنى.",
+  },
+  postal_code: {
+    en: "The postal code is 5 digits, like 12345.",
+    ar: "الرمز البريدي 5 أرقام، مثل 12345.",
+  },
+  additional_number: {
+    en: "The additional number is 4 digits, like 6789.",
+    ar: "الرقم الإضافي 4 أرقام، مثل 6789.",
+  },
+  short_address: {
+    en: "The short address is 4 letters and then the building's 4-digit number, like RRRD2929.",
+    ar: "العنوان المختصر 4 أحرف لاتينية يليها رقم المبنى المكون من 4 أرقام، مثل RRRD2929.",
+  },
   compare_at_price: {
     en: "The compare-at price must be above the price.",
     ar: "يجب أن يكون السعر قبل الخصم أعلى من السعر.",

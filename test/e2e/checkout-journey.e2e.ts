@@ -184,6 +184,18 @@ describe("checkout journey in Chromium", () => {
         await page.locator(".checkout__submit").click();
         await eventually(() => page.locator(".form__summary").count()).toBe(1);
         await fillNewAddress(page, locale, { email, name: locale === "ar" ? "سارة أحمد" : "Sara Ahmed" });
+        // The national address: a short address naming another building than the one typed is
+        // refused on its field before anything is sent; Arabic-Indic digits read as digits.
+        await page.locator("#co-short_address").fill("rrrd ٢٩٢٩");
+        await page.locator("#co-building").fill("1111");
+        await page.locator("#co-additional_number").fill("٦٧٨٩");
+        await page.locator("#co-postal_code").fill("12211");
+        await eventually(() => page.locator("#co-short_address-error").textContent()).toBe(
+          msg(locale, "address.shortAddressInvalid"),
+        );
+        expect(await page.locator("#co-short_address").getAttribute("aria-invalid")).toBe("true");
+        await page.locator("#co-building").fill("2929");
+        await eventually(() => page.locator("#co-short_address-error").count()).toBe(0);
         await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
         await expectNoSeriousViolations(page, `checkout ${locale}`);
         await fitsNarrowPhone(page, `checkout-${locale}-360`);
@@ -216,6 +228,10 @@ describe("checkout journey in Chromium", () => {
           msg(locale, "orders.statuses.paid"),
         );
         expect(await page.locator(".order-item").count()).toBe(2);
+        // The order keeps the national address as the backend read it.
+        expect(await page.locator(".order-details address .national-address").textContent()).toBe(
+          `${msg(locale, "address.shortAddressIs", { code: "RRRD2929" })} · ${msg(locale, "address.additionalNumberIs", { number: "6789" })}`,
+        );
         await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
         await expectNoSeriousViolations(page, `order status ${locale}`);
 

@@ -65,7 +65,7 @@ async function signedInWithHostileData(page: Page): Promise<void> {
       city: "Riyadh",
       district: "Olaya",
       street: STREET,
-      building: "12",
+      building: "2929",
       postal_code: "12211",
     },
   });

@@ -9,7 +9,7 @@ async function customerWithOrder(): Promise<{ shopper: Shopper; phone: string; n
   const saved = await call(shopper, "POST", "/client/addresses", {
     ...address,
     street: "Prince Sultan Street",
-    building: "77",
+    building: "7701",
     notes: "Ring twice",
     is_default: true,
   });
@@ -58,7 +58,7 @@ describe("customers in the console", () => {
     expect(seen.body.data.addresses[0]).toMatchObject({
       phone: address.phone,
       street: "Prince Sultan Street",
-      building: "77",
+      building: "7701",
       notes: "Ring twice",
     });
     const order = seen.body.data.orders[0];

@@ -22,7 +22,9 @@ const ADDRESS_LABELS = {
   city: "City",
   district: "District",
   street: "Street",
-  building: "Building",
+  short_address: "Short address",
+  building: "Building number",
+  additional_number: "Additional number",
   postal_code: "Postal code",
   notes: "Notes",
 };

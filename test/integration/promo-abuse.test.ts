@@ -86,7 +86,7 @@ async function writeRacedOrder(user: Shopper, code: string, email: string, deliv
     input: {
       idempotency_key: crypto.randomUUID(),
       email,
-      address: { notes: null, ...deliverTo },
+      address: { notes: null, additional_number: null, short_address: null, ...deliverTo },
       shipping_method: "standard",
       payment_method: "card",
     },

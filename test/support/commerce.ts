@@ -227,7 +227,7 @@ export const address = {
   city: "Riyadh",
   district: "Olaya",
   street: "King Fahd Road",
-  building: "12",
+  building: "2929",
   postal_code: "12211",
 };
 

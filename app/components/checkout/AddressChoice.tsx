@@ -1,5 +1,6 @@
 import type { Address } from "../../../contract/addresses";
 import { useLocale, useT } from "../../lib/use-locale";
+import { nationalAddressText } from "../NationalAddress";
 
 /** A signed-in visitor's saved addresses to deliver to, or a new one. */
 export function AddressChoice({
@@ -37,6 +38,7 @@ export function AddressChoice({
                 .filter(Boolean)
                 .join(locale === "ar" ? "، " : ", ")}
             </span>
+            {nationalAddressText(a, t) ? <bdi className="choice__text">{nationalAddressText(a, t)}</bdi> : null}
           </span>
         </label>
       ))}

@@ -3,7 +3,7 @@ import { fieldId } from "../form/TextField";
 import { LazyPhoneInput } from "../LazyPhoneInput";
 import { FieldError, FieldLabel, ID_PREFIX, inputProps, type FieldsState } from "./fields";
 
-/** A new delivery address's fields: name, phone, city, district, street, and the optional ones. */
+/** A new delivery address's fields: name, phone, city, district, street, and the national address's codes. */
 export function AddressFields({ form }: { form: FieldsState }) {
   const invalid = (name: Parameters<FieldsState["errorOf"]>[0]) => (form.errorOf(name) ? "true" : undefined);
   return (
@@ -42,14 +42,43 @@ export function AddressFields({ form }: { form: FieldsState }) {
         <input {...inputProps(form, "street")} autoComplete="address-line1" aria-required="true" />
         <FieldError form={form} name="street" />
       </div>
+      <div className="field" data-invalid={invalid("short_address")}>
+        <FieldLabel form={form} name="short_address" />
+        <input
+          {...inputProps(form, "short_address")}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={12}
+          dir="ltr"
+        />
+        <FieldError form={form} name="short_address" />
+      </div>
       <div className="field" data-invalid={invalid("building")}>
         <FieldLabel form={form} name="building" />
-        <input {...inputProps(form, "building")} autoComplete="address-line2" />
+        <input {...inputProps(form, "building")} autoComplete="off" inputMode="numeric" maxLength={6} dir="ltr" />
         <FieldError form={form} name="building" />
+      </div>
+      <div className="field" data-invalid={invalid("additional_number")}>
+        <FieldLabel form={form} name="additional_number" />
+        <input
+          {...inputProps(form, "additional_number")}
+          autoComplete="off"
+          inputMode="numeric"
+          maxLength={6}
+          dir="ltr"
+        />
+        <FieldError form={form} name="additional_number" />
       </div>
       <div className="field" data-invalid={invalid("postal_code")}>
         <FieldLabel form={form} name="postal_code" />
-        <input {...inputProps(form, "postal_code")} autoComplete="postal-code" inputMode="numeric" dir="ltr" />
+        <input
+          {...inputProps(form, "postal_code")}
+          autoComplete="postal-code"
+          inputMode="numeric"
+          maxLength={7}
+          dir="ltr"
+        />
         <FieldError form={form} name="postal_code" />
       </div>
       <div className="field checkout__wide" data-invalid={invalid("notes")}>

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Address } from "../../../contract/addresses";
 import type { NewAddress } from "../../../contract/checkout";
+import { nationalCodeText, shortAddressMatches } from "../../../contract/inputs";
 import { getProfile, listAddresses } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import { placeOrder } from "../../lib/api/checkout";
@@ -17,7 +18,17 @@ import { useLocale, useT } from "../../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../../state/cart";
 
 export type FieldName =
-  "email" | "name" | "phone" | "city" | "district" | "street" | "building" | "postal_code" | "notes";
+  | "email"
+  | "name"
+  | "phone"
+  | "city"
+  | "district"
+  | "street"
+  | "short_address"
+  | "building"
+  | "additional_number"
+  | "postal_code"
+  | "notes";
 type Values = Record<FieldName, string>;
 
 const EMPTY: Values = {
@@ -27,7 +38,9 @@ const EMPTY: Values = {
   city: "",
   district: "",
   street: "",
+  short_address: "",
   building: "",
+  additional_number: "",
   postal_code: "",
   notes: "",
 };
@@ -66,6 +79,12 @@ function useSavedAddresses(signedIn: boolean, onEmail: (email: string) => void) 
  * methods chosen, the options and totals for the delivery city, and placing the order with one
  * idempotency key per attempt, so a doubled submit makes one order.
  */
+/** A short address naming another building than the one typed: the short address's message, else "". */
+function sameBuilding(values: Values, t: (key: string) => string): string {
+  const typed = { building: nationalCodeText(values.building), short_address: nationalCodeText(values.short_address) };
+  return shortAddressMatches(typed) ? "" : t("address.shortAddressInvalid");
+}
+
 export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
   const t = useT();
   const locale = useLocale();
@@ -112,7 +131,9 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     city: t("checkout.city"),
     district: t("checkout.district"),
     street: t("checkout.street"),
+    short_address: t("checkout.shortAddress"),
     building: t("checkout.building"),
+    additional_number: t("checkout.additionalNumber"),
     postal_code: t("checkout.postalCode"),
     notes: t("checkout.notes"),
   };
@@ -146,7 +167,9 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
           city: [check.city],
           district: [check.district],
           street: [check.street],
+          short_address: [check.short_address, () => sameBuilding(values, t)],
           building: [check.building],
+          additional_number: [check.additional_number],
           postal_code: [check.postal_code],
           notes: [check.notes],
         }
@@ -191,7 +214,9 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
           city: values.city.trim(),
           district: values.district.trim(),
           street: values.street.trim(),
+          ...(values.short_address.trim() ? { short_address: values.short_address.trim() } : {}),
           ...(values.building.trim() ? { building: values.building.trim() } : {}),
+          ...(values.additional_number.trim() ? { additional_number: values.additional_number.trim() } : {}),
           ...(values.postal_code.trim() ? { postal_code: values.postal_code.trim() } : {}),
           ...(values.notes.trim() ? { notes: values.notes.trim() } : {}),
         }

@@ -6,6 +6,7 @@ import { useLocale, useT } from "../../lib/use-locale";
 import { PaymentStatusBadge } from "./OrderBadges";
 import { ForReturn } from "./OrderTimeline";
 import { lineKey } from "../../../contract/cart";
+import { NationalAddressLine } from "../NationalAddress";
 
 // The read-only panels of the console's order page (routes/admin/order.tsx): what was ordered and
 // what it cost, who ordered it and where it goes, its shipment, and its payments and refunds.
@@ -145,6 +146,7 @@ export function OrderCustomerPanel({ order }: { order: ConsoleOrder }) {
         {[address.street, address.building].filter(Boolean).join(" ")}
         <br />
         {[address.district, address.city, address.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}
+        <NationalAddressLine address={address} />
         <br />
         <bdi dir="ltr">{address.phone}</bdi>
       </address>

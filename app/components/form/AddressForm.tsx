@@ -22,7 +22,9 @@ export type AddressValues = {
   city: string;
   district: string;
   street: string;
+  short_address: string;
   building: string;
+  additional_number: string;
   postal_code: string;
   notes: string;
   is_default: boolean;
@@ -36,7 +38,9 @@ export function addressValues(a?: Partial<Address> | null): AddressValues {
     city: a?.city ?? "",
     district: a?.district ?? "",
     street: a?.street ?? "",
+    short_address: a?.short_address ?? "",
     building: a?.building ?? "",
+    additional_number: a?.additional_number ?? "",
     postal_code: a?.postal_code ?? "",
     notes: a?.notes ?? "",
     is_default: a?.is_default ?? false,
@@ -66,7 +70,9 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
     city: t("address.city"),
     district: t("address.district"),
     street: t("address.street"),
+    short_address: t("address.shortAddress"),
     building: t("address.building"),
+    additional_number: t("address.additionalNumber"),
     postal_code: t("address.postalCode"),
     notes: t("address.notes"),
     is_default: t("address.isDefault"),
@@ -81,7 +87,9 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
         city: labels.city,
         district: labels.district,
         street: labels.street,
+        short_address: labels.short_address,
         building: labels.building,
+        additional_number: labels.additional_number,
         postal_code: labels.postal_code,
         notes: labels.notes,
       }),
@@ -184,6 +192,19 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
             />
           )}
         </Field>
+        <Field name="short_address" validate={[check.short_address]}>
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={`${labels.short_address} (${optional})`}
+              idPrefix={idPrefix}
+              autoComplete="off"
+              dir="ltr"
+            />
+          )}
+        </Field>
         <Field name="building" validate={[check.building]}>
           {(field, props) => (
             <TextField
@@ -192,7 +213,23 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
               props={props}
               label={`${labels.building} (${optional})`}
               idPrefix={idPrefix}
-              autoComplete="address-line2"
+              autoComplete="off"
+              dir="ltr"
+              inputMode="numeric"
+            />
+          )}
+        </Field>
+        <Field name="additional_number" validate={[check.additional_number]}>
+          {(field, props) => (
+            <TextField
+              form={form}
+              field={field}
+              props={props}
+              label={`${labels.additional_number} (${optional})`}
+              idPrefix={idPrefix}
+              autoComplete="off"
+              dir="ltr"
+              inputMode="numeric"
             />
           )}
         </Field>

@@ -9,6 +9,7 @@ import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
 import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
+import { NationalAddressLine } from "../../components/NationalAddress";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.customers");
 
@@ -100,6 +101,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
                     <bdi>{[a.street, a.building].filter(Boolean).join(" ")}</bdi>
                     <br />
                     <bdi>{[a.district, a.city, a.postal_code].filter(Boolean).join(t("console.customers.comma"))}</bdi>
+                    <NationalAddressLine address={a} />
                     <br />
                     <bdi dir="ltr">{a.phone}</bdi>
                     {a.notes ? (

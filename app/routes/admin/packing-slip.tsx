@@ -8,6 +8,7 @@ import { useLocale, useT } from "../../lib/use-locale";
 import { Stylesheet } from "../../components/Stylesheet";
 import invoiceCss from "../../styles/invoice.css?url";
 import { lineKey } from "../../../contract/cart";
+import { NationalAddressLine } from "../../components/NationalAddress";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.packingSlip.title");
 
@@ -57,6 +58,7 @@ export default function PackingSlipPage({ loaderData: slip, params }: Route.Comp
                 <bdi>{[a.street, a.building].filter(Boolean).join(" ")}</bdi>
                 <br />
                 <bdi>{[a.district, a.city, a.postal_code].filter(Boolean).join(locale === "ar" ? "، " : ", ")}</bdi>
+                <NationalAddressLine address={a} />
                 <br />
                 <bdi dir="ltr">{a.phone}</bdi>
                 {a.notes ? (

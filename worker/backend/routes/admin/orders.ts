@@ -29,9 +29,10 @@ import {
 import { refundLatePayment } from "../../services/payments/late-payments";
 import type { OrderActor, OrderRow } from "../../services/orders/orders";
 import { flushNotifications, resendStatement } from "../../services/messages/notifications";
-import { currentStaff, staffOnly } from "../../services/console/staff";
+import { currentStaff, seesContactData, staffOnly } from "../../services/console/staff";
 import { addNote } from "../../services/console/staff-notes";
 import { findTaxDocument, presentTaxDocument } from "../../services/orders/invoices";
+import type { TaxDocument } from "../../../../contract/invoices";
 import { packingSlipOf } from "../../services/orders/packing-slips";
 import { auditStatement } from "../../services/console/audit-log";
 import { msg } from "../../messages";
@@ -220,13 +221,14 @@ ordersRoutes.post(
 
 /**
  * GET /admin/orders/{number}/invoice and /credit-notes/{id}: the documents the shopper gets, for
- * staff to view and print (every role: they carry the buyer's name and city, as the order page does).
+ * staff to view and print (every role: they carry the buyer's name and city, as the order page does;
+ * the short address as the order page shows it to the reader's role).
  */
 ordersRoutes.get("/:number/invoice", async (c) => {
   const order = await orderOf(c);
   const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
   if (!doc) throw notFound(say(c.get("lang"), msg("console.orders.noInvoice")));
-  return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
+  return ok(c, staffView(c, await presentTaxDocument(c.env, order, doc, c.get("lang"))));
 });
 
 ordersRoutes.get("/:number/credit-notes/:id", async (c) => {
@@ -235,8 +237,14 @@ ordersRoutes.get("/:number/credit-notes/:id", async (c) => {
   const doc =
     Number.isSafeInteger(id) && id > 0 ? await findTaxDocument(c.env, order, { kind: "credit_note", id }) : null;
   if (!doc) throw notFound(say(c.get("lang"), msg("console.orders.creditNoteNotFound")));
-  return ok(c, await presentTaxDocument(c.env, order, doc, c.get("lang")));
+  return ok(c, staffView(c, await presentTaxDocument(c.env, order, doc, c.get("lang"))));
 });
+
+/** A tax document as a staff member may read it: support learns only that the buyer has a short address (it finds the door). */
+function staffView(c: Context<BackendEnv>, doc: TaxDocument): TaxDocument {
+  if (seesContactData(currentStaff(c)) || !doc.buyer.short_address) return doc;
+  return { ...doc, buyer: { ...doc.buyer, short_address: "•••" } };
+}
 
 /**
  * GET /admin/orders/{number}/packing-slip: what goes in the parcel. Managers and owners only: it

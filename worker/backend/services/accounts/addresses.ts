@@ -2,6 +2,7 @@ import type { Lang } from "../../env";
 import { notFound, unprocessable } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import type { Address, AddressInput } from "../../../../contract/addresses";
+import { shortAddressMatches } from "../../../../contract/inputs";
 import { msg } from "../../messages";
 export type { Address, AddressInput };
 
@@ -11,7 +12,8 @@ export type { Address, AddressInput };
  */
 export const MAX_ADDRESSES = 20;
 
-const COLUMNS = "id, label, name, phone, city, district, street, building, postal_code, notes, is_default";
+const COLUMNS =
+  "id, label, name, phone, city, district, street, building, postal_code, additional_number, short_address, notes, is_default";
 
 type AddressRow = Omit<Address, "is_default"> & { is_default: number };
 
@@ -57,8 +59,9 @@ export async function createAddress(db: D1Database, userId: number, input: Addre
   statements.push(
     db
       .prepare(
-        `INSERT INTO addresses (user_id, label, name, phone, city, district, street, building, postal_code, notes, is_default)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+        `INSERT INTO addresses (user_id, label, name, phone, city, district, street, building, postal_code,
+           additional_number, short_address, notes, is_default)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       )
       .bind(
         userId,
@@ -70,6 +73,8 @@ export async function createAddress(db: D1Database, userId: number, input: Addre
         input.street,
         input.building,
         input.postal_code,
+        input.additional_number ?? null,
+        input.short_address ?? null,
         input.notes,
         isDefault ? 1 : 0,
       ),
@@ -88,6 +93,11 @@ export async function updateAddress(
 ): Promise<Address> {
   const current = await getAddress(db, userId, id, lang);
   const next = { ...current, ...changes };
+  // Each change alone was checked at the edge; a short address must also name the building kept.
+  if (!shortAddressMatches(next)) {
+    const message = say(lang, msg("accounts.addresses.shortAddressElsewhere"));
+    throw unprocessable({ short_address: [message] }, message);
+  }
   // Unsetting the default is done by choosing another one; the flag never disappears from all.
   const isDefault = current.is_default || next.is_default;
   const statements: D1PreparedStatement[] = [];
@@ -96,7 +106,8 @@ export async function updateAddress(
   statements.push(
     db
       .prepare(
-        `UPDATE addresses SET label = ?, name = ?, phone = ?, city = ?, district = ?, street = ?, building = ?, postal_code = ?, notes = ?,
+        `UPDATE addresses SET label = ?, name = ?, phone = ?, city = ?, district = ?, street = ?, building = ?, postal_code = ?,
+           additional_number = ?, short_address = ?, notes = ?,
            is_default = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
          WHERE id = ? AND user_id = ? RETURNING ${COLUMNS}`,
       )
@@ -109,6 +120,8 @@ export async function updateAddress(
         next.street,
         next.building,
         next.postal_code,
+        next.additional_number ?? null,
+        next.short_address ?? null,
         next.notes,
         isDefault ? 1 : 0,
         id,

@@ -152,6 +152,8 @@ function presentAddress(row: AddressRow, full: boolean): ConsoleCustomerAddress 
     street: "***",
     building: hidden(row.building),
     postal_code: hidden(row.postal_code),
+    additional_number: hidden(row.additional_number ?? null),
+    short_address: hidden(row.short_address ?? null),
     notes: hidden(row.notes),
   };
 }
@@ -184,7 +186,7 @@ export async function customerDetail(db: D1Database, viewer: Viewer, id: string)
       : db.prepare(`SELECT ${SELECT} ${FROM} WHERE c.user_id = ?`).bind(Number(id)),
     db
       .prepare(
-        `SELECT id, label, name, phone, city, district, street, building, postal_code, notes, is_default
+        `SELECT id, label, name, phone, city, district, street, building, postal_code, additional_number, short_address, notes, is_default
          FROM addresses WHERE user_id = ? ORDER BY is_default DESC, id`,
       )
       .bind(guest ? 0 : Number(id)),

@@ -170,7 +170,7 @@ async function savedAddress(db: D1Database, owner: CartOwner, addressId: number,
   try {
     const row = await db
       .prepare(
-        "SELECT name, phone, city, district, street, building, postal_code, notes FROM addresses WHERE id = ? AND user_id = ?",
+        "SELECT name, phone, city, district, street, building, postal_code, additional_number, short_address, notes FROM addresses WHERE id = ? AND user_id = ?",
       )
       .bind(addressId, owner.userId)
       .first<OrderAddress>();

@@ -636,6 +636,8 @@ export async function consoleOrderDetail(
           // Notes carry gate codes and second phone numbers; a postal code narrows the door to a
           // few streets. Support learns only that there is one (as presentAddress in console-customers.ts).
           postal_code: maskText(address.postal_code),
+          additional_number: maskText(address.additional_number),
+          short_address: maskText(address.short_address),
           notes: maskText(address.notes),
         },
     shipping_method: order.shipping_method,

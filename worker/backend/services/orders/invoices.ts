@@ -363,7 +363,7 @@ export async function presentTaxDocument(
     order_number: order.number,
     invoice_number: invoiceNumber,
     seller,
-    buyer: { name: address.name, city: address.city },
+    buyer: { name: address.name, city: address.city, short_address: address.short_address ?? null },
     lines,
     reason,
     subtotal: doc.total - doc.vat,

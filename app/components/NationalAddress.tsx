@@ -1,0 +1,32 @@
+import type { Translate } from "../lib/i18n";
+import { useT } from "../lib/use-locale";
+
+interface NationalCodes {
+  short_address?: string | null;
+  additional_number?: string | null;
+}
+
+/**
+ * The national address's codes a printed address adds after its lines ("Short address RRRD2929 ·
+ * Additional number 6789"): what a carrier's driver finds the door by. "" when it has none.
+ */
+export function nationalAddressText(a: NationalCodes, t: Translate): string {
+  return [
+    a.short_address ? t("address.shortAddressIs", { code: a.short_address }) : "",
+    a.additional_number ? t("address.additionalNumberIs", { number: a.additional_number }) : "",
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** The national address's line inside an `<address>`, after a line break; nothing when it has no codes. */
+export function NationalAddressLine({ address }: { address: NationalCodes }) {
+  const t = useT();
+  const text = nationalAddressText(address, t);
+  return text ? (
+    <>
+      <br />
+      <bdi className="national-address">{text}</bdi>
+    </>
+  ) : null;
+}
