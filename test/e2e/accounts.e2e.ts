@@ -12,6 +12,7 @@ import {
   SCREENSHOTS,
 } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
+import { say } from "../support/messages.ts";
 
 const base = builtWorker().url;
 let browser: Browser;
@@ -312,11 +313,24 @@ for (const locale of LOCALES) {
         await form.locator("input[name=city]").fill(locale === "en" ? "Riyadh" : "الرياض");
         await form.locator("input[name=district]").fill(locale === "en" ? "Al Olaya" : "العليا");
         await form.locator("input[name=street]").fill(locale === "en" ? "King Fahd Road" : "طريق الملك فهد");
+        // The national address: a short address naming another building comes back on its field.
+        await form.locator("input[name=short_address]").fill("rrrd ٢٩٢٩");
+        await form.locator("input[name=building]").fill("1111");
+        await form.locator("input[name=additional_number]").fill("6789");
+        await form.locator("input[name=postal_code]").fill("12211");
         expect(await seriousViolations(page)).toEqual([]);
+        await form.getByRole("button", { name: t.saveAddress }).click();
+        await expect.poll(() => form.locator("input[name=short_address]").getAttribute("aria-invalid")).toBe("true");
+        expect(await form.textContent()).toContain(say(locale, "address.shortAddressInvalid"));
+        await page.screenshot({ path: `${SCREENSHOTS}/address-form-national-${locale}.png`, fullPage: true });
+        await form.locator("input[name=building]").fill("2929");
         await form.getByRole("button", { name: t.saveAddress }).click();
         const card = page.locator(".address-card").first();
         await expect.poll(() => card.textContent()).toContain("+966501234567");
         expect(await card.textContent()).toContain("Home");
+        expect(await card.textContent()).toContain(
+          `${say(locale, "address.shortAddressIs", { code: "RRRD2929" })} · ${say(locale, "address.additionalNumberIs", { number: "6789" })}`,
+        );
 
         await page.getByRole("button", { name: t.editAddress }).click();
         await page.locator(".address-card form input[name=city]").fill(locale === "en" ? "Jeddah" : "جدة");

@@ -229,6 +229,7 @@ describe("checkout journey in Chromium", () => {
         );
         expect(await page.locator(".order-item").count()).toBe(2);
         // The order keeps the national address as the backend read it.
+        expect(await page.locator(".order-details address .national-address").textContent()).toContain("RRRD2929 · ");
         expect(await page.locator(".order-details address .national-address").textContent()).toBe(
           `${msg(locale, "address.shortAddressIs", { code: "RRRD2929" })} · ${msg(locale, "address.additionalNumberIs", { number: "6789" })}`,
         );

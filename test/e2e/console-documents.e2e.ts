@@ -52,6 +52,17 @@ async function paidGuestOrder(locale: "en" | "ar") {
   const order = await buyThroughCheckout(base, product.id, 2, visitorIp(), {
     locale,
     email: `docs-buyer-${locale}-${Date.now()}@example.com`,
+    address: {
+      name: "Noura Buyer",
+      phone: "+966512345678",
+      city: "Riyadh",
+      district: "Olaya",
+      street: "Tahlia",
+      building: "4821",
+      short_address: "RAQA4821",
+      additional_number: "7023",
+      postal_code: "12211",
+    },
   });
   await order.pay();
   return { number: order.number, productId: product.id };
@@ -133,6 +144,10 @@ for (const locale of journeyLocales("ar")) {
       const slip = page.locator("[data-packing-slip]");
       expect(await slip.textContent()).toContain(order.number);
       expect(await slip.textContent()).toContain("Tahlia");
+      // What the carrier's driver finds the door by: the national address's codes, in the reader's words.
+      expect(await slip.locator(".national-address").textContent()).toBe(
+        `${say(locale, "address.shortAddressIs", { code: "RAQA4821" })} · ${say(locale, "address.additionalNumberIs", { number: "7023" })}`,
+      );
       // No prices on a packing slip.
       expect(await slip.textContent()).not.toMatch(/SAR|ر\.س/);
       await noSeriousViolations(page);

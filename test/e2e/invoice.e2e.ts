@@ -59,7 +59,14 @@ async function guestOrder(locale: string) {
     await api("/backend/checkout", guest, {
       idempotency_key: crypto.randomUUID(),
       email: `invoice-buyer-${locale}-${Date.now()}@example.com`,
-      address: { name: "Noura Buyer", phone: "+966512345678", city: "Riyadh", district: "Olaya", street: "Tahlia" },
+      address: {
+        name: "Noura Buyer",
+        phone: "+966512345678",
+        city: "Riyadh",
+        district: "Olaya",
+        street: "Tahlia",
+        short_address: "RAQA4821",
+      },
       shipping_method: "standard",
       payment_method: "card",
     })
@@ -137,6 +144,9 @@ for (const locale of journeyLocales("ar")) {
       expect(text).toContain(t("invoice.title"));
       expect(text).toContain(t("invoice.total"));
       expect(text).toContain(order.number);
+      // The buyer as delivered to: the national short address, in the reader's words.
+      expect(text).toContain(t("address.shortAddressIs", { code: "RAQA4821" }));
+      expect(text).toContain("RAQA4821");
       expect(await page.getByRole("button", { name: t("invoice.print") }).isVisible()).toBe(true);
       await expectAxeClean(page, `invoice (${locale})`);
 

@@ -7,6 +7,7 @@ import type { TaxDocument } from "../../contract/invoices";
 import { loadValibot } from "../../app/lib/forms";
 import { registerMessages, translator } from "../../app/lib/i18n";
 import { addressRules, checkoutRules } from "../../app/lib/input-rules";
+import { nationalAddressText } from "../../app/components/NationalAddress";
 import { listAddresses } from "../../worker/backend/services/accounts/addresses";
 import { address, call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
@@ -158,6 +159,15 @@ describe("the national address", () => {
     expect((await call(manager, "GET", `/admin/orders/${number}`)).body.data.address).toMatchObject(national);
     const customer = (await call(support, "GET", `/admin/customers/${user.userId}`)).body.data;
     expect(customer.addresses[0]).toMatchObject({ short_address: "***", additional_number: "***" });
+  });
+});
+
+describe("the national address as printed", () => {
+  it("names its codes in the reader's language, and says nothing of an address without them", () => {
+    expect(nationalAddressText(national, tEn)).toBe("Short address RRRD2929 · Additional number 6789");
+    expect(nationalAddressText(national, tAr)).toBe("العنوان المختصر RRRD2929 · الرقم الإضافي 6789");
+    expect(nationalAddressText({ short_address: "RRRD2929" }, tEn)).toBe("Short address RRRD2929");
+    expect(nationalAddressText({ short_address: null, additional_number: null }, tAr)).toBe("");
   });
 });
 

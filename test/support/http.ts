@@ -196,7 +196,7 @@ export function startStorefrontOf(backendUrl: string): Promise<{ worker: Running
 export interface GuestOrderOptions {
   locale?: "en" | "ar";
   email?: string;
-  address?: { name: string; phone: string; city: string; district: string; street: string };
+  address?: { name: string; phone: string; city: string; district: string; street: string } & Record<string, string>;
 }
 
 /**
