@@ -13,10 +13,20 @@ export interface ShippingMethod {
   eta: string;
 }
 
+/**
+ * The card networks and wallets a shop's payment page takes, as the shop enables them: each is
+ * shown with its mark beside the method that takes it.
+ */
+export const PAYMENT_MARKS = ["mada", "visa", "mastercard", "applepay"] as const;
+export type PaymentMark = (typeof PAYMENT_MARKS)[number];
+
 /** A payment method the backend offers (none when no payment provider is configured). */
 export interface PaymentMethod {
   id: string;
+  /** The method in words, naming what it takes ("Pay online: mada, Visa, Mastercard or Apple Pay"). */
   name: string;
+  /** What it takes, to show as marks; absent from a backend that names none. */
+  marks?: PaymentMark[];
 }
 
 /** GET /checkout/options: the methods and the totals for the current cart and chosen method. */

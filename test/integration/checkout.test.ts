@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { cartContents } from "../../worker/backend/services/orders/cart";
-import { computeTotals, writeOrder } from "../../worker/backend/services/orders/checkout";
+import { computeTotals, paymentMarks, paymentMethods, writeOrder } from "../../worker/backend/services/orders/checkout";
 import { address, call, checkoutWith, createProduct, newGuest, newUser, stockOf } from "../support/commerce";
 import { commerceSettings } from "../../worker/backend/services/shared/settings";
 
@@ -176,7 +176,10 @@ describe("checkout", () => {
     expect(standard.status).toBe(200);
     expect(standard.body.data.shipping_methods.map((m: { id: string }) => m.id)).toEqual(["standard", "express"]);
     expect(standard.body.data.shipping_methods[0]).toMatchObject({ name: "التوصيل العادي", price: 2500 });
-    expect(standard.body.data.payment_methods[0].id).toBe("card");
+    // The method names what the payment page takes, in the reader's language, with the marks to show.
+    expect(standard.body.data.payment_methods).toEqual([
+      { id: "card", name: "الدفع الإلكتروني: مدى أو فيزا أو ماستركارد", marks: ["mada", "visa", "mastercard"] },
+    ]);
     expect(standard.body.data.totals).toEqual({
       subtotal: 11500,
       discount: 0,
@@ -188,6 +191,17 @@ describe("checkout", () => {
     const express = await call(guest, "GET", "/checkout/options?shipping_method=express");
     expect(express.body.data.totals).toMatchObject({ shipping: 5000, total: 16500 });
     expect((await call(guest, "GET", "/checkout/options?shipping_method=drone")).status).toBe(422);
+  });
+
+  it("the payment page's networks and wallets follow PAYMENT_MARKS, in a fixed order, unknown words left out", () => {
+    expect(paymentMarks({})).toEqual(["mada", "visa", "mastercard"]);
+    expect(paymentMarks({ PAYMENT_MARKS: " ApplePay ,visa, bogus,MADA" })).toEqual(["mada", "visa", "applepay"]);
+    expect(paymentMarks({ PAYMENT_MARKS: "bogus" })).toEqual(["mada", "visa", "mastercard"]);
+    expect(paymentMethods("en", paymentMarks({ PAYMENT_MARKS: "visa,applepay" }))).toEqual([
+      { id: "card", name: "Pay online: Visa or Apple Pay", marks: ["visa", "applepay"] },
+    ]);
+    expect(paymentMethods("en")[0].name).toBe("Pay online: mada, Visa, or Mastercard");
+    expect(paymentMethods("ar", ["mada", "applepay"])[0].name).toBe("الدفع الإلكتروني: مدى أو Apple Pay");
   });
 
   it("standard shipping is free from the threshold and express is not", async () => {

@@ -60,6 +60,8 @@ export interface Env {
   UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION?: string;
   /** Secret, optional: the sandbox's own callback key (derived from AUTH_PEPPER when unset). */
   SANDBOX_SECRET?: string;
+  /** What the payment page takes, shown as marks at checkout: mada, visa, mastercard, applepay (comma-separated). */
+  PAYMENT_MARKS?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

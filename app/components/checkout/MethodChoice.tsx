@@ -1,6 +1,7 @@
 import type { CheckoutOptions } from "../../../contract/checkout";
 import { formatMoney } from "../../lib/money";
 import { useLocale, useT } from "../../lib/use-locale";
+import { PaymentMarks } from "./PaymentMarks";
 
 interface Choice {
   options: CheckoutOptions | null;
@@ -84,6 +85,7 @@ export function PaymentChoice({ options, chosen, onChoose }: Choice) {
               />
               <span className="choice__body">
                 <span className="choice__title">{m.name}</span>
+                <PaymentMarks marks={m.marks ?? []} />
               </span>
             </label>
           ))}

@@ -21,7 +21,13 @@ import type { Totals } from "../../../../contract/orders";
 import { zoneOfCity } from "../../../../contract/settings";
 import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
-import type { CheckoutOptions, CheckoutInput as CheckoutRequestRead } from "../../../../contract/checkout";
+import {
+  PAYMENT_MARKS,
+  type CheckoutOptions,
+  type CheckoutInput as CheckoutRequestRead,
+  type PaymentMark,
+  type PaymentMethod,
+} from "../../../../contract/checkout";
 import { msg } from "../../messages";
 
 /**
@@ -88,8 +94,30 @@ export function shippingMethods(lang: Lang, goods: number, settings: CommerceSet
   }));
 }
 
-export function paymentMethods(lang: Lang) {
-  return PAYMENT_METHODS.map((id) => ({ id, name: say(lang, PAYMENT_TEXT[id]) }));
+/** What each mark is called where a method's name lists it. */
+const MARK_NAMES: Record<PaymentMark, Bilingual> = {
+  mada: msg("orders.checkout.paymentMarks.mada"),
+  visa: msg("orders.checkout.paymentMarks.visa"),
+  mastercard: msg("orders.checkout.paymentMarks.mastercard"),
+  applepay: msg("orders.checkout.paymentMarks.applepay"),
+};
+
+/** The networks the payment page takes unless PAYMENT_MARKS says otherwise: Saudi debit and the two card schemes. */
+export const DEFAULT_PAYMENT_MARKS: readonly PaymentMark[] = ["mada", "visa", "mastercard"];
+
+/**
+ * What the shop's payment page takes, from PAYMENT_MARKS (comma-separated, any order, any case):
+ * the known ones in a fixed order, unknown words left out. Unset or naming none known: the default.
+ */
+export function paymentMarks(env: Pick<Env, "PAYMENT_MARKS">): PaymentMark[] {
+  const given = new Set((env.PAYMENT_MARKS ?? "").split(",").map((m) => m.trim().toLowerCase()));
+  const known = PAYMENT_MARKS.filter((m) => given.has(m));
+  return known.length ? known : [...DEFAULT_PAYMENT_MARKS];
+}
+
+export function paymentMethods(lang: Lang, marks: readonly PaymentMark[] = DEFAULT_PAYMENT_MARKS): PaymentMethod[] {
+  const methods = new Intl.ListFormat(lang, { type: "disjunction" }).format(marks.map((m) => say(lang, MARK_NAMES[m])));
+  return PAYMENT_METHODS.map((id) => ({ id, name: say(lang, PAYMENT_TEXT[id], { methods }), marks: [...marks] }));
 }
 
 /** The promo discount the cart gets now (0 when none applies). */
@@ -120,7 +148,7 @@ export async function checkoutOptions(
   return {
     shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
     // No provider can take the payment here: no method is offered, so the page says so up front.
-    payment_methods: configuredProvider(env).name ? paymentMethods(lang) : [],
+    payment_methods: configuredProvider(env).name ? paymentMethods(lang, paymentMarks(env)) : [],
     totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
