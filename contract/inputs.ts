@@ -171,6 +171,19 @@ export function shortAddressMatches(a: { building?: string | null; short_address
   return !a.short_address || !a.building || a.short_address.slice(4) === a.building;
 }
 
+/** The building number a short address gives ("RRRD2929": 2929), or null when it is not one. */
+export function buildingOfShortAddress(shortAddress: string): string | null {
+  const code = nationalCodeText(shortAddress);
+  return SHORT_ADDRESS.test(code) ? code.slice(4) : null;
+}
+
+/** An address whose short address gives its building number when none was typed: the quick way to give it. */
+function withBuildingNumber<Address extends { building: string | null; short_address: string | null }>(
+  a: Address,
+): Address {
+  return a.building || !a.short_address ? a : { ...a, building: a.short_address.slice(4) };
+}
+
 type NationalCodes = { building?: string | null; short_address?: string | null };
 
 /** The short address's agreement with the building number, reported on the short address's field. */
@@ -192,7 +205,7 @@ export function savedAddressFields(m: InputMessages) {
 }
 
 export function addressInput(m: InputMessages) {
-  return v.pipe(v.object(savedAddressFields(m)), sameBuilding(m));
+  return v.pipe(v.object(savedAddressFields(m)), sameBuilding(m), v.transform(withBuildingNumber));
 }
 
 /** PUT /client/addresses/{id}: the fields to change; omitted ones keep their value. */
@@ -222,7 +235,7 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     ),
     // Optional for a signed-in shopper: the account's email is used.
     email: v.optional(emailField(m)),
-    address: v.optional(v.pipe(v.object(addressFields(m)), sameBuilding(m))),
+    address: v.optional(v.pipe(v.object(addressFields(m)), sameBuilding(m), v.transform(withBuildingNumber))),
     address_id: v.optional(
       v.pipe(
         v.number(m.invalid("address_id")),

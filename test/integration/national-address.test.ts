@@ -98,6 +98,26 @@ describe("the national address", () => {
       additional_number: null,
       postal_code: null,
     });
+    // The short address alone gives the building number, on a new address and on a change.
+    const quick = await call(user, "POST", "/client/addresses", {
+      ...address,
+      building: "",
+      short_address: "RRRD2929",
+    });
+    expect(quick.body.data).toMatchObject({ building: "2929", short_address: "RRRD2929" });
+    const changed = await call(user, "PUT", `/client/addresses/${bare.body.data.id}`, { short_address: "abcd 1234" });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ building: "1234", short_address: "ABCD1234" });
+    const guest = await newGuest("ar");
+    const product = await createProduct({ price: 1000, stock: 5 });
+    const placed = await checkoutWith(guest, product.id, 1, {
+      address: { ...address, building: undefined, short_address: "RRRD2929" },
+    });
+    expect(placed.status).toBe(201);
+    const kept = await env.DB.prepare("SELECT address FROM orders WHERE number = ?")
+      .bind(placed.body.data.number)
+      .first<{ address: string }>();
+    expect(JSON.parse(kept!.address)).toMatchObject({ building: "2929", short_address: "RRRD2929" });
   });
 
   it("a short address naming another building is refused, at checkout, in the book and when either is changed", async () => {

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Address } from "../../../contract/addresses";
 import type { NewAddress } from "../../../contract/checkout";
-import { nationalCodeText, shortAddressMatches } from "../../../contract/inputs";
+import { buildingOfShortAddress, nationalCodeText, shortAddressMatches } from "../../../contract/inputs";
 import { getProfile, listAddresses } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import { placeOrder } from "../../lib/api/checkout";
@@ -79,6 +79,16 @@ function useSavedAddresses(signedIn: boolean, onEmail: (email: string) => void) 
  * methods chosen, the options and totals for the delivery city, and placing the order with one
  * idempotency key per attempt, so a doubled submit makes one order.
  */
+/**
+ * The building number a newly typed short address gives, when the building field is empty or held
+ * what the short address gave before: the short address is the quick way to give both.
+ */
+function buildingFrom(values: Values, shortAddress: string): Partial<Values> {
+  const given = buildingOfShortAddress(shortAddress);
+  const before = buildingOfShortAddress(values.short_address);
+  return given && (!values.building.trim() || values.building === before) ? { building: given } : {};
+}
+
 /** A short address naming another building than the one typed: the short address's message, else "". */
 function sameBuilding(values: Values, t: (key: string) => string): string {
   const typed = { building: nationalCodeText(values.building), short_address: nationalCodeText(values.short_address) };
@@ -189,7 +199,7 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     return dirty.has(name) || submitted > 0 ? clientError(name) : "";
   };
   const set = (name: FieldName, value: string) => {
-    setValues((v) => ({ ...v, [name]: value }));
+    setValues((v) => ({ ...v, [name]: value, ...(name === "short_address" ? buildingFrom(v, value) : {}) }));
     setDirty((s) => (s.has(name) ? s : new Set(s).add(name)));
     setServerErrors((errs) => errs.filter((e) => e.type !== name));
   };

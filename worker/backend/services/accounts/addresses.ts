@@ -93,6 +93,8 @@ export async function updateAddress(
 ): Promise<Address> {
   const current = await getAddress(db, userId, id, lang);
   const next = { ...current, ...changes };
+  // A short address given without a building number gives it (as a new address's does at the edge).
+  if (!next.building && next.short_address) next.building = next.short_address.slice(4);
   // Each change alone was checked at the edge; a short address must also name the building kept.
   if (!shortAddressMatches(next)) {
     const message = say(lang, msg("accounts.addresses.shortAddressElsewhere"));
