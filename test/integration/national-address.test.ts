@@ -1,40 +1,20 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import ar from "../../locales/ar.json";
-import en from "../../locales/en.json";
 import type { TaxDocument } from "../../contract/invoices";
 import { loadValibot } from "../../app/lib/forms";
-import { registerMessages, translator } from "../../app/lib/i18n";
 import { addressRules, checkoutRules } from "../../app/lib/input-rules";
 import { nationalAddressText } from "../../app/components/NationalAddress";
 import { listAddresses } from "../../worker/backend/services/accounts/addresses";
 import { address, call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { dropAll } from "../support/d1-schema";
+import { ADDRESS_LABELS, tAr, tEn } from "../support/form-labels";
 import { payOrder } from "../support/orders";
 
 // The Saudi national address (contract/inputs.ts): building number, postal code, additional
 // number and short address, checked alike by the forms and the backend in both languages, kept on
 // saved addresses (migration 0043) and on the order, and printed on the tax invoice.
-
-registerMessages("en", en);
-registerMessages("ar", ar);
-const tEn = translator("en");
-const tAr = translator("ar");
-
-const LABELS = {
-  name: "Name",
-  phone: "Phone",
-  city: "City",
-  district: "District",
-  street: "Street",
-  short_address: "Short address",
-  building: "Building number",
-  additional_number: "Additional number",
-  postal_code: "Postal code",
-  notes: "Notes",
-};
 
 const national = { short_address: "RRRD2929", building: "2929", additional_number: "6789", postal_code: "12211" };
 
@@ -57,8 +37,8 @@ describe("the national address", () => {
       ["en", tEn],
       ["ar", tAr],
     ] as const) {
-      const checkout = checkoutRules(t, { ...LABELS, email: "Email" });
-      const book = addressRules(t, { ...LABELS, label: "Label" });
+      const checkout = checkoutRules(t, { ...ADDRESS_LABELS, email: "Email" });
+      const book = addressRules(t, { ...ADDRESS_LABELS, label: "Label" });
       const user = await newUser(lang);
       for (const [field, value, key] of WRONG) {
         expect(checkout[field](value), `${lang} checkout ${field} ${value}`).toBe(t(key));

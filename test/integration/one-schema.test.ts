@@ -1,33 +1,13 @@
 import { describe, expect, it } from "vitest";
-import ar from "../../locales/ar.json";
-import en from "../../locales/en.json";
 import { LIMITS } from "../../contract/limits";
 import { formRules, loadValibot, type Validator } from "../../app/lib/forms";
 import { addressRules, checkoutRules, contactRules } from "../../app/lib/input-rules";
-import { registerMessages, translator } from "../../app/lib/i18n";
 import { address, call, createProduct, newGuest, newUser } from "../support/commerce";
+import { ADDRESS_LABELS, tAr, tEn } from "../support/form-labels";
 
 // One schema per input (contract/inputs.ts). The forms' rules and the
 // backend's routes are built from it, so a value one refuses the other refuses too, with the
 // backend answering in the request's language.
-
-registerMessages("en", en);
-registerMessages("ar", ar);
-const tEn = translator("en");
-const tAr = translator("ar");
-
-const ADDRESS_LABELS = {
-  name: "Full name",
-  phone: "Mobile",
-  city: "City",
-  district: "District",
-  street: "Street",
-  short_address: "Short address",
-  building: "Building number",
-  additional_number: "Additional number",
-  postal_code: "Postal code",
-  notes: "Notes",
-};
 
 /** A rule's answer, once valibot has loaded (as the forms have it by the first blur). */
 async function says(rule: Validator, value: string): Promise<string> {

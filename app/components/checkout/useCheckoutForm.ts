@@ -12,23 +12,13 @@ import { handleBrowserError } from "../../lib/browser-errors";
 import { useCart } from "../../lib/cart";
 import { newIdempotencyKey, useCheckoutOptions, useSettled } from "../../lib/checkout";
 import { formRules, type Validator } from "../../lib/forms";
-import { checkoutRules } from "../../lib/input-rules";
+import { checkoutRules, type AddressLabels } from "../../lib/input-rules";
 import { readStored } from "../../lib/tab-storage";
 import { useLocale, useT } from "../../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../../state/cart";
 
-export type FieldName =
-  | "email"
-  | "name"
-  | "phone"
-  | "city"
-  | "district"
-  | "street"
-  | "short_address"
-  | "building"
-  | "additional_number"
-  | "postal_code"
-  | "notes";
+/** The checkout form's fields: a delivery address's, and a guest's email. */
+export type FieldName = keyof AddressLabels | "email";
 type Values = Record<FieldName, string>;
 
 const EMPTY: Values = {
