@@ -42,50 +42,40 @@ export function AddressFields({ form }: { form: FieldsState }) {
         <input {...inputProps(form, "street")} autoComplete="address-line1" aria-required="true" />
         <FieldError form={form} name="street" />
       </div>
-      <div className="field" data-invalid={invalid("short_address")}>
-        <FieldLabel form={form} name="short_address" />
-        <input
-          {...inputProps(form, "short_address")}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          maxLength={12}
-          dir="ltr"
-        />
-        <FieldError form={form} name="short_address" />
-      </div>
-      <div className="field" data-invalid={invalid("building")}>
-        <FieldLabel form={form} name="building" />
-        <input {...inputProps(form, "building")} autoComplete="off" inputMode="numeric" maxLength={6} dir="ltr" />
-        <FieldError form={form} name="building" />
-      </div>
-      <div className="field" data-invalid={invalid("additional_number")}>
-        <FieldLabel form={form} name="additional_number" />
-        <input
-          {...inputProps(form, "additional_number")}
-          autoComplete="off"
-          inputMode="numeric"
-          maxLength={6}
-          dir="ltr"
-        />
-        <FieldError form={form} name="additional_number" />
-      </div>
-      <div className="field" data-invalid={invalid("postal_code")}>
-        <FieldLabel form={form} name="postal_code" />
-        <input
-          {...inputProps(form, "postal_code")}
-          autoComplete="postal-code"
-          inputMode="numeric"
-          maxLength={7}
-          dir="ltr"
-        />
-        <FieldError form={form} name="postal_code" />
-      </div>
+      <CodeField form={form} name="short_address" maxLength={12} autoCapitalize="characters" spellCheck={false} />
+      <CodeField form={form} name="building" maxLength={6} inputMode="numeric" />
+      <CodeField form={form} name="additional_number" maxLength={6} inputMode="numeric" />
+      <CodeField form={form} name="postal_code" maxLength={7} inputMode="numeric" autoComplete="postal-code" />
       <div className="field checkout__wide" data-invalid={invalid("notes")}>
         <FieldLabel form={form} name="notes" />
         <textarea {...inputProps(form, "notes")} rows={2} />
         <FieldError form={form} name="notes" />
       </div>
+    </div>
+  );
+}
+
+/**
+ * A code of the national address: optional, read left to right in both languages, a little longer
+ * than the code allows so that spaces and dashes typed with it fit (the schema drops them).
+ */
+function CodeField({
+  form,
+  name,
+  autoComplete = "off",
+  ...input
+}: {
+  form: FieldsState;
+  name: "short_address" | "building" | "additional_number" | "postal_code";
+} & Pick<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "maxLength" | "inputMode" | "autoComplete" | "autoCapitalize" | "spellCheck"
+>) {
+  return (
+    <div className="field" data-invalid={form.errorOf(name) ? "true" : undefined}>
+      <FieldLabel form={form} name={name} />
+      <input {...inputProps(form, name)} {...input} autoComplete={autoComplete} dir="ltr" />
+      <FieldError form={form} name={name} />
     </div>
   );
 }
