@@ -177,6 +177,18 @@ export function buildingOfShortAddress(shortAddress: string): string | null {
   return SHORT_ADDRESS.test(code) ? code.slice(4) : null;
 }
 
+/**
+ * What a form's building field becomes as the short address changes from `before` to `now`: the
+ * number the new short address gives, when the field is empty or held what the old one gave (the
+ * shopper typed no number of their own); null when it stays as it is.
+ */
+export function buildingAsTyped(building: string, before: string, now: string): string | null {
+  const given = buildingOfShortAddress(now);
+  return given && (!building.trim() || building === buildingOfShortAddress(before)) && building !== given
+    ? given
+    : null;
+}
+
 /** An address whose short address gives its building number when none was typed: the quick way to give it. */
 function withBuildingNumber<Address extends { building: string | null; short_address: string | null }>(
   a: Address,

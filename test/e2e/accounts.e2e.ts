@@ -315,6 +315,8 @@ for (const locale of LOCALES) {
         await form.locator("input[name=street]").fill(locale === "en" ? "King Fahd Road" : "طريق الملك فهد");
         // The national address: a short address naming another building comes back on its field.
         await form.locator("input[name=short_address]").fill("rrrd ٢٩٢٩");
+        // The short address gives the building number as it is typed, as at checkout.
+        await expect.poll(() => form.locator("input[name=building]").inputValue()).toBe("2929");
         await form.locator("input[name=building]").fill("1111");
         await form.locator("input[name=additional_number]").fill("6789");
         await form.locator("input[name=postal_code]").fill("12211");

@@ -2,6 +2,7 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { TaxDocument } from "../../contract/invoices";
+import { buildingAsTyped } from "../../contract/inputs";
 import { loadValibot } from "../../app/lib/forms";
 import { addressRules, checkoutRules } from "../../app/lib/input-rules";
 import { nationalAddressText } from "../../app/components/NationalAddress";
@@ -159,6 +160,16 @@ describe("the national address", () => {
     expect((await call(manager, "GET", `/admin/orders/${number}`)).body.data.address).toMatchObject(national);
     const customer = (await call(support, "GET", `/admin/customers/${user.userId}`)).body.data;
     expect(customer.addresses[0]).toMatchObject({ short_address: "***", additional_number: "***" });
+  });
+});
+
+describe("the building number a form fills from the short address", () => {
+  it("fills an empty field, or one holding what the last short address gave, and never a number typed by hand", () => {
+    expect(buildingAsTyped("", "", "rrrd ٢٩٢٩")).toBe("2929");
+    expect(buildingAsTyped("2929", "RRRD2929", "RRRD1111")).toBe("1111");
+    expect(buildingAsTyped("4444", "RRRD2929", "RRRD1111")).toBeNull();
+    expect(buildingAsTyped("", "", "RRRD29")).toBeNull();
+    expect(buildingAsTyped("2929", "RRRD292", "RRRD2929")).toBeNull();
   });
 });
 

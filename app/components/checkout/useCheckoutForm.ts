@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { Address } from "../../../contract/addresses";
 import type { NewAddress } from "../../../contract/checkout";
-import { buildingOfShortAddress, nationalCodeText, shortAddressMatches } from "../../../contract/inputs";
+import { buildingAsTyped, nationalCodeText, shortAddressMatches } from "../../../contract/inputs";
 import { getProfile, listAddresses } from "../../lib/api/account";
 import { browserApi } from "../../lib/api/browser";
 import { placeOrder } from "../../lib/api/checkout";
@@ -74,9 +74,8 @@ function useSavedAddresses(signedIn: boolean, onEmail: (email: string) => void) 
  * what the short address gave before: the short address is the quick way to give both.
  */
 function buildingFrom(values: Values, shortAddress: string): Partial<Values> {
-  const given = buildingOfShortAddress(shortAddress);
-  const before = buildingOfShortAddress(values.short_address);
-  return given && (!values.building.trim() || values.building === before) ? { building: given } : {};
+  const building = buildingAsTyped(values.building, values.short_address, shortAddress);
+  return building ? { building } : {};
 }
 
 /** A short address naming another building than the one typed: the short address's message, else "". */

@@ -1,7 +1,8 @@
 import type { Address } from "../../../contract/addresses";
-import { useForm } from "@modular-forms/react";
+import { getValue, setValue, useForm, type FormStore } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
+import { buildingAsTyped } from "../../../contract/inputs";
 import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { addressRules } from "../../lib/input-rules";
 import { SHOP_COUNTRY } from "../../lib/phone-text";
@@ -63,6 +64,7 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<AddressValues>({ ...FORM_OPTIONS, initialValues: addressValues(initial) });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
+  useBuildingFromShortAddress(form);
   const labels: Record<keyof AddressValues, string> = {
     label: t("address.label"),
     name: t("address.name"),
@@ -276,6 +278,18 @@ export function AddressForm({ initial, onSave, onCancel, submitLabel, idPrefix, 
       </div>
     </Form>
   );
+}
+
+/** Fills the building number from the short address as it is typed, as checkout does (contract `buildingAsTyped`). */
+function useBuildingFromShortAddress(form: FormStore<AddressValues>) {
+  useSignals();
+  const shortAddress = getValue(form, "short_address") ?? "";
+  const before = useRef(shortAddress);
+  useEffect(() => {
+    const building = buildingAsTyped(getValue(form, "building") ?? "", before.current, shortAddress);
+    before.current = shortAddress;
+    if (building) setValue(form, "building", building);
+  }, [form, shortAddress]);
 }
 
 function DefaultCheckbox({
