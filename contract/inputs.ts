@@ -190,7 +190,7 @@ export function buildingAsTyped(building: string, before: string, now: string): 
 }
 
 /** An address whose short address gives its building number when none was typed: the quick way to give it. */
-function withBuildingNumber<Address extends { building: string | null; short_address: string | null }>(
+export function withBuildingNumber<Address extends { building: string | null; short_address?: string | null }>(
   a: Address,
 ): Address {
   return a.building || !a.short_address ? a : { ...a, building: a.short_address.slice(4) };

@@ -9,7 +9,6 @@ export const LIMITS = {
   city: 80,
   district: 80,
   street: 200,
-  building: 40,
   notes: 500,
   passwordMin: 8,
   passwordMax: 128,

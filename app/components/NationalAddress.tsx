@@ -19,14 +19,19 @@ export function nationalAddressText(a: NationalCodes, t: Translate): string {
     .join(" · ");
 }
 
-/** The national address's line inside an `<address>`, after a line break; nothing when it has no codes. */
-export function NationalAddressLine({ address }: { address: NationalCodes }) {
+/** The national address's codes as one isolated run of text; nothing when it has none. */
+export function NationalAddress({ address, className }: { address: NationalCodes; className?: string }) {
   const t = useT();
   const text = nationalAddressText(address, t);
-  return text ? (
+  return text ? <bdi className={["national-address", className].filter(Boolean).join(" ")}>{text}</bdi> : null;
+}
+
+/** The national address's line inside an `<address>`, after a line break; nothing when it has no codes. */
+export function NationalAddressLine({ address }: { address: NationalCodes }) {
+  return address.short_address || address.additional_number ? (
     <>
       <br />
-      <bdi className="national-address">{text}</bdi>
+      <NationalAddress address={address} />
     </>
   ) : null;
 }

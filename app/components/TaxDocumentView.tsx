@@ -5,6 +5,7 @@ import type { TaxDocument } from "../../contract/invoices";
 import { formatMoney } from "../lib/money";
 import { formatDate } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
+import { NationalAddressLine } from "./NationalAddress";
 import { Stylesheet } from "./Stylesheet";
 import invoiceCss from "../styles/invoice.css?url";
 
@@ -118,12 +119,7 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
                 <bdi>{doc.buyer.city}</bdi>
               </>
             ) : null}
-            {doc.buyer.short_address ? (
-              <>
-                <br />
-                <bdi>{t("address.shortAddressIs", { code: doc.buyer.short_address })}</bdi>
-              </>
-            ) : null}
+            <NationalAddressLine address={doc.buyer} />
           </dd>
         </div>
       </dl>

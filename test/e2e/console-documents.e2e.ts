@@ -13,7 +13,7 @@ import {
   SCREENSHOTS,
 } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { backendJson, builtWorker, buyThroughCheckout, visitorIp } from "../support/http.ts";
+import { backendJson, builtWorker, buyThroughCheckout, NATIONAL_DELIVERY, visitorIp } from "../support/http.ts";
 
 /**
  * Documents, per-line refunds and notes in the console, in Chromium and both languages: a manager
@@ -52,17 +52,7 @@ async function paidGuestOrder(locale: "en" | "ar") {
   const order = await buyThroughCheckout(base, product.id, 2, visitorIp(), {
     locale,
     email: `docs-buyer-${locale}-${Date.now()}@example.com`,
-    address: {
-      name: "Noura Buyer",
-      phone: "+966512345678",
-      city: "Riyadh",
-      district: "Olaya",
-      street: "Tahlia",
-      building: "4821",
-      short_address: "RAQA4821",
-      additional_number: "7023",
-      postal_code: "12211",
-    },
+    address: NATIONAL_DELIVERY,
   });
   await order.pay();
   return { number: order.number, productId: product.id };

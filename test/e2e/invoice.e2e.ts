@@ -7,7 +7,7 @@ import { PNG } from "pngjs";
 import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, journeyLocales, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
-import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
+import { visitorIp, backendJson, builtWorker, NATIONAL_DELIVERY } from "../support/http.ts";
 
 /**
  * The tax invoice in Chromium, in both languages: a guest pays an order with the sandbox's card
@@ -59,14 +59,7 @@ async function guestOrder(locale: string) {
     await api("/backend/checkout", guest, {
       idempotency_key: crypto.randomUUID(),
       email: `invoice-buyer-${locale}-${Date.now()}@example.com`,
-      address: {
-        name: "Noura Buyer",
-        phone: "+966512345678",
-        city: "Riyadh",
-        district: "Olaya",
-        street: "Tahlia",
-        short_address: "RAQA4821",
-      },
+      address: NATIONAL_DELIVERY,
       shipping_method: "standard",
       payment_method: "card",
     })

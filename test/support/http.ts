@@ -196,8 +196,21 @@ export function startStorefrontOf(backendUrl: string): Promise<{ worker: Running
 export interface GuestOrderOptions {
   locale?: "en" | "ar";
   email?: string;
-  address?: { name: string; phone: string; city: string; district: string; street: string } & Record<string, string>;
+  address?: typeof NATIONAL_DELIVERY | { name: string; phone: string; city: string; district: string; street: string };
 }
+
+/** A delivery address with the whole Saudi national address, for journeys that read its codes back. */
+export const NATIONAL_DELIVERY = {
+  name: "Noura Buyer",
+  phone: "+966512345678",
+  city: "Riyadh",
+  district: "Olaya",
+  street: "Tahlia",
+  building: "4821",
+  short_address: "RAQA4821",
+  additional_number: "7023",
+  postal_code: "12211",
+};
 
 /**
  * A guest of its own network buys `quantity` of a product through the real cart and checkout,

@@ -1,6 +1,6 @@
 import type { Address } from "../../../contract/addresses";
 import { useLocale, useT } from "../../lib/use-locale";
-import { nationalAddressText } from "../NationalAddress";
+import { NationalAddress } from "../NationalAddress";
 
 /** A signed-in visitor's saved addresses to deliver to, or a new one. */
 export function AddressChoice({
@@ -38,7 +38,7 @@ export function AddressChoice({
                 .filter(Boolean)
                 .join(locale === "ar" ? "، " : ", ")}
             </span>
-            {nationalAddressText(a, t) ? <bdi className="choice__text">{nationalAddressText(a, t)}</bdi> : null}
+            <NationalAddress address={a} className="choice__text" />
           </span>
         </label>
       ))}

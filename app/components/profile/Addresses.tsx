@@ -5,7 +5,7 @@ import { addAddress, deleteAddress, listAddresses, updateAddress } from "../../l
 import { browserApi } from "../../lib/api/browser";
 import { handleBrowserError } from "../../lib/browser-errors";
 import { useLocale, useT } from "../../lib/use-locale";
-import { nationalAddressText } from "../NationalAddress";
+import { NationalAddress } from "../NationalAddress";
 
 /** The address form loads when it is opened, keeping the section's first load small. */
 const AddressForm = lazy(() => import("../form/AddressForm").then((m) => ({ default: m.AddressForm })));
@@ -111,7 +111,7 @@ export function Addresses({ initial }: { initial: Address[] }) {
                   <span>{a.name}</span>
                   <span>{[a.street, a.building].filter(Boolean).join(", ")}</span>
                   <span>{[a.district, a.city, a.postal_code].filter(Boolean).join(", ")}</span>
-                  {nationalAddressText(a, t) ? <bdi>{nationalAddressText(a, t)}</bdi> : null}
+                  <NationalAddress address={a} />
                   <bdi dir="ltr">{a.phone}</bdi>
                   {a.notes ? <span className="muted">{a.notes}</span> : null}
                 </address>

@@ -2,7 +2,7 @@ import type { Lang } from "../../env";
 import { notFound, unprocessable } from "../../http";
 import { say } from "../../../../contract/server/i18n";
 import type { Address, AddressInput } from "../../../../contract/addresses";
-import { shortAddressMatches } from "../../../../contract/inputs";
+import { shortAddressMatches, withBuildingNumber } from "../../../../contract/inputs";
 import { msg } from "../../messages";
 export type { Address, AddressInput };
 
@@ -92,9 +92,8 @@ export async function updateAddress(
   lang: Lang,
 ): Promise<Address> {
   const current = await getAddress(db, userId, id, lang);
-  const next = { ...current, ...changes };
-  // A short address given without a building number gives it (as a new address's does at the edge).
-  if (!next.building && next.short_address) next.building = next.short_address.slice(4);
+  // A short address given without a building number gives it, as a new address's does at the edge.
+  const next = withBuildingNumber({ ...current, ...changes });
   // Each change alone was checked at the edge; a short address must also name the building kept.
   if (!shortAddressMatches(next)) {
     const message = say(lang, msg("accounts.addresses.shortAddressElsewhere"));
