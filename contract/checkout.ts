@@ -18,11 +18,19 @@ export interface ShippingMethod {
  * shown with its mark beside the method that takes it.
  */
 export const PAYMENT_MARKS = ["mada", "visa", "mastercard", "applepay"] as const;
-export type PaymentMark = (typeof PAYMENT_MARKS)[number];
+/** A mark: what the payment page takes, or a method that is its own mark (STC Pay). */
+export type PaymentMark = (typeof PAYMENT_MARKS)[number] | "stcpay";
+
+/**
+ * How a shopper may pay: `card`, on the payment provider's page (cards and the wallets it takes);
+ * `stcpay`, the STC Pay wallet, confirmed on the shop's own page with the code STC Pay sends.
+ */
+export const PAYMENT_METHODS = ["card", "stcpay"] as const;
+export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
 
 /** A payment method the backend offers (none when no payment provider is configured). */
 export interface PaymentMethod {
-  id: string;
+  id: PaymentMethodId;
   /** The method in words, naming what it takes ("Pay online: mada, Visa, Mastercard or Apple Pay"). */
   name: string;
   /** What it takes, to show as marks; absent from a backend that names none. */

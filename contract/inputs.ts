@@ -36,6 +36,8 @@ export type InputField =
   | "idempotency_key"
   | "shipping_method"
   | "payment_method"
+  | "mobile"
+  | "otp"
   | "group"
   | "slugs"
   | ConsoleField;
@@ -64,6 +66,17 @@ export function latinDigits(text: string): string {
 /** A phone number as typed, reduced to its digits (and a leading plus). */
 export function normalizePhone(text: string): string {
   return latinDigits(text).replace(/[\s\-().]/g, "");
+}
+
+/**
+ * A Saudi mobile number in the national form STC Pay and carriers take (05XXXXXXXX), from what a
+ * shopper types: +966 5…, 00966 5…, 966 5…, 5… or 05…, in either digit set; null for anything
+ * that is not a Saudi mobile (they all begin with 5 after the country code).
+ */
+export function saudiMobile(text: string): string | null {
+  const digits = normalizePhone(text).replace(/^\+/, "");
+  const national = /^(?:00966|966|0)?(5\d{8})$/.exec(digits);
+  return national ? `0${national[1]}` : null;
 }
 
 /** A contact number for a delivery or a message: national or international, 7 to 15 digits. */

@@ -34,6 +34,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   idempotency_key: { en: "Idempotency key", ar: "مفتاح الطلب" },
   shipping_method: { en: "Shipping method", ar: "طريقة الشحن" },
   payment_method: { en: "Payment method", ar: "طريقة الدفع" },
+  mobile: { en: "STC Pay mobile number", ar: "رقم جوال STC Pay" },
+  otp: { en: "Code", ar: "الرمز" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
   ...CONSOLE_FIELD_NAMES,

@@ -179,6 +179,7 @@ describe("checkout", () => {
     // The method names what the payment page takes, in the reader's language, with the marks to show.
     expect(standard.body.data.payment_methods).toEqual([
       { id: "card", name: "الدفع الإلكتروني: مدى أو فيزا أو ماستركارد", marks: ["mada", "visa", "mastercard"] },
+      { id: "stcpay", name: "الدفع عبر STC Pay", marks: ["stcpay"] },
     ]);
     expect(standard.body.data.totals).toEqual({
       subtotal: 11500,

@@ -351,6 +351,7 @@ describe("the Moyasar adapter", () => {
     order_id: 1,
     order_number: "SQ-7K3F9QX2",
     provider: "moyasar",
+    method: "card" as const,
     status: "initiated" as const,
     amount: 22500,
     currency: "SAR",

@@ -16,6 +16,7 @@ const payment = {
   order_id: 1,
   order_number: "SQ-7K3F9QX2",
   provider: "moyasar",
+  method: "card" as const,
   status: "paid" as const,
   amount: 22500,
   currency: "SAR",

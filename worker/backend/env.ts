@@ -62,6 +62,8 @@ export interface Env {
   SANDBOX_SECRET?: string;
   /** What the payment page takes, shown as marks at checkout: mada, visa, mastercard, applepay (comma-separated). */
   PAYMENT_MARKS?: string;
+  /** Methods beside the card page, comma-separated: "stcpay" (through Moyasar). Unset: the card page only. */
+  PAYMENT_METHODS?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

@@ -27,6 +27,8 @@ import {
 } from "../services/payments/payments";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
+import { PAYMENT_METHODS } from "../../../contract/checkout";
+import { stcPayMobile, stcPayOtp } from "../services/payments/stc-pay";
 import { msg } from "../messages";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
@@ -167,9 +169,12 @@ paymentsRoutes.get("/:id/status", async (c) => {
 
 paymentsRoutes.post(
   "/:number/start",
-  validate("json", (_m, lang) => {
+  validate("json", (m, lang) => {
     const required = say(lang, msg("payments.returnAddressRequired"));
-    return v.object({ return_url: v.pipe(v.string(required), v.minLength(1, required), v.maxLength(500)) });
+    return v.object({
+      return_url: v.pipe(v.string(required), v.minLength(1, required), v.maxLength(500)),
+      method: v.optional(v.picklist(PAYMENT_METHODS, m.invalid("payment_method"))),
+    });
   }),
   async (c) => {
     const owner = await cartOwner(c);
@@ -186,7 +191,42 @@ paymentsRoutes.post(
         c.req.valid("json").return_url,
         c.get("lang"),
         origin,
+        c.req.valid("json").method,
       ),
     );
   },
 );
+
+// --- STC Pay on the shop's page: the wallet's number, then its code ---------------------------
+
+/** A short text field whose checks (the number's form, the code's) are the service's own. */
+const typed = (field: "mobile" | "otp") =>
+  validate("json", (m) =>
+    v.object({ [field]: v.pipe(v.string(m.required(field)), v.maxLength(32, m.invalid(field))) }),
+  );
+
+paymentsRoutes.post("/:id/stcpay", typed("mobile"), async (c) => {
+  const owner = await cartOwner(c);
+  // Each number is a payment at the gateway and a text message to a phone: counted like a start.
+  await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
+  const { mobile } = c.req.valid("json") as { mobile: string };
+  return ok(
+    c,
+    await stcPayMobile(
+      c.env.DB,
+      c.env,
+      owner,
+      c.req.param("id"),
+      mobile,
+      c.get("lang"),
+      publicOrigin(c.env, c.req.url),
+    ),
+  );
+});
+
+paymentsRoutes.post("/:id/stcpay/otp", typed("otp"), async (c) => {
+  const owner = await cartOwner(c);
+  await enforceLimits(c, "SHOP_LIMITER", [`pay-otp:owner:${ownerKey(owner)}`]);
+  const { otp } = c.req.valid("json") as { otp: string };
+  return ok(c, await stcPayOtp(c.env.DB, c.env, owner, c.req.param("id"), otp, c.get("lang")));
+});

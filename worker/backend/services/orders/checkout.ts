@@ -14,7 +14,7 @@ import {
   orderEventStatement,
 } from "./orders";
 import { flushNotifications, notifyStatements } from "../messages/notifications";
-import { configuredProvider, requirePaymentProvider } from "../payments/providers";
+import { enabledPaymentMethods, requirePaymentProvider } from "../payments/providers";
 import { lineNets } from "../shared/money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../../contract/orders";
@@ -23,6 +23,8 @@ import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSetting
 import { releaseExpiredReservations } from "./reservations";
 import {
   PAYMENT_MARKS,
+  PAYMENT_METHODS,
+  type PaymentMethodId,
   type CheckoutOptions,
   type CheckoutInput as CheckoutRequestRead,
   type PaymentMark,
@@ -38,8 +40,7 @@ import { msg } from "../../messages";
 
 export const SHIPPING_METHODS = ["standard", "express"] as const;
 export type ShippingMethodId = (typeof SHIPPING_METHODS)[number];
-export const PAYMENT_METHODS = ["card"] as const;
-export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
+export { PAYMENT_METHODS, type PaymentMethodId };
 
 const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual }> = {
   standard: {
@@ -54,6 +55,7 @@ const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual 
 
 const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
   card: msg("orders.checkout.paymentText.card"),
+  stcpay: msg("orders.checkout.paymentText.stcpay"),
 };
 
 /** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
@@ -100,6 +102,7 @@ const MARK_NAMES: Record<PaymentMark, Bilingual> = {
   visa: msg("orders.checkout.paymentMarks.visa"),
   mastercard: msg("orders.checkout.paymentMarks.mastercard"),
   applepay: msg("orders.checkout.paymentMarks.applepay"),
+  stcpay: msg("orders.checkout.paymentMarks.stcpay"),
 };
 
 /** The networks the payment page takes unless PAYMENT_MARKS says otherwise: Saudi debit and the two card schemes. */
@@ -115,9 +118,18 @@ export function paymentMarks(env: Pick<Env, "PAYMENT_MARKS">): PaymentMark[] {
   return known.length ? known : [...DEFAULT_PAYMENT_MARKS];
 }
 
-export function paymentMethods(lang: Lang, marks: readonly PaymentMark[] = DEFAULT_PAYMENT_MARKS): PaymentMethod[] {
+/** The offered methods, named: the card page with what it takes, STC Pay with its own mark. */
+export function paymentMethods(
+  lang: Lang,
+  marks: readonly PaymentMark[] = DEFAULT_PAYMENT_MARKS,
+  offered: readonly PaymentMethodId[] = ["card"],
+): PaymentMethod[] {
   const methods = new Intl.ListFormat(lang, { type: "disjunction" }).format(marks.map((m) => say(lang, MARK_NAMES[m])));
-  return PAYMENT_METHODS.map((id) => ({ id, name: say(lang, PAYMENT_TEXT[id], { methods }), marks: [...marks] }));
+  return offered.map((id) =>
+    id === "card"
+      ? { id, name: say(lang, PAYMENT_TEXT.card, { methods }), marks: [...marks] }
+      : { id, name: say(lang, PAYMENT_TEXT[id]), marks: [id] },
+  );
 }
 
 /** The promo discount the cart gets now (0 when none applies). */
@@ -148,7 +160,7 @@ export async function checkoutOptions(
   return {
     shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
     // No provider can take the payment here: no method is offered, so the page says so up front.
-    payment_methods: configuredProvider(env).name ? paymentMethods(lang, paymentMarks(env)) : [],
+    payment_methods: paymentMethods(lang, paymentMarks(env), enabledPaymentMethods(env)),
     totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
@@ -276,6 +288,10 @@ export async function placeOrder(
   origin: OrderOrigin = { networkHash: null },
 ): Promise<{ order: OrderRow; created: boolean }> {
   requirePaymentProvider(env, lang);
+  if (!enabledPaymentMethods(env).includes(input.payment_method)) {
+    const message = say(lang, msg("payments.methodOff"));
+    throw unprocessable({ payment_method: [message] }, message);
+  }
   const existing = await findByIdempotencyKey(db, owner, input.idempotency_key);
   if (existing) return { order: existing, created: false };
 

@@ -28,7 +28,7 @@ import {
   type StoredOrderStatus,
   type OrderItemRow,
 } from "./orders";
-import { paymentProvider, type PaymentRecord, type RefundResult } from "../payments/providers";
+import { paymentProvider, type RefundResult } from "../payments/providers";
 import { flushNotifications, notifyStatements } from "../messages/notifications";
 import { releasePromoStatements } from "./promo";
 import { maskPhone, seesContactData } from "../console/staff";
@@ -36,6 +36,7 @@ import { normalizePhone } from "../../../../contract/inputs";
 import { creditNoteStatements, documentLinks, vatRateOf } from "./invoices";
 import { notesOf } from "../console/staff-notes";
 import { latePaymentsOf } from "../payments/late-payments";
+import { findPaidPayment } from "../payments/records";
 import { restockVariantStatements } from "../catalogue/variants";
 import { auditStatement } from "../console/audit-log";
 import { releaseExpiredReservations } from "./reservations";
@@ -284,16 +285,6 @@ export async function cancelOrder(
 
 const newRefundId = () => `rfd_${crypto.randomUUID().replace(/-/g, "")}`;
 
-async function paidPayment(db: D1Database, order: OrderRow): Promise<PaymentRecord | null> {
-  return db
-    .prepare(
-      `SELECT p.id, p.order_id, o.number AS order_number, p.provider, p.status, p.amount, p.currency, p.provider_ref, p.return_url
-       FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.order_id = ? AND p.status = 'paid'`,
-    )
-    .bind(order.id)
-    .first<PaymentRecord>();
-}
-
 /**
  * Refunds `amount` (halalas) of a paid order through the provider that took the payment. The
  * amount is claimed first (orders.refunded, conditional on the value read, so two clicks cannot
@@ -319,7 +310,7 @@ export async function refundOrder(
     const message = say(lang, MESSAGES.tooMuch, { amount: (refundable / 100).toFixed(2) });
     throw unprocessable({ amount: [message] }, message);
   }
-  const payment = await paidPayment(db, order);
+  const payment = await findPaidPayment(db, order.id);
   if (!payment) throw new BackendError(409, say(lang, MESSAGES.noPayment));
   const provider = await paymentProvider(env, payment.provider);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));

@@ -73,6 +73,7 @@ interface LateRow {
   order_id: number;
   order_number: string;
   provider: string;
+  method: PaymentRecord["method"];
   amount: number;
   currency: string;
   provider_ref: string | null;
@@ -97,7 +98,7 @@ export async function refundLatePayment(
   const late = await db
     .prepare(
       `SELECT l.payment_id, l.order_id, o.number AS order_number, p.provider, l.amount, l.currency,
-         COALESCE(l.provider_ref, p.provider_ref) AS provider_ref, p.return_url, l.refund_status
+         COALESCE(l.provider_ref, p.provider_ref) AS provider_ref, p.return_url, p.method, l.refund_status
        FROM late_payments l JOIN payments p ON p.id = l.payment_id JOIN orders o ON o.id = l.order_id
        WHERE l.payment_id = ?`,
     )
@@ -120,6 +121,7 @@ export async function refundLatePayment(
     order_id: late.order_id,
     order_number: late.order_number,
     provider: late.provider,
+    method: late.method,
     status: "paid",
     amount: late.amount,
     currency: late.currency,

@@ -13,6 +13,8 @@ import {
   type OrderStatus,
 } from "../orders/orders";
 import {
+  enabledPaymentMethods,
+  moyasarGateway,
   paymentProvider,
   requirePaymentProvider,
   WebhookRejected,
@@ -21,11 +23,16 @@ import {
 } from "./providers";
 import { invoiceStatements } from "../orders/invoices";
 import type { PaymentStart, PaymentStatusView } from "../../../../contract/payments";
+import type { PaymentMethodId } from "../../../../contract/checkout";
+import { saudiMobile } from "../../../../contract/inputs";
 import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
 import { releaseExpiredReservations } from "../orders/reservations";
 import { findOwnedOrder } from "../orders/shopper-orders";
 import { commerceSettings } from "../shared/settings";
 import { msg } from "../../messages";
+import { findPayment } from "./records";
+
+export { findPayment };
 
 /**
  * Payments: starting one (a retry after a decline takes the stock again), applying a provider's
@@ -69,16 +76,6 @@ function withParams(path: string, params: Record<string, string>): string {
 
 const newPaymentId = () => `pay_${crypto.randomUUID().replace(/-/g, "")}`;
 
-export async function findPayment(db: D1Database, paymentId: string): Promise<PaymentRecord | null> {
-  return db
-    .prepare(
-      `SELECT p.id, p.order_id, o.number AS order_number, p.provider, p.status, p.amount, p.currency, p.provider_ref, p.return_url
-       FROM payments p JOIN orders o ON o.id = p.order_id WHERE p.id = ?`,
-    )
-    .bind(paymentId)
-    .first<PaymentRecord>();
-}
-
 const MESSAGES = {
   alreadyPaid: msg("payments.alreadyPaid"),
   cancelled: msg("payments.cancelled"),
@@ -87,6 +84,7 @@ const MESSAGES = {
   returnUrl: msg("payments.returnUrl"),
   holdExpired: msg("payments.holdExpired"),
   providerDown: msg("payments.providerDown"),
+  methodOff: msg("payments.methodOff"),
 } satisfies Record<string, Bilingual>;
 
 /** Failure reasons the backend records, shown to the shopper in their language. */
@@ -108,8 +106,10 @@ export function failureMessage(lang: Lang, reason: string | null): string {
 }
 
 /**
- * Starts (or, after a decline, retries) paying an order. A payment_failed order takes its stock
- * again first, with the same conditional updates as checkout, or is refused clearly.
+ * Starts (or, after a decline, retries) paying an order, by the order's method or `method` when
+ * the shopper chose another one offered. A payment_failed order takes its stock again first, with
+ * the same conditional updates as checkout, or is refused clearly. A card payment goes to the
+ * provider's page; an STC Pay payment waits on the shop's page for the mobile number (stcPayMobile).
  */
 export async function startPayment(
   db: D1Database,
@@ -119,6 +119,7 @@ export async function startPayment(
   returnUrl: string,
   lang: Lang,
   origin: string,
+  method?: PaymentMethodId,
 ): Promise<PaymentStart> {
   const returnPath = safeReturnPath(returnUrl);
   if (!returnPath) {
@@ -127,10 +128,15 @@ export async function startPayment(
   }
   const order = await findOwnedOrder(db, number, owner);
   if (!order) throw notFound(say(lang, msg("payments.orderNotFound")));
-  requirePaymentProvider(env, lang);
+  const chosen = method ?? (order.payment_method === "stcpay" ? "stcpay" : "card");
+  if (chosen === "card") requirePaymentProvider(env, lang);
+  if (!enabledPaymentMethods(env).includes(chosen)) {
+    const message = say(lang, MESSAGES.methodOff);
+    throw unprocessable({ method: [message] }, message);
+  }
   await makePayable(db, order, holdDeadline(order, commerceSettings(env).reservationMinutes), lang);
 
-  const provider = await paymentProvider(env);
+  const provider = chosen === "stcpay" ? moyasarGateway(env) : await paymentProvider(env);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
   const id = newPaymentId();
   // Where the provider sends the shopper back: their path plus the payment and the order.
@@ -140,6 +146,7 @@ export async function startPayment(
     order_id: order.id,
     order_number: order.number,
     provider: provider.name,
+    method: chosen,
     status: "initiated",
     amount: order.total,
     currency: order.currency,
@@ -148,10 +155,19 @@ export async function startPayment(
   };
   await db
     .prepare(
-      "INSERT INTO payments (id, order_id, provider, status, amount, currency, return_url) VALUES (?, ?, ?, 'initiated', ?, ?, ?)",
+      "INSERT INTO payments (id, order_id, provider, method, status, amount, currency, return_url) VALUES (?, ?, ?, ?, 'initiated', ?, ?, ?)",
     )
-    .bind(payment.id, order.id, provider.name, payment.amount, payment.currency, back)
+    .bind(payment.id, order.id, provider.name, chosen, payment.amount, payment.currency, back)
     .run();
+  // STC Pay asks the shopper for the wallet's number on the shop's page before the gateway is called.
+  if (chosen === "stcpay")
+    return {
+      payment_id: id,
+      redirect_url: back,
+      method: chosen,
+      step: "stcpay",
+      mobile: saudiMobile(order.phone ?? ""),
+    };
   let started: { redirectUrl: string; providerRef: string | null };
   try {
     started = await provider.start({
@@ -174,7 +190,7 @@ export async function startPayment(
   }
   if (started.providerRef)
     await db.prepare("UPDATE payments SET provider_ref = ? WHERE id = ?").bind(started.providerRef, payment.id).run();
-  return { payment_id: payment.id, redirect_url: started.redirectUrl };
+  return { payment_id: payment.id, redirect_url: started.redirectUrl, method: chosen };
 }
 
 /**
@@ -312,10 +328,11 @@ export async function applyProviderResult(
         .bind(result.providerRef, result.threeDs ?? null, payment.id),
       db
         .prepare(
-          `UPDATE orders SET status = 'paid', paid_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-           WHERE id = ? AND status = 'pending_payment' AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND status = 'paid')`,
+          // The order records how it was paid: the shopper may have paid another way than first chosen.
+          `UPDATE orders SET status = 'paid', payment_method = ?3, paid_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+           WHERE id = ?1 AND status = 'pending_payment' AND EXISTS (SELECT 1 FROM payments WHERE id = ?2 AND status = 'paid')`,
         )
-        .bind(payment.order_id, payment.id),
+        .bind(payment.order_id, payment.id, payment.method),
       orderEventStatement(
         db,
         { id: payment.order_id },

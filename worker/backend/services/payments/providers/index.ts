@@ -3,9 +3,11 @@ import { BackendError } from "../../../http";
 import { say, type Bilingual } from "../../../../../contract/server/i18n";
 import { pepper } from "../../accounts/password";
 import { moyasarProvider } from "./moyasar";
+import { MOYASAR_STAND_IN_BASE, MOYASAR_STAND_IN_KEY, moyasarStandIn } from "./moyasar-stand-in";
 import { hmacHex } from "./hmac";
 import { sandboxProvider } from "./sandbox";
-import type { PaymentProvider } from "./types";
+import type { PaymentProvider, StcPayGateway } from "./types";
+import type { PaymentMethodId } from "../../../../../contract/checkout";
 import { msg } from "../../../messages";
 
 /**
@@ -15,7 +17,15 @@ import { msg } from "../../../messages";
  * (services/payments/payments.ts); a provider only speaks its gateway's language.
  */
 
-export type { PaymentProvider, PaymentRecord, ProviderResult, RefundResult, StartInput, WebhookEvent } from "./types";
+export type {
+  PaymentProvider,
+  PaymentRecord,
+  ProviderResult,
+  RefundResult,
+  StartInput,
+  StcPayGateway,
+  WebhookEvent,
+} from "./types";
 export { WebhookRejected } from "./types";
 
 export const PROVIDERS = ["sandbox", "moyasar"] as const;
@@ -88,11 +98,42 @@ export function configuredProvider(env: Env): ProviderChoice {
 export async function paymentProvider(env: Env, name?: string): Promise<PaymentProvider | null> {
   const wanted = name ?? configuredProvider(env).name;
   if (wanted === "sandbox") return sandboxEnabled(env) ? sandboxProvider(await sandboxSecret(env)) : null;
-  if (wanted === "moyasar") {
-    if (!env.MOYASAR_SECRET_KEY || (!env.PAYMENT_SECRET && !isDevelopment(env))) return null;
+  if (wanted === "moyasar") return moyasarGateway(env);
+  return null;
+}
+
+/**
+ * Moyasar, with its keys; in development and test without them, the same adapter against the
+ * offline stand-in of its payments API (moyasar-stand-in.ts). Outside development, no key, no gateway.
+ */
+export function moyasarGateway(env: Env): (PaymentProvider & StcPayGateway) | null {
+  if (env.MOYASAR_SECRET_KEY) {
+    if (!env.PAYMENT_SECRET && !isDevelopment(env)) return null;
     return moyasarProvider({ secretKey: env.MOYASAR_SECRET_KEY, webhookSecret: paymentSecret(env) });
   }
-  return null;
+  if (!isDevelopment(env)) return null;
+  return moyasarProvider({
+    secretKey: MOYASAR_STAND_IN_KEY,
+    webhookSecret: paymentSecret(env),
+    apiBase: MOYASAR_STAND_IN_BASE,
+    fetcher: moyasarStandIn(env.KV),
+  });
+}
+
+/**
+ * The methods a shopper may pay with, in the order shown. `card` whenever a provider is
+ * configured (none otherwise); `stcpay` when PAYMENT_METHODS lists it and Moyasar (or, in development and test,
+ * its stand-in) can take it. PAYMENT_METHODS unset: the card page only in production, every
+ * method in development and test (each against its stand-in), so all of them can be tried.
+ */
+export function enabledPaymentMethods(env: Env): PaymentMethodId[] {
+  const given = env.PAYMENT_METHODS?.trim() || (isDevelopment(env) ? "card,stcpay" : "card");
+  const listed = new Set(given.split(",").map((m) => m.trim().toLowerCase()));
+  // The card page is the shop's base method: without a provider for it, the shop takes no orders.
+  if (!configuredProvider(env).name) return [];
+  const methods: PaymentMethodId[] = ["card"];
+  if (listed.has("stcpay") && moyasarGateway(env)) methods.push("stcpay");
+  return methods;
 }
 
 const NOT_TAKING_PAYMENTS: Bilingual = msg("payments.providers.noneConfigured");

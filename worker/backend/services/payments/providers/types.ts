@@ -7,6 +7,8 @@ export interface PaymentRecord {
   order_id: number;
   order_number: string;
   provider: string;
+  /** `card`: the provider's page; `stcpay`: the wallet, confirmed with its code on the shop's page. */
+  method: "card" | "stcpay";
   status: "initiated" | "challenge" | "paid" | "failed";
   amount: number;
   currency: string;
@@ -68,6 +70,22 @@ export interface PaymentProvider {
    * explains; throws when the gateway cannot be reached (the caller records that as a failure).
    */
   refund(payment: PaymentRecord, amount: number, reason: string | null): Promise<RefundResult>;
+}
+
+/**
+ * A gateway that takes STC Pay on the shop's own page: the mobile number starts the payment (STC
+ * Pay texts a code to it, or refuses at once), and the code confirms it.
+ */
+export interface StcPayGateway {
+  initiateStcPay(input: {
+    payment: PaymentRecord;
+    mobile: string;
+    lang: Lang;
+    origin: string;
+    returnPath: string;
+  }): Promise<{ result: ProviderResult; transactionUrl: string | null }>;
+  /** Sends the code to the payment's transaction URL; the answer is the payment, paid or failed. */
+  confirmStcPay(payment: PaymentRecord, transactionUrl: string, otp: string): Promise<ProviderResult>;
 }
 
 export class WebhookRejected extends Error {}
