@@ -1,9 +1,19 @@
-import { redirect, redirectDocument, useRevalidator, useSearchParams } from "react-router";
+import { useState } from "react";
+import {
+  redirect,
+  redirectDocument,
+  useRevalidator,
+  useSearchParams,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/proceed-payement";
 import { browserApi } from "../lib/api/browser";
 import { handleBrowserError } from "../lib/browser-errors";
-import { startPayment } from "../lib/api/checkout";
+import { confirmStcPay, sendStcPayMobile, startPayment } from "../lib/api/checkout";
+import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
+import { PAYMENT_METHODS, type PaymentMethodId } from "../../contract/checkout";
+import { STC_PAY_INTENTS, StcPayForm } from "../components/checkout/StcPayForm";
 import { ApiError } from "../lib/api/errors";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
@@ -13,20 +23,38 @@ import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
-type Phase = { state: "failed"; message: string } | { state: "missing" };
+type Phase =
+  | { state: "failed"; message: string }
+  | { state: "missing" }
+  | { state: "stcpay"; paymentId: string; mobile: string | null; next: string };
+
+const methodOf = (value: string | null): PaymentMethodId | undefined =>
+  (PAYMENT_METHODS as readonly string[]).includes(value ?? "") ? (value as PaymentMethodId) : undefined;
 
 /**
- * Starts the payment of `?order=<number>` and hands the browser over to the provider's page,
- * which returns to `payment-status`. Client only: a guest's order is reached with the guest id in
+ * Starts the payment of `?order=<number>` (by `?method=` when the shopper chose another way) and
+ * hands the browser over to the provider's page, which returns to `payment-status`; STC Pay stays
+ * here for its number and code. Client only: a guest's order is reached with the guest id in
  * session storage. On failure the visitor can try again (the loader runs again).
  */
 export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Phase> {
   const locale = isLocale(params.locale) ? params.locale : "en";
-  const number = new URL(request.url).searchParams.get("order")?.trim() ?? "";
+  const query = new URL(request.url).searchParams;
+  const number = query.get("order")?.trim() ?? "";
   if (!number) return { state: "missing" };
   let redirectUrl: string;
   try {
-    redirectUrl = (await startPayment(browserApi(locale), number, `/${locale}/payment-status`)).data.redirect_url;
+    const started = (
+      await startPayment(browserApi(locale), number, `/${locale}/payment-status`, methodOf(query.get("method")))
+    ).data;
+    if (started.step === "stcpay")
+      return {
+        state: "stcpay",
+        paymentId: started.payment_id,
+        mobile: started.mobile ?? null,
+        next: started.redirect_url,
+      };
+    redirectUrl = started.redirect_url;
   } catch (error) {
     // Refusals are said on the page; a 404 (no such order of this visitor's) goes through the
     // common handler like every other failure (spec §8: it redirects to /error).
@@ -42,6 +70,28 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs):
   throw redirectDocument(redirectUrl);
 }
 clientLoader.hydrate = true as const;
+
+/** STC Pay's two steps: the wallet's number, then the code. */
+export async function clientAction({ request, params }: Route.ClientActionArgs) {
+  const locale = isLocale(params.locale) ? params.locale : "en";
+  const form = await request.formData();
+  const intent = intentOf(form, STC_PAY_INTENTS);
+  const api = browserApi(locale);
+  const paymentId = textOf(form, "payment_id");
+  switch (intent) {
+    case "stcpay-mobile":
+      return answer(locale, intent, () => sendStcPayMobile(api, paymentId, textOf(form, "mobile")));
+    case "stcpay-otp":
+      return answer(locale, intent, () => confirmStcPay(api, paymentId, textOf(form, "otp")));
+    default:
+      return unknownIntent(locale);
+  }
+}
+
+/** A step of STC Pay must not start the payment again: only "Try again" runs the loader. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formData ? false : defaultShouldRevalidate;
+}
 
 function PaymentCard({ number, children }: { number: string; children: React.ReactNode }) {
   const t = useT();
@@ -91,20 +141,39 @@ export default function ProceedPayment({ loaderData: phase }: Route.ComponentPro
   const number = params.get("order")?.trim() ?? "";
   // "Try again" runs the loader again; until it answers (or leaves for the provider) it is starting.
   const starting = revalidator.state === "loading";
+  // STC Pay's refusal of the number, for the phase the loader answered (a new start clears it).
+  const [refused, setRefused] = useState<{ phase: Phase; message: string } | null>(null);
+  const refusal = refused?.phase === phase ? refused.message : null;
+  const failure = phase.state === "failed" ? phase.message : refusal;
+  const cardHref = `${to("/proceed-payement")}?order=${encodeURIComponent(number)}&method=card`;
 
   return (
     <PaymentCard number={number}>
       {starting ? <Redirecting /> : null}
-      {phase.state === "failed" && !starting ? (
+      {phase.state === "stcpay" && !starting && refusal === null ? (
+        <StcPayForm
+          key={phase.paymentId}
+          paymentId={phase.paymentId}
+          mobile={phase.mobile}
+          next={phase.next}
+          onRefused={(message) => setRefused({ phase, message })}
+        />
+      ) : null}
+      {failure !== null && !starting ? (
         <div className="notice notice--danger" role="alert">
           <p>
-            <strong>{t("payment.startFailed")}</strong>
+            <strong>{t(refusal !== null ? "payment.stcPay.refused" : "payment.startFailed")}</strong>
           </p>
-          {phase.message && phase.message !== t("payment.startFailed") ? <p>{phase.message}</p> : null}
+          {failure && failure !== t("payment.startFailed") ? <p>{failure}</p> : null}
           <div className="payment-card__actions">
             <button type="button" className="button button--primary" onClick={() => void revalidator.revalidate()}>
               {t("payment.retry")}
             </button>
+            {refusal !== null ? (
+              <Link className="button" to={cardHref}>
+                {t("payment.stcPay.payByCard")}
+              </Link>
+            ) : null}
             <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>
               {t("payment.viewOrder")}
             </Link>

@@ -198,11 +198,13 @@ describe("checkout journey in Chromium", () => {
         expect(await page.locator("#co-short_address").getAttribute("aria-invalid")).toBe("true");
         await page.locator("#co-building").fill("2929");
         await eventually(() => page.locator("#co-short_address-error").count()).toBe(0);
-        // The card method shows the marks of what the payment page takes, beside their names in words.
+        // The card method shows the marks of what the payment page takes, beside their names in words;
+        // STC Pay, a method of its own, its own mark.
         expect(await page.locator(".payment-mark").evaluateAll((marks) => marks.map((m) => m.dataset.mark))).toEqual([
           "mada",
           "visa",
           "mastercard",
+          "stcpay",
         ]);
         await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
         await expectNoSeriousViolations(page, `checkout ${locale}`);

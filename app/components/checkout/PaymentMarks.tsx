@@ -35,6 +35,14 @@ const MARKS: Record<PaymentMark, ReactNode> = {
       </text>
     </>
   ),
+  stcpay: (
+    <>
+      <rect width="40" height="24" rx="4" fill="#4f008c" />
+      <text x="20" y="15.5" textAnchor="middle" fontSize="9" fontWeight="700" fill="#fff">
+        stc pay
+      </text>
+    </>
+  ),
 };
 
 export function PaymentMarks({ marks }: { marks: readonly PaymentMark[] }) {

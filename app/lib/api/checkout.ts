@@ -1,6 +1,13 @@
-import type { CheckoutRequest } from "../../../contract/checkout";
 import type { Order } from "../../../contract/orders";
-import type { PaymentStart, PaymentStartRequest, PaymentStatusView } from "../../../contract/payments";
+import type { CheckoutRequest, PaymentMethodId } from "../../../contract/checkout";
+import type {
+  PaymentStart,
+  PaymentStartRequest,
+  PaymentStatusView,
+  StcPayMobileRequest,
+  StcPayOtpRequest,
+  StcPayStep,
+} from "../../../contract/payments";
 import type { Api } from "./client";
 
 /**
@@ -15,9 +22,21 @@ export function placeOrder(api: Api, order: CheckoutRequest) {
 }
 
 /** POST /payments/{number}/start: where to send the shopper to pay, and where they come back. */
-export function startPayment(api: Api, number: string, returnUrl: string) {
-  const body: PaymentStartRequest = { return_url: returnUrl };
+export function startPayment(api: Api, number: string, returnUrl: string, method?: PaymentMethodId) {
+  const body: PaymentStartRequest = { return_url: returnUrl, ...(method ? { method } : {}) };
   return api.post<PaymentStart>(`/payments/${encodeURIComponent(number)}/start`, body);
+}
+
+/** POST /payments/{id}/stcpay: the wallet's number; STC Pay texts a code to it, or refuses. */
+export function sendStcPayMobile(api: Api, paymentId: string, mobile: string) {
+  const body: StcPayMobileRequest = { mobile };
+  return api.post<StcPayStep>(`/payments/${encodeURIComponent(paymentId)}/stcpay`, body);
+}
+
+/** POST /payments/{id}/stcpay/otp: the code, which pays (or fails) the payment. */
+export function confirmStcPay(api: Api, paymentId: string, otp: string) {
+  const body: StcPayOtpRequest = { otp };
+  return api.post<PaymentStatusView>(`/payments/${encodeURIComponent(paymentId)}/stcpay/otp`, body);
 }
 
 /** GET /payments/{id}/status: whether a payment went through. */

@@ -1,0 +1,161 @@
+import { useForm } from "@modular-forms/react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { saudiMobile } from "../../../contract/inputs";
+import type { PaymentStatusView, StcPayStep } from "../../../contract/payments";
+import { FormErrors } from "../form/FormErrors";
+import { SubmitButton } from "../form/SubmitButton";
+import { TextField } from "../form/TextField";
+import { useRouteAction } from "../form/useRouteAction";
+import { FORM_OPTIONS, formRules, phoneKeyDown } from "../../lib/forms";
+import { toLatinDigits } from "../../lib/phone-text";
+import { useT } from "../../lib/use-locale";
+import { PaymentMarks } from "./PaymentMarks";
+
+/** The route's intents (proceed-payement's clientAction). */
+export const STC_PAY_INTENTS = ["stcpay-mobile", "stcpay-otp"] as const;
+
+/**
+ * STC Pay on the shop's page: the wallet's mobile number (the order's own number offered), then
+ * the code STC Pay texts to it. The code's answer is the payment's outcome, which the return page
+ * (`next`) shows as it shows every payment's. A refusal at the first step goes to `onRefused`,
+ * whose page offers a new start or the card page.
+ */
+export function StcPayForm(props: {
+  paymentId: string;
+  mobile: string | null;
+  next: string;
+  onRefused: (message: string) => void;
+}) {
+  const t = useT();
+  const rules = useMemo(() => formRules(t), [t]);
+  const navigate = useNavigate();
+  const [sent, setSent] = useState<string | null>(null);
+  const mobileLabel = t("payment.stcPay.mobile");
+  const codeLabel = t("payment.stcPay.code");
+  const [mobileForm, mobile] = useForm<{ mobile: string }>({
+    ...FORM_OPTIONS,
+    initialValues: { mobile: props.mobile ?? "" },
+  });
+  const [codeForm, code] = useForm<{ otp: string }>({ ...FORM_OPTIONS, initialValues: { otp: "" } });
+  const sending = useRouteAction(mobileForm);
+  const confirming = useRouteAction(codeForm);
+  const codeRef = useRef<{ focus(): void } | null>(null);
+
+  // The code's field takes the focus when it appears: the next thing to type is there.
+  useEffect(() => {
+    if (sent) codeRef.current?.focus();
+  }, [sent]);
+
+  const sendMobile = (values: { mobile: string }) =>
+    sending.submit<StcPayStep>(
+      "stcpay-mobile",
+      { payment_id: props.paymentId, mobile: values.mobile },
+      {
+        loading: t("payment.stcPay.sendingCode"),
+        onDone: ({ value }) => {
+          if (value.status === "otp") setSent(value.message);
+          else props.onRefused(value.message);
+        },
+      },
+    );
+  const confirm = (values: { otp: string }) =>
+    confirming.submit<PaymentStatusView>(
+      "stcpay-otp",
+      { payment_id: props.paymentId, otp: values.otp },
+      { loading: t("payment.stcPay.paying"), onDone: () => void navigate(props.next, { replace: true }) },
+    );
+
+  return (
+    <div className="stc-pay">
+      <PaymentMarks marks={["stcpay"]} />
+      <p className="muted">{t("payment.stcPay.lead")}</p>
+      <mobile.Form className="form stc-pay__form" onSubmit={sendMobile} shouldFocus={false}>
+        <FormErrors
+          form={mobileForm}
+          messages={rules.messages}
+          serverErrors={sending.serverErrors}
+          serverMessage={sending.serverMessage}
+          labels={{ mobile: mobileLabel }}
+        />
+        <mobile.Field
+          name="mobile"
+          validate={[
+            rules.required(mobileLabel),
+            (value) => (!value?.trim() || saudiMobile(value) ? "" : t("payment.stcPay.mobileFormat")),
+          ]}
+        >
+          {(field, fieldProps) => (
+            <TextField
+              form={mobileForm}
+              field={field}
+              props={fieldProps}
+              label={mobileLabel}
+              hint={t("payment.stcPay.mobileHint")}
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+              onKeyDown={phoneKeyDown}
+              maxLength={20}
+              dir="ltr"
+              readOnly={sent !== null}
+              required
+            />
+          )}
+        </mobile.Field>
+        {sent === null ? (
+          <SubmitButton className="button button--primary button--block">{t("payment.stcPay.sendCode")}</SubmitButton>
+        ) : null}
+      </mobile.Form>
+      {sent !== null ? (
+        <code.Form className="form stc-pay__form" onSubmit={confirm} shouldFocus={false}>
+          <p className="notice" role="status">
+            {sent}
+          </p>
+          <FormErrors
+            form={codeForm}
+            messages={rules.messages}
+            serverErrors={confirming.serverErrors}
+            serverMessage={confirming.serverMessage}
+            labels={{ otp: codeLabel }}
+          />
+          <code.Field
+            name="otp"
+            validate={[
+              rules.required(codeLabel),
+              (value) => (!value || /^\d{4,8}$/.test(value) ? "" : t("payment.stcPay.codeFormat")),
+            ]}
+            transform={(value) =>
+              toLatinDigits(value ?? "")
+                .replace(/\D/g, "")
+                .slice(0, 8)
+            }
+          >
+            {(field, fieldProps) => (
+              <TextField
+                form={codeForm}
+                field={field}
+                props={{
+                  ...fieldProps,
+                  ref: (element) => {
+                    fieldProps.ref(element);
+                    codeRef.current = element;
+                  },
+                }}
+                label={codeLabel}
+                hint={t("payment.stcPay.codeHint")}
+                className="field--otp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={8}
+                dir="ltr"
+                required
+              />
+            )}
+          </code.Field>
+          <SubmitButton className="button button--primary button--block">{t("payment.stcPay.payNow")}</SubmitButton>
+        </code.Form>
+      ) : null}
+    </div>
+  );
+}
