@@ -1,6 +1,7 @@
 // The catalogue as the backend answers it: products, categories, search suggestions, list paging.
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
+import type { InstalmentRule } from "./instalments.ts";
 
 /**
  * Stock at or under this many shows "only N left" to shoppers (the storefront's StockBadge); the
@@ -109,6 +110,8 @@ export interface ProductDetails extends ProductSummary {
   variants?: ProductVariant[];
   related: ProductSummary[];
   breadcrumbs: { slug: string; name: string }[];
+  /** The split of each pay-later method offered, for the line under the price (absent: none). */
+  instalments?: InstalmentRule[];
 }
 
 export interface CategoryNode extends Ref {

@@ -3,6 +3,7 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10). Money is in halalas.
 import type * as v from "valibot";
 import type { addressFields, checkoutInput } from "./inputs";
+import type { InstalmentRule } from "./instalments.ts";
 import type { Totals } from "./orders";
 
 /** A shipping method the backend offers, priced for this cart. */
@@ -19,13 +20,14 @@ export interface ShippingMethod {
  */
 export const PAYMENT_MARKS = ["mada", "visa", "mastercard", "applepay"] as const;
 /** A mark: what the payment page takes, or a method that is its own mark (STC Pay). */
-export type PaymentMark = (typeof PAYMENT_MARKS)[number] | "stcpay";
+export type PaymentMark = (typeof PAYMENT_MARKS)[number] | "stcpay" | "tabby" | "tamara";
 
 /**
  * How a shopper may pay: `card`, on the payment provider's page (cards and the wallets it takes);
- * `stcpay`, the STC Pay wallet, confirmed on the shop's own page with the code STC Pay sends.
+ * `stcpay`, the STC Pay wallet, confirmed on the shop's own page with the code STC Pay sends;
+ * `tabby` and `tamara`, four interest-free payments on the provider's page.
  */
-export const PAYMENT_METHODS = ["card", "stcpay"] as const;
+export const PAYMENT_METHODS = ["card", "stcpay", "tabby", "tamara"] as const;
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
 
 /** A payment method the backend offers (none when no payment provider is configured). */
@@ -35,6 +37,8 @@ export interface PaymentMethod {
   name: string;
   /** What it takes, to show as marks; absent from a backend that names none. */
   marks?: PaymentMark[];
+  /** A pay-later method's split, for the line under it ("4 interest-free payments of …"). */
+  instalments?: InstalmentRule;
 }
 
 /** GET /checkout/options: the methods and the totals for the current cart and chosen method. */

@@ -53,4 +53,6 @@ export interface PaymentStatusView {
   order_status: OrderStatus;
   /** In the request's language: received, waiting, or why it failed. */
   message: string;
+  /** How this payment was made: after a failed one not by card, the page offers the card. */
+  method?: PaymentMethodId;
 }

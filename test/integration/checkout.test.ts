@@ -180,6 +180,18 @@ describe("checkout", () => {
     expect(standard.body.data.payment_methods).toEqual([
       { id: "card", name: "الدفع الإلكتروني: مدى أو فيزا أو ماستركارد", marks: ["mada", "visa", "mastercard"] },
       { id: "stcpay", name: "الدفع عبر STC Pay", marks: ["stcpay"] },
+      {
+        id: "tabby",
+        name: "قسّمها على 4 دفعات مع تابي بدون فوائد",
+        marks: ["tabby"],
+        instalments: { provider: "tabby", count: 4, min: 1000, max: 1_000_000 },
+      },
+      {
+        id: "tamara",
+        name: "قسّمها على 4 دفعات مع تمارا بدون فوائد",
+        marks: ["tamara"],
+        instalments: { provider: "tamara", count: 4, min: 10_000, max: 2_000_000 },
+      },
     ]);
     expect(standard.body.data.totals).toEqual({
       subtotal: 11500,

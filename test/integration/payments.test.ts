@@ -81,6 +81,7 @@ describe("payments", () => {
       order_number: number,
       order_status: "paid",
       message: "Payment received. Thank you for your order!",
+      method: "card",
     });
     expect(await orderOf(guest, number)).toMatchObject({ status: "paid", payment_status: "paid" });
     expect(await stockOf(product.id)).toBe(9);

@@ -56,3 +56,18 @@ export async function paidOrder(
   await payOrder(shopper, order.number);
   return order;
 }
+
+/** The shopper's browser on a provider's hosted page: submits its form, and does not follow the redirect. */
+export function submitForm(path: string, fields: Record<string, string>): Promise<Response> {
+  return SELF.fetch(`http://shop.test${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
+/** POST /payments/{number}/start back to the English status page, `extra` (a method) added. */
+export function startPaying(shopper: Shopper, number: string, extra: Record<string, unknown> = {}) {
+  return call(shopper, "POST", `/payments/${number}/start`, { return_url: "/en/payment-status", ...extra });
+}

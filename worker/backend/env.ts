@@ -64,6 +64,24 @@ export interface Env {
   PAYMENT_MARKS?: string;
   /** Methods beside the card page, comma-separated: "stcpay" (through Moyasar). Unset: the card page only. */
   PAYMENT_METHODS?: string;
+  /** Secret: Tabby's secret API key (sk_…), for PAYMENT_METHODS "tabby". */
+  TABBY_SECRET_KEY?: string;
+  /** Tabby's merchant code for this shop (Saudi Arabia). */
+  TABBY_MERCHANT_CODE?: string;
+  /** Secret: the value registered as Tabby's webhook header (x-webhook-secret). */
+  TABBY_WEBHOOK_SECRET?: string;
+  /** The shop's Tabby limits in whole riyals (Tabby sets them per merchant). */
+  TABBY_MIN_SAR?: string;
+  TABBY_MAX_SAR?: string;
+  /** Secret: Tamara's API token, for PAYMENT_METHODS "tamara". */
+  TAMARA_API_TOKEN?: string;
+  /** Secret: Tamara's notification token, the HS256 key of its webhooks' JWT. */
+  TAMARA_NOTIFICATION_TOKEN?: string;
+  /** Tamara's API address: https://api.tamara.co (the default) or https://api-sandbox.tamara.co. */
+  TAMARA_API_URL?: string;
+  /** The shop's Tamara limits in whole riyals (Tamara sets them per merchant). */
+  TAMARA_MIN_SAR?: string;
+  TAMARA_MAX_SAR?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { instalmentRules } from "../services/payments/providers";
 import * as v from "valibot";
 import { CATALOGUE_SLUGS_PATH, MAX_SLUGS_PER_PAGE, readAttributeFilters } from "../../../contract/catalogue";
 import { CATALOGUE_STOCK_PATH, CATALOGUE_VERSION_PATH, MAX_STOCK_IDS } from "../../../contract/freshness";
@@ -197,7 +198,7 @@ catalogueRoutes.get("/products/:slug", edgeCache("short"), async (c) => {
   const parsed = v.safeParse(slugParam, c.req.param());
   const product = parsed.success ? await productDetails(c.env.DB, c.get("lang"), parsed.output.slug) : null;
   if (!product) throw notFound(say(c.get("lang"), PRODUCT_NOT_FOUND));
-  return ok(c, product);
+  return ok(c, { ...product, instalments: instalmentRules(c.env) });
 });
 
 catalogueRoutes.get(

@@ -6,7 +6,29 @@ import { say } from "../../../contract/server/i18n";
 import { publicOrigin } from "../../../contract/server/public-origin";
 import { cartOwner, ownerKey } from "../identity";
 import { findOrderByNumber, ownsOrder } from "../services/orders/orders";
-import { sandboxEnabled, sandboxSecret } from "../services/payments/providers";
+import {
+  sandboxEnabled,
+  sandboxSecret,
+  standInsEnabled,
+  bnplRule,
+  tabbyWebhookSecret,
+  tamaraNotificationToken,
+} from "../services/payments/providers";
+import {
+  loadTabby,
+  renderTabbyPage,
+  saveTabby,
+  TABBY_REJECTED_EMAIL,
+  TABBY_TEST_OTP,
+} from "../services/payments/providers/tabby-stand-in";
+import { TABBY_WEBHOOK_HEADER } from "../services/payments/providers/tabby";
+import {
+  loadTamara,
+  renderTamaraPage,
+  saveTamara,
+  tamaraNotification,
+  TAMARA_DECLINED_PHONE,
+} from "../services/payments/providers/tamara-stand-in";
 import {
   decideCard,
   renderCardPage,
@@ -153,6 +175,89 @@ paymentsRoutes.post("/sandbox/:id/challenge", async (c) => {
       ? { status: "paid", message: null, threeDs: "passed" }
       : { status: "failed", message: "three_ds_failed", threeDs: "failed" },
   );
+});
+
+// --- the Tabby stand-in's hosted page (development and test) ----------------------------------
+
+paymentsRoutes.use("/stand-in/*", async (c, next) => {
+  if (!standInsEnabled(c.env)) return html(c, renderMissingPage(pageLang(c)), 404);
+  await next();
+});
+
+const tabbyAction = (id: string, lang: Lang) => `${BACKEND_BASE}/payments/stand-in/tabby/${id}?lang=${lang}`;
+
+paymentsRoutes.get("/stand-in/tabby/:id", async (c) => {
+  const stored = await loadTabby(c.env.KV, c.req.param("id"));
+  if (!stored) return html(c, renderMissingPage(pageLang(c)), 404);
+  if (stored.payment.status !== "CREATED") return c.redirect(stored.urls.success, 303);
+  return html(c, renderTabbyPage(stored, bnplRule(c.env, "tabby"), tabbyAction(stored.payment.id, stored.lang)));
+});
+
+paymentsRoutes.post("/stand-in/tabby/:id", async (c) => {
+  const stored = await loadTabby(c.env.KV, c.req.param("id"));
+  if (!stored) return html(c, renderMissingPage(pageLang(c)), 404);
+  if (stored.payment.status !== "CREATED") return c.redirect(stored.urls.success, 303);
+  const body = await c.req.parseBody();
+  if (formText(body, "action") === "cancel") return c.redirect(stored.urls.cancel, 303);
+  if (formText(body, "otp").trim() !== TABBY_TEST_OTP)
+    return html(
+      c,
+      renderTabbyPage(stored, bnplRule(c.env, "tabby"), tabbyAction(stored.payment.id, stored.lang), true),
+      422,
+    );
+  const rejected = formText(body, "email").trim().toLowerCase() === TABBY_REJECTED_EMAIL;
+  stored.payment.status = rejected ? "REJECTED" : "AUTHORIZED";
+  await saveTabby(c.env.KV, stored);
+  // Tabby tells the shop by webhook, with the header registered for it, as the real one does.
+  const { buyer: _buyer, created_at: _created, ...event } = stored.payment;
+  await receiveWebhook(
+    c.env.DB,
+    c.env,
+    "tabby",
+    JSON.stringify({ ...event, status: event.status.toLowerCase() }),
+    new Headers({ [TABBY_WEBHOOK_HEADER]: tabbyWebhookSecret(c.env) }),
+  );
+  return c.redirect(rejected ? stored.urls.failure : stored.urls.success, 303);
+});
+
+// --- the Tamara stand-in's hosted page (development and test) ---------------------------------
+
+const tamaraAction = (id: string, lang: Lang) => `${BACKEND_BASE}/payments/stand-in/tamara/${id}?lang=${lang}`;
+const withStatus = (url: string, id: string, status: string) => {
+  const back = new URL(url);
+  back.searchParams.set("orderId", id);
+  back.searchParams.set("paymentStatus", status);
+  return back.toString();
+};
+
+paymentsRoutes.get("/stand-in/tamara/:id", async (c) => {
+  const stored = await loadTamara(c.env.KV, c.req.param("id"));
+  if (!stored) return html(c, renderMissingPage(pageLang(c)), 404);
+  if (stored.order.status !== "new") return c.redirect(stored.urls.success, 303);
+  return html(c, renderTamaraPage(stored, bnplRule(c.env, "tamara"), tamaraAction(stored.order.order_id, stored.lang)));
+});
+
+paymentsRoutes.post("/stand-in/tamara/:id", async (c) => {
+  const stored = await loadTamara(c.env.KV, c.req.param("id"));
+  if (!stored) return html(c, renderMissingPage(pageLang(c)), 404);
+  const id = stored.order.order_id;
+  if (stored.order.status !== "new") return c.redirect(stored.urls.success, 303);
+  const body = await c.req.parseBody();
+  if (formText(body, "action") === "cancel") return c.redirect(withStatus(stored.urls.cancel, id, "canceled"), 303);
+  if (formText(body, "code").trim() !== stored.code)
+    return html(c, renderTamaraPage(stored, bnplRule(c.env, "tamara"), tamaraAction(id, stored.lang), true), 422);
+  // Tamara's sandbox number that is declined at its checkout.
+  if (formText(body, "phone").replace(/\D/g, "").slice(-9) === TAMARA_DECLINED_PHONE) {
+    stored.order.status = "declined";
+    await saveTamara(c.env.KV, stored);
+    return c.redirect(withStatus(stored.urls.failure, id, "declined"), 303);
+  }
+  stored.order.status = "approved";
+  await saveTamara(c.env.KV, stored);
+  // Tamara tells the shop by webhook, with its JWT, as the real one does.
+  const note = await tamaraNotification(tamaraNotificationToken(c.env), stored.order, "order_approved");
+  await receiveWebhook(c.env.DB, c.env, "tamara", note.body, new Headers({ authorization: note.authorization }));
+  return c.redirect(withStatus(stored.urls.success, id, "approved"), 303);
 });
 
 // --- the shop's calls ------------------------------------------------------------------------

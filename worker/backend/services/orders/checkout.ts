@@ -14,7 +14,8 @@ import {
   orderEventStatement,
 } from "./orders";
 import { flushNotifications, notifyStatements } from "../messages/notifications";
-import { enabledPaymentMethods, requirePaymentProvider } from "../payments/providers";
+import { enabledPaymentMethods, instalmentRules, requirePaymentProvider } from "../payments/providers";
+import { instalmentPlan, type InstalmentRule } from "../../../../contract/instalments";
 import { lineNets } from "../shared/money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../../contract/orders";
@@ -56,6 +57,8 @@ const SHIPPING_TEXT: Record<ShippingMethodId, { name: Bilingual; eta: Bilingual 
 const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
   card: msg("orders.checkout.paymentText.card"),
   stcpay: msg("orders.checkout.paymentText.stcpay"),
+  tabby: msg("orders.checkout.paymentText.tabby"),
+  tamara: msg("orders.checkout.paymentText.tamara"),
 };
 
 /** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
@@ -103,6 +106,8 @@ const MARK_NAMES: Record<PaymentMark, Bilingual> = {
   mastercard: msg("orders.checkout.paymentMarks.mastercard"),
   applepay: msg("orders.checkout.paymentMarks.applepay"),
   stcpay: msg("orders.checkout.paymentMarks.stcpay"),
+  tabby: msg("orders.checkout.paymentMarks.tabby"),
+  tamara: msg("orders.checkout.paymentMarks.tamara"),
 };
 
 /** The networks the payment page takes unless PAYMENT_MARKS says otherwise: Saudi debit and the two card schemes. */
@@ -118,18 +123,34 @@ export function paymentMarks(env: Pick<Env, "PAYMENT_MARKS">): PaymentMark[] {
   return known.length ? known : [...DEFAULT_PAYMENT_MARKS];
 }
 
-/** The offered methods, named: the card page with what it takes, STC Pay with its own mark. */
+/**
+ * The offered methods, named: the card page with what it takes, the others with their own mark;
+ * a pay-later method with its split (`rules`), for the line under it.
+ */
 export function paymentMethods(
   lang: Lang,
   marks: readonly PaymentMark[] = DEFAULT_PAYMENT_MARKS,
   offered: readonly PaymentMethodId[] = ["card"],
+  rules: readonly InstalmentRule[] = [],
 ): PaymentMethod[] {
   const methods = new Intl.ListFormat(lang, { type: "disjunction" }).format(marks.map((m) => say(lang, MARK_NAMES[m])));
-  return offered.map((id) =>
-    id === "card"
-      ? { id, name: say(lang, PAYMENT_TEXT.card, { methods }), marks: [...marks] }
-      : { id, name: say(lang, PAYMENT_TEXT[id]), marks: [id] },
-  );
+  return offered.map((id): PaymentMethod => {
+    if (id === "card") return { id, name: say(lang, PAYMENT_TEXT.card, { methods }), marks: [...marks] };
+    const rule = rules.find((r) => r.provider === id);
+    return { id, name: say(lang, PAYMENT_TEXT[id]), marks: [id], ...(rule ? { instalments: rule } : {}) };
+  });
+}
+
+/**
+ * The methods that can take this total: a pay-later method only within its limits (an empty cart's
+ * zero total counts as in them, so the choice is shown before anything is added).
+ */
+function payable(env: Env, total: number): PaymentMethodId[] {
+  const rules = instalmentRules(env);
+  return enabledPaymentMethods(env).filter((id) => {
+    const rule = rules.find((r) => r.provider === id);
+    return !rule || total === 0 || instalmentPlan(rule, total) !== null;
+  });
 }
 
 /** The promo discount the cart gets now (0 when none applies). */
@@ -157,11 +178,12 @@ export async function checkoutOptions(
   const zone = zoneOfCity(store.shipping, city);
   const contents = await cartContents(db, owner, lang);
   const discount = await cartDiscount(db, contents, owner, lang);
+  const totals = computeTotals(contents.subtotal, discount, method, settings, contents.currency);
   return {
     shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
     // No provider can take the payment here: no method is offered, so the page says so up front.
-    payment_methods: paymentMethods(lang, paymentMarks(env), enabledPaymentMethods(env)),
-    totals: computeTotals(contents.subtotal, discount, method, settings, contents.currency),
+    payment_methods: paymentMethods(lang, paymentMarks(env), payable(env, totals.total), instalmentRules(env)),
+    totals,
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
     /** The zone whose rates these are, in the caller's language; null: the rest of the country. */

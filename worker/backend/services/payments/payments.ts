@@ -9,12 +9,18 @@ import {
   nowIso,
   releaseStockStatements,
   reReserveStock,
+  type OrderItemRow,
   type OrderRow,
   type OrderStatus,
 } from "../orders/orders";
+import type { OrderAddress } from "../../../../contract/orders";
 import {
   enabledPaymentMethods,
   moyasarGateway,
+  PaymentRefused,
+  tabbyGateway,
+  tamaraGateway,
+  type BnplOrder,
   paymentProvider,
   requirePaymentProvider,
   WebhookRejected,
@@ -23,7 +29,7 @@ import {
 } from "./providers";
 import { invoiceStatements } from "../orders/invoices";
 import type { PaymentStart, PaymentStatusView } from "../../../../contract/payments";
-import type { PaymentMethodId } from "../../../../contract/checkout";
+import { PAYMENT_METHODS, type PaymentMethodId } from "../../../../contract/checkout";
 import { saudiMobile } from "../../../../contract/inputs";
 import { recordLatePayment, refundLatePaymentNow } from "./late-payments";
 import { releaseExpiredReservations } from "../orders/reservations";
@@ -96,6 +102,8 @@ const FAILURE_REASONS: Record<string, Bilingual> = {
   already_paid: msg("payments.failureReasons.alreadyPaid"),
   out_of_stock: msg("payments.failureReasons.outOfStock"),
   amount_mismatch: msg("payments.failureReasons.amountMismatch"),
+  bnpl_rejected: msg("payments.failureReasons.bnplRejected"),
+  tamara_declined: msg("payments.failureReasons.tamaraDeclined"),
 };
 
 export function failureMessage(lang: Lang, reason: string | null): string {
@@ -128,7 +136,11 @@ export async function startPayment(
   }
   const order = await findOwnedOrder(db, number, owner);
   if (!order) throw notFound(say(lang, msg("payments.orderNotFound")));
-  const chosen = method ?? (order.payment_method === "stcpay" ? "stcpay" : "card");
+  const chosen =
+    method ??
+    ((PAYMENT_METHODS as readonly string[]).includes(order.payment_method)
+      ? (order.payment_method as PaymentMethodId)
+      : "card");
   if (chosen === "card") requirePaymentProvider(env, lang);
   if (!enabledPaymentMethods(env).includes(chosen)) {
     const message = say(lang, MESSAGES.methodOff);
@@ -136,7 +148,14 @@ export async function startPayment(
   }
   await makePayable(db, order, holdDeadline(order, commerceSettings(env).reservationMinutes), lang);
 
-  const provider = chosen === "stcpay" ? moyasarGateway(env) : await paymentProvider(env);
+  const provider =
+    chosen === "stcpay"
+      ? moyasarGateway(env)
+      : chosen === "tabby"
+        ? tabbyGateway(env)
+        : chosen === "tamara"
+          ? tamaraGateway(env)
+          : await paymentProvider(env);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
   const id = newPaymentId();
   // Where the provider sends the shopper back: their path plus the payment and the order.
@@ -177,8 +196,20 @@ export async function startPayment(
       origin,
       backendBase: BACKEND_BASE,
       returnPath: back,
+      ...(chosen === "tabby" || chosen === "tamara" ? { order: await bnplOrderOf(db, order, lang) } : {}),
     });
   } catch (err) {
+    if (err instanceof PaymentRefused) {
+      // The provider will not take it (a pay-later provider's pre-scoring): the shopper is told so
+      // and pays another way; the order keeps its hold meanwhile.
+      await db
+        .prepare("UPDATE payments SET status = 'failed', message = ? WHERE id = ?")
+        .bind(`refused:${err.reason}`, payment.id)
+        .run();
+      const refused = REFUSALS[`${provider.name}:${err.reason}`] ?? REFUSALS[`${provider.name}:not_available`];
+      const message = say(lang, refused);
+      throw unprocessable({ method: [message] }, message);
+    }
     console.error(
       JSON.stringify({ level: "error", event: "payment_start_failed", payment_id: payment.id, error: String(err) }),
     );
@@ -191,6 +222,48 @@ export async function startPayment(
   if (started.providerRef)
     await db.prepare("UPDATE payments SET provider_ref = ? WHERE id = ?").bind(started.providerRef, payment.id).run();
   return { payment_id: payment.id, redirect_url: started.redirectUrl, method: chosen };
+}
+
+/** Why a pay-later provider refused a purchase, by its reason code. */
+const REFUSALS: Record<string, Bilingual> = {
+  "tabby:not_available": msg("payments.tabbyRefused.not_available"),
+  "tabby:order_amount_too_high": msg("payments.tabbyRefused.order_amount_too_high"),
+  "tabby:order_amount_too_low": msg("payments.tabbyRefused.order_amount_too_low"),
+  "tamara:not_available": msg("payments.tamaraRefused.not_available"),
+};
+
+/** What a pay-later provider scores: the buyer, the delivery address and the lines, in the shopper's language. */
+async function bnplOrderOf(db: D1Database, order: OrderRow, lang: Lang): Promise<BnplOrder> {
+  const address = JSON.parse(order.address) as OrderAddress;
+  const [items, since] = await Promise.all([
+    db
+      .prepare(
+        "SELECT sku, slug, name_en, name_ar, quantity, unit_price FROM order_items WHERE order_id = ? ORDER BY id",
+      )
+      .bind(order.id)
+      .all<Pick<OrderItemRow, "sku" | "slug" | "name_en" | "name_ar" | "quantity" | "unit_price">>(),
+    order.user_id === null
+      ? null
+      : db.prepare("SELECT created_at FROM users WHERE id = ?").bind(order.user_id).first<string>("created_at"),
+  ]);
+  return {
+    buyer: { name: address.name, email: order.email, phone: address.phone },
+    address: {
+      city: address.city,
+      address: [address.building, address.street, address.district].filter(Boolean).join(", "),
+      zip: address.postal_code ?? "",
+    },
+    items: items.results.map((item) => ({
+      title: lang === "ar" ? item.name_ar : item.name_en,
+      quantity: item.quantity,
+      unit_price: item.unit_price,
+      reference_id: item.sku ?? item.slug,
+    })),
+    shipping: order.shipping,
+    vat: order.vat,
+    discount: order.discount,
+    registeredSince: since ?? order.created_at,
+  };
 }
 
 /**
@@ -473,5 +546,6 @@ export async function paymentStatus(
     order_number: payment.order_number,
     order_status: row!.order_status,
     message,
+    method: payment.method,
   };
 }

@@ -4,6 +4,16 @@ import { say, type Bilingual } from "../../../../../contract/server/i18n";
 import { pepper } from "../../accounts/password";
 import { moyasarProvider } from "./moyasar";
 import { MOYASAR_STAND_IN_BASE, MOYASAR_STAND_IN_KEY, moyasarStandIn } from "./moyasar-stand-in";
+import { tabbyProvider } from "./tabby";
+import { TAMARA_API, tamaraProvider } from "./tamara";
+import { TAMARA_STAND_IN_BASE, TAMARA_STAND_IN_TOKEN, tamaraStandIn } from "./tamara-stand-in";
+import { TABBY_STAND_IN_BASE, TABBY_STAND_IN_KEY, TABBY_STAND_IN_MERCHANT, tabbyStandIn } from "./tabby-stand-in";
+import {
+  BNPL_PAYMENTS,
+  BNPL_PROVIDERS,
+  type BnplProvider,
+  type InstalmentRule,
+} from "../../../../../contract/instalments";
 import { hmacHex } from "./hmac";
 import { sandboxProvider } from "./sandbox";
 import type { PaymentProvider, StcPayGateway } from "./types";
@@ -18,6 +28,7 @@ import { msg } from "../../../messages";
  */
 
 export type {
+  BnplOrder,
   PaymentProvider,
   PaymentRecord,
   ProviderResult,
@@ -26,7 +37,7 @@ export type {
   StcPayGateway,
   WebhookEvent,
 } from "./types";
-export { WebhookRejected } from "./types";
+export { PaymentRefused, WebhookRejected } from "./types";
 
 export const PROVIDERS = ["sandbox", "moyasar"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -40,6 +51,9 @@ const isDevelopment = (env: Pick<Env, "ENVIRONMENT">) =>
  * and test only, unless the operator sets this loudly named opt-in (a demo shop that ships nothing).
  */
 export const SANDBOX_OPT_IN = "UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION";
+
+/** The providers' offline stand-ins (their APIs and hosted pages) exist in development and test only. */
+export const standInsEnabled = (env: Pick<Env, "ENVIRONMENT">) => isDevelopment(env);
 
 export function sandboxEnabled(env: Pick<Env, "ENVIRONMENT" | "UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION">): boolean {
   return isDevelopment(env) || env.UNSAFE_SANDBOX_PAYMENTS_IN_PRODUCTION === "true";
@@ -99,7 +113,93 @@ export async function paymentProvider(env: Env, name?: string): Promise<PaymentP
   const wanted = name ?? configuredProvider(env).name;
   if (wanted === "sandbox") return sandboxEnabled(env) ? sandboxProvider(await sandboxSecret(env)) : null;
   if (wanted === "moyasar") return moyasarGateway(env);
+  if (wanted === "tabby") return tabbyGateway(env);
+  if (wanted === "tamara") return tamaraGateway(env);
   return null;
+}
+
+/** A whole number of riyals from configuration, in halalas; `fallback` when unset or not one. */
+function riyals(value: string | undefined, fallback: number): number {
+  const n = Number((value ?? "").trim());
+  return (value ?? "").trim() !== "" && Number.isInteger(n) && n >= 0 ? n * 100 : fallback * 100;
+}
+
+/** Each pay-later provider's limits from configuration: whole riyals (the provider sets them per merchant). */
+const LIMITS: Record<BnplProvider, { min: keyof Env; max: keyof Env; defaults: [number, number] }> = {
+  tabby: { min: "TABBY_MIN_SAR", max: "TABBY_MAX_SAR", defaults: [10, 10_000] },
+  tamara: { min: "TAMARA_MIN_SAR", max: "TAMARA_MAX_SAR", defaults: [100, 20_000] },
+};
+
+/** A pay-later provider's split as this shop's contract with it has it. */
+export function bnplRule(env: Env, provider: BnplProvider): InstalmentRule {
+  const limits = LIMITS[provider];
+  return {
+    provider,
+    count: BNPL_PAYMENTS[provider],
+    min: riyals(env[limits.min] as string | undefined, limits.defaults[0]),
+    max: riyals(env[limits.max] as string | undefined, limits.defaults[1]),
+  };
+}
+
+/**
+ * Tabby with its keys (the secret key, the merchant code, the webhook's header value); in
+ * development and test without them, the same adapter against the stand-in (tabby-stand-in.ts).
+ */
+export function tabbyGateway(env: Env): PaymentProvider | null {
+  if (env.TABBY_SECRET_KEY) {
+    if (!env.TABBY_MERCHANT_CODE || (!env.TABBY_WEBHOOK_SECRET && !isDevelopment(env))) return null;
+    return tabbyProvider({
+      secretKey: env.TABBY_SECRET_KEY,
+      merchantCode: env.TABBY_MERCHANT_CODE,
+      webhookSecret: env.TABBY_WEBHOOK_SECRET ?? "development-tabby-webhook-secret",
+    });
+  }
+  if (!isDevelopment(env)) return null;
+  return tabbyProvider({
+    secretKey: TABBY_STAND_IN_KEY,
+    merchantCode: TABBY_STAND_IN_MERCHANT,
+    webhookSecret: tabbyWebhookSecret(env),
+    apiBase: TABBY_STAND_IN_BASE,
+    fetcher: tabbyStandIn(env.KV, bnplRule(env, "tabby")),
+  });
+}
+
+/** The value Tabby's webhooks carry in their header (the development one only in development and test). */
+export function tabbyWebhookSecret(env: Env): string {
+  return env.TABBY_WEBHOOK_SECRET ?? "development-tabby-webhook-secret";
+}
+
+/**
+ * Tamara with its tokens (the API token, and the notification token that signs its webhooks); in
+ * development and test without them, the same adapter against the stand-in (tamara-stand-in.ts).
+ */
+export function tamaraGateway(env: Env): PaymentProvider | null {
+  if (env.TAMARA_API_TOKEN) {
+    if (!env.TAMARA_NOTIFICATION_TOKEN && !isDevelopment(env)) return null;
+    return tamaraProvider({
+      apiToken: env.TAMARA_API_TOKEN,
+      notificationToken: tamaraNotificationToken(env),
+      apiBase: env.TAMARA_API_URL?.trim() || TAMARA_API,
+    });
+  }
+  if (!isDevelopment(env)) return null;
+  return tamaraProvider({
+    apiToken: TAMARA_STAND_IN_TOKEN,
+    notificationToken: tamaraNotificationToken(env),
+    apiBase: TAMARA_STAND_IN_BASE,
+    fetcher: tamaraStandIn(env.KV, bnplRule(env, "tamara")),
+  });
+}
+
+/** The key of Tamara's webhook JWTs (the development one only in development and test). */
+export function tamaraNotificationToken(env: Env): string {
+  return env.TAMARA_NOTIFICATION_TOKEN ?? "development-tamara-notification-token";
+}
+
+/** The split of each pay-later method the shop offers, for the lines under prices. */
+export function instalmentRules(env: Env): InstalmentRule[] {
+  const offered = enabledPaymentMethods(env);
+  return BNPL_PROVIDERS.filter((p) => offered.includes(p)).map((p) => bnplRule(env, p));
 }
 
 /**
@@ -127,12 +227,14 @@ export function moyasarGateway(env: Env): (PaymentProvider & StcPayGateway) | nu
  * method in development and test (each against its stand-in), so all of them can be tried.
  */
 export function enabledPaymentMethods(env: Env): PaymentMethodId[] {
-  const given = env.PAYMENT_METHODS?.trim() || (isDevelopment(env) ? "card,stcpay" : "card");
+  const given = env.PAYMENT_METHODS?.trim() || (isDevelopment(env) ? "card,stcpay,tabby,tamara" : "card");
   const listed = new Set(given.split(",").map((m) => m.trim().toLowerCase()));
   // The card page is the shop's base method: without a provider for it, the shop takes no orders.
   if (!configuredProvider(env).name) return [];
   const methods: PaymentMethodId[] = ["card"];
   if (listed.has("stcpay") && moyasarGateway(env)) methods.push("stcpay");
+  if (listed.has("tabby") && tabbyGateway(env)) methods.push("tabby");
+  if (listed.has("tamara") && tamaraGateway(env)) methods.push("tamara");
   return methods;
 }
 

@@ -235,7 +235,7 @@ const FAVICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#0f5fd7"/><path d="M12 27V13h6.5a4.5 4.5 0 0 1 0 9H15m7 5 6-14" fill="none" stroke="#fff" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/></svg>',
 )}`;
 
-function page(lang: Lang, title: string, body: string): string {
+export function page(lang: Lang, title: string, body: string): string {
   const dir = lang === "ar" ? "rtl" : "ltr";
   const htmlLang = lang === "ar" ? "ar-SA" : "en-US";
   return `<!doctype html>
@@ -263,25 +263,25 @@ export interface PagePayment {
   currency: string;
 }
 
-function money(amount: number, currency: string, lang: Lang): string {
+export function money(amount: number, currency: string, lang: Lang): string {
   return new Intl.NumberFormat(lang === "ar" ? "ar-SA-u-nu-latn" : "en-US", { style: "currency", currency }).format(
     amount / 100,
   );
 }
 
-function summary(payment: PagePayment, lang: Lang): string {
+export function summary(payment: PagePayment, lang: Lang): string {
   return `<dl>
 <dt>${t(lang, "order")}</dt><dd><bdi>${escapeHtml(payment.order_number)}</bdi></dd>
 <dt>${t(lang, "amount")}</dt><dd><bdi>${escapeHtml(money(payment.amount, payment.currency, lang))}</bdi></dd>
 </dl>`;
 }
 
-function errorSummary(lang: Lang, messages: string[]): string {
+export function errorSummary(lang: Lang, messages: string[]): string {
   if (!messages.length) return "";
   return `<div class="summary" role="alert"><strong>${t(lang, "errorsTitle")}</strong><ul>${messages.map((m) => `<li>${escapeHtml(m)}</li>`).join("")}</ul></div>`;
 }
 
-function field(opts: {
+export function field(opts: {
   id: string;
   name: string;
   label: string;

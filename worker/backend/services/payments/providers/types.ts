@@ -1,4 +1,5 @@
 import type { Lang } from "../../../env";
+import type { PaymentMethodId } from "../../../../../contract/checkout";
 
 /** What every payment gateway adapter speaks (index.ts picks one; sandbox.ts and moyasar.ts are two). */
 
@@ -8,7 +9,7 @@ export interface PaymentRecord {
   order_number: string;
   provider: string;
   /** `card`: the provider's page; `stcpay`: the wallet, confirmed with its code on the shop's page. */
-  method: "card" | "stcpay";
+  method: PaymentMethodId;
   status: "initiated" | "challenge" | "paid" | "failed";
   amount: number;
   currency: string;
@@ -47,6 +48,20 @@ export interface StartInput {
   backendBase: string;
   /** The shopper's return address with payment_id and order already added (same-origin path). */
   returnPath: string;
+  /** The order's buyer, address and lines, for a provider that scores the purchase (pay later). */
+  order?: BnplOrder;
+}
+
+/** What the shop tells a pay-later provider about the order: its buyer, address and lines, as pre-scoring needs. */
+export interface BnplOrder {
+  buyer: { name: string; email: string; phone: string };
+  address: { city: string; address: string; zip: string };
+  items: { title: string; quantity: number; unit_price: number; reference_id: string }[];
+  shipping: number;
+  vat: number;
+  discount: number;
+  /** When the buyer's account began (ISO), or now for a guest. */
+  registeredSince: string;
 }
 
 /** What a gateway answered to a refund. `failed` carries its reason for the console. */
@@ -89,3 +104,10 @@ export interface StcPayGateway {
 }
 
 export class WebhookRejected extends Error {}
+
+/** The provider will not take this payment (a pay-later provider's pre-scoring); `reason` is its code. */
+export class PaymentRefused extends Error {
+  constructor(readonly reason: string) {
+    super(`payment refused: ${reason}`);
+  }
+}
