@@ -24,9 +24,10 @@ const POLL_TRIES = 12;
  */
 export async function clientLoader({ params, request }: Route.ClientLoaderArgs): Promise<Owned<Status>> {
   const locale = isLocale(params.locale) ? params.locale : "en";
-  const paymentId = new URL(request.url).searchParams.get("payment_id")?.trim() ?? "";
+  const query = new URL(request.url).searchParams;
+  const paymentId = query.get("payment_id")?.trim() ?? "";
   if (!paymentId) return { state: "missing" };
-  return readOwned(locale, request.signal, (api) => getPaymentStatus(api, paymentId, request.signal));
+  return readOwned(locale, request.signal, (api) => getPaymentStatus(api, paymentId, request.signal, query));
 }
 clientLoader.hydrate = true as const;
 
@@ -145,6 +146,12 @@ export default function PaymentStatus({ loaderData: view }: Route.ComponentProps
               <Link className="button button--primary" to={retryLink}>
                 {t("payment.retryPayment")}
               </Link>
+              {/* A way of paying that failed (a pay-later provider's no) may fail again: the card is offered. */}
+              {status.method && status.method !== "card" ? (
+                <Link className="button" to={`${retryLink}&method=card`}>
+                  {t("payment.payByCard")}
+                </Link>
+              ) : null}
               <Link className="button" to={orderLink}>
                 {t("payment.viewOrder")}
               </Link>

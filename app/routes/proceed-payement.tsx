@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import {
   redirect,
   redirectDocument,
@@ -13,7 +13,6 @@ import { handleBrowserError } from "../lib/browser-errors";
 import { confirmStcPay, sendStcPayMobile, startPayment } from "../lib/api/checkout";
 import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
 import { PAYMENT_METHODS, type PaymentMethodId } from "../../contract/checkout";
-import { STC_PAY_INTENTS, StcPayForm } from "../components/checkout/StcPayForm";
 import { ApiError } from "../lib/api/errors";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
@@ -21,10 +20,17 @@ import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import cartCss from "../styles/cart.css?url";
 
+// Only an STC Pay payment needs its form (and the form library): loaded when one does.
+const StcPayForm = lazy(() => import("../components/checkout/StcPayForm").then((m) => ({ default: m.StcPayForm })));
+
+/** STC Pay's two steps (the form's intents). */
+const STC_PAY_INTENTS = ["stcpay-mobile", "stcpay-otp"] as const;
+
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
 type Phase =
-  | { state: "failed"; message: string }
+  /** `refused`: the provider will not take this way of paying (pay-later pre-scoring): pay another way. */
+  | { state: "failed"; message: string; refused?: boolean }
   | { state: "missing" }
   | { state: "stcpay"; paymentId: string; mobile: string | null; next: string };
 
@@ -59,7 +65,7 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs):
     // Refusals are said on the page; a 404 (no such order of this visitor's) goes through the
     // common handler like every other failure (spec §8: it redirects to /error).
     if (error instanceof ApiError && [400, 403, 409, 422].includes(error.status)) {
-      return { state: "failed", message: error.message };
+      return { state: "failed", message: error.message, refused: error.status === 422 && !!error.errors.method };
     }
     const handled = handleBrowserError(error, locale, (path) => {
       throw redirect(path);
@@ -145,33 +151,39 @@ export default function ProceedPayment({ loaderData: phase }: Route.ComponentPro
   const [refused, setRefused] = useState<{ phase: Phase; message: string } | null>(null);
   const refusal = refused?.phase === phase ? refused.message : null;
   const failure = phase.state === "failed" ? phase.message : refusal;
+  // Refused by the method's provider (STC Pay's number, a pay-later provider's scoring): the card is the way on.
+  const otherWay = refusal !== null || (phase.state === "failed" && phase.refused === true);
   const cardHref = `${to("/proceed-payement")}?order=${encodeURIComponent(number)}&method=card`;
 
   return (
     <PaymentCard number={number}>
       {starting ? <Redirecting /> : null}
       {phase.state === "stcpay" && !starting && refusal === null ? (
-        <StcPayForm
-          key={phase.paymentId}
-          paymentId={phase.paymentId}
-          mobile={phase.mobile}
-          next={phase.next}
-          onRefused={(message) => setRefused({ phase, message })}
-        />
+        <Suspense fallback={<Redirecting />}>
+          <StcPayForm
+            key={phase.paymentId}
+            paymentId={phase.paymentId}
+            mobile={phase.mobile}
+            next={phase.next}
+            onRefused={(message) => setRefused({ phase, message })}
+          />
+        </Suspense>
       ) : null}
       {failure !== null && !starting ? (
         <div className="notice notice--danger" role="alert">
           <p>
-            <strong>{t(refusal !== null ? "payment.stcPay.refused" : "payment.startFailed")}</strong>
+            <strong>
+              {t(refusal !== null ? "payment.stcPay.refused" : otherWay ? "payment.refused" : "payment.startFailed")}
+            </strong>
           </p>
           {failure && failure !== t("payment.startFailed") ? <p>{failure}</p> : null}
           <div className="payment-card__actions">
             <button type="button" className="button button--primary" onClick={() => void revalidator.revalidate()}>
               {t("payment.retry")}
             </button>
-            {refusal !== null ? (
+            {otherWay ? (
               <Link className="button" to={cardHref}>
-                {t("payment.stcPay.payByCard")}
+                {t("payment.payByCard")}
               </Link>
             ) : null}
             <Link className="button" to={`${to("/order/checkout/status")}?order=${encodeURIComponent(number)}`}>

@@ -26,6 +26,7 @@ import { specificationGroups } from "../lib/specifications";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
+import { InstalmentLine } from "../components/InstalmentLine";
 import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
@@ -186,6 +187,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
               compareLabel={product.compare_at_label}
             />
             <p className="muted product__vat">{t("product.vatIncluded")}</p>
+            <InstalmentLine rules={loaderData.product.instalments} amount={product.price} currency={product.currency} />
           </div>
           <p className="product__stock">
             <StockBadge stock={product.stock} inStock={product.in_stock} long />

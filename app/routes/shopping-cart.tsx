@@ -9,6 +9,7 @@ import { pageMeta } from "../lib/seo";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, cartLoadedAtom, lineKey, totalQuantityAtom } from "../state/cart";
 import { Stylesheet } from "../components/Stylesheet";
+import { InstalmentLine } from "../components/InstalmentLine";
 import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "cart", noindex: true });
@@ -107,6 +108,13 @@ export default function ShoppingCart() {
             <OrderSummary totals={totals}>
               <PromoCode />
             </OrderSummary>
+            {options ? (
+              <InstalmentLine
+                rules={options.payment_methods.flatMap((m) => (m.instalments ? [m.instalments] : []))}
+                amount={totals.total}
+                currency={totals.currency}
+              />
+            ) : null}
             <Link className="button button--primary button--block" to={to("/checkout")}>
               {t("cart.proceedToCheckout")}
             </Link>

@@ -43,7 +43,7 @@ async function checkoutWithStcPay(page: Page, locale: Locale, product: Product):
   await page.locator(".add-to-cart__button").click();
   await eventually(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
   await page.goto(`${base}/${locale}/checkout`);
-  await eventually(() => page.locator('input[name="payment_method"]').count()).toBe(2);
+  await eventually(() => page.locator('input[name="payment_method"]').count()).toBeGreaterThan(1);
   await fillNewAddress(page, locale, { email: `stc-${locale}-${Date.now()}@example.com`, name: "Noura" });
   // The method's name is the backend's, "Pay with STC Pay" in either language's words.
   await page.getByRole("radio", { name: /STC Pay/ }).check();
@@ -73,7 +73,7 @@ describe("STC Pay", () => {
         const refusal = page.locator(".notice--danger");
         await eventually(() => refusal.textContent()).toContain(msg(locale, "payment.stcPay.refused"));
         expect(await refusal.textContent()).toContain("Mobile number is not registered");
-        expect(await page.getByRole("link", { name: msg(locale, "payment.stcPay.payByCard") }).count()).toBe(1);
+        expect(await page.getByRole("link", { name: msg(locale, "payment.payByCard") }).count()).toBe(1);
         expect(await seriousViolations(page)).toEqual([]);
         await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-refused-${locale}.png`);
 
@@ -111,7 +111,7 @@ describe("STC Pay", () => {
       await eventually(() => mobile.inputValue()).toBe("0501234567");
       await mobile.fill("0515555556");
       await page.getByRole("button", { name: msg("en", "payment.stcPay.sendCode") }).click();
-      await page.getByRole("link", { name: msg("en", "payment.stcPay.payByCard") }).click();
+      await page.getByRole("link", { name: msg("en", "payment.payByCard") }).click();
       await payWithCard(page, "4242 4242 4242 4242");
       await page.waitForURL(/\/en\/payment-status\?/);
       await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);

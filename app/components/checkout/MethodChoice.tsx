@@ -2,6 +2,7 @@ import type { CheckoutOptions } from "../../../contract/checkout";
 import { formatMoney } from "../../lib/money";
 import { useLocale, useT } from "../../lib/use-locale";
 import { PaymentMarks } from "./PaymentMarks";
+import { InstalmentLine } from "../InstalmentLine";
 
 interface Choice {
   options: CheckoutOptions | null;
@@ -85,7 +86,15 @@ export function PaymentChoice({ options, chosen, onChoose }: Choice) {
               />
               <span className="choice__body">
                 <span className="choice__title">{m.name}</span>
-                <PaymentMarks marks={m.marks ?? []} />
+                {m.instalments ? (
+                  <InstalmentLine
+                    rules={[m.instalments]}
+                    amount={options.totals.total}
+                    currency={options.totals.currency}
+                  />
+                ) : (
+                  <PaymentMarks marks={m.marks ?? []} />
+                )}
               </span>
             </label>
           ))}

@@ -43,6 +43,22 @@ const MARKS: Record<PaymentMark, ReactNode> = {
       </text>
     </>
   ),
+  tabby: (
+    <>
+      <rect width="40" height="24" rx="4" fill="#3effb3" />
+      <text x="20" y="15.5" textAnchor="middle" fontSize="10" fontWeight="800" fill="#1d1d1b">
+        tabby
+      </text>
+    </>
+  ),
+  tamara: (
+    <>
+      <rect width="40" height="24" rx="4" fill="#ffe3d3" />
+      <text x="20" y="15.5" textAnchor="middle" fontSize="9" fontWeight="800" fill="#1d1d1b">
+        tamara
+      </text>
+    </>
+  ),
 };
 
 export function PaymentMarks({ marks }: { marks: readonly PaymentMark[] }) {

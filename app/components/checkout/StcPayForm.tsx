@@ -12,9 +12,6 @@ import { toLatinDigits } from "../../lib/phone-text";
 import { useT } from "../../lib/use-locale";
 import { PaymentMarks } from "./PaymentMarks";
 
-/** The route's intents (proceed-payement's clientAction). */
-export const STC_PAY_INTENTS = ["stcpay-mobile", "stcpay-otp"] as const;
-
 /**
  * STC Pay on the shop's page: the wallet's mobile number (the order's own number offered), then
  * the code STC Pay texts to it. The code's answer is the payment's outcome, which the return page

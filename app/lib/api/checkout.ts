@@ -40,6 +40,12 @@ export function confirmStcPay(api: Api, paymentId: string, otp: string) {
 }
 
 /** GET /payments/{id}/status: whether a payment went through. */
-export function getPaymentStatus(api: Api, paymentId: string, signal?: AbortSignal) {
-  return api.get<PaymentStatusView>(`/payments/${encodeURIComponent(paymentId)}/status`, { signal });
+export function getPaymentStatus(api: Api, paymentId: string, signal?: AbortSignal, returned?: URLSearchParams) {
+  // What the provider added to the return address (a pay-later provider's "cancelled"), for the
+  // backend to weigh: it can only ever make a payment fail, never pay it.
+  const query = new URLSearchParams(
+    [...(returned ?? [])].filter(([name]) => name !== "payment_id" && name !== "order"),
+  );
+  const suffix = query.size ? `?${query}` : "";
+  return api.get<PaymentStatusView>(`/payments/${encodeURIComponent(paymentId)}/status${suffix}`, { signal });
 }
