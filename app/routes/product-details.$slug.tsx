@@ -27,6 +27,7 @@ import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import { InstalmentLine } from "../components/InstalmentLine";
+import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
@@ -38,13 +39,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   try {
     const { data } = await getProduct(api, params.slug);
     // The typed attributes reach the page as formatted rows, not twice.
-    const [{ attributes: _typed, ...product }] = withPriceLabels([data], locale);
+    const [{ attributes: _typed, instalments: rules, ...product }] = withPriceLabels([data], locale);
+    // The pay-later lines are worded here for the same reason, for the product and each variant.
+    const lines = (price: number) => instalmentTexts(rules, price, data.currency, locale);
     return {
       product: {
         ...product,
+        instalment_lines: lines(data.price),
         // Each variant's prices formatted here too: a choice in the browser builds no Intl formatter.
         variants: withPriceLabels(
-          (data.variants ?? []).map((v) => ({ ...v, currency: data.currency })),
+          (data.variants ?? []).map((v) => ({ ...v, currency: data.currency, instalment_lines: lines(v.price) })),
           locale,
         ),
         specifications: specificationGroups(data, locale),
@@ -126,6 +130,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         images: variant.images.length ? variant.images : loaderData.product.images,
         price_label: variant.price_label,
         compare_at_label: variant.compare_at_label,
+        instalment_lines: variant.instalment_lines,
       }
     : loaderData.product;
   const pickers = variant ? pickersFor(options, variants, variant) : [];
@@ -187,7 +192,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
               compareLabel={product.compare_at_label}
             />
             <p className="muted product__vat">{t("product.vatIncluded")}</p>
-            <InstalmentLine rules={loaderData.product.instalments} amount={product.price} currency={product.currency} />
+            <InstalmentLine lines={product.instalment_lines} />
           </div>
           <p className="product__stock">
             <StockBadge stock={product.stock} inStock={product.in_stock} long />

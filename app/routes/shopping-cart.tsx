@@ -10,6 +10,7 @@ import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartListAtom, cartLoadedAtom, lineKey, totalQuantityAtom } from "../state/cart";
 import { Stylesheet } from "../components/Stylesheet";
 import { InstalmentLine } from "../components/InstalmentLine";
+import { instalmentTexts } from "../lib/instalments";
 import cartCss from "../styles/cart.css?url";
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "cart", noindex: true });
@@ -110,9 +111,12 @@ export default function ShoppingCart() {
             </OrderSummary>
             {options ? (
               <InstalmentLine
-                rules={options.payment_methods.flatMap((m) => (m.instalments ? [m.instalments] : []))}
-                amount={totals.total}
-                currency={totals.currency}
+                lines={instalmentTexts(
+                  options.payment_methods.flatMap((m) => (m.instalments ? [m.instalments] : [])),
+                  totals.total,
+                  totals.currency,
+                  locale,
+                )}
               />
             ) : null}
             <Link className="button button--primary button--block" to={to("/checkout")}>

@@ -3,6 +3,7 @@ import { formatMoney } from "../../lib/money";
 import { useLocale, useT } from "../../lib/use-locale";
 import { PaymentMarks } from "./PaymentMarks";
 import { InstalmentLine } from "../InstalmentLine";
+import { instalmentTexts } from "../../lib/instalments";
 
 interface Choice {
   options: CheckoutOptions | null;
@@ -70,6 +71,7 @@ export function ShippingChoice({
 /** The payment methods the backend offers. */
 export function PaymentChoice({ options, chosen, onChoose }: Choice) {
   const t = useT();
+  const locale = useLocale();
   return (
     <fieldset className="checkout__section">
       <legend>{t("checkout.paymentMethod")}</legend>
@@ -88,9 +90,7 @@ export function PaymentChoice({ options, chosen, onChoose }: Choice) {
                 <span className="choice__title">{m.name}</span>
                 {m.instalments ? (
                   <InstalmentLine
-                    rules={[m.instalments]}
-                    amount={options.totals.total}
-                    currency={options.totals.currency}
+                    lines={instalmentTexts([m.instalments], options.totals.total, options.totals.currency, locale)}
                   />
                 ) : (
                   <PaymentMarks marks={m.marks ?? []} />
