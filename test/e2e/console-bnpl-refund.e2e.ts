@@ -88,6 +88,8 @@ describe("a Tabby order refunded from the console", () => {
       await expect
         .poll(async () => (await head.locator(".console-badge").allTextContents()).join(" "), { timeout: 15_000 })
         .toContain(t("orders.paymentStatuses.partially_refunded"));
+      // The payment names its provider in the reader's language.
+      expect(await page.locator("main").textContent()).toContain(t("console.vocabulary.providers.tabby"));
       expect(JSON.stringify(await seriousViolations(page))).toBe("[]");
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-tabby-refund-${locale}.png`);
       expect(errors).toEqual([]);
