@@ -3,7 +3,9 @@
  * (its body is read and returned with `ok: false`); a 5xx or no answer throws, which the caller
  * records as the provider being unavailable.
  */
-export function jsonApi(name: string, base: string, headers: Record<string, string>, fetcher: typeof fetch) {
+export function jsonApi(name: string, base: string, token: string, fetcher: typeof fetch = fetch) {
+  // Both take their key as a Bearer token and speak JSON both ways.
+  const headers = { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/json" };
   return async function api<T>(
     path: string,
     init: RequestInit = {},

@@ -61,15 +61,7 @@ export function tabbyProvider(config: {
   apiBase?: string;
   fetcher?: typeof fetch;
 }): PaymentProvider {
-  const fetcher = config.fetcher ?? fetch;
-  const API = config.apiBase ?? TABBY_API;
-  const headers = {
-    authorization: `Bearer ${config.secretKey}`,
-    accept: "application/json",
-    "content-type": "application/json",
-  };
-
-  const api = jsonApi("Tabby", API, headers, fetcher);
+  const api = jsonApi("Tabby", config.apiBase ?? TABBY_API, config.secretKey, config.fetcher);
 
   function resultOf(payment: PaymentRecord, tabby: TabbyPayment): ProviderResult {
     const status = tabby.status.toUpperCase() as TabbyStatus;

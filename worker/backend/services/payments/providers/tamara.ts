@@ -72,15 +72,7 @@ export function tamaraProvider(config: {
   apiBase?: string;
   fetcher?: typeof fetch;
 }): PaymentProvider {
-  const fetcher = config.fetcher ?? fetch;
-  const API = config.apiBase ?? TAMARA_API;
-  const headers = {
-    authorization: `Bearer ${config.apiToken}`,
-    accept: "application/json",
-    "content-type": "application/json",
-  };
-
-  const api = jsonApi("Tamara", API, headers, fetcher);
+  const api = jsonApi("Tamara", config.apiBase ?? TAMARA_API, config.apiToken, config.fetcher);
 
   function resultOf(payment: PaymentRecord, order: TamaraOrder): ProviderResult {
     const paid = ["fully_captured", "partially_refunded", "fully_refunded"].includes(order.status);
