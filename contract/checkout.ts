@@ -25,9 +25,10 @@ export type PaymentMark = (typeof PAYMENT_MARKS)[number] | "stcpay" | "tabby" | 
 /**
  * How a shopper may pay: `card`, on the payment provider's page (cards and the wallets it takes);
  * `stcpay`, the STC Pay wallet, confirmed on the shop's own page with the code STC Pay sends;
- * `tabby` and `tamara`, four interest-free payments on the provider's page.
+ * `tabby` and `tamara`, four interest-free payments on the provider's page; `cod`, cash on
+ * delivery, confirmed with a code texted to the delivery phone.
  */
-export const PAYMENT_METHODS = ["card", "stcpay", "tabby", "tamara"] as const;
+export const PAYMENT_METHODS = ["card", "stcpay", "tabby", "tamara", "cod"] as const;
 export type PaymentMethodId = (typeof PAYMENT_METHODS)[number];
 
 /** A payment method the backend offers (none when no payment provider is configured). */
@@ -39,6 +40,8 @@ export interface PaymentMethod {
   marks?: PaymentMark[];
   /** A pay-later method's split, for the line under it ("4 interest-free payments of …"). */
   instalments?: InstalmentRule;
+  /** What choosing it adds to the total, in halalas (the cash-on-delivery fee). */
+  fee?: number;
 }
 
 /** GET /checkout/options: the methods and the totals for the current cart and chosen method. */

@@ -48,6 +48,7 @@ export interface ConsoleOrderRow {
   currency: string;
   status: OrderStatus;
   payment_status: PaymentStatus;
+  payment_method: string;
 }
 
 export interface ConsolePayment {
@@ -75,6 +76,34 @@ export interface ConsoleRefund {
   message: string | null;
   staff_email: string | null;
   created_at: string;
+}
+
+/** A cash-on-delivery refund owed (or paid) by bank transfer to the shopper's IBAN. */
+export interface ConsoleBankTransfer {
+  id: string;
+  amount: number;
+  /** Masked (SA••••1234) for staff who do not see contact data. */
+  iban: string;
+  holder: string;
+  status: "due" | "sent";
+  /** The bank's reference, recorded when staff mark it sent. */
+  reference: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+export const TRANSFER_REFERENCE_MAX = 60;
+
+/** POST /admin/orders/{number}/transfers/{id}/sent: the bank's reference of the transfer. */
+export function transferSentInput(m: InputMessages) {
+  return v.object({
+    reference: v.pipe(
+      v.optional(v.string(m.required("reference")), ""),
+      v.trim(),
+      v.nonEmpty(m.required("reference")),
+      v.maxLength(TRANSFER_REFERENCE_MAX, m.maxLength("reference", TRANSFER_REFERENCE_MAX)),
+    ),
+  });
 }
 
 /** One step of an order's timeline (order_events). */
@@ -182,6 +211,11 @@ export interface ConsoleOrder extends Totals {
   actions: OrderAction[];
   /** Payments the gateway took after the shop had closed them; each is owed back in full. */
   late_payments: LatePayment[];
+  /** Cash on delivery: what the courier collects (0 once collected, or for any other way of paying). */
+  cash_to_collect: number;
+  /** Cash on delivery: the IBAN (masked as `bank_transfers`) and holder the shopper gave for refunds. */
+  refund_account: { iban: string; name: string } | null;
+  bank_transfers: ConsoleBankTransfer[];
 }
 
 export const CARRIER_MAX = 60;
@@ -340,4 +374,7 @@ export interface PackingSlip {
   }[];
   /** The units to pack. */
   total_units: number;
+  /** Cash on delivery: what the courier collects, in halalas (0 for an order paid online). */
+  cash_to_collect: number;
+  currency: string;
 }

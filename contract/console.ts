@@ -218,6 +218,7 @@ export const CONSOLE_FIELDS = [
   "active",
   "carrier",
   "tracking_number",
+  "reference",
   "amount",
   "reason",
   "note",

@@ -38,6 +38,8 @@ export type InputField =
   | "payment_method"
   | "mobile"
   | "otp"
+  | "iban"
+  | "iban_name"
   | "group"
   | "slugs"
   | ConsoleField;
@@ -78,6 +80,25 @@ export function saudiMobile(text: string): string | null {
   const national = /^(?:00966|966|0)?(5\d{8})$/.exec(digits);
   return national ? `0${national[1]}` : null;
 }
+
+/**
+ * A Saudi IBAN as a bank transfer takes it ("SA0380000000608010167519"), from what a shopper
+ * types (spaces, lower case, Arabic-Indic digits); null unless it is `SA` with 22 digits whose
+ * check digits hold (ISO 13616: the number, its first four characters moved to its end and its
+ * letters read as 10..35, leaves 1 when divided by 97).
+ */
+export function saudiIban(text: string): string | null {
+  const iban = latinDigits(text).replace(/[\s-]/g, "").toUpperCase();
+  if (!/^SA\d{22}$/.test(iban)) return null;
+  const moved = `${iban.slice(4)}${iban.slice(0, 4)}`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
+  let rest = 0;
+  for (const digit of moved) rest = (rest * 10 + Number(digit)) % 97;
+  return rest === 1 ? iban : null;
+}
+
+/** An IBAN as staff who may not see contact data read it: the country, then the last four digits. */
+export const maskIban = (iban: string) =>
+  `${iban.slice(0, 2)}${"•".repeat(Math.max(0, iban.length - 6))}${iban.slice(-4)}`;
 
 /** A contact number for a delivery or a message: national or international, 7 to 15 digits. */
 export const CONTACT_PHONE = /^\+?\d{7,15}$/;

@@ -67,6 +67,8 @@ export interface Totals {
   subtotal: number;
   discount: number;
   shipping: number;
+  /** The cash-on-delivery fee, part of the total; absent or 0 for every other way of paying. */
+  cod_fee?: number;
   /** The VAT contained in the total. */
   vat: number;
   total: number;

@@ -7,12 +7,14 @@ import type { OrderStatus } from "./orders";
  * POST /payments/{number}/start: where to send the shopper to pay. With `step` "stcpay", the
  * shop's own page asks for the STC Pay mobile number and its code first (POST /payments/{id}/stcpay,
  * then /stcpay/otp), and sends the shopper to `redirect_url` (the return path) when it is done.
+ * With `step` "cod" (cash on delivery, CodStep) a code went to the delivery phone, and the page
+ * asks for it (POST /payments/{id}/cod).
  */
 export interface PaymentStart {
   payment_id: string;
   redirect_url: string;
   method?: PaymentMethodId;
-  step?: "stcpay";
+  step?: "stcpay" | "cod";
   /** The order's contact number in STC Pay's form (05XXXXXXXX), to offer; null: none fits. */
   mobile?: string | null;
 }
@@ -40,6 +42,21 @@ export interface StcPayStep {
   status: "otp" | "failed";
   /** In the request's language: where the code went, or why STC Pay refused. */
   message: string;
+}
+
+/** A cash-on-delivery order's confirmation: the code went to `mobile` (masked), or one went a moment ago. */
+export interface CodStep extends PaymentStart {
+  method: "cod";
+  step: "cod";
+  mobile: string;
+  /** In the request's language: where the code went, or to use the one sent a moment ago. */
+  message: string;
+  code_sent: boolean;
+}
+
+/** POST /payments/{id}/cod: the code texted to the delivery phone; answers the confirmed order. */
+export interface CodConfirmRequest {
+  otp: string;
 }
 
 /** A payment's outcome as the shopper sees it. */

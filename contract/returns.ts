@@ -5,7 +5,7 @@
  * the console's order page and the backend's routes. Part of the contract: imports only valibot.
  */
 import * as v from "valibot";
-import type { InputMessages } from "./inputs";
+import { saudiIban, type InputMessages } from "./inputs";
 import { LIMITS } from "./limits";
 
 /** requested → approved | rejected; approved → received → refunded. */
@@ -112,6 +112,25 @@ export function returnLineFields(m: InputMessages) {
   };
 }
 
+/** The bank account a cash-on-delivery refund is transferred to. */
+export function refundAccountInput(m: InputMessages) {
+  return v.object({
+    iban: v.pipe(
+      v.string(m.required("iban")),
+      v.trim(),
+      v.nonEmpty(m.required("iban")),
+      v.check((s) => saudiIban(s) !== null, m.invalid("iban")),
+      v.transform((s) => saudiIban(s)!),
+    ),
+    name: v.pipe(
+      v.string(m.required("iban_name")),
+      v.trim(),
+      v.nonEmpty(m.required("iban_name")),
+      v.maxLength(LIMITS.name, m.maxLength("iban_name", LIMITS.name)),
+    ),
+  });
+}
+
 /** POST /orders/{number}/returns: every line of the order may be listed, at least one with a quantity. */
 export function returnRequestInput(m: InputMessages) {
   const line = v.pipe(
@@ -127,6 +146,8 @@ export function returnRequestInput(m: InputMessages) {
     ),
   );
   return v.object({
+    /** Where the refund of a cash-on-delivery order goes: a Saudi IBAN and its holder (contract/inputs.ts `saudiIban`). */
+    refund_account: v.optional(refundAccountInput(m)),
     items: v.pipe(
       v.array(line, m.required("items")),
       v.maxLength(100, m.invalid("items")),

@@ -9,7 +9,7 @@ import { regionOfCity, SAUDI_REGIONS, type RegionId } from "./regions";
  * PUT /admin/settings/{section} alike. Money is integer halalas; the VAT rate a fraction (0.15).
  */
 
-export const SETTINGS_SECTIONS = ["shipping", "tax", "seller", "store", "returns", "messages"] as const;
+export const SETTINGS_SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "messages"] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 /** What delivery costs in one zone. */
@@ -85,6 +85,19 @@ export interface ReturnsSettings {
   window_days: number;
 }
 
+/**
+ * Cash on delivery: what it costs the shopper, the largest order it may pay, and how long an
+ * order placed with it holds its stock until the shopper confirms it with the code sent to their phone.
+ */
+export interface CodSettings {
+  /** Halalas added to the order's total (VAT included, like every price). */
+  fee: number;
+  /** Halalas: the largest total (fee included) paid in cash; 0 turns cash on delivery off. */
+  max_total: number;
+  /** Minutes an unconfirmed order holds its stock. */
+  confirm_minutes: number;
+}
+
 /** The order messages whose wording the owner may change (services/messages/mail.ts renders them). */
 export const MESSAGE_TEMPLATES = [
   "placed",
@@ -99,6 +112,7 @@ export const MESSAGE_TEMPLATES = [
   "return_requested",
   "return_approved",
   "return_rejected",
+  "cod_confirmed",
 ] as const;
 export type MessageTemplate = (typeof MESSAGE_TEMPLATES)[number];
 
@@ -117,6 +131,7 @@ export interface SettingsValues {
   seller: SellerSettings;
   store: StoreSettings;
   returns: ReturnsSettings;
+  cod: CodSettings;
   messages: MessagesSettings;
 }
 
@@ -142,6 +157,10 @@ export const SETTINGS_LIMITS = {
   address: 300,
   logoUrl: 500,
   windowDaysMax: 365,
+  /** Halalas: the fee may not pass 1,000 riyals. */
+  codFeeMax: 100_000,
+  confirmMinutesMin: 5,
+  confirmMinutesMax: 24 * 60,
   subject: 150,
   text: 1000,
 } as const;
@@ -290,6 +309,16 @@ export function settingsSchemas(m: SettingsMessages) {
     }),
     returns: v.object({
       window_days: whole(m, "window_days", 0, SETTINGS_LIMITS.windowDaysMax),
+    }),
+    cod: v.object({
+      fee: whole(m, "fee", 0, SETTINGS_LIMITS.codFeeMax),
+      max_total: whole(m, "max_total", 0, SETTINGS_LIMITS.thresholdMax),
+      confirm_minutes: whole(
+        m,
+        "confirm_minutes",
+        SETTINGS_LIMITS.confirmMinutesMin,
+        SETTINGS_LIMITS.confirmMinutesMax,
+      ),
     }),
   };
 }

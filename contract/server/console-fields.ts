@@ -42,6 +42,7 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   active: { en: "Active", ar: "مفعّل" },
   carrier: { en: "Carrier", ar: "شركة الشحن" },
   tracking_number: { en: "Tracking number", ar: "رقم التتبع" },
+  reference: { en: "Transfer reference", ar: "مرجع الحوالة" },
   amount: { en: "Amount", ar: "المبلغ" },
   reason: { en: "Reason", ar: "السبب" },
   note: { en: "Note", ar: "ملاحظة" },

@@ -36,6 +36,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   payment_method: { en: "Payment method", ar: "طريقة الدفع" },
   mobile: { en: "STC Pay mobile number", ar: "رقم جوال STC Pay" },
   otp: { en: "Code", ar: "الرمز" },
+  iban: { en: "IBAN", ar: "رقم الآيبان" },
+  iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
   ...CONSOLE_FIELD_NAMES,
@@ -51,6 +53,10 @@ const TEMPLATES = {
 
 /** Wrong-form messages that say what is expected rather than only that it is wrong. */
 const INVALID: Partial<Record<InputField, Bilingual>> = {
+  iban: {
+    en: "Enter a Saudi IBAN: SA followed by 22 digits, as your bank shows it (the check digits do not match).",
+    ar: "أدخل رقم آيبان سعوديًا: SA يليها 22 رقمًا كما يظهر في حسابك البنكي (أرقام التحقق لا تطابق).",
+  },
   barcode: {
     en: "Enter the 8, 12, 13 or 14 digits under the barcode (EAN or UPC); the last one is a check digit that does not match.",
     ar: "أدخل الأرقام الـ8 أو 12 أو 13 أو 14 تحت الباركود (EAN أو UPC)؛ الرقم الأخير رقم تحقق لا يطابق بقية الأرقام.",

@@ -51,6 +51,8 @@ import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { validate } from "../../../contract/server/validate";
 import { PAYMENT_METHODS } from "../../../contract/checkout";
 import { stcPayMobile, stcPayOtp } from "../services/payments/stc-pay";
+import { confirmCod } from "../services/payments/cash-on-delivery";
+import { presentOrder } from "../services/orders/shopper-orders";
 import { msg } from "../messages";
 
 /** Payments: start, status, the provider's hosted page and webhook. */
@@ -327,6 +329,17 @@ paymentsRoutes.post("/:id/stcpay", typed("mobile"), async (c) => {
       publicOrigin(c.env, c.req.url),
     ),
   );
+});
+
+// --- Cash on delivery: the code texted to the delivery phone confirms the order ----------------
+
+paymentsRoutes.post("/:id/cod", typed("otp"), async (c) => {
+  const owner = await cartOwner(c);
+  await enforceLimits(c, "SHOP_LIMITER", [`pay-otp:owner:${ownerKey(owner)}`]);
+  const { otp } = c.req.valid("json") as { otp: string };
+  const lang = c.get("lang");
+  const order = await confirmCod(c.env, owner, c.req.param("id"), otp, lang);
+  return ok(c, await presentOrder(c.env.DB, order, lang));
 });
 
 paymentsRoutes.post("/:id/stcpay/otp", typed("otp"), async (c) => {

@@ -7,6 +7,7 @@ import {
   cancelInput,
   refundInput,
   shipInput,
+  transferSentInput,
   staffNoteInput,
 } from "../../../../contract/console-orders";
 import type { InputMessages } from "../../../../contract/inputs";
@@ -27,6 +28,7 @@ import {
   shipOrder,
 } from "../../services/orders/fulfilment";
 import { refundLatePayment } from "../../services/payments/late-payments";
+import { markTransferSent } from "../../services/payments/cash-on-delivery";
 import type { OrderActor, OrderRow } from "../../services/orders/orders";
 import { flushNotifications, resendStatement } from "../../services/messages/notifications";
 import { currentStaff, seesContactData, staffOnly } from "../../services/console/staff";
@@ -81,6 +83,8 @@ ordersRoutes.get(
         search: optional(v.pipe(v.string(), v.maxLength(100, m.maxLength("search", 100)))),
         // `open`: orders with a return staff still have to act on.
         returns: optional(v.picklist(["open"], m.invalid("status"))),
+        // `unconfirmed`: cash-on-delivery orders still waiting for the shopper's code.
+        cod: optional(v.picklist(["unconfirmed"], m.invalid("status"))),
       }),
       v.forward(
         v.check((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, m.invalid("date_to")),
@@ -204,6 +208,28 @@ ordersRoutes.post("/:number/late-payments/:payment/refund", staffOnly("manager")
   if (!outcome.succeeded) return c.json({ message: outcome.message ?? "" }, 502);
   return answer(c, order, null);
 });
+
+/**
+ * POST /admin/orders/{number}/transfers/{id}/sent {reference}: a cash-on-delivery refund's bank
+ * transfer was made; the bank's reference is kept (services/payments/cash-on-delivery.ts).
+ */
+ordersRoutes.post(
+  "/:number/transfers/:id/sent",
+  staffOnly("manager"),
+  validate("json", (m) => transferSentInput(m)),
+  async (c) => {
+    const order = await orderOf(c);
+    await markTransferSent(
+      c.env.DB,
+      order,
+      c.req.param("id") ?? "",
+      c.req.valid("json").reference,
+      currentStaff(c),
+      c.get("lang"),
+    );
+    return answer(c, order);
+  },
+);
 
 /** POST /admin/orders/{number}/notes {body}: an internal note; every staff role may add one (services/console/staff-notes.ts). */
 ordersRoutes.post(

@@ -39,7 +39,8 @@ import { LINK_FRAGMENT_KEY } from "../../../../contract/order-access";
  */
 const OWED_WHEN: Record<OrderMessageKind, string> = {
   placed: "1",
-  paid: "paid_at IS NOT NULL",
+  // A cash-on-delivery order is owed its "confirmed" message once its code confirmed it.
+  paid: "(paid_at IS NOT NULL OR (payment_method = 'cod' AND status = 'processing'))",
   shipped: "shipped_at IS NOT NULL",
   delivered: "delivered_at IS NOT NULL",
   cancelled: "status = 'cancelled'",
@@ -52,7 +53,10 @@ const OWED_WHEN: Record<OrderMessageKind, string> = {
 
 const ALERT_COLUMN: Record<StaffAlertKind, string> = { staff_order: "alert_orders", staff_return: "alert_returns" };
 /** As OWED_WHEN: a payment that lost its race owes no alert. */
-const ALERT_WHEN: Record<StaffAlertKind, string> = { staff_order: "o.paid_at IS NOT NULL", staff_return: "1" };
+const ALERT_WHEN: Record<StaffAlertKind, string> = {
+  staff_order: "(o.paid_at IS NOT NULL OR (o.payment_method = 'cod' AND o.status = 'processing'))",
+  staff_return: "1",
+};
 
 /**
  * The statement that owes each staff member who asked for it an email about the order (a new paid
@@ -220,9 +224,12 @@ const isStaffAlert = (kind: string): kind is StaffAlertKind => (STAFF_ALERT_KIND
 
 /**
  * The template of a row: a cancel reads differently when the hold ran out, and when nothing was
- * ever paid (no refund follows, so the message must not talk of one).
+ * ever paid (no refund follows, so the message must not talk of one); a COD order's confirmation
+ * is its own message.
  */
 function templateOf(kind: OrderMessageKind, detail: Record<string, unknown>, order: MessageOrder): OrderTemplate {
+  // A cash-on-delivery order is "confirmed" (by its code), not paid: the cash comes at the door.
+  if (kind === "paid" && detail.cod === true) return "cod_confirmed";
   if (kind !== "cancelled") return kind;
   if (detail.reason === "expired") return "expired";
   return order.paid_at ? "cancelled" : "cancelled_unpaid";

@@ -13,7 +13,7 @@ import {
   type OrderRow,
   orderEventStatement,
 } from "./orders";
-import { flushNotifications, notifyStatements } from "../messages/notifications";
+import { flushNotifications, formatAmount, notifyStatements } from "../messages/notifications";
 import { enabledPaymentMethods, instalmentRules, requirePaymentProvider } from "../payments/providers";
 import { instalmentPlan, type InstalmentRule } from "../../../../contract/instalments";
 import { lineNets } from "../shared/money";
@@ -32,6 +32,7 @@ import {
   type PaymentMethod,
 } from "../../../../contract/checkout";
 import { msg } from "../../messages";
+import { codMobile } from "../payments/cash-on-delivery";
 
 /**
  * Checkout: shipping and payment methods, totals (prices include VAT, shown as a line), and
@@ -59,6 +60,7 @@ const PAYMENT_TEXT: Record<PaymentMethodId, Bilingual> = {
   stcpay: msg("orders.checkout.paymentText.stcpay"),
   tabby: msg("orders.checkout.paymentText.tabby"),
   tamara: msg("orders.checkout.paymentText.tamara"),
+  cod: msg("orders.checkout.paymentText.cod"),
 };
 
 /** Standard shipping is free once the goods (after discount) reach the threshold; express never is. */
@@ -69,21 +71,24 @@ export function shippingPrice(method: ShippingMethodId, goods: number, settings:
 
 export type { Totals };
 
+/** The totals; `codFee`, the cash-on-delivery fee, is part of the total (and of its VAT) when given. */
 export function computeTotals(
   subtotal: number,
   discount: number,
   method: ShippingMethodId,
   settings: CommerceSettings,
   currency = "SAR",
+  codFee = 0,
 ): Totals {
   const goods = Math.max(0, subtotal - discount);
   // Nothing to ship, nothing to pay for shipping (an empty cart's options).
   const shipping = subtotal > 0 ? shippingPrice(method, goods, settings) : 0;
-  const total = goods + shipping;
+  const total = goods + shipping + codFee;
   return {
     subtotal,
     discount,
     shipping,
+    ...(codFee > 0 ? { cod_fee: codFee } : {}),
     vat: Math.round((total * settings.vatRate) / (1 + settings.vatRate)),
     total,
     currency,
@@ -125,17 +130,19 @@ export function paymentMarks(env: Pick<Env, "PAYMENT_MARKS">): PaymentMark[] {
 
 /**
  * The offered methods, named: the card page with what it takes, the others with their own mark;
- * a pay-later method with its split (`rules`), for the line under it.
+ * a pay-later method with its split (`rules`), for the line under it; cash on delivery with its fee.
  */
 export function paymentMethods(
   lang: Lang,
   marks: readonly PaymentMark[] = DEFAULT_PAYMENT_MARKS,
   offered: readonly PaymentMethodId[] = ["card"],
   rules: readonly InstalmentRule[] = [],
+  codFee = 0,
 ): PaymentMethod[] {
   const methods = new Intl.ListFormat(lang, { type: "disjunction" }).format(marks.map((m) => say(lang, MARK_NAMES[m])));
   return offered.map((id): PaymentMethod => {
     if (id === "card") return { id, name: say(lang, PAYMENT_TEXT.card, { methods }), marks: [...marks] };
+    if (id === "cod") return { id, name: say(lang, PAYMENT_TEXT.cod), fee: codFee };
     const rule = rules.find((r) => r.provider === id);
     return { id, name: say(lang, PAYMENT_TEXT[id]), marks: [id], ...(rule ? { instalments: rule } : {}) };
   });
@@ -145,13 +152,18 @@ export function paymentMethods(
  * The methods that can take this total: a pay-later method only within its limits (an empty cart's
  * zero total counts as in them, so the choice is shown before anything is added).
  */
-function payable(env: Env, total: number): PaymentMethodId[] {
+function payable(env: Env, total: number, cod: CommerceSettings["cod"]): PaymentMethodId[] {
   const rules = instalmentRules(env);
   return enabledPaymentMethods(env).filter((id) => {
+    // Cash on delivery: while the operator has it on, and up to its largest total, fee included.
+    if (id === "cod") return codTakes(cod, total);
     const rule = rules.find((r) => r.provider === id);
     return !rule || total === 0 || instalmentPlan(rule, total) !== null;
   });
 }
+
+/** Whether cash on delivery may pay a total (before its fee). */
+const codTakes = (cod: CommerceSettings["cod"], total: number) => cod.maxTotal > 0 && total + cod.fee <= cod.maxTotal;
 
 /** The promo discount the cart gets now (0 when none applies). */
 async function cartDiscount(db: D1Database, contents: CartContents, owner: CartOwner, lang: Lang): Promise<number> {
@@ -182,7 +194,13 @@ export async function checkoutOptions(
   return {
     shipping_methods: shippingMethods(lang, Math.max(0, contents.subtotal - discount), settings),
     // No provider can take the payment here: no method is offered, so the page says so up front.
-    payment_methods: paymentMethods(lang, paymentMarks(env), payable(env, totals.total), instalmentRules(env)),
+    payment_methods: paymentMethods(
+      lang,
+      paymentMarks(env),
+      payable(env, totals.total, settings.cod),
+      instalmentRules(env),
+      settings.cod.fee,
+    ),
     totals,
     vat_rate: settings.vatRate,
     free_shipping_threshold: settings.freeShippingThreshold,
@@ -352,7 +370,16 @@ export async function placeOrder(
     promoId = evaluated.row.id;
     promoCode = evaluated.row.code;
   }
-  const totals = computeTotals(contents.subtotal, discount, input.shipping_method, settings, contents.currency);
+  const cod = input.payment_method === "cod";
+  const totals = computeTotals(
+    contents.subtotal,
+    discount,
+    input.shipping_method,
+    settings,
+    contents.currency,
+    cod ? settings.cod.fee : 0,
+  );
+  if (cod) refuseCod(settings.cod, totals, address, lang);
   const placed = await writeOrder(db, {
     owner,
     input,
@@ -362,13 +389,26 @@ export async function placeOrder(
     totals,
     vatRate: settings.vatRate,
     promo: promoId !== null && promoCode !== null ? { id: promoId, code: promoCode } : null,
-    reservedUntil: isoIn(settings.reservationMinutes),
+    // A COD order holds its stock while the shopper confirms it with the code texted to them.
+    reservedUntil: isoIn(cod ? settings.cod.confirmMinutes : settings.reservationMinutes),
     networkHash: origin.networkHash,
     siteOrigin: origin.siteOrigin ?? null,
     lang,
   });
   if (placed.created) await flushNotifications(env, placed.order.id);
   return placed;
+}
+
+/** Cash on delivery only up to the operator's largest total, and only to a Saudi mobile that can take its code. */
+function refuseCod(cod: CommerceSettings["cod"], totals: Totals, address: OrderAddress, lang: Lang): void {
+  if (!codTakes(cod, totals.total - cod.fee)) {
+    const message = say(lang, msg("payments.cod.overMax"), { max: formatAmount(cod.maxTotal, totals.currency, lang) });
+    throw unprocessable({ payment_method: [message] }, message);
+  }
+  if (!codMobile({ phone: address.phone })) {
+    const message = say(lang, msg("payments.cod.noPhone"));
+    throw unprocessable({ "address.phone": [message] }, message);
+  }
 }
 
 export interface OrderDraft {
@@ -416,8 +456,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
              promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
-             lang, site_origin, vat_rate)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`,
+             lang, site_origin, vat_rate, cod_fee)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -442,6 +482,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           draft.siteOrigin ?? null,
           // The order's documents state this rate (services/orders/invoices.ts).
           draft.vatRate,
+          totals.cod_fee ?? 0,
         ),
     ];
     for (const [index, line] of contents.lines.entries()) {
@@ -483,7 +524,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
     }
     statements.push(
       orderEventStatement(db, { number }, "placed", { total: totals.total }, "shopper"),
-      ...notifyStatements(db, { number }, "placed"),
+      // A COD order's first message is its code (services/payments/cash-on-delivery.ts), then "confirmed".
+      ...(input.payment_method === "cod" ? [] : notifyStatements(db, { number }, "placed")),
     );
     if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email, address.phone));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));

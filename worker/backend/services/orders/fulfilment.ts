@@ -32,7 +32,7 @@ import { paymentProvider, type RefundResult } from "../payments/providers";
 import { flushNotifications, notifyStatements } from "../messages/notifications";
 import { releasePromoStatements } from "./promo";
 import { maskPhone, seesContactData } from "../console/staff";
-import { normalizePhone } from "../../../../contract/inputs";
+import { maskIban, normalizePhone } from "../../../../contract/inputs";
 import { creditNoteStatements, documentLinks, vatRateOf } from "./invoices";
 import { notesOf } from "../console/staff-notes";
 import { latePaymentsOf } from "../payments/late-payments";
@@ -42,6 +42,7 @@ import { auditStatement } from "../console/audit-log";
 import { releaseExpiredReservations } from "./reservations";
 import { claimLinesStatement, findOrderLine, returnedAmount } from "./claimed-lines";
 import { msg } from "../../messages";
+import { bankTransfersOf, collectCodStatements } from "../payments/cash-on-delivery";
 
 /**
  * Fulfilment and refunds: the console's order list and order page, and the transitions
@@ -56,6 +57,7 @@ const MESSAGES = {
   changed: msg("orders.fulfilment.changed"),
   tooMuch: msg("orders.fulfilment.tooMuch"),
   noPayment: msg("orders.fulfilment.noPayment"),
+  noIban: msg("orders.fulfilment.noIban"),
   providerDown: msg("orders.fulfilment.providerDown"),
   refundFailed: msg("orders.fulfilment.refundFailed"),
 } satisfies Record<string, Bilingual>;
@@ -178,6 +180,8 @@ async function step(
       ...(action === "ship" || action === "deliver"
         ? notifyStatements(db, order, action === "ship" ? "shipped" : "delivered")
         : []),
+      // Delivered: the courier collected a COD order's cash.
+      ...(action === "deliver" ? collectCodStatements(db, order) : []),
     ],
     lang,
   );
@@ -190,7 +194,7 @@ export function processOrder(env: Pick<Env, "DB" | "NOTIFICATIONS">, order: Orde
   return step(env, order, "process", actor, lang, { status: "processing" });
 }
 
-/** processing → shipped, with the carrier and its tracking number (the shopper's page shows both). */
+/** processing → shipped, with the carrier and its tracking number (the shopper's page shows both); a COD order's shipment carries the cash to collect. */
 export function shipOrder(
   env: Pick<Env, "DB" | "NOTIFICATIONS">,
   order: OrderRow,
@@ -201,7 +205,11 @@ export function shipOrder(
   return step(env, order, "ship", actor, lang, {
     status: "shipped",
     set: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
-    detail: { carrier: shipment.carrier, tracking_number: shipment.tracking_number },
+    detail: {
+      carrier: shipment.carrier,
+      tracking_number: shipment.tracking_number,
+      ...(cashToCollect(order) ? { cash_to_collect: cashToCollect(order) } : {}),
+    },
   });
 }
 
@@ -312,6 +320,8 @@ export async function refundOrder(
   }
   const payment = await findPaidPayment(db, order.id);
   if (!payment) throw new BackendError(409, say(lang, MESSAGES.noPayment));
+  // Cash comes back by bank transfer: without the shopper's IBAN there is nowhere to send it.
+  if (payment.provider === "cod" && !order.refund_iban) throw new BackendError(409, say(lang, MESSAGES.noIban));
   const provider = await paymentProvider(env, payment.provider);
   if (!provider) throw new BackendError(503, say(lang, MESSAGES.providerDown));
 
@@ -646,8 +656,19 @@ export async function consoleOrderDetail(
     messages: messages.results as unknown as ConsoleOrderMessage[],
     actions: open ? allowedActions(order) : [],
     late_payments: await latePaymentsOf(db, order.id),
+    cash_to_collect: cashToCollect(order),
+    refund_account: order.refund_iban
+      ? { iban: open ? order.refund_iban : maskIban(order.refund_iban), name: order.refund_iban_name ?? "" }
+      : null,
+    bank_transfers: await bankTransfersOf(db, order.id, open),
   };
 }
+
+/** What the courier collects for a COD order not yet delivered (nor cancelled); 0 for every other order. */
+export const cashToCollect = (order: Pick<OrderRow, "payment_method" | "paid_at" | "status" | "total">) =>
+  order.payment_method === "cod" && !order.paid_at && !["cancelled", "payment_failed"].includes(order.status)
+    ? order.total
+    : 0;
 
 /** The answer's state of an order, in SQL: `refunded` once a non-cancelled order was refunded in full. */
 const STATUS_SQL =
@@ -657,7 +678,9 @@ const LATEST_PAYMENT =
 /** The same payment state as paymentStatusFor (services/orders/orders.ts), in SQL for the filter. */
 const PAYMENT_SQL = `(CASE WHEN o.refunded > 0 AND o.refunded >= o.total THEN 'refunded'
   WHEN o.refunded > 0 THEN 'partially_refunded'
-  WHEN o.paid_at IS NOT NULL OR o.status IN ('paid', 'processing', 'shipped', 'delivered') THEN 'paid'
+  WHEN o.paid_at IS NOT NULL THEN 'paid'
+  WHEN o.payment_method = 'cod' AND o.status IN ('processing', 'shipped', 'delivered') THEN 'pending'
+  WHEN o.status IN ('paid', 'processing', 'shipped', 'delivered') THEN 'paid'
   WHEN o.status = 'cancelled' THEN 'unpaid'
   WHEN ${LATEST_PAYMENT} = 'failed' THEN 'failed'
   WHEN ${LATEST_PAYMENT} IN ('initiated', 'challenge') THEN 'pending'
@@ -680,6 +703,8 @@ export interface OrderFilters {
   search?: string;
   /** `open`: a return is requested, approved or received, not yet refunded or rejected. */
   returns?: "open";
+  /** `unconfirmed`: cash-on-delivery orders still waiting for the shopper's code (holding stock). */
+  cod?: "unconfirmed";
 }
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
@@ -745,6 +770,8 @@ export async function listConsoleOrders(
     where.push(
       "EXISTS (SELECT 1 FROM returns r WHERE r.order_id = o.id AND r.status IN ('requested', 'approved', 'received'))",
     );
+  if (filters.cod === "unconfirmed")
+    where.push("o.payment_method = 'cod' AND o.status = 'pending_payment' AND o.stock_reserved = 1");
   const search = filters.search?.trim();
   if (search) {
     const clause = orderSearchClause(search, staff);
@@ -755,7 +782,16 @@ export async function listConsoleOrders(
   const { rows, meta } = await pageOf<
     Pick<
       OrderRow,
-      "number" | "created_at" | "email" | "phone" | "total" | "refunded" | "currency" | "status" | "paid_at"
+      | "number"
+      | "created_at"
+      | "email"
+      | "phone"
+      | "total"
+      | "refunded"
+      | "currency"
+      | "status"
+      | "paid_at"
+      | "payment_method"
     > & {
       customer: string | null;
       latest_payment: string | null;
@@ -763,7 +799,7 @@ export async function listConsoleOrders(
   >(
     db,
     `o.number, o.created_at, json_extract(o.address, '$.name') AS customer, o.email, o.phone, o.total, o.refunded,
-     o.currency, o.status, o.paid_at, ${LATEST_PAYMENT} AS latest_payment`,
+     o.currency, o.status, o.paid_at, o.payment_method, ${LATEST_PAYMENT} AS latest_payment`,
     from,
     binds,
     // Emails in order would tell support more than their masked form does (as for customers).
@@ -782,6 +818,7 @@ export async function listConsoleOrders(
     currency: r.currency,
     status: presentedStatus(r),
     payment_status: paymentStatusFor(r, r.latest_payment ?? undefined),
+    payment_method: r.payment_method,
   }));
   return { rows: list, meta };
 }

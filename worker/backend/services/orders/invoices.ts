@@ -231,6 +231,7 @@ export function decodeZatcaQr(base64: string): Record<number, string> {
 
 const LINE_TEXT = {
   shipping: msg("orders.invoices.lineText.shipping"),
+  codFee: msg("orders.invoices.lineText.codFee"),
   discount: msg("orders.invoices.lineText.discount"),
   refund: msg("orders.invoices.lineText.refund"),
 };
@@ -311,6 +312,9 @@ export async function presentTaxDocument(
       })),
       ...(doc.shipping > 0
         ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, unit: doc.shipping, total: doc.shipping }]
+        : []),
+      ...(order.cod_fee > 0
+        ? [{ name: say(lang, LINE_TEXT.codFee), quantity: 1, unit: order.cod_fee, total: order.cod_fee }]
         : []),
       ...(doc.discount > 0
         ? [{ name: say(lang, LINE_TEXT.discount), quantity: 1, unit: -doc.discount, total: -doc.discount }]

@@ -45,6 +45,10 @@ export interface OrderRow extends Totals {
   shipping_refunded: number;
   /** The VAT rate the order was charged at (migration 0020); null for orders placed before it. */
   vat_rate: number | null;
+  /** Cash on delivery (migration 0045): the fee in the total, and the IBAN a refund is transferred to. */
+  cod_fee: number;
+  refund_iban: string | null;
+  refund_iban_name: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -107,12 +111,15 @@ export function presentedStatus(order: Pick<OrderRow, "status" | "refunded" | "t
  * expired was simply not paid, whatever its last attempt did.
  */
 export function paymentStatusFor(
-  order: Pick<OrderRow, "paid_at" | "status" | "refunded" | "total">,
+  order: Pick<OrderRow, "paid_at" | "status" | "refunded" | "total"> & { payment_method?: string },
   latest: string | undefined,
 ): PaymentStatus {
   if (isFullyRefunded(order)) return "refunded";
   if (order.refunded > 0) return "partially_refunded";
-  if (order.paid_at || ["paid", "processing", "shipped", "delivered"].includes(order.status)) return "paid";
+  if (order.paid_at) return "paid";
+  // Cash on delivery: confirmed, it is paid when the courier collects it.
+  if (order.payment_method === "cod" && ["processing", "shipped", "delivered"].includes(order.status)) return "pending";
+  if (["paid", "processing", "shipped", "delivered"].includes(order.status)) return "paid";
   if (order.status === "cancelled") return "unpaid";
   if (latest === "failed") return "failed";
   if (latest === "initiated" || latest === "challenge") return "pending";

@@ -1,11 +1,13 @@
 import type { PackingSlip } from "../../../../contract/console-orders";
 import type { Lang } from "../../env";
 import { parseAddress, type OrderRow } from "./orders";
+import { cashToCollect } from "./fulfilment";
 
 /**
  * An order's packing slip: the delivery address and the lines to pack with their SKU and
  * quantities, and no prices (the parcel may be opened by someone the shopper sends it to). A line
- * refunded from the console or claimed by a return is shown with its refunded count.
+ * refunded from the console or claimed by a return is shown with its refunded count. A
+ * cash-on-delivery order's slip says what the courier collects.
  */
 export async function packingSlipOf(db: D1Database, order: OrderRow, lang: Lang): Promise<PackingSlip> {
   const { results } = await db
@@ -38,5 +40,7 @@ export async function packingSlipOf(db: D1Database, order: OrderRow, lang: Lang)
     address: parseAddress(order.address),
     items,
     total_units: items.reduce((sum, i) => sum + i.quantity, 0),
+    cash_to_collect: cashToCollect(order),
+    currency: order.currency,
   };
 }

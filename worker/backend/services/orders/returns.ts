@@ -29,6 +29,8 @@ import {
 } from "./orders";
 import { auditStatement } from "../console/audit-log";
 import { msg } from "../../messages";
+import { refundAccountStatement } from "../payments/cash-on-delivery";
+import { inputMessages } from "../../../../contract/server/input-messages";
 
 /**
  * The shopper's self-service on an order: cancel before it ships, and returns within
@@ -280,6 +282,9 @@ export async function requestReturn(
     const amount = returnedAmount(nets.get(item.id)!, item.quantity, before, item.claimed_amount, line.quantity);
     chosen.push({ item, quantity: line.quantity, reason: line.reason!, note: line.note, amount });
   });
+  // Cash paid at the door comes back by bank transfer: the shopper names the account (once is enough).
+  if (order.payment_method === "cod" && !input.refund_account && !order.refund_iban)
+    errors["refund_account.iban"] = [inputMessages(lang).required("iban")];
   if (Object.keys(errors).length) throw unprocessable(errors, Object.values(errors)[0][0]);
 
   const id = newReturnId();
@@ -307,6 +312,9 @@ export async function requestReturn(
     orderEventStatement(db, { id: order.id }, "return_requested", { return_id: id, amount }, "shopper"),
     ...notifyStatements(db, { id: order.id }, "return_requested", { ref: id, detail: { return_id: id } }),
     staffAlertStatement(db, { id: order.id }, "staff_return", id),
+    ...(order.payment_method === "cod" && input.refund_account
+      ? [refundAccountStatement(db, order, input.refund_account)]
+      : []),
   ];
   try {
     await db.batch(statements);

@@ -86,6 +86,7 @@ export async function presentOrders(
       subtotal: row.subtotal,
       discount: row.discount,
       shipping: row.shipping,
+      ...(row.cod_fee > 0 ? { cod_fee: row.cod_fee } : {}),
       vat: row.vat,
       total: row.total,
       currency: row.currency,

@@ -37,6 +37,7 @@ import { findOwnedOrder } from "../orders/shopper-orders";
 import { commerceSettings } from "../shared/settings";
 import { msg } from "../../messages";
 import { findPayment } from "./records";
+import { startCod } from "./cash-on-delivery";
 
 export { findPayment };
 
@@ -142,9 +143,14 @@ export async function startPayment(
       ? (order.payment_method as PaymentMethodId)
       : "card");
   if (chosen === "card") requirePaymentProvider(env, lang);
-  if (!enabledPaymentMethods(env).includes(chosen)) {
+  // A COD order's total holds the COD fee, and no other order has it: the two never swap.
+  if (!enabledPaymentMethods(env).includes(chosen) || (chosen === "cod") !== (order.payment_method === "cod")) {
     const message = say(lang, MESSAGES.methodOff);
     throw unprocessable({ method: [message] }, message);
+  }
+  if (chosen === "cod") {
+    if (order.status === "cancelled") throw new BackendError(409, say(lang, MESSAGES.cancelled));
+    return startCod(env, order, lang, withParams(returnPath, { order: order.number }));
   }
   await makePayable(db, order, holdDeadline(order, commerceSettings(env).reservationMinutes), lang);
 

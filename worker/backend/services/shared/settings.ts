@@ -68,6 +68,8 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
     // The name the shop's header shows until the owner names the store.
     store: { name_en: STORE_NAME.en, name_ar: STORE_NAME.ar, logo_url: "" },
     returns: { window_days: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365) },
+    // Cash on delivery until the owner sets it: a 15-riyal fee, orders up to 5,000 riyals, 30 minutes to confirm.
+    cod: { fee: 1500, max_total: 500_000, confirm_minutes: 30 },
     messages: {},
   };
 }
@@ -273,6 +275,8 @@ export interface CommerceSettings {
   returnWindowDays: number;
   /** Days a guest's cart lives unchanged before the cron expires it. */
   guestCartDays: number;
+  /** Cash on delivery: its fee and largest total in halalas (0: off), and the minutes to confirm it. */
+  cod: { fee: number; maxTotal: number; confirmMinutes: number };
 }
 
 /** The rates of the zone the city is in, else the rest of the country's. */
@@ -290,6 +294,7 @@ export const commerceOf = (env: Partial<Env>, store: SettingsValues, city?: stri
     reservationMinutes: numberVar(env.RESERVATION_MINUTES, 30, (n) => n > 0 && n <= 24 * 60),
     returnWindowDays: store.returns.window_days,
     guestCartDays: numberVar(env.GUEST_CART_DAYS, 30, (n) => n > 0 && n <= 365),
+    cod: { fee: store.cod.fee, maxTotal: store.cod.max_total, confirmMinutes: store.cod.confirm_minutes },
   };
 };
 

@@ -16,6 +16,7 @@ import {
 } from "../../../../../contract/instalments";
 import { hmacHex } from "./hmac";
 import { sandboxProvider } from "./sandbox";
+import { cashOnDeliveryProvider } from "./cod";
 import type { PaymentProvider, StcPayGateway } from "./types";
 import type { PaymentMethodId } from "../../../../../contract/checkout";
 import { msg } from "../../../messages";
@@ -115,6 +116,7 @@ export async function paymentProvider(env: Env, name?: string): Promise<PaymentP
   if (wanted === "moyasar") return moyasarGateway(env);
   if (wanted === "tabby") return tabbyGateway(env);
   if (wanted === "tamara") return tamaraGateway(env);
+  if (wanted === "cod") return cashOnDeliveryProvider(env);
   return null;
 }
 
@@ -227,7 +229,7 @@ export function moyasarGateway(env: Env): (PaymentProvider & StcPayGateway) | nu
  * method in development and test (each against its stand-in), so all of them can be tried.
  */
 export function enabledPaymentMethods(env: Env): PaymentMethodId[] {
-  const given = env.PAYMENT_METHODS?.trim() || (isDevelopment(env) ? "card,stcpay,tabby,tamara" : "card");
+  const given = env.PAYMENT_METHODS?.trim() || (isDevelopment(env) ? "card,stcpay,tabby,tamara,cod" : "card");
   const listed = new Set(given.split(",").map((m) => m.trim().toLowerCase()));
   // The card page is the shop's base method: without a provider for it, the shop takes no orders.
   if (!configuredProvider(env).name) return [];
@@ -235,6 +237,8 @@ export function enabledPaymentMethods(env: Env): PaymentMethodId[] {
   if (listed.has("stcpay") && moyasarGateway(env)) methods.push("stcpay");
   if (listed.has("tabby") && tabbyGateway(env)) methods.push("tabby");
   if (listed.has("tamara") && tamaraGateway(env)) methods.push("tamara");
+  // Cash needs no gateway; the store's settings say whether and up to what total (checkout.ts).
+  if (listed.has("cod")) methods.push("cod");
   return methods;
 }
 
