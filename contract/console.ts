@@ -83,6 +83,7 @@ export const AUDIT_ACTIONS = [
   "order.late_refund",
   "order.late_refund_failed",
   "order.message_resend",
+  "order.transfer_sent",
   "return.approve",
   "return.reject",
   "return.receive",

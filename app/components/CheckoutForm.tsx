@@ -29,7 +29,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   // The shop cannot take payments (no provider configured): nothing can be ordered, and the page says why.
   const noPayment = options !== null && options.payment_methods.length === 0;
   const totals = options
-    ? optionsTotals(options)
+    ? optionsTotals(options, form.payment)
     : {
         subtotal: cart.subtotal,
         discount: cart.discount,

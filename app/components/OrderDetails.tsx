@@ -16,8 +16,11 @@ import { OrderSummary } from "./OrderSummary";
 import { lineKey } from "../../contract/cart";
 import { NationalAddressLine } from "./NationalAddress";
 
-/** The progress of an order: the steps it walked, the one it is at, and a failure when it left the path. */
-export function OrderTimeline({ status }: { status: string }) {
+/**
+ * The progress of an order: the steps it walked, the one it is at, and a failure when it left the
+ * path. A cash-on-delivery order's first steps are its confirmation, not a payment.
+ */
+export function OrderTimeline({ status, cashOnDelivery = false }: { status: string; cashOnDelivery?: boolean }) {
   const t = useT();
   const reached = reachedSteps(status);
   const left = status === "payment_failed" || status === "cancelled";
@@ -35,7 +38,11 @@ export function OrderTimeline({ status }: { status: string }) {
           >
             <span className="timeline__dot" aria-hidden="true" />
             <span className="timeline__label">
-              {failedHere ? t(`orders.statuses.${status}`) : t(`orders.statuses.${step}`)}
+              {failedHere
+                ? t(`orders.statuses.${status}`)
+                : cashOnDelivery && (step === "pending_payment" || step === "paid")
+                  ? t(`orders.codSteps.${step}`)
+                  : t(`orders.statuses.${step}`)}
             </span>
           </li>
         );
@@ -107,6 +114,25 @@ export function OrderShipment({ order }: { order: Order }) {
   );
 }
 
+/** A cash-on-delivery order: waiting for its phone code, or what the shopper pays at the door. */
+function CashOnDelivery({ order }: { order: Order }) {
+  const t = useT();
+  const locale = useLocale();
+  if (order.payment_method !== "cod") return null;
+  if (order.status === "pending_payment")
+    return (
+      <p className="notice" role="status">
+        {t("orders.codAwaiting")}
+      </p>
+    );
+  if (order.payment_status !== "pending" || !["processing", "shipped"].includes(order.status)) return null;
+  return (
+    <p className="notice notice--info cod-due">
+      {t("orders.codDue", { amount: `\u2068${formatMoney(order.total, order.currency, locale)}\u2069` })}
+    </p>
+  );
+}
+
 /** An order: number, date, status and its progress, items, totals, and (when given) the address. */
 export function OrderDetails({ order, children }: { order: Order; children?: React.ReactNode }) {
   const t = useT();
@@ -133,9 +159,10 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
         </div>
         <OrderStatusBadge status={order.status} />
       </header>
-      <OrderTimeline status={progressStatus(order)} />
+      <OrderTimeline status={progressStatus(order)} cashOnDelivery={order.payment_method === "cod"} />
       <OrderShipment order={order} />
       <OrderDocuments order={order} />
+      <CashOnDelivery order={order} />
       {children}
       <div className="order-details__grid">
         <section className="order-details__items" aria-labelledby="order-items-title">
@@ -162,6 +189,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
               subtotal: order.subtotal,
               discount: order.discount,
               shipping: order.shipping,
+              ...(order.cod_fee ? { cod_fee: order.cod_fee } : {}),
               vat: order.vat,
               total: order.total,
               currency: order.currency,

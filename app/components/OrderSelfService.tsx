@@ -28,6 +28,7 @@ import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "./Stylesheet";
 import selfServiceCss from "../styles/self-service.css?url";
 import { lineKey } from "../../contract/cart";
+import { saudiIban } from "../../contract/inputs";
 
 /**
  * What the owner of an order can do on its page: cancel it before it ships (after a
@@ -238,7 +239,11 @@ function OrderAgain({ order }: { order: Order }) {
   );
 }
 
-type ReturnValues = { items: { quantity: string; reason: string; note: string }[] };
+type ReturnValues = {
+  items: { quantity: string; reason: string; note: string }[];
+  /** An order paid in cash on delivery is refunded by bank transfer: to this account. */
+  refund_account: { iban: string; name: string };
+};
 type ReasonPath = `items.${number}.reason`;
 
 /** The reason picklist of one line, bound to its field like TextField (the message shows once touched or submitted). */
@@ -292,7 +297,11 @@ function ReturnForm({ order }: { order: Order }) {
   const revalidator = useRevalidator();
   const self = order.self_service!;
   const lines = order.items.filter((i) => (self.returnable[lineKey(i)] ?? 0) > 0);
-  const empty = () => ({ items: lines.map(() => ({ quantity: "0", reason: "", note: "" })) });
+  const cash = order.payment_method === "cod";
+  const empty = () => ({
+    items: lines.map(() => ({ quantity: "0", reason: "", note: "" })),
+    refund_account: { iban: "", name: "" },
+  });
   const [form, { Form, Field }] = useForm<ReturnValues>({ ...FORM_OPTIONS, initialValues: empty() });
   const submit = useFormSubmit(form);
   const messages = useMemo(() => formMessages(t), [t]);
@@ -323,7 +332,14 @@ function ReturnForm({ order }: { order: Order }) {
     setNothing(false);
     const done = await submit.run(
       t("orders.returns.sending"),
-      () => requestReturn(browserApi(locale), order.number, items, readOrderGrant(order.number)),
+      () =>
+        requestReturn(
+          browserApi(locale),
+          order.number,
+          items,
+          readOrderGrant(order.number),
+          cash ? { iban: values.refund_account.iban, name: values.refund_account.name.trim() } : undefined,
+        ),
       () => t("orders.returns.sent"),
     );
     if (done) {
@@ -402,6 +418,51 @@ function ReturnForm({ order }: { order: Order }) {
             </fieldset>
           );
         })}
+        {cash ? (
+          <fieldset className="self-service__line">
+            <legend>{t("orders.returns.refundAccount")}</legend>
+            <p className="muted">{t("orders.returns.refundAccountIntro")}</p>
+            <Field
+              name="refund_account.iban"
+              validate={[
+                (value) => (value?.trim() ? "" : t("form.required", { name: t("orders.returns.iban") })),
+                (value) => (!value?.trim() || saudiIban(value) ? "" : t("orders.returns.ibanFormat")),
+              ]}
+            >
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={t("orders.returns.iban")}
+                  hint={t("orders.returns.ibanHint")}
+                  idPrefix="return"
+                  dir="ltr"
+                  autoComplete="off"
+                  maxLength={40}
+                  required
+                />
+              )}
+            </Field>
+            <Field
+              name="refund_account.name"
+              validate={[(value) => (value?.trim() ? "" : t("form.required", { name: t("orders.returns.ibanName") }))]}
+            >
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={t("orders.returns.ibanName")}
+                  idPrefix="return"
+                  autoComplete="name"
+                  maxLength={100}
+                  required
+                />
+              )}
+            </Field>
+          </fieldset>
+        ) : null}
         <SubmitButton>{t("orders.returns.submit")}</SubmitButton>
       </Form>
     </div>

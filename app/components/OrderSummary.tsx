@@ -49,6 +49,12 @@ export function OrderSummary({
             )}
           </dd>
         </div>
+        {totals.cod_fee ? (
+          <div className="summary__row">
+            <dt>{t("cart.codFee")}</dt>
+            <dd>{money(totals.cod_fee)}</dd>
+          </div>
+        ) : null}
         <div className="summary__row summary__row--total">
           <dt>{t("cart.total")}</dt>
           <dd>{money(totals.total)}</dd>

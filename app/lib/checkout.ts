@@ -4,9 +4,25 @@ import type { CheckoutOptions } from "../../contract/checkout";
 import { browserApi } from "./api/browser";
 import type { Locale } from "./locales";
 
-export function optionsTotals(options: CheckoutOptions): Totals {
+/**
+ * The totals of the options, with the chosen payment method's fee (cash on delivery) added as the
+ * backend adds it when the order is placed: to the total, and to the VAT the total contains.
+ */
+export function optionsTotals(options: CheckoutOptions, payment?: string): Totals {
   const { subtotal, discount, shipping, vat, total, currency } = options.totals;
-  return { subtotal, discount, shipping, vat, total, currency };
+  const fee = options.payment_methods.find((m) => m.id === payment)?.fee ?? 0;
+  if (!fee || options.vat_rate === undefined) return { subtotal, discount, shipping, vat, total, currency };
+  const withFee = total + fee;
+  const rate = options.vat_rate;
+  return {
+    subtotal,
+    discount,
+    shipping,
+    cod_fee: fee,
+    vat: Math.round((withFee * rate) / (1 + rate)),
+    total: withFee,
+    currency,
+  };
 }
 
 /**

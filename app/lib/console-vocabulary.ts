@@ -4,7 +4,7 @@ import type { Translate } from "./i18n";
  * The console's names for the codes the backend answers with (payment providers, currencies), in
  * the reader's language. A code the console does not know yet shows as it came, never as a key.
  */
-const PROVIDERS = new Set(["sandbox", "moyasar", "tabby", "tamara"]);
+const PROVIDERS = new Set(["sandbox", "moyasar", "tabby", "tamara", "cod"]);
 const CURRENCIES = new Set(["SAR"]);
 
 /** A payment provider's name: "Test gateway (sandbox)" / "بوابة الدفع التجريبية", "Moyasar" / "ميسّر". */

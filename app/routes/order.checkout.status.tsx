@@ -93,7 +93,7 @@ export default function CheckoutStatus({ loaderData: load }: Route.ComponentProp
                 className="button button--primary"
                 to={`${to("/proceed-payement")}?order=${encodeURIComponent(load.data.number)}`}
               >
-                {t("orders.payNow")}
+                {t(load.data.payment_method === "cod" ? "orders.codConfirm" : "orders.payNow")}
               </Link>
             </p>
           ) : null}

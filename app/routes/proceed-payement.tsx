@@ -10,7 +10,8 @@ import { Link } from "../lib/link";
 import type { Route } from "./+types/proceed-payement";
 import { browserApi } from "../lib/api/browser";
 import { handleBrowserError } from "../lib/browser-errors";
-import { confirmStcPay, sendStcPayMobile, startPayment } from "../lib/api/checkout";
+import { confirmCod, confirmStcPay, sendStcPayMobile, startPayment } from "../lib/api/checkout";
+import type { CodStep } from "../../contract/payments";
 import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
 import { PAYMENT_METHODS, type PaymentMethodId } from "../../contract/checkout";
 import { ApiError } from "../lib/api/errors";
@@ -20,11 +21,12 @@ import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import cartCss from "../styles/cart.css?url";
 
-// Only an STC Pay payment needs its form (and the form library): loaded when one does.
+// Only an STC Pay payment or a cash-on-delivery order needs its form (and the form library): loaded when one does.
 const StcPayForm = lazy(() => import("../components/checkout/StcPayForm").then((m) => ({ default: m.StcPayForm })));
+const CodForm = lazy(() => import("../components/checkout/CodForm").then((m) => ({ default: m.CodForm })));
 
-/** STC Pay's two steps (the form's intents). */
-const STC_PAY_INTENTS = ["stcpay-mobile", "stcpay-otp"] as const;
+/** STC Pay's two steps, and cash on delivery's code (the forms' intents). */
+const STEP_INTENTS = ["stcpay-mobile", "stcpay-otp", "cod-otp"] as const;
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { page: "proceedPayment", noindex: true });
 
@@ -32,7 +34,9 @@ type Phase =
   /** `refused`: the provider will not take this way of paying (pay-later pre-scoring): pay another way. */
   | { state: "failed"; message: string; refused?: boolean }
   | { state: "missing" }
-  | { state: "stcpay"; paymentId: string; mobile: string | null; next: string };
+  | { state: "stcpay"; paymentId: string; mobile: string | null; next: string }
+  /** A cash-on-delivery order waiting for the code texted to its delivery phone. */
+  | { state: "cod"; paymentId: string; message: string; next: string };
 
 const methodOf = (value: string | null): PaymentMethodId | undefined =>
   (PAYMENT_METHODS as readonly string[]).includes(value ?? "") ? (value as PaymentMethodId) : undefined;
@@ -60,6 +64,14 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs):
         mobile: started.mobile ?? null,
         next: started.redirect_url,
       };
+    if (started.step === "cod")
+      return {
+        state: "cod",
+        paymentId: started.payment_id,
+        message: (started as CodStep).message,
+        // Confirmed, the order's own page: there is no payment to wait for.
+        next: `/${locale}/order/checkout/status?order=${encodeURIComponent(number)}`,
+      };
     redirectUrl = started.redirect_url;
   } catch (error) {
     // Refusals are said on the page; a 404 (no such order of this visitor's) goes through the
@@ -81,7 +93,7 @@ clientLoader.hydrate = true as const;
 export async function clientAction({ request, params }: Route.ClientActionArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const form = await request.formData();
-  const intent = intentOf(form, STC_PAY_INTENTS);
+  const intent = intentOf(form, STEP_INTENTS);
   const api = browserApi(locale);
   const paymentId = textOf(form, "payment_id");
   switch (intent) {
@@ -89,6 +101,8 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
       return answer(locale, intent, () => sendStcPayMobile(api, paymentId, textOf(form, "mobile")));
     case "stcpay-otp":
       return answer(locale, intent, () => confirmStcPay(api, paymentId, textOf(form, "otp")));
+    case "cod-otp":
+      return answer(locale, intent, () => confirmCod(api, paymentId, textOf(form, "otp")));
     default:
       return unknownIntent(locale);
   }
@@ -166,6 +180,17 @@ export default function ProceedPayment({ loaderData: phase }: Route.ComponentPro
             mobile={phase.mobile}
             next={phase.next}
             onRefused={(message) => setRefused({ phase, message })}
+          />
+        </Suspense>
+      ) : null}
+      {phase.state === "cod" && !starting ? (
+        <Suspense fallback={<Redirecting />}>
+          <CodForm
+            key={`${phase.paymentId}:${phase.message}`}
+            paymentId={phase.paymentId}
+            message={phase.message}
+            next={phase.next}
+            onResend={() => void revalidator.revalidate()}
           />
         </Suspense>
       ) : null}

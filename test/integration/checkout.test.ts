@@ -192,6 +192,7 @@ describe("checkout", () => {
         marks: ["tamara"],
         instalments: { provider: "tamara", count: 4, min: 10_000, max: 2_000_000 },
       },
+      { id: "cod", name: "الدفع عند الاستلام", fee: 1500 },
     ]);
     expect(standard.body.data.totals).toEqual({
       subtotal: 11500,

@@ -146,7 +146,7 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { payment_methods: unknown[] } }).data.payment_methods).toEqual([]);
     // Development and test offer every method, each against its stand-in.
-    expect((await call(guest, "GET", "/checkout/options")).body.data.payment_methods).toHaveLength(4);
+    expect((await call(guest, "GET", "/checkout/options")).body.data.payment_methods).toHaveLength(5);
   });
 
   it("an unknown or sandbox PAYMENT_PROVIDER in production is no provider at all, unless the loud opt-in is set", async () => {

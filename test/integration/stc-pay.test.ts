@@ -55,7 +55,13 @@ describe("STC Pay", () => {
     ] as const) {
       const guest = await newGuest(lang);
       const options = (await call(guest, "GET", "/checkout/options")).body.data;
-      expect(options.payment_methods.map((m: { id: string }) => m.id)).toEqual(["card", "stcpay", "tabby", "tamara"]);
+      expect(options.payment_methods.map((m: { id: string }) => m.id)).toEqual([
+        "card",
+        "stcpay",
+        "tabby",
+        "tamara",
+        "cod",
+      ]);
       expect(options.payment_methods[1]).toEqual({ id: "stcpay", name, marks: ["stcpay"] });
     }
   });

@@ -437,7 +437,15 @@ describe("migration 0040 on a database made and used before variants", () => {
     };
     const before = await snapshot();
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
-    expect(await snapshot()).toEqual(before);
+    const after = await snapshot();
+    // Cash on delivery's migration adds columns of its own to orders, with their defaults; what was there stays.
+    for (const row of after.orders as Record<string, unknown>[]) {
+      expect(row).toMatchObject({ cod_fee: 0, refund_iban: null, refund_iban_name: null });
+      delete row.cod_fee;
+      delete row.refund_iban;
+      delete row.refund_iban_name;
+    }
+    expect(after).toEqual(before);
 
     // Every product has its one variant, under its own id, with its SKU, price and stock.
     const variants = await db

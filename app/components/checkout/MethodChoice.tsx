@@ -92,10 +92,19 @@ export function PaymentChoice({ options, chosen, onChoose }: Choice) {
                   <InstalmentLine
                     lines={instalmentTexts([m.instalments], options.totals.total, options.totals.currency, locale)}
                   />
+                ) : m.id === "cod" ? (
+                  <span className="choice__text">{t("checkout.codNote")}</span>
                 ) : (
                   <PaymentMarks marks={m.marks ?? []} />
                 )}
               </span>
+              {m.fee ? (
+                <span className="choice__price">
+                  {t("checkout.codFee", {
+                    amount: `\u2068${formatMoney(m.fee, options.totals.currency, locale)}\u2069`,
+                  })}
+                </span>
+              ) : null}
             </label>
           ))}
         </div>

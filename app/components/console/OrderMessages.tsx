@@ -9,8 +9,11 @@ import { useLocale, useT } from "../../lib/use-locale";
 export function OrderMessages({
   messages,
   onResend,
+  cashOnDelivery = false,
 }: {
   messages: ConsoleOrderMessage[];
+  /** A cash-on-delivery order's "paid" message is its confirmation (the cash comes at the door). */
+  cashOnDelivery?: boolean;
   /** Absent for staff who may not send again. */
   onResend?: (message: ConsoleOrderMessage) => void;
 }) {
@@ -45,7 +48,11 @@ export function OrderMessages({
             <tbody>
               {messages.map((m) => (
                 <tr key={m.id} data-message-status={m.status}>
-                  <td>{t(`console.orders.messages.kinds.${m.kind}`)}</td>
+                  <td>
+                    {t(
+                      `console.orders.messages.kinds.${cashOnDelivery && m.kind === "paid" ? "cod_confirmed" : m.kind}`,
+                    )}
+                  </td>
                   <td>{t(`console.orders.messages.channels.${m.channel}`)}</td>
                   <td>
                     {t(`console.orders.messages.statuses.${m.status}`)}

@@ -1,4 +1,5 @@
-import type { ConsoleOrder } from "../../../contract/console-orders";
+import { useState } from "react";
+import { TRANSFER_REFERENCE_MAX, type ConsoleOrder } from "../../../contract/console-orders";
 import { providerName } from "../../lib/console-vocabulary";
 import { formatMoney } from "../../lib/money";
 import { formatDate } from "../../lib/orders";
@@ -91,6 +92,12 @@ export function OrderLinesPanel({ order }: { order: ConsoleOrder }) {
           <dt>{t("cart.shipping")}</dt>
           <dd>{money(order.shipping)}</dd>
         </div>
+        {order.cod_fee ? (
+          <div>
+            <dt>{t("console.orders.codFee")}</dt>
+            <dd>{money(order.cod_fee)}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>{t("console.orders.vat")}</dt>
           <dd>{money(order.vat)}</dd>
@@ -299,6 +306,98 @@ export function OrderPaymentsPanel({ order }: { order: ConsoleOrder }) {
         <p className="console-hint">
           {t("console.orders.refundable", { amount: formatMoney(order.refundable, order.currency, locale) })}
         </p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * Cash on delivery: what the courier collects, the account the shopper gave for refunds, and the
+ * bank transfers its refunds owe, each recorded as sent with the bank's reference (managers and owners).
+ */
+export function CashOnDeliveryPanel({
+  order,
+  busy,
+  onSent,
+}: {
+  order: ConsoleOrder;
+  busy: boolean;
+  onSent: (transferId: string, reference: string) => void;
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const [references, setReferences] = useState<Record<string, string>>({});
+  const money = (n: number) => <bdi>{formatMoney(n, order.currency, locale)}</bdi>;
+  return (
+    <section className="console-panel console-order__wide" aria-labelledby="order-cod" data-cash-on-delivery>
+      <h2 id="order-cod">{t("orders.methods.cod")}</h2>
+      <dl className="console-order__facts">
+        {order.cash_to_collect ? (
+          <div>
+            <dt>{t("console.orders.cashToCollect")}</dt>
+            <dd>
+              <strong>{money(order.cash_to_collect)}</strong>
+            </dd>
+          </div>
+        ) : null}
+        {order.refund_account ? (
+          <div>
+            <dt>{t("console.orders.refundAccount")}</dt>
+            <dd>
+              <bdi dir="ltr">{order.refund_account.iban}</bdi> · <bdi>{order.refund_account.name}</bdi>
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {order.bank_transfers.length ? (
+        <>
+          <h3>{t("console.orders.bankTransfers")}</h3>
+          <p className="console-hint">{t("console.orders.bankTransfersLead")}</p>
+          <ul className="console-list">
+            {order.bank_transfers.map((transfer) => {
+              const inputId = `transfer-${transfer.id}`;
+              const reference = references[transfer.id] ?? "";
+              return (
+                <li key={transfer.id} data-transfer={transfer.status}>
+                  <span>
+                    {money(transfer.amount)} · <bdi dir="ltr">{transfer.iban}</bdi> · <bdi>{transfer.holder}</bdi> ·{" "}
+                    <span className={`console-badge console-badge--${transfer.status === "sent" ? "ok" : "warn"}`}>
+                      {t(`console.orders.transferStatuses.${transfer.status}`)}
+                    </span>
+                    {transfer.reference ? (
+                      <>
+                        {" "}
+                        · {t("console.orders.transferReference")}: <bdi dir="ltr">{transfer.reference}</bdi>
+                      </>
+                    ) : null}
+                  </span>
+                  {transfer.status === "due" && !order.masked ? (
+                    <form
+                      className="console-inline-form"
+                      onSubmit={(event) => {
+                        event.preventDefault();
+                        if (reference.trim()) onSent(transfer.id, reference.trim());
+                      }}
+                    >
+                      <label htmlFor={inputId}>{t("console.orders.transferReference")}</label>
+                      <input
+                        id={inputId}
+                        dir="ltr"
+                        required
+                        maxLength={TRANSFER_REFERENCE_MAX}
+                        value={reference}
+                        onChange={(event) => setReferences({ ...references, [transfer.id]: event.target.value })}
+                      />
+                      <button type="submit" className="button button--primary" disabled={busy}>
+                        {t("console.orders.transferMark")}
+                      </button>
+                    </form>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        </>
       ) : null}
     </section>
   );

@@ -1,6 +1,7 @@
 import type { Order } from "../../../contract/orders";
 import type { CheckoutRequest, PaymentMethodId } from "../../../contract/checkout";
 import type {
+  CodConfirmRequest,
   PaymentStart,
   PaymentStartRequest,
   PaymentStatusView,
@@ -31,6 +32,12 @@ export function startPayment(api: Api, number: string, returnUrl: string, method
 export function sendStcPayMobile(api: Api, paymentId: string, mobile: string) {
   const body: StcPayMobileRequest = { mobile };
   return api.post<StcPayStep>(`/payments/${encodeURIComponent(paymentId)}/stcpay`, body);
+}
+
+/** POST /payments/{id}/cod: the code texted to the delivery phone, which confirms a cash-on-delivery order. */
+export function confirmCod(api: Api, paymentId: string, otp: string) {
+  const body: CodConfirmRequest = { otp };
+  return api.post<Order>(`/payments/${encodeURIComponent(paymentId)}/cod`, body);
 }
 
 /** POST /payments/{id}/stcpay/otp: the code, which pays (or fails) the payment. */

@@ -6,7 +6,7 @@ import type { ConsoleList, ListParams } from "./console";
 /** Orders in the console: the list, an order's page, and the transitions staff run. */
 
 /** The filters the orders list passes through from its URL. */
-export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search", "returns"] as const;
+export const ORDER_FILTERS = ["status", "payment_status", "date_from", "date_to", "search", "returns", "cod"] as const;
 
 export function listConsoleOrders(api: Api, params: ListParams) {
   return api.get<ConsoleOrderRow[]>("/admin/orders", { query: params }) as Promise<ConsoleList<ConsoleOrderRow>>;
@@ -81,6 +81,11 @@ export function getPackingSlip(api: Api, number: string) {
 }
 
 /** Refunds in full a payment the gateway took after the order was closed. */
+/** Records a cash-on-delivery refund's bank transfer as sent, with the bank's reference. */
+export function markTransferSent(api: Api, number: string, transferId: string, reference: string) {
+  return api.post<ConsoleOrder>(path(number, `transfers/${encodeURIComponent(transferId)}/sent`), { reference });
+}
+
 export function refundLatePayment(api: Api, number: string, paymentId: string) {
   return api.post<ConsoleOrder>(path(number, `late-payments/${encodeURIComponent(paymentId)}/refund`));
 }

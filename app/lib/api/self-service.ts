@@ -25,8 +25,22 @@ export interface ReturnRequestLine {
 }
 
 /** POST /orders/{number}/returns: a quantity and a reason per line (quantity 0 leaves a line out). */
-export function requestReturn(api: Api, number: string, items: ReturnRequestLine[], access?: string | null) {
-  return api.post<Order>(path(number, "returns"), { items }, { access });
+/**
+ * POST /orders/{number}/returns; `refundAccount`, for an order paid in cash on delivery: the Saudi
+ * IBAN and holder its refund is transferred to.
+ */
+export function requestReturn(
+  api: Api,
+  number: string,
+  items: ReturnRequestLine[],
+  access?: string | null,
+  refundAccount?: { iban: string; name: string },
+) {
+  return api.post<Order>(
+    path(number, "returns"),
+    { items, ...(refundAccount ? { refund_account: refundAccount } : {}) },
+    { access },
+  );
 }
 
 /** What "order again" could not bring back as it was ordered (names in the page's language). */

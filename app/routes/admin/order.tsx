@@ -13,6 +13,7 @@ import {
   OrderCustomerPanel,
   OrderLinesPanel,
   OrderPaymentsPanel,
+  CashOnDeliveryPanel,
   OrderShipmentPanel,
 } from "../../components/console/OrderPanels";
 import { OrderTimeline } from "../../components/console/OrderTimeline";
@@ -33,6 +34,7 @@ import {
   getConsoleOrder,
   processOrder,
   refundLatePayment,
+  markTransferSent,
   refundOrder,
   resendOrderMessage,
   type RefundChoice,
@@ -61,7 +63,18 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 /** What staff may do to an order from its page, one `intent` each. */
-const INTENTS = ["process", "ship", "deliver", "refund", "cancel", "late-refund", "resend", "note", "return"] as const;
+const INTENTS = [
+  "process",
+  "ship",
+  "deliver",
+  "refund",
+  "cancel",
+  "late-refund",
+  "transfer-sent",
+  "resend",
+  "note",
+  "return",
+] as const;
 
 /** The refund dialog's choice of lines (`line`: "product id:units:variant id"), shipping and restock, as submitted. */
 function refundChoiceOf(form: FormData): RefundChoice | undefined {
@@ -102,6 +115,10 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
       return answer(locale, intent, () => cancelOrder(api, number));
     case "late-refund":
       return answer(locale, intent, () => refundLatePayment(api, number, textOf(form, "payment_id")));
+    case "transfer-sent":
+      return answer(locale, intent, () =>
+        markTransferSent(api, number, textOf(form, "transfer_id"), textOf(form, "reference")),
+      );
     case "resend":
       return answer(locale, intent, () => resendOrderMessage(api, number, Number(textOf(form, "message_id"))));
     case "note":
@@ -364,6 +381,15 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
             </ul>
           </section>
         ) : null}
+        {order.bank_transfers.length || order.cash_to_collect ? (
+          <CashOnDeliveryPanel
+            order={order}
+            busy={steps.busy}
+            onSent={(transferId, reference) =>
+              runStep("transfer-sent", { transfer_id: transferId, reference }, t("console.orders.transferDone"))
+            }
+          />
+        ) : null}
         <OrderPaymentsPanel order={order} />
 
         <OrderTimeline order={order} />
@@ -371,6 +397,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         <StaffNotes notes={order.notes} />
 
         <OrderMessages
+          cashOnDelivery={order.payment_method === "cod"}
           messages={order.messages}
           onResend={
             order.masked

@@ -146,6 +146,13 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
           </select>
         </div>
         <div className="field">
+          <label htmlFor="orders-cod">{t("console.orders.codFilter")}</label>
+          <select id="orders-cod" name="cod" defaultValue={filters.cod}>
+            <option value="">{t("console.filters.all")}</option>
+            <option value="unconfirmed">{t("console.orders.codUnconfirmed")}</option>
+          </select>
+        </div>
+        <div className="field">
           <label htmlFor="orders-from">{t("console.fields.date_from")}</label>
           <input id="orders-from" name="date_from" type="date" defaultValue={filters.date_from} />
         </div>

@@ -1,3 +1,4 @@
+import { formatMoney } from "../../lib/money";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/packing-slip";
 import { getPackingSlip } from "../../lib/api/console-orders";
@@ -105,6 +106,16 @@ export default function PackingSlipPage({ loaderData: slip, params }: Route.Comp
           </tbody>
         </table>
         <p className="packing-slip__units">{countOf(t, locale, "console.packingSlip.units", slip.total_units)}</p>
+        {slip.cash_to_collect ? (
+          // The courier may read either language: the amount is said in both.
+          <p className="packing-slip__collect" data-cash-to-collect>
+            <strong>{t("console.packingSlip.collect")}</strong>
+            <span lang={locale === "ar" ? "en" : "ar"} dir={locale === "ar" ? "ltr" : "rtl"}>
+              {t("console.packingSlip.collectOther")}
+            </span>
+            <bdi className="packing-slip__amount">{formatMoney(slip.cash_to_collect, slip.currency, locale)}</bdi>
+          </p>
+        ) : null}
         <p className="tax-doc__actions">
           <button type="button" className="button button--primary" onClick={() => window.print()}>
             {t("invoice.print")}

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/settings";
 import { latinDigits } from "../../../contract/inputs";
+import { formatMinorUnits, readMoney } from "../../../contract/numbers";
 import {
   isLinkVariable,
   LINK_LIKE,
@@ -31,6 +32,18 @@ const LANGS: Locale[] = ["en", "ar"];
 function parsePercent(text: string): number | null {
   const latin = latinDigits(text.trim()).replace(/\u066B/g, ".");
   return /^\d{1,2}(\.\d{1,2})?$/.test(latin) ? Number(latin) : null;
+}
+
+/** A whole number (of minutes) as typed, or null. */
+function parseWhole(text: string): number | null {
+  const latin = latinDigits(text.trim());
+  return /^\d{1,4}$/.test(latin) ? Number(latin) : null;
+}
+
+/** Riyals as typed ("15", "٢٥٫٥"), in halalas; -1 (refused by the API with its message) when unreadable. */
+function halalasOf(text: string | undefined): number {
+  const read = readMoney(text ?? "", { min: 0 });
+  return read.ok ? read.value : -1;
 }
 
 /** A whole number of days as typed, or null. */
@@ -239,9 +252,70 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       />
 
       <SettingsForm
+        key={version("cod")}
+        id="settings-cod"
+        title={sections[5]!.title}
+        intro={t("console.settings.codIntro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("fee", {
+                required: true,
+                dir: "ltr",
+                inputMode: "decimal",
+                hint: t("console.settings.riyalsHint"),
+                check: (v) =>
+                  readMoney(v, { min: 0, max: SETTINGS_LIMITS.codFeeMax }).ok
+                    ? ""
+                    : t("console.settings.errors.riyals"),
+              }),
+              f("max_total", {
+                required: true,
+                dir: "ltr",
+                inputMode: "decimal",
+                hint: t("console.settings.riyalsHint"),
+                check: (v) =>
+                  readMoney(v, { min: 0, max: SETTINGS_LIMITS.thresholdMax }).ok
+                    ? ""
+                    : t("console.settings.errors.riyals"),
+              }),
+              f("confirm_minutes", {
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                check: (v) => {
+                  const minutes = parseWhole(v);
+                  return minutes === null ||
+                    minutes < SETTINGS_LIMITS.confirmMinutesMin ||
+                    minutes > SETTINGS_LIMITS.confirmMinutesMax
+                    ? t("console.settings.errors.minutes", {
+                        min: SETTINGS_LIMITS.confirmMinutesMin,
+                        max: SETTINGS_LIMITS.confirmMinutesMax,
+                      })
+                    : "";
+                },
+              }),
+            ],
+          },
+        ]}
+        initial={{
+          fee: formatMinorUnits(values.cod.fee),
+          max_total: formatMinorUnits(values.cod.max_total),
+          confirm_minutes: String(values.cod.confirm_minutes),
+        }}
+        toInput={(v) => ({
+          fee: halalasOf(v.fee),
+          max_total: halalasOf(v.max_total),
+          confirm_minutes: parseWhole(v.confirm_minutes ?? "") ?? -1,
+        })}
+        save={(api, input) => saveStoreSettings(api, "cod", input)}
+      />
+
+      <SettingsForm
         key={version("messages")}
         id="settings-messages"
-        title={sections[5]!.title}
+        title={sections[6]!.title}
         intro={t("console.settings.messagesIntro")}
         rows={messageRows}
         initial={Object.fromEntries(
@@ -262,7 +336,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "messages"] as const;
+const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "messages"] as const;
 
 /**
  * The owner's wording, per message and language: one left as the shop's own wording (or emptied)

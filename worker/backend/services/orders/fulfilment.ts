@@ -614,6 +614,7 @@ export async function consoleOrderDetail(
     subtotal: order.subtotal,
     discount: order.discount,
     shipping: order.shipping,
+    ...(order.cod_fee > 0 ? { cod_fee: order.cod_fee } : {}),
     vat: order.vat,
     total: order.total,
     currency: order.currency,
