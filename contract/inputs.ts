@@ -100,6 +100,12 @@ export function saudiIban(text: string): string | null {
 export const maskIban = (iban: string) =>
   `${iban.slice(0, 2)}${"•".repeat(Math.max(0, iban.length - 6))}${iban.slice(-4)}`;
 
+/**
+ * A Saudi number's national significant digits (the nine after +966 or the leading 0), from any
+ * form it was typed in: how providers and their test rules compare phone numbers.
+ */
+export const saudiNationalDigits = (phone: string) => latinDigits(phone).replace(/\D/g, "").slice(-9);
+
 /** A contact number for a delivery or a message: national or international, 7 to 15 digits. */
 export const CONTACT_PHONE = /^\+?\d{7,15}$/;
 /** An account's phone: E.164 (what the storefront's phone input sends). */

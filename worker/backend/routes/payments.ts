@@ -1,3 +1,4 @@
+import { saudiNationalDigits } from "../../../contract/inputs";
 import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
@@ -249,7 +250,7 @@ paymentsRoutes.post("/stand-in/tamara/:id", async (c) => {
   if (formText(body, "code").trim() !== stored.code)
     return html(c, renderTamaraPage(stored, bnplRule(c.env, "tamara"), tamaraAction(id, stored.lang), true), 422);
   // Tamara's sandbox number that is declined at its checkout.
-  if (formText(body, "phone").replace(/\D/g, "").slice(-9) === TAMARA_DECLINED_PHONE) {
+  if (saudiNationalDigits(formText(body, "phone")) === TAMARA_DECLINED_PHONE) {
     stored.order.status = "declined";
     await saveTamara(c.env.KV, stored);
     return c.redirect(withStatus(stored.urls.failure, id, "declined"), 303);

@@ -1,3 +1,4 @@
+import { saudiNationalDigits } from "../../../../../contract/inputs";
 import type { Lang } from "../../../env";
 import { escapeHtml } from "../../../../../contract/server/html";
 import { instalmentPlan, type InstalmentRule } from "../../../../../contract/instalments";
@@ -47,7 +48,6 @@ export async function saveTabby(kv: KVNamespace, stored: StoredTabby): Promise<v
 const error = (status: number, message: string) => Response.json({ status: "error", error: message }, { status });
 
 /** The last nine digits: how Tabby's test numbers are matched whatever the prefix typed. */
-const nationalDigits = (phone: string) => phone.replace(/\D/g, "").slice(-9);
 
 export function tabbyStandIn(kv: KVNamespace, rule: InstalmentRule): typeof fetch {
   async function checkout(body: Record<string, unknown>): Promise<Response> {
@@ -73,7 +73,7 @@ export function tabbyStandIn(kv: KVNamespace, rule: InstalmentRule): typeof fetc
       created_at: new Date().toISOString(),
     };
     const reason =
-      nationalDigits(buyer.phone) === nationalDigits(TABBY_REJECTED_PHONE)
+      saudiNationalDigits(buyer.phone) === saudiNationalDigits(TABBY_REJECTED_PHONE)
         ? "not_available"
         : amount > rule.max
           ? "order_amount_too_high"

@@ -1,4 +1,5 @@
 import { verify } from "hono/jwt";
+import { saudiNationalDigits } from "../../../../../contract/inputs";
 import { jsonApi } from "./json-api";
 import {
   PaymentRefused,
@@ -64,7 +65,7 @@ const money = (halalas: number, currency: string): TamaraMoney => ({ amount: hal
 const halalas = (m: TamaraMoney | undefined) => Math.round((m?.amount ?? 0) * 100);
 
 /** A Saudi number as Tamara takes it: 966 and the nine digits, no plus. */
-const tamaraPhone = (phone: string) => `966${phone.replace(/\D/g, "").slice(-9)}`;
+const tamaraPhone = (phone: string) => `966${saudiNationalDigits(phone)}`;
 
 export function tamaraProvider(config: {
   apiToken: string;
