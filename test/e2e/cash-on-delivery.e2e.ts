@@ -113,7 +113,16 @@ describe("cash on delivery", () => {
         const typed = locale === "ar" ? sent.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d))) : sent;
         await code.fill(typed);
         await Promise.all([
-          page.waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=${number}`)),
+          page
+            .waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=${number}`))
+            .catch(async (error: unknown) => {
+              // What the page said instead, for the report.
+              await fullPageScreenshot(page, `${SCREENSHOTS}/cod-not-confirmed-${locale}.png`);
+              const said = await page.locator(".cod-confirm").textContent();
+              throw new Error(`not confirmed with ${sent} (typed ${await code.inputValue()}): ${said}`, {
+                cause: error,
+              });
+            }),
           page.getByRole("button", { name: msg(locale, "payment.cod.confirm") }).click(),
         ]);
         await eventually(() => page.locator(".cod-due").count()).toBe(1);

@@ -1,16 +1,16 @@
 import { useForm } from "@modular-forms/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { saudiMobile } from "../../../contract/inputs";
-import type { PaymentStatusView, StcPayStep } from "../../../contract/payments";
+import type { StcPayStep } from "../../../contract/payments";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
 import { useRouteAction } from "../form/useRouteAction";
 import { FORM_OPTIONS, formRules, phoneKeyDown } from "../../lib/forms";
-import { toLatinDigits } from "../../lib/phone-text";
 import { useT } from "../../lib/use-locale";
 import { PaymentMarks } from "./PaymentMarks";
+import { OtpForm } from "./OtpForm";
 
 /**
  * STC Pay on the shop's page: the wallet's mobile number (the order's own number offered), then
@@ -29,20 +29,11 @@ export function StcPayForm(props: {
   const navigate = useNavigate();
   const [sent, setSent] = useState<string | null>(null);
   const mobileLabel = t("payment.stcPay.mobile");
-  const codeLabel = t("payment.stcPay.code");
   const [mobileForm, mobile] = useForm<{ mobile: string }>({
     ...FORM_OPTIONS,
     initialValues: { mobile: props.mobile ?? "" },
   });
-  const [codeForm, code] = useForm<{ otp: string }>({ ...FORM_OPTIONS, initialValues: { otp: "" } });
   const sending = useRouteAction(mobileForm);
-  const confirming = useRouteAction(codeForm);
-  const codeRef = useRef<{ focus(): void } | null>(null);
-
-  // The code's field takes the focus when it appears: the next thing to type is there.
-  useEffect(() => {
-    if (sent) codeRef.current?.focus();
-  }, [sent]);
 
   const sendMobile = (values: { mobile: string }) =>
     sending.submit<StcPayStep>(
@@ -55,12 +46,6 @@ export function StcPayForm(props: {
           else props.onRefused(value.message);
         },
       },
-    );
-  const confirm = (values: { otp: string }) =>
-    confirming.submit<PaymentStatusView>(
-      "stcpay-otp",
-      { payment_id: props.paymentId, otp: values.otp },
-      { loading: t("payment.stcPay.paying"), onDone: () => void navigate(props.next, { replace: true }) },
     );
 
   return (
@@ -105,53 +90,18 @@ export function StcPayForm(props: {
         ) : null}
       </mobile.Form>
       {sent !== null ? (
-        <code.Form className="form stc-pay__form" onSubmit={confirm} shouldFocus={false}>
-          <p className="notice" role="status">
-            {sent}
-          </p>
-          <FormErrors
-            form={codeForm}
-            messages={rules.messages}
-            serverErrors={confirming.serverErrors}
-            serverMessage={confirming.serverMessage}
-            labels={{ otp: codeLabel }}
-          />
-          <code.Field
-            name="otp"
-            validate={[
-              rules.required(codeLabel),
-              (value) => (!value || /^\d{4,8}$/.test(value) ? "" : t("payment.stcPay.codeFormat")),
-            ]}
-            transform={(value) =>
-              toLatinDigits(value ?? "")
-                .replace(/\D/g, "")
-                .slice(0, 8)
-            }
-          >
-            {(field, fieldProps) => (
-              <TextField
-                form={codeForm}
-                field={field}
-                props={{
-                  ...fieldProps,
-                  ref: (element) => {
-                    fieldProps.ref(element);
-                    codeRef.current = element;
-                  },
-                }}
-                label={codeLabel}
-                hint={t("payment.stcPay.codeHint")}
-                className="field--otp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={8}
-                dir="ltr"
-                required
-              />
-            )}
-          </code.Field>
-          <SubmitButton className="button button--primary button--block">{t("payment.stcPay.payNow")}</SubmitButton>
-        </code.Form>
+        <OtpForm
+          intent="stcpay-otp"
+          paymentId={props.paymentId}
+          notice={sent}
+          label={t("payment.stcPay.code")}
+          hint={t("payment.stcPay.codeHint")}
+          formatMessage={t("payment.stcPay.codeFormat")}
+          digits={{ min: 4, max: 8 }}
+          submitLabel={t("payment.stcPay.payNow")}
+          loading={t("payment.stcPay.paying")}
+          onDone={() => void navigate(props.next, { replace: true })}
+        />
       ) : null}
     </div>
   );
