@@ -1,3 +1,4 @@
+import { CHALLENGE_HEADER } from "../../../contract/challenge";
 import { ORDER_ACCESS_HEADER } from "../../../contract/order-access";
 import type { Locale } from "../locales";
 import { ApiError } from "./errors";
@@ -22,6 +23,8 @@ export interface CallOptions {
   id?: string | number;
   /** A grant for the order the call is about (contract/order-access.ts), when the tab holds one. */
   access?: string | null;
+  /** A Turnstile token for a call the backend challenged (contract/challenge.ts). */
+  challenge?: string | null;
   signal?: AbortSignal;
 }
 
@@ -33,7 +36,7 @@ export interface Envelope<T> {
 
 export function buildHeaders(
   identity: ApiIdentity,
-  opts: { id?: string | number; json?: boolean; access?: string | null } = {},
+  opts: { id?: string | number; json?: boolean; access?: string | null; challenge?: string | null } = {},
 ): Headers {
   const h = new Headers({ accept: "application/json" });
   h.set("content-language", identity.locale);
@@ -43,6 +46,7 @@ export function buildHeaders(
   if (opts.id !== undefined && opts.id !== null && opts.id !== "") h.set("id", String(opts.id));
   if (opts.json) h.set("content-type", "application/json");
   if (opts.access) h.set(ORDER_ACCESS_HEADER, opts.access);
+  if (opts.challenge) h.set(CHALLENGE_HEADER, opts.challenge);
   return h;
 }
 
@@ -70,7 +74,12 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
     try {
       res = await via(withQuery(path, opts.query), {
         method,
-        headers: buildHeaders(identity, { id: opts.id, json: hasBody, access: opts.access }),
+        headers: buildHeaders(identity, {
+          id: opts.id,
+          json: hasBody,
+          access: opts.access,
+          challenge: opts.challenge,
+        }),
         body: hasBody ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
       });
