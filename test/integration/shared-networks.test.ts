@@ -6,7 +6,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { backendApp } from "../../worker/backend";
 import { CHALLENGE_HEADER } from "../../contract/challenge";
-import { MAX_HOLDING_ORDERS, NETWORK_HOLDS_BEFORE_CHALLENGE } from "../../worker/backend/services/orders/checkout";
+import {
+  MAX_HOLDING_ORDERS,
+  MAX_NETWORK_HOLDS,
+  NETWORK_HOLDS_BEFORE_CHALLENGE,
+} from "../../worker/backend/services/orders/checkout";
 import {
   dummyToken,
   STAND_IN_SCRIPT_PATH,
@@ -112,6 +116,28 @@ describe("a network holding unpaid orders", () => {
     const byEmail = await checkoutWith(withToken({ ...guests[MAX_HOLDING_ORDERS], email }), (await createProduct()).id);
     expect(byEmail.status).toBe(429);
   });
+
+  it(
+    "is refused at MAX_NETWORK_HOLDS even with valid tokens, so a network that solves challenges cannot take the shelf",
+    { timeout: 180_000 },
+    async () => {
+      const ip = freshIp();
+      const product = await createProduct({ stock: MAX_NETWORK_HOLDS + 10 });
+      const shoppers = await behind(ip, MAX_NETWORK_HOLDS + 1);
+      for (let i = 0; i < MAX_NETWORK_HOLDS; i += 20) {
+        const answers = await Promise.all(
+          shoppers.slice(i, Math.min(i + 20, MAX_NETWORK_HOLDS)).map((s) => checkoutWith(withToken(s), product.id)),
+        );
+        expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+      }
+      const refused = await checkoutWith(withToken(shoppers[MAX_NETWORK_HOLDS]), product.id);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toBe(
+        "Too many unpaid orders from your network are holding stock right now. Try again in a few minutes.",
+      );
+      expect(await stockOf(product.id)).toBe(10);
+    },
+  );
 
   it("fails the always-failing test secret's checks", async () => {
     const failing = { ...env, TURNSTILE_SECRET_KEY: TEST_SECRET_KEYS.fails } as Env;

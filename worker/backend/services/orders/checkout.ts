@@ -22,6 +22,7 @@ import type { Totals } from "../../../../contract/orders";
 import { zoneOfCity } from "../../../../contract/settings";
 import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
+import { MAX_HOLDING_ORDERS, MAX_NETWORK_HOLDS, NETWORK_HOLDS_BEFORE_CHALLENGE } from "./hold-caps";
 import {
   PAYMENT_MARKS,
   PAYMENT_METHODS,
@@ -255,16 +256,7 @@ const isPromoLimit = (err: unknown) =>
   /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) &&
   /used_count/i.test(String(err instanceof Error ? err.message : err));
 
-/** At most this many unpaid orders may hold stock at once per guest or account and per email. */
-export const MAX_HOLDING_ORDERS = 3;
-
-/**
- * A network (carrier-grade NAT: many phones, one address) holding this many unpaid orders is asked
- * for a Turnstile challenge on each further order, and refused at MAX_NETWORK_HOLDS even with one,
- * so a network that solves challenges still cannot take the shelf (docs/SECURITY.md).
- */
-export const NETWORK_HOLDS_BEFORE_CHALLENGE = 3;
-export const MAX_NETWORK_HOLDS = 300;
+export { MAX_HOLDING_ORDERS, MAX_NETWORK_HOLDS, NETWORK_HOLDS_BEFORE_CHALLENGE };
 
 const TOO_MANY_HOLDS: Bilingual = msg("orders.checkout.tooManyHolds");
 
