@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from "react";
-import { challengeOf, type Challenge } from "../../contract/challenge";
+import { CHALLENGE_HEADER, challengeOf, type Challenge } from "../../contract/challenge";
 import { ApiError } from "./api/errors";
 
 /**
@@ -22,8 +22,8 @@ export interface ChallengeState {
   offer(error: unknown): boolean;
   /** The widget's token. */
   solved(token: string): void;
-  /** The token for the next call; a token is spent by taking it. */
-  take(): string | null;
+  /** The headers of the next call: the token, if there is one; a token is spent by taking it. */
+  take(): Record<string, string> | undefined;
   /** The call went through: no widget any more. */
   clear(): void;
 }
@@ -46,7 +46,7 @@ export function useChallenge(): ChallengeState {
       take() {
         const value = token.current;
         token.current = null;
-        return value;
+        return value ? { [CHALLENGE_HEADER]: value } : undefined;
       },
       clear() {
         token.current = null;

@@ -14,7 +14,7 @@ export function ChallengeSlot({ state, onToken }: { state: ChallengeState; onTok
   if (!state.challenge) return null;
   return (
     <div className="challenge" role="group" aria-label={t("challenge.title")}>
-      <Suspense fallback={<p className="challenge__status muted">{t("challenge.loading")}</p>}>
+      <Suspense fallback={<p className="challenge__status muted">{t("app.loading")}</p>}>
         <ChallengeWidget key={state.round} challenge={state.challenge} onToken={onToken} />
       </Suspense>
     </div>

@@ -90,7 +90,7 @@ export default function ChallengeWidget({
   return (
     <>
       <div ref={box} className="challenge__widget" />
-      {state === "loading" ? <p className="challenge__status muted">{t("challenge.loading")}</p> : null}
+      {state === "loading" ? <p className="challenge__status muted">{t("app.loading")}</p> : null}
       {state === "unavailable" ? (
         <p className="challenge__status field__error" role="alert">
           {t("challenge.unavailable")}

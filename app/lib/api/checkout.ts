@@ -16,9 +16,9 @@ import type { Api } from "./client";
  * `ApiError`. The shapes are the contract's (contract/checkout.ts, contract/payments.ts).
  */
 
-/** POST /checkout: the cart becomes an order (the backend empties the cart). `challenge`: a Turnstile token. */
-export function placeOrder(api: Api, order: CheckoutRequest, challenge?: string | null) {
-  return api.post<Order>("/checkout", order, { challenge });
+/** POST /checkout: the cart becomes an order (the backend empties the cart). `headers`: a challenge's token. */
+export function placeOrder(api: Api, order: CheckoutRequest, headers?: Record<string, string>) {
+  return api.post<Order>("/checkout", order, { headers });
 }
 
 /** POST /payments/{number}/start: where to send the shopper to pay, and where they come back. */

@@ -1,4 +1,3 @@
-import { CHALLENGE_HEADER } from "../../../contract/challenge";
 import { ORDER_ACCESS_HEADER } from "../../../contract/order-access";
 import type { Locale } from "../locales";
 import { ApiError } from "./errors";
@@ -23,8 +22,8 @@ export interface CallOptions {
   id?: string | number;
   /** A grant for the order the call is about (contract/order-access.ts), when the tab holds one. */
   access?: string | null;
-  /** A Turnstile token for a call the backend challenged (contract/challenge.ts). */
-  challenge?: string | null;
+  /** Headers of this call alone: a challenged call's Turnstile token (lib/challenge.ts). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -36,7 +35,12 @@ export interface Envelope<T> {
 
 export function buildHeaders(
   identity: ApiIdentity,
-  opts: { id?: string | number; json?: boolean; access?: string | null; challenge?: string | null } = {},
+  opts: {
+    id?: string | number;
+    json?: boolean;
+    access?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Headers {
   const h = new Headers({ accept: "application/json" });
   h.set("content-language", identity.locale);
@@ -46,7 +50,7 @@ export function buildHeaders(
   if (opts.id !== undefined && opts.id !== null && opts.id !== "") h.set("id", String(opts.id));
   if (opts.json) h.set("content-type", "application/json");
   if (opts.access) h.set(ORDER_ACCESS_HEADER, opts.access);
-  if (opts.challenge) h.set(CHALLENGE_HEADER, opts.challenge);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) h.set(name, value);
   return h;
 }
 
@@ -78,7 +82,7 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
           id: opts.id,
           json: hasBody,
           access: opts.access,
-          challenge: opts.challenge,
+          headers: opts.headers,
         }),
         body: hasBody ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
