@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import { Link } from "../lib/link";
 import { optionsTotals } from "../lib/checkout";
 import { loadValibot } from "../lib/forms";
@@ -9,6 +10,7 @@ import { FieldError, FieldLabel, ID_PREFIX, inputProps } from "./checkout/fields
 import { PaymentChoice, ShippingChoice } from "./checkout/MethodChoice";
 import { useCheckoutForm } from "./checkout/useCheckoutForm";
 import { ErrorSummary } from "./form/ErrorSummary";
+import { ChallengeSlot } from "./challenge/ChallengeSlot";
 import { OrderSummary } from "./OrderSummary";
 import { lineKey } from "../state/cart";
 
@@ -25,6 +27,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
   const locale = useLocale();
   const to = useLocalePath();
   const form = useCheckoutForm(onPlaced);
+  const formRef = useRef<HTMLFormElement>(null);
   const { cart, options, signedIn, addresses } = form;
   // The shop cannot take payments (no provider configured): nothing can be ordered, and the page says why.
   const noPayment = options !== null && options.payment_methods.length === 0;
@@ -40,7 +43,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
       };
 
   return (
-    <form className="checkout__layout" onSubmit={(e) => void form.submit(e)} noValidate>
+    <form ref={formRef} className="checkout__layout" onSubmit={(e) => void form.submit(e)} noValidate>
       <div className="checkout__main">
         {noPayment ? (
           <div className="notice notice--danger" role="alert">
@@ -49,7 +52,7 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
         ) : null}
         {form.summaryMessage ? (
           <ErrorSummary
-            title={t("form.summary")}
+            title={form.challenge.challenge ? t("challenge.title") : t("form.summary")}
             message={form.summaryMessage}
             errors={form.summaryErrors}
             labels={form.labels}
@@ -127,6 +130,13 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
             ))}
           </ul>
         </OrderSummary>
+        <ChallengeSlot
+          state={form.challenge}
+          onToken={(token) => {
+            form.challenge.solved(token);
+            formRef.current?.requestSubmit();
+          }}
+        />
         <button
           type="submit"
           className="button button--primary button--block checkout__submit"

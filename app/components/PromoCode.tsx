@@ -1,6 +1,8 @@
 import { useAtomValue } from "jotai";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useCart } from "../lib/cart";
+import { useChallenge } from "../lib/challenge";
+import { ChallengeSlot } from "./challenge/ChallengeSlot";
 import { useT } from "../lib/use-locale";
 import { promoAtom } from "../state/cart";
 
@@ -14,11 +16,20 @@ export function PromoCode() {
   const promo = useAtomValue(promoAtom);
   const [code, setCode] = useState(promo.state === "valid" ? promo.code : "");
   const [busy, setBusy] = useState(false);
+  // A busy network's person check: the busy message, the widget, and its token on the retried check.
+  const challenge = useChallenge();
+  const [challengeMessage, setChallengeMessage] = useState("");
+  const formRef = useRef<HTMLFormElement>(null);
 
   const apply = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    await cart.checkPromoCode(code);
+    const result = await cart.checkPromoCode(code, challenge.take());
+    if (challenge.offer(result.challenged)) setChallengeMessage(result.message ?? "");
+    else {
+      challenge.clear();
+      setChallengeMessage("");
+    }
     setBusy(false);
   };
   const remove = async () => {
@@ -30,7 +41,7 @@ export function PromoCode() {
 
   const invalid = promo.state === "invalid";
   return (
-    <form className="promo" onSubmit={(e) => void apply(e)} noValidate>
+    <form ref={formRef} className="promo" onSubmit={(e) => void apply(e)} noValidate>
       <label htmlFor="promo-code" className="promo__label">
         {t("cart.promo.label")}
       </label>
@@ -65,8 +76,15 @@ export function PromoCode() {
         role="status"
         aria-live="polite"
       >
-        {promo.message}
+        {challengeMessage || promo.message}
       </p>
+      <ChallengeSlot
+        state={challenge}
+        onToken={(token) => {
+          challenge.solved(token);
+          formRef.current?.requestSubmit();
+        }}
+      />
     </form>
   );
 }

@@ -49,6 +49,8 @@ export interface CartContext {
 export interface CartResult {
   ok: boolean;
   message?: string;
+  /** A refusal the caller shows itself: a busy network's challenge (lib/challenge.ts). */
+  challenged?: unknown;
 }
 
 let guestIdRequest: Promise<string | null> | null = null;
@@ -236,14 +238,18 @@ export function promoTemplate(locale: Locale) {
  * Spec §4 "Promo code": valid stores the type, value and 'Discount received {n} on total
  * payment'; invalid stores the server's message and resets the discount to 0.
  */
-export async function checkPromoCode(ctx: CartContext, code: string): Promise<CartResult> {
+export async function checkPromoCode(
+  ctx: CartContext,
+  code: string,
+  headers?: Record<string, string>,
+): Promise<CartResult> {
   // Every code goes to the server, an emptied field too (spec §5: "validated by the server"): its
   // refusal takes an applied code off the cart, as any invalid code does (spec §4).
   const trimmed = code.trim();
   try {
     await ensureGuestId(ctx.locale);
     const body: PromoCheck = { code: trimmed };
-    const res = await browserApi(ctx.locale).post<Partial<PromoChecked>>("/promo-code/check", body);
+    const res = await browserApi(ctx.locale).post<Partial<PromoChecked>>("/promo-code/check", body, { headers });
     const currency = ctx.store.get(cartListAtom).currency;
     // Spec §3: `discount` is the code's value for its type (a percentage for type 1).
     const { code: answered, discount_type, discount } = res.data ?? {};
@@ -252,6 +258,10 @@ export async function checkPromoCode(ctx: CartContext, code: string): Promise<Ca
     await loadCart(ctx);
     return { ok: true };
   } catch (error) {
+    // A busy network was asked to prove it is people: the code was not checked, the cart keeps its state.
+    // (Read by the form's useChallenge, lib/challenge.ts, which checks its shape: not loaded on every page.)
+    if (error instanceof ApiError && (error.body as { challenge?: unknown } | undefined)?.challenge)
+      return { ok: false, message: error.message, challenged: error };
     let message: string;
     // The server refused the code (spec §5: its message is shown); a 404 or anything else goes
     // through the common handler (spec §8: a 404 redirects to /error).
@@ -306,7 +316,7 @@ export function useCart() {
       addProductToCart: (ref: LineRef, quantity: number) => addProductToCart(ctx, ref, quantity),
       updateQuantity: (ref: LineRef, quantity: number) => updateQuantity(ctx, ref, quantity),
       removeProduct: (ref: LineRef) => removeProduct(ctx, ref),
-      checkPromoCode: (code: string) => checkPromoCode(ctx, code),
+      checkPromoCode: (code: string, headers?: Record<string, string>) => checkPromoCode(ctx, code, headers),
       removePromoCode: () => removePromoCode(ctx),
       clearCartState: () => clearCartState(ctx),
     };

@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import type { OrderAccessGrant } from "../../contract/order-access";
 import { Link } from "../lib/link";
@@ -6,6 +6,8 @@ import type { Route } from "./+types/track-order";
 import { OrderDetails } from "../components/OrderDetails";
 import { browserApi } from "../lib/api/browser";
 import { handleBrowserError } from "../lib/browser-errors";
+import { useChallenge } from "../lib/challenge";
+import { ChallengeSlot } from "../components/challenge/ChallengeSlot";
 import { ApiError } from "../lib/api/errors";
 import { trackOrder } from "../lib/api/orders";
 import { formRules } from "../lib/forms";
@@ -62,6 +64,10 @@ export default function TrackOrder() {
     serverErrors.contact ||
     (submitted && !contact.trim() ? t("track.contactRequired") : typeof contactRule === "string" ? contactRule : "");
 
+  // A busy network's person check: the widget, and its token on the retried lookup.
+  const challenge = useChallenge();
+  const formRef = useRef<HTMLFormElement>(null);
+
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
@@ -69,14 +75,18 @@ export default function TrackOrder() {
     if (!number.trim() || !contact.trim() || (await emailOrPhone(contact))) return;
     setBusy(true);
     try {
-      const res = await trackOrder(browserApi(locale), number.trim(), contact.trim());
+      const res = await trackOrder(browserApi(locale), number.trim(), contact.trim(), challenge.take());
+      challenge.clear();
       const grant = grantOf(res.meta);
       if (grant) keepOrderGrant(res.data.number, grant);
       setResult({ state: "found", order: res.data });
     } catch (error) {
+      if (challenge.offer(error)) setResult({ state: "error", message: (error as ApiError).message });
       // No order matches the pair: a 422 on the form as a whole (field `order`), said on the page.
-      if (error instanceof ApiError && error.status === 422 && error.errors.order) setResult({ state: "notFound" });
-      else if (error instanceof ApiError && error.status === 422) {
+      else if (error instanceof ApiError && error.status === 422 && error.errors.order) {
+        challenge.clear();
+        setResult({ state: "notFound" });
+      } else if (error instanceof ApiError && error.status === 422) {
         setServerErrors(Object.fromEntries(error.fieldErrors.map((fe) => [fe.type, fe.message])));
         setResult({ state: "idle" });
       }
@@ -92,7 +102,7 @@ export default function TrackOrder() {
       <Stylesheet href={cartCss} />
       <h1>{t("pages.trackOrder.title")}</h1>
       <p className="muted">{t("track.intro")}</p>
-      <form className="track-form card" onSubmit={(e) => void submit(e)} noValidate>
+      <form ref={formRef} className="track-form card" onSubmit={(e) => void submit(e)} noValidate>
         <div className="field" data-invalid={numberError ? "true" : undefined}>
           <label htmlFor="track-number">{t("track.number")}</label>
           <input
@@ -132,6 +142,13 @@ export default function TrackOrder() {
             </p>
           ) : null}
         </div>
+        <ChallengeSlot
+          state={challenge}
+          onToken={(token) => {
+            challenge.solved(token);
+            formRef.current?.requestSubmit();
+          }}
+        />
         <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
           {busy ? t("track.searching") : t("track.submit")}
         </button>

@@ -10,6 +10,8 @@ export class HttpError extends Error {
     readonly status: ContentfulStatusCode,
     message: string,
     readonly errors?: Record<string, string[]>,
+    /** Fields the answer carries beside `message` (a challenge's `challenge`, contract/challenge.ts). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -20,7 +22,7 @@ export function errorBody(
   requestId?: string,
 ): { status: ContentfulStatusCode; body: Record<string, unknown> } {
   if (err instanceof HttpError) {
-    const body: Record<string, unknown> = { message: err.message };
+    const body: Record<string, unknown> = { ...err.extra, message: err.message };
     if (err.errors) body.errors = err.errors;
     return { status: err.status, body };
   }

@@ -200,6 +200,15 @@ describe("headers", () => {
     expect(scriptSrc).toMatch(/'nonce-[A-Za-z0-9+/=]+'/);
     expect(scriptSrc).not.toContain("unsafe-inline");
     expect(csp).toContain("frame-ancestors 'none'");
+    // Turnstile's widget, and nothing else from outside: its script and its challenge frame.
+    expect(
+      scriptSrc
+        .trim()
+        .split(/\s+/)
+        .slice(1)
+        .filter((s) => !s.startsWith("'nonce-")),
+    ).toEqual(["'strict-dynamic'", "https://challenges.cloudflare.com"]);
+    expect(csp).toContain("frame-src 'self' https://challenges.cloudflare.com");
     expect(res.headers.get("strict-transport-security")).toContain("max-age=");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");

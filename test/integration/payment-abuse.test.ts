@@ -30,6 +30,7 @@ import {
   type Shopper,
 } from "../support/commerce";
 import { hmacHex } from "../../worker/backend/services/payments/providers/hmac";
+import { awayFromMinuteEdge, COUNTING_TIMEOUT } from "../support/accounts";
 
 const RETURN = "/en/payment-status";
 
@@ -255,13 +256,17 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     expect(fourth.status).toBe(429);
   });
 
-  it("a script of new guest ids and emails from one network is stopped after three unpaid orders", async () => {
+  it("a script of new guest ids and emails from one network is challenged after three unpaid orders", async () => {
     const ip = freshIp();
     const shoppers = await Promise.all([0, 1, 2, 3].map(() => newGuest()));
     for (const s of shoppers) s.headers["cf-connecting-ip"] = ip;
     for (const shopper of shoppers.slice(0, 3)) await placedOrder(shopper);
     const product = await createProduct();
-    expect((await checkoutWith(shoppers[3], product.id)).status).toBe(429);
+    // A shared network is not refused: it is asked for a Turnstile challenge a script cannot solve
+    // (integration/shared-networks.test.ts), and holds nothing meanwhile.
+    const fourth = await checkoutWith(shoppers[3], product.id);
+    expect(fourth.status).toBe(428);
+    expect(await stockOf(product.id)).toBe(10);
     // The network is stored only as a keyed hash, never the address.
     const row = await env.DB.prepare("SELECT network_hash FROM orders WHERE guest_id = ?")
       .bind(shoppers[0].guestId)
@@ -314,19 +319,25 @@ describe("stock cannot be held forever (issue 17.2)", () => {
     expect(statuses[20]).toBe(429);
   });
 
-  it("minting guest ids is rate limited per network, an IPv6 caller counted by its /64", async () => {
-    const mint = (ip: string) =>
-      SELF.fetch("https://shop.test/api/cart/generate-guest-id", { headers: { "cf-connecting-ip": ip } });
-    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
-    const statuses: number[] = [];
-    // Every request from a different address of the same /64: one subscriber's range.
-    for (let i = 1; i <= 21; i++) statuses.push((await mint(`${prefix}::${i.toString(16)}`)).status);
-    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
-    const refused = await mint(`${prefix}:ffff:ffff:ffff:ffff`);
-    expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("60");
-    expect((await mint(freshIp())).status).toBe(200);
-  });
+  it(
+    "minting guest ids is rate limited per network, at a ceiling a shared network does not reach, an IPv6 caller counted by its /64",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      await awayFromMinuteEdge(30_000);
+      const mint = (ip: string) =>
+        SELF.fetch("https://shop.test/api/cart/generate-guest-id", { headers: { "cf-connecting-ip": ip } });
+      const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+      const statuses: number[] = [];
+      // Every request from a different address of the same /64: one subscriber's range. The
+      // ceiling is NETWORK_LIMITER's 600 a minute (wrangler.toml), not the 20 of a shopper's calls.
+      for (let i = 1; i <= 600; i++) statuses.push((await mint(`${prefix}::${i.toString(16)}`)).status);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const refused = await mint(`${prefix}:ffff:ffff:ffff:ffff`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect((await mint(freshIp())).status).toBe(200);
+    },
+  );
 });
 
 describe("payment callbacks cannot be forged (issue 17.3)", () => {

@@ -22,6 +22,8 @@ export interface Env {
   CONTACT_LIMITER: RateLimit;
   /** Guest-id minting, checkout, payment start, promo checks and order tracking. */
   SHOP_LIMITER: RateLimit;
+  /** Per-network ceilings a shared network does not reach in a sale: guest-id minting (600 a minute). */
+  NETWORK_LIMITER: RateLimit;
   /** Queue of order messages (worker/backend/services/messages/notifications.ts); consumed by this worker. */
   NOTIFICATIONS: Queue<NotificationJob>;
   ENVIRONMENT: "production" | "development" | "test";
@@ -82,6 +84,10 @@ export interface Env {
   /** The shop's Tamara limits in whole riyals (Tamara sets them per merchant). */
   TAMARA_MIN_SAR?: string;
   TAMARA_MAX_SAR?: string;
+  /** Cloudflare Turnstile's public site key, shown to a network asked to prove it is people (DESIGN §11). */
+  TURNSTILE_SITE_KEY?: string;
+  /** Secret: Turnstile's secret key, for its Siteverify API. Development and test use the offline stand-in. */
+  TURNSTILE_SECRET_KEY?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

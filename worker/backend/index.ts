@@ -13,6 +13,7 @@ import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { cartRoutes } from "./routes/cart";
 import { catalogueRoutes } from "./routes/catalogue";
+import { challengeRoutes } from "./routes/challenge";
 import { checkoutRoutes } from "./routes/checkout";
 import { contentRoutes } from "./routes/content";
 import { devRoutes } from "./routes/dev";
@@ -59,6 +60,7 @@ backendApp.route("/orders", ordersRoutes);
 backendApp.route("/orders", selfServiceRoutes);
 backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/dev", devRoutes);
+backendApp.route("/challenge", challengeRoutes);
 backendApp.route("/admin", adminRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -39,6 +39,13 @@ export const securityHeaders = (): MiddlewareHandler<HonoEnv> => async (c, next)
 };
 
 /**
+ * Turnstile's origin, allowed what its widget needs and nothing more: its script (for browsers
+ * without 'strict-dynamic') and its challenge frame (contract/challenge.ts). The widget loads only
+ * when the backend asked a busy network for a challenge.
+ */
+const TURNSTILE_ORIGIN = "https://challenges.cloudflare.com";
+
+/**
  * Security headers on every response. Scripts run only with the per-request nonce (plus what
  * those scripts load, through 'strict-dynamic'); no 'unsafe-inline' for scripts.
  */
@@ -46,12 +53,14 @@ const headersWith = (connectOrigins: string[]): MiddlewareHandler<HonoEnv> =>
   secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: [NONCE, "'strict-dynamic'"],
+      scriptSrc: [NONCE, "'strict-dynamic'", TURNSTILE_ORIGIN],
       // Inline styles: sonner injects its stylesheet and React sets style attributes.
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "blob:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'", ...connectOrigins],
+      // Frames fall back to default-src 'self' otherwise; Turnstile draws its challenge in one.
+      frameSrc: ["'self'", TURNSTILE_ORIGIN],
       manifestSrc: ["'self'"],
       workerSrc: ["'self'"],
       objectSrc: ["'none'"],

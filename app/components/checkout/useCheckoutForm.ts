@@ -9,6 +9,7 @@ import { browserApi } from "../../lib/api/browser";
 import { placeOrder } from "../../lib/api/checkout";
 import { ApiError, type FieldError } from "../../lib/api/errors";
 import { handleBrowserError } from "../../lib/browser-errors";
+import { useChallenge } from "../../lib/challenge";
 import { useCart } from "../../lib/cart";
 import { newIdempotencyKey, useCheckoutOptions, useSettled } from "../../lib/checkout";
 import { formRules, type Validator } from "../../lib/forms";
@@ -107,6 +108,8 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
   const [shipping, setShipping] = useState<string | undefined>(undefined);
   const [payment, setPayment] = useState<string | undefined>(undefined);
   const keyRef = useRef<string>(newIdempotencyKey());
+  // A busy network's person check: the order waits for its token, under the same key.
+  const challenge = useChallenge();
 
   const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
   // The delivery city picks the shipping zone: the quote follows it as the shopper types or picks
@@ -221,19 +224,29 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
         }
       : undefined;
     try {
-      const res = await placeOrder(browserApi(locale), {
-        idempotency_key: keyRef.current,
-        ...(values.email.trim() ? { email: values.email.trim() } : {}),
-        ...(address ? { address } : { address_id: addressChoice as number }),
-        shipping_method: shipping,
-        payment_method: payment,
-      });
+      const res = await placeOrder(
+        browserApi(locale),
+        {
+          idempotency_key: keyRef.current,
+          ...(values.email.trim() ? { email: values.email.trim() } : {}),
+          ...(address ? { address } : { address_id: addressChoice as number }),
+          shipping_method: shipping,
+          payment_method: payment,
+        },
+        challenge.take(),
+      );
+      challenge.clear();
       // The backend emptied the cart into the order; the page moves on before the empty-cart rule.
       onPlaced(res.data.number);
       cartActions.clearCartState();
       void cartActions.loadCart();
     } catch (error) {
       setBusy(false);
+      // Nothing was placed: the widget shows, and its token sends this attempt again.
+      if (challenge.offer(error)) {
+        setFormMessage((error as ApiError).message || t("checkout.failed"));
+        return;
+      }
       if (error instanceof ApiError && (error.status === 422 || error.status === 409 || error.status === 400)) {
         // The server refused this attempt: the next one is a new attempt with a new key.
         keyRef.current = newIdempotencyKey();
@@ -285,5 +298,6 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     setShipping,
     payment,
     setPayment,
+    challenge,
   };
 }

@@ -17,9 +17,9 @@ import type { Api } from "./client";
  * `ApiError`. The shapes are the contract's (contract/checkout.ts, contract/payments.ts).
  */
 
-/** POST /checkout: the cart becomes an order (the backend empties the cart). */
-export function placeOrder(api: Api, order: CheckoutRequest) {
-  return api.post<Order>("/checkout", order);
+/** POST /checkout: the cart becomes an order (the backend empties the cart). `headers`: a challenge's token. */
+export function placeOrder(api: Api, order: CheckoutRequest, headers?: Record<string, string>) {
+  return api.post<Order>("/checkout", order, { headers });
 }
 
 /** POST /payments/{number}/start: where to send the shopper to pay, and where they come back. */

@@ -22,6 +22,8 @@ export interface CallOptions {
   id?: string | number;
   /** A grant for the order the call is about (contract/order-access.ts), when the tab holds one. */
   access?: string | null;
+  /** Headers of this call alone: a challenged call's Turnstile token (lib/challenge.ts). */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -33,7 +35,12 @@ export interface Envelope<T> {
 
 export function buildHeaders(
   identity: ApiIdentity,
-  opts: { id?: string | number; json?: boolean; access?: string | null } = {},
+  opts: {
+    id?: string | number;
+    json?: boolean;
+    access?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Headers {
   const h = new Headers({ accept: "application/json" });
   h.set("content-language", identity.locale);
@@ -43,6 +50,7 @@ export function buildHeaders(
   if (opts.id !== undefined && opts.id !== null && opts.id !== "") h.set("id", String(opts.id));
   if (opts.json) h.set("content-type", "application/json");
   if (opts.access) h.set(ORDER_ACCESS_HEADER, opts.access);
+  for (const [name, value] of Object.entries(opts.headers ?? {})) h.set(name, value);
   return h;
 }
 
@@ -70,7 +78,12 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
     try {
       res = await via(withQuery(path, opts.query), {
         method,
-        headers: buildHeaders(identity, { id: opts.id, json: hasBody, access: opts.access }),
+        headers: buildHeaders(identity, {
+          id: opts.id,
+          json: hasBody,
+          access: opts.access,
+          headers: opts.headers,
+        }),
         body: hasBody ? JSON.stringify(opts.body) : undefined,
         signal: opts.signal,
       });

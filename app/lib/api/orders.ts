@@ -26,9 +26,10 @@ export function openOrderLink(api: Api, number: string, token: string, signal?: 
 /**
  * POST /orders/track: an order found by its number and the email or phone it was placed with;
  * for a guest's order, `meta.access` is a grant that opens its page (OrderAccessGrant).
+ * `headers`: a Turnstile token, when a busy network was asked for one (lib/challenge.ts).
  */
-export function trackOrder(api: Api, number: string, contact: string) {
-  return api.post<Order>("/orders/track", { number, contact });
+export function trackOrder(api: Api, number: string, contact: string, headers?: Record<string, string>) {
+  return api.post<Order>("/orders/track", { number, contact }, { headers });
 }
 
 /** GET /orders/{number}/invoice: the paid order's simplified tax invoice (its owner only). */

@@ -17,11 +17,12 @@ export const cartRoutes = new Hono<BackendEnv>();
  * Mints a guest id (a random UUID) this backend will accept as a cart owner for 30 days (DESIGN §5).
  * The shop's own server asks for one on the visitor's behalf (GET /api/cart/generate-guest-id), so
  * whichever backend is configured records its own guests. Each id is a KV write and a key to a cart
- * and to checkout, so minting is limited per network (a visitor needs one per tab).
+ * and to checkout, so minting is limited per network (a visitor needs one per tab), at a ceiling a
+ * carrier's shared address does not reach in a sale: what an id can do is limited per id.
  */
 cartRoutes.post("/guest-id", async (c) => {
   c.header("cache-control", "no-store");
-  await enforceLimits(c, "SHOP_LIMITER", [`guest-id:ip:${requestNetwork(c)}`]);
+  await enforceLimits(c, "NETWORK_LIMITER", [`guest-id:ip:${requestNetwork(c)}`]);
   let guestId: string;
   try {
     guestId = await mintGuestId(c.env);

@@ -6,7 +6,8 @@ import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { cartOwner, ownerKey } from "../identity";
 import { checkoutOptions, PAYMENT_METHODS, placeOrder, SHIPPING_METHODS } from "../services/orders/checkout";
-import { enforceLimits, hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
+import { hashedNetwork, requestNetwork } from "../services/shared/rate-limit";
+import { limitShopCall } from "../services/challenge/policy";
 import { publicOrigin } from "../../../contract/server/public-origin";
 import { validate } from "../../../contract/server/validate";
 import { presentOrder } from "../services/orders/shopper-orders";
@@ -42,12 +43,17 @@ checkoutRoutes.post(
   async (c) => {
     const owner = await cartOwner(c);
     const lang = c.get("lang");
-    // An order holds stock: placing them is counted per network and per shopper.
+    // An order holds stock: placing them is counted per shopper (refused past the limit) and per
+    // network (challenged past it, and again while the network holds many unpaid orders).
     const network = requestNetwork(c);
-    await enforceLimits(c, "SHOP_LIMITER", [`checkout:ip:${network}`, `checkout:owner:${ownerKey(owner)}`]);
+    const passChallenge = await limitShopCall(c, "checkout", [`checkout:owner:${ownerKey(owner)}`], ownerKey(owner));
     // The links of the order's messages: the shop's configured origin, or in development and test
     // this worker's own URL; never the request's Origin header, which any client can write.
-    const origin = { networkHash: await hashedNetwork(c.env, network), siteOrigin: publicOrigin(c.env, c.req.url) };
+    const origin = {
+      networkHash: await hashedNetwork(c.env, network),
+      siteOrigin: publicOrigin(c.env, c.req.url),
+      passChallenge,
+    };
     const { order, created } = await placeOrder(c.env.DB, c.env, owner, c.req.valid("json"), lang, origin);
     return ok(c, await presentOrder(c.env.DB, order, lang), { status: created ? 201 : 200 });
   },

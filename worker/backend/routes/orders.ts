@@ -8,7 +8,7 @@ import { accessibleOrder } from "../order-access";
 import { findOrderByNumber } from "../services/orders/orders";
 import { openedByLink, tabGrant, verifyOrderAccess } from "../services/orders/order-links";
 import { findTaxDocument, presentTaxDocument } from "../services/orders/invoices";
-import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { limitShopCall } from "../services/challenge/policy";
 import { validate } from "../../../contract/server/validate";
 import { presentOwnOrder } from "./self-service";
 import { presentOrder, presentOrders, listUserOrders, trackOrder } from "../services/orders/shopper-orders";
@@ -43,9 +43,10 @@ ordersRoutes.post(
   }),
   async (c) => {
     const { number, contact } = c.req.valid("json");
-    // Each try is a guess at an order's contact: counted per network and per order number (as
-    // stored, upper case, so changing the case does not give a fresh count).
-    await enforceLimits(c, "SHOP_LIMITER", [`track:ip:${requestNetwork(c)}`, `track:order:${number.toUpperCase()}`]);
+    // Each try is a guess at an order's contact: counted per order number (as stored, upper case,
+    // so changing the case does not give a fresh count; refused past the limit) and per network
+    // (challenged past it, with no clearance: a tracker is nobody's cart).
+    await limitShopCall(c, "track", [`track:order:${number.toUpperCase()}`]);
     const order = await trackOrder(c.env.DB, number, contact);
     // One answer for an unknown number and a wrong contact: tracking reveals nothing else. It is a
     // 422 on the form (field `order`: the pair), not a 404: the storefront's common handler sends

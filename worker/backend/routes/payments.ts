@@ -48,7 +48,8 @@ import {
   receiveWebhook,
   startPayment,
 } from "../services/payments/payments";
-import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { enforceLimits } from "../services/shared/rate-limit";
+import { limitShopCall } from "../services/challenge/policy";
 import { validate } from "../../../contract/server/validate";
 import { PAYMENT_METHODS } from "../../../contract/checkout";
 import { stcPayMobile, stcPayOtp } from "../services/payments/stc-pay";
@@ -286,8 +287,10 @@ paymentsRoutes.post(
   }),
   async (c) => {
     const owner = await cartOwner(c);
-    // Each start is a call to the gateway and touches the order's hold: counted per network and per shopper.
-    await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
+    // Each start is a call to the gateway and touches the order's hold: counted per shopper
+    // (refused past the limit) and per network (challenged past it; a shopper who solved one at
+    // checkout is cleared).
+    await limitShopCall(c, "pay-start", [`pay-start:owner:${ownerKey(owner)}`], ownerKey(owner));
     const origin = publicOrigin(c.env, c.req.url);
     return ok(
       c,
@@ -316,7 +319,7 @@ const typed = (field: "mobile" | "otp") =>
 paymentsRoutes.post("/:id/stcpay", typed("mobile"), async (c) => {
   const owner = await cartOwner(c);
   // Each number is a payment at the gateway and a text message to a phone: counted like a start.
-  await enforceLimits(c, "SHOP_LIMITER", [`pay-start:ip:${requestNetwork(c)}`, `pay-start:owner:${ownerKey(owner)}`]);
+  await limitShopCall(c, "pay-start", [`pay-start:owner:${ownerKey(owner)}`], ownerKey(owner));
   const { mobile } = c.req.valid("json") as { mobile: string };
   return ok(
     c,

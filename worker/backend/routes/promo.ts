@@ -6,7 +6,7 @@ import { say } from "../../../contract/server/i18n";
 import { cartOwner } from "../identity";
 import { cartContents, loadCart, setCartPromo } from "../services/orders/cart";
 import { evaluatePromo } from "../services/orders/promo";
-import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
+import { limitShopCall } from "../services/challenge/policy";
 import { validate } from "../../../contract/server/validate";
 import { msg } from "../messages";
 
@@ -26,10 +26,10 @@ const refusalClearsCode: MiddlewareHandler<BackendEnv> = async (c, next) => {
 
 promoRoutes.post("/check", refusalClearsCode, validate("json", promoInput), async (c) => {
   const owner = await cartOwner(c);
-  // Every check is a guess at the code list: counted per network and per guest or account, so
-  // codes cannot be enumerated.
+  // Every check is a guess at the code list: counted per guest or account (refused past the
+  // limit) and per network (challenged past it), so codes cannot be enumerated.
   const ownerKey = owner.userId !== null ? `user:${owner.userId}` : `guest:${owner.guestId}`;
-  await enforceLimits(c, "SHOP_LIMITER", [`promo:ip:${requestNetwork(c)}`, `promo:owner:${ownerKey}`]);
+  await limitShopCall(c, "promo", [`promo:owner:${ownerKey}`], ownerKey);
   const lang = c.get("lang");
   const contents = await cartContents(c.env.DB, owner, lang);
   const result = await evaluatePromo(c.env.DB, c.req.valid("json").code, contents.subtotal, owner, lang);

@@ -22,6 +22,7 @@ import type { Totals } from "../../../../contract/orders";
 import { zoneOfCity } from "../../../../contract/settings";
 import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
+import { MAX_HOLDING_ORDERS, MAX_NETWORK_HOLDS, NETWORK_HOLDS_BEFORE_CHALLENGE } from "./hold-caps";
 import {
   PAYMENT_MARKS,
   PAYMENT_METHODS,
@@ -273,34 +274,41 @@ const isPromoLimit = (err: unknown) =>
   /CHECK constraint failed/i.test(String(err instanceof Error ? err.message : err)) &&
   /used_count/i.test(String(err instanceof Error ? err.message : err));
 
-/** At most this many unpaid orders may hold stock at once per guest or account, per email and per network. */
-export const MAX_HOLDING_ORDERS = 3;
+export { MAX_HOLDING_ORDERS, MAX_NETWORK_HOLDS, NETWORK_HOLDS_BEFORE_CHALLENGE };
 
 const TOO_MANY_HOLDS: Bilingual = msg("orders.checkout.tooManyHolds");
 
 /**
- * Refuses a new order while its owner, its email or its network already has MAX_HOLDING_ORDERS
- * unpaid orders holding stock, so nobody can take a product off the shelf with a script of
- * guest checkouts. Counted before the batch: the per-network rate limit bounds any race.
+ * Refuses a new order while its owner or its email already has MAX_HOLDING_ORDERS unpaid orders
+ * holding stock, and challenges it while its network has NETWORK_HOLDS_BEFORE_CHALLENGE (refused
+ * at MAX_NETWORK_HOLDS), so nobody can take a product off the shelf with a script of guest
+ * checkouts. Counted before the batch: the per-shopper and per-network counts bound any race.
  */
 async function refuseTooManyHolds(
   db: D1Database,
   owner: CartOwner,
   email: string,
-  networkHash: string | null,
+  origin: OrderOrigin,
   lang: Lang,
 ): Promise<void> {
   const holding = "stock_reserved = 1 AND status = 'pending_payment'";
   const ownerColumn = owner.userId !== null ? "user_id" : "guest_id";
-  const counts = await db.batch<{ n: number }>([
+  const [byOwner, byEmail, byNetwork] = await db.batch<{ n: number }>([
     db
       .prepare(`SELECT COUNT(*) AS n FROM orders WHERE ${ownerColumn} = ? AND ${holding}`)
       .bind(owner.userId ?? owner.guestId),
     db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE email = ? COLLATE NOCASE AND ${holding}`).bind(email),
-    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE network_hash = ? AND ${holding}`).bind(networkHash),
+    db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE network_hash = ? AND ${holding}`).bind(origin.networkHash),
   ]);
-  if (counts.some((r) => (r.results[0]?.n ?? 0) >= MAX_HOLDING_ORDERS))
+  const count = (r: D1Result<{ n: number }>) => r.results[0]?.n ?? 0;
+  if (count(byOwner) >= MAX_HOLDING_ORDERS || count(byEmail) >= MAX_HOLDING_ORDERS)
     throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
+  const network = count(byNetwork);
+  if (network >= MAX_NETWORK_HOLDS) throw new BackendError(429, say(lang, msg("shared.challenge.networkHolds")));
+  if (network < NETWORK_HOLDS_BEFORE_CHALLENGE) return;
+  // A caller that cannot be challenged (a service call without a request) is refused, as before.
+  if (!origin.passChallenge) throw new BackendError(429, say(lang, TOO_MANY_HOLDS));
+  await origin.passChallenge();
 }
 
 /** Where the order came from: the caller's network as stored (an HMAC, see rate-limit.ts). */
@@ -312,6 +320,8 @@ export interface OrderOrigin {
    * in development and test; production links to PUBLIC_ORIGIN whatever the row says.
    */
   siteOrigin?: string | null;
+  /** The request's person check (services/challenge/policy.ts), for a network holding many orders. */
+  passChallenge?: () => Promise<void>;
 }
 
 /**
@@ -350,7 +360,7 @@ export async function placeOrder(
   }
 
   await releaseExpiredReservations(db);
-  await refuseTooManyHolds(db, owner, email, origin.networkHash, lang);
+  await refuseTooManyHolds(db, owner, email, origin, lang);
   const contents = await cartContents(db, owner, lang);
   if (!contents.lines.length || contents.cartId === null) {
     const message = say(lang, msg("orders.checkout.cartEmpty"));

@@ -14,17 +14,22 @@ import { msg } from "../../messages";
  *
  * - AUTH_LIMITER: login, register, code verification (10 a minute a key).
  * - OTP_LIMITER: sending codes (5 a minute a key).
- * - SHOP_LIMITER: what costs the shop stock or reveals data to a guesser: guest-id minting,
- *   checkout, payment start, promo-code checks, order tracking (20 a minute a key).
+ * - SHOP_LIMITER: what costs the shop stock or reveals data to a guesser: checkout, payment
+ *   start, promo-code checks, order tracking (20 a minute a key). Per shopper the count refuses;
+ *   per network it asks for a Turnstile challenge instead (services/challenge/policy.ts), since
+ *   thousands of phones share one carrier address.
+ * - NETWORK_LIMITER: per-network ceilings a shared network does not reach in a sale: guest-id
+ *   minting (600 a minute a network).
  * - CONTACT_LIMITER: the contact form (5 a minute a key).
  */
-export type LimiterName = "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "CONTACT_LIMITER";
+export type LimiterName = "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER";
 
 /** Mirrors wrangler.toml, for the D1 fallback. */
 const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
   AUTH_LIMITER: { limit: 10, period: 60 },
   OTP_LIMITER: { limit: 5, period: 60 },
   SHOP_LIMITER: { limit: 20, period: 60 },
+  NETWORK_LIMITER: { limit: 600, period: 60 },
   CONTACT_LIMITER: { limit: 5, period: 60 },
 };
 
