@@ -130,8 +130,10 @@ describe("an Arabic-speaking owner's day in the console", () => {
         true,
       );
       await shop.page.goto(`${base}/ar/checkout`);
-      await eventually(() => shop.page.locator(".choice__price").count()).toBe(2);
-      expect((await shop.page.locator(".choice__price").allTextContents())[0]).toContain("22.75");
+      // The delivery methods' prices (cash on delivery's fee is priced beside its method too).
+      const prices = shop.page.locator('.choice:has(input[name="shipping_method"]) .choice__price');
+      await eventually(() => prices.count()).toBe(2);
+      expect((await prices.allTextContents())[0]).toContain("22.75");
       await shop.context.close();
 
       // 4. One of an order's two units refunded and put back on the shelf.
