@@ -5,17 +5,13 @@
 // docs/PERFORMANCE.md (between markers) and exits non-zero on any error. Options: --no-build,
 // --connections N, --duration S, --runs N (each on a fresh worker and database; the docs get the
 // median run with the range of all).
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { baseEnv, LOCAL_PUBLIC_ORIGIN, prepareDatabase, root, startWorker } from "./lib/worker.ts";
+import { LOCAL_PUBLIC_ORIGIN, prepareDatabase, root, startWorker } from "./lib/worker.ts";
+import { buildUnlessSkipped, numberArg as arg, spread } from "./lib/runs.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const CONNECTIONS = arg("connections", 100);
 const DURATION = arg("duration", 30);
 const RUNS = arg("runs", 1);
@@ -24,10 +20,7 @@ const GUESTS_PER_CONNECTION = 2;
 /** Lines stay at or below this quantity: well inside every product's stock and per-order maximum. */
 const MAX_LINE = 2;
 
-if (!process.argv.includes("--no-build")) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: root, env: baseEnv, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildUnlessSkipped();
 
 interface Product {
   id: number;
@@ -258,11 +251,6 @@ process.exit(exitCode);
 function medianRun(runs: Figures[]): Figures {
   const sorted = [...runs].sort((a, b) => a.rps - b.rps);
   return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-function spread(runs: Figures[], key: keyof Figures): string {
-  const values = runs.map((r) => Number(r[key])).sort((a, b) => a - b);
-  const median = values[Math.floor((values.length - 1) / 2)];
-  return runs.length > 1 ? `${median} (${values[0]}–${values[values.length - 1]})` : String(median);
 }
 
 /** Replaces what stands between `start` and `end` in a doc (or appends the block). */

@@ -10,21 +10,17 @@
 // Runs the built worker on a free port with a fresh database and stops it at the end. Options:
 // --no-build, --shoppers N (300), --concurrency N (24), --runs N (each on a fresh worker and
 // database; prints the median with the range of all). Not part of `npm test`.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
-import { baseEnv, prepareDatabase, root, startWorker, wrangler } from "./lib/worker.ts";
+import { prepareDatabase, startWorker, wrangler } from "./lib/worker.ts";
+import { buildUnlessSkipped, numberArg as arg, percentile, spread } from "./lib/runs.ts";
 import { CHALLENGE_HEADER } from "../contract/challenge.ts";
 import { NETWORK_HOLDS_BEFORE_CHALLENGE } from "../worker/backend/services/orders/hold-caps.ts";
 
 /** A token as the stand-in widget makes them (turnstile-stand-in.ts): Cloudflare's dummy token, a random tail. */
 const dummyToken = () => `XXXX.DUMMY.TOKEN.XXXX.${crypto.randomUUID()}`;
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
 const SHOPPERS = arg("shoppers", 300);
 const CONCURRENCY = arg("concurrency", 24);
 const RUNS = arg("runs", 1);
@@ -35,10 +31,7 @@ const HOARDER = "10.66.0.1";
 /** Checkouts the hoarding script tries before it gives up. */
 const HOARD_TRIES = 40;
 
-if (!process.argv.includes("--no-build")) {
-  const build = spawnSync("npm", ["run", "build"], { cwd: root, env: baseEnv, stdio: "inherit" });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+buildUnlessSkipped();
 
 interface Figures {
   date: string;
@@ -68,9 +61,6 @@ function d1(persistDir: string, sql: string): Record<string, unknown>[] {
     (JSON.parse(start >= 0 ? out.slice(start) : out) as { results?: Record<string, unknown>[] }[])[0]?.results ?? []
   );
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 
 async function runOnce(): Promise<{ figures: Figures; failed: string[] }> {
   const persistDir = mkdtempSync(join(tmpdir(), "souq-sale-day-"));
@@ -302,12 +292,6 @@ async function saleDay(
     failed.push(`the script held ${hoarding.held} units in ${hoarding.orders} orders (cap ${hoardCap})`);
   if (hoarding.challenged === 0) failed.push("the script was never challenged");
   return { figures, failed };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
-function spread(runs: Figures[], key: keyof Figures): string {
-  const values = runs.map((r) => Number(r[key])).sort((a, b) => a - b);
-  return runs.length > 1 ? `${median(values)} (${values[0]}–${values[values.length - 1]})` : String(values[0]);
 }
 
 let exitCode = 0;

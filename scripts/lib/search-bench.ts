@@ -4,6 +4,9 @@
 // for the database. Reports p50 and p95 wall time per case, with the machine, into
 // docs/PERFORMANCE.md (section "search-bench").
 import { machine, replaceSection } from "./report.ts";
+import { percentile } from "./runs.ts";
+
+export { percentile };
 
 /** The acceptance target: search answers within 50 ms at the 95th percentile on 100,000 products. */
 export const SEARCH_P95_TARGET_MS = 50;
@@ -52,11 +55,6 @@ export const WORDS = [
   "lenvo",
 ];
 export const BRANDS = ["samsung", "apple", "sony", "xiaomi", "huawei", "lenovo"];
-
-/** The p-th percentile of ascending times: the smallest time at least p % of the requests took no longer than. */
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 export async function timed(url: string, lang: string): Promise<number> {
   const started = performance.now();
