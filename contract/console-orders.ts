@@ -14,6 +14,7 @@ import {
   type Totals,
 } from "./orders";
 import type { OrderDocuments } from "./invoices";
+import type { ConsoleShipment } from "./shipping";
 
 /** What staff can do next with an order; the detail answer lists only the allowed ones. */
 export const ORDER_ACTIONS = ["process", "ship", "deliver", "cancel", "refund"] as const;
@@ -216,6 +217,10 @@ export interface ConsoleOrder extends Totals {
   /** Cash on delivery: the IBAN (masked as `bank_transfers`) and holder the shopper gave for refunds. */
   refund_account: { iban: string; name: string } | null;
   bank_transfers: ConsoleBankTransfer[];
+  /** Its parcels with the carriers, oldest first. */
+  shipments: ConsoleShipment[];
+  /** Units of each line still to put in a parcel (none once all shipped, or not shippable yet). */
+  shippable: { variant_id: number; name: string; left: number }[];
 }
 
 export const CARRIER_MAX = 60;

@@ -253,5 +253,8 @@ export const CONSOLE_FIELDS = [
   "product_ids",
   "percent",
   "lang",
+  "parcels",
+  "orders",
+  "day",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

@@ -1,6 +1,7 @@
 // Orders as the backend answers them, and their states.
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
+import type { OrderShipment } from "./shipping";
 import type { OrderSelfService } from "./returns";
 import type { OrderDocuments } from "./invoices";
 
@@ -99,6 +100,8 @@ export interface Order extends Totals, OrderDocuments {
   cancelled_at: string | null;
   /** Refunded so far, in minor units. */
   refunded: number;
+  /** The parcels it left in (and return pickups), with each one's steps; absent before any. */
+  shipments?: OrderShipment[];
   /** Only in the owner's answer: what the order page may offer (cancel, returns) and their refunds. */
   self_service?: OrderSelfService;
 }

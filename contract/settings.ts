@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { CARRIER_IDS, CARRIER_RULES_MAX, LABEL_SIZES, type CarriersSettings } from "./shipping";
 import type { Locale } from "./locale";
 import { regionOfCity, SAUDI_REGIONS, type RegionId } from "./regions";
 
@@ -9,7 +10,16 @@ import { regionOfCity, SAUDI_REGIONS, type RegionId } from "./regions";
  * PUT /admin/settings/{section} alike. Money is integer halalas; the VAT rate a fraction (0.15).
  */
 
-export const SETTINGS_SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "messages"] as const;
+export const SETTINGS_SECTIONS = [
+  "shipping",
+  "tax",
+  "seller",
+  "store",
+  "returns",
+  "cod",
+  "carriers",
+  "messages",
+] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
 /** What delivery costs in one zone. */
@@ -103,6 +113,8 @@ export const MESSAGE_TEMPLATES = [
   "placed",
   "paid",
   "shipped",
+  "out_for_delivery",
+  "delivery_attempted",
   "delivered",
   "cancelled",
   "expired",
@@ -132,6 +144,7 @@ export interface SettingsValues {
   store: StoreSettings;
   returns: ReturnsSettings;
   cod: CodSettings;
+  carriers: CarriersSettings;
   messages: MessagesSettings;
 }
 
@@ -161,6 +174,8 @@ export const SETTINGS_LIMITS = {
   codFeeMax: 100_000,
   confirmMinutesMin: 5,
   confirmMinutesMax: 24 * 60,
+  /** Grams: a carrier's weight band ends at 1,000 kg at most. */
+  parcelGramsMax: 1_000_000,
   subject: 150,
   text: 1000,
 } as const;
@@ -319,6 +334,36 @@ export function settingsSchemas(m: SettingsMessages) {
         SETTINGS_LIMITS.confirmMinutesMin,
         SETTINGS_LIMITS.confirmMinutesMax,
       ),
+    }),
+    carriers: v.object({
+      default: v.picklist(CARRIER_IDS, m.invalid("default")),
+      rules: v.pipe(
+        v.array(
+          v.object({
+            carrier: v.picklist(CARRIER_IDS, m.invalid("carrier")),
+            regions: v.array(v.picklist(SAUDI_REGIONS, m.invalid("regions")), m.invalid("regions")),
+            max_weight_grams: v.nullable(whole(m, "max_weight_grams", 1, SETTINGS_LIMITS.parcelGramsMax)),
+          }),
+          m.invalid("rules"),
+        ),
+        v.maxLength(CARRIER_RULES_MAX, m.invalid("rules")),
+      ),
+      label_size: v.picklist(LABEL_SIZES, m.invalid("label_size")),
+      ship_from: v.object({
+        name: text(m, "ship_from.name", SETTINGS_LIMITS.name, true),
+        phone: v.pipe(text(m, "ship_from.phone", 20, true), v.regex(/^\+?[0-9 ]{7,20}$/, m.invalid("ship_from.phone"))),
+        line1: text(m, "ship_from.line1", SETTINGS_LIMITS.address, true),
+        district: text(m, "ship_from.district", SETTINGS_LIMITS.name, false),
+        city: text(m, "ship_from.city", SETTINGS_LIMITS.name, true),
+        postal_code: v.pipe(
+          text(m, "ship_from.postal_code", 5, false),
+          v.regex(/^(\d{5})?$/, m.invalid("ship_from.postal_code")),
+        ),
+        short_address: v.pipe(
+          text(m, "ship_from.short_address", 8, false),
+          v.regex(/^([A-Za-z]{4}\d{4})?$/, m.invalid("ship_from.short_address")),
+        ),
+      }),
     }),
   };
 }

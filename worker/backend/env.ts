@@ -88,6 +88,11 @@ export interface Env {
   TURNSTILE_SITE_KEY?: string;
   /** Secret: Turnstile's secret key, for its Siteverify API. Development and test use the offline stand-in. */
   TURNSTILE_SECRET_KEY?: string;
+  /** Secret: the key the local courier's app signs its webhook with (services/shipping/courier.ts). Development and test use a fixed one. */
+  COURIER_WEBHOOK_SECRET?: string;
+  /** The warehouse's phone and city until the owner saves Settings → Carriers. */
+  SHIP_FROM_PHONE?: string;
+  SHIP_FROM_CITY?: string;
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

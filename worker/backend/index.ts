@@ -1,3 +1,4 @@
+import { shippingRoutes } from "./routes/shipping";
 import { Hono } from "hono";
 import type { BackendEnv } from "./env";
 import { backendBodyLimit } from "../../contract/server/body-limit";
@@ -59,6 +60,7 @@ backendApp.route("/checkout", checkoutRoutes);
 backendApp.route("/orders", ordersRoutes);
 backendApp.route("/orders", selfServiceRoutes);
 backendApp.route("/payments", paymentsRoutes);
+backendApp.route("/shipping", shippingRoutes);
 backendApp.route("/dev", devRoutes);
 backendApp.route("/challenge", challengeRoutes);
 backendApp.route("/admin", adminRoutes);

@@ -4,6 +4,7 @@ import { deliverNotification, markNotificationDead, sweepNotifications } from ".
 import { pruneBuckets } from "../../contract/server/rum-store";
 import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
+import { pollCarriers } from "./services/shipping/shipments";
 
 /**
  * The backend's work outside requests: the queue consumers of order messages and the
@@ -62,6 +63,8 @@ export interface ScheduledReport {
   carts: number;
   /** Field-data buckets older than the store keeps (contract/server/rum-store.ts). */
   rum: number;
+  /** New parcel steps read from carriers that are asked rather than telling (services/shipping/shipments.ts). */
+  parcels: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -81,7 +84,7 @@ export async function expireStaleCarts(env: Env): Promise<number> {
  * part runs even if another fails; a failure is logged and the next minute tries again.
  */
 export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
-  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0 };
+  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0, parcels: 0 };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
       "released",
@@ -96,6 +99,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     ["messages", () => sweepNotifications(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],
+    ["parcels", async () => (await pollCarriers(env)).events],
   ];
   for (const [name, run] of parts) {
     try {

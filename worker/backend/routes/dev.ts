@@ -1,3 +1,5 @@
+import { SHIPMENT_STATUSES } from "../../../contract/shipping";
+import { sendAsCourier } from "../services/shipping/webhooks";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { BackendEnv } from "../env";
@@ -25,5 +27,32 @@ devRoutes.get(
     // Normalized as the account calls store it: emails lower-cased, phones without separators.
     const to = raw.includes("@") ? raw.toLowerCase() : raw.replace(/[\s\-().]/g, "");
     return ok(c, await readOutbox(c.env.DB, to));
+  },
+);
+
+/**
+ * POST /dev/courier {waybill, status, at?, location?}: the local courier's app, offline. The step
+ * is signed and sent through the shop's webhook verification (services/shipping/webhooks.ts) as
+ * the real app would send it; a delivered COD parcel may carry the cash it remits.
+ */
+devRoutes.post(
+  "/courier",
+  validate("json", () =>
+    v.object({
+      waybill: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(40)),
+      status: v.picklist(SHIPMENT_STATUSES),
+      at: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+      location: v.optional(v.pipe(v.string(), v.maxLength(120))),
+      remit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ),
+  async (c) => {
+    const { waybill, status, at, location, remit } = c.req.valid("json");
+    const when = at ?? new Date().toISOString();
+    const outcome = await sendAsCourier(c.env, {
+      events: [{ waybill, status, code: status, description: status, location: location ?? null, at: when }],
+      remittances: remit !== undefined ? [{ waybill, amount: remit, reference: `REM-${waybill}`, at: when }] : [],
+    });
+    return c.json(outcome, outcome.status);
   },
 );

@@ -1,3 +1,4 @@
+import { shipmentsRoutes } from "./shipments";
 import { Hono } from "hono";
 import type { BackendEnv } from "../../env";
 import { auditRoutes } from "./audit";
@@ -32,6 +33,7 @@ adminRoutes.route("/", dashboardRoutes);
 adminRoutes.route("/", catalogueRoutes);
 adminRoutes.route("/", contentRoutes);
 adminRoutes.route("/", inventoryRoutes);
+adminRoutes.route("/", shipmentsRoutes);
 adminRoutes.route("/orders", ordersRoutes);
 adminRoutes.route("/orders", returnsRoutes);
 adminRoutes.route("/promo-codes", promosRoutes);

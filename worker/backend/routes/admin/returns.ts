@@ -8,6 +8,7 @@ import { findConsoleOrder } from "../../services/orders/fulfilment";
 import type { OrderRow } from "../../services/orders/orders";
 import { actOnReturn, consoleReturnsOf } from "../../services/orders/returns";
 import { currentStaff, staffOnly } from "../../services/console/staff";
+import { bookReturnPickup } from "../../services/shipping/shipments";
 import { msg } from "../../messages";
 
 /**
@@ -37,6 +38,8 @@ async function act(c: Context<BackendEnv>, action: ReturnAction, note: string | 
   });
   // The provider refused the refund: nothing changed, its message goes where the amount is shown.
   if (message) return c.json({ message, errors: { amount: [message] } }, 422);
+  // Approved: the carrier collects it from the shopper (a refusal is on the timeline; staff may still receive it by hand).
+  if (action === "approve") await bookReturnPickup(c.env, order, c.req.param("id") ?? "");
   return answer(c);
 }
 

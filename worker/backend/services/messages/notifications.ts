@@ -42,6 +42,9 @@ const OWED_WHEN: Record<OrderMessageKind, string> = {
   // A cash-on-delivery order is owed its "confirmed" message once its code confirmed it.
   paid: "(paid_at IS NOT NULL OR (payment_method = 'cod' AND status = 'processing'))",
   shipped: "shipped_at IS NOT NULL",
+  // A parcel's own steps (services/shipping/shipments.ts): owed as the carrier reports them.
+  out_for_delivery: "status IN ('processing', 'shipped')",
+  delivery_attempted: "status IN ('processing', 'shipped')",
   delivered: "delivered_at IS NOT NULL",
   cancelled: "status = 'cancelled'",
   refunded: "refunded > 0",
@@ -287,7 +290,8 @@ async function renderNotification(
       amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
       until: formatMoment(order.reserved_until, lang, true),
       carrier: order.carrier ?? "",
-      tracking: order.tracking_number ?? "",
+      // A parcel's message names its own waybill; the order's "shipped" its first.
+      tracking: typeof detail.waybill === "string" ? detail.waybill : (order.tracking_number ?? ""),
       trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
       returnUntil: formatMoment(returnUntil, lang, false),
       orderUrl: links.orderUrl,

@@ -8,6 +8,8 @@ export const ORDER_MESSAGE_KINDS = [
   "placed",
   "paid",
   "shipped",
+  "out_for_delivery",
+  "delivery_attempted",
   "delivered",
   "cancelled",
   "refunded",

@@ -1,3 +1,4 @@
+import { shipmentsOf, shippableOf } from "../shipping/views";
 import type { Env, Lang, StaffCaller } from "../../env";
 import { BackendError, unprocessable } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
@@ -260,7 +261,9 @@ export async function cancelOrder(
       db
         .prepare(
           `UPDATE orders SET status = 'cancelled', cancelled_at = ${NOW}, reserved_until = NULL, updated_at = ${NOW}
-           WHERE id = ? AND status = ?`,
+           WHERE id = ? AND status = ?
+             -- A parcel already with a carrier: cancel it first (or refund what comes back).
+             AND NOT EXISTS (SELECT 1 FROM shipments s WHERE s.order_id = orders.id AND s.kind = 'delivery' AND s.status != 'cancelled')`,
         )
         .bind(order.id, order.status),
       orderEventStatement(
@@ -662,6 +665,8 @@ export async function consoleOrderDetail(
       ? { iban: open ? order.refund_iban : maskIban(order.refund_iban), name: order.refund_iban_name ?? "" }
       : null,
     bank_transfers: await bankTransfersOf(db, order.id, open),
+    shipments: await shipmentsOf(db, order.id, lang),
+    shippable: open && ["paid", "processing"].includes(order.status) ? await shippableOf(db, order.id, lang) : [],
   };
 }
 

@@ -434,32 +434,7 @@ export async function actOnReturn(
   }
 
   if (action === "receive") {
-    const { results: items } = await db
-      .prepare(
-        `SELECT ri.product_id, oi.variant_id, ri.quantity FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
-         WHERE ri.return_id = ? ORDER BY ri.id`,
-      )
-      .bind(returnId)
-      .all<{ product_id: number; variant_id: number; quantity: number }>();
-    const note = `${order.number} ${returnId}`;
-    await runGuarded(
-      db,
-      [
-        db
-          .prepare(
-            `UPDATE returns SET status = 'received', received_by = ?, received_at = ${NOW}, updated_at = ${NOW}
-             WHERE id = ? AND status = 'approved'`,
-          )
-          .bind(staff.user_id, returnId),
-        guard("return_received"),
-        // Back on the shelf, each with its ledger line (applied = changes(): a missing product aborts).
-        ...items.flatMap((i) => [...restockVariantStatements(db, i, note, staff.user_id)]),
-        audit({ status: "received" }),
-        ...notifyStatements(db, { id: order.id }, "return_received", { ref: returnId }),
-      ],
-      lang,
-    );
-    await flushNotifications(env, order.id);
+    await receiveStatements(env, order, returnId, actor, lang, [audit({ status: "received" })]);
     return { message: null };
   }
 
@@ -495,4 +470,51 @@ export async function actOnReturn(
     audit({ status: "refunded", refund_id: outcome.refund.id, amount }),
   ]);
   return { message: null };
+}
+
+/**
+ * The return reached the shop: its lines go back on the shelf (each with its ledger line) and the
+ * shopper is told. Staff scanning it in and the carrier delivering its pickup parcel both land here.
+ */
+async function receiveStatements(
+  env: Env,
+  order: OrderRow,
+  returnId: string,
+  actor: OrderActor,
+  lang: Lang,
+  extra: D1PreparedStatement[],
+): Promise<void> {
+  const db = env.DB;
+  const { results: items } = await db
+    .prepare(
+      `SELECT ri.product_id, oi.variant_id, ri.quantity FROM return_items ri JOIN order_items oi ON oi.id = ri.order_item_id
+       WHERE ri.return_id = ? ORDER BY ri.id`,
+    )
+    .bind(returnId)
+    .all<{ product_id: number; variant_id: number; quantity: number }>();
+  const note = `${order.number} ${returnId}`;
+  const staffId = actor.kind === "staff" ? actor.staff.user_id : null;
+  await runGuarded(
+    db,
+    [
+      db
+        .prepare(
+          `UPDATE returns SET status = 'received', received_by = ?, received_at = ${NOW}, updated_at = ${NOW}
+           WHERE id = ? AND status = 'approved'`,
+        )
+        .bind(staffId, returnId),
+      orderEventStatement(db, { id: order.id }, "return_received", { return_id: returnId }, actor, "guard"),
+      // Back on the shelf, each with its ledger line (applied = changes(): a missing product aborts).
+      ...items.flatMap((i) => [...restockVariantStatements(db, i, note, staffId)]),
+      ...extra,
+      ...notifyStatements(db, { id: order.id }, "return_received", { ref: returnId }),
+    ],
+    lang,
+  );
+  await flushNotifications(env, order.id);
+}
+
+/** The carrier delivered a return's pickup parcel to the shop: received, as staff would mark it. */
+export async function receiveReturn(env: Env, order: OrderRow, returnId: string, actor: OrderActor, lang: Lang) {
+  await receiveStatements(env, order, returnId, actor, lang, []);
 }

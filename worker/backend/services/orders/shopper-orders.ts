@@ -1,3 +1,4 @@
+import { shipmentsOf, shopperShipments } from "../shipping/views";
 import type { Lang } from "../../env";
 import { documentLinks } from "./invoices";
 import {
@@ -115,8 +116,10 @@ export async function presentOrder(
   lang: Lang,
   opts: PresentOptions = {},
 ): Promise<Order> {
-  const [order] = await presentOrders(db, [row], lang, opts);
-  return order;
+  const [[order], parcels] = await Promise.all([presentOrders(db, [row], lang, opts), shipmentsOf(db, row.id, lang)]);
+  // Only the owner's own page may ask for a new delivery day; tracking by number and contact reads.
+  const shipments = shopperShipments(parcels).map((s) => (opts.selfService ? s : { ...s, attempt_days: [] }));
+  return shipments.length ? { ...order, shipments } : order;
 }
 
 /** The owner's order by number, or null for anyone else (who must not learn it exists). */

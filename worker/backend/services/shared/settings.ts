@@ -70,6 +70,21 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
     returns: { window_days: numberVar(env.RETURN_WINDOW_DAYS, 14, (n) => n >= 0 && n <= 365) },
     // Cash on delivery until the owner sets it: a 15-riyal fee, orders up to 5,000 riyals, 30 minutes to confirm.
     cod: { fee: 1500, max_total: 500_000, confirm_minutes: 30 },
+    // Every parcel with the local courier until the owner sets carriers by region and weight.
+    carriers: {
+      default: "courier",
+      rules: [],
+      label_size: "a6",
+      ship_from: {
+        name: sellerEn,
+        phone: env.SHIP_FROM_PHONE?.trim() || "+966110000000",
+        line1: addressEn,
+        district: "",
+        city: env.SHIP_FROM_CITY?.trim() || "Riyadh",
+        postal_code: "",
+        short_address: "",
+      },
+    },
     messages: {},
   };
 }

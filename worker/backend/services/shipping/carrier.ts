@@ -1,3 +1,5 @@
+import type { ShipmentStatus } from "../../../../contract/shipping";
+
 /**
  * One interface for every carrier the shop ships with (SMSA, Aramex, SPL, a local courier). The
  * shipping service (shipments.ts) creates parcels, follows them and books return pickups through
@@ -75,17 +77,7 @@ export interface BookedPickup {
 }
 
 /** Where a parcel is in the carrier's hands, in the shop's words (the carrier's own code is kept too). */
-export const SHIPMENT_STATUSES = [
-  "created",
-  "picked_up",
-  "in_transit",
-  "out_for_delivery",
-  "delivery_attempted",
-  "delivered",
-  "returned_to_sender",
-  "cancelled",
-] as const;
-export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
+export { SHIPMENT_STATUSES, type ShipmentStatus } from "../../../../contract/shipping";
 
 /** One step a carrier reports of a parcel. */
 export interface CarrierEvent {

@@ -1,0 +1,74 @@
+import { Hono, type Context } from "hono";
+import { bulkShipInput, createShipmentsInput } from "../../../../contract/shipping";
+import type { BackendEnv } from "../../env";
+import { notFound, ok } from "../../http";
+import { say } from "../../../../contract/server/i18n";
+import { validate } from "../../../../contract/server/validate";
+import { consoleOrderDetail, findConsoleOrder } from "../../services/orders/fulfilment";
+import type { OrderActor, OrderRow } from "../../services/orders/orders";
+import { currentStaff, staffOnly } from "../../services/console/staff";
+import { cancelShipment, createShipments, shipOrders } from "../../services/shipping/shipments";
+import { remittanceReport } from "../../services/shipping/remittances";
+import { msg } from "../../messages";
+
+/**
+ * Parcels from the console: create them for one order (split into several when a line is not
+ * ready) or for many at once, cancel one before pickup, and reconcile the cash carriers collected.
+ * Managers and owners: a parcel carries the whole delivery address.
+ */
+export const shipmentsRoutes = new Hono<BackendEnv>();
+
+// Per route, not `use`: mounted at the console's root, a `use` would guard every console path.
+const managers = staffOnly("manager");
+
+const staffActor = (c: Context<BackendEnv>): OrderActor => ({ kind: "staff", staff: currentStaff(c) });
+
+async function orderOf(c: Context<BackendEnv>): Promise<OrderRow> {
+  const number = c.req.param("number") ?? "";
+  const order = /^SQ-[A-Z0-9]{8}$/i.test(number) ? await findConsoleOrder(c.env.DB, number) : null;
+  if (!order) throw notFound(say(c.get("lang"), msg("console.orders.orderNotFound")));
+  return order;
+}
+
+async function answer(c: Context<BackendEnv>, order: OrderRow) {
+  const fresh = (await findConsoleOrder(c.env.DB, order.number)) ?? order;
+  return ok(c, await consoleOrderDetail(c.env.DB, fresh, currentStaff(c), c.get("lang")));
+}
+
+/** POST /admin/orders/{number}/shipments {parcels?}: the parcels to create now (left out: one of everything left). */
+shipmentsRoutes.post(
+  "/orders/:number/shipments",
+  managers,
+  validate("json", (m) => createShipmentsInput(m)),
+  async (c) => {
+    const order = await orderOf(c);
+    await createShipments(c.env, order, c.req.valid("json").parcels, staffActor(c), c.get("lang"));
+    return answer(c, order);
+  },
+);
+
+/** POST /admin/orders/{number}/shipments/{id}/cancel: a parcel not yet picked up. */
+shipmentsRoutes.post("/orders/:number/shipments/:id/cancel", managers, async (c) => {
+  const order = await orderOf(c);
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound(say(c.get("lang"), msg("shipping.notFound")));
+  await cancelShipment(c.env, order, id, staffActor(c), c.get("lang"));
+  return answer(c, order);
+});
+
+/** POST /admin/shipments {orders}: one parcel each of everything left, order by order; each says what it did. */
+shipmentsRoutes.post(
+  "/shipments",
+  managers,
+  validate("json", (m) => bulkShipInput(m)),
+  async (c) => {
+    const lang = c.get("lang");
+    const results = await shipOrders(c.env, c.req.valid("json").orders, staffActor(c), lang, (n) =>
+      findConsoleOrder(c.env.DB, n),
+    );
+    return ok(c, results);
+  },
+);
+
+/** GET /admin/shipments/remittances: delivered COD parcels against the cash carriers reported. */
+shipmentsRoutes.get("/shipments/remittances", managers, async (c) => ok(c, await remittanceReport(c.env.DB)));
