@@ -1,3 +1,5 @@
+import { rescheduleInput } from "../../../contract/shipping";
+import { rescheduleDelivery } from "../services/shipping/shipments";
 import { Hono, type Context } from "hono";
 import { returnRequestInput } from "../../../contract/returns";
 import type { BackendEnv } from "../env";
@@ -64,6 +66,18 @@ selfServiceRoutes.post("/:number/returns", async (c) => {
   const input = await readInput(c, "json", (m) => returnRequestInput(m));
   await requestReturn(c.env, order, input, c.get("lang"));
   return ok(c, await presentOwnOrder(c, await reread(c, order)), { status: 201 });
+});
+
+/**
+ * POST /orders/{number}/shipments/{seq}/reschedule {day}: after a missed delivery, the day the
+ * shopper will be home (one of the working days the order page offers).
+ */
+selfServiceRoutes.post("/:number/shipments/:seq/reschedule", async (c) => {
+  const order = await ownOrder(c, "reschedule");
+  const { day } = await readInput(c, "json", (m) => rescheduleInput(m));
+  const seq = Number(c.req.param("seq"));
+  await rescheduleDelivery(c.env, order, Number.isSafeInteger(seq) ? seq : 0, day, c.get("lang"));
+  return ok(c, await presentOwnOrder(c, order));
 });
 
 /**

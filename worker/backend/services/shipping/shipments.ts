@@ -243,6 +243,11 @@ export async function createShipments(
         },
         actor,
       ),
+      // A paid order with a parcel made is being prepared.
+      db
+        .prepare(`UPDATE orders SET status = 'processing', updated_at = ${NOW} WHERE id = ? AND status = 'paid'`)
+        .bind(order.id),
+      orderEventStatement(db, { id: order.id }, "processing", null, actor, "changed"),
       // The order is shipped once nothing is left to put in a parcel.
       db
         .prepare(
