@@ -15,6 +15,7 @@ import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
 import { lineKey } from "../../contract/cart";
 import { NationalAddressLine } from "./NationalAddress";
+import { OrderParcels } from "./OrderParcels";
 
 /**
  * The progress of an order: the steps it walked, the one it is at, and a failure when it left the
@@ -61,11 +62,13 @@ export function OrderShipment({ order }: { order: Order }) {
   const refunded = order.refunded ?? 0;
   if (!order.carrier && !order.tracking_number && !order.delivered_at && refunded === 0) return null;
   const paymentKey = paymentStatusKey(order.payment_status);
+  // Parcels list their own carrier and waybill (OrderParcels); the order's first would repeat them.
+  const parcels = Boolean(order.shipments?.length);
   return (
     <section className="order-details__box order-shipment" aria-labelledby="order-shipment-title">
       <h3 id="order-shipment-title">{t("orders.shipmentTitle")}</h3>
       <dl className="order-shipment__list">
-        {order.carrier ? (
+        {order.carrier && !parcels ? (
           <div>
             <dt>{t("orders.carrier")}</dt>
             <dd>
@@ -73,7 +76,7 @@ export function OrderShipment({ order }: { order: Order }) {
             </dd>
           </div>
         ) : null}
-        {order.tracking_number ? (
+        {order.tracking_number && !parcels ? (
           <div>
             <dt>{t("orders.trackingNumber")}</dt>
             <dd>
@@ -161,6 +164,7 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
       </header>
       <OrderTimeline status={progressStatus(order)} cashOnDelivery={order.payment_method === "cod"} />
       <OrderShipment order={order} />
+      <OrderParcels order={order} />
       <OrderDocuments order={order} />
       <CashOnDelivery order={order} />
       {children}

@@ -52,3 +52,8 @@ export interface ReorderAnswer {
 export function orderAgain(api: Api, number: string, access?: string | null) {
   return api.post<Cart & ReorderAnswer>(path(number, "order-again"), undefined, { access });
 }
+
+/** POST /orders/{number}/shipments/{seq}/reschedule {day}: after a missed delivery, the day the shopper is home. */
+export function rescheduleParcel(api: Api, number: string, seq: number, day: string, access?: string | null) {
+  return api.post<Order>(path(number, `shipments/${seq}/reschedule`), { day }, { access });
+}

@@ -1,0 +1,141 @@
+import { useId, useState } from "react";
+import { useRevalidator } from "react-router";
+import { CARRIER_NAMES, type CarrierId, type OrderShipment } from "../../contract/shipping";
+import { shopLongDay } from "../../contract/shop-time";
+import { browserApi } from "../lib/api/browser";
+import { ApiError } from "../lib/api/errors";
+import { rescheduleParcel } from "../lib/api/self-service";
+import { readOrderGrant } from "../lib/order-grants";
+import { formatDate, type Order } from "../lib/orders";
+import { useLocale, useT } from "../lib/use-locale";
+
+/**
+ * The order's parcels as the carriers report them: each parcel's steps in the reader's language,
+ * its waybill and the carrier's tracking page, what is in it when the order left in several, and,
+ * after a missed delivery, the days the owner may choose for the courier to come again.
+ */
+export function OrderParcels({ order }: { order: Order }) {
+  const t = useT();
+  const shipments = order.shipments ?? [];
+  if (!shipments.length) return null;
+  const deliveries = shipments.filter((s) => s.kind === "delivery").length;
+  return (
+    <section className="order-details__box parcels" aria-labelledby="parcels-title">
+      <h3 id="parcels-title">{t("orders.parcels.title")}</h3>
+      <ol className="parcels__list">
+        {shipments.map((parcel) => (
+          <Parcel key={parcel.seq} order={order} parcel={parcel} deliveries={deliveries} />
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Parcel({ order, parcel, deliveries }: { order: Order; parcel: OrderShipment; deliveries: number }) {
+  const t = useT();
+  const locale = useLocale();
+  const headingId = useId();
+  const carrier = CARRIER_NAMES[parcel.carrier as CarrierId]?.[locale] ?? parcel.carrier;
+  const deliverySeq = (order.shipments ?? []).filter((s) => s.kind === "delivery" && s.seq <= parcel.seq).length;
+  return (
+    <li className={`parcel parcel--${parcel.status}`} aria-labelledby={headingId} data-waybill={parcel.waybill}>
+      <h4 id={headingId} className="parcel__title">
+        {parcel.kind === "return"
+          ? t("orders.parcels.returnParcel")
+          : t("orders.parcels.parcel", { n: deliverySeq, count: deliveries })}
+        <span className="parcel__status">{t(`orders.parcels.status.${parcel.status}`)}</span>
+      </h4>
+      <p className="parcel__meta muted">
+        {t("orders.parcels.with", { carrier })} · {t("orders.parcels.waybill", { waybill: "" })}
+        <bdi dir="ltr">{parcel.waybill}</bdi>
+        {parcel.tracking_url ? (
+          <>
+            {" · "}
+            <a href={parcel.tracking_url} target="_blank" rel="noopener noreferrer">
+              {t("orders.parcels.track")}
+            </a>
+          </>
+        ) : null}
+      </p>
+      {parcel.steps.length ? (
+        <ol className="parcel__steps">
+          {parcel.steps.map((step) => (
+            <li key={`${step.status}-${step.at}`} className={`parcel__step parcel__step--${step.status}`}>
+              <span className="parcel__step-name">{t(`orders.parcels.status.${step.status}`)}</span>
+              <time className="muted" dateTime={step.at}>
+                {formatDate(step.at, locale, true)}
+              </time>
+              {step.location ? <bdi className="muted">{step.location}</bdi> : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {deliveries > 1 && parcel.items.length ? (
+        <p className="parcel__items">
+          <span className="muted">{t("orders.parcels.items")}: </span>
+          {parcel.items.map((i) => `${i.name} × ${i.quantity}`).join(locale === "ar" ? "، " : ", ")}
+        </p>
+      ) : null}
+      {parcel.next_attempt_on ? (
+        <p className="notice notice--info" role="status">
+          {t("orders.parcels.nextAttempt", {
+            day: `\u2068${shopLongDay(`${parcel.next_attempt_on}T12:00:00Z`, locale)}\u2069`,
+          })}
+        </p>
+      ) : null}
+      {parcel.attempt_days.length && !parcel.next_attempt_on ? <NewAttempt order={order} parcel={parcel} /> : null}
+    </li>
+  );
+}
+
+/** A missed delivery: the owner picks one of the offered working days; the page reloads the order. */
+function NewAttempt({ order, parcel }: { order: Order; parcel: OrderShipment }) {
+  const t = useT();
+  const locale = useLocale();
+  const revalidator = useRevalidator();
+  const selectId = useId();
+  const errorId = useId();
+  const [day, setDay] = useState(parcel.attempt_days[0]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await rescheduleParcel(browserApi(locale), order.number, parcel.seq, day, readOrderGrant(order.number));
+      await revalidator.revalidate();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.errors.day?.[0] ?? err.message) : t("error.generic"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="parcel__attempt" onSubmit={(e) => void submit(e)}>
+      <p role="status">{t("orders.parcels.missed")}</p>
+      <label htmlFor={selectId}>{t("orders.parcels.day")}</label>
+      <select
+        id={selectId}
+        value={day}
+        onChange={(e) => setDay(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      >
+        {parcel.attempt_days.map((d) => (
+          <option key={d} value={d}>
+            {shopLongDay(`${d}T12:00:00Z`, locale)}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy || undefined}>
+        {t("orders.parcels.choose")}
+      </button>
+      {error ? (
+        <p id={errorId} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
