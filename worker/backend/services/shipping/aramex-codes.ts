@@ -2,31 +2,35 @@ import type { ShipmentStatus } from "./carrier";
 
 /**
  * Aramex's tracking update codes (TrackShipments' `UpdateCode`) in the shop's words. Aramex
- * publishes no complete list of these codes: its Tracking API manual ("Your Guide to Embedding
- * Aramex's Tracking API", Table 4, response elements) only says each TrackingResult carries an
- * UpdateCode, an UpdateDescription, an UpdateDateTime and an UpdateLocation. So this table is built
- * from Aramex's own answers where one has been published, and otherwise from public integrations
- * that agree with each other. `evidence` says which, for every row:
+ * publishes no list of these codes: its Tracking API manual ("Your Guide to Embedding Aramex's
+ * Tracking API", Table 4, the response elements) and its Tracking WSDL only say that each
+ * TrackingResult carries an UpdateCode, an UpdateDescription, an UpdateDateTime and an
+ * UpdateLocation. So this table is built from Aramex's own answers where one has been published,
+ * and otherwise from what independent public integrations map a code to. Each row says which
+ * (`evidence`) and where (`source`):
  *
- * - "answer": the code and its words appear in an answer of Aramex's API that was published as
- *   is. Sources: the tracking answer in the README of the octw/aramex Laravel SDK
- *   (github.com/moustafaallahham/aramex-laravel, packagist octw/aramex: SH005 "Delivered",
- *   SH003 "Out for Delivery", SH160 "Under processing at operations facility", SH014 "Record
- *   created."), and a JSON answer of the TrackShipments endpoint kept in an app's model file
- *   (SH014 "Record created." with UpdateDateTime "/Date(…+0300)/"); the fixtures under
- *   test/fixtures/aramex/ hold both.
- * - "integrations": the code's meaning is what two or more independent public integrations map it
- *   to (order tools for Saudi, Jordanian, Egyptian and Tunisian shops: SH006 and SH005 both close
- *   a delivery; SH069 is "returned to shipper"; SH012 comes after creation and before delivery;
- *   SH033 suspends a delivery for the consignee). The words given here for these rows are the
- *   stand-in's; Aramex's own wording may differ, and the adapter keeps whatever Aramex sends.
+ * - "answer": the code and its words appear in an answer of Aramex's API published as is: the
+ *   tracking sample in the README of the octw/aramex SDK (packagist.org/packages/octw/aramex,
+ *   "Track Shipments") and a JSON answer of the TrackShipments endpoint kept in the Peko app's
+ *   model file. Both are in test/fixtures/aramex/ (README.md there gives the sources).
+ * - "integrations": the meaning public integrations agree on, read in their code: a Jordanian COD
+ *   service's Aramex driver (SH005 and SH006 complete a delivery, SH069 returns it), an Egyptian
+ *   order dashboard (SH005 delivered; SH012, SH014, SH160, SH003 "delivery in progress"; SH033
+ *   "delivery suspended"; SH069 "return verified"), a Tunisian shop's adapter (SH005 delivered,
+ *   SH069 "returned to shipper") and an Indian courier relay (SH006 delivered, SH033 attempted).
+ *   The words given for these rows are the stand-in's; Aramex's own wording may differ, and the
+ *   adapter keeps whatever words Aramex sends.
  *
- * A code not in the table is read from its words where they are unmistakable (tracking.ts'
- * `statusOfUpdate`), and otherwise leaves the parcel where its previous step put it: an unknown
- * step (a customs note, a COD settlement line) never moves a parcel backwards or forwards.
+ * The weakest row is SH012 as the pickup: only its place in the dashboard's sequence (after
+ * creation, before out for delivery) supports it. Were it wrong, a parcel would read as picked up
+ * a step early or late, never as delivered or returned.
  *
- * Aramex documents no cancellation step: a shipment is never "cancelled" by the Shipping Services
- * API (it has no CancelShipment; aramex.ts explains what the adapter does instead).
+ * A code not in the table is read from its words where they are unmistakable (`statusOfUpdate`
+ * below), and otherwise leaves the parcel where its previous step put it: an unknown step (a
+ * customs note, a COD settlement line) never moves a parcel backwards or forwards.
+ *
+ * Aramex documents no cancellation step, and its Shipping Services API has no CancelShipment
+ * (aramex.ts says what the adapter does instead): no code here reads as "cancelled".
  */
 export interface AramexUpdateCode {
   code: string;
@@ -34,22 +38,51 @@ export interface AramexUpdateCode {
   /** Aramex's words where published ("answer"); the stand-in's otherwise. */
   description: string;
   evidence: "answer" | "integrations";
+  source: string;
 }
 
+const SDK = "octw/aramex README, tracking sample";
+const PEKO = "JSON TrackShipments answer in the Peko app's model";
+
 export const ARAMEX_UPDATE_CODES: readonly AramexUpdateCode[] = [
-  { code: "SH014", status: "created", description: "Record created.", evidence: "answer" },
-  { code: "SH012", status: "picked_up", description: "Picked up from shipper", evidence: "integrations" },
+  { code: "SH014", status: "created", description: "Record created.", evidence: "answer", source: `${SDK}; ${PEKO}` },
+  {
+    code: "SH012",
+    status: "picked_up",
+    description: "Picked up from shipper",
+    evidence: "integrations",
+    source: "Egyptian order dashboard: after SH014, before SH003",
+  },
   {
     code: "SH160",
     status: "in_transit",
     description: "Under processing at operations facility",
     evidence: "answer",
+    source: SDK,
   },
-  { code: "SH003", status: "out_for_delivery", description: "Out for Delivery", evidence: "answer" },
-  { code: "SH033", status: "delivery_attempted", description: "Attempted delivery", evidence: "integrations" },
-  { code: "SH005", status: "delivered", description: "Delivered", evidence: "answer" },
-  { code: "SH006", status: "delivered", description: "Collected by consignee", evidence: "integrations" },
-  { code: "SH069", status: "returned_to_sender", description: "Returned to shipper", evidence: "integrations" },
+  { code: "SH003", status: "out_for_delivery", description: "Out for Delivery", evidence: "answer", source: SDK },
+  {
+    code: "SH033",
+    status: "delivery_attempted",
+    description: "Attempted delivery",
+    evidence: "integrations",
+    source: "Egyptian order dashboard (suspended); Indian courier relay (attempted)",
+  },
+  { code: "SH005", status: "delivered", description: "Delivered", evidence: "answer", source: SDK },
+  {
+    code: "SH006",
+    status: "delivered",
+    description: "Collected by consignee",
+    evidence: "integrations",
+    source: "Jordanian COD service (completed); Indian courier relay (delivered)",
+  },
+  {
+    code: "SH069",
+    status: "returned_to_sender",
+    description: "Returned to shipper",
+    evidence: "integrations",
+    source: "Jordanian COD service; Egyptian order dashboard; Tunisian shop adapter",
+  },
 ];
 
 const BY_CODE = new Map(ARAMEX_UPDATE_CODES.map((row) => [row.code, row]));

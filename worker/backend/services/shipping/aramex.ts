@@ -56,9 +56,9 @@ import {
  *   waybill stays an unused record at Aramex. A return booked with bookPickup is called off with
  *   `cancelPickup(pickup_reference)` (POST /Shipping/Service_1_0.svc/json/CancelPickup with the
  *   PickupGUID), which Aramex refuses once the courier has collected.
- * - remittances: Aramex has no API for cash collected on delivery. It settles COD by transfer or
- *   cheque with a statement listing the settled waybills (weekly, per its COD terms), outside
- *   the API. So `remittances()` returns what the configured `statement` gives (in development and
+ * - remittances: Aramex has no API for cash collected on delivery: neither manual nor WSDL has a
+ *   COD call. Aramex settles COD outside the API, by transfer or cheque with a list of the settled
+ *   waybills (its e-commerce service terms: settled within seven working days, once a week). So `remittances()` returns what the configured `statement` gives (in development and
  *   test, the stand-in's statement, filled by `remitAramex`), and in production, where no
  *   statement source exists yet, NOTHING: the shop reconciles Aramex's COD statement by hand.
  *
