@@ -47,9 +47,10 @@ import {
  *   (BookedPickup.pickup_reference) and the return parcel's waybill (ProcessedShipments[0].ID).
  *   The courier calls on `ready_on` between 09:00 and 17:00 Riyadh time (ReadyTime,
  *   LastPickupTime; ClosingTime 18:00).
- * - cancelShipment: Aramex's Shipping Services API has no call that cancels a shipment (its WSDL
- *   has CreateShipments, PrintLabel, CreatePickup, CancelPickup and the number-range calls; no
- *   CancelShipment). A created waybill that is never handed over is never moved. So the adapter
+ * - cancelShipment: Aramex's Shipping Services API has no call that cancels a shipment (the WSDL
+ *   in Aramex's extension has CreateShipments, PrintLabel, CreatePickup and CancelPickup; the
+ *   current service adds ReserveShipmentNumberRange, GetLastShipmentsNumbersRange and
+ *   ScheduleDelivery; none cancels a shipment). A created waybill never handed over never moves. So the adapter
  *   asks TrackShipments first: once Aramex reports any step past "Record created" (the parcel is
  *   in its hands) it refuses with Aramex's words for that step (CarrierRefused); before that it
  *   succeeds without calling anything: the shop just does not hand the parcel over, and the
@@ -58,9 +59,10 @@ import {
  *   PickupGUID), which Aramex refuses once the courier has collected.
  * - remittances: Aramex has no API for cash collected on delivery: neither manual nor WSDL has a
  *   COD call. Aramex settles COD outside the API, by transfer or cheque with a list of the settled
- *   waybills (its e-commerce service terms: settled within seven working days, once a week). So `remittances()` returns what the configured `statement` gives (in development and
- *   test, the stand-in's statement, filled by `remitAramex`), and in production, where no
- *   statement source exists yet, NOTHING: the shop reconciles Aramex's COD statement by hand.
+ *   waybills (its e-commerce service terms: settled within seven working days, once a week). So
+ *   `remittances()` returns what the configured `statement` gives (in development and test, the
+ *   stand-in's statement, filled by `remitAramex`), and in production, where no statement source
+ *   exists yet, NOTHING: the shop reconciles Aramex's COD statement by hand.
  *
  * Errors: an answer with HasErrors (at the top or on the processed shipment) throws CarrierRefused
  * with Aramex's own messages and the first notification's Code; an answer that is not Aramex's
