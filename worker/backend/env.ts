@@ -125,6 +125,20 @@ export interface Env {
   /** Tax invoices, optional: the seller's address, printed under its name. */
   SELLER_ADDRESS_EN?: string;
   SELLER_ADDRESS_AR?: string;
+  /** Secret: the Aramex API user (ClientInfo.UserName); unset in development and test: the offline stand-in. */
+  ARAMEX_USERNAME?: string;
+  /** Secret: that user's password (ClientInfo.Password). */
+  ARAMEX_PASSWORD?: string;
+  /** The shop's Aramex account number (ClientInfo.AccountNumber), which pays for its shipments. */
+  ARAMEX_ACCOUNT_NUMBER?: string;
+  /** Secret: the account's PIN (ClientInfo.AccountPin). */
+  ARAMEX_ACCOUNT_PIN?: string;
+  /** The account's entity, Aramex's station code for it (ClientInfo.AccountEntity), e.g. RUH. */
+  ARAMEX_ACCOUNT_ENTITY?: string;
+  /** The account's country (ClientInfo.AccountCountryCode); SA when unset. */
+  ARAMEX_ACCOUNT_COUNTRY_CODE?: string;
+  /** Aramex's API base: https://ws.aramex.net/ShippingAPI.V2 (the default) or https://ws.dev.aramex.net/ShippingAPI.V2 to test. */
+  ARAMEX_API_URL?: string;
 }
 
 /** A staff member calling the console (services/console/staff.ts). */
