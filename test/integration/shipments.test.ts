@@ -5,6 +5,8 @@ import { address, call, createProduct, newUser, stockOf, type Shopper } from "..
 import { newStaff, type Staff } from "../support/console";
 import { payOrder } from "../support/orders";
 import { signCourierWebhook } from "../../worker/backend/services/shipping/courier";
+import { pollCarriers } from "../../worker/backend/services/shipping/shipments";
+import type { Env as BackendBindings } from "../../worker/backend/env";
 import type { ShipmentStatus } from "../../contract/shipping";
 
 // Parcels with carriers: an order split into two parcels, the local courier's signed webhook
@@ -370,5 +372,78 @@ describe("cash on delivery, reconciled", () => {
     expect(find(stray)).toMatchObject({ kind: "unknown", remitted: 1234, order_number: null });
     const support = await newStaff("support");
     expect((await call(support, "GET", "/admin/shipments/remittances")).status).toBe(403);
+  });
+});
+
+describe("carriers by region and weight, and the cron asking Aramex", () => {
+  it("the owner's rules choose the carrier; the cron reads Aramex's steps and cash through its adapter", async () => {
+    const [owner, manager, shopper] = await Promise.all([newStaff("owner"), newStaff("manager"), newUser()]);
+    const shipFrom = {
+      name: "Souq Warehouse",
+      phone: "+966112345678",
+      line1: "Exit 18, Industrial City",
+      district: "Al Sulay",
+      city: "Riyadh",
+      postal_code: "14322",
+      short_address: "RRSA1234",
+    };
+    // Rules are validated, field by field.
+    const bad = await call(owner, "PUT", "/admin/settings/carriers", {
+      default: "pigeon",
+      rules: [{ carrier: "aramex", regions: ["atlantis"], max_weight_grams: 0 }],
+      label_size: "a4",
+      ship_from: { ...shipFrom, short_address: "nope" },
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors ?? {})).toEqual(
+      expect.arrayContaining(["default", "label_size", "ship_from.short_address"]),
+    );
+    // Riyadh parcels up to 5 kg with Aramex; the rest with the local courier.
+    const saved = await call(owner, "PUT", "/admin/settings/carriers", {
+      default: "courier",
+      rules: [{ carrier: "aramex", regions: ["riyadh"], max_weight_grams: 5000 }],
+      label_size: "a6",
+      ship_from: shipFrom,
+    });
+    expect(saved.status).toBe(200);
+    try {
+      const { number } = await twoLineOrder(shopper, 1, 1);
+      const made = await call(manager, "POST", `/admin/orders/${number}/shipments`, {});
+      expect(made.status).toBe(200);
+      const parcel = made.body.data.shipments[0];
+      expect(parcel).toMatchObject({ carrier: "aramex", status: "created" });
+      expect(parcel.waybill).toMatch(/^\d{11}$/);
+
+      const poll = async () => {
+        // The cron asks about a parcel at most every half hour: as if that time had passed.
+        await env.DB.prepare("UPDATE shipments SET polled_at = NULL WHERE waybill = ?").bind(parcel.waybill).run();
+        // The cron's own call, on the test's bindings (the workers' Env type is the backend's).
+        return pollCarriers(env as unknown as BackendBindings);
+      };
+      const aramex = (status: ShipmentStatus, remit?: number) =>
+        call(null, "POST", "/dev/aramex", { waybill: parcel.waybill, status, ...(remit ? { remit } : {}) });
+      expect((await aramex("picked_up")).status).toBe(200);
+      expect((await poll()).events).toBeGreaterThanOrEqual(1);
+      expect((await consoleOrder(manager, number)).shipments[0].status).toBe("picked_up");
+      await aramex("out_for_delivery");
+      await aramex("delivered", 1000);
+      await poll();
+      const done = await consoleOrder(manager, number);
+      expect(done.status).toBe("delivered");
+      expect(done.shipments[0].steps.map((s: { code: string }) => s.code)).toContain("SH005");
+      // The cash on Aramex's statement is recorded against its parcel.
+      expect(done.shipments[0].remitted).toBe(1000);
+      // An unknown waybill is the stand-in's 404, not a crash.
+      expect((await call(null, "POST", "/dev/aramex", { waybill: "99999999999", status: "delivered" })).status).toBe(
+        404,
+      );
+    } finally {
+      await call(owner, "PUT", "/admin/settings/carriers", {
+        default: "courier",
+        rules: [],
+        label_size: "a6",
+        ship_from: shipFrom,
+      });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { advanceAramex, remitAramex } from "../services/shipping/aramex-stand-in";
 import { SHIPMENT_STATUSES } from "../../../contract/shipping";
 import { sendAsCourier } from "../services/shipping/webhooks";
 import { Hono } from "hono";
@@ -54,5 +55,33 @@ devRoutes.post(
       remittances: remit !== undefined ? [{ waybill, amount: remit, reference: `REM-${waybill}`, at: when }] : [],
     });
     return c.json(outcome, outcome.status);
+  },
+);
+
+/**
+ * POST /dev/aramex {waybill, status, at?, remit?}: Aramex's side of a parcel, offline. The step is
+ * added to the stand-in's tracking history (services/shipping/aramex-stand-in.ts), where the
+ * cron's polling reads it through the real adapter; `remit` puts the parcel's cash on its statement.
+ */
+devRoutes.post(
+  "/aramex",
+  validate("json", () =>
+    v.object({
+      waybill: v.pipe(v.string(), v.trim(), v.regex(/^\d{6,20}$/)),
+      status: v.picklist(SHIPMENT_STATUSES.filter((s) => s !== "cancelled")),
+      at: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+      remit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+    }),
+  ),
+  async (c) => {
+    const { waybill, status, at, remit } = c.req.valid("json");
+    try {
+      await advanceAramex(c.env.KV, waybill, status, at);
+      if (remit !== undefined) await remitAramex(c.env.KV, waybill, remit, at);
+    } catch (err) {
+      // A waybill the stand-in never issued, or a step Aramex has no code for.
+      return c.json({ message: String(err instanceof Error ? err.message : err) }, 404);
+    }
+    return c.json({ ok: true });
   },
 );

@@ -2,6 +2,7 @@ import type { Env } from "../../env";
 import type { CarrierId } from "../../../../contract/shipping";
 import type { Carrier } from "./carrier";
 import { courierCarrier } from "./courier";
+import { aramexFromEnv } from "./aramex";
 
 /**
  * The carriers this shop can ship with now: the local courier always (its waybills are the
@@ -10,6 +11,7 @@ import { courierCarrier } from "./courier";
  */
 export function carrierOf(env: Env, id: CarrierId | string): Carrier | null {
   if (id === "courier") return courierCarrier();
+  if (id === "aramex") return aramexFromEnv(env);
   return null;
 }
 
