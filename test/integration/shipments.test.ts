@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { address, call, createProduct, newUser, stockOf, type Shopper } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 import { payOrder } from "../support/orders";
+import { outbox } from "../support/accounts";
 import { signCourierWebhook } from "../../worker/backend/services/shipping/courier";
 import { pollCarriers } from "../../worker/backend/services/shipping/shipments";
 import type { Env as BackendBindings } from "../../worker/backend/env";
@@ -234,6 +235,13 @@ describe("following parcels", () => {
 
     await courier(waybill, "delivery_attempted");
     expect(await messagesOf(number, "delivery_attempted")).toBe(1);
+    // Rendered and sent, by email and SMS, with the link to choose a day.
+    await expect
+      .poll(async () => (await outbox(shopper.email)).map((e) => e.purpose))
+      .toContain("order.delivery_attempted");
+    await expect
+      .poll(async () => (await outbox(address.phone)).map((e) => e.purpose))
+      .toContain("order.delivery_attempted");
     const page = await call(shopper, "GET", `/orders/${number}`);
     const days = page.body.data.shipments[0].attempt_days as string[];
     expect(days).toHaveLength(5);
