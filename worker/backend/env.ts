@@ -90,9 +90,7 @@ export interface Env {
   TURNSTILE_SECRET_KEY?: string;
   /** Secret: the key the local courier's app signs its webhook with (services/shipping/courier.ts). Development and test use a fixed one. */
   COURIER_WEBHOOK_SECRET?: string;
-  /** The warehouse's phone and city until the owner saves Settings → Carriers. */
-  SHIP_FROM_PHONE?: string;
-  SHIP_FROM_CITY?: string;
+
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

@@ -77,10 +77,11 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       label_size: "a6",
       ship_from: {
         name: sellerEn,
-        phone: env.SHIP_FROM_PHONE?.trim() || "+966110000000",
+        // Demo values, as the seller's: the owner sets the warehouse in Settings → Carriers.
+        phone: "+966110000000",
         line1: addressEn,
         district: "",
-        city: env.SHIP_FROM_CITY?.trim() || "Riyadh",
+        city: "Riyadh",
         postal_code: "",
         short_address: "",
       },
