@@ -132,6 +132,7 @@ export const AUDIT_ACTIONS = [
   "settings.update",
   "report.export_orders",
   "report.export_customers",
+  "report.cod_statement",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */

@@ -380,6 +380,30 @@ describe("cash on delivery, reconciled", () => {
     expect(find(stray)).toMatchObject({ kind: "unknown", remitted: 1234, order_number: null });
     const support = await newStaff("support");
     expect((await call(support, "GET", "/admin/shipments/remittances")).status).toBe(403);
+
+    // A carrier's statement as CSV (Aramex has no API for it): one bad row refuses the whole file.
+    const day = new Date().toISOString().slice(0, 10);
+    const owed = (missing.cod_amount / 100).toFixed(2);
+    const broken = `waybill,amount,reference,date\n${missing.waybill},${owed},ST-1,${day}\n${missing.waybill},lots,ST-1,${day}\n`;
+    const refused = await call(manager, "POST", "/admin/shipments/remittances", { carrier: "courier", csv: broken });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors?.csv?.[0]).toMatch(/Line 3/);
+    expect((await call(manager, "GET", "/admin/shipments/remittances")).body.data.matched).toBe(data.matched);
+    expect(
+      (await call(manager, "POST", "/admin/shipments/remittances", { carrier: "courier", csv: "parcel,sum\nx,1\n" }))
+        .status,
+    ).toBe(422);
+    const statement = `Waybill,Amount,Reference,Date\n${missing.waybill},${owed},ST-1,${day}\n`;
+    const imported = await call(manager, "POST", "/admin/shipments/remittances", {
+      carrier: "courier",
+      csv: statement,
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body.data).toMatchObject({ rows: 1, recorded: 1 });
+    expect(imported.body.data.report.matched).toBe(data.matched + 1);
+    // The same statement again records nothing twice.
+    const again = await call(manager, "POST", "/admin/shipments/remittances", { carrier: "courier", csv: statement });
+    expect(again.body.data).toMatchObject({ rows: 1, recorded: 0 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { bulkShipInput, createShipmentsInput } from "../../../../contract/shipping";
+import { CARRIER_IDS, bulkShipInput, createShipmentsInput } from "../../../../contract/shipping";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
 import { say } from "../../../../contract/server/i18n";
@@ -7,8 +7,10 @@ import { validate } from "../../../../contract/server/validate";
 import { consoleOrderDetail, findConsoleOrder } from "../../services/orders/fulfilment";
 import type { OrderActor, OrderRow } from "../../services/orders/orders";
 import { currentStaff, staffOnly } from "../../services/console/staff";
-import { cancelShipment, createShipments, shipOrders } from "../../services/shipping/shipments";
-import { remittanceReport } from "../../services/shipping/remittances";
+import { cancelShipment, createShipments, shipOrders, recordRemittances } from "../../services/shipping/shipments";
+import { readStatement, remittanceReport } from "../../services/shipping/remittances";
+import { auditStatement } from "../../services/console/audit-log";
+import * as v from "valibot";
 import { msg } from "../../messages";
 
 /**
@@ -72,3 +74,47 @@ shipmentsRoutes.post(
 
 /** GET /admin/shipments/remittances: delivered COD parcels against the cash carriers reported. */
 shipmentsRoutes.get("/shipments/remittances", managers, async (c) => ok(c, await remittanceReport(c.env.DB)));
+
+const STATEMENT_WORDS = {
+  header: msg("shipping.statement.header"),
+  rows: msg("shipping.statement.rows"),
+  syntax: msg("shipping.statement.syntax"),
+  waybill: msg("shipping.statement.waybill"),
+  amount: msg("shipping.statement.amount"),
+  reference: msg("shipping.statement.reference"),
+  date: msg("shipping.statement.date"),
+};
+
+/**
+ * POST /admin/shipments/remittances {carrier, csv}: a carrier's COD statement (Aramex's, which has
+ * no API): every row is checked first, then each is recorded once against its parcel.
+ */
+shipmentsRoutes.post(
+  "/shipments/remittances",
+  managers,
+  validate("json", (m) =>
+    v.object({
+      carrier: v.picklist(CARRIER_IDS, m.invalid("carrier")),
+      csv: v.pipe(
+        v.string(m.required("file")),
+        v.nonEmpty(m.required("file")),
+        v.maxLength(500_000, m.maxLength("file", 500_000)),
+      ),
+    }),
+  ),
+  async (c) => {
+    const lang = c.get("lang");
+    const { carrier, csv } = c.req.valid("json");
+    const reading = readStatement(csv);
+    if (!reading.ok) {
+      const lines = reading.errors.map((e) => say(lang, STATEMENT_WORDS[e.problem], { line: e.line }));
+      return c.json({ message: lines[0], errors: { csv: lines } }, 422);
+    }
+    const recorded = await recordRemittances(c.env.DB, carrier, reading.lines);
+    await auditStatement(c.env.DB, currentStaff(c), "report.cod_statement", "report", carrier, null, {
+      rows: reading.lines.length,
+      recorded,
+    }).run();
+    return ok(c, { rows: reading.lines.length, recorded, report: await remittanceReport(c.env.DB) });
+  },
+);

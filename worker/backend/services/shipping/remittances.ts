@@ -1,4 +1,7 @@
 import type { RemittanceDifference, RemittanceReport } from "../../../../contract/shipping";
+import { readMoney } from "../../../../contract/numbers";
+import { CsvSyntaxError, parseCsv } from "../shared/csv";
+import type { CarrierRemittance } from "./carrier";
 
 /**
  * Cash on delivery, reconciled: every delivered parcel that carried cash against what its carrier
@@ -43,4 +46,49 @@ export async function remittanceReport(db: D1Database): Promise<RemittanceReport
       rows.reduce((s, r) => s + r.remitted, 0) +
       (strays.results as unknown as Row[]).reduce((s, r) => s + r.remitted, 0),
   };
+}
+
+/** The columns of a carrier's COD statement as the console takes it: one row per parcel paid over. */
+export const STATEMENT_COLUMNS = ["waybill", "amount", "reference", "date"] as const;
+export const STATEMENT_ROWS_MAX = 2000;
+
+export type StatementReading =
+  | { ok: true; lines: CarrierRemittance[] }
+  | {
+      ok: false;
+      errors: { line: number; problem: "header" | "waybill" | "amount" | "reference" | "date" | "syntax" | "rows" }[];
+    };
+
+/**
+ * A carrier's COD statement exported as CSV (Aramex has no API for it): `waybill, amount, reference,
+ * date`, the amount in riyals as the statement prints it (1,299.50), the date as YYYY-MM-DD or an
+ * ISO moment. Every row is read before anything is recorded: one bad row refuses the file, so a
+ * statement is never half taken.
+ */
+export function readStatement(text: string): StatementReading {
+  let records: string[][];
+  try {
+    records = parseCsv(text, { maxFields: 20 });
+  } catch (err) {
+    return { ok: false, errors: [{ line: err instanceof CsvSyntaxError ? err.line : 1, problem: "syntax" }] };
+  }
+  const header = (records[0] ?? []).map((h) => h.trim().toLowerCase());
+  const index = STATEMENT_COLUMNS.map((c) => header.indexOf(c));
+  if (index.some((i) => i < 0)) return { ok: false, errors: [{ line: 1, problem: "header" }] };
+  const rows = records.slice(1);
+  if (!rows.length || rows.length > STATEMENT_ROWS_MAX) return { ok: false, errors: [{ line: 1, problem: "rows" }] };
+  const lines: CarrierRemittance[] = [];
+  const errors: Extract<StatementReading, { ok: false }>["errors"] = [];
+  rows.forEach((row, i) => {
+    const line = i + 2;
+    const [waybill, amountText, reference, date] = index.map((k) => (row[k] ?? "").trim());
+    const amount = readMoney(amountText, { min: 0 });
+    const at = /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date}T00:00:00.000Z` : date;
+    if (!/^[A-Za-z0-9-]{4,40}$/.test(waybill)) errors.push({ line, problem: "waybill" });
+    else if (!amount.ok) errors.push({ line, problem: "amount" });
+    else if (!reference || reference.length > 80) errors.push({ line, problem: "reference" });
+    else if (Number.isNaN(Date.parse(at))) errors.push({ line, problem: "date" });
+    else lines.push({ waybill, amount: amount.value, reference, at: new Date(at).toISOString() });
+  });
+  return errors.length ? { ok: false, errors: errors.slice(0, 20) } : { ok: true, lines };
 }
