@@ -88,7 +88,8 @@ const leftOf = (l: LineRow) => Math.max(0, l.quantity - l.claimed_quantity - l.s
 
 const unitGrams = (l: Pick<LineRow, "weight_grams">) => l.weight_grams ?? UNKNOWN_UNIT_GRAMS;
 
-function consigneeOf(order: OrderRow): CarrierAddress {
+/** The shopper's delivery address as a carrier reads it (its national address where given). */
+export function consigneeOf(order: OrderRow): CarrierAddress {
   const a = parseAddress(order.address);
   return {
     name: a.name,
