@@ -1,0 +1,479 @@
+/**
+ * The printable shipping documents of the console, as PDF bytes: the parcel labels (one page per
+ * parcel, A6 or 4×6 inch, for a thermal label printer), the day's pick list and the carrier's
+ * manifest (A4). Pure functions of their input; they run in the Workers runtime (pdf-lib and
+ * fontkit, and the Arabic font compiled in from label-font.ts).
+ *
+ * The text layer: Latin text is Helvetica (WinAnsi strings in the content stream, searchable and
+ * copyable), Arabic text the embedded Noto Sans Arabic subset, whose ToUnicode map gives each
+ * drawn glyph back its letters; the labels' metadata (keywords) also lists the waybills.
+ */
+import {
+  PDFDocument,
+  type PDFPage,
+  type RGB,
+  endPath,
+  fill,
+  fillAndStroke,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingColor,
+  setLineWidth,
+  setStrokingColor,
+  stroke,
+} from "pdf-lib";
+import type { CarrierAddress } from "./carrier.ts";
+import { QUIET_ZONE_MODULES, code128Widths } from "./code128.ts";
+import { BLACK, type TextStyle, Typesetter, directionOf, embedFonts } from "./pdf-text.ts";
+
+export interface LabelParcel {
+  /** Printed as a Code 128 barcode and in digits under it. */
+  waybill: string;
+  carrier: { en: string; ar: string };
+  /** The shop's parcel reference: "1042-1". */
+  reference: string;
+  order_number: string;
+  /** "Parcel 1 of 2". */
+  parcel: number;
+  parcels: number;
+  shipper: CarrierAddress;
+  consignee: CarrierAddress;
+  weight_grams: number;
+  /** Halalas the courier collects; 0 = prepaid. */
+  cod_amount: number;
+  /** YYYY-MM-DD. */
+  shipped_on: string;
+}
+
+export interface PickLine {
+  sku: string;
+  name: { en: string; ar: string };
+  quantity: number;
+  orders: string[];
+}
+
+export interface ManifestRow {
+  waybill: string;
+  order_number: string;
+  city: string;
+  parcels: number;
+  weight_grams: number;
+  /** Halalas; 0 = prepaid. */
+  cod_amount: number;
+}
+
+const MM = 72 / 25.4;
+/** Page sizes in points: A6 is 105 × 148 mm, the other 4 × 6 inches. */
+export const LABEL_SIZES = { a6: [105 * MM, 148 * MM], "4x6": [4 * 72, 6 * 72] } as const;
+const A4: [number, number] = [210 * MM, 297 * MM];
+/** A thermal printer's dot at 203 dpi: the barcode's module is a whole number of them, so every bar prints the same width. */
+const DOT = 72 / 203;
+const GREY = rgb(0.35, 0.35, 0.35);
+const LIGHT = rgb(0.9, 0.9, 0.9);
+
+/** Halalas as "189.00". */
+export function money(halalas: number): string {
+  if (!Number.isSafeInteger(halalas)) throw new RangeError(`money: ${halalas} is not a whole number of halalas`);
+  const sign = halalas < 0 ? "-" : "";
+  const abs = Math.abs(halalas);
+  const riyals = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${riyals}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** Grams as kilograms, "1.25" (to the nearest 10 g, at least one decimal: "0.5", "2.0"). */
+export function kilograms(grams: number): string {
+  const tens = Math.round(grams / 10);
+  const kg = Math.floor(tens / 100);
+  const rest = tens % 100;
+  return rest === 0 ? `${kg}.0` : rest % 10 === 0 ? `${kg}.${rest / 10}` : `${kg}.${String(rest).padStart(2, "0")}`;
+}
+
+/** The COD amount's two lines, or the prepaid line; what a label and the tests read. */
+export function codLines(cod: number): { en: string; ar: string } | null {
+  if (cod <= 0) return null;
+  return { en: `Collect on delivery: SAR ${money(cod)}`, ar: `المبلغ المطلوب تحصيله: ${money(cod)} ر.س` };
+}
+export const PREPAID = "Prepaid / مدفوع مسبقًا";
+
+/** Draws a rectangle (`re`), filled, stroked or both, as one path a reader of the page can find. */
+function box(page: PDFPage, x: number, y: number, w: number, h: number, opts: { fill?: RGB; border?: RGB; borderWidth?: number }) {
+  const outlined = opts.border && (opts.borderWidth ?? 0) > 0;
+  const ops = [pushGraphicsState()];
+  if (opts.fill) ops.push(setFillingColor(opts.fill));
+  if (outlined) ops.push(setStrokingColor(opts.border!), setLineWidth(opts.borderWidth!));
+  ops.push(rectangle(x, y, w, h));
+  ops.push(opts.fill && outlined ? fillAndStroke() : opts.fill ? fill() : outlined ? stroke() : endPath());
+  ops.push(popGraphicsState());
+  page.pushOperators(...ops);
+}
+
+function hline(page: PDFPage, x1: number, x2: number, y: number, thickness = 0.75, color: RGB = BLACK) {
+  page.drawLine({ start: { x: x1, y }, end: { x: x2, y }, thickness, color });
+}
+
+/**
+ * Draws `data` as a Code 128 symbol whose bars (quiet zones included) fit `maxWidth`, centred on
+ * `cx`, bars from `y` up `height`. The bars are filled rectangles in one path (`re` … `f`), in
+ * whole printer dots where they fit. Returns the symbol's width with its quiet zones.
+ */
+export function drawBarcode(page: PDFPage, data: string, cx: number, y: number, maxWidth: number, height: number): number {
+  const widths = code128Widths(data);
+  const modules = widths.reduce((a, b) => a + b, 0) + 2 * QUIET_ZONE_MODULES;
+  // 0.5 mm modules at most (4 dots), 0.25 mm (2 dots) at least where they fit, else what fits.
+  let module = maxWidth / modules;
+  for (const dots of [4, 3, 2]) {
+    if (dots * DOT * modules <= maxWidth) {
+      module = dots * DOT;
+      break;
+    }
+  }
+  const total = modules * module;
+  let x = cx - total / 2 + QUIET_ZONE_MODULES * module;
+  const ops = [pushGraphicsState(), setFillingColor(BLACK)];
+  widths.forEach((w, i) => {
+    if (i % 2 === 0) ops.push(rectangle(x, y, w * module, height));
+    x += w * module;
+  });
+  ops.push(fill(), popGraphicsState());
+  page.pushOperators(...ops);
+  return total;
+}
+
+/** Parts of an address joined with commas, Arabic ones with the Arabic comma. */
+function joinParts(parts: (string | null | undefined)[]): string {
+  const kept = parts.filter((s): s is string => !!s && s.trim() !== "");
+  return kept.join(directionOf(kept.join(" ")) === "rtl" ? "، " : ", ");
+}
+
+/** An address's lines as a label prints them. */
+function addressLines(a: CarrierAddress): { street: string[]; place: string; national: [string, string][] } {
+  const street = [a.line1, a.line2].filter((s): s is string => !!s && s.trim() !== "");
+  const place = joinParts([a.district, a.city, a.postal_code]);
+  const national: [string, string][] = [];
+  if (a.short_address) national.push(["Short address / العنوان المختصر", a.short_address]);
+  if (a.building_number) national.push(["Building / المبنى", a.building_number]);
+  if (a.postal_code) national.push(["Postal code / الرمز البريدي", a.postal_code]);
+  if (a.additional_number) national.push(["Additional / الرقم الإضافي", a.additional_number]);
+  return { street, place, national };
+}
+
+/** One label page. */
+function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
+  const { width: W, height: H } = page.getSize();
+  const m = 3 * MM;
+  const left = m;
+  const right = W - m;
+  const inner = right - left;
+  let y = H - m;
+
+  // The carrier, English at the left and Arabic at the right; the date under the Arabic.
+  const head: TextStyle = { size: 14, bold: true };
+  ts.draw(page, ts.fit(p.carrier.en, head, inner / 2 - 4), left, y - 13, head, "left");
+  ts.draw(page, ts.fit(p.carrier.ar, head, inner / 2 - 4), right, y - 14, head, "right", "rtl");
+  y -= 20;
+  hline(page, left, right, y, 1.5);
+
+  // The waybill barcode, and its number under it.
+  const barHeight = 18 * MM;
+  y -= 4 + barHeight;
+  drawBarcode(page, p.waybill, W / 2, y, inner, barHeight);
+  const digits: TextStyle = { size: 12, bold: true };
+  y -= 13;
+  const spaced = p.waybill.split("").join(" ");
+  ts.draw(page, ts.width(spaced, digits) <= inner ? spaced : p.waybill, W / 2, y, digits, "center", "ltr");
+  y -= 6;
+  hline(page, left, right, y, 1.5);
+
+  // Order, reference and "Parcel k of n".
+  const small: TextStyle = { size: 7, color: GREY };
+  y -= 10;
+  ts.draw(page, "Order / الطلب", left, y, small, "left", "ltr");
+  ts.draw(page, "Parcel / الطرد", right, y, small, "right", "ltr");
+  y -= 14;
+  ts.draw(page, p.order_number, left, y, { size: 13, bold: true }, "left", "ltr");
+  const ref = ts.width(p.order_number, { size: 13, bold: true });
+  ts.draw(page, `Ref ${p.reference}`, left + ref + 8, y, { size: 8 }, "left", "ltr");
+  ts.draw(page, `Parcel ${p.parcel} of ${p.parcels}`, right, y, { size: 13, bold: true }, "right", "ltr");
+  y -= 10;
+  ts.draw(page, `الطرد ${p.parcel} من ${p.parcels}`, right, y, { size: 8 }, "right", "rtl");
+  y -= 4;
+  hline(page, left, right, y);
+
+  // The bottom: the weight and date row, then the cash-on-delivery box (or prepaid) at the foot.
+  const cod = codLines(p.cod_amount);
+  const codHeight = cod ? 40 : 24;
+  const codY = m;
+  const metaY = codY + codHeight + 6;
+  hline(page, left, right, metaY + 16);
+  ts.draw(page, `Weight ${kilograms(p.weight_grams)} kg`, left, metaY + 5, { size: 9, bold: true }, "left", "ltr");
+  ts.draw(page, `الوزن ${kilograms(p.weight_grams)} كجم`, left + inner * 0.3, metaY + 5, { size: 8 }, "left", "rtl");
+  ts.draw(page, `Date ${p.shipped_on}`, right, metaY + 5, { size: 9, bold: true }, "right", "ltr");
+  if (cod) {
+    box(page, left, codY, inner, codHeight, { fill: LIGHT, border: BLACK, borderWidth: 2.5 });
+    const en: TextStyle = { size: 13, bold: true };
+    const ar: TextStyle = { size: 13, bold: true };
+    ts.draw(page, cod.en, W / 2, codY + codHeight - 16, { ...en, size: ts.sizeToFit(cod.en, en, inner - 8, 8) }, "center", "ltr");
+    ts.draw(page, cod.ar, W / 2, codY + 8, { ...ar, size: ts.sizeToFit(cod.ar, ar, inner - 8, 8) }, "center", "rtl");
+  } else {
+    box(page, left, codY, inner, codHeight, { border: BLACK, borderWidth: 1 });
+    ts.draw(page, PREPAID, W / 2, codY + 8, { size: 12, bold: true }, "center", "ltr");
+  }
+
+  // From, compact, above the weight row; To takes the space between.
+  const from = p.shipper;
+  const fromA = addressLines(from);
+  const fromStyle: TextStyle = { size: 7 };
+  const fromLines = [
+    `${from.name}  ${from.phone}`,
+    joinParts([...fromA.street, fromA.place]),
+    fromA.national
+      .filter(([k]) => !k.startsWith("Postal"))
+      .map(([k, v]) => `${k.split(" / ")[0]} ${v}`)
+      .join("  ·  "),
+  ].filter((s) => s.trim() !== "");
+  const fromX = left + 24;
+  const fromWrapped = fromLines.flatMap((l, i) =>
+    ts.wrap(l, { ...fromStyle, bold: i === 0 }, right - fromX, 2).map((text) => ({ text, bold: i === 0 })),
+  );
+  const fromBottom = metaY + 16;
+  const fromTop = fromBottom + fromWrapped.length * 8.5 + 5;
+  hline(page, left, right, fromTop);
+  ts.draw(page, "FROM", left, fromTop - 8, { size: 6.5, bold: true }, "left", "ltr");
+  ts.draw(page, "من", left, fromTop - 16.5, { size: 6.5, bold: true }, "left", "rtl");
+  fromWrapped.forEach(({ text, bold }, i) => {
+    const dir = directionOf(text);
+    ts.draw(page, text, dir === "rtl" ? right : fromX, fromTop - 8 - i * 8.5, { ...fromStyle, bold }, dir === "rtl" ? "right" : "left", dir);
+  });
+
+  // To: the consignee, large, with the national address's parts in cells.
+  const to = p.consignee;
+  const toA = addressLines(to);
+  y -= 10;
+  ts.draw(page, "TO / إلى", left, y, { size: 8, bold: true }, "left", "ltr");
+  y -= 15;
+  const nameStyle: TextStyle = { size: 13, bold: true };
+  const nameLine = ts.fit(to.name, nameStyle, inner);
+  const alignOf = (s: string) => (directionOf(s) === "rtl" ? ([right, "right"] as const) : ([left, "left"] as const));
+  const [nameX, nameAlign] = alignOf(nameLine);
+  ts.draw(page, nameLine, nameX, y, nameStyle, nameAlign);
+  y -= 13;
+  ts.draw(page, to.phone, left, y, { size: 10, bold: true }, "left", "ltr");
+  const cellsHeight = toA.national.length ? 26 : 0;
+  const bodyStyle: TextStyle = { size: 10 };
+  const linesRoom = Math.max(1, Math.floor((y - 4 - (fromTop + cellsHeight + 4)) / 12));
+  // The street lines, then district, city and postal code in bold, as many as the room takes.
+  const body = [
+    ...toA.street.flatMap((s) => ts.wrap(s, bodyStyle, inner)).map((text) => ({ text, bold: false })),
+    ...ts.wrap(toA.place, { ...bodyStyle, bold: true }, inner).map((text) => ({ text, bold: true })),
+  ];
+  for (const { text, bold } of body.slice(0, linesRoom)) {
+    y -= 12;
+    const [ax, al] = alignOf(text);
+    ts.draw(page, text, ax, y, { ...bodyStyle, bold }, al);
+  }
+  if (toA.national.length) {
+    const cellW = inner / toA.national.length;
+    const top = fromTop + cellsHeight + 4;
+    toA.national.forEach(([caption, value], i) => {
+      const cx = left + i * cellW;
+      box(page, cx, top - cellsHeight, cellW, cellsHeight, { border: BLACK, borderWidth: 0.75 });
+      const [en, ar] = caption.split(" / ");
+      // Both captions on one line, smaller where the cell is narrow.
+      const cap: TextStyle = { size: 5.5, color: GREY };
+      const capSize = ts.sizeToFit(`${en}  ${ar}`, cap, cellW - 5, 3.5);
+      ts.draw(page, en, cx + 2.5, top - 7, { ...cap, size: capSize }, "left", "ltr");
+      ts.draw(page, ar, cx + cellW - 2.5, top - 7, { ...cap, size: capSize }, "right", "rtl");
+      const vs: TextStyle = { size: 11, bold: true };
+      ts.draw(page, value, cx + cellW / 2, top - 21, { ...vs, size: ts.sizeToFit(value, vs, cellW - 4, 6) }, "center", "ltr");
+    });
+  }
+}
+
+/** The labels: one page per parcel, A6 or 4×6 inch (at least one parcel). */
+export async function labelsPdf(parcels: LabelParcel[], size: "a6" | "4x6"): Promise<Uint8Array> {
+  // A PDF needs a page; an empty label run is the caller's mistake, not a blank label to print.
+  if (parcels.length === 0) throw new RangeError("labelsPdf: no parcels");
+  const doc = await PDFDocument.create();
+  const fonts = await embedFonts(doc);
+  const ts = new Typesetter(fonts);
+  const [w, h] = LABEL_SIZES[size];
+  for (const parcel of parcels) drawLabel(doc.addPage([w, h]), ts, parcel);
+  doc.setTitle(`Shipping labels (${parcels.length})`);
+  doc.setKeywords(parcels.map((p) => p.waybill));
+  doc.setCreator("Souq console");
+  doc.setProducer("Souq console");
+  return doc.save();
+}
+
+/** A table's column: its header in both languages, width share, alignment and cell text. */
+interface Column<T> {
+  en: string;
+  ar: string;
+  width: number;
+  align: "left" | "right" | "center";
+  cell: (row: T, index: number) => string;
+  bold?: boolean;
+}
+
+/**
+ * Lays out a bilingual A4 document: a title block on each page, a table paginated under it with
+ * its header repeated, `totals` after the last row, `foot` at the end, and "Page k of n".
+ */
+async function tableDocument<T>(opts: {
+  title: { en: string; ar: string };
+  subtitle: string[];
+  columns: Column<T>[];
+  rows: T[];
+  totals: string[];
+  foot?: (page: PDFPage, ts: Typesetter, y: number, left: number, right: number) => void;
+  landscape?: boolean;
+  rowLines?: (row: T) => string[];
+}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const ts = new Typesetter(await embedFonts(doc));
+  const [pw, ph] = opts.landscape ? [A4[1], A4[0]] : A4;
+  const m = 14 * MM;
+  const left = m;
+  const right = pw - m;
+  const inner = right - left;
+  const share = opts.columns.reduce((s, c) => s + c.width, 0);
+  const widths = opts.columns.map((c) => (c.width / share) * inner);
+  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((a, b) => a + b, 0));
+  const cellStyle: TextStyle = { size: 9 };
+  const pages: PDFPage[] = [];
+
+  const newPage = () => {
+    const page = doc.addPage([pw, ph]);
+    pages.push(page);
+    let y = ph - m;
+    ts.draw(page, opts.title.en, left, y - 16, { size: 18, bold: true }, "left", "ltr");
+    ts.draw(page, opts.title.ar, right, y - 16, { size: 18, bold: true }, "right", "rtl");
+    y -= 24;
+    for (const line of opts.subtitle) {
+      y -= 13;
+      ts.draw(page, line, left, y, { size: 10 }, "left", directionOf(line, "ltr"));
+    }
+    y -= 10;
+    // The header row: English over Arabic.
+    box(page, left, y - 24, inner, 24, { fill: LIGHT });
+    opts.columns.forEach((c, i) => {
+      const ax = c.align === "left" ? xs[i] + 3 : c.align === "right" ? xs[i] + widths[i] - 3 : xs[i] + widths[i] / 2;
+      ts.draw(page, c.en, ax, y - 10, { size: 8, bold: true }, c.align, "ltr");
+      ts.draw(page, c.ar, ax, y - 20, { size: 7.5 }, c.align, "rtl");
+    });
+    return { page, y: y - 24 };
+  };
+
+  let { page, y } = newPage();
+  const bottom = m + 20;
+  const drawRow = (cells: string[], bold: boolean, extra: string[][]) => {
+    const lineCount = Math.max(1, ...extra.map((e) => e.length + 1));
+    const height = 6 + lineCount * 11;
+    if (y - height < bottom) ({ page, y } = newPage());
+    opts.columns.forEach((c, i) => {
+      const ax = c.align === "left" ? xs[i] + 3 : c.align === "right" ? xs[i] + widths[i] - 3 : xs[i] + widths[i] / 2;
+      const lines = [cells[i], ...(extra[i] ?? [])];
+      lines.forEach((text, k) => {
+        const st: TextStyle = { ...cellStyle, bold: bold || (k === 0 && !!c.bold) };
+        const t = ts.fit(text, st, widths[i] - 6);
+        const dir = directionOf(t);
+        // An Arabic line in a left-aligned column sits at the column's right edge.
+        const [x, al] = dir === "rtl" && c.align === "left" ? [xs[i] + widths[i] - 3, "right" as const] : [ax, c.align];
+        ts.draw(page, t, x, y - 12 - k * 11, st, al, dir);
+      });
+    });
+    y -= height;
+    hline(page, left, right, y, 0.4, GREY);
+  };
+  opts.rows.forEach((row, index) => {
+    const cells = opts.columns.map((c) => c.cell(row, index));
+    const more = opts.rowLines ? opts.rowLines(row) : [];
+    drawRow(cells, false, opts.columns.map((_, i) => (i === 1 ? more : [])));
+  });
+  if (y - 30 < bottom) ({ page, y } = newPage());
+  hline(page, left, right, y, 1.2);
+  drawRow(opts.totals, true, []);
+  opts.foot?.(page, ts, y, left, right);
+  pages.forEach((pg, i) => {
+    ts.draw(pg, `Page ${i + 1} of ${pages.length}`, right, m, { size: 8, color: GREY }, "right", "ltr");
+  });
+  doc.setTitle(opts.title.en);
+  doc.setCreator("Souq console");
+  doc.setProducer("Souq console");
+  return doc.save();
+}
+
+/** The day's pick list: each SKU once, with its quantity and the orders it goes to, and the totals. */
+export async function pickListPdf(input: { day: string; lines: PickLine[] }): Promise<Uint8Array> {
+  const lines = [...input.lines].sort((a, b) => a.sku.localeCompare(b.sku));
+  const units = lines.reduce((s, l) => s + l.quantity, 0);
+  const orders = new Set(lines.flatMap((l) => l.orders));
+  return tableDocument<PickLine>({
+    title: { en: "Pick list", ar: "قائمة التجهيز" },
+    subtitle: [`Day ${input.day}`, `${lines.length} SKUs, ${units} units, ${orders.size} orders`],
+    columns: [
+      { en: "SKU", ar: "الرمز", width: 18, align: "left", cell: (l) => l.sku, bold: true },
+      { en: "Item", ar: "المنتج", width: 42, align: "left", cell: (l) => l.name.en },
+      { en: "Qty", ar: "الكمية", width: 8, align: "right", cell: (l) => String(l.quantity), bold: true },
+      { en: "Orders", ar: "الطلبات", width: 26, align: "left", cell: (l) => l.orders.join(", ") },
+      { en: "Picked", ar: "تم", width: 8, align: "center", cell: () => "[   ]" },
+    ],
+    rows: lines,
+    rowLines: (l) => [l.name.ar],
+    totals: ["Total", `${lines.length} SKUs`, String(units), `${orders.size} orders`, ""],
+  });
+}
+
+/** The carrier's manifest for a day: one row per shipment, the totals, and the hand-over signatures. */
+export async function manifestPdf(input: {
+  day: string;
+  carrier: { en: string; ar: string };
+  shop: string;
+  rows: ManifestRow[];
+}): Promise<Uint8Array> {
+  const parcels = input.rows.reduce((s, r) => s + r.parcels, 0);
+  const grams = input.rows.reduce((s, r) => s + r.weight_grams, 0);
+  const cod = input.rows.reduce((s, r) => s + r.cod_amount, 0);
+  const codCount = input.rows.filter((r) => r.cod_amount > 0).length;
+  return tableDocument<ManifestRow>({
+    title: { en: "Shipping manifest", ar: "بيان الشحنات" },
+    subtitle: [input.shop, `Carrier ${input.carrier.en} / ${input.carrier.ar}`, `Day ${input.day}`],
+    columns: [
+      { en: "#", ar: "م", width: 5, align: "right", cell: (_, i) => String(i + 1) },
+      { en: "Waybill", ar: "رقم الشحنة", width: 22, align: "left", cell: (r) => r.waybill, bold: true },
+      { en: "Order", ar: "الطلب", width: 12, align: "left", cell: (r) => r.order_number },
+      { en: "City", ar: "المدينة", width: 20, align: "left", cell: (r) => r.city },
+      { en: "Parcels", ar: "الطرود", width: 9, align: "right", cell: (r) => String(r.parcels) },
+      { en: "Weight (kg)", ar: "الوزن (كجم)", width: 12, align: "right", cell: (r) => kilograms(r.weight_grams) },
+      { en: "COD (SAR)", ar: "التحصيل (ر.س)", width: 14, align: "right", cell: (r) => (r.cod_amount > 0 ? money(r.cod_amount) : "Prepaid") },
+    ],
+    rows: input.rows,
+    totals: [
+      "",
+      `Total: ${input.rows.length} shipments`,
+      "",
+      "",
+      String(parcels),
+      kilograms(grams),
+      money(cod),
+    ],
+    foot: (page, ts, y, left, right) => {
+      const third = (right - left) / 2;
+      let yy = y - 28;
+      ts.draw(page, `Cash on delivery: ${codCount} of ${input.rows.length} shipments, SAR ${money(cod)} to collect`, left, yy, { size: 9 }, "left", "ltr");
+      yy -= 40;
+      for (const [i, [en, ar]] of [
+        ["Handed over by (shop)", "سلّمها (المتجر)"],
+        ["Received by (courier)", "استلمها (المندوب)"],
+      ].entries()) {
+        const x = left + i * third;
+        hline(page, x, x + third - 20, yy, 0.6);
+        ts.draw(page, en, x, yy - 10, { size: 8 }, "left", "ltr");
+        ts.draw(page, ar, x + third - 20, yy - 10, { size: 8 }, "right", "rtl");
+        ts.draw(page, "Name, signature, time", x, yy - 20, { size: 7, color: GREY }, "left", "ltr");
+      }
+    },
+  });
+}
