@@ -136,7 +136,12 @@ describe("parcel labels", () => {
 
   it("reads back long and mixed waybills too (code sets B and C, odd digit runs)", async () => {
     const waybills = ["1", "12", "123", "ABC", "A1B2C3", "SMSA-000123456789", "290012345678901", "x9999y", "00001"];
-    const { drawings } = await pages(await labelsPdf(waybills.map((waybill) => parcel({ waybill })), "a6"));
+    const { drawings } = await pages(
+      await labelsPdf(
+        waybills.map((waybill) => parcel({ waybill })),
+        "a6",
+      ),
+    );
     expect(drawings.map((d) => readCode128(d).text)).toEqual(waybills);
   });
 
@@ -177,7 +182,14 @@ describe("parcel labels", () => {
     expect(textsOf(drawings[1])).toContain("Parcel 2 of 2");
     expect(textsOf(drawings[1])).toContain("Weight 0.48 kg");
     const third = textsOf(drawings[2]);
-    for (const text of ["SMSA Express", "سمسا إكسبرس", "Sarah Al-Harbi", "12 Tahlia Street", "Al Rawdah, Jeddah, 23435", "Parcel 1 of 1"])
+    for (const text of [
+      "SMSA Express",
+      "سمسا إكسبرس",
+      "Sarah Al-Harbi",
+      "12 Tahlia Street",
+      "Al Rawdah, Jeddah, 23435",
+      "Parcel 1 of 1",
+    ])
       expect(third, text).toContain(text);
   });
 
@@ -236,8 +248,18 @@ describe("parcel labels", () => {
 
 describe("the pick list", () => {
   const lines = [
-    { sku: "PHN-IP15-128", name: { en: "iPhone 15 128 GB Black", ar: "آيفون 15 سعة 128 جيجا أسود" }, quantity: 3, orders: ["1042", "1043", "1050"] },
-    { sku: "CBL-USBC-1M", name: { en: "USB-C cable 1 m", ar: "كابل يو إس بي سي 1 متر" }, quantity: 5, orders: ["1042", "1044"] },
+    {
+      sku: "PHN-IP15-128",
+      name: { en: "iPhone 15 128 GB Black", ar: "آيفون 15 سعة 128 جيجا أسود" },
+      quantity: 3,
+      orders: ["1042", "1043", "1050"],
+    },
+    {
+      sku: "CBL-USBC-1M",
+      name: { en: "USB-C cable 1 m", ar: "كابل يو إس بي سي 1 متر" },
+      quantity: 5,
+      orders: ["1042", "1044"],
+    },
   ];
 
   it("lists each SKU with its name in both languages, quantity and orders, and the totals", async () => {
@@ -273,7 +295,14 @@ describe("the pick list", () => {
 
 describe("the manifest", () => {
   const rows: ManifestRow[] = [
-    { waybill: "123456789012", order_number: "1042", city: "الرياض", parcels: 2, weight_grams: 2500, cod_amount: 18900 },
+    {
+      waybill: "123456789012",
+      order_number: "1042",
+      city: "الرياض",
+      parcels: 2,
+      weight_grams: 2500,
+      cod_amount: 18900,
+    },
     { waybill: "123456789013", order_number: "1043", city: "Jeddah", parcels: 1, weight_grams: 500, cod_amount: 0 },
     { waybill: "123456789014", order_number: "1044", city: "Dammam", parcels: 1, weight_grams: 1010, cod_amount: 5050 },
   ];

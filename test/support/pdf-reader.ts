@@ -41,12 +41,14 @@ export interface TextPiece {
   glyphs: string[];
 }
 
-type Token = number | string | { name: string } | { hex: string } | { literal: string } | { actualText: string } | Token[];
+type Token =
+  number | string | { name: string } | { hex: string } | { literal: string } | { actualText: string } | Token[];
 
 /** A PDF text string in UTF-16BE hex, its byte order mark first. */
 function utf16(hex: string): string {
   const units: number[] = [];
-  for (let k = hex.toUpperCase().startsWith("FEFF") ? 4 : 0; k < hex.length; k += 4) units.push(parseInt(hex.slice(k, k + 4), 16));
+  for (let k = hex.toUpperCase().startsWith("FEFF") ? 4 : 0; k < hex.length; k += 4)
+    units.push(parseInt(hex.slice(k, k + 4), 16));
   return String.fromCharCode(...units);
 }
 
@@ -84,9 +86,9 @@ export function tokenize(src: string): Token[] {
       i++;
     } else if (c === "<" && src[i + 1] === "<") {
       // An inline dictionary (a marked-content property list): only its ActualText is kept.
-      const end = src.indexOf(">>", i);
-      const hex = /\/ActualText\s*<([0-9a-fA-F\s]*)>/.exec(src.slice(i, end))?.[1].replace(/\s+/g, "");
-      push({ actualText: hex ? utf16(hex) : "" });
+      const m = /^<<\s*(?:\/ActualText\s*<([0-9a-fA-F\s]*)>\s*)?/.exec(src.slice(i))!;
+      const end = src.indexOf(">>", i + m[0].length);
+      push({ actualText: m[1] ? utf16(m[1].replace(/\s+/g, "")) : "" });
       i = end + 2;
     } else if (c === "<") {
       const end = src.indexOf(">", i);
@@ -99,8 +101,10 @@ export function tokenize(src: string): Token[] {
       while (depth > 0) {
         const ch = src[i++];
         if (ch === "\\") s += src[i++];
-        else if (ch === "(") (depth++, (s += ch));
-        else if (ch === ")") {
+        else if (ch === "(") {
+          depth++;
+          s += ch;
+        } else if (ch === ")") {
           depth--;
           if (depth > 0) s += ch;
         } else s += ch;
@@ -130,13 +134,15 @@ function toUnicodeOf(doc: PDFDocument, font: PDFDict): Map<string, string> {
     return String.fromCharCode(...units);
   };
   for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g))
-    for (const m of block[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(m[1].toUpperCase(), hexText(m[2]));
+    for (const m of block[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g))
+      map.set(m[1].toUpperCase(), hexText(m[2]));
   for (const block of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g))
     for (const m of block[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
       const from = parseInt(m[1], 16);
       const to = parseInt(m[2], 16);
       const base = parseInt(m[3], 16);
-      for (let g = from; g <= to; g++) map.set(g.toString(16).toUpperCase().padStart(m[1].length, "0"), String.fromCharCode(base + g - from));
+      for (let g = from; g <= to; g++)
+        map.set(g.toString(16).toUpperCase().padStart(m[1].length, "0"), String.fromCharCode(base + g - from));
     }
   return map;
 }
@@ -156,7 +162,10 @@ export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
   for (const [name, ref] of fontDict.entries()) {
     const font = doc.context.lookup(ref, PDFDict);
     const subtype = font.get(PDFName.of("Subtype"))?.toString();
-    fonts.set(name.decodeText(), subtype === "/Type0" ? { kind: "cid", cmap: toUnicodeOf(doc, font) } : { kind: "latin" });
+    fonts.set(
+      name.decodeText(),
+      subtype === "/Type0" ? { kind: "cid", cmap: toUnicodeOf(doc, font) } : { kind: "latin" },
+    );
   }
   const rects: Rect[] = [];
   const texts: TextPiece[] = [];
@@ -228,7 +237,8 @@ export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
       }
       case "BDC": {
         const props = operands[1];
-        actualText = typeof props === "object" && props !== null && "actualText" in props ? props.actualText : undefined;
+        actualText =
+          typeof props === "object" && props !== null && "actualText" in props ? props.actualText : undefined;
         break;
       }
       case "EMC":
@@ -261,7 +271,8 @@ export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
       case "ET":
         if (piece) {
           piece.actualText = actualText;
-          piece.text = piece.kind === "latin" ? piece.glyphs.join("") : (actualText ?? [...piece.glyphs].reverse().join(""));
+          piece.text =
+            piece.kind === "latin" ? piece.glyphs.join("") : (actualText ?? [...piece.glyphs].reverse().join(""));
           texts.push(piece);
         }
         piece = null;
@@ -274,6 +285,7 @@ export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
 }
 
 /** Each Code 128 symbol value's modules, 1 for bar and 0 for space (value 106 is the stop, 13 modules). */
+// prettier-ignore
 const CODE128 = [
   "11011001100", "11001101100", "11001100110", "10010011000", "10010001100", "10001001100",
   "10011001000", "10011000100", "10001100100", "11001001000", "11001000100", "11000100100",

@@ -5,6 +5,7 @@
  */
 
 /** Each symbol value's bar, space, bar, space, bar, space widths in modules (value 106 is the stop, with its 2-module final bar). */
+// prettier-ignore
 const PATTERNS = [
   "212222", "222122", "222221", "121223", "121322", "131222", "122213", "122312", "132212", "221213",
   "221312", "231212", "112232", "122132", "122231", "113222", "123122", "123221", "223211", "221132",

@@ -24,6 +24,7 @@ import {
   setStrokingColor,
   stroke,
 } from "pdf-lib";
+import { type MessageKey, msg } from "../../messages";
 import type { CarrierAddress } from "./carrier.ts";
 import { QUIET_ZONE_MODULES, code128Widths } from "./code128.ts";
 import { BLACK, type TextStyle, Typesetter, directionOf, embedFonts } from "./pdf-text.ts";
@@ -78,7 +79,9 @@ export function money(halalas: number): string {
   if (!Number.isSafeInteger(halalas)) throw new RangeError(`money: ${halalas} is not a whole number of halalas`);
   const sign = halalas < 0 ? "-" : "";
   const abs = Math.abs(halalas);
-  const riyals = Math.floor(abs / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const riyals = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${sign}${riyals}.${String(abs % 100).padStart(2, "0")}`;
 }
 
@@ -93,12 +96,26 @@ export function kilograms(grams: number): string {
 /** The COD amount's two lines, or the prepaid line; what a label and the tests read. */
 export function codLines(cod: number): { en: string; ar: string } | null {
   if (cod <= 0) return null;
-  return { en: `Collect on delivery: SAR ${money(cod)}`, ar: `المبلغ المطلوب تحصيله: ${money(cod)} ر.س` };
+  return msg("shipping.labels.collect", { amount: money(cod) });
 }
-export const PREPAID = "Prepaid / مدفوع مسبقًا";
+/** "Prepaid / مدفوع مسبقًا". */
+export function prepaidLine(): string {
+  const m = msg("shipping.labels.prepaid");
+  return `${m.en} / ${m.ar}`;
+}
+
+/** A message's English and Arabic, with its placeholders filled. */
+const both = (key: MessageKey, params?: Record<string, string | number>) => msg(key, params);
 
 /** Draws a rectangle (`re`), filled, stroked or both, as one path a reader of the page can find. */
-function box(page: PDFPage, x: number, y: number, w: number, h: number, opts: { fill?: RGB; border?: RGB; borderWidth?: number }) {
+function box(
+  page: PDFPage,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  opts: { fill?: RGB; border?: RGB; borderWidth?: number },
+) {
   const outlined = opts.border && (opts.borderWidth ?? 0) > 0;
   const ops = [pushGraphicsState()];
   if (opts.fill) ops.push(setFillingColor(opts.fill));
@@ -118,7 +135,14 @@ function hline(page: PDFPage, x1: number, x2: number, y: number, thickness = 0.7
  * `cx`, bars from `y` up `height`. The bars are filled rectangles in one path (`re` … `f`), in
  * whole printer dots where they fit. Returns the symbol's width with its quiet zones.
  */
-export function drawBarcode(page: PDFPage, data: string, cx: number, y: number, maxWidth: number, height: number): number {
+export function drawBarcode(
+  page: PDFPage,
+  data: string,
+  cx: number,
+  y: number,
+  maxWidth: number,
+  height: number,
+): number {
   const widths = code128Widths(data);
   const modules = widths.reduce((a, b) => a + b, 0) + 2 * QUIET_ZONE_MODULES;
   // 0.5 mm modules at most (4 dots), 0.25 mm (2 dots) at least where they fit, else what fits.
@@ -148,14 +172,18 @@ function joinParts(parts: (string | null | undefined)[]): string {
 }
 
 /** An address's lines as a label prints them. */
-function addressLines(a: CarrierAddress): { street: string[]; place: string; national: [string, string][] } {
+function addressLines(a: CarrierAddress): {
+  street: string[];
+  place: string;
+  national: [caption: { en: string; ar: string }, value: string][];
+} {
   const street = [a.line1, a.line2].filter((s): s is string => !!s && s.trim() !== "");
   const place = joinParts([a.district, a.city, a.postal_code]);
-  const national: [string, string][] = [];
-  if (a.short_address) national.push(["Short address / العنوان المختصر", a.short_address]);
-  if (a.building_number) national.push(["Building / المبنى", a.building_number]);
-  if (a.postal_code) national.push(["Postal code / الرمز البريدي", a.postal_code]);
-  if (a.additional_number) national.push(["Additional / الرقم الإضافي", a.additional_number]);
+  const national: [{ en: string; ar: string }, string][] = [];
+  if (a.short_address) national.push([both("shipping.labels.shortAddress"), a.short_address]);
+  if (a.building_number) national.push([both("shipping.labels.building"), a.building_number]);
+  if (a.postal_code) national.push([both("shipping.labels.postalCode"), a.postal_code]);
+  if (a.additional_number) national.push([both("shipping.labels.additionalNumber"), a.additional_number]);
   return { street, place, national };
 }
 
@@ -189,15 +217,26 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
   // Order, reference and "Parcel k of n".
   const small: TextStyle = { size: 7, color: GREY };
   y -= 10;
-  ts.draw(page, "Order / الطلب", left, y, small, "left", "ltr");
-  ts.draw(page, "Parcel / الطرد", right, y, small, "right", "ltr");
+  const order = both("shipping.labels.order");
+  const parcelWord = both("shipping.labels.parcel");
+  ts.draw(page, `${order.en} / ${order.ar}`, left, y, small, "left", "ltr");
+  ts.draw(page, `${parcelWord.en} / ${parcelWord.ar}`, right, y, small, "right", "ltr");
   y -= 14;
   ts.draw(page, p.order_number, left, y, { size: 13, bold: true }, "left", "ltr");
   const ref = ts.width(p.order_number, { size: 13, bold: true });
-  ts.draw(page, `Ref ${p.reference}`, left + ref + 8, y, { size: 8 }, "left", "ltr");
-  ts.draw(page, `Parcel ${p.parcel} of ${p.parcels}`, right, y, { size: 13, bold: true }, "right", "ltr");
+  ts.draw(
+    page,
+    both("shipping.labels.reference", { reference: p.reference }).en,
+    left + ref + 8,
+    y,
+    { size: 8 },
+    "left",
+    "ltr",
+  );
+  const parcelOf = both("shipping.labels.parcelOf", { parcel: p.parcel, parcels: p.parcels });
+  ts.draw(page, parcelOf.en, right, y, { size: 13, bold: true }, "right", "ltr");
   y -= 10;
-  ts.draw(page, `الطرد ${p.parcel} من ${p.parcels}`, right, y, { size: 8 }, "right", "rtl");
+  ts.draw(page, parcelOf.ar, right, y, { size: 8 }, "right", "rtl");
   y -= 4;
   hline(page, left, right, y);
 
@@ -207,18 +246,35 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
   const codY = m;
   const metaY = codY + codHeight + 6;
   hline(page, left, right, metaY + 16);
-  ts.draw(page, `Weight ${kilograms(p.weight_grams)} kg`, left, metaY + 5, { size: 9, bold: true }, "left", "ltr");
-  ts.draw(page, `الوزن ${kilograms(p.weight_grams)} كجم`, left + inner * 0.3, metaY + 5, { size: 8 }, "left", "rtl");
-  ts.draw(page, `Date ${p.shipped_on}`, right, metaY + 5, { size: 9, bold: true }, "right", "ltr");
+  const weight = both("shipping.labels.weight", { kg: kilograms(p.weight_grams) });
+  ts.draw(page, weight.en, left, metaY + 5, { size: 9, bold: true }, "left", "ltr");
+  ts.draw(page, weight.ar, left + inner * 0.3, metaY + 5, { size: 8 }, "left", "rtl");
+  ts.draw(
+    page,
+    both("shipping.labels.date", { day: p.shipped_on }).en,
+    right,
+    metaY + 5,
+    { size: 9, bold: true },
+    "right",
+    "ltr",
+  );
   if (cod) {
     box(page, left, codY, inner, codHeight, { fill: LIGHT, border: BLACK, borderWidth: 2.5 });
     const en: TextStyle = { size: 13, bold: true };
     const ar: TextStyle = { size: 13, bold: true };
-    ts.draw(page, cod.en, W / 2, codY + codHeight - 16, { ...en, size: ts.sizeToFit(cod.en, en, inner - 8, 8) }, "center", "ltr");
+    ts.draw(
+      page,
+      cod.en,
+      W / 2,
+      codY + codHeight - 16,
+      { ...en, size: ts.sizeToFit(cod.en, en, inner - 8, 8) },
+      "center",
+      "ltr",
+    );
     ts.draw(page, cod.ar, W / 2, codY + 8, { ...ar, size: ts.sizeToFit(cod.ar, ar, inner - 8, 8) }, "center", "rtl");
   } else {
     box(page, left, codY, inner, codHeight, { border: BLACK, borderWidth: 1 });
-    ts.draw(page, PREPAID, W / 2, codY + 8, { size: 12, bold: true }, "center", "ltr");
+    ts.draw(page, prepaidLine(), W / 2, codY + 8, { size: 12, bold: true }, "center", "ltr");
   }
 
   // From, compact, above the weight row; To takes the space between.
@@ -229,8 +285,8 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
     `${from.name}  ${from.phone}`,
     joinParts([...fromA.street, fromA.place]),
     fromA.national
-      .filter(([k]) => !k.startsWith("Postal"))
-      .map(([k, v]) => `${k.split(" / ")[0]} ${v}`)
+      .filter(([, v]) => v !== from.postal_code)
+      .map(([k, v]) => `${k.en} ${v}`)
       .join("  ·  "),
   ].filter((s) => s.trim() !== "");
   const fromX = left + 24;
@@ -240,18 +296,28 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
   const fromBottom = metaY + 16;
   const fromTop = fromBottom + fromWrapped.length * 8.5 + 5;
   hline(page, left, right, fromTop);
-  ts.draw(page, "FROM", left, fromTop - 8, { size: 6.5, bold: true }, "left", "ltr");
-  ts.draw(page, "من", left, fromTop - 16.5, { size: 6.5, bold: true }, "left", "rtl");
+  const fromWord = both("shipping.labels.from");
+  ts.draw(page, fromWord.en, left, fromTop - 8, { size: 6.5, bold: true }, "left", "ltr");
+  ts.draw(page, fromWord.ar, left, fromTop - 16.5, { size: 6.5, bold: true }, "left", "rtl");
   fromWrapped.forEach(({ text, bold }, i) => {
     const dir = directionOf(text);
-    ts.draw(page, text, dir === "rtl" ? right : fromX, fromTop - 8 - i * 8.5, { ...fromStyle, bold }, dir === "rtl" ? "right" : "left", dir);
+    ts.draw(
+      page,
+      text,
+      dir === "rtl" ? right : fromX,
+      fromTop - 8 - i * 8.5,
+      { ...fromStyle, bold },
+      dir === "rtl" ? "right" : "left",
+      dir,
+    );
   });
 
   // To: the consignee, large, with the national address's parts in cells.
   const to = p.consignee;
   const toA = addressLines(to);
   y -= 10;
-  ts.draw(page, "TO / إلى", left, y, { size: 8, bold: true }, "left", "ltr");
+  const toWord = both("shipping.labels.to");
+  ts.draw(page, `${toWord.en} / ${toWord.ar}`, left, y, { size: 8, bold: true }, "left", "ltr");
   y -= 15;
   const nameStyle: TextStyle = { size: 13, bold: true };
   const nameLine = ts.fit(to.name, nameStyle, inner);
@@ -279,14 +345,22 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
     toA.national.forEach(([caption, value], i) => {
       const cx = left + i * cellW;
       box(page, cx, top - cellsHeight, cellW, cellsHeight, { border: BLACK, borderWidth: 0.75 });
-      const [en, ar] = caption.split(" / ");
+      const { en, ar } = caption;
       // Both captions on one line, smaller where the cell is narrow.
       const cap: TextStyle = { size: 5.5, color: GREY };
       const capSize = ts.sizeToFit(`${en}  ${ar}`, cap, cellW - 5, 3.5);
       ts.draw(page, en, cx + 2.5, top - 7, { ...cap, size: capSize }, "left", "ltr");
       ts.draw(page, ar, cx + cellW - 2.5, top - 7, { ...cap, size: capSize }, "right", "rtl");
       const vs: TextStyle = { size: 11, bold: true };
-      ts.draw(page, value, cx + cellW / 2, top - 21, { ...vs, size: ts.sizeToFit(value, vs, cellW - 4, 6) }, "center", "ltr");
+      ts.draw(
+        page,
+        value,
+        cx + cellW / 2,
+        top - 21,
+        { ...vs, size: ts.sizeToFit(value, vs, cellW - 4, 6) },
+        "center",
+        "ltr",
+      );
     });
   }
 }
@@ -300,7 +374,7 @@ export async function labelsPdf(parcels: LabelParcel[], size: "a6" | "4x6"): Pro
   const ts = new Typesetter(fonts);
   const [w, h] = LABEL_SIZES[size];
   for (const parcel of parcels) drawLabel(doc.addPage([w, h]), ts, parcel);
-  doc.setTitle(`Shipping labels (${parcels.length})`);
+  doc.setTitle(both("shipping.labels.title", { count: parcels.length }).en);
   doc.setKeywords(parcels.map((p) => p.waybill));
   doc.setCreator("Souq console");
   doc.setProducer("Souq console");
@@ -309,8 +383,7 @@ export async function labelsPdf(parcels: LabelParcel[], size: "a6" | "4x6"): Pro
 
 /** A table's column: its header in both languages, width share, alignment and cell text. */
 interface Column<T> {
-  en: string;
-  ar: string;
+  head: { en: string; ar: string };
   width: number;
   align: "left" | "right" | "center";
   cell: (row: T, index: number) => string;
@@ -360,8 +433,8 @@ async function tableDocument<T>(opts: {
     box(page, left, y - 24, inner, 24, { fill: LIGHT });
     opts.columns.forEach((c, i) => {
       const ax = c.align === "left" ? xs[i] + 3 : c.align === "right" ? xs[i] + widths[i] - 3 : xs[i] + widths[i] / 2;
-      ts.draw(page, c.en, ax, y - 10, { size: 8, bold: true }, c.align, "ltr");
-      ts.draw(page, c.ar, ax, y - 20, { size: 7.5 }, c.align, "rtl");
+      ts.draw(page, c.head.en, ax, y - 10, { size: 8, bold: true }, c.align, "ltr");
+      ts.draw(page, c.head.ar, ax, y - 20, { size: 7.5 }, c.align, "rtl");
     });
     return { page, y: y - 24 };
   };
@@ -390,14 +463,26 @@ async function tableDocument<T>(opts: {
   opts.rows.forEach((row, index) => {
     const cells = opts.columns.map((c) => c.cell(row, index));
     const more = opts.rowLines ? opts.rowLines(row) : [];
-    drawRow(cells, false, opts.columns.map((_, i) => (i === 1 ? more : [])));
+    drawRow(
+      cells,
+      false,
+      opts.columns.map((_, i) => (i === 1 ? more : [])),
+    );
   });
   if (y - 30 < bottom) ({ page, y } = newPage());
   hline(page, left, right, y, 1.2);
   drawRow(opts.totals, true, []);
   opts.foot?.(page, ts, y, left, right);
   pages.forEach((pg, i) => {
-    ts.draw(pg, `Page ${i + 1} of ${pages.length}`, right, m, { size: 8, color: GREY }, "right", "ltr");
+    ts.draw(
+      pg,
+      both("shipping.page", { page: i + 1, pages: pages.length }).en,
+      right,
+      m,
+      { size: 8, color: GREY },
+      "right",
+      "ltr",
+    );
   });
   doc.setTitle(opts.title.en);
   doc.setCreator("Souq console");
@@ -409,20 +494,36 @@ async function tableDocument<T>(opts: {
 export async function pickListPdf(input: { day: string; lines: PickLine[] }): Promise<Uint8Array> {
   const lines = [...input.lines].sort((a, b) => a.sku.localeCompare(b.sku));
   const units = lines.reduce((s, l) => s + l.quantity, 0);
-  const orders = new Set(lines.flatMap((l) => l.orders));
+  const orders = new Set(lines.flatMap((l) => l.orders)).size;
+  const skus = lines.length;
   return tableDocument<PickLine>({
-    title: { en: "Pick list", ar: "قائمة التجهيز" },
-    subtitle: [`Day ${input.day}`, `${lines.length} SKUs, ${units} units, ${orders.size} orders`],
+    title: both("shipping.pickList.title"),
+    subtitle: [
+      both("shipping.pickList.day", { day: input.day }).en,
+      both("shipping.pickList.summary", { skus, units, orders }).en,
+    ],
     columns: [
-      { en: "SKU", ar: "الرمز", width: 18, align: "left", cell: (l) => l.sku, bold: true },
-      { en: "Item", ar: "المنتج", width: 42, align: "left", cell: (l) => l.name.en },
-      { en: "Qty", ar: "الكمية", width: 8, align: "right", cell: (l) => String(l.quantity), bold: true },
-      { en: "Orders", ar: "الطلبات", width: 26, align: "left", cell: (l) => l.orders.join(", ") },
-      { en: "Picked", ar: "تم", width: 8, align: "center", cell: () => "[   ]" },
+      { head: both("shipping.pickList.sku"), width: 18, align: "left", cell: (l) => l.sku, bold: true },
+      { head: both("shipping.pickList.item"), width: 42, align: "left", cell: (l) => l.name.en },
+      {
+        head: both("shipping.pickList.quantity"),
+        width: 8,
+        align: "right",
+        cell: (l) => String(l.quantity),
+        bold: true,
+      },
+      { head: both("shipping.pickList.orders"), width: 26, align: "left", cell: (l) => l.orders.join(", ") },
+      { head: both("shipping.pickList.picked"), width: 8, align: "center", cell: () => "[   ]" },
     ],
     rows: lines,
     rowLines: (l) => [l.name.ar],
-    totals: ["Total", `${lines.length} SKUs`, String(units), `${orders.size} orders`, ""],
+    totals: [
+      both("shipping.pickList.total").en,
+      both("shipping.pickList.skus", { skus }).en,
+      String(units),
+      both("shipping.pickList.orderCount", { orders }).en,
+      "",
+    ],
   });
 }
 
@@ -433,47 +534,49 @@ export async function manifestPdf(input: {
   shop: string;
   rows: ManifestRow[];
 }): Promise<Uint8Array> {
+  const count = input.rows.length;
   const parcels = input.rows.reduce((s, r) => s + r.parcels, 0);
   const grams = input.rows.reduce((s, r) => s + r.weight_grams, 0);
   const cod = input.rows.reduce((s, r) => s + r.cod_amount, 0);
   const codCount = input.rows.filter((r) => r.cod_amount > 0).length;
+  const prepaid = both("shipping.manifest.prepaid").en;
   return tableDocument<ManifestRow>({
-    title: { en: "Shipping manifest", ar: "بيان الشحنات" },
-    subtitle: [input.shop, `Carrier ${input.carrier.en} / ${input.carrier.ar}`, `Day ${input.day}`],
+    title: both("shipping.manifest.title"),
+    subtitle: [
+      input.shop,
+      `${both("shipping.manifest.carrier").en} ${input.carrier.en} / ${input.carrier.ar}`,
+      both("shipping.manifest.day", { day: input.day }).en,
+    ],
     columns: [
-      { en: "#", ar: "م", width: 5, align: "right", cell: (_, i) => String(i + 1) },
-      { en: "Waybill", ar: "رقم الشحنة", width: 22, align: "left", cell: (r) => r.waybill, bold: true },
-      { en: "Order", ar: "الطلب", width: 12, align: "left", cell: (r) => r.order_number },
-      { en: "City", ar: "المدينة", width: 20, align: "left", cell: (r) => r.city },
-      { en: "Parcels", ar: "الطرود", width: 9, align: "right", cell: (r) => String(r.parcels) },
-      { en: "Weight (kg)", ar: "الوزن (كجم)", width: 12, align: "right", cell: (r) => kilograms(r.weight_grams) },
-      { en: "COD (SAR)", ar: "التحصيل (ر.س)", width: 14, align: "right", cell: (r) => (r.cod_amount > 0 ? money(r.cod_amount) : "Prepaid") },
+      { head: both("shipping.manifest.number"), width: 5, align: "right", cell: (_, i) => String(i + 1) },
+      { head: both("shipping.manifest.waybill"), width: 22, align: "left", cell: (r) => r.waybill, bold: true },
+      { head: both("shipping.manifest.order"), width: 12, align: "left", cell: (r) => r.order_number },
+      { head: both("shipping.manifest.city"), width: 20, align: "left", cell: (r) => r.city },
+      { head: both("shipping.manifest.parcels"), width: 9, align: "right", cell: (r) => String(r.parcels) },
+      { head: both("shipping.manifest.weight"), width: 12, align: "right", cell: (r) => kilograms(r.weight_grams) },
+      {
+        head: both("shipping.manifest.cod"),
+        width: 14,
+        align: "right",
+        cell: (r) => (r.cod_amount > 0 ? money(r.cod_amount) : prepaid),
+      },
     ],
     rows: input.rows,
-    totals: [
-      "",
-      `Total: ${input.rows.length} shipments`,
-      "",
-      "",
-      String(parcels),
-      kilograms(grams),
-      money(cod),
-    ],
+    totals: ["", both("shipping.manifest.total", { count }).en, "", "", String(parcels), kilograms(grams), money(cod)],
     foot: (page, ts, y, left, right) => {
-      const third = (right - left) / 2;
+      const half = (right - left) / 2;
       let yy = y - 28;
-      ts.draw(page, `Cash on delivery: ${codCount} of ${input.rows.length} shipments, SAR ${money(cod)} to collect`, left, yy, { size: 9 }, "left", "ltr");
+      const summary = both("shipping.manifest.codSummary", { cod: codCount, count, amount: money(cod) }).en;
+      ts.draw(page, summary, left, yy, { size: 9 }, "left", "ltr");
       yy -= 40;
-      for (const [i, [en, ar]] of [
-        ["Handed over by (shop)", "سلّمها (المتجر)"],
-        ["Received by (courier)", "استلمها (المندوب)"],
-      ].entries()) {
-        const x = left + i * third;
-        hline(page, x, x + third - 20, yy, 0.6);
-        ts.draw(page, en, x, yy - 10, { size: 8 }, "left", "ltr");
-        ts.draw(page, ar, x + third - 20, yy - 10, { size: 8 }, "right", "rtl");
-        ts.draw(page, "Name, signature, time", x, yy - 20, { size: 7, color: GREY }, "left", "ltr");
-      }
+      const signature = both("shipping.manifest.signature").en;
+      [both("shipping.manifest.handedOver"), both("shipping.manifest.receivedBy")].forEach((who, i) => {
+        const x = left + i * half;
+        hline(page, x, x + half - 20, yy, 0.6);
+        ts.draw(page, who.en, x, yy - 10, { size: 8 }, "left", "ltr");
+        ts.draw(page, who.ar, x + half - 20, yy - 10, { size: 8 }, "right", "rtl");
+        ts.draw(page, signature, x, yy - 20, { size: 7, color: GREY }, "left", "ltr");
+      });
     },
   });
 }

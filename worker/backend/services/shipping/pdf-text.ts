@@ -2,7 +2,7 @@
  * Bilingual text for the shipping documents (labels.ts): Latin in the PDF's standard Helvetica
  * (no bytes embedded, and its text stays searchable), Arabic in the embedded Noto Sans Arabic
  * subset (label-font.ts), each line laid out with the Unicode bidirectional algorithm's rules for
- * one paragraph without explicit embeddings (UAX #9: W1–W7, N1–N2, I1–I2, L1–L2), so that an
+ * one paragraph without explicit embeddings (Unicode Standard Annex 9, rules W1–W7, N1–N2, I1–I2, L1–L2), so that an
  * Arabic line reads right to left with its numbers left to right inside it, and an English line
  * may hold an Arabic district's name. fontkit (through pdf-lib) shapes each Arabic run: contextual
  * forms, lam-alef ligatures, and the glyphs put in visual order; GPOS offsets (the harakat's
@@ -68,7 +68,7 @@ function bidiType(c: number): Bidi {
   return "ON";
 }
 
-/** The paragraph's direction by its first strong character (UAX #9 P2), or `fallback` with none. */
+/** The paragraph's direction by its first strong character (the bidi algorithm's rule P2), or `fallback` with none. */
 export function directionOf(text: string, fallback: Direction = "ltr"): Direction {
   for (const ch of text) {
     const t = bidiType(ch.codePointAt(0)!);
@@ -116,7 +116,8 @@ export function bidiLevels(chars: string[], dir: Direction): number[] {
   }
   // N1, N2: a run of neutrals between two strong types of one direction (numbers count as R)
   // takes it; otherwise the paragraph's.
-  const strongDir = (x: Bidi): "L" | "R" | null => (x === "L" ? "L" : x === "R" || x === "EN" || x === "AN" ? "R" : null);
+  const strongDir = (x: Bidi): "L" | "R" | null =>
+    x === "L" ? "L" : x === "R" || x === "EN" || x === "AN" ? "R" : null;
   for (let i = 0; i < n; i++) {
     if (strongDir(t[i]) !== null) continue;
     let j = i;
@@ -137,7 +138,16 @@ export function bidiLevels(chars: string[], dir: Direction): number[] {
   return levels;
 }
 
-const MIRRORED: Record<string, string> = { "(": ")", ")": "(", "[": "]", "]": "[", "<": ">", ">": "<", "«": "»", "»": "«" };
+const MIRRORED: Record<string, string> = {
+  "(": ")",
+  ")": "(",
+  "[": "]",
+  "]": "[",
+  "<": ">",
+  ">": "<",
+  "«": "»",
+  "»": "«",
+};
 
 export interface Fonts {
   latin: PDFFont;
@@ -280,7 +290,8 @@ export class Typesetter {
     const color = style.color ?? BLACK;
     for (const piece of pieces) {
       if (piece.shaped) this.drawShaped(page, piece, pen, y, style.size, color);
-      else if (piece.text.trim() !== "") page.drawText(piece.text, { x: pen, y, size: style.size, font: piece.font, color });
+      else if (piece.text.trim() !== "")
+        page.drawText(piece.text, { x: pen, y, size: style.size, font: piece.font, color });
       pen += piece.width;
     }
     return total;
@@ -302,7 +313,7 @@ export class Typesetter {
     // The run's letters as marked content's ActualText: Noto Sans Arabic draws a letter as its
     // undotted form and the dots as glyphs of their own, which no ToUnicode map can give back, so
     // search, copy and the tests read the text from here.
-    const actual = page.doc.context.obj({ ActualText: PDFHexString.fromText(piece.logical) });
+    const actual = `<</ActualText ${PDFHexString.fromText(piece.logical).toString()}>>`;
     const ops = [
       PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of("Span"), actual]),
       pushGraphicsState(),
