@@ -318,24 +318,27 @@ function drawLabel(page: PDFPage, ts: Typesetter, p: LabelParcel) {
   y -= 10;
   const toWord = both("shipping.labels.to");
   ts.draw(page, `${toWord.en} / ${toWord.ar}`, left, y, { size: 8, bold: true }, "left", "ltr");
-  y -= 15;
-  const nameStyle: TextStyle = { size: 13, bold: true };
-  const nameLine = ts.fit(to.name, nameStyle, inner);
+  y -= 17;
+  const nameStyle: TextStyle = { size: 15, bold: true };
   const alignOf = (s: string) => (directionOf(s) === "rtl" ? ([right, "right"] as const) : ([left, "left"] as const));
-  const [nameX, nameAlign] = alignOf(nameLine);
-  ts.draw(page, nameLine, nameX, y, nameStyle, nameAlign);
-  y -= 13;
-  ts.draw(page, to.phone, left, y, { size: 10, bold: true }, "left", "ltr");
+  ts.wrap(to.name, nameStyle, inner, 2).forEach((line, i) => {
+    if (i > 0) y -= 16;
+    const [nameX, nameAlign] = alignOf(line);
+    ts.draw(page, line, nameX, y, nameStyle, nameAlign);
+  });
+  y -= 15;
+  ts.draw(page, to.phone, left, y, { size: 11, bold: true }, "left", "ltr");
   const cellsHeight = toA.national.length ? 26 : 0;
-  const bodyStyle: TextStyle = { size: 10 };
-  const linesRoom = Math.max(1, Math.floor((y - 4 - (fromTop + cellsHeight + 4)) / 12));
+  const bodyStyle: TextStyle = { size: 11.5 };
+  const lineGap = 14;
+  const linesRoom = Math.max(1, Math.floor((y - 4 - (fromTop + cellsHeight + 4)) / lineGap));
   // The street lines, then district, city and postal code in bold, as many as the room takes.
   const body = [
     ...toA.street.flatMap((s) => ts.wrap(s, bodyStyle, inner)).map((text) => ({ text, bold: false })),
     ...ts.wrap(toA.place, { ...bodyStyle, bold: true }, inner).map((text) => ({ text, bold: true })),
   ];
   for (const { text, bold } of body.slice(0, linesRoom)) {
-    y -= 12;
+    y -= lineGap;
     const [ax, al] = alignOf(text);
     ts.draw(page, text, ax, y, { ...bodyStyle, bold }, al);
   }
@@ -388,6 +391,8 @@ interface Column<T> {
   align: "left" | "right" | "center";
   cell: (row: T, index: number) => string;
   bold?: boolean;
+  /** Wrap the cell's text onto more lines instead of cutting it. */
+  wrap?: boolean;
 }
 
 /**
@@ -442,14 +447,20 @@ async function tableDocument<T>(opts: {
   let { page, y } = newPage();
   const bottom = m + 20;
   const drawRow = (cells: string[], bold: boolean, extra: string[][]) => {
-    const lineCount = Math.max(1, ...extra.map((e) => e.length + 1));
+    // Each cell's lines: its text (wrapped in a wrapping column, else cut to fit), then its extra lines.
+    const cellLines = opts.columns.map((c, i) => {
+      const st: TextStyle = { ...cellStyle, bold: bold || !!c.bold };
+      const first = c.wrap ? ts.wrap(cells[i], st, widths[i] - 6, 12) : [cells[i]];
+      return [...first, ...(extra[i] ?? [])];
+    });
+    const lineCount = Math.max(1, ...cellLines.map((l) => l.length));
     const height = 6 + lineCount * 11;
     if (y - height < bottom) ({ page, y } = newPage());
     opts.columns.forEach((c, i) => {
       const ax = c.align === "left" ? xs[i] + 3 : c.align === "right" ? xs[i] + widths[i] - 3 : xs[i] + widths[i] / 2;
-      const lines = [cells[i], ...(extra[i] ?? [])];
-      lines.forEach((text, k) => {
-        const st: TextStyle = { ...cellStyle, bold: bold || (k === 0 && !!c.bold) };
+      const wrapped = c.wrap ? cellLines[i].length - (extra[i]?.length ?? 0) : 1;
+      cellLines[i].forEach((text, k) => {
+        const st: TextStyle = { ...cellStyle, bold: bold || (k < wrapped && !!c.bold) };
         const t = ts.fit(text, st, widths[i] - 6);
         const dir = directionOf(t);
         // An Arabic line in a left-aligned column sits at the column's right edge.
@@ -504,7 +515,7 @@ export async function pickListPdf(input: { day: string; lines: PickLine[] }): Pr
     ],
     columns: [
       { head: both("shipping.pickList.sku"), width: 18, align: "left", cell: (l) => l.sku, bold: true },
-      { head: both("shipping.pickList.item"), width: 42, align: "left", cell: (l) => l.name.en },
+      { head: both("shipping.pickList.item"), width: 42, align: "left", cell: (l) => l.name.en, wrap: true },
       {
         head: both("shipping.pickList.quantity"),
         width: 8,
@@ -512,7 +523,13 @@ export async function pickListPdf(input: { day: string; lines: PickLine[] }): Pr
         cell: (l) => String(l.quantity),
         bold: true,
       },
-      { head: both("shipping.pickList.orders"), width: 26, align: "left", cell: (l) => l.orders.join(", ") },
+      {
+        head: both("shipping.pickList.orders"),
+        width: 26,
+        align: "left",
+        cell: (l) => l.orders.join(", "),
+        wrap: true,
+      },
       { head: both("shipping.pickList.picked"), width: 8, align: "center", cell: () => "[   ]" },
     ],
     rows: lines,
