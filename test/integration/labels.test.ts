@@ -145,6 +145,25 @@ describe("parcel labels", () => {
     expect(drawings.map((d) => readCode128(d).text)).toEqual(waybills);
   });
 
+  it("reads back every symbol the encoder uses: each printable ASCII character (code set B) and each digit pair (code set C)", async () => {
+    const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("");
+    const pairs = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, "0")).join("");
+    const chunk = (text: string, n: number) =>
+      Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, i * n + n));
+    const waybills = [...chunk(ascii, 16), ...chunk(pairs, 40)];
+    const { drawings } = await pages(
+      await labelsPdf(
+        waybills.map((waybill) => parcel({ waybill })),
+        "a6",
+      ),
+    );
+    drawings.forEach((d, i) => {
+      const code = readCode128(d);
+      expect(code.text).toBe(waybills[i]);
+      expect(code.module).toBeGreaterThanOrEqual(0.25 * MM - 0.01);
+    });
+  });
+
   it("the reader refuses a damaged barcode: one bar widened, or one bar gone", async () => {
     const { drawings } = await pages(await labelsPdf([PARCELS[0]], "a6"));
     const bars = drawings[0].rects.filter((r) => r.filled && r.h > 20 && r.w < 5).sort((a, b) => a.x - b.x);
