@@ -259,5 +259,6 @@ export const CONSOLE_FIELDS = [
   "parcels",
   "orders",
   "day",
+  "label_size",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

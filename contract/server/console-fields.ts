@@ -72,6 +72,7 @@ export const CONSOLE_FIELD_NAMES: Record<ConsoleField, Bilingual> = {
   parcels: { en: "Parcels", ar: "الطرود" },
   orders: { en: "Orders", ar: "الطلبات" },
   day: { en: "Day", ar: "اليوم" },
+  label_size: { en: "Label size", ar: "مقاس البوليصة" },
   attributes: { en: "Specifications", ar: "المواصفات" },
   options: { en: "Options", ar: "الخيارات" },
   variants: { en: "Variants", ar: "الصيغ" },

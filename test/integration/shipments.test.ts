@@ -5,6 +5,8 @@ import { address, call, createProduct, newUser, stockOf, type Shopper } from "..
 import { newStaff, type Staff } from "../support/console";
 import { payOrder } from "../support/orders";
 import { outbox } from "../support/accounts";
+import { PDFDocument } from "pdf-lib";
+import { readCode128, readPage } from "../support/pdf-reader";
 import { signCourierWebhook } from "../../worker/backend/services/shipping/courier";
 import { pollCarriers } from "../../worker/backend/services/shipping/shipments";
 import type { Env as BackendBindings } from "../../worker/backend/env";
@@ -237,10 +239,10 @@ describe("following parcels", () => {
     expect(await messagesOf(number, "delivery_attempted")).toBe(1);
     // Rendered and sent, by email and SMS, with the link to choose a day.
     await expect
-      .poll(async () => (await outbox(shopper.email)).map((e) => e.purpose))
+      .poll(async () => (await outbox(shopper.email)).map((e) => e.purpose), { timeout: 10_000 })
       .toContain("order.delivery_attempted");
     await expect
-      .poll(async () => (await outbox(address.phone)).map((e) => e.purpose))
+      .poll(async () => (await outbox(address.phone)).map((e) => e.purpose), { timeout: 10_000 })
       .toContain("order.delivery_attempted");
     const page = await call(shopper, "GET", `/orders/${number}`);
     const days = page.body.data.shipments[0].attempt_days as string[];
@@ -477,5 +479,62 @@ describe("carriers by region and weight, and the cron asking Aramex", () => {
         ship_from: shipFrom,
       });
     }
+  });
+});
+
+describe("the shipping documents from the console", () => {
+  /** A console PDF: its status, type and pages read back. */
+  async function pdfOf(staff: Staff, path: string) {
+    const res = await SELF.fetch(`http://shop.test/backend${path}`, { headers: { ...staff.headers } });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (res.status !== 200) return { status: res.status, type: res.headers.get("content-type"), pages: [] };
+    const doc = await PDFDocument.load(bytes);
+    return {
+      status: res.status,
+      type: res.headers.get("content-type"),
+      pages: doc.getPages().map((p) => readPage(doc, p)),
+    };
+  }
+
+  it("prints one label per parcel whose barcode reads back as its waybill; a pick list and the day's manifest", async () => {
+    const [shopper, manager, support] = await Promise.all([newUser(), newStaff("manager"), newStaff("support")]);
+    const { number, first } = await twoLineOrder(shopper, 2, 1);
+    // The pick list before anything is packed: both lines, every unit.
+    const pick = await pdfOf(manager, `/admin/shipments/pick-list.pdf?orders=${number}`);
+    expect(pick.status).toBe(200);
+    const pickText = pick.pages.flatMap((p) => p.texts.map((t) => t.text)).join("\n");
+    // The whole SKU, broken across the column's lines if it must be, never cut short.
+    expect(pickText.replace(/\n/g, "")).toContain(first.slug.toUpperCase());
+    expect(pickText).not.toContain("...");
+
+    await call(manager, "POST", `/admin/orders/${number}/shipments`, {
+      parcels: [{ lines: [{ variant_id: first.id, quantity: 2 }] }],
+    });
+    const made = await call(manager, "POST", `/admin/orders/${number}/shipments`, {});
+    const parcels = made.body.data.shipments as { id: number; waybill: string }[];
+
+    const labels = await pdfOf(manager, `/admin/shipments/labels.pdf?orders=${number}`);
+    expect(labels.status).toBe(200);
+    expect(labels.type).toBe("application/pdf");
+    expect(labels.pages).toHaveLength(2);
+    expect(labels.pages.map((p) => readCode128(p).text)).toEqual(parcels.map((p) => p.waybill));
+    // A6 by default: 105 × 148 mm.
+    expect(Math.round(labels.pages[0]!.width)).toBe(298);
+    const one = await pdfOf(manager, `/admin/shipments/labels.pdf?ids=${parcels[1]!.id}&size=4x6`);
+    expect(one.pages).toHaveLength(1);
+    expect(Math.round(one.pages[0]!.width)).toBe(288);
+    expect(readCode128(one.pages[0]!).text).toBe(parcels[1]!.waybill);
+
+    const day = new Date(Date.now() + 3 * 3600_000).toISOString().slice(0, 10);
+    const manifest = await pdfOf(manager, `/admin/shipments/manifest.pdf?carrier=courier&day=${day}`);
+    expect(manifest.status).toBe(200);
+    const manifestText = manifest.pages.flatMap((p) => p.texts.map((t) => t.text)).join("\n");
+    for (const p of parcels) expect(manifestText).toContain(p.waybill);
+
+    // Support reads no addresses; a bad query is a 422, a parcel of nothing a 404.
+    expect((await pdfOf(support, `/admin/shipments/labels.pdf?orders=${number}`)).status).toBe(403);
+    expect((await pdfOf(manager, "/admin/shipments/labels.pdf?ids=abc")).status).toBe(422);
+    expect((await pdfOf(manager, "/admin/shipments/labels.pdf?ids=999999999")).status).toBe(404);
+    expect((await pdfOf(manager, "/admin/shipments/manifest.pdf?carrier=pigeon")).status).toBe(422);
   });
 });

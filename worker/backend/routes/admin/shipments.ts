@@ -1,5 +1,17 @@
 import { Hono, type Context } from "hono";
-import { CARRIER_IDS, bulkShipInput, createShipmentsInput } from "../../../../contract/shipping";
+import {
+  BULK_SHIP_MAX,
+  CARRIER_IDS,
+  CARRIER_NAMES,
+  LABEL_SIZES,
+  PARCELS_MAX,
+  bulkShipInput,
+  createShipmentsInput,
+  isCalendarDay,
+} from "../../../../contract/shipping";
+import { shopIsoDay } from "../../../../contract/shop-clock";
+import { loadSettings } from "../../services/shared/settings";
+import { labelParcels, manifestRows, pickLines } from "../../services/shipping/documents";
 import type { BackendEnv } from "../../env";
 import { notFound, ok } from "../../http";
 import { say } from "../../../../contract/server/i18n";
@@ -116,5 +128,94 @@ shipmentsRoutes.post(
       recorded,
     }).run();
     return ok(c, { rows: reading.lines.length, recorded, report: await remittanceReport(c.env.DB) });
+  },
+);
+
+/** A comma-separated list of query values, each matching `pattern`; at most `max`. */
+const listOf = (pattern: RegExp, max: number) =>
+  v.pipe(
+    v.optional(v.string(), ""),
+    v.transform((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+    v.check((xs) => xs.length <= max && xs.every((x) => pattern.test(x))),
+  );
+
+/** A PDF answer: shown in the browser's viewer (printed from there), named for a download. */
+const pdf = (bytes: Uint8Array, name: string) =>
+  // A copy typed over a plain ArrayBuffer, as a Response body must be.
+  new Response(new Uint8Array(bytes), {
+    headers: {
+      "content-type": "application/pdf",
+      "content-disposition": `inline; filename="${name}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+
+/**
+ * GET /admin/shipments/labels.pdf?ids=1,2 or ?orders=SQ-…,SQ-… [&size=a6|4x6]: the labels of those
+ * parcels (or of those orders' live parcels), one page each, at the settings' size unless asked.
+ * The PDF library loads only here: the worker's other requests never parse it.
+ */
+shipmentsRoutes.get(
+  "/shipments/labels.pdf",
+  managers,
+  validate("query", (m) =>
+    v.object({
+      ids: listOf(/^\d{1,12}$/, BULK_SHIP_MAX * PARCELS_MAX),
+      orders: listOf(/^SQ-[A-Z0-9]{8}$/i, BULK_SHIP_MAX),
+      size: v.optional(v.picklist(LABEL_SIZES, m.invalid("label_size"))),
+    }),
+  ),
+  async (c) => {
+    const { ids, orders, size } = c.req.valid("query");
+    const parcels = await labelParcels(c.env, ids.length ? { ids: ids.map(Number) } : { orders });
+    if (!parcels.length) throw notFound(say(c.get("lang"), msg("shipping.notFound")));
+    const { labelsPdf } = await import("../../services/shipping/labels");
+    const chosen = size ?? (await loadSettings(c.env)).carriers.label_size;
+    return pdf(
+      await labelsPdf(parcels, chosen),
+      `labels-${parcels[0].order_number}${parcels.length > 1 ? `-${parcels.length}` : ""}.pdf`,
+    );
+  },
+);
+
+/** GET /admin/shipments/pick-list.pdf?orders=SQ-…,SQ-…: what to take off the shelves for those orders, by SKU. */
+shipmentsRoutes.get(
+  "/shipments/pick-list.pdf",
+  managers,
+  validate("query", () => v.object({ orders: listOf(/^SQ-[A-Z0-9]{8}$/i, BULK_SHIP_MAX) })),
+  async (c) => {
+    const { orders } = c.req.valid("query");
+    if (!orders.length) throw notFound(say(c.get("lang"), msg("shipping.notFound")));
+    const { pickListPdf } = await import("../../services/shipping/labels");
+    const day = shopIsoDay();
+    return pdf(await pickListPdf({ day, lines: await pickLines(c.env.DB, orders) }), `pick-list-${day}.pdf`);
+  },
+);
+
+/** GET /admin/shipments/manifest.pdf?carrier=courier&day=YYYY-MM-DD: a carrier's parcels of a shop day, for its courier to sign. */
+shipmentsRoutes.get(
+  "/shipments/manifest.pdf",
+  managers,
+  validate("query", (m) =>
+    v.object({
+      carrier: v.picklist(CARRIER_IDS, m.invalid("carrier")),
+      day: v.optional(v.pipe(v.string(), v.check(isCalendarDay, m.invalid("day")))),
+    }),
+  ),
+  async (c) => {
+    const { carrier, day = shopIsoDay() } = c.req.valid("query");
+    const settings = await loadSettings(c.env);
+    const { manifestPdf } = await import("../../services/shipping/labels");
+    const rows = await manifestRows(c.env.DB, carrier, day);
+    const shop = c.get("lang") === "ar" ? settings.store.name_ar : settings.store.name_en;
+    return pdf(
+      await manifestPdf({ day, carrier: CARRIER_NAMES[carrier], shop, rows }),
+      `manifest-${carrier}-${day}.pdf`,
+    );
   },
 );

@@ -514,7 +514,7 @@ export async function pickListPdf(input: { day: string; lines: PickLine[] }): Pr
       both("shipping.pickList.summary", { skus, units, orders }).en,
     ],
     columns: [
-      { head: both("shipping.pickList.sku"), width: 18, align: "left", cell: (l) => l.sku, bold: true },
+      { head: both("shipping.pickList.sku"), width: 18, align: "left", cell: (l) => l.sku, bold: true, wrap: true },
       { head: both("shipping.pickList.item"), width: 42, align: "left", cell: (l) => l.name.en, wrap: true },
       {
         head: both("shipping.pickList.quantity"),

@@ -364,7 +364,17 @@ export class Typesetter {
         continue;
       }
       if (line) lines.push(line);
-      line = this.fit(word, style, maxWidth);
+      // A word wider than the column (a SKU, a waybill) is broken across lines, never cut short:
+      // a picker must read all of it.
+      let rest = word;
+      while (rest.length > 1 && this.width(rest, style, dir) > maxWidth) {
+        const chars = [...rest];
+        let n = chars.length - 1;
+        while (n > 1 && this.width(chars.slice(0, n).join(""), style, dir) > maxWidth) n--;
+        lines.push(chars.slice(0, n).join(""));
+        rest = chars.slice(n).join("");
+      }
+      line = rest;
     }
     if (line) lines.push(line);
     if (lines.length > maxLines) {
