@@ -234,6 +234,31 @@ describe("shipping with carriers in the console", () => {
           );
           expect(await parcel.getByRole("button", { name: msg(locale, "console.parcels.cancel") }).count()).toBe(1);
         }
+        // The courier's app reports steps: the first parcel picked up at the hub (no longer
+        // cancellable), the second in transit with cash paid over for it, which no COD parcel owes.
+        const waybills = (await parcels.locator("[data-waybill]").allTextContents()).map((w) => w.trim());
+        for (const step of [
+          { waybill: waybills[0], status: "picked_up", location: "Riyadh hub" },
+          { waybill: waybills[1], status: "in_transit", remit: 1234 },
+        ]) {
+          const res = await fetch(`${base}/backend/dev/courier`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json", origin: base },
+            body: JSON.stringify(step),
+          });
+          expect(res.status, await res.text()).toBe(200);
+        }
+        await page.reload();
+        await hydrated(page, "[data-parcels] [data-parcel] a");
+        const picked = parcels.nth(0);
+        await eventually(() => picked.getAttribute("data-status")).toBe("picked_up");
+        const steps = picked.locator(".console-timeline li");
+        expect(await steps.count()).toBeGreaterThanOrEqual(1);
+        const step = (await steps.last().textContent()) ?? "";
+        expect(step).toContain(msg(locale, "orders.parcels.status.picked_up"));
+        expect(step).toContain("Riyadh hub");
+        expect(await steps.last().locator("code").textContent()).toBe("picked_up");
+        expect(await picked.getByRole("button", { name: msg(locale, "console.parcels.cancel") }).count()).toBe(0);
         await expectAxeClean(page, `order parcels (${locale})`);
         await fullPageScreenshot(page, `${SCREENSHOTS}/console-parcels-${locale}.png`);
 
@@ -268,6 +293,9 @@ describe("shipping with carriers in the console", () => {
         await page.waitForURL(`${base}/${locale}/admin/shipments/remittances`);
         await eventually(() => page.locator("h1").textContent()).toBe(msg(locale, "console.remittances.title"));
         expect(await page.locator("[data-remittance-totals] [data-matched]").textContent()).toMatch(/^\d+$/);
+        const stray = page.locator("tr", { hasText: waybills[1] });
+        expect(await stray.locator("[data-kind]").getAttribute("data-kind")).toBe("unknown");
+        expect(await stray.textContent()).toContain("12.34");
         await expectAxeClean(page, `remittances (${locale})`);
         await fullPageScreenshot(page, `${SCREENSHOTS}/console-remittances-${locale}.png`);
         expect(failures()).toEqual([]);

@@ -150,7 +150,9 @@ function Parcel({ parcel: s, count, currency }: { parcel: ConsoleShipment; count
           <dd>
             {s.tracking_url ? (
               <a href={s.tracking_url} target="_blank" rel="noopener noreferrer">
-                <bdi dir="ltr">{s.waybill}</bdi>
+                <bdi dir="ltr" data-waybill>
+                  {s.waybill}
+                </bdi>
               </a>
             ) : (
               <bdi dir="ltr" data-waybill>
