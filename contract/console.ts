@@ -84,6 +84,8 @@ export const AUDIT_ACTIONS = [
   "order.late_refund_failed",
   "order.message_resend",
   "order.transfer_sent",
+  "order.shipment_create",
+  "order.shipment_cancel",
   "return.approve",
   "return.reject",
   "return.receive",
