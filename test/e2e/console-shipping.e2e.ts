@@ -29,18 +29,6 @@ let accounts: Record<string, string>;
 let products: { id: number }[] = [];
 
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
-/**
- * The page's errors but the browser's own favicon.ico request on the plain-text page openConsole
- * starts from (robots.txt): Chromium asks for it there, sometimes, and the shop has none at that path.
- */
-function pageErrors(page: Page, errors: string[]): () => string[] {
-  const favicon: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" && m.location().url.endsWith("/favicon.ico")) favicon.push(m.text());
-  });
-  return () => errors.filter((e, i) => !favicon.includes(e) || errors.indexOf(e) !== i);
-}
-
 const isFocused = (page: Page, selector: string) =>
   page.evaluate((sel) => document.activeElement === document.querySelector(sel), selector);
 
@@ -118,7 +106,6 @@ describe("shipping with carriers in the console", () => {
       { timeout: 90_000 },
       async () => {
         const { page, context, errors } = await newPage(browser);
-        const failures = pageErrors(page, errors);
         await openConsole(page, base, locale, accounts[`carriers-${locale}`]);
         await page.goto(`${base}/${locale}/admin/settings`);
         const section = page.locator("[data-carriers-settings]");
@@ -172,7 +159,7 @@ describe("shipping with carriers in the console", () => {
         await page.reload();
         await hydrated(page, "[data-carriers-settings] button[type=submit]");
         expect(await section.locator("[data-carrier-rule]").count()).toBe(before);
-        expect(failures()).toEqual([]);
+        expect(errors).toEqual([]);
         await context.close();
       },
     );
@@ -185,7 +172,6 @@ describe("shipping with carriers in the console", () => {
         const split = await paidOrder(locale, [first!.id, second!.id]);
         const bulk = await paidOrder(locale, [third!.id]);
         const { page, context, errors } = await newPage(browser);
-        const failures = pageErrors(page, errors);
         await openConsole(page, base, locale, accounts[`ship-${locale}`]);
 
         // The order's page: both lines left to ship, all units by default.
@@ -298,7 +284,7 @@ describe("shipping with carriers in the console", () => {
         expect(await stray.textContent()).toContain("12.34");
         await expectAxeClean(page, `remittances (${locale})`);
         await fullPageScreenshot(page, `${SCREENSHOTS}/console-remittances-${locale}.png`);
-        expect(failures()).toEqual([]);
+        expect(errors).toEqual([]);
         await context.close();
       },
     );
