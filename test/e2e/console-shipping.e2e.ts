@@ -220,6 +220,19 @@ describe("shipping with carriers in the console", () => {
           );
           expect(await parcel.getByRole("button", { name: msg(locale, "console.parcels.cancel") }).count()).toBe(1);
         }
+        // A label opens at the console's address with the staff session's cookie: the backend's PDF
+        // (or its words while it renders none), never kept by a cache; without a session, a 404.
+        const labelHref = (await parcels
+          .nth(0)
+          .getByRole("link", { name: msg(locale, "console.parcels.printLabel") })
+          .getAttribute("href"))!;
+        const label = await page.request.get(`${base}${labelHref}`);
+        expect(label.headers()["content-type"]).toMatch(/^(application\/pdf|text\/plain)/);
+        expect(label.headers()["cache-control"]).toBe("private, no-store");
+        const stranger = await fetch(`${base}${labelHref}`);
+        expect(stranger.status).toBe(404);
+        expect(stranger.headers.get("content-type")).not.toMatch(/pdf/);
+
         // The courier's app reports steps: the first parcel picked up at the hub (no longer
         // cancellable), the second in transit with cash paid over for it, which no COD parcel owes.
         const waybills = (await parcels.locator("[data-waybill]").allTextContents()).map((w) => w.trim());
