@@ -77,7 +77,7 @@ export function OrderParcelsPanel({ order }: { order: ConsoleOrder }) {
               <Parcel parcel={s} count={deliveries.length} currency={order.currency} />
               {manage && s.status !== "cancelled" ? (
                 <div
-                  className="console-actions"
+                  className="console-parcels__actions"
                   role="group"
                   aria-label={t("console.parcels.actionsFor", { waybill: s.waybill })}
                 >

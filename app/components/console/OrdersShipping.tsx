@@ -57,7 +57,7 @@ export function OrdersShippingBar({
 
   return (
     <div className="console-panel console-bulk-ship" data-bulk-ship>
-      <div className="console-actions" role="group" aria-label={t("console.bulkShip.label")}>
+      <div className="console-bulk-ship__actions" role="group" aria-label={t("console.bulkShip.label")}>
         <p className="console-bulk-ship__count" aria-live="polite">
           {none ? t("console.bulkShip.noneChosen") : countOf(t, locale, "console.bulkShip.chosen", selected.length)}
         </p>
