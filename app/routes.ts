@@ -71,6 +71,9 @@ const consolePages = [
   route("orders/:number/invoice", "routes/admin/order-invoice.tsx"),
   route("orders/:number/credit-notes/:id", "routes/admin/order-credit-note.tsx"),
   route("orders/:number/packing-slip", "routes/admin/packing-slip.tsx"),
+  route("shipments/remittances", "routes/admin/remittances.tsx"),
+  // labels.pdf, pick-list.pdf, manifest.pdf: the backend's PDFs through the console's session.
+  route("shipments/:document", "routes/admin/shipping-document.ts"),
   route("promo-codes", "routes/admin/promo-codes.tsx"),
   route("promo-codes/:id", "routes/admin/promo-code.tsx"),
   route("customers", "routes/admin/customers.tsx"),

@@ -240,10 +240,11 @@ for (const locale of LOCALES) {
       await expect
         .poll(() => refunds.textContent())
         .toMatch(new RegExp(t("console.orders.forReturn", { id: "ret_\\w+" })));
-      // The timeline names it on the return's three steps and, as "for return", on the two refund steps.
+      // The timeline names it on the return's four steps (its pickup booked with the carrier among
+      // them) and, as "for return", on the two refund steps.
       const returnId = /ret_[0-9a-f]{20}/.exec((await refunds.textContent()) ?? "")![0];
       const timeline = (await staff.page.locator(".console-timeline").textContent()) ?? "";
-      expect(timeline.split(returnId).length - 1).toBe(5);
+      expect(timeline.split(returnId).length - 1).toBe(6);
       expect(timeline.split(t("console.orders.forReturn", { id: returnId })).length - 1).toBe(2);
       await fullPageScreenshot(staff.page, `${SCREENSHOTS}/self-service-console-return-${locale}.png`);
       expect(staff.errors).toEqual([]);

@@ -43,6 +43,7 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "settings", path: "/admin/settings", role: "owner" },
   { route: "field-data", path: "/admin/field-data", role: "support" },
   { route: "reports", path: "/admin/reports", role: "manager" },
+  { route: "shipments/remittances", path: "/admin/shipments/remittances", role: "manager" },
 ];
 /** Routes that are not pages of their own in this matrix, and why. */
 const ASIDE: Record<string, string> = {
@@ -50,6 +51,7 @@ const ASIDE: Record<string, string> = {
   "sign-in": "the code step: staff with the console open are sent on to /admin (tested below)",
   "*": "an unknown console path: 404 for everyone (tested below)",
   "orders/:number/credit-notes/:id": "needs a refund first: test/e2e/console-documents.e2e.ts opens it",
+  "shipments/:document": "a PDF, not a page: tested below",
 };
 
 type Visitor = "stranger" | "shopper" | StaffRole;
@@ -118,6 +120,24 @@ describe("the console's pages and who may open them", () => {
   it("an unknown console path is a 404 for everyone, staff included", async () => {
     for (const who of ["stranger", "shopper", "owner"] as Visitor[])
       expect((await get("/en/admin/no-such-page", who)).status).toBe(404);
+  });
+
+  it("shipping documents open for managers and owners with their session, for no one else", async () => {
+    const path = `/en/admin/shipments/pick-list.pdf?orders=${orderNumber}`;
+    for (const who of ["stranger", "shopper"] as Visitor[]) {
+      const res = await get(path, who);
+      expect(res.status, who).toBe(404);
+      expect(await res.text()).not.toContain('class="console"');
+    }
+    expect((await get(path, "support")).status).toBe(403);
+    for (const who of ["manager", "owner"] as Visitor[]) {
+      const res = await get(path, who);
+      // The backend's PDF, or its words while it cannot render one: never the console's pages.
+      expect(res.headers.get("content-type"), who).toMatch(/^(application\/pdf|text\/plain)/);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      if (res.status !== 200) expect(res.status).not.toBe(401);
+    }
+    expect((await get("/en/admin/shipments/other.pdf", "owner")).status).toBe(404);
   });
 
   it("console pages are never stored by a cache: private, no-store", async () => {

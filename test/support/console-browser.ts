@@ -148,6 +148,9 @@ export async function openConsole(page: Page, base: string, locale: "en" | "ar",
   const { token, cookie, userId } = await consoleHttpSession(base, email);
   const at = cookie.indexOf("=");
   await page.context().addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base }]);
+  // On a plain-text page Chromium asks for /favicon.ico, which the shop does not serve (its icons
+  // are linked from its pages): the 404 would be counted as the journey's console error.
+  await page.route(`${base}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
   await page.goto(`${base}/robots.txt`);
   await page.evaluate(
     ([t, u]) => {

@@ -8,6 +8,7 @@ import { useLocalePath, useT } from "../../lib/use-locale";
 export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end?: boolean }[] = [
   { path: "/admin", key: "dashboard", role: "support", end: true },
   { path: "/admin/orders", key: "orders", role: "support" },
+  { path: "/admin/shipments/remittances", key: "remittances", role: "manager" },
   { path: "/admin/customers", key: "customers", role: "support" },
   { path: "/admin/products", key: "products", role: "support" },
   { path: "/admin/inventory", key: "inventory", role: "manager" },

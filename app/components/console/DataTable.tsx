@@ -12,6 +12,8 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode;
   /** Numbers and money line up at the end of the cell. */
   numeric?: boolean;
+  /** What the header cell shows instead of `label` (a "select all" box); `label` stays the column's key. */
+  header?: ReactNode;
 }
 
 /** The current URL with some search parameters replaced (undefined removes one). */
@@ -76,7 +78,9 @@ export function DataTable<Row>({
                     className={col.numeric ? "is-numeric" : undefined}
                     aria-sort={active ? (meta.dir === "asc" ? "ascending" : "descending") : undefined}
                   >
-                    {col.sort && meta ? (
+                    {col.header !== undefined ? (
+                      col.header
+                    ) : col.sort && meta ? (
                       <Link
                         to={withParams(search, pathname, { sort: col.sort, dir: next, page: undefined })}
                         preventScrollReset

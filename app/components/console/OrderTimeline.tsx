@@ -4,6 +4,7 @@ import type { Translate } from "../../lib/i18n";
 import { formatMoney } from "../../lib/money";
 import { formatDate } from "../../lib/orders";
 import { useLocale, useT } from "../../lib/use-locale";
+import { CARRIER_NAMES, type CarrierId } from "../../../contract/shipping";
 
 function actorName(t: Translate, actor: string): string {
   if (actor === "system") return t("console.orders.actors.system");
@@ -46,12 +47,15 @@ function EventDetail({ event, order }: { event: OrderEvent; order: ConsoleOrder 
   const locale = useLocale();
   const d = event.detail ?? {};
   const parts: ReactNode[] = [];
-  if (typeof d.carrier === "string")
+  if (typeof d.carrier === "string") {
+    // A parcel's events name the shop's carrier by its id and the parcel by its waybill.
+    const carrier = Object.hasOwn(CARRIER_NAMES, d.carrier) ? CARRIER_NAMES[d.carrier as CarrierId][locale] : d.carrier;
     parts.push(
       <span key="c">
-        <bdi>{d.carrier}</bdi> · <bdi dir="ltr">{String(d.tracking_number ?? "")}</bdi>
+        <bdi>{carrier}</bdi> · <bdi dir="ltr">{String(d.tracking_number ?? d.waybill ?? "")}</bdi>
       </span>,
     );
+  }
   if (typeof d.amount === "number" && event.type !== "paid")
     parts.push(<bdi key="a">{formatMoney(d.amount, order.currency, locale)}</bdi>);
   if (typeof d.reason === "string" && d.reason)

@@ -17,6 +17,7 @@ import {
   OrderShipmentPanel,
 } from "../../components/console/OrderPanels";
 import { OrderTimeline } from "../../components/console/OrderTimeline";
+import { OrderParcelsPanel } from "../../components/console/OrderParcels";
 import { currencyName, providerName } from "../../lib/console-vocabulary";
 import { OrderMessages } from "../../components/console/OrderMessages";
 import { OrderReturns } from "../../components/console/OrderReturns";
@@ -270,10 +271,11 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
               {t("console.orders.actions.process")}
             </button>
           ) : null}
+          {/* By hand, for a parcel sent outside the shop's carriers: the parcels panel is the usual way. */}
           {can("ship") ? (
             <button
               type="button"
-              className="button"
+              className="button button--ghost"
               onClick={() => {
                 shipping.clear();
                 setDialog("ship");
@@ -336,6 +338,8 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         <OrderCustomerPanel order={order} />
 
         <OrderShipmentPanel order={order} />
+
+        <OrderParcelsPanel order={order} />
 
         <OrderReturns currency={order.currency} returns={order.returns} />
         {order.late_payments.length ? (
@@ -418,6 +422,7 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
           shouldFocus
           aria-label={t("console.orders.shipTitle", { number: order.number })}
         >
+          <p className="console-hint">{t("console.parcels.manualHint")}</p>
           <FormErrors
             form={shipForm}
             messages={rules.messages}

@@ -10,6 +10,7 @@ import {
 } from "../../../contract/console-orders";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { OrderStatusBadge, PaymentStatusBadge } from "../../components/console/OrderBadges";
+import { OrdersShippingBar } from "../../components/console/OrdersShipping";
 import { useAutoRefresh } from "../../components/console/useAutoRefresh";
 import { listParams } from "../../lib/api/console";
 import { ApiError } from "../../lib/api/errors";
@@ -17,6 +18,7 @@ import { listConsoleOrders, ORDER_FILTERS } from "../../lib/api/console-orders";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { formatMoney } from "../../lib/money";
 import { formatDate } from "../../lib/orders";
+import { shopIsoDay } from "../../../contract/shop-time";
 import { useLocale, useT } from "../../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav.orders");
@@ -33,12 +35,12 @@ export async function loader(args: Route.LoaderArgs) {
     const masked = !roleAtLeast(me.role, "manager");
     try {
       const list = await listConsoleOrders(api, listParams(url, ORDER_FILTERS));
-      return { rows: list.data, meta: list.meta, filters, masked, errors: [] as string[] };
+      return { rows: list.data, meta: list.meta, filters, masked, today: shopIsoDay(), errors: [] as string[] };
     } catch (error) {
       // A filter the backend refuses (a date range the wrong way round) is said above an empty table.
       if (!(error instanceof ApiError) || error.status !== 422) throw error;
       const meta = { page: 1, per_page: 25, total: 0, last_page: 1, sort: "created_at", dir: "desc" as const };
-      return { rows: [], meta, filters, masked, errors: Object.values(error.errors).flat() };
+      return { rows: [], meta, filters, masked, today: shopIsoDay(), errors: Object.values(error.errors).flat() };
     }
   });
 }
@@ -50,7 +52,33 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
   const { filters } = loaderData;
+  // Orders ticked for the shipping actions (managers and owners), kept only while they are listed.
+  const [ticked, setTicked] = useState<string[]>([]);
+  const selected = ticked.filter((n) => loaderData.rows.some((r) => r.number === n));
+  const allTicked = loaderData.rows.length > 0 && selected.length === loaderData.rows.length;
+  const tick = (number: string, on: boolean) =>
+    setTicked((list) => (on ? [...list.filter((n) => n !== number), number] : list.filter((n) => n !== number)));
+  const selectColumn: Column<ConsoleOrderRow> = {
+    label: t("console.bulkShip.select"),
+    header: (
+      <input
+        type="checkbox"
+        aria-label={t("console.bulkShip.selectAll")}
+        checked={allTicked}
+        onChange={(e) => setTicked(e.target.checked ? loaderData.rows.map((r) => r.number) : [])}
+      />
+    ),
+    cell: (r) => (
+      <input
+        type="checkbox"
+        aria-label={t("console.bulkShip.selectOrder", { number: r.number })}
+        checked={selected.includes(r.number)}
+        onChange={(e) => tick(r.number, e.target.checked)}
+      />
+    ),
+  };
   const columns: Column<ConsoleOrderRow>[] = [
+    ...(loaderData.masked ? [] : [selectColumn]),
     {
       label: t("console.orders.number"),
       sort: "number",
@@ -179,6 +207,9 @@ export default function ConsoleOrders({ loaderData }: Route.ComponentProps) {
           ))}
         </div>
       ) : null}
+      {loaderData.masked ? null : (
+        <OrdersShippingBar selected={selected} today={loaderData.today} onClear={() => setTicked([])} />
+      )}
       <DataTable
         caption={t("console.nav.orders")}
         columns={columns}

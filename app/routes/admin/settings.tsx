@@ -14,6 +14,7 @@ import {
 } from "../../../contract/settings";
 import { SettingsForm, formName, type SettingsField, type SettingsRow } from "../../components/console/SettingsForm";
 import { ShippingZonesForm } from "../../components/console/ShippingZonesForm";
+import { CarriersForm } from "../../components/console/CarriersForm";
 import { getStoreSettings, saveStoreSettings } from "../../lib/api/console-settings";
 import { ApiError } from "../../lib/api/errors";
 import { consoleLoad, consoleMeta } from "../../lib/console";
@@ -312,10 +313,12 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         save={(api, input) => saveStoreSettings(api, "cod", input)}
       />
 
+      <CarriersForm key={version("carriers")} title={sections[6]!.title} carriers={values.carriers} />
+
       <SettingsForm
         key={version("messages")}
         id="settings-messages"
-        title={sections[6]!.title}
+        title={sections[7]!.title}
         intro={t("console.settings.messagesIntro")}
         rows={messageRows}
         initial={Object.fromEntries(
@@ -336,7 +339,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "messages"] as const;
+const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "carriers", "messages"] as const;
 
 /**
  * The owner's wording, per message and language: one left as the shop's own wording (or emptied)
