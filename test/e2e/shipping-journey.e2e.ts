@@ -27,7 +27,6 @@ import mailAr from "../../worker/backend/messages/ar.json" with { type: "json" }
  * page shows every step in their language, and the messages that matter reach them in it.
  */
 const base = builtWorker().url;
-type Locale = (typeof LOCALES)[number];
 const MAIL = { en: mailEn, ar: mailAr } as const;
 
 let browser: Browser;
