@@ -15,7 +15,10 @@ import { OrderStatusBadge } from "./OrderStatusBadge";
 import { OrderSummary } from "./OrderSummary";
 import { lineKey } from "../../contract/cart";
 import { NationalAddressLine } from "./NationalAddress";
-import { OrderParcels } from "./OrderParcels";
+import { lazy, Suspense } from "react";
+
+/** Only a shipped order has parcels: their chunk loads for those, not with every order page. */
+const OrderParcels = lazy(() => import("./OrderParcels").then((m) => ({ default: m.OrderParcels })));
 
 /**
  * The progress of an order: the steps it walked, the one it is at, and a failure when it left the
@@ -164,7 +167,11 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
       </header>
       <OrderTimeline status={progressStatus(order)} cashOnDelivery={order.payment_method === "cod"} />
       <OrderShipment order={order} />
-      <OrderParcels order={order} />
+      {order.shipments?.length ? (
+        <Suspense fallback={null}>
+          <OrderParcels order={order} />
+        </Suspense>
+      ) : null}
       <OrderDocuments order={order} />
       <CashOnDelivery order={order} />
       {children}

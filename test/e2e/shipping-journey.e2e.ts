@@ -13,7 +13,7 @@ import {
   SCREENSHOTS,
 } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
-import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
+import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 import { readCode128, readPage } from "../support/pdf-reader.ts";
 import mailEn from "../../worker/backend/messages/en.json" with { type: "json" };
@@ -39,7 +39,12 @@ beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
   // A seat per locale: a console code goes out once a minute per seat.
-  accounts = await newStaffAccounts(base, Object.fromEntries(LOCALES.map((l) => [`carrier-${l}`, "manager"] as const)));
+  accounts = await newStaffAccounts(
+    base,
+    Object.fromEntries(
+      LOCALES.flatMap((l) => [[`carrier-${l}`, "manager"] as const, [`missed-${l}`, "manager"] as const]),
+    ),
+  );
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=price_asc`, {
     headers: { "content-language": "en" },
   });
@@ -151,6 +156,66 @@ describe("a parcel delivered by the carrier", () => {
           expect.arrayContaining([subject("shipped"), subject("out_for_delivery"), subject("delivered")]),
         );
         expect(new Set((await inbox(email)).map((m) => m.lang))).toEqual(new Set([locale]));
+        expect(shopper.errors).toEqual([]);
+        await shopper.context.close();
+      },
+    );
+  }
+});
+
+describe("a missed delivery", () => {
+  for (const locale of journeyLocales("en")) {
+    it(
+      `(${locale}) the shopper is told on the order page and chooses the day the courier comes again`,
+      { timeout: 120_000 },
+      async () => {
+        const shopper = await newPage(browser, { viewport: { width: 390, height: 900 } });
+        const page = shopper.page;
+        const email = `missed-${locale}-${Date.now()}@example.com`;
+        await page.goto(`${base}/${locale}/product-details/${products[1]!.slug}`);
+        await hydrated(page, ".add-to-cart__button");
+        await page.locator(".add-to-cart__button").click();
+        await eventually(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+        await page.goto(`${base}/${locale}/checkout`);
+        await eventually(() => page.locator('input[name="payment_method"]').count()).toBeGreaterThan(0);
+        await fillNewAddress(page, locale, { email, name: "Sara" });
+        await page.locator(".checkout__submit").click();
+        await payWithCard(page, "4242 4242 4242 4242");
+        await page.waitForURL(new RegExp(`/${locale}/payment-status\\?`));
+        const number = new URL(page.url()).searchParams.get("order")!;
+
+        // Staff ship it over HTTP (the console's part is the journey above); the courier misses the shopper.
+        const { token } = await consoleHttpSession(base, accounts[`missed-${locale}`]!);
+        const made = await fetch(`${base}/backend/admin/orders/${number}/shipments`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", origin: base },
+          body: "{}",
+        });
+        expect(made.status).toBe(200);
+        const waybill = ((await made.json()) as { data: { shipments: { waybill: string }[] } }).data.shipments[0]!
+          .waybill;
+        for (const step of ["picked_up", "out_for_delivery", "delivery_attempted"]) await courier(waybill, step);
+
+        await page.goto(`${base}/${locale}/order/checkout/status?order=${number}`);
+        await hydrated(page, ".parcel__attempt button");
+        const form = page.locator(".parcel__attempt");
+        expect(await form.textContent()).toContain(msg(locale, "orders.parcels.missed"));
+        const day = page.getByLabel(msg(locale, "orders.parcels.day"));
+        const options = await day.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+        expect(options).toHaveLength(5);
+        expect(await seriousViolations(page)).toEqual([]);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-missed-${locale}.png`);
+        await day.selectOption(options[1]!);
+        await page.getByRole("button", { name: msg(locale, "orders.parcels.choose") }).click();
+        await eventually(() => page.locator(".parcel .notice").count()).toBe(1);
+        expect(await page.locator(".parcel .notice").textContent()).toContain(
+          msg(locale, "orders.parcels.nextAttempt", { day: "" }).trim(),
+        );
+        expect(await page.locator(".parcel__attempt").count()).toBe(0);
+
+        // The message with the link reached them in their language.
+        const subject = MAIL[locale].mail.order.delivery_attempted.subject.replace("{{number}}", number);
+        await eventually(async () => (await inbox(email)).map((m) => m.subject)).toContain(subject);
         expect(shopper.errors).toEqual([]);
         await shopper.context.close();
       },
