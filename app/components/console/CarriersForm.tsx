@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import { latinDigits } from "../../../contract/inputs";
 import { REGIONS, SAUDI_REGIONS, type RegionId } from "../../../contract/regions";
 import { SETTINGS_LIMITS } from "../../../contract/settings";
@@ -12,15 +11,12 @@ import {
   type CarriersSettings,
   type ShipFrom,
 } from "../../../contract/shipping";
-import { toast } from "../../client/toast";
-import { browserApi } from "../../lib/api/browser";
-import { saveStoreSettings } from "../../lib/api/console-settings";
 import type { FieldError } from "../../lib/api/errors";
-import { handleBrowserError } from "../../lib/browser-errors";
 import { useLocale, useT } from "../../lib/use-locale";
 import { ErrorSummary } from "../form/ErrorSummary";
 import { SubmitButton } from "../form/SubmitButton";
 import { fieldId } from "../form/TextField";
+import { useSectionSave } from "./useSectionSave";
 
 /**
  * The settings page's carriers section: the carrier a parcel goes with when no rule takes it, the
@@ -54,8 +50,6 @@ function gramsOf(text: string): number | null {
 export function CarriersForm({ title, carriers }: { title: string; carriers: CarriersSettings }) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const [fallback, setFallback] = useState<CarrierId>(carriers.default);
   const [labelSize, setLabelSize] = useState<CarriersSettings["label_size"]>(carriers.label_size);
   const [from, setFrom] = useState<ShipFrom>(() => ({ ...carriers.ship_from }));
@@ -68,10 +62,7 @@ export function CarriersForm({ title, carriers }: { title: string; carriers: Car
     })),
   );
   const [nextKey, setNextKey] = useState(carriers.rules.length);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState("");
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, message, attempt, busy, submit } = useSectionSave("carriers");
 
   const carrierName = (id: CarrierId) => CARRIER_NAMES[id][locale];
   const ruleName = (i: number) => t("console.carriers.rule", { n: i + 1 });
@@ -122,32 +113,6 @@ export function CarriersForm({ title, carriers }: { title: string; carriers: Car
       },
     };
     return { input: found.length ? null : input, found };
-  };
-
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setAttempt((n) => n + 1);
-    const { input, found } = check();
-    setErrors(found);
-    setMessage("");
-    if (!input) return;
-    setBusy(true);
-    const id = toast.loading(t("console.saving"));
-    try {
-      await saveStoreSettings(browserApi(locale), "carriers", input);
-      toast.success(t("console.settings.saved"), { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      const handled = handleBrowserError(error, locale, (to) => void navigate(to));
-      if (handled.status === 422 || handled.status === 400 || handled.status === 403) {
-        setErrors(handled.errors ?? []);
-        setMessage(handled.message);
-      }
-    } finally {
-      setBusy(false);
-    }
   };
 
   const setRule = (i: number, change: Partial<TypedRule>, field: string) => {
@@ -226,7 +191,7 @@ export function CarriersForm({ title, carriers }: { title: string; carriers: Car
     <section className="console-panel settings-section" aria-labelledby={`${ID}-title`} data-carriers-settings>
       <h2 id={`${ID}-title`}>{title}</h2>
       <p className="console-hint">{t("console.carriers.intro")}</p>
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={(e) => void submit(e, check)} noValidate>
         {errors.length || message ? (
           <ErrorSummary
             title={t("form.summary")}

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
 import { formatMinorUnits, readMoney } from "../../../contract/numbers";
 import { REGIONS, SAUDI_REGIONS, type RegionId } from "../../../contract/regions";
 import {
@@ -8,15 +7,12 @@ import {
   type ShippingSettings,
   type ShippingZone,
 } from "../../../contract/settings";
-import { toast } from "../../client/toast";
-import { browserApi } from "../../lib/api/browser";
-import { handleBrowserError } from "../../lib/browser-errors";
-import { saveStoreSettings } from "../../lib/api/console-settings";
 import type { FieldError } from "../../lib/api/errors";
 import { useLocale, useT } from "../../lib/use-locale";
 import { ErrorSummary } from "../form/ErrorSummary";
 import { SubmitButton } from "../form/SubmitButton";
 import { fieldId } from "../form/TextField";
+import { useSectionSave } from "./useSectionSave";
 
 /**
  * The settings page's shipping section: the rates of the rest of the country and the owner's
@@ -52,8 +48,6 @@ const typedRates = (r: ShippingRates): TypedRates => ({
 export function ShippingZonesForm({ title, shipping }: { title: string; shipping: ShippingSettings }) {
   const t = useT();
   const locale = useLocale();
-  const navigate = useNavigate();
-  const revalidator = useRevalidator();
   const [rest, setRest] = useState<TypedRates>(() => typedRates(shipping));
   const [zones, setZones] = useState<TypedZone[]>(() =>
     shipping.zones.map((z, i) => ({
@@ -65,10 +59,7 @@ export function ShippingZonesForm({ title, shipping }: { title: string; shipping
     })),
   );
   const [nextKey, setNextKey] = useState(shipping.zones.length);
-  const [errors, setErrors] = useState<FieldError[]>([]);
-  const [message, setMessage] = useState("");
-  const [attempt, setAttempt] = useState(0);
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, message, attempt, busy, submit } = useSectionSave("shipping");
 
   const zoneName = (z: Pick<TypedZone, "name_en" | "name_ar">, i: number) =>
     (locale === "ar" ? z.name_ar : z.name_en).trim() || t("console.shippingZones.unnamed", { n: i + 1 });
@@ -133,32 +124,6 @@ export function ShippingZonesForm({ title, shipping }: { title: string; shipping
     return { input: unique.length ? null : { ...restRates, zones: out }, found: unique };
   };
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setAttempt((n) => n + 1);
-    const { input, found } = check();
-    setErrors(found);
-    setMessage("");
-    if (!input) return;
-    setBusy(true);
-    const id = toast.loading(t("console.saving"));
-    try {
-      await saveStoreSettings(browserApi(locale), "shipping", input);
-      toast.success(t("console.settings.saved"), { id });
-      await revalidator.revalidate();
-    } catch (error) {
-      toast.dismiss(id);
-      const handled = handleBrowserError(error, locale, (to) => void navigate(to));
-      if (handled.status === 422 || handled.status === 400 || handled.status === 403) {
-        setErrors(handled.errors ?? []);
-        setMessage(handled.message);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const setZone = (i: number, change: Partial<TypedZone>, field: string) => {
     setZones((zs) => zs.map((z, j) => (j === i ? { ...z, ...change } : z)));
     clearError(`zones.${i}.${field}`);
@@ -207,7 +172,7 @@ export function ShippingZonesForm({ title, shipping }: { title: string; shipping
       <h2 id={`${ID}-title`}>{title}</h2>
       <p className="console-hint">{t("console.settings.shippingIntro")}</p>
       <p className="console-hint">{t("console.shippingZones.intro")}</p>
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={(e) => void submit(e, check)} noValidate>
         {errors.length || message ? (
           <ErrorSummary
             title={t("form.summary")}
