@@ -8,7 +8,8 @@
  * delivery city, counted in working days from the dispatch day. Working days are Sunday to
  * Thursday (the Saudi weekend is Friday and Saturday) that are not one of the operator's public
  * holidays. The lead time of a city is, first match wins: the operator's override for that city
- * (matched with `placeKey`, so "Al-Khobar" and "الخبر" are one city), its shipping zone's (the
+ * (matched with `placeKey`, so "Al-Khobar" and "al khobar" are one city, and across languages
+ * for the main cities, so "Riyadh" and "الرياض" are too), its shipping zone's (the
  * zone of the city's region, contract/settings.ts), then the rest of the country's.
  */
 import { placeKey, regionOfCity, type RegionId } from "./regions.ts";
@@ -95,13 +96,57 @@ export function isIsoDay(day: string): boolean {
 }
 
 /** Days since the epoch of a YYYY-MM-DD (UTC arithmetic, so no zone can move it). */
-const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
 const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
 /** 0 Sunday … 6 Saturday; 1970-01-01 was a Thursday. */
 const weekday = (n: number) => (((n + 4) % 7) + 7) % 7;
 
 /** Friday and Saturday: the Saudi weekend. */
 export const WEEKEND_DAYS: readonly number[] = [5, 6];
+
+/**
+ * The country's largest cities in both languages: the city chooser's list, and the names a city
+ * override matches across languages (an override for "Riyadh" holds for an address in "الرياض").
+ */
+export const MAIN_CITIES: readonly { en: string; ar: string }[] = [
+  { en: "Riyadh", ar: "الرياض" },
+  { en: "Jeddah", ar: "جدة" },
+  { en: "Makkah", ar: "مكة المكرمة" },
+  { en: "Madinah", ar: "المدينة المنورة" },
+  { en: "Dammam", ar: "الدمام" },
+  { en: "Khobar", ar: "الخبر" },
+  { en: "Dhahran", ar: "الظهران" },
+  { en: "Jubail", ar: "الجبيل" },
+  { en: "Hofuf", ar: "الهفوف" },
+  { en: "Qatif", ar: "القطيف" },
+  { en: "Hafar Al Batin", ar: "حفر الباطن" },
+  { en: "Taif", ar: "الطائف" },
+  { en: "Yanbu", ar: "ينبع" },
+  { en: "Buraydah", ar: "بريدة" },
+  { en: "Unaizah", ar: "عنيزة" },
+  { en: "Hail", ar: "حائل" },
+  { en: "Tabuk", ar: "تبوك" },
+  { en: "Abha", ar: "أبها" },
+  { en: "Khamis Mushait", ar: "خميس مشيط" },
+  { en: "Jazan", ar: "جازان" },
+  { en: "Najran", ar: "نجران" },
+  { en: "Al Bahah", ar: "الباحة" },
+  { en: "Arar", ar: "عرعر" },
+  { en: "Sakaka", ar: "سكاكا" },
+];
+
+/** A city as overrides compare it: its placeKey, or the English key of the main city it names. */
+let mainKeys: Map<string, string> | null = null;
+function cityKey(city: string): string {
+  if (!mainKeys) {
+    mainKeys = new Map();
+    for (const c of MAIN_CITIES) {
+      mainKeys.set(placeKey(c.en), placeKey(c.en));
+      mainKeys.set(placeKey(c.ar), placeKey(c.en));
+    }
+  }
+  const key = placeKey(city);
+  return mainKeys.get(key) ?? key;
+}
 
 /** The lead time of a city and where it came from. */
 export function leadDaysOf(
@@ -110,8 +155,8 @@ export function leadDaysOf(
   city: string | null | undefined,
 ): { days: number; basis: DeliveryPromise["basis"] } {
   if (city) {
-    const key = placeKey(city);
-    const own = key ? settings.cities.find((c) => placeKey(c.city) === key) : undefined;
+    const key = cityKey(city);
+    const own = key ? settings.cities.find((c) => cityKey(c.city) === key) : undefined;
     if (own) return { days: own.days, basis: "city" };
     const region = regionOfCity(city);
     const zone = region ? zones.find((z) => z.regions.includes(region)) : undefined;

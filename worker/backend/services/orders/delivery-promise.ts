@@ -1,4 +1,5 @@
 import {
+  MAIN_CITIES,
   deliveryPromise,
   type DeliveryPromise,
   type DeliveryPromiseAnswer,
@@ -28,36 +29,10 @@ export function presentPromise(promise: Pick<DeliveryPromise, "arrives_by" | "hi
 }
 
 /**
- * The cities the chooser offers: the country's largest cities and every city the owner gave a lead
- * time of its own. The value is the English name (what the cookie keeps and checkout reads), the
- * label the name in the reader's language.
+ * The cities the chooser offers: the country's largest cities (contract/delivery-promise.ts
+ * MAIN_CITIES) and every city the owner gave a lead time of its own. The value is the English name
+ * (what the cookie keeps and the backend reads), the label the name in the reader's language.
  */
-const MAIN_CITIES: readonly { en: string; ar: string }[] = [
-  { en: "Riyadh", ar: "الرياض" },
-  { en: "Jeddah", ar: "جدة" },
-  { en: "Makkah", ar: "مكة المكرمة" },
-  { en: "Madinah", ar: "المدينة المنورة" },
-  { en: "Dammam", ar: "الدمام" },
-  { en: "Khobar", ar: "الخبر" },
-  { en: "Dhahran", ar: "الظهران" },
-  { en: "Jubail", ar: "الجبيل" },
-  { en: "Hofuf", ar: "الهفوف" },
-  { en: "Qatif", ar: "القطيف" },
-  { en: "Hafar Al Batin", ar: "حفر الباطن" },
-  { en: "Taif", ar: "الطائف" },
-  { en: "Yanbu", ar: "ينبع" },
-  { en: "Buraydah", ar: "بريدة" },
-  { en: "Unaizah", ar: "عنيزة" },
-  { en: "Hail", ar: "حائل" },
-  { en: "Tabuk", ar: "تبوك" },
-  { en: "Abha", ar: "أبها" },
-  { en: "Khamis Mushait", ar: "خميس مشيط" },
-  { en: "Jazan", ar: "جازان" },
-  { en: "Najran", ar: "نجران" },
-  { en: "Al Bahah", ar: "الباحة" },
-  { en: "Arar", ar: "عرعر" },
-  { en: "Sakaka", ar: "سكاكا" },
-];
 
 export function chooserCities(store: SettingsValues, lang: Lang): DeliveryPromiseAnswer["cities"] {
   const known = new Set(MAIN_CITIES.flatMap((c) => [placeKey(c.en), placeKey(c.ar)]));
