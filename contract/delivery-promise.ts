@@ -88,7 +88,7 @@ export const CUTOFF_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** A calendar day as the settings store it. */
 export const ISO_DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Whether a YYYY-MM-DD is a real calendar day (not 2026-02-30). */
+/** Whether a YYYY-MM-DD is a real calendar day (not the 30th of February). */
 export function isIsoDay(day: string): boolean {
   if (!ISO_DAY_PATTERN.test(day)) return false;
   const t = Date.parse(`${day}T00:00:00Z`);
@@ -97,7 +97,7 @@ export function isIsoDay(day: string): boolean {
 
 /** Days since the epoch of a YYYY-MM-DD (UTC arithmetic, so no zone can move it). */
 const dayOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
-/** 0 Sunday … 6 Saturday; 1970-01-01 was a Thursday. */
+/** 0 Sunday … 6 Saturday; the epoch's first day was a Thursday. */
 const weekday = (n: number) => (((n + 4) % 7) + 7) % 7;
 
 /** Friday and Saturday: the Saudi weekend. */

@@ -106,13 +106,7 @@ export function DeliveryPromise() {
         {answer?.promise && canChoose && !choosing ? (
           <>
             {" "}
-            <button
-              type="button"
-              className="delivery-promise__change"
-              aria-expanded={false}
-              aria-controls={`${id}-chooser`}
-              onClick={() => setChoosing(true)}
-            >
+            <button type="button" className="delivery-promise__change" onClick={() => setChoosing(true)}>
               {t("deliveryPromise.change")}
             </button>
           </>
