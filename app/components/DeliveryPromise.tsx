@@ -85,7 +85,9 @@ export function DeliveryPromise() {
 
   const cityLabel = answer?.cities.find((c) => c.value === answer.city)?.label ?? answer?.city ?? "";
   const canChoose = answer !== null && answer.source !== "address";
-  const showChooser = answer !== null && canChoose && (choosing || answer.promise === null);
+  // The chooser opens on the shopper's click only: a page that grew by itself once the answer came
+  // would move what is below it (a layout shift); one line of text stays one line.
+  const showChooser = answer !== null && canChoose && choosing;
 
   return (
     <div className="delivery-promise" data-city={answer?.city ?? ""}>
@@ -103,11 +105,11 @@ export function DeliveryPromise() {
         ) : answer ? (
           <span className="muted">{t("deliveryPromise.chooseCity")}</span>
         ) : null}
-        {answer?.promise && canChoose && !choosing ? (
+        {answer && canChoose && !choosing ? (
           <>
             {" "}
             <button type="button" className="delivery-promise__change" onClick={() => setChoosing(true)}>
-              {t("deliveryPromise.change")}
+              {t(answer.promise ? "deliveryPromise.change" : "deliveryPromise.pick")}
             </button>
           </>
         ) : null}

@@ -147,6 +147,25 @@ describe("store settings in the console", () => {
         .locator("section[aria-labelledby='settings-messages-title']")
         .screenshot({ path: `/tmp/console-settings-messages-${locale}.png` });
 
+      // The delivery promise's section: a cut-off that is no time of day is refused on its field;
+      // a later cut-off and the Hijri date are saved and read back after a reload.
+      await page.locator("#settings-delivery-cutoff").fill("2pm");
+      await saveButton(page, locale, "delivery").click();
+      await eventually(() => page.locator("#settings-delivery-cutoff-error").textContent()).toBe(
+        msg(locale, "console.settings.errors.cutoff"),
+      );
+      await page.locator("#settings-delivery-cutoff").fill("15:30");
+      await page.locator("#settings-delivery-hijri").selectOption("on");
+      await saveSection(page, locale, "delivery");
+      await page.reload();
+      await hydrated(page, "#settings-delivery-cutoff");
+      await eventually(() => page.locator("#settings-delivery-cutoff").inputValue()).toBe("15:30");
+      expect(await page.locator("#settings-delivery-hijri").inputValue()).toBe("on");
+      expect(await page.locator("#settings-delivery-holidays").inputValue()).toMatch(/^\d{4}-02-22$/m);
+      await page
+        .locator("section[aria-labelledby='settings-delivery-title']")
+        .screenshot({ path: `${SCREENSHOTS}/console-settings-delivery-${locale}.png` });
+
       // The shopper's next page load charges it: no deploy, no restart.
       const after = await checkoutPrices(shopper.page, locale);
       expect(after[0]).toContain(TYPED[locale].shown);

@@ -10,8 +10,9 @@ import { builtWorker, visitorIp } from "../support/http.ts";
  * The delivery promise on the product page, in Chromium and in both languages (the locale is the
  * point: the date's words and the mirrored layout): a shopper with no city is asked for one once,
  * picks Riyadh and reads "Arrives by …", changes to Tabuk and reads a later day, and finds Tabuk
- * remembered on the next visit (cookie). The page's HTML, which is cached for every anonymous
- * visitor, carries no promise: the line is filled in the browser from GET /backend/delivery/promise.
+ * remembered on the next visit (cookie); at checkout the promise follows the city as it is typed.
+ * The page's HTML, which is cached for every anonymous visitor, carries no promise: the line is
+ * filled in the browser from GET /backend/delivery/promise.
  * With the shop's default settings Riyadh is one working day away and the rest of the country three.
  */
 const base = builtWorker().url;
@@ -55,7 +56,9 @@ describe("the delivery promise on the product page", () => {
       const line = promise.locator(".delivery-promise__text");
       // No city yet: the shop asks for one.
       await eventually(() => promise.textContent()).toContain(msg(locale, "deliveryPromise.chooseCity"));
+      await page.getByRole("button", { name: msg(locale, "deliveryPromise.pick") }).click();
       const chooser = page.getByLabel(msg(locale, "deliveryPromise.cityLabel"));
+      await eventually(() => page.evaluate(() => document.activeElement?.tagName)).toBe("SELECT");
       await expectAxeClean(page, `delivery promise, city chooser ${locale}`);
       await page.locator(".product__buy").screenshot({ path: `${SCREENSHOTS}/delivery-promise-chooser-${locale}.png` });
       await chooser.selectOption("Riyadh");
@@ -83,6 +86,20 @@ describe("the delivery promise on the product page", () => {
       expect(await promise.getAttribute("data-city")).toBe("Tabuk");
       expect((await context.cookies()).find((c) => c.name === "city")?.value).toBe("Tabuk");
       await page.screenshot({ path: `${SCREENSHOTS}/delivery-promise-page-${locale}.png` });
+
+      // At checkout the promise follows the delivery city as it is typed, in either language.
+      await page.locator(".add-to-cart__button").click();
+      await eventually(() => page.locator("#cart-drawer").evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+      await page.goto(`${base}/${locale}/checkout`);
+      await eventually(() => page.locator('input[name="shipping_method"]').count()).toBeGreaterThan(0);
+      const atCheckout = page.locator(".checkout__promise");
+      await page.locator("#co-city").fill(locale === "ar" ? "الرياض" : "Riyadh");
+      await eventually(() => atCheckout.textContent()).toBe(riyadh);
+      await page.locator("#co-city").fill(locale === "ar" ? "تبوك" : "Tabuk");
+      await eventually(() => atCheckout.textContent()).toBe(tabuk);
+      await page
+        .locator(".checkout__main")
+        .screenshot({ path: `${SCREENSHOTS}/delivery-promise-checkout-${locale}.png` });
       expect(errors).toEqual([]);
       await context.close();
     });
