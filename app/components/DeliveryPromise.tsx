@@ -43,19 +43,16 @@ export function DeliveryPromise() {
   const t = useT();
   const locale = useLocale();
   const id = useId();
-  const [city, setCity] = useState<string | undefined>(undefined);
-  const [asked, setAsked] = useState(false);
+  // Read in the browser only; nothing rendered depends on it before the answer comes, so the
+  // server's HTML and the first render in the browser agree.
+  const [city, setCity] = useState<string | undefined>(() =>
+    typeof document === "undefined" ? undefined : chosenCity(),
+  );
   const [answer, setAnswer] = useState<DeliveryPromiseAnswer | null>(null);
   const [choosing, setChoosing] = useState(false);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
-    setCity(chosenCity());
-    setAsked(true);
-  }, []);
-
-  useEffect(() => {
-    if (!asked) return;
     const controller = new AbortController();
     browserApi(locale)
       .get<DeliveryPromiseAnswer>(DELIVERY_PROMISE_PATH, { query: { city }, signal: controller.signal })
@@ -67,7 +64,7 @@ export function DeliveryPromise() {
         if (!controller.signal.aborted) setFailed(true);
       });
     return () => controller.abort();
-  }, [asked, city, locale]);
+  }, [city, locale]);
 
   // Opening the chooser puts the reader on it.
   useEffect(() => {
