@@ -7,8 +7,8 @@ import { useLocale, useT } from "../lib/use-locale";
  * "Arrives by Tuesday 9 December" for the shopper's city, on the product page and in the cart.
  *
  * Why it is fetched in the browser and not rendered with the page: the product page is the same
- * for every anonymous visitor and is kept as such (the page cache marks it cacheable for a few
- * seconds, worker/page-cache.ts, under the catalogue version; the service worker keeps a copy for
+ * for every anonymous visitor and is kept as such (the page cache keeps it for up to a
+ * minute, worker/page-cache.ts, under the catalogue version; the service worker keeps a copy for
  * offline use, scripts/build-sw.ts). The promise changes with the clock (the daily cut-off, the
  * next working day) and with the shopper's city, so baked into that HTML it would be wrong for the
  * next visitor or after the cut-off. The page renders an empty line of fixed height (no layout
