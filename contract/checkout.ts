@@ -1,6 +1,7 @@
 // Checkout as the backend answers it (the options and their totals), and what a shopper sends to
 // place an order, inferred from the schema both sides run (contract/inputs.ts `checkoutInput`).
 // Part of the contract between the storefront and the backend (DESIGN §6, §10). Money is in halalas.
+import type { ShownPromise } from "./delivery-promise";
 import type * as v from "valibot";
 import type { addressFields, checkoutInput } from "./inputs";
 import type { InstalmentRule } from "./instalments.ts";
@@ -55,6 +56,8 @@ export interface CheckoutOptions {
   free_shipping_threshold?: number;
   /** The shipping zone the rates are for (the delivery city's); null or absent: the rest of the country. */
   shipping_zone?: string | null;
+  /** When an order placed now for the city would arrive (contract/delivery-promise.ts); absent from a backend without promises. */
+  delivery_promise?: ShownPromise;
 }
 
 type AddressSchema = v.ObjectSchema<ReturnType<typeof addressFields>, undefined>;

@@ -48,6 +48,20 @@ export interface DashboardRecentOrder {
   created_at: string;
 }
 
+/**
+ * Deliveries against their promise this week: orders whose `delivered_at` falls in the week and
+ * that carried a promise (`promised_by`, kept when they were placed), and how many of them arrived
+ * on or before the promised shop day. Orders placed before promises existed are not counted.
+ */
+export interface DashboardOnTime {
+  /** ISO start of the period (UTC), the shop's Sunday midnight. */
+  from: string;
+  delivered: number;
+  on_time: number;
+  /** on_time / delivered, 0 to 1; null when nothing with a promise was delivered. */
+  share: number | null;
+}
+
 export interface ConsoleDashboard {
   time_zone: "Asia/Riyadh";
   currency: string;
@@ -63,4 +77,6 @@ export interface ConsoleDashboard {
   recent_orders: DashboardRecentOrder[];
   /** Money gateways took after the shop had closed the payment, not yet refunded: the oldest first. */
   late_payments: { count: number; orders: DashboardLatePayment[] };
+  /** This week's deliveries against their promise. */
+  on_time: DashboardOnTime;
 }

@@ -2,6 +2,7 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 import type { OrderShipment } from "./shipping";
+import type { ShownPromise } from "./delivery-promise";
 import type { OrderSelfService } from "./returns";
 import type { OrderDocuments } from "./invoices";
 
@@ -97,6 +98,10 @@ export interface Order extends Totals, OrderDocuments {
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  /** The shop day (YYYY-MM-DD) the order was promised to arrive by when it was placed; null: none kept. */
+  promised_by?: string | null;
+  /** "Arrives by …" in the caller's language while the order is on its way; null once delivered or closed. */
+  delivery_promise?: ShownPromise | null;
   cancelled_at: string | null;
   /** Refunded so far, in minor units. */
   refunded: number;

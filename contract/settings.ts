@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { CARRIER_IDS, CARRIER_RULES_MAX, LABEL_SIZES, type CarriersSettings } from "./shipping";
 import type { Locale } from "./locale";
+import { CUTOFF_PATTERN, isIsoDay, type DeliveryPromiseSettings } from "./delivery-promise";
 import { regionOfCity, SAUDI_REGIONS, type RegionId } from "./regions";
 
 /**
@@ -18,6 +19,7 @@ export const SETTINGS_SECTIONS = [
   "returns",
   "cod",
   "carriers",
+  "delivery",
   "messages",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
@@ -108,6 +110,14 @@ export interface CodSettings {
   confirm_minutes: number;
 }
 
+/**
+ * The delivery promise ("Arrives by Tuesday 9 December", contract/delivery-promise.ts): the daily
+ * cut-off in shop time, the lead time in working days for the rest of the country, per shipping
+ * zone (by the zone's English name) and per city, the public holidays (no dispatch, no delivery),
+ * and whether Arabic shows the Hijri date beside the Gregorian one.
+ */
+export type DeliverySettings = DeliveryPromiseSettings;
+
 /** The order messages whose wording the owner may change (services/messages/mail.ts renders them). */
 export const MESSAGE_TEMPLATES = [
   "placed",
@@ -145,6 +155,7 @@ export interface SettingsValues {
   returns: ReturnsSettings;
   cod: CodSettings;
   carriers: CarriersSettings;
+  delivery: DeliverySettings;
   messages: MessagesSettings;
 }
 
@@ -178,6 +189,13 @@ export const SETTINGS_LIMITS = {
   parcelGramsMax: 1_000_000,
   subject: 150,
   text: 1000,
+  /** Working days from dispatch to the door: a month at most. */
+  leadDaysMax: 30,
+  /** Single-city overrides. */
+  citiesMax: 200,
+  /** Public holidays kept at once (a few years' worth). */
+  holidaysMax: 200,
+  city: 80,
 } as const;
 
 /** Saudi VAT registration: 15 digits, starting and ending with 3. */
@@ -225,6 +243,10 @@ export interface SettingsMessages {
   noRegions: string;
   /** A region already in another zone (named). */
   regionTaken(region: RegionId, zone: { name_en: string; name_ar: string }): string;
+  /** A cut-off that is not a time of day HH:MM. */
+  cutoff: string;
+  /** A holiday that is not a calendar day YYYY-MM-DD (named). */
+  holiday(day: string): string;
 }
 
 const whole = (m: SettingsMessages, field: string, min: number, max: number) =>
@@ -364,6 +386,53 @@ export function settingsSchemas(m: SettingsMessages) {
           v.regex(/^([A-Za-z]{4}\d{4})?$/, m.invalid("ship_from.short_address")),
         ),
       }),
+    }),
+    delivery: v.object({
+      cutoff: v.pipe(v.string(m.invalid("cutoff")), v.trim(), v.regex(CUTOFF_PATTERN, m.cutoff)),
+      lead_days: whole(m, "lead_days", 0, SETTINGS_LIMITS.leadDaysMax),
+      zones: v.optional(
+        v.pipe(
+          v.array(
+            v.object({
+              zone: text(m, "zone", SETTINGS_LIMITS.name, true),
+              days: whole(m, "lead_days", 0, SETTINGS_LIMITS.leadDaysMax),
+            }),
+            m.invalid("zones"),
+          ),
+          v.maxLength(SETTINGS_LIMITS.zonesMax, m.invalid("zones")),
+        ),
+        [],
+      ),
+      cities: v.optional(
+        v.pipe(
+          v.array(
+            v.object({
+              city: text(m, "city", SETTINGS_LIMITS.city, true),
+              days: whole(m, "lead_days", 0, SETTINGS_LIMITS.leadDaysMax),
+            }),
+            m.invalid("cities"),
+          ),
+          v.maxLength(SETTINGS_LIMITS.citiesMax, m.invalid("cities")),
+        ),
+        [],
+      ),
+      holidays: v.optional(
+        v.pipe(
+          v.array(
+            v.pipe(
+              v.string(m.invalid("holidays")),
+              v.trim(),
+              v.check(isIsoDay, (issue) => m.holiday(String(issue.input))),
+            ),
+            m.invalid("holidays"),
+          ),
+          v.maxLength(SETTINGS_LIMITS.holidaysMax, m.invalid("holidays")),
+          // Kept in order, each day once.
+          v.transform((days) => [...new Set(days)].sort()),
+        ),
+        [],
+      ),
+      hijri: v.optional(v.boolean(m.invalid("hijri")), false),
     }),
   };
 }

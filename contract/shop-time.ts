@@ -68,3 +68,53 @@ export function shopMoment(value: string | number | Date, locale: Locale): strin
   if (!date) return String(value);
   return `${write(date, locale, "time")} (${SHOP_TIME_LABEL[locale]})`;
 }
+
+/** "Arrives by …" as the shop writes it, beside the day: the storefront and the backend both say it. */
+export const ARRIVES_BY: Record<Locale, (day: string) => string> = {
+  en: (day) => `Arrives by ${day}`,
+  ar: (day) => `يصل بحلول ${day}`,
+};
+
+const arrivalFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function arrivalFormatter(tag: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  let f = arrivalFormatters.get(tag);
+  if (!f) {
+    // The day is a calendar day already (YYYY-MM-DD in shop time): written at its UTC noon in UTC.
+    f = new Intl.DateTimeFormat(tag, { ...options, timeZone: "UTC" });
+    arrivalFormatters.set(tag, f);
+  }
+  return f;
+}
+
+/**
+ * A promised day (YYYY-MM-DD, the shop's) in words: "Tuesday 9 December" / "الثلاثاء 9 ديسمبر",
+ * Gregorian with Latin digits as every date the shop writes. With `hijri`, Arabic adds the Umm
+ * al-Qura date beside it: "الثلاثاء 9 ديسمبر (18 جمادى الآخرة 1448 هـ)". The year is left out:
+ * a promise is days away.
+ */
+export function shopArrivalDay(day: string, locale: Locale, hijri = false): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  const parts = arrivalFormatter(TAGS[locale], {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    calendar: "gregory",
+  }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  // Weekday, day, month in that order in both languages, whatever order the ICU release prefers.
+  const gregorian = `${part("weekday")} ${part("day")} ${part("month")}`;
+  if (!hijri || locale !== "ar") return gregorian;
+  const islamic = arrivalFormatter("ar-SA-u-nu-latn-ca-islamic-umalqura", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  });
+  return `${gregorian} (${spaces(islamic.format(date))})`;
+}
+
+/** The whole promise: "Arrives by Tuesday 9 December". */
+export function shopArrivesBy(day: string, locale: Locale, hijri = false): string {
+  return ARRIVES_BY[locale](shopArrivalDay(day, locale, hijri));
+}

@@ -165,6 +165,8 @@ export function OrderDetails({ order, children }: { order: Order; children?: Rea
         </div>
         <OrderStatusBadge status={order.status} />
       </header>
+      {/* The promise kept when the order was placed, until it is delivered. */}
+      {order.delivery_promise ? <p className="order-details__promise">{order.delivery_promise.text}</p> : null}
       <OrderTimeline status={progressStatus(order)} cashOnDelivery={order.payment_method === "cod"} />
       <OrderShipment order={order} />
       {order.shipments?.length ? (

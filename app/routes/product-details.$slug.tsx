@@ -27,6 +27,7 @@ import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib
 import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import { InstalmentLine } from "../components/InstalmentLine";
+import { DeliveryPromise } from "../components/DeliveryPromise";
 import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
 
@@ -197,6 +198,8 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           <p className="product__stock">
             <StockBadge stock={product.stock} inStock={product.in_stock} long />
           </p>
+          {/* Fetched after hydration, never part of the cached page: see components/DeliveryPromise.tsx. */}
+          {product.in_stock ? <DeliveryPromise /> : null}
           <div className="product__order">
             <QuantityPicker value={quantity} max={max} onChange={setQuantity} />
             {/* The per-order limit, when it is what bounds the picker; a lower stock says so in the stock

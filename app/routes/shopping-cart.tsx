@@ -2,6 +2,7 @@ import { useAtomValue } from "jotai";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/shopping-cart";
 import { CartLine } from "../components/CartLine";
+import { DeliveryPromise } from "../components/DeliveryPromise";
 import { OrderSummary, type ShownTotals } from "../components/OrderSummary";
 import { PromoCode } from "../components/PromoCode";
 import { optionsTotals, useCheckoutOptions } from "../lib/checkout";
@@ -119,6 +120,7 @@ export default function ShoppingCart() {
                 )}
               />
             ) : null}
+            <DeliveryPromise />
             <Link className="button button--primary button--block" to={to("/checkout")}>
               {t("cart.proceedToCheckout")}
             </Link>

@@ -99,6 +99,8 @@ for (const locale of journeyLocales("ar")) {
       const change = page.locator('[data-stat="orders-today"] .console-stat__change');
       await expect.poll(() => change.textContent()).toMatch(t.yesterday);
       expect(await page.locator("#dashboard-top + ol li").count()).toBeGreaterThan(0);
+      // This week's deliveries against their promise: a share, or a word that none was delivered yet.
+      expect(await page.locator('[data-stat="on-time"] .console-stat__value').textContent()).toMatch(/^(\d+%|–)$/);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-dashboard-compare-${locale}.png`);
 
       await page.getByRole("navigation").getByRole("link", { name: t.reports, exact: true }).click();

@@ -137,7 +137,7 @@ describe("store settings in the console", () => {
       await saveSection(page, locale, "shipping");
       await eventually(() => page.locator("#settings-shipping-standard").inputValue()).toBe(TYPED[locale].shown);
       // The saved section starts again from what was stored; every section is still there once.
-      expect(await page.locator(".settings-section").count()).toBe(8);
+      expect(await page.locator(".settings-section").count()).toBe(9);
       await expectAxeClean(page, `settings ${locale}`);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
       copyFileSync(`${SCREENSHOTS}/console-settings-${locale}.png`, `/tmp/console-settings-${locale}.png`);
@@ -146,6 +146,25 @@ describe("store settings in the console", () => {
       await page
         .locator("section[aria-labelledby='settings-messages-title']")
         .screenshot({ path: `/tmp/console-settings-messages-${locale}.png` });
+
+      // The delivery promise's section: a cut-off that is no time of day is refused on its field;
+      // a later cut-off and the Hijri date are saved and read back after a reload.
+      await page.locator("#settings-delivery-cutoff").fill("2pm");
+      await saveButton(page, locale, "delivery").click();
+      await eventually(() => page.locator("#settings-delivery-cutoff-error").textContent()).toBe(
+        msg(locale, "console.settings.errors.cutoff"),
+      );
+      await page.locator("#settings-delivery-cutoff").fill("15:30");
+      await page.locator("#settings-delivery-hijri").selectOption("on");
+      await saveSection(page, locale, "delivery");
+      await page.reload();
+      await hydrated(page, "#settings-delivery-cutoff");
+      await eventually(() => page.locator("#settings-delivery-cutoff").inputValue()).toBe("15:30");
+      expect(await page.locator("#settings-delivery-hijri").inputValue()).toBe("on");
+      expect(await page.locator("#settings-delivery-holidays").inputValue()).toMatch(/^\d{4}-02-22$/m);
+      await page
+        .locator("section[aria-labelledby='settings-delivery-title']")
+        .screenshot({ path: `${SCREENSHOTS}/console-settings-delivery-${locale}.png` });
 
       // The shopper's next page load charges it: no deploy, no restart.
       const after = await checkoutPrices(shopper.page, locale);

@@ -404,7 +404,11 @@ describe("migration 0045 on a database made and used under the schema before it"
       .run();
     const read = () => db.prepare("SELECT * FROM orders ORDER BY id").all();
     const before = (await read()).results;
-    await applyD1Migrations(db, env.TEST_MIGRATIONS);
+    // Up to this migration: later ones add columns of their own (0047's promised_by).
+    await applyD1Migrations(
+      db,
+      env.TEST_MIGRATIONS.filter((m) => m.name < "0046"),
+    );
     expect((await read()).results).toEqual(
       before.map((row) => ({ ...row, cod_fee: 0, refund_iban: null, refund_iban_name: null })),
     );

@@ -4,6 +4,7 @@ import {
   shopDay,
   shopIsoDay,
   shopLongDay,
+  shopArrivesBy,
   shopMoment,
   SHOP_TIME_LABEL,
   toShopLocalInput,
@@ -47,5 +48,13 @@ describe("dates and times on the shop's clock, as the server writes them", () =>
     );
     expect(toShopLocalInput(null)).toBe("");
     expect(fromShopLocalInput("  ")).toBeNull();
+  });
+});
+
+describe("the delivery promise's words, as the backend writes them in the Workers runtime", () => {
+  it("writes the same text as Node: Gregorian with Latin digits, and the Umm al-Qura date when chosen", () => {
+    expect(shopArrivesBy("2026-12-08", "en")).toBe("Arrives by Tuesday 8 December");
+    expect(shopArrivesBy("2026-12-08", "ar")).toBe("يصل بحلول الثلاثاء 8 ديسمبر");
+    expect(shopArrivesBy("2026-12-08", "ar", true)).toBe("يصل بحلول الثلاثاء 8 ديسمبر (28 جمادى الآخرة 1448 هـ)");
   });
 });

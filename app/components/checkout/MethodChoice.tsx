@@ -38,6 +38,12 @@ export function ShippingChoice({
           {options.shipping_zone ? t("checkoutZone.rates", { zone: options.shipping_zone }) : t("checkoutZone.rest")}
         </p>
       ) : null}
+      {/* The promise follows the delivery city as it is typed or chosen (the options are asked again per city). */}
+      {options?.delivery_promise && quotedCity ? (
+        <p className="checkout__promise" aria-live="polite">
+          <strong>{options.delivery_promise.text}</strong>
+        </p>
+      ) : null}
       {options ? (
         <div className="choice-list">
           {options.shipping_methods.map((m) => (

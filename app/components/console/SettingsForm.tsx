@@ -1,4 +1,5 @@
-import { useForm } from "@modular-forms/react";
+import { useForm, type FieldElementProps, type FieldStore } from "@modular-forms/react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { useMemo, type ReactNode } from "react";
 import { useRevalidator } from "react-router";
 import type { Api, Envelope } from "../../lib/api/client";
@@ -8,7 +9,7 @@ import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
 import { FormErrors } from "../form/FormErrors";
 import { SubmitButton } from "../form/SubmitButton";
-import { TextField } from "../form/TextField";
+import { fieldId, TextField } from "../form/TextField";
 import { useFormSubmit } from "../form/useFormSubmit";
 
 /** One input of a settings section; its name is the API's field name (dots written `__`). */
@@ -25,6 +26,56 @@ export interface SettingsField {
   max?: number;
   /** The field's own check, after required and length: answers a message, or "" when fine. */
   check?: (value: string) => string;
+  /** A choice among these values (a select) instead of typed text. */
+  options?: { value: string; label: string }[];
+}
+
+/** A labelled select of a settings form (its value is one of the options). */
+function SelectField({
+  id,
+  label,
+  hint,
+  field,
+  options,
+  props,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  field: FieldStore<SettingsFormValues, string>;
+  options: { value: string; label: string }[];
+  props: FieldElementProps<SettingsFormValues, string>;
+}) {
+  useSignals();
+  const value = field.value.value ?? "";
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="field__control">
+        <select
+          id={id}
+          name={props.name}
+          value={value}
+          ref={props.ref}
+          onChange={props.onChange}
+          onBlur={props.onBlur}
+          aria-describedby={hintId}
+        >
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 /** A row of the form: English and Arabic side by side, or a few fields in a grid; an optional heading. */
@@ -118,23 +169,34 @@ export function SettingsForm<I>({
             <div className={row.layout === "bilingual" ? "console-bilingual" : "console-grid"}>
               {row.fields.map((f) => (
                 <Field key={f.name} name={formName(f.name)} validate={validators(f)}>
-                  {(field, props) => (
-                    <TextField
-                      form={form}
-                      field={field}
-                      props={props}
-                      label={f.label}
-                      hint={f.hint}
-                      idPrefix={id}
-                      multiline={f.multiline}
-                      rows={f.multiline ? 4 : undefined}
-                      dir={f.dir}
-                      lang={f.lang}
-                      inputMode={f.inputMode}
-                      autoComplete="off"
-                      required={f.required}
-                    />
-                  )}
+                  {(field, props) =>
+                    f.options ? (
+                      <SelectField
+                        id={fieldId(field.name, id)}
+                        label={f.label}
+                        hint={f.hint}
+                        field={field}
+                        options={f.options}
+                        props={props}
+                      />
+                    ) : (
+                      <TextField
+                        form={form}
+                        field={field}
+                        props={props}
+                        label={f.label}
+                        hint={f.hint}
+                        idPrefix={id}
+                        multiline={f.multiline}
+                        rows={f.multiline ? 4 : undefined}
+                        dir={f.dir}
+                        lang={f.lang}
+                        inputMode={f.inputMode}
+                        autoComplete="off"
+                        required={f.required}
+                      />
+                    )
+                  }
                 </Field>
               ))}
             </div>

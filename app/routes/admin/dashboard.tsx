@@ -53,6 +53,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
     label: string;
     value: string;
     compared?: { trend: Trend; text: string };
+    detail?: string;
   }[] = [
     {
       key: "orders-today",
@@ -88,6 +89,19 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
         ]),
     { key: "pending", label: t("console.dashboard.pendingShipments"), value: f.number(pending) },
     { key: "low-stock", label: t("console.dashboard.lowStock"), value: f.number(d.low_stock.count) },
+    // Delivered this week by the day promised when the order was placed (orders.promised_by).
+    {
+      key: "on-time",
+      label: t("console.dashboard.onTime"),
+      value: d.on_time.share === null ? "–" : `${f.number(Math.round(d.on_time.share * 100))}%`,
+      detail:
+        d.on_time.share === null
+          ? t("console.dashboard.onTimeNone")
+          : t("console.dashboard.onTimeDetail", {
+              onTime: f.number(d.on_time.on_time),
+              delivered: f.number(d.on_time.delivered),
+            }),
+    },
   ];
   return (
     <>
@@ -103,6 +117,7 @@ export default function ConsoleDashboard({ loaderData }: Route.ComponentProps) {
                 {s.compared.text}
               </div>
             ) : null}
+            {s.detail ? <div className="console-stat__change">{s.detail}</div> : null}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/settings";
 import { latinDigits } from "../../../contract/inputs";
 import { formatMinorUnits, readMoney } from "../../../contract/numbers";
+import { CUTOFF_PATTERN, isIsoDay } from "../../../contract/delivery-promise";
 import {
   isLinkVariable,
   LINK_LIKE,
@@ -51,6 +52,34 @@ function halalasOf(text: string | undefined): number {
 function parseDays(text: string): number | null {
   const latin = latinDigits(text.trim());
   return /^\d{1,3}$/.test(latin) ? Number(latin) : null;
+}
+
+/** Whole working days as typed (0 to the limit), or null. */
+function leadDays(text: string): number | null {
+  const latin = latinDigits(text.trim());
+  return /^\d{1,2}$/.test(latin) && Number(latin) <= SETTINGS_LIMITS.leadDaysMax ? Number(latin) : null;
+}
+
+/** "City: days" lines as the API takes them, or null when a line does not read so. */
+function parseCities(text: string): { city: string; days: number }[] | null {
+  const out: { city: string; days: number }[] = [];
+  for (const line of text.split("\n").map((l) => l.trim())) {
+    if (!line) continue;
+    const match = /^(.+?)\s*[:：]\s*(\S+)$/.exec(line);
+    const days = match ? leadDays(match[2]!) : null;
+    if (!match || days === null || match[1]!.length > SETTINGS_LIMITS.city) return null;
+    out.push({ city: match[1]!.trim(), days });
+  }
+  return out;
+}
+
+/** One YYYY-MM-DD a line (commas too), or null when one is not a calendar day. */
+function parseHolidays(text: string): string[] | null {
+  const days = latinDigits(text)
+    .split(/[\n,]+/)
+    .map((d) => d.trim())
+    .filter(Boolean);
+  return days.every(isIsoDay) ? days : null;
 }
 
 /** The store's settings (owners): shipping, VAT, the seller, the store, returns and order messages. */
@@ -104,6 +133,10 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       ],
     };
   });
+
+  // The delivery section: a lead time per shipping zone, by the zone's English name.
+  const zoneNames = values.shipping.zones.map((z) => z.name_en);
+  const leadDaysError = t("console.settings.errors.leadDays", { max: SETTINGS_LIMITS.leadDaysMax });
 
   // A section's form starts again from what was saved (typed "٢٥٫٥" reads back "25.50").
   const version = (section: keyof ConsoleSettings["values"]) =>
@@ -316,6 +349,90 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <CarriersForm key={version("carriers")} title={sections[6]!.title} carriers={values.carriers} />
 
       <SettingsForm
+        key={version("delivery")}
+        id="settings-delivery"
+        title={sections[6]!.title}
+        intro={t("console.settings.deliveryIntro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("cutoff", {
+                required: true,
+                dir: "ltr",
+                check: (v) => (CUTOFF_PATTERN.test(latinDigits(v)) ? "" : t("console.settings.errors.cutoff")),
+              }),
+              f("lead_days", {
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                check: (v) => (leadDays(v) === null ? leadDaysError : ""),
+              }),
+              ...zoneNames.map((zone, i) =>
+                f(`zone_days_${i}`, {
+                  label: t("console.settings.fields.zone_days", { zone }),
+                  dir: "ltr",
+                  inputMode: "numeric",
+                  hint: t("console.settings.zoneDaysHint"),
+                  check: (v) => (v === "" || leadDays(v) !== null ? "" : leadDaysError),
+                }),
+              ),
+              f("hijri", {
+                options: [
+                  { value: "off", label: t("console.settings.hijriOff") },
+                  { value: "on", label: t("console.settings.hijriOn") },
+                ],
+              }),
+            ],
+          },
+          {
+            layout: "grid",
+            fields: [
+              f("cities", {
+                multiline: true,
+                hint: t("console.settings.citiesHint"),
+                check: (v) =>
+                  parseCities(v) === null
+                    ? t("console.settings.errors.cities", { max: SETTINGS_LIMITS.leadDaysMax })
+                    : "",
+              }),
+              f("holidays", {
+                multiline: true,
+                dir: "ltr",
+                hint: t("console.settings.holidaysHint"),
+                check: (v) => (parseHolidays(v) === null ? t("console.settings.errors.holidays") : ""),
+              }),
+            ],
+          },
+        ]}
+        initial={{
+          cutoff: values.delivery.cutoff,
+          lead_days: String(values.delivery.lead_days),
+          ...Object.fromEntries(
+            zoneNames.map((zone, i) => [
+              `zone_days_${i}`,
+              String(values.delivery.zones.find((z) => z.zone === zone)?.days ?? ""),
+            ]),
+          ),
+          hijri: values.delivery.hijri ? "on" : "off",
+          cities: values.delivery.cities.map((c) => `${c.city}: ${c.days}`).join("\n"),
+          holidays: values.delivery.holidays.join("\n"),
+        }}
+        toInput={(v) => ({
+          cutoff: latinDigits((v.cutoff ?? "").trim()),
+          lead_days: leadDays(v.lead_days ?? "") ?? -1,
+          zones: zoneNames.flatMap((zone, i) => {
+            const days = leadDays(v[`zone_days_${i}`] ?? "");
+            return days === null ? [] : [{ zone, days }];
+          }),
+          cities: parseCities(v.cities ?? "") ?? [],
+          holidays: parseHolidays(v.holidays ?? "") ?? [],
+          hijri: v.hijri === "on",
+        })}
+        save={(api, input) => saveStoreSettings(api, "delivery", input)}
+      />
+
+      <SettingsForm
         key={version("messages")}
         id="settings-messages"
         title={sections[7]!.title}
@@ -339,7 +456,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "carriers", "messages"] as const;
+const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "carriers", "delivery", "messages"] as const;
 
 /**
  * The owner's wording, per message and language: one left as the shop's own wording (or emptied)

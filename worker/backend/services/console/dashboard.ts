@@ -1,6 +1,7 @@
 import type {
   ConsoleDashboard,
   DashboardLowStock,
+  DashboardOnTime,
   DashboardRecentOrder,
   DashboardTopProduct,
 } from "../../../../contract/console-dashboard";
@@ -51,6 +52,11 @@ export const RECENT_ORDERS_SHOWN = 8;
 /** Who may see the shop's revenue: managers and owners. */
 export const seesRevenue = (staff: Pick<StaffCaller, "role">): boolean => roleAtLeast(staff.role, "manager");
 
+function onTime(rows: D1Result, from: Date): DashboardOnTime {
+  const { delivered, on_time } = rows.results[0] as { delivered: number; on_time: number };
+  return { from: from.toISOString(), delivered, on_time, share: delivered ? on_time / delivered : null };
+}
+
 export async function dashboard(
   db: D1Database,
   staff: Pick<StaffCaller, "role">,
@@ -67,38 +73,59 @@ export async function dashboard(
       )
       .bind(from.toISOString(), until?.toISOString() ?? null, until?.toISOString() ?? null);
   const name = lang === "ar" ? "name_ar" : "name_en";
-  const [todayRow, weekRow, yesterdayRow, lastWeekRow, top, pending, lowCount, lowRows, recent, lateCount, lateRows] =
-    await db.batch([
-      figures(today),
-      figures(week),
-      figures(...yesterday),
-      figures(...lastWeek),
-      // This week's best sellers by units, under the name the catalogue gives them now.
-      db
-        .prepare(
-          `SELECT oi.product_id AS id, COALESCE(p.${name}, MAX(oi.${name})) AS name, SUM(oi.quantity) AS units,
+  const [
+    todayRow,
+    weekRow,
+    yesterdayRow,
+    lastWeekRow,
+    top,
+    pending,
+    lowCount,
+    lowRows,
+    recent,
+    onTimeRow,
+    lateCount,
+    lateRows,
+  ] = await db.batch([
+    figures(today),
+    figures(week),
+    figures(...yesterday),
+    figures(...lastWeek),
+    // This week's best sellers by units, under the name the catalogue gives them now.
+    db
+      .prepare(
+        `SELECT oi.product_id AS id, COALESCE(p.${name}, MAX(oi.${name})) AS name, SUM(oi.quantity) AS units,
            SUM(COALESCE(oi.net_total, oi.line_total)) AS revenue
          FROM order_items oi JOIN orders o ON o.id = oi.order_id LEFT JOIN products p ON p.id = oi.product_id
          WHERE o.status IN ${PAID_OR_LATER} AND o.created_at >= ?
          GROUP BY oi.product_id ORDER BY units DESC, revenue DESC, oi.product_id LIMIT ?`,
-        )
-        .bind(week.toISOString(), TOP_PRODUCTS_SHOWN),
-      db.prepare("SELECT status, COUNT(*) AS n FROM orders WHERE status IN ('paid', 'processing') GROUP BY status"),
-      db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1 AND stock <= low_stock_threshold"),
-      db
-        .prepare(
-          `SELECT id, slug, ${name} AS name, sku, stock, low_stock_threshold FROM products
+      )
+      .bind(week.toISOString(), TOP_PRODUCTS_SHOWN),
+    db.prepare("SELECT status, COUNT(*) AS n FROM orders WHERE status IN ('paid', 'processing') GROUP BY status"),
+    db.prepare("SELECT COUNT(*) AS n FROM products WHERE active = 1 AND stock <= low_stock_threshold"),
+    db
+      .prepare(
+        `SELECT id, slug, ${name} AS name, sku, stock, low_stock_threshold FROM products
          WHERE active = 1 AND stock <= low_stock_threshold ORDER BY stock ASC, id LIMIT ?`,
-        )
-        .bind(LOW_STOCK_SHOWN),
-      db
-        .prepare(
-          "SELECT number, status, total, refunded, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
-        )
-        .bind(RECENT_ORDERS_SHOWN),
-      // Money gateways took for closed orders, still owed back: every role sees it is waiting.
-      ...owedLatePaymentsStatements(db),
-    ]);
+      )
+      .bind(LOW_STOCK_SHOWN),
+    db
+      .prepare(
+        "SELECT number, status, total, refunded, currency, email, created_at FROM orders ORDER BY created_at DESC, id DESC LIMIT ?",
+      )
+      .bind(RECENT_ORDERS_SHOWN),
+    // Deliveries this week against the promise kept with each order: on time when the shop day
+    // of delivered_at (UTC+3) is the promised day or before it.
+    db
+      .prepare(
+        `SELECT COUNT(*) AS delivered,
+             COALESCE(SUM(CASE WHEN date(delivered_at, '+3 hours') <= promised_by THEN 1 ELSE 0 END), 0) AS on_time
+           FROM orders WHERE delivered_at IS NOT NULL AND promised_by IS NOT NULL AND delivered_at >= ?`,
+      )
+      .bind(week.toISOString()),
+    // Money gateways took for closed orders, still owed back: every role sees it is waiting.
+    ...owedLatePaymentsStatements(db),
+  ]);
   const revenue = seesRevenue(staff);
   const period = (rows: D1Result, from: Date) => {
     const r = rows.results[0] as { orders: number; revenue: number };
@@ -129,5 +156,6 @@ export async function dashboard(
       count: (lateCount.results[0] as { n: number }).n,
       orders: lateRows.results as DashboardLatePayment[],
     },
+    on_time: onTime(onTimeRow, week),
   };
 }

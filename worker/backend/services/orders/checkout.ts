@@ -20,7 +20,8 @@ import { lineNets } from "../shared/money";
 import { evaluatePromo, isPerCustomerLimit, promoMessage, redeemPromoStatements } from "./promo";
 import type { Totals } from "../../../../contract/orders";
 import { zoneOfCity } from "../../../../contract/settings";
-import { commerceOf, currentCommerceSettings, loadSettings, type CommerceSettings } from "../shared/settings";
+import { presentPromise, promiseFor } from "./delivery-promise";
+import { commerceOf, loadSettings, type CommerceSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
 import { MAX_HOLDING_ORDERS, MAX_NETWORK_HOLDS, NETWORK_HOLDS_BEFORE_CHALLENGE } from "./hold-caps";
 import {
@@ -207,6 +208,8 @@ export async function checkoutOptions(
     free_shipping_threshold: settings.freeShippingThreshold,
     /** The zone whose rates these are, in the caller's language; null: the rest of the country. */
     shipping_zone: zone ? (lang === "ar" ? zone.name_ar : zone.name_en) : null,
+    // The promise for the city being typed, as placing the order now would keep it.
+    delivery_promise: presentPromise(promiseFor(store, city), lang),
   };
 }
 
@@ -369,7 +372,11 @@ export async function placeOrder(
   if (contents.invalid.length) throw notAvailable(contents, contents.invalid, lang);
 
   // The server's own zone for the address's city: never a price the client sent.
-  const settings = await currentCommerceSettings(env, db, address.city);
+  const store = await loadSettings({ ...env, DB: db });
+  const settings = commerceOf(env, store, address.city);
+  // The promise the shopper saw for this city, on the server's clock at the moment the order is
+  // placed (not the page's, which may be minutes old), kept with the order.
+  const promise = promiseFor(store, address.city);
   let discount = 0;
   let promoId: number | null = null;
   let promoCode: string | null = null;
@@ -404,6 +411,7 @@ export async function placeOrder(
     networkHash: origin.networkHash,
     siteOrigin: origin.siteOrigin ?? null,
     lang,
+    promisedBy: promise.arrives_by,
   });
   if (placed.created) await flushNotifications(env, placed.order.id);
   return placed;
@@ -437,6 +445,8 @@ export interface OrderDraft {
   networkHash?: string | null;
   siteOrigin?: string | null;
   lang: Lang;
+  /** The shop day the order is promised to arrive by (YYYY-MM-DD); absent: no promise kept. */
+  promisedBy?: string | null;
 }
 
 /**
@@ -466,8 +476,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
              promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
-             lang, site_origin, vat_rate, cod_fee)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
+             lang, site_origin, vat_rate, cod_fee, promised_by)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -493,6 +503,7 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           // The order's documents state this rate (services/orders/invoices.ts).
           draft.vatRate,
           totals.cod_fee ?? 0,
+          draft.promisedBy ?? null,
         ),
     ];
     for (const [index, line] of contents.lines.entries()) {

@@ -38,6 +38,8 @@ export interface OrderRow extends Totals {
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  /** The shop day the order was promised to arrive by (migration 0047); null for older orders. */
+  promised_by: string | null;
   cancelled_at: string | null;
   /** Refunded so far (succeeded and pending refunds), in halalas. */
   refunded: number;

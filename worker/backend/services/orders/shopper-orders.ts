@@ -14,6 +14,8 @@ import {
   type OrderRow,
 } from "./orders";
 import { selfServiceOf } from "./returns";
+import { presentPromise } from "./delivery-promise";
+import { loadSettings } from "../shared/settings";
 import { releaseExpiredReservations } from "./reservations";
 import type { CartOwner } from "../../identity";
 
@@ -31,6 +33,9 @@ export interface PresentOptions {
   /** For the owner's own order page: add `self_service` (cancel, returns) with this return window in days. */
   selfService?: { returnWindowDays: number; sendTo: string | null };
 }
+
+/** The states in which the order page says when the order arrives: placed and not yet delivered nor closed. */
+const PROMISE_SHOWN: ReadonlySet<string> = new Set(["pending_payment", "paid", "processing", "shipped"]);
 
 /** Shapes orders for the contract, with their items and payment state, in the caller's language. */
 export async function presentOrders(
@@ -51,6 +56,10 @@ export async function presentOrders(
       .bind(...ids),
   ]);
   const itemRows = items.results as unknown as OrderItemRow[];
+  // "Arrives by …" while the order is on its way; whether Arabic adds the Hijri date is the owner's
+  // choice now (one read of the small settings table, only when some order shows a promise).
+  const promising = (row: OrderRow) => row.promised_by !== null && PROMISE_SHOWN.has(row.status);
+  const hijri = rows.some(promising) ? (await loadSettings({ DB: db })).delivery.hijri : false;
   const selfService = opts.selfService
     ? await selfServiceOf(db, rows, lang, {
         windowDays: opts.selfService.returnWindowDays,
@@ -101,6 +110,8 @@ export async function presentOrders(
       tracking_number: row.tracking_number,
       shipped_at: row.shipped_at,
       delivered_at: row.delivered_at,
+      promised_by: row.promised_by,
+      delivery_promise: promising(row) ? presentPromise({ arrives_by: row.promised_by!, hijri }, lang) : null,
       cancelled_at: row.cancelled_at,
       refunded: row.refunded,
       ...(selfService ? { self_service: selfService.get(row.id) } : {}),

@@ -15,6 +15,7 @@ import {
   zoneOfCity,
 } from "../../../../contract/settings";
 import { REGIONS } from "../../../../contract/regions";
+import { defaultHolidays } from "../../../../contract/delivery-promise";
 import type { Env, Lang, StaffCaller } from "../../env";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
 import { forgetCatalogueVersion, bumpCatalogueVersion } from "../../cache";
@@ -85,6 +86,17 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
         postal_code: "",
         short_address: "",
       },
+    },
+    // The delivery promise until the owner sets it: orders before 14:00 Riyadh time leave the same
+    // working day; three working days to the door, one within Riyadh; this year's and next
+    // year's official holidays (contract/delivery-promise.ts SAUDI_HOLIDAYS says where they come from).
+    delivery: {
+      cutoff: "14:00",
+      lead_days: 3,
+      zones: [],
+      cities: [{ city: "Riyadh", days: 1 }],
+      holidays: defaultHolidays(),
+      hijri: false,
     },
     messages: {},
   };
@@ -202,6 +214,13 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   text: msg("settings.fieldNames.text"),
   regions: msg("settings.fieldNames.regions"),
   zones: msg("settings.fieldNames.zones"),
+  cutoff: msg("settings.fieldNames.cutoff"),
+  lead_days: msg("settings.fieldNames.leadDays"),
+  zone: msg("settings.fieldNames.zone"),
+  city: msg("settings.fieldNames.city"),
+  cities: msg("settings.fieldNames.cities"),
+  holidays: msg("settings.fieldNames.holidays"),
+  hijri: msg("settings.fieldNames.hijri"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
@@ -227,6 +246,8 @@ export function settingsMessages(lang: Lang): SettingsMessages {
         region: REGIONS[region][lang],
         zone: lang === "ar" ? zone.name_ar : zone.name_en,
       }),
+    cutoff: say(lang, msg("settings.cutoff")),
+    holiday: (day) => say(lang, msg("settings.holiday"), { day }),
   };
   cache.set(lang, m);
   return m;
