@@ -297,7 +297,31 @@ describe("shipping with carriers in the console", () => {
         expect(await stray.textContent()).toContain("12.34");
         await expectAxeClean(page, `remittances (${locale})`);
         await fullPageScreenshot(page, `${SCREENSHOTS}/console-remittances-${locale}.png`);
-        expect(errors).toEqual([]);
+
+        // A carrier's statement as CSV: a file with a bad row is refused whole, its line named; a good one lands.
+        const form = page.locator("[data-statement-import]");
+        const file = form.getByLabel(msg(locale, "console.remittances.import.file"));
+        const csv = (rows: string[]) => ({
+          name: "statement.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(["waybill,amount,reference,date", ...rows].join("\n")),
+        });
+        const paperWaybill = `SQC${String(Date.now()).slice(-10)}`;
+        await file.setInputFiles(
+          csv([`${paperWaybill},25.00,ST-${locale},2026-12-01`, `${paperWaybill},lots,ST-${locale},2026-12-01`]),
+        );
+        await form.getByRole("button", { name: msg(locale, "console.remittances.import.submit") }).click();
+        await eventually(() => form.locator("[data-statement-errors]").textContent()).toMatch(/3/);
+        await eventually(() => isFocused(page, "[data-statement-errors]")).toBe(true);
+        expect(await page.locator("tr", { hasText: paperWaybill }).count()).toBe(0);
+        await file.setInputFiles(csv([`${paperWaybill},25.00,ST-${locale},2026-12-01`]));
+        await form.getByRole("button", { name: msg(locale, "console.remittances.import.submit") }).click();
+        await eventually(() => page.locator("tr", { hasText: paperWaybill }).count()).toBe(1);
+        expect(
+          await page.locator("tr", { hasText: paperWaybill }).locator("[data-kind]").getAttribute("data-kind"),
+        ).toBe("unknown");
+        await expectAxeClean(page, `remittances import (${locale})`);
+        expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
         await context.close();
       },
     );

@@ -84,3 +84,11 @@ export function shippingDocumentPath(document: ShippingDocument, search: URLSear
   const query = params.toString().replace(/%2C/g, ",");
   return `/admin/shipments/${document}${query ? `?${query}` : ""}`;
 }
+
+/** POST /admin/shipments/remittances {carrier, csv}: a carrier's COD statement (waybill, amount, reference, date). */
+export function importStatement(api: Api, carrier: CarrierId, csv: string) {
+  return api.post<{ rows: number; recorded: number; report: RemittanceReport }>("/admin/shipments/remittances", {
+    carrier,
+    csv,
+  });
+}

@@ -2,6 +2,7 @@ import { Link } from "../../lib/link";
 import type { Route } from "./+types/remittances";
 import { CARRIER_NAMES, type CarrierId, type RemittanceDifference } from "../../../contract/shipping";
 import { DataTable, type Column } from "../../components/console/DataTable";
+import { StatementImport } from "../../components/console/StatementImport";
 import { getRemittances } from "../../lib/api/console-shipments";
 import { consoleLoad, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
@@ -100,6 +101,7 @@ export default function ConsoleRemittances({ loaderData: report }: Route.Compone
         rowKey={(d) => `${d.carrier}:${d.waybill}`}
         empty={t("console.remittances.none")}
       />
+      <StatementImport />
     </div>
   );
 }
