@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId } from "react";
 import { CARRIER_NAMES, type CarrierId, type OrderShipment } from "../../contract/shipping";
-import { shopLongDay } from "../../contract/shop-time";
+import { shopArrivalDay } from "../../contract/shop-time";
 import { formatDate, type Order } from "../lib/orders";
 import { useLocale, useT } from "../lib/use-locale";
 
@@ -77,7 +77,7 @@ function Parcel({ order, parcel, deliveries }: { order: Order; parcel: OrderShip
       {parcel.next_attempt_on ? (
         <p className="notice notice--info" role="status">
           {t("orders.parcels.nextAttempt", {
-            day: `\u2068${shopLongDay(`${parcel.next_attempt_on}T12:00:00Z`, locale)}\u2069`,
+            day: `\u2068${shopArrivalDay(parcel.next_attempt_on, locale)}\u2069`,
           })}
         </p>
       ) : null}

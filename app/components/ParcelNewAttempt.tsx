@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useRevalidator } from "react-router";
 import type { OrderShipment } from "../../contract/shipping";
-import { shopLongDay } from "../../contract/shop-time";
+import { shopArrivalDay } from "../../contract/shop-time";
 import { browserApi } from "../lib/api/browser";
 import { ApiError } from "../lib/api/errors";
 import { rescheduleParcel } from "../lib/api/self-service";
@@ -45,7 +45,7 @@ export function ParcelNewAttempt({ order, parcel }: { order: Order; parcel: Orde
       >
         {parcel.attempt_days.map((d) => (
           <option key={d} value={d}>
-            {shopLongDay(`${d}T12:00:00Z`, locale)}
+            {shopArrivalDay(d, locale)}
           </option>
         ))}
       </select>

@@ -9,6 +9,7 @@ import { PDFDocument } from "pdf-lib";
 import { readCode128, readPage } from "../support/pdf-reader";
 import { signCourierWebhook } from "../../worker/backend/services/shipping/courier";
 import { pollCarriers } from "../../worker/backend/services/shipping/shipments";
+import { attemptDays } from "../../worker/backend/services/shipping/views";
 import type { Env as BackendBindings } from "../../worker/backend/env";
 import type { ShipmentStatus } from "../../contract/shipping";
 
@@ -536,5 +537,18 @@ describe("the shipping documents from the console", () => {
     expect((await pdfOf(manager, "/admin/shipments/labels.pdf?ids=abc")).status).toBe(422);
     expect((await pdfOf(manager, "/admin/shipments/labels.pdf?ids=999999999")).status).toBe(404);
     expect((await pdfOf(manager, "/admin/shipments/manifest.pdf?carrier=pigeon")).status).toBe(422);
+  });
+});
+
+describe("the days a missed delivery may be asked for", () => {
+  it("are working days after today: no Friday, Saturday or public holiday", () => {
+    // Monday 21 September 2026, National Day on the Wednesday.
+    expect(attemptDays(new Date("2026-09-21T10:00:00Z"), 3, ["2026-09-23"])).toEqual([
+      "2026-09-22",
+      "2026-09-24",
+      "2026-09-27",
+    ]);
+    // Late on Thursday in Riyadh is already Friday's shop day: the next is Sunday.
+    expect(attemptDays(new Date("2026-12-10T22:30:00Z"), 1)).toEqual(["2026-12-13"]);
   });
 });

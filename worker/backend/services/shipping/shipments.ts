@@ -18,7 +18,7 @@ import { flushNotifications, notifyStatements } from "../messages/notifications"
 import { cashToCollect, deliverOrder } from "../orders/fulfilment";
 import { receiveReturn } from "../orders/returns";
 import { carrierOf } from "./registry";
-import { attemptDays, type ShipmentRow } from "./views";
+import { attemptDays, attemptDaysNow, type ShipmentRow } from "./views";
 import {
   CarrierRefused,
   type CarrierAddress,
@@ -538,7 +538,7 @@ export async function rescheduleDelivery(
     .first<ShipmentRow>();
   if (!shipment) throw new BackendError(404, say(lang, SAY.notFound));
   if (shipment.status !== "delivery_attempted") throw new BackendError(409, say(lang, SAY.noAttempt));
-  if (!attemptDays().includes(day))
+  if (!(await attemptDaysNow(db)).includes(day))
     throw new BackendError(422, say(lang, SAY.badDay), { day: [say(lang, SAY.badDay)] });
   const results = await db.batch([
     db
@@ -601,7 +601,7 @@ export async function bookReturnPickup(env: Env, order: OrderRow, returnId: stri
         value: l.unit_price * l.quantity,
       })),
       weight_grams: weight,
-      ready_on: attemptDays(new Date(), 1)[0],
+      ready_on: attemptDays(new Date(), 1, settings.delivery.holidays)[0],
     });
     await db.batch([
       db

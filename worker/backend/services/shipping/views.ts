@@ -7,6 +7,8 @@ import {
   type ShipmentStatus,
 } from "../../../../contract/shipping";
 import { shopIsoDay } from "../../../../contract/shop-clock";
+import { WEEKEND_DAYS } from "../../../../contract/delivery-promise";
+import { loadSettings } from "../shared/settings";
 import { trackingUrl } from "../orders/carriers";
 
 /**
@@ -33,16 +35,24 @@ export interface ShipmentRow {
   delivered_at: string | null;
 }
 
-/** The working days (not Friday or Saturday) after `from` the shopper may choose for a new attempt. */
-export function attemptDays(from: Date = new Date(), count = 5): string[] {
+/**
+ * The working days after `from` the shopper may choose for a new attempt: not the Saudi weekend,
+ * nor a public holiday of the delivery settings (couriers do not go out on those).
+ */
+export function attemptDays(from: Date = new Date(), count = 5, holidays: readonly string[] = []): string[] {
   const days: string[] = [];
   let t = Date.parse(`${shopIsoDay(from)}T12:00:00Z`);
-  while (days.length < count) {
+  for (let tries = 0; days.length < count && tries < 60; tries++) {
     t += 86_400_000;
-    const weekday = new Date(t).getUTCDay();
-    if (weekday !== 5 && weekday !== 6) days.push(new Date(t).toISOString().slice(0, 10));
+    const day = new Date(t).toISOString().slice(0, 10);
+    if (!WEEKEND_DAYS.includes(new Date(t).getUTCDay()) && !holidays.includes(day)) days.push(day);
   }
   return days;
+}
+
+/** The days a missed delivery may be asked again for, under the shop's holidays. */
+export async function attemptDaysNow(db: D1Database): Promise<string[]> {
+  return attemptDays(new Date(), 5, (await loadSettings({ DB: db })).delivery.holidays);
 }
 
 /** The parcels of some orders with their lines and steps, for the order page and the console. */
@@ -85,8 +95,10 @@ export async function shipmentsOf(db: D1Database, orderId: number, lang: Lang): 
     happened_at: string;
   }[];
   const remittedRows = remitted.results as { shipment_id: number; amount: number }[];
-  const days = attemptDays();
-  return (shipments.results as unknown as ShipmentRow[]).map((s) => ({
+  const rows = shipments.results as unknown as ShipmentRow[];
+  // The settings are read only when a parcel awaits a new day.
+  const days = rows.some((s) => s.status === "delivery_attempted") ? await attemptDaysNow(db) : [];
+  return rows.map((s) => ({
     id: s.id,
     seq: s.seq,
     kind: s.kind,
