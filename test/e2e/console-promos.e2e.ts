@@ -145,8 +145,8 @@ describe("promo codes, customers and the dashboard in the console", () => {
         const staffPage = staff.page;
         await openConsole(staffPage, base, locale, manager);
 
-        // The dashboard first: the manager sees revenue.
-        await eventually(() => staffPage.locator(".console-stat").count()).toBe(6);
+        // The dashboard first: the manager sees revenue (and, as everyone, the share delivered on time).
+        await eventually(() => staffPage.locator(".console-stat").count()).toBe(7);
         await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-dashboard-${locale}.png`);
         await expectAxeClean(staffPage, `dashboard ${locale}`);
         await atPhoneWidth(staffPage, `console-dashboard-${locale}`);
@@ -241,8 +241,8 @@ describe("promo codes, customers and the dashboard in the console", () => {
         await customerWithOrder(customer, locale === "ar" ? "نورة العتيبي" : "Noura Alotaibi", products[index + 2]!.id);
         const { context, page, errors } = await newPage(browser);
         await openConsole(page, base, locale, support);
-        // Support's dashboard: counts, no revenue.
-        await eventually(() => page.locator(".console-stat").count()).toBe(4);
+        // Support's dashboard: counts and the on-time share, no revenue.
+        await eventually(() => page.locator(".console-stat").count()).toBe(5);
 
         await page.getByRole("link", { name: msg(locale, "console.nav.customers"), exact: true }).click();
         await page.waitForURL(`${base}/${locale}/admin/customers`);

@@ -95,6 +95,8 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   const bilingual = (base: string, max: number, required: boolean): SettingsField[] =>
     LANGS.map((lang) => f(`${base}_${lang}`, { required, max, lang, dir: lang === "ar" ? "rtl" : "ltr" }));
   const sections = SECTIONS.map((key) => ({ key, title: t(`console.settings.sections.${key}`) }));
+  // By name, not by position: a section added in the middle must not take another's title.
+  const titleOf = (key: (typeof SECTIONS)[number]) => t(`console.settings.sections.${key}`);
 
   const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => {
     const variables = settings.message_variables[template];
@@ -159,12 +161,12 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         </ul>
       </nav>
 
-      <ShippingZonesForm key={version("shipping")} title={sections[0]!.title} shipping={values.shipping} />
+      <ShippingZonesForm key={version("shipping")} title={titleOf("shipping")} shipping={values.shipping} />
 
       <SettingsForm
         key={version("tax")}
         id="settings-tax"
-        title={sections[1]!.title}
+        title={titleOf("tax")}
         intro={t("console.settings.taxIntro")}
         rows={[
           {
@@ -187,7 +189,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <SettingsForm
         key={version("seller")}
         id="settings-seller"
-        title={sections[2]!.title}
+        title={titleOf("seller")}
         intro={t("console.settings.sellerIntro")}
         rows={[
           { layout: "bilingual", fields: bilingual("name", SETTINGS_LIMITS.name, true) },
@@ -222,7 +224,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <SettingsForm
         key={version("store")}
         id="settings-store"
-        title={sections[3]!.title}
+        title={titleOf("store")}
         intro={t("console.settings.storeIntro")}
         rows={[
           { layout: "bilingual", fields: bilingual("store_name", SETTINGS_LIMITS.name, true) },
@@ -260,7 +262,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <SettingsForm
         key={version("returns")}
         id="settings-returns"
-        title={sections[4]!.title}
+        title={titleOf("returns")}
         rows={[
           {
             layout: "grid",
@@ -288,7 +290,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <SettingsForm
         key={version("cod")}
         id="settings-cod"
-        title={sections[5]!.title}
+        title={titleOf("cod")}
         intro={t("console.settings.codIntro")}
         rows={[
           {
@@ -346,12 +348,12 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         save={(api, input) => saveStoreSettings(api, "cod", input)}
       />
 
-      <CarriersForm key={version("carriers")} title={sections[6]!.title} carriers={values.carriers} />
+      <CarriersForm key={version("carriers")} title={titleOf("carriers")} carriers={values.carriers} />
 
       <SettingsForm
         key={version("delivery")}
         id="settings-delivery"
-        title={sections[6]!.title}
+        title={titleOf("delivery")}
         intro={t("console.settings.deliveryIntro")}
         rows={[
           {
@@ -435,7 +437,7 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
       <SettingsForm
         key={version("messages")}
         id="settings-messages"
-        title={sections[7]!.title}
+        title={titleOf("messages")}
         intro={t("console.settings.messagesIntro")}
         rows={messageRows}
         initial={Object.fromEntries(
