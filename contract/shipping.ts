@@ -34,15 +34,6 @@ export const SHIPMENT_STATUSES = [
 ] as const;
 export type ShipmentStatus = (typeof SHIPMENT_STATUSES)[number];
 
-/** The steps a shopper's timeline shows, in order (a parcel may go back to out_for_delivery after an attempt). */
-export const SHIPMENT_PROGRESS: readonly ShipmentStatus[] = [
-  "created",
-  "picked_up",
-  "in_transit",
-  "out_for_delivery",
-  "delivered",
-];
-
 /** Statuses after which nothing more happens to a parcel. */
 export const SHIPMENT_FINAL: readonly ShipmentStatus[] = ["delivered", "returned_to_sender", "cancelled"];
 
@@ -130,6 +121,11 @@ export interface ConsoleShipment extends OrderShipment {
 }
 
 export const PARCELS_MAX = 10;
+
+/** Units of the order's lines (by variant) to put in one parcel. */
+export interface ParcelPlan {
+  lines: { variant_id: number; quantity: number }[];
+}
 export const BULK_SHIP_MAX = 50;
 
 /**

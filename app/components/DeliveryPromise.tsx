@@ -2,6 +2,8 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import { CITY_COOKIE, DELIVERY_PROMISE_PATH, type DeliveryPromiseAnswer } from "../../contract/delivery-promise";
 import { browserApi } from "../lib/api/browser";
 import { useLocale, useT } from "../lib/use-locale";
+import { Stylesheet } from "./Stylesheet";
+import deliveryPromiseCss from "../styles/delivery-promise.css?url";
 
 /**
  * "Arrives by Tuesday 9 December" for the shopper's city, on the product page and in the cart.
@@ -88,6 +90,7 @@ export function DeliveryPromise() {
 
   return (
     <div className="delivery-promise" data-city={answer?.city ?? ""}>
+      <Stylesheet href={deliveryPromiseCss} />
       {/* The line keeps its height while the answer comes, so nothing below moves. */}
       <p className="delivery-promise__line" aria-live="polite" aria-busy={answer === null && !failed}>
         {answer?.promise ? (

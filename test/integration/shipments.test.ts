@@ -9,6 +9,7 @@ import { PDFDocument } from "pdf-lib";
 import { readCode128, readPage } from "../support/pdf-reader";
 import { signCourierWebhook } from "../../worker/backend/services/shipping/courier";
 import { pollCarriers } from "../../worker/backend/services/shipping/shipments";
+import { pruneWebhookDeliveries } from "../../worker/backend/services/shipping/webhooks";
 import { attemptDays } from "../../worker/backend/services/shipping/views";
 import type { Env as BackendBindings } from "../../worker/backend/env";
 import type { ShipmentStatus } from "../../contract/shipping";
@@ -297,6 +298,18 @@ describe("the courier's webhook", () => {
     expect(await statusNow()).toBe("picked_up");
     // The same delivery again, within its five minutes: refused as a replay.
     expect((await webhook(body, good)).status).toBe(409);
+
+    // The cron forgets ids past the replay window (a day old), and keeps the fresh ones.
+    await env.DB.prepare(
+      "INSERT INTO carrier_webhooks (carrier, delivery_id, received_at) VALUES ('courier', ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 days'))",
+    )
+      .bind(`old-${crypto.randomUUID()}`)
+      .run();
+    expect(await pruneWebhookDeliveries(env.DB)).toBeGreaterThanOrEqual(1);
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM carrier_webhooks WHERE delivery_id = ?")
+      .bind(JSON.parse(body).id)
+      .first<{ n: number }>();
+    expect(left!.n).toBe(1);
 
     const junk = JSON.stringify({ id: "x", events: [{ waybill, status: "teleported", at: "yesterday" }] });
     expect((await webhook(junk, await signCourierWebhook(SECRET, junk))).status).toBe(422);

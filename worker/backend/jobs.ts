@@ -5,6 +5,7 @@ import { pruneBuckets } from "../../contract/server/rum-store";
 import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
 import { pollCarriers } from "./services/shipping/shipments";
+import { pruneWebhookDeliveries } from "./services/shipping/webhooks";
 
 /**
  * The backend's work outside requests: the queue consumers of order messages and the
@@ -65,6 +66,8 @@ export interface ScheduledReport {
   rum: number;
   /** New parcel steps read from carriers that are asked rather than telling (services/shipping/shipments.ts). */
   parcels: number;
+  /** Carrier webhook delivery ids past the replay window, forgotten. */
+  webhooks: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -84,7 +87,7 @@ export async function expireStaleCarts(env: Env): Promise<number> {
  * part runs even if another fails; a failure is logged and the next minute tries again.
  */
 export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
-  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0, parcels: 0 };
+  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0, parcels: 0, webhooks: 0 };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
       "released",
@@ -100,6 +103,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],
     ["parcels", async () => (await pollCarriers(env)).events],
+    ["webhooks", () => pruneWebhookDeliveries(env.DB)],
   ];
   for (const [name, run] of parts) {
     try {

@@ -1,5 +1,6 @@
 import type { ConsoleOrder } from "../../../contract/console-orders";
-import type { BulkShipResult, CarrierId, RemittanceReport } from "../../../contract/shipping";
+import type { BulkShipResult, CarrierId, ParcelPlan, RemittanceReport } from "../../../contract/shipping";
+
 import type { Api } from "./client";
 
 /**
@@ -8,11 +9,6 @@ import type { Api } from "./client";
  * the cash on delivery carriers paid over. The PDFs (labels, pick list, manifest) are documents a
  * browser opens: `shippingDocumentHref` names them under the console (routes/admin/shipping-document.ts).
  */
-
-/** Units of the order's lines (by variant) to put in one parcel. */
-export interface ParcelPlan {
-  lines: { variant_id: number; quantity: number }[];
-}
 
 const orderPath = (number: string, rest: string) => `/admin/orders/${encodeURIComponent(number)}/${rest}`;
 

@@ -4,7 +4,9 @@ import { say } from "../../../../contract/server/i18n";
 import { msg } from "../../messages";
 import { regionOfCity } from "../../../../contract/regions";
 import {
+  CARRIER_IDS,
   CARRIER_NAMES,
+  type ParcelPlan,
   carrierFor,
   type BulkShipResult,
   type CarrierId,
@@ -121,10 +123,6 @@ export function shipperOf(from: ShipFrom): CarrierAddress {
 
 /** Statuses whose order may have parcels created: paid (or confirmed cash on delivery) and not yet all shipped. */
 const SHIPPABLE = ["paid", "processing"] as const;
-
-export interface ParcelPlan {
-  lines: { variant_id: number; quantity: number }[];
-}
 
 /**
  * Creates parcels of an order with their carriers. Each parcel is created with the carrier first
@@ -676,7 +674,8 @@ export async function pollCarriers(env: Env, limit = 50): Promise<{ events: numb
       console.warn(JSON.stringify({ level: "warn", event: "carrier.poll_failed", carrier: id, error: String(err) }));
     }
   }
-  for (const id of ["aramex"] as const) {
+  // Carriers that say it in their webhook (the courier) answer nothing here.
+  for (const id of CARRIER_IDS) {
     const carrier = carrierOf(env, id);
     if (!carrier) continue;
     const since = await db

@@ -45,3 +45,14 @@ export async function sendAsCourier(
   });
   return receiveCourierWebhook(env, raw, await signCourierWebhook(secret, raw));
 }
+
+/**
+ * Forgets the delivery ids the replay check no longer needs: a delivery older than its five minutes
+ * is refused as stale anyway, so a day of ids is plenty and the table stays small under a flood.
+ */
+export async function pruneWebhookDeliveries(db: D1Database): Promise<number> {
+  const { meta } = await db
+    .prepare("DELETE FROM carrier_webhooks WHERE received_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')")
+    .run();
+  return meta.changes ?? 0;
+}
