@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { CARRIER_IDS, CARRIER_NAMES, type CarrierId } from "../../../contract/shipping";
 import { toast } from "../../client/toast";
@@ -23,13 +23,16 @@ export function StatementImport() {
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // The summary takes the focus once it is on screen, each time the errors change.
+  useEffect(() => {
+    if (errors.length) errorsRef.current?.focus();
+  }, [errors]);
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (busy) return;
     if (!file) {
       setErrors([t("console.remittances.import.noFile")]);
-      errorsRef.current?.focus();
       return;
     }
     setBusy(true);
@@ -42,8 +45,6 @@ export function StatementImport() {
       const lines =
         err instanceof ApiError ? (err.errors.csv ?? err.errors.file ?? [err.message]) : [t("error.generic")];
       setErrors(lines);
-      // After the render that shows them.
-      requestAnimationFrame(() => errorsRef.current?.focus());
     } finally {
       setBusy(false);
     }
