@@ -56,7 +56,9 @@ describe("ZATCA CSR", () => {
       const csr = buildCsr(key, fields({ environment }));
       // The API's csr is base64 of the whole PEM text.
       const pemText = textOfBase64(csr);
-      expect(pemText).toMatch(/^-----BEGIN CERTIFICATE REQUEST-----\n([A-Za-z0-9+/=]{1,64}\n)+-----END CERTIFICATE REQUEST-----\n$/);
+      expect(pemText).toMatch(
+        /^-----BEGIN CERTIFICATE REQUEST-----\n([A-Za-z0-9+/=]{1,64}\n)+-----END CERTIFICATE REQUEST-----\n$/,
+      );
       const der = derOfPem("CERTIFICATE REQUEST", pemText);
       const request = AsnConvert.parse(der, CertificationRequest);
 
@@ -67,9 +69,13 @@ describe("ZATCA CSR", () => {
       const point = pointOfSpki(request.certificationRequestInfo.subjectPKInfo);
       expect(point).toEqual(pointOfSpki(AsnConvert.parse(key.publicKeySpki, SubjectPublicKeyInfo)));
       expect(verifyDer(new Uint8Array(request.signature), info, point)).toBe(true);
-      expect(secp256k1.verify(new Uint8Array(request.signature), info, point, { format: "der", lowS: false })).toBe(true);
+      expect(secp256k1.verify(new Uint8Array(request.signature), info, point, { format: "der", lowS: false })).toBe(
+        true,
+      );
       // …and not by another key.
-      expect(verifyDer(new Uint8Array(request.signature), info, secp256k1.getPublicKey(generateKeyPair().privateKey, false))).toBe(false);
+      expect(
+        verifyDer(new Uint8Array(request.signature), info, secp256k1.getPublicKey(generateKeyPair().privateKey, false)),
+      ).toBe(false);
 
       // The subject, in ZATCA's order: C, OU, O, CN.
       const subject = request.certificationRequestInfo.subject.map((rdn) => [rdn[0].type, rdn[0].value.toString()]);
@@ -139,14 +145,26 @@ describe("ZATCA CSR", () => {
       }
       throw new Error("accepted");
     };
-    expect(problems(fields({ vat_number: "123456789012345" }))).toMatch(/vat_number: .*15 digits, starting and ending with 3/);
+    expect(problems(fields({ vat_number: "123456789012345" }))).toMatch(
+      /vat_number: .*15 digits, starting and ending with 3/,
+    );
     expect(problems(fields({ environment: "staging" as never }))).toMatch(/environment/);
-    expect(problems(fields({ organization_name: " " }))).toMatch(/organization_name: The organization name \(O\) is required/);
+    expect(problems(fields({ organization_name: " " }))).toMatch(
+      /organization_name: The organization name \(O\) is required/,
+    );
     expect(problems(fields({ egs: { solution: "a|b", model: "m", serial: "s" } }))).toMatch(/egs\.solution: .*"\|"/);
     expect(problems(fields({ invoice_type: "0011" }))).toMatch(/invoice_type/);
     expect(problems(fields({ invoice_type: "11" }))).toMatch(/4 binary digits/);
     const all = problems({ environment: "production" });
-    for (const field of ["common_name", "organization_name", "organization_unit", "vat_number", "egs", "location", "industry"])
+    for (const field of [
+      "common_name",
+      "organization_name",
+      "organization_unit",
+      "vat_number",
+      "egs",
+      "location",
+      "industry",
+    ])
       expect(all).toContain(`${field}:`);
   });
 
@@ -154,9 +172,9 @@ describe("ZATCA CSR", () => {
     const key = generateKeyPair().privateKey;
     const group = { vat_number: "399999999910003" };
     expect(() => buildCsr(key, fields({ ...group, organization_unit: "Riyadh Branch" }))).toThrow(/10-digit TIN/);
-    expect(readCsr(buildCsr(key, fields({ ...group, organization_unit: "3999999999" }))).subject[OID.organizationUnit]).toBe(
-      "3999999999",
-    );
+    expect(
+      readCsr(buildCsr(key, fields({ ...group, organization_unit: "3999999999" }))).subject[OID.organizationUnit],
+    ).toBe("3999999999");
   });
 
   it("an only-simplified EGS says 0100; a key that is not secp256k1's is refused", () => {

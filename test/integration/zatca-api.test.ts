@@ -96,7 +96,10 @@ function differences(documented: Body, sent: Body): string[] {
 }
 
 /** The request against its documentation: method, path, every documented header (same value but the secrets), the body's fields. */
-function expectDocumented(sent: Sent, doc: { method: string; path: string; headers: Record<string, string>; body: Body }) {
+function expectDocumented(
+  sent: Sent,
+  doc: { method: string; path: string; headers: Record<string, string>; body: Body },
+) {
   expect(sent.method).toBe(doc.method);
   expect(sent.url).toBe(`${ZATCA_BASES["developer-portal"]}${doc.path}`);
   for (const [name, value] of Object.entries(doc.headers)) {
@@ -108,7 +111,10 @@ function expectDocumented(sent: Sent, doc: { method: string; path: string; heade
   expect(differences(doc.body, sent.body)).toEqual([]);
 }
 
-const CREDENTIALS: ZatcaCredentials = { binary_security_token: complianceAnswer.body.binarySecurityToken, secret: "s3cret" };
+const CREDENTIALS: ZatcaCredentials = {
+  binary_security_token: complianceAnswer.body.binarySecurityToken,
+  secret: "s3cret",
+};
 
 /** A UBL document of a kind: `name` 01… standard / 02… simplified, code 388/381/383; the stub check reads the comments. */
 function document(profile: "standard" | "simplified", code: "388" | "381" | "383", marks = ""): SubmittedDocument {
@@ -131,7 +137,13 @@ const stubCheck: ZatcaCheck = async (xml) => ({
     ? [{ code: "BR-KSA-37", category: "KSA", message: "The seller address building number must contain 4 digits." }]
     : [],
   warnings: xml.includes("<!--warn-->")
-    ? [{ code: "BR-KSA-98", category: "KSA", message: "The simplified invoice should be submitted within 24 hours of issuing the invoice." }]
+    ? [
+        {
+          code: "BR-KSA-98",
+          category: "KSA",
+          message: "The simplified invoice should be submitted within 24 hours of issuing the invoice.",
+        },
+      ]
     : [],
 });
 
@@ -225,7 +237,13 @@ describe("ZATCA: the adapter's requests against the documented ones", () => {
     expect(atob(calls[0].headers.authorization.slice(6))).toBe(`${CREDENTIALS.binary_security_token}:s3cret`);
     expect(calls[0].body).toEqual({ invoiceHash: doc.invoice_hash, uuid: doc.uuid, invoice: expect.any(String) });
     expect(textOfBase64(calls[0].body.invoice)).toBe(doc.xml);
-    expect(result).toMatchObject({ outcome: "accepted", status: 200, zatca_status: "REPORTED", errors: [], warnings: [] });
+    expect(result).toMatchObject({
+      outcome: "accepted",
+      status: 200,
+      zatca_status: "REPORTED",
+      errors: [],
+      warnings: [],
+    });
     expect(result.info[0].code).toBe("XSD_ZATCA_VALID");
   });
 
@@ -234,7 +252,10 @@ describe("ZATCA: the adapter's requests against the documented ones", () => {
     const result = await api.productionCsid(CREDENTIALS, "1234567890123");
     expectDocumented(calls[0], productionDoc);
     expect(calls[0].body).toEqual({ compliance_request_id: "1234567890123" });
-    expect(result).toMatchObject({ outcome: "issued", csid: { request_id: "1642424139872", secret: productionAnswer.body.secret } });
+    expect(result).toMatchObject({
+      outcome: "issued",
+      csid: { request_id: "1642424139872", secret: productionAnswer.body.secret },
+    });
   });
 
   it("POST /production/csids before the compliance steps: rejected with Missing-ComplianceSteps", async () => {
@@ -256,13 +277,26 @@ describe("ZATCA: the adapter's requests against the documented ones", () => {
   it("POST /invoices/reporting/single: Clearance-Status 0; 200 accepted, 202 with ZATCA's warnings, 400 with its errors, 409 duplicate", async () => {
     const doc = document("simplified", "388");
     const ok = recorder(reported200);
-    expect(await ok.api.report(CREDENTIALS, doc)).toMatchObject({ outcome: "accepted", status: 200, zatca_status: "REPORTED" });
+    expect(await ok.api.report(CREDENTIALS, doc)).toMatchObject({
+      outcome: "accepted",
+      status: 200,
+      zatca_status: "REPORTED",
+    });
     expectDocumented(ok.calls[0], reportingDoc);
 
     const warned = await recorder(reported202).api.report(CREDENTIALS, doc);
-    expect(warned).toMatchObject({ outcome: "accepted_with_warnings", status: 202, zatca_status: "REPORTED", errors: [] });
+    expect(warned).toMatchObject({
+      outcome: "accepted_with_warnings",
+      status: 202,
+      zatca_status: "REPORTED",
+      errors: [],
+    });
     expect(warned.warnings).toEqual([
-      { code: "BR-CO-17", category: "EN_16931", message: reported202.body.validationResults.warningMessages[0].message },
+      {
+        code: "BR-CO-17",
+        category: "EN_16931",
+        message: reported202.body.validationResults.warningMessages[0].message,
+      },
       { code: "BR-KSA-98", category: "KSA", message: reported202.body.validationResults.warningMessages[1].message },
     ]);
 
@@ -284,13 +318,21 @@ describe("ZATCA: the adapter's requests against the documented ones", () => {
     expectDocumented(ok.calls[0], clearanceDoc);
     expect(result).toMatchObject({ outcome: "accepted", zatca_status: "CLEARED" });
     expect(result.cleared_xml).toBe(textOfBase64(cleared200.body.clearedInvoice));
-    expect(await recorder(clearance303).api.clear(CREDENTIALS, doc)).toMatchObject({ outcome: "clearance_off", status: 303 });
+    expect(await recorder(clearance303).api.clear(CREDENTIALS, doc)).toMatchObject({
+      outcome: "clearance_off",
+      status: 303,
+    });
   });
 
   it("401 is unauthorized; 429, 5xx, no answer or not ZATCA's answer is retry; 406 is our own fault", async () => {
     const doc = document("simplified", "388");
-    expect(await recorder(unauthorizedAnswer).api.report(CREDENTIALS, doc)).toMatchObject({ outcome: "unauthorized", status: 401 });
-    expect(await recorder(unauthorizedAnswer).api.productionCsid(CREDENTIALS, "1")).toMatchObject({ outcome: "unauthorized" });
+    expect(await recorder(unauthorizedAnswer).api.report(CREDENTIALS, doc)).toMatchObject({
+      outcome: "unauthorized",
+      status: 401,
+    });
+    expect(await recorder(unauthorizedAnswer).api.productionCsid(CREDENTIALS, "1")).toMatchObject({
+      outcome: "unauthorized",
+    });
     for (const status of [429, 500, 502, 503, 504])
       expect((await recorder({ status, body: { code: "500" } }).api.report(CREDENTIALS, doc)).outcome).toBe("retry");
     expect((await recorder({ status: 503, body: {} }).api.complianceCsid("x", "1")).outcome).toBe("retry");
@@ -303,7 +345,10 @@ describe("ZATCA: the adapter's requests against the documented ones", () => {
     });
     expect(await down.report(CREDENTIALS, doc)).toMatchObject({ outcome: "retry", status: 0 });
     expect(await down.complianceCsid("x", "1")).toMatchObject({ outcome: "retry", status: 0 });
-    const wrongVersion = await recorder({ status: 406, body: "This Version is not supported or not provided in the header." }).api.report(CREDENTIALS, doc);
+    const wrongVersion = await recorder({
+      status: 406,
+      body: "This Version is not supported or not provided in the header.",
+    }).api.report(CREDENTIALS, doc);
     expect(wrongVersion).toMatchObject({ outcome: "rejected", status: 406 });
   });
 
@@ -341,7 +386,11 @@ describe("ZATCA: the stand-in answers in ZATCA's shapes", () => {
     expect(await bad.json()).toEqual(invalidOtp.body);
     const none = await post("/compliance", { csr });
     expect(await none.json()).toEqual({ errors: [{ code: "Missing-OTP", message: "OTP is required field" }] });
-    const version = await raw(`${ZATCA_STAND_IN_BASE}/compliance`, { method: "POST", headers: { OTP: "123345" }, body: "{}" });
+    const version = await raw(`${ZATCA_STAND_IN_BASE}/compliance`, {
+      method: "POST",
+      headers: { OTP: "123345" },
+      body: "{}",
+    });
     expect(version.status).toBe(406);
     expect(await version.text()).toBe("This Version is not supported or not provided in the header.");
 
@@ -353,10 +402,18 @@ describe("ZATCA: the stand-in answers in ZATCA's shapes", () => {
     expect(earlyBody.errors[0].message).toContain(COMPLIANCE_STEPS.join(","));
 
     const doc = document("simplified", "388");
-    const checked = await post("/compliance/invoices", { invoiceHash: doc.invoice_hash, uuid: doc.uuid, invoice: base64OfText(doc.xml) }, login);
+    const checked = await post(
+      "/compliance/invoices",
+      { invoiceHash: doc.invoice_hash, uuid: doc.uuid, invoice: base64OfText(doc.xml) },
+      login,
+    );
     expect(differences(complianceInvoicesAnswer.body, (await checked.json()) as Body)).toEqual([]);
 
-    const wrong = await post("/compliance/invoices", {}, { Authorization: `Basic ${btoa(`${issued.binarySecurityToken}:nope`)}` });
+    const wrong = await post(
+      "/compliance/invoices",
+      {},
+      { Authorization: `Basic ${btoa(`${issued.binarySecurityToken}:nope`)}` },
+    );
     expect(wrong.status).toBe(401);
     expect(Object.keys((await wrong.json()) as Body)).toEqual(Object.keys(unauthorizedAnswer.body));
   });
@@ -375,7 +432,10 @@ describe("ZATCA: the stand-in answers in ZATCA's shapes", () => {
         },
         body: JSON.stringify({ invoiceHash: doc.invoice_hash, uuid: doc.uuid, invoice: base64OfText(doc.xml) }),
       });
-    const fieldsOf = (body: Body) => ({ top: Object.keys(body).sort(), validation: Object.keys(body.validationResults).sort() });
+    const fieldsOf = (body: Body) => ({
+      top: Object.keys(body).sort(),
+      validation: Object.keys(body.validationResults).sort(),
+    });
     const plain = document("simplified", "388");
     const ok = await report(plain);
     expect(ok.status).toBe(200);
@@ -425,7 +485,9 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
         const half = await api.productionCsid(login, compliance.csid.request_id);
         expect(half.outcome).toBe("rejected");
         if (half.outcome === "rejected")
-          expect(half.errors[0].message).toContain("[simplified-compliant,simplified-credit-note-compliant,simplified-debit-note-compliant]");
+          expect(half.errors[0].message).toContain(
+            "[simplified-compliant,simplified-credit-note-compliant,simplified-debit-note-compliant]",
+          );
       }
     }
     expect(await zatcaCompliancePassed(env.KV, compliance.csid.request_id)).toEqual([...COMPLIANCE_STEPS]);
@@ -440,8 +502,17 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
     expect((await api.report(login, document("simplified", "388"))).outcome).toBe("unauthorized");
     const simplified = document("simplified", "388");
     const reported = await api.report(productionLogin, simplified);
-    expect(reported).toMatchObject({ outcome: "accepted", status: 200, zatca_status: "REPORTED", errors: [], warnings: [] });
-    expect(await loadZatcaDocument(env.KV, simplified.uuid)).toMatchObject({ status: "REPORTED", endpoint: "reporting" });
+    expect(reported).toMatchObject({
+      outcome: "accepted",
+      status: 200,
+      zatca_status: "REPORTED",
+      errors: [],
+      warnings: [],
+    });
+    expect(await loadZatcaDocument(env.KV, simplified.uuid)).toMatchObject({
+      status: "REPORTED",
+      endpoint: "reporting",
+    });
 
     const standard = document("standard", "388");
     const cleared = await api.clear(productionLogin, standard);
@@ -470,7 +541,9 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
     const pem = textOfBase64(csr);
     const der = bytesOfBase64(pem.replace(/-----[^-]+-----/g, ""));
     der[der.indexOf(0x52)] = 0x53; // "Riyadh Branch" → "Siyadh Branch"
-    const tampered = btoa(`-----BEGIN CERTIFICATE REQUEST-----\n${btoa(String.fromCharCode(...der))}\n-----END CERTIFICATE REQUEST-----\n`);
+    const tampered = btoa(
+      `-----BEGIN CERTIFICATE REQUEST-----\n${btoa(String.fromCharCode(...der))}\n-----END CERTIFICATE REQUEST-----\n`,
+    );
     const refused = await api.complianceCsid(tampered, ZATCA_STAND_IN_OTP);
     expect(refused).toMatchObject({ outcome: "rejected", errors: [{ code: "Invalid-CSR" }] });
     if (refused.outcome === "rejected") expect(refused.errors[0].message).toMatch(/signature does not verify/);
@@ -517,12 +590,22 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
     expect(await api.report(login, warned)).toMatchObject({ outcome: "duplicate", status: 409 });
 
     const standard = document("standard", "383", "<!--warn-->");
-    expect(await api.clear(login, standard)).toMatchObject({ outcome: "accepted_with_warnings", status: 202, zatca_status: "CLEARED" });
+    expect(await api.clear(login, standard)).toMatchObject({
+      outcome: "accepted_with_warnings",
+      status: 202,
+      zatca_status: "CLEARED",
+    });
     expect(await api.clear(login, standard)).toMatchObject({ outcome: "duplicate", status: 208 });
 
     // Reporting takes simplified documents, clearance standard ones.
-    expect(await api.report(login, document("standard", "388"))).toMatchObject({ outcome: "rejected", errors: [{ code: "invoice-type" }] });
-    expect(await api.clear(login, document("simplified", "388"))).toMatchObject({ outcome: "rejected", errors: [{ code: "invoice-type" }] });
+    expect(await api.report(login, document("standard", "388"))).toMatchObject({
+      outcome: "rejected",
+      errors: [{ code: "invoice-type" }],
+    });
+    expect(await api.clear(login, document("simplified", "388"))).toMatchObject({
+      outcome: "rejected",
+      errors: [{ code: "invoice-type" }],
+    });
   });
 
   it("a transient failure is retry; the same call succeeds once the stand-in recovers", async () => {
@@ -598,7 +681,9 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
       const tbs = certificate.tbsCertificate;
       expect(tbs.version).toBe(2); // v3
       expect(certificate.signatureAlgorithm.algorithm).toBe(OID.ecdsaWithSha256);
-      expect(verifyDer(new Uint8Array(certificate.signatureValue), new Uint8Array(certificate.tbsCertificateRaw!), caPoint)).toBe(true);
+      expect(
+        verifyDer(new Uint8Array(certificate.signatureValue), new Uint8Array(certificate.tbsCertificateRaw!), caPoint),
+      ).toBe(true);
       expect(nameFields(tbs.issuer)).toEqual(nameFields(ca.tbsCertificate.subject));
       expect(nameFields(tbs.subject)).toEqual({
         [OID.country]: "SA",
@@ -625,19 +710,31 @@ describe("ZATCA: onboarding and reporting against the stand-in, through the adap
     let now = Date.now();
     const { api, production } = await onboarded({ now: () => now, productionLifetimeMs: 2 * DAY_MS });
     expect((await api.report(credentialsOf(production), document("simplified", "388"))).outcome).toBe("accepted");
-    const renewed = await api.renewProductionCsid(credentialsOf(production), buildCsr(generateKeyPair(), fields()), ZATCA_STAND_IN_OTP);
+    const renewed = await api.renewProductionCsid(
+      credentialsOf(production),
+      buildCsr(generateKeyPair(), fields()),
+      ZATCA_STAND_IN_OTP,
+    );
     expect(renewed.outcome).toBe("issued");
-    expect(await api.renewProductionCsid(credentialsOf(production), buildCsr(generateKeyPair(), fields()), "000000")).toMatchObject({
+    expect(
+      await api.renewProductionCsid(credentialsOf(production), buildCsr(generateKeyPair(), fields()), "000000"),
+    ).toMatchObject({
       outcome: "rejected",
       errors: [{ code: "Invalid-OTP" }],
     });
     expect(
-      await api.renewProductionCsid(credentialsOf(production), buildCsr(generateKeyPair(), fields({ vat_number: "300000000000003" })), ZATCA_STAND_IN_OTP),
+      await api.renewProductionCsid(
+        credentialsOf(production),
+        buildCsr(generateKeyPair(), fields({ vat_number: "300000000000003" })),
+        ZATCA_STAND_IN_OTP,
+      ),
     ).toMatchObject({ outcome: "rejected", errors: [{ code: "Invalid-CSR" }] });
     now += 3 * DAY_MS;
     expect((await api.report(credentialsOf(production), document("simplified", "388"))).outcome).toBe("unauthorized");
     if (renewed.outcome === "issued")
-      expect((await api.report(credentialsOf(renewed.csid), document("simplified", "388"))).outcome).toBe("unauthorized");
+      expect((await api.report(credentialsOf(renewed.csid), document("simplified", "388"))).outcome).toBe(
+        "unauthorized",
+      );
   });
 });
 
@@ -645,11 +742,15 @@ describe("ZATCA: configuration", () => {
   it("ZATCA_API_BASE set: ZATCA's gateway there; production without it: nothing", () => {
     expect(zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV })).toBeNull();
     expect(zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV, ZATCA_API_BASE: " " })).toBeNull();
-    expect(zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV, ZATCA_API_BASE: "http://gw-fatoora.zatca.gov.sa" })).toBeNull();
-    expect(zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV, ZATCA_API_BASE: `${ZATCA_BASES.production}/` })?.base).toBe(
-      ZATCA_BASES.production,
+    expect(
+      zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV, ZATCA_API_BASE: "http://gw-fatoora.zatca.gov.sa" }),
+    ).toBeNull();
+    expect(
+      zatcaFromEnv({ ENVIRONMENT: "production", KV: env.KV, ZATCA_API_BASE: `${ZATCA_BASES.production}/` })?.base,
+    ).toBe(ZATCA_BASES.production);
+    expect(zatcaFromEnv({ ENVIRONMENT: "test", KV: env.KV, ZATCA_API_BASE: ZATCA_BASES.simulation })?.base).toBe(
+      ZATCA_BASES.simulation,
     );
-    expect(zatcaFromEnv({ ENVIRONMENT: "test", KV: env.KV, ZATCA_API_BASE: ZATCA_BASES.simulation })?.base).toBe(ZATCA_BASES.simulation);
   });
 
   it("development and test without it: the stand-in, with the default judge", async () => {

@@ -220,7 +220,9 @@ export const egsSerial = (egs: CsrFields["egs"]) => `1-${egs.solution}|2-${egs.m
 // Building
 
 const utf8 = (type: string, value: string) =>
-  new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: new AttributeValue({ utf8String: value }) })]);
+  new RelativeDistinguishedName([
+    new AttributeTypeAndValue({ type, value: new AttributeValue({ utf8String: value }) }),
+  ]);
 const printable = (type: string, value: string) =>
   new RelativeDistinguishedName([
     new AttributeTypeAndValue({ type, value: new AttributeValue({ printableString: value }) }),
@@ -319,7 +321,10 @@ export interface BuiltCsr {
 export function buildCsrDocument(privateKey: Uint8Array, input: CsrFieldsInput | CsrFields): BuiltCsr {
   if (!secp256k1.utils.isValidSecretKey(privateKey)) throw new CsrError("The private key is not a secp256k1 key.");
   const fields = parseCsrFields(input);
-  const extensions = new Extensions([templateNameExtension(CSR_TEMPLATE_NAMES[fields.environment]), sanExtension(sanOf(fields))]);
+  const extensions = new Extensions([
+    templateNameExtension(CSR_TEMPLATE_NAMES[fields.environment]),
+    sanExtension(sanOf(fields)),
+  ]);
   const info = new CertificationRequestInfo({
     version: 0,
     subject: subjectOf(fields),
@@ -340,7 +345,10 @@ export function buildCsrDocument(privateKey: Uint8Array, input: CsrFieldsInput |
 }
 
 /** The API's `csr` value (base64 of the PEM text) for `key` and `fields`. */
-export function buildCsr(key: Uint8Array | Pick<ZatcaKeyPair, "privateKey">, fields: CsrFieldsInput | CsrFields): string {
+export function buildCsr(
+  key: Uint8Array | Pick<ZatcaKeyPair, "privateKey">,
+  fields: CsrFieldsInput | CsrFields,
+): string {
   return buildCsrDocument(key instanceof Uint8Array ? key : key.privateKey, fields).csr;
 }
 
@@ -446,7 +454,9 @@ export function readCsr(csr: string | Uint8Array): ReadCsr {
     publicKey,
     templateName: template ? templateNameOf(new Uint8Array(template.extnValue.buffer)) : null,
     san,
-    sanFields: san ? sanFields(san) : { serial: null, vat_number: null, invoice_type: null, location: null, industry: null },
+    sanFields: san
+      ? sanFields(san)
+      : { serial: null, vat_number: null, invoice_type: null, location: null, industry: null },
     signatureValid,
   };
 }

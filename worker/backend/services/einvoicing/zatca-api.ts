@@ -85,13 +85,7 @@ export type CsidResult =
   | { outcome: "retry"; status: number; errors: ZatcaMessage[] };
 
 export type SubmissionOutcome =
-  | "accepted"
-  | "accepted_with_warnings"
-  | "rejected"
-  | "duplicate"
-  | "clearance_off"
-  | "retry"
-  | "unauthorized";
+  "accepted" | "accepted_with_warnings" | "rejected" | "duplicate" | "clearance_off" | "retry" | "unauthorized";
 
 export interface SubmissionResult {
   outcome: SubmissionOutcome;

@@ -106,7 +106,9 @@ export const acceptStandInDocument: ZatcaCheck = async (xml) => {
   return root
     ? { errors: [], warnings: [] }
     : {
-        errors: [{ code: "XSD_SCHEMA_ERROR", category: "XSD validation", message: "The document is not a UBL Invoice." }],
+        errors: [
+          { code: "XSD_SCHEMA_ERROR", category: "XSD validation", message: "The document is not a UBL Invoice." },
+        ],
         warnings: [],
       };
 };
@@ -303,10 +305,7 @@ function csrProblems(csr: ReadCsr): string[] {
     problems.push("The CSR's title must be the functionality map, e.g. 1100.");
   if (!san.location?.trim()) problems.push("The CSR has no registeredAddress.");
   if (!san.industry?.trim()) problems.push("The CSR has no businessCategory.");
-  if (
-    san.vat_number?.charAt(10) === "1" &&
-    !/^\d{10}$/.test(csr.subject[OID.organizationUnit] ?? "")
-  )
+  if (san.vat_number?.charAt(10) === "1" && !/^\d{10}$/.test(csr.subject[OID.organizationUnit] ?? ""))
     problems.push("For a VAT group the organization unit (OU) must be the member's 10-digit TIN.");
   return problems;
 }
@@ -344,7 +343,8 @@ export function zatcaStandIn(kv: KVNamespace, options: ZatcaStandInOptions = {})
   const productionLifetime = options.productionLifetimeMs ?? PRODUCTION_LIFETIME_MS;
 
   const loadCsid = (requestId: string) => kv.get<StoredCsid>(KEY.csid(requestId), "json");
-  const saveCsid = (csid: StoredCsid) => kv.put(KEY.csid(csid.request_id), JSON.stringify(csid), { expirationTtl: TTL });
+  const saveCsid = (csid: StoredCsid) =>
+    kv.put(KEY.csid(csid.request_id), JSON.stringify(csid), { expirationTtl: TTL });
 
   async function newRequestId(): Promise<string> {
     for (;;) {
@@ -408,14 +408,19 @@ export function zatcaStandIn(kv: KVNamespace, options: ZatcaStandInOptions = {})
       return errorsAnswer(400, [{ code: "Invalid-CSR", message }]);
     }
     const problems = csrProblems(csr);
-    if (problems.length) return errorsAnswer(400, problems.map((message) => ({ code: "Invalid-CSR", message })));
+    if (problems.length)
+      return errorsAnswer(
+        400,
+        problems.map((message) => ({ code: "Invalid-CSR", message })),
+      );
     return { csr, text };
   }
 
   function otpRefusal(request: Request): Response | null {
     const otp = request.headers.get("OTP")?.trim() ?? "";
     if (!otp) return errorsAnswer(400, [{ code: "Missing-OTP", message: "OTP is required field" }]);
-    if (otp !== ZATCA_STAND_IN_OTP) return errorsAnswer(400, [{ code: "Invalid-OTP", message: "The provided OTP is invalid" }]);
+    if (otp !== ZATCA_STAND_IN_OTP)
+      return errorsAnswer(400, [{ code: "Invalid-OTP", message: "The provided OTP is invalid" }]);
     return null;
   }
 
@@ -437,9 +442,10 @@ export function zatcaStandIn(kv: KVNamespace, options: ZatcaStandInOptions = {})
   async function productionCsid(request: Request, body: Record<string, unknown>) {
     const csid = await login(request, "compliance");
     if (!csid) return unauthorized(now());
-    const asked = typeof body.compliance_request_id === "string" || typeof body.compliance_request_id === "number"
-      ? String(body.compliance_request_id)
-      : "";
+    const asked =
+      typeof body.compliance_request_id === "string" || typeof body.compliance_request_id === "number"
+        ? String(body.compliance_request_id)
+        : "";
     if (asked !== csid.request_id)
       return errorsAnswer(400, [
         { code: "Invalid-Request-ID", message: "compliance_request_id is not the request of this compliance CSID" },
@@ -545,7 +551,9 @@ export function zatcaStandIn(kv: KVNamespace, options: ZatcaStandInOptions = {})
     if (flag !== "0" && flag !== "1")
       return errorsAnswer(400, [{ code: "Missing-Clearance-Status", message: "Clearance-Status is required field" }]);
     if (endpoint === "clearance" && (await kv.get(KEY.clearanceOff)))
-      return json(303, { message: "Clearance is deactivated. Please use the /invoices/reporting/single endpoint instead." });
+      return json(303, {
+        message: "Clearance is deactivated. Please use the /invoices/reporting/single endpoint instead.",
+      });
     const document = documentOf(body);
     if (document instanceof Response) return document;
     const statusField = endpoint === "reporting" ? "reportingStatus" : "clearanceStatus";
