@@ -2,7 +2,7 @@
 // and the credit note of a refund, with ZATCA's phase-1 QR payload.
 // Part of the contract between the storefront and the backend: both sides import it.
 
-export type TaxDocumentKind = "invoice" | "credit_note";
+export type TaxDocumentKind = "invoice" | "credit_note" | "debit_note";
 
 /** The seller as the shop's configuration names it (SELLER_* variables). */
 export interface TaxSeller {
@@ -36,8 +36,8 @@ export interface TaxDocument {
   /** For a credit note: the invoice it corrects. */
   invoice_number: string | null;
   seller: TaxSeller;
-  /** The buyer as delivered to: the national short address when the order has one. */
-  buyer: { name: string; city: string; short_address?: string | null };
+  /** The buyer as delivered to: the national short address when the order has one; a business buyer's company and VAT number. */
+  buyer: { name: string; city: string; short_address?: string | null; company?: string | null; vat_number?: string | null };
   lines: TaxDocumentLine[];
   /** A credit note's reason for issue: what staff typed, or the shopper's reasons for a return. */
   reason: string | null;
@@ -51,8 +51,20 @@ export interface TaxDocument {
   total: number;
   vat_rate: number;
   currency: string;
-  /** ZATCA phase 1: base64 of TLV fields 1–5 (seller name, VAT number, timestamp, total, VAT). */
+  /**
+   * ZATCA's QR: base64 TLV. Tags 1–5 (seller name, VAT number, timestamp, total, VAT) until the
+   * document is stamped; then tags 1–9 (adding the invoice hash, the signature, the public key and,
+   * on a simplified document, the certificate's signature).
+   */
   qr: string;
+  /** Simplified (a shopper) or standard (a business buyer with a VAT number: cleared by ZATCA first). */
+  transaction: "simplified" | "standard";
+  /** The signed UBL document, once the shop's e-invoicing unit has stamped it; null before. */
+  einvoice: {
+    uuid: string;
+    icv: number;
+    status: import("./einvoicing").EInvoiceStatus;
+  } | null;
 }
 
 /** What an order answer carries of its documents, for links. */

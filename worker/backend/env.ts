@@ -90,6 +90,10 @@ export interface Env {
   TURNSTILE_SECRET_KEY?: string;
   /** Secret: the key the local courier's app signs its webhook with (services/shipping/courier.ts). Development and test use a fixed one. */
   COURIER_WEBHOOK_SECRET?: string;
+  /** Secret: encrypts the e-invoicing unit's private key and ZATCA's secrets at rest (services/einvoicing/secrets.ts). */
+  EINVOICE_KEY_SECRET?: string;
+  /** ZATCA's Fatoora API base (sandbox, simulation or production); absent in development and test: the stand-in. */
+  ZATCA_API_BASE?: string;
 
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;

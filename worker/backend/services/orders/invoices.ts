@@ -13,6 +13,33 @@ import type {
   TaxSeller,
 } from "../../../../contract/invoices";
 import { msg } from "../../messages";
+import type { EInvoiceStatus } from "../../../../contract/einvoicing";
+import { readTlv } from "../einvoicing/stamp";
+
+export interface EInvoiceRow {
+  id: number;
+  document_id: number;
+  icv: number;
+  uuid: string;
+  pih: string;
+  hash: string;
+  transaction_type: "simplified" | "standard";
+  xml: string;
+  qr: string;
+  status: EInvoiceStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  messages: string | null;
+  cleared_xml: string | null;
+  alerted_at: string | null;
+  created_at: string;
+  answered_at: string | null;
+}
+
+/** A document's signed copy in force: its latest in the chain (a rejected one until it is sent again). */
+export const currentEInvoice = (db: D1Database, documentId: number) =>
+  db.prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1").bind(documentId).first<EInvoiceRow>();
 
 /**
  * Tax documents: a paid order's simplified tax invoice and a succeeded refund's credit
@@ -37,6 +64,9 @@ export interface TaxDocumentRow {
   issued_at: string;
   /** The seller as issued (JSON, contract/settings.ts SellerSettings); null: the one in force. */
   seller: string | null;
+  transaction_type: "simplified" | "standard";
+  /** Debit notes: why the total was raised. */
+  reason: string | null;
 }
 
 // The kind's next number, inside the issuing batch's transaction: no gaps, no duplicates.
@@ -287,6 +317,51 @@ async function creditNoteParts(
   return { parts: sum === doc.total ? parts : [], reason };
 }
 
+/** A line of a document before VAT is split: what was charged for it, VAT included. */
+export interface DocumentPart {
+  name: string;
+  quantity: number;
+  total: number;
+}
+
+/**
+ * What a document charges or credits, line by line in `lang`, VAT included, and its discount
+ * (invoices) and reason (notes): the one reading of a document's lines, for the page and the XML.
+ */
+export async function documentParts(
+  env: Env,
+  order: OrderRow,
+  doc: TaxDocumentRow,
+  lang: Lang,
+): Promise<{ parts: DocumentPart[]; discount: number; reason: string | null }> {
+  if (doc.kind === "invoice") {
+    const { results: items } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
+      .bind(order.id)
+      .all<OrderItemRow>();
+    return {
+      parts: [
+        ...items.map((i) => ({ name: lang === "ar" ? i.name_ar : i.name_en, quantity: i.quantity, total: i.line_total })),
+        ...(doc.shipping > 0 ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, total: doc.shipping }] : []),
+        ...(order.cod_fee > 0 ? [{ name: say(lang, LINE_TEXT.codFee), quantity: 1, total: order.cod_fee }] : []),
+      ],
+      discount: doc.discount,
+      reason: null,
+    };
+  }
+  if (doc.kind === "debit_note")
+    return { parts: [{ name: doc.reason ?? "", quantity: 1, total: doc.total }], discount: 0, reason: doc.reason };
+  const refunded = await creditNoteParts(env.DB, doc, lang);
+  // The refund's own lines when they add up to it (a return's, or a console refund's of lines
+  // and shipping); otherwise (an amount alone, a return capped by what was left) one line.
+  return {
+    parts: refunded.parts.length
+      ? refunded.parts
+      : [{ name: say(lang, LINE_TEXT.refund, { number: order.number }), quantity: 1, total: doc.total }],
+    discount: 0,
+    reason: refunded.reason,
+  };
+}
+
 /** A document as the contract answers it, with its lines in `lang` and its QR payload. */
 export async function presentTaxDocument(
   env: Env,
@@ -297,60 +372,25 @@ export async function presentTaxDocument(
   const seller = sellerOf(env, lang, await sellerSettingsOf(env, doc.seller));
   const rate = vatRateOf(env, order);
   const excl = (incl: number) => Math.round(incl / (1 + rate));
-  let lines: TaxDocumentLine[];
-  let reason: string | null = null;
-  if (doc.kind === "invoice") {
-    const { results: items } = await env.DB.prepare("SELECT * FROM order_items WHERE order_id = ? ORDER BY id")
-      .bind(order.id)
-      .all<OrderItemRow>();
-    const parts = [
-      ...items.map((i) => ({
-        name: lang === "ar" ? i.name_ar : i.name_en,
-        quantity: i.quantity,
-        unit: i.unit_price,
-        total: i.line_total,
-      })),
-      ...(doc.shipping > 0
-        ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, unit: doc.shipping, total: doc.shipping }]
-        : []),
-      ...(order.cod_fee > 0
-        ? [{ name: say(lang, LINE_TEXT.codFee), quantity: 1, unit: order.cod_fee, total: order.cod_fee }]
-        : []),
-      ...(doc.discount > 0
-        ? [{ name: say(lang, LINE_TEXT.discount), quantity: 1, unit: -doc.discount, total: -doc.discount }]
-        : []),
-    ];
-    const vats = allocate(
-      doc.vat,
-      parts.map((p) => p.total),
-    );
-    lines = parts.map((p, i) => ({
-      name: p.name,
-      quantity: p.quantity,
-      unit_price: excl(p.unit),
-      vat: vats[i],
-      line_total: p.total,
-    }));
-  } else {
-    const refunded = await creditNoteParts(env.DB, doc, lang);
-    reason = refunded.reason;
-    // The refund's own lines when they add up to it (a return's, or a console refund's of lines
-    // and shipping); otherwise (an amount alone, a return capped by what was left) one line.
-    const parts = refunded.parts.length
-      ? refunded.parts
-      : [{ name: say(lang, LINE_TEXT.refund, { number: order.number }), quantity: 1, total: doc.total }];
-    const vats = allocate(
-      doc.vat,
-      parts.map((p) => p.total),
-    );
-    lines = parts.map((p, i) => ({
-      name: p.name,
-      quantity: p.quantity,
-      unit_price: excl(Math.round(p.total / p.quantity)),
-      vat: vats[i],
-      line_total: p.total,
-    }));
-  }
+  const { parts: charged, discount, reason } = await documentParts(env, order, doc, lang);
+  const parts = [
+    ...charged.map((p) => ({ ...p, unit: Math.round(p.total / p.quantity) })),
+    ...(discount > 0 ? [{ name: say(lang, LINE_TEXT.discount), quantity: 1, unit: -discount, total: -discount }] : []),
+  ];
+  // A stamped document states its VAT in its QR (tag 5, the XML's total VAT): the page says the same.
+  const einvoice = await currentEInvoice(env.DB, doc.id);
+  const vat = einvoice ? Math.round(Number(new TextDecoder().decode(readTlv(einvoice.qr).get(5))) * 100) : doc.vat;
+  const vats = allocate(
+    vat,
+    parts.map((p) => p.total),
+  );
+  const lines: TaxDocumentLine[] = parts.map((p, i) => ({
+    name: p.name,
+    quantity: p.quantity,
+    unit_price: excl(p.unit),
+    vat: vats[i],
+    line_total: p.total,
+  }));
   const invoiceNumber =
     doc.kind === "credit_note"
       ? ((
@@ -367,23 +407,33 @@ export async function presentTaxDocument(
     order_number: order.number,
     invoice_number: invoiceNumber,
     seller,
-    buyer: { name: address.name, city: address.city, short_address: address.short_address ?? null },
+    buyer: {
+      name: address.name,
+      city: address.city,
+      short_address: address.short_address ?? null,
+      company: order.buyer_company ?? null,
+      vat_number: order.buyer_vat_number ?? null,
+    },
     lines,
     reason,
-    subtotal: doc.total - doc.vat,
+    subtotal: doc.total - vat,
     discount: doc.discount,
     shipping: doc.shipping,
-    vat: doc.vat,
+    vat,
     total: doc.total,
     vat_rate: rate,
     currency: doc.currency,
-    qr: zatcaQr({
-      sellerName: seller.name_ar,
-      vatNumber: seller.vat_number,
-      timestamp: doc.issued_at,
-      total: qrAmount(doc.total),
-      vat: qrAmount(doc.vat),
-    }),
+    qr:
+      einvoice?.qr ??
+      zatcaQr({
+        sellerName: seller.name_ar,
+        vatNumber: seller.vat_number,
+        timestamp: doc.issued_at,
+        total: qrAmount(doc.total),
+        vat: qrAmount(doc.vat),
+      }),
+    transaction: doc.transaction_type,
+    einvoice: einvoice ? { uuid: einvoice.uuid, icv: einvoice.icv, status: einvoice.status } : null,
   };
 }
 

@@ -39,6 +39,9 @@ export interface OrderRow extends Totals {
   shipped_at: string | null;
   delivered_at: string | null;
   /** The shop day the order was promised to arrive by (migration 0047); null for older orders. */
+  /** A business buyer's company and VAT number (given at checkout): their invoice is a standard one. */
+  buyer_company?: string | null;
+  buyer_vat_number?: string | null;
   promised_by: string | null;
   cancelled_at: string | null;
   /** Refunded so far (succeeded and pending refunds), in halalas. */
