@@ -32,8 +32,8 @@ export interface TextPiece {
   x: number;
   y: number;
   /**
-   * The text in logical order: for a Type 0 piece, the ActualText of the marked content around
-   * it, or else its glyphs' characters (drawn in visual order) reversed.
+   * The text in logical order: the ActualText of the marked content around it, or else its
+   * glyphs' characters (for an Arabic Type 0 font, drawn in visual order: reversed).
    */
   text: string;
   actualText?: string;
@@ -158,14 +158,15 @@ export interface PageDrawing {
 export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
   const tokens = tokenize(pageContent(page));
   const fontDict = page.node.Resources()!.lookupMaybe(PDFName.of("Font"), PDFDict) ?? PDFDict.withContext(doc.context);
-  const fonts = new Map<string, { kind: "latin" | "cid"; cmap?: Map<string, string> }>();
+  const fonts = new Map<string, { kind: "latin" | "cid"; cmap?: Map<string, string>; visual?: boolean }>();
   for (const [name, ref] of fontDict.entries()) {
     const font = doc.context.lookup(ref, PDFDict);
     const subtype = font.get(PDFName.of("Subtype"))?.toString();
-    fonts.set(
-      name.decodeText(),
-      subtype === "/Type0" ? { kind: "cid", cmap: toUnicodeOf(doc, font) } : { kind: "latin" },
-    );
+    const cmap = subtype === "/Type0" ? toUnicodeOf(doc, font) : undefined;
+    // A Type 0 font with Arabic letters draws its runs in visual order (right to left); an
+    // embedded Latin font (the tax documents' PDF/A) draws in reading order.
+    const visual = cmap ? [...cmap.values()].some((s) => /[\u0600-\u06ff]/.test(s)) : false;
+    fonts.set(name.decodeText(), cmap ? { kind: "cid", cmap, visual } : { kind: "latin" });
   }
   const rects: Rect[] = [];
   const texts: TextPiece[] = [];
@@ -271,8 +272,8 @@ export function readPage(doc: PDFDocument, page: PDFPage): PageDrawing {
       case "ET":
         if (piece) {
           piece.actualText = actualText;
-          piece.text =
-            piece.kind === "latin" ? piece.glyphs.join("") : (actualText ?? [...piece.glyphs].reverse().join(""));
+          const visual = fonts.get(piece.font)?.visual ?? false;
+          piece.text = actualText ?? (visual ? [...piece.glyphs].reverse() : piece.glyphs).join("");
           texts.push(piece);
         }
         piece = null;

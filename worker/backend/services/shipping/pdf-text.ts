@@ -1,7 +1,8 @@
 /**
- * Bilingual text for the shipping documents (labels.ts): Latin in the PDF's standard Helvetica
- * (no bytes embedded, and its text stays searchable), Arabic in the embedded Noto Sans Arabic
- * subset (label-font.ts), each line laid out with the Unicode bidirectional algorithm's rules for
+ * Bilingual text for the shop's PDFs (the shipping documents of labels.ts, the tax documents of
+ * einvoicing/invoice-pdf.ts): Latin in the PDF's standard Helvetica (no bytes embedded, and its
+ * text stays searchable) or, where the file must embed every font (PDF/A), in a TrueType font the
+ * caller gives; Arabic in the embedded Noto Sans Arabic subset (label-font.ts), each line laid out with the Unicode bidirectional algorithm's rules for
  * one paragraph without explicit embeddings (Unicode Standard Annex 9, rules W1–W7, N1–N2, I1–I2, L1–L2), so that an
  * Arabic line reads right to left with its numbers left to right inside it, and an English line
  * may hold an Arabic district's name. fontkit (through pdf-lib) shapes each Arabic run: contextual
@@ -159,13 +160,22 @@ export interface Fonts {
 let arabicBytes: { regular: Uint8Array; bold: Uint8Array } | null = null;
 const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 
-/** Embeds the documents' four fonts in `doc` (the Arabic ones subset to the glyphs drawn). */
-export async function embedFonts(doc: PDFDocument): Promise<Fonts> {
+/**
+ * Embeds the documents' four fonts in `doc` (the Arabic ones subset to the glyphs drawn): for
+ * Latin, Helvetica, or the TrueType `latin` fonts given, subset too.
+ */
+export async function embedFonts(
+  doc: PDFDocument,
+  latinFonts?: { regular: Uint8Array; bold: Uint8Array },
+): Promise<Fonts> {
   doc.registerFontkit(fontkit);
   arabicBytes ??= { regular: fromBase64(NOTO_SANS_ARABIC_REGULAR), bold: fromBase64(NOTO_SANS_ARABIC_BOLD) };
+  // No ligatures: a ligature's glyph stands for several letters, which a reader copying the text
+  // may not get back, and the Typesetter measures and draws letter by letter.
+  const embedLatin = (bytes: Uint8Array) => doc.embedFont(bytes, { subset: true, features: { liga: false } });
   const [latin, latinBold, arabic, arabicBold] = await Promise.all([
-    doc.embedFont(StandardFonts.Helvetica),
-    doc.embedFont(StandardFonts.HelveticaBold),
+    latinFonts ? embedLatin(latinFonts.regular) : doc.embedFont(StandardFonts.Helvetica),
+    latinFonts ? embedLatin(latinFonts.bold) : doc.embedFont(StandardFonts.HelveticaBold),
     doc.embedFont(arabicBytes.regular, { subset: true }),
     doc.embedFont(arabicBytes.bold, { subset: true }),
   ]);
@@ -196,11 +206,12 @@ export const BLACK = rgb(0, 0, 0);
 
 /** Typesets one-line strings of mixed Latin and Arabic text with the documents' fonts. */
 export class Typesetter {
-  private readonly winAnsi: Set<number>;
+  /** What the Latin fonts can draw (Helvetica's WinAnsi, or the embedded font's characters). */
+  private readonly latinChars: Set<number>;
   readonly fonts: Fonts;
   constructor(fonts: Fonts) {
     this.fonts = fonts;
-    this.winAnsi = new Set(fonts.latin.getCharacterSet());
+    this.latinChars = new Set(fonts.latin.getCharacterSet());
   }
 
   /** The line's pieces in visual order, left to right. */
@@ -213,12 +224,12 @@ export class Typesetter {
     const chars = [...text.replace(/[\r\n\t]+/g, " ")].map((ch) => {
       const c = ch.codePointAt(0)!;
       if (isArabicScript(c)) return arabicKit.hasGlyphForCodePoint(c) ? ch : "?";
-      return this.winAnsi.has(c) ? ch : "?";
+      return this.latinChars.has(c) ? ch : "?";
     });
     if (chars.length === 0) return [];
     const levels = bidiLevels(chars, dir);
     // Which font each character takes: Arabic letters the Arabic font, and the neutrals inside an
-    // Arabic run too (so a run shapes as one), other characters Helvetica.
+    // Arabic run too (so a run shapes as one), other characters the Latin font.
     const useArabic = chars.map((ch) => isArabicScript(ch.codePointAt(0)!));
     for (let i = 0; i < chars.length; i++) {
       if (useArabic[i] || levels[i] % 2 === 0) continue;
