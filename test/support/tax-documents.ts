@@ -37,6 +37,8 @@ function document(over: Partial<PdfTaxDocument> & Pick<PdfTaxDocument, "kind" | 
     vat_rate: 0.15,
     currency: "SAR",
     qr: "",
+    transaction: over.buyer?.vat_number ? "standard" : "simplified",
+    einvoice: null,
     ...over,
   };
 }

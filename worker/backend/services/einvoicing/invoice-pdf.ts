@@ -41,10 +41,7 @@ type Lang = "en" | "ar";
  * present (a debit note; a business buyer's VAT number and company, which make an invoice a
  * standard one).
  */
-export interface PdfTaxDocument extends Omit<TaxDocument, "kind" | "buyer"> {
-  kind: TaxDocumentKind | "debit_note";
-  buyer: TaxDocument["buyer"] & { vat_number?: string | null; company?: string | null };
-}
+export type PdfTaxDocument = TaxDocument;
 
 export interface TaxDocumentPdfInput {
   document: PdfTaxDocument;
@@ -94,7 +91,7 @@ export function riyadhTime(iso: string): string {
 function titleKey(doc: PdfTaxDocument): MessageKey {
   if (doc.kind === "credit_note") return "einvoicing.pdf.creditNote";
   if (doc.kind === "debit_note") return "einvoicing.pdf.debitNote";
-  return doc.buyer.vat_number ? "einvoicing.pdf.taxInvoice" : "einvoicing.pdf.simplifiedInvoice";
+  return doc.transaction === "standard" ? "einvoicing.pdf.taxInvoice" : "einvoicing.pdf.simplifiedInvoice";
 }
 
 /**
