@@ -74,4 +74,6 @@ export interface TaxDocument {
 export interface OrderDocuments {
   invoice_number: string | null;
   credit_notes: { id: number; number: string }[];
+  /** The order's total raised after its invoice (a charge agreed and collected), with why. */
+  debit_notes: { id: number; number: string }[];
 }

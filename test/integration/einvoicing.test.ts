@@ -23,7 +23,7 @@ import {
 } from "../../worker/backend/services/orders/invoices";
 import { call, newUser, type Shopper } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
-import { paidOrder } from "../support/orders";
+import { paidOrder, placeOrder } from "../support/orders";
 
 const REGISTRATION = {
   crn: "1010010000",
@@ -158,6 +158,38 @@ describe("a paid order's documents in the chain", () => {
 
     // A stranger gets the order's 404 for its XML too.
     expect((await xmlOf(await newUser(), `/orders/${number}/invoice.xml`)).status).toBe(404);
+  });
+
+  it("raises an order's total with a debit note that names its invoice and why, chained and checked", async () => {
+    const shopper = await newUser();
+    const manager = await newStaff("manager");
+    const { number } = await paidOrder(shopper);
+    const invoice = (await call<TaxDocument>(shopper, "GET", `/orders/${number}/invoice`)).body.data;
+    const bad = await call(manager, "POST", `/admin/orders/${number}/debit-notes`, { amount: 0, reason: "" });
+    expect(bad.status).toBe(422);
+    const raised = await call(manager, "POST", `/admin/orders/${number}/debit-notes`, {
+      amount: 2_300,
+      reason: "Redelivery fee",
+    });
+    expect(raised.status).toBe(200);
+    const order = (await call(shopper, "GET", `/orders/${number}`)).body.data;
+    expect(order.debit_notes).toHaveLength(1);
+    const { id, number: dn } = order.debit_notes[0];
+    expect(dn).toMatch(/^DN-\d{6}$/);
+    const note = (await call<TaxDocument>(shopper, "GET", `/orders/${number}/debit-notes/${id}`)).body.data;
+    expect(note).toMatchObject({ kind: "debit_note", total: 2_300, reason: "Redelivery fee" });
+    expect(note.einvoice!.icv).toBeGreaterThan(invoice.einvoice!.icv);
+    const xml = await xmlOf(shopper, `/orders/${number}/debit-notes/${id}.xml`);
+    expect(checkDocument(xml.body).errors).toEqual([]);
+    expect(text(xml.body, "InvoiceTypeCode")).toBe("383");
+    expect(xml.body).toContain(`<cac:InvoiceDocumentReference><cbc:ID>${invoice.number}</cbc:ID>`);
+    expect(text(xml.body, "InstructionNote")).toBe("Redelivery fee");
+    expect(text(xml.body, "PayableAmount")).toBe("23.00");
+    // An unpaid order has no invoice to raise.
+    const unpaid = await placeOrder(shopper);
+    expect(
+      (await call(manager, "POST", `/admin/orders/${unpaid.number}/debit-notes`, { amount: 100, reason: "x" })).status,
+    ).toBe(409);
   });
 
   it("retries a report ZATCA could not take, with a growing delay, and raises the alert long before 24 hours", async () => {
