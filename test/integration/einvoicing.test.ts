@@ -21,9 +21,9 @@ import {
   invoiceStatements,
   type EInvoiceRow,
 } from "../../worker/backend/services/orders/invoices";
-import { call, newUser, type Shopper } from "../support/commerce";
+import { address, call, checkoutWith, createProduct, newUser, type Shopper } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
-import { paidOrder, placeOrder } from "../support/orders";
+import { paidOrder, payOrder, placeOrder } from "../support/orders";
 
 const REGISTRATION = {
   crn: "1010010000",
@@ -190,6 +190,45 @@ describe("a paid order's documents in the chain", () => {
     expect(
       (await call(manager, "POST", `/admin/orders/${unpaid.number}/debit-notes`, { amount: 100, reason: "x" })).status,
     ).toBe(409);
+  });
+
+  it("clears a business buyer's standard invoice before the buyer receives it, naming the company", async () => {
+    const buyer = await newUser();
+    const product = await createProduct({ stock: 5, price: 57_500 });
+    const missing = await checkoutWith(buyer, product.id, 1, {
+      buyer_company: "Digital Solutions Co.",
+      buyer_vat_number: "310122393500003",
+      address: { ...address, building: undefined, postal_code: undefined },
+    });
+    expect(missing.status).toBe(422);
+    expect(Object.keys(missing.body.errors ?? {}).sort()).toEqual(["address.building", "address.postal_code"]);
+    // The whole national address (with its additional number, which ZATCA otherwise warns about).
+    const placed = await checkoutWith(buyer, product.id, 1, {
+      buyer_company: "Digital Solutions Co.",
+      buyer_vat_number: "٣١٠١٢٢٣٩٣٥٠٠٠٠٣",
+      address: { ...address, additional_number: "7023" },
+    });
+    expect(placed.status).toBe(201);
+    const number = placed.body.data.number as string;
+    await payOrder(buyer, number);
+    const doc = (await call<TaxDocument>(buyer, "GET", `/orders/${number}/invoice`)).body.data;
+    expect(doc.transaction).toBe("standard");
+    expect(doc.buyer).toMatchObject({ company: "Digital Solutions Co.", vat_number: "310122393500003" });
+    // Not the buyer's until ZATCA cleared it.
+    expect((await xmlOf(buyer, `/orders/${number}/invoice.xml`)).status).toBe(409);
+    const row = (await env.DB.prepare("SELECT * FROM einvoices WHERE uuid = ?")
+      .bind(doc.einvoice!.uuid)
+      .first<EInvoiceRow>())!;
+    expect(await submitEInvoice(env, row.id)).toBe(true);
+    const xml = await xmlOf(buyer, `/orders/${number}/invoice.xml`);
+    expect(xml.status).toBe(200);
+    expect(checkDocument(xml.body).errors).toEqual([]);
+    expect(text(xml.body, "InvoiceTypeCode")).toBe("388");
+    expect(xml.body).toContain('<cbc:InvoiceTypeCode name="0100000">');
+    expect(xml.body).toContain("<cbc:CompanyID>310122393500003</cbc:CompanyID>");
+    expect((await call<TaxDocument>(buyer, "GET", `/orders/${number}/invoice`)).body.data.einvoice?.status).toBe(
+      "cleared",
+    );
   });
 
   it("retries a report ZATCA could not take, with a growing delay, and raises the alert long before 24 hours", async () => {

@@ -140,7 +140,13 @@ describe("the national address", () => {
     expect(order.address).toMatchObject(national);
     await payOrder(user, number);
     const invoice = (await call<TaxDocument>(user, "GET", `/orders/${number}/invoice`)).body.data;
-    expect(invoice.buyer).toEqual({ name: address.name, city: address.city, short_address: "RRRD2929" });
+    expect(invoice.buyer).toEqual({
+      name: address.name,
+      city: address.city,
+      short_address: "RRRD2929",
+      company: null,
+      vat_number: null,
+    });
     // A guest's new address keeps its codes on the order the same way.
     const guest = await newGuest();
     const guestOrder = await checkoutWith(guest, product.id, 1, { address: { ...address, ...national } });

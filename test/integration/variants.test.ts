@@ -438,14 +438,31 @@ describe("migration 0040 on a database made and used before variants", () => {
     const before = await snapshot();
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
     const after = await snapshot();
-    // Cash on delivery's migration and the delivery promise's add columns of their own to orders,
-    // with their defaults; what was there stays.
+    // Cash on delivery's migration, the delivery promise's and e-invoicing's add columns of their
+    // own to orders and tax documents, with their defaults; what was there stays.
     for (const row of after.orders as Record<string, unknown>[]) {
-      expect(row).toMatchObject({ cod_fee: 0, refund_iban: null, refund_iban_name: null, promised_by: null });
-      delete row.cod_fee;
-      delete row.refund_iban;
-      delete row.refund_iban_name;
-      delete row.promised_by;
+      expect(row).toMatchObject({
+        cod_fee: 0,
+        refund_iban: null,
+        refund_iban_name: null,
+        promised_by: null,
+        buyer_company: null,
+        buyer_vat_number: null,
+      });
+      for (const key of [
+        "cod_fee",
+        "refund_iban",
+        "refund_iban_name",
+        "promised_by",
+        "buyer_company",
+        "buyer_vat_number",
+      ])
+        delete row[key];
+    }
+    for (const row of (after.tax_documents ?? []) as Record<string, unknown>[]) {
+      expect(row).toMatchObject({ transaction_type: "simplified", reason: null });
+      delete row.transaction_type;
+      delete row.reason;
     }
     expect(after).toEqual(before);
 

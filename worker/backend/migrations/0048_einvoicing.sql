@@ -38,7 +38,8 @@ CREATE INDEX tax_documents_order ON tax_documents(order_id);
 
 -- A business buyer's details, given at checkout: their invoice is a standard one, cleared by ZATCA.
 ALTER TABLE orders ADD COLUMN buyer_company TEXT;
-ALTER TABLE orders ADD COLUMN buyer_vat_number TEXT CHECK (buyer_vat_number IS NULL OR buyer_vat_number GLOB '3[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]3');
+ALTER TABLE orders ADD COLUMN buyer_vat_number TEXT CHECK (buyer_vat_number IS NULL OR (length(buyer_vat_number) = 15
+  AND buyer_vat_number NOT GLOB '*[^0-9]*' AND buyer_vat_number GLOB '3*3'));
 
 -- The shop's e-invoicing unit (ZATCA's EGS): its registration, its key (encrypted with
 -- EINVOICE_KEY_SECRET), the certificates ZATCA issued and where onboarding stands. One per shop.

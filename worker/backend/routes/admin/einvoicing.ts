@@ -49,6 +49,13 @@ async function onboarding(c: Context<BackendEnv>, step: () => Promise<unknown>, 
   return ok(c, await einvoiceOverview(c.env));
 }
 
+/** A copy's id from the path; anything else is no copy (404, as an unknown one). */
+function idOf(c: Context<BackendEnv>): number {
+  const id = c.req.param("id") ?? "";
+  if (!/^\d{1,12}$/.test(id)) throw notFound(say(c.get("lang"), msg("einvoicing.notFound")));
+  return Number(id);
+}
+
 einvoicingRoutes.get(
   "/",
   managers,
@@ -75,9 +82,9 @@ einvoicingRoutes.post("/renew", owners, validate("json", otpInput), async (c) =>
   return onboarding(c, () => renewProduction(c.env, otp, currentStaff(c).email), "einvoice.renew", null);
 });
 
-einvoicingRoutes.post("/documents/:id{[0-9]{1,12}}/resend", managers, async (c) => {
+einvoicingRoutes.post("/documents/:id/resend", managers, async (c) => {
   const lang = c.get("lang");
-  const id = Number(c.req.param("id"));
+  const id = idOf(c);
   const row = await c.env.DB.prepare(
     "SELECT e.status, d.number FROM einvoices e JOIN tax_documents d ON d.id = e.document_id WHERE e.id = ?",
   )
@@ -103,11 +110,11 @@ einvoicingRoutes.post("/documents/:id{[0-9]{1,12}}/resend", managers, async (c) 
 });
 
 /** The signed XML of one copy (or, once cleared, ZATCA's cleared document). */
-einvoicingRoutes.get("/documents/:id{[0-9]{1,12}}/xml", managers, async (c) => {
+einvoicingRoutes.get("/documents/:id/xml", managers, async (c) => {
   const row = await c.env.DB.prepare(
     "SELECT e.xml, e.cleared_xml, e.uuid, d.number FROM einvoices e JOIN tax_documents d ON d.id = e.document_id WHERE e.id = ?",
   )
-    .bind(Number(c.req.param("id")))
+    .bind(idOf(c))
     .first<{ xml: string; cleared_xml: string | null; uuid: string; number: string }>();
   if (!row) throw notFound(say(c.get("lang"), msg("einvoicing.notFound")));
   return xmlAnswer(row.cleared_xml ?? row.xml, `${row.number}.xml`);
