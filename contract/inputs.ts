@@ -42,6 +42,8 @@ export type InputField =
   | "iban_name"
   | "group"
   | "slugs"
+  | "buyer_company"
+  | "buyer_vat_number"
   | ConsoleField;
 
 export interface InputMessages {
@@ -119,6 +121,8 @@ export const POSTAL_CODE = /^\d{5}$/;
 export const ADDITIONAL_NUMBER = /^\d{4}$/;
 export const SHORT_ADDRESS = /^[A-Z]{4}\d{4}$/;
 export const OTP_CODE = /^\d{6}$/;
+/** A Saudi VAT registration number: 15 digits, the first and the last a 3. */
+export const VAT_NUMBER = /^3\d{13}3$/;
 
 /** A text the shopper must fill: trimmed, 1 (or `min`) to `max` characters. */
 function requiredText(m: InputMessages, field: InputField, max: number, min = 1) {
@@ -265,6 +269,79 @@ export function addressChanges(m: InputMessages) {
   return v.pipe(v.partial(v.object(savedAddressFields(m))), sameBuilding(m));
 }
 
+/** A VAT number as typed, as stored: Latin digits, no spaces or dashes ("٣١٠ ١٢٣…"). */
+export function vatNumberText(text: string): string {
+  return latinDigits(text).replace(/[\s-]/g, "");
+}
+
+/**
+ * A business buyer's company and VAT number (POST /checkout), for a standard tax invoice in the
+ * company's name: both optional here, given together (`businessBuyer`).
+ */
+export function buyerFields(m: InputMessages) {
+  return {
+    // No default: a caller that builds the input itself (a test, a service) may leave them out.
+    buyer_company: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("buyer_company")),
+          v.trim(),
+          v.maxLength(LIMITS.company, m.maxLength("buyer_company", LIMITS.company)),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+    ),
+    buyer_vat_number: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("buyer_vat_number")),
+          v.transform(vatNumberText),
+          v.check((s) => s === "" || VAT_NUMBER.test(s), m.invalid("buyer_vat_number")),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+    ),
+  };
+}
+
+type BuyerInput = {
+  buyer_company?: string | null;
+  buyer_vat_number?: string | null;
+  address?: { building?: string | null; postal_code?: string | null } | undefined;
+} & Record<string, unknown>;
+
+/**
+ * A business buyer's rules across fields: the company and the VAT number come together, and a new
+ * delivery address then has its building number and postal code, which ZATCA requires of the
+ * buyer's national address on a standard invoice (a saved address is the backend's to check).
+ */
+function businessBuyer<Input extends BuyerInput>(m: InputMessages) {
+  const business = (i: Input) => Boolean(i.buyer_company || i.buyer_vat_number);
+  // valibot checks a path against a known object type; these keys are on every checkout input.
+  const at = (...path: string[]) => path as never;
+  return [
+    v.forward(
+      v.check<Input, string>((i) => !i.buyer_vat_number || Boolean(i.buyer_company), m.required("buyer_company")),
+      at("buyer_company"),
+    ),
+    v.forward(
+      v.check<Input, string>((i) => !i.buyer_company || Boolean(i.buyer_vat_number), m.required("buyer_vat_number")),
+      at("buyer_vat_number"),
+    ),
+    v.forward(
+      v.check<Input, string>((i) => !business(i) || !i.address || Boolean(i.address.building), m.required("building")),
+      at("address", "building"),
+    ),
+    v.forward(
+      v.check<Input, string>(
+        (i) => !business(i) || !i.address || Boolean(i.address.postal_code),
+        m.required("postal_code"),
+      ),
+      at("address", "postal_code"),
+    ),
+  ] as const;
+}
+
 /** A shipping or payment method's id, where the caller does not know the backend's list. */
 export function methodId(m: InputMessages, field: "shipping_method" | "payment_method") {
   return v.pipe(v.string(m.required(field)), v.regex(/^[a-z0-9_-]{1,40}$/, m.invalid(field)));
@@ -280,7 +357,7 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
   m: InputMessages,
   methods: { shipping: Shipping; payment: Payment },
 ) {
-  return v.object({
+  const input = v.object({
     idempotency_key: v.pipe(
       v.string(m.required("idempotency_key")),
       v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, m.invalid("idempotency_key")),
@@ -297,7 +374,9 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     ),
     shipping_method: methods.shipping,
     payment_method: methods.payment,
+    ...buyerFields(m),
   });
+  return v.pipe(input, ...businessBuyer<v.InferOutput<typeof input>>(m));
 }
 
 /** POST /promo-code/check. */

@@ -40,6 +40,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  buyer_company: { en: "Company name", ar: "اسم المنشأة" },
+  buyer_vat_number: { en: "VAT number", ar: "الرقم الضريبي" },
   ...CONSOLE_FIELD_NAMES,
 };
 
@@ -90,6 +92,10 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   compare_at_price: {
     en: "The compare-at price must be above the price.",
     ar: "يجب أن يكون السعر قبل الخصم أعلى من السعر.",
+  },
+  buyer_vat_number: {
+    en: "The VAT number is 15 digits that start and end with 3, like 310123456700003.",
+    ar: "الرقم الضريبي 15 رقمًا تبدأ بالرقم 3 وتنتهي به، مثل 310123456700003.",
   },
   quantity: {
     en: "The quantity must be a whole number from 1 to 999.",
