@@ -276,7 +276,7 @@ export function vatNumberText(text: string): string {
 
 /**
  * A business buyer's company and VAT number (POST /checkout), for a standard tax invoice in the
- * company's name: both optional here, given together (`businessBuyer`).
+ * company's name: each optional here; the backend asks for both, or neither, when it places the order.
  */
 export function buyerFields(m: InputMessages) {
   return {
@@ -286,7 +286,7 @@ export function buyerFields(m: InputMessages) {
         v.pipe(
           v.string(m.invalid("buyer_company")),
           v.trim(),
-          v.maxLength(LIMITS.company, m.maxLength("buyer_company", LIMITS.company)),
+          v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)),
           v.transform((s) => (s === "" ? null : s)),
         ),
       ),
@@ -304,44 +304,6 @@ export function buyerFields(m: InputMessages) {
   };
 }
 
-type BuyerInput = {
-  buyer_company?: string | null;
-  buyer_vat_number?: string | null;
-  address?: { building?: string | null; postal_code?: string | null } | undefined;
-} & Record<string, unknown>;
-
-/**
- * A business buyer's rules across fields: the company and the VAT number come together, and a new
- * delivery address then has its building number and postal code, which ZATCA requires of the
- * buyer's national address on a standard invoice (a saved address is the backend's to check).
- */
-function businessBuyer<Input extends BuyerInput>(m: InputMessages) {
-  const business = (i: Input) => Boolean(i.buyer_company || i.buyer_vat_number);
-  // valibot checks a path against a known object type; these keys are on every checkout input.
-  const at = (...path: string[]) => path as never;
-  return [
-    v.forward(
-      v.check<Input, string>((i) => !i.buyer_vat_number || Boolean(i.buyer_company), m.required("buyer_company")),
-      at("buyer_company"),
-    ),
-    v.forward(
-      v.check<Input, string>((i) => !i.buyer_company || Boolean(i.buyer_vat_number), m.required("buyer_vat_number")),
-      at("buyer_vat_number"),
-    ),
-    v.forward(
-      v.check<Input, string>((i) => !business(i) || !i.address || Boolean(i.address.building), m.required("building")),
-      at("address", "building"),
-    ),
-    v.forward(
-      v.check<Input, string>(
-        (i) => !business(i) || !i.address || Boolean(i.address.postal_code),
-        m.required("postal_code"),
-      ),
-      at("address", "postal_code"),
-    ),
-  ] as const;
-}
-
 /** A shipping or payment method's id, where the caller does not know the backend's list. */
 export function methodId(m: InputMessages, field: "shipping_method" | "payment_method") {
   return v.pipe(v.string(m.required(field)), v.regex(/^[a-z0-9_-]{1,40}$/, m.invalid(field)));
@@ -357,7 +319,7 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
   m: InputMessages,
   methods: { shipping: Shipping; payment: Payment },
 ) {
-  const input = v.object({
+  return v.object({
     idempotency_key: v.pipe(
       v.string(m.required("idempotency_key")),
       v.regex(/^[A-Za-z0-9_.:-]{8,100}$/, m.invalid("idempotency_key")),
@@ -374,9 +336,11 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     ),
     shipping_method: methods.shipping,
     payment_method: methods.payment,
+    // A business buyer: their company and VAT number make the invoice a standard (B2B) one, which
+    // ZATCA clears; the delivery address must then carry the building number and postal code
+    // (the backend checks the address, new or saved, when it places the order).
     ...buyerFields(m),
   });
-  return v.pipe(input, ...businessBuyer<v.InferOutput<typeof input>>(m));
 }
 
 /** POST /promo-code/check. */

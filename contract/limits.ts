@@ -9,8 +9,6 @@ export const LIMITS = {
   city: 80,
   district: 80,
   street: 200,
-  /** A business buyer's registered name, as a tax invoice carries it. */
-  company: 200,
   notes: 500,
   passwordMin: 8,
   passwordMax: 128,

@@ -12,6 +12,8 @@ import { say, type Bilingual } from "./i18n";
 /** How a field is named in a message, capitalised for the start of a sentence. */
 const FIELD_NAMES: Record<InputField, Bilingual> = {
   label: { en: "Label", ar: "الوصف" },
+  buyer_company: { en: "Company name", ar: "اسم المنشأة" },
+  buyer_vat_number: { en: "Company VAT number", ar: "الرقم الضريبي للمنشأة" },
   name: { en: "Name", ar: "الاسم" },
   email: { en: "Email", ar: "البريد الإلكتروني" },
   phone: { en: "Phone", ar: "رقم الجوال" },
@@ -40,8 +42,6 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
-  buyer_company: { en: "Company name", ar: "اسم المنشأة" },
-  buyer_vat_number: { en: "VAT number", ar: "الرقم الضريبي" },
   ...CONSOLE_FIELD_NAMES,
 };
 
@@ -55,6 +55,12 @@ const TEMPLATES = {
 
 /** Wrong-form messages that say what is expected rather than only that it is wrong. */
 const INVALID: Partial<Record<InputField, Bilingual>> = {
+  buyer_vat_number: {
+    en: "Enter the company's VAT number: 15 digits, starting and ending with 3.",
+    ar: "أدخل الرقم الضريبي للمنشأة: 15 رقمًا يبدأ وينتهي بالرقم 3.",
+  },
+  crn: { en: "Enter the commercial registration number: 10 digits.", ar: "أدخل رقم السجل التجاري: 10 أرقام." },
+  building_number: { en: "Enter the building number: 4 digits.", ar: "أدخل رقم المبنى: 4 أرقام." },
   iban: {
     en: "Enter a Saudi IBAN: SA followed by 22 digits, as your bank shows it (the check digits do not match).",
     ar: "أدخل رقم آيبان سعوديًا: SA يليها 22 رقمًا كما يظهر في حسابك البنكي (أرقام التحقق لا تطابق).",
@@ -92,10 +98,6 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   compare_at_price: {
     en: "The compare-at price must be above the price.",
     ar: "يجب أن يكون السعر قبل الخصم أعلى من السعر.",
-  },
-  buyer_vat_number: {
-    en: "The VAT number is 15 digits that start and end with 3, like 310123456700003.",
-    ar: "الرقم الضريبي 15 رقمًا تبدأ بالرقم 3 وتنتهي به، مثل 310123456700003.",
   },
   quantity: {
     en: "The quantity must be a whole number from 1 to 999.",
