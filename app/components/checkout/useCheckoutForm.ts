@@ -138,9 +138,10 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     district: t("checkout.district"),
     street: t("checkout.street"),
     short_address: t("checkout.shortAddress"),
-    building: t("checkout.building"),
+    // Required of a business buyer: named without the "(optional)" the shopper's form says.
+    building: business ? t("address.building") : t("checkout.building"),
     additional_number: t("checkout.additionalNumber"),
-    postal_code: t("checkout.postalCode"),
+    postal_code: business ? t("address.postalCode") : t("checkout.postalCode"),
     notes: t("checkout.notes"),
     buyer_company: t("checkout.business.company"),
     buyer_vat_number: t("checkout.business.vatNumber"),
