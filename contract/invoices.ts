@@ -1,6 +1,7 @@
 // Tax documents as the backend answers them: the simplified tax invoice of a paid order
 // and the credit note of a refund, with ZATCA's phase-1 QR payload.
 // Part of the contract between the storefront and the backend: both sides import it.
+import type { EInvoiceStatus } from "./einvoicing";
 
 export type TaxDocumentKind = "invoice" | "credit_note" | "debit_note";
 
@@ -37,7 +38,13 @@ export interface TaxDocument {
   invoice_number: string | null;
   seller: TaxSeller;
   /** The buyer as delivered to: the national short address when the order has one; a business buyer's company and VAT number. */
-  buyer: { name: string; city: string; short_address?: string | null; company?: string | null; vat_number?: string | null };
+  buyer: {
+    name: string;
+    city: string;
+    short_address?: string | null;
+    company?: string | null;
+    vat_number?: string | null;
+  };
   lines: TaxDocumentLine[];
   /** A credit note's reason for issue: what staff typed, or the shopper's reasons for a return. */
   reason: string | null;
@@ -60,11 +67,7 @@ export interface TaxDocument {
   /** Simplified (a shopper) or standard (a business buyer with a VAT number: cleared by ZATCA first). */
   transaction: "simplified" | "standard";
   /** The signed UBL document, once the shop's e-invoicing unit has stamped it; null before. */
-  einvoice: {
-    uuid: string;
-    icv: number;
-    status: import("./einvoicing").EInvoiceStatus;
-  } | null;
+  einvoice: { uuid: string; icv: number; status: EInvoiceStatus } | null;
 }
 
 /** What an order answer carries of its documents, for links. */

@@ -9,8 +9,8 @@ import {
   PDFDocument,
   PDFName,
   PDFRawStream,
-  PDFString,
-  PDFHexString,
+  type PDFString,
+  type PDFHexString,
   decodePDFRawStream,
 } from "pdf-lib";
 import { expectAxeClean } from "../support/axe.ts";

@@ -7,6 +7,8 @@ import {
 } from "../../../../contract/einvoicing";
 import { sellerSettingsOf } from "../shared/settings";
 import { sellerOf } from "../orders/invoices";
+import { msg, type MessageKey } from "../../messages";
+import { say } from "../../../../contract/server/i18n";
 import { certificateOfToken, readCertificate } from "./certificate";
 import { loadUnit, type UnitRow } from "./chain";
 import { buildCsr, generateKeyPair } from "./csr";
@@ -128,19 +130,23 @@ export async function requestCompliance(env: Env, otp: string, by: string): Prom
   return runComplianceChecks(env);
 }
 
-const SAMPLE_BUYER = {
-  name: "شركة نماذج فاتورة المحدودة | Fatoora Samples LTD",
+/** Both languages, as ZATCA's samples write names: "Arabic | English". */
+const both = (key: MessageKey) => `${say("ar", msg(key))} | ${say("en", msg(key))}`;
+
+/** The standard samples' buyer: ZATCA's sample company (its published test VAT number). */
+const sampleBuyer = () => ({
+  name: both("einvoicing.samples.buyer"),
   vat_number: "399999999800003",
   address: {
-    street: "صلاح الدين | Salah Al-Din",
+    street: both("einvoicing.samples.street"),
     building_number: "1111",
     additional_number: "2222",
-    district: "المروج | Al-Murooj",
-    city: "الرياض | Riyadh",
+    district: both("einvoicing.samples.district"),
+    city: both("einvoicing.samples.city"),
     postal_code: "12222",
     country: "SA",
   },
-};
+});
 
 /** The six sample documents, made from the shop's own seller details, chained among themselves. */
 export async function complianceSamples(env: Env, unit: UnitRow): Promise<[ComplianceSample, EInvoiceData][]> {
@@ -149,7 +155,11 @@ export async function complianceSamples(env: Env, unit: UnitRow): Promise<[Compl
   const issued = new Date().toISOString();
   return COMPLIANCE_SAMPLES.map((sample, i) => {
     const standard = sample.startsWith("standard");
-    const kind = sample.endsWith("credit_note") ? "credit_note" : sample.endsWith("debit_note") ? "debit_note" : "invoice";
+    const kind = sample.endsWith("credit_note")
+      ? "credit_note"
+      : sample.endsWith("debit_note")
+        ? "debit_note"
+        : "invoice";
     const prefix = kind === "invoice" ? "INV" : kind === "credit_note" ? "CN" : "DN";
     return [
       sample,
@@ -168,13 +178,13 @@ export async function complianceSamples(env: Env, unit: UnitRow): Promise<[Compl
           crn: registration.crn,
           address: { ...registration.address, country: "SA" },
         },
-        buyer: standard ? SAMPLE_BUYER : null,
-        lines: [{ name: "منتج تجريبي | Sample product", quantity: 1, total: 11_500 }],
+        buyer: standard ? sampleBuyer() : null,
+        lines: [{ name: both("einvoicing.samples.product"), quantity: 1, total: 11_500 }],
         discount: 0,
         total: 11_500,
         vat_rate: 0.15,
         billing_reference: kind === "invoice" ? null : `INV-CHK-${standard ? 1 : 4}`,
-        reason: kind === "invoice" ? null : "تعديل تجريبي | Compliance check",
+        reason: kind === "invoice" ? null : both("einvoicing.samples.reason"),
         payment_means: "10",
         supply_date: standard ? issued.slice(0, 10) : null,
       } satisfies EInvoiceData,
@@ -192,7 +202,10 @@ export async function runComplianceChecks(env: Env): Promise<UnitRow> {
     binary_security_token: unit.compliance_token,
     secret: await openText(env, unit.compliance_secret),
   };
-  const key = { privateKey: await openSecret(env, unit.private_key), certificate: certificateOfToken(unit.compliance_token) };
+  const key = {
+    privateKey: await openSecret(env, unit.private_key),
+    certificate: certificateOfToken(unit.compliance_token),
+  };
   const passed = new Set(JSON.parse(unit.compliance_passed) as ComplianceSample[]);
   let pih = FIRST_PIH;
   const failures: string[] = [];
@@ -200,7 +213,11 @@ export async function runComplianceChecks(env: Env): Promise<UnitRow> {
     const stamped = stampDocument({ ...data, pih }, key, new Date().toISOString().slice(0, 19));
     pih = stamped.hash;
     if (passed.has(sample)) continue;
-    const result = await api.complianceCheck(credentials, { uuid: data.uuid, invoice_hash: stamped.hash, xml: stamped.xml });
+    const result = await api.complianceCheck(credentials, {
+      uuid: data.uuid,
+      invoice_hash: stamped.hash,
+      xml: stamped.xml,
+    });
     if (result.outcome === "accepted" || result.outcome === "accepted_with_warnings") passed.add(sample);
     else failures.push(`${sample}: ${result.errors.map((e) => `${e.code} ${e.message}`).join("; ") || result.status}`);
   }
@@ -230,7 +247,13 @@ export async function requestProduction(env: Env, by: string): Promise<UnitRow> 
        starts_after = CASE WHEN status = 'production' THEN starts_after ELSE (SELECT COALESCE(MAX(id), 0) FROM tax_documents) END,
        updated_at = ?, updated_by = ? WHERE id = 1`,
   )
-    .bind(result.csid.binary_security_token, await sealText(env, result.csid.secret), expires, new Date().toISOString(), by)
+    .bind(
+      result.csid.binary_security_token,
+      await sealText(env, result.csid.secret),
+      expires,
+      new Date().toISOString(),
+      by,
+    )
     .run();
   return (await loadUnit(env.DB))!;
 }
@@ -251,7 +274,13 @@ export async function renewProduction(env: Env, otp: string, by: string): Promis
   await env.DB.prepare(
     "UPDATE einvoice_units SET production_token = ?, production_secret = ?, certificate_expires_at = ?, updated_at = ?, updated_by = ? WHERE id = 1",
   )
-    .bind(result.csid.binary_security_token, await sealText(env, result.csid.secret), expires, new Date().toISOString(), by)
+    .bind(
+      result.csid.binary_security_token,
+      await sealText(env, result.csid.secret),
+      expires,
+      new Date().toISOString(),
+      by,
+    )
     .run();
   return (await loadUnit(env.DB))!;
 }
