@@ -16,7 +16,8 @@ import invoiceCss from "../styles/invoice.css?url";
  */
 export function ZatcaQr({ payload, label }: { payload: string; label: string }) {
   const { path, size } = useMemo(() => {
-    const qr = encode(payload, { ecc: "M", border: 2 });
+    // Low error correction: a stamped payload (tags 1 to 9) then needs the fewest, largest modules.
+    const qr = encode(payload, { ecc: "L", border: 2 });
     let d = "";
     qr.data.forEach((row, y) =>
       row.forEach((dark, x) => {

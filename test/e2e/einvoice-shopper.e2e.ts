@@ -157,7 +157,8 @@ async function checkStampedInvoice(page: Page, locale: "en" | "ar", invoice: Inv
   const read = await readQr(page);
   expect(read?.data).toBe(invoice.qr);
   const tags = tlv(read!.data);
-  expect(tags.get(1)?.toString("utf8")).toBe(invoice.seller.name_ar);
+  // The seller's name as the signed XML registers it: both names once stamped ("عربي | English").
+  expect(tags.get(1)?.toString("utf8")).toContain(invoice.seller.name_ar);
   expect(tags.get(2)?.toString("utf8")).toBe(invoice.seller.vat_number);
   expect(tags.get(4)?.toString("utf8")).toBe((invoice.total / 100).toFixed(2));
   expect(tags.get(5)?.toString("utf8")).toBe((invoice.vat / 100).toFixed(2));
@@ -175,6 +176,7 @@ async function checkStampedInvoice(page: Page, locale: "en" | "ar", invoice: Inv
   expect(xml.file.suggestedFilename()).toBe(`${invoice.number}.xml`);
   const text = xml.bytes.toString("utf8");
   expect(/<cbc:UUID>([^<]+)<\/cbc:UUID>/.exec(text)?.[1]).toBe(invoice.einvoice!.uuid);
+  expect(text).toContain(`<cbc:RegistrationName>${tags.get(1)?.toString("utf8")}</cbc:RegistrationName>`);
 
   const pdf = await download(page, t("invoice.downloadPdf"));
   expect(pdf.file.suggestedFilename()).toBe(`${invoice.number}.pdf`);
