@@ -121,6 +121,8 @@ export const POSTAL_CODE = /^\d{5}$/;
 export const ADDITIONAL_NUMBER = /^\d{4}$/;
 export const SHORT_ADDRESS = /^[A-Z]{4}\d{4}$/;
 export const OTP_CODE = /^\d{6}$/;
+/** A Saudi VAT registration number: 15 digits, the first and the last a 3. */
+export const VAT_NUMBER = /^3\d{13}3$/;
 
 /** A text the shopper must fill: trimmed, 1 (or `min`) to `max` characters. */
 function requiredText(m: InputMessages, field: InputField, max: number, min = 1) {
@@ -267,6 +269,41 @@ export function addressChanges(m: InputMessages) {
   return v.pipe(v.partial(v.object(savedAddressFields(m))), sameBuilding(m));
 }
 
+/** A VAT number as typed, as stored: Latin digits, no spaces or dashes ("٣١٠ ١٢٣…"). */
+export function vatNumberText(text: string): string {
+  return latinDigits(text).replace(/[\s-]/g, "");
+}
+
+/**
+ * A business buyer's company and VAT number (POST /checkout), for a standard tax invoice in the
+ * company's name: each optional here; the backend asks for both, or neither, when it places the order.
+ */
+export function buyerFields(m: InputMessages) {
+  return {
+    // No default: a caller that builds the input itself (a test, a service) may leave them out.
+    buyer_company: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("buyer_company")),
+          v.trim(),
+          v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+    ),
+    buyer_vat_number: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string(m.invalid("buyer_vat_number")),
+          v.transform(vatNumberText),
+          v.check((s) => s === "" || VAT_NUMBER.test(s), m.invalid("buyer_vat_number")),
+          v.transform((s) => (s === "" ? null : s)),
+        ),
+      ),
+    ),
+  };
+}
+
 /** A shipping or payment method's id, where the caller does not know the backend's list. */
 export function methodId(m: InputMessages, field: "shipping_method" | "payment_method") {
   return v.pipe(v.string(m.required(field)), v.regex(/^[a-z0-9_-]{1,40}$/, m.invalid(field)));
@@ -300,26 +337,11 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     shipping_method: methods.shipping,
     payment_method: methods.payment,
     // A business buyer: their company and VAT number make the invoice a standard (B2B) one, which
-    // ZATCA clears; the delivery address must then carry the building number and postal code.
-    buyer_company: v.optional(
-      v.pipe(
-        v.string(m.invalid("buyer_company")),
-        v.trim(),
-        v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)),
-      ),
-    ),
-    buyer_vat_number: v.optional(
-      v.pipe(
-        v.string(m.invalid("buyer_vat_number")),
-        v.transform((s) => latinDigits(s).replace(/\s/g, "")),
-        v.regex(VAT_NUMBER, m.invalid("buyer_vat_number")),
-      ),
-    ),
+    // ZATCA clears; the delivery address must then carry the building number and postal code
+    // (the backend checks the address, new or saved, when it places the order).
+    ...buyerFields(m),
   });
 }
-
-/** A Saudi VAT registration number: 15 digits, the first and the last 3. */
-export const VAT_NUMBER = /^3\d{13}3$/;
 
 /** POST /promo-code/check. */
 export function promoInput(m: InputMessages) {

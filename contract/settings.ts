@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { VAT_NUMBER } from "./inputs";
 import { CARRIER_IDS, CARRIER_RULES_MAX, LABEL_SIZES, type CarriersSettings } from "./shipping";
 import type { Locale } from "./locale";
 import { CUTOFF_PATTERN, isIsoDay, type DeliveryPromiseSettings } from "./delivery-promise";
@@ -199,7 +200,8 @@ export const SETTINGS_LIMITS = {
 } as const;
 
 /** Saudi VAT registration: 15 digits, starting and ending with 3. */
-export const VAT_NUMBER_PATTERN = /^3\d{13}3$/;
+/** The seller's VAT number: the same form as a business buyer's (contract/inputs.ts). */
+export const VAT_NUMBER_PATTERN = VAT_NUMBER;
 
 /**
  * A logo: a path on this site (not `//host`), such as an upload under /backend/media/, without

@@ -6,6 +6,7 @@ import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { AddressChoice } from "./checkout/AddressChoice";
 import { AddressFields } from "./checkout/AddressFields";
+import { BusinessBuyer } from "./checkout/BusinessBuyer";
 import { FieldError, FieldLabel, ID_PREFIX, inputProps } from "./checkout/fields";
 import { PaymentChoice, ShippingChoice } from "./checkout/MethodChoice";
 import { useCheckoutForm } from "./checkout/useCheckoutForm";
@@ -94,6 +95,13 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           ) : null}
           {form.usingNewAddress ? <AddressFields form={form} /> : null}
         </fieldset>
+
+        <BusinessBuyer
+          form={form}
+          open={form.business}
+          onOpen={form.setBusiness}
+          addressProblem={form.submitted > 0 || form.business ? form.addressProblem : ""}
+        />
 
         <ShippingChoice
           options={options}

@@ -3,6 +3,7 @@ import type { Owned } from "../lib/owned";
 import { useT } from "../lib/use-locale";
 import { OrderLinkRefused } from "./OrderLinkRefused";
 import { TaxDocumentView } from "./TaxDocumentView";
+import type { ReadTaxDocumentFile } from "./TaxDocumentFiles";
 import { Stylesheet } from "./Stylesheet";
 import invoiceCss from "../styles/invoice.css?url";
 
@@ -17,12 +18,15 @@ export function HydrateFallback() {
   );
 }
 
-/** The invoice's and the credit note's page: the document, or the failure (a 404 has gone to /error). */
-export function TaxDocumentPage({ load }: { load: Owned<TaxDocument> }) {
+/**
+ * The invoice's and the credit note's page: the document, or the failure (a 404 has gone to /error).
+ * `files` reads a stamped document's XML and PDF as the page read the document.
+ */
+export function TaxDocumentPage({ load, files }: { load: Owned<TaxDocument>; files: ReadTaxDocumentFile }) {
   return (
     <div className="container page tax-doc-page">
       <Stylesheet href={invoiceCss} />
-      {load.state === "found" ? <TaxDocumentView doc={load.data} /> : null}
+      {load.state === "found" ? <TaxDocumentView doc={load.data} files={files} /> : null}
       {load.state === "refused" ? <OrderLinkRefused number={load.number} /> : null}
       {load.state === "error" ? (
         <div className="notice notice--danger" role="alert">

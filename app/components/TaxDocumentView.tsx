@@ -6,6 +6,7 @@ import { formatMoney } from "../lib/money";
 import { formatDate } from "../lib/orders";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { NationalAddressLine } from "./NationalAddress";
+import { TaxDocumentFiles, type ReadTaxDocumentFile } from "./TaxDocumentFiles";
 import { Stylesheet } from "./Stylesheet";
 import invoiceCss from "../styles/invoice.css?url";
 
@@ -15,7 +16,8 @@ import invoiceCss from "../styles/invoice.css?url";
  */
 export function ZatcaQr({ payload, label }: { payload: string; label: string }) {
   const { path, size } = useMemo(() => {
-    const qr = encode(payload, { ecc: "M", border: 2 });
+    // Low error correction: a stamped payload (tags 1 to 9) then needs the fewest, largest modules.
+    const qr = encode(payload, { ecc: "L", border: 2 });
     let d = "";
     qr.data.forEach((row, y) =>
       row.forEach((dark, x) => {
@@ -39,17 +41,43 @@ export function ZatcaQr({ payload, label }: { payload: string; label: string }) 
   );
 }
 
+/** The keys of a document's title (in the page's language, and in the other) and of its number's label. */
+function titleKeys(doc: TaxDocument): { title: string; other: string; number: string } {
+  if (doc.kind === "credit_note")
+    return {
+      title: "invoice.creditNoteTitle",
+      other: "invoice.otherCreditNoteTitle",
+      number: "invoice.creditNoteNumber",
+    };
+  if (doc.kind === "debit_note")
+    return { title: "invoice.debitNoteTitle", other: "invoice.otherDebitNoteTitle", number: "invoice.debitNoteNumber" };
+  return doc.transaction === "standard"
+    ? { title: "invoice.standardTitle", other: "invoice.otherStandardTitle", number: "invoice.number" }
+    : { title: "invoice.title", other: "invoice.otherTitle", number: "invoice.number" };
+}
+
 /**
- * A printable tax document (a simplified tax invoice or a credit note): seller and buyer, lines
- * with their VAT, totals and ZATCA's QR. Labels are in the page's language; the document's title
- * is given in both, as Saudi invoices do.
+ * A printable tax document (a simplified or standard tax invoice, a credit or debit note): seller
+ * and buyer, lines with their VAT, totals and ZATCA's QR. Labels are in the page's language; the
+ * document's title is given in both, as Saudi invoices do. Once stamped, its UUID shows, and
+ * `files` (the shopper's pages) offers its signed XML and PDF.
  */
-export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: string }) {
+export function TaxDocumentView({
+  doc,
+  backTo,
+  files,
+}: {
+  doc: TaxDocument;
+  backTo?: string;
+  files?: ReadTaxDocumentFile;
+}) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
   const money = (n: number) => <bdi>{formatMoney(n, doc.currency, locale)}</bdi>;
-  const credit = doc.kind === "credit_note";
+  // A credit or debit note: it corrects an invoice, for a reason, and carries no shipping or discount of its own.
+  const note = doc.kind !== "invoice";
+  const keys = titleKeys(doc);
   const sellerName = locale === "ar" ? doc.seller.name_ar : doc.seller.name_en;
   const sellerOther = locale === "ar" ? doc.seller.name_en : doc.seller.name_ar;
   const address = locale === "ar" ? doc.seller.address_ar : doc.seller.address_en;
@@ -75,21 +103,21 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
         <ZatcaQr payload={doc.qr} label={t("invoice.qrLabel")} />
       </header>
       <h1 id="tax-doc-title" className="tax-doc__title">
-        {credit ? t("invoice.creditNoteTitle") : t("invoice.title")}
+        {t(keys.title)}
         <span className="tax-doc__title-other" lang={locale === "ar" ? "en" : "ar"}>
-          {credit ? t("invoice.otherCreditNoteTitle") : t("invoice.otherTitle")}
+          {t(keys.other)}
         </span>
       </h1>
       <dl className="tax-doc__facts">
         <div>
-          <dt>{credit ? t("invoice.creditNoteNumber") : t("invoice.number")}</dt>
+          <dt>{t(keys.number)}</dt>
           <dd>
             <bdi dir="ltr" data-testid="document-number">
               {doc.number}
             </bdi>
           </dd>
         </div>
-        {credit && doc.invoice_number ? (
+        {note && doc.invoice_number ? (
           <div>
             <dt>{t("invoice.correctsInvoice")}</dt>
             <dd>
@@ -112,6 +140,11 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
         <div>
           <dt>{t("invoice.buyer")}</dt>
           <dd>
+            {doc.buyer.company ? (
+              <span className="tax-doc__company">
+                <bdi>{doc.buyer.company}</bdi>
+              </span>
+            ) : null}
             <bdi>{doc.buyer.name}</bdi>
             {doc.buyer.city ? (
               <>
@@ -122,6 +155,26 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
             <NationalAddressLine address={doc.buyer} />
           </dd>
         </div>
+        {doc.buyer.vat_number ? (
+          <div>
+            <dt>{t("invoice.buyerVatNumber")}</dt>
+            <dd>
+              <bdi dir="ltr" data-testid="buyer-vat-number">
+                {doc.buyer.vat_number}
+              </bdi>
+            </dd>
+          </div>
+        ) : null}
+        {doc.einvoice ? (
+          <div className="tax-doc__uuid-row">
+            <dt>{t("invoice.uuid")}</dt>
+            <dd>
+              <code className="tax-doc__uuid" dir="ltr" data-testid="einvoice-uuid">
+                {doc.einvoice.uuid}
+              </code>
+            </dd>
+          </div>
+        ) : null}
       </dl>
       {/* A phone scrolls the lines sideways in their own (focusable) region, never the page. */}
       <div
@@ -154,7 +207,7 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
           </tbody>
         </table>
       </div>
-      {credit && doc.reason ? (
+      {note && doc.reason ? (
         <p className="tax-doc__reason">
           {t("invoice.reason")}: <bdi>{doc.reason}</bdi>
         </p>
@@ -164,13 +217,13 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
           <dt>{t("invoice.subtotal")}</dt>
           <dd>{money(doc.subtotal)}</dd>
         </div>
-        {!credit && doc.discount > 0 ? (
+        {!note && doc.discount > 0 ? (
           <div>
             <dt>{t("invoice.discount")}</dt>
             <dd>{money(-doc.discount)}</dd>
           </div>
         ) : null}
-        {!credit ? (
+        {!note ? (
           <div>
             <dt>{t("invoice.shipping")}</dt>
             <dd>{money(doc.shipping)}</dd>
@@ -189,6 +242,7 @@ export function TaxDocumentView({ doc, backTo }: { doc: TaxDocument; backTo?: st
         <button type="button" className="button button--primary" onClick={() => window.print()}>
           {t("invoice.print")}
         </button>
+        {doc.einvoice && files ? <TaxDocumentFiles number={doc.number} read={files} /> : null}
         {/* The console's staff view goes back to the console's order page; the shopper's to theirs. */}
         <Link to={backTo ?? `${to("/order/checkout/status")}?order=${encodeURIComponent(doc.order_number)}`}>
           {t("invoice.backToOrder")}

@@ -6,6 +6,6 @@
  */
 export { email, maxLength, minLength, nonEmpty, pipe, regex, safeParse, string, trim, url } from "valibot";
 export type { GenericSchema } from "valibot";
-export { addressFields, contactInput, emailField, savedAddressFields } from "../../contract/inputs";
+export { addressFields, buyerFields, contactInput, emailField, savedAddressFields } from "../../contract/inputs";
 export { returnLineFields } from "../../contract/returns";
 export { LIMITS } from "../../contract/limits";

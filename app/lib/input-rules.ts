@@ -25,6 +25,7 @@ export function inputMessages(t: Translate, labels: Partial<Record<InputField, s
     building: t("address.buildingInvalid"),
     additional_number: t("address.additionalNumberInvalid"),
     short_address: t("address.shortAddressInvalid"),
+    buyer_vat_number: t("checkout.business.vatNumberInvalid"),
     compare_at_price: t("numbers.compareAbovePrice"),
     barcode: t("console.productForm.barcodeInvalid"),
     weight_grams: t("console.productForm.weightInvalid"),
@@ -104,9 +105,15 @@ export function addressRules(t: Translate, labels: AddressLabels & { label: stri
   return contractRules(t, labels, (v, m) => v.savedAddressFields(m));
 }
 
-/** Checkout: the contract's delivery-address fields and a guest's email, as POST /checkout checks them. */
-export function checkoutRules(t: Translate, labels: AddressLabels & { email: string }) {
-  return contractRules(t, labels, (v, m) => ({ ...v.addressFields(m), email: v.emailField(m) }));
+/**
+ * Checkout: the contract's delivery-address fields, a guest's email and a business buyer's company
+ * and VAT number, as POST /checkout checks them.
+ */
+export function checkoutRules(
+  t: Translate,
+  labels: AddressLabels & { email: string; buyer_company: string; buyer_vat_number: string },
+) {
+  return contractRules(t, labels, (v, m) => ({ ...v.addressFields(m), email: v.emailField(m), ...v.buyerFields(m) }));
 }
 
 /** The contact form, as POST /contact checks it. */

@@ -1,12 +1,15 @@
 import type { Route } from "./+types/order.credit-note";
 import { TaxDocumentPage } from "../components/TaxDocumentPage";
 import { readOwnedOrder, type Owned } from "../lib/owned";
-import { getCreditNote } from "../lib/api/orders";
+import { getCreditNote, getCreditNoteFile } from "../lib/api/orders";
 import type { TaxDocument } from "../../contract/invoices";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { translate } from "../lib/i18n";
 import { tabIdentity } from "../lib/tab-identity.server";
+import { browserApi } from "../lib/api/browser";
+import { readOrderGrant } from "../lib/order-grants";
+import { useLocale } from "../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -40,6 +43,21 @@ clientLoader.hydrate = true as const;
 
 export { HydrateFallback } from "../components/TaxDocumentPage";
 
-export default function CreditNotePage({ loaderData }: Route.ComponentProps) {
-  return <TaxDocumentPage load={loaderData} />;
+export default function CreditNotePage({ loaderData, params }: Route.ComponentProps) {
+  const locale = useLocale();
+  return (
+    <TaxDocumentPage
+      load={loaderData}
+      files={(format) =>
+        getCreditNoteFile(
+          browserApi(locale),
+          params.number,
+          params.id,
+          format,
+          undefined,
+          readOrderGrant(params.number),
+        )
+      }
+    />
+  );
 }

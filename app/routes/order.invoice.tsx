@@ -1,12 +1,15 @@
 import type { Route } from "./+types/order.invoice";
 import { TaxDocumentPage } from "../components/TaxDocumentPage";
 import { readOwnedOrder, type Owned } from "../lib/owned";
-import { getInvoice } from "../lib/api/orders";
+import { getInvoice, getInvoiceFile } from "../lib/api/orders";
 import type { TaxDocument } from "../../contract/invoices";
 import { isLocale } from "../lib/locales";
 import { pageMeta } from "../lib/seo";
 import { translate } from "../lib/i18n";
 import { tabIdentity } from "../lib/tab-identity.server";
+import { browserApi } from "../lib/api/browser";
+import { readOrderGrant } from "../lib/order-grants";
+import { useLocale } from "../lib/use-locale";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -45,6 +48,14 @@ clientLoader.hydrate = true as const;
 
 export { HydrateFallback } from "../components/TaxDocumentPage";
 
-export default function InvoicePage({ loaderData }: Route.ComponentProps) {
-  return <TaxDocumentPage load={loaderData} />;
+export default function InvoicePage({ loaderData, params }: Route.ComponentProps) {
+  const locale = useLocale();
+  return (
+    <TaxDocumentPage
+      load={loaderData}
+      files={(format) =>
+        getInvoiceFile(browserApi(locale), params.number, format, undefined, readOrderGrant(params.number))
+      }
+    />
+  );
 }

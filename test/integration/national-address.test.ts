@@ -10,7 +10,7 @@ import { listAddresses } from "../../worker/backend/services/accounts/addresses"
 import { address, call, checkoutWith, createProduct, newGuest, newUser } from "../support/commerce";
 import { newStaff } from "../support/console";
 import { dropAll } from "../support/d1-schema";
-import { ADDRESS_LABELS, tAr, tEn } from "../support/form-labels";
+import { ADDRESS_LABELS, CHECKOUT_LABELS, tAr, tEn } from "../support/form-labels";
 import { payOrder } from "../support/orders";
 
 // The Saudi national address (contract/inputs.ts): building number, postal code, additional
@@ -38,7 +38,7 @@ describe("the national address", () => {
       ["en", tEn],
       ["ar", tAr],
     ] as const) {
-      const checkout = checkoutRules(t, { ...ADDRESS_LABELS, email: "Email" });
+      const checkout = checkoutRules(t, CHECKOUT_LABELS);
       const book = addressRules(t, { ...ADDRESS_LABELS, label: "Label" });
       const user = await newUser(lang);
       for (const [field, value, key] of WRONG) {

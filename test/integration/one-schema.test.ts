@@ -3,7 +3,7 @@ import { LIMITS } from "../../contract/limits";
 import { formRules, loadValibot, type Validator } from "../../app/lib/forms";
 import { addressRules, checkoutRules, contactRules } from "../../app/lib/input-rules";
 import { address, call, createProduct, newGuest, newUser } from "../support/commerce";
-import { ADDRESS_LABELS, tAr, tEn } from "../support/form-labels";
+import { ADDRESS_LABELS, CHECKOUT_LABELS, tAr, tEn } from "../support/form-labels";
 
 // One schema per input (contract/inputs.ts). The forms' rules and the
 // backend's routes are built from it, so a value one refuses the other refuses too, with the
@@ -33,7 +33,7 @@ describe("one schema per input, used by the forms and the backend", () => {
   const longest = "x".repeat(LIMITS.name);
 
   it("a 110-character name is refused by the checkout form and by POST /checkout, a 100-character one by neither", async () => {
-    const form = checkoutRules(tEn, { ...ADDRESS_LABELS, email: "Email" });
+    const form = checkoutRules(tEn, CHECKOUT_LABELS);
     expect(await says(form.name, tooLong)).toBe("Full name must be at most 100 characters.");
     expect(await says(form.name, longest)).toBe("");
 
@@ -56,7 +56,7 @@ describe("one schema per input, used by the forms and the backend", () => {
   });
 
   it("the rules that drifted apart agree again: street, postal code and the contact form's name", async () => {
-    const form = checkoutRules(tEn, { ...ADDRESS_LABELS, email: "Email" });
+    const form = checkoutRules(tEn, CHECKOUT_LABELS);
     const street = "s".repeat(LIMITS.street);
     expect(await says(form.street, street)).toBe("");
     expect(await says(form.street, `${street}s`)).not.toBe("");

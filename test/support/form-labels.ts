@@ -22,3 +22,11 @@ export const ADDRESS_LABELS = {
   postal_code: "Postal code",
   notes: "Notes",
 };
+
+/** The checkout form's labels: the delivery address's, a guest's email and a business buyer's fields. */
+export const CHECKOUT_LABELS = {
+  ...ADDRESS_LABELS,
+  email: "Email",
+  buyer_company: "Company name",
+  buyer_vat_number: "VAT number",
+};

@@ -192,10 +192,14 @@ export function startStorefrontOf(backendUrl: string): Promise<{ worker: Running
   return startExtraWorker({ ...TEST_VARS, BACKEND_URL: backendUrl }, { database: "empty" });
 }
 
-/** What a guest's order may set: the language it is placed in (its messages' too), the email, the address. */
+/**
+ * What a guest's order may set: the language it is placed in (its messages' too), the email, the
+ * address, and a business buyer's company and VAT number (a standard tax invoice).
+ */
 export interface GuestOrderOptions {
   locale?: "en" | "ar";
   email?: string;
+  buyer?: { buyer_company: string; buyer_vat_number: string };
   address?: typeof NATIONAL_DELIVERY | { name: string; phone: string; city: string; district: string; street: string };
 }
 
@@ -253,6 +257,7 @@ export async function buyThroughCheckout(
       },
       shipping_method: "standard",
       payment_method: "card",
+      ...opts.buyer,
     },
   });
   if (placed.status !== 201) throw new Error(`checkout answered ${placed.status}: ${JSON.stringify(placed.body)}`);

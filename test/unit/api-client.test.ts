@@ -3,7 +3,9 @@ import ar from "../../locales/ar.json";
 import en from "../../locales/en.json";
 import { buildHeaders, createApi, withQuery, type ApiTransport } from "../../app/lib/api/client";
 import { ApiError, handleApiError, toFieldErrors, type ErrorEffects } from "../../app/lib/api/errors";
+import { getCreditNoteFile, getInvoiceFile } from "../../app/lib/api/orders";
 import { deviceTypeFromHeaders } from "../../app/lib/device";
+import { ORDER_ACCESS_HEADER } from "../../contract/order-access";
 import { registerMessages } from "../../app/lib/i18n";
 
 beforeAll(() => {
@@ -138,6 +140,38 @@ describe("the single client's verbs", () => {
     const err = (await api.get("/x").catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(502);
     expect(err.message).toBe("");
+  });
+});
+
+describe("a file answer through the same client", () => {
+  it("a tax document's file comes back as its bytes, asked for with the identity and the order's grant", async () => {
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]);
+    const { calls, transport } = recorder(
+      () => new Response(pdf, { status: 200, headers: { "content-type": "application/pdf" } }),
+    );
+    const api = createApi(transport, { locale: "ar", deviceType: 1, guestId: "g-1" });
+    const file = await getInvoiceFile(api, "ORD-1", "pdf", undefined, "grant-1");
+    expect(file.type).toBe("application/pdf");
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(pdf);
+    expect(calls[0].path).toBe("/orders/ORD-1/invoice.pdf");
+    const headers = new Headers(calls[0].init.headers);
+    expect(headers.get("guest-id")).toBe("g-1");
+    expect(headers.get("content-language")).toBe("ar");
+    expect(headers.get(ORDER_ACCESS_HEADER)).toBe("grant-1");
+    expect(headers.get("accept")).toBe("*/*");
+
+    await getCreditNoteFile(api, "ORD-1", "7", "xml");
+    expect(calls[1].path).toBe("/orders/ORD-1/credit-notes/7.xml");
+  });
+
+  it("a refused file is an ApiError with the envelope's message, like any call", async () => {
+    const { transport } = recorder(() => json({ message: "The invoice is not stamped yet." }, 409));
+    const err = (await createApi(transport, { locale: "en", deviceType: 1 })
+      .file("/orders/ORD-1/invoice.xml")
+      .catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(409);
+    expect(err.message).toBe("The invoice is not stamped yet.");
   });
 });
 

@@ -43,9 +43,16 @@ export function AddressFields({ form }: { form: FieldsState }) {
         <FieldError form={form} name="street" />
       </div>
       <CodeField form={form} name="short_address" maxLength={12} autoCapitalize="characters" spellCheck={false} />
-      <CodeField form={form} name="building" maxLength={6} inputMode="numeric" />
+      <CodeField form={form} name="building" maxLength={6} inputMode="numeric" required={form.business} />
       <CodeField form={form} name="additional_number" maxLength={6} inputMode="numeric" />
-      <CodeField form={form} name="postal_code" maxLength={7} inputMode="numeric" autoComplete="postal-code" />
+      <CodeField
+        form={form}
+        name="postal_code"
+        maxLength={7}
+        inputMode="numeric"
+        autoComplete="postal-code"
+        required={form.business}
+      />
       <div className="field checkout__wide" data-invalid={invalid("notes")}>
         <FieldLabel form={form} name="notes" />
         <textarea {...inputProps(form, "notes")} rows={2} />
@@ -56,25 +63,34 @@ export function AddressFields({ form }: { form: FieldsState }) {
 }
 
 /**
- * A code of the national address: optional, read left to right in both languages, a little longer
+ * A code of the national address: optional (the building number and postal code are required of a
+ * business buyer), read left to right in both languages, a little longer
  * than the code allows so that spaces and dashes typed with it fit (the schema drops them).
  */
 function CodeField({
   form,
   name,
   autoComplete = "off",
+  required = false,
   ...input
 }: {
   form: FieldsState;
   name: "short_address" | "building" | "additional_number" | "postal_code";
+  required?: boolean;
 } & Pick<
   React.InputHTMLAttributes<HTMLInputElement>,
   "maxLength" | "inputMode" | "autoComplete" | "autoCapitalize" | "spellCheck"
 >) {
   return (
     <div className="field" data-invalid={form.errorOf(name) ? "true" : undefined}>
-      <FieldLabel form={form} name={name} />
-      <input {...inputProps(form, name)} {...input} autoComplete={autoComplete} dir="ltr" />
+      <FieldLabel form={form} name={name} required={required} />
+      <input
+        {...inputProps(form, name)}
+        {...input}
+        autoComplete={autoComplete}
+        dir="ltr"
+        aria-required={required || undefined}
+      />
       <FieldError form={form} name={name} />
     </div>
   );

@@ -9,6 +9,8 @@ export interface FieldsState {
   labels: Record<FieldName, string>;
   errorOf: (name: FieldName) => string;
   set: (name: FieldName, value: string) => void;
+  /** A business buyer's checkout: the national address's building number and postal code are required. */
+  business?: boolean;
 }
 
 /** A text field's input props: its value, its change, and its error's wiring. */

@@ -18,8 +18,8 @@ import { readStored } from "../../lib/tab-storage";
 import { useLocale, useT } from "../../lib/use-locale";
 import { cartListAtom, totalQuantityAtom } from "../../state/cart";
 
-/** The checkout form's fields: a delivery address's, and a guest's email. */
-export type FieldName = keyof AddressLabels | "email";
+/** The checkout form's fields: a delivery address's, a guest's email, and a business buyer's. */
+export type FieldName = keyof AddressLabels | "email" | "buyer_company" | "buyer_vat_number";
 type Values = Record<FieldName, string>;
 
 const EMPTY: Values = {
@@ -34,6 +34,8 @@ const EMPTY: Values = {
   additional_number: "",
   postal_code: "",
   notes: "",
+  buyer_company: "",
+  buyer_vat_number: "",
 };
 
 /**
@@ -103,6 +105,8 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
   /** A form-level message from the server (or the network) for the last attempt. */
   const [formMessage, setFormMessage] = useState("");
   const [busy, setBusy] = useState(false);
+  /** "Buying for a business?" is open: a standard tax invoice in the company's name. */
+  const [business, setBusiness] = useState(false);
   const saved = useSavedAddresses(signedIn, (email) => setValues((v) => (v.email ? v : { ...v, email })));
   const { addresses, choice: addressChoice } = saved;
   const [shipping, setShipping] = useState<string | undefined>(undefined);
@@ -134,10 +138,13 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     district: t("checkout.district"),
     street: t("checkout.street"),
     short_address: t("checkout.shortAddress"),
-    building: t("checkout.building"),
+    // Required of a business buyer: named without the "(optional)" the shopper's form says.
+    building: business ? t("address.building") : t("checkout.building"),
     additional_number: t("checkout.additionalNumber"),
-    postal_code: t("checkout.postalCode"),
+    postal_code: business ? t("address.postalCode") : t("checkout.postalCode"),
     notes: t("checkout.notes"),
+    buyer_company: t("checkout.business.company"),
+    buyer_vat_number: t("checkout.business.vatNumber"),
   };
   const usingNewAddress = addressChoice === "new";
   const [phoneCheck, setPhoneCheck] = useState({ value: "", message: "" });
@@ -159,8 +166,25 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t],
   );
+  // A standard invoice carries the buyer's national address: its building number and postal code.
+  const businessCode = (name: "building" | "postal_code"): Validator[] =>
+    business
+      ? [
+          (value) =>
+            value?.trim()
+              ? ""
+              : t(name === "building" ? "checkout.business.buildingRequired" : "checkout.business.postalCodeRequired"),
+          check[name],
+        ]
+      : [check[name]];
   const validators: Partial<Record<FieldName, Validator[]>> = {
     ...(signedIn ? {} : { email: [check.email] }),
+    ...(business
+      ? {
+          buyer_company: [rules.required(labels.buyer_company), check.buyer_company],
+          buyer_vat_number: [rules.required(labels.buyer_vat_number), check.buyer_vat_number],
+        }
+      : {}),
     ...(usingNewAddress
       ? {
           name: [check.name],
@@ -170,13 +194,19 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
           district: [check.district],
           street: [check.street],
           short_address: [check.short_address, () => sameBuilding(values, t)],
-          building: [check.building],
+          building: businessCode("building"),
           additional_number: [check.additional_number],
-          postal_code: [check.postal_code],
+          postal_code: businessCode("postal_code"),
           notes: [check.notes],
         }
       : {}),
   };
+  const chosen = addressChoice === "new" ? null : addresses?.find((a) => a.id === addressChoice);
+  // A saved address is sent by its id: one without the codes cannot carry a standard invoice.
+  const addressProblem =
+    business && chosen && !(chosen.building && /^\d{4}$/.test(chosen.building) && chosen.postal_code)
+      ? t("checkout.business.savedAddressIncomplete")
+      : "";
   const clientError = (name: FieldName): string => {
     for (const rule of validators[name] ?? []) {
       const message = rule(values[name]);
@@ -202,7 +232,7 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     setSubmitted((n) => n + 1);
     const invalid = (Object.keys(validators) as FieldName[]).filter((name) => clientError(name));
     const phoneMessage = usingNewAddress ? await rules.phone()(values.phone) : "";
-    if (invalid.length || phoneMessage || !shipping || !payment) {
+    if (invalid.length || phoneMessage || addressProblem || !shipping || !payment) {
       setFormMessage("");
       return;
     }
@@ -232,6 +262,9 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
           ...(address ? { address } : { address_id: addressChoice as number }),
           shipping_method: shipping,
           payment_method: payment,
+          ...(business
+            ? { buyer_company: values.buyer_company.trim(), buyer_vat_number: values.buyer_vat_number.trim() }
+            : {}),
         },
         challenge.take(),
       );
@@ -268,6 +301,7 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
           ...(Object.keys(validators) as FieldName[])
             .map((name) => ({ type: name, message: clientError(name) }))
             .filter((e) => e.message),
+          ...(addressProblem ? [{ type: "address_choice", message: addressProblem }] : []),
           ...serverErrors.filter((se) => !clientError(se.type as FieldName)),
         ]
       : serverErrors;
@@ -290,6 +324,9 @@ export function useCheckoutForm(onPlaced: (orderNumber: string) => void) {
     addressChoice,
     setAddressChoice: saved.setChoice,
     usingNewAddress,
+    business,
+    setBusiness,
+    addressProblem,
     options,
     failed,
     retry,

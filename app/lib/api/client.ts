@@ -62,21 +62,32 @@ export function withQuery(path: string, query?: CallOptions["query"]): string {
   return s ? `${path}${path.includes("?") ? "&" : "?"}${s}` : path;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A failed answer as `ApiError`: the envelope's message and field errors, when it has them. */
+function failure(status: number, json: unknown): ApiError {
+  const body = (json ?? {}) as { message?: unknown; errors?: unknown };
+  const message = typeof body.message === "string" ? body.message : "";
+  const errors = body.errors && typeof body.errors === "object" ? (body.errors as Record<string, string[]>) : {};
+  return new ApiError(status, message, errors, json);
+}
+
 /**
  * The single backend client. Every backend call in the storefront goes through `request`, which
  * sets the spec §7 headers, sends JSON, and turns failures into `ApiError` values.
  */
 export function createApi(transport: ApiTransport, identity: ApiIdentity, lookupTransport: ApiTransport = transport) {
-  async function request<T>(
-    method: string,
-    path: string,
-    opts: CallOptions = {},
-    via: ApiTransport = transport,
-  ): Promise<Envelope<T>> {
+  /** One call: the response, or `ApiError` status 0 when none arrived. */
+  async function send(method: string, path: string, opts: CallOptions, via: ApiTransport): Promise<Response> {
     const hasBody = opts.body !== undefined;
-    let res: Response;
     try {
-      res = await via(withQuery(path, opts.query), {
+      return await via(withQuery(path, opts.query), {
         method,
         headers: buildHeaders(identity, {
           id: opts.id,
@@ -91,20 +102,28 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
       if (opts.signal?.aborted) throw cause;
       throw new ApiError(0, "", {}, cause);
     }
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok) {
-      const body = (json ?? {}) as { message?: unknown; errors?: unknown };
-      const message = typeof body.message === "string" ? body.message : "";
-      const errors = body.errors && typeof body.errors === "object" ? (body.errors as Record<string, string[]>) : {};
-      throw new ApiError(res.status, message, errors, json);
-    }
+  }
+
+  async function request<T>(
+    method: string,
+    path: string,
+    opts: CallOptions = {},
+    via: ApiTransport = transport,
+  ): Promise<Envelope<T>> {
+    const res = await send(method, path, opts, via);
+    const json = parseJson(await res.text());
+    if (!res.ok) throw failure(res.status, json);
     return (json ?? { data: null }) as Envelope<T>;
+  }
+
+  /**
+   * A GET whose answer is a file (a tax document's XML or PDF), not the envelope: its bytes as a
+   * Blob typed as the backend sent them. A failure still answers the envelope, read as `request` does.
+   */
+  async function file(path: string, opts: CallOptions = {}): Promise<Blob> {
+    const res = await send("GET", path, { ...opts, headers: { accept: "*/*", ...opts.headers } }, transport);
+    if (!res.ok) throw failure(res.status, parseJson(await res.text()));
+    return res.blob();
   }
 
   return {
@@ -117,6 +136,7 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
     patch: <T>(path: string, body?: unknown, opts?: CallOptions) =>
       request<T>("PATCH", path, { ...opts, body: body ?? {} }),
     delete: <T>(path: string, opts?: CallOptions) => request<T>("DELETE", path, opts),
+    file,
     /** A GET against the separate lookup base URL. */
     lookup: <T>(path: string, opts?: CallOptions) => request<T>("GET", path, opts, lookupTransport),
   };

@@ -44,3 +44,32 @@ export function getCreditNote(api: Api, number: string, id: string, signal?: Abo
     access,
   });
 }
+
+/** The signed copies a stamped tax document has besides its JSON: the UBL XML, and the PDF that carries it. */
+export type TaxDocumentFormat = "xml" | "pdf";
+
+/** GET /orders/{number}/invoice.{xml,pdf}: the stamped invoice's file (the same owners as the invoice). */
+export function getInvoiceFile(
+  api: Api,
+  number: string,
+  format: TaxDocumentFormat,
+  signal?: AbortSignal,
+  access?: string | null,
+) {
+  return api.file(`/orders/${encodeURIComponent(number)}/invoice.${format}`, { signal, access });
+}
+
+/** GET /orders/{number}/credit-notes/{id}.{xml,pdf}: a stamped note's file (the same owners as the note). */
+export function getCreditNoteFile(
+  api: Api,
+  number: string,
+  id: string,
+  format: TaxDocumentFormat,
+  signal?: AbortSignal,
+  access?: string | null,
+) {
+  return api.file(`/orders/${encodeURIComponent(number)}/credit-notes/${encodeURIComponent(id)}.${format}`, {
+    signal,
+    access,
+  });
+}
