@@ -1,0 +1,172 @@
+import { useState } from "react";
+import type { EInvoiceListItem, EInvoiceOverview, EInvoiceStatus } from "../../../../contract/einvoicing";
+import { einvoiceXmlHref } from "../../../lib/api/console-einvoicing";
+import { consoleFormat } from "../../../lib/console-format";
+import { Link } from "../../../lib/link";
+import { countOf } from "../../../lib/plural";
+import { useLocale, useLocalePath, useT } from "../../../lib/use-locale";
+import { DataTable, type Column } from "../DataTable";
+import { useRouteAction } from "../../form/useRouteAction";
+
+/** The statuses in the order a document moves through them, for the counts above the table. */
+const STATUSES: EInvoiceStatus[] = [
+  "pending",
+  "reported",
+  "reported_with_warnings",
+  "cleared",
+  "cleared_with_warnings",
+  "rejected",
+  "superseded",
+];
+
+const TONE: Record<EInvoiceStatus, "ok" | "warn" | "danger" | null> = {
+  pending: null,
+  reported: "ok",
+  reported_with_warnings: "warn",
+  cleared: "ok",
+  cleared_with_warnings: "warn",
+  rejected: "danger",
+  superseded: null,
+};
+
+function StatusBadge({ status }: { status: EInvoiceStatus }) {
+  const t = useT();
+  const tone = TONE[status];
+  return (
+    <span className={`console-badge${tone ? ` console-badge--${tone}` : ""}`} data-status={status}>
+      {t(`console.einvoicing.statuses.${status}`)}
+    </span>
+  );
+}
+
+/** ZATCA's errors and warnings on a document, behind a disclosure: codes and messages as ZATCA wrote them. */
+function Messages({ doc }: { doc: EInvoiceListItem }) {
+  const t = useT();
+  const locale = useLocale();
+  if (doc.messages.length === 0) return "—";
+  return (
+    <details className="einv-messages" data-messages>
+      <summary>{countOf(t, locale, "console.einvoicing.documents.messageCount", doc.messages.length)}</summary>
+      <ul>
+        {doc.messages.map((m, i) => (
+          <li key={`${m.code}-${i}`} data-type={m.type}>
+            <span className={`console-badge console-badge--${m.type === "error" ? "danger" : "warn"}`}>
+              {t(`console.einvoicing.messageTypes.${m.type}`)}
+            </span>{" "}
+            <code dir="ltr">{m.code}</code> <bdi>{m.message}</bdi>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
+ * The signed documents and ZATCA's answers, newest first: the counts by status, then one row each
+ * with its messages, its XML, and for a rejected one a button to send it again once staff fixed
+ * the cause (the rejected copy stays in the chain; a new one follows it).
+ */
+export function EInvoiceDocuments({ overview }: { overview: EInvoiceOverview }) {
+  const t = useT();
+  const locale = useLocale();
+  const to = useLocalePath();
+  const f = consoleFormat(locale);
+  const resending = useRouteAction();
+  const [resendingId, setResendingId] = useState<number | null>(null);
+
+  const resend = (doc: EInvoiceListItem) => {
+    setResendingId(doc.id);
+    void resending.submit(
+      "resend",
+      { id: doc.id },
+      {
+        loading: t("console.einvoicing.working"),
+        success: () => t("console.einvoicing.documents.resent", { number: doc.number }),
+        toastRefusal: true,
+      },
+    );
+  };
+
+  const columns: Column<EInvoiceListItem>[] = [
+    { label: t("console.einvoicing.documents.number"), cell: (d) => <bdi dir="ltr">{d.number}</bdi> },
+    { label: t("console.einvoicing.documents.kind"), cell: (d) => t(`console.einvoicing.kinds.${d.kind}`) },
+    {
+      label: t("console.einvoicing.documents.order"),
+      cell: (d) => (
+        <Link to={to(`/admin/orders/${encodeURIComponent(d.order_number)}`)} className="console-nowrap">
+          <bdi dir="ltr">{d.order_number}</bdi>
+        </Link>
+      ),
+    },
+    {
+      label: t("console.einvoicing.documents.transaction"),
+      cell: (d) => t(`console.einvoicing.transactions.${d.transaction}`),
+    },
+    { label: t("console.einvoicing.documents.icv"), numeric: true, cell: (d) => f.number(d.icv) },
+    { label: t("console.einvoicing.documents.status"), cell: (d) => <StatusBadge status={d.status} /> },
+    { label: t("console.einvoicing.documents.attempts"), numeric: true, cell: (d) => f.number(d.attempts) },
+    {
+      label: t("console.einvoicing.documents.created"),
+      cell: (d) => <span className="console-nowrap">{f.moment(d.created_at)}</span>,
+    },
+    {
+      label: t("console.einvoicing.documents.answered"),
+      cell: (d) =>
+        d.answered_at ? (
+          <span className="console-nowrap">{f.moment(d.answered_at)}</span>
+        ) : (
+          t("console.einvoicing.documents.notAnswered")
+        ),
+    },
+    { label: t("console.einvoicing.documents.messages"), cell: (d) => <Messages doc={d} /> },
+    {
+      label: t("console.table.actions"),
+      cell: (d) => (
+        <div className="einv-row-actions">
+          <a
+            className="button button--ghost"
+            href={einvoiceXmlHref(locale, d.id)}
+            target="_blank"
+            rel="noopener"
+            aria-label={t("console.einvoicing.documents.xmlOf", { number: d.number })}
+          >
+            {t("console.einvoicing.documents.xml")}
+          </a>
+          {d.status === "rejected" ? (
+            <button
+              type="button"
+              className="button"
+              onClick={() => resend(d)}
+              disabled={resending.busy && resendingId === d.id}
+              aria-label={t("console.einvoicing.documents.resendOf", { number: d.number })}
+            >
+              {t("console.einvoicing.documents.resend")}
+            </button>
+          ) : null}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <section className="console-panel" aria-labelledby="einv-documents" data-einvoice-documents>
+      <h2 id="einv-documents">{t("console.einvoicing.documents.title")}</h2>
+      <ul className="console-stats console-stats--compact" aria-label={t("console.einvoicing.documents.counts")}>
+        {STATUSES.map((status) => (
+          <li key={status} className="console-stat" data-count={status}>
+            <div className="console-stat__label">{t(`console.einvoicing.statuses.${status}`)}</div>
+            <div className="console-stat__value">{f.number(overview.counts[status] ?? 0)}</div>
+          </li>
+        ))}
+      </ul>
+      <DataTable
+        caption={t("console.einvoicing.documents.title")}
+        labelledBy="einv-documents"
+        columns={columns}
+        rows={overview.documents}
+        rowKey={(d) => d.id}
+        empty={t("console.einvoicing.documents.none")}
+      />
+    </section>
+  );
+}
