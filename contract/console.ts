@@ -260,5 +260,9 @@ export const CONSOLE_FIELDS = [
   "orders",
   "day",
   "label_size",
+  "crn",
+  "branch",
+  "industry",
+  "building_number",
 ] as const;
 export type ConsoleField = (typeof CONSOLE_FIELDS)[number];

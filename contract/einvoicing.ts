@@ -2,6 +2,7 @@
 // reporting, as the console's API answers them.
 // Part of the contract between the storefront and the backend: both sides import it.
 import * as v from "valibot";
+import { latinDigits, type InputField, type InputMessages } from "./inputs";
 
 /** Which ZATCA gateway the shop talks to: the developer portal (and the offline stand-in), the simulation, or production (ZATCA_API_BASE). */
 export const EINVOICE_ENVIRONMENTS = ["developer-portal", "simulation", "production"] as const;
@@ -90,19 +91,26 @@ export interface EInvoiceListItem {
 }
 
 /** The registration form's rules, shared by the console's form and the API. */
-export const registrationSchema = v.object({
-  crn: v.pipe(v.string(), v.trim(), v.regex(/^\d{10}$/, "crn")),
-  branch: v.pipe(v.string(), v.trim(), v.minLength(1, "branch"), v.maxLength(60, "branch")),
-  industry: v.pipe(v.string(), v.trim(), v.minLength(1, "industry"), v.maxLength(60, "industry")),
-  address: v.object({
-    street: v.pipe(v.string(), v.trim(), v.minLength(1, "address.street"), v.maxLength(120, "address.street")),
-    building_number: v.pipe(v.string(), v.trim(), v.regex(/^\d{4}$/, "address.building_number")),
-    additional_number: v.pipe(v.string(), v.trim(), v.regex(/^\d{4}$/, "address.additional_number")),
-    district: v.pipe(v.string(), v.trim(), v.minLength(1, "address.district"), v.maxLength(80, "address.district")),
-    city: v.pipe(v.string(), v.trim(), v.minLength(1, "address.city"), v.maxLength(80, "address.city")),
-    postal_code: v.pipe(v.string(), v.trim(), v.regex(/^\d{5}$/, "address.postal_code")),
-  }),
-});
+export function registrationInput(m: InputMessages) {
+  const text = (field: InputField, max: number) =>
+    v.pipe(v.string(m.required(field)), v.trim(), v.nonEmpty(m.required(field)), v.maxLength(max, m.maxLength(field, max)));
+  const digits = (field: InputField, n: number) =>
+    v.pipe(v.string(m.required(field)), v.transform((s) => latinDigits(s).trim()), v.regex(new RegExp(`^\\d{${n}}$`), m.invalid(field)));
+  return v.object({
+    crn: digits("crn", 10),
+    branch: text("branch", 60),
+    industry: text("industry", 60),
+    address: v.object({
+      street: text("street", 120),
+      building_number: digits("building_number", 4),
+      additional_number: digits("additional_number", 4),
+      district: text("district", 80),
+      city: text("city", 80),
+      postal_code: digits("postal_code", 5),
+    }),
+  });
+}
 
 /** The Fatoora portal's one-time password: six digits. */
-export const otpSchema = v.object({ otp: v.pipe(v.string(), v.trim(), v.regex(/^\d{6}$/, "otp")) });
+export const otpInput = (m: InputMessages) =>
+  v.object({ otp: v.pipe(v.string(m.required("otp")), v.transform((s) => latinDigits(s).trim()), v.regex(/^\d{6}$/, m.invalid("otp"))) });

@@ -42,6 +42,8 @@ export type InputField =
   | "iban_name"
   | "group"
   | "slugs"
+  | "buyer_company"
+  | "buyer_vat_number"
   | ConsoleField;
 
 export interface InputMessages {
@@ -297,8 +299,21 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     ),
     shipping_method: methods.shipping,
     payment_method: methods.payment,
+    // A business buyer: their company and VAT number make the invoice a standard (B2B) one, which
+    // ZATCA clears; the delivery address must then carry the building number and postal code.
+    buyer_company: v.optional(v.pipe(v.string(m.invalid("buyer_company")), v.trim(), v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)))),
+    buyer_vat_number: v.optional(
+      v.pipe(
+        v.string(m.invalid("buyer_vat_number")),
+        v.transform((s) => latinDigits(s).replace(/\s/g, "")),
+        v.regex(VAT_NUMBER, m.invalid("buyer_vat_number")),
+      ),
+    ),
   });
 }
+
+/** A Saudi VAT registration number: 15 digits, the first and the last 3. */
+export const VAT_NUMBER = /^3\d{13}3$/;
 
 /** POST /promo-code/check. */
 export function promoInput(m: InputMessages) {

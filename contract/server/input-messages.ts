@@ -12,6 +12,8 @@ import { say, type Bilingual } from "./i18n";
 /** How a field is named in a message, capitalised for the start of a sentence. */
 const FIELD_NAMES: Record<InputField, Bilingual> = {
   label: { en: "Label", ar: "الوصف" },
+  buyer_company: { en: "Company name", ar: "اسم المنشأة" },
+  buyer_vat_number: { en: "Company VAT number", ar: "الرقم الضريبي للمنشأة" },
   name: { en: "Name", ar: "الاسم" },
   email: { en: "Email", ar: "البريد الإلكتروني" },
   phone: { en: "Phone", ar: "رقم الجوال" },
@@ -53,6 +55,12 @@ const TEMPLATES = {
 
 /** Wrong-form messages that say what is expected rather than only that it is wrong. */
 const INVALID: Partial<Record<InputField, Bilingual>> = {
+  buyer_vat_number: {
+    en: "Enter the company's VAT number: 15 digits, starting and ending with 3.",
+    ar: "أدخل الرقم الضريبي للمنشأة: 15 رقمًا يبدأ وينتهي بالرقم 3.",
+  },
+  crn: { en: "Enter the commercial registration number: 10 digits.", ar: "أدخل رقم السجل التجاري: 10 أرقام." },
+  building_number: { en: "Enter the building number: 4 digits.", ar: "أدخل رقم المبنى: 4 أرقام." },
   iban: {
     en: "Enter a Saudi IBAN: SA followed by 22 digits, as your bank shows it (the check digits do not match).",
     ar: "أدخل رقم آيبان سعوديًا: SA يليها 22 رقمًا كما يظهر في حسابك البنكي (أرقام التحقق لا تطابق).",

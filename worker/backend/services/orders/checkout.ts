@@ -216,6 +216,24 @@ export async function checkoutOptions(
 /** POST /checkout as validated. A signed-in visitor may leave `email` out: the account's is used. */
 export type CheckoutInput = CheckoutRequestRead<ShippingMethodId, PaymentMethodId>;
 
+/**
+ * A business buyer (company and VAT number, both or neither) gets a standard tax invoice, which
+ * names them with their national address: ZATCA's rules want its building number (4 digits) and
+ * postal code (5), so an order without them is refused here rather than its invoice at clearance.
+ */
+function businessBuyer(input: CheckoutInput, address: OrderAddress, lang: Lang): void {
+  const company = input.buyer_company?.trim() ?? "";
+  const vat = input.buyer_vat_number ?? "";
+  if (!company && !vat) return;
+  const errors: Record<string, string[]> = {};
+  if (!company) errors.buyer_company = [say(lang, msg("orders.checkout.businessCompany"))];
+  if (!vat) errors.buyer_vat_number = [say(lang, msg("orders.checkout.businessVatNumber"))];
+  if (!/^\d{4}$/.test(address.building ?? "")) errors["address.building"] = [say(lang, msg("orders.checkout.businessBuilding"))];
+  if (!/^\d{5}$/.test(address.postal_code ?? "")) errors["address.postal_code"] = [say(lang, msg("orders.checkout.businessPostalCode"))];
+  const first = Object.values(errors)[0]?.[0];
+  if (first) throw unprocessable(errors, first);
+}
+
 const ORDER_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
 /** A readable, unguessable order number such as SQ-7K3F9QX2 (no 0/O, 1/I/L). */
@@ -361,6 +379,7 @@ export async function placeOrder(
     const message = say(lang, msg("orders.checkout.enterAddress"));
     throw unprocessable({ address: [message] }, message);
   }
+  businessBuyer(input, address, lang);
 
   await releaseExpiredReservations(db);
   await refuseTooManyHolds(db, owner, email, origin, lang);
@@ -476,8 +495,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
         .prepare(
           `INSERT INTO orders (number, user_id, guest_id, email, phone, status, subtotal, discount, shipping, vat, total, currency,
              promo_code, address, shipping_method, payment_method, stock_reserved, reserved_until, idempotency_key, network_hash,
-             lang, site_origin, vat_rate, cod_fee, promised_by)
-           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             lang, site_origin, vat_rate, cod_fee, promised_by, buyer_company, buyer_vat_number)
+           VALUES (?, ?, ?, ?, ?, 'pending_payment', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           number,
@@ -504,6 +523,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
           draft.vatRate,
           totals.cod_fee ?? 0,
           draft.promisedBy ?? null,
+          input.buyer_vat_number ? input.buyer_company : null,
+          input.buyer_vat_number ?? null,
         ),
     ];
     for (const [index, line] of contents.lines.entries()) {

@@ -80,14 +80,17 @@ const nextSeq = (kind: TaxDocumentKind) =>
  */
 const KEPT_SELLER = "(SELECT value FROM store_settings WHERE key = 'seller')";
 
+/** A business buyer's order (its VAT number given at checkout) is a standard transaction; a shopper's simplified. */
+const TRANSACTION_OF_ORDER = "CASE WHEN o.buyer_vat_number IS NOT NULL THEN 'standard' ELSE 'simplified' END";
+
 /** Issues the order's invoice if it is paid and has none (idempotent: one invoice per order). */
 export function invoiceStatements(db: D1Database, order: { id: number }): D1PreparedStatement[] {
   return [
     db
       .prepare(
-        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency, seller)
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, subtotal, discount, shipping, vat, total, currency, seller, transaction_type)
          SELECT 'invoice', n.seq, 'INV-' || printf('%06d', n.seq), o.id, o.subtotal, o.discount, o.shipping, o.vat, o.total, o.currency,
-           ${KEPT_SELLER}
+           ${KEPT_SELLER}, ${TRANSACTION_OF_ORDER}
          FROM orders o, ${nextSeq("invoice")} n WHERE o.id = ? AND o.paid_at IS NOT NULL`,
       )
       .bind(order.id),
@@ -120,8 +123,9 @@ export function creditNoteStatements(
     ...invoiceStatements(db, order),
     db
       .prepare(
-        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency, seller)
-         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?, ${KEPT_SELLER}
+        `INSERT OR IGNORE INTO tax_documents (kind, seq, number, order_id, refund_id, vat, total, currency, seller, transaction_type)
+         SELECT 'credit_note', n.seq, 'CN-' || printf('%06d', n.seq), r.order_id, r.id, ?, r.amount, ?, ${KEPT_SELLER},
+           (SELECT ${TRANSACTION_OF_ORDER} FROM orders o WHERE o.id = r.order_id)
          FROM refunds r, ${nextSeq("credit_note")} n WHERE r.id = ? AND r.status = 'succeeded'`,
       )
       .bind(vatIn(refund.amount, vatRate), order.currency, refund.id),
