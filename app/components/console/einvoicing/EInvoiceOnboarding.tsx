@@ -315,8 +315,9 @@ export function EInvoiceOnboarding({ overview, owner }: { overview: EInvoiceOver
   const t = useT();
   const { status, registration } = overview;
   const passed = complianceDone(overview);
-  // The CSR is made from the registration: it can change until the compliance certificate is issued on it.
-  const canRegister = owner && (status === "unregistered" || status === "registered");
+  // Until the compliance certificate, the registration is the step itself; later an owner may still
+  // correct it (the backend makes a new CSR before production, keeps the certificate in production).
+  const registering = owner && (status === "unregistered" || status === "registered");
   const canComply = owner && (status === "registered" || (status === "compliance" && !passed));
   return (
     <>
@@ -324,13 +325,28 @@ export function EInvoiceOnboarding({ overview, owner }: { overview: EInvoiceOver
 
       <section className="console-panel einv-step" aria-labelledby="einv-register-title" data-step-panel="register">
         <h2 id="einv-register-title">{t("console.einvoicing.register.title")}</h2>
-        {canRegister ? (
+        {registering ? (
           <>
             <p className="console-hint">{t("console.einvoicing.register.intro")}</p>
             <RegistrationForm key={JSON.stringify(registration)} registration={registration} />
           </>
         ) : registration ? (
-          <RegistrationFacts registration={registration} />
+          <>
+            <RegistrationFacts registration={registration} />
+            {owner ? (
+              <details className="einv-correct">
+                <summary>{t("console.einvoicing.register.correct")}</summary>
+                <p className="console-hint">
+                  {t(
+                    status === "production"
+                      ? "console.einvoicing.register.correctProduction"
+                      : "console.einvoicing.register.correctCompliance",
+                  )}
+                </p>
+                <RegistrationForm key={JSON.stringify(registration)} registration={registration} />
+              </details>
+            ) : null}
+          </>
         ) : (
           <p className="console-hint">{t("console.einvoicing.register.none")}</p>
         )}
