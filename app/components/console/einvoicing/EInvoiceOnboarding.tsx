@@ -15,12 +15,13 @@ import { complianceDone } from "./steps";
 const ErrorSummary = lazy(() => import("../../form/ErrorSummary").then((m) => ({ default: m.ErrorSummary })));
 
 /**
- * A refusal the backend answered for the step as a whole (a wrong OTP, ZATCA's no): its words in
- * the summary, which takes the focus like a form's field errors do; field errors go through the
- * form's own summary.
+ * What the backend refused a step with. Field errors of the form's own fields go on them and into
+ * its summary; a refusal of the step as a whole (ZATCA's no, which the API files under `zatca`) is
+ * the summary's message. Either way the summary takes the focus, as after a refused submit.
  */
 function StepErrors<T extends FieldValues>({
   form,
+  fields = [],
   rules,
   serverErrors,
   serverMessage,
@@ -28,13 +29,15 @@ function StepErrors<T extends FieldValues>({
   idPrefix,
 }: {
   form?: FormStore<T, undefined>;
+  fields?: string[];
   rules: FormRules;
   serverErrors: FieldError[];
   serverMessage: string;
   labels?: Record<string, string>;
   idPrefix: string;
 }) {
-  if (serverMessage && !serverErrors.length)
+  const own = serverErrors.filter((e) => fields.includes(e.type));
+  if (serverMessage && own.length === 0)
     return (
       <Suspense fallback={null}>
         <ErrorSummary title={rules.messages.summary} message={serverMessage} errors={[]} idPrefix={idPrefix} />
@@ -45,7 +48,7 @@ function StepErrors<T extends FieldValues>({
     <FormErrors
       form={form}
       messages={rules.messages}
-      serverErrors={serverErrors}
+      serverErrors={own}
       serverMessage={serverMessage}
       labels={labels}
       idPrefix={idPrefix}
@@ -140,6 +143,7 @@ function RegistrationForm({ registration }: { registration: EInvoiceRegistration
     <Form className="form einv-form" onSubmit={save} shouldFocus={false} aria-labelledby="einv-register-title">
       <StepErrors
         form={form}
+        fields={REGISTRATION_FIELDS.map((f) => f.name)}
         rules={rules}
         serverErrors={saving.serverErrors}
         serverMessage={saving.serverMessage}
@@ -184,6 +188,7 @@ function OtpForm({
     >
       <StepErrors
         form={form}
+        fields={["otp"]}
         rules={rules}
         serverErrors={sending.serverErrors}
         serverMessage={sending.serverMessage}
