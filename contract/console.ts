@@ -133,6 +133,11 @@ export const AUDIT_ACTIONS = [
   "report.export_orders",
   "report.export_customers",
   "report.cod_statement",
+  "einvoice.register",
+  "einvoice.compliance",
+  "einvoice.production",
+  "einvoice.renew",
+  "einvoice.resend",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */
@@ -151,6 +156,7 @@ export const AUDIT_ENTITIES = [
   "customer",
   "settings",
   "report",
+  "einvoice",
 ] as const;
 
 /**

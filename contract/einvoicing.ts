@@ -11,14 +11,16 @@ export type EInvoiceEnvironment = (typeof EINVOICE_ENVIRONMENTS)[number];
 /** Onboarding: registered (keys and CSR made) → compliance (CSID issued, checks running) → production. */
 export type EInvoiceUnitStatus = "unregistered" | "registered" | "compliance" | "production";
 
-export type EInvoiceStatus =
-  | "pending"
-  | "reported"
-  | "reported_with_warnings"
-  | "cleared"
-  | "cleared_with_warnings"
-  | "rejected"
-  | "superseded";
+export const EINVOICE_STATUSES = [
+  "pending",
+  "reported",
+  "reported_with_warnings",
+  "cleared",
+  "cleared_with_warnings",
+  "rejected",
+  "superseded",
+] as const;
+export type EInvoiceStatus = (typeof EINVOICE_STATUSES)[number];
 
 /** The six documents ZATCA's compliance checks ask an EGS of type 1100 to pass. */
 export const COMPLIANCE_SAMPLES = [

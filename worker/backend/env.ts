@@ -8,6 +8,11 @@ export interface NotificationJob {
   id: number;
 }
 
+/** A stamped e-invoice to report to (or clear with) ZATCA: services/einvoicing/reporting.ts. */
+export interface EInvoiceJob {
+  einvoice: number;
+}
+
 /**
  * The bindings and variables the reference backend reads, as declared in wrangler.toml. A Worker
  * that hosts the backend (worker/env.ts) declares these and its own.
@@ -25,7 +30,7 @@ export interface Env {
   /** Per-network ceilings a shared network does not reach in a sale: guest-id minting (600 a minute). */
   NETWORK_LIMITER: RateLimit;
   /** Queue of order messages (worker/backend/services/messages/notifications.ts); consumed by this worker. */
-  NOTIFICATIONS: Queue<NotificationJob>;
+  NOTIFICATIONS: Queue<NotificationJob | EInvoiceJob>;
   ENVIRONMENT: "production" | "development" | "test";
   PUBLIC_ORIGIN: string;
   /**

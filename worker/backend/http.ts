@@ -40,3 +40,13 @@ export function deferOf(c: Context): ((task: Promise<unknown>) => void) | undefi
     return undefined;
   }
 }
+
+/** An XML document to save (an e-invoice): never cached, named for the download. */
+export const xmlAnswer = (xml: string, name: string) =>
+  new Response(xml, {
+    headers: {
+      "content-type": "application/xml; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}"`,
+      "cache-control": "private, no-store",
+    },
+  });

@@ -1,4 +1,6 @@
-import type { Env, NotificationJob } from "./env";
+import type { EInvoiceJob, Env, NotificationJob } from "./env";
+import { alertOverdue, reportDue, submitEInvoice } from "./services/einvoicing/reporting";
+import { stampWaiting } from "./services/einvoicing/chain";
 import { primaryEnv } from "./db";
 import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/messages/notifications";
 import { pruneBuckets } from "../../contract/server/rum-store";
@@ -19,6 +21,9 @@ export const retryDelaySeconds = (attempts: number) => Math.min(30 * 2 ** Math.m
 const isJob = (body: unknown): body is NotificationJob =>
   typeof body === "object" && body !== null && Number.isInteger((body as NotificationJob).id);
 
+const isEInvoiceJob = (body: unknown): body is EInvoiceJob =>
+  typeof body === "object" && body !== null && Number.isInteger((body as EInvoiceJob).einvoice);
+
 /**
  * Both queues land here: the messages queue sends each message (a failure is retried by the
  * queue with a growing delay; after wrangler.toml's max_retries it goes to the dead-letter
@@ -29,6 +34,19 @@ export async function queue(batch: MessageBatch<unknown>, bindings: Env): Promis
   const env = primaryEnv(bindings);
   const deadLetters = batch.queue.endsWith("-dlq");
   for (const message of batch.messages) {
+    // An e-invoice's report: its retries are scheduled in D1 (reporting.ts) and the cron sends
+    // them when due, so the message is done whatever ZATCA answered.
+    if (isEInvoiceJob(message.body)) {
+      if (!deadLetters) {
+        try {
+          await submitEInvoice(env, message.body.einvoice);
+        } catch (err) {
+          console.error(JSON.stringify({ level: "error", event: "einvoice.submit_failed", error: String(err) }));
+        }
+      }
+      message.ack();
+      continue;
+    }
     if (!isJob(message.body)) {
       console.error(JSON.stringify({ level: "error", event: "queue.bad_message", queue: batch.queue }));
       message.ack();
@@ -68,6 +86,8 @@ export interface ScheduledReport {
   parcels: number;
   /** Carrier webhook delivery ids past the replay window, forgotten. */
   webhooks: number;
+  /** E-invoices stamped, sent to ZATCA (reported, cleared or rejected), and raised as overdue. */
+  einvoices: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -87,7 +107,15 @@ export async function expireStaleCarts(env: Env): Promise<number> {
  * part runs even if another fails; a failure is logged and the next minute tries again.
  */
 export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
-  const report: ScheduledReport = { released: 0, messages: 0, carts: 0, rum: 0, parcels: 0, webhooks: 0 };
+  const report: ScheduledReport = {
+    released: 0,
+    messages: 0,
+    carts: 0,
+    rum: 0,
+    parcels: 0,
+    webhooks: 0,
+    einvoices: 0,
+  };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
       "released",
@@ -104,6 +132,11 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     ["rum", () => pruneBuckets(env.DB)],
     ["parcels", async () => (await pollCarriers(env)).events],
     ["webhooks", () => pruneWebhookDeliveries(env.DB)],
+    [
+      "einvoices",
+      // Stamped here and sent at once (not queued: the cron is already the background).
+      async () => (await stampWaiting(env)).length + (await reportDue(env)) + (await alertOverdue(env)),
+    ],
   ];
   for (const [name, run] of parts) {
     try {

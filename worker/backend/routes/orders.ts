@@ -1,13 +1,14 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import * as v from "valibot";
 import type { BackendEnv, Lang } from "../env";
-import { BackendError, notFound, ok, unprocessable } from "../http";
+import { BackendError, notFound, ok, unprocessable, xmlAnswer } from "../http";
 import { say } from "../../../contract/server/i18n";
 import { requireUser } from "../identity";
 import { accessibleOrder } from "../order-access";
 import { findOrderByNumber } from "../services/orders/orders";
 import { openedByLink, tabGrant, verifyOrderAccess } from "../services/orders/order-links";
-import { findTaxDocument, presentTaxDocument } from "../services/orders/invoices";
+import { currentEInvoice, findTaxDocument, presentTaxDocument } from "../services/orders/invoices";
+import { stampIfWaiting } from "../services/einvoicing/reporting";
 import { limitShopCall } from "../services/challenge/policy";
 import { validate } from "../../../contract/server/validate";
 import { presentOwnOrder } from "./self-service";
@@ -97,19 +98,48 @@ ordersRoutes.get("/:number", async (c) => {
   return ok(c, await presentOwnOrder(c, await accessibleOrder(c, c.req.param("number"))));
 });
 
-// Tax documents: whoever may open the order, like the order (a stranger gets the same 404).
-ordersRoutes.get("/:number/invoice", async (c) => {
+// Tax documents: whoever may open the order, like the order (a stranger gets the same 404). Each
+// comes as the page's JSON, as its signed XML (`.xml`) and as a PDF/A-3 carrying that XML (`.pdf`).
+async function documentOf(c: Context<BackendEnv>) {
   const lang = c.get("lang");
-  const order = await accessibleOrder(c, c.req.param("number"));
-  const doc = await findTaxDocument(c.env, order, { kind: "invoice" });
-  if (!doc) throw notFound(say(lang, msg("orders.noInvoice")));
-  return ok(c, await presentTaxDocument(c.env, order, doc, lang));
-});
+  const order = await accessibleOrder(c, c.req.param("number") ?? "");
+  const id = c.req.param("file")?.replace(/\.(xml|pdf)$/, "");
+  const doc = await findTaxDocument(c.env, order, id ? { kind: "credit_note", id: Number(id) } : { kind: "invoice" });
+  if (!doc) throw notFound(say(lang, msg(id ? "orders.creditNoteNotFound" : "orders.noInvoice")));
+  // A document issued since the last stamp is stamped on its first read, not a minute later.
+  await stampIfWaiting(c.env, doc);
+  return { order, doc, lang };
+}
 
-ordersRoutes.get("/:number/credit-notes/:id{[0-9]{1,12}}", async (c) => {
-  const lang = c.get("lang");
-  const order = await accessibleOrder(c, c.req.param("number"));
-  const doc = await findTaxDocument(c.env, order, { kind: "credit_note", id: Number(c.req.param("id")) });
-  if (!doc) throw notFound(say(lang, msg("orders.creditNoteNotFound")));
-  return ok(c, await presentTaxDocument(c.env, order, doc, lang));
-});
+async function documentAnswer(c: Context<BackendEnv>) {
+  const { order, doc, lang } = await documentOf(c);
+  const format = /\.(xml|pdf)$/.exec(c.req.path)?.[1];
+  if (!format) return ok(c, await presentTaxDocument(c.env, order, doc, lang));
+  const einvoice = await currentEInvoice(c.env.DB, doc.id);
+  if (!einvoice) throw notFound(say(lang, msg("einvoicing.notStamped")));
+  // A standard invoice reaches its buyer once ZATCA cleared it: its cleared document.
+  if (einvoice.transaction_type === "standard" && !einvoice.cleared_xml)
+    throw new BackendError(409, say(lang, msg("einvoicing.notCleared")));
+  const xml = einvoice.cleared_xml ?? einvoice.xml;
+  if (format === "xml") return xmlAnswer(xml, `${doc.number}.xml`);
+  const { taxDocumentPdf } = await import("../services/einvoicing/invoice-pdf");
+  const pdf = await taxDocumentPdf({
+    document: await presentTaxDocument(c.env, order, doc, lang),
+    xml,
+    xmlFileName: `${doc.number}.xml`,
+    qr: einvoice.qr,
+    lang,
+  });
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      "content-type": "application/pdf",
+      "content-disposition": `attachment; filename="${doc.number}.pdf"`,
+      "cache-control": "private, no-store",
+    },
+  });
+}
+
+ordersRoutes.get("/:number/invoice", documentAnswer);
+ordersRoutes.get("/:number/invoice.xml", documentAnswer);
+ordersRoutes.get("/:number/invoice.pdf", documentAnswer);
+ordersRoutes.get("/:number/credit-notes/:file{[0-9]{1,12}(?:\\.xml|\\.pdf)?}", documentAnswer);

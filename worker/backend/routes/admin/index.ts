@@ -1,4 +1,5 @@
 import { shipmentsRoutes } from "./shipments";
+import { einvoicingRoutes } from "./einvoicing";
 import { Hono } from "hono";
 import type { BackendEnv } from "../../env";
 import { auditRoutes } from "./audit";
@@ -38,6 +39,7 @@ adminRoutes.route("/orders", ordersRoutes);
 adminRoutes.route("/orders", returnsRoutes);
 adminRoutes.route("/promo-codes", promosRoutes);
 adminRoutes.route("/customers", customersRoutes);
+adminRoutes.route("/einvoicing", einvoicingRoutes);
 adminRoutes.route("/reports", reportsRoutes);
 
 // An unknown console path is the same 404 for everyone.

@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import type { EInvoiceMessage, EInvoiceStatus } from "../../../../contract/einvoicing";
-import type { EInvoiceRow } from "../orders/invoices";
+import { currentEInvoice, type EInvoiceRow } from "../orders/invoices";
 import { loadUnit, stampWaiting } from "./chain";
 import { openText } from "./secrets";
 import { standInCheck } from "./verify";
@@ -150,4 +150,12 @@ export async function resendEInvoice(env: Env, id: number): Promise<EInvoiceRow 
   const row = await env.DB.prepare("SELECT document_id FROM einvoices WHERE id = ?").bind(id).first<{ document_id: number }>();
   for (const stamped of await stampWaiting(env)) await submitEInvoice(env, stamped);
   return env.DB.prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1").bind(row!.document_id).first<EInvoiceRow>();
+}
+
+/** Stamps (and queues) a document that waits for its stamp, when the unit is in production. */
+export async function stampIfWaiting(env: Env, doc: { id: number }): Promise<void> {
+  const unit = await loadUnit(env.DB);
+  if (unit?.status !== "production" || doc.id <= unit.starts_after) return;
+  if (await currentEInvoice(env.DB, doc.id)) return;
+  await stampAndQueue(env);
 }
