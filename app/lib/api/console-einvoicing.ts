@@ -1,4 +1,4 @@
-import type { EInvoiceOverview, EInvoiceRegistration } from "../../../contract/einvoicing";
+import type { EInvoiceOverview, EInvoiceRegistration, EInvoiceStatus } from "../../../contract/einvoicing";
 import type { Api } from "./client";
 
 /**
@@ -8,9 +8,9 @@ import type { Api } from "./client";
  * `einvoiceXmlHref` names it under the console (routes/admin/einvoice-xml.ts).
  */
 
-/** GET /admin/einvoicing: the unit, its certificate and the documents. */
-export function getEInvoicing(api: Api) {
-  return api.get<EInvoiceOverview>("/admin/einvoicing");
+/** GET /admin/einvoicing: the unit, its certificate and the latest documents (of one status, if given). */
+export function getEInvoicing(api: Api, filter: { status?: EInvoiceStatus } = {}) {
+  return api.get<EInvoiceOverview>("/admin/einvoicing", filter.status ? { query: { status: filter.status } } : {});
 }
 
 /** PUT /admin/einvoicing/registration: the unit's details; the backend makes its key pair and CSR. */

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/einvoicing";
 import { roleAtLeast } from "../../../contract/console";
 import { latinDigits } from "../../../contract/inputs";
-import type { EInvoiceRegistration } from "../../../contract/einvoicing";
+import { EINVOICE_STATUSES, type EInvoiceRegistration, type EInvoiceStatus } from "../../../contract/einvoicing";
 import { EInvoiceDocuments } from "../../components/console/einvoicing/EInvoiceDocuments";
 import { EInvoiceOnboarding } from "../../components/console/einvoicing/EInvoiceOnboarding";
 import { EInvoiceStatusPanel } from "../../components/console/einvoicing/EInvoiceStatusPanel";
@@ -22,10 +22,19 @@ import einvoicingCss from "../../styles/einvoicing.css?url";
 
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.einvoicing.title");
 
+const isStatus = (s: string | null): s is EInvoiceStatus =>
+  (EINVOICE_STATUSES as readonly (string | null)[]).includes(s);
+
 export async function loader(args: Route.LoaderArgs) {
+  const asked = args.url.searchParams.get("status");
+  const status = isStatus(asked) ? asked : undefined;
   return consoleLoad(
     args,
-    async (api, me) => ({ overview: (await getEInvoicing(api)).data, owner: roleAtLeast(me.role, "owner") }),
+    async (api, me) => ({
+      overview: (await getEInvoicing(api, { status })).data,
+      status: status ?? null,
+      owner: roleAtLeast(me.role, "owner"),
+    }),
     { role: "manager" },
   );
 }
@@ -84,7 +93,7 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
  */
 export default function ConsoleEInvoicing({ loaderData }: Route.ComponentProps) {
   const t = useT();
-  const { overview, owner } = loaderData;
+  const { overview, owner, status } = loaderData;
   return (
     <div className="einv">
       <Stylesheet href={einvoicingCss} />
@@ -92,7 +101,7 @@ export default function ConsoleEInvoicing({ loaderData }: Route.ComponentProps) 
       <p className="console-hint">{t("console.einvoicing.intro")}</p>
       <EInvoiceStatusPanel overview={overview} />
       <EInvoiceOnboarding overview={overview} owner={owner} />
-      <EInvoiceDocuments overview={overview} />
+      <EInvoiceDocuments overview={overview} status={status} />
     </div>
   );
 }

@@ -1,5 +1,10 @@
 import { useState } from "react";
-import type { EInvoiceListItem, EInvoiceOverview, EInvoiceStatus } from "../../../../contract/einvoicing";
+import {
+  EINVOICE_STATUSES,
+  type EInvoiceListItem,
+  type EInvoiceOverview,
+  type EInvoiceStatus,
+} from "../../../../contract/einvoicing";
 import { einvoiceXmlHref } from "../../../lib/api/console-einvoicing";
 import { consoleFormat } from "../../../lib/console-format";
 import { Link } from "../../../lib/link";
@@ -7,17 +12,6 @@ import { countOf } from "../../../lib/plural";
 import { useLocale, useLocalePath, useT } from "../../../lib/use-locale";
 import { DataTable, type Column } from "../DataTable";
 import { useRouteAction } from "../../form/useRouteAction";
-
-/** The statuses in the order a document moves through them, for the counts above the table. */
-const STATUSES: EInvoiceStatus[] = [
-  "pending",
-  "reported",
-  "reported_with_warnings",
-  "cleared",
-  "cleared_with_warnings",
-  "rejected",
-  "superseded",
-];
 
 const TONE: Record<EInvoiceStatus, "ok" | "warn" | "danger" | null> = {
   pending: null,
@@ -66,7 +60,7 @@ function Messages({ doc }: { doc: EInvoiceListItem }) {
  * with its messages, its XML, and for a rejected one a button to send it again once staff fixed
  * the cause (the rejected copy stays in the chain; a new one follows it).
  */
-export function EInvoiceDocuments({ overview }: { overview: EInvoiceOverview }) {
+export function EInvoiceDocuments({ overview, status }: { overview: EInvoiceOverview; status: EInvoiceStatus | null }) {
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
@@ -151,21 +145,39 @@ export function EInvoiceDocuments({ overview }: { overview: EInvoiceOverview }) 
   return (
     <section className="console-panel" aria-labelledby="einv-documents" data-einvoice-documents>
       <h2 id="einv-documents">{t("console.einvoicing.documents.title")}</h2>
+      <p className="console-hint">{t("console.einvoicing.documents.intro")}</p>
+      {/* Each count filters the table to its documents; the chosen one leads back to all of them. */}
       <ul className="console-stats console-stats--compact" aria-label={t("console.einvoicing.documents.counts")}>
-        {STATUSES.map((status) => (
-          <li key={status} className="console-stat" data-count={status}>
-            <div className="console-stat__label">{t(`console.einvoicing.statuses.${status}`)}</div>
-            <div className="console-stat__value">{f.number(overview.counts[status] ?? 0)}</div>
+        {EINVOICE_STATUSES.map((s) => (
+          <li key={s} className="console-stat" data-count={s}>
+            <div className="console-stat__label">
+              <Link
+                to={s === status ? to("/admin/einvoicing") : to(`/admin/einvoicing?status=${s}`)}
+                aria-current={s === status ? "true" : undefined}
+                preventScrollReset
+              >
+                {t(`console.einvoicing.statuses.${s}`)}
+              </Link>
+            </div>
+            <div className="console-stat__value">{f.number(overview.counts[s] ?? 0)}</div>
           </li>
         ))}
       </ul>
+      {status ? (
+        <p>
+          {t("console.einvoicing.documents.filtered", { status: t(`console.einvoicing.statuses.${status}`) })}{" "}
+          <Link to={to("/admin/einvoicing")} preventScrollReset>
+            {t("console.einvoicing.documents.showAll")}
+          </Link>
+        </p>
+      ) : null}
       <DataTable
         caption={t("console.einvoicing.documents.title")}
         labelledBy="einv-documents"
         columns={columns}
         rows={overview.documents}
         rowKey={(d) => d.id}
-        empty={t("console.einvoicing.documents.none")}
+        empty={t(status ? "console.einvoicing.documents.noneOfStatus" : "console.einvoicing.documents.none")}
       />
     </section>
   );
