@@ -116,7 +116,7 @@ describe("e-invoicing in the console", () => {
         // Step 2: a wrong one-time password gets ZATCA's refusal in the focused summary; 123345 passes.
         const compliance = page.locator('[data-step-panel="compliance"]');
         await hydrated(page, '[data-step-panel="compliance"] button[type=submit]');
-        expect(await compliance.textContent()).toContain("Fatoora");
+        expect(await compliance.textContent()).toContain("fatoora.zatca.gov.sa");
         const otp = compliance.getByLabel(t("otp"), { exact: false });
         await otp.fill("111111");
         await compliance.getByRole("button", { name: t("compliance.submit") }).click();

@@ -147,7 +147,7 @@ export function EInvoiceDocuments({ overview, status }: { overview: EInvoiceOver
       <h2 id="einv-documents">{t("console.einvoicing.documents.title")}</h2>
       <p className="console-hint">{t("console.einvoicing.documents.intro")}</p>
       {/* Each count filters the table to its documents; the chosen one leads back to all of them. */}
-      <ul className="console-stats console-stats--compact" aria-label={t("console.einvoicing.documents.counts")}>
+      <ul className="console-stats einv-counts" aria-label={t("console.einvoicing.documents.counts")}>
         {EINVOICE_STATUSES.map((s) => (
           <li key={s} className="console-stat" data-count={s}>
             <div className="console-stat__label">
