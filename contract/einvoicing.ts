@@ -95,9 +95,18 @@ export interface EInvoiceListItem {
 /** The registration form's rules, shared by the console's form and the API. */
 export function registrationInput(m: InputMessages) {
   const text = (field: InputField, max: number) =>
-    v.pipe(v.string(m.required(field)), v.trim(), v.nonEmpty(m.required(field)), v.maxLength(max, m.maxLength(field, max)));
+    v.pipe(
+      v.string(m.required(field)),
+      v.trim(),
+      v.nonEmpty(m.required(field)),
+      v.maxLength(max, m.maxLength(field, max)),
+    );
   const digits = (field: InputField, n: number) =>
-    v.pipe(v.string(m.required(field)), v.transform((s) => latinDigits(s).trim()), v.regex(new RegExp(`^\\d{${n}}$`), m.invalid(field)));
+    v.pipe(
+      v.string(m.required(field)),
+      v.transform((s) => latinDigits(s).trim()),
+      v.regex(new RegExp(`^\\d{${n}}$`), m.invalid(field)),
+    );
   return v.object({
     crn: digits("crn", 10),
     branch: text("branch", 60),
@@ -115,4 +124,10 @@ export function registrationInput(m: InputMessages) {
 
 /** The Fatoora portal's one-time password: six digits. */
 export const otpInput = (m: InputMessages) =>
-  v.object({ otp: v.pipe(v.string(m.required("otp")), v.transform((s) => latinDigits(s).trim()), v.regex(/^\d{6}$/, m.invalid("otp"))) });
+  v.object({
+    otp: v.pipe(
+      v.string(m.required("otp")),
+      v.transform((s) => latinDigits(s).trim()),
+      v.regex(/^\d{6}$/, m.invalid("otp")),
+    ),
+  });

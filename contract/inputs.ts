@@ -301,7 +301,13 @@ export function checkoutInput<Shipping extends MethodSchema, Payment extends Met
     payment_method: methods.payment,
     // A business buyer: their company and VAT number make the invoice a standard (B2B) one, which
     // ZATCA clears; the delivery address must then carry the building number and postal code.
-    buyer_company: v.optional(v.pipe(v.string(m.invalid("buyer_company")), v.trim(), v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)))),
+    buyer_company: v.optional(
+      v.pipe(
+        v.string(m.invalid("buyer_company")),
+        v.trim(),
+        v.maxLength(LIMITS.name, m.maxLength("buyer_company", LIMITS.name)),
+      ),
+    ),
     buyer_vat_number: v.optional(
       v.pipe(
         v.string(m.invalid("buyer_vat_number")),

@@ -37,7 +37,13 @@ export interface TaxDocument {
   invoice_number: string | null;
   seller: TaxSeller;
   /** The buyer as delivered to: the national short address when the order has one; a business buyer's company and VAT number. */
-  buyer: { name: string; city: string; short_address?: string | null; company?: string | null; vat_number?: string | null };
+  buyer: {
+    name: string;
+    city: string;
+    short_address?: string | null;
+    company?: string | null;
+    vat_number?: string | null;
+  };
   lines: TaxDocumentLine[];
   /** A credit note's reason for issue: what staff typed, or the shopper's reasons for a return. */
   reason: string | null;

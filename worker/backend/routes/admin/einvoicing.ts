@@ -35,7 +35,13 @@ async function onboarding(c: Context<BackendEnv>, step: () => Promise<unknown>, 
   } catch (err) {
     if (err instanceof OnboardingError) {
       const message = err.status === 503 ? say(c.get("lang"), msg("einvoicing.unavailable")) : err.message;
-      return c.json({ message, errors: { [err.code === "Invalid-OTP" || err.code === "Missing-OTP" ? "otp" : "zatca"]: [err.message] } }, err.status);
+      return c.json(
+        {
+          message,
+          errors: { [err.code === "Invalid-OTP" || err.code === "Missing-OTP" ? "otp" : "zatca"]: [err.message] },
+        },
+        err.status,
+      );
     }
     throw err;
   }
@@ -80,11 +86,19 @@ einvoicingRoutes.post("/documents/:id{[0-9]{1,12}}/resend", managers, async (c) 
   if (!row) throw notFound(say(lang, msg("einvoicing.notFound")));
   const sent = await resendEInvoice(c.env, id);
   if (!sent) throw new BackendError(409, say(lang, msg("einvoicing.notRejected")));
-  await auditStatement(c.env.DB, currentStaff(c), "einvoice.resend", "einvoice", id, { status: row.status }, {
-    number: row.number,
-    status: sent.status,
-    icv: sent.icv,
-  }).run();
+  await auditStatement(
+    c.env.DB,
+    currentStaff(c),
+    "einvoice.resend",
+    "einvoice",
+    id,
+    { status: row.status },
+    {
+      number: row.number,
+      status: sent.status,
+      icv: sent.icv,
+    },
+  ).run();
   return ok(c, await einvoiceOverview(c.env));
 });
 

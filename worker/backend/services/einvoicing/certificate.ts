@@ -1,5 +1,11 @@
 import { AsnConvert } from "@peculiar/asn1-schema";
-import { Certificate, SubjectPublicKeyInfo, type Name } from "@peculiar/asn1-x509";
+import {
+  Certificate,
+  SubjectAlternativeName,
+  SubjectPublicKeyInfo,
+  id_ce_subjectAltName,
+  type Name,
+} from "@peculiar/asn1-x509";
 import { fromBase64, hexDigestBase64 } from "./xml";
 
 /**
@@ -25,6 +31,8 @@ export interface CertificateFacts {
   notAfter: Date;
   /** base64 of the hex SHA-256 of the base64 text: ZATCA's CertDigest. */
   digest: string;
+  /** The VAT number ZATCA issued it for (the SAN's UID): documents it signs must be that seller's. */
+  vatNumber: string | null;
 }
 
 const OID_NAMES: Record<string, string> = {
@@ -72,8 +80,21 @@ export function readCertificate(base64Der: string): CertificateFacts {
     notBefore: time(tbs.validity.notBefore),
     notAfter: time(tbs.validity.notAfter),
     digest: hexDigestBase64(text),
+    vatNumber: sanVatNumber(cert),
   };
 }
 
 /** ZATCA's binarySecurityToken is the certificate's base64 text, base64-encoded again. */
 export const certificateOfToken = (binarySecurityToken: string) => atob(binarySecurityToken);
+
+const UID = "0.9.2342.19200300.100.1.1";
+
+function sanVatNumber(cert: Certificate): string | null {
+  const ext = cert.tbsCertificate.extensions?.find((e) => e.extnID === id_ce_subjectAltName);
+  if (!ext) return null;
+  const san = AsnConvert.parse(ext.extnValue, SubjectAlternativeName);
+  for (const name of san)
+    for (const rdn of name.directoryName ?? [])
+      for (const atv of rdn) if (atv.type === UID) return atv.value.toString();
+  return null;
+}

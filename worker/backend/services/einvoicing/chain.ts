@@ -53,7 +53,10 @@ async function takeLease(db: D1Database, token: string): Promise<boolean> {
 }
 
 const releaseLease = (db: D1Database, token: string) =>
-  db.prepare("UPDATE einvoice_units SET lease_until = 0, lease_token = NULL WHERE id = 1 AND lease_token = ?").bind(token).run();
+  db
+    .prepare("UPDATE einvoice_units SET lease_until = 0, lease_token = NULL WHERE id = 1 AND lease_token = ?")
+    .bind(token)
+    .run();
 
 /**
  * Documents waiting for their stamp: issued after the unit went to production, with no copy in the
@@ -121,7 +124,10 @@ export async function stampWaiting(env: Env): Promise<number[]> {
         ),
       );
       stamped.push(...inserted.flatMap((res) => (res.results as { id: number }[]).map((x) => x.id)));
-      await db.prepare("UPDATE einvoice_units SET lease_until = ? WHERE id = 1 AND lease_token = ?").bind(Date.now() + LEASE_MS, token).run();
+      await db
+        .prepare("UPDATE einvoice_units SET lease_until = ? WHERE id = 1 AND lease_token = ?")
+        .bind(Date.now() + LEASE_MS, token)
+        .run();
     }
   } finally {
     await releaseLease(db, token);

@@ -14,14 +14,15 @@ import { overdueCount } from "./reporting";
 
 /** The console's page: the unit, the certificate's days left, the counts, and the latest documents. */
 
-
 export const DOCUMENTS_SHOWN = 100;
 
 export async function einvoiceOverview(env: Env, filter: { status?: EInvoiceStatus } = {}): Promise<EInvoiceOverview> {
   const db = env.DB;
   const [unit, counts, list, overdue] = await Promise.all([
     loadUnit(db),
-    db.prepare("SELECT status, COUNT(*) AS n FROM einvoices GROUP BY status").all<{ status: EInvoiceStatus; n: number }>(),
+    db
+      .prepare("SELECT status, COUNT(*) AS n FROM einvoices GROUP BY status")
+      .all<{ status: EInvoiceStatus; n: number }>(),
     db
       .prepare(
         `SELECT e.id, d.number, d.kind, o.number AS order_number, e.transaction_type, e.icv, e.status, e.attempts,
@@ -31,7 +32,12 @@ export async function einvoiceOverview(env: Env, filter: { status?: EInvoiceStat
          ORDER BY e.icv DESC LIMIT ?2`,
       )
       .bind(filter.status ?? null, DOCUMENTS_SHOWN)
-      .all<Omit<EInvoiceListItem, "messages" | "transaction"> & { transaction_type: "simplified" | "standard"; messages: string | null }>(),
+      .all<
+        Omit<EInvoiceListItem, "messages" | "transaction"> & {
+          transaction_type: "simplified" | "standard";
+          messages: string | null;
+        }
+      >(),
     overdueCount(db),
   ]);
   const expires = unit?.certificate_expires_at ?? null;

@@ -25,10 +25,7 @@ export async function einvoiceDataOf(
 ): Promise<EInvoiceData> {
   const settings = await sellerSettingsOf(env, doc.seller);
   const seller = sellerOf(env, "en", settings);
-  const [ar, en] = await Promise.all([
-    documentParts(env, order, doc, "ar"),
-    documentParts(env, order, doc, "en"),
-  ]);
+  const [ar, en] = await Promise.all([documentParts(env, order, doc, "ar"), documentParts(env, order, doc, "en")]);
   const transaction = doc.transaction_type === "standard" ? "standard" : "simplified";
   const address = parseAddress(order.address);
   const buyer: EInvoiceParty | null =

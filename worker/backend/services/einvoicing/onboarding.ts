@@ -149,7 +149,11 @@ export async function complianceSamples(env: Env, unit: UnitRow): Promise<[Compl
   const issued = new Date().toISOString();
   return COMPLIANCE_SAMPLES.map((sample, i) => {
     const standard = sample.startsWith("standard");
-    const kind = sample.endsWith("credit_note") ? "credit_note" : sample.endsWith("debit_note") ? "debit_note" : "invoice";
+    const kind = sample.endsWith("credit_note")
+      ? "credit_note"
+      : sample.endsWith("debit_note")
+        ? "debit_note"
+        : "invoice";
     const prefix = kind === "invoice" ? "INV" : kind === "credit_note" ? "CN" : "DN";
     return [
       sample,
@@ -192,7 +196,10 @@ export async function runComplianceChecks(env: Env): Promise<UnitRow> {
     binary_security_token: unit.compliance_token,
     secret: await openText(env, unit.compliance_secret),
   };
-  const key = { privateKey: await openSecret(env, unit.private_key), certificate: certificateOfToken(unit.compliance_token) };
+  const key = {
+    privateKey: await openSecret(env, unit.private_key),
+    certificate: certificateOfToken(unit.compliance_token),
+  };
   const passed = new Set(JSON.parse(unit.compliance_passed) as ComplianceSample[]);
   let pih = FIRST_PIH;
   const failures: string[] = [];
@@ -200,7 +207,11 @@ export async function runComplianceChecks(env: Env): Promise<UnitRow> {
     const stamped = stampDocument({ ...data, pih }, key, new Date().toISOString().slice(0, 19));
     pih = stamped.hash;
     if (passed.has(sample)) continue;
-    const result = await api.complianceCheck(credentials, { uuid: data.uuid, invoice_hash: stamped.hash, xml: stamped.xml });
+    const result = await api.complianceCheck(credentials, {
+      uuid: data.uuid,
+      invoice_hash: stamped.hash,
+      xml: stamped.xml,
+    });
     if (result.outcome === "accepted" || result.outcome === "accepted_with_warnings") passed.add(sample);
     else failures.push(`${sample}: ${result.errors.map((e) => `${e.code} ${e.message}`).join("; ") || result.status}`);
   }
@@ -230,7 +241,13 @@ export async function requestProduction(env: Env, by: string): Promise<UnitRow> 
        starts_after = CASE WHEN status = 'production' THEN starts_after ELSE (SELECT COALESCE(MAX(id), 0) FROM tax_documents) END,
        updated_at = ?, updated_by = ? WHERE id = 1`,
   )
-    .bind(result.csid.binary_security_token, await sealText(env, result.csid.secret), expires, new Date().toISOString(), by)
+    .bind(
+      result.csid.binary_security_token,
+      await sealText(env, result.csid.secret),
+      expires,
+      new Date().toISOString(),
+      by,
+    )
     .run();
   return (await loadUnit(env.DB))!;
 }
@@ -251,7 +268,13 @@ export async function renewProduction(env: Env, otp: string, by: string): Promis
   await env.DB.prepare(
     "UPDATE einvoice_units SET production_token = ?, production_secret = ?, certificate_expires_at = ?, updated_at = ?, updated_by = ? WHERE id = 1",
   )
-    .bind(result.csid.binary_security_token, await sealText(env, result.csid.secret), expires, new Date().toISOString(), by)
+    .bind(
+      result.csid.binary_security_token,
+      await sealText(env, result.csid.secret),
+      expires,
+      new Date().toISOString(),
+      by,
+    )
     .run();
   return (await loadUnit(env.DB))!;
 }

@@ -71,13 +71,22 @@ export async function submitEInvoice(env: Env, id: number): Promise<boolean> {
       return true;
     case "rejected":
       await answered("rejected");
-      console.error(JSON.stringify({ level: "error", event: "einvoice.rejected", id, codes: result.errors.map((e) => e.code) }));
+      console.error(
+        JSON.stringify({ level: "error", event: "einvoice.rejected", id, codes: result.errors.map((e) => e.code) }),
+      );
       return true;
     default: {
       const attempts = row.attempts + 1;
       await db
-        .prepare("UPDATE einvoices SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ? AND status = 'pending'")
-        .bind(attempts, new Date(Date.now() + retryDelayMs(attempts)).toISOString(), `${result.outcome} ${result.status}`, id)
+        .prepare(
+          "UPDATE einvoices SET attempts = ?, next_attempt_at = ?, last_error = ? WHERE id = ? AND status = 'pending'",
+        )
+        .bind(
+          attempts,
+          new Date(Date.now() + retryDelayMs(attempts)).toISOString(),
+          `${result.outcome} ${result.status}`,
+          id,
+        )
         .run();
       console.warn(JSON.stringify({ level: "warn", event: "einvoice.retry", id, attempts, status: result.status }));
       return false;
@@ -128,14 +137,24 @@ export async function alertOverdue(env: Env): Promise<number> {
     .bind(new Date().toISOString(), cutoff)
     .all<{ id: number; icv: number; created_at: string }>();
   for (const r of results)
-    console.error(JSON.stringify({ level: "error", event: "einvoice.report_overdue", id: r.id, icv: r.icv, stamped_at: r.created_at }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        event: "einvoice.report_overdue",
+        id: r.id,
+        icv: r.icv,
+        stamped_at: r.created_at,
+      }),
+    );
   return results.length;
 }
 
 export const overdueCount = async (db: D1Database) =>
   (
     await db
-      .prepare("SELECT COUNT(*) AS n FROM einvoices WHERE status = 'pending' AND transaction_type = 'simplified' AND created_at < ?")
+      .prepare(
+        "SELECT COUNT(*) AS n FROM einvoices WHERE status = 'pending' AND transaction_type = 'simplified' AND created_at < ?",
+      )
       .bind(new Date(Date.now() - OVERDUE_MS).toISOString())
       .first<{ n: number }>()
   )?.n ?? 0;
@@ -145,11 +164,26 @@ export const overdueCount = async (db: D1Database) =>
  * (it keeps its place in the chain), a new copy is stamped after the head and sent at once.
  */
 export async function resendEInvoice(env: Env, id: number): Promise<EInvoiceRow | null> {
-  const { meta } = await env.DB.prepare("UPDATE einvoices SET status = 'superseded' WHERE id = ? AND status = 'rejected'").bind(id).run();
+  const { meta } = await env.DB.prepare(
+    "UPDATE einvoices SET status = 'superseded' WHERE id = ? AND status = 'rejected'",
+  )
+    .bind(id)
+    .run();
   if (meta.changes !== 1) return null;
-  const row = await env.DB.prepare("SELECT document_id FROM einvoices WHERE id = ?").bind(id).first<{ document_id: number }>();
+  const row = await env.DB.prepare("SELECT document_id FROM einvoices WHERE id = ?")
+    .bind(id)
+    .first<{ document_id: number }>();
+  // ZATCA never accepted the document, so it is issued again with the seller as corrected since
+  // (a wrong VAT number or address in the settings is the usual cause); its number and amounts stay.
+  await env.DB.prepare(
+    "UPDATE tax_documents SET seller = COALESCE((SELECT value FROM store_settings WHERE key = 'seller'), seller) WHERE id = ?",
+  )
+    .bind(row!.document_id)
+    .run();
   for (const stamped of await stampWaiting(env)) await submitEInvoice(env, stamped);
-  return env.DB.prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1").bind(row!.document_id).first<EInvoiceRow>();
+  return env.DB.prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1")
+    .bind(row!.document_id)
+    .first<EInvoiceRow>();
 }
 
 /** Stamps (and queues) a document that waits for its stamp, when the unit is in production. */

@@ -21,16 +21,24 @@ async function aesKey(env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">): Pr
 }
 
 /** "v1.<iv>.<ciphertext>", base64 parts. */
-export async function sealSecret(env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">, plain: Uint8Array<ArrayBuffer>): Promise<string> {
+export async function sealSecret(
+  env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">,
+  plain: Uint8Array<ArrayBuffer>,
+): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(env), plain));
   return `v1.${toBase64(iv)}.${toBase64(sealed)}`;
 }
 
-export async function openSecret(env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">, sealed: string): Promise<Uint8Array> {
+export async function openSecret(
+  env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">,
+  sealed: string,
+): Promise<Uint8Array> {
   const [version, iv, data] = sealed.split(".");
   if (version !== "v1" || !iv || !data) throw new Error("Unreadable sealed secret");
-  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv) }, await aesKey(env), fromBase64(data)));
+  return new Uint8Array(
+    await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv) }, await aesKey(env), fromBase64(data)),
+  );
 }
 
 export const sealText = (env: Pick<Env, "EINVOICE_KEY_SECRET" | "ENVIRONMENT">, text: string) =>

@@ -228,8 +228,10 @@ function businessBuyer(input: CheckoutInput, address: OrderAddress, lang: Lang):
   const errors: Record<string, string[]> = {};
   if (!company) errors.buyer_company = [say(lang, msg("orders.checkout.businessCompany"))];
   if (!vat) errors.buyer_vat_number = [say(lang, msg("orders.checkout.businessVatNumber"))];
-  if (!/^\d{4}$/.test(address.building ?? "")) errors["address.building"] = [say(lang, msg("orders.checkout.businessBuilding"))];
-  if (!/^\d{5}$/.test(address.postal_code ?? "")) errors["address.postal_code"] = [say(lang, msg("orders.checkout.businessPostalCode"))];
+  if (!/^\d{4}$/.test(address.building ?? ""))
+    errors["address.building"] = [say(lang, msg("orders.checkout.businessBuilding"))];
+  if (!/^\d{5}$/.test(address.postal_code ?? ""))
+    errors["address.postal_code"] = [say(lang, msg("orders.checkout.businessPostalCode"))];
   const first = Object.values(errors)[0]?.[0];
   if (first) throw unprocessable(errors, first);
 }

@@ -39,7 +39,10 @@ export interface EInvoiceRow {
 
 /** A document's signed copy in force: its latest in the chain (a rejected one until it is sent again). */
 export const currentEInvoice = (db: D1Database, documentId: number) =>
-  db.prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1").bind(documentId).first<EInvoiceRow>();
+  db
+    .prepare("SELECT * FROM einvoices WHERE document_id = ? ORDER BY icv DESC LIMIT 1")
+    .bind(documentId)
+    .first<EInvoiceRow>();
 
 /**
  * Tax documents: a paid order's simplified tax invoice and a succeeded refund's credit
@@ -344,7 +347,11 @@ export async function documentParts(
       .all<OrderItemRow>();
     return {
       parts: [
-        ...items.map((i) => ({ name: lang === "ar" ? i.name_ar : i.name_en, quantity: i.quantity, total: i.line_total })),
+        ...items.map((i) => ({
+          name: lang === "ar" ? i.name_ar : i.name_en,
+          quantity: i.quantity,
+          total: i.line_total,
+        })),
         ...(doc.shipping > 0 ? [{ name: say(lang, LINE_TEXT.shipping), quantity: 1, total: doc.shipping }] : []),
         ...(order.cod_fee > 0 ? [{ name: say(lang, LINE_TEXT.codFee), quantity: 1, total: order.cod_fee }] : []),
       ],
