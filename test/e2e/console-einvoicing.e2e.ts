@@ -157,13 +157,14 @@ describe("e-invoicing in the console", () => {
         const row = page.locator("[data-einvoice-documents] tbody tr", {
           has: page.locator(`a[href="/${locale}/admin/orders/${order.number}"]`),
         });
+        // The cron's minute stamps what waits and reports it (wrangler's test trigger fires it now).
         await eventually(async () => {
+          await fetch(`${base}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
           await page.reload();
-          return row.locator("[data-status]").getAttribute("data-status");
+          return (await row.count()) ? row.locator("[data-status]").getAttribute("data-status") : null;
         }, 60_000).toBe("reported");
         expect(await row.locator("[data-status]").textContent()).toBe(t("statuses.reported"));
-        expect(await row.textContent()).toContain(t("transactions.simplified"));
-        expect(await row.textContent()).toContain(t("kinds.invoice"));
+        expect(await row.textContent()).toContain(t("samples.simplified_invoice"));
         expect(
           Number(await page.locator('[data-count="reported"] .console-stat__value').textContent()),
         ).toBeGreaterThanOrEqual(1);
@@ -179,7 +180,8 @@ describe("e-invoicing in the console", () => {
         await hydrated(page, '[data-step-panel="production"] button[type=submit]');
         await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-production-${locale}.png`);
         await expectAxeClean(page, `/${locale}/admin/einvoicing (production)`);
-        expect(errors).toEqual([]);
+        // The wrong one-time password's 422 is the one failed request the browser reports.
+        expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
         await context.close();
       },
     );

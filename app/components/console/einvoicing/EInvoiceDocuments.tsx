@@ -82,8 +82,23 @@ export function EInvoiceDocuments({ overview, status }: { overview: EInvoiceOver
   };
 
   const columns: Column<EInvoiceListItem>[] = [
-    { label: t("console.einvoicing.documents.number"), cell: (d) => <bdi dir="ltr">{d.number}</bdi> },
-    { label: t("console.einvoicing.documents.kind"), cell: (d) => t(`console.einvoicing.kinds.${d.kind}`) },
+    {
+      label: t("console.einvoicing.documents.number"),
+      cell: (d) => (
+        <bdi dir="ltr" className="console-nowrap">
+          {d.number}
+        </bdi>
+      ),
+    },
+    // Kind and transaction in ZATCA's own words ("Simplified credit note"): one column, not two.
+    {
+      label: t("console.einvoicing.documents.kind"),
+      cell: (d) => (
+        <span data-kind={d.kind} data-transaction={d.transaction}>
+          {t(`console.einvoicing.samples.${d.transaction}_${d.kind}`)}
+        </span>
+      ),
+    },
     {
       label: t("console.einvoicing.documents.order"),
       cell: (d) => (
@@ -92,25 +107,16 @@ export function EInvoiceDocuments({ overview, status }: { overview: EInvoiceOver
         </Link>
       ),
     },
-    {
-      label: t("console.einvoicing.documents.transaction"),
-      cell: (d) => t(`console.einvoicing.transactions.${d.transaction}`),
-    },
     { label: t("console.einvoicing.documents.icv"), numeric: true, cell: (d) => f.number(d.icv) },
     { label: t("console.einvoicing.documents.status"), cell: (d) => <StatusBadge status={d.status} /> },
     { label: t("console.einvoicing.documents.attempts"), numeric: true, cell: (d) => f.number(d.attempts) },
     {
       label: t("console.einvoicing.documents.created"),
-      cell: (d) => <span className="console-nowrap">{f.moment(d.created_at)}</span>,
+      cell: (d) => f.moment(d.created_at),
     },
     {
       label: t("console.einvoicing.documents.answered"),
-      cell: (d) =>
-        d.answered_at ? (
-          <span className="console-nowrap">{f.moment(d.answered_at)}</span>
-        ) : (
-          t("console.einvoicing.documents.notAnswered")
-        ),
+      cell: (d) => (d.answered_at ? f.moment(d.answered_at) : t("console.einvoicing.documents.notAnswered")),
     },
     { label: t("console.einvoicing.documents.messages"), cell: (d) => <Messages doc={d} /> },
     {
