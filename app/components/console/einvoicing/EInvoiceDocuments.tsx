@@ -149,7 +149,7 @@ export function EInvoiceDocuments({ overview, status }: { overview: EInvoiceOver
   ];
 
   return (
-    <section className="console-panel" aria-labelledby="einv-documents" data-einvoice-documents>
+    <section className="console-panel einv-documents" aria-labelledby="einv-documents" data-einvoice-documents>
       <h2 id="einv-documents">{t("console.einvoicing.documents.title")}</h2>
       <p className="console-hint">{t("console.einvoicing.documents.intro")}</p>
       {/* Each count filters the table to its documents; the chosen one leads back to all of them. */}
