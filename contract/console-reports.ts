@@ -115,7 +115,9 @@ export interface ConsoleReport {
   vat: {
     invoices: VatDocumentTotals;
     credit_notes: VatDocumentTotals;
-    /** What the return declares: invoices less credit notes. */
+    /** Totals raised after their invoice. */
+    debit_notes: VatDocumentTotals;
+    /** What the return declares: invoices less credit notes, plus debit notes. */
     taxable: number;
     vat: number;
   };

@@ -86,6 +86,7 @@ export const AUDIT_ACTIONS = [
   "order.transfer_sent",
   "order.shipment_create",
   "order.shipment_cancel",
+  "order.debit_note",
   "return.approve",
   "return.reject",
   "return.receive",

@@ -1,6 +1,7 @@
 // Tax documents as the backend answers them: the simplified tax invoice of a paid order
 // and the credit note of a refund, with ZATCA's phase-1 QR payload.
 // Part of the contract between the storefront and the backend: both sides import it.
+import type { EInvoiceStatus } from "./einvoicing";
 
 export type TaxDocumentKind = "invoice" | "credit_note" | "debit_note";
 
@@ -66,15 +67,13 @@ export interface TaxDocument {
   /** Simplified (a shopper) or standard (a business buyer with a VAT number: cleared by ZATCA first). */
   transaction: "simplified" | "standard";
   /** The signed UBL document, once the shop's e-invoicing unit has stamped it; null before. */
-  einvoice: {
-    uuid: string;
-    icv: number;
-    status: import("./einvoicing").EInvoiceStatus;
-  } | null;
+  einvoice: { uuid: string; icv: number; status: EInvoiceStatus } | null;
 }
 
 /** What an order answer carries of its documents, for links. */
 export interface OrderDocuments {
   invoice_number: string | null;
   credit_notes: { id: number; number: string }[];
+  /** The order's total raised after its invoice (a charge agreed and collected), with why. */
+  debit_notes: { id: number; number: string }[];
 }

@@ -104,7 +104,8 @@ async function documentOf(c: Context<BackendEnv>) {
   const lang = c.get("lang");
   const order = await accessibleOrder(c, c.req.param("number") ?? "");
   const id = c.req.param("file")?.replace(/\.(xml|pdf)$/, "");
-  const doc = await findTaxDocument(c.env, order, id ? { kind: "credit_note", id: Number(id) } : { kind: "invoice" });
+  const kind = c.req.path.includes("/debit-notes/") ? "debit_note" : "credit_note";
+  const doc = await findTaxDocument(c.env, order, id ? { kind, id: Number(id) } : { kind: "invoice" });
   if (!doc) throw notFound(say(lang, msg(id ? "orders.creditNoteNotFound" : "orders.noInvoice")));
   // A document issued since the last stamp is stamped on its first read, not a minute later.
   await stampIfWaiting(c.env, doc);
@@ -143,3 +144,4 @@ ordersRoutes.get("/:number/invoice", documentAnswer);
 ordersRoutes.get("/:number/invoice.xml", documentAnswer);
 ordersRoutes.get("/:number/invoice.pdf", documentAnswer);
 ordersRoutes.get("/:number/credit-notes/:file{[0-9]{1,12}(?:\\.xml|\\.pdf)?}", documentAnswer);
+ordersRoutes.get("/:number/debit-notes/:file{[0-9]{1,12}(?:\\.xml|\\.pdf)?}", documentAnswer);

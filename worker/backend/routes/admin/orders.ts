@@ -33,7 +33,8 @@ import type { OrderActor, OrderRow } from "../../services/orders/orders";
 import { flushNotifications, resendStatement } from "../../services/messages/notifications";
 import { currentStaff, seesContactData, staffOnly } from "../../services/console/staff";
 import { addNote } from "../../services/console/staff-notes";
-import { findTaxDocument, presentTaxDocument } from "../../services/orders/invoices";
+import { debitNoteStatements, findTaxDocument, presentTaxDocument, vatRateOf } from "../../services/orders/invoices";
+import { stampAndQueue } from "../../services/einvoicing/reporting";
 import type { TaxDocument } from "../../../../contract/invoices";
 import { packingSlipOf } from "../../services/orders/packing-slips";
 import { auditStatement } from "../../services/console/audit-log";
@@ -192,6 +193,55 @@ ordersRoutes.post(
       const message = outcome.message ?? "";
       return c.json({ message, errors: { amount: [message] } }, 422);
     }
+    return answer(c, (await findConsoleOrder(c.env.DB, order.number)) ?? order);
+  },
+);
+
+/**
+ * POST /admin/orders/{number}/debit-notes {amount, reason}: the order's total raised after its
+ * invoice (a charge agreed with the buyer and collected: a redelivery fee, a price corrected up),
+ * documented by a debit note that names the invoice and why; it is stamped and reported like the
+ * invoice. An order without its invoice has nothing to raise (409).
+ */
+ordersRoutes.post(
+  "/:number/debit-notes",
+  staffOnly("manager"),
+  validate("json", (m) =>
+    v.object({
+      amount: v.pipe(
+        v.number(m.invalid("amount")),
+        v.integer(m.invalid("amount")),
+        v.minValue(1, m.invalid("amount")),
+        v.maxValue(100_000_000, m.invalid("amount")),
+      ),
+      reason: v.pipe(
+        v.string(m.required("reason")),
+        v.trim(),
+        v.nonEmpty(m.required("reason")),
+        v.maxLength(200, m.maxLength("reason", 200)),
+      ),
+    }),
+  ),
+  async (c) => {
+    const { amount, reason } = c.req.valid("json");
+    const order = await orderOf(c);
+    const [issued] = await c.env.DB.batch([
+      ...debitNoteStatements(c.env.DB, order, { amount, reason }, vatRateOf(c.env, order)),
+      auditStatement(
+        c.env.DB,
+        currentStaff(c),
+        "order.debit_note",
+        "order",
+        order.id,
+        null,
+        { amount, reason },
+        {
+          onlyIfChanged: true,
+        },
+      ),
+    ]);
+    if (!issued.meta.changes) throw new BackendError(409, say(c.get("lang"), msg("orders.noInvoice")));
+    await stampAndQueue(c.env);
     return answer(c, (await findConsoleOrder(c.env.DB, order.number)) ?? order);
   },
 );

@@ -42,7 +42,7 @@ export async function salesReport(
 ): Promise<ConsoleReport> {
   const { start, end } = periodBounds(period);
   const name = lang === "ar" ? "name_ar" : "name_en";
-  const [sales, refunds, invoices, notes, products, productCount, categories, categoryCount] = await db.batch([
+  const [sales, refunds, invoices, notes, debits, products, productCount, categories, categoryCount] = await db.batch([
     db
       .prepare(
         `SELECT COUNT(*) AS orders, COALESCE(SUM(subtotal), 0) AS gross, COALESCE(SUM(discount), 0) AS discounts,
@@ -62,6 +62,11 @@ export async function salesReport(
     db
       .prepare(
         `SELECT ${VAT_TOTALS} FROM tax_documents WHERE kind = 'credit_note' AND issued_at >= ?1 AND issued_at < ?2`,
+      )
+      .bind(start, end),
+    db
+      .prepare(
+        `SELECT ${VAT_TOTALS} FROM tax_documents WHERE kind = 'debit_note' AND issued_at >= ?1 AND issued_at < ?2`,
       )
       .bind(start, end),
     // The name a product had when sold, unless it is still in the catalogue (its current name).
@@ -88,6 +93,7 @@ export async function salesReport(
   const r = first<ConsoleReport["refunds"]>(refunds);
   const inv = first<VatDocumentTotals>(invoices);
   const cn = first<VatDocumentTotals>(notes);
+  const dn = first<VatDocumentTotals>(debits);
   return {
     from: period.from,
     to: period.to,
@@ -98,7 +104,13 @@ export async function salesReport(
     sales: s,
     refunds: r,
     net: s.total - r.amount,
-    vat: { invoices: inv, credit_notes: cn, taxable: inv.taxable - cn.taxable, vat: inv.vat - cn.vat },
+    vat: {
+      invoices: inv,
+      credit_notes: cn,
+      debit_notes: dn,
+      taxable: inv.taxable - cn.taxable + dn.taxable,
+      vat: inv.vat - cn.vat + dn.vat,
+    },
     by_product: { count: first<{ n: number }>(productCount).n, rows: products.results as ReportSalesRow[] },
     by_category: { count: first<{ n: number }>(categoryCount).n, rows: categories.results as ReportSalesRow[] },
   };

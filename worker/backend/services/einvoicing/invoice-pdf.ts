@@ -28,7 +28,7 @@ import {
   setFillingColor,
 } from "pdf-lib";
 import { encode } from "uqr";
-import type { TaxDocument, TaxDocumentKind } from "../../../../contract/invoices";
+import type { TaxDocument } from "../../../../contract/invoices";
 import { type MessageKey, msg } from "../../messages";
 import { type Direction, type TextStyle, Typesetter, directionOf, embedFonts } from "../shipping/pdf-text.ts";
 import { NOTO_SANS_LATIN_BOLD, NOTO_SANS_LATIN_REGULAR } from "./invoice-font.ts";

@@ -7,6 +7,8 @@ import {
 } from "../../../../contract/einvoicing";
 import { sellerSettingsOf } from "../shared/settings";
 import { sellerOf } from "../orders/invoices";
+import { msg, type MessageKey } from "../../messages";
+import { say } from "../../../../contract/server/i18n";
 import { certificateOfToken, readCertificate } from "./certificate";
 import { loadUnit, type UnitRow } from "./chain";
 import { buildCsr, generateKeyPair } from "./csr";
@@ -128,19 +130,23 @@ export async function requestCompliance(env: Env, otp: string, by: string): Prom
   return runComplianceChecks(env);
 }
 
-const SAMPLE_BUYER = {
-  name: "شركة نماذج فاتورة المحدودة | Fatoora Samples LTD",
+/** Both languages, as ZATCA's samples write names: "Arabic | English". */
+const both = (key: MessageKey) => `${say("ar", msg(key))} | ${say("en", msg(key))}`;
+
+/** The standard samples' buyer: ZATCA's sample company (its published test VAT number). */
+const sampleBuyer = () => ({
+  name: both("einvoicing.samples.buyer"),
   vat_number: "399999999800003",
   address: {
-    street: "صلاح الدين | Salah Al-Din",
+    street: both("einvoicing.samples.street"),
     building_number: "1111",
     additional_number: "2222",
-    district: "المروج | Al-Murooj",
-    city: "الرياض | Riyadh",
+    district: both("einvoicing.samples.district"),
+    city: both("einvoicing.samples.city"),
     postal_code: "12222",
     country: "SA",
   },
-};
+});
 
 /** The six sample documents, made from the shop's own seller details, chained among themselves. */
 export async function complianceSamples(env: Env, unit: UnitRow): Promise<[ComplianceSample, EInvoiceData][]> {
@@ -172,13 +178,13 @@ export async function complianceSamples(env: Env, unit: UnitRow): Promise<[Compl
           crn: registration.crn,
           address: { ...registration.address, country: "SA" },
         },
-        buyer: standard ? SAMPLE_BUYER : null,
-        lines: [{ name: "منتج تجريبي | Sample product", quantity: 1, total: 11_500 }],
+        buyer: standard ? sampleBuyer() : null,
+        lines: [{ name: both("einvoicing.samples.product"), quantity: 1, total: 11_500 }],
         discount: 0,
         total: 11_500,
         vat_rate: 0.15,
         billing_reference: kind === "invoice" ? null : `INV-CHK-${standard ? 1 : 4}`,
-        reason: kind === "invoice" ? null : "تعديل تجريبي | Compliance check",
+        reason: kind === "invoice" ? null : both("einvoicing.samples.reason"),
         payment_means: "10",
         supply_date: standard ? issued.slice(0, 10) : null,
       } satisfies EInvoiceData,

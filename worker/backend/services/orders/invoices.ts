@@ -135,6 +135,28 @@ export function creditNoteStatements(
   ];
 }
 
+/**
+ * Issues a debit note: the order's total raised after its invoice (a charge agreed with the buyer
+ * and collected, such as a redelivery fee), with why. Refused (no row) unless the order has its
+ * invoice; the note names that invoice and follows its transaction (simplified or standard).
+ */
+export function debitNoteStatements(
+  db: D1Database,
+  order: { id: number; currency: string },
+  charge: { amount: number; reason: string },
+  vatRate: number,
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO tax_documents (kind, seq, number, order_id, vat, total, currency, seller, transaction_type, reason)
+         SELECT 'debit_note', n.seq, 'DN-' || printf('%06d', n.seq), i.order_id, ?, ?, ?, ${KEPT_SELLER}, i.transaction_type, ?
+         FROM tax_documents i, ${nextSeq("debit_note")} n WHERE i.order_id = ? AND i.kind = 'invoice'`,
+      )
+      .bind(vatIn(charge.amount, vatRate), charge.amount, order.currency, charge.reason, order.id),
+  ];
+}
+
 async function documentsOf(db: D1Database, orderId: number): Promise<TaxDocumentRow[]> {
   const { results } = await db
     .prepare("SELECT * FROM tax_documents WHERE order_id = ? ORDER BY id")
@@ -167,7 +189,9 @@ export async function ensureDocuments(env: Env, order: OrderRow): Promise<TaxDoc
 
 /** For the order answer's links, several orders at once (no lazy issue: that is the document's read). */
 export async function documentLinks(db: D1Database, orderIds: number[]): Promise<Map<number, OrderDocuments>> {
-  const links = new Map<number, OrderDocuments>(orderIds.map((id) => [id, { invoice_number: null, credit_notes: [] }]));
+  const links = new Map<number, OrderDocuments>(
+    orderIds.map((id) => [id, { invoice_number: null, credit_notes: [], debit_notes: [] }]),
+  );
   if (!orderIds.length) return links;
   const { results } = await db
     .prepare(
@@ -178,6 +202,7 @@ export async function documentLinks(db: D1Database, orderIds: number[]): Promise
   for (const doc of results) {
     const entry = links.get(doc.order_id)!;
     if (doc.kind === "invoice") entry.invoice_number = doc.number;
+    else if (doc.kind === "debit_note") entry.debit_notes.push({ id: doc.id, number: doc.number });
     else entry.credit_notes.push({ id: doc.id, number: doc.number });
   }
   return links;
@@ -452,7 +477,7 @@ export async function presentTaxDocument(
 export async function findTaxDocument(
   env: Env,
   order: OrderRow,
-  which: { kind: "invoice" } | { kind: "credit_note"; id: number },
+  which: { kind: "invoice" } | { kind: "credit_note" | "debit_note"; id: number },
 ): Promise<TaxDocumentRow | null> {
   const docs = await ensureDocuments(env, order);
   return docs.find((d) => d.kind === which.kind && (which.kind === "invoice" || d.id === which.id)) ?? null;

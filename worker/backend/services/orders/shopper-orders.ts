@@ -116,7 +116,9 @@ export async function presentOrders(
       refunded: row.refunded,
       ...(selfService ? { self_service: selfService.get(row.id) } : {}),
       // Tracking (not the owner) gets no document links: the documents are the owner's only.
-      ...(opts.withAddress === false ? { invoice_number: null, credit_notes: [] } : documents.get(row.id)!),
+      ...(opts.withAddress === false
+        ? { invoice_number: null, credit_notes: [], debit_notes: [] }
+        : documents.get(row.id)!),
     };
   });
 }
