@@ -37,15 +37,17 @@ const registration = {
 };
 
 describe("the console's e-invoicing calls", () => {
-  it("onboard the unit step by step: register, compliance with the OTP, production, renewal", async () => {
+  it("read the overview (of one status), onboard the unit step by step: register, compliance with the OTP, production, renewal", async () => {
     const { api, calls } = recordingApi();
     await getEInvoicing(api);
+    await getEInvoicing(api, { status: "rejected" });
     await registerEInvoiceUnit(api, registration);
     await requestComplianceCertificate(api, "123345");
     await requestProductionCertificate(api);
     await renewProductionCertificate(api, "654321");
     expect(calls).toEqual([
       { method: "GET", path: "/admin/einvoicing" },
+      { method: "GET", path: "/admin/einvoicing", body: { query: { status: "rejected" } } },
       { method: "PUT", path: "/admin/einvoicing/registration", body: registration },
       { method: "POST", path: "/admin/einvoicing/compliance", body: { otp: "123345" } },
       { method: "POST", path: "/admin/einvoicing/production" },

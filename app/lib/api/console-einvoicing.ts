@@ -10,7 +10,10 @@ import type { Api } from "./client";
 
 /** GET /admin/einvoicing: the unit, its certificate and the latest documents (of one status, if given). */
 export function getEInvoicing(api: Api, filter: { status?: EInvoiceStatus } = {}) {
-  return api.get<EInvoiceOverview>("/admin/einvoicing", filter.status ? { query: { status: filter.status } } : {});
+  const path = "/admin/einvoicing";
+  return filter.status
+    ? api.get<EInvoiceOverview>(path, { query: { status: filter.status } })
+    : api.get<EInvoiceOverview>(path);
 }
 
 /** PUT /admin/einvoicing/registration: the unit's details; the backend makes its key pair and CSR. */
