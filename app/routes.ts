@@ -83,6 +83,9 @@ const consolePages = [
   route("settings", "routes/admin/settings.tsx"),
   route("field-data", "routes/admin/field-data.tsx"),
   route("reports", "routes/admin/reports.tsx"),
+  route("einvoicing", "routes/admin/einvoicing.tsx"),
+  // A document's signed XML: the backend's file through the console's session.
+  route("einvoicing/documents/:id/xml", "routes/admin/einvoice-xml.ts"),
   route("*", "routes/admin/not-found.tsx"),
 ];
 

@@ -44,6 +44,7 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "field-data", path: "/admin/field-data", role: "support" },
   { route: "reports", path: "/admin/reports", role: "manager" },
   { route: "shipments/remittances", path: "/admin/shipments/remittances", role: "manager" },
+  { route: "einvoicing", path: "/admin/einvoicing", role: "manager" },
 ];
 /** Routes that are not pages of their own in this matrix, and why. */
 const ASIDE: Record<string, string> = {
@@ -52,6 +53,7 @@ const ASIDE: Record<string, string> = {
   "*": "an unknown console path: 404 for everyone (tested below)",
   "orders/:number/credit-notes/:id": "needs a refund first: test/e2e/console-documents.e2e.ts opens it",
   "shipments/:document": "a PDF, not a page: tested below",
+  "einvoicing/documents/:id/xml": "a document's XML, not a page: test/e2e/console-einvoicing.e2e.ts opens one",
 };
 
 type Visitor = "stranger" | "shopper" | StaffRole;

@@ -18,6 +18,7 @@ export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end
   { path: "/admin/pages", key: "pages", role: "manager" },
   { path: "/admin/promo-codes", key: "promoCodes", role: "manager" },
   { path: "/admin/reports", key: "reports", role: "manager" },
+  { path: "/admin/einvoicing", key: "einvoicing", role: "manager" },
   { path: "/admin/field-data", key: "fieldData", role: "support" },
   { path: "/admin/staff", key: "staff", role: "owner" },
   { path: "/admin/audit", key: "audit", role: "owner" },
