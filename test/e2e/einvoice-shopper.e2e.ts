@@ -17,7 +17,7 @@ import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, journeyLocales, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
 import { consoleHttpSession, newStaffAccounts } from "../support/console-browser.ts";
-import { backendJson, buyThroughCheckout, builtWorker, NATIONAL_DELIVERY, visitorIp } from "../support/http.ts";
+import { backendJson, buyThroughCheckout, NATIONAL_DELIVERY, startExtraWorker, TEST_VARS, visitorIp } from "../support/http.ts";
 
 /**
  * ZATCA phase 2 from the shopper's side, in Chromium and both languages: a business buyer asks
@@ -26,7 +26,10 @@ import { backendJson, buyThroughCheckout, builtWorker, NATIONAL_DELIVERY, visito
  * invoice is stamped: its page names it by kind, shows its UUID and a QR code with ZATCA's tags 1
  * to 9, read back from a screenshot, and hands over the signed XML and the PDF that carries it.
  */
-const base = builtWorker().url;
+// A shop of its own: onboarding is shop-wide and stays, and the other journeys on the run's worker
+// expect phase-1 documents.
+let base = "";
+let shop: Awaited<ReturnType<typeof startExtraWorker>> | undefined;
 // jsqr is CommonJS: Node hands its `module.exports` (the function) as the default import.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 let browser: Browser;
@@ -54,6 +57,8 @@ const COMPANY = "Acme Trading Co.";
 const VAT_NUMBER = "310123456700003";
 
 beforeAll(async () => {
+  shop = await startExtraWorker(TEST_VARS, { database: "seeded" });
+  base = shop.worker.url;
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=48&sort=price_asc`, {
@@ -63,9 +68,10 @@ beforeAll(async () => {
     (p) => (p.variant_count ?? 1) === 1 && p.stock >= 5,
   );
   expect(products.length).toBeGreaterThanOrEqual(4);
-});
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
+  shop?.stop();
 });
 
 /**
@@ -73,7 +79,7 @@ afterAll(async () => {
  * development stand-in takes the portal's test code): every document from here on is stamped.
  */
 async function onboardTheShop() {
-  const { owner } = await newStaffAccounts(base, { owner: "owner" });
+  const { owner } = await newStaffAccounts(base, { owner: "owner" }, shop!.persistDir);
   const { token } = await consoleHttpSession(base, owner);
   const call = async (method: string, path: string, body?: unknown) => {
     const answer = await fetch(`${base}/backend/admin/einvoicing${path}`, {
