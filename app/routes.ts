@@ -38,6 +38,7 @@ const shopPages = [
   route("order/checkout/status", "routes/order.checkout.status.tsx"),
   route("order/:number/invoice", "routes/order.invoice.tsx"),
   route("order/:number/credit-note/:id", "routes/order.credit-note.tsx"),
+  route("order/:number/debit-note/:id", "routes/order.credit-note.tsx", { id: "order-debit-note" }),
   route("proceed-payement", "routes/proceed-payement.tsx"),
   route("shopping-cart", "routes/shopping-cart.tsx"),
   // A staff invitation's accept page: the invitee is a shop account until they accept.
@@ -70,6 +71,7 @@ const consolePages = [
   route("orders/:number", "routes/admin/order.tsx"),
   route("orders/:number/invoice", "routes/admin/order-invoice.tsx"),
   route("orders/:number/credit-notes/:id", "routes/admin/order-credit-note.tsx"),
+  route("orders/:number/debit-notes/:id", "routes/admin/order-credit-note.tsx", { id: "admin-debit-note" }),
   route("orders/:number/packing-slip", "routes/admin/packing-slip.tsx"),
   route("shipments/remittances", "routes/admin/remittances.tsx"),
   // labels.pdf, pick-list.pdf, manifest.pdf: the backend's PDFs through the console's session.

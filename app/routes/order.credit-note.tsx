@@ -10,6 +10,7 @@ import { tabIdentity } from "../lib/tab-identity.server";
 import { browserApi } from "../lib/api/browser";
 import { readOrderGrant } from "../lib/order-grants";
 import { useLocale } from "../lib/use-locale";
+import { useLocation } from "react-router";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -24,7 +25,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { identity: await tabIdentity(context) };
 }
 
-/** A refund's credit note: read in the browser, like the invoice (order.invoice.tsx). */
+/** A refund's credit note, or a debit note: read in the browser, like the invoice (order.invoice.tsx). */
 export async function clientLoader({
   params,
   request,
@@ -36,15 +37,19 @@ export async function clientLoader({
     request.signal,
     params.number,
     async () => (await serverLoader()).identity,
-    (api, access) => getCreditNote(api, params.number, params.id, request.signal, access),
+    (api, access) => getCreditNote(api, params.number, params.id, request.signal, access, noteKindOf(request.url)),
   );
 }
 clientLoader.hydrate = true as const;
 
 export { HydrateFallback } from "../components/TaxDocumentPage";
 
+/** The page serves both notes: /credit-note/{id} and /debit-note/{id} (routes.ts). */
+const noteKindOf = (url: string) => (new URL(url, "http://x").pathname.includes("/debit-note/") ? "debit" : "credit");
+
 export default function CreditNotePage({ loaderData, params }: Route.ComponentProps) {
   const locale = useLocale();
+  const kind = noteKindOf(useLocation().pathname);
   return (
     <TaxDocumentPage
       load={loaderData}
@@ -56,6 +61,7 @@ export default function CreditNotePage({ loaderData, params }: Route.ComponentPr
           format,
           undefined,
           readOrderGrant(params.number),
+          kind,
         )
       }
     />

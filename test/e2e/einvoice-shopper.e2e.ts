@@ -17,7 +17,15 @@ import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, journeyLocales, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
 import { consoleHttpSession, newStaffAccounts } from "../support/console-browser.ts";
-import { backendJson, buyThroughCheckout, NATIONAL_DELIVERY, startExtraWorker, TEST_VARS, visitorIp } from "../support/http.ts";
+import { validateUbl } from "../support/ubl-schema.ts";
+import {
+  backendJson,
+  buyThroughCheckout,
+  NATIONAL_DELIVERY,
+  startExtraWorker,
+  TEST_VARS,
+  visitorIp,
+} from "../support/http.ts";
 
 /**
  * ZATCA phase 2 from the shopper's side, in Chromium and both languages: a business buyer asks
@@ -182,6 +190,8 @@ async function checkStampedInvoice(page: Page, locale: "en" | "ar", invoice: Inv
   expect(xml.file.suggestedFilename()).toBe(`${invoice.number}.xml`);
   const text = xml.bytes.toString("utf8");
   expect(/<cbc:UUID>([^<]+)<\/cbc:UUID>/.exec(text)?.[1]).toBe(invoice.einvoice!.uuid);
+  // The very file the shopper saved is a UBL 2.1 invoice by its schema.
+  expect(await validateUbl(text, "Invoice")).toEqual({ valid: true, errors: [] });
   expect(text).toContain(`<cbc:RegistrationName>${tags.get(1)?.toString("utf8")}</cbc:RegistrationName>`);
 
   const pdf = await download(page, t("invoice.downloadPdf"));

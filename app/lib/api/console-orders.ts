@@ -60,6 +60,11 @@ export function refundOrder(
   return api.post<ConsoleOrder>(path(number, "refund"), { amount, reason, ...choice });
 }
 
+/** Raises the order's total after its invoice: a debit note with why (amount in halalas). */
+export function raiseOrderTotal(api: Api, number: string, amount: number, reason: string) {
+  return api.post<ConsoleOrder>(path(number, "debit-notes"), { amount, reason });
+}
+
 /** Adds an internal note to the order (never shown to the shopper). */
 export function addOrderNote(api: Api, number: string, body: string) {
   return api.post<ConsoleOrder>(path(number, "notes"), { body });
@@ -70,9 +75,9 @@ export function getConsoleInvoice(api: Api, number: string) {
   return api.get<TaxDocument>(path(number, "invoice"));
 }
 
-/** One of the order's credit notes. */
-export function getConsoleCreditNote(api: Api, number: string, id: string) {
-  return api.get<TaxDocument>(path(number, `credit-notes/${encodeURIComponent(id)}`));
+/** One of the order's credit notes, or (`kind` "debit") its debit notes. */
+export function getConsoleCreditNote(api: Api, number: string, id: string, kind: "credit" | "debit" = "credit") {
+  return api.get<TaxDocument>(path(number, `${kind}-notes/${encodeURIComponent(id)}`));
 }
 
 /** The order's packing slip (managers and owners). */

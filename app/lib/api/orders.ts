@@ -37,9 +37,19 @@ export function getInvoice(api: Api, number: string, signal?: AbortSignal, acces
   return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/invoice`, { signal, access });
 }
 
-/** GET /orders/{number}/credit-notes/{id}: a refund's credit note (the order's owner only). */
-export function getCreditNote(api: Api, number: string, id: string, signal?: AbortSignal, access?: string | null) {
-  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/credit-notes/${encodeURIComponent(id)}`, {
+/** A note's kind in its address: a refund's credit note, or a debit note raising the total. */
+export type NoteKind = "credit" | "debit";
+
+/** GET /orders/{number}/{credit,debit}-notes/{id}: one of the order's notes (the order's owner only). */
+export function getCreditNote(
+  api: Api,
+  number: string,
+  id: string,
+  signal?: AbortSignal,
+  access?: string | null,
+  kind: NoteKind = "credit",
+) {
+  return api.get<TaxDocument>(`/orders/${encodeURIComponent(number)}/${kind}-notes/${encodeURIComponent(id)}`, {
     signal,
     access,
   });
@@ -67,8 +77,9 @@ export function getCreditNoteFile(
   format: TaxDocumentFormat,
   signal?: AbortSignal,
   access?: string | null,
+  kind: NoteKind = "credit",
 ) {
-  return api.file(`/orders/${encodeURIComponent(number)}/credit-notes/${encodeURIComponent(id)}.${format}`, {
+  return api.file(`/orders/${encodeURIComponent(number)}/${kind}-notes/${encodeURIComponent(id)}.${format}`, {
     signal,
     access,
   });

@@ -6,7 +6,12 @@ import { consoleLoad, consoleMeta } from "../../lib/console";
 export const meta: Route.MetaFunction = (args) => consoleMeta(args, "invoice.creditNoteTitle");
 
 export async function loader(args: Route.LoaderArgs) {
-  return consoleLoad(args, async (api) => (await getConsoleCreditNote(api, args.params.number, args.params.id)).data);
+  // Both notes: /credit-notes/{id} and /debit-notes/{id} (routes.ts).
+  const kind = new URL(args.request.url).pathname.includes("/debit-notes/") ? "debit" : "credit";
+  return consoleLoad(
+    args,
+    async (api) => (await getConsoleCreditNote(api, args.params.number, args.params.id, kind)).data,
+  );
 }
 
 /** One of the order's credit notes as the shopper gets it, for staff to view and print. */

@@ -22,6 +22,7 @@ import { currencyName, providerName } from "../../lib/console-vocabulary";
 import { OrderMessages } from "../../components/console/OrderMessages";
 import { OrderReturns } from "../../components/console/OrderReturns";
 import { StaffNotes } from "../../components/console/StaffNotes";
+import { OrderDebitNote } from "../../components/console/OrderDebitNote";
 import { FormErrors } from "../../components/form/FormErrors";
 import { SubmitButton } from "../../components/form/SubmitButton";
 import { TextField } from "../../components/form/TextField";
@@ -31,6 +32,7 @@ import { browserApi } from "../../lib/api/browser";
 import {
   addOrderNote,
   cancelOrder,
+  raiseOrderTotal,
   deliverOrder,
   getConsoleOrder,
   processOrder,
@@ -75,6 +77,7 @@ const INTENTS = [
   "resend",
   "note",
   "return",
+  "debit-note",
 ] as const;
 
 /** The refund dialog's choice of lines (`line`: "product id:units:variant id"), shipping and restock, as submitted. */
@@ -124,6 +127,10 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
       return answer(locale, intent, () => resendOrderMessage(api, number, Number(textOf(form, "message_id"))));
     case "note":
       return answer(locale, intent, () => addOrderNote(api, number, textOf(form, "body")));
+    case "debit-note":
+      return answer(locale, intent, () =>
+        raiseOrderTotal(api, number, Number(textOf(form, "amount")), textOf(form, "reason")),
+      );
     case "return": {
       const step = textOf(form, "step") as ReturnAction;
       if (!RETURN_ACTIONS.includes(step)) return unknownIntent(locale);
@@ -321,6 +328,13 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
               </Link>
             </li>
           ))}
+          {(order.documents.debit_notes ?? []).map((n) => (
+            <li key={n.id}>
+              <Link to={`/${locale}/admin/orders/${order.number}/debit-notes/${n.id}`}>
+                {t("console.orderDocs.debitNote")} <bdi dir="ltr">{n.number}</bdi>
+              </Link>
+            </li>
+          ))}
           {/* The slip carries the whole address, which support sees masked: managers and owners print it. */}
           {order.masked ? null : (
             <li>
@@ -397,6 +411,9 @@ export default function ConsoleOrderPage({ loaderData: order }: Route.ComponentP
         <OrderPaymentsPanel order={order} />
 
         <OrderTimeline order={order} />
+
+        {/* Managers and owners (support sees the order masked) raise a total that has its invoice. */}
+        {!order.masked && order.documents.invoice_number ? <OrderDebitNote /> : null}
 
         <StaffNotes notes={order.notes} />
 

@@ -307,14 +307,16 @@ ordersRoutes.get("/:number/invoice", async (c) => {
   return ok(c, staffView(c, await presentTaxDocument(c.env, order, doc, c.get("lang"))));
 });
 
-ordersRoutes.get("/:number/credit-notes/:id", async (c) => {
+const noteAnswer = async (c: Context<BackendEnv>) => {
   const order = await orderOf(c);
   const id = Number(c.req.param("id"));
-  const doc =
-    Number.isSafeInteger(id) && id > 0 ? await findTaxDocument(c.env, order, { kind: "credit_note", id }) : null;
+  const kind = c.req.path.includes("/debit-notes/") ? "debit_note" : "credit_note";
+  const doc = Number.isSafeInteger(id) && id > 0 ? await findTaxDocument(c.env, order, { kind, id }) : null;
   if (!doc) throw notFound(say(c.get("lang"), msg("console.orders.creditNoteNotFound")));
   return ok(c, staffView(c, await presentTaxDocument(c.env, order, doc, c.get("lang"))));
-});
+};
+ordersRoutes.get("/:number/credit-notes/:id", noteAnswer);
+ordersRoutes.get("/:number/debit-notes/:id", noteAnswer);
 
 /** A tax document as a staff member may read it: support learns only that the buyer has a short address (it finds the door). */
 function staffView(c: Context<BackendEnv>, doc: TaxDocument): TaxDocument {
