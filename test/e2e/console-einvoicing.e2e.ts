@@ -187,8 +187,8 @@ describe("e-invoicing in the console", () => {
     );
 
     it(
-      `(${locale}) a manager reads the unit and its documents without the owner's forms`,
-      { timeout: 90_000 },
+      `(${locale}) a manager reads the unit and its documents without the owner's forms, and raises an order's total with a debit note`,
+      { timeout: 150_000 },
       async () => {
         const { worker, accounts } = shops.get(locale)!;
         const base = worker.url;
@@ -201,6 +201,29 @@ describe("e-invoicing in the console", () => {
         expect(await page.locator("[data-step-panel] form").count()).toBe(0);
         await page.locator("[data-einvoice-documents]").waitFor();
         await expectAxeClean(page, `/${locale}/admin/einvoicing (manager)`);
+
+        // The manager raises a paid order's total: an empty reason is refused on its field, then
+        // the debit note is issued, listed with the order's documents, and opens as a debit note.
+        const order = await buyThroughCheckout(base, await aProduct(base), 1, visitorIp(), { locale });
+        await order.pay();
+        await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
+        const debit = page.locator("[data-debit-note]");
+        await hydrated(page, "[data-debit-note] button[type=submit]");
+        await debit.locator("summary").click();
+        await debit.getByLabel(msg(locale, "console.debitNote.amount")).fill(locale === "ar" ? "٢٣٫٥٠" : "23.50");
+        await debit.getByRole("button", { name: msg(locale, "console.debitNote.submit") }).click();
+        await eventually(() => debit.locator(".field__error").textContent()).toBe(
+          msg(locale, "console.debitNote.reasonRequired"),
+        );
+        await debit.getByLabel(msg(locale, "console.debitNote.reason")).fill("Redelivery fee");
+        await debit.getByRole("button", { name: msg(locale, "console.debitNote.submit") }).click();
+        const link = page.locator("[data-order-documents] a", { hasText: msg(locale, "console.orderDocs.debitNote") });
+        await eventually(() => link.count()).toBe(1);
+        await expectAxeClean(page, `/${locale}/admin/orders/:number (debit note)`);
+        await link.click();
+        await page.waitForURL(new RegExp(`/${locale}/admin/orders/${order.number}/debit-notes/\\d+$`));
+        await eventually(() => page.locator(".tax-doc").textContent()).toContain("Redelivery fee");
+        expect(await page.locator(".tax-doc").textContent()).toContain("23.50");
         expect(errors).toEqual([]);
         await context.close();
       },

@@ -52,6 +52,7 @@ const ASIDE: Record<string, string> = {
   "sign-in": "the code step: staff with the console open are sent on to /admin (tested below)",
   "*": "an unknown console path: 404 for everyone (tested below)",
   "orders/:number/credit-notes/:id": "needs a refund first: test/e2e/console-documents.e2e.ts opens it",
+  "orders/:number/debit-notes/:id": "needs a debit note first: test/integration/einvoicing.test.ts reads its API",
   "shipments/:document": "a PDF, not a page: tested below",
   "einvoicing/documents/:id/xml": "a document's XML, not a page: test/e2e/console-einvoicing.e2e.ts opens one",
 };

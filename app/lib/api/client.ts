@@ -121,7 +121,7 @@ export function createApi(transport: ApiTransport, identity: ApiIdentity, lookup
    * Blob typed as the backend sent them. A failure still answers the envelope, read as `request` does.
    */
   async function file(path: string, opts: CallOptions = {}): Promise<Blob> {
-    const res = await send("GET", path, { ...opts, headers: { accept: "*/*", ...opts.headers } }, transport);
+    const res = await send("GET", path, opts, transport);
     if (!res.ok) throw failure(res.status, parseJson(await res.text()));
     return res.blob();
   }
