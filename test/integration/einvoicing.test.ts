@@ -1,8 +1,10 @@
-import { SELF } from "cloudflare:test";
+import { SELF, createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import type { PDFRawStream } from "pdf-lib";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EInvoiceOverview } from "../../contract/einvoicing";
+import type { EInvoiceJob } from "../../worker/backend/env";
+import { queue } from "../../worker/backend/jobs";
 import type { TaxDocument } from "../../contract/invoices";
 import { loadUnit, stampWaiting } from "../../worker/backend/services/einvoicing/chain";
 import { readCertificate, certificateOfToken } from "../../worker/backend/services/einvoicing/certificate";
@@ -229,6 +231,38 @@ describe("a paid order's documents in the chain", () => {
     expect((await call<TaxDocument>(buyer, "GET", `/orders/${number}/invoice`)).body.data.einvoice?.status).toBe(
       "cleared",
     );
+  });
+
+  it("reports a stamped copy from the queue, whatever ZATCA answers the message is done", async () => {
+    const shopper = await newUser();
+    const { number } = await paidOrder(shopper);
+    await call(shopper, "GET", `/orders/${number}/invoice`);
+    const row = (await chain()).at(-1)!;
+    const batch = createMessageBatch<EInvoiceJob>("souq-notifications", [
+      { id: "m-einvoice", timestamp: new Date(), attempts: 1, body: { einvoice: row.id } },
+    ]);
+    const ctx = createExecutionContext();
+    await queue(batch as MessageBatch<unknown>, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["m-einvoice"]);
+    expect((await env.DB.prepare("SELECT status FROM einvoices WHERE id = ?").bind(row.id).first())?.status).toBe(
+      "reported",
+    );
+  });
+
+  it("renews the production certificate with a new OTP; documents after it are signed with the new one", async () => {
+    const before = (await loadUnit(env.DB))!;
+    expect((await call(owner, "POST", "/admin/einvoicing/renew", { otp: "111111" })).status).toBe(422);
+    const renewed = await call<EInvoiceOverview>(owner, "POST", "/admin/einvoicing/renew", { otp: "123345" });
+    expect(renewed.status).toBe(200);
+    const after = (await loadUnit(env.DB))!;
+    expect(after.production_token).not.toBe(before.production_token);
+    expect(after.starts_after).toBe(before.starts_after);
+    const shopper = await newUser();
+    const { number } = await paidOrder(shopper);
+    const xml = await xmlOf(shopper, `/orders/${number}/invoice.xml`);
+    expect(text(xml.body, "X509Certificate")).toBe(certificateOfToken(after.production_token!));
+    expect(checkDocument(xml.body).errors).toEqual([]);
   });
 
   it("retries a report ZATCA could not take, with a growing delay, and raises the alert long before 24 hours", async () => {

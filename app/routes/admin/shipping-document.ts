@@ -1,46 +1,15 @@
 import type { Route } from "./+types/shipping-document";
-import { roleAtLeast } from "../../../contract/console";
-import { buildHeaders } from "../../lib/api/client";
 import { isShippingDocument, shippingDocumentPath } from "../../lib/api/console-shipments";
-import { consoleContext, consoleLocale } from "../../lib/console";
-import { shopContext } from "../../lib/context";
-import { deviceTypeFromHeaders } from "../../lib/device";
-
-/** What the backend's answer keeps on its way to the tab: the file and its name, never a cache. */
-const KEPT_HEADERS = ["content-type", "content-disposition", "content-length"];
+import { consoleLocale } from "../../lib/console";
+import { consoleDocument } from "../../lib/console-document.server";
 
 /**
  * A shipping document (parcel labels, the pick list, a carrier's manifest) opened from a console
- * link in its own tab. The staff token lives in the tab's session storage and is sent as a header,
- * which a link cannot carry; this route answers at the console's address with the own server's
- * session (its cookie), as the invoice and packing slip pages do, and hands the backend's PDF through.
- * The console's middleware has already let only staff with an open console through.
+ * link in its own tab, through the own server's session (lib/console-document.server.ts). Labels
+ * carry whole addresses: managers and owners print them.
  */
-export async function loader({ context, request, params, url }: Route.LoaderArgs) {
-  const locale = consoleLocale(params);
-  const me = context.get(consoleContext);
-  const document = params.document;
-  if (!me || !isShippingDocument(document)) return new Response("Not found", { status: 404 });
-  // Labels carry whole addresses: managers and owners print them, as the backend checks again.
-  if (!roleAtLeast(me.role, "manager")) return new Response("Forbidden", { status: 403 });
-  const shop = context.get(shopContext);
-  const session = await shop.getSession();
-  const headers = buildHeaders({ locale, deviceType: deviceTypeFromHeaders(request.headers), token: session?.token });
-  headers.set("accept", "application/pdf, application/json");
-  const answer = await shop.backend(shippingDocumentPath(document, url.searchParams), { method: "GET", headers });
-  if (!answer.ok) {
-    // The backend's reason in words (it is JSON), for the tab that opened the link.
-    const body = (await answer.json().catch(() => ({}))) as { message?: unknown };
-    const message = typeof body.message === "string" && body.message ? body.message : answer.statusText;
-    return new Response(message, {
-      status: answer.status,
-      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" },
-    });
-  }
-  const out = new Headers({ "cache-control": "private, no-store" });
-  for (const name of KEPT_HEADERS) {
-    const value = answer.headers.get(name);
-    if (value) out.set(name, value);
-  }
-  return new Response(answer.body, { status: 200, headers: out });
+export async function loader(args: Route.LoaderArgs) {
+  const document = args.params.document;
+  const path = isShippingDocument(document) ? shippingDocumentPath(document, args.url.searchParams) : null;
+  return consoleDocument(args, consoleLocale(args.params), path, "application/pdf");
 }

@@ -16,7 +16,7 @@ import { zatcaOf } from "./reporting";
 import { openSecret, openText, sealSecret, sealText } from "./secrets";
 import { FIRST_PIH, stampDocument } from "./stamp";
 import type { EInvoiceData } from "./ubl";
-import { ZATCA_BASES, type CsidResult, type ZatcaCredentials } from "./zatca-api";
+import { ZATCA_BASES, type CsidResult, type ZatcaCredentials, type ZatcaCsid } from "./zatca-api";
 
 /**
  * Onboarding the shop's e-invoicing unit (ZATCA's EGS) from the console, owner only:
@@ -241,21 +241,7 @@ export async function requestProduction(env: Env, by: string): Promise<UnitRow> 
     unit.compliance_request_id,
   );
   if (result.outcome !== "issued") refused(result);
-  const expires = readCertificate(certificateOfToken(result.csid.binary_security_token)).notAfter.toISOString();
-  await env.DB.prepare(
-    `UPDATE einvoice_units SET status = 'production', production_token = ?, production_secret = ?, certificate_expires_at = ?,
-       starts_after = CASE WHEN status = 'production' THEN starts_after ELSE (SELECT COALESCE(MAX(id), 0) FROM tax_documents) END,
-       updated_at = ?, updated_by = ? WHERE id = 1`,
-  )
-    .bind(
-      result.csid.binary_security_token,
-      await sealText(env, result.csid.secret),
-      expires,
-      new Date().toISOString(),
-      by,
-    )
-    .run();
-  return (await loadUnit(env.DB))!;
+  return keepProduction(env, result.csid, by);
 }
 
 /** Renews the production certificate with the portal's OTP (a new CSR of the same key). */
@@ -270,17 +256,21 @@ export async function renewProduction(env: Env, otp: string, by: string): Promis
     otp,
   );
   if (result.outcome !== "issued") refused(result);
-  const expires = readCertificate(certificateOfToken(result.csid.binary_security_token)).notAfter.toISOString();
+  return keepProduction(env, result.csid, by);
+}
+
+/**
+ * Keeps a production CSID (issued or renewed): its token, its secret sealed, and when its
+ * certificate ends. The first one sets where the chain starts: documents issued before stay phase 1.
+ */
+async function keepProduction(env: Env, csid: ZatcaCsid, by: string): Promise<UnitRow> {
+  const expires = readCertificate(certificateOfToken(csid.binary_security_token)).notAfter.toISOString();
   await env.DB.prepare(
-    "UPDATE einvoice_units SET production_token = ?, production_secret = ?, certificate_expires_at = ?, updated_at = ?, updated_by = ? WHERE id = 1",
+    `UPDATE einvoice_units SET status = 'production', production_token = ?, production_secret = ?, certificate_expires_at = ?,
+       starts_after = CASE WHEN status = 'production' THEN starts_after ELSE (SELECT COALESCE(MAX(id), 0) FROM tax_documents) END,
+       updated_at = ?, updated_by = ? WHERE id = 1`,
   )
-    .bind(
-      result.csid.binary_security_token,
-      await sealText(env, result.csid.secret),
-      expires,
-      new Date().toISOString(),
-      by,
-    )
+    .bind(csid.binary_security_token, await sealText(env, csid.secret), expires, new Date().toISOString(), by)
     .run();
   return (await loadUnit(env.DB))!;
 }
