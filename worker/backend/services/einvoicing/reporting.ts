@@ -3,7 +3,6 @@ import type { EInvoiceMessage, EInvoiceStatus } from "../../../../contract/einvo
 import { currentEInvoice, type EInvoiceRow } from "../orders/invoices";
 import { loadUnit, stampWaiting } from "./chain";
 import { openText } from "./secrets";
-import { standInCheck } from "./verify";
 import { zatcaFromEnv, type SubmissionResult, type ZatcaCredentials } from "./zatca-api";
 
 /**
@@ -21,7 +20,12 @@ export const retryDelayMs = (attempts: number) => Math.min(60_000 * 2 ** Math.ma
 /** A simplified document still unreported this long raises the alert. */
 export const OVERDUE_MS = 12 * 3_600_000;
 
-export const zatcaOf = (env: Env) => zatcaFromEnv(env, { check: standInCheck });
+/**
+ * The adapter for this deployment. The stand-in's judge (the business rules, the stamp's checks)
+ * loads only when the stand-in judges a document: a shop talking to ZATCA never parses it.
+ */
+export const zatcaOf = (env: Env) =>
+  zatcaFromEnv(env, { check: async (xml) => (await import("./verify")).checkDocument(xml) });
 
 export async function productionCredentials(env: Env): Promise<ZatcaCredentials | null> {
   const unit = await loadUnit(env.DB);

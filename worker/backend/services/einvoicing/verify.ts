@@ -1,7 +1,7 @@
 import { readCertificate } from "./certificate";
 import { checkRules, qrTag } from "./rules";
 import { signedPropertiesDigest, verifySignature } from "./stamp";
-import type { ZatcaCheck, ZatcaCheckMessage } from "./zatca-stand-in";
+import type { ZatcaCheckMessage } from "./zatca-stand-in";
 import { descendant, invoiceHash, parseXml, textOf } from "./xml";
 
 /**
@@ -66,6 +66,3 @@ function qrReference(xml: string) {
   }
   return undefined;
 }
-
-/** The stand-in's judge: this check, answered asynchronously. */
-export const standInCheck: ZatcaCheck = async (xml) => checkDocument(xml);
