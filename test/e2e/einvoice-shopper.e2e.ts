@@ -227,7 +227,7 @@ for (const locale of journeyLocales("ar")) {
 
       // Closed until asked for; opened, it says what the address then needs.
       expect(await page.locator("#co-buyer_company").count()).toBe(0);
-      await page.getByLabel(t("checkout.business.title"), { exact: false }).check();
+      await page.getByRole("checkbox", { name: t("checkout.business.title"), exact: false }).check();
       await page.locator("#co-buyer_company").waitFor();
       expect(await page.locator(".checkout__business-note").textContent()).toBe(t("checkout.business.addressNote"));
       await page.locator("#co-buyer_company").fill(COMPANY);

@@ -21,8 +21,8 @@ export function BusinessBuyer({
   const t = useT();
   const invalid = (name: "buyer_company" | "buyer_vat_number") => (form.errorOf(name) ? "true" : undefined);
   return (
-    <fieldset className="checkout__section checkout__business">
-      <legend className="visually-hidden">{t("checkout.business.title")}</legend>
+    // Named by its visible title: a visually hidden legend is placed outside a narrow right-to-left page.
+    <fieldset className="checkout__section checkout__business" aria-labelledby="co-business-title">
       <label className="checkout__business-toggle">
         <input
           type="checkbox"
@@ -32,7 +32,9 @@ export function BusinessBuyer({
           aria-controls="co-business"
         />
         <span>
-          <span className="checkout__business-title">{t("checkout.business.title")}</span>
+          <span id="co-business-title" className="checkout__business-title">
+            {t("checkout.business.title")}
+          </span>
           <span className="muted"> {t("checkout.business.summary")}</span>
         </span>
       </label>
