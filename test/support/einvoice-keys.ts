@@ -1,4 +1,5 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { base64Of } from "../../worker/backend/services/einvoicing/csr";
 import { AsnConvert } from "@peculiar/asn1-schema";
 import {
   AlgorithmIdentifier,
@@ -12,7 +13,6 @@ import {
   Validity,
   Version,
 } from "@peculiar/asn1-x509";
-import { toBase64 } from "../../worker/backend/services/einvoicing/xml";
 
 const ECDSA_SHA256 = "1.2.840.10045.4.3.2";
 const rdn = (type: string, value: string) =>
@@ -47,5 +47,5 @@ export async function standInCertificate(): Promise<{ privateKey: Uint8Array; ce
     signatureAlgorithm: new AlgorithmIdentifier({ algorithm: ECDSA_SHA256 }),
     signatureValue: signature.slice().buffer,
   });
-  return { privateKey, certificate: toBase64(new Uint8Array(AsnConvert.serialize(cert))) };
+  return { privateKey, certificate: base64Of(new Uint8Array(AsnConvert.serialize(cert))) };
 }

@@ -1,4 +1,5 @@
 import { AsnConvert } from "@peculiar/asn1-schema";
+import { bytesOfBase64 } from "./csr";
 import {
   Certificate,
   SubjectAlternativeName,
@@ -6,7 +7,7 @@ import {
   id_ce_subjectAltName,
   type Name,
 } from "@peculiar/asn1-x509";
-import { fromBase64, hexDigestBase64 } from "./xml";
+import { hexDigestBase64 } from "./xml";
 
 /**
  * What the e-invoices need from the certificate ZATCA issued: the issuer and serial the XAdES
@@ -65,7 +66,7 @@ const toDecimal = (bytes: Uint8Array) => {
 /** Reads a certificate from its base64 DER (ZATCA's binarySecurityToken, once base64-decoded). */
 export function readCertificate(base64Der: string): CertificateFacts {
   const text = base64Der.replace(/-----[^-]+-----|\s/g, "");
-  const cert = AsnConvert.parse(fromBase64(text), Certificate);
+  const cert = AsnConvert.parse(bytesOfBase64(text), Certificate);
   const tbs = cert.tbsCertificate;
   const spki = new Uint8Array(AsnConvert.serialize(tbs.subjectPublicKeyInfo));
   const time = (t: typeof tbs.validity.notBefore) => t.getTime();

@@ -281,7 +281,7 @@ export function base64Of(bytes: Uint8Array): string {
 }
 
 /** Bytes of standard base64 (whitespace ignored); throws on anything else. */
-export function bytesOfBase64(text: string): Uint8Array {
+export function bytesOfBase64(text: string): Uint8Array<ArrayBuffer> {
   const clean = text.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) throw new CsrError("Not base64.");
   return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));

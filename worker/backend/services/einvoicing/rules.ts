@@ -1,4 +1,5 @@
 import { DOMParser, onErrorStopParsing, type Element } from "@xmldom/xmldom";
+import { readTlv } from "./stamp";
 
 /**
  * ZATCA's business rules for the documents the shop issues (simplified and standard tax invoices,
@@ -1670,13 +1671,7 @@ export function readEssentials(xml: string): Essentials {
  * length each (the SDK's tags 1-9 stay under 256 bytes). Text tags are UTF-8.
  */
 export function qrTag(qr: string, tag: number): string | undefined {
-  const bytes = base64Bytes(qr);
-  if (!bytes) return undefined;
-  for (let i = 0; i + 2 <= bytes.length;) {
-    const [t, length] = [bytes[i], bytes[i + 1]];
-    const value = bytes.subarray(i + 2, i + 2 + length);
-    if (t === tag) return new TextDecoder().decode(value);
-    i += 2 + length;
-  }
-  return undefined;
+  if (!base64Bytes(qr)) return undefined;
+  const value = readTlv(qr).get(tag);
+  return value && new TextDecoder().decode(value);
 }

@@ -1,5 +1,5 @@
 import type { Env } from "../../env";
-import { fromBase64, toBase64 } from "./xml";
+import { base64Of, bytesOfBase64 } from "./csr";
 
 /**
  * The unit's private key and ZATCA's secrets are stored encrypted (AES-GCM, a fresh IV each) under
@@ -27,7 +27,7 @@ export async function sealSecret(
 ): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(env), plain));
-  return `v1.${toBase64(iv)}.${toBase64(sealed)}`;
+  return `v1.${base64Of(iv)}.${base64Of(sealed)}`;
 }
 
 export async function openSecret(
@@ -37,7 +37,7 @@ export async function openSecret(
   const [version, iv, data] = sealed.split(".");
   if (version !== "v1" || !iv || !data) throw new Error("Unreadable sealed secret");
   return new Uint8Array(
-    await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv) }, await aesKey(env), fromBase64(data)),
+    await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytesOfBase64(iv) }, await aesKey(env), bytesOfBase64(data)),
   );
 }
 

@@ -1,4 +1,5 @@
 import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { base64Of, bytesOfBase64 } from "./csr";
 import { readCertificate, type CertificateFacts } from "./certificate";
 import { figuresOf, riyadhDateTime, sar, ublDocument, type EInvoiceData } from "./ubl";
 import {
@@ -6,13 +7,11 @@ import {
   canonicalize,
   descendant,
   el,
-  fromBase64,
   hexDigestBase64,
   inheritedNamespaces,
   invoiceHash,
   parseXml,
   serialize,
-  toBase64,
 } from "./xml";
 
 /**
@@ -54,12 +53,12 @@ export function tlv(fields: (string | Uint8Array)[]): string {
     if (raw.length > 255) throw new Error(`QR tag ${i + 1} is longer than 255 bytes`);
     bytes.push(i + 1, raw.length, ...raw);
   });
-  return toBase64(Uint8Array.from(bytes));
+  return base64Of(Uint8Array.from(bytes));
 }
 
 /** The QR's tags by number, raw bytes (tests and the stand-in read them). */
 export function readTlv(base64: string): Map<number, Uint8Array> {
-  const raw = fromBase64(base64);
+  const raw = bytesOfBase64(base64);
   const tags = new Map<number, Uint8Array>();
   for (let i = 0; i + 2 <= raw.length; i += 2 + raw[i + 1]) tags.set(raw[i], raw.subarray(i + 2, i + 2 + raw[i + 1]));
   return tags;
@@ -203,7 +202,7 @@ export function signedPropertiesDigest(xml: string): string | null {
 export function stampDocument(data: EInvoiceData, key: StampKey, signingTime: string): StampedDocument {
   const cert = readCertificate(key.certificate);
   const hash = invoiceHash(serialize(ublDocument(data))).base64;
-  const signature = toBase64(secp256k1.sign(fromBase64(hash), key.privateKey, { prehash: true, format: "der" }));
+  const signature = base64Of(secp256k1.sign(bytesOfBase64(hash), key.privateKey, { prehash: true, format: "der" }));
   const qr = qrOf(data, hash, signature, cert);
   // The properties' digest is over their canonical form in place, so the document is written
   // once with a placeholder, the digest taken there, then written with it.
@@ -219,7 +218,7 @@ export function stampDocument(data: EInvoiceData, key: StampKey, signingTime: st
 /** Signs nothing, checks: the signature in a document verifies over its hash with the certificate's key. */
 export function verifySignature(hash: string, signature: string, publicKey: Uint8Array): boolean {
   try {
-    return secp256k1.verify(fromBase64(signature), fromBase64(hash), publicKey, { prehash: true, format: "der" });
+    return secp256k1.verify(bytesOfBase64(signature), bytesOfBase64(hash), publicKey, { prehash: true, format: "der" });
   } catch {
     return false;
   }

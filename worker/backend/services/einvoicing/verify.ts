@@ -1,5 +1,5 @@
 import { readCertificate } from "./certificate";
-import { checkRules, qrTag } from "./rules";
+import { checkRules, readEssentials } from "./rules";
 import { signedPropertiesDigest, verifySignature } from "./stamp";
 import type { ZatcaCheckMessage } from "./zatca-stand-in";
 import { descendant, invoiceHash, parseXml, textOf } from "./xml";
@@ -28,7 +28,7 @@ export function checkDocument(
   const digests = [...xml.matchAll(/<ds:DigestValue>([^<]*)<\/ds:DigestValue>/g)].map((m) => m[1]);
   // The signature's references: the invoice, then the signed properties (the certificate's digest follows, inside them).
   if (digests[0] !== hash) fail("invoiceHash", "The invoice hash does not match the signed digest.");
-  const qr = qrTag(textOf(qrReference(xml)), 6);
+  const qr = readEssentials(xml).invoiceHashInQr;
   if (qr !== undefined && qr !== hash)
     fail("QRCODE_INVALID", "The QR code's invoice hash (tag 6) is not the document's.");
   let cert;
@@ -54,15 +54,4 @@ export function checkDocument(
   if (textOf(descendant(descendant(root, "CertDigest") ?? root, "DigestValue")) !== cert.digest)
     fail("certificate-hashing", "The certificate's digest does not match the certificate.");
   return { errors, warnings };
-}
-
-/** The QR reference's payload element. */
-function qrReference(xml: string) {
-  const root = parseXml(xml).documentElement!;
-  for (let n = root.firstChild; n; n = n.nextSibling) {
-    const e = n as unknown as Parameters<typeof descendant>[0];
-    if (e.localName === "AdditionalDocumentReference" && textOf(descendant(e, "ID")) === "QR")
-      return descendant(e, "EmbeddedDocumentBinaryObject");
-  }
-  return undefined;
 }

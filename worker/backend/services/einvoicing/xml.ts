@@ -1,6 +1,7 @@
 import { DOMParser, type Element, type Node } from "@xmldom/xmldom";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
+import { base64Of } from "./csr";
 
 /**
  * The XML the e-invoices are written in and hashed by: a small builder for the documents the shop
@@ -113,22 +114,11 @@ export function invoiceHash(xml: string): { base64: string; bytes: Uint8Array } 
     if (c.localName === "UBLExtensions" || c.localName === "Signature" || qr) root.removeChild(c);
   }
   const bytes = sha256(new TextEncoder().encode(canonicalize(root)));
-  return { base64: toBase64(bytes), bytes };
+  return { base64: base64Of(bytes), bytes };
 }
 
 /** ZATCA writes some digests as the base64 of their hex text (the certificate's, the signed properties'). */
 export const hexDigestBase64 = (text: string) => btoa(bytesToHex(sha256(new TextEncoder().encode(text))));
-
-export const toBase64 = (bytes: Uint8Array) => {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s);
-};
-export const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-
-/** The UTF-8 text as base64 (an invoice as the API takes it). */
-export const textToBase64 = (text: string) => toBase64(new TextEncoder().encode(text));
-export const base64ToText = (b64: string) => new TextDecoder().decode(fromBase64(b64));
 
 /** The namespace declarations an element inherits from its ancestors (for canonicalising a part). */
 export function inheritedNamespaces(node: Element): Map<string, string> {

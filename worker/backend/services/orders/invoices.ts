@@ -14,7 +14,7 @@ import type {
 } from "../../../../contract/invoices";
 import { msg } from "../../messages";
 import type { EInvoiceStatus } from "../../../../contract/einvoicing";
-import { readTlv } from "../einvoicing/stamp";
+import { readTlv, tlv } from "../einvoicing/stamp";
 
 export interface EInvoiceRow {
   id: number;
@@ -255,11 +255,7 @@ export function returnAddressOf(
 /** A money amount as ZATCA's QR writes it: SAR with two decimals, "115.00". */
 export const qrAmount = (halalas: number) => (halalas / 100).toFixed(2);
 
-/**
- * ZATCA phase-1 QR payload: TLV fields 1 seller name, 2 VAT number, 3 timestamp (ISO 8601),
- * 4 total with VAT, 5 VAT amount; each a tag byte, a length byte (UTF-8 bytes) and the UTF-8
- * value, concatenated and base64 encoded.
- */
+/** ZATCA phase-1 QR payload: TLV tags 1 seller name, 2 VAT number, 3 timestamp (ISO 8601), 4 total with VAT, 5 VAT amount. */
 export function zatcaQr(fields: {
   sellerName: string;
   vatNumber: string;
@@ -267,28 +263,12 @@ export function zatcaQr(fields: {
   total: string;
   vat: string;
 }): string {
-  const encoder = new TextEncoder();
-  const values = [fields.sellerName, fields.vatNumber, fields.timestamp, fields.total, fields.vat];
-  const bytes: number[] = [];
-  values.forEach((value, i) => {
-    const utf8 = encoder.encode(value);
-    if (utf8.length > 255) throw new Error(`ZATCA QR field ${i + 1} is longer than 255 bytes`);
-    bytes.push(i + 1, utf8.length, ...utf8);
-  });
-  return btoa(String.fromCharCode(...bytes));
+  return tlv([fields.sellerName, fields.vatNumber, fields.timestamp, fields.total, fields.vat]);
 }
 
-/** Decodes a ZATCA phase-1 payload into its fields by tag (tests, and a check on what is drawn). */
+/** A ZATCA QR payload's fields by tag, as text (tests, and a check on what is drawn). */
 export function decodeZatcaQr(base64: string): Record<number, string> {
-  const raw = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
-  const fields: Record<number, string> = {};
-  for (let i = 0; i + 2 <= raw.length;) {
-    const tag = raw[i];
-    const length = raw[i + 1];
-    fields[tag] = new TextDecoder().decode(raw.subarray(i + 2, i + 2 + length));
-    i += 2 + length;
-  }
-  return fields;
+  return Object.fromEntries([...readTlv(base64)].map(([tag, value]) => [tag, new TextDecoder().decode(value)]));
 }
 
 const LINE_TEXT = {
