@@ -139,6 +139,13 @@ export const AUDIT_ACTIONS = [
   "einvoice.production",
   "einvoice.renew",
   "einvoice.resend",
+  "question.approve",
+  "question.reject",
+  "question.remove",
+  "question.answer",
+  "answer.approve",
+  "answer.reject",
+  "answer.remove",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */
@@ -158,6 +165,8 @@ export const AUDIT_ENTITIES = [
   "settings",
   "report",
   "einvoice",
+  "question",
+  "answer",
 ] as const;
 
 /**

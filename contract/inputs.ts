@@ -44,6 +44,9 @@ export type InputField =
   | "slugs"
   | "buyer_company"
   | "buyer_vat_number"
+  | "product"
+  | "question"
+  | "answer"
   | ConsoleField;
 
 export interface InputMessages {

@@ -22,6 +22,7 @@ export const SETTINGS_SECTIONS = [
   "carriers",
   "delivery",
   "messages",
+  "questions",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -119,6 +120,15 @@ export interface CodSettings {
  */
 export type DeliverySettings = DeliveryPromiseSettings;
 
+/** Questions and answers on product pages (contract/questions.ts). */
+export interface QuestionsSettings {
+  /**
+   * Buyers of a delivered order of a product may answer its questions (each answer pending until
+   * staff approve it). Off: only staff answer.
+   */
+  buyers_answer: boolean;
+}
+
 /** The order messages whose wording the owner may change (services/messages/mail.ts renders them). */
 export const MESSAGE_TEMPLATES = [
   "placed",
@@ -158,6 +168,7 @@ export interface SettingsValues {
   carriers: CarriersSettings;
   delivery: DeliverySettings;
   messages: MessagesSettings;
+  questions: QuestionsSettings;
 }
 
 /** GET /admin/settings: the values in force, and what the message editor needs. */
@@ -435,6 +446,9 @@ export function settingsSchemas(m: SettingsMessages) {
         [],
       ),
       hijri: v.optional(v.boolean(m.invalid("hijri")), false),
+    }),
+    questions: v.object({
+      buyers_answer: v.boolean(m.invalid("buyers_answer")),
     }),
   };
 }

@@ -42,6 +42,9 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  product: { en: "Product", ar: "المنتج" },
+  question: { en: "Your question", ar: "سؤالك" },
+  answer: { en: "The answer", ar: "الإجابة" },
   ...CONSOLE_FIELD_NAMES,
 };
 
