@@ -13,6 +13,7 @@ import { reportsRoutes } from "./reports";
 import { returnsRoutes } from "./returns";
 import { rumRoutes } from "./rum";
 import { promosRoutes } from "./promos";
+import { questionsRoutes } from "./questions";
 import { sessionRoutes } from "./session";
 import { settingsRoutes } from "./settings";
 import { staffRoutes } from "./staff";
@@ -41,6 +42,7 @@ adminRoutes.route("/promo-codes", promosRoutes);
 adminRoutes.route("/customers", customersRoutes);
 adminRoutes.route("/einvoicing", einvoicingRoutes);
 adminRoutes.route("/reports", reportsRoutes);
+adminRoutes.route("/", questionsRoutes);
 
 // An unknown console path is the same 404 for everyone.
 adminRoutes.all("*", (c) => c.json({ message: "Not found" }, 404));

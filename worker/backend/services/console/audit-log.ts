@@ -69,8 +69,22 @@ const NAMES: Record<string, (lang: Lang) => { sql: string; page: AuditRecord["pa
     sql: "SELECT r.id AS k, o.number AS name, o.number AS ref FROM returns r JOIN orders o ON o.id = r.order_id",
     page: "order",
   }),
+  // A question or an answer is named by its product: the console's questions page lists them.
+  question: (lang) => ({
+    sql: `SELECT CAST(q.id AS TEXT) AS k, p.name_${lang} AS name, NULL AS ref FROM questions q JOIN products p ON p.id = q.product_id`,
+    page: null,
+  }),
+  answer: (lang) => ({
+    sql: `SELECT CAST(a.id AS TEXT) AS k, p.name_${lang} AS name, NULL AS ref FROM answers a
+      JOIN questions q ON q.id = a.question_id JOIN products p ON p.id = q.product_id`,
+    page: null,
+  }),
 };
-const KEY_COLUMN: Record<string, string> = { return: "r.id" };
+const KEY_COLUMN: Record<string, string> = {
+  return: "r.id",
+  question: "CAST(q.id AS TEXT)",
+  answer: "CAST(a.id AS TEXT)",
+};
 
 /** What each line is about, named now where the record still exists, else as the line wrote it. */
 async function recordsOf(db: D1Database, lang: Lang, rows: AuditRow[]): Promise<AuditRecord[]> {

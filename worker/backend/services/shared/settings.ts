@@ -99,6 +99,8 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       hijri: false,
     },
     messages: {},
+    // Only staff answer product questions until the owner lets buyers answer too.
+    questions: { buyers_answer: false },
   };
 }
 
@@ -221,6 +223,7 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   cities: msg("settings.fieldNames.cities"),
   holidays: msg("settings.fieldNames.holidays"),
   hijri: msg("settings.fieldNames.hijri"),
+  buyers_answer: msg("settings.fieldNames.buyersAnswer"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
