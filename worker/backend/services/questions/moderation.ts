@@ -15,8 +15,7 @@ import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
 import { auditStatement } from "../console/audit-log";
 import { flushShopperMessages, shopperMessageStatement } from "../messages/shopper-messages";
-import { flagsColumn, flagsOf, screenText } from "./screen";
-import { textLang } from "./questions";
+import { flagsColumn, flagsOf, screenText, textLang } from "./screen";
 
 /**
  * The console's side of questions and answers (managers and owners): the queue by tab, approving,

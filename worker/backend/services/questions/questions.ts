@@ -13,7 +13,7 @@ import { say } from "../../../../contract/server/i18n";
 import { INVALID_INPUT, inputMessages } from "../../../../contract/server/input-messages";
 import { loadSettings } from "../shared/settings";
 import { msg } from "../../messages";
-import { flagsColumn, screenText } from "./screen";
+import { flagsColumn, screenText, textLang } from "./screen";
 
 /**
  * Questions and answers on product pages, the shopper's side: the published list any visitor
@@ -30,13 +30,6 @@ async function productId(db: D1Database, slug: string): Promise<number | null> {
     .first<{ id: number }>();
   return row?.id ?? null;
 }
-
-// Arabic letters (not its digits or punctuation): a text with any is read right to left.
-const ARABIC_LETTER =
-  /[\u0620-\u064A\u066E-\u06D3\u06D5\u06EE\u06EF\u06FA-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFC]/;
-
-/** The language a text is written in: Arabic as soon as it holds an Arabic letter, else English. */
-export const textLang = (text: string): QuestionLang => (ARABIC_LETTER.test(text) ? "ar" : "en");
 
 interface QuestionRow {
   id: number;

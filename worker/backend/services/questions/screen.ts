@@ -1,10 +1,10 @@
-import type { ScreeningFlag } from "../../../../contract/questions";
+import type { QuestionLang, ScreeningFlag } from "../../../../contract/questions";
 
 /**
  * What a moderator should look at twice in a shopper's question or answer: a link, an email
  * address or a phone number (someone steering buyers elsewhere, or giving away their own or
- * another's contact). It only flags: staff decide, and nothing is refused for it. A pure function
- * of the text, kept apart so the reviews' screening can share it.
+ * another's contact). It only flags: staff decide, and nothing is refused for it. Pure functions
+ * of the text (with the language it is written in), kept apart so the reviews' screening can share them.
  */
 
 // Arabic-Indic and Persian digits count as the digits they are.
@@ -49,3 +49,10 @@ export function flagsOf(column: string | null): ScreeningFlag[] {
     return [];
   }
 }
+
+// Arabic letters (not its digits or punctuation): a text with any is read right to left.
+const ARABIC_LETTER =
+  /[\u0620-\u064A\u066E-\u06D3\u06D5\u06EE\u06EF\u06FA-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFC]/;
+
+/** The language a text is written in: Arabic as soon as it holds an Arabic letter, else English. */
+export const textLang = (text: string): QuestionLang => (ARABIC_LETTER.test(text) ? "ar" : "en");
