@@ -78,6 +78,7 @@ const consolePages = [
   route("shipments/:document", "routes/admin/shipping-document.ts"),
   route("promo-codes", "routes/admin/promo-codes.tsx"),
   route("promo-codes/:id", "routes/admin/promo-code.tsx"),
+  route("questions", "routes/admin/questions.tsx"),
   route("customers", "routes/admin/customers.tsx"),
   route("customers/:id", "routes/admin/customer.tsx"),
   route("staff", "routes/admin/staff.tsx"),

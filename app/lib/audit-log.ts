@@ -142,6 +142,9 @@ const FIELDS: Record<string, { kind: Kind; own?: true }> = {
   zones: { kind: "zones", own: true },
   orders: { kind: "yes_no", own: true },
   returns: { kind: "yes_no", own: true },
+  reject_reason: { kind: "text", own: true },
+  answer: { kind: "text", own: true },
+  buyers_answer: { kind: "yes_no", own: true },
 };
 
 /** Technical ids a line may keep (a refund's, a payment's, a file's key): the record's name says enough. */
@@ -190,6 +193,8 @@ function valueText(
     case "status": {
       if (typeof value !== "string") return text(value);
       if (entry.entity === "return") return t(`orders.returns.statuses.${value}`);
+      if (entry.entity === "question" || entry.entity === "answer")
+        return ["pending", "published", "rejected"].includes(value) ? t(`console.questions.statuses.${value}`) : value;
       const key = orderStatusKey(value);
       return key ? t(key) : value;
     }

@@ -28,6 +28,7 @@ import { useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import { InstalmentLine } from "../components/InstalmentLine";
 import { DeliveryPromise } from "../components/DeliveryPromise";
+import { QuestionsSlot } from "../components/questions/QuestionsSlot";
 import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
 
@@ -251,6 +252,8 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           <ProductGrid products={product.related} />
         </section>
       ) : null}
+      {/* Loads once it nears the viewport, after the page is usable: components/questions/QuestionsSlot.tsx. */}
+      <QuestionsSlot slug={product.slug} />
     </div>
   );
 }

@@ -19,6 +19,7 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "", path: "/admin", role: "support" },
   { route: "promo-codes", path: "/admin/promo-codes", role: "manager" },
   { route: "promo-codes/:id", path: "/admin/promo-codes/new", role: "manager" },
+  { route: "questions", path: "/admin/questions", role: "manager" },
   { route: "customers", path: "/admin/customers", role: "support" },
   { route: "customers/:id", path: () => `/admin/customers/${shopperId}`, role: "support" },
   { route: "orders", path: "/admin/orders", role: "support" },

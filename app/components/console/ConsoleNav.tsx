@@ -17,6 +17,7 @@ export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end
   { path: "/admin/services", key: "services", role: "manager" },
   { path: "/admin/pages", key: "pages", role: "manager" },
   { path: "/admin/promo-codes", key: "promoCodes", role: "manager" },
+  { path: "/admin/questions", key: "questions", role: "manager" },
   { path: "/admin/reports", key: "reports", role: "manager" },
   { path: "/admin/einvoicing", key: "einvoicing", role: "manager" },
   { path: "/admin/field-data", key: "fieldData", role: "support" },

@@ -82,7 +82,10 @@ function parseHolidays(text: string): string[] | null {
   return days.every(isIsoDay) ? days : null;
 }
 
-/** The store's settings (owners): shipping, VAT, the seller, the store, returns and order messages. */
+/**
+ * The store's settings (owners): shipping, VAT, the seller, the store, returns, cash on delivery,
+ * carriers, the delivery promise, order messages, and who answers product questions.
+ */
 export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const settings: ConsoleSettings = loaderData;
@@ -454,11 +457,45 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         toInput={(v) => messagesInput(v, settings)}
         save={(api, input) => saveStoreSettings(api, "messages", input)}
       />
+
+      <SettingsForm
+        key={version("questions")}
+        id="settings-questions"
+        title={titleOf("questions")}
+        intro={t("console.settings.questionsIntro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("buyers_answer", {
+                options: [
+                  { value: "off", label: t("console.settings.buyersAnswerOff") },
+                  { value: "on", label: t("console.settings.buyersAnswerOn") },
+                ],
+              }),
+            ],
+          },
+        ]}
+        initial={{ buyers_answer: values.questions.buyers_answer ? "on" : "off" }}
+        toInput={(v) => ({ buyers_answer: v.buyers_answer === "on" })}
+        save={(api, input) => saveStoreSettings(api, "questions", input)}
+      />
     </>
   );
 }
 
-const SECTIONS = ["shipping", "tax", "seller", "store", "returns", "cod", "carriers", "delivery", "messages"] as const;
+const SECTIONS = [
+  "shipping",
+  "tax",
+  "seller",
+  "store",
+  "returns",
+  "cod",
+  "carriers",
+  "delivery",
+  "messages",
+  "questions",
+] as const;
 
 /**
  * The owner's wording, per message and language: one left as the shop's own wording (or emptied)
