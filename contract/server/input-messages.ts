@@ -42,6 +42,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  topic: { en: "Kind of message", ar: "نوع الرسائل" },
+  token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
 };
 
