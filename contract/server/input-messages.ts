@@ -45,6 +45,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   product: { en: "Product", ar: "المنتج" },
   question: { en: "Your question", ar: "سؤالك" },
   answer: { en: "The answer", ar: "الإجابة" },
+  topic: { en: "Kind of message", ar: "نوع الرسائل" },
+  token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
 };
 

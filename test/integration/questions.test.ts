@@ -273,7 +273,7 @@ describe("staff answers", () => {
     const messages = await messagesTo(asker.email);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ topic: "question_answered", channel: "email", lang: "ar" });
-    expect(JSON.parse(messages[0]!.params)).toMatchObject({ product: "جهاز اختبار", url: link });
+    expect(JSON.parse(messages[0]!.params)).toMatchObject({ product: "جهاز اختبار", productUrl: link });
     await deliveredTo(asker.email).toEqual([
       expect.objectContaining({
         lang: "ar",

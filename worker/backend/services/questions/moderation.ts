@@ -229,8 +229,9 @@ async function askerMessage(
         name: row.name,
         product: lang === "ar" ? row.name_ar : row.name_en,
         question: excerpt(row.text),
-        url,
+        productUrl: url,
       },
+      siteOrigin: ownUrl,
     }),
   ];
 }
