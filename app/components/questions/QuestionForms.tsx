@@ -113,6 +113,8 @@ function TextForm({ title, label, hint, submit, min, max, thanks, send, onCancel
                 name="text"
                 rows={3}
                 maxLength={max}
+                // Each shopper writes in their own language, whatever the page's: the text takes its own direction.
+                dir="auto"
                 required
                 aria-required="true"
                 aria-invalid={error ? true : undefined}

@@ -1,9 +1,14 @@
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { QUESTIONS_ANCHOR } from "../../../contract/questions";
 import { whenIdle } from "../../client/idle";
 import { useT } from "../../lib/use-locale";
 
 const QuestionsSection = lazy(() => import("./QuestionsSection").then((m) => ({ default: m.QuestionsSection })));
+
+/**
+ * The section's anchor, contract/questions.ts QUESTIONS_ANCHOR (the link in the asker's message):
+ * written out here, as importing the contract's constants would add a chunk to the page's first load.
+ */
+const ANCHOR = "questions";
 
 /** How far below the viewport the section starts loading, so it is there when the shopper scrolls to it. */
 const AHEAD = "600px";
@@ -34,7 +39,7 @@ export function QuestionsSlot({ slug }: { slug: string }) {
 
   const loading = <p className="muted questions__loading">{t("questions.loading")}</p>;
   return (
-    <section id={QUESTIONS_ANCHOR} ref={box} className="section questions" aria-labelledby="questions-title">
+    <section id={ANCHOR} ref={box} className="section questions" aria-labelledby="questions-title">
       <h2 id="questions-title">{t("questions.title")}</h2>
       {wanted ? (
         <Suspense fallback={loading}>

@@ -229,6 +229,7 @@ export default function ConsoleQuestions({ loaderData }: Route.ComponentProps) {
                   idPrefix="question-reason"
                   multiline
                   rows={3}
+                  dir="auto"
                   required
                 />
               )}
@@ -281,6 +282,8 @@ export default function ConsoleQuestions({ loaderData }: Route.ComponentProps) {
                   idPrefix="question-answer"
                   multiline
                   rows={5}
+                  // Staff answer in the asker's language, whichever the console is in.
+                  dir="auto"
                   required
                 />
               )}
