@@ -458,6 +458,19 @@ describe("rate limits on asking and answering", () => {
   );
 
   it(
+    "answers are counted too: an account's sixth answer in a minute is refused before anything is read",
+    async () => {
+      await awayFromMinuteEdge();
+      const shopper = await newUser();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++)
+        statuses.push((await call(shopper, "POST", "/client/questions/999999999/answers", { text: "Yes." })).status);
+      expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    },
+    COUNTING_TIMEOUT,
+  );
+
+  it(
     "a network's twenty-first question in a minute is refused, whichever accounts ask",
     async () => {
       await awayFromMinuteEdge();
