@@ -44,6 +44,7 @@ export type InputField =
   | "slugs"
   | "buyer_company"
   | "buyer_vat_number"
+  | "channel"
   | ConsoleField;
 
 export interface InputMessages {

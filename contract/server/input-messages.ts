@@ -42,6 +42,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  channel: { en: "How to tell you", ar: "طريقة التنبيه" },
   ...CONSOLE_FIELD_NAMES,
 };
 
@@ -79,6 +80,7 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   },
   email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
   phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
+  channel: { en: "Choose email or SMS.", ar: "اختر البريد الإلكتروني أو الرسائل النصية." },
   building: {
     en: "The building number is the 4 digits on the building's national address plate.",
     ar: "رقم المبنى هو الأرقام الأربعة على لوحة العنوان الوطني للمبنى.",

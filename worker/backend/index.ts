@@ -24,6 +24,7 @@ import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
+import { stockAlertsRoutes } from "./routes/stock-alerts";
 
 export { queue, scheduled } from "./jobs";
 export type { Env as BackendBindings, NotificationJob } from "./env";
@@ -65,6 +66,7 @@ backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/shipping", shippingRoutes);
 backendApp.route("/dev", devRoutes);
 backendApp.route("/challenge", challengeRoutes);
+backendApp.route("/stock-alerts", stockAlertsRoutes);
 backendApp.route("/admin", adminRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));
