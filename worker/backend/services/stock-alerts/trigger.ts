@@ -1,5 +1,3 @@
-import { variantNameSql } from "../catalogue/variants";
-
 /**
  * The moment a back-in-stock alert is owed: a waiting subscription (created while its variant, or
  * its product without options, had no stock) whose stock is now above zero. Every place that puts
@@ -15,12 +13,20 @@ import { variantNameSql } from "../catalogue/variants";
  * run in any batch, twice, or with variants whose stock did not move.
  */
 
-/** Which variants the batch moved: their ids, every variant of an order's lines, or all of them. */
-export type StockAlertScope = readonly number[] | { orderId: number } | "all";
+/**
+ * Which variants the batch may have moved: their ids, every variant of some products, every
+ * variant of an order's lines, or all of them (the cron's sweep).
+ */
+export type StockAlertScope = readonly number[] | { productIds: readonly number[] } | { orderId: number } | "all";
 
 function scopeSql(scope: StockAlertScope): { sql: string; bind: unknown } {
   if (scope === "all") return { sql: "SELECT id FROM product_variants WHERE ?1 IS NULL", bind: null };
   if ("orderId" in scope) return { sql: "SELECT variant_id FROM order_items WHERE order_id = ?1", bind: scope.orderId };
+  if ("productIds" in scope)
+    return {
+      sql: "SELECT id FROM product_variants WHERE product_id IN (SELECT value FROM json_each(?1))",
+      bind: JSON.stringify([...new Set(scope.productIds)]),
+    };
   return { sql: "SELECT value FROM json_each(?1)", bind: JSON.stringify([...new Set(scope)]) };
 }
 
@@ -38,12 +44,21 @@ const LINK_SQL = `s.site_origin || '/' || s.lang || '/product-details/' || p.slu
       JOIN product_options o ON o.id = vov.option_id JOIN product_option_values ov ON ov.id = vov.value_id
       WHERE vov.variant_id = s.variant_id ORDER BY o.position, o.id)), '')`;
 
-/** The product's name with the chosen values, in the subscriber's language. */
-const NAME_SQL = `CASE s.lang WHEN 'ar' THEN ${variantNameSql("s.variant_id", "ar")} ELSE ${variantNameSql("s.variant_id", "en")} END`;
+/**
+ * The product's name with the chosen values, in the subscriber's language ("iPhone 16 Pro, Desert
+ * Titanium, 512 GB"), as catalogue/variants.ts `variantNameSql` names it (written out here: that
+ * module puts stock back, so it imports this one).
+ */
+const nameSql = (l: "en" | "ar") => `p.name_${l} || COALESCE('${l === "ar" ? "، " : ", "}' || (
+    SELECT group_concat(t, '${l === "ar" ? "، " : ", "}') FROM (
+      SELECT ov.value_${l} AS t FROM variant_option_values vov JOIN product_options o ON o.id = vov.option_id
+      JOIN product_option_values ov ON ov.id = vov.value_id WHERE vov.variant_id = s.variant_id ORDER BY o.position, o.id)), '')`;
+const NAME_SQL = `CASE s.lang WHEN 'ar' THEN ${nameSql("ar")} ELSE ${nameSql("en")} END`;
 
 /** The statements that send the alerts owed after a stock change; put them after it in its batch. */
 export function stockAlertStatements(db: D1Database, scope: StockAlertScope): D1PreparedStatement[] {
-  if (Array.isArray(scope) && scope.length === 0) return [];
+  if ((Array.isArray(scope) && scope.length === 0) || (typeof scope === "object" && "productIds" in scope && !scope.productIds.length))
+    return [];
   const { sql, bind } = scopeSql(scope);
   const due = dueSql(sql);
   return [
