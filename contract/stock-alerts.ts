@@ -68,7 +68,11 @@ function alertPhone(m: InputMessages) {
  */
 export function stockAlertInput(m: InputMessages) {
   const common = {
-    product: v.pipe(v.optional(v.unknown()), v.check((x) => x != null, m.required("product_id")), id(m, "product_id")),
+    product: v.pipe(
+      v.optional(v.unknown()),
+      v.check((x) => x != null, m.required("product_id")),
+      id(m, "product_id"),
+    ),
     variant: v.optional(v.nullable(id(m, "variant_id")), null),
   };
   return v.variant(

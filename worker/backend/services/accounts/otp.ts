@@ -163,11 +163,7 @@ export async function consumeAddressCode(
   return consumeOwned(env, { column: "subject", value: await addressSubject(env, check.address) }, check);
 }
 
-async function consumeOwned(
-  env: OtpEnv,
-  owner: CodeOwner,
-  check: Omit<CodeCheck, "userId">,
-): Promise<boolean> {
+async function consumeOwned(env: OtpEnv, owner: CodeOwner, check: Omit<CodeCheck, "userId">): Promise<boolean> {
   const t = now();
   const network = (await hashedNetwork(env, check.network)) ?? "unknown";
   const dayKey = await counterKey("otp-failed", check.subject);
@@ -186,9 +182,7 @@ async function consumeOwned(
   const live = tries.results[0];
   const failedToday = daily.results[0]?.count ?? 0;
   const expected = new TextEncoder().encode(live?.code_hash ?? DUMMY_HASH);
-  const given = new TextEncoder().encode(
-    await codeHash(env, ownerKey(owner), check.purpose, check.code, check.bind),
-  );
+  const given = new TextEncoder().encode(await codeHash(env, ownerKey(owner), check.purpose, check.code, check.bind));
   const matches = constantTimeEqual(expected, given);
   if (!live?.code_id || !matches || failedToday > OTP_MAX_FAILED_PER_DAY) return false;
   // Single use even under concurrent checks: only one UPDATE can flip consumed_at.

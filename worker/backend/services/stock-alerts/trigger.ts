@@ -57,7 +57,10 @@ const NAME_SQL = `CASE s.lang WHEN 'ar' THEN ${nameSql("ar")} ELSE ${nameSql("en
 
 /** The statements that send the alerts owed after a stock change; put them after it in its batch. */
 export function stockAlertStatements(db: D1Database, scope: StockAlertScope): D1PreparedStatement[] {
-  if ((Array.isArray(scope) && scope.length === 0) || (typeof scope === "object" && "productIds" in scope && !scope.productIds.length))
+  if (
+    (Array.isArray(scope) && scope.length === 0) ||
+    (typeof scope === "object" && "productIds" in scope && !scope.productIds.length)
+  )
     return [];
   const { sql, bind } = scopeSql(scope);
   const due = dueSql(sql);
