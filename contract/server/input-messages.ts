@@ -43,6 +43,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
   channel: { en: "How to tell you", ar: "طريقة التنبيه" },
+  topic: { en: "Kind of message", ar: "نوع الرسائل" },
+  token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
 };
 
