@@ -1,3 +1,4 @@
+import { flushShopperMessages } from "../../services/messages/shopper-messages";
 import { Hono } from "hono";
 import * as v from "valibot";
 import {
@@ -42,12 +43,12 @@ inventoryRoutes.get(
   },
 );
 
-inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) =>
-  ok(c, await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
-    status: 201,
-    message: say(c.get("lang"), msg("console.inventory.adjusted")),
-  }),
-);
+inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) => {
+  const adjustment = await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json"));
+  // A restock of a sold-out variant wrote its back-in-stock alerts: on their way now.
+  await flushShopperMessages(c.env);
+  return ok(c, adjustment, { status: 201, message: say(c.get("lang"), msg("console.inventory.adjusted")) });
+});
 
 inventoryRoutes.get(
   "/inventory/low-stock",

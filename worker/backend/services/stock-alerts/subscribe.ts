@@ -1,4 +1,5 @@
 import { isValidPhoneNumber } from "libphonenumber-js/min";
+import { isDeliveryPhone } from "../../../../contract/delivery";
 import type { StockAlertAnswer, StockAlertInput } from "../../../../contract/stock-alerts";
 import { say } from "../../../../contract/server/i18n";
 import { INVALID_INPUT, inputMessages } from "../../../../contract/server/input-messages";
@@ -29,6 +30,7 @@ const SAY = {
   chooseVariant: msg("stockAlerts.chooseVariant"),
   noVariant: msg("stockAlerts.noVariant"),
   codeInvalid: msg("stockAlerts.codeInvalid"),
+  smsCountry: msg("stockAlerts.smsCountry"),
 };
 
 export interface SubscribeContext {
@@ -101,6 +103,8 @@ export async function subscribeToStockAlert(
     recipient = input.phone;
     // The contract took E.164's form; the number plan decides whether it can be a phone at all.
     if (!isValidPhoneNumber(recipient)) invalid(lang, "phone", inputMessages(lang).invalid("phone"));
+    // Texts go only to the countries the shop delivers to (the outbox skips any other number).
+    if (!isDeliveryPhone(recipient)) invalid(lang, "phone", say(lang, SAY.smsCountry));
     if (!(await accountPhone(env.DB, ctx.userId, recipient))) {
       if (!input.code) {
         await ctx.beforeCode?.();

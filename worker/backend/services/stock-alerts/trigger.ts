@@ -1,10 +1,13 @@
+import { ORIGIN_PARAM } from "../messages/shopper-messages";
+
 /**
  * The moment a back-in-stock alert is owed: a waiting subscription (created while its variant, or
  * its product without options, had no stock) whose stock is now above zero. Every place that puts
  * stock back (the console's adjustments and bulk edit, returns received and refunds restocked,
  * orders cancelled or expired giving their hold back, new variants' opening stock) adds these
  * statements to its own batch, AFTER the stock update: the message is written to the shopper
- * outbox (`shopper_messages`, key `stock_alert:<subscription>:<channel>`, INSERT OR IGNORE) and the
+ * outbox (`shopper_messages`, key `stock_alert:<subscription>:<channel>`, INSERT OR IGNORE, the row
+ * `shopperMessageStatement` writes, made here by one INSERT … SELECT over the waiting ones) and the
  * subscription stamped told, in the same transaction as the stock change, so a rolled-back change
  * owes nothing and a second restock finds no subscription waiting. The caller flushes the outbox
  * after its batch (`flushShopperMessages`); the cron does too.
@@ -69,7 +72,7 @@ export function stockAlertStatements(db: D1Database, scope: StockAlertScope): D1
       .prepare(
         `INSERT OR IGNORE INTO shopper_messages (key, topic, channel, recipient, lang, params)
          SELECT 'stock_alert:' || s.id || ':' || s.channel, 'stock_alert', s.channel, s.recipient, s.lang,
-           json_object('product', ${NAME_SQL}, 'url', ${LINK_SQL})
+           json_object('product', ${NAME_SQL}, 'productUrl', ${LINK_SQL}, '${ORIGIN_PARAM}', s.site_origin)
          FROM stock_alerts s JOIN products p ON p.id = s.product_id
          WHERE ${due}`,
       )
