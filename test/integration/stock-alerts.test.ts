@@ -464,10 +464,10 @@ describe("the message as sent", () => {
       .first<number>("id"))!;
     expect(await deliverShopperMessage(env, secondId)).toBe("skipped");
     expect(await outbox(email)).toHaveLength(1);
-    const second = await env.DB.prepare("SELECT status, last_error FROM shopper_messages WHERE id = ?")
+    const skipped = await env.DB.prepare("SELECT status, last_error FROM shopper_messages WHERE id = ?")
       .bind(secondId)
       .first();
-    expect(second).toEqual({ status: "skipped", last_error: "opted_out" });
+    expect(skipped).toEqual({ status: "skipped", last_error: "opted_out" });
   });
 });
 
