@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
 import { expectAxeClean } from "../support/axe.ts";
-import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  fullPageScreenshot,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { startExtraWorker, TEST_VARS, visitorIp } from "../support/http.ts";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
@@ -49,6 +57,8 @@ interface Product {
 }
 /** Each journey's own product of several variants, by locale. */
 const products = new Map<Locale, Product>();
+/** The SMS journey's own product. */
+let smsProduct: Product;
 
 const base = () => shop.worker.url;
 
@@ -64,6 +74,7 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<{ s
 
 interface Sent {
   purpose: string;
+  code: string;
   lang: string;
   subject: string | null;
   text: string | null;
@@ -98,13 +109,17 @@ beforeAll(async () => {
   const several = ((await list.json()) as { data: { slug: string; variant_count?: number }[] }).data.filter(
     (p) => (p.variant_count ?? 1) > 1,
   );
-  expect(several.length).toBeGreaterThanOrEqual(LOCALES.length);
+  expect(several.length).toBeGreaterThanOrEqual(LOCALES.length + 1);
   for (const [i, locale] of LOCALES.entries()) {
     const res = await fetch(`${worker.url}/backend/products/${several[i]!.slug}`, {
       headers: { "content-language": locale, "cache-control": "no-cache" },
     });
     products.set(locale, ((await res.json()) as { data: Product }).data);
   }
+  const res = await fetch(`${worker.url}/backend/products/${several[LOCALES.length]!.slug}`, {
+    headers: { "cache-control": "no-cache" },
+  });
+  smsProduct = ((await res.json()) as { data: Product }).data;
 }, 180_000);
 
 afterAll(async () => {
@@ -177,6 +192,12 @@ describe("back-in-stock alerts", () => {
         // Staff see one shopper waiting for that variant, then record a delivery of it.
         const desk = await newPage(browser);
         await openConsole(desk.page, base(), locale, staff[locale]!);
+        // The product's own page says who waits for which of its variants.
+        await desk.page.goto(`${base()}/${locale}/admin/products/${product.id}`);
+        const productWaiting = desk.page.locator("section[aria-labelledby=product-waiting] tbody tr", {
+          hasText: variant.sku,
+        });
+        await eventually(() => productWaiting.count()).toBe(1);
         await desk.page.goto(`${base()}/${locale}/admin/inventory`);
         await hydrated(desk.page, "#stock-find");
         const row = waitingRow(desk.page, variant.sku);
@@ -213,6 +234,48 @@ describe("back-in-stock alerts", () => {
         await count(product, variant, 9);
         await new Promise((resolve) => setTimeout(resolve, 3_000));
         expect(await alerts()).toHaveLength(1);
+      },
+    );
+  }
+
+  for (const locale of LOCALES) {
+    journeyIt(locale, "ar")(
+      `(${locale}) by SMS: the phone gets a code, the form asks for it and then confirms`,
+      { timeout: 90_000 },
+      async () => {
+        const product = smsProduct;
+        const variant = product.variants[0]!;
+        await count(product, variant, 0);
+        const query = new URLSearchParams(variant.options).toString();
+        const national = `5${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+        const { context, page, errors } = await newPage(browser);
+        await page.goto(`${base()}/${locale}/product-details/${product.slug}?${query}`);
+        await hydrated(page, ".stock-alert__toggle");
+        await page.getByRole("button", { name: msg(locale, "stockAlerts.notify"), exact: true }).click();
+        await page.getByRole("radio", { name: msg(locale, "stockAlerts.channels.sms"), exact: true }).check();
+        await eventually(() => page.locator("input#stock-alert-phone:not([readonly])").count()).toBe(1);
+        await page.locator("#stock-alert-phone").fill(national);
+        await page.getByRole("button", { name: msg(locale, "stockAlerts.submit"), exact: true }).click();
+        // The code step: its field takes focus.
+        await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe("stock-alert-code");
+        await expectAxeClean(page, `stock alert code ${locale}`);
+        await page.locator(".stock-alert__panel").screenshot({ path: `${SCREENSHOTS}/stock-alert-sms-${locale}.png` });
+        const phone = `+966${national}`;
+        let code = "";
+        await eventually(async () => {
+          code = (await outbox(phone)).find((m) => m.purpose === "stock_alert")?.code ?? "";
+          return code;
+        }).toMatch(/^\d{6}$/);
+        await page.locator("#stock-alert-code").fill(code);
+        await page.getByRole("button", { name: msg(locale, "stockAlerts.confirm"), exact: true }).click();
+        await eventually(() =>
+          page
+            .getByRole("status")
+            .filter({ hasText: msg(locale, "stockAlerts.done") })
+            .count(),
+        ).toBe(1);
+        expect(errors).toEqual([]);
+        await context.close();
       },
     );
   }

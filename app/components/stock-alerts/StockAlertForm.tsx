@@ -1,15 +1,22 @@
 import { useAtomValue } from "jotai";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import type { StockAlertChannel, StockAlertRequest } from "../../../contract/stock-alerts";
 import { browserApi } from "../../lib/api/browser";
 import { ApiError } from "../../lib/api/errors";
 import { subscribeToStockAlert } from "../../lib/api/stock-alerts";
 import { useLocale, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
-import { LazyPhoneInput } from "../LazyPhoneInput";
+
 import { Stylesheet } from "../Stylesheet";
 import css from "../../styles/stock-alerts.css?url";
 import type { StockAlertProps } from "./StockAlert";
+
+/**
+ * The shop's phone input, with its numbering metadata, only once SMS is chosen. Imported here
+ * rather than through LazyPhoneInput, which the account forms load first: sharing that small module
+ * with this lazy form would split it into a chunk of its own on their first load.
+ */
+const PhoneInput = lazy(() => import("../PhoneInput").then((m) => ({ default: m.PhoneInput })));
 
 type Step = "form" | "code" | "done";
 type Field = "email" | "phone" | "code" | "channel" | "product" | "variant";
@@ -132,18 +139,20 @@ export function StockAlertForm({ productId, variantId, name, onClose }: StockAle
       ) : (
         <div className="field" data-invalid={errors.phone ? "true" : undefined}>
           <label htmlFor="stock-alert-phone">{t("stockAlerts.phoneLabel")}</label>
-          <LazyPhoneInput
-            id="stock-alert-phone"
-            value={phone}
-            onChange={(value) => {
-              setPhone(value);
-              if (step === "code") setStep("form");
-            }}
-            defaultCountry="sa"
-            invalid={Boolean(errors.phone)}
-            autoComplete="tel"
-            describedBy={described("phone", "stock-alert-phone-hint")}
-          />
+          <Suspense fallback={<p className="muted">{t("stockAlerts.loading")}</p>}>
+            <PhoneInput
+              id="stock-alert-phone"
+              value={phone}
+              onChange={(value) => {
+                setPhone(value);
+                if (step === "code") setStep("form");
+              }}
+              defaultCountry="sa"
+              invalid={Boolean(errors.phone)}
+              autoComplete="tel"
+              describedBy={described("phone", "stock-alert-phone-hint")}
+            />
+          </Suspense>
           <p id="stock-alert-phone-hint" className="muted stock-alert__hint">
             {t("stockAlerts.phoneHint")}
           </p>
