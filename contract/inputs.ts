@@ -49,6 +49,7 @@ export type InputField =
   | "product"
   | "question"
   | "answer"
+  | "channel"
   | ConsoleField;
 
 export interface InputMessages {

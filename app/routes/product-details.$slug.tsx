@@ -14,6 +14,7 @@ import { ProductGrid } from "../components/ProductCard";
 import { clampQuantity, QuantityPicker } from "../components/QuantityPicker";
 import { StockBadge } from "../components/StockBadge";
 import { VariantPicker } from "../components/VariantPicker";
+import { StockAlert } from "../components/stock-alerts/StockAlert";
 import { getProduct } from "../lib/api/catalogue";
 import { serverApi } from "../lib/api/server";
 import { cardsOf, maxOrderable } from "../lib/catalogue";
@@ -212,6 +213,15 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             ) : null}
             <AddToCart productId={product.id} variantId={variant?.id} maxQuantity={max} quantity={quantity} />
           </div>
+          {/* Sold out: the shopper may ask to be told once when this choice is back (a new choice, a new form). */}
+          {max < 1 ? (
+            <StockAlert
+              key={variant?.id ?? product.id}
+              productId={product.id}
+              variantId={variant?.id}
+              name={variant ? `${product.name} (${variant.title})` : product.name}
+            />
+          ) : null}
           <CompareToggle
             item={{ slug: product.slug, name: product.name }}
             group={product.breadcrumbs[0]?.slug ?? product.category.slug}

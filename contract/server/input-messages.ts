@@ -45,6 +45,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   product: { en: "Product", ar: "المنتج" },
   question: { en: "Your question", ar: "سؤالك" },
   answer: { en: "The answer", ar: "الإجابة" },
+  channel: { en: "How to tell you", ar: "طريقة التنبيه" },
   topic: { en: "Kind of message", ar: "نوع الرسائل" },
   token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
@@ -84,6 +85,7 @@ const INVALID: Partial<Record<InputField, Bilingual>> = {
   },
   email: { en: "Please enter a valid email address.", ar: "يرجى إدخال بريد إلكتروني صالح." },
   phone: { en: "Please enter a valid phone number.", ar: "يرجى إدخال رقم جوال صالح." },
+  channel: { en: "Choose email or SMS.", ar: "اختر البريد الإلكتروني أو الرسائل النصية." },
   building: {
     en: "The building number is the 4 digits on the building's national address plate.",
     ar: "رقم المبنى هو الأرقام الأربعة على لوحة العنوان الوطني للمبنى.",

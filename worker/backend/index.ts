@@ -27,6 +27,7 @@ import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
 import { questionsRoutes } from "./routes/questions";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
+import { stockAlertsRoutes } from "./routes/stock-alerts";
 
 export { queue, scheduled } from "./jobs";
 export type { Env as BackendBindings, NotificationJob } from "./env";
@@ -70,6 +71,7 @@ backendApp.route("/shipping", shippingRoutes);
 backendApp.route("/dev", devRoutes);
 backendApp.route(UNSUBSCRIBE_PATH, unsubscribeRoutes);
 backendApp.route("/challenge", challengeRoutes);
+backendApp.route("/stock-alerts", stockAlertsRoutes);
 backendApp.route("/admin", adminRoutes);
 
 backendApp.notFound((c) => c.json({ message: "Not found" }, 404));

@@ -1,3 +1,4 @@
+import { stockAlertStatements } from "./services/stock-alerts/trigger";
 import type { EInvoiceJob, Env, NotificationJob } from "./env";
 import { alertOverdue, reportDue, submitEInvoice } from "./services/einvoicing/reporting";
 import { stampWaiting } from "./services/einvoicing/chain";
@@ -122,6 +123,11 @@ export interface ScheduledReport {
   einvoices: number;
   /** Messages to shoppers outside their orders sent to the queue as they fell due (or again, when lost). */
   shopperMessages: number;
+  /**
+   * Back-in-stock alerts written by the sweep: a waiting subscription whose stock is back without
+   * a restock that wrote it (a product shown again); each restock writes its own in its batch.
+   */
+  stockAlerts: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -150,6 +156,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     webhooks: 0,
     einvoices: 0,
     shopperMessages: 0,
+    stockAlerts: 0,
   };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
@@ -163,6 +170,13 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
       },
     ],
     ["messages", () => sweepNotifications(env)],
+    [
+      "stockAlerts",
+      async () => {
+        const [written] = await env.DB.batch(stockAlertStatements(env.DB, "all"));
+        return written.meta.changes ?? 0;
+      },
+    ],
     ["shopperMessages", () => sweepShopperMessages(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],

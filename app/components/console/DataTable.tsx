@@ -33,6 +33,8 @@ export function withParams(search: string, pathname: string, changes: Record<str
  * their URL, and use the keyboard like any link. aria-sort tells screen readers the current order.
  * Without `meta` it is a plain table of what it was given (a customer's orders, the dashboard's
  * latest): no sort links, count or pages. `labelledBy` names the table by a heading on the page.
+ * `params` renames its URL parameters, for a second sorted table on one page (Inventory's waiting
+ * demand beside its ledger).
  */
 export function DataTable<Row>({
   caption,
@@ -42,6 +44,7 @@ export function DataTable<Row>({
   rowKey,
   empty,
   labelledBy,
+  params = { sort: "sort", dir: "dir", page: "page" },
 }: {
   caption: string;
   columns: Column<Row>[];
@@ -50,6 +53,7 @@ export function DataTable<Row>({
   rowKey: (row: Row) => string | number;
   empty: string;
   labelledBy?: string;
+  params?: { sort: string; dir: string; page: string };
 }) {
   const t = useT();
   const { pathname, search } = useLocation();
@@ -82,7 +86,11 @@ export function DataTable<Row>({
                       col.header
                     ) : col.sort && meta ? (
                       <Link
-                        to={withParams(search, pathname, { sort: col.sort, dir: next, page: undefined })}
+                        to={withParams(search, pathname, {
+                          [params.sort]: col.sort,
+                          [params.dir]: next,
+                          [params.page]: undefined,
+                        })}
                         preventScrollReset
                         aria-label={t("console.table.sortBy", { column: col.label })}
                       >
@@ -126,7 +134,7 @@ export function DataTable<Row>({
           <Pagination
             page={meta.page}
             last={meta.last_page}
-            href={(page) => withParams(search, pathname, { page: page === 1 ? undefined : String(page) })}
+            href={(page) => withParams(search, pathname, { [params.page]: page === 1 ? undefined : String(page) })}
           />
         </>
       ) : null}

@@ -21,6 +21,8 @@ import { browserApi } from "../../lib/api/browser";
 import { handleBrowserError } from "../../lib/browser-errors";
 import { listParams } from "../../lib/api/console";
 import { adjustStock, findStockProducts, listAdjustments, listLowStock } from "../../lib/api/console-content";
+import { listStockAlertDemand } from "../../lib/api/stock-alerts";
+import type { StockAlertDemand } from "../../../contract/stock-alerts";
 import { consoleLoad, consoleLocale, consoleMeta } from "../../lib/console";
 import { consoleFormat } from "../../lib/console-format";
 import { FORM_OPTIONS, formRules, type Validator } from "../../lib/forms";
@@ -31,17 +33,35 @@ export const meta: Route.MetaFunction = (args) => consoleMeta(args, "console.nav
 
 /** The low-stock table shows this many, fewest first; the ledger below pages through everything. */
 const LOW_STOCK_SHOWN = 50;
+/** The waiting demand: a page of the most wanted first, sorted and paged by parameters of its own. */
+const WAITING_SHOWN = 20;
+const WAITING_PARAMS = { sort: "wsort", dir: "wdir", page: "wpage" };
 
 export async function loader(args: Route.LoaderArgs) {
   const url = args.url;
   return consoleLoad(
     args,
     async (api) => {
-      const [low, ledger] = await Promise.all([
+      const waitingParam = (name: string) => url.searchParams.get(name) ?? undefined;
+      const [low, ledger, waiting] = await Promise.all([
         listLowStock(api, { per_page: LOW_STOCK_SHOWN, sort: "stock", dir: "asc" }),
         listAdjustments(api, listParams(url, ["product_id", "reason"])),
+        // The waiting demand sorts and pages by its own parameters, beside the ledger's.
+        listStockAlertDemand(api, {
+          per_page: WAITING_SHOWN,
+          sort: waitingParam(WAITING_PARAMS.sort) ?? "waiting",
+          dir: waitingParam(WAITING_PARAMS.dir) ?? "desc",
+          page: waitingParam(WAITING_PARAMS.page),
+        }),
       ]);
-      return { low: low.data, lowMeta: low.meta, ledger: ledger.data, ledgerMeta: ledger.meta };
+      return {
+        low: low.data,
+        lowMeta: low.meta,
+        ledger: ledger.data,
+        ledgerMeta: ledger.meta,
+        waiting: waiting.data,
+        waitingMeta: waiting.meta,
+      };
     },
     { role: "manager" },
   );
@@ -155,6 +175,36 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
     },
   ];
 
+  const waitingColumns: Column<StockAlertDemand>[] = [
+    { label: t("console.fields.sku"), cell: (r) => <bdi dir="ltr">{r.sku}</bdi> },
+    {
+      label: t("console.inventory.product"),
+      cell: (r) => (
+        <Link to={to(`/admin/products/${r.product_id}`)}>
+          <bdi>{name(r)}</bdi>
+        </Link>
+      ),
+    },
+    { label: t("console.stockAlerts.waiting"), sort: "waiting", numeric: true, cell: (r) => f.number(r.waiting) },
+    { label: t("console.stockAlerts.email"), sort: "email", numeric: true, cell: (r) => f.number(r.email) },
+    { label: t("console.stockAlerts.sms"), sort: "sms", numeric: true, cell: (r) => f.number(r.sms) },
+    { label: t("console.fields.stock"), sort: "stock", numeric: true, cell: (r) => f.number(r.stock) },
+    { label: t("console.stockAlerts.since"), sort: "oldest", cell: (r) => f.moment(r.oldest) },
+    {
+      label: t("console.inventory.actions"),
+      cell: (r) => (
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={() => choose({ ...r, id: r.product_id, low_stock_threshold: 0 })}
+          aria-label={t("console.inventory.adjustOf", { name: name(r) })}
+        >
+          {t("console.inventory.adjust")}
+        </button>
+      ),
+    },
+  ];
+
   const ledgerColumns: Column<InventoryAdjustment>[] = [
     { label: t("console.inventory.when"), sort: "created_at", cell: (r) => f.moment(r.created_at) },
     {
@@ -225,6 +275,20 @@ export default function ConsoleInventory({ loaderData }: Route.ComponentProps) {
           meta={{ ...loaderData.lowMeta, last_page: 1 }}
           rowKey={(r) => r.variant_id}
           empty={t("console.inventory.lowStockEmpty")}
+        />
+      </section>
+
+      <section className="console-panel" aria-labelledby="stock-waiting">
+        <h2 id="stock-waiting">{t("console.stockAlerts.title")}</h2>
+        <p className="console-hint">{t("console.stockAlerts.hint")}</p>
+        <DataTable
+          caption={t("console.stockAlerts.title")}
+          columns={waitingColumns}
+          rows={loaderData.waiting}
+          meta={loaderData.waitingMeta}
+          rowKey={(r) => r.variant_id}
+          empty={t("console.stockAlerts.empty")}
+          params={WAITING_PARAMS}
         />
       </section>
 

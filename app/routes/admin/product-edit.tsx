@@ -18,6 +18,8 @@ import {
 } from "../../lib/api/console-catalogue";
 import { consoleLoad, consoleLocale, consoleMeta, notFoundResponse } from "../../lib/console";
 import { useLocale } from "../../lib/use-locale";
+import { listStockAlertDemand } from "../../lib/api/stock-alerts";
+import { WaitingForProduct } from "../../components/stock-alerts/WaitingForProduct";
 
 export const meta: Route.MetaFunction = (args) =>
   consoleMeta(args, (args.params as { id?: string }).id ? "console.products.editTitle" : "console.products.new");
@@ -29,18 +31,24 @@ export async function loader(args: Route.LoaderArgs) {
   return consoleLoad(
     args,
     async (api, me) => {
-      const [choices, product, attributes, variants] = await Promise.all([
+      const canWrite = roleAtLeast(me.role, "manager");
+      const [choices, product, attributes, variants, waiting] = await Promise.all([
         getProductChoices(api),
         raw === undefined ? Promise.resolve(null) : getProduct(api, Number(raw)),
         raw === undefined ? Promise.resolve(null) : getProductAttributes(api, Number(raw)),
         raw === undefined ? Promise.resolve(null) : getProductVariants(api, Number(raw)),
+        // Who waits for its sold-out variants: Inventory's figures, for managers and owners.
+        raw === undefined || !canWrite
+          ? Promise.resolve(null)
+          : listStockAlertDemand(api, { product_id: Number(raw), per_page: 100 }),
       ]);
       return {
         choices: choices.data,
         product: product?.data ?? null,
         attributes: attributes?.data ?? [],
         variants: variants?.data ?? null,
-        canWrite: roleAtLeast(me.role, "manager"),
+        waiting: waiting?.data ?? [],
+        canWrite,
       };
     },
     raw === undefined ? { role: "manager" } : {},
@@ -127,6 +135,7 @@ export default function ConsoleProductEdit({ loaderData }: Route.ComponentProps)
           canWrite={loaderData.canWrite}
         />
       ) : null}
+      <WaitingForProduct rows={loaderData.waiting} />
     </>
   );
 }

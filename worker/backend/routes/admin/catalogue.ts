@@ -1,4 +1,5 @@
-import { Hono, type Context } from "hono";
+import { flushShopperMessages } from "../../services/messages/shopper-messages";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
 import * as v from "valibot";
 import {
   bulkEditInput,
@@ -64,6 +65,15 @@ const idParam = v.object({ id: queryInt(1, 1_000_000_000_000) });
 const changed = <T>(value: T): T => {
   forgetCatalogueVersion();
   return value;
+};
+
+/**
+ * After a write that may have put stock back (a bulk edit, variants saved or imported): the
+ * back-in-stock alerts its batch wrote go to the queue now rather than at the cron's next minute.
+ */
+const thenSendStockAlerts: MiddlewareHandler<BackendEnv> = async (c, next) => {
+  await next();
+  if (c.res.ok) await flushShopperMessages(c.env);
 };
 
 catalogueRoutes.get(
@@ -135,6 +145,7 @@ catalogueRoutes.get("/products/variants.csv", staffOnly("manager"), async (c) =>
 catalogueRoutes.post(
   "/products/variants/import",
   staffOnly("manager"),
+  thenSendStockAlerts,
   validate("query", () => dryRunQuery),
   (c) => csvImport(c, c.req.valid("query").dry_run === "1", importVariantsCsv),
 );
@@ -163,6 +174,7 @@ catalogueRoutes.post(
 catalogueRoutes.post(
   "/products/bulk",
   staffOnly("manager"),
+  thenSendStockAlerts,
   validate("json", (m) => bulkEditInput(m)),
   async (c) => ok(c, changed(await bulkEditProducts(c.env.DB, c.get("lang"), currentStaff(c), c.req.valid("json")))),
 );
@@ -237,6 +249,7 @@ catalogueRoutes.get(
 catalogueRoutes.put(
   "/products/:id/variants",
   staffOnly("manager"),
+  thenSendStockAlerts,
   validate("param", () => idParam),
   validate("json", (m) => productVariantsInput(m)),
   async (c) =>

@@ -1,3 +1,4 @@
+import { flushShopperMessages } from "../../services/messages/shopper-messages";
 import { Hono } from "hono";
 import * as v from "valibot";
 import {
@@ -15,6 +16,8 @@ import { listQuerySchema } from "../../services/console/list";
 import { adjustStock, findStockProducts, listAdjustments, lowStock } from "../../services/console/inventory";
 import { currentStaff, staffOnly } from "../../services/console/staff";
 import { msg } from "../../messages";
+import { STOCK_ALERT_DEMAND_SORTS } from "../../../../contract/stock-alerts";
+import { stockAlertDemand } from "../../services/stock-alerts/demand";
 
 /**
  * /admin/inventory (managers and owners, reads included: stock levels and the ledger are the
@@ -40,12 +43,12 @@ inventoryRoutes.get(
   },
 );
 
-inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) =>
-  ok(c, await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json")), {
-    status: 201,
-    message: say(c.get("lang"), msg("console.inventory.adjusted")),
-  }),
-);
+inventoryRoutes.post("/inventory/adjustments", validate("json", adjustmentInput), async (c) => {
+  const adjustment = await adjustStock(c.env.DB, currentStaff(c), c.get("lang"), c.req.valid("json"));
+  // A restock of a sold-out variant wrote its back-in-stock alerts: on their way now.
+  await flushShopperMessages(c.env);
+  return ok(c, adjustment, { status: 201, message: say(c.get("lang"), msg("console.inventory.adjusted")) });
+});
 
 inventoryRoutes.get(
   "/inventory/low-stock",
@@ -63,4 +66,19 @@ inventoryRoutes.get(
     v.object({ search: v.pipe(v.string("Search is required."), v.trim(), v.minLength(1), v.maxLength(100)) }),
   ),
   async (c) => ok(c, await findStockProducts(c.env.DB, c.req.valid("query").search)),
+);
+
+/** Back-in-stock demand: per variant, the subscriptions waiting for it (services/stock-alerts/demand.ts). */
+inventoryRoutes.get(
+  "/inventory/stock-alerts",
+  validate("query", () =>
+    v.object({
+      ...listQuerySchema(STOCK_ALERT_DEMAND_SORTS),
+      product_id: v.optional(queryInt(1, 999_999_999_999)),
+    }),
+  ),
+  async (c) => {
+    const { rows, meta } = await stockAlertDemand(c.env.DB, c.req.valid("query"));
+    return ok(c, rows, { meta: { ...meta } });
+  },
 );

@@ -13,8 +13,12 @@ import { hashedNetwork } from "../shared/rate-limit";
  * attack, block a reset for the rest of the day: a deliberate trade, since the alternative is a
  * takeover; signing in with the password is never affected.
  */
-export type OtpPurpose = "verify" | "reset" | "staff";
-/** What a shopper may ask a code for; `staff` codes are the console's second step (services/console/staff.ts). */
+export type OtpPurpose = "verify" | "reset" | "staff" | "stock_alert";
+/**
+ * What a shopper may ask a code for; `staff` codes are the console's second step
+ * (services/console/staff.ts), `stock_alert` codes confirm a phone for a back-in-stock SMS
+ * (services/stock-alerts/), owned by the number rather than an account (`issueAddressCode`).
+ */
 export const OTP_PURPOSES = ["verify", "reset"] as const satisfies readonly OtpPurpose[];
 export type ShopperOtpPurpose = (typeof OTP_PURPOSES)[number];
 export const OTP_DIGITS = 6;
@@ -50,25 +54,39 @@ function hex(bytes: Uint8Array): string {
  * Bound to the account and purpose, so a hash cannot be replayed for another one; `bind` also
  * binds it to an address (a code sent to a new, pending email is only good with that email).
  */
-async function codeHash(env: OtpEnv, userId: number, purpose: OtpPurpose, code: string, bind = ""): Promise<string> {
-  return hex(await hmac(pepper(env), `otp:${userId}:${purpose}:${code}${bind ? `:${bind}` : ""}`));
+async function codeHash(
+  env: OtpEnv,
+  owner: number | string,
+  purpose: OtpPurpose,
+  code: string,
+  bind = "",
+): Promise<string> {
+  return hex(await hmac(pepper(env), `otp:${owner}:${purpose}:${code}${bind ? `:${bind}` : ""}`));
 }
 
 export type IssueResult = { issued: true; code: string } | { issued: false; reason: "throttled" };
 
-/** Issues a new code unless the throttle says not yet (`throttle` false: a new address that had none). The caller delivers it. */
-export async function issueCode(
+/**
+ * Whose code it is: an account, or, for an address that belongs to no account (a guest's phone),
+ * a keyed hash of that address (`addressSubject`), stored in `otp_codes.subject`.
+ */
+type CodeOwner = { column: "user_id"; value: number } | { column: "subject"; value: string };
+
+/** The owner's value in the code's hash: an account's id as before, an address's subject prefixed. */
+const ownerKey = (owner: CodeOwner) => (owner.column === "user_id" ? owner.value : `s:${owner.value}`);
+
+async function issueOwned(
   env: OtpEnv,
-  userId: number,
+  owner: CodeOwner,
   purpose: OtpPurpose,
-  throttle = true,
-  bind = "",
+  throttle: boolean,
+  bind: string,
 ): Promise<IssueResult> {
   const t = now();
   const recent = await env.DB.prepare(
-    "SELECT COUNT(*) AS n, MAX(created_at) AS last FROM otp_codes WHERE user_id = ? AND purpose = ? AND created_at > ?",
+    `SELECT COUNT(*) AS n, MAX(created_at) AS last FROM otp_codes WHERE ${owner.column} = ? AND purpose = ? AND created_at > ?`,
   )
-    .bind(userId, purpose, t - 3600)
+    .bind(owner.value, purpose, t - 3600)
     .first<{ n: number; last: number | null }>();
   if (
     throttle &&
@@ -80,13 +98,37 @@ export async function issueCode(
   const code = generateCode();
   await env.DB.batch([
     env.DB.prepare(
-      "UPDATE otp_codes SET consumed_at = ? WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL",
-    ).bind(t, userId, purpose),
+      `UPDATE otp_codes SET consumed_at = ? WHERE ${owner.column} = ? AND purpose = ? AND consumed_at IS NULL`,
+    ).bind(t, owner.value, purpose),
     env.DB.prepare(
-      "INSERT INTO otp_codes (user_id, purpose, code_hash, attempts, expires_at, created_at) VALUES (?, ?, ?, 0, ?, ?)",
-    ).bind(userId, purpose, await codeHash(env, userId, purpose, code, bind), t + OTP_TTL_SECONDS, t),
+      `INSERT INTO otp_codes (${owner.column}, purpose, code_hash, attempts, expires_at, created_at) VALUES (?, ?, ?, 0, ?, ?)`,
+    ).bind(owner.value, purpose, await codeHash(env, ownerKey(owner), purpose, code, bind), t + OTP_TTL_SECONDS, t),
   ]);
   return { issued: true, code };
+}
+
+/** Issues a new code unless the throttle says not yet (`throttle` false: a new address that had none). The caller delivers it. */
+export async function issueCode(
+  env: OtpEnv,
+  userId: number,
+  purpose: OtpPurpose,
+  throttle = true,
+  bind = "",
+): Promise<IssueResult> {
+  return issueOwned(env, { column: "user_id", value: userId }, purpose, throttle, bind);
+}
+
+/** The subject a code for an address that belongs to no account is stored under: a keyed hash, so the table names no number. */
+export async function addressSubject(env: Pick<Env, "AUTH_PEPPER" | "ENVIRONMENT">, address: string): Promise<string> {
+  return hex(await hmac(pepper(env), `otp-address:${address}`));
+}
+
+/**
+ * Issues a code for an address (an E.164 phone) that belongs to no account, with the same
+ * lifetime, single use and resend throttle as an account's (1 a minute, 5 an hour per address).
+ */
+export async function issueAddressCode(env: OtpEnv, purpose: OtpPurpose, address: string): Promise<IssueResult> {
+  return issueOwned(env, { column: "subject", value: await addressSubject(env, address) }, purpose, true, "");
 }
 
 export interface CodeCheck {
@@ -110,6 +152,18 @@ const DUMMY_HASH = "0".repeat(64);
  * which finds no code, and the same HMAC, so the answer takes the same time (M3).
  */
 export async function consumeCode(env: OtpEnv, check: CodeCheck): Promise<boolean> {
+  return consumeOwned(env, { column: "user_id", value: check.userId }, check);
+}
+
+/** Checks a code issued by `issueAddressCode` for `address`, with the same tries, daily budget and single use. */
+export async function consumeAddressCode(
+  env: OtpEnv,
+  check: Omit<CodeCheck, "userId" | "bind"> & { address: string },
+): Promise<boolean> {
+  return consumeOwned(env, { column: "subject", value: await addressSubject(env, check.address) }, check);
+}
+
+async function consumeOwned(env: OtpEnv, owner: CodeOwner, check: Omit<CodeCheck, "userId">): Promise<boolean> {
   const t = now();
   const network = (await hashedNetwork(env, check.network)) ?? "unknown";
   const dayKey = await counterKey("otp-failed", check.subject);
@@ -118,17 +172,17 @@ export async function consumeCode(env: OtpEnv, check: CodeCheck): Promise<boolea
     env.DB.prepare(
       `INSERT INTO otp_tries (code_id, network, attempts)
            SELECT id, ?1, 1 FROM otp_codes
-           WHERE user_id = ?2 AND purpose = ?3 AND consumed_at IS NULL AND expires_at > ?4
+           WHERE ${owner.column} = ?2 AND purpose = ?3 AND consumed_at IS NULL AND expires_at > ?4
            ORDER BY id DESC LIMIT 1
          ON CONFLICT (code_id, network) DO UPDATE SET attempts = attempts + 1 WHERE attempts < ?5
          RETURNING code_id, (SELECT code_hash FROM otp_codes WHERE id = code_id) AS code_hash`,
-    ).bind(network, check.userId, check.purpose, t, OTP_MAX_ATTEMPTS),
+    ).bind(network, owner.value, check.purpose, t, OTP_MAX_ATTEMPTS),
     countStatement(env.DB, dayKey, day),
   ]);
   const live = tries.results[0];
   const failedToday = daily.results[0]?.count ?? 0;
   const expected = new TextEncoder().encode(live?.code_hash ?? DUMMY_HASH);
-  const given = new TextEncoder().encode(await codeHash(env, check.userId, check.purpose, check.code, check.bind));
+  const given = new TextEncoder().encode(await codeHash(env, ownerKey(owner), check.purpose, check.code, check.bind));
   const matches = constantTimeEqual(expected, given);
   if (!live?.code_id || !matches || failedToday > OTP_MAX_FAILED_PER_DAY) return false;
   // Single use even under concurrent checks: only one UPDATE can flip consumed_at.

@@ -2,6 +2,7 @@ import type { Lang } from "../../env";
 import type { ProductOption, ProductVariant } from "../../../../contract/catalogue";
 import { parseJson } from "./summary";
 import { bumpOnFlip } from "./availability";
+import { stockAlertStatements } from "../stock-alerts/trigger";
 
 /**
  * Variants (migrations/0040_variants.sql): the options a product's variants differ by, each
@@ -37,8 +38,8 @@ export const variantNameSql = (variant: string, lang: Lang) =>
 
 /**
  * A variant's units back on the shelf with their ledger line (applied = changes(): a variant gone
- * aborts the batch) and, when it had sold out, the catalogue version moved: a return received,
- * a refund restocked.
+ * aborts the batch) and, when it had sold out, the catalogue version moved and its back-in-stock
+ * alerts written: a return received, a refund restocked.
  */
 export function restockVariantStatements(
   db: D1Database,
@@ -59,6 +60,7 @@ export function restockVariantStatements(
       )
       .bind(line.product_id, line.variant_id, line.quantity, note, staffId),
     bumpOnFlip(db, line.variant_id, line.quantity),
+    ...stockAlertStatements(db, [line.variant_id]),
   ];
 }
 

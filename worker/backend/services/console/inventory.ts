@@ -9,6 +9,7 @@ import { auditStatement } from "./audit-log";
 import { NOW, refuse, type Staff } from "./writes";
 import { msg } from "../../messages";
 import { variantNameSql } from "../catalogue/variants";
+import { stockAlertStatements } from "../stock-alerts/trigger";
 
 /** The inventory ledger as the console runs it: stock adjustments, their history and low stock. */
 
@@ -85,6 +86,8 @@ export async function adjustStock(
         },
       ),
       bumpCatalogueVersion(db),
+      // A sold-out variant counted or delivered back: its waiting shoppers are told.
+      ...stockAlertStatements(db, [variant.id]),
     ]);
     const id = (results[1]!.results[0] as { id: number }).id;
     return findAdjustment(db, id);

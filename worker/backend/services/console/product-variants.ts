@@ -1,3 +1,4 @@
+import { stockAlertStatements } from "../stock-alerts/trigger";
 import type {
   ConsoleVariant,
   ConsoleVariantOption,
@@ -313,5 +314,7 @@ export function variantWriteStatements(
   );
   // The typed values its variants give (storage): filters find it by each of them.
   statements.push(...variantAttributeSql("?1").map((sql) => db.prepare(sql).bind(productId)));
+  // A variant put back on sale, or a first variant with stock: the product's waiting shoppers are told.
+  statements.push(...stockAlertStatements(db, { productIds: [productId] }));
   return statements;
 }

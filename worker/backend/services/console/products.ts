@@ -1,3 +1,4 @@
+import { stockAlertStatements } from "../stock-alerts/trigger";
 import {
   PRODUCT_LIMITS,
   type BulkEditInput,
@@ -804,7 +805,10 @@ export async function bulkEditProducts(
     );
   }
   if (!statements.length) return { updated: 0 };
-  statements.push(bumpCatalogueVersion(db));
+  statements.push(
+    bumpCatalogueVersion(db),
+    ...stockAlertStatements(db, { productIds: plans.filter((p) => p.newStock > p.stock).map((p) => p.id) }),
+  );
   try {
     await db.batch(statements);
   } catch (err) {

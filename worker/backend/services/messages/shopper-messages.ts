@@ -41,7 +41,7 @@ export interface ShopperMessageInput {
 }
 
 /** Where a row keeps its site origin among its params; never a template variable. */
-const ORIGIN_PARAM = "__siteOrigin";
+export const ORIGIN_PARAM = "__siteOrigin";
 
 export const isShopperMessageJob = (body: unknown): body is ShopperMessageJob =>
   typeof body === "object" && body !== null && Number.isInteger((body as ShopperMessageJob).shopperMessage);

@@ -1,3 +1,4 @@
+import { flushShopperMessages } from "../messages/shopper-messages";
 import { shipmentsOf, shippableOf } from "../shipping/views";
 import type { Env, Lang, StaffCaller } from "../../env";
 import { BackendError, unprocessable } from "../../http";
@@ -287,6 +288,7 @@ export async function cancelOrder(
     opts.lang,
   );
   await flushNotifications(env, order.id);
+  await flushShopperMessages(env);
   const cancelled = await reread(db, order);
   const owed = refundableOf(cancelled);
   const refund =
@@ -406,6 +408,8 @@ export async function refundOrder(
   if (succeeded) settle.push(...creditNoteStatements(db, order, { id, amount }, vatRateOf(env, order)));
   await db.batch(settle);
   if (succeeded) await flushNotifications(env, order.id);
+  // A refund that restocked may owe back-in-stock alerts.
+  await flushShopperMessages(env);
   const refund = (await refundsOf(db, order.id)).find((r) => r.id === id)!;
   return {
     refund,

@@ -1,3 +1,4 @@
+import { stockAlertStatements } from "../stock-alerts/trigger";
 import { bumpOnFlip, bumpOnReleaseFlip } from "../catalogue/availability";
 import type { CartOwner } from "../../identity";
 import { lineNets } from "../shared/money";
@@ -222,8 +223,10 @@ export function releaseStockStatements(
            AND EXISTS (SELECT 1 FROM orders WHERE id = ?1 AND stock_reserved = 1 AND status = ?2)`,
       )
       .bind(orderId, status),
-    // A sold-out variant back in stock: pages showing it sold out are out of date.
+    // A sold-out variant back in stock: pages showing it sold out are out of date, and the
+    // shoppers waiting for it are told.
     bumpOnReleaseFlip(db, orderId, status),
+    ...stockAlertStatements(db, { orderId }),
     db
       .prepare(
         "UPDATE orders SET stock_reserved = 0, reserved_until = NULL, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND status = ? AND stock_reserved = 1",

@@ -1,3 +1,4 @@
+import { flushShopperMessages } from "../messages/shopper-messages";
 import { restockVariantStatements } from "../catalogue/variants";
 import { loadSettings } from "../shared/settings";
 import type { Env, Lang, StaffCaller } from "../../env";
@@ -512,6 +513,7 @@ async function receiveStatements(
     lang,
   );
   await flushNotifications(env, order.id);
+  await flushShopperMessages(env);
 }
 
 /** The carrier delivered a return's pickup parcel to the shop: received, as staff would mark it. */

@@ -20,7 +20,9 @@ import { msg } from "../../messages";
  *   thousands of phones share one carrier address.
  * - NETWORK_LIMITER: per-network ceilings a shared network does not reach in a sale: guest-id
  *   minting (600 a minute a network).
- * - CONTACT_LIMITER: the contact form (5 a minute a key).
+ * - CONTACT_LIMITER: the contact form (5 a minute a key), and back-in-stock subscriptions per
+ *   address (their networks count under SHOP_LIMITER, refused past 20 a minute, and the codes
+ *   they text under OTP_LIMITER: routes/stock-alerts.ts).
  */
 export type LimiterName = "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER";
 
