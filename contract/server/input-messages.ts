@@ -42,6 +42,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  lines: { en: "Cart lines", ar: "بنود السلة" },
   ...CONSOLE_FIELD_NAMES,
 };
 
