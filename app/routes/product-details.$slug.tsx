@@ -209,7 +209,20 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             ) : variant ? (
               <p className="muted product__limit" />
             ) : null}
-            <AddToCart productId={product.id} variantId={variant?.id} maxQuantity={max} quantity={quantity} />
+            <AddToCart
+              productId={product.id}
+              variantId={variant?.id}
+              maxQuantity={max}
+              quantity={quantity}
+              seen={{
+                product_id: product.id,
+                variant_id: variant?.id,
+                variant: variant?.title || null,
+                options: variant?.options ?? {},
+                quantity: 0,
+                product,
+              }}
+            />
           </div>
           <CompareToggle
             item={{ slug: product.slug, name: product.name }}
