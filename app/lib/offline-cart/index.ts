@@ -24,7 +24,7 @@ import { readChanges, readSnapshot, writeChanges, writeSnapshot } from "./store"
 import { CART_SYNC_TAG } from "./sync-tag";
 
 /**
- * The cart offline (docs/PERFORMANCE.md, "The cart offline"): a change the backend could not be
+ * The cart offline (docs/OPERATIONS.md, "The cart offline"): a change the backend could not be
  * reached for is kept in the browser (./store.ts) and shown at once, marked "Saved offline"; when
  * the connection returns (the `online` event, the service worker's Background Sync message, or the
  * next page load) the queue is replayed in one POST /cart/sync and what did not go as asked is

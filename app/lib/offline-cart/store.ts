@@ -3,7 +3,7 @@ import { readStored } from "../tab-storage";
 import type { OfflineChange } from "./queue";
 
 /**
- * Where the offline cart is kept (docs/PERFORMANCE.md, "The cart offline"): localStorage, one entry
+ * Where the offline cart is kept (docs/OPERATIONS.md, "The cart offline"): localStorage, one entry
  * per cart owner. localStorage rather than IndexedDB: the changes are a few lines read whole,
  * synchronously, when a page starts, and only pages replay them (the service worker never reads
  * them: it holds no identity), so a store the worker could read would buy nothing. The owner is
