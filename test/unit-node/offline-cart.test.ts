@@ -343,4 +343,37 @@ describe("replaying the offline cart", () => {
     expect(ctx.store.get(cartListAtom).products.map((l) => [l.product_id, l.quantity])).toEqual([[1, 3]]);
     expect(withLineQuantity(cartOf([line(1, 1)]), { product_id: 1 }, 3).subtotal).toBe(3000);
   });
+
+  it("replays line by line on a backend without the sync call, and still explains what it refused", async () => {
+    const { saveOffline, replayOfflineCart } = await import("../../app/lib/offline-cart");
+    const held = new Map<number, number>([[1, 1]]);
+    const calls: string[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = String(input);
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push(`${init?.method ?? "GET"} ${url}${body ? ` ${JSON.stringify(body)}` : ""}`);
+      if (url === "/backend/cart/sync") return Response.json({ message: "Not found" }, { status: 404 });
+      if (url === "/backend/cart/update-quantity") {
+        if (body.product_id === 2) return Response.json({ message: "Out of stock" }, { status: 422 });
+        held.set(body.product_id, body.quantity);
+        return Response.json({ data: {} });
+      }
+      return Response.json({
+        data: { ...cartOf([...held].map(([id, q]) => line(id, q))), total_quantity: 0 },
+      });
+    });
+    const ctx = context();
+    ctx.store.set(cartListAtom, cartOf([line(1, 1)]));
+    saveOffline(ctx, { product_id: 1 }, 3);
+    saveOffline(ctx, { product_id: 2 }, 1, { add: true, seen: line(2, 0) });
+    await replayOfflineCart(ctx);
+    expect(calls.filter((c) => c.startsWith("POST"))).toEqual([
+      'POST /backend/cart/sync {"lines":[{"product_id":1,"quantity":3},{"product_id":2,"quantity":1}]}',
+      'POST /backend/cart/update-quantity {"product_id":1,"quantity":3}',
+      'POST /backend/cart/update-quantity {"product_id":2,"quantity":1}',
+    ]);
+    expect(Object.fromEntries(held)).toEqual({ 1: 3 });
+    expect(readChanges()).toEqual([]);
+    expect(ctx.store.get(offlineConflictsAtom).map((c) => [c.key, c.kind])).toEqual([[2, "unavailable"]]);
+  });
 });

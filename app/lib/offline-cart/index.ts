@@ -1,4 +1,4 @@
-import type { CartSynced } from "../../../contract/cart";
+import type { Cart, CartSynced } from "../../../contract/cart";
 import type { ProductSummary } from "../../../contract/catalogue";
 import { toast } from "../../client/toast";
 import {
@@ -19,7 +19,16 @@ import { ApiError } from "../api/errors";
 import { ensureGuestId, loadCart, setCart, type CartContext, type CartResult } from "../cart";
 import { translate } from "../i18n";
 import { readStored, writeStored } from "../tab-storage";
-import { coalesce, detectConflicts, pendingKeys, quantityIn, syncBody, withChanges, type OfflineChange } from "./queue";
+import {
+  coalesce,
+  detectConflicts,
+  pendingKeys,
+  quantityIn,
+  syncBody,
+  withChanges,
+  type IntendedLine,
+  type OfflineChange,
+} from "./queue";
 import { readChanges, readSnapshot, writeChanges, writeSnapshot } from "./store";
 import { CART_SYNC_TAG } from "./sync-tag";
 
@@ -157,12 +166,13 @@ async function replay(ctx: CartContext): Promise<void> {
 }
 
 /** POST /cart/sync with the tab's identity: a guest id first when the changes were made without one. */
-async function send(ctx: CartContext, intended: ReturnType<typeof coalesce>): Promise<CartSynced> {
+async function send(ctx: CartContext, intended: IntendedLine[]): Promise<CartSynced> {
   for (let attempt = 0; ; attempt++) {
     try {
       await ensureGuestId(ctx.locale);
       return (await browserApi(ctx.locale).post<CartSynced>("/cart/sync", syncBody(intended))).data;
     } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return lineByLine(ctx, intended);
       // A guest id the backend no longer knows (its cart expired): once more as a new guest.
       if (attempt === 0 && error instanceof ApiError && error.status === 401 && !readStored("token")) {
         writeStored("guestId", null);
@@ -171,4 +181,22 @@ async function send(ctx: CartContext, intended: ReturnType<typeof coalesce>): Pr
       throw error;
     }
   }
+}
+
+/**
+ * A backend without POST /cart/sync (another one behind BACKEND_URL, README "Swapping the
+ * backend"): each line is set in turn with the spec's update-quantity, which sets too, so this
+ * is as safe to repeat. A line it refuses (422: more than is left, no longer sold) stays as the
+ * backend has it, and the comparison with the cart after explains it, without outcomes.
+ */
+async function lineByLine(ctx: CartContext, intended: IntendedLine[]): Promise<CartSynced> {
+  const api = browserApi(ctx.locale);
+  for (const { ref, quantity } of intended) {
+    try {
+      await api.post("/cart/update-quantity", { product_id: ref.product_id, variant_id: ref.variant_id, quantity });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 422) throw error;
+    }
+  }
+  return { cart: (await api.get<Cart>("/cart")).data, outcomes: [] };
 }
