@@ -3,7 +3,7 @@
 // it, and it imports neither (test/node/boundaries.test.ts). Money is in halalas.
 import type * as v from "valibot";
 import type { ProductSummary } from "./catalogue";
-import type { cartFields, promoInput } from "./inputs";
+import type { cartFields, cartSyncInput, promoInput } from "./inputs";
 
 /** 1: a percentage (the default, spec §9); 2: a fixed amount in halalas. */
 export type DiscountType = 1 | 2;
@@ -74,4 +74,35 @@ export interface PromoChecked {
   discount_type: DiscountType;
   discount: number;
   amount: number;
+}
+
+/**
+ * POST /cart/sync: what a browser changed while offline, replayed when it is back. Each line sets
+ * its variant's quantity (0 removes the line), so sending the same lines twice leaves the same
+ * cart: a replay cut short and sent again never doubles a quantity. A line is clamped to what is
+ * left (stock and the per-order maximum) instead of refused, and its outcome says what happened.
+ */
+export type CartSyncInput = v.InferInput<ReturnType<typeof cartSyncInput>>;
+
+/**
+ * What became of one synced line: `applied` as asked, `reduced` to what is left, `sold_out` (none
+ * left: the cart keeps what it had), `unavailable` (no longer sold, or no such product), `removed`.
+ */
+export type CartSyncStatus = "applied" | "reduced" | "sold_out" | "unavailable" | "removed";
+
+export interface CartSyncOutcome {
+  product_id: number;
+  /** The variant the line meant, or null when none was named and the product sells none alone. */
+  variant_id: number | null;
+  /** The quantity the browser asked for. */
+  requested: number;
+  /** The line's quantity in the cart now (0: no line). */
+  quantity: number;
+  status: CartSyncStatus;
+}
+
+/** The answer to POST /cart/sync: the cart after it, and one outcome per line sent, in order. */
+export interface CartSynced {
+  cart: Cart;
+  outcomes: CartSyncOutcome[];
 }

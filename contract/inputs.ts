@@ -44,6 +44,7 @@ export type InputField =
   | "slugs"
   | "topic"
   | "token"
+  | "lines"
   | "buyer_company"
   | "buyer_vat_number"
   | "product"
@@ -368,6 +369,20 @@ export function cartFields(m: InputMessages, min: 0 | 1 = 1) {
       v.maxValue(LIMITS.quantity, m.invalid("quantity")),
     ),
   };
+}
+
+/**
+ * POST /cart/sync (contract/cart.ts): the lines a browser changed offline, each set to a quantity
+ * (0 removes it), at most `LIMITS.cartSyncLines` of them.
+ */
+export function cartSyncInput(m: InputMessages) {
+  return v.object({
+    lines: v.pipe(
+      v.array(v.object(cartFields(m, 0)), m.required("lines")),
+      v.minLength(1, m.required("lines")),
+      v.maxLength(LIMITS.cartSyncLines, m.invalid("lines")),
+    ),
+  });
 }
 
 /** POST /contact: the contact form. */

@@ -14,6 +14,8 @@ export const LIMITS = {
   passwordMax: 128,
   promoCode: 40,
   quantity: 999,
+  /** Lines in one offline cart sync: a cart's worth, far above what a shopper changes offline. */
+  cartSyncLines: 50,
   contactNameMin: 2,
   subjectMin: 2,
   subject: 150,

@@ -2,12 +2,14 @@
 // client output (BUILD_DIR, default build/client), before the service worker so both are precached:
 // - offline.{en,ar}.html, the offline page per locale (served at /offline.{en,ar}): static HTML in
 //   the shop's look, no script;
-// then runs workbox-build generateSW to write sw.js with the workbox runtime inlined (no CDN).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+// then runs workbox-build generateSW to write sw.js with the workbox runtime inlined (no CDN), and
+// appends the cart's Background Sync handler (`cartSyncHandler`).
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generateSW, type RuntimeCaching } from "workbox-build";
 import { LOCALES, type Locale } from "../app/lib/locales.ts";
+import { CART_SYNC_MESSAGE, CART_SYNC_TAG } from "../app/lib/offline-cart/sync-tag.ts";
 import { THEME_COLOR } from "../contract/web-manifest.ts";
 import { consoleOnlyFiles } from "./lib/bundles.ts";
 
@@ -193,6 +195,27 @@ const runtimeCaching: RuntimeCaching[] = [
   },
 ];
 
+/**
+ * The Background Sync handler (app/lib/offline-cart): a page with cart changes made offline
+ * registers CART_SYNC_TAG, and when the browser has a connection again it fires `sync` here. The
+ * worker does not replay the changes itself: cart calls carry the tab's bearer token or guest id,
+ * which live in that tab's session storage and must not be handed to a worker that outlives it.
+ * It asks the shop's open pages to replay their own queues; with none open, the next page load
+ * replays (and the sync counts as done: a retry would find no page either).
+ */
+export function cartSyncHandler(): string {
+  return `
+self.addEventListener("sync", (event) => {
+  if (event.tag !== ${JSON.stringify(CART_SYNC_TAG)}) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((pages) => {
+      for (const page of pages) page.postMessage({ type: ${JSON.stringify(CART_SYNC_MESSAGE)} });
+    }),
+  );
+});
+`;
+}
+
 async function main() {
   if (!existsSync(join(clientDir, "assets"))) throw new Error(`build-sw: ${clientDir} has no client build`);
   const stylesheet = appStylesheet();
@@ -235,6 +258,7 @@ async function main() {
     skipWaiting: false,
     runtimeCaching,
   });
+  appendFileSync(join(clientDir, "sw.js"), cartSyncHandler());
   for (const w of warnings) console.warn(`build-sw: ${w}`);
   console.log(`build-sw: ${join(clientDir, "sw.js")} precaches ${count} files (${Math.round(size / 1024)} kB)`);
 }

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
 import { useT } from "../lib/use-locale";
-import { cartDrawerOpenAtom, invalidQuantityAtom, lineKey } from "../state/cart";
+import { cartDrawerOpenAtom, invalidQuantityAtom, lineKey, type CartLine } from "../state/cart";
 import { Stylesheet } from "./Stylesheet";
 import cartCss from "../styles/cart.css?url";
 
@@ -15,6 +15,8 @@ export interface AddToCartProps {
   maxQuantity: number;
   /** The quantity the product page's picker holds. */
   quantity: number;
+  /** The line as the page shows it (name, price, image), for the cart to show when added offline. */
+  seen?: CartLine;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface AddToCartProps {
  * needed, the cart reloaded after, an invalid quantity recorded when refused). A success opens
  * the drawer; a refusal shows the server's reason beside the button.
  */
-export function AddToCart({ productId, variantId, maxQuantity, quantity }: AddToCartProps) {
+export function AddToCart({ productId, variantId, maxQuantity, quantity, seen }: AddToCartProps) {
   const t = useT();
   const cart = useCart();
   const openDrawer = useSetAtom(cartDrawerOpenAtom);
@@ -36,10 +38,10 @@ export function AddToCart({ productId, variantId, maxQuantity, quantity }: AddTo
   const add = async () => {
     setBusy(true);
     setMessage("");
-    const result = await cart.addProductToCart(ref, amount);
+    const result = await cart.addProductToCart(ref, amount, seen);
     setBusy(false);
     if (result.ok) {
-      toast.success(t("cart.added"));
+      toast.success(t(result.offline ? "offlineCart.savedToast" : "cart.added"));
       openDrawer(true);
     } else {
       setMessage(result.message ?? t("cart.invalidQuantity"));

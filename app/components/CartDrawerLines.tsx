@@ -3,6 +3,7 @@ import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { lineKey, type CartList } from "../state/cart";
 import { CartLine } from "./CartLine";
+import { CheckoutNeedsConnection, OfflineCartNotice } from "./OfflineCartNotice";
 
 /**
  * What an open drawer shows once the cart has products: the lines (with their quantity steppers)
@@ -16,6 +17,7 @@ export function CartDrawerLines({ cart, onNavigate }: { cart: CartList; onNaviga
   return (
     <>
       <div className="drawer__body">
+        <OfflineCartNotice id="offline-notice-drawer" />
         <ul className="cart-lines" aria-label={t("cart.lines")}>
           {cart.products.map((line) => (
             <CartLine key={lineKey(line)} line={line} currency={cart.currency} onNavigate={onNavigate} compact />
@@ -37,9 +39,11 @@ export function CartDrawerLines({ cart, onNavigate }: { cart: CartList; onNaviga
             </span>
           </p>
         ) : null}
-        <Link className="button button--primary button--block" to={to("/checkout")} onClick={onNavigate}>
-          {t("cart.checkout")}
-        </Link>
+        <CheckoutNeedsConnection>
+          <Link className="button button--primary button--block" to={to("/checkout")} onClick={onNavigate}>
+            {t("cart.checkout")}
+          </Link>
+        </CheckoutNeedsConnection>
         <Link className="button button--block" to={to("/shopping-cart")} onClick={onNavigate}>
           {t("cart.viewCart")}
         </Link>

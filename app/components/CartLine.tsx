@@ -3,10 +3,12 @@ import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { toast } from "../client/toast";
 import { useCart } from "../lib/cart";
+import { removeProduct, updateQuantity } from "../lib/cart-lines";
 import { formatMoney } from "../lib/money";
 import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { variantQuery } from "../lib/variants";
 import { invalidQuantityAtom, lineKey, maxQuantityOf, type CartLine as Line } from "../state/cart";
+import { offlinePendingAtom } from "../state/offline-cart";
 import { QuantityStepper } from "./QuantityStepper";
 
 /** One cart line: image, name, unit price, quantity stepper, remove, and the line's total. */
@@ -27,6 +29,8 @@ export function CartLine({
   const cart = useCart();
   const key = lineKey(line);
   const invalid = useAtomValue(invalidQuantityAtom).has(key);
+  // Changed offline and not yet synced (lib/offline-cart).
+  const pending = useAtomValue(offlinePendingAtom).has(key);
   const [message, setMessage] = useState("");
   const [busy, setBusy] = useState(false);
   const product = line.product;
@@ -46,12 +50,12 @@ export function CartLine({
 
   const change = async (quantity: number) => {
     setMessage("");
-    const result = await cart.updateQuantity(line, Math.min(quantity, max));
+    const result = await updateQuantity(cart.ctx, line, Math.min(quantity, max));
     if (!result.ok) setMessage(result.message ?? t("cart.updateFailed"));
   };
   const remove = async () => {
     setBusy(true);
-    const result = await cart.removeProduct(line);
+    const result = await removeProduct(cart.ctx, line);
     setBusy(false);
     if (result.ok) toast.success(t("cart.removed"));
   };
@@ -119,6 +123,7 @@ export function CartLine({
             <span>{t("cart.removeShort")}</span>
           </button>
         </div>
+        {pending ? <p className="cart-line__offline">{t("offlineCart.savedOffline")}</p> : null}
         {bound || invalid || message ? (
           <p id={messageId} className="cart-line__error" role="alert">
             {message || bound || t("cart.invalidQuantity")}

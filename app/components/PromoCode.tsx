@@ -1,6 +1,7 @@
 import { useAtomValue } from "jotai";
 import { useRef, useState } from "react";
 import { useCart } from "../lib/cart";
+import { checkPromoCode, removePromoCode } from "../lib/promo-code";
 import { useChallenge } from "../lib/challenge";
 import { ChallengeSlot } from "./challenge/ChallengeSlot";
 import { useT } from "../lib/use-locale";
@@ -24,7 +25,7 @@ export function PromoCode() {
   const apply = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
-    const result = await cart.checkPromoCode(code, challenge.take());
+    const result = await checkPromoCode(cart.ctx, code, challenge.take());
     if (challenge.offer(result.challenged)) setChallengeMessage(result.message ?? "");
     else {
       challenge.clear();
@@ -34,7 +35,7 @@ export function PromoCode() {
   };
   const remove = async () => {
     setBusy(true);
-    await cart.removePromoCode();
+    await removePromoCode(cart.ctx);
     setCode("");
     setBusy(false);
   };

@@ -1,6 +1,7 @@
 import { useAtom } from "jotai";
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
+import { useOfflineCartSync } from "../client/offline-cart-sync";
 import { toast } from "../client/toast";
 import type { BeforeInstallPromptEvent, PwaController } from "../client/pwa";
 import { reloadOnNavigation, updateState } from "../client/update-state";
@@ -39,6 +40,8 @@ export default function PwaStatusLive() {
   const navigation = useNavigation();
   const tRef = useRef(t);
   tRef.current = t;
+  // The cart changes made offline: replayed when the connection returns (client/offline-cart-sync.ts).
+  useOfflineCartSync(online);
 
   // After hydration: register the service worker (once per page), at once rather than from the
   // idle queue (client/idle.ts), so the deploy journey in test/e2e/pwa.e2e.ts keeps its tested timing.

@@ -1,22 +1,20 @@
 import { useStore } from "jotai";
 import { startTransition, useEffect, useMemo } from "react";
 import { useLocation, useNavigate } from "react-router";
-import type { PromoCheck, PromoChecked } from "../../contract/cart";
 import {
   cartFromResponse,
   cartListAtom,
   cartLoadedAtom,
   EMPTY_CART,
   IDLE_PROMO,
-  invalidPromo,
   invalidQuantityAtom,
   lineKey,
   productsFlag,
   promoAtom,
   validPromo,
   withInvalid,
-  withLineQuantity,
   withoutInvalid,
+  type CartLine,
   type CartList,
   type CartResponse,
   type DiscountType,
@@ -29,7 +27,7 @@ import { translate } from "./i18n";
 import { localeOfPath, type Locale } from "./locales";
 import { formatMoney, formatPercent } from "./money";
 import { readStored, writeStored } from "./tab-storage";
-import { localePath, useLocale } from "./use-locale";
+import { useLocale } from "./use-locale";
 
 /**
  * The cart's actions (spec §4 "Cart", "Promo code"): every change goes to the backend through
@@ -51,6 +49,8 @@ export interface CartResult {
   message?: string;
   /** A refusal the caller shows itself: a busy network's challenge (lib/challenge.ts). */
   challenged?: unknown;
+  /** No connection: the change was kept in the browser, to be synced (lib/offline-cart). */
+  offline?: boolean;
 }
 
 let guestIdRequest: Promise<string | null> | null = null;
@@ -83,12 +83,8 @@ export function hasCartIdentity(): boolean {
   return Boolean(readStored("token") || readStored("guestId"));
 }
 
-function isCheckoutPage(pathname: string): boolean {
-  return /^\/(en|ar)\/checkout\/?$/.test(pathname);
-}
-
 /** A refused quantity's message: the field's messages, else the server's, else ours. */
-function quantityMessage(error: unknown, locale: Locale): string {
+export function quantityMessage(error: unknown, locale: Locale): string {
   if (error instanceof ApiError) {
     const field = error.errors.quantity ?? error.errors.variant_id ?? error.errors.product_id ?? error.errors.productId;
     if (Array.isArray(field) && field.length) return field.join(", ");
@@ -97,7 +93,7 @@ function quantityMessage(error: unknown, locale: Locale): string {
   return translate(locale, "cart.invalidQuantity");
 }
 
-function setCart(ctx: CartContext, cart: CartList): void {
+export function setCart(ctx: CartContext, cart: CartList): void {
   ctx.store.set(cartListAtom, cart);
   ctx.store.set(cartLoadedAtom, true);
   writeStored("products", productsFlag(cart));
@@ -123,9 +119,13 @@ function setCart(ctx: CartContext, cart: CartList): void {
   }
 }
 
-function handle(ctx: CartContext, error: unknown): string {
+export function handle(ctx: CartContext, error: unknown): string {
   return handleBrowserError(error, ctx.locale, ctx.navigate).message;
 }
+
+/** No answer arrived (offline): the offline cart's code, loaded only then. */
+export const offlineCart = (error: unknown) =>
+  error instanceof ApiError && error.status === 0 ? import("./offline-cart") : null;
 
 /** GET /cart into the atoms. With no identity yet, the cart is simply empty. */
 export async function loadCart(ctx: CartContext): Promise<CartResult> {
@@ -144,6 +144,8 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
       setCart(ctx, EMPTY_CART);
       return { ok: true };
     }
+    // Offline: the cart last seen in this tab, with the changes made since (lib/offline-cart).
+    if ((await offlineCart(error))?.showOfflineCart(ctx)) return { ok: true };
     return { ok: false, message: handle(ctx, error) };
   }
 }
@@ -154,7 +156,12 @@ export async function loadCart(ctx: CartContext): Promise<CartResult> {
  * the add goes through the own server's `POST /api/cart/add-product {productId, quantity}`, which
  * passes it on to the backend's `/cart/add-product` with the visitor's token or guest id.
  */
-export async function addProductToCart(ctx: CartContext, ref: LineRef, quantity: number): Promise<CartResult> {
+export async function addProductToCart(
+  ctx: CartContext,
+  ref: LineRef,
+  quantity: number,
+  seen?: CartLine,
+): Promise<CartResult> {
   const key = lineKey(ref);
   try {
     await ensureGuestId(ctx.locale);
@@ -165,6 +172,8 @@ export async function addProductToCart(ctx: CartContext, ref: LineRef, quantity:
       quantity,
     });
   } catch (error) {
+    const offline = await offlineCart(error);
+    if (offline) return offline.saveOffline(ctx, ref, quantity, { add: true, seen });
     ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), key));
     if (error instanceof ApiError && (error.status === 422 || error.status === 400))
       return { ok: false, message: quantityMessage(error, ctx.locale) };
@@ -175,55 +184,6 @@ export async function addProductToCart(ctx: CartContext, ref: LineRef, quantity:
   return { ok: true };
 }
 
-function leaveCheckoutIfEmpty(ctx: CartContext): void {
-  if (ctx.store.get(cartListAtom).products.length === 0 && isCheckoutPage(ctx.pathname()))
-    ctx.navigate(localePath(ctx.locale, "/"));
-}
-
-/** Sets a line's quantity at once and asks the backend; on refusal the line rolls back. */
-export async function updateQuantity(ctx: CartContext, ref: LineRef, quantity: number): Promise<CartResult> {
-  const key = lineKey(ref);
-  const before = ctx.store.get(cartListAtom);
-  ctx.store.set(cartListAtom, withLineQuantity(before, ref, quantity));
-  try {
-    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/update-quantity", {
-      product_id: ref.product_id,
-      variant_id: ref.variant_id,
-      quantity,
-    });
-    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), key));
-    setCart(ctx, cartFromResponse(res.data));
-    leaveCheckoutIfEmpty(ctx);
-    return { ok: true };
-  } catch (error) {
-    ctx.store.set(cartListAtom, before);
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      ctx.store.set(invalidQuantityAtom, withInvalid(ctx.store.get(invalidQuantityAtom), key));
-      return { ok: false, message: quantityMessage(error, ctx.locale) };
-    }
-    return { ok: false, message: handle(ctx, error) || translate(ctx.locale, "cart.updateFailed") };
-  }
-}
-
-/** Removes a line. Spec §4: if the cart becomes empty on a checkout page, go to the locale home. */
-export async function removeProduct(ctx: CartContext, ref: LineRef): Promise<CartResult> {
-  const before = ctx.store.get(cartListAtom);
-  ctx.store.set(cartListAtom, withLineQuantity(before, ref, 0));
-  try {
-    const res = await browserApi(ctx.locale).post<CartResponse>("/cart/remove-product", {
-      productId: ref.product_id,
-      variantId: ref.variant_id,
-    });
-    ctx.store.set(invalidQuantityAtom, withoutInvalid(ctx.store.get(invalidQuantityAtom), lineKey(ref)));
-    setCart(ctx, cartFromResponse(res.data));
-    leaveCheckoutIfEmpty(ctx);
-    return { ok: true };
-  } catch (error) {
-    ctx.store.set(cartListAtom, before);
-    return { ok: false, message: handle(ctx, error) };
-  }
-}
-
 /** n of the promo message: a percent for type 1, money for type 2. */
 export function promoAmount(locale: Locale, currency: string) {
   return (type: DiscountType, discount: number): string =>
@@ -232,60 +192,6 @@ export function promoAmount(locale: Locale, currency: string) {
 
 export function promoTemplate(locale: Locale) {
   return (n: string): string => translate(locale, "cart.promo.discountReceived", { n });
-}
-
-/**
- * Spec §4 "Promo code": valid stores the type, value and 'Discount received {n} on total
- * payment'; invalid stores the server's message and resets the discount to 0.
- */
-export async function checkPromoCode(
-  ctx: CartContext,
-  code: string,
-  headers?: Record<string, string>,
-): Promise<CartResult> {
-  // Every code goes to the server, an emptied field too (spec §5: "validated by the server"): its
-  // refusal takes an applied code off the cart, as any invalid code does (spec §4).
-  const trimmed = code.trim();
-  try {
-    await ensureGuestId(ctx.locale);
-    const body: PromoCheck = { code: trimmed };
-    const res = await browserApi(ctx.locale).post<Partial<PromoChecked>>("/promo-code/check", body, { headers });
-    const currency = ctx.store.get(cartListAtom).currency;
-    // Spec §3: `discount` is the code's value for its type (a percentage for type 1).
-    const { code: answered, discount_type, discount } = res.data ?? {};
-    const answer = { code: answered, discount_type, discount };
-    ctx.store.set(promoAtom, validPromo(answer, trimmed, promoAmount(ctx.locale, currency), promoTemplate(ctx.locale)));
-    await loadCart(ctx);
-    return { ok: true };
-  } catch (error) {
-    // A busy network was asked to prove it is people: the code was not checked, the cart keeps its state.
-    // (Read by the form's useChallenge, lib/challenge.ts, which checks its shape: not loaded on every page.)
-    if (error instanceof ApiError && (error.body as { challenge?: unknown } | undefined)?.challenge)
-      return { ok: false, message: error.message, challenged: error };
-    let message: string;
-    // The server refused the code (spec §5: its message is shown); a 404 or anything else goes
-    // through the common handler (spec §8: a 404 redirects to /error).
-    if (error instanceof ApiError && (error.status === 422 || error.status === 400)) {
-      message = error.errors.code?.join(", ") || error.message || translate(ctx.locale, "errors.default");
-    } else {
-      message = handle(ctx, error);
-    }
-    ctx.store.set(promoAtom, invalidPromo(ctx.store.get(promoAtom), trimmed, message));
-    const cart = ctx.store.get(cartListAtom);
-    ctx.store.set(cartListAtom, { ...cart, discount: 0, total: cart.subtotal, promo: null });
-    return { ok: false, message };
-  }
-}
-
-export async function removePromoCode(ctx: CartContext): Promise<CartResult> {
-  try {
-    const res = await browserApi(ctx.locale).post<CartResponse>("/promo-code/remove", {});
-    ctx.store.set(promoAtom, IDLE_PROMO);
-    setCart(ctx, cartFromResponse(res.data));
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, message: handle(ctx, error) };
-  }
 }
 
 /** After a paid order the cart starts afresh (the backend emptied it at checkout). */
@@ -313,11 +219,7 @@ export function useCart() {
     return {
       ctx,
       loadCart: () => loadCart(ctx),
-      addProductToCart: (ref: LineRef, quantity: number) => addProductToCart(ctx, ref, quantity),
-      updateQuantity: (ref: LineRef, quantity: number) => updateQuantity(ctx, ref, quantity),
-      removeProduct: (ref: LineRef) => removeProduct(ctx, ref),
-      checkPromoCode: (code: string, headers?: Record<string, string>) => checkPromoCode(ctx, code, headers),
-      removePromoCode: () => removePromoCode(ctx),
+      addProductToCart: (ref: LineRef, quantity: number, seen?: CartLine) => addProductToCart(ctx, ref, quantity, seen),
       clearCartState: () => clearCartState(ctx),
     };
   }, [store, locale, navigate, pathRef]);

@@ -211,7 +211,20 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             ) : variant ? (
               <p className="muted product__limit" />
             ) : null}
-            <AddToCart productId={product.id} variantId={variant?.id} maxQuantity={max} quantity={quantity} />
+            <AddToCart
+              productId={product.id}
+              variantId={variant?.id}
+              maxQuantity={max}
+              quantity={quantity}
+              seen={{
+                product_id: product.id,
+                variant_id: variant?.id,
+                variant: variant?.title || null,
+                options: variant?.options ?? {},
+                quantity: 0,
+                product,
+              }}
+            />
           </div>
           {/* Sold out: the shopper may ask to be told once when this choice is back (a new choice, a new form). */}
           {max < 1 ? (

@@ -2,6 +2,7 @@ import { useAtomValue } from "jotai";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/shopping-cart";
 import { CartLine } from "../components/CartLine";
+import { CheckoutNeedsConnection, OfflineCartNotice } from "../components/OfflineCartNotice";
 import { DeliveryPromise } from "../components/DeliveryPromise";
 import { OrderSummary, type ShownTotals } from "../components/OrderSummary";
 import { PromoCode } from "../components/PromoCode";
@@ -84,6 +85,7 @@ export default function ShoppingCart() {
         <h1>{t("pages.cart.title")}</h1>
         {count > 0 ? <p className="muted">{t("cart.items", { count })}</p> : null}
       </div>
+      <OfflineCartNotice id="offline-notice-page" heading="h2" />
       {!loaded ? (
         <CartLoading />
       ) : empty ? (
@@ -121,9 +123,11 @@ export default function ShoppingCart() {
               />
             ) : null}
             <DeliveryPromise />
-            <Link className="button button--primary button--block" to={to("/checkout")}>
-              {t("cart.proceedToCheckout")}
-            </Link>
+            <CheckoutNeedsConnection>
+              <Link className="button button--primary button--block" to={to("/checkout")}>
+                {t("cart.proceedToCheckout")}
+              </Link>
+            </CheckoutNeedsConnection>
             <Link className="button button--ghost button--block" to={to("/products")}>
               {t("cart.continueShopping")}
             </Link>

@@ -48,6 +48,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   channel: { en: "How to tell you", ar: "طريقة التنبيه" },
   topic: { en: "Kind of message", ar: "نوع الرسائل" },
   token: { en: "Link", ar: "الرابط" },
+  lines: { en: "Cart lines", ar: "بنود السلة" },
   ...CONSOLE_FIELD_NAMES,
 };
 

@@ -68,7 +68,7 @@ describe("cart drawer in Chromium", () => {
           let release!: () => void;
           const held = new Promise<void>((resolve) => (release = resolve));
           let requested = false;
-          await page.route(/\/assets\/CartLine-[\w-]+\.js$/, async (route: Route) => {
+          await page.route(/\/assets\/CartDrawerLines-[\w-]+\.js$/, async (route: Route) => {
             requested = true;
             await held;
             await route.continue();

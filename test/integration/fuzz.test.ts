@@ -95,6 +95,7 @@ const endpoints: Endpoint[] = [
   { method: "POST", path: "/backend/cart/add-product", who: "guest", fields: ["product_id", "quantity"] },
   { method: "POST", path: "/backend/cart/update-quantity", who: "guest", fields: ["product_id", "quantity"] },
   { method: "POST", path: "/backend/cart/remove-product", who: "guest", fields: ["productId"] },
+  { method: "POST", path: "/backend/cart/sync", who: "guest", fields: ["lines"] },
   { method: "POST", path: "/backend/promo-code/check", who: "guest", fields: ["code"] },
   { method: "POST", path: "/backend/promo-code/remove", who: "guest", fields: [] },
   { method: "GET", path: "/backend/checkout/options", who: "guest", fields: ["shipping_method"] },

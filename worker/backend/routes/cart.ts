@@ -1,16 +1,17 @@
 import { Hono } from "hono";
 import * as v from "valibot";
-import { cartFields } from "../../../contract/inputs";
+import { cartFields, cartSyncInput } from "../../../contract/inputs";
 import type { BackendEnv } from "../env";
 import { BackendError, ok } from "../http";
 import { say } from "../../../contract/server/i18n";
-import { cartOwner, mintGuestId } from "../identity";
+import { cartOwner, mintGuestId, ownerKey } from "../identity";
 import { addProductToCart, loadCart, removeProductFromCart, updateCartQuantity } from "../services/orders/cart";
 import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
-import { validate } from "../../../contract/server/validate";
+import { syncCartLines } from "../services/orders/cart-sync";
+import { readInput, validate } from "../../../contract/server/validate";
 import { msg } from "../messages";
 
-/** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity. */
+/** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity, sync. */
 export const cartRoutes = new Hono<BackendEnv>();
 
 /**
@@ -86,3 +87,16 @@ cartRoutes.post(
     return ok(c, await loadCart(c.env.DB, owner, c.get("lang")));
   },
 );
+
+/**
+ * What a browser changed while offline, replayed in one call when it is back (contract/cart.ts,
+ * `CartSynced`): each line set to a quantity, clamped to what is left, with what became of it.
+ * Counted per cart owner before the body is read: a browser syncs once per reconnection, so the
+ * shop limiter's count is far above a shopper's and keeps a script from rewriting carts in a loop.
+ */
+cartRoutes.post("/sync", async (c) => {
+  const owner = await cartOwner(c);
+  await enforceLimits(c, "SHOP_LIMITER", [`cart-sync:owner:${ownerKey(owner)}`]);
+  const { lines } = await readInput(c, "json", cartSyncInput);
+  return ok(c, await syncCartLines(c.env.DB, owner, lines, c.get("lang")));
+});
