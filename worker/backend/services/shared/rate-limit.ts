@@ -21,8 +21,15 @@ import { msg } from "../../messages";
  * - NETWORK_LIMITER: per-network ceilings a shared network does not reach in a sale: guest-id
  *   minting (600 a minute a network).
  * - CONTACT_LIMITER: the contact form (5 a minute a key).
+ * - WISHLIST_LIMITER: wishlist writes (add, remove, merge, share links), per account (60 a minute).
  */
-export type LimiterName = "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER";
+export type LimiterName =
+  | "AUTH_LIMITER"
+  | "OTP_LIMITER"
+  | "SHOP_LIMITER"
+  | "NETWORK_LIMITER"
+  | "CONTACT_LIMITER"
+  | "WISHLIST_LIMITER";
 
 /** Mirrors wrangler.toml, for the D1 fallback. */
 const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
@@ -31,6 +38,7 @@ const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
   SHOP_LIMITER: { limit: 20, period: 60 },
   NETWORK_LIMITER: { limit: 600, period: 60 },
   CONTACT_LIMITER: { limit: 5, period: 60 },
+  WISHLIST_LIMITER: { limit: 60, period: 60 },
 };
 
 const TOO_MANY: Bilingual = msg("shared.tooMany");
