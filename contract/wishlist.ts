@@ -93,7 +93,11 @@ export function wishlistChanges(
 }
 
 function slugField(m: InputMessages) {
-  return v.pipe(v.string(m.required("slug")), v.regex(SLUG, m.invalid("slug")));
+  return v.pipe(
+    v.optional(v.string(m.required("slug")), ""),
+    v.nonEmpty(m.required("slug")),
+    v.regex(SLUG, m.invalid("slug")),
+  );
 }
 
 function variantField(m: InputMessages) {
@@ -127,13 +131,16 @@ export function wishlistRemoveInput(m: InputMessages) {
 export function wishlistMergeInput(m: InputMessages) {
   return v.object({
     items: v.pipe(
-      v.array(
-        v.object({
-          slug: slugField(m),
-          variant_id: variantField(m),
-          saved_at: v.optional(v.pipe(v.string(m.invalid("slugs")), v.isoTimestamp(m.invalid("slugs")))),
-        }),
-        m.required("slugs"),
+      v.optional(
+        v.array(
+          v.object({
+            slug: slugField(m),
+            variant_id: variantField(m),
+            saved_at: v.optional(v.pipe(v.string(m.invalid("slugs")), v.isoTimestamp(m.invalid("slugs")))),
+          }),
+          m.required("slugs"),
+        ),
+        [],
       ),
       v.maxLength(MAX_WISHLIST, m.invalid("slugs")),
     ),
@@ -144,7 +151,7 @@ export function wishlistMergeInput(m: InputMessages) {
 export function wishlistFactsInput(m: InputMessages) {
   return v.object({
     items: v.pipe(
-      v.array(v.object({ slug: slugField(m), variant_id: variantField(m) }), m.required("slugs")),
+      v.optional(v.array(v.object({ slug: slugField(m), variant_id: variantField(m) }), m.required("slugs")), []),
       v.maxLength(MAX_WISHLIST, m.invalid("slugs")),
     ),
   });

@@ -42,14 +42,12 @@ export async function readWishlist(db: D1Database, lang: Lang, userId: number): 
     db.prepare("SELECT 1 AS live FROM wishlist_shares WHERE user_id = ?").bind(userId),
   ]);
   return {
-    items: (items.results as ItemRow[]).map(
-      (r): WishlistItem => ({
-        ...toFacts(r, lang),
-        saved_at: r.saved_at,
-        saved_price: r.saved_price,
-        saved_in_stock: r.saved_in_stock === 1,
-      }),
-    ),
+    items: (items.results as ItemRow[]).map((r): WishlistItem => ({
+      ...toFacts(r, lang),
+      saved_at: r.saved_at,
+      saved_price: r.saved_price,
+      saved_in_stock: r.saved_in_stock === 1,
+    })),
     shared: share.results.length > 0,
   };
 }
