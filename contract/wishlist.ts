@@ -32,6 +32,8 @@ export interface WishlistFacts {
   names: { en: string; ar: string };
   /** The variant's values ("Blue, 256 GB"), when one was saved. */
   variant_title: string | null;
+  /** The saved variant's values by option code, for its page's URL (`?colour=blue&storage=256gb`). */
+  variant_options: Record<string, string> | null;
   image: string;
   /** Halalas: the variant's price when one was saved, else the product's. */
   price: number;

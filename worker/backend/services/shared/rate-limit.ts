@@ -24,12 +24,7 @@ import { msg } from "../../messages";
  * - WISHLIST_LIMITER: wishlist writes (add, remove, merge, share links), per account (60 a minute).
  */
 export type LimiterName =
-  | "AUTH_LIMITER"
-  | "OTP_LIMITER"
-  | "SHOP_LIMITER"
-  | "NETWORK_LIMITER"
-  | "CONTACT_LIMITER"
-  | "WISHLIST_LIMITER";
+  "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER" | "WISHLIST_LIMITER";
 
 /** Mirrors wrangler.toml, for the D1 fallback. */
 const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {

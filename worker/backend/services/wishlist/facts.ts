@@ -15,7 +15,10 @@ export const factsColumns = (lang: Lang) => `
   p.id AS product_id, p.slug, p.name_en, p.name_ar, p.images, p.currency, p.variant_count, p.active,
   p.price AS p_price, p.compare_at_price AS p_compare, p.stock AS p_stock,
   v.id AS v_id, v.price AS v_price, v.compare_at_price AS v_compare, v.stock AS v_stock, v.active AS v_active,
-  v.images AS v_images, CASE WHEN v.id IS NULL THEN NULL ELSE ${variantTitleSql("v.id", lang)} END AS v_title`;
+  v.images AS v_images, CASE WHEN v.id IS NULL THEN NULL ELSE ${variantTitleSql("v.id", lang)} END AS v_title,
+  CASE WHEN v.id IS NULL THEN NULL ELSE (SELECT json_group_object(o.code, ov.code) FROM variant_option_values vov
+    JOIN product_options o ON o.id = vov.option_id JOIN product_option_values ov ON ov.id = vov.value_id
+    WHERE vov.variant_id = v.id) END AS v_options`;
 
 export interface FactsRow {
   product_id: number;
@@ -36,6 +39,7 @@ export interface FactsRow {
   v_active: number | null;
   v_images: string | null;
   v_title: string | null;
+  v_options: string | null;
 }
 
 export function toFacts(row: FactsRow, lang: Lang): WishlistFacts {
@@ -50,6 +54,7 @@ export function toFacts(row: FactsRow, lang: Lang): WishlistFacts {
     name: lang === "ar" ? row.name_ar : row.name_en,
     names: { en: row.name_en, ar: row.name_ar },
     variant_title: row.v_title || null,
+    variant_options: row.v_options ? parseJson<Record<string, string>>(row.v_options, {}) : null,
     image: images[0] ?? `/backend/media/products/${row.slug}.svg`,
     price: variant ? (row.v_price ?? row.p_price) : row.p_price,
     compare_at_price: variant ? row.v_compare : row.p_compare,
