@@ -315,6 +315,10 @@ describe("the wishlist in Chromium", () => {
       await fullPageScreenshot(page, `${SCREENSHOTS}/wishlist-${locale}.png`);
 
       await page.goto(`${base}/${locale}/product-details/${c.slug}`);
+      await expect
+        .poll(() => page.locator(".product__title .wishlist-heart").getAttribute("aria-pressed"), WAIT)
+        .toBe("true");
+      await page.screenshot({ path: `${SCREENSHOTS}/product-heart-${locale}.png` });
       const strip = page.locator(".recently-viewed");
       await expect.poll(() => strip.locator(".recently-viewed__item").count(), WAIT).toBe(2);
       await strip.scrollIntoViewIfNeeded();
