@@ -30,6 +30,8 @@ const shopPages = [
   route("product-details", "routes/product-details._index.tsx"),
   route("product-details/:slug", "routes/product-details.$slug.tsx"),
   route("compare", "routes/compare.tsx"),
+  route("wishlist", "routes/wishlist.tsx"),
+  route("wishlist/shared/:token", "routes/wishlist.shared.$token.tsx"),
   route("services", "routes/services._index.tsx"),
   route("services/:slug", "routes/services.$slug.tsx"),
   route("track-order", "routes/track-order.tsx"),

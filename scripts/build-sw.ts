@@ -89,7 +89,7 @@ const runtimeCaching: RuntimeCaching[] = [
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
       (url.pathname === "/ar" || url.pathname.startsWith("/ar/")) &&
-      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -108,7 +108,7 @@ const runtimeCaching: RuntimeCaching[] = [
       !url.pathname.startsWith("/backend/") &&
       !url.pathname.startsWith("/api/") &&
       !url.pathname.startsWith("/builds/") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -121,11 +121,14 @@ const runtimeCaching: RuntimeCaching[] = [
     },
   },
   // Account, cart and checkout pages are personal: never cached, but offline they still get the
-  // offline page in their locale.
+  // offline page in their locale. So is a shared wishlist: its owner may revoke the link, and a
+  // copy kept here would still show it. The shopper's own wishlist page is cached like any page:
+  // its HTML holds no list (the list is read from this browser's storage after hydration), so
+  // offline it opens from the cache and shows what was saved.
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -134,7 +137,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -147,7 +150,7 @@ const runtimeCaching: RuntimeCaching[] = [
       sameOrigin &&
       url.pathname.endsWith(".data") &&
       !request.headers.has("authorization") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",

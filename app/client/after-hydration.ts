@@ -1,6 +1,8 @@
 import { updatePoll } from "./update-poll";
 // Field data: importing the start-up module starts it; it waits for an idle period.
 import "./rum-start";
+// The wishlist's sync with the account, once idle (lib/wishlist/boot.ts).
+import "../lib/wishlist/boot";
 
 /**
  * What the client entry starts once the page has hydrated, in one chunk of its own, so the first

@@ -90,26 +90,18 @@ export function CartDrawer() {
               </span>
             ) : null}
           </h2>
-          <button type="button" className="icon-button" onClick={close} aria-label={t("cart.close")}>
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
+          {/* Its cross, and the empty cart's picture, are drawn by app.css: the drawer is in every page's first load. */}
+          <button
+            type="button"
+            className="icon-button icon-button--close"
+            onClick={close}
+            aria-label={t("cart.close")}
+          />
         </div>
         {!opened ? null : empty ? (
           <div className="drawer__body">
             <div className="empty-state">
-              <svg className="empty-state__icon" aria-hidden="true" viewBox="0 0 24 24" width="48" height="48">
-                <path
-                  d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="1.6"
-                  strokeLinejoin="round"
-                />
-                <circle cx="10" cy="20" r="1.5" fill="currentColor" />
-                <circle cx="17" cy="20" r="1.5" fill="currentColor" />
-              </svg>
+              <span className="empty-state__icon empty-state__icon--cart" aria-hidden="true" />
               <p>{t("cart.empty")}</p>
               <Link className="button" to={to("/products")} onClick={close}>
                 {t("cart.continueShopping")}

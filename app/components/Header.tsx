@@ -8,6 +8,7 @@ import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { cartDrawerOpenAtom, totalQuantityAtom } from "../state/cart";
 import { Logo } from "./Logo";
 import { SearchBox } from "./SearchBox";
+import { WishlistLink } from "./wishlist/WishlistLink";
 
 export function Header({
   categories,
@@ -49,17 +50,15 @@ export function Header({
           >
             {t("nav.otherLocaleName")}
           </Link>
+          {/* The header's icons are drawn by app.css (`.icon-button--*::before`): every page loads this. */}
           <Link
-            className="icon-button"
+            className="icon-button icon-button--account"
             to={signedIn ? to("/profile") : to("/auth/login")}
             aria-label={signedIn ? t("nav.account") : t("nav.signIn")}
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-              <circle cx="12" cy="8" r="4" fill="none" stroke="currentColor" strokeWidth="2" />
-              <path d="M4 21c0-4 4-7 8-7s8 3 8 7" fill="none" stroke="currentColor" strokeWidth="2" />
-            </svg>
             <span className="icon-button__label">{signedIn ? t("nav.account") : t("nav.signIn")}</span>
           </Link>
+          <WishlistLink />
           <button
             type="button"
             className="icon-button cart-button"
@@ -67,17 +66,6 @@ export function Header({
             aria-controls="cart-drawer"
             onClick={() => setDrawerOpen(!drawerOpen)}
           >
-            <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
-              <path
-                d="M3 4h2l2.4 11.2a2 2 0 0 0 2 1.6h7.7a2 2 0 0 0 2-1.5L21 8H6"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinejoin="round"
-              />
-              <circle cx="10" cy="20" r="1.5" fill="currentColor" />
-              <circle cx="17" cy="20" r="1.5" fill="currentColor" />
-            </svg>
             <span className="icon-button__label">{t("nav.cart")}</span>
             {/* The name comes from the content ("Cart, 3 items"), so it always contains the visible label. */}
             {count > 0 ? (

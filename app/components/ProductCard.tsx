@@ -7,6 +7,7 @@ import { CompareToggle } from "./CompareToggle";
 import { variantQuery } from "../lib/variants";
 import { Price } from "./Price";
 import { StockBadge } from "./StockBadge";
+import { WishlistHeart } from "./wishlist/WishlistHeart";
 
 /** A product of a grid, with its prices formatted by the server when the loader did so (`cardsOf`). */
 export type { CardProduct };
@@ -56,6 +57,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
             {onSale ? <span className="flag flag--sale">{t("catalogue.sale")}</span> : null}
           </span>
         ) : null}
+        <WishlistHeart product={product} />
       </div>
       <div className="product-card__body">
         {product.brand ? <p className="product-card__brand">{product.brand.name}</p> : null}

@@ -45,6 +45,9 @@ export function ProfileNav() {
             <NavLink to={to(`/profile/${s}`)}>{t(SECTION_KEYS[s])}</NavLink>
           </li>
         ))}
+        <li>
+          <NavLink to={to("/wishlist")}>{t("wishlist.nav")}</NavLink>
+        </li>
       </ul>
       <LogoutButton />
     </nav>

@@ -154,12 +154,8 @@ export function SearchBox() {
         }}
         onBlur={() => setOpen(false)}
       />
-      <button type="submit" className="search-box__submit" aria-label={t("search.submit")}>
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20">
-          <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
-          <path d="m20 20-4-4" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
-      </button>
+      {/* Its magnifier is drawn by app.css: the header is in every page's first load. */}
+      <button type="submit" className="search-box__submit" aria-label={t("search.submit")} />
       <ul id={listId} role="listbox" aria-label={t("search.suggestions")} className="suggest" hidden={!expanded}>
         {items.length === 0 ? (
           <li role="option" aria-selected={false} aria-disabled="true" className="suggest__empty">

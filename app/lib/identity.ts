@@ -5,7 +5,7 @@ import type { SessionUser } from "./context";
 import { browserApi, ownServerApi } from "./api/browser";
 import { ApiError } from "./api/errors";
 import type { Locale } from "./locales";
-import { clearStored, readStored, writeStored } from "./tab-storage";
+import { clearStored, IDENTITY_EVENT, readStored, writeStored } from "./tab-storage";
 
 /**
  * The visitor's identity in the browser (spec §4 "Visitor identity"): signed in holds a token,
@@ -45,6 +45,8 @@ export async function signIn(authData: SignedIn): Promise<Account> {
   writeStored("token", token);
   writeStored("guestId", null);
   await ownServer().post("/add-user", { token, user });
+  // The wishlist follows (lib/wishlist/boot.ts): a guest's list merges into the account's.
+  dispatchEvent(new Event(IDENTITY_EVENT));
   return user;
 }
 
@@ -104,6 +106,8 @@ export async function signOut(locale: Locale): Promise<void> {
     console.warn("[identity] the own-server logout failed", error);
   }
   clearStored();
+  // The account's wishlist copy leaves this browser (lib/wishlist/boot.ts).
+  dispatchEvent(new Event(IDENTITY_EVENT));
 }
 
 /**

@@ -6,6 +6,9 @@
 export const STORED_KEYS = ["token", "userId", "guestId", "products"] as const;
 export type StoredKey = (typeof STORED_KEYS)[number];
 
+/** Sent on window when the tab signs in or out (lib/identity.ts), for what follows the account. */
+export const IDENTITY_EVENT = "souq:identity";
+
 export function storage(): Storage | null {
   try {
     return typeof window === "undefined" ? null : window.sessionStorage;

@@ -13,6 +13,7 @@ import { countOf } from "../lib/plural";
 import { localePath, useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import catalogueCss from "../styles/catalogue.css?url";
+import { RecentlyViewedSlot } from "../components/recently-viewed/RecentlyViewedSlot";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -191,6 +192,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
+      <RecentlyViewedSlot />
     </div>
   );
 }

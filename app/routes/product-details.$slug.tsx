@@ -25,13 +25,15 @@ import { chooseVariant, pickersFor } from "../lib/variants";
 import { productStructuredData } from "../lib/product-structured-data";
 import { specificationGroups } from "../lib/specifications";
 import { breadcrumbList, jsonLd, metaLocale, metaOrigin, pageMeta } from "../lib/seo";
-import { useLocalePath, useT } from "../lib/use-locale";
+import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { Stylesheet } from "../components/Stylesheet";
 import { InstalmentLine } from "../components/InstalmentLine";
 import { DeliveryPromise } from "../components/DeliveryPromise";
 import { QuestionsSlot } from "../components/questions/QuestionsSlot";
 import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
+import { WishlistHeart } from "../components/wishlist/WishlistHeart";
+import { RecentlyViewedSlot } from "../components/recently-viewed/RecentlyViewedSlot";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -116,6 +118,7 @@ export const meta: Route.MetaFunction = (args) => {
 export default function ProductDetailsPage({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const to = useLocalePath();
+  const locale = useLocale();
   const [params] = useSearchParams();
   const options = loaderData.product.options ?? [];
   const variants = loaderData.product.variants ?? [];
@@ -167,7 +170,11 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         />
         <div className="product__buy">
           {product.brand ? <p className="product__brand">{product.brand.name}</p> : null}
-          <h1 className="product__name">{product.name}</h1>
+          <div className="product__title">
+            <h1 className="product__name">{product.name}</h1>
+            {/* The variant chosen in the URL is saved with the product (docs: README, "Wishlist"). */}
+            <WishlistHeart product={{ ...product, image: images[0], variant_id: variant?.id ?? null }} />
+          </div>
           <dl className="product__ids">
             <div>
               <dt>{t("product.model")}</dt>
@@ -277,6 +284,15 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
       ) : null}
       {/* Loads once it nears the viewport, after the page is usable: components/questions/QuestionsSlot.tsx. */}
       <QuestionsSlot slug={product.slug} />
+      <RecentlyViewedSlot
+        viewing={{
+          slug: product.slug,
+          names: { [locale]: loaderData.product.name },
+          image: loaderData.product.image,
+          price: loaderData.product.price,
+          currency: product.currency,
+        }}
+      />
     </div>
   );
 }

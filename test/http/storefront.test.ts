@@ -465,7 +465,7 @@ describe("the home page", () => {
       const { html } = await page(path);
       const drawer = html.slice(html.indexOf('<dialog id="cart-drawer"'), html.indexOf("</dialog>"));
       expect(drawer, path).toContain('<h2 id="cart-drawer-title">');
-      expect(drawer, path).toMatch(/<button type="button" class="icon-button" aria-label="[^"]+">/);
+      expect(drawer, path).toMatch(/<button type="button" class="icon-button icon-button--close" aria-label="[^"]+">/);
       expect(drawer, path).not.toContain("drawer__body");
       // The app status at rest (components/PwaStatus.tsx): online, no worker yet, no install prompt.
       expect(html, path).toContain(

@@ -34,6 +34,8 @@ export interface Env {
   SHOP_LIMITER: RateLimit;
   /** Per-network ceilings a shared network does not reach in a sale: guest-id minting (600 a minute). */
   NETWORK_LIMITER: RateLimit;
+  /** Wishlist writes, per account (60 a minute). */
+  WISHLIST_LIMITER: RateLimit;
   /** Queue of order messages (worker/backend/services/messages/notifications.ts); consumed by this worker. */
   NOTIFICATIONS: Queue<NotificationJob | EInvoiceJob | ShopperMessageJob>;
   ENVIRONMENT: "production" | "development" | "test";

@@ -23,8 +23,10 @@ import { msg } from "../../messages";
  * - CONTACT_LIMITER: the contact form (5 a minute a key), and back-in-stock subscriptions per
  *   address (their networks count under SHOP_LIMITER, refused past 20 a minute, and the codes
  *   they text under OTP_LIMITER: routes/stock-alerts.ts).
+ * - WISHLIST_LIMITER: wishlist writes (add, remove, merge, share links), per account (60 a minute).
  */
-export type LimiterName = "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER";
+export type LimiterName =
+  "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER" | "WISHLIST_LIMITER";
 
 /** Mirrors wrangler.toml, for the D1 fallback. */
 const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
@@ -33,6 +35,7 @@ const FALLBACK: Record<LimiterName, { limit: number; period: number }> = {
   SHOP_LIMITER: { limit: 20, period: 60 },
   NETWORK_LIMITER: { limit: 600, period: 60 },
   CONTACT_LIMITER: { limit: 5, period: 60 },
+  WISHLIST_LIMITER: { limit: 60, period: 60 },
 };
 
 const TOO_MANY: Bilingual = msg("shared.tooMany");
