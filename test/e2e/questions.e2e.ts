@@ -8,6 +8,7 @@ import {
   journeyIt,
   launchBrowser,
   LOCALES,
+  networkQuiet,
   newPage,
   SCREENSHOTS,
   type Locale,
@@ -47,6 +48,9 @@ beforeAll(async () => {
     "buyers-ar": "manager",
     "buyers-owner-en": "owner",
     "buyers-owner-ar": "owner",
+    // A second owner per language for the API: one console session per account at a time here.
+    "buyers-api-owner-en": "owner",
+    "buyers-api-owner-ar": "owner",
   });
   const res = await fetch(`${base}/backend/products?in_stock=1&per_page=24&sort=newest`, {
     headers: { "content-language": "en" },
@@ -262,11 +266,28 @@ describe("questions and answers on a product page", () => {
         await registerAccount(base, buyerEmail, "Buyer");
         const owner = jsonApi(base, {
           "cf-connecting-ip": visitorIp(),
-          authorization: `Bearer ${(await consoleHttpSession(base, managers[`buyers-owner-${locale}`]!)).token}`,
+          authorization: `Bearer ${(await consoleHttpSession(base, managers[`buyers-api-owner-${locale}`]!)).token}`,
         });
         const allow = (on: boolean) =>
           owner("/backend/admin/settings/questions", { method: "PUT", body: { buyers_answer: on } });
-        expect((await allow(true)).status).toBe(200);
+        // The owner lets buyers answer, in the console's settings.
+        const settings = await newPage(browser);
+        await openConsole(settings.page, base, locale, managers[`buyers-owner-${locale}`]!);
+        await settings.page.goto(`${base}/${locale}/admin/settings`);
+        await hydrated(settings.page, "#settings-questions-buyers_answer");
+        await settings.page.locator("#settings-questions-buyers_answer").selectOption("on");
+        const title = t("console.settings.sections.questions");
+        await settings.page.getByRole("button", { name: t("console.settings.save", { section: title }) }).click();
+        await toastSays(settings.page, t("console.settings.saved"));
+        // The section starts again from what was saved.
+        await eventually(() => settings.page.locator("#settings-questions-buyers_answer").inputValue()).toBe("on");
+        // After the page's data came again (the saved section's form is made anew from it).
+        await networkQuiet(settings.page);
+        await settings.page
+          .locator("section.settings-section", { has: settings.page.locator("#settings-questions-title") })
+          .screenshot({ path: `${SCREENSHOTS}/questions-settings-${locale}.png` });
+        expect(settings.errors).toEqual([]);
+        await settings.context.close();
         try {
           // A published question, asked and approved through the API.
           const asker = jsonApi(base, {
