@@ -40,6 +40,12 @@ const endpoints: Endpoint[] = [
   { method: "GET", path: "/backend/services", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/services/{slug}", who: "anonymous", fields: [] },
   { method: "GET", path: "/backend/home", who: "anonymous", fields: [] },
+  { method: "POST", path: "/backend/wishlist/facts", who: "anonymous", fields: ["items"] },
+  { method: "GET", path: "/backend/wishlist/shared/{slug}", who: "anonymous", fields: [] },
+  { method: "GET", path: "/backend/client/wishlist", who: "user", fields: [] },
+  { method: "POST", path: "/backend/client/wishlist/add", who: "user", fields: ["slug", "variant_id"] },
+  { method: "POST", path: "/backend/client/wishlist/remove", who: "user", fields: ["slug"] },
+  { method: "POST", path: "/backend/client/wishlist/merge", who: "user", fields: ["items"] },
   {
     method: "POST",
     path: "/backend/contact",

@@ -23,17 +23,19 @@ export default function RecentlyViewed({ viewing }: { viewing?: Omit<ViewedProdu
   const t = useT();
   const locale = useLocale();
   const to = useLocalePath();
-  const [list, setList] = useState<ViewedProduct[]>([]);
   const slug = viewing?.slug;
+  // Mounted in the browser only, after hydration (RecentlyViewedSlot), and again for each product
+  // page (the page's key): the view is recorded as the list is first read. Recording twice is harmless.
+  const [list, setList] = useState<ViewedProduct[]>(() => {
+    const stored = readViewed();
+    if (!viewing) return stored;
+    const next = recordView(stored, { ...viewing, viewed_at: new Date().toISOString() });
+    writeViewed(next);
+    return next;
+  });
 
   useEffect(() => {
-    let stored = readViewed();
-    if (viewing) {
-      stored = recordView(stored, { ...viewing, viewed_at: new Date().toISOString() });
-      writeViewed(stored);
-    }
-    setList(stored);
-    const others = shownBeside(stored, slug);
+    const others = shownBeside(readViewed(), slug);
     if (!others.length || !navigator.onLine) return;
     let live = true;
     wishlistFacts(
@@ -50,8 +52,6 @@ export default function RecentlyViewed({ viewing }: { viewing?: Omit<ViewedProdu
     return () => {
       live = false;
     };
-    // Recorded once per product page: `viewing` is named by its slug.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [slug, locale]);
 
   const shown = shownBeside(list, slug);
