@@ -193,6 +193,7 @@ describe("the wishlist in Chromium", () => {
           expect(html).not.toContain(email);
           expect(html).not.toContain("Haddad");
           expect(await visitor.page.locator('meta[name="robots"]').getAttribute("content")).toContain("noindex");
+          expect(await seriousViolations(visitor.page)).toEqual([]);
 
           await page.getByRole("button", { name: t.shareRevoke }).click();
           await expect.poll(() => page.getByRole("button", { name: t.share }).count(), WAIT).toBe(1);
