@@ -242,6 +242,34 @@ describe("the wishlist in Chromium", () => {
       },
     );
 
+    journeyIt(locale, "en")(
+      `(${locale}) with the shop installed, the wishlist page opens offline with what was saved`,
+      async () => {
+        const { context, page, errors } = await newPage(browser, { serviceWorkers: "allow" });
+        await page.goto(`${base}/${locale}/products`);
+        await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30_000 });
+        await expect
+          .poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 })
+          .toBe("offline-ready");
+        await hydrated(page, ".product-card .wishlist-heart");
+        await page.locator(".product-card .wishlist-heart").first().click();
+        await expect.poll(() => headerCount(page), WAIT).toBe("1");
+        const name = (await page.locator(".product-card .product-card__link").first().textContent())!.trim();
+        // Visited once online, as a shopper opens any page; then the connection goes.
+        await page.goto(`${base}/${locale}/wishlist`);
+        await expect.poll(() => page.locator(".wishlist__item").count(), WAIT).toBe(1);
+        await context.setOffline(true);
+        await page.reload();
+        await expect.poll(() => page.locator(".wishlist__item").count(), WAIT).toBe(1);
+        expect((await page.locator(".wishlist__name").textContent())!.trim()).toBe(name);
+        expect(await page.locator("h1").textContent()).toBe(t.title);
+        expect(await page.getByText(t.offline).count()).toBe(1);
+        await context.setOffline(false);
+        expect(errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+        await context.close();
+      },
+    );
+
     journeyIt(locale, "ar")(
       `(${locale}) recently viewed: the products seen last on the home page, newest first; on a product's page the others; Clear forgets them`,
       async () => {
