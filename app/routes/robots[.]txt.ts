@@ -10,6 +10,8 @@ const PRIVATE = [
   "proceed-payement",
   "payment-status",
   "order",
+  // One shopper's saved products, and the lists they share by link.
+  "wishlist",
 ];
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -193,6 +193,7 @@ describe("the wishlist in Chromium", () => {
           expect(html).not.toContain(email);
           expect(html).not.toContain("Haddad");
           expect(await visitor.page.locator('meta[name="robots"]').getAttribute("content")).toContain("noindex");
+          expect(await seriousViolations(visitor.page)).toEqual([]);
 
           await page.getByRole("button", { name: t.shareRevoke }).click();
           await expect.poll(() => page.getByRole("button", { name: t.share }).count(), WAIT).toBe(1);
@@ -237,6 +238,34 @@ describe("the wishlist in Chromium", () => {
         await context.setOffline(false);
         await expect.poll(() => accountSlugs(token), WAIT).toEqual([a, b].sort());
         expect(await heartOf(page, b).getAttribute("aria-pressed")).toBe("true");
+        await context.close();
+      },
+    );
+
+    journeyIt(locale, "en")(
+      `(${locale}) with the shop installed, the wishlist page opens offline with what was saved`,
+      async () => {
+        const { context, page, errors } = await newPage(browser, { serviceWorkers: "allow" });
+        await page.goto(`${base}/${locale}/products`);
+        await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 30_000 });
+        await expect
+          .poll(() => page.locator(".pwa-status").getAttribute("data-sw-state"), { timeout: 30_000 })
+          .toBe("offline-ready");
+        await hydrated(page, ".product-card .wishlist-heart");
+        await page.locator(".product-card .wishlist-heart").first().click();
+        await expect.poll(() => headerCount(page), WAIT).toBe("1");
+        const name = (await page.locator(".product-card .product-card__link").first().textContent())!.trim();
+        // Visited once online, as a shopper opens any page; then the connection goes.
+        await page.goto(`${base}/${locale}/wishlist`);
+        await expect.poll(() => page.locator(".wishlist__item").count(), WAIT).toBe(1);
+        await context.setOffline(true);
+        await page.reload();
+        await expect.poll(() => page.locator(".wishlist__item").count(), WAIT).toBe(1);
+        expect((await page.locator(".wishlist__name").textContent())!.trim()).toBe(name);
+        expect(await page.locator("h1").textContent()).toBe(t.title);
+        expect(await page.getByText(t.offline).count()).toBe(1);
+        await context.setOffline(false);
+        expect(errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
         await context.close();
       },
     );

@@ -418,10 +418,10 @@ describe("sitemap.xml and robots.txt", () => {
     expect(xml).not.toContain("/checkout");
   });
 
-  it("robots.txt keeps crawlers out of the cart, checkout, account and sign-in, and names the sitemap", async () => {
+  it("robots.txt keeps crawlers out of the cart, checkout, account, sign-in and wishlists, and names the sitemap", async () => {
     const text = await (await fetch(`${base}/robots.txt`)).text();
     for (const locale of ["en", "ar"])
-      for (const p of ["shopping-cart", "checkout", "profile", "orders", "auth"])
+      for (const p of ["shopping-cart", "checkout", "profile", "orders", "auth", "wishlist"])
         expect(text).toContain(`Disallow: /${locale}/${p}`);
     expect(text).toContain(`Sitemap: ${base}/sitemap.xml`);
     expect(text).not.toMatch(/Disallow: \/(en|ar)\/products/);

@@ -12,13 +12,14 @@ import { WISHLIST_KEY } from "./key";
  */
 function sync(): void {
   const signedIn = readStored("token") !== null;
-  let stored: string | null = null;
+  // A guest has something to do only when the browser still holds an account's copy.
+  let accountCopy = false;
   try {
-    stored = localStorage.getItem(WISHLIST_KEY);
+    accountCopy = Boolean((JSON.parse(localStorage.getItem(WISHLIST_KEY) ?? "{}") as { owner?: unknown }).owner);
   } catch {
-    return;
+    // Unreadable: nothing of an account's to drop.
   }
-  if (!signedIn && stored === null) return;
+  if (!signedIn && !accountCopy) return;
   const locale = document.documentElement.lang.toLowerCase().startsWith("ar") ? "ar" : "en";
   void import("./sync").then((m) => m.syncWishlist(locale, signedIn));
 }

@@ -28,7 +28,9 @@ import {
 let running: Promise<void> | null = null;
 let again = false;
 
-const offline = (error: unknown) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+/** A failure to try again later: no answer, the backend failing, or too many changes at once (429). */
+const transient = (error: unknown) =>
+  !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
 
 /** The identity the list follows: the signed-in user's id, or null for a guest. */
 function account(signedIn: boolean): string | null {
@@ -80,7 +82,7 @@ async function syncOnce(locale: Locale, signedIn: boolean): Promise<void> {
       try {
         answer = (await removeFromWishlist(api, change.slug)).data;
       } catch (error) {
-        if (offline(error)) throw error;
+        if (transient(error)) throw error;
         // Refused for good (a malformed slug): dropped, not retried forever.
       }
       sent.push(change);
@@ -88,8 +90,8 @@ async function syncOnce(locale: Locale, signedIn: boolean): Promise<void> {
     mirror(answer ?? (await getWishlist(api)).data, sent);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return;
-    if (!offline(error) && list.owner === owner) {
-      // The account refused the adds (a product no longer sold): they are dropped.
+    if (!transient(error) && list.owner === owner) {
+      // The account refused the adds for good (a malformed one): they are dropped.
       writeWishlist({ ...readWishlist(), pending: readWishlist().pending.filter((p) => p.op !== "add") });
     }
     // Offline or failing: the changes wait for the connection or the next visit.
