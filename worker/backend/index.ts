@@ -23,6 +23,7 @@ import { ordersRoutes } from "./routes/orders";
 import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
+import { reviewsRoutes } from "./routes/reviews";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
 
 export { queue, scheduled } from "./jobs";
@@ -51,6 +52,7 @@ backendApp.use(databaseSession());
 backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
+backendApp.route("/", reviewsRoutes);
 backendApp.route("/client/auth", authRoutes);
 backendApp.route("/client/addresses", addressesRoutes);
 backendApp.route(COMPARISON_PATH, comparisonRoutes);
