@@ -39,10 +39,11 @@ import { queryInt } from "../validate";
 /**
  * Product reviews (contract/reviews.ts): the public list of a product's published reviews, a
  * verified buyer's write (services/reviews/shopper.ts), what a shopper may review, and helpful
- * votes and reports. Rate limits (docs/SECURITY.md): a review write counts 5 a minute per account
- * (CONTACT_LIMITER) and 600 a minute per network (NETWORK_LIMITER: thousands of phones share a
- * carrier's address); votes and reports 20 a minute per account or guest (SHOP_LIMITER) and 600
- * per network. Each is counted before the body is read.
+ * votes and reports. Rate limits (docs/SECURITY.md): writes (a review, a photo deleted) count 20
+ * a minute per account (SHOP_LIMITER: room to review every product of an order from its
+ * invitation) and 600 a minute per network (NETWORK_LIMITER: thousands of phones share a carrier's
+ * address); votes and reports 20 a minute per account or guest and 600 per network. Each is counted
+ * before the body is read. Only a verified buyer writes at all, one review per product received.
  */
 export const reviewsRoutes = new Hono<BackendEnv>();
 
@@ -140,7 +141,7 @@ const reviewSchema = (lang: Lang) => {
 reviewsRoutes.post(REVIEWS_PATHS.write, async (c) => {
   const lang = c.get("lang");
   const userId = await requireUser(c);
-  await enforceLimits(c, "CONTACT_LIMITER", [`review-write:user:${userId}`], SAY.tooMany);
+  await enforceLimits(c, "SHOP_LIMITER", [`review-write:user:${userId}`], SAY.tooMany);
   await enforceLimits(c, "NETWORK_LIMITER", [`review-write:ip:${requestNetwork(c)}`], SAY.tooMany);
   const { fields, files } = await readReviewForm(c, lang);
   const parsed = v.safeParse(reviewSchema(lang), fields, { abortPipeEarly: true });
@@ -185,7 +186,7 @@ reviewsRoutes.get(
 
 reviewsRoutes.delete(`${REVIEWS_PATHS.write}/:id/photos/:index`, async (c) => {
   const userId = await requireUser(c);
-  await enforceLimits(c, "CONTACT_LIMITER", [`review-write:user:${userId}`], SAY.tooMany);
+  await enforceLimits(c, "SHOP_LIMITER", [`review-write:user:${userId}`], SAY.tooMany);
   const index = c.req.param("index");
   if (!/^\d{1,2}$/.test(index)) throw notFound();
   return ok(c, await deleteOwnPhoto(c.env, c.get("lang"), userId, reviewId(c.req.param("id")), Number(index)));
