@@ -43,6 +43,8 @@ const shopPages = [
   route("shopping-cart", "routes/shopping-cart.tsx"),
   // A staff invitation's accept page: the invitee is a shop account until they accept.
   route("staff-invitation", "routes/staff-invitation.tsx"),
+  // Stops one kind of message to a shopper, from the link in the message (asks to confirm first).
+  route("unsubscribe", "routes/unsubscribe.tsx"),
   route("error", "routes/error.tsx", { id: "locale-error" }),
   route("*", "routes/not-found.tsx"),
 ];

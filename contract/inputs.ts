@@ -42,6 +42,8 @@ export type InputField =
   | "iban_name"
   | "group"
   | "slugs"
+  | "topic"
+  | "token"
   | "buyer_company"
   | "buyer_vat_number"
   // A product review (contract/reviews.ts).

@@ -53,6 +53,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   keep_photos: { en: "Photos to keep", ar: "الصور المحتفظ بها" },
   report_reason: { en: "Reason", ar: "السبب" },
   reply: { en: "Reply", ar: "الرد" },
+  topic: { en: "Kind of message", ar: "نوع الرسائل" },
+  token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
 };
 

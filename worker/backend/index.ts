@@ -1,3 +1,5 @@
+import { unsubscribeRoutes } from "./routes/unsubscribe";
+import { UNSUBSCRIBE_PATH } from "../../contract/unsubscribe";
 import { shippingRoutes } from "./routes/shipping";
 import { Hono } from "hono";
 import type { BackendEnv } from "./env";
@@ -66,6 +68,7 @@ backendApp.route("/orders", selfServiceRoutes);
 backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/shipping", shippingRoutes);
 backendApp.route("/dev", devRoutes);
+backendApp.route(UNSUBSCRIBE_PATH, unsubscribeRoutes);
 backendApp.route("/challenge", challengeRoutes);
 backendApp.route("/admin", adminRoutes);
 
