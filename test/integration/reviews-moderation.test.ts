@@ -117,7 +117,9 @@ describe("the moderation queue", () => {
     expect(await card()).toEqual({ count: 3, average: 3.3 });
 
     // Rejected: out of the rating; the list and the page follow (the catalogue version moved).
-    const rejected = await call(manager, "POST", `/admin/reviews/${ids[2]}/reject`, { reason: "Not about the product" });
+    const rejected = await call(manager, "POST", `/admin/reviews/${ids[2]}/reject`, {
+      reason: "Not about the product",
+    });
     expect(rejected.status).toBe(200);
     expect(await ratingColumns(product.id)).toEqual({ rating_count: 2, rating_sum: 9 });
     expect(await card()).toEqual({ count: 2, average: 4.5 });
