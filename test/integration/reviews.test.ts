@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_PHOTO_MAX_BYTES, REVIEW_PHOTOS_MAX, type OwnReview } from "../../contract/reviews";
-import { call, createProduct, newUser, type Shopper } from "../support/commerce";
+import { call, createProduct, newUser } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 import {
   boughtProduct,
