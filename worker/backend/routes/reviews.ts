@@ -93,6 +93,9 @@ reviewsRoutes.get(
 
 // ---- The signed-in shopper ----
 
+/** A JSON review (no photos) is a few kilobytes: the limit every other call of the API has. */
+const JSON_MAX_CHARS = 64 * 1024;
+
 /** The write form's fields: multipart (the storefront's form, with photos) or JSON (no photos). */
 async function readReviewForm(c: Context<BackendEnv>, lang: Lang): Promise<{ fields: unknown; files: ReviewFiles }> {
   const type = c.req.header("content-type") ?? "";
@@ -116,7 +119,15 @@ async function readReviewForm(c: Context<BackendEnv>, lang: Lang): Promise<{ fie
     return { fields, files: { photos: filesOf(form, "photos"), thumbs: filesOf(form, "thumbs"), keep } };
   }
   if (!typedJson(type)) throw wrongBodyType(lang, "multipart/form-data or application/json");
-  const body = await c.req.json<unknown>().catch(() => null);
+  // The route's body bound is the photos'; a JSON review carries none, so it keeps the API's own.
+  const raw = await c.req.text();
+  if (raw.length > JSON_MAX_CHARS) throw new BackendError(413, "Payload too large");
+  let body: unknown = null;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    // Answered below as a body that is not an object.
+  }
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw invalidInput(lang, { body: [say(lang, msg("reviews.badForm"))] });
   const keep = (body as { keep_photos?: unknown }).keep_photos;
