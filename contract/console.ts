@@ -146,6 +146,10 @@ export const AUDIT_ACTIONS = [
   "answer.approve",
   "answer.reject",
   "answer.remove",
+  "review.approve",
+  "review.reject",
+  "review.reply",
+  "review.dismiss_reports",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */
@@ -167,6 +171,7 @@ export const AUDIT_ENTITIES = [
   "einvoice",
   "question",
   "answer",
+  "review",
 ] as const;
 
 /**

@@ -51,6 +51,17 @@ export type InputField =
   | "question"
   | "answer"
   | "channel"
+  // A product review (contract/reviews.ts).
+  | "rating"
+  | "title"
+  | "body"
+  | "review_lang"
+  | "author_name"
+  | "photos"
+  | "thumbs"
+  | "keep_photos"
+  | "report_reason"
+  | "reply"
   | ConsoleField;
 
 export interface InputMessages {

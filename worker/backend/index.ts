@@ -28,6 +28,7 @@ import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
 import { questionsRoutes } from "./routes/questions";
+import { reviewsRoutes } from "./routes/reviews";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
 import { stockAlertsRoutes } from "./routes/stock-alerts";
 
@@ -58,6 +59,7 @@ backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
 backendApp.route("/", questionsRoutes);
+backendApp.route("/", reviewsRoutes);
 backendApp.route("/client/auth", authRoutes);
 backendApp.route("/client/addresses", addressesRoutes);
 backendApp.route(COMPARISON_PATH, comparisonRoutes);

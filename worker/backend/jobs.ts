@@ -11,6 +11,7 @@ import {
   sweepShopperMessages,
 } from "./services/messages/shopper-messages";
 import { pruneBuckets } from "../../contract/server/rum-store";
+import { inviteReviewers } from "./services/reviews/invitations";
 import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
 import { pollCarriers } from "./services/shipping/shipments";
@@ -128,6 +129,8 @@ export interface ScheduledReport {
    * a restock that wrote it (a product shown again); each restock writes its own in its batch.
    */
   stockAlerts: number;
+  /** Delivered orders whose review invitation was written (or found owed nothing): services/reviews/invitations.ts. */
+  reviewInvitations: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -157,6 +160,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     einvoices: 0,
     shopperMessages: 0,
     stockAlerts: 0,
+    reviewInvitations: 0,
   };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
@@ -177,6 +181,8 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
         return written.meta.changes ?? 0;
       },
     ],
+    // Before the shopper outbox's sweep, so an invitation written this minute is sent this minute.
+    ["reviewInvitations", () => inviteReviewers(env)],
     ["shopperMessages", () => sweepShopperMessages(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],

@@ -11,6 +11,7 @@ import { inventoryRoutes } from "./inventory";
 import { ordersRoutes } from "./orders";
 import { reportsRoutes } from "./reports";
 import { returnsRoutes } from "./returns";
+import { reviewsRoutes } from "./reviews";
 import { rumRoutes } from "./rum";
 import { promosRoutes } from "./promos";
 import { questionsRoutes } from "./questions";
@@ -43,6 +44,7 @@ adminRoutes.route("/customers", customersRoutes);
 adminRoutes.route("/einvoicing", einvoicingRoutes);
 adminRoutes.route("/reports", reportsRoutes);
 adminRoutes.route("/", questionsRoutes);
+adminRoutes.route("/reviews", reviewsRoutes);
 
 // An unknown console path is the same 404 for everyone.
 adminRoutes.all("*", (c) => c.json({ message: "Not found" }, 404));

@@ -79,11 +79,17 @@ const NAMES: Record<string, (lang: Lang) => { sql: string; page: AuditRecord["pa
       JOIN questions q ON q.id = a.question_id JOIN products p ON p.id = q.product_id`,
     page: null,
   }),
+  // A review is named by its product, in the reader's language; the moderation page lists it.
+  review: (lang) => ({
+    sql: `SELECT CAST(r.id AS TEXT) AS k, p.name_${lang === "ar" ? "ar" : "en"} AS name, NULL AS ref FROM reviews r JOIN products p ON p.id = r.product_id`,
+    page: null,
+  }),
 };
 const KEY_COLUMN: Record<string, string> = {
   return: "r.id",
   question: "CAST(q.id AS TEXT)",
   answer: "CAST(a.id AS TEXT)",
+  review: "CAST(r.id AS TEXT)",
 };
 
 /** What each line is about, named now where the record still exists, else as the line wrote it. */

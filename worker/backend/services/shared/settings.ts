@@ -101,6 +101,9 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
     messages: {},
     // Only staff answer product questions until the owner lets buyers answer too.
     questions: { buyers_answer: false },
+    // Reviews until the owner sets them: clean reviews published at once, flagged ones held;
+    // links and contact details flagged; buyers invited a week after delivery.
+    reviews: { publish: "clean", screen_links: true, screen_contacts: true, blocked_words: [], invitation_days: 7 },
   };
 }
 
@@ -224,6 +227,11 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   holidays: msg("settings.fieldNames.holidays"),
   hijri: msg("settings.fieldNames.hijri"),
   buyers_answer: msg("settings.fieldNames.buyersAnswer"),
+  publish: msg("reviews.settingsFields.publish"),
+  screen_links: msg("reviews.settingsFields.screenLinks"),
+  screen_contacts: msg("reviews.settingsFields.screenContacts"),
+  blocked_words: msg("reviews.settingsFields.blockedWords"),
+  invitation_days: msg("reviews.settingsFields.invitationDays"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
