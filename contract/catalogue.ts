@@ -2,6 +2,7 @@
 // Part of the contract between the storefront and the backend (DESIGN §6, §10): both sides import
 // it, and it imports neither (test/node/boundaries.test.ts).
 import type { InstalmentRule } from "./instalments.ts";
+import type { RatingSummary } from "./reviews.ts";
 
 /**
  * Stock at or under this many shows "only N left" to shoppers (the storefront's StockBadge); the
@@ -47,6 +48,8 @@ export interface ProductSummary {
    * together, and whether their prices differ ("From").
    */
   chosen_offer?: { price: number; compare_at_price: number | null; stock: number; varies: boolean };
+  /** The published reviews' rating (contract/reviews.ts); absent from a backend without reviews. */
+  rating?: RatingSummary;
 }
 
 /** An option a product's variants differ by (colour, storage...), with its values in picker order. */
