@@ -30,6 +30,9 @@ import { InstalmentLine } from "../components/InstalmentLine";
 import { DeliveryPromise } from "../components/DeliveryPromise";
 import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
+import { RatingLink } from "../components/reviews/RatingLink";
+import { ReviewsSlot } from "../components/reviews/ReviewsSlot";
+import { schemaReviews } from "../lib/reviews.server";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -38,7 +41,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await getProduct(api, params.slug);
+    // The few published reviews its structured data names, read beside the product (not after it).
+    const [{ data }, reviews] = await Promise.all([getProduct(api, params.slug), schemaReviews(api, params.slug)]);
     // The typed attributes reach the page as formatted rows, not twice.
     const [{ attributes: _typed, instalments: rules, ...product }] = withPriceLabels([data], locale);
     // The pay-later lines are worded here for the same reason, for the product and each variant.
@@ -55,6 +59,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         specifications: specificationGroups(data, locale),
         related: cardsOf(data.related.slice(0, 8), locale),
       },
+      reviews: data.rating && data.rating.count > 0 ? reviews : [],
     };
   } catch (error) {
     failLoad(error, locale);
@@ -97,7 +102,13 @@ export const meta: Route.MetaFunction = (args) => {
     extra: [
       { property: "og:type", content: "product" },
       { property: "og:image", content: images[0] },
-      jsonLd(productStructuredData(product, { url, images, abs, description: summary(product.description, 5000) })),
+      jsonLd(
+        productStructuredData(
+          product,
+          { url, images, abs, description: summary(product.description, 5000) },
+          args.loaderData?.reviews,
+        ),
+      ),
       breadcrumbList([
         { name: t("catalogue.home"), url: `${origin}/${locale}` },
         { name: t("catalogue.products"), url: `${origin}/${locale}/products` },
@@ -166,6 +177,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         <div className="product__buy">
           {product.brand ? <p className="product__brand">{product.brand.name}</p> : null}
           <h1 className="product__name">{product.name}</h1>
+          <RatingLink rating={product.rating} />
           <dl className="product__ids">
             <div>
               <dt>{t("product.model")}</dt>
@@ -245,6 +257,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           </section>
         ) : null}
       </div>
+      <ReviewsSlot slug={product.slug} rating={product.rating} />
       {product.related.length > 0 ? (
         <section className="section" aria-labelledby="related-title">
           <h2 id="related-title">{t("product.related")}</h2>
