@@ -87,7 +87,7 @@ const runtimeCaching: RuntimeCaching[] = [
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
       (url.pathname === "/ar" || url.pathname.startsWith("/ar/")) &&
-      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -106,7 +106,7 @@ const runtimeCaching: RuntimeCaching[] = [
       !url.pathname.startsWith("/backend/") &&
       !url.pathname.startsWith("/api/") &&
       !url.pathname.startsWith("/builds/") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -123,7 +123,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -132,7 +132,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -145,7 +145,7 @@ const runtimeCaching: RuntimeCaching[] = [
       sameOrigin &&
       url.pathname.endsWith(".data") &&
       !request.headers.has("authorization") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",

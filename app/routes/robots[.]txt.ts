@@ -10,6 +10,7 @@ const PRIVATE = [
   "proceed-payement",
   "payment-status",
   "order",
+  "reviews",
 ];
 
 export function loader({ context }: Route.LoaderArgs) {
