@@ -1,8 +1,5 @@
 import type { ProductOption, ProductSummary, ProductVariant } from "../../contract/catalogue";
-import type { RatingSummary } from "../../contract/reviews";
 import { toDecimalString } from "./money";
-import { shopIsoDay } from "../../contract/shop-time";
-import { formatAverage, hasRating, SCHEMA_REVIEWS, type ReviewForSchema } from "./reviews";
 import { variantQuery } from "./variants";
 
 /**
@@ -30,8 +27,6 @@ type Described = Pick<
   options?: ProductOption[];
   variants?: ProductVariant[];
   specifications: { rows: { label: string; value: string }[] }[];
-  /** The published rating (absent from a backend without reviews). */
-  rating?: RatingSummary | null;
 };
 
 const availability = (inStock: boolean) => (inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
@@ -48,13 +43,13 @@ function offer(url: string, price: number, currency: string, inStock: boolean) {
 }
 
 /**
- * `reviews`: a few published reviews to name as `review` items; with the product's rating they
- * give `aggregateRating`, only when it has published reviews (lib/reviews.ts).
+ * `rating`: the product's `aggregateRating` and `review` properties, made by the loader
+ * (lib/review-structured-data.ts) so the page's script carries none of that code.
  */
 export function productStructuredData(
   product: Described,
   at: { url: string; images: string[]; abs: (src: string) => string; description: string },
-  reviews: readonly ReviewForSchema[] = [],
+  rating: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const common = {
     name: product.name,
@@ -67,7 +62,7 @@ export function productStructuredData(
     additionalProperty: product.specifications
       .flatMap((group) => group.rows)
       .map((row) => ({ "@type": "PropertyValue", name: row.label, value: row.value })),
-    ...ratingStructuredData(product.rating, reviews),
+    ...rating,
   };
   const options = product.options ?? [];
   const variants = product.variants ?? [];
@@ -110,38 +105,5 @@ export function productStructuredData(
         offers: offer(url, variant.price, product.currency, variant.in_stock),
       };
     }),
-  };
-}
-
-/**
- * schema.org `aggregateRating` and `review` for a product, as Google's review snippet rules ask:
- * only from published reviews, only when there is at least one, the rating on a 1 to 5 scale.
- * Nothing at all for a product without reviews (an empty rating is not allowed).
- */
-export function ratingStructuredData(
-  rating: RatingSummary | null | undefined,
-  reviews: readonly ReviewForSchema[] = [],
-): Record<string, unknown> {
-  if (!hasRating(rating)) return {};
-  return {
-    aggregateRating: {
-      "@type": "AggregateRating",
-      ratingValue: formatAverage(rating.average),
-      reviewCount: rating.count,
-      bestRating: 5,
-      worstRating: 1,
-    },
-    ...(reviews.length
-      ? {
-          review: reviews.slice(0, SCHEMA_REVIEWS).map((r) => ({
-            "@type": "Review",
-            author: { "@type": "Person", name: r.author_name },
-            datePublished: shopIsoDay(r.created_at),
-            ...(r.title ? { name: r.title } : {}),
-            reviewBody: r.body,
-            reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
-          })),
-        }
-      : {}),
   };
 }

@@ -30,9 +30,9 @@ import { InstalmentLine } from "../components/InstalmentLine";
 import { DeliveryPromise } from "../components/DeliveryPromise";
 import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
-import { RatingLink } from "../components/reviews/RatingLink";
+import { Rating } from "../components/reviews/Stars";
 import { ReviewsSlot } from "../components/reviews/ReviewsSlot";
-import { schemaReviews } from "../lib/reviews.server";
+import { ratingStructuredData, schemaReviews } from "../lib/reviews.server";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -59,7 +59,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         specifications: specificationGroups(data, locale),
         related: cardsOf(data.related.slice(0, 8), locale),
       },
-      reviews: data.rating && data.rating.count > 0 ? reviews : [],
+      // The rating's JSON-LD, made here: the page's script needs none of that code.
+      ratingData: ratingStructuredData(data.rating, reviews),
     };
   } catch (error) {
     failLoad(error, locale);
@@ -106,7 +107,7 @@ export const meta: Route.MetaFunction = (args) => {
         productStructuredData(
           product,
           { url, images, abs, description: summary(product.description, 5000) },
-          args.loaderData?.reviews,
+          args.loaderData?.ratingData,
         ),
       ),
       breadcrumbList([
@@ -177,7 +178,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
         <div className="product__buy">
           {product.brand ? <p className="product__brand">{product.brand.name}</p> : null}
           <h1 className="product__name">{product.name}</h1>
-          <RatingLink rating={product.rating} />
+          <Rating rating={product.rating} href="#reviews" />
           <dl className="product__ids">
             <div>
               <dt>{t("product.model")}</dt>

@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { productStructuredData } from "../../app/lib/product-structured-data.ts";
+import { fitWithin, PHOTO_DISPLAY_MAX, PHOTO_THUMB_MAX } from "../../app/lib/review-photos.ts";
 import {
-  fitWithin,
   formatAverage,
   hasRating,
-  PHOTO_DISPLAY_MAX,
-  PHOTO_THUMB_MAX,
   reviewsForSchema,
   starPercent,
   type ReviewForSchema,
 } from "../../app/lib/reviews.ts";
+import { ratingStructuredData } from "../../app/lib/reviews.server.ts";
 import { reviewFormData } from "../../app/lib/api/reviews.ts";
 
 /**
@@ -144,14 +143,14 @@ const reviews: ReviewForSchema[] = [
 describe("the product page's structured data and its reviews", () => {
   it("a product without published reviews carries no rating and no review at all", () => {
     for (const rating of [undefined, null, { count: 0, average: 0 }]) {
-      const data = productStructuredData({ ...product, rating }, at, reviews);
+      const data = productStructuredData(product, at, ratingStructuredData(rating, reviews));
       expect(data).not.toHaveProperty("aggregateRating");
       expect(data).not.toHaveProperty("review");
     }
   });
 
   it("a reviewed product carries AggregateRating with its average, count and the 1 to 5 scale", () => {
-    const data = productStructuredData({ ...product, rating: { count: 12, average: 4.26 } }, at, []);
+    const data = productStructuredData(product, at, ratingStructuredData({ count: 12, average: 4.26 }, []));
     expect(data.aggregateRating).toEqual({
       "@type": "AggregateRating",
       ratingValue: "4.3",
@@ -163,7 +162,7 @@ describe("the product page's structured data and its reviews", () => {
   });
 
   it("names a few published reviews as Review items: author, rating, text and the shop's day", () => {
-    const data = productStructuredData({ ...product, rating: { count: 4, average: 3.5 } }, at, reviews) as {
+    const data = productStructuredData(product, at, ratingStructuredData({ count: 4, average: 3.5 }, reviews)) as {
       review: Record<string, unknown>[];
     };
     expect(data.review).toHaveLength(3);
@@ -207,9 +206,9 @@ describe("the product page's structured data and its reviews", () => {
       title: code,
     });
     const data = productStructuredData(
-      { ...product, options, variants: [variant("black", 1), variant("blue", 2)], rating: { count: 2, average: 5 } },
+      { ...product, options, variants: [variant("black", 1), variant("blue", 2)] },
       at,
-      reviews.slice(0, 1),
+      ratingStructuredData({ count: 2, average: 5 }, reviews.slice(0, 1)),
     );
     expect(data["@type"]).toBe("ProductGroup");
     expect((data.aggregateRating as { reviewCount: number }).reviewCount).toBe(2);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, type CSSProperties } from "react";
 import { useNavigate } from "react-router";
 import {
   REVIEW_SORTS,
@@ -18,14 +18,11 @@ import { handleBrowserError } from "../../lib/browser-errors";
 import { ensureGuestId } from "../../lib/cart";
 import { Link } from "../../lib/link";
 import { countOf } from "../../lib/plural";
-import { formatAverage } from "../../lib/reviews";
 import { readStored } from "../../lib/tab-storage";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
-import { pageWindow } from "../Pagination";
 import { Stylesheet } from "../Stylesheet";
 import { PhotoViewer } from "./PhotoViewer";
 import { ReportDialog } from "./ReportDialog";
-import { Stars } from "./Stars";
 import reviewsCss from "../../styles/reviews.css?url";
 
 /**
@@ -34,6 +31,19 @@ import reviewsCss from "../../styles/reviews.css?url";
  * with its photos, the store's reply, "Helpful" and "Report"; and for a signed-in buyer the way to
  * write (or edit) their own. Every text a shopper wrote is rendered as text.
  */
+
+/**
+ * The stars as the cards draw them (Stars.tsx, catalogue.css `.stars`), written here again so this
+ * chunk does not depend on the product cards' chunk (each dependency is named in the product
+ * page's first-load script). The average comes rounded to one decimal.
+ */
+function Stars({ average, className = "" }: { average: number; className?: string }) {
+  const percent = Math.round(Math.min(Math.max(average, 0), 5) * 2) * 10;
+  return (
+    <span className={`stars ${className}`} style={{ "--stars": `${percent}%` } as CSSProperties} aria-hidden="true" />
+  );
+}
+const formatAverage = (average: number) => average.toFixed(1);
 
 interface Query {
   sort: ReviewSort;
@@ -98,6 +108,11 @@ export default function ReviewsSection({ slug }: { slug: string }) {
       .catch(() => undefined);
     return () => controller.abort();
   }, [slug, locale, signedIn]);
+
+  const turn = (page: number) => {
+    moved.current = true;
+    setQuery((q) => ({ ...q, page }));
+  };
 
   const change = (next: Partial<Query>, focusList = false) => {
     moved.current = focusList;
@@ -277,31 +292,24 @@ export default function ReviewsSection({ slug }: { slug: string }) {
 
       {meta && meta.last_page > 1 ? (
         <nav className="reviews__pages" aria-label={t("reviews.pages")}>
-          <ul>
-            {pageWindow(meta.page, meta.last_page).map((p, i) =>
-              p === null ? (
-                <li key={`gap-${i}`} aria-hidden="true">
-                  …
-                </li>
-              ) : (
-                <li key={p}>
-                  <button
-                    type="button"
-                    className="reviews__page"
-                    aria-current={p === meta.page ? "page" : undefined}
-                    aria-label={t("reviews.pageN", { page: p })}
-                    onClick={() => {
-                      if (p === meta.page) return;
-                      moved.current = true;
-                      setQuery((q) => ({ ...q, page: p }));
-                    }}
-                  >
-                    {p}
-                  </button>
-                </li>
-              ),
-            )}
-          </ul>
+          <button type="button" className="button" disabled={meta.page <= 1} onClick={() => turn(meta.page - 1)}>
+            <span aria-hidden="true" className="icon-flip">
+              ‹
+            </span>{" "}
+            {t("reviews.previous")}
+          </button>
+          <span aria-current="page">{t("reviews.pageOf", { page: meta.page, last: meta.last_page })}</span>
+          <button
+            type="button"
+            className="button"
+            disabled={meta.page >= meta.last_page}
+            onClick={() => turn(meta.page + 1)}
+          >
+            {t("reviews.next")}{" "}
+            <span aria-hidden="true" className="icon-flip">
+              ›
+            </span>
+          </button>
         </nav>
       ) : null}
     </div>

@@ -18,16 +18,27 @@ export function Stars({ average, className }: { average: number; className?: str
   );
 }
 
-/** A card's rating: the stars and the count, read out as one sentence. Nothing without published reviews. */
-export function CardRating({ rating }: { rating: RatingSummary | null | undefined }) {
+/**
+ * A product's rating in one line, "★★★★½ 4.5 (12)", read out as one sentence; nothing without
+ * published reviews. On a card it is text; beside a product page's name (`href`) it links to the
+ * reviews below.
+ */
+export function Rating({ rating, href }: { rating: RatingSummary | null | undefined; href?: string }) {
   const t = useT();
   if (!hasRating(rating)) return null;
   const average = formatAverage(rating.average);
-  return (
-    <p className="card-rating">
+  const line = (
+    <>
       <Stars average={rating.average} />
       <span aria-hidden="true">{`${average} (${rating.count})`}</span>
       <span className="visually-hidden">{t("reviews.stars.label", { average, count: rating.count })}</span>
-    </p>
+    </>
+  );
+  return href ? (
+    <a href={href} className="card-rating rating-link">
+      {line}
+    </a>
+  ) : (
+    <p className="card-rating">{line}</p>
   );
 }

@@ -1,4 +1,4 @@
-import { fitWithin, PHOTO_DISPLAY_MAX, PHOTO_THUMB_MAX } from "../../lib/reviews";
+import { fitWithin, PHOTO_DISPLAY_MAX, PHOTO_THUMB_MAX } from "../../lib/review-photos";
 
 /**
  * A review photo made ready in the browser before it is sent: decoded (turned upright by its EXIF
