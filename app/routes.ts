@@ -45,6 +45,8 @@ const shopPages = [
   route("staff-invitation", "routes/staff-invitation.tsx"),
   // Writing a review: a review invitation's link (?order=) or the product page's button (?product=).
   route("reviews/write", "routes/reviews.write.tsx"),
+  // Stops one kind of message to a shopper, from the link in the message (asks to confirm first).
+  route("unsubscribe", "routes/unsubscribe.tsx"),
   route("error", "routes/error.tsx", { id: "locale-error" }),
   route("*", "routes/not-found.tsx"),
 ];

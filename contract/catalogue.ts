@@ -48,8 +48,11 @@ export interface ProductSummary {
    * together, and whether their prices differ ("From").
    */
   chosen_offer?: { price: number; compare_at_price: number | null; stock: number; varies: boolean };
-  /** The published reviews' rating (contract/reviews.ts); absent from a backend without reviews. */
-  rating?: RatingSummary;
+  /**
+   * The product's published reviews (contract/reviews.ts), for the stars and count on its card and
+   * page; null when it has none. Absent from a backend that keeps no reviews.
+   */
+  rating?: RatingSummary | null;
 }
 
 /** An option a product's variants differ by (colour, storage...), with its values in picker order. */

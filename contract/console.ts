@@ -139,6 +139,10 @@ export const AUDIT_ACTIONS = [
   "einvoice.production",
   "einvoice.renew",
   "einvoice.resend",
+  "review.approve",
+  "review.reject",
+  "review.reply",
+  "review.dismiss_reports",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */
@@ -158,6 +162,7 @@ export const AUDIT_ENTITIES = [
   "settings",
   "report",
   "einvoice",
+  "review",
 ] as const;
 
 /**

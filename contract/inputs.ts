@@ -42,8 +42,22 @@ export type InputField =
   | "iban_name"
   | "group"
   | "slugs"
+  | "topic"
+  | "token"
   | "buyer_company"
   | "buyer_vat_number"
+  // A product review (contract/reviews.ts).
+  | "product"
+  | "rating"
+  | "title"
+  | "body"
+  | "review_lang"
+  | "author_name"
+  | "photos"
+  | "thumbs"
+  | "keep_photos"
+  | "report_reason"
+  | "reply"
   | ConsoleField;
 
 export interface InputMessages {

@@ -22,6 +22,7 @@ export const SETTINGS_SECTIONS = [
   "carriers",
   "delivery",
   "messages",
+  "reviews",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -148,6 +149,27 @@ export interface MessageWording {
 /** The owner's wording, per message and language; a message left out reads as the locale files say. */
 export type MessagesSettings = Partial<Record<MessageTemplate, Partial<Record<Locale, MessageWording>>>>;
 
+/**
+ * When a shopper's review is shown (services/reviews): `hold`, every review waits for a
+ * moderator; `clean`, a review the screening found nothing in is published at once and a
+ * flagged one waits; `all`, every review is published at once (staff may still reject it).
+ */
+export const REVIEW_PUBLISH_RULES = ["hold", "clean", "all"] as const;
+export type ReviewPublishRule = (typeof REVIEW_PUBLISH_RULES)[number];
+
+/** Product reviews: the moderation rule, what the screening looks for, and the invitations. */
+export interface ReviewsSettings {
+  publish: ReviewPublishRule;
+  /** Flag links and web addresses in a review's text. */
+  screen_links: boolean;
+  /** Flag email addresses and phone numbers (Saudi and international, in either digit set). */
+  screen_contacts: boolean;
+  /** Words or phrases that flag a review (matched whole, ignoring case and Arabic letter forms). */
+  blocked_words: string[];
+  /** Days after an order's delivery its buyer is invited to review it; 0: no invitations. */
+  invitation_days: number;
+}
+
 export interface SettingsValues {
   shipping: ShippingSettings;
   tax: TaxSettings;
@@ -158,6 +180,7 @@ export interface SettingsValues {
   carriers: CarriersSettings;
   delivery: DeliverySettings;
   messages: MessagesSettings;
+  reviews: ReviewsSettings;
 }
 
 /** GET /admin/settings: the values in force, and what the message editor needs. */
@@ -197,6 +220,10 @@ export const SETTINGS_LIMITS = {
   /** Public holidays kept at once (a few years' worth). */
   holidaysMax: 200,
   city: 80,
+  /** Review screening: words in the list, and each word's length. */
+  blockedWordsMax: 200,
+  blockedWord: 60,
+  invitationDaysMax: 90,
 } as const;
 
 /** Saudi VAT registration: 15 digits, starting and ending with 3. */
@@ -435,6 +462,28 @@ export function settingsSchemas(m: SettingsMessages) {
         [],
       ),
       hijri: v.optional(v.boolean(m.invalid("hijri")), false),
+    }),
+    reviews: v.object({
+      publish: v.picklist(REVIEW_PUBLISH_RULES, m.invalid("publish")),
+      screen_links: v.boolean(m.invalid("screen_links")),
+      screen_contacts: v.boolean(m.invalid("screen_contacts")),
+      blocked_words: v.pipe(
+        v.array(
+          v.pipe(
+            v.string(m.invalid("blocked_words")),
+            v.trim(),
+            v.maxLength(SETTINGS_LIMITS.blockedWord, m.tooLong("blocked_words", SETTINGS_LIMITS.blockedWord)),
+          ),
+          m.invalid("blocked_words"),
+        ),
+        // Each word once (whatever its case), blanks dropped, before the count is checked.
+        v.transform((words) => {
+          const seen = new Set<string>();
+          return words.filter((w) => w !== "" && !seen.has(w.toLowerCase()) && seen.add(w.toLowerCase()));
+        }),
+        v.maxLength(SETTINGS_LIMITS.blockedWordsMax, m.tooLong("blocked_words", SETTINGS_LIMITS.blockedWordsMax)),
+      ),
+      invitation_days: whole(m, "invitation_days", 0, SETTINGS_LIMITS.invitationDaysMax),
     }),
   };
 }

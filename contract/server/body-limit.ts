@@ -1,18 +1,21 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { CSV_MAX_BYTES, MEDIA_MAX_BYTES } from "../console-catalogue-shapes";
+import { REVIEW_PHOTO_MAX_BYTES, REVIEW_PHOTOS_MAX } from "../reviews";
 
 /**
  * The largest request body the commerce API takes (64 KiB: a checkout is a few hundred bytes).
  * The reference backend applies it to its own routes, and the edge to what it forwards to an
- * external backend, so a flood of large bodies stops at the edge either way. Two console routes
- * take files: an image upload and a products CSV, each with its own bound (room
- * past the file's own limit, so the route can answer a clear 422 naming that limit).
+ * external backend, so a flood of large bodies stops at the edge either way. Three routes take
+ * files: the console's image upload and products CSV, and a shopper's review with its photos
+ * (each photo and its thumbnail), each with its own bound (room past the files' own limit, so the
+ * route can answer a clear 422 naming that limit).
  */
 const LIMIT = 64 * 1024;
 const FILE_ROUTES: [RegExp, number][] = [
   [/\/admin\/media$/, MEDIA_MAX_BYTES * 2],
   [/\/admin\/products\/import$/, CSV_MAX_BYTES + 64 * 1024],
+  [/\/client\/reviews$/, REVIEW_PHOTOS_MAX * REVIEW_PHOTO_MAX_BYTES * 2 + 64 * 1024],
 ];
 
 const limiter = (maxSize: number) =>

@@ -42,6 +42,19 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   iban_name: { en: "Account holder's name", ar: "اسم صاحب الحساب" },
   group: { en: "Category", ar: "الفئة" },
   slugs: { en: "Products", ar: "المنتجات" },
+  product: { en: "Product", ar: "المنتج" },
+  rating: { en: "Rating", ar: "التقييم" },
+  title: { en: "Title", ar: "العنوان" },
+  body: { en: "Review", ar: "المراجعة" },
+  review_lang: { en: "Language", ar: "اللغة" },
+  author_name: { en: "Name shown", ar: "الاسم الظاهر" },
+  photos: { en: "Photos", ar: "الصور" },
+  thumbs: { en: "Thumbnails", ar: "الصور المصغرة" },
+  keep_photos: { en: "Photos to keep", ar: "الصور المحتفظ بها" },
+  report_reason: { en: "Reason", ar: "السبب" },
+  reply: { en: "Reply", ar: "الرد" },
+  topic: { en: "Kind of message", ar: "نوع الرسائل" },
+  token: { en: "Link", ar: "الرابط" },
   ...CONSOLE_FIELD_NAMES,
 };
 
@@ -55,6 +68,8 @@ const TEMPLATES = {
 
 /** Wrong-form messages that say what is expected rather than only that it is wrong. */
 const INVALID: Partial<Record<InputField, Bilingual>> = {
+  rating: { en: "Choose from 1 to 5 stars.", ar: "اختر من نجمة واحدة إلى خمس نجوم." },
+  report_reason: { en: "Choose why you are reporting this review.", ar: "اختر سبب الإبلاغ عن هذه المراجعة." },
   buyer_vat_number: {
     en: "Enter the company's VAT number: 15 digits, starting and ending with 3.",
     ar: "أدخل الرقم الضريبي للمنشأة: 15 رقمًا يبدأ وينتهي بالرقم 3.",

@@ -8,6 +8,11 @@ export interface NotificationJob {
   id: number;
 }
 
+/** A message to a shopper outside their orders: services/messages/shopper-messages.ts. */
+export interface ShopperMessageJob {
+  shopperMessage: number;
+}
+
 /** A stamped e-invoice to report to (or clear with) ZATCA: services/einvoicing/reporting.ts. */
 export interface EInvoiceJob {
   einvoice: number;
@@ -30,7 +35,7 @@ export interface Env {
   /** Per-network ceilings a shared network does not reach in a sale: guest-id minting (600 a minute). */
   NETWORK_LIMITER: RateLimit;
   /** Queue of order messages (worker/backend/services/messages/notifications.ts); consumed by this worker. */
-  NOTIFICATIONS: Queue<NotificationJob | EInvoiceJob>;
+  NOTIFICATIONS: Queue<NotificationJob | EInvoiceJob | ShopperMessageJob>;
   ENVIRONMENT: "production" | "development" | "test";
   PUBLIC_ORIGIN: string;
   /**

@@ -1,3 +1,5 @@
+import { unsubscribeRoutes } from "./routes/unsubscribe";
+import { UNSUBSCRIBE_PATH } from "../../contract/unsubscribe";
 import { shippingRoutes } from "./routes/shipping";
 import { Hono } from "hono";
 import type { BackendEnv } from "./env";
@@ -23,6 +25,7 @@ import { ordersRoutes } from "./routes/orders";
 import { selfServiceRoutes } from "./routes/self-service";
 import { paymentsRoutes } from "./routes/payments";
 import { promoRoutes } from "./routes/promo";
+import { reviewsRoutes } from "./routes/reviews";
 import { staffInvitationRoutes } from "./routes/staff-invitation";
 
 export { queue, scheduled } from "./jobs";
@@ -51,6 +54,7 @@ backendApp.use(databaseSession());
 backendApp.route("/media", mediaRoutes);
 backendApp.route("/", catalogueRoutes);
 backendApp.route("/", contentRoutes);
+backendApp.route("/", reviewsRoutes);
 backendApp.route("/client/auth", authRoutes);
 backendApp.route("/client/addresses", addressesRoutes);
 backendApp.route(COMPARISON_PATH, comparisonRoutes);
@@ -64,6 +68,7 @@ backendApp.route("/orders", selfServiceRoutes);
 backendApp.route("/payments", paymentsRoutes);
 backendApp.route("/shipping", shippingRoutes);
 backendApp.route("/dev", devRoutes);
+backendApp.route(UNSUBSCRIBE_PATH, unsubscribeRoutes);
 backendApp.route("/challenge", challengeRoutes);
 backendApp.route("/admin", adminRoutes);
 

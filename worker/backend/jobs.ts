@@ -3,6 +3,12 @@ import { alertOverdue, reportDue, submitEInvoice } from "./services/einvoicing/r
 import { stampWaiting } from "./services/einvoicing/chain";
 import { primaryEnv } from "./db";
 import { deliverNotification, markNotificationDead, sweepNotifications } from "./services/messages/notifications";
+import {
+  deliverShopperMessage,
+  isShopperMessageJob,
+  markShopperMessageDead,
+  sweepShopperMessages,
+} from "./services/messages/shopper-messages";
 import { pruneBuckets } from "../../contract/server/rum-store";
 import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
@@ -47,6 +53,32 @@ export async function queue(batch: MessageBatch<unknown>, bindings: Env): Promis
       message.ack();
       continue;
     }
+    // A message to a shopper outside their orders: the same retries and dead letters as an order's.
+    if (isShopperMessageJob(message.body)) {
+      const id = message.body.shopperMessage;
+      if (deadLetters) {
+        await markShopperMessageDead(env.DB, id);
+        console.error(JSON.stringify({ level: "error", event: "shopper_message.dead", id }));
+        message.ack();
+        continue;
+      }
+      try {
+        await deliverShopperMessage(env, id);
+        message.ack();
+      } catch (err) {
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            event: "shopper_message.retry",
+            id,
+            attempts: message.attempts,
+            error: String(err),
+          }),
+        );
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+      }
+      continue;
+    }
     if (!isJob(message.body)) {
       console.error(JSON.stringify({ level: "error", event: "queue.bad_message", queue: batch.queue }));
       message.ack();
@@ -88,6 +120,8 @@ export interface ScheduledReport {
   webhooks: number;
   /** E-invoices stamped, sent to ZATCA (reported, cleared or rejected), and raised as overdue. */
   einvoices: number;
+  /** Messages to shoppers outside their orders sent to the queue as they fell due (or again, when lost). */
+  shopperMessages: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -115,6 +149,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     parcels: 0,
     webhooks: 0,
     einvoices: 0,
+    shopperMessages: 0,
   };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
@@ -128,6 +163,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
       },
     ],
     ["messages", () => sweepNotifications(env)],
+    ["shopperMessages", () => sweepShopperMessages(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],
     ["parcels", async () => (await pollCarriers(env)).events],

@@ -5,6 +5,9 @@ import { notFound } from "./http";
 import { productArtFacts, type ProductArtFacts } from "./services/catalogue/product";
 import { bannerArtFacts, type BannerArtFacts } from "./services/catalogue/content";
 import { readUpload } from "./services/console/media";
+import { imageResponse } from "./services/shared/images";
+import { readReviewPhoto } from "./services/reviews/photos";
+import { REVIEW_PHOTO_KEY } from "../../contract/reviews";
 import { validate } from "../../contract/server/validate";
 
 /**
@@ -247,13 +250,22 @@ mediaRoutes.get(
   async (c) => {
     const found = await readUpload(c.env.MEDIA, c.req.valid("param").key);
     if (!found) throw notFound("Image not found");
-    return new Response(found.body, {
-      headers: {
-        "content-type": found.type,
-        "cache-control": IMMUTABLE,
-        "content-security-policy": "default-src 'none'",
-        "x-content-type-options": "nosniff",
-      },
-    });
+    return imageResponse(found.body, found.type);
+  },
+);
+
+/**
+ * Shoppers' review photos and their thumbnails (services/reviews/photos.ts), each under its own
+ * key, served like staff uploads: the sniffed type, nosniff, kept forever (a key names its content).
+ */
+mediaRoutes.get(
+  "/reviews/:key",
+  validate("param", () =>
+    v.object({ key: v.pipe(v.string(), v.regex(REVIEW_PHOTO_KEY, "Must be a review photo's key.")) }),
+  ),
+  async (c) => {
+    const found = await readReviewPhoto(c.env.MEDIA, c.req.valid("param").key);
+    if (!found) throw notFound("Image not found");
+    return imageResponse(found.body, found.type);
   },
 );

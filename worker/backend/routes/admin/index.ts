@@ -11,6 +11,7 @@ import { inventoryRoutes } from "./inventory";
 import { ordersRoutes } from "./orders";
 import { reportsRoutes } from "./reports";
 import { returnsRoutes } from "./returns";
+import { reviewsRoutes } from "./reviews";
 import { rumRoutes } from "./rum";
 import { promosRoutes } from "./promos";
 import { sessionRoutes } from "./session";
@@ -41,6 +42,7 @@ adminRoutes.route("/promo-codes", promosRoutes);
 adminRoutes.route("/customers", customersRoutes);
 adminRoutes.route("/einvoicing", einvoicingRoutes);
 adminRoutes.route("/reports", reportsRoutes);
+adminRoutes.route("/reviews", reviewsRoutes);
 
 // An unknown console path is the same 404 for everyone.
 adminRoutes.all("*", (c) => c.json({ message: "Not found" }, 404));

@@ -1,5 +1,6 @@
 import type { Lang } from "../../env";
 import type { ProductSummary } from "../../../../contract/catalogue";
+import { ratingOf } from "../reviews/rating";
 
 /**
  * A product's summary as every catalogue read selects it (lists, search, details, related, carts):
@@ -34,13 +35,17 @@ export interface SummaryRow {
   is_new: number;
   /** Absent from rows kept before variants (search-kept.ts). */
   variant_count?: number;
+  /** The published reviews' count and sum of stars (kept exact by migration 0054's triggers). */
+  rating_count?: number;
+  rating_sum?: number;
 }
 
 export const summaryColumns = (lang: Lang) => `
   p.id, p.slug, p.sku, p.model, p.${col("name", lang)} AS name,
   c.id AS category_id, c.slug AS category_slug, c.${col("name", lang)} AS category_name,
   b.id AS brand_id, b.slug AS brand_slug, b.${col("name", lang)} AS brand_name,
-  p.price, p.compare_at_price, p.currency, p.stock, p.max_per_order, p.images, p.is_featured, p.is_new, p.variant_count`;
+  p.price, p.compare_at_price, p.currency, p.stock, p.max_per_order, p.images, p.is_featured, p.is_new, p.variant_count,
+  p.rating_count, p.rating_sum`;
 
 export const summaryFrom =
   "products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id";
@@ -77,5 +82,6 @@ export function toSummary(row: SummaryRow): ProductSummary {
     is_featured: row.is_featured === 1,
     is_new: row.is_new === 1,
     variant_count: row.variant_count ?? 1,
+    rating: ratingOf(row.rating_count, row.rating_sum),
   };
 }

@@ -69,8 +69,13 @@ const NAMES: Record<string, (lang: Lang) => { sql: string; page: AuditRecord["pa
     sql: "SELECT r.id AS k, o.number AS name, o.number AS ref FROM returns r JOIN orders o ON o.id = r.order_id",
     page: "order",
   }),
+  // A review is named by its product, in the reader's language; the moderation page lists it.
+  review: (lang) => ({
+    sql: `SELECT CAST(r.id AS TEXT) AS k, p.name_${lang === "ar" ? "ar" : "en"} AS name, NULL AS ref FROM reviews r JOIN products p ON p.id = r.product_id`,
+    page: null,
+  }),
 };
-const KEY_COLUMN: Record<string, string> = { return: "r.id" };
+const KEY_COLUMN: Record<string, string> = { return: "r.id", review: "CAST(r.id AS TEXT)" };
 
 /** What each line is about, named now where the record still exists, else as the line wrote it. */
 async function recordsOf(db: D1Database, lang: Lang, rows: AuditRow[]): Promise<AuditRecord[]> {

@@ -10,6 +10,7 @@ import { msg, type Catalogue, type MessageKey } from "../../messages";
  */
 export type CodeTemplate = keyof Catalogue["mail"]["code"];
 export type OrderTemplate = keyof Catalogue["mail"]["order"];
+export type ShopperTemplate = keyof Catalogue["mail"]["shopper"];
 
 /** A text of the catalogue in one language. */
 const mailText = (lang: Lang, key: MessageKey): string => msg(key)[lang];
@@ -192,6 +193,46 @@ export function renderStaffInvitation(
       lang,
       subject,
       lines.map(([line, v]) => fillHtml(line, v)),
+      signature,
+    ),
+  };
+}
+
+/**
+ * A message to a shopper outside their orders (services/messages/shopper-messages.ts): a
+ * greeting when `params.name` reads as a name, the topic's text (each line a paragraph), and the
+ * link that stops the topic, unless the template places `{{unsubscribeUrl}}` itself. SMS: the
+ * short form with the same link.
+ */
+export function renderShopperMessage(
+  lang: Lang,
+  topic: ShopperTemplate,
+  channel: "email" | "sms",
+  params: Record<string, string> & { unsubscribeUrl: string },
+): RenderedMessage {
+  const template = (part: "subject" | "text" | "sms") => mailText(lang, `mail.shopper.${topic}.${part}`);
+  const subject = fill(template("subject"), params);
+  const stop = (text: string, line: MessageKey) => (text.includes("{{unsubscribeUrl}}") ? [] : [mailText(lang, line)]);
+  if (channel === "sms") {
+    const sms = [template("sms"), ...stop(template("sms"), "mail.unsubscribeSms")].join(" ");
+    return { subject, text: fill(sms, params), html: null };
+  }
+  const name = greetingName(params.name ?? "");
+  const lines: [string, Record<string, string>][] = [
+    name ? [mailText(lang, "mail.greeting"), { name }] : [mailText(lang, "mail.greetingNoName"), {}],
+    ...template("text")
+      .split("\n")
+      .map((line): [string, Record<string, string>] => [line, params]),
+    ...stop(template("text"), "mail.unsubscribe").map((line): [string, Record<string, string>] => [line, params]),
+  ];
+  const signature = mailText(lang, "mail.signature");
+  return {
+    subject,
+    text: [...lines.map(([line, values]) => fill(line, values)), signature].join("\n\n"),
+    html: emailHtml(
+      lang,
+      subject,
+      lines.map(([line, values]) => fillHtml(line, values)),
       signature,
     ),
   };

@@ -1,6 +1,7 @@
 import type { Env, Lang } from "../../env";
 import { renderCodeMessage, type CodeTemplate, type RenderedMessage } from "./mail";
 import type { OrderMessageKind, StaffAlertKind } from "./types";
+import type { ShopperTopic } from "../../../../contract/unsubscribe";
 
 /**
  * Delivery of one-time codes and account notices (DESIGN §5) behind one interface.
@@ -23,7 +24,8 @@ export type Channel = "email" | "sms";
  * `staff-invitation` likewise (services/console/staff-invitations.ts).
  */
 export type CodePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff" | "cod";
-export type MessagePurpose = CodePurpose | `order.${OrderMessageKind | StaffAlertKind}` | "staff-invitation";
+export type MessagePurpose =
+  CodePurpose | `order.${OrderMessageKind | StaffAlertKind}` | "staff-invitation" | `shopper.${ShopperTopic}`;
 
 export interface OutgoingMessage {
   to: string;
@@ -52,7 +54,11 @@ const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
 /** The message's subject, text and HTML, in its language (templates: the message catalogue's `mail` area). */
 export function renderMessage(message: OutgoingMessage): RenderedMessage {
   if (message.content) return message.content;
-  if (message.purpose.startsWith("order.") || message.purpose === "staff-invitation")
+  if (
+    message.purpose.startsWith("order.") ||
+    message.purpose.startsWith("shopper.") ||
+    message.purpose === "staff-invitation"
+  )
     throw new Error(`This message (${message.purpose}) is rendered by its sender.`);
   return renderCodeMessage(message.lang, CODE_TEMPLATES[message.purpose as CodePurpose], message.code);
 }

@@ -99,6 +99,9 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
       hijri: false,
     },
     messages: {},
+    // Reviews until the owner sets them: clean reviews published at once, flagged ones held;
+    // links and contact details flagged; buyers invited a week after delivery.
+    reviews: { publish: "clean", screen_links: true, screen_contacts: true, blocked_words: [], invitation_days: 7 },
   };
 }
 
@@ -221,6 +224,11 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   cities: msg("settings.fieldNames.cities"),
   holidays: msg("settings.fieldNames.holidays"),
   hijri: msg("settings.fieldNames.hijri"),
+  publish: msg("reviews.settingsFields.publish"),
+  screen_links: msg("reviews.settingsFields.screenLinks"),
+  screen_contacts: msg("reviews.settingsFields.screenContacts"),
+  blocked_words: msg("reviews.settingsFields.blockedWords"),
+  invitation_days: msg("reviews.settingsFields.invitationDays"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
