@@ -66,8 +66,8 @@ export async function loader({ context, request, params, url }: Route.LoaderArgs
     }
     return answer([], "none");
   } catch (error) {
-    // The backend's own words for an order that is not theirs to review yet (not delivered, not theirs).
-    if (error instanceof ApiError && (error.status === 403 || error.status === 422 || error.status === 409))
+    // An order not delivered yet (403) or not theirs (404, as order pages answer): the backend's words.
+    if (order && error instanceof ApiError && (error.status === 403 || error.status === 404))
       return answer([], "notDelivered", error.message);
     handleServerError(error, locale);
     throw error;

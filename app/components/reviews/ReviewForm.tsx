@@ -2,6 +2,7 @@ import { setValue, useForm, type FieldElementProps, type FieldStore, type FormSt
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent } from "react";
 import {
+  REVIEW_AUTHOR_MAX,
   REVIEW_BODY_MAX,
   REVIEW_PHOTOS_MAX,
   REVIEW_TITLE_MAX,
@@ -10,7 +11,7 @@ import {
 } from "../../../contract/reviews";
 import { browserApi } from "../../lib/api/browser";
 import type { FieldError } from "../../lib/api/errors";
-import { deleteReviewPhoto, writeReview } from "../../lib/api/reviews";
+import { writeReview } from "../../lib/api/reviews";
 import { useBackendBase } from "../../lib/console-files";
 import { FORM_OPTIONS, formRules, visibleError } from "../../lib/forms";
 import { useLocale, useT } from "../../lib/use-locale";
@@ -32,7 +33,7 @@ type ReviewValues = { rating: string; title: string; body: string; author_name: 
 /** An existing photo of the review being edited, and whether the shopper keeps it. */
 interface KeptPhoto {
   photo: ReviewPhoto;
-  /** Its position in the review (the index the backend deletes it by). */
+  /** Its position on the review, from 0. */
   index: number;
   keep: boolean;
 }
@@ -120,20 +121,16 @@ export function ReviewForm({
   };
 
   const submit = async (values: ReviewValues) => {
-    const api = browserApi(locale);
     const saved = await run(t("reviews.form.sending"), async () => {
-      // The photos the shopper let go first, last first so each index still names the same photo;
-      // then the review, whose new photos take their places.
-      if (own)
-        for (const k of kept.filter((x) => !x.keep).sort((a, b) => b.index - a.index))
-          await deleteReviewPhoto(api, own.id, k.index);
-      const res = await writeReview(api, base, {
+      const res = await writeReview(browserApi(locale), base, {
         product: product.slug,
         rating: Number(values.rating),
         title: values.title.trim(),
         body: values.body.trim(),
         author_name: values.author_name.trim(),
         photos: added.map((p) => ({ display: p.display, thumb: p.thumb, name: p.name })),
+        // An edit names the photos it keeps; the new ones follow them.
+        ...(own ? { keep_photos: kept.filter((k) => k.keep).map((k) => k.photo.key) } : {}),
       });
       return res.data;
     });
@@ -193,10 +190,7 @@ export function ReviewForm({
           />
         )}
       </Field>
-      <Field
-        name="author_name"
-        validate={[rules.required(labels.author_name), rules.bound(labels.author_name, "name")]}
-      >
+      <Field name="author_name" validate={[rules.maxLength(labels.author_name, REVIEW_AUTHOR_MAX)]}>
         {(field, props) => (
           <TextField
             form={form}
@@ -207,7 +201,6 @@ export function ReviewForm({
             hint={t("reviews.form.nameHint")}
             dir="auto"
             autoComplete="nickname"
-            required
           />
         )}
       </Field>

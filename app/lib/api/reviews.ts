@@ -52,11 +52,6 @@ export function reportReview(api: Api, id: number, reason: ReviewReportReason) {
   return api.post<null>(REVIEWS_PATHS.report(id), { reason });
 }
 
-/** DELETE /client/reviews/{id}/photos/{index}: removes a photo of the caller's own review. */
-export function deleteReviewPhoto(api: Api, id: number, index: number) {
-  return api.delete<OwnReview | null>(`${REVIEWS_PATHS.write}/${id}/photos/${index}`);
-}
-
 /** What the review form sends: the text fields, and each photo's display copy with its thumbnail. */
 export interface ReviewSubmission {
   product: string;
@@ -66,6 +61,11 @@ export interface ReviewSubmission {
   author_name: string;
   lang?: "en" | "ar";
   photos: { display: Blob; thumb: Blob; name: string }[];
+  /**
+   * Editing: the keys of the review's photos to keep (the rest go); absent on a new review. An
+   * empty list keeps none.
+   */
+  keep_photos?: string[];
 }
 
 /** The multipart body the backend takes: `photos` and `thumbs` repeated, in the same order. */
@@ -79,6 +79,11 @@ export function reviewFormData(review: ReviewSubmission): FormData {
   if (review.lang) form.set("lang", review.lang);
   for (const photo of review.photos) form.append("photos", photo.display, photo.name);
   for (const photo of review.photos) form.append("thumbs", photo.thumb, photo.name);
+  // The field present with no key keeps no photo; absent, the backend would keep them all.
+  if (review.keep_photos) {
+    if (review.keep_photos.length === 0) form.append("keep_photos", "");
+    for (const key of review.keep_photos) form.append("keep_photos", key);
+  }
   return form;
 }
 

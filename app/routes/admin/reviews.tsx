@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "../../lib/link";
 import type { Route } from "./+types/reviews";
+import { roleAtLeast } from "../../../contract/console";
 import type { ConsoleReview, ReviewLang } from "../../../contract/reviews";
 import { DataTable, type Column } from "../../components/console/DataTable";
 import { FormDialog } from "../../components/console/FormDialog";
@@ -31,9 +32,16 @@ export async function loader(args: Route.LoaderArgs) {
   const url = args.url;
   const tab = tabOf(url.searchParams.get("status"));
   const page = Number(url.searchParams.get("page")) || undefined;
-  return consoleLoad(args, async (api) => {
+  return consoleLoad(args, async (api, me) => {
     const list = await listConsoleReviews(api, tab, page);
-    return { tab, rows: list.data, counts: list.counts, meta: { ...list.meta, sort: "created", dir: "desc" as const } };
+    return {
+      tab,
+      rows: list.data,
+      counts: list.counts,
+      meta: { ...list.meta, sort: "created", dir: "desc" as const },
+      // Support reads the queue; managers and owners act on it (the API checks again).
+      canModerate: roleAtLeast(me.role, "manager"),
+    };
   });
 }
 
@@ -72,7 +80,7 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const to = useLocalePath();
   const f = consoleFormat(locale);
-  const { tab, counts } = loaderData;
+  const { tab, counts, canModerate } = loaderData;
   const [rejecting, setRejecting] = useState<ConsoleReview | null>(null);
   const [replying, setReplying] = useState<ConsoleReview | null>(null);
   const steps = useRouteAction();
@@ -138,6 +146,7 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
     {
       label: t("console.table.actions"),
       cell: (r) => {
+        if (!canModerate) return <span className="console-hint">{t("console.reviews.managersAct")}</span>;
         const about = { title: r.title || productName(r) };
         return (
           <span className="console-reviews__actions">
