@@ -31,6 +31,12 @@ function internationalDigits(phone: string): string | null {
   return null;
 }
 
+/** A stored phone number of a delivery country in E.164 (`+966512345678`), or null for any other. */
+export function deliveryE164(phone: string): string | null {
+  const digits = internationalDigits(phone.trim());
+  return digits !== null && DELIVERY_COUNTRIES.some((c) => digits.startsWith(c.callingCode)) ? `+${digits}` : null;
+}
+
 /** Whether this stored phone number is one of a country the shop delivers to. */
 export function isDeliveryPhone(phone: string): boolean {
   const digits = internationalDigits(phone.trim());

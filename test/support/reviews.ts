@@ -4,6 +4,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { ReviewsPage } from "../../contract/reviews";
 import type { ReviewsSettings } from "../../contract/settings";
 import { address, call, createProduct, freshIp, type Answer, type Shopper, type TestProduct } from "./commerce";
 import type { Staff } from "./console";
@@ -87,7 +88,9 @@ export interface ReviewForm {
 }
 
 /** POST /client/reviews as the storefront's form sends it: multipart, photos and thumbs as files. */
-export async function postReview(shopper: Pick<Shopper, "headers"> | null, review: ReviewForm): Promise<Answer> {
+// `any`, as commerce.ts's `call`: tests read answer fields loosely and assert on them.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function postReview(shopper: Pick<Shopper, "headers"> | null, review: ReviewForm): Promise<Answer<any>> {
   const form = new FormData();
   for (const field of ["product", "rating", "title", "body", "lang", "author_name"] as const) {
     const value = review[field];
@@ -107,7 +110,7 @@ export async function postReview(shopper: Pick<Shopper, "headers"> | null, revie
     body: form,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {} } as Answer;
+  return { status: res.status, body: text ? JSON.parse(text) : {} };
 }
 
 /** A review of `product` that passes every rule, with the fields given. */
@@ -133,9 +136,55 @@ export async function setReviewSettings(owner: Staff, settings: Partial<ReviewsS
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
+/** GET /catalogue/products/{slug}/reviews as a visitor reads it (the whole body is the page). */
+export async function reviewsOf(
+  slug: string,
+  query = "",
+  lang: "en" | "ar" = "en",
+): Promise<{ status: number; page: ReviewsPage }> {
+  const res = await SELF.fetch(`http://shop.test/backend/catalogue/products/${slug}/reviews${query}`, {
+    headers: { accept: "application/json", "content-language": lang, "cf-connecting-ip": freshIp() },
+  });
+  return { status: res.status, page: (await res.json()) as ReviewsPage };
+}
+
 /** The product's kept rating columns. */
 export async function ratingColumns(productId: number): Promise<{ rating_count: number; rating_sum: number }> {
   return (await env.DB.prepare("SELECT rating_count, rating_sum FROM products WHERE id = ?")
     .bind(productId)
     .first<{ rating_count: number; rating_sum: number }>())!;
+}
+
+export interface SentMessage {
+  purpose: string;
+  lang: string;
+  channel: string;
+  subject: string;
+  body: string;
+  html: string | null;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What the development outbox holds for `to` with `purpose`, once at least `atLeast` arrived (the
+ * queue delivers after the answer) and nothing more came for a moment; after 10 s, what there is.
+ */
+export async function sentTo(to: string, purpose: string, atLeast = 1): Promise<SentMessage[]> {
+  const read = async () =>
+    (
+      await env.DB.prepare(
+        "SELECT purpose, lang, channel, subject, body, html FROM dev_outbox WHERE recipient = ? AND purpose = ? ORDER BY id",
+      )
+        .bind(to, purpose)
+        .all<SentMessage>()
+    ).results;
+  const deadline = Date.now() + 10_000;
+  let rows = await read();
+  while (rows.length < atLeast && Date.now() < deadline) {
+    await sleep(100);
+    rows = await read();
+  }
+  await sleep(300);
+  return read();
 }

@@ -10,6 +10,7 @@ import {
   sweepShopperMessages,
 } from "./services/messages/shopper-messages";
 import { pruneBuckets } from "../../contract/server/rum-store";
+import { inviteReviewers } from "./services/reviews/invitations";
 import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
 import { pollCarriers } from "./services/shipping/shipments";
@@ -122,6 +123,8 @@ export interface ScheduledReport {
   einvoices: number;
   /** Messages to shoppers outside their orders sent to the queue as they fell due (or again, when lost). */
   shopperMessages: number;
+  /** Delivered orders whose review invitation was written (or found owed nothing): services/reviews/invitations.ts. */
+  reviewInvitations: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -150,6 +153,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     webhooks: 0,
     einvoices: 0,
     shopperMessages: 0,
+    reviewInvitations: 0,
   };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
@@ -163,6 +167,8 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
       },
     ],
     ["messages", () => sweepNotifications(env)],
+    // Before the shopper outbox's sweep, so an invitation written this minute is sent this minute.
+    ["reviewInvitations", () => inviteReviewers(env)],
     ["shopperMessages", () => sweepShopperMessages(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],

@@ -13,6 +13,7 @@ import { BackendError, notFound } from "../../http";
 import { msg } from "../../messages";
 import { auditStatement } from "../console/audit-log";
 import { seesContactData } from "../console/staff";
+import { flushShopperMessages } from "../messages/shopper-messages";
 import { decisionStatements } from "./notices";
 import { flagsOf, photosOf, publishedState, REVIEW_COLUMNS, type ReviewRow } from "./rows";
 
@@ -178,7 +179,7 @@ export async function approveReview(db: D1Database, staff: Staff, lang: Lang, id
  * rejected stays as it is (409): the author was told once.
  */
 export async function rejectReview(
-  env: Pick<Env, "DB" | "PUBLIC_ORIGIN" | "ENVIRONMENT">,
+  env: Pick<Env, "DB" | "NOTIFICATIONS" | "PUBLIC_ORIGIN" | "ENVIRONMENT">,
   staff: Staff,
   lang: Lang,
   id: number,
@@ -188,7 +189,7 @@ export async function rejectReview(
   const before = await consoleRow(db, lang, id);
   if (before.status === "rejected") throw new BackendError(409, say(lang, SAY.alreadyRejected));
   const notices = await decisionStatements(env, before, reason);
-  return commit(
+  const review = await commit(
     db,
     staff,
     lang,
@@ -216,6 +217,8 @@ export async function rejectReview(
     ],
     publishedState(before.status, "rejected"),
   );
+  await flushShopperMessages(env);
+  return review;
 }
 
 /** PUT /admin/reviews/{id}/reply { text, lang }: the store's public reply; empty text removes it. */
