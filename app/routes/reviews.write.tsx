@@ -100,7 +100,7 @@ export default function ReviewWrite({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <>
-          <p className="muted">{t("reviews.write.intro")}</p>
+          <p className="review-write__intro">{t("reviews.write.intro")}</p>
           <ul className="review-write__products" role="list">
             {products.map((product, i) => (
               <li key={product.slug}>

@@ -147,14 +147,16 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
       label: t("console.table.actions"),
       cell: (r) => {
         if (!canModerate) return <span className="console-hint">{t("console.reviews.managersAct")}</span>;
-        const about = { title: r.title || productName(r) };
+        // Each button's name starts with its visible words, then says which review (WCAG 2.5.3).
+        const title = r.title || productName(r);
+        const on = (action: string) => t("console.reviews.actionOn", { action, title });
         return (
           <span className="console-reviews__actions">
             {r.status !== "published" ? (
               <button
                 type="button"
                 className="button"
-                aria-label={t("console.reviews.approveOf", about)}
+                aria-label={on(t("console.reviews.approve"))}
                 onClick={() => mutate("approve", { id: r.id }, t("console.reviews.approved"))}
               >
                 {t("console.reviews.approve")}
@@ -164,7 +166,7 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
               <button
                 type="button"
                 className="button button--danger"
-                aria-label={t("console.reviews.rejectOf", about)}
+                aria-label={on(t("console.reviews.reject"))}
                 onClick={() => setRejecting(r)}
               >
                 {t("console.reviews.reject")}
@@ -173,7 +175,7 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
             <button
               type="button"
               className="button button--ghost"
-              aria-label={t(r.reply ? "console.reviews.editReplyOf" : "console.reviews.replyOf", about)}
+              aria-label={on(t(r.reply ? "console.reviews.editReply" : "console.reviews.reply"))}
               onClick={() => setReplying(r)}
             >
               {t(r.reply ? "console.reviews.editReply" : "console.reviews.reply")}
@@ -182,7 +184,7 @@ export default function ConsoleReviews({ loaderData }: Route.ComponentProps) {
               <button
                 type="button"
                 className="button button--ghost"
-                aria-label={t("console.reviews.dismissOf", about)}
+                aria-label={on(t("console.reviews.dismiss"))}
                 onClick={() => mutate("dismiss", { id: r.id }, t("console.reviews.dismissed"))}
               >
                 {t("console.reviews.dismiss")}
