@@ -3,7 +3,7 @@ import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
-import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { hydrated, journeyIt, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import {
   consoleHttpSession,
   newStaffAccounts,
@@ -14,6 +14,7 @@ import {
 import { builtWorker, jsonApi, visitorIp } from "../support/http.ts";
 import { withLocalD1 } from "../support/local-d1.ts";
 import { say } from "../support/messages.ts";
+import type { OwnReview } from "../../contract/reviews.ts";
 
 /**
  * Product reviews in Chromium, in both languages. A buyer whose order was delivered is invited
@@ -168,6 +169,41 @@ async function productJsonLd(page: Page): Promise<Record<string, unknown>> {
   return data.find((d) => d["@type"] === "Product" || d["@type"] === "ProductGroup")!;
 }
 
+/** A browser page signed in as `email` (the own server's cookie and the tab's token), as after login. */
+async function signedInPage(email: string) {
+  const { token, cookie, userId } = await consoleHttpSession(base, email);
+  const opened = await newPage(browser);
+  const at = cookie.indexOf("=");
+  await opened.context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base }]);
+  await opened.context.addInitScript(
+    ([tk, id]) => {
+      sessionStorage.setItem("token", tk);
+      sessionStorage.setItem("userId", id);
+    },
+    [token, String(userId)] as const,
+  );
+  return { ...opened, token };
+}
+
+/** POST /client/reviews as the form sends it (multipart), with real photos. */
+async function postReview(token: string, locale: Locale, fields: Record<string, string>, photos: Buffer[] = []) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  for (const [n, png] of photos.entries())
+    form.append("photos", new File([new Uint8Array(png)], `photo-${n}.png`, { type: "image/png" }));
+  const res = await fetch(`${base}/backend/client/reviews`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: "application/json",
+      "content-language": locale,
+      "cf-connecting-ip": visitorIp(),
+    },
+    body: form,
+  });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as { data: OwnReview } };
+}
+
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -180,6 +216,7 @@ beforeAll(async () => {
         [`deliver-markup-${l}`, "manager"] as const,
         [`moderate-${l}`, "manager"] as const,
         [`markup-${l}`, "manager"] as const,
+        [`deliver-edit-${l}`, "manager"] as const,
       ]),
     ]),
   );
@@ -203,7 +240,7 @@ beforeAll(async () => {
   )
     .filter((p) => (p.variant_count ?? 1) === 1 && p.stock >= 5)
     .slice(2);
-  expect(products.length).toBeGreaterThan(6);
+  expect(products.length).toBeGreaterThan(8);
 });
 
 afterAll(async () => {
@@ -390,17 +427,7 @@ for (const [i, locale] of LOCALES.entries()) {
       const product = products[4 + i]!;
       const email = `review-stranger-${locale}-${unique()}@example.com`;
       await registerAccount(base, email, "Sami Stranger");
-      const { token, cookie, userId } = await consoleHttpSession(base, email);
-      const { context, page, errors } = await newPage(browser);
-      const at = cookie.indexOf("=");
-      await context.addCookies([{ name: cookie.slice(0, at), value: cookie.slice(at + 1), url: base }]);
-      await context.addInitScript(
-        ([tk, id]) => {
-          sessionStorage.setItem("token", tk);
-          sessionStorage.setItem("userId", id);
-        },
-        [token, String(userId)] as const,
-      );
+      const { context, page, errors, token } = await signedInPage(email);
       const eligibility = page.waitForResponse((r) => r.url().includes("/backend/client/reviews/eligibility"));
       await page.goto(`${base}/${locale}/product-details/${product.slug}`);
       await hydrated(page, "#reviews");
@@ -434,28 +461,65 @@ for (const [i, locale] of LOCALES.entries()) {
       await context.close();
     });
 
+    journeyIt(locale, "en")(
+      "a buyer edits their review from the product page: the form is prefilled and one photo is let go",
+      async () => {
+        const product = products[6 + i]!;
+        const buyer = await deliveredOrder(locale, product.id, "edit");
+        const first = await postReview(
+          buyer.token,
+          locale,
+          { product: product.slug, rating: "3", title: "First look", body: "Works, but the case is loose." },
+          [solidPng(400, 300, [200, 40, 40]), solidPng(300, 400, [40, 160, 60])],
+        );
+        expect(first.status, JSON.stringify(first.body)).toBe(201);
+        const [gone, stays] = first.body.data.photos;
+
+        const { context, page, errors } = await signedInPage(buyer.email);
+        await page.goto(`${base}/${locale}/product-details/${product.slug}`);
+        await hydrated(page, "#reviews");
+        await openReviews(page);
+        await eventually(() => page.locator("#reviews .reviews__own").textContent()).toBe(t("reviews.own.pending"));
+        await page.getByRole("link", { name: t("reviews.own.edit") }).click();
+        await page.waitForURL(`${base}/${locale}/reviews/write?product=${product.slug}`);
+        await hydrated(page, ".review-form button[type=submit]");
+        expect(await page.locator("#review-0-title").inputValue()).toBe("First look");
+        expect(await page.locator(".star-picker input:checked").getAttribute("value")).toBe("3");
+        expect(await page.locator(".photo-picker__item img").count()).toBe(2);
+
+        await page.getByRole("button", { name: t("reviews.form.removePhoto", { n: 1 }) }).click();
+        expect(
+          await page.getByRole("button", { name: t("reviews.form.keepPhoto", { n: 1 }) }).getAttribute("aria-pressed"),
+        ).toBe("true");
+        await page.locator("#review-0-title").fill("Better after a week");
+        const saved = page.waitForResponse(
+          (r) => r.url().endsWith("/backend/client/reviews") && r.request().method() === "POST",
+        );
+        await page.locator(".review-form button[type=submit]").click();
+        expect((await saved).status()).toBe(200);
+        await eventually(() => page.locator(".review-write__done").textContent()).toContain(
+          t("reviews.write.thanksPending"),
+        );
+
+        const own = await jsonApi(base, { authorization: `Bearer ${buyer.token}` })(
+          `/backend/client/reviews/eligibility?product=${product.slug}`,
+        );
+        expect(own.body.data.own.title).toBe("Better after a week");
+        expect(own.body.data.own.photos.map((p: { key: string }) => p.key)).toEqual([stays!.key]);
+        expect(gone!.key).not.toBe(stays!.key);
+        expect(errors).toEqual([]);
+        await context.close();
+      },
+    );
+
     it("a review whose text is markup shows as text, and nothing in it runs", async () => {
       const product = products[2 + i]!;
       const buyer = await deliveredOrder(locale, product.id, "markup");
       const markup = "<script>alert(1)</script>";
       const title = `<img src=x onerror=alert(2)> ${locale}`;
-      const form = new FormData();
-      form.set("product", product.slug);
-      form.set("rating", "2");
-      form.set("title", title);
-      form.set("body", markup);
-      const posted = await fetch(`${base}/backend/client/reviews`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${buyer.token}`,
-          accept: "application/json",
-          "content-language": locale,
-          "cf-connecting-ip": visitorIp(),
-        },
-        body: form,
-      });
+      const posted = await postReview(buyer.token, locale, { product: product.slug, rating: "2", title, body: markup });
       expect(posted.status).toBe(201);
-      const id = ((await posted.json()) as { data: { id: number } }).data.id;
+      const id = posted.body.data.id;
       const manager = await staffApi(staff[`markup-${locale}`]!);
       expect((await manager(`/backend/admin/reviews/${id}/approve`, { method: "POST", body: {} })).status).toBe(200);
 
