@@ -83,12 +83,15 @@ describe("the product list", () => {
         "model",
         "name",
         "price",
+        "rating",
         "sku",
         "slug",
         "stock",
         "variant_count",
       ].sort(),
     );
+    // No reviews yet: no stars on the card (contract/reviews.ts RatingSummary).
+    expect(p.rating).toBeNull();
     expect(p.currency).toBe("SAR");
     expect(Number.isInteger(p.price)).toBe(true);
     expect(p.image).toMatch(/^\/backend\/media\/products\/[a-z0-9-]+\.svg/);

@@ -2,7 +2,7 @@ import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_PHOTO_MAX_BYTES, REVIEW_PHOTOS_MAX, type OwnReview } from "../../contract/reviews";
-import { call, createProduct, newUser, type Shopper } from "../support/commerce";
+import { call, createProduct, newUser } from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 import {
   boughtProduct,
@@ -31,6 +31,50 @@ beforeAll(async () => {
 });
 
 const objectCount = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.length;
+
+describe("the reviews settings section", () => {
+  it("reads its defaults until an owner saves it, and checks each field", async () => {
+    const fresh = await call(owner, "GET", "/admin/settings");
+    expect(fresh.body.data.values.reviews).toEqual({
+      publish: "clean",
+      screen_links: true,
+      screen_contacts: true,
+      blocked_words: [],
+      invitation_days: 7,
+    });
+    const bad = await call(owner, "PUT", "/admin/settings/reviews", {
+      publish: "sometimes",
+      screen_links: "yes",
+      screen_contacts: true,
+      blocked_words: ["x".repeat(61)],
+      invitation_days: 91,
+    });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual([
+      "blocked_words.0",
+      "invitation_days",
+      "publish",
+      "screen_links",
+    ]);
+    const saved = await call(owner, "PUT", "/admin/settings/reviews", {
+      publish: "hold",
+      screen_links: false,
+      screen_contacts: true,
+      blocked_words: [" Scam ", "scam", "", "احتيال"],
+      invitation_days: 0,
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.values.reviews).toEqual({
+      publish: "hold",
+      screen_links: false,
+      screen_contacts: true,
+      blocked_words: ["Scam", "احتيال"],
+      invitation_days: 0,
+    });
+    // Managers do not change store settings.
+    expect((await call(manager, "PUT", "/admin/settings/reviews", saved.body.data.values.reviews)).status).toBe(403);
+  });
+});
 
 describe("who may review", () => {
   it("a shopper with no delivered order holding the product is refused with a 403 that says so", async () => {

@@ -25,7 +25,7 @@ export interface EInvoiceJob {
 export interface Env {
   KV: KVNamespace;
   DB: D1Database;
-  /** R2: images staff upload in the console, served at /backend/media/uploads/{key}. */
+  /** R2: images staff upload in the console (/backend/media/uploads/{key}) and review photos (/backend/media/reviews/{key}). */
   MEDIA: R2Bucket;
   AUTH_LIMITER: RateLimit;
   OTP_LIMITER: RateLimit;

@@ -53,7 +53,6 @@ const SAY = {
   published: msg("reviews.published"),
   pending: msg("reviews.pending"),
   voted: msg("reviews.voted"),
-  reported: msg("reviews.reported"),
 };
 
 const slugParam = v.object({
