@@ -217,6 +217,8 @@ beforeAll(async () => {
         [`moderate-${l}`, "manager"] as const,
         [`markup-${l}`, "manager"] as const,
         [`deliver-edit-${l}`, "manager"] as const,
+        [`settings-${l}`, "owner"] as const,
+        [`reports-${l}`, "manager"] as const,
       ]),
     ]),
   );
@@ -250,6 +252,51 @@ afterAll(async () => {
     body: { publish: "clean", screen_links: true, screen_contacts: true, blocked_words: [], invitation_days: 7 },
   });
   await browser?.close();
+});
+
+describe("the review rules in the console's settings", () => {
+  for (const locale of LOCALES) {
+    it(`${locale}: an owner holds every review for approval and lists blocked words`, async () => {
+      const t = (key: string, params?: Record<string, string | number>) => say(locale, key, params);
+      const { context, page, errors } = await newPage(browser);
+      await openConsole(page, base, locale, staff[`settings-${locale}`]!);
+      await page.goto(`${base}/${locale}/admin/settings#settings-reviews-title`);
+      const section = page.locator("section:has(#settings-reviews-title)");
+      await hydrated(page, "#settings-reviews-publish");
+      expect(await section.locator("h2").textContent()).toBe(t("console.settings.sections.reviews"));
+      // A day too many is refused on its field before anything is sent.
+      await section.locator("#settings-reviews-invitation_days").fill("91");
+      await section
+        .getByRole("button", { name: t("console.settings.save", { section: t("console.settings.sections.reviews") }) })
+        .click();
+      await eventually(() => section.locator(".field__error").first().textContent()).toBe(
+        t("console.settings.errors.days", { max: 90 }),
+      );
+      await section.locator("#settings-reviews-publish").selectOption("hold");
+      await section.locator("#settings-reviews-invitation_days").fill(locale === "ar" ? "١" : "1");
+      await section.locator("#settings-reviews-blocked_words").fill(`spamword\nكلمة ممنوعة`);
+      await section
+        .getByRole("button", { name: t("console.settings.save", { section: t("console.settings.sections.reviews") }) })
+        .click();
+      await toastSays(page, t("console.settings.saved"));
+      const saved = await owner("/backend/admin/settings");
+      expect(saved.body.data.values.reviews).toEqual({
+        publish: "hold",
+        screen_links: true,
+        screen_contacts: true,
+        blocked_words: ["spamword", "كلمة ممنوعة"],
+        invitation_days: 1,
+      });
+      // The section starts again from what was saved (its form is keyed by the save's time).
+      await eventually(() => page.locator("#settings-reviews-invitation_days").inputValue()).toBe("1");
+      await page.waitForLoadState("networkidle");
+      await page
+        .locator("section:has(#settings-reviews-title)")
+        .screenshot({ path: `${SCREENSHOTS}/reviews-settings-${locale}.png` });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
 });
 
 for (const [i, locale] of LOCALES.entries()) {
@@ -410,6 +457,18 @@ for (const [i, locale] of LOCALES.entries()) {
       await eventually(() => review.locator(".review__helpful").textContent()).toBe(
         t("reviews.item.helpful", { count: 1 }),
       );
+      // "Report" asks for a reason in a small dialog; the review then waits in the console's Reported tab.
+      await review.locator(".review__report").click();
+      const reportDialog = v.locator("dialog.review-dialog[open]");
+      await eventually(() => reportDialog.count()).toBe(1);
+      await reportDialog.getByRole("button", { name: t("reviews.report.send") }).click();
+      expect(await reportDialog.locator(".field__error").textContent()).toBe(t("reviews.report.pick"));
+      await reportDialog.getByLabel(t("reviews.report.reasons.off_topic")).check();
+      await reportDialog.getByRole("button", { name: t("reviews.report.send") }).click();
+      await toastSays(v, t("reviews.report.thanks"));
+      expect(await review.locator(".review__actions").textContent()).toContain(t("reviews.report.done"));
+      const reported = await (await staffApi(staff[`reports-${locale}`]!))("/backend/admin/reviews?status=reported");
+      expect(reported.body.data.map((r: { title: string }) => r.title)).toContain(title);
       await expectAxeClean(v, `product page with reviews (${locale})`);
       // The header stays put for the shots, so it covers nothing of the section.
       await v.evaluate(() =>
