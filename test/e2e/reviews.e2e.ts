@@ -525,6 +525,16 @@ for (const [i, locale] of LOCALES.entries()) {
       async () => {
         const product = products[6 + i]!;
         const buyer = await deliveredOrder(locale, product.id, "edit");
+        const { context, page, errors } = await signedInPage(buyer.email);
+
+        // Before they write, their product page offers the form for that product.
+        await page.goto(`${base}/${locale}/product-details/${product.slug}`);
+        await hydrated(page, "#reviews");
+        await openReviews(page);
+        const write = page.getByRole("link", { name: t("reviews.write.button") });
+        await eventually(() => write.count()).toBe(1);
+        expect(await write.getAttribute("href")).toBe(`/${locale}/reviews/write?product=${product.slug}`);
+
         const first = await postReview(
           buyer.token,
           locale,
@@ -534,8 +544,7 @@ for (const [i, locale] of LOCALES.entries()) {
         expect(first.status, JSON.stringify(first.body)).toBe(201);
         const [gone, stays] = first.body.data.photos;
 
-        const { context, page, errors } = await signedInPage(buyer.email);
-        await page.goto(`${base}/${locale}/product-details/${product.slug}`);
+        await page.reload();
         await hydrated(page, "#reviews");
         await openReviews(page);
         await eventually(() => page.locator("#reviews .reviews__own").textContent()).toBe(t("reviews.own.pending"));

@@ -255,11 +255,14 @@ export default function ReviewsSection({ slug }: { slug: string }) {
         </div>
       ) : null}
 
+      {/* What a change of sort, filter or page found, said once (the list itself is not read out). */}
+      <p className="visually-hidden" role="status">
+        {page && !loading && filtered ? countOf(t, locale, "reviews.count", page.meta.total) : ""}
+      </p>
       <div
         ref={listRef}
         className="reviews__list"
         aria-busy={loading}
-        aria-live="polite"
         tabIndex={-1}
         aria-label={t("reviews.list")}
         role="region"
