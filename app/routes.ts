@@ -45,6 +45,8 @@ const shopPages = [
   route("shopping-cart", "routes/shopping-cart.tsx"),
   // A staff invitation's accept page: the invitee is a shop account until they accept.
   route("staff-invitation", "routes/staff-invitation.tsx"),
+  // Writing a review: a review invitation's link (?order=) or the product page's button (?product=).
+  route("reviews/write", "routes/reviews.write.tsx"),
   // Stops one kind of message to a shopper, from the link in the message (asks to confirm first).
   route("unsubscribe", "routes/unsubscribe.tsx"),
   route("error", "routes/error.tsx", { id: "locale-error" }),
@@ -91,6 +93,7 @@ const consolePages = [
   route("field-data", "routes/admin/field-data.tsx"),
   route("reports", "routes/admin/reports.tsx"),
   route("einvoicing", "routes/admin/einvoicing.tsx"),
+  route("reviews", "routes/admin/reviews.tsx"),
   // A document's signed XML: the backend's file through the console's session.
   route("einvoicing/documents/:id/xml", "routes/admin/einvoice-xml.ts"),
   route("*", "routes/admin/not-found.tsx"),

@@ -89,7 +89,7 @@ const runtimeCaching: RuntimeCaching[] = [
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
       (url.pathname === "/ar" || url.pathname.startsWith("/ar/")) &&
-      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
+      !/^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -108,7 +108,7 @@ const runtimeCaching: RuntimeCaching[] = [
       !url.pathname.startsWith("/backend/") &&
       !url.pathname.startsWith("/api/") &&
       !url.pathname.startsWith("/builds/") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",
@@ -128,7 +128,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
+      /^\/ar\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -137,7 +137,7 @@ const runtimeCaching: RuntimeCaching[] = [
   {
     urlPattern: ({ request, url }) =>
       request.mode === "navigate" &&
-      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
+      /^\/en\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkOnly",
@@ -150,7 +150,7 @@ const runtimeCaching: RuntimeCaching[] = [
       sameOrigin &&
       url.pathname.endsWith(".data") &&
       !request.headers.has("authorization") &&
-      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|admin|wishlist\/shared\/)/.test(
+      !/^\/(en|ar)\/(checkout|shopping-cart|orders|profile|proceed-payement|payment-status|order\/|auth\/|track-order|reviews\/|admin|wishlist\/shared\/)/.test(
         url.pathname,
       ),
     handler: "NetworkFirst",

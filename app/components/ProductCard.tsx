@@ -8,6 +8,7 @@ import { variantQuery } from "../lib/variants";
 import { Price } from "./Price";
 import { StockBadge } from "./StockBadge";
 import { WishlistHeart } from "./wishlist/WishlistHeart";
+import { Rating } from "./reviews/Stars";
 
 /** A product of a grid, with its prices formatted by the server when the loader did so (`cardsOf`). */
 export type { CardProduct };
@@ -71,6 +72,7 @@ export function ProductCard({ product, priority = "lazy", headingLevel = 3 }: Pr
           <span className="visually-hidden">{`${t("catalogue.model")}: `}</span>
           <bdi>{product.model}</bdi>
         </p>
+        <Rating rating={product.rating} />
         <div className="product-card__foot">
           <Price
             price={product.price}

@@ -41,6 +41,7 @@ export type CardProduct = Pick<
   | "image"
   | "is_new"
   | "chosen"
+  | "rating"
 > &
   Partial<PriceLabels> & {
     /** The top-level category's slug, when the card offers its Compare button (the list's cards). */
@@ -84,6 +85,8 @@ export function cardsOf(items: ProductSummary[], locale: Locale): (CardProduct &
       image: p.image,
       is_new: p.is_new,
       ...(p.chosen ? { chosen: p.chosen } : {}),
+      // Only a rated product's card carries its rating: the rest send nothing for it.
+      ...(p.rating && p.rating.count > 0 ? { rating: p.rating } : {}),
       price_label: from
         ? translate(locale, "product.fromPrice", { price: priceLabel(price, p.currency, locale) })
         : priceLabel(price, p.currency, locale),

@@ -42,9 +42,14 @@ function offer(url: string, price: number, currency: string, inStock: boolean) {
   };
 }
 
+/**
+ * `rating`: the product's `aggregateRating` and `review` properties, made by the loader
+ * (lib/review-structured-data.ts) so the page's script carries none of that code.
+ */
 export function productStructuredData(
   product: Described,
   at: { url: string; images: string[]; abs: (src: string) => string; description: string },
+  rating: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const common = {
     name: product.name,
@@ -57,6 +62,7 @@ export function productStructuredData(
     additionalProperty: product.specifications
       .flatMap((group) => group.rows)
       .map((row) => ({ "@type": "PropertyValue", name: row.label, value: row.value })),
+    ...rating,
   };
   const options = product.options ?? [];
   const variants = product.variants ?? [];

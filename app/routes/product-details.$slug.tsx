@@ -34,6 +34,9 @@ import { instalmentTexts } from "../lib/instalments";
 import catalogueCss from "../styles/catalogue.css?url";
 import { WishlistHeart } from "../components/wishlist/WishlistHeart";
 import { RecentlyViewedSlot } from "../components/recently-viewed/RecentlyViewedSlot";
+import { Rating } from "../components/reviews/Stars";
+import { ReviewsSlot } from "../components/reviews/ReviewsSlot";
+import { ratingStructuredData, schemaReviews } from "../lib/reviews.server";
 
 /** A public page, the same for every anonymous visitor: kept briefly in memory (middleware/page-cache.ts). */
 export const middleware: Route.MiddlewareFunction[] = [pageCacheMiddleware];
@@ -42,7 +45,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const locale = routeLocale(params, context);
   const api = await serverApi(context, request, locale);
   try {
-    const { data } = await getProduct(api, params.slug);
+    // The few published reviews its structured data names, read beside the product (not after it).
+    const [{ data }, reviews] = await Promise.all([getProduct(api, params.slug), schemaReviews(api, params.slug)]);
     // The typed attributes reach the page as formatted rows, not twice.
     const [{ attributes: _typed, instalments: rules, ...product }] = withPriceLabels([data], locale);
     // The pay-later lines are worded here for the same reason, for the product and each variant.
@@ -59,6 +63,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         specifications: specificationGroups(data, locale),
         related: cardsOf(data.related.slice(0, 8), locale),
       },
+      // The rating's JSON-LD, made here: the page's script needs none of that code.
+      ratingData: ratingStructuredData(data.rating, reviews),
     };
   } catch (error) {
     failLoad(error, locale);
@@ -101,7 +107,13 @@ export const meta: Route.MetaFunction = (args) => {
     extra: [
       { property: "og:type", content: "product" },
       { property: "og:image", content: images[0] },
-      jsonLd(productStructuredData(product, { url, images, abs, description: summary(product.description, 5000) })),
+      jsonLd(
+        productStructuredData(
+          product,
+          { url, images, abs, description: summary(product.description, 5000) },
+          args.loaderData?.ratingData,
+        ),
+      ),
       breadcrumbList([
         { name: t("catalogue.home"), url: `${origin}/${locale}` },
         { name: t("catalogue.products"), url: `${origin}/${locale}/products` },
@@ -175,6 +187,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
             {/* The variant chosen in the URL is saved with the product (docs: README, "Wishlist"). */}
             <WishlistHeart product={{ ...product, image: images[0], variant_id: variant?.id ?? null }} />
           </div>
+          <Rating rating={product.rating} href="#reviews" />
           <dl className="product__ids">
             <div>
               <dt>{t("product.model")}</dt>
@@ -276,6 +289,7 @@ export default function ProductDetailsPage({ loaderData }: Route.ComponentProps)
           </section>
         ) : null}
       </div>
+      <ReviewsSlot slug={product.slug} rating={product.rating} />
       {product.related.length > 0 ? (
         <section className="section" aria-labelledby="related-title">
           <h2 id="related-title">{t("product.related")}</h2>

@@ -12,6 +12,7 @@ const PRIVATE = [
   "order",
   // One shopper's saved products, and the lists they share by link.
   "wishlist",
+  "reviews",
 ];
 
 export function loader({ context }: Route.LoaderArgs) {

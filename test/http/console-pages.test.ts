@@ -46,6 +46,7 @@ const PAGES: { route: string; path: string | (() => string); role: StaffRole }[]
   { route: "reports", path: "/admin/reports", role: "manager" },
   { route: "shipments/remittances", path: "/admin/shipments/remittances", role: "manager" },
   { route: "einvoicing", path: "/admin/einvoicing", role: "manager" },
+  { route: "reviews", path: "/admin/reviews", role: "support" },
 ];
 /** Routes that are not pages of their own in this matrix, and why. */
 const ASIDE: Record<string, string> = {

@@ -20,6 +20,7 @@ const ROUTES = [
   "app/routes/admin/promo-code.tsx",
   "app/routes/admin/inventory.tsx",
   "app/routes/admin/staff.tsx",
+  "app/routes/admin/reviews.tsx",
   "app/routes/auth.login.tsx",
   "app/routes/auth.register.tsx",
   "app/routes/auth.otp.tsx",

@@ -11,6 +11,7 @@ export const CONSOLE_SECTIONS: { path: string; key: string; role: StaffRole; end
   { path: "/admin/shipments/remittances", key: "remittances", role: "manager" },
   { path: "/admin/customers", key: "customers", role: "support" },
   { path: "/admin/products", key: "products", role: "support" },
+  { path: "/admin/reviews", key: "reviews", role: "support" },
   { path: "/admin/inventory", key: "inventory", role: "manager" },
   { path: "/admin/categories", key: "categories", role: "manager" },
   { path: "/admin/brands", key: "brands", role: "manager" },

@@ -7,6 +7,7 @@ import {
   LINK_LIKE,
   LOGO_URL_PATTERN,
   MESSAGE_TEMPLATES,
+  REVIEW_PUBLISH_RULES,
   SETTINGS_LIMITS,
   VAT_NUMBER_PATTERN,
   type ConsoleSettings,
@@ -480,6 +481,79 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         toInput={(v) => ({ buyers_answer: v.buyers_answer === "on" })}
         save={(api, input) => saveStoreSettings(api, "questions", input)}
       />
+
+      <SettingsForm
+        key={version("reviews")}
+        id="settings-reviews"
+        title={titleOf("reviews")}
+        intro={t("console.reviews.settings.intro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("publish", {
+                label: t("console.reviews.settings.publish"),
+                hint: t("console.reviews.settings.publishHint"),
+                options: REVIEW_PUBLISH_RULES.map((rule) => ({
+                  value: rule,
+                  label: t(`console.reviews.settings.publishRules.${rule}`),
+                })),
+              }),
+              ...(["screen_links", "screen_contacts"] as const).map((name) =>
+                f(name, {
+                  label: t(`console.reviews.settings.${name}`),
+                  options: [
+                    { value: "on", label: t("console.reviews.settings.on") },
+                    { value: "off", label: t("console.reviews.settings.off") },
+                  ],
+                }),
+              ),
+              f("invitation_days", {
+                label: t("console.reviews.settings.invitation_days"),
+                hint: t("console.reviews.settings.invitationHint"),
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                check: (v) => {
+                  const days = parseDays(v);
+                  return days === null || days > SETTINGS_LIMITS.invitationDaysMax
+                    ? t("console.settings.errors.days", { max: SETTINGS_LIMITS.invitationDaysMax })
+                    : "";
+                },
+              }),
+            ],
+          },
+          {
+            layout: "grid",
+            fields: [
+              f("blocked_words", {
+                label: t("console.reviews.settings.blocked_words"),
+                hint: t("console.reviews.settings.blockedHint", { max: SETTINGS_LIMITS.blockedWordsMax }),
+                multiline: true,
+                check: (v) =>
+                  blockedWords(v).some((w) => w.length > SETTINGS_LIMITS.blockedWord)
+                    ? t("console.reviews.settings.wordTooLong", { max: SETTINGS_LIMITS.blockedWord })
+                    : "",
+              }),
+            ],
+          },
+        ]}
+        initial={{
+          publish: values.reviews.publish,
+          screen_links: values.reviews.screen_links ? "on" : "off",
+          screen_contacts: values.reviews.screen_contacts ? "on" : "off",
+          invitation_days: String(values.reviews.invitation_days),
+          blocked_words: values.reviews.blocked_words.join("\n"),
+        }}
+        toInput={(v) => ({
+          publish: REVIEW_PUBLISH_RULES.find((rule) => rule === v.publish) ?? "hold",
+          screen_links: v.screen_links === "on",
+          screen_contacts: v.screen_contacts === "on",
+          blocked_words: blockedWords(v.blocked_words ?? ""),
+          invitation_days: parseDays(v.invitation_days ?? "") ?? -1,
+        })}
+        save={(api, input) => saveStoreSettings(api, "reviews", input)}
+      />
     </>
   );
 }
@@ -495,7 +569,16 @@ const SECTIONS = [
   "delivery",
   "messages",
   "questions",
+  "reviews",
 ] as const;
+
+/** The review screening's blocked words: one a line (commas too), blanks dropped. */
+function blockedWords(text: string): string[] {
+  return text
+    .split(/[\n,،]+/)
+    .map((w) => w.trim())
+    .filter(Boolean);
+}
 
 /**
  * The owner's wording, per message and language: one left as the shop's own wording (or emptied)
