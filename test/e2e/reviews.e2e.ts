@@ -402,6 +402,9 @@ for (const [i, locale] of LOCALES.entries()) {
       const rating = v.locator(`.product-card:has(a[href*="/product-details/${product.slug}"]) .card-rating`);
       await eventually(() => rating.count()).toBe(1);
       expect(await rating.innerText()).toContain("4.0 (1)");
+      await v
+        .locator(`.product-card:has(a[href*="/product-details/${product.slug}"])`)
+        .screenshot({ path: `${SCREENSHOTS}/reviews-card-${locale}.png` });
       expect(await rating.locator(".visually-hidden").textContent()).toBe(
         t("reviews.stars.label", { average: "4.0", count: 1 }),
       );
