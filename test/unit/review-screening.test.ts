@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { detectReviewLang } from "../../contract/reviews";
-import { screenReview } from "../../worker/backend/services/reviews/screening";
+import { screenText as screenReview } from "../../worker/backend/services/shared/screening";
 
-// The screening of a review's text (worker/backend/services/reviews/screening.ts): what it flags,
+// The screening of a review's text (worker/backend/services/shared/screening.ts): what it flags,
 // and what everyday reviews of electronics say without being flagged.
 
 const ALL = { screen_links: true, screen_contacts: true, blocked_words: ["rip-off", "نصب واحتيال"] };

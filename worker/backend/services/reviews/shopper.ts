@@ -16,7 +16,7 @@ import { col, parseJson } from "../catalogue/summary";
 import { loadSettings } from "../shared/settings";
 import { checkNewPhotos, forgetPhotos, storePhotos, type NewPhoto } from "./photos";
 import { ownReviewOf, publishedState, REVIEW_COLUMNS, type ReviewRow } from "./rows";
-import { screenReview } from "./screening";
+import { screenText } from "../shared/screening";
 
 /**
  * A shopper's side of reviews (contract/reviews.ts): writing one (verified buyers only, one per
@@ -117,7 +117,7 @@ export async function writeReview(
   const fresh: NewPhoto[] = await checkNewPhotos(lang, files.photos, files.thumbs, kept.length);
 
   const rules = (await loadSettings(env)).reviews;
-  const flags = screenReview(`${input.title}\n${input.body}`, rules);
+  const flags = screenText(`${input.title}\n${input.body}`, rules);
   const publish = rules.publish === "all" || (rules.publish === "clean" && flags.length === 0);
   const status = publish ? "published" : "pending";
   const reviewLang = input.lang ?? detectReviewLang(`${input.title} ${input.body}`);

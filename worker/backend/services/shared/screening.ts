@@ -2,10 +2,11 @@ import type { ReviewsSettings } from "../../../../contract/settings";
 import { foldArabic } from "../catalogue/arabic";
 
 /**
- * The screening of a review's text (title and body) before it is published: what the store's
- * `reviews` settings ask it to look for. A finding never refuses the review; it goes to the
- * review's `flags`, which the console shows, and under the `clean` rule a flagged review waits for
- * a moderator instead of being published at once.
+ * The screening of what shoppers write for others to read (a review's title and body, a question
+ * or an answer) before it is published. A finding never refuses the text; it goes to its `flags`,
+ * which the console shows. Reviews screen by the store's `reviews` settings, and under their
+ * `clean` rule a flagged review waits for a moderator; questions and answers always wait, so they
+ * screen for everything but the word list.
  *
  * - `link`: a scheme (`https://`, `ftp://`), `www.`, a domain followed by a path, or a domain under
  *   a common or Saudi top-level domain (`shop.sa`, `deals.com`), so "1.5 kg" and "i.e." are not.
@@ -17,7 +18,9 @@ import { foldArabic } from "../catalogue/arabic";
  *   forms of Arabic letters (the search's folding).
  */
 
-export type ReviewFlag = "link" | "email" | "phone" | "word";
+export type ScreenFlag = "link" | "email" | "phone" | "word";
+
+export type ScreenRules = Pick<ReviewsSettings, "screen_links" | "screen_contacts" | "blocked_words">;
 
 const SCHEME = /\b[a-z][a-z0-9+.-]*:\/\/\S/i;
 const WWW = /\bwww\.[a-z0-9-]/i;
@@ -46,14 +49,11 @@ function looksLikePhone(run: string): boolean {
 /** The words of a folded text, single-spaced and padded, so a phrase matches only whole words. */
 const wordsOf = (text: string) => ` ${(foldArabic(text).match(/[\p{L}\p{N}]+/gu) ?? []).join(" ")} `;
 
-/** What the screening finds in a review's text, in a fixed order; empty when it is clean. */
-export function screenReview(
-  text: string,
-  rules: Pick<ReviewsSettings, "screen_links" | "screen_contacts" | "blocked_words">,
-): ReviewFlag[] {
+/** What the screening finds in a text, in a fixed order; empty when it is clean. */
+export function screenText(text: string, rules: ScreenRules): ScreenFlag[] {
   // NFKC folding turns full-width letters and digits, and Arabic-Indic digits, into plain ones.
   const folded = foldArabic(text);
-  const flags: ReviewFlag[] = [];
+  const flags: ScreenFlag[] = [];
   const email = EMAIL.test(folded);
   if (rules.screen_links) {
     // An address's domain is not a link of its own.
