@@ -207,7 +207,12 @@ for (const locale of LOCALES) {
         await page.waitForURL(`${base}/${locale}`);
         // Everything of the signed-in visitor is gone; the cart may since have started afresh as a guest.
         const left = await page.evaluate(() => Object.keys(sessionStorage));
-        expect(left.filter((k) => !["guestId", "products"].includes(k))).toEqual([]);
+        // The guest's own: its id, its cart flag, and the offline cart's tab key and last cart seen.
+        const guests = ["guestId", "products", "offlineCartTab", "offlineCartSnapshot"];
+        expect(left.filter((k) => !guests.includes(k))).toEqual([]);
+        // A last cart kept for the offline cart is the new guest's (empty), never the account's.
+        const snapshot = await page.evaluate(() => sessionStorage.getItem("offlineCartSnapshot"));
+        if (snapshot) expect((JSON.parse(snapshot) as { products: unknown[] }).products).toEqual([]);
         expect(await page.evaluate(async () => (await fetch("/api/get-user")).status)).toBe(401);
         // The server-rendered profile now shows the way in.
         await page.goto(`${base}/${locale}/profile`);
