@@ -9,10 +9,12 @@ import {
   MESSAGE_TEMPLATES,
   REVIEW_PUBLISH_RULES,
   SETTINGS_LIMITS,
+  SETTINGS_SECTIONS,
   VAT_NUMBER_PATTERN,
   type ConsoleSettings,
   type MessagesSettings,
   type MessageTemplate,
+  type SettingsSection,
 } from "../../../contract/settings";
 import { SettingsForm, formName, type SettingsField, type SettingsRow } from "../../components/console/SettingsForm";
 import { ShippingZonesForm } from "../../components/console/ShippingZonesForm";
@@ -98,9 +100,9 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   });
   const bilingual = (base: string, max: number, required: boolean): SettingsField[] =>
     LANGS.map((lang) => f(`${base}_${lang}`, { required, max, lang, dir: lang === "ar" ? "rtl" : "ltr" }));
-  const sections = SECTIONS.map((key) => ({ key, title: t(`console.settings.sections.${key}`) }));
+  const sections = SETTINGS_SECTIONS.map((key) => ({ key, title: t(`console.settings.sections.${key}`) }));
   // By name, not by position: a section added in the middle must not take another's title.
-  const titleOf = (key: (typeof SECTIONS)[number]) => t(`console.settings.sections.${key}`);
+  const titleOf = (key: SettingsSection) => t(`console.settings.sections.${key}`);
 
   const messageRows: SettingsRow[] = MESSAGE_TEMPLATES.map((template) => {
     const variables = settings.message_variables[template];
@@ -558,19 +560,6 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-const SECTIONS = [
-  "shipping",
-  "tax",
-  "seller",
-  "store",
-  "returns",
-  "cod",
-  "carriers",
-  "delivery",
-  "messages",
-  "questions",
-  "reviews",
-] as const;
 
 /** The review screening's blocked words: one a line (commas too), blanks dropped. */
 function blockedWords(text: string): string[] {
