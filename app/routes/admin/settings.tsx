@@ -560,7 +560,6 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
   );
 }
 
-
 /** The review screening's blocked words: one a line (commas too), blanks dropped. */
 function blockedWords(text: string): string[] {
   return text
