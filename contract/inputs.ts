@@ -51,6 +51,9 @@ export type InputField =
   | "question"
   | "answer"
   | "channel"
+  // A consent to messages (contract/consents.ts).
+  | "purpose"
+  | "granted"
   // A product review (contract/reviews.ts).
   | "rating"
   | "title"

@@ -59,6 +59,8 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   topic: { en: "Kind of message", ar: "نوع الرسائل" },
   token: { en: "Link", ar: "الرابط" },
   lines: { en: "Cart lines", ar: "بنود السلة" },
+  purpose: { en: "Kind of consent", ar: "نوع الموافقة" },
+  granted: { en: "Your answer", ar: "إجابتك" },
   ...CONSOLE_FIELD_NAMES,
 };
 

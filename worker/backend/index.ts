@@ -1,4 +1,6 @@
 import { unsubscribeRoutes } from "./routes/unsubscribe";
+import { consentRoutes } from "./routes/consents";
+import { CONSENTS_PATH } from "../../contract/consents";
 import { UNSUBSCRIBE_PATH } from "../../contract/unsubscribe";
 import { shippingRoutes } from "./routes/shipping";
 import { Hono } from "hono";
@@ -64,6 +66,7 @@ backendApp.route("/client/auth", authRoutes);
 backendApp.route("/client/addresses", addressesRoutes);
 backendApp.route(COMPARISON_PATH, comparisonRoutes);
 backendApp.route(WISHLIST_PATH, wishlistRoutes);
+backendApp.route(CONSENTS_PATH, consentRoutes);
 backendApp.route("/wishlist", publicWishlistRoutes);
 backendApp.route("/client/staff-invitation", staffInvitationRoutes);
 backendApp.route("/cart", cartRoutes);

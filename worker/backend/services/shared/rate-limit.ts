@@ -23,7 +23,8 @@ import { msg } from "../../messages";
  * - CONTACT_LIMITER: the contact form (5 a minute a key), and back-in-stock subscriptions per
  *   address (their networks count under SHOP_LIMITER, refused past 20 a minute, and the codes
  *   they text under OTP_LIMITER: routes/stock-alerts.ts).
- * - WISHLIST_LIMITER: wishlist writes (add, remove, merge, share links), per account (60 a minute).
+ * - WISHLIST_LIMITER: a shopper's own list-like writes, per account (60 a minute): the wishlist
+ *   (add, remove, merge, share links) and consent changes.
  */
 export type LimiterName =
   "AUTH_LIMITER" | "OTP_LIMITER" | "SHOP_LIMITER" | "NETWORK_LIMITER" | "CONTACT_LIMITER" | "WISHLIST_LIMITER";
