@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CONSENT_PURPOSES, CONSENT_WORDING } from "../../contract/consents.ts";
+import { CONSENT_PURPOSES, CONSENT_WORDING } from "../../contract/consents";
 
 // A consent record keeps the text the backend's catalogue holds for the purpose's wording version;
 // the shopper reads the storefront's copy. They must be the same words, or the record would
