@@ -7,6 +7,7 @@
 // (contract/server/input-messages.ts). Part of the contract (DESIGN §6, §10): imports only valibot.
 
 import * as v from "valibot";
+import { latinDigits } from "./digits";
 import type { ConsoleField } from "./console";
 import { LIMITS } from "./limits";
 import type { NumberProblem, NumberRules } from "./numbers";
@@ -81,12 +82,7 @@ export interface InputMessages {
   number?(field: InputField, problem: Exclude<NumberProblem, "empty">, rules: NumberRules): string;
 }
 
-/** Arabic-Indic and Persian digits read as the digits they are. */
-export function latinDigits(text: string): string {
-  return text
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
-    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0));
-}
+export { latinDigits };
 
 /** A phone number as typed, reduced to its digits (and a leading plus). */
 export function normalizePhone(text: string): string {

@@ -1,4 +1,4 @@
-import { latinDigits } from "../lib/product-query";
+import { latinDigits } from "../../contract/digits";
 import { useT } from "../lib/use-locale";
 import { MinusIcon, PlusIcon } from "./icons";
 

@@ -1,19 +1,11 @@
 import * as v from "valibot";
+import { latinDigits } from "../../contract/digits";
 import { attributeFilterParams, readAttributeFilters, type AttributeFilter } from "../../contract/catalogue";
 
 /** The product list's sorts, as the backend names them. */
 export const SORTS = ["relevance", "newest", "price_asc", "price_desc", "name"] as const;
 export type Sort = (typeof SORTS)[number];
 export const PER_PAGE = 12;
-
-/** Arabic-Indic and Persian digits typed by shoppers, folded to Latin ones. */
-export function latinDigits(text: string): string {
-  return text
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
-    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-    .replace(/\u066b/g, ".")
-    .replace(/\u066c/g, "");
-}
 
 const slug = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.regex(/^[a-z0-9][a-z0-9-]{0,80}$/));
 const riyals = v.pipe(

@@ -8,7 +8,8 @@ import { parsePlainText } from "../../app/components/PlainText";
 import { clampQuantity } from "../../app/components/QuantityPicker";
 import { isConstrainedNetwork } from "../../app/client/prefetch";
 import { maxOrderable } from "../../app/lib/catalogue";
-import { backendQuery, latinDigits, parseProductQuery, viewSearch } from "../../app/lib/product-query";
+import { backendQuery, parseProductQuery, viewSearch } from "../../app/lib/product-query";
+import { latinDigits } from "../../contract/digits";
 
 describe("the product list's URL", () => {
   it("reads filters, sort and page, with prices in riyals sent to the backend in halalas", () => {
