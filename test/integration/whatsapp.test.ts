@@ -48,8 +48,10 @@ const phoneOf = async (shopper: Shopper) =>
 const whatsappTo = async (phone: string) =>
   (await call<StandInMessage[]>(null, "GET", `/dev/whatsapp?to=${encodeURIComponent(phone)}`)).body.data;
 
+/** The outbox's entries carry the channel and text besides what the shared helper types. */
+type Sent = { purpose: string; channel: string; text: string | null };
 const smsFor = async (phone: string, number: string) =>
-  (await outbox(phone)).filter((m) => m.channel === "sms" && (m.text ?? "").includes(number));
+  ((await outbox(phone)) as unknown as Sent[]).filter((m) => m.channel === "sms" && (m.text ?? "").includes(number));
 
 const eventually = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 100 });
 
