@@ -179,7 +179,9 @@ describe("WhatsApp for order messages", () => {
         }
 
         const number = await placeOrder(shopper);
-        await eventually(async () => (await whatsappTo(shopper.phone)).find((m) => m.variables[0] === number)).toBeTruthy();
+        await eventually(async () =>
+          (await whatsappTo(shopper.phone)).find((m) => m.variables[0] === number),
+        ).toBeTruthy();
         const message = (await whatsappTo(shopper.phone)).find((m) => m.variables[0] === number)!;
         expect(message.template).toBe("souq_order_placed");
         expect(message.lang).toBe(locale);

@@ -241,7 +241,10 @@ describe("order messages by WhatsApp", () => {
 
     // Meta retries its webhook: the failure again changes nothing.
     const again = await signedWebhook(
-      statusPayload(row.provider_id!, "failed", { recipient_id: phone.slice(1), errors: [{ code: 131026, title: "x" }] }),
+      statusPayload(row.provider_id!, "failed", {
+        recipient_id: phone.slice(1),
+        errors: [{ code: 131026, title: "x" }],
+      }),
     );
     expect(again.status).toBe(200);
     expect(await smsFor(phone, order.number)).toHaveLength(1);
@@ -254,9 +257,9 @@ describe("order messages by WhatsApp", () => {
     await chooseWhatsApp(shopper);
     const asked = await call(null, "POST", "/client/auth/reset-password", { phone });
     expect(asked.status).toBe(200);
-    await eventually(async () => (await whatsappTo(phone)).find((m) => m.template === "souq_code")?.variables[0]).toMatch(
-      /^\d{6}$/,
-    );
+    await eventually(
+      async () => (await whatsappTo(phone)).find((m) => m.template === "souq_code")?.variables[0],
+    ).toMatch(/^\d{6}$/);
     expect((await outbox(phone)).filter((m) => m.purpose === "reset")).toEqual([]);
   });
 });

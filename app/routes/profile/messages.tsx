@@ -64,8 +64,7 @@ export default function ProfileMessages({ loaderData }: Route.ComponentProps) {
       setChoice(answer.data.channel);
       toast.success(answer.message || t("messageChannel.saved"), { id });
     } catch (err) {
-      const message =
-        err instanceof ApiError ? (err.errors.channel?.[0] ?? err.message) : t("errors.default");
+      const message = err instanceof ApiError ? (err.errors.channel?.[0] ?? err.message) : t("errors.default");
       setError(message);
       toast.error(message, { id });
     } finally {

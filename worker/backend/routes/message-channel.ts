@@ -4,11 +4,7 @@ import { readInput } from "../../../contract/server/validate";
 import type { BackendEnv } from "../env";
 import { ok } from "../http";
 import { requireUser } from "../identity";
-import {
-  chooseMessageChannel,
-  messageChannelState,
-  savedMessage,
-} from "../services/messages/message-channel";
+import { chooseMessageChannel, messageChannelState, savedMessage } from "../services/messages/message-channel";
 import { enforceLimits } from "../services/shared/rate-limit";
 
 /**

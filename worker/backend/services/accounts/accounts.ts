@@ -35,9 +35,9 @@ export type AccountsEnv = Pick<
 > &
   // WhatsApp's settings, for an account that chose it (the routes pass the whole environment).
   Partial<WhatsAppEnv> & {
-  /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
-  defer?: (task: Promise<unknown>) => void;
-};
+    /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
+    defer?: (task: Promise<unknown>) => void;
+  };
 
 interface UserRow {
   id: number;

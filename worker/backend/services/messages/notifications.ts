@@ -299,22 +299,22 @@ async function renderNotification(
       : "";
   const template = templateOf(kind, detail, order);
   const params = {
-      name,
-      number: order.number,
-      total: formatAmount(order.total, order.currency, lang),
-      amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
-      until: formatMoment(order.reserved_until, lang, true),
-      carrier: order.carrier ?? "",
-      // A parcel's message names its own waybill; the order's "shipped" its first.
-      tracking: typeof detail.waybill === "string" ? detail.waybill : (order.tracking_number ?? ""),
-      trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
-      returnUntil: formatMoment(returnUntil, lang, false),
-      orderUrl: links.orderUrl,
-      invoiceUrl: links.invoiceUrl,
-      creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
-      items: returnItems,
-      reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
-      sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
+    name,
+    number: order.number,
+    total: formatAmount(order.total, order.currency, lang),
+    amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
+    until: formatMoment(order.reserved_until, lang, true),
+    carrier: order.carrier ?? "",
+    // A parcel's message names its own waybill; the order's "shipped" its first.
+    tracking: typeof detail.waybill === "string" ? detail.waybill : (order.tracking_number ?? ""),
+    trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
+    returnUntil: formatMoment(returnUntil, lang, false),
+    orderUrl: links.orderUrl,
+    invoiceUrl: links.invoiceUrl,
+    creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
+    items: returnItems,
+    reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
+    sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
   };
   const content = renderOrderMessage(lang, template, row.channel, params, {
     wording: messageWording(settings, template, lang),

@@ -120,8 +120,7 @@ export async function handleStandIn(env: StandInEnv, request: Request): Promise<
   const at = path.indexOf(WHATSAPP_STAND_IN.path);
   const rest = at >= 0 ? path.slice(at + WHATSAPP_STAND_IN.path.length) : path;
   const route = /^\/v\d+\.\d+\/([^/]+)\/messages$/.exec(rest);
-  if (!route || request.method !== "POST")
-    return graphError(400, 2500, `Unknown path components: ${rest}`);
+  if (!route || request.method !== "POST") return graphError(400, 2500, `Unknown path components: ${rest}`);
   const token = env.WHATSAPP_TOKEN?.trim() || WHATSAPP_STAND_IN.token;
   if (request.headers.get("authorization") !== `Bearer ${token}`)
     return graphError(401, 190, "Invalid OAuth access token - Cannot parse access token");
@@ -163,7 +162,9 @@ export async function handleStandIn(env: StandInEnv, request: Request): Promise<
   const values: string[] = [];
   for (const p of bodyParams) {
     if (p.type !== "text" || typeof p.text !== "string" || !p.text)
-      return graphError(400, 131008, "Required parameter is missing", { details: "Parameter of type text is missing text value" });
+      return graphError(400, 131008, "Required parameter is missing", {
+        details: "Parameter of type text is missing text value",
+      });
     if (/[\n\t]| {4,}/.test(p.text))
       return graphError(400, 132018, "There was an issue with the parameters in your template.", {
         details: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces",
@@ -184,7 +185,8 @@ export async function handleStandIn(env: StandInEnv, request: Request): Promise<
   if (failing === "error")
     return graphError(400, 131030, "Recipient phone number not in allowed list", {
       subcode: 2655007,
-      details: "Recipient phone number not in allowed list: Add recipient phone number to recipient list and try again.",
+      details:
+        "Recipient phone number not in allowed list: Add recipient phone number to recipient list and try again.",
     });
 
   const wamid = newWamid();
@@ -202,7 +204,8 @@ export async function handleStandIn(env: StandInEnv, request: Request): Promise<
 
   // Meta reports the message's fate to the webhook: here before the answer, which the shop's
   // webhook handles as it would a report that overtook the answer (whatsapp-webhook.ts).
-  const steps: ("sent" | "delivered" | "read" | "failed")[] = failing === "status" ? ["sent", "failed"] : ["sent", "delivered", "read"];
+  const steps: ("sent" | "delivered" | "read" | "failed")[] =
+    failing === "status" ? ["sent", "failed"] : ["sent", "delivered", "read"];
   for (const status of steps) await postStatus(env, phoneNumberId, wamid, to, status);
 
   return Response.json({

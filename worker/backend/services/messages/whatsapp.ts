@@ -168,13 +168,10 @@ export function templateMessage(
   values: readonly string[],
 ): TemplateMessageRequest {
   if (values.length !== template.variables.length)
-    throw new Error(
-      `Template ${template.name} takes ${template.variables.length} variables, given ${values.length}.`,
-    );
+    throw new Error(`Template ${template.name} takes ${template.variables.length} variables, given ${values.length}.`);
   const text = values.map((value) => ({ type: "text" as const, text: parameterText(value) }));
   const components: TemplateComponent[] = [{ type: "body", parameters: text }];
-  if (template.copyCodeButton)
-    components.push({ type: "button", sub_type: "url", index: "0", parameters: [text[0]!] });
+  if (template.copyCodeButton) components.push({ type: "button", sub_type: "url", index: "0", parameters: [text[0]!] });
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
