@@ -1,4 +1,4 @@
-import type { Env, Lang, NotificationJob } from "../../env";
+import type { Env, Lang } from "../../env";
 import { DELIVERY_COUNTRIES, isDeliveryPhone } from "../../../../contract/delivery";
 import { shopDay, shopMoment } from "../../../../contract/shop-time";
 import { publicOrigin } from "../../../../contract/server/public-origin";
@@ -16,6 +16,9 @@ import { LINK_FRAGMENT_KEY } from "../../../../contract/order-access";
 import { sendTemplate, whatsappConfig, whatsappNumber, WhatsAppSendError, type WhatsAppEnv } from "./whatsapp";
 import { ORDER_TEMPLATES } from "./whatsapp-templates";
 import { settleWhatsApp } from "./whatsapp-webhook";
+import { flushNotifications } from "./notification-queue";
+
+export { flushNotifications };
 
 /**
  * Order messages: what an order event owes its shopper, by email and, where the order
@@ -132,34 +135,6 @@ export function deliveryPhoneSql(expr: string): string {
     "0[1-9]*",
   ];
   return `(${forms.map((form) => `${expr} GLOB '${form}'`).join(" OR ")})`;
-}
-
-/**
- * Sends the order's messages that no queue message carries yet to the NOTIFICATIONS queue.
- * Never throws: the rows stay `queued` and the cron picks them up.
- */
-export async function flushNotifications(
-  env: Pick<Env, "DB" | "NOTIFICATIONS">,
-  orderId: number | null = null,
-): Promise<number> {
-  try {
-    const { results } = await env.DB.prepare(
-      `SELECT id FROM notifications WHERE status = 'queued' AND enqueued_at IS NULL ${orderId === null ? "" : "AND order_id = ?1"} ORDER BY id LIMIT 50`,
-    )
-      .bind(...(orderId === null ? [] : [orderId]))
-      .all<{ id: number }>();
-    if (!results.length) return 0;
-    await env.NOTIFICATIONS.sendBatch(results.map((r) => ({ body: { id: r.id } satisfies NotificationJob })));
-    await env.DB.prepare(
-      `UPDATE notifications SET enqueued_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id IN (${results.map(() => "?").join(",")})`,
-    )
-      .bind(...results.map((r) => r.id))
-      .run();
-    return results.length;
-  } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "notifications.flush_failed", error: String(err) }));
-    return 0;
-  }
 }
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";

@@ -2,6 +2,9 @@ import type { Env, Lang } from "../../env";
 import { hmacHex } from "../payments/providers/hmac";
 import { renderTemplate, templateNamed } from "./whatsapp-templates";
 import { receiveWhatsAppWebhook } from "./whatsapp-webhook";
+import { WHATSAPP_STAND_IN } from "./whatsapp-keys";
+
+export { WHATSAPP_STAND_IN };
 
 /**
  * The WhatsApp Business Cloud API's send endpoint as development and test see it, offline: the
@@ -9,33 +12,23 @@ import { receiveWhatsAppWebhook } from "./whatsapp-webhook";
  * POST /backend/dev/whatsapp/{version}/{phoneNumberId}/messages serves the same for anyone else.
  * It checks a request the way the API does and answers in its documented shapes:
  *
- * - the bearer token (else 401, Graph's #190 "Invalid OAuth access token");
- * - the phone number id (else #100 with subcode 33, "Unsupported post request");
- * - messaging_product "whatsapp", a `to`, type "template" (else #100 naming the parameter);
- * - the template exists and has the language (else #132001 "Template name does not exist in the
- *   translation"); the body's parameter count is the template's (else #132000 "Number of
+ * - the bearer token (else 401, Graph's error 190 "Invalid OAuth access token");
+ * - the phone number id (else error 100 with subcode 33, "Unsupported post request");
+ * - messaging_product "whatsapp", a `to`, type "template" (else error 100 naming the parameter);
+ * - the template exists and has the language (else error 132001 "Template name does not exist in the
+ *   translation"); the body's parameter count is the template's (else error 132000 "Number of
  *   parameters does not match the expected number of params"); an AUTHENTICATION template carries
- *   its code again on its copy-code button (else #131008 "Required parameter is missing");
- *   a parameter with a new line, a tab or more than three spaces in a row (else #132018).
+ *   its code again on its copy-code button (else error 131008 "Required parameter is missing");
+ *   a parameter with a new line, a tab or more than three spaces in a row (else error 132018).
  *
  * An accepted message is recorded as the shopper would read it (its language's body with the
  * variables filled; GET /backend/dev/whatsapp?to= lists them), answered with a `wamid.`, and then
  * reported to the shop's webhook as Meta does, signed with the app secret: sent, delivered, read.
  *
  * Failing on purpose (POST /backend/dev/whatsapp/fail { to, mode }): `error` answers the API's
- * error #131030 ("Recipient phone number not in allowed list", as the API's test numbers do);
- * `status` accepts, then reports `failed` (#131026 "Message undeliverable") to the webhook.
+ * error error 131030 ("Recipient phone number not in allowed list", as the API's test numbers do);
+ * `status` accepts, then reports `failed` (error 131026 "Message undeliverable") to the webhook.
  */
-
-export const WHATSAPP_STAND_IN = {
-  /** The shop's own dev route; in-process calls use the same path under an unroutable host. */
-  path: "/backend/dev/whatsapp",
-  base: "https://whatsapp.stand-in.invalid/backend/dev/whatsapp",
-  phoneNumberId: "106540352242922",
-  token: "stand-in-whatsapp-token",
-  appSecret: "stand-in-whatsapp-app-secret",
-  verifyToken: "stand-in-whatsapp-verify-token",
-} as const;
 
 export type StandInFailMode = "error" | "status";
 

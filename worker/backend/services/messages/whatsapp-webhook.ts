@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import type { Env } from "../../env";
-import { flushNotifications } from "./notifications";
-import { whatsappAppSecret, verifyWhatsAppSignature } from "./whatsapp";
+import { flushNotifications } from "./notification-queue";
+import { whatsappAppSecret, verifyWhatsAppSignature } from "./whatsapp-keys";
 
 /**
  * WhatsApp's status webhook (POST /backend/webhooks/whatsapp). Meta posts each sent message's

@@ -1,10 +1,12 @@
 import type { Env, Lang } from "../../env";
 import { deliveryE164 } from "../../../../contract/delivery";
 import { outboxReadable, maskRecipient } from "./messenger";
-import { sameSecret, verifyHmac } from "../payments/providers/hmac";
 import type { WhatsAppTemplate } from "./whatsapp-templates";
 import { CODE_TEMPLATE } from "./whatsapp-templates";
-import { whatsappStandIn, WHATSAPP_STAND_IN } from "./whatsapp-stand-in";
+import { whatsappStandIn } from "./whatsapp-stand-in";
+import { WHATSAPP_STAND_IN } from "./whatsapp-keys";
+
+export { sameVerifyToken, verifyWhatsAppSignature, whatsappAppSecret, whatsappVerifyToken } from "./whatsapp-keys";
 
 /**
  * WhatsApp through the WhatsApp Business Cloud API (Meta's Graph API): the shop's phone messages
@@ -150,7 +152,7 @@ export function whatsappNumber(phone: string): string | null {
 
 /**
  * A variable's text as WhatsApp takes it: no new lines or tabs, and never more than three spaces
- * in a row (Meta refuses those with #132018); an empty value would be refused too, so it is a dash.
+ * in a row (Meta refuses those with error 132018); an empty value would be refused too, so it is a dash.
  */
 export function parameterText(value: string): string {
   const text = value
@@ -241,33 +243,6 @@ export async function sendTemplate(
     // Not JSON: readSendAnswer reports it with the status.
   }
   return readSendAnswer(res.status, body);
-}
-
-/** The development and test secrets when none is set (the stand-in signs with the same). */
-export function whatsappAppSecret(env: Pick<Env, "ENVIRONMENT" | "WHATSAPP_APP_SECRET">): string | null {
-  const secret = env.WHATSAPP_APP_SECRET?.trim();
-  if (secret) return secret;
-  return outboxReadable(env) ? WHATSAPP_STAND_IN.appSecret : null;
-}
-
-export function whatsappVerifyToken(env: Pick<Env, "ENVIRONMENT" | "WHATSAPP_VERIFY_TOKEN">): string | null {
-  const token = env.WHATSAPP_VERIFY_TOKEN?.trim();
-  if (token) return token;
-  return outboxReadable(env) ? WHATSAPP_STAND_IN.verifyToken : null;
-}
-
-/**
- * Meta's webhook signature: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body with
- * the app secret>`, compared in constant time. A missing or malformed header is false.
- */
-export function verifyWhatsAppSignature(secret: string, raw: string, header: string | null | undefined) {
-  if (!header || !/^sha256=[0-9a-f]{64}$/i.test(header.trim())) return Promise.resolve(false);
-  return verifyHmac(secret, raw, header);
-}
-
-/** The subscription handshake's token, compared in constant time. */
-export function sameVerifyToken(expected: string, given: string): Promise<boolean> {
-  return sameSecret(expected, given);
 }
 
 /**
