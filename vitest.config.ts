@@ -91,6 +91,8 @@ export default defineConfig(async () => {
           ENVIRONMENT: "test",
           AUTH_PEPPER: "test-pepper",
           PAYMENT_SECRET: "test-payment-secret",
+          // WhatsApp against its offline stand-in (services/messages/whatsapp-stand-in.ts).
+          WHATSAPP: "cloud",
         },
         // A second local database playing a lagging read replica of DB
         // (test/support/replica-lag.ts), for the read-replication tests.

@@ -29,7 +29,8 @@ const worker = await startWorker({
   persistDir,
   // Development: PUBLIC_ORIGIN may stay empty, and the links the shop hands out (order messages,
   // payment return addresses) use this worker's own URL, http://localhost:PORT.
-  vars: { ENVIRONMENT: "development", ...secrets },
+  // WhatsApp is on against its offline stand-in (README, "WhatsApp" in docs/OPERATIONS.md).
+  vars: { ENVIRONMENT: "development", WHATSAPP: "cloud", ...secrets },
   stdio: "inherit",
 });
 console.log(`\nThe shop is running on http://localhost:${port} (English: /en, Arabic: /ar). Ctrl+C stops it.\n`);

@@ -91,6 +91,8 @@ export const TEST_VARS = {
   RUM_SAMPLE_RATE: "0",
   // The edge and a backend it forwards to share it (second-backend.test.ts), as a deployment must.
   EDGE_SECRET: "test-edge-secret",
+  // WhatsApp against its offline stand-in (services/messages/whatsapp-stand-in.ts).
+  WHATSAPP: "cloud",
 };
 
 /**

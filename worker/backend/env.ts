@@ -107,6 +107,19 @@ export interface Env {
   /** ZATCA's Fatoora API base (sandbox, simulation or production); absent in development and test: the stand-in. */
   ZATCA_API_BASE?: string;
 
+  /** WhatsApp for shoppers who chose it (services/messages/whatsapp.ts): "cloud" is on; unset is off. */
+  WHATSAPP?: string;
+  /** The Cloud API's base: https://graph.facebook.com (the default); development and test: the stand-in. */
+  WHATSAPP_API_URL?: string;
+  /** The WhatsApp Business phone number's id (the sender), from the app's WhatsApp settings. */
+  WHATSAPP_PHONE_NUMBER_ID?: string;
+  /** Secret: the system user's access token, sent as a bearer token. */
+  WHATSAPP_TOKEN?: string;
+  /** Secret: the Meta app's secret, the HMAC key of the webhook's X-Hub-Signature-256. */
+  WHATSAPP_APP_SECRET?: string;
+  /** Secret: the verify token typed into the app's webhook settings (the subscription handshake). */
+  WHATSAPP_VERIFY_TOKEN?: string;
+
   /** Secret: Moyasar API secret key (sk_...), used when PAYMENT_PROVIDER is "moyasar". */
   MOYASAR_SECRET_KEY?: string;
   /*

@@ -63,7 +63,11 @@ export default function ProfileOverview() {
             <Link className="card profile-tile" to={to(`/profile/${s}`)}>
               <span className="profile-tile__title">{t(sectionTitleKey(s))}</span>
               <span className="profile-tile__text muted">
-                {t(`profile.tiles.${s === "change-password" ? "changePassword" : s}`)}
+                {t(
+                  s === "messages"
+                    ? "messageChannel.tile"
+                    : `profile.tiles.${s === "change-password" ? "changePassword" : s}`,
+                )}
               </span>
             </Link>
           </li>

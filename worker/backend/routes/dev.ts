@@ -7,6 +7,12 @@ import type { BackendEnv } from "../env";
 import { notFound, ok } from "../http";
 import { validate } from "../../../contract/server/validate";
 import { outboxReadable, readOutbox } from "../services/messages/messenger";
+import {
+  handleStandIn,
+  setStandInFailure,
+  standInMessages,
+  standInNumber,
+} from "../services/messages/whatsapp-stand-in";
 
 /**
  * Development-only calls. In production every path here is 404, as if it did not exist: the
@@ -83,5 +89,35 @@ devRoutes.post(
       return c.json({ message: String(err instanceof Error ? err.message : err) }, 404);
     }
     return c.json({ ok: true });
+  },
+);
+
+/**
+ * The WhatsApp Cloud API's stand-in (services/messages/whatsapp-stand-in.ts): its send endpoint
+ * (POST /dev/whatsapp/{version}/{phoneNumberId}/messages, WHATSAPP_API_URL pointed at
+ * /backend/dev/whatsapp), what it delivered to a number (GET /dev/whatsapp?to=, newest first), and
+ * the switch that makes it fail for a number (POST /dev/whatsapp/fail { to, mode: "error" |
+ * "status" | null }) so the SMS fall-back can be seen.
+ */
+devRoutes.post("/whatsapp/:version/:phoneId/messages", (c) => handleStandIn(c.env, c.req.raw));
+
+devRoutes.get(
+  "/whatsapp",
+  validate("query", () => v.object({ to: v.pipe(v.string(), v.trim(), v.minLength(6), v.maxLength(20)) })),
+  async (c) => ok(c, await standInMessages(c.env.KV, c.req.valid("query").to)),
+);
+
+devRoutes.post(
+  "/whatsapp/fail",
+  validate("json", () =>
+    v.object({
+      to: v.pipe(v.string(), v.trim(), v.minLength(6), v.maxLength(20)),
+      mode: v.nullable(v.picklist(["error", "status"])),
+    }),
+  ),
+  async (c) => {
+    const { to, mode } = c.req.valid("json");
+    await setStandInFailure(c.env.KV, to, mode);
+    return ok(c, { to: standInNumber(to), mode });
   },
 );

@@ -1,4 +1,5 @@
 import type { AccessToken, Account } from "../../../../contract/account";
+import { sendCodeByWhatsApp, type WhatsAppEnv } from "../messages/whatsapp";
 import type { Env, Lang } from "../../env";
 import { BackendError, unprocessable } from "../../http";
 import { say, type Bilingual } from "../../../../contract/server/i18n";
@@ -31,10 +32,12 @@ import { msg } from "../../messages";
 export type AccountsEnv = Pick<
   Env,
   "DB" | "AUTH_PEPPER" | "ENVIRONMENT" | "MESSENGER" | "MESSENGER_URL" | "MESSENGER_KEY"
-> & {
-  /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
-  defer?: (task: Promise<unknown>) => void;
-};
+> &
+  // WhatsApp's settings, for an account that chose it (the routes pass the whole environment).
+  Partial<WhatsAppEnv> & {
+    /** Runs a task after the answer (the request's waitUntil); used for deliveries to a remote provider. */
+    defer?: (task: Promise<unknown>) => void;
+  };
 
 interface UserRow {
   id: number;
@@ -231,7 +234,18 @@ async function sendCode(
   if (!target) return;
   const issued = await issueCode(env, user.id, purpose, throttle, pending ? preferred.value : "");
   // A throttled resend is silent: answering differently would reveal that the account exists.
-  if (issued.issued) await deliver(env, target.to, target.channel, purpose, issued.code, lang);
+  if (!issued.issued) return;
+  // An account that chose WhatsApp gets its phone codes there (the copy-code template); when
+  // WhatsApp cannot take it, the SMS goes as before.
+  const { KV, NOTIFICATIONS } = env;
+  if (
+    target.channel === "sms" &&
+    KV &&
+    NOTIFICATIONS &&
+    (await sendCodeByWhatsApp({ ...env, KV, NOTIFICATIONS }, user.id, target.to, issued.code, lang))
+  )
+    return;
+  await deliver(env, target.to, target.channel, purpose, issued.code, lang);
 }
 
 /** Takes the notice slot of `kind` for a user: true at most once per interval (an atomic upsert). */

@@ -1,4 +1,4 @@
-import type { Env, Lang, NotificationJob } from "../../env";
+import type { Env, Lang } from "../../env";
 import { DELIVERY_COUNTRIES, isDeliveryPhone } from "../../../../contract/delivery";
 import { shopDay, shopMoment } from "../../../../contract/shop-time";
 import { publicOrigin } from "../../../../contract/server/public-origin";
@@ -13,6 +13,12 @@ import { parseAddress } from "../orders/orders";
 import { STAFF_ALERT_KINDS, type OrderMessageKind, type StaffAlertKind } from "./types";
 import { openedByLink, signOrderAccess } from "../orders/order-links";
 import { LINK_FRAGMENT_KEY } from "../../../../contract/order-access";
+import { sendTemplate, whatsappConfig, whatsappNumber, WhatsAppSendError, type WhatsAppEnv } from "./whatsapp";
+import { ORDER_TEMPLATES } from "./whatsapp-templates";
+import { settleWhatsApp } from "./whatsapp-webhook";
+import { flushNotifications } from "./notification-queue";
+
+export { flushNotifications };
 
 /**
  * Order messages: what an order event owes its shopper, by email and, where the order
@@ -95,16 +101,27 @@ export function notifyStatements(
 ): D1PreparedStatement[] {
   const suffix = opts.ref ? `:${opts.ref}` : "";
   const detail = opts.detail ? JSON.stringify(opts.detail) : null;
-  const insert = (channel: "email" | "sms", recipient: string, extra = "") =>
+  const insert = (channel: "email" | "sms", recipient: string, extra = "", via = "NULL") =>
     db
       .prepare(
-        `INSERT OR IGNORE INTO notifications (key, order_id, kind, channel, recipient, lang, detail)
-         SELECT number || ':' || ?2 || ?3 || ':${channel}', id, ?2, '${channel}', ${recipient}, lang, ?4
+        `INSERT OR IGNORE INTO notifications (key, order_id, kind, channel, recipient, lang, detail, via)
+         SELECT number || ':' || ?2 || ?3 || ':${channel}', id, ?2, '${channel}', ${recipient}, lang, ?4, ${via}
          FROM orders WHERE ${"id" in order ? "id" : "number"} = ?1 AND ${OWED_WHEN[kind]}${extra}`,
       )
       .bind("id" in order ? order.id : order.number, kind, suffix, detail);
-  const phone = "NULLIF(TRIM(COALESCE(phone, json_extract(address, '$.phone'), '')), '')";
-  return [insert("email", "email"), insert("sms", phone, ` AND ${phone} IS NOT NULL AND ${deliveryPhoneSql(phone)}`)];
+  // An account that chose WhatsApp (users.message_channel) is written to on its own phone, the
+  // number it opted in with; everyone else by SMS to the order's phone. One phone row either way.
+  const whatsapp = `(SELECT u.phone FROM users u WHERE u.id = orders.user_id AND u.message_channel = 'whatsapp')`;
+  const phone = `COALESCE(${whatsapp}, NULLIF(TRIM(COALESCE(phone, json_extract(address, '$.phone'), '')), ''))`;
+  return [
+    insert("email", "email"),
+    insert(
+      "sms",
+      phone,
+      ` AND ${phone} IS NOT NULL AND ${deliveryPhoneSql(phone)}`,
+      `CASE WHEN ${whatsapp} IS NOT NULL THEN 'whatsapp' END`,
+    ),
+  ];
 }
 
 /**
@@ -118,34 +135,6 @@ export function deliveryPhoneSql(expr: string): string {
     "0[1-9]*",
   ];
   return `(${forms.map((form) => `${expr} GLOB '${form}'`).join(" OR ")})`;
-}
-
-/**
- * Sends the order's messages that no queue message carries yet to the NOTIFICATIONS queue.
- * Never throws: the rows stay `queued` and the cron picks them up.
- */
-export async function flushNotifications(
-  env: Pick<Env, "DB" | "NOTIFICATIONS">,
-  orderId: number | null = null,
-): Promise<number> {
-  try {
-    const { results } = await env.DB.prepare(
-      `SELECT id FROM notifications WHERE status = 'queued' AND enqueued_at IS NULL ${orderId === null ? "" : "AND order_id = ?1"} ORDER BY id LIMIT 50`,
-    )
-      .bind(...(orderId === null ? [] : [orderId]))
-      .all<{ id: number }>();
-    if (!results.length) return 0;
-    await env.NOTIFICATIONS.sendBatch(results.map((r) => ({ body: { id: r.id } satisfies NotificationJob })));
-    await env.DB.prepare(
-      `UPDATE notifications SET enqueued_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id IN (${results.map(() => "?").join(",")})`,
-    )
-      .bind(...results.map((r) => r.id))
-      .run();
-    return results.length;
-  } catch (err) {
-    console.error(JSON.stringify({ level: "error", event: "notifications.flush_failed", error: String(err) }));
-    return 0;
-  }
 }
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
@@ -165,6 +154,8 @@ interface NotificationRow {
   detail: string | null;
   status: "queued" | "sending" | "sent" | "dead";
   attempts: number;
+  /** The phone row's way: "whatsapp" (the account chose it), "sms" after a fall-back, null plain. */
+  via: "sms" | "whatsapp" | null;
 }
 
 interface MessageOrder {
@@ -242,7 +233,7 @@ function templateOf(kind: OrderMessageKind, detail: Record<string, unknown>, ord
 async function renderNotification(
   env: Pick<Env, "DB" | "ENVIRONMENT" | "PUBLIC_ORIGIN" | "RETURN_WINDOW_DAYS" | "ORDER_LINK_SECRET">,
   row: NotificationRow,
-): Promise<RenderedMessage | null> {
+): Promise<{ content: RenderedMessage; params: Record<string, string> } | null> {
   const order = await env.DB.prepare(
     `SELECT number, total, currency, address, carrier, tracking_number, reserved_until, delivered_at, paid_at, site_origin, user_id
      FROM orders WHERE id = ?`,
@@ -254,11 +245,14 @@ async function renderNotification(
   const lang = row.lang;
   const links = await linksOf(env, order, lang);
   if (isStaffAlert(row.kind))
-    return renderStaffAlert(lang, row.kind, {
-      number: order.number,
-      total: formatAmount(order.total, order.currency, lang),
-      url: `${publicOrigin(env, order.site_origin)}/${lang}/admin/orders/${encodeURIComponent(order.number)}`,
-    });
+    return {
+      content: renderStaffAlert(lang, row.kind, {
+        number: order.number,
+        total: formatAmount(order.total, order.currency, lang),
+        url: `${publicOrigin(env, order.site_origin)}/${lang}/admin/orders/${encodeURIComponent(order.number)}`,
+      }),
+      params: {},
+    };
   const kind = row.kind;
   // What the shopper typed: the greeting keeps it only when it reads as a name (mail.ts).
   const name = parseAddress(order.address).name || "";
@@ -279,33 +273,29 @@ async function renderNotification(
       ? await returnItemsText(env.DB, detail.return_id, lang)
       : "";
   const template = templateOf(kind, detail, order);
-  return renderOrderMessage(
-    lang,
-    template,
-    row.channel,
-    {
-      name,
-      number: order.number,
-      total: formatAmount(order.total, order.currency, lang),
-      amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
-      until: formatMoment(order.reserved_until, lang, true),
-      carrier: order.carrier ?? "",
-      // A parcel's message names its own waybill; the order's "shipped" its first.
-      tracking: typeof detail.waybill === "string" ? detail.waybill : (order.tracking_number ?? ""),
-      trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
-      returnUntil: formatMoment(returnUntil, lang, false),
-      orderUrl: links.orderUrl,
-      invoiceUrl: links.invoiceUrl,
-      creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
-      items: returnItems,
-      reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
-      sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
-    },
-    {
-      wording: messageWording(settings, template, lang),
-      signature: lang === "ar" ? settings.store.name_ar : settings.store.name_en,
-    },
-  );
+  const params = {
+    name,
+    number: order.number,
+    total: formatAmount(order.total, order.currency, lang),
+    amount: formatAmount(Number(detail.amount ?? 0), order.currency, lang),
+    until: formatMoment(order.reserved_until, lang, true),
+    carrier: order.carrier ?? "",
+    // A parcel's message names its own waybill; the order's "shipped" its first.
+    tracking: typeof detail.waybill === "string" ? detail.waybill : (order.tracking_number ?? ""),
+    trackingUrl: trackingUrl(order.carrier, order.tracking_number) ?? links.trackUrl,
+    returnUntil: formatMoment(returnUntil, lang, false),
+    orderUrl: links.orderUrl,
+    invoiceUrl: links.invoiceUrl,
+    creditNoteUrl: creditNote ? links.creditNoteUrl(creditNote) : links.orderUrl,
+    items: returnItems,
+    reason: typeof detail.note === "string" && detail.note.trim() ? detail.note.trim() : say(lang, NO_REASON),
+    sendTo: returnAddressOf(settings.seller, lang) ?? say(lang, ADDRESS_TO_FOLLOW),
+  };
+  const content = renderOrderMessage(lang, template, row.channel, params, {
+    wording: messageWording(settings, template, lang),
+    signature: lang === "ar" ? settings.store.name_ar : settings.store.name_en,
+  });
+  return { content, params };
 }
 
 /** A rejection staff gave no reason for. */
@@ -345,7 +335,8 @@ export async function deliverNotification(
     | "PUBLIC_ORIGIN"
     | "RETURN_WINDOW_DAYS"
     | "ORDER_LINK_SECRET"
-  >,
+  > &
+    WhatsAppEnv,
   id: number,
   messenger: Messenger = messengerFor(env),
 ): Promise<DeliveryOutcome> {
@@ -367,8 +358,8 @@ export async function deliverNotification(
     return "skipped";
   }
   try {
-    const content = await renderNotification(env, row);
-    if (!content) {
+    const rendered = await renderNotification(env, row);
+    if (!rendered) {
       await env.DB.prepare(
         `UPDATE notifications SET status = 'dead', last_error = 'order_gone', updated_at = ${NOW} WHERE id = ?`,
       )
@@ -376,6 +367,8 @@ export async function deliverNotification(
         .run();
       return "skipped";
     }
+    const { content, params } = rendered;
+    if (row.via === "whatsapp" && (await sentByWhatsApp(env, row, params))) return "sent";
     await messenger.send({
       to: row.recipient,
       channel: row.channel,
@@ -398,6 +391,59 @@ export async function deliverNotification(
     .bind(id)
     .run();
   return "sent";
+}
+
+/**
+ * A phone row of an account that chose WhatsApp: sent as the kind's approved template
+ * (whatsapp-templates.ts) with its variables from the same parameters as the SMS. True when
+ * WhatsApp accepted it (the row is then sent, with its wamid; the webhook tells the rest). On
+ * an error answer, no answer, or WhatsApp being off, the row turns into an SMS for good (`via`
+ * 'sms', the error kept) and false is returned: the caller sends the SMS in this same claim, and
+ * a retry of the queue sends the SMS again, never WhatsApp, so the message never goes both ways.
+ */
+async function sentByWhatsApp(
+  env: WhatsAppEnv,
+  row: NotificationRow,
+  params: Record<string, string>,
+): Promise<boolean> {
+  const config = whatsappConfig(env);
+  const to = whatsappNumber(row.recipient);
+  let error = "whatsapp_off";
+  if (config && to && !isStaffAlert(row.kind)) {
+    const template = ORDER_TEMPLATES[row.kind];
+    try {
+      const sent = await sendTemplate(
+        config,
+        to,
+        template,
+        row.lang,
+        template.variables.map((name) => params[name] ?? ""),
+      );
+      await env.DB.prepare(
+        `UPDATE notifications SET status = 'sent', sent_at = ${NOW}, last_error = NULL, provider_id = ?,
+           provider_status = COALESCE(provider_status, 'accepted'), updated_at = ${NOW} WHERE id = ?`,
+      )
+        .bind(sent.wamid, row.id)
+        .run();
+      // Statuses the webhook recorded before this answer, a failure among them, apply now.
+      await settleWhatsApp(env, sent.wamid);
+      return true;
+    } catch (err) {
+      error =
+        err instanceof WhatsAppSendError
+          ? JSON.stringify([{ code: err.error.code, title: err.error.message }])
+          : String(err);
+    }
+  }
+  console.warn(
+    JSON.stringify({ level: "warn", event: "whatsapp.fallback", notification: row.id, error: error.slice(0, 300) }),
+  );
+  await env.DB.prepare(
+    `UPDATE notifications SET via = 'sms', provider_error = ?, fell_back_at = ${NOW}, updated_at = ${NOW} WHERE id = ?`,
+  )
+    .bind(error.slice(0, 500), row.id)
+    .run();
+  return false;
 }
 
 /** The dead-letter queue's consumer: the queue gave up on this message. */
