@@ -148,6 +148,20 @@ describe("the shopper's choice of channel", () => {
     expect(stored).toEqual({ message_channel: "sms" });
   });
 
+  it("a new phone never opted in: changing the number puts the choice back to SMS", async () => {
+    const shopper = await newUser("en");
+    expect((await chooseWhatsApp(shopper)).body.data.channel).toBe("whatsapp");
+    // Any path that changes the phone (profile, code sign-in, staff, erasure) is an UPDATE of it.
+    await env.DB.prepare("UPDATE users SET phone = ? WHERE id = ?").bind("+966511112222", shopper.userId).run();
+    const state = await call(shopper, "GET", "/client/auth/message-channel");
+    expect(state.body.data).toMatchObject({ channel: "sms", phone: "+966511112222", opted_in_at: null });
+    // Chosen again for the new number, it stays through changes of anything else.
+    expect((await chooseWhatsApp(shopper)).body.data.channel).toBe("whatsapp");
+    await env.DB.prepare("UPDATE users SET name = 'Renamed' WHERE id = ?").bind(shopper.userId).run();
+    const kept = await env.DB.prepare("SELECT message_channel FROM users WHERE id = ?").bind(shopper.userId).first();
+    expect(kept).toEqual({ message_channel: "whatsapp" });
+  });
+
   it("a wording the page showed for another phone is refused (409), and nothing is recorded", async () => {
     const shopper = await newUser("en");
     const stale = await call(shopper, "POST", "/client/auth/message-channel", {

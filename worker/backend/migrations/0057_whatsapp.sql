@@ -47,3 +47,12 @@ CREATE TABLE whatsapp_statuses (
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   UNIQUE (wamid, status)
 );
+
+-- A choice of WhatsApp was made for the phone the account had then: a new number never opted in,
+-- so changing the phone (by any path: the profile, a code sign-in, staff) puts it back to SMS
+-- until the shopper chooses WhatsApp again for the new number.
+CREATE TRIGGER users_phone_changed_channel AFTER UPDATE OF phone ON users
+WHEN NEW.message_channel = 'whatsapp' AND OLD.phone IS NOT NEW.phone
+BEGIN
+  UPDATE users SET message_channel = 'sms' WHERE id = NEW.id;
+END;
