@@ -539,11 +539,15 @@ export async function updateProfile(
   if ((emailChanged || phoneChanged) && (await isStaff(env.DB, userId))) refuseStaffContactChange(lang);
   // An account that signs in with codes only has at least its phone or its email to keep.
   if (!input.email && user.email !== null) {
-    const message = say(lang, msg("accounts.input.required"), { field: say(lang, msg("accounts.input.fieldNames.email")) });
+    const message = say(lang, msg("accounts.input.required"), {
+      field: say(lang, msg("accounts.input.fieldNames.email")),
+    });
     throw unprocessable({ email: [message] }, say(lang, MESSAGES.invalid));
   }
   if (input.phone === null && user.email === null) {
-    const message = say(lang, msg("accounts.input.required"), { field: say(lang, msg("accounts.input.fieldNames.phone")) });
+    const message = say(lang, msg("accounts.input.required"), {
+      field: say(lang, msg("accounts.input.fieldNames.phone")),
+    });
     throw unprocessable({ phone: [message] }, say(lang, MESSAGES.invalid));
   }
   if ((emailChanged || phoneChanged) && !hasUsablePassword(user.password_hash)) {

@@ -75,11 +75,14 @@ export async function requestSignInCode(env: AccountsEnv, who: Identifier, lang:
     const target = codeChannelFor(env, who, user?.id ?? null);
     if (!target) return;
     const issued = user ? await issueCode(env, user.id, "sign_in") : await issueAddressCode(env, "sign_in", who.value);
-    if (issued.issued) await deliver({ ...env, defer: undefined }, target.to, target.channel, "sign_in", issued.code, lang);
+    if (issued.issued)
+      await deliver({ ...env, defer: undefined }, target.to, target.channel, "sign_in", issued.code, lang);
   };
   const guarded = () =>
     issue().catch((error: unknown) =>
-      console.error(JSON.stringify({ level: "error", event: "otp.issue_failed", purpose: "sign_in", error: String(error) })),
+      console.error(
+        JSON.stringify({ level: "error", event: "otp.issue_failed", purpose: "sign_in", error: String(error) }),
+      ),
     );
   if (env.defer) env.defer(sleep(DEFERRED_START_MS).then(guarded));
   else await guarded();
@@ -123,7 +126,12 @@ export async function verifySignInCode(
 ): Promise<CodeSignedIn & { created: boolean }> {
   refuseUnservedPhone(who, lang);
   const [user, subject] = await Promise.all([findUser(env.DB, who), addressSubject(env, who.value)]);
-  const check = { purpose: "sign_in" as const, code, network, subject: user ? `user:${user.id}` : `${who.field}:${who.value}` };
+  const check = {
+    purpose: "sign_in" as const,
+    code,
+    network,
+    subject: user ? `user:${user.id}` : `${who.field}:${who.value}`,
+  };
   const passed = user
     ? await consumeCode(env, { ...check, userId: user.id })
     : await consumeSubjectCode(env, subject, check);
@@ -136,7 +144,9 @@ export async function verifySignInCode(
     account = user;
     // A code to the account's email proves that email, as a verification code would.
     if (who.field === "email" && user.verified_at === null) {
-      await env.DB.prepare(`UPDATE users SET verified_at = COALESCE(verified_at, ${NOW_SQL}), updated_at = ${NOW_SQL} WHERE id = ?`)
+      await env.DB.prepare(
+        `UPDATE users SET verified_at = COALESCE(verified_at, ${NOW_SQL}), updated_at = ${NOW_SQL} WHERE id = ?`,
+      )
         .bind(user.id)
         .run();
       account = { ...user, verified_at: new Date().toISOString() };
