@@ -98,7 +98,8 @@ describe("sign in with a code in Chromium", () => {
       const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
       expect(user.data).toMatchObject({ name, phone: e164(national) });
       expect(user.data.email ?? null).toBeNull();
-      expect(errors).toEqual([]);
+      // The one refusal is the wrong code the journey typed on purpose.
+      expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
       await context.close();
     });
 
