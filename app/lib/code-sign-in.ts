@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
-import { answer, textOf } from "./actions";
-import { requestSignInCode, saveName, verifySignInCode } from "./api/account";
+import { answer, intentOf, textOf, unknownIntent } from "./actions";
+import { requestSignInCode, saveName, verifySignInCode } from "./api/code-sign-in";
 import { browserApi } from "./api/browser";
 import type { Locale } from "./locales";
 import { signInWith } from "./sign-in";
@@ -12,7 +12,6 @@ import { safeRedirect } from "../middleware/auth";
  * within its budget (docs/PERFORMANCE.md).
  */
 export const CODE_INTENTS = ["code-request", "code-verify"] as const;
-export type CodeIntent = (typeof CODE_INTENTS)[number];
 
 /** Where a new account is asked its name, keeping where the visitor was going. */
 export function welcomePath(locale: Locale, redirectTo: string | null): string {
@@ -20,7 +19,9 @@ export function welcomePath(locale: Locale, redirectTo: string | null): string {
   return `/${locale}/auth/welcome${target ? `?redirect=${encodeURIComponent(target)}` : ""}`;
 }
 
-export async function codeSignInAction(locale: Locale, intent: CodeIntent, form: FormData) {
+export async function codeSignInAction(locale: Locale, form: FormData) {
+  const intent = intentOf(form, CODE_INTENTS);
+  if (!intent) return unknownIntent(locale);
   const api = browserApi(locale);
   const phone = textOf(form, "phone").replace(/[\s\-().]/g, "");
   if (intent === "code-request") return answer(locale, intent, () => requestSignInCode(api, { phone }));

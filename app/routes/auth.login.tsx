@@ -35,10 +35,10 @@ export const action = (args: Route.ActionArgs) => scriptRequired(args);
 export async function clientAction({ request, params }: Route.ClientActionArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const form = await request.formData();
-  const intent = intentOf(form, ["login", "code-request", "code-verify"] as const);
-  if (intent === "code-request" || intent === "code-verify")
-    return (await import("../lib/code-sign-in")).codeSignInAction(locale, intent, form);
-  if (intent !== "login") return unknownIntent(locale);
+  // The code sign-in's intents live with its component, outside the first load.
+  if (textOf(form, "intent").startsWith("code-"))
+    return (await import("../lib/code-sign-in")).codeSignInAction(locale, form);
+  if (intentOf(form, ["login"] as const) !== "login") return unknownIntent(locale);
   const password = textOf(form, "password");
   const credentials =
     textOf(form, "channel") === "phone"
@@ -125,7 +125,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
       ) : null}
       <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
       {channel === "phone" && byCode ? (
-        <Suspense fallback={<p className="muted">{t("codeSignIn.loading")}</p>}>
+        <Suspense>
           <CodeSignIn redirectTo={redirectTo} onUsePassword={() => setByCode(false)} />
         </Suspense>
       ) : (
@@ -179,13 +179,6 @@ export default function Login({ loaderData }: Route.ComponentProps) {
             <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
           </p>
           <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
-          {channel === "phone" ? (
-            <p className="auth-form__aside">
-              <button type="button" className="code-signin__link" onClick={() => setByCode(true)}>
-                {t("codeSignIn.useCode")}
-              </button>
-            </p>
-          ) : null}
         </Form>
       )}
     </AuthCard>

@@ -1,6 +1,5 @@
 import type { Address, AddressInput } from "../../../contract/addresses";
 import type { Account, SignedIn } from "../../../contract/account";
-import type { CodeSignedIn } from "../../../contract/code-sign-in";
 import type { Api } from "./client";
 
 /**
@@ -112,19 +111,4 @@ export function updateAddress(api: Api, id: number, address: AddressInput | Reco
 /** DELETE /client/addresses/{id}. */
 export function deleteAddress(api: Api, id: number) {
   return api.delete(`/client/addresses/${id}`);
-}
-
-/** POST /client/auth/code/request: a sign-in code to a phone or an email, account or not. */
-export function requestSignInCode(api: Api, recipient: Recipient) {
-  return api.post("/client/auth/code/request", recipient);
-}
-
-/** POST /client/auth/code/verify: a right code signs in (a new number or address gets its account). */
-export function verifySignInCode(api: Api, recipient: Recipient, code: string) {
-  return api.post<CodeSignedIn>("/client/auth/code/verify", { ...recipient, code });
-}
-
-/** POST /client/auth/name: the name asked after a first code sign-in. */
-export function saveName(api: Api, name: string) {
-  return api.post<Account>("/client/auth/name", { name });
 }
