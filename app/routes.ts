@@ -9,6 +9,7 @@ const shopPages = [
   route("auth/login", "routes/auth.login.tsx"),
   route("auth/register", "routes/auth.register.tsx"),
   route("auth/otp", "routes/auth.otp.tsx"),
+  route("auth/welcome", "routes/auth.welcome.tsx"),
   route("auth/forget-password", "routes/auth.forget-password.tsx"),
   route("auth/confirm-password", "routes/auth.confirm-password.tsx"),
   route("contact-us", "routes/contact-us.tsx"),

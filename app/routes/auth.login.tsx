@@ -1,5 +1,5 @@
 import { useForm } from "@modular-forms/react";
-import { useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { Link } from "../lib/link";
 import type { Route } from "./+types/auth.login";
@@ -35,6 +35,9 @@ export const action = (args: Route.ActionArgs) => scriptRequired(args);
 export async function clientAction({ request, params }: Route.ClientActionArgs) {
   const locale = isLocale(params.locale) ? params.locale : "en";
   const form = await request.formData();
+  // The code sign-in's intents live with its component, outside the first load.
+  if (textOf(form, "intent").startsWith("code-"))
+    return (await import("../lib/code-sign-in")).codeSignInAction(locale, form);
   if (intentOf(form, ["login"] as const) !== "login") return unknownIntent(locale);
   const password = textOf(form, "password");
   const credentials =
@@ -61,6 +64,9 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 
 type LoginValues = { email: string; phone: string; password: string };
 
+/** Sign in with a code: the phone's first way, loaded when the phone is chosen (the page's budget). */
+const CodeSignIn = lazy(() => import("../components/auth/CodeSignIn"));
+
 export default function Login({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
@@ -70,6 +76,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
   const [channel, setChannel] = useState<Channel>("email");
+  const [byCode, setByCode] = useState(true);
   const [form, { Form, Field }] = useForm<LoginValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", phone: "", password: "" },
@@ -116,52 +123,64 @@ export default function Login({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ) : null}
-      <Form method="post" className="form auth-form" onSubmit={submit} shouldFocus={false} aria-labelledby="auth-title">
-        <FormErrors
-          form={form}
-          messages={rules.messages}
-          serverErrors={serverErrors}
-          serverMessage={serverMessage}
-          labels={labels}
-        />
-        <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
-        {channel === "email" ? (
-          <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+      <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
+      {channel === "phone" && byCode ? (
+        <Suspense>
+          <CodeSignIn redirectTo={redirectTo} onUsePassword={() => setByCode(false)} />
+        </Suspense>
+      ) : (
+        <Form
+          method="post"
+          className="form auth-form"
+          onSubmit={submit}
+          shouldFocus={false}
+          aria-labelledby="auth-title"
+        >
+          <FormErrors
+            form={form}
+            messages={rules.messages}
+            serverErrors={serverErrors}
+            serverMessage={serverMessage}
+            labels={labels}
+          />
+          {channel === "email" ? (
+            <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+              {(field, props) => (
+                <TextField
+                  form={form}
+                  field={field}
+                  props={props}
+                  label={labels.email}
+                  type="email"
+                  autoComplete="username"
+                  dir="ltr"
+                  required
+                />
+              )}
+            </Field>
+          ) : (
+            <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+              {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
+            </Field>
+          )}
+          <Field name="password" validate={[rules.required(labels.password)]}>
             {(field, props) => (
-              <TextField
+              <PasswordField
                 form={form}
                 field={field}
                 props={props}
-                label={labels.email}
-                type="email"
-                autoComplete="username"
-                dir="ltr"
+                label={labels.password}
+                autoComplete="current-password"
                 required
               />
             )}
           </Field>
-        ) : (
-          <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-            {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
-          </Field>
-        )}
-        <Field name="password" validate={[rules.required(labels.password)]}>
-          {(field, props) => (
-            <PasswordField
-              form={form}
-              field={field}
-              props={props}
-              label={labels.password}
-              autoComplete="current-password"
-              required
-            />
-          )}
-        </Field>
-        <p className="auth-form__aside">
-          <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
-        </p>
-        <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
-      </Form>
+          <p className="auth-form__aside">
+            <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
+          </p>
+          <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
+        </Form>
+      )}
     </AuthCard>
   );
 }

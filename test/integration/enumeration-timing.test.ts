@@ -1,4 +1,5 @@
-// M3 (security review): reset-password, resend-code and code-password-verify must not answer a
+// M3 (security review): reset-password, resend-code, code-password-verify and the code sign-in's
+// code/request and code/verify must not answer a
 // known account measurably slower (or faster) than an unknown one. Each test times interleaved
 // pairs (known, unknown) and applies a two-sided sign test over the pairs; a Mann-Whitney U over
 // the two samples is printed beside it. A pair's two calls run back to back, so a burst of load on
@@ -7,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFERRED_START_MS } from "../../worker/backend/services/accounts/accounts";
-import { call, freshEmail, register, type Registered } from "../support/accounts";
+import { call, freshEmail, freshPhone, register, type Registered } from "../support/accounts";
 
 /**
  * Pairs per endpoint. code-password-verify gets more: on the old code its extra work was a single
@@ -194,6 +195,48 @@ describe("enumeration by timing (M3)", () => {
           }),
         () =>
           call("POST", "/client/auth/code-password-verify", { email: freshEmail(), code: "000000", purpose: "reset" }),
+        422,
+      );
+      expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+      expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+    },
+  );
+
+  it(
+    "enumeration by timing: code/request answers a known and an unknown number in indistinguishable time",
+    { timeout: 120_000 },
+    async () => {
+      const { sign, mw, report } = await comparePairs(
+        "code/request",
+        PAIRS.reset,
+        (i) => call("POST", "/client/auth/code/request", { phone: accounts[i % ACCOUNTS].phone }),
+        () => call("POST", "/client/auth/code/request", { phone: freshPhone() }),
+        200,
+      );
+      expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+      expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+    },
+  );
+
+  it(
+    "enumeration by timing: code/verify answers a known number (with a live code) and an unknown one in indistinguishable time",
+    { timeout: 120_000 },
+    async () => {
+      // Every known number has a live sign-in code (the test above left one; run alone, this asks).
+      for (const user of accounts) {
+        const live = await env.DB.prepare(
+          "SELECT id FROM otp_codes WHERE user_id = ? AND purpose = 'sign_in' AND consumed_at IS NULL",
+        )
+          .bind(user.id)
+          .first();
+        if (!live) expect((await call("POST", "/client/auth/code/request", { phone: user.phone })).status).toBe(200);
+      }
+      await sleep(500);
+      const { sign, mw, report } = await comparePairs(
+        "code/verify",
+        PAIRS.verify,
+        (i) => call("POST", "/client/auth/code/verify", { phone: accounts[i % ACCOUNTS].phone, code: "000000" }),
+        () => call("POST", "/client/auth/code/verify", { phone: freshPhone(), code: "000000" }),
         422,
       );
       expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);

@@ -63,6 +63,12 @@ export function fields(lang: Lang) {
     ),
     confirmation: v.optional(v.string(t("accounts.input.confirmationNotText")), ""),
     code: v.pipe(text("code"), v.trim(), v.regex(OTP_CODE, t("accounts.input.codeShape"))),
+    /** A code that only some calls need (the service decides): empty or of the code's shape. */
+    optionalCode: v.pipe(
+      v.optional(v.string(t("accounts.input.codeShape")), ""),
+      v.trim(),
+      v.check((s) => s === "" || OTP_CODE.test(s), t("accounts.input.codeShape")),
+    ),
     purpose: v.pipe(
       v.optional(v.string(), ""),
       v.check(isPurpose, t("accounts.input.purposeInvalid")),

@@ -19,6 +19,12 @@ import {
   type AccountsEnv,
   type Identifier,
 } from "../services/accounts/accounts";
+import {
+  MESSAGES as CODE_MESSAGES,
+  requestSignInCode,
+  saveName,
+  verifySignInCode,
+} from "../services/accounts/code-sign-in";
 import { mergeGuestCart } from "../services/orders/cart";
 import { withinLimits, requestNetwork, type LimiterName } from "../services/shared/rate-limit";
 import { body, confirmed, identifierOf } from "./account-input";
@@ -172,8 +178,16 @@ authRoutes.get("/profile", async (c) => {
 
 authRoutes.post("/profile", async (c) => {
   const userId = await requireUser(c);
+  // The email is required of an account that has one (the service says so): one made by a phone
+  // code may have none. `code`: the proof of a change for an account with no password.
   const input = await body(c, (f) =>
-    v.object({ name: f.name, email: f.requiredEmail, phone: f.optionalPhone, current_password: f.currentPassword }),
+    v.object({
+      name: f.name,
+      email: f.optionalEmail,
+      phone: f.optionalPhone,
+      current_password: f.currentPassword,
+      code: f.optionalCode,
+    }),
   );
   // A changed email is sent a code at once, and a change checks the password: this keeps the
   // profile from being a mail cannon or a password oracle.
@@ -182,10 +196,51 @@ authRoutes.post("/profile", async (c) => {
     accountsEnv(c),
     userId,
     bearerToken(c) ?? "",
-    { name: input.name, email: input.email, phone: input.phone || null, current_password: input.current_password },
+    {
+      name: input.name,
+      email: input.email,
+      phone: input.phone || null,
+      current_password: input.current_password,
+      code: input.code,
+      network: requestNetwork(c),
+    },
     lang(c),
   );
   return ok(c, user, { message: say(lang(c), pending ? MESSAGES.profileSavedPending : MESSAGES.profileSaved) });
+});
+
+/**
+ * Signing in with a code (services/accounts/code-sign-in.ts): a code to any phone or email,
+ * whether or not an account has it, counted like every code request (per IP, per identifier).
+ */
+authRoutes.post("/code/request", async (c) => {
+  await limit(c, "OTP_LIMITER", "otp-send", null);
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone }));
+  const who = identifierOf(c, input);
+  await limit(c, "OTP_LIMITER", "otp-send", who.value);
+  return ok(c, null, { message: await requestSignInCode(accountsEnv(c), who, lang(c)) });
+});
+
+/** A right code signs in (and makes the account for a new number or address), like /login. */
+authRoutes.post("/code/verify", async (c) => {
+  await limit(c, "AUTH_LIMITER", "otp-verify", null);
+  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code }));
+  const who = identifierOf(c, input);
+  // As code-password-verify: per identifier and network, so a stranger's tries never block the owner's.
+  await limit(c, "AUTH_LIMITER", "otp-verify", who.value, true);
+  const { created, ...signedIn } = await verifySignInCode(accountsEnv(c), who, input.code, lang(c), requestNetwork(c));
+  await mergeCart(c, signedIn.user.id);
+  return ok(c, signedIn, { message: say(lang(c), created ? CODE_MESSAGES.welcome : CODE_MESSAGES.signedIn) });
+});
+
+/** The name step after a first code sign-in. */
+authRoutes.post("/name", async (c) => {
+  const userId = await requireUser(c);
+  const input = await body(c, (f) => v.object({ name: f.name }));
+  await limit(c, "AUTH_LIMITER", "profile", `user:${userId}`);
+  return ok(c, await saveName(accountsEnv(c), userId, input.name, lang(c)), {
+    message: say(lang(c), CODE_MESSAGES.nameSaved),
+  });
 });
 
 authRoutes.get("/social/platforms", (c) => ok(c, socialPlatforms(c.env.SOCIAL_PROVIDERS)));

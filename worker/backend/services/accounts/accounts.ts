@@ -17,6 +17,7 @@ import { consumeCode, counterKey, countStatement, issueCode, type ShopperOtpPurp
 import {
   burnPasswordCheck,
   hashPassword,
+  hasUsablePassword,
   needsRehash,
   passwordProblem,
   verifyPassword,
@@ -39,7 +40,7 @@ export type AccountsEnv = Pick<
     defer?: (task: Promise<unknown>) => void;
   };
 
-interface UserRow {
+export interface UserRow {
   id: number;
   name: string;
   email: string | null;
@@ -108,7 +109,7 @@ export function passwordProblemMessage(lang: Lang, problem: PasswordProblem): st
   return say(lang, MESSAGES[key]);
 }
 
-const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email";
+export const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email";
 
 export function publicUser(row: UserRow): Account {
   const user: Account = {
@@ -122,7 +123,7 @@ export function publicUser(row: UserRow): Account {
   return user;
 }
 
-async function findUser(db: D1Database, who: Identifier): Promise<UserRow | null> {
+export async function findUser(db: D1Database, who: Identifier): Promise<UserRow | null> {
   const column = who.field === "email" ? "email" : "phone";
   return db.prepare(`SELECT ${USER_COLUMNS} FROM users WHERE ${column} = ?`).bind(who.value).first<UserRow>();
 }
@@ -520,6 +521,10 @@ export interface ProfileInput {
   phone: string | null;
   /** Needed only when the email or phone changes (M4). */
   current_password: string;
+  /** For an account with no usable password: a sign-in code to its current phone or email, proving a change. */
+  code?: string;
+  /** The caller's network key, counting the code's tries (otp.ts). */
+  network?: string;
 }
 
 const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(String(error));
@@ -530,7 +535,9 @@ const isUniqueViolation = (error: unknown) => /UNIQUE constraint failed/i.test(S
  * revokes the account's other tokens, and tells the current address. A new email does not replace
  * the current one at once: it waits in `pending_email`, is sent a code, and becomes the login and
  * reset identifier only when that code is entered (`verifyCode`). A new phone applies at once,
- * since the password was given; the current address is told either way.
+ * since the password was given; the current address is told either way. An account made by a
+ * sign-in code has no password: a fresh sign-in code to its current phone or email proves a change
+ * instead, and it may have no email (but then keeps its phone).
  */
 export async function updateProfile(
   env: AccountsEnv,
@@ -544,7 +551,36 @@ export async function updateProfile(
   const emailChanged = (user.email ?? "").toLowerCase() !== input.email;
   const phoneChanged = (user.phone ?? null) !== input.phone;
   if ((emailChanged || phoneChanged) && (await isStaff(env.DB, userId))) refuseStaffContactChange(lang);
-  if (emailChanged || phoneChanged) {
+  // An account that signs in with codes only has at least its phone or its email to keep.
+  if (!input.email && user.email !== null) {
+    const message = say(lang, msg("accounts.input.required"), {
+      field: say(lang, msg("accounts.input.fieldNames.email")),
+    });
+    throw unprocessable({ email: [message] }, say(lang, MESSAGES.invalid));
+  }
+  if (input.phone === null && user.email === null) {
+    const message = say(lang, msg("accounts.input.required"), {
+      field: say(lang, msg("accounts.input.fieldNames.phone")),
+    });
+    throw unprocessable({ phone: [message] }, say(lang, MESSAGES.invalid));
+  }
+  if ((emailChanged || phoneChanged) && !hasUsablePassword(user.password_hash)) {
+    // No password to prove it with: a fresh sign-in code sent to the current phone or email
+    // (code-sign-in.ts) proves the change instead, so a stolen token alone still cannot move it.
+    const proven =
+      /^\d{6}$/.test(input.code ?? "") &&
+      (await consumeCode(env, {
+        userId,
+        purpose: "sign_in",
+        code: input.code ?? "",
+        network: input.network ?? "unknown",
+        subject: `user:${userId}`,
+      }));
+    if (!proven) {
+      const field = input.code ? MESSAGES.codeInvalid : msg("codeSignIn.codeNeeded");
+      throw unprocessable({ code: [say(lang, field)] }, say(lang, MESSAGES.invalid));
+    }
+  } else if (emailChanged || phoneChanged) {
     if (!input.current_password) {
       throw unprocessable(
         { current_password: [say(lang, MESSAGES.currentPasswordNeeded)] },

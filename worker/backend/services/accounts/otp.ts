@@ -13,11 +13,13 @@ import { hashedNetwork } from "../shared/rate-limit";
  * attack, block a reset for the rest of the day: a deliberate trade, since the alternative is a
  * takeover; signing in with the password is never affected.
  */
-export type OtpPurpose = "verify" | "reset" | "staff" | "stock_alert";
+export type OtpPurpose = "verify" | "reset" | "staff" | "stock_alert" | "sign_in";
 /**
  * What a shopper may ask a code for; `staff` codes are the console's second step
  * (services/console/staff.ts), `stock_alert` codes confirm a phone for a back-in-stock SMS
- * (services/stock-alerts/), owned by the number rather than an account (`issueAddressCode`).
+ * (services/stock-alerts/), owned by the number rather than an account (`issueAddressCode`);
+ * `sign_in` codes sign in (services/accounts/code-sign-in.ts), owned by the account or, for a
+ * number or address with none yet, by the address.
  */
 export const OTP_PURPOSES = ["verify", "reset"] as const satisfies readonly OtpPurpose[];
 export type ShopperOtpPurpose = (typeof OTP_PURPOSES)[number];
@@ -161,6 +163,18 @@ export async function consumeAddressCode(
   check: Omit<CodeCheck, "userId" | "bind"> & { address: string },
 ): Promise<boolean> {
   return consumeOwned(env, { column: "subject", value: await addressSubject(env, check.address) }, check);
+}
+
+/**
+ * Checks a code owned by an address whose subject (`addressSubject`) the caller already has: code
+ * sign-in computes the subject for every request, known account or not, so both take the same time.
+ */
+export async function consumeSubjectCode(
+  env: OtpEnv,
+  subject: string,
+  check: Omit<CodeCheck, "userId" | "bind">,
+): Promise<boolean> {
+  return consumeOwned(env, { column: "subject", value: subject }, check);
 }
 
 async function consumeOwned(env: OtpEnv, owner: CodeOwner, check: Omit<CodeCheck, "userId">): Promise<boolean> {

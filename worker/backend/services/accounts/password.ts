@@ -107,10 +107,27 @@ export async function verifyPassword(
   stored: string,
 ): Promise<boolean> {
   const parsed = parsePasswordHash(stored);
-  if (!parsed) return false;
+  if (!parsed) {
+    // An unusable hash (UNUSABLE_PASSWORD) costs the same PBKDF2 work as a real one, so a failed
+    // login does not tell a code-only account from a password account or from no account.
+    await derive(password, DUMMY_SALT, PBKDF2_ITERATIONS, pepper(env));
+    return false;
+  }
   const candidate = await derive(password, parsed.salt, parsed.iterations, pepper(env));
   return constantTimeEqual(candidate, parsed.hash);
 }
+
+/**
+ * The password_hash of an account made by signing in with a code (services/accounts/code-sign-in.ts):
+ * not of the `pbkdf2-sha256$...` form, so no password can ever match it (verifyPassword answers
+ * false after the same work as a real check). Its owner can set a password through the reset flow.
+ */
+export const UNUSABLE_PASSWORD = "!code-only";
+
+/** Whether the account has a password it can sign in with. */
+export const hasUsablePassword = (stored: string): boolean => parsePasswordHash(stored) !== null;
+
+const DUMMY_SALT = new Uint8Array(16);
 
 /** True when a stored hash was made with weaker parameters than today's and should be redone. */
 export function needsRehash(stored: string): boolean {

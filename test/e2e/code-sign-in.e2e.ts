@@ -1,0 +1,141 @@
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import ar from "../../locales/ar.json" with { type: "json" };
+import en from "../../locales/en.json" with { type: "json" };
+import { seriousViolations } from "../support/axe.ts";
+import { hydrated, journeyLocales, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { builtWorker } from "../support/http.ts";
+
+/**
+ * Signing in with a code in Chromium, in both languages: a new shopper chooses the phone, is sent
+ * a code (read from the development outbox), enters it, is asked the name and lands where they
+ * were going, signed in; a returning shopper (an account with that number) signs in with a code
+ * straight to the profile. The code and name steps are photographed in both directions and axe clean.
+ */
+const base = builtWorker().url;
+const TEXT = { en, ar } as const;
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const freshNational = () => `05${String(Math.floor(Math.random() * 100_000_000)).padStart(8, "0")}`;
+const e164 = (national: string) => `+966${national.slice(1)}`;
+
+/** The newest sign-in code the development outbox holds for `to`. */
+async function codeFromOutbox(to: string, after = ""): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => {
+      const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(to)}`);
+      const body = (await res.json()) as { data: { purpose: string; code: string; created_at: string }[] };
+      code = body.data.find((m) => m.purpose === "sign_in" && m.created_at > after)?.code;
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code as string;
+}
+
+/** Opens the sign-in page, chooses the phone and asks for a code to `national`. */
+async function askCode(page: Page, locale: "en" | "ar", national: string, redirect = ""): Promise<void> {
+  const t = TEXT[locale];
+  await page.goto(`${base}/${locale}/auth/login${redirect ? `?redirect=${encodeURIComponent(redirect)}` : ""}`);
+  await hydrated(page, "input[name=login-channel][value=phone]");
+  await page.locator("input[name=login-channel][value=phone]").check();
+  // The phone input (and its numbering metadata) loads with the form.
+  await page.locator(".code-signin .phone-input__country").waitFor();
+  await hydrated(page, ".code-signin input[type=tel]");
+  await page.locator(".code-signin input[type=tel]").pressSequentially(national);
+  await page.getByRole("button", { name: t.codeSignIn.send }).click();
+  // The code field appears and takes the focus.
+  const code = page.getByLabel(t.codeSignIn.code);
+  await code.waitFor().catch(async (e: unknown) => {
+    await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-debug-${locale}.png` });
+    throw e;
+  });
+  await expect.poll(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await code.getAttribute("autocomplete")).toBe("one-time-code");
+  expect(await code.getAttribute("inputmode")).toBe("numeric");
+}
+
+describe("sign in with a code in Chromium", () => {
+  for (const locale of journeyLocales("ar")) {
+    const t = TEXT[locale];
+    const national = freshNational();
+    const name = locale === "en" ? "Huda Saleh" : "هدى صالح";
+
+    it(`(${locale}) a new shopper signs in with a phone code, is asked the name and goes on`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      const target = `/${locale}/profile/addresses`;
+      await askCode(page, locale, national, target);
+      expect(await page.locator(".code-signin__sent bdi").textContent()).toBe(e164(national));
+      // A wrong code is refused, announced beside the field.
+      await page.getByLabel(t.codeSignIn.code).fill("000000");
+      await page.locator(".code-signin form button[type=submit]").click();
+      await expect.poll(() => page.locator("[role=alert], .form__alert").count()).toBeGreaterThan(0);
+      expect(await page.getByRole("button", { name: t.auth.resend }).isDisabled()).toBe(true);
+      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(national)));
+      await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-code-${locale}.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.locator(".code-signin form button[type=submit]").click();
+
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/welcome`);
+      await hydrated(page, "input[name=name]");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("name");
+      expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
+      await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-name-${locale}.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.locator("input[name=name]").fill(name);
+      await page.getByRole("button", { name: t.codeSignIn.saveName }).click();
+      await page.waitForURL((url) => url.pathname === target);
+      const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
+      expect(user.data).toMatchObject({ name, phone: e164(national) });
+      expect(user.data.email ?? null).toBeNull();
+      // The one refusal is the wrong code the journey typed on purpose.
+      expect(errors.filter((e) => !e.includes("422"))).toEqual([]);
+      await context.close();
+    });
+
+    it(`(${locale}) a returning shopper signs in with a code straight to the profile`, async () => {
+      const returning = freshNational();
+      const res = await fetch(`${base}/backend/client/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": "10.9.8.7" },
+        body: JSON.stringify({
+          name,
+          email: `code-e2e-${locale}-${Date.now()}@example.com`,
+          phone: e164(returning),
+          password: "Falcon-Dunes-2026!",
+          password_confirmation: "Falcon-Dunes-2026!",
+        }),
+      });
+      expect(res.status).toBe(201);
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      await askCode(page, locale, returning);
+      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(returning)));
+      await page.locator(".code-signin form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain(name);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it("the password form stays one click away on the phone", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${base}/en/auth/login`);
+    await hydrated(page, "input[name=login-channel][value=phone]");
+    await page.locator("input[name=login-channel][value=phone]").check();
+    await page.getByRole("button", { name: en.codeSignIn.usePassword }).click();
+    await page.locator("input[name=password]").waitFor();
+    await context.close();
+  });
+});

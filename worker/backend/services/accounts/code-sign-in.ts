@@ -1,0 +1,175 @@
+import type { Account } from "../../../../contract/account";
+import type { CodeSignedIn } from "../../../../contract/code-sign-in";
+import { isDeliveryPhone } from "../../../../contract/delivery";
+import { say, type Bilingual } from "../../../../contract/server/i18n";
+import type { Lang } from "../../env";
+import { BackendError, unprocessable } from "../../http";
+import { issueToken } from "../../identity";
+import { msg } from "../../messages";
+import type { Channel } from "../messages/messenger";
+import {
+  deliver,
+  DEFERRED_START_MS,
+  findUser,
+  MESSAGES as ACCOUNT_MESSAGES,
+  publicUser,
+  USER_COLUMNS,
+  type AccountsEnv,
+  type Identifier,
+  type UserRow,
+} from "./accounts";
+import { addressSubject, consumeCode, consumeSubjectCode, issueAddressCode, issueCode } from "./otp";
+import { UNUSABLE_PASSWORD } from "./password";
+
+/**
+ * Signing in with a one-time code sent to a phone or an email, no password (the way Saudi
+ * shoppers sign in elsewhere). A number or address with an account gets a code of that account
+ * (purpose `sign_in`); one with no account gets a code owned by the address itself
+ * (`issueAddressCode`), and entering it makes the account on the spot. So every identifier gets a
+ * code, and the answers, their statements and their timing are the same whether or not an account
+ * has it (no enumeration). Tries, lifetime, resend throttle and the daily failure cap are otp.ts's.
+ */
+
+export const MESSAGES = {
+  codeSent: msg("codeSignIn.codeSent"),
+  signedIn: msg("codeSignIn.signedIn"),
+  welcome: msg("codeSignIn.welcome"),
+  nameSaved: msg("codeSignIn.nameSaved"),
+  phoneNotServed: msg("codeSignIn.phoneNotServed"),
+} satisfies Record<string, Bilingual>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Where a sign-in code for `who` goes: an email by email, a phone by SMS when it is a number of a
+ * delivery country (contract/delivery.ts), else nowhere. The one place a channel is chosen, so a
+ * further channel (WhatsApp) is routed here; `userId` (null: no account yet) lets it follow an
+ * account's preference.
+ */
+export function codeChannelFor(
+  _env: AccountsEnv,
+  who: Identifier,
+  _userId: number | null,
+): { to: string; channel: Channel } | null {
+  if (who.field === "email") return { to: who.value, channel: "email" };
+  return isDeliveryPhone(who.value) ? { to: who.value, channel: "sms" } : null;
+}
+
+/** A phone that could never be sent a code is refused at once: the same for every such number. */
+export function refuseUnservedPhone(who: Identifier, lang: Lang): void {
+  if (who.field === "phone" && !isDeliveryPhone(who.value)) {
+    const message = say(lang, MESSAGES.phoneNotServed);
+    throw unprocessable({ phone: [message] }, message);
+  }
+}
+
+/**
+ * POST /client/auth/code/request. The answer waits only for the one lookup every identifier gets;
+ * issuing (throttle check, writes, HMAC) and delivery start after it, in the request's waitUntil,
+ * as `requestCode` does. A throttled resend is silent. Without a waitUntil (a direct call) inline.
+ */
+export async function requestSignInCode(env: AccountsEnv, who: Identifier, lang: Lang): Promise<string> {
+  refuseUnservedPhone(who, lang);
+  const user = await findUser(env.DB, who);
+  const issue = async () => {
+    const target = codeChannelFor(env, who, user?.id ?? null);
+    if (!target) return;
+    const issued = user ? await issueCode(env, user.id, "sign_in") : await issueAddressCode(env, "sign_in", who.value);
+    if (issued.issued)
+      await deliver({ ...env, defer: undefined }, target.to, target.channel, "sign_in", issued.code, lang);
+  };
+  const guarded = () =>
+    issue().catch((error: unknown) =>
+      console.error(
+        JSON.stringify({ level: "error", event: "otp.issue_failed", purpose: "sign_in", error: String(error) }),
+      ),
+    );
+  if (env.defer) env.defer(sleep(DEFERRED_START_MS).then(guarded));
+  else await guarded();
+  return say(lang, MESSAGES.codeSent);
+}
+
+const NOW_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+/**
+ * A new account for a number or address its code just proved: no name yet (`needs_name`; the
+ * column is NOT NULL, so an empty string until the shopper gives one), the other identifier
+ * NULL, an unusable password (UNUSABLE_PASSWORD: password sign-in can never match it), and
+ * verified, since the code proved what it was sent to. Should another sign-up have taken the
+ * number or address meanwhile, the code still proves it: that account is the one signed in.
+ */
+async function createAccount(env: AccountsEnv, who: Identifier): Promise<UserRow> {
+  const created = await env.DB.prepare(
+    `INSERT INTO users (name, email, phone, password_hash, verified_at) VALUES ('', ?, ?, ?, ${NOW_SQL})
+     ON CONFLICT DO NOTHING RETURNING ${USER_COLUMNS}`,
+  )
+    .bind(who.field === "email" ? who.value : null, who.field === "phone" ? who.value : null, UNUSABLE_PASSWORD)
+    .first<UserRow>();
+  if (created) return created;
+  const existing = await findUser(env.DB, who);
+  if (!existing) throw new Error("A sign-in account was neither made nor found.");
+  return existing;
+}
+
+/**
+ * POST /client/auth/code/verify. An unknown identifier and a wrong code are one 422 on `code`,
+ * after the same statements: the lookup, the address's keyed hash (computed for both), one batch
+ * that counts the try, and the code's HMAC. Tries are counted per network and failures per day
+ * under the account (or the identifier as typed), as for every code (otp.ts).
+ */
+export async function verifySignInCode(
+  env: AccountsEnv,
+  who: Identifier,
+  code: string,
+  lang: Lang,
+  network: string,
+): Promise<CodeSignedIn & { created: boolean }> {
+  refuseUnservedPhone(who, lang);
+  const [user, subject] = await Promise.all([findUser(env.DB, who), addressSubject(env, who.value)]);
+  const check = {
+    purpose: "sign_in" as const,
+    code,
+    network,
+    subject: user ? `user:${user.id}` : `${who.field}:${who.value}`,
+  };
+  const passed = user
+    ? await consumeCode(env, { ...check, userId: user.id })
+    : await consumeSubjectCode(env, subject, check);
+  if (!passed) {
+    const message = say(lang, ACCOUNT_MESSAGES.codeInvalid);
+    throw unprocessable({ code: [message] }, message);
+  }
+  let account: UserRow;
+  if (user) {
+    account = user;
+    // A code to the account's email proves that email, as a verification code would.
+    if (who.field === "email" && user.verified_at === null) {
+      await env.DB.prepare(
+        `UPDATE users SET verified_at = COALESCE(verified_at, ${NOW_SQL}), updated_at = ${NOW_SQL} WHERE id = ?`,
+      )
+        .bind(user.id)
+        .run();
+      account = { ...user, verified_at: new Date().toISOString() };
+    }
+  } else {
+    account = await createAccount(env, who);
+  }
+  const token = await issueToken(env.DB, account.id);
+  return {
+    user: publicUser(account),
+    auth_data: { access_token: token.token, expires_at: token.expiresAt },
+    needs_name: account.name.trim() === "",
+    created: user === null,
+  };
+}
+
+/** POST /client/auth/name: the name step after a first code sign-in (any account may use it). */
+export async function saveName(env: AccountsEnv, userId: number, name: string, lang: Lang): Promise<Account> {
+  const row = await env.DB.prepare(
+    `UPDATE users SET name = ?, updated_at = ${NOW_SQL} WHERE id = ? RETURNING ${USER_COLUMNS}`,
+  )
+    .bind(name, userId)
+    .first<UserRow>();
+  if (!row) throw new BackendError(401, say(lang, ACCOUNT_MESSAGES.unauthenticated));
+  return publicUser(row);
+}
