@@ -23,7 +23,8 @@ export type Channel = "email" | "sms";
  * changed. `order.<kind>`: an order message (services/messages/notifications.ts), rendered by its caller;
  * `staff-invitation` likewise (services/console/staff-invitations.ts).
  */
-export type CodePurpose = "verify" | "reset" | "account-exists" | "email-changed" | "staff" | "cod" | "stock_alert";
+export type CodePurpose =
+  "verify" | "reset" | "account-exists" | "email-changed" | "staff" | "cod" | "stock_alert" | "erase";
 export type MessagePurpose =
   CodePurpose | `order.${OrderMessageKind | StaffAlertKind}` | "staff-invitation" | `shopper.${ShopperTopic}`;
 
@@ -50,6 +51,7 @@ const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
   staff: "staff",
   cod: "cod",
   stock_alert: "stockAlert",
+  erase: "erase",
 };
 
 /** The message's subject, text and HTML, in its language (templates: the message catalogue's `mail` area). */
