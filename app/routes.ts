@@ -24,6 +24,7 @@ const shopPages = [
     route("addresses", "routes/profile/addresses.tsx"),
     route("edit", "routes/profile/edit.tsx"),
     route("change-password", "routes/profile/change-password.tsx"),
+    route("privacy", "routes/profile/privacy.tsx"),
     route(":slug", "routes/profile/unknown.tsx"),
   ]),
   route("products", "routes/products.tsx"),

@@ -9,7 +9,7 @@ import { Stylesheet } from "./Stylesheet";
 import accountCss from "../styles/account.css?url";
 
 /** The profile's sections (DESIGN §4: orders, addresses, edit, change-password). */
-export const PROFILE_SECTIONS = ["orders", "addresses", "edit", "change-password"] as const;
+export const PROFILE_SECTIONS = ["orders", "addresses", "edit", "change-password", "privacy"] as const;
 export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 
 export function isProfileSection(slug: string | undefined): slug is ProfileSection {
@@ -21,6 +21,7 @@ const SECTION_KEYS: Record<ProfileSection, string> = {
   addresses: "profile.sections.addresses",
   edit: "profile.sections.edit",
   "change-password": "profile.sections.changePassword",
+  privacy: "privacy.title",
 };
 
 export function sectionTitleKey(section: ProfileSection): string {

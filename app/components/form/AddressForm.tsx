@@ -292,7 +292,8 @@ function useBuildingFromShortAddress(form: FormStore<AddressValues>) {
   }, [form, shortAddress]);
 }
 
-function DefaultCheckbox({
+/** A checkbox field of a modular form (its value a boolean), its label beside it. */
+export function DefaultCheckbox({
   field,
   props,
   id,
