@@ -212,7 +212,7 @@ function EraseDialog({ open, onClose }: { open: boolean; onClose: () => void }) 
   return (
     <dialog
       ref={ref}
-      className="review-dialog privacy-dialog"
+      className="privacy-dialog"
       aria-labelledby={`${id}-title`}
       aria-describedby={`${id}-lead`}
       onClose={() => {
