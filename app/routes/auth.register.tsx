@@ -8,7 +8,7 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
-import { DefaultCheckbox } from "../components/form/AddressForm";
+import { DefaultCheckbox } from "../components/form/CheckField";
 import { useRouteAction } from "../components/form/useRouteAction";
 import type { Account } from "../../contract/account";
 import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
