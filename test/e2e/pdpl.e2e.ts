@@ -12,8 +12,8 @@ import {
   SCREENSHOTS,
 } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
-import en from "../../locales/en.json";
-import ar from "../../locales/ar.json";
+import en from "../../locales/en.json" with { type: "json" };
+import ar from "../../locales/ar.json" with { type: "json" };
 
 /**
  * "Privacy and your data" (PDPL) in the browser, in both locales: a consent given and withdrawn

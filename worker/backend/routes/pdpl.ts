@@ -95,4 +95,3 @@ pdplRoutes.post("/erase", async (c) => {
   await eraseAccount(c.env, userId, { by: "self" });
   return ok(c, { erased: true }, { message: say(lang, msg("pdpl.erased")) });
 });
-

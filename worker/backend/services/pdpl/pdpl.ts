@@ -148,10 +148,7 @@ interface Person {
 }
 
 async function person(db: D1Database, userId: number): Promise<Person | null> {
-  return db
-    .prepare("SELECT id, email, phone, pending_email FROM users WHERE id = ?")
-    .bind(userId)
-    .first<Person>();
+  return db.prepare("SELECT id, email, phone, pending_email FROM users WHERE id = ?").bind(userId).first<Person>();
 }
 
 /** Addresses the person is reached at, for the tables that know them only by address. */
@@ -193,10 +190,18 @@ async function unlistedUserTables(db: D1Database): Promise<string[]> {
 // Export
 
 /** Everything the shop holds about an account, as the file the shopper downloads. */
-export async function exportAccount(env: Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIRONMENT">, userId: number): Promise<AccountExport> {
+export async function exportAccount(
+  env: Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIRONMENT">,
+  userId: number,
+): Promise<AccountExport> {
   const db = env.DB;
   const all = async (sql: string, ...binds: unknown[]) =>
-    (await db.prepare(sql).bind(...binds).all<Row>()).results.map(clean);
+    (
+      await db
+        .prepare(sql)
+        .bind(...binds)
+        .all<Row>()
+    ).results.map(clean);
   const account = await db.prepare("SELECT * FROM users WHERE id = ?").bind(userId).first<Row>();
   if (!account) throw notFound();
   const p = (await person(db, userId))!;
@@ -262,7 +267,8 @@ export async function exportAccount(env: Pick<Env, "DB" | "AUTH_PEPPER" | "ENVIR
   const consents = await readConsents(db, { userId });
 
   const more: Record<string, Row[]> = {};
-  for (const table of await unlistedUserTables(db)) more[table] = await all(`SELECT * FROM "${table}" WHERE user_id = ?`, userId);
+  for (const table of await unlistedUserTables(db))
+    more[table] = await all(`SELECT * FROM "${table}" WHERE user_id = ?`, userId);
 
   const inList = addresses.length ? addresses.map(() => "?").join(", ") : "NULL";
   return {
@@ -345,9 +351,7 @@ export async function eraseAccount(
   const list = JSON.stringify(addresses);
   const mine = "(SELECT id FROM orders WHERE user_id = ?1)";
   const { results: photos } = await db
-    .prepare(
-      "SELECT p.key, p.thumb_key FROM review_photos p JOIN reviews r ON r.id = p.review_id WHERE r.user_id = ?",
-    )
+    .prepare("SELECT p.key, p.thumb_key FROM review_photos p JOIN reviews r ON r.id = p.review_id WHERE r.user_id = ?")
     .bind(userId)
     .all<{ key: string; thumb_key: string | null }>();
 
@@ -379,9 +383,7 @@ export async function eraseAccount(
     db.prepare("DELETE FROM answers WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM questions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM consents WHERE user_id = ?1").bind(userId),
-    db
-      .prepare("DELETE FROM shopper_messages WHERE lower(recipient) IN (SELECT value FROM json_each(?1))")
-      .bind(list),
+    db.prepare("DELETE FROM shopper_messages WHERE lower(recipient) IN (SELECT value FROM json_each(?1))").bind(list),
     db
       .prepare(
         `UPDATE notifications SET recipient = '', detail = NULL,
@@ -404,7 +406,9 @@ export async function eraseAccount(
       )
       .bind(userId),
     db
-      .prepare(`UPDATE return_items SET note = NULL WHERE return_id IN (SELECT id FROM returns WHERE order_id IN ${mine})`)
+      .prepare(
+        `UPDATE return_items SET note = NULL WHERE return_id IN (SELECT id FROM returns WHERE order_id IN ${mine})`,
+      )
       .bind(userId),
     db
       .prepare(`UPDATE bank_transfers SET iban = '', holder = '' WHERE order_id IN ${mine} AND status = 'sent'`)
@@ -425,16 +429,15 @@ export async function eraseAccount(
       .bind(userId),
     db
       .prepare("INSERT INTO erasure_log (user_id, requested_by, staff_user_id, reason) VALUES (?, ?, ?, ?)")
-      .bind(
-        userId,
-        who.by,
-        who.by === "staff" ? who.staffUserId : null,
-        who.by === "staff" ? who.reason : null,
-      ),
+      .bind(userId, who.by, who.by === "staff" ? who.staffUserId : null, who.by === "staff" ? who.reason : null),
   );
   await db.batch(statements);
 
-  await forgetPhotos(db, env.MEDIA, photos.flatMap((ph) => [ph.key, ph.thumb_key ?? ph.key]));
+  await forgetPhotos(
+    db,
+    env.MEDIA,
+    photos.flatMap((ph) => [ph.key, ph.thumb_key ?? ph.key]),
+  );
   await forgetSessions(env.KV, userId);
 }
 
