@@ -375,6 +375,10 @@ describe("PDPL: the shopper's data", { timeout: 120_000 }, () => {
     expect(
       (await call(manager, "POST", consoleCustomerErasePath(support.userId), { reason: "Asked by phone" })).status,
     ).toBe(409);
+    // Staff's note on the customer, naming them (the note and its audit line's copy go).
+    expect(
+      (await call(manager, "POST", `/admin/customers/${user.id}/notes`, { body: `Called ${who.name}` })).status,
+    ).toBe(200);
     const exported = await call(manager, "GET", consoleCustomerExportPath(user.id));
     expect(exported.status).toBe(200);
     expect(exported.body).toMatchObject({ format_version: EXPORT_FORMAT_VERSION, account: { email: who.email } });
@@ -385,7 +389,7 @@ describe("PDPL: the shopper's data", { timeout: 120_000 }, () => {
     });
     expect(erased.status, JSON.stringify(erased.body)).toBe(200);
     const { results } = await env.DB.prepare(
-      "SELECT action, entity, entity_id, staff_user_id FROM audit_log WHERE entity = 'customer' AND entity_id = ? ORDER BY id",
+      "SELECT action, entity, entity_id, staff_user_id FROM audit_log WHERE entity = 'customer' AND entity_id = ? AND action LIKE 'customer.%' ORDER BY id",
     )
       .bind(String(user.id))
       .all();

@@ -58,6 +58,7 @@ export const ERASURE_HANDLED = [
   "contact_messages",
   "dev_outbox",
   "staff_notes",
+  "audit_log",
   "orders",
   "promo_redemptions",
   "return_items",
@@ -98,7 +99,6 @@ export const HOLDS_NO_PERSONAL_DATA = [
   "promo_codes",
   "staff",
   "staff_invitations",
-  "audit_log",
   "media_uploads",
   "store_settings",
   "versions",
@@ -376,8 +376,8 @@ export async function eraseAccount(
     db
       .prepare("DELETE FROM stock_alerts WHERE user_id = ?1 OR recipient IN (SELECT value FROM json_each(?2))")
       .bind(userId, list),
-    db.prepare("DELETE FROM review_votes WHERE voter = 'user:' || ?1").bind(userId),
-    db.prepare("DELETE FROM review_reports WHERE reporter = 'user:' || ?1").bind(userId),
+    db.prepare("DELETE FROM review_votes WHERE voter = ?1").bind(`user:${userId}`),
+    db.prepare("DELETE FROM review_reports WHERE reporter = ?1").bind(`user:${userId}`),
     db.prepare("DELETE FROM review_photos WHERE review_id IN (SELECT id FROM reviews WHERE user_id = ?1)").bind(userId),
     db.prepare("DELETE FROM reviews WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM answers WHERE user_id = ?1").bind(userId),
@@ -398,7 +398,14 @@ export async function eraseAccount(
       )
       .bind(list),
     db.prepare("DELETE FROM dev_outbox WHERE lower(recipient) IN (SELECT value FROM json_each(?1))").bind(list),
-    db.prepare("DELETE FROM staff_notes WHERE subject = 'user:' || ?1").bind(userId),
+    // Keys written as text from the id (a bound number would read as "5.0" in a concatenation).
+    db.prepare("DELETE FROM staff_notes WHERE subject = ?1").bind(`user:${userId}`),
+    // A note's audit line copies its text; the line stays (who noted when), its text goes.
+    db
+      .prepare(
+        "UPDATE audit_log SET after_json = NULL WHERE action = 'note.add' AND entity = 'customer' AND entity_id = ?1",
+      )
+      .bind(String(userId)),
     db
       .prepare(
         `UPDATE promo_redemptions SET email = '', phone = NULL, guest_id = NULL
