@@ -26,6 +26,7 @@ const shopPages = [
     route("edit", "routes/profile/edit.tsx"),
     route("change-password", "routes/profile/change-password.tsx"),
     route("messages", "routes/profile/messages.tsx"),
+    route("privacy", "routes/profile/privacy.tsx"),
     route(":slug", "routes/profile/unknown.tsx"),
   ]),
   route("products", "routes/products.tsx"),

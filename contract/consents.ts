@@ -19,7 +19,7 @@ export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
 export const CONSENT_WORDING: Record<ConsentPurpose, string> = { marketing: "v1", cart_reminders: "v1" };
 
 /** Where a decision was made. */
-export const CONSENT_SOURCES = ["profile", "checkout", "link", "console"] as const;
+export const CONSENT_SOURCES = ["profile", "register", "checkout", "link", "console"] as const;
 export type ConsentSource = (typeof CONSENT_SOURCES)[number];
 
 /** GET: the signed-in shopper's current answers and their history; POST: give or withdraw one. */

@@ -150,6 +150,8 @@ export const AUDIT_ACTIONS = [
   "review.reject",
   "review.reply",
   "review.dismiss_reports",
+  "customer.export",
+  "customer.erase",
 ] as const;
 
 /** The kinds of record an audit line is about (its `entity`). */

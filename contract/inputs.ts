@@ -55,6 +55,8 @@ export type InputField =
   // A consent to messages (contract/consents.ts).
   | "purpose"
   | "granted"
+  // Re-proving the shopper before their account is erased (contract/pdpl.ts).
+  | "password"
   // A product review (contract/reviews.ts).
   | "rating"
   | "title"

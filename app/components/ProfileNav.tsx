@@ -8,8 +8,8 @@ import { currentUserAtom } from "../state/user";
 import { Stylesheet } from "./Stylesheet";
 import accountCss from "../styles/account.css?url";
 
-/** The profile's sections (DESIGN §4: orders, addresses, edit, change-password; and how messages reach the shopper). */
-export const PROFILE_SECTIONS = ["orders", "addresses", "edit", "messages", "change-password"] as const;
+/** The profile's sections (DESIGN §4: orders, addresses, edit, change-password; how messages reach the shopper; their data). */
+export const PROFILE_SECTIONS = ["orders", "addresses", "edit", "messages", "change-password", "privacy"] as const;
 export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 
 export function isProfileSection(slug: string | undefined): slug is ProfileSection {
@@ -22,6 +22,7 @@ const SECTION_KEYS: Record<ProfileSection, string> = {
   edit: "profile.sections.edit",
   messages: "messageChannel.nav",
   "change-password": "profile.sections.changePassword",
+  privacy: "privacy.title",
 };
 
 export function sectionTitleKey(section: ProfileSection): string {

@@ -8,6 +8,7 @@ import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
 import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
+import { DefaultCheckbox } from "../components/form/CheckField";
 import { useRouteAction } from "../components/form/useRouteAction";
 import type { Account } from "../../contract/account";
 import { answer, intentOf, textOf, unknownIntent } from "../lib/actions";
@@ -37,13 +38,22 @@ export async function clientAction({ request, params }: Route.ClientActionArgs) 
     phone: textOf(form, "phone"),
     password: textOf(form, "password"),
     password_confirmation: textOf(form, "password_confirmation"),
+    // The optional marketing consent, unticked unless the shopper ticks it (recorded with its wording).
+    marketing: form.get("marketing") === "1",
   };
   return answer(locale, "register", async () => ({
     data: await signInWith((await register(browserApi(locale), values)).data),
   }));
 }
 
-type RegisterValues = { name: string; email: string; phone: string; password: string; password_confirmation: string };
+type RegisterValues = {
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+  password_confirmation: string;
+  marketing: boolean;
+};
 
 /** Spec §4: register stores userId and token and saves the user; then the emailed code verifies the account. */
 export default function Register() {
@@ -55,7 +65,7 @@ export default function Register() {
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<RegisterValues>({
     ...FORM_OPTIONS,
-    initialValues: { name: "", email: "", phone: "", password: "", password_confirmation: "" },
+    initialValues: { name: "", email: "", phone: "", password: "", password_confirmation: "", marketing: false },
   });
   const registering = useRouteAction(form);
   const { serverErrors, serverMessage } = registering;
@@ -165,6 +175,16 @@ export default function Register() {
               {...noCopyPasteProps}
               hint={t("auth.confirmationHint")}
               required
+            />
+          )}
+        </Field>
+        <Field name="marketing" type="boolean">
+          {(field, props) => (
+            <DefaultCheckbox
+              field={field}
+              props={props}
+              id="register-marketing"
+              label={`${t("consents.marketing")} ${t("privacy.optional")}`}
             />
           )}
         </Field>

@@ -61,6 +61,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   lines: { en: "Cart lines", ar: "بنود السلة" },
   purpose: { en: "Kind of consent", ar: "نوع الموافقة" },
   granted: { en: "Your answer", ar: "إجابتك" },
+  password: { en: "Password", ar: "كلمة المرور" },
   ...CONSOLE_FIELD_NAMES,
 };
 

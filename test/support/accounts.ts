@@ -117,7 +117,7 @@ export async function outbox(to: string): Promise<OutboxEntry[]> {
 }
 
 /** The newest code sent to `to` for `purpose`, waiting briefly for one delivered after the answer. */
-export async function latestCode(to: string, purpose: "verify" | "reset" | "sign_in"): Promise<string> {
+export async function latestCode(to: string, purpose: "verify" | "reset" | "sign_in" | "erase"): Promise<string> {
   const deadline = Date.now() + OUTBOX_WAIT_MS;
   for (;;) {
     const entry = (await outbox(to)).find((e) => e.purpose === purpose);

@@ -1,5 +1,6 @@
 import { unsubscribeRoutes } from "./routes/unsubscribe";
 import { consentRoutes } from "./routes/consents";
+import { pdplRoutes } from "./routes/pdpl";
 import { CONSENTS_PATH } from "../../contract/consents";
 import { UNSUBSCRIBE_PATH } from "../../contract/unsubscribe";
 import { shippingRoutes } from "./routes/shipping";
@@ -71,6 +72,7 @@ backendApp.route("/client/addresses", addressesRoutes);
 backendApp.route(COMPARISON_PATH, comparisonRoutes);
 backendApp.route(WISHLIST_PATH, wishlistRoutes);
 backendApp.route(CONSENTS_PATH, consentRoutes);
+backendApp.route("/client/account", pdplRoutes);
 backendApp.route("/wishlist", publicWishlistRoutes);
 backendApp.route("/client/staff-invitation", staffInvitationRoutes);
 backendApp.route("/cart", cartRoutes);

@@ -10,6 +10,7 @@ import { useT } from "../../lib/use-locale";
 import { FormErrors } from "./FormErrors";
 import { PhoneField } from "./PhoneField";
 import { TextField } from "./TextField";
+import { DefaultCheckbox } from "./CheckField";
 import { useFormSubmit } from "./useFormSubmit";
 import { SubmitButton } from "./SubmitButton";
 
@@ -290,37 +291,4 @@ function useBuildingFromShortAddress(form: FormStore<AddressValues>) {
     before.current = shortAddress;
     if (building) setValue(form, "building", building);
   }, [form, shortAddress]);
-}
-
-function DefaultCheckbox({
-  field,
-  props,
-  id,
-  label,
-}: {
-  field: { value: { value: boolean | null | undefined } };
-  props: {
-    name: string;
-    ref: (el: HTMLInputElement | null) => void;
-    onChange: React.ChangeEventHandler<HTMLInputElement>;
-    onBlur: React.FocusEventHandler<HTMLInputElement>;
-  };
-  id: string;
-  label: string;
-}) {
-  useSignals();
-  return (
-    <div className="field field--check">
-      <input
-        id={id}
-        type="checkbox"
-        name={props.name}
-        checked={Boolean(field.value.value)}
-        ref={props.ref}
-        onChange={props.onChange}
-        onBlur={props.onBlur}
-      />
-      <label htmlFor={id}>{label}</label>
-    </div>
-  );
 }

@@ -38,7 +38,10 @@ export function logIn(
 }
 
 /** POST /client/auth/register: a new account, signed in at once. */
-export function register(api: Api, values: NewPassword & { name: string; email: string; phone: string }) {
+export function register(
+  api: Api,
+  values: NewPassword & { name: string; email: string; phone: string; marketing?: boolean },
+) {
   return api.post<SignedIn>("/client/auth/register", values);
 }
 

@@ -3,6 +3,7 @@ import type { Route } from "./+types/customer";
 import { addCustomerNote, getCustomer } from "../../lib/api/console-customers";
 import { browserApi } from "../../lib/api/browser";
 import { StaffNotes } from "../../components/console/StaffNotes";
+import { CustomerDataRights } from "../../components/console/CustomerDataRights";
 import { DataTable } from "../../components/console/DataTable";
 import { OrderStatusBadge } from "../../components/console/OrderBadges";
 import { answer, intentOf, textOf, unknownIntent } from "../../lib/actions";
@@ -157,6 +158,7 @@ export default function ConsoleCustomer({ loaderData }: Route.ComponentProps) {
         )}
       </section>
 
+      {c.guest || c.masked || (!c.email && !c.phone) ? null : <CustomerDataRights id={String(c.id)} />}
       <StaffNotes notes={c.notes} />
     </>
   );

@@ -26,6 +26,7 @@ import {
   verifySignInCode,
 } from "../services/accounts/code-sign-in";
 import { mergeGuestCart } from "../services/orders/cart";
+import { consentStatement } from "../services/consents/consents";
 import { withinLimits, requestNetwork, type LimiterName } from "../services/shared/rate-limit";
 import { body, confirmed, identifierOf } from "./account-input";
 
@@ -83,6 +84,8 @@ authRoutes.post("/register", async (c) => {
       phone: f.optionalPhone,
       password: f.password,
       password_confirmation: f.confirmation,
+      // The optional, unticked-by-default marketing consent of the sign-up form, asked apart from the terms.
+      marketing: v.optional(v.boolean(), false),
     }),
   );
   confirmed(c, input);
@@ -92,6 +95,12 @@ authRoutes.post("/register", async (c) => {
     { name: input.name, email: input.email, phone: input.phone || null, password: input.password },
     lang(c),
   );
+  if (input.marketing)
+    await consentStatement(
+      c.env.DB,
+      { userId: result.user.id },
+      { purpose: "marketing", granted: true, lang: lang(c), source: "register" },
+    ).run();
   await mergeCart(c, result.user.id);
   return ok(c, result, { message: say(lang(c), MESSAGES.registered), status: 201 });
 });

@@ -13,7 +13,7 @@ import { hashedNetwork } from "../shared/rate-limit";
  * attack, block a reset for the rest of the day: a deliberate trade, since the alternative is a
  * takeover; signing in with the password is never affected.
  */
-export type OtpPurpose = "verify" | "reset" | "staff" | "stock_alert" | "sign_in";
+export type OtpPurpose = "verify" | "reset" | "staff" | "stock_alert" | "sign_in" | "erase";
 /**
  * What a shopper may ask a code for; `staff` codes are the console's second step
  * (services/console/staff.ts), `stock_alert` codes confirm a phone for a back-in-stock SMS

@@ -24,7 +24,7 @@ export type Channel = "email" | "sms";
  * `staff-invitation` likewise (services/console/staff-invitations.ts).
  */
 export type CodePurpose =
-  "verify" | "reset" | "account-exists" | "email-changed" | "staff" | "cod" | "stock_alert" | "sign_in";
+  "verify" | "reset" | "account-exists" | "email-changed" | "staff" | "cod" | "stock_alert" | "sign_in" | "erase";
 export type MessagePurpose =
   CodePurpose | `order.${OrderMessageKind | StaffAlertKind}` | "staff-invitation" | `shopper.${ShopperTopic}`;
 
@@ -52,6 +52,7 @@ const CODE_TEMPLATES: Record<CodePurpose, CodeTemplate> = {
   cod: "cod",
   stock_alert: "stockAlert",
   sign_in: "signIn",
+  erase: "erase",
 };
 
 /** The message's subject, text and HTML, in its language (templates: the message catalogue's `mail` area). */
