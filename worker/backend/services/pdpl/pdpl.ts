@@ -53,6 +53,8 @@ export const ERASURE_HANDLED = [
   "questions",
   "answers",
   "consents",
+  "message_channel_consents",
+  "whatsapp_statuses",
   "shopper_messages",
   "notifications",
   "contact_messages",
@@ -160,10 +162,13 @@ const addressesOf = (p: Person): string[] => {
 };
 
 /** A table's columns, from the live schema. */
-async function columnsOf(db: D1Database, table: string): Promise<{ name: string; notnull: number; pk: number }[]> {
+async function columnsOf(
+  db: D1Database,
+  table: string,
+): Promise<{ name: string; notnull: number; pk: number; dflt_value: string | null }[]> {
   const { results } = await db
     .prepare(`PRAGMA table_info("${table}")`)
-    .all<{ name: string; notnull: number; pk: number }>();
+    .all<{ name: string; notnull: number; pk: number; dflt_value: string | null }>();
   return results;
 }
 
@@ -356,10 +361,13 @@ export async function eraseAccount(
     .all<{ key: string; thumb_key: string | null }>();
 
   // The users row: every column but the id and times, from the live schema, so a column added
-  // later (a channel, a preference) is cleared too. NOT NULL text becomes '' (name, the hash:
-  // an empty hash matches no password).
+  // later (a channel, a preference) is cleared too. NOT NULL text becomes its constant default
+  // (a preference back to the shop's default, which its CHECK allows) or else '' (name, the
+  // hash: an empty hash matches no password).
   const userColumns = (await columnsOf(db, "users")).filter((c) => !USER_KEPT.has(c.name));
-  const sets = userColumns.map((c) => `"${c.name}" = ${c.notnull ? "''" : "NULL"}`).join(", ");
+  const blank = (c: { notnull: number; dflt_value: string | null }) =>
+    !c.notnull ? "NULL" : c.dflt_value !== null && /^'[^']*'$/.test(c.dflt_value) ? c.dflt_value : "''";
+  const sets = userColumns.map((c) => `"${c.name}" = ${blank(c)}`).join(", ");
 
   const statements: D1PreparedStatement[] = [
     db.prepare("DELETE FROM staff_sessions WHERE user_id = ?1").bind(userId),
@@ -383,6 +391,14 @@ export async function eraseAccount(
     db.prepare("DELETE FROM answers WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM questions WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM consents WHERE user_id = ?1").bind(userId),
+    db.prepare("DELETE FROM message_channel_consents WHERE user_id = ?1").bind(userId),
+    // WhatsApp's statuses name the number (as its wa_id: the digits without the plus).
+    db
+      .prepare(
+        `DELETE FROM whatsapp_statuses WHERE wamid IN (SELECT provider_id FROM notifications WHERE order_id IN ${mine} AND provider_id IS NOT NULL)
+           OR recipient IN (SELECT ltrim(value, '+') FROM json_each(?2))`,
+      )
+      .bind(userId, list),
     db.prepare("DELETE FROM shopper_messages WHERE lower(recipient) IN (SELECT value FROM json_each(?1))").bind(list),
     db
       .prepare(
