@@ -54,6 +54,8 @@ export type InputField =
   // A consent to messages (contract/consents.ts).
   | "purpose"
   | "granted"
+  // A cart reminder's answer at checkout (contract/cart-reminders.ts).
+  | "consent"
   // A product review (contract/reviews.ts).
   | "rating"
   | "title"

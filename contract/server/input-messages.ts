@@ -61,6 +61,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   lines: { en: "Cart lines", ar: "بنود السلة" },
   purpose: { en: "Kind of consent", ar: "نوع الموافقة" },
   granted: { en: "Your answer", ar: "إجابتك" },
+  consent: { en: "Cart reminder", ar: "تذكير السلة" },
   ...CONSOLE_FIELD_NAMES,
 };
 
