@@ -16,10 +16,11 @@ CREATE TABLE cart_contacts (
 
 -- Each reminder owed, with the cart contents it was about (at most two per contents) and the hash
 -- of its restore link's token (the token itself is only in the message). `cart_id` is no foreign
--- key: a reminder outlives its cart, for the report of what reminders brought back.
+-- key: a reminder outlives its cart, for the report of what reminders brought back; when the cart
+-- goes, the trigger below lets go of it (a cart's id may be given to a new cart after it).
 CREATE TABLE cart_reminders (
   id INTEGER PRIMARY KEY,
-  cart_id INTEGER NOT NULL,
+  cart_id INTEGER,
   round INTEGER NOT NULL CHECK (round IN (1, 2)),
   contents TEXT NOT NULL,
   message_key TEXT NOT NULL UNIQUE,
@@ -32,6 +33,10 @@ CREATE TABLE cart_reminders (
 );
 CREATE INDEX cart_reminders_cart ON cart_reminders(cart_id, id);
 CREATE INDEX cart_reminders_created ON cart_reminders(created_at);
+
+CREATE TRIGGER cart_reminders_cart_gone AFTER DELETE ON carts BEGIN
+  UPDATE cart_reminders SET cart_id = NULL WHERE cart_id = OLD.id;
+END;
 
 -- A cart filled from a reminder's link: which reminder it came from, so an order placed from it
 -- counts as recovered and ends the reminded cart's reminders. Deleted with the cart it filled.

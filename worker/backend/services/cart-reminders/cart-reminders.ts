@@ -51,10 +51,22 @@ export async function setCartContact(
   const db = env.DB;
   const decision = { purpose: "cart_reminders" as const, granted: input.consent, lang, source: "checkout" as const };
   if (owner.userId !== null) {
-    const cartId = await findCartId(db, owner);
+    // The account's address, kept on the cart with the language and site asked in; the sweep
+    // still reads the account's address as it is then.
+    const account = await db
+      .prepare("SELECT email, phone FROM users WHERE id = ?")
+      .bind(owner.userId)
+      .first<{ email: string | null; phone: string | null }>();
+    const address = account?.email || account?.phone || null;
+    const cartId = await ensureCartId(db, owner);
     await db.batch([
       consentStatement(db, { userId: owner.userId }, decision),
-      ...(cartId !== null && !input.consent ? [cancelShopperMessagesStatement(db, reminderKeyPrefix(cartId))] : []),
+      ...(input.consent && address
+        ? [contactStatement(db, cartId, account?.email ? "email" : "sms", address, await recipientHash(env, address), lang, siteOrigin)]
+        : [
+            db.prepare("DELETE FROM cart_contacts WHERE cart_id = ?").bind(cartId),
+            cancelShopperMessagesStatement(db, reminderKeyPrefix(cartId)),
+          ]),
     ]);
     return input.consent;
   }
@@ -77,16 +89,28 @@ export async function setCartContact(
   await db.batch([
     consentStatement(db, { recipientHash: hash }, decision),
     input.consent
-      ? db
-          .prepare(
-            `INSERT INTO cart_contacts (cart_id, channel, recipient, recipient_hash, lang, site_origin) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (cart_id) DO UPDATE SET channel = ?2, recipient = ?3, recipient_hash = ?4, lang = ?5, site_origin = ?6`,
-          )
-          .bind(cartId, input.email ? "email" : "sms", recipient.toLowerCase(), hash, lang, siteOrigin)
+      ? contactStatement(db, cartId, input.email ? "email" : "sms", recipient, hash, lang, siteOrigin)
       : db.prepare("DELETE FROM cart_contacts WHERE cart_id = ?").bind(cartId),
     ...(input.consent ? [] : [cancelShopperMessagesStatement(db, reminderKeyPrefix(cartId))]),
   ]);
   return input.consent;
+}
+
+function contactStatement(
+  db: D1Database,
+  cartId: number,
+  channel: "email" | "sms",
+  recipient: string,
+  hash: string,
+  lang: Lang,
+  siteOrigin: string | null,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO cart_contacts (cart_id, channel, recipient, recipient_hash, lang, site_origin) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+       ON CONFLICT (cart_id) DO UPDATE SET channel = ?2, recipient = ?3, recipient_hash = ?4, lang = ?5, site_origin = ?6`,
+    )
+    .bind(cartId, channel, recipient.trim().toLowerCase(), hash, lang, siteOrigin);
 }
 
 /** An account withdrew its yes (the profile): what its cart has queued is cancelled. */
@@ -112,6 +136,7 @@ export function afterQuietHours(at: Date, settings: Pick<CartRemindersSettings, 
 interface Candidate {
   cart_id: number;
   user_id: number | null;
+  created_at: string;
   updated_at: string;
   promo_code: string | null;
   recipient: string | null;
@@ -158,7 +183,7 @@ export async function owedCartReminders(
   const guestConsented = `(SELECT granted FROM consents WHERE recipient_hash = cc.recipient_hash AND purpose = 'cart_reminders' ORDER BY id DESC LIMIT 1) = 1`;
   const { results: carts } = await db
     .prepare(
-      `SELECT c.id AS cart_id, c.user_id, c.updated_at, c.promo_code,
+      `SELECT c.id AS cart_id, c.user_id, c.created_at, c.updated_at, c.promo_code,
          CASE WHEN c.user_id IS NULL THEN cc.recipient ELSE COALESCE(u.email, u.phone) END AS recipient,
          CASE WHEN c.user_id IS NULL THEN cc.channel WHEN u.email IS NOT NULL THEN 'email' ELSE 'sms' END AS channel,
          CASE WHEN c.user_id IS NULL THEN cc.recipient_hash END AS recipient_hash,
@@ -208,7 +233,8 @@ export async function owedCartReminders(
     if (round === null) continue;
     const token = randomHex(32);
     // The same for the same cart, contents and round: a concurrent sweep's row and message are ignored.
-    const key = `${reminderKeyPrefix(cart.cart_id)}${round}:${(await sha256Hex(contents)).slice(0, 16)}`;
+    // The cart's creation in it too: a cart's id can be a deleted cart's.
+    const key = `${reminderKeyPrefix(cart.cart_id)}${round}:${(await sha256Hex(`${cart.created_at}\n${contents}`)).slice(0, 16)}`;
     let origin: string;
     try {
       origin = publicOrigin(env, cart.site_origin);
