@@ -14,7 +14,13 @@ export function CartRestoredNote({ restored }: { restored: CartRestored }) {
   useEffect(() => ref.current?.focus(), []);
   const list = (names: string[]) => names.map((n) => `\u2068${n}\u2069`).join(locale === "ar" ? "، " : ", ");
   return (
-    <div ref={ref} className="notice notice--ok cart-restored" role="status" tabIndex={-1} aria-labelledby="cart-restored-title">
+    <div
+      ref={ref}
+      className="notice notice--ok cart-restored"
+      role="status"
+      tabIndex={-1}
+      aria-labelledby="cart-restored-title"
+    >
       <p id="cart-restored-title">
         <strong>{t("cartReminders.restored.title")}</strong>
       </p>

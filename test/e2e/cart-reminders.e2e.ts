@@ -212,19 +212,22 @@ describe("cart reminders in Chromium", () => {
       },
     );
 
-    journeyIt(locale, "en")(`${locale}: a guest who does not tick the box gets no reminder`, { timeout: 90_000 }, async () => {
-      const email = `silent-${locale}-${Date.now()}@example.com`;
-      const pair = products.slice(index * 4 + 2, index * 4 + 4);
-      const { context, page, cartId } = await checkoutWithCart(locale, pair, email);
-      await eventually(() =>
-        page.getByRole("checkbox", { name: msg(locale, "consents.cart_reminders") }).count(),
-      ).toBe(1);
-      await context.close();
-      await timePasses(cartId, 30);
-      await fireCron();
-      expect(await outbox(email)).toEqual([]);
-      expect(one("SELECT 1 AS x FROM cart_reminders WHERE cart_id = ?", cartId)).toBeUndefined();
-    });
+    journeyIt(locale, "en")(
+      `${locale}: a guest who does not tick the box gets no reminder`,
+      { timeout: 90_000 },
+      async () => {
+        const email = `silent-${locale}-${Date.now()}@example.com`;
+        const pair = products.slice(index * 4 + 2, index * 4 + 4);
+        const { context, page, cartId } = await checkoutWithCart(locale, pair, email);
+        await eventually(() =>
+          page.getByRole("checkbox", { name: msg(locale, "consents.cart_reminders") }).count(),
+        ).toBe(1);
+        await context.close();
+        await timePasses(cartId, 30);
+        await fireCron();
+        expect(await outbox(email)).toEqual([]);
+        expect(one("SELECT 1 AS x FROM cart_reminders WHERE cart_id = ?", cartId)).toBeUndefined();
+      },
+    );
   }
 });
-

@@ -6,7 +6,15 @@ import type { CartRemindersSettings } from "../../contract/settings";
 import { afterQuietHours, owedCartReminders } from "../../worker/backend/services/cart-reminders/cart-reminders";
 import { deliverShopperMessage } from "../../worker/backend/services/messages/shopper-messages";
 import { isOptedOut, recipientHash } from "../../worker/backend/services/messages/unsubscribe";
-import { address, call, createProduct, createVariantProduct, newGuest, newUser, type Shopper } from "../support/commerce";
+import {
+  address,
+  call,
+  createProduct,
+  createVariantProduct,
+  newGuest,
+  newUser,
+  type Shopper,
+} from "../support/commerce";
 import { newStaff, type Staff } from "../support/console";
 import ar from "../../worker/backend/messages/ar.json";
 import en from "../../worker/backend/messages/en.json";
@@ -115,13 +123,20 @@ describe("cart reminders", () => {
       )
         .bind(hash)
         .first();
-    expect(await newest()).toEqual({ granted: 1, wording: ar.consents.cart_reminders.v1, lang: "ar", source: "checkout" });
+    expect(await newest()).toEqual({
+      granted: 1,
+      wording: ar.consents.cart_reminders.v1,
+      lang: "ar",
+      source: "checkout",
+    });
     const contact = await env.DB.prepare("SELECT channel, recipient FROM cart_contacts WHERE cart_id = ?")
       .bind(cartId)
       .first();
     expect(contact).toEqual({ channel: "email", recipient: email });
     // The log names no one: only the keyed hash.
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM consents WHERE recipient_hash = ?").bind(email).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT COUNT(*) AS n FROM consents WHERE recipient_hash = ?").bind(email).first("n"),
+    ).toBe(0);
 
     const no = await call(guest, "POST", CART_CONTACT_PATH, { email, consent: false });
     expect(no.body.data).toEqual({ consent: false });
@@ -292,7 +307,12 @@ describe("cart reminders", () => {
     const fresh = await newGuest("en");
     const restored = await call(fresh, "POST", CART_RESTORE_PATH, { token });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
-    expect(restored.body.data).toEqual({ restored: 3, reduced: [], unavailable: ["Discontinued cable"], promo_code: code });
+    expect(restored.body.data).toEqual({
+      restored: 3,
+      reduced: [],
+      unavailable: ["Discontinued cable"],
+      promo_code: code,
+    });
     expect(JSON.stringify(restored.body)).not.toContain(email);
     type Lines = { products: { product_id: number; variant_id: number; quantity: number }[] };
     const lines = (c: Lines) =>
@@ -374,7 +394,9 @@ describe("cart reminders", () => {
     expect(noAnswer.status).toBe(422);
     expect(noAnswer.body.errors?.consent?.length).toBeGreaterThan(0);
     expect(
-      await env.DB.prepare("SELECT 1 AS x FROM cart_contacts WHERE cart_id = ?").bind(await cartIdOf(guest)).first(),
+      await env.DB.prepare("SELECT 1 AS x FROM cart_contacts WHERE cart_id = ?")
+        .bind(await cartIdOf(guest))
+        .first(),
     ).toBeNull();
     expect((await call(null, "POST", CART_CONTACT_PATH, { email: "a@b.co", consent: true })).status).toBe(401);
 

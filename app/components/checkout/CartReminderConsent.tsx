@@ -31,7 +31,10 @@ export function CartReminderConsent({ signedIn, email, phone }: { signedIn: bool
       await ensureGuestId(locale);
       await setCartContact(browserApi(locale), { ...(signedIn ? {} : (to ?? {})), consent });
       sentFor.current = consent ? address : null;
-      setStatus({ text: t(consent ? "cartReminders.checkout.saved" : "cartReminders.checkout.withdrawn"), failed: false });
+      setStatus({
+        text: t(consent ? "cartReminders.checkout.saved" : "cartReminders.checkout.withdrawn"),
+        failed: false,
+      });
     } catch {
       setChecked(!consent);
       setStatus({ text: t("cartReminders.checkout.failed"), failed: true });

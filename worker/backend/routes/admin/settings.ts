@@ -40,7 +40,8 @@ for (const section of SETTINGS_SECTIONS) {
     validate("json", (_m, lang) => sectionSchema(section, lang)),
     async (c) => {
       const value = c.req.valid("json") as SettingsValues[typeof section];
-      if (section === "cart_reminders") await checkReminderOffer(c.env.DB, value as CartRemindersSettings, c.get("lang"));
+      if (section === "cart_reminders")
+        await checkReminderOffer(c.env.DB, value as CartRemindersSettings, c.get("lang"));
       await saveSettingsSection(c.env, currentStaff(c), section, value);
       return ok(c, await consoleSettings(c.env), {
         message: say(c.get("lang"), msg("settings.saved")),

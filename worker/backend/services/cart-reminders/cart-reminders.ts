@@ -62,7 +62,17 @@ export async function setCartContact(
     await db.batch([
       consentStatement(db, { userId: owner.userId }, decision),
       ...(input.consent && address
-        ? [contactStatement(db, cartId, account?.email ? "email" : "sms", address, await recipientHash(env, address), lang, siteOrigin)]
+        ? [
+            contactStatement(
+              db,
+              cartId,
+              account?.email ? "email" : "sms",
+              address,
+              await recipientHash(env, address),
+              lang,
+              siteOrigin,
+            ),
+          ]
         : [
             db.prepare("DELETE FROM cart_contacts WHERE cart_id = ?").bind(cartId),
             cancelShopperMessagesStatement(db, reminderKeyPrefix(cartId)),
@@ -224,7 +234,9 @@ export async function owedCartReminders(
       .map((l) => ({ ...l, name: (cart.lang === "ar" ? l.name_ar : l.name_en) || l.name_en }));
     if (!own.length) continue;
     const contents = contentsOf(own);
-    const rounds = new Set(reminders.filter((r) => r.cart_id === cart.cart_id && r.contents === contents).map((r) => r.round));
+    const rounds = new Set(
+      reminders.filter((r) => r.cart_id === cart.cart_id && r.contents === contents).map((r) => r.round),
+    );
     const left = now.getTime() - Date.parse(cart.updated_at);
     let round: 1 | 2 | null = null;
     if (!rounds.has(1)) round = 1;
@@ -335,4 +347,3 @@ export async function cartRemindersReport(
     revenue: recovered.results[0]?.revenue ?? 0,
   };
 }
-
