@@ -36,6 +36,8 @@ const SETTINGS: CartRemindersSettings = {
 };
 
 const unique = () => crypto.randomUUID().slice(0, 8);
+const randomToken = () =>
+  [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const HOUR = 3_600_000;
 
 async function saveSettings(value: Partial<CartRemindersSettings>) {
@@ -341,6 +343,15 @@ describe("cart reminders", () => {
     expect((await call(guest, "POST", CART_RESTORE_PATH, {})).status).toBe(422);
   });
 
+  it("counts restore attempts per network: the token is the only key, so guessing is slowed", async () => {
+    const guest = await newGuest("en");
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++)
+      statuses.push((await call(guest, "POST", CART_RESTORE_PATH, { token: randomToken() })).status);
+    expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+
   it("reports the reminders sent and the orders they brought back, with their totals exactly", async () => {
     const day = shopDayOf(new Date());
     const report = async () =>
@@ -437,6 +448,24 @@ describe("cart reminders", () => {
     await leftFor(cartId, 25);
     await owedCartReminders(env);
     expect(await remindersOf(cartId)).toHaveLength(1);
+  });
+
+  it("reminds one address at most twice a day, however many carts name it", async () => {
+    const email = `flood-${unique()}@example.com`;
+    const carts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const guest = await newGuest("en");
+      const product = await createProduct();
+      await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 });
+      expect((await call(guest, "POST", CART_CONTACT_PATH, { email, consent: true })).status).toBe(200);
+      const cartId = await cartIdOf(guest);
+      await leftFor(cartId, 4);
+      carts.push(cartId);
+    }
+    await owedCartReminders(env);
+    const written = await Promise.all(carts.map(remindersOf));
+    expect(written.flat()).toHaveLength(2);
+    expect(written.flat().every((r) => r.recipient === email)).toBe(true);
   });
 
   it("sends nothing while the owner has reminders switched off", async () => {

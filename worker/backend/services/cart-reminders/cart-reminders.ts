@@ -165,6 +165,8 @@ interface ReminderLine {
 }
 
 const BATCH = 100;
+/** Reminders one address gets in a day at most, across every cart that names it. */
+export const RECIPIENT_DAILY = 2;
 
 /** A cart's lines as one comparable text: which variants, how many of each. */
 const contentsOf = (lines: ReminderLine[]) =>
@@ -224,6 +226,18 @@ export async function owedCartReminders(
       .bind(...ids),
     db.prepare(`SELECT cart_id, contents, round FROM cart_reminders WHERE cart_id IN (${marks})`).bind(...ids),
   ]);
+  // An address is reminded at most RECIPIENT_DAILY times a day, whatever carts name it: a guest's
+  // address is not proved, so typing someone else's into many carts cannot flood them.
+  const recipients = [...new Set(reachable.map((c) => c.recipient!))];
+  const { results: counted } = await db
+    .prepare(
+      `SELECT recipient, COUNT(*) AS n FROM shopper_messages
+       WHERE topic = 'cart_reminder' AND created_at > ? AND recipient IN (${recipients.map(() => "?").join(",")})
+       GROUP BY recipient`,
+    )
+    .bind(iso(24), ...recipients)
+    .all<{ recipient: string; n: number }>();
+  const today = new Map(counted.map((r) => [r.recipient, r.n]));
   const lines = lineRows.results as (Omit<ReminderLine, "name"> & { name_en: string; name_ar: string })[];
   const reminders = reminderRows.results as { cart_id: number; contents: string; round: number }[];
   const due = afterQuietHours(now, settings).toISOString();
@@ -242,7 +256,8 @@ export async function owedCartReminders(
     if (!rounds.has(1)) round = 1;
     else if (!rounds.has(2) && settings.second_delay_hours > 0 && left >= settings.second_delay_hours * HOUR_MS)
       round = 2;
-    if (round === null) continue;
+    if (round === null || (today.get(cart.recipient!) ?? 0) >= RECIPIENT_DAILY) continue;
+    today.set(cart.recipient!, (today.get(cart.recipient!) ?? 0) + 1);
     const token = randomHex(32);
     // The same for the same cart, contents and round: a concurrent sweep's row and message are ignored.
     // The cart's creation in it too: a cart's id can be a deleted cart's.
