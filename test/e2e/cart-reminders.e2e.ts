@@ -197,7 +197,7 @@ describe("cart reminders in Chromium", () => {
           body: JSON.stringify({
             idempotency_key: crypto.randomUUID(),
             email,
-            address: { name: "Sara Ahmed", phone: "+966501234567", ...NATIONAL_DELIVERY },
+            address: NATIONAL_DELIVERY,
             shipping_method: "standard",
             payment_method: "card",
           }),

@@ -401,6 +401,9 @@ describe("cart reminders", () => {
     expect(badEmail.body.errors?.email?.length).toBeGreaterThan(0);
     const badPhone = await call(guest, "POST", CART_CONTACT_PATH, { phone: "12", consent: true });
     expect(badPhone.body.errors?.phone?.length).toBeGreaterThan(0);
+    const noAddress = await call(guest, "POST", CART_CONTACT_PATH, { consent: true });
+    expect(noAddress.status).toBe(422);
+    expect(noAddress.body.errors?.email?.length).toBe(1);
     const noAnswer = await call(guest, "POST", CART_CONTACT_PATH, { email: "a@b.co" });
     expect(noAnswer.status).toBe(422);
     expect(noAnswer.body.errors?.consent?.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { syncCartLines } from "../services/orders/cart-sync";
 import { readInput, validate } from "../../../contract/server/validate";
 import { msg } from "../messages";
 import { cartContactInput, cartRestoreInput } from "../../../contract/cart-reminders";
+import { INVALID_INPUT, inputMessages } from "../../../contract/server/input-messages";
 import { setCartContact } from "../services/cart-reminders/cart-reminders";
 import { restoreCart } from "../services/cart-reminders/restore";
 
@@ -119,6 +120,11 @@ cartRoutes.post("/contact", async (c) => {
   );
   const input = await readInput(c, "json", cartContactInput);
   const lang = c.get("lang");
+  // A guest's yes needs an address to remind; an account's goes to the account's.
+  if (owner.userId === null && input.consent && !input.email && !input.phone) {
+    const text = inputMessages(lang).required("email");
+    throw new BackendError(422, say(lang, INVALID_INPUT), { email: [text] });
+  }
   const consent = await setCartContact(c.env, owner, input, lang, new URL(c.req.url).origin);
   return ok(c, { consent }, { message: say(lang, msg(consent ? "cartReminders.on" : "cartReminders.off")) });
 });
