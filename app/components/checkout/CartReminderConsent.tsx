@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { E164, EMAIL } from "../../../contract/inputs";
 import { browserApi } from "../../lib/api/browser";
 import { setCartContact } from "../../lib/api/cart-reminders";
+import { getConsents } from "../../lib/api/consents";
 import { ensureGuestId } from "../../lib/cart";
 import { useLocale, useT } from "../../lib/use-locale";
 
@@ -9,7 +10,7 @@ import { useLocale, useT } from "../../lib/use-locale";
  * "Remind me about my cart": asked apart from the order (its own box, never ticked for the
  * shopper, nothing to do with placing the order), in the words the consent log records
  * (`consents.cart_reminders`). A guest sees it once they have typed an email, or the delivery
- * phone without one; a signed-in shopper's answer is their account's. Ticking sends the answer at
+ * phone without one; a signed-in shopper's answer is their account's (shown as it stands). Ticking sends the answer at
  * once, and again when the address changes while ticked; unticking withdraws it.
  */
 export function CartReminderConsent({ signedIn, email, phone }: { signedIn: boolean; email: string; phone: string }) {
@@ -40,6 +41,14 @@ export function CartReminderConsent({ signedIn, email, phone }: { signedIn: bool
       setStatus({ text: t("cartReminders.checkout.failed"), failed: true });
     }
   };
+
+  // A signed-in shopper's box shows their account's answer (given here before, or in the profile).
+  useEffect(() => {
+    if (!signedIn) return;
+    getConsents(browserApi(locale))
+      .then((res) => setChecked(res.data.current.cart_reminders))
+      .catch(() => undefined);
+  }, [signedIn, locale]);
 
   // The address changed while ticked: the reminder goes to the new one, once typing settles.
   useEffect(() => {
