@@ -46,6 +46,8 @@ const shopPages = [
   route("order/:number/debit-note/:id", "routes/order.credit-note.tsx", { id: "order-debit-note" }),
   route("proceed-payement", "routes/proceed-payement.tsx"),
   route("shopping-cart", "routes/shopping-cart.tsx"),
+  // A cart reminder's link: restores the reminded cart into this visitor's, then shows the cart.
+  route("cart/restore/:token", "routes/cart.restore.tsx"),
   // A staff invitation's accept page: the invitee is a shop account until they accept.
   route("staff-invitation", "routes/staff-invitation.tsx"),
   // Writing a review: a review invitation's link (?order=) or the product page's button (?product=).

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import type { CartRemindersReport } from "./cart-reminders";
 
 /**
  * The console's reports (GET /admin/reports, owners and managers): sales, refunds and VAT over a
@@ -124,4 +125,6 @@ export interface ConsoleReport {
   /** Best selling first (by net, then units), at most REPORT_TOP_SHOWN; `count` is how many sold at all. */
   by_product: { count: number; rows: ReportSalesRow[] };
   by_category: { count: number; rows: ReportSalesRow[] };
+  /** Reminders about left carts sent in the period, and the orders placed in it that they brought back. */
+  cart_reminders: CartRemindersReport;
 }

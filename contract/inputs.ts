@@ -57,6 +57,8 @@ export type InputField =
   | "granted"
   // Re-proving the shopper before their account is erased (contract/pdpl.ts).
   | "password"
+  // A cart reminder's answer at checkout (contract/cart-reminders.ts).
+  | "consent"
   // A product review (contract/reviews.ts).
   | "rating"
   | "title"

@@ -24,6 +24,7 @@ export const SETTINGS_SECTIONS = [
   "messages",
   "questions",
   "reviews",
+  "cart_reminders",
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 
@@ -180,6 +181,23 @@ export interface ReviewsSettings {
   invitation_days: number;
 }
 
+/**
+ * Reminders about a cart left at checkout (services/cart-reminders): only ever to a shopper who
+ * said yes at checkout or in their profile, at most two for the same cart contents.
+ */
+export interface CartRemindersSettings {
+  enabled: boolean;
+  /** Hours a cart stays unchanged before its first reminder. */
+  first_delay_hours: number;
+  /** Hours after the cart's last change for the second; 0: no second reminder. */
+  second_delay_hours: number;
+  /** Shop-time hours (0–23) between which nothing is sent: a reminder due then waits for the end. Equal: no quiet hours. */
+  quiet_start: number;
+  quiet_end: number;
+  /** A promo code (existing and active) offered in the reminder and put on the restored cart; empty: none. */
+  promo_code: string;
+}
+
 export interface SettingsValues {
   shipping: ShippingSettings;
   tax: TaxSettings;
@@ -192,6 +210,7 @@ export interface SettingsValues {
   messages: MessagesSettings;
   questions: QuestionsSettings;
   reviews: ReviewsSettings;
+  cart_reminders: CartRemindersSettings;
 }
 
 /** GET /admin/settings: the values in force, and what the message editor needs. */
@@ -235,6 +254,10 @@ export const SETTINGS_LIMITS = {
   blockedWordsMax: 200,
   blockedWord: 60,
   invitationDaysMax: 90,
+  /** Cart reminders: a week before the first, a fortnight before the second. */
+  reminderFirstHoursMax: 168,
+  reminderSecondHoursMax: 336,
+  promoCode: 40,
 } as const;
 
 /** Saudi VAT registration: 15 digits, starting and ending with 3. */
@@ -287,6 +310,8 @@ export interface SettingsMessages {
   cutoff: string;
   /** A holiday that is not a calendar day YYYY-MM-DD (named). */
   holiday(day: string): string;
+  /** A cart's second reminder set no later than its first. */
+  secondAfterFirst: string;
 }
 
 const whole = (m: SettingsMessages, field: string, min: number, max: number) =>
@@ -499,6 +524,24 @@ export function settingsSchemas(m: SettingsMessages) {
       ),
       invitation_days: whole(m, "invitation_days", 0, SETTINGS_LIMITS.invitationDaysMax),
     }),
+    cart_reminders: v.pipe(
+      v.object({
+        enabled: v.boolean(m.invalid("enabled")),
+        first_delay_hours: whole(m, "first_delay_hours", 1, SETTINGS_LIMITS.reminderFirstHoursMax),
+        second_delay_hours: whole(m, "second_delay_hours", 0, SETTINGS_LIMITS.reminderSecondHoursMax),
+        quiet_start: whole(m, "quiet_start", 0, 23),
+        quiet_end: whole(m, "quiet_end", 0, 23),
+        // Checked against the shop's promo codes by the route (it must exist and be active).
+        promo_code: v.pipe(
+          text(m, "promo_code", SETTINGS_LIMITS.promoCode, false),
+          v.regex(/^[A-Za-z0-9_-]*$/, m.invalid("promo_code")),
+        ),
+      }),
+      v.forward(
+        v.check((s) => s.second_delay_hours === 0 || s.second_delay_hours > s.first_delay_hours, m.secondAfterFirst),
+        ["second_delay_hours"],
+      ),
+    ),
   };
 }
 

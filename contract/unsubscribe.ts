@@ -5,10 +5,16 @@ import type { InputMessages } from "./inputs";
 
 /**
  * The kinds of message a shopper gets outside their orders: an invitation to review what they
- * bought, the decision on their review, an answer to their question, a product back in stock.
+ * bought, the decision on their review, an answer to their question, a product back in stock, a cart they left.
  * Each can be stopped on its own from the link in the message.
  */
-export const SHOPPER_TOPICS = ["review_invitation", "review_decision", "question_answered", "stock_alert"] as const;
+export const SHOPPER_TOPICS = [
+  "review_invitation",
+  "review_decision",
+  "question_answered",
+  "stock_alert",
+  "cart_reminder",
+] as const;
 export type ShopperTopic = (typeof SHOPPER_TOPICS)[number];
 
 /** POST: stop one topic for the address the token names → `{ data: { topic } }`. */

@@ -7,6 +7,7 @@ import { useLocale, useLocalePath, useT } from "../lib/use-locale";
 import { AddressChoice } from "./checkout/AddressChoice";
 import { AddressFields } from "./checkout/AddressFields";
 import { BusinessBuyer } from "./checkout/BusinessBuyer";
+import { CartReminderConsent } from "./checkout/CartReminderConsent";
 import { FieldError, FieldLabel, ID_PREFIX, inputProps } from "./checkout/fields";
 import { PaymentChoice, ShippingChoice } from "./checkout/MethodChoice";
 import { useCheckoutForm } from "./checkout/useCheckoutForm";
@@ -95,6 +96,8 @@ export function CheckoutForm({ onPlaced }: { onPlaced: (orderNumber: string) => 
           ) : null}
           {form.usingNewAddress ? <AddressFields form={form} /> : null}
         </fieldset>
+
+        <CartReminderConsent signedIn={signedIn} email={form.values.email} phone={form.values.phone} />
 
         <BusinessBuyer
           form={form}

@@ -1,5 +1,8 @@
 import { useAtomValue } from "jotai";
+import { useLocation } from "react-router";
 import { Link } from "../lib/link";
+import type { CartRestored } from "../../contract/cart-reminders";
+import { CartRestoredNote } from "../components/CartRestoredNote";
 import type { Route } from "./+types/shopping-cart";
 import { CartLine } from "../components/CartLine";
 import { CheckoutNeedsConnection, OfflineCartNotice } from "../components/OfflineCartNotice";
@@ -63,6 +66,8 @@ export default function ShoppingCart() {
   const loaded = useAtomValue(cartLoadedAtom);
   const count = useAtomValue(totalQuantityAtom);
   const empty = cart.products.length === 0;
+  // A reminder's link brought this cart back (routes/cart.restore.tsx).
+  const restored = (useLocation().state as { cartRestored?: CartRestored } | null)?.cartRestored;
   // Shipping and the VAT line come from the checkout options, read again when the cart changes.
   const revision = `${cart.total}|${count}|${cart.promo?.code ?? ""}`;
   const { options } = useCheckoutOptions(locale, revision, undefined, loaded && !empty);
@@ -86,6 +91,7 @@ export default function ShoppingCart() {
         {count > 0 ? <p className="muted">{t("cart.items", { count })}</p> : null}
       </div>
       <OfflineCartNotice id="offline-notice-page" heading="h2" />
+      {restored && loaded ? <CartRestoredNote restored={restored} /> : null}
       {!loaded ? (
         <CartLoading />
       ) : empty ? (

@@ -62,6 +62,7 @@ const FIELD_NAMES: Record<InputField, Bilingual> = {
   purpose: { en: "Kind of consent", ar: "نوع الموافقة" },
   granted: { en: "Your answer", ar: "إجابتك" },
   password: { en: "Password", ar: "كلمة المرور" },
+  consent: { en: "Cart reminder", ar: "تذكير السلة" },
   ...CONSOLE_FIELD_NAMES,
 };
 

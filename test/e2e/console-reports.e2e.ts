@@ -110,6 +110,11 @@ for (const locale of journeyLocales("ar")) {
       // This month so far includes the order paid just now.
       const paidOrders = page.locator('[data-stat="orders"] .console-stat__value');
       expect(Number((await paidOrders.textContent())!.replace(/\D/g, ""))).toBeGreaterThan(0);
+      // The cart reminders' figures: reminders sent, carts recovered, their revenue in riyals.
+      expect(await page.locator('[data-stat^="cart-reminders-"]').count()).toBe(3);
+      await page
+        .locator("section[aria-labelledby='report-cart-reminders']")
+        .screenshot({ path: `${SCREENSHOTS}/console-reports-cart-reminders-${locale}.png` });
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-reports-${locale}.png`);
       expect(await seriousViolations(page)).toEqual([]);
 

@@ -15,6 +15,11 @@ import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/co
 import { builtWorker } from "../support/http.ts";
 import { say as msg } from "../support/messages.ts";
 import { REGIONS, type RegionId } from "../../contract/regions.ts";
+import mailAr from "../../worker/backend/messages/ar.json" with { type: "json" };
+import mailEn from "../../worker/backend/messages/en.json" with { type: "json" };
+
+/** The backend's words, for the refusals it sends. */
+const MAIL = { en: mailEn, ar: mailAr } as const;
 
 /**
  * The store's settings in Chromium, in both languages: an owner changes the shipping rate on the
@@ -137,7 +142,18 @@ describe("store settings in the console", () => {
       await saveSection(page, locale, "shipping");
       await eventually(() => page.locator("#settings-shipping-standard").inputValue()).toBe(TYPED[locale].shown);
       // The saved section starts again from what was stored; every section is still there once.
-      expect(await page.locator(".settings-section").count()).toBe(11);
+      expect(await page.locator(".settings-section").count()).toBe(12);
+      // Cart reminders: the code offered must be one of the shop's active codes, said on its field.
+      await page.locator("#settings-cart-reminders-promo_code").fill("NO-SUCH-CODE");
+      await saveButton(page, locale, "cart_reminders").click();
+      await eventually(() => page.locator("#settings-cart-reminders-promo_code-error").textContent()).toBe(
+        MAIL[locale].cartReminders.unknownCode,
+      );
+      await page.locator("#settings-cart-reminders-promo_code").fill("");
+      await saveSection(page, locale, "cart_reminders");
+      await page
+        .locator("section[aria-labelledby='settings-cart-reminders-title']")
+        .screenshot({ path: `${SCREENSHOTS}/console-settings-cart-reminders-${locale}.png` });
       await expectAxeClean(page, `settings ${locale}`);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
       copyFileSync(`${SCREENSHOTS}/console-settings-${locale}.png`, `/tmp/console-settings-${locale}.png`);

@@ -16,6 +16,7 @@ import { releaseExpiredReservations } from "./services/orders/reservations";
 import { commerceSettings } from "./services/shared/settings";
 import { pollCarriers } from "./services/shipping/shipments";
 import { pruneWebhookDeliveries } from "./services/shipping/webhooks";
+import { owedCartReminders } from "./services/cart-reminders/cart-reminders";
 
 /**
  * The backend's work outside requests: the queue consumers of order messages and the
@@ -131,6 +132,8 @@ export interface ScheduledReport {
   stockAlerts: number;
   /** Delivered orders whose review invitation was written (or found owed nothing): services/reviews/invitations.ts. */
   reviewInvitations: number;
+  /** Cart reminders written to the shopper outbox (services/cart-reminders). */
+  cartReminders: number;
 }
 
 /** Deletes guests' carts unchanged for GUEST_CART_DAYS (their lines go with them); accounts' carts stay. */
@@ -161,6 +164,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     shopperMessages: 0,
     stockAlerts: 0,
     reviewInvitations: 0,
+    cartReminders: 0,
   };
   const parts: [keyof ScheduledReport, () => Promise<number>][] = [
     [
@@ -183,6 +187,7 @@ export async function runScheduledWork(env: Env): Promise<ScheduledReport> {
     ],
     // Before the shopper outbox's sweep, so an invitation written this minute is sent this minute.
     ["reviewInvitations", () => inviteReviewers(env)],
+    ["cartReminders", () => owedCartReminders(env)],
     ["shopperMessages", () => sweepShopperMessages(env)],
     ["carts", () => expireStaleCarts(env)],
     ["rum", () => pruneBuckets(env.DB)],

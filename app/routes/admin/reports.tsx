@@ -8,6 +8,7 @@ import {
   type ReportPreset,
   type ReportSalesRow,
 } from "../../../contract/console-reports";
+import { RECOVERY_DAYS } from "../../../contract/cart-reminders";
 import { toast } from "../../client/toast";
 import { DataTable } from "../../components/console/DataTable";
 import { browserApi } from "../../lib/api/browser";
@@ -276,6 +277,27 @@ export default function ConsoleReports({ loaderData }: Route.ComponentProps) {
               {salesTable(r.by_category.rows, t("console.reports.byCategory"), "report-categories")}
             </section>
           </div>
+
+          <section className="console-panel" aria-labelledby="report-cart-reminders">
+            <h2 id="report-cart-reminders">{t("cartReminders.report.title")}</h2>
+            <ul className="console-stats console-stats--money" aria-describedby="report-cart-reminders-note">
+              {(
+                [
+                  ["sent", f.number(r.cart_reminders.sent)],
+                  ["recovered", f.number(r.cart_reminders.recovered)],
+                  ["revenue", money(r.cart_reminders.revenue)],
+                ] as const
+              ).map(([key, value]) => (
+                <li key={key} className="console-stat" data-stat={`cart-reminders-${key}`}>
+                  <div className="console-stat__label">{t(`cartReminders.report.${key}`)}</div>
+                  <div className="console-stat__value">{value}</div>
+                </li>
+              ))}
+            </ul>
+            <p id="report-cart-reminders-note" className="console-hint">
+              {t("cartReminders.report.note", { days: RECOVERY_DAYS })}
+            </p>
+          </section>
         </>
       ) : null}
     </>

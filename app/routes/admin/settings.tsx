@@ -556,8 +556,91 @@ export default function ConsoleSettingsPage({ loaderData }: Route.ComponentProps
         })}
         save={(api, input) => saveStoreSettings(api, "reviews", input)}
       />
+
+      <SettingsForm
+        key={version("cart_reminders")}
+        id="settings-cart-reminders"
+        title={titleOf("cart_reminders")}
+        intro={t("cartReminders.settings.intro")}
+        rows={[
+          {
+            layout: "grid",
+            fields: [
+              f("enabled", {
+                label: t("cartReminders.settings.enabled"),
+                options: [
+                  { value: "on", label: t("cartReminders.settings.on") },
+                  { value: "off", label: t("cartReminders.settings.off") },
+                ],
+              }),
+              f("first_delay_hours", {
+                label: t("cartReminders.settings.first_delay_hours"),
+                hint: t("cartReminders.settings.firstHint"),
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                check: hoursCheck(t, 1, SETTINGS_LIMITS.reminderFirstHoursMax),
+              }),
+              f("second_delay_hours", {
+                label: t("cartReminders.settings.second_delay_hours"),
+                hint: t("cartReminders.settings.secondHint"),
+                required: true,
+                dir: "ltr",
+                inputMode: "numeric",
+                check: hoursCheck(t, 0, SETTINGS_LIMITS.reminderSecondHoursMax),
+              }),
+            ],
+          },
+          {
+            layout: "grid",
+            fields: [
+              ...(["quiet_start", "quiet_end"] as const).map((name) =>
+                f(name, {
+                  label: t(`cartReminders.settings.${name}`),
+                  hint: t("cartReminders.settings.quietHint"),
+                  required: true,
+                  dir: "ltr",
+                  inputMode: "numeric",
+                  check: hoursCheck(t, 0, 23),
+                }),
+              ),
+              f("promo_code", {
+                label: t("cartReminders.settings.promo_code"),
+                hint: t("cartReminders.settings.promoHint"),
+                dir: "ltr",
+                max: SETTINGS_LIMITS.promoCode,
+              }),
+            ],
+          },
+        ]}
+        initial={{
+          enabled: values.cart_reminders.enabled ? "on" : "off",
+          first_delay_hours: String(values.cart_reminders.first_delay_hours),
+          second_delay_hours: String(values.cart_reminders.second_delay_hours),
+          quiet_start: String(values.cart_reminders.quiet_start),
+          quiet_end: String(values.cart_reminders.quiet_end),
+          promo_code: values.cart_reminders.promo_code,
+        }}
+        toInput={(v) => ({
+          enabled: v.enabled === "on",
+          first_delay_hours: parseDays(v.first_delay_hours ?? "") ?? -1,
+          second_delay_hours: parseDays(v.second_delay_hours ?? "") ?? -1,
+          quiet_start: parseDays(v.quiet_start ?? "") ?? -1,
+          quiet_end: parseDays(v.quiet_end ?? "") ?? -1,
+          promo_code: (v.promo_code ?? "").trim(),
+        })}
+        save={(api, input) => saveStoreSettings(api, "cart_reminders", input)}
+      />
     </>
   );
+}
+
+/** A field of whole hours from `min` to `max`: its message, or "" when it reads so. */
+function hoursCheck(t: ReturnType<typeof useT>, min: number, max: number) {
+  return (v: string) => {
+    const hours = parseDays(v);
+    return hours === null || hours < min || hours > max ? t("cartReminders.settings.hours", { min, max }) : "";
+  };
 }
 
 /** The review screening's blocked words: one a line (commas too), blanks dropped. */

@@ -10,6 +10,10 @@ import { enforceLimits, requestNetwork } from "../services/shared/rate-limit";
 import { syncCartLines } from "../services/orders/cart-sync";
 import { readInput, validate } from "../../../contract/server/validate";
 import { msg } from "../messages";
+import { cartContactInput, cartRestoreInput } from "../../../contract/cart-reminders";
+import { INVALID_INPUT, inputMessages } from "../../../contract/server/input-messages";
+import { setCartContact } from "../services/cart-reminders/cart-reminders";
+import { restoreCart } from "../services/cart-reminders/restore";
 
 /** Cart: POST /cart/guest-id, GET /cart, add-product, remove-product, update-quantity, sync. */
 export const cartRoutes = new Hono<BackendEnv>();
@@ -99,4 +103,43 @@ cartRoutes.post("/sync", async (c) => {
   await enforceLimits(c, "SHOP_LIMITER", [`cart-sync:owner:${ownerKey(owner)}`]);
   const { lines } = await readInput(c, "json", cartSyncInput);
   return ok(c, await syncCartLines(c.env.DB, owner, lines, c.get("lang")));
+});
+
+/**
+ * POST /cart/contact { email?, phone?, consent } (contract/cart-reminders.ts): the checkout's
+ * "remind me about my cart", asked apart from the order. Counted per cart owner and network: each
+ * call writes a consent record.
+ */
+cartRoutes.post("/contact", async (c) => {
+  const owner = await cartOwner(c);
+  await enforceLimits(
+    c,
+    "WISHLIST_LIMITER",
+    [`cart-contact:owner:${ownerKey(owner)}`, `cart-contact:ip:${requestNetwork(c)}`],
+    msg("cartReminders.tooMany"),
+  );
+  const input = await readInput(c, "json", cartContactInput);
+  const lang = c.get("lang");
+  // A guest's yes needs an address to remind; an account's goes to the account's.
+  if (owner.userId === null && input.consent && !input.email && !input.phone) {
+    const text = inputMessages(lang).required("email");
+    throw new BackendError(422, say(lang, INVALID_INPUT), { email: [text] });
+  }
+  const consent = await setCartContact(c.env, owner, input, lang, new URL(c.req.url).origin);
+  return ok(c, { consent }, { message: say(lang, msg(consent ? "cartReminders.on" : "cartReminders.off")) });
+});
+
+/**
+ * POST /cart/restore { token }: a reminder's link fills the visitor's own cart with the reminded
+ * one (services/cart-reminders/restore.ts). The token is the only key: counted per network under
+ * the limiter of what reveals data to a guesser; an unknown or expired one is a 404.
+ */
+cartRoutes.post("/restore", async (c) => {
+  const owner = await cartOwner(c);
+  await enforceLimits(c, "SHOP_LIMITER", [`cart-restore:ip:${requestNetwork(c)}`], msg("cartReminders.tooMany"));
+  const { token } = await readInput(c, "json", cartRestoreInput);
+  const lang = c.get("lang");
+  const restored = await restoreCart(c.env, owner, token, lang);
+  if (!restored) throw new BackendError(404, say(lang, msg("cartReminders.linkGone")));
+  return ok(c, restored, { message: say(lang, msg("cartReminders.restored")) });
 });

@@ -8,6 +8,7 @@ import { requireUser } from "../identity";
 import { msg } from "../messages";
 import { enforceLimits } from "../services/shared/rate-limit";
 import { consentStatement, readConsents } from "../services/consents/consents";
+import { cancelAccountReminders } from "../services/cart-reminders/cart-reminders";
 
 /**
  * The signed-in shopper's consents under CONSENTS_PATH (contract/consents.ts): GET their answers
@@ -23,5 +24,7 @@ consentRoutes.post("/", async (c) => {
   const { purpose, granted } = await readInput(c, "json", consentInput);
   const lang = c.get("lang");
   await consentStatement(c.env.DB, { userId }, { purpose, granted, lang, source: "profile" }).run();
+  // A withdrawn yes stops what is already queued, not only what would come.
+  if (purpose === "cart_reminders" && !granted) await cancelAccountReminders(c.env.DB, userId);
   return ok(c, await readConsents(c.env.DB, { userId }), { message: say(lang, msg("consents.saved")) });
 });

@@ -16,7 +16,7 @@ export const unsubscribeRoutes = new Hono<BackendEnv>();
 
 unsubscribeRoutes.post("/", async (c) => {
   const { topic, token } = await readInput(c, "json", unsubscribeInput);
-  if (!(await unsubscribe(c.env, topic, token))) {
+  if (!(await unsubscribe(c.env, topic, token, c.get("lang")))) {
     const text = say(c.get("lang"), msg("unsubscribe.badLink"));
     throw new BackendError(422, text, { token: [text] });
   }

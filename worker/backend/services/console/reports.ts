@@ -10,6 +10,7 @@ import { BOM, csvLine } from "../shared/csv";
 import { CUSTOMERS_FROM, CUSTOMERS_SELECT } from "./customers";
 import { parseAddress, presentedStatus, type StoredOrderStatus } from "../orders/orders";
 import { auditStatement } from "./audit-log";
+import { cartRemindersReport } from "../cart-reminders/cart-reminders";
 
 /**
  * The console's reports and exports (owners and managers: support sees no revenue and no
@@ -88,6 +89,7 @@ export async function salesReport(
       .bind(start, end, REPORT_TOP_SHOWN),
     db.prepare(`SELECT COUNT(DISTINCT p.category_id) AS n ${paidLines(PRODUCT)}`).bind(start, end),
   ]);
+  const reminders = await cartRemindersReport(db, start, end);
   const first = <T>(r: D1Result) => r.results[0] as T;
   const s = first<ConsoleReport["sales"]>(sales);
   const r = first<ConsoleReport["refunds"]>(refunds);
@@ -101,6 +103,7 @@ export async function salesReport(
     ends_at: end,
     time_zone: "Asia/Riyadh",
     currency: "SAR",
+    cart_reminders: reminders,
     sales: s,
     refunds: r,
     net: s.total - r.amount,

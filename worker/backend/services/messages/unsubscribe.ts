@@ -3,6 +3,7 @@ import { publicOrigin } from "../../../../contract/server/public-origin";
 import type { ShopperTopic } from "../../../../contract/unsubscribe";
 import { pepper } from "../accounts/password";
 import { hmacHex, verifyHmac } from "../payments/providers/hmac";
+import { consentStatement } from "../consents/consents";
 
 /**
  * Stopping a kind of message from its own link, with nothing to sign in to. The link carries the
@@ -46,18 +47,33 @@ export async function unsubscribeUrl(
 
 /**
  * Records the opt-out a link asks for. False when the token is not one the shop signed for this
- * topic (checked in constant time); repeating a good one is a no-op.
+ * topic (checked in constant time); repeating a good one is a no-op. Stopping cart reminders also
+ * withdraws the consent to them (source `link`): the address's, and that of each account whose
+ * reminders went to it, in the same batch.
  */
 export async function unsubscribe(
   env: SecretEnv & Pick<Env, "DB">,
   topic: ShopperTopic,
   token: string,
+  lang: Lang = "en",
 ): Promise<boolean> {
   const [hash = "", signature = ""] = token.split(".");
   if (!(await verifyHmac(pepper(env), signed(topic, hash), signature))) return false;
-  await env.DB.prepare("INSERT OR IGNORE INTO message_optouts (recipient_hash, topic) VALUES (?, ?)")
-    .bind(hash, topic)
-    .run();
+  const db = env.DB;
+  const withdrawals: D1PreparedStatement[] = [];
+  if (topic === "cart_reminder") {
+    const withdrawn = { purpose: "cart_reminders" as const, granted: false, lang, source: "link" as const };
+    const { results: accounts } = await db
+      .prepare("SELECT DISTINCT user_id FROM cart_reminders WHERE recipient_hash = ? AND user_id IS NOT NULL")
+      .bind(hash)
+      .all<{ user_id: number }>();
+    withdrawals.push(consentStatement(db, { recipientHash: hash }, withdrawn));
+    for (const { user_id } of accounts) withdrawals.push(consentStatement(db, { userId: user_id }, withdrawn));
+  }
+  await db.batch([
+    db.prepare("INSERT OR IGNORE INTO message_optouts (recipient_hash, topic) VALUES (?, ?)").bind(hash, topic),
+    ...withdrawals,
+  ]);
   return true;
 }
 

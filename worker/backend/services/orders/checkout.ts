@@ -14,6 +14,7 @@ import {
   orderEventStatement,
 } from "./orders";
 import { flushNotifications, formatAmount, notifyStatements } from "../messages/notifications";
+import { cartOrderedStatements } from "../cart-reminders/cart-reminders";
 import { enabledPaymentMethods, instalmentRules, requirePaymentProvider } from "../payments/providers";
 import { instalmentPlan, type InstalmentRule } from "../../../../contract/instalments";
 import { lineNets } from "../shared/money";
@@ -572,6 +573,8 @@ export async function writeOrder(db: D1Database, draft: OrderDraft): Promise<{ o
       ...(input.payment_method === "cod" ? [] : notifyStatements(db, { number }, "placed")),
     );
     if (promoId !== null) statements.push(...redeemPromoStatements(db, promoId, number, owner, email, address.phone));
+    // A reminded cart: the order counts as recovered, and its queued reminders are cancelled.
+    if (contents.cartId !== null) statements.push(...cartOrderedStatements(db, contents.cartId, number));
     if (contents.cartId !== null) statements.push(db.prepare("DELETE FROM carts WHERE id = ?").bind(contents.cartId));
 
     try {

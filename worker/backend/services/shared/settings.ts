@@ -104,6 +104,16 @@ export function settingsDefaults(env: Partial<Env>): SettingsValues {
     // Reviews until the owner sets them: clean reviews published at once, flagged ones held;
     // links and contact details flagged; buyers invited a week after delivery.
     reviews: { publish: "clean", screen_links: true, screen_contacts: true, blocked_words: [], invitation_days: 7 },
+    // Cart reminders on from the start: they only ever reach a shopper who asked for them. The
+    // first three hours after the cart was left, the second a day after; nothing from 22:00 to 09:00.
+    cart_reminders: {
+      enabled: true,
+      first_delay_hours: 3,
+      second_delay_hours: 24,
+      quiet_start: 22,
+      quiet_end: 9,
+      promo_code: "",
+    },
   };
 }
 
@@ -232,6 +242,12 @@ const FIELD_NAMES: Record<string, Bilingual> = {
   screen_contacts: msg("reviews.settingsFields.screenContacts"),
   blocked_words: msg("reviews.settingsFields.blockedWords"),
   invitation_days: msg("reviews.settingsFields.invitationDays"),
+  enabled: msg("cartReminders.settingsFields.enabled"),
+  first_delay_hours: msg("cartReminders.settingsFields.firstDelayHours"),
+  second_delay_hours: msg("cartReminders.settingsFields.secondDelayHours"),
+  quiet_start: msg("cartReminders.settingsFields.quietStart"),
+  quiet_end: msg("cartReminders.settingsFields.quietEnd"),
+  promo_code: msg("cartReminders.settingsFields.promoCode"),
 };
 
 const cache = new Map<Lang, SettingsMessages>();
@@ -259,6 +275,7 @@ export function settingsMessages(lang: Lang): SettingsMessages {
       }),
     cutoff: say(lang, msg("settings.cutoff")),
     holiday: (day) => say(lang, msg("settings.holiday"), { day }),
+    secondAfterFirst: say(lang, msg("cartReminders.secondAfterFirst")),
   };
   cache.set(lang, m);
   return m;
