@@ -10,9 +10,11 @@ import {
 } from "../../contract/pdpl";
 import { CONSENTS_PATH } from "../../contract/consents";
 import { WISHLIST_PATH } from "../../contract/wishlist";
+import { recipientHash } from "../../worker/backend/services/messages/unsubscribe";
 import { ERASURE_HANDLED, HOLDS_NO_PERSONAL_DATA, isInternalTable } from "../../worker/backend/services/pdpl/pdpl";
 import { register, SLOW_CRYPTO_TIMEOUT, STRONG_PASSWORD, call as accountCall, latestCode } from "../support/accounts";
-import { address, call, createProduct, freshIp, type Shopper } from "../support/commerce";
+import { address, call, createProduct, freshIp, newGuest, type Shopper } from "../support/commerce";
+import { CART_CONTACT_PATH } from "../../contract/cart-reminders";
 import { newStaff } from "../support/console";
 import { payOrder } from "../support/orders";
 import { deliver, goodReview, png, postReview } from "../support/reviews";
@@ -137,6 +139,13 @@ async function fullAccount() {
 
   // A delivered order (with its tax invoice), delivered to the person's own name and phone.
   const product = await createProduct({ stock: 50, price: 10000 });
+
+  // A cart left as a guest, with a yes to reminders at the person's email (kept by its hash).
+  const guest = await newGuest("en");
+  expect((await call(guest, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 })).status).toBe(200);
+  const contact = await call(guest, "POST", CART_CONTACT_PATH, { email: who.email, consent: true });
+  expect(contact.status, JSON.stringify(contact.body)).toBe(200);
+
   expect((await call(shopper, "POST", "/cart/add-product", { product_id: product.id, quantity: 1 })).status).toBe(200);
   const placed = await call(shopper, "POST", "/checkout", {
     idempotency_key: crypto.randomUUID(),
@@ -250,6 +259,11 @@ describe("PDPL: the shopper's data", { timeout: 120_000 }, () => {
     const found = (await findEverywhere(needles)).map((h) => `${h.table}.${h.column}`);
     expect(found).toContain("whatsapp_statuses.recipient");
     expect(found).toContain("message_channel_consents.phone");
+    expect(found).toContain("cart_contacts.recipient");
+    const guestHash = await recipientHash(env, who.email);
+    const guestConsents = () =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM consents WHERE recipient_hash = ?").bind(guestHash).first<number>("n");
+    expect(await guestConsents()).toBe(1);
     // An own-server session as the storefront keeps it (worker/api/session.ts).
     await env.KV.put(
       `session:${unique()}`,
@@ -270,6 +284,8 @@ describe("PDPL: the shopper's data", { timeout: 120_000 }, () => {
     const erased = await accountCall("POST", ACCOUNT_ERASE_PATH, { password: user.password }, { token: user.token });
     expect(erased.status, JSON.stringify(erased.body)).toBe(200);
 
+    // The guest's yes, kept under the hash of the address, went with the rest.
+    expect(await guestConsents()).toBe(0);
     // D1: nothing left, but for the signed e-invoice XML the tax rule keeps unchanged.
     const left = (await findEverywhere(needles)).filter((h) => !(h.table === "einvoices" && /xml$/.test(h.column)));
     expect(left.map((h) => `${h.table}.${h.column}`)).toEqual([]);

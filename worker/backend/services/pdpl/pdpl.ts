@@ -53,6 +53,8 @@ export const ERASURE_HANDLED = [
   "questions",
   "answers",
   "consents",
+  "cart_contacts",
+  "cart_reminders",
   "message_channel_consents",
   "whatsapp_statuses",
   "shopper_messages",
@@ -75,6 +77,8 @@ export const ERASURE_HANDLED = [
  */
 export const HOLDS_NO_PERSONAL_DATA = [
   "erasure_log",
+  "cart_restores",
+  "cart_recoveries",
   "message_optouts",
   "account_counters",
   "rate_limits",
@@ -345,7 +349,7 @@ const BLANK_ADDRESS = `CASE WHEN buyer_vat_number IS NOT NULL
  * erasure, then deletes the review photos from R2 and the account's own-server sessions from KV.
  */
 export async function eraseAccount(
-  env: Pick<Env, "DB" | "MEDIA" | "KV">,
+  env: Pick<Env, "DB" | "MEDIA" | "KV" | "AUTH_PEPPER" | "ENVIRONMENT">,
   userId: number,
   who: ErasureBy,
 ): Promise<void> {
@@ -354,6 +358,8 @@ export async function eraseAccount(
   if (!p) throw notFound();
   const addresses = addressesOf(p);
   const list = JSON.stringify(addresses);
+  // What a guest's decisions and reminders are kept under: the keyed hash of each address.
+  const hashes = JSON.stringify(await Promise.all(addresses.map((a) => recipientHash(env, a))));
   const mine = "(SELECT id FROM orders WHERE user_id = ?1)";
   const { results: photos } = await db
     .prepare("SELECT p.key, p.thumb_key FROM review_photos p JOIN reviews r ON r.id = p.review_id WHERE r.user_id = ?")
@@ -390,7 +396,17 @@ export async function eraseAccount(
     db.prepare("DELETE FROM reviews WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM answers WHERE user_id = ?1").bind(userId),
     db.prepare("DELETE FROM questions WHERE user_id = ?1").bind(userId),
-    db.prepare("DELETE FROM consents WHERE user_id = ?1").bind(userId),
+    db
+      .prepare("DELETE FROM consents WHERE user_id = ?1 OR recipient_hash IN (SELECT value FROM json_each(?2))")
+      .bind(userId, hashes),
+    // A cart left as a guest names the address it was to be reminded at; the reminders sent stay
+    // counted for the report, but no longer say whose they were.
+    db.prepare("DELETE FROM cart_contacts WHERE lower(recipient) IN (SELECT value FROM json_each(?1))").bind(list),
+    db
+      .prepare(
+        "UPDATE cart_reminders SET user_id = NULL, recipient_hash = NULL WHERE user_id = ?1 OR recipient_hash IN (SELECT value FROM json_each(?2))",
+      )
+      .bind(userId, hashes),
     db.prepare("DELETE FROM message_channel_consents WHERE user_id = ?1").bind(userId),
     // WhatsApp's statuses name the number (as its wa_id: the digits without the plus).
     db
