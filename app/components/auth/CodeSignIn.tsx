@@ -8,6 +8,7 @@ import { countOf } from "../../lib/plural";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { safeRedirect } from "../../middleware/auth";
 import { FormErrors } from "../form/FormErrors";
+import { PasswordField } from "../form/PasswordField";
 import { PhoneField } from "../form/PhoneField";
 import { SubmitButton } from "../form/SubmitButton";
 import { fieldId, TextField } from "../form/TextField";
@@ -36,11 +37,16 @@ export default function CodeSignIn({
   const [phone, setPhone] = useState<string | null>(null);
   const [wait, setWait] = useState(0);
   const [numberForm, number] = useForm<{ phone: string }>({ ...FORM_OPTIONS, initialValues: { phone: "" } });
-  const [codeForm, code] = useForm<{ code: string }>({ ...FORM_OPTIONS, initialValues: { code: "" } });
+  const [codeForm, code] = useForm<{ code: string; password: string }>({
+    ...FORM_OPTIONS,
+    initialValues: { code: "", password: "" },
+  });
+  // Set when the right code was for a number never proven by a code: the account's password is asked too.
+  const [needsPassword, setNeedsPassword] = useState(false);
   const sending = useRouteAction(numberForm);
   const resending = useRouteAction();
   const checking = useRouteAction(codeForm);
-  const labels = { phone: t("auth.phone"), code: t("codeSignIn.code") };
+  const labels = { phone: t("auth.phone"), code: t("codeSignIn.code"), password: t("auth.password") };
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -52,6 +58,11 @@ export default function CodeSignIn({
   useEffect(() => {
     if (phone) document.getElementById(fieldId("code", ID_PREFIX))?.focus();
   }, [phone]);
+
+  // The password field, once asked for, takes the focus (its sentence above says why).
+  useEffect(() => {
+    if (needsPassword) document.getElementById(fieldId("password", ID_PREFIX))?.focus();
+  }, [needsPassword]);
 
   const send = (values: { phone: string }) =>
     sending.submit(
@@ -79,14 +90,23 @@ export default function CodeSignIn({
       },
     );
 
-  const check = (values: { code: string }) =>
-    checking.submit<{ needs_name: boolean; name: string }>(
+  const check = (values: { code: string; password: string }) =>
+    checking.submit<{ needs_name: boolean; name: string } | { needs_password: true }>(
       "code-verify",
-      { phone, code: toLatinDigits(values.code).replace(/\D/g, ""), redirect: redirectTo },
+      {
+        phone,
+        code: toLatinDigits(values.code).replace(/\D/g, ""),
+        password: needsPassword ? values.password : "",
+        redirect: redirectTo,
+      },
       {
         loading: t("auth.signingIn"),
-        success: (signedIn) => t("auth.welcome", { name: signedIn.value.name }),
-        onDone: () => void navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true }),
+        success: (signedIn) =>
+          "needs_password" in signedIn.value ? undefined : t("auth.welcome", { name: signedIn.value.name }),
+        onDone: (signedIn) => {
+          if ("needs_password" in signedIn.value) setNeedsPassword(true);
+          else void navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true });
+        },
       },
     );
 
@@ -143,6 +163,7 @@ export default function CodeSignIn({
           onClick={() => {
             setPhone(null);
             setWait(0);
+            setNeedsPassword(false);
           }}
         >
           {t("codeSignIn.changeNumber")}
@@ -192,6 +213,26 @@ export default function CodeSignIn({
             />
           )}
         </code.Field>
+        {needsPassword ? (
+          <>
+            <p className="code-signin__confirm" role="status">
+              {t("codeSignIn.confirmPassword")}
+            </p>
+            <code.Field name="password" validate={[rules.required(labels.password)]}>
+              {(field, props) => (
+                <PasswordField
+                  form={codeForm}
+                  field={field}
+                  props={props}
+                  label={labels.password}
+                  idPrefix={ID_PREFIX}
+                  autoComplete="current-password"
+                  required
+                />
+              )}
+            </code.Field>
+          </>
+        ) : null}
         <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
       </code.Form>
       <div className="otp-resend">
