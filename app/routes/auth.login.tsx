@@ -7,7 +7,6 @@ import { AuthCard } from "../components/form/AuthCard";
 import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";
 import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
-import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useRouteAction } from "../components/form/useRouteAction";
 import type { Account } from "../../contract/account";
@@ -66,6 +65,16 @@ type LoginValues = { email: string; phone: string; password: string };
 
 /** Sign in with a code: the phone's first way, loaded when the phone is chosen (the page's budget). */
 const CodeSignIn = lazy(() => import("../components/auth/CodeSignIn"));
+
+/**
+ * The phone field of the password form, loaded when the phone and then the password are chosen:
+ * the page opens on the email, and the phone input's module stays out of its first load (budget).
+ */
+const PhoneField = lazy(() =>
+  import("../components/form/PhoneField").then((m) => ({
+    default: m.PhoneField<LoginValues, undefined, "phone">,
+  })),
+);
 
 export default function Login({ loaderData }: Route.ComponentProps) {
   const t = useT();
@@ -160,7 +169,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
             </Field>
           ) : (
             <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-              {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
+              {(field, props) => (
+                <Suspense>
+                  <PhoneField form={form} field={field} props={props} label={labels.phone} required />
+                </Suspense>
+              )}
             </Field>
           )}
           <Field name="password" validate={[rules.required(labels.password)]}>
