@@ -7,6 +7,7 @@ import { BackendError, unprocessable } from "../../http";
 import { issueToken } from "../../identity";
 import { msg } from "../../messages";
 import type { Channel } from "../messages/messenger";
+import { phoneChannelFor, sendCodeByWhatsApp } from "../messages/whatsapp";
 import {
   checkLoginPassword,
   deliver,
@@ -45,18 +46,44 @@ export const MESSAGES = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Where a sign-in code for `who` goes: an email by email, a phone by SMS when it is a number of a
- * delivery country (contract/delivery.ts), else nowhere. The one place a channel is chosen, so a
- * further channel (WhatsApp) is routed here; `userId` (null: no account yet) lets it follow an
- * account's preference.
+ * Where a sign-in code for `who` goes: an email by email; a phone by WhatsApp when its account
+ * chose WhatsApp (`phoneChannelFor`: WhatsApp on, the choice made for this number), else by SMS
+ * when it is a number of a delivery country (contract/delivery.ts); else nowhere. The one place a
+ * channel is chosen; `userId` (null: no account yet, so no choice) follows an account's preference.
  */
-export function codeChannelFor(
-  _env: AccountsEnv,
+export async function codeChannelFor(
+  env: AccountsEnv,
   who: Identifier,
-  _userId: number | null,
-): { to: string; channel: Channel } | null {
+  userId: number | null,
+): Promise<{ to: string; channel: Channel | "whatsapp" } | null> {
   if (who.field === "email") return { to: who.value, channel: "email" };
-  return isDeliveryPhone(who.value) ? { to: who.value, channel: "sms" } : null;
+  if (!isDeliveryPhone(who.value)) return null;
+  if (userId !== null && (await phoneChannelFor(env, userId)) === "whatsapp")
+    return { to: who.value, channel: "whatsapp" };
+  return { to: who.value, channel: "sms" };
+}
+
+/**
+ * Sends a sign-in code where `codeChannelFor` says: by WhatsApp's copy-code template, and by SMS
+ * instead when WhatsApp cannot take it (off, an error answer, a network failure), as reset codes do.
+ */
+async function sendSignInCode(
+  env: AccountsEnv,
+  target: { to: string; channel: Channel | "whatsapp" },
+  userId: number | null,
+  code: string,
+  lang: Lang,
+): Promise<void> {
+  const { KV, NOTIFICATIONS } = env;
+  if (target.channel === "whatsapp") {
+    const sent =
+      userId !== null &&
+      KV !== undefined &&
+      NOTIFICATIONS !== undefined &&
+      (await sendCodeByWhatsApp({ ...env, KV, NOTIFICATIONS }, userId, target.to, code, lang));
+    if (sent) return;
+  }
+  await deliver(env, target.to, target.channel === "whatsapp" ? "sms" : target.channel, "sign_in", code, lang);
 }
 
 /** A phone that could never be sent a code is refused at once: the same for every such number. */
@@ -76,11 +103,10 @@ export async function requestSignInCode(env: AccountsEnv, who: Identifier, lang:
   refuseUnservedPhone(who, lang);
   const user = await findUser(env.DB, who);
   const issue = async () => {
-    const target = codeChannelFor(env, who, user?.id ?? null);
+    const target = await codeChannelFor(env, who, user?.id ?? null);
     if (!target) return;
     const issued = user ? await issueCode(env, user.id, "sign_in") : await issueAddressCode(env, "sign_in", who.value);
-    if (issued.issued)
-      await deliver({ ...env, defer: undefined }, target.to, target.channel, "sign_in", issued.code, lang);
+    if (issued.issued) await sendSignInCode({ ...env, defer: undefined }, target, user?.id ?? null, issued.code, lang);
   };
   const guarded = () =>
     issue().catch((error: unknown) =>
