@@ -139,6 +139,47 @@ describe("sign in with a code in Chromium", () => {
     });
   }
 
+  for (const locale of journeyLocales("ar")) {
+    const t = TEXT[locale];
+    it(`(${locale}) a code-only account names itself and adds an email, proven by a fresh code`, async () => {
+      const national = freshNational();
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      const target = `/${locale}/profile/edit`;
+      await askCode(page, locale, national, target);
+      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(national)));
+      await page.locator(".code-signin form button[type=submit]").click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/welcome`);
+      await hydrated(page, "input[name=name]");
+      await page.locator("input[name=name]").fill("Nora");
+      await page.getByRole("button", { name: t.codeSignIn.saveName }).click();
+      await page.waitForURL((url) => url.pathname === target);
+      await hydrated(page, "input[name=email]");
+      // No email yet, and no password: the email may stay empty, and "set a password" is offered.
+      expect(await page.locator("input[name=email]").inputValue()).toBe("");
+      expect(await page.locator("input[name=email]").getAttribute("required")).toBeNull();
+      expect(await page.locator("input[name=current_password]").count()).toBe(0);
+      await page.getByRole("link", { name: t.codeSignIn.profile.setPassword }).waitFor();
+      // Adding an email asks for a code sent to the phone, not a password.
+      const email = `code-only-${locale}-${Date.now()}@example.com`;
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=code]").waitFor();
+      const before = new Date(Date.now() - 1000).toISOString();
+      await page.locator(".code-proof button").click();
+      await expect.poll(() => page.locator(".code-proof [role=status]").textContent()).not.toBe("");
+      await page.locator("input[name=code]").fill(await codeFromOutbox(e164(national), before));
+      await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-${locale}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: t.profile.save }).click();
+      // The new email waits for its own code: the code page is next.
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp`);
+      const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
+      expect(user.data).toMatchObject({ name: "Nora", phone: e164(national) });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
   it("the password form stays one click away on the phone", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${base}/en/auth/login`);

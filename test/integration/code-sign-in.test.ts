@@ -144,7 +144,7 @@ describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const { res, token, id } = await signUpByPhone(phone);
     expect(res.body.message).toBe("Welcome! Your account is ready.");
     expect(res.body.data.needs_name).toBe(true);
-    expect(res.body.data.user).toEqual({ id, name: "", email: null, phone, verified: true });
+    expect(res.body.data.user).toEqual({ id, name: "", email: null, phone, verified: true, code_only: true });
     const row = await env.DB.prepare("SELECT name, email, phone, password_hash, verified_at FROM users WHERE id = ?")
       .bind(id)
       .first<Record<string, string | null>>();

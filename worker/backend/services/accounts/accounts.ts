@@ -122,6 +122,7 @@ export function publicUser(row: UserRow): Account {
     verified: row.verified_at !== null,
   };
   if (row.pending_email) user.pending_email = row.pending_email;
+  if (!hasUsablePassword(row.password_hash)) user.code_only = true;
   return user;
 }
 
