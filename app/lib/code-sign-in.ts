@@ -27,12 +27,14 @@ export async function codeSignInAction(locale: Locale, form: FormData) {
   const intent = intentOf(form, CODE_INTENTS);
   if (!intent) return unknownIntent(locale);
   const api = browserApi(locale);
-  const phone = textOf(form, "phone").replace(/[\s\-().]/g, "");
-  if (intent === "code-request") return answer(locale, intent, () => requestSignInCode(api, { phone }));
+  const email = textOf(form, "email").trim();
+  // A code goes to the email when one was given (the email channel), else to the phone.
+  const recipient = email ? { email } : { phone: textOf(form, "phone").replace(/[\s\-().]/g, "") };
+  if (intent === "code-request") return answer(locale, intent, () => requestSignInCode(api, recipient));
   const checked = await answer<"code-verify", CodeChecked>(locale, intent, async () => {
     let res;
     try {
-      res = await verifySignInCode(api, { phone }, textOf(form, "code"), textOf(form, "password"));
+      res = await verifySignInCode(api, recipient, textOf(form, "code"), textOf(form, "password"));
     } catch (error) {
       // A number that was typed at registration and never proven: the right code asks for the
       // account's password as well (the backend's 409 `needs_password`); the form shows the field.

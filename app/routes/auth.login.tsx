@@ -85,7 +85,8 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
   const [channel, setChannel] = useState<Channel>("email");
-  const [byCode, setByCode] = useState(true);
+  // A code is the phone's first way; the email opens on the password and offers a code too.
+  const [byCode, setByCode] = useState({ email: false, phone: true });
   const [form, { Form, Field }] = useForm<LoginValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", phone: "", password: "" },
@@ -133,9 +134,14 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
-      {channel === "phone" && byCode ? (
+      {byCode[channel] ? (
         <Suspense>
-          <CodeSignIn redirectTo={redirectTo} onUsePassword={() => setByCode(false)} />
+          <CodeSignIn
+            key={channel}
+            channel={channel}
+            redirectTo={redirectTo}
+            onUsePassword={() => setByCode({ ...byCode, [channel]: false })}
+          />
         </Suspense>
       ) : (
         <Form
@@ -188,8 +194,15 @@ export default function Login({ loaderData }: Route.ComponentProps) {
               />
             )}
           </Field>
-          <p className="auth-form__aside">
-            <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
+          <p className="auth-form__aside auth-form__aside--split">
+            <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>{" "}
+            <button
+              type="button"
+              className="code-signin__link"
+              onClick={() => setByCode({ ...byCode, [channel]: true })}
+            >
+              {t("codeSignIn.useCode")}
+            </button>
           </p>
           <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
         </Form>

@@ -147,7 +147,8 @@ describe("sign in with a code in Chromium", () => {
       page.setDefaultTimeout(15_000);
       const target = `/${locale}/profile/edit`;
       await askCode(page, locale, national, target);
-      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(national)));
+      const first = await codeFromOutbox(e164(national));
+      await page.getByLabel(t.codeSignIn.code).fill(first);
       await page.locator(".code-signin form button[type=submit]").click();
       await page.waitForURL((url) => url.pathname === `/${locale}/auth/welcome`);
       await hydrated(page, "input[name=name]");
@@ -164,17 +165,64 @@ describe("sign in with a code in Chromium", () => {
       const email = `code-only-${locale}-${Date.now()}@example.com`;
       await page.locator("input[name=email]").fill(email);
       await page.locator("input[name=code]").waitFor();
-      const before = new Date(Date.now() - 1000).toISOString();
       await page.locator(".code-proof button").click();
       await expect.poll(() => page.locator(".code-proof [role=status]").textContent()).not.toBe("");
-      await page.locator("input[name=code]").fill(await codeFromOutbox(e164(national), before));
+      // The fresh code: the number's second sign-in code (the first made the account).
+      let fresh: string | undefined;
+      await expect
+        .poll(async () => {
+          const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(e164(national))}`);
+          const body = (await res.json()) as { data: { purpose: string; code: string }[] };
+          fresh = body.data.find((m) => m.purpose === "sign_in" && m.code !== first)?.code;
+          return fresh;
+        })
+        .toMatch(/^\d{6}$/);
+      await page.locator("input[name=code]").fill(fresh as string);
       await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-${locale}.png`, fullPage: true });
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("button", { name: t.profile.save }).click();
       // The new email waits for its own code: the code page is next.
-      await page.waitForURL((url) => url.pathname === `/${locale}/auth/otp`);
+      await page
+        .waitForURL((url) => url.pathname === `/${locale}/auth/otp`)
+        .catch(async (e: unknown) => {
+          await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-debug-${locale}.png`, fullPage: true });
+          throw e;
+        });
       const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
       expect(user.data).toMatchObject({ name: "Nora", phone: e164(national) });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  for (const locale of journeyLocales("ar")) {
+    const t = TEXT[locale];
+    it(`(${locale}) the email offers a code too: a returning shopper signs in with a code by email`, async () => {
+      const email = `code-mail-${locale}-${Date.now()}@example.com`;
+      const res = await fetch(`${base}/backend/client/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": "10.9.8.6" },
+        body: JSON.stringify({
+          name: "Reem",
+          email,
+          password: "Falcon-Dunes-2026!",
+          password_confirmation: "Falcon-Dunes-2026!",
+        }),
+      });
+      expect(res.status).toBe(201);
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${base}/${locale}/auth/login`);
+      await hydrated(page, "input[name=email]");
+      await page.getByRole("button", { name: t.codeSignIn.useCode }).click();
+      await page.locator(".code-signin input[type=email]").fill(email);
+      await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-email-${locale}.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: t.codeSignIn.send }).click();
+      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(email));
+      await page.locator(".code-signin form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain("Reem");
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -23,9 +23,12 @@ const ID_PREFIX = "code-signin";
  * outside the login page's first load. The calls are the login route's `code-*` intents.
  */
 export default function CodeSignIn({
+  channel = "phone",
   redirectTo,
   onUsePassword,
 }: {
+  /** Where the code goes: a mobile number by SMS (or WhatsApp), or an email address. */
+  channel?: "phone" | "email";
   redirectTo: string | null;
   onUsePassword: () => void;
 }) {
@@ -36,7 +39,10 @@ export default function CodeSignIn({
   const rules = useMemo(() => formRules(t), [t]);
   const [phone, setPhone] = useState<string | null>(null);
   const [wait, setWait] = useState(0);
-  const [numberForm, number] = useForm<{ phone: string }>({ ...FORM_OPTIONS, initialValues: { phone: "" } });
+  const [numberForm, number] = useForm<{ phone: string; email: string }>({
+    ...FORM_OPTIONS,
+    initialValues: { phone: "", email: "" },
+  });
   const [codeForm, code] = useForm<{ code: string; password: string }>({
     ...FORM_OPTIONS,
     initialValues: { code: "", password: "" },
@@ -46,7 +52,12 @@ export default function CodeSignIn({
   const sending = useRouteAction(numberForm);
   const resending = useRouteAction();
   const checking = useRouteAction(codeForm);
-  const labels = { phone: t("auth.phone"), code: t("codeSignIn.code"), password: t("auth.password") };
+  const labels = {
+    phone: t("auth.phone"),
+    email: t("auth.email"),
+    code: t("codeSignIn.code"),
+    password: t("auth.password"),
+  };
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -64,15 +75,15 @@ export default function CodeSignIn({
     if (needsPassword) document.getElementById(fieldId("password", ID_PREFIX))?.focus();
   }, [needsPassword]);
 
-  const send = (values: { phone: string }) =>
+  const send = (values: { phone: string; email: string }) =>
     sending.submit(
       "code-request",
-      { phone: values.phone },
+      { [channel]: values[channel].trim() },
       {
         loading: t("auth.sendingCode"),
         success: (sent) => sent.message,
         onDone: () => {
-          setPhone(values.phone);
+          setPhone(values[channel].trim());
           setWait(SIGN_IN_RESEND_SECONDS);
         },
       },
@@ -81,7 +92,7 @@ export default function CodeSignIn({
   const resend = () =>
     void resending.submit(
       "code-request",
-      { phone },
+      { [channel]: phone },
       {
         loading: t("auth.sendingCode"),
         success: (sent) => sent.message,
@@ -94,7 +105,7 @@ export default function CodeSignIn({
     checking.submit<{ needs_name: boolean; name: string } | { needs_password: true }>(
       "code-verify",
       {
-        phone,
+        [channel]: phone,
         code: toLatinDigits(values.code).replace(/\D/g, ""),
         password: needsPassword ? values.password : "",
         redirect: redirectTo,
@@ -134,19 +145,38 @@ export default function CodeSignIn({
           serverMessage={sending.serverMessage}
           labels={labels}
         />
-        <number.Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-          {(field, props) => (
-            <PhoneField
-              form={numberForm}
-              field={field}
-              props={props}
-              label={labels.phone}
-              idPrefix={ID_PREFIX}
-              hint={t("codeSignIn.phoneHint")}
-              required
-            />
-          )}
-        </number.Field>
+        {channel === "email" ? (
+          <number.Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+            {(field, props) => (
+              <TextField
+                form={numberForm}
+                field={field}
+                props={props}
+                label={labels.email}
+                idPrefix={ID_PREFIX}
+                type="email"
+                autoComplete="email"
+                dir="ltr"
+                hint={t("codeSignIn.emailHint")}
+                required
+              />
+            )}
+          </number.Field>
+        ) : (
+          <number.Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+            {(field, props) => (
+              <PhoneField
+                form={numberForm}
+                field={field}
+                props={props}
+                label={labels.phone}
+                idPrefix={ID_PREFIX}
+                hint={t("codeSignIn.phoneHint")}
+                required
+              />
+            )}
+          </number.Field>
+        )}
         <SubmitButton className="button button--primary button--block">{t("codeSignIn.send")}</SubmitButton>
         {passwordLink}
       </number.Form>
@@ -166,7 +196,7 @@ export default function CodeSignIn({
             setNeedsPassword(false);
           }}
         >
-          {t("codeSignIn.changeNumber")}
+          {t(channel === "email" ? "codeSignIn.changeEmail" : "codeSignIn.changeNumber")}
         </button>
       </p>
       <code.Form
