@@ -11,6 +11,11 @@ export interface Account {
   verified: boolean;
   /** A new email waiting for its code; present only while there is one. */
   pending_email?: string;
+  /**
+   * Present (true) only for an account with no password (made by a sign-in code): its changes of
+   * email or phone are proven by a fresh code (`code` on POST /client/auth/profile), not a password.
+   */
+  code_only?: true;
 }
 
 /** The bearer token register and login hand out. */

@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { answer, intentOf, textOf, unknownIntent } from "./actions";
 import { requestSignInCode, saveName, verifySignInCode } from "./api/code-sign-in";
 import { browserApi } from "./api/browser";
+import { ApiError } from "./api/errors";
 import type { Locale } from "./locales";
 import { signInWith } from "./sign-in";
 import { safeRedirect } from "../middleware/auth";
@@ -19,19 +20,34 @@ export function welcomePath(locale: Locale, redirectTo: string | null): string {
   return `/${locale}/auth/welcome${target ? `?redirect=${encodeURIComponent(target)}` : ""}`;
 }
 
+/** What the code step answers: signed in (and whether a name is still owed), or the password is needed too. */
+type CodeChecked = { needs_name: boolean; name: string } | { needs_password: true };
+
 export async function codeSignInAction(locale: Locale, form: FormData) {
   const intent = intentOf(form, CODE_INTENTS);
   if (!intent) return unknownIntent(locale);
   const api = browserApi(locale);
-  const phone = textOf(form, "phone").replace(/[\s\-().]/g, "");
-  if (intent === "code-request") return answer(locale, intent, () => requestSignInCode(api, { phone }));
-  const checked = await answer(locale, intent, async () => {
-    const res = await verifySignInCode(api, { phone }, textOf(form, "code"));
+  const email = textOf(form, "email").trim();
+  // A code goes to the email when one was given (the email channel), else to the phone.
+  const recipient = email ? { email } : { phone: textOf(form, "phone").replace(/[\s\-().]/g, "") };
+  if (intent === "code-request") return answer(locale, intent, () => requestSignInCode(api, recipient));
+  const checked = await answer<"code-verify", CodeChecked>(locale, intent, async () => {
+    let res;
+    try {
+      res = await verifySignInCode(api, recipient, textOf(form, "code"), textOf(form, "password"));
+    } catch (error) {
+      // A number that was typed at registration and never proven: the right code asks for the
+      // account's password as well (the backend's 409 `needs_password`); the form shows the field.
+      if (error instanceof ApiError && error.status === 409 && needsPassword(error.body))
+        return { data: { needs_password: true } };
+      throw error;
+    }
     const user = await signInWith(res.data);
     return { data: { needs_name: res.data.needs_name, name: user.name }, message: res.message };
   });
   // A new account is asked its name next (the welcome page), then goes where it was going.
-  if (checked.ok && checked.value.needs_name) throw redirect(welcomePath(locale, textOf(form, "redirect") || null));
+  if (checked.ok && "needs_name" in checked.value && checked.value.needs_name)
+    throw redirect(welcomePath(locale, textOf(form, "redirect") || null));
   return checked;
 }
 
@@ -43,3 +59,6 @@ export async function nameAction(locale: Locale, form: FormData) {
     return res;
   });
 }
+
+const needsPassword = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && (body as { needs_password?: unknown }).needs_password === true;

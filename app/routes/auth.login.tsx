@@ -7,7 +7,6 @@ import { AuthCard } from "../components/form/AuthCard";
 import { ChannelSwitch, type Channel } from "../components/form/ChannelSwitch";
 import { FormErrors } from "../components/form/FormErrors";
 import { PasswordField } from "../components/form/PasswordField";
-import { PhoneField } from "../components/form/PhoneField";
 import { TextField } from "../components/form/TextField";
 import { useRouteAction } from "../components/form/useRouteAction";
 import type { Account } from "../../contract/account";
@@ -67,6 +66,16 @@ type LoginValues = { email: string; phone: string; password: string };
 /** Sign in with a code: the phone's first way, loaded when the phone is chosen (the page's budget). */
 const CodeSignIn = lazy(() => import("../components/auth/CodeSignIn"));
 
+/**
+ * The phone field of the password form, loaded when the phone and then the password are chosen:
+ * the page opens on the email, and the phone input's module stays out of its first load (budget).
+ */
+const PhoneField = lazy(() =>
+  import("../components/form/PhoneField").then((m) => ({
+    default: m.PhoneField<LoginValues, undefined, "phone">,
+  })),
+);
+
 export default function Login({ loaderData }: Route.ComponentProps) {
   const t = useT();
   const locale = useLocale();
@@ -76,7 +85,8 @@ export default function Login({ loaderData }: Route.ComponentProps) {
   const redirectTo = params.get("redirect");
   const rules = useMemo(() => formRules(t), [t]);
   const [channel, setChannel] = useState<Channel>("email");
-  const [byCode, setByCode] = useState(true);
+  // A code is the phone's first way; the email opens on the password and offers a code too.
+  const [byCode, setByCode] = useState({ email: false, phone: true });
   const [form, { Form, Field }] = useForm<LoginValues>({
     ...FORM_OPTIONS,
     initialValues: { email: "", phone: "", password: "" },
@@ -124,9 +134,14 @@ export default function Login({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
       <ChannelSwitch name="login-channel" value={channel} onChange={setChannel} />
-      {channel === "phone" && byCode ? (
+      {byCode[channel] ? (
         <Suspense>
-          <CodeSignIn redirectTo={redirectTo} onUsePassword={() => setByCode(false)} />
+          <CodeSignIn
+            key={channel}
+            channel={channel}
+            redirectTo={redirectTo}
+            onUsePassword={() => setByCode({ ...byCode, [channel]: false })}
+          />
         </Suspense>
       ) : (
         <Form
@@ -160,7 +175,11 @@ export default function Login({ loaderData }: Route.ComponentProps) {
             </Field>
           ) : (
             <Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-              {(field, props) => <PhoneField form={form} field={field} props={props} label={labels.phone} required />}
+              {(field, props) => (
+                <Suspense>
+                  <PhoneField form={form} field={field} props={props} label={labels.phone} required />
+                </Suspense>
+              )}
             </Field>
           )}
           <Field name="password" validate={[rules.required(labels.password)]}>
@@ -175,8 +194,15 @@ export default function Login({ loaderData }: Route.ComponentProps) {
               />
             )}
           </Field>
-          <p className="auth-form__aside">
-            <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>
+          <p className="auth-form__aside auth-form__aside--split">
+            <Link to={to("/auth/forget-password")}>{t("auth.forgotPassword")}</Link>{" "}
+            <button
+              type="button"
+              className="code-signin__link"
+              onClick={() => setByCode({ ...byCode, [channel]: true })}
+            >
+              {t("codeSignIn.useCode")}
+            </button>
           </p>
           <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
         </Form>

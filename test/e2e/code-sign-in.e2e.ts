@@ -10,8 +10,8 @@ import { builtWorker } from "../support/http.ts";
 /**
  * Signing in with a code in Chromium, in both languages: a new shopper chooses the phone, is sent
  * a code (read from the development outbox), enters it, is asked the name and lands where they
- * were going, signed in; a returning shopper (an account with that number) signs in with a code
- * straight to the profile. The code and name steps are photographed in both directions and axe clean.
+ * were going, signed in; a shopper whose number was typed at password registration (never proven
+ * by a code) is asked the account's password beside the code, then lands on the profile. The code and name steps are photographed in both directions and axe clean.
  */
 const base = builtWorker().url;
 const TEXT = { en, ar } as const;
@@ -103,7 +103,7 @@ describe("sign in with a code in Chromium", () => {
       await context.close();
     });
 
-    it(`(${locale}) a returning shopper signs in with a code straight to the profile`, async () => {
+    it(`(${locale}) a number typed at registration, never proven: the code asks for the password too, then signs in`, async () => {
       const returning = freshNational();
       const res = await fetch(`${base}/backend/client/auth/register`, {
         method: "POST",
@@ -122,8 +122,107 @@ describe("sign in with a code in Chromium", () => {
       await askCode(page, locale, returning);
       await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(returning)));
       await page.locator(".code-signin form button[type=submit]").click();
+      // The right code alone does not sign in: the sentence says why, and the password field takes the focus.
+      await expect.poll(() => page.locator(".code-signin__confirm").textContent()).toBe(t.codeSignIn.confirmPassword);
+      const password = page.locator(".code-signin input[name=password]");
+      await expect.poll(() => password.evaluate((el) => el === document.activeElement)).toBe(true);
+      expect(page.url()).toContain("/auth/login");
+      await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-password-${locale}.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await password.fill("Falcon-Dunes-2026!");
+      await page.locator(".code-signin form button[type=submit]").click();
       await page.waitForURL(`${base}/${locale}/profile`);
       await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain(name);
+      // The one refusal is the backend's 409 asking for the password.
+      expect(errors.filter((e) => !e.includes("409"))).toEqual([]);
+      await context.close();
+    });
+  }
+
+  for (const locale of journeyLocales("ar")) {
+    const t = TEXT[locale];
+    it(`(${locale}) a code-only account names itself and adds an email, proven by a fresh code`, async () => {
+      const national = freshNational();
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      const target = `/${locale}/profile/edit`;
+      await askCode(page, locale, national, target);
+      const first = await codeFromOutbox(e164(national));
+      await page.getByLabel(t.codeSignIn.code).fill(first);
+      await page.locator(".code-signin form button[type=submit]").click();
+      await page.waitForURL((url) => url.pathname === `/${locale}/auth/welcome`);
+      await hydrated(page, "input[name=name]");
+      await page.locator("input[name=name]").fill("Nora");
+      await page.getByRole("button", { name: t.codeSignIn.saveName }).click();
+      await page.waitForURL((url) => url.pathname === target);
+      await hydrated(page, "input[name=email]");
+      // No email yet, and no password: the email may stay empty, and "set a password" is offered.
+      expect(await page.locator("input[name=email]").inputValue()).toBe("");
+      expect(await page.locator("input[name=email]").getAttribute("required")).toBeNull();
+      expect(await page.locator("input[name=current_password]").count()).toBe(0);
+      await page.getByRole("link", { name: t.codeSignIn.profile.setPassword }).waitFor();
+      // Adding an email asks for a code sent to the phone, not a password.
+      const email = `code-only-${locale}-${Date.now()}@example.com`;
+      await page.locator("input[name=email]").fill(email);
+      await page.locator("input[name=code]").waitFor();
+      await page.locator(".code-proof button").click();
+      await expect.poll(() => page.locator(".code-proof [role=status]").textContent()).not.toBe("");
+      // The fresh code: the number's second sign-in code (the first made the account).
+      let fresh: string | undefined;
+      await expect
+        .poll(async () => {
+          const res = await fetch(`${base}/backend/dev/outbox?to=${encodeURIComponent(e164(national))}`);
+          const body = (await res.json()) as { data: { purpose: string; code: string }[] };
+          fresh = body.data.find((m) => m.purpose === "sign_in" && m.code !== first)?.code;
+          return fresh;
+        })
+        .toMatch(/^\d{6}$/);
+      await page.locator("input[name=code]").fill(fresh as string);
+      await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-${locale}.png`, fullPage: true });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: t.profile.save }).click();
+      // The new email waits for its own code: the code page is next.
+      await page
+        .waitForURL((url) => url.pathname === `/${locale}/auth/otp`)
+        .catch(async (e: unknown) => {
+          await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-debug-${locale}.png`, fullPage: true });
+          throw e;
+        });
+      const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
+      expect(user.data).toMatchObject({ name: "Nora", phone: e164(national) });
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+
+  for (const locale of journeyLocales("ar")) {
+    const t = TEXT[locale];
+    it(`(${locale}) the email offers a code too: a returning shopper signs in with a code by email`, async () => {
+      const email = `code-mail-${locale}-${Date.now()}@example.com`;
+      const res = await fetch(`${base}/backend/client/auth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "cf-connecting-ip": "10.9.8.6" },
+        body: JSON.stringify({
+          name: "Reem",
+          email,
+          password: "Falcon-Dunes-2026!",
+          password_confirmation: "Falcon-Dunes-2026!",
+        }),
+      });
+      expect(res.status).toBe(201);
+      const { context, page, errors } = await newPage(browser);
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${base}/${locale}/auth/login`);
+      await hydrated(page, "input[name=email]");
+      await page.getByRole("button", { name: t.codeSignIn.useCode }).click();
+      await page.locator(".code-signin input[type=email]").fill(email);
+      await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-email-${locale}.png` });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: t.codeSignIn.send }).click();
+      await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(email));
+      await page.locator(".code-signin form button[type=submit]").click();
+      await page.waitForURL(`${base}/${locale}/profile`);
+      await expect.poll(() => page.locator(".profile-summary h2").textContent()).toContain("Reem");
       expect(errors).toEqual([]);
       await context.close();
     });

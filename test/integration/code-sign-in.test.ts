@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { mintGuestId } from "../../worker/backend/identity";
-import { addressSubject, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from "../../worker/backend/services/accounts/otp";
+import {
+  addressSubject,
+  counterKey,
+  OTP_MAX_ATTEMPTS,
+  OTP_TTL_SECONDS,
+} from "../../worker/backend/services/accounts/otp";
 import { UNUSABLE_PASSWORD } from "../../worker/backend/services/accounts/password";
 import {
   call,
@@ -43,11 +48,35 @@ async function signUpByPhone(phone = freshPhone()) {
   return { phone, res, token: res.body.data.auth_data.access_token as string, id: res.body.data.user.id as number };
 }
 
+/**
+ * Proves a registered account's phone the way a shopper does: a verification code asked for by
+ * the phone goes to the phone, and using it proves the number (phone_verified_at).
+ */
+async function provePhone(user: { id: number; phone: string }): Promise<void> {
+  // Registration sent a verification code to the email just now: the resend throttle would hold this one.
+  await env.DB.prepare(
+    "UPDATE otp_codes SET created_at = created_at - 61, expires_at = expires_at - 61 WHERE user_id = ? AND purpose = 'verify'",
+  )
+    .bind(user.id)
+    .run();
+  expect((await call("POST", "/client/auth/resend-code", { phone: user.phone, purpose: "verify" })).status).toBe(200);
+  const res = await call("POST", "/client/auth/code-password-verify", {
+    phone: user.phone,
+    code: await latestCode(user.phone, "verify"),
+    purpose: "verify",
+  });
+  expect(res.status).toBe(200);
+}
+
+const phoneProvenAt = (id: number) =>
+  env.DB.prepare("SELECT phone_verified_at FROM users WHERE id = ?").bind(id).first<string | null>("phone_verified_at");
+
 const wrong = (code: string) => (code === "000000" ? "111111" : "000000");
 
 describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
-  it("signs an existing account in by its phone, with the same session as a password login", async () => {
+  it("signs an existing account in by its proven phone, with the same session as a password login", async () => {
     const user = await register();
+    await provePhone(user);
     const asked = await request({ phone: user.phone });
     expect(asked.status).toBe(200);
     expect(asked.body).toEqual({ data: null, message: SENT });
@@ -61,7 +90,7 @@ describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
       name: "Sara Ahmed",
       email: user.email,
       phone: user.phone,
-      verified: false,
+      verified: true,
     });
     expect(res.body.data.needs_name).toBe(false);
     expect(res.body.data.auth_data.access_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -115,7 +144,7 @@ describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
     const { res, token, id } = await signUpByPhone(phone);
     expect(res.body.message).toBe("Welcome! Your account is ready.");
     expect(res.body.data.needs_name).toBe(true);
-    expect(res.body.data.user).toEqual({ id, name: "", email: null, phone, verified: true });
+    expect(res.body.data.user).toEqual({ id, name: "", email: null, phone, verified: true, code_only: true });
     const row = await env.DB.prepare("SELECT name, email, phone, password_hash, verified_at FROM users WHERE id = ?")
       .bind(id)
       .first<Record<string, string | null>>();
@@ -243,7 +272,9 @@ describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
       expect(
         (await call("POST", "/cart/add-product", { product_id: product.id, quantity: 2 }, { headers })).status,
       ).toBe(200);
-      const phone = existing ? (await register()).phone : freshPhone();
+      const user = existing ? await register() : null;
+      if (user) await provePhone(user);
+      const phone = user?.phone ?? freshPhone();
       await request({ phone });
       const res = await verify({ phone, code: await latestCode(phone, "sign_in") }, { headers });
       expect(res.status).toBe(200);
@@ -378,5 +409,155 @@ describe("signing in with a code", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
       headers: { "content-type": "application/json" },
     });
     expect(malformed.status).toBe(422);
+  });
+});
+
+describe("a phone that was typed, never proven", { timeout: SLOW_CRYPTO_TIMEOUT }, () => {
+  const NEEDS_PASSWORD =
+    "This number was added to an account with a password that was never confirmed by a code. Enter the account's password to sign in.";
+
+  it("someone who registered another person's number: a code alone does not sign in; with the password it does, and ends their other sessions", async () => {
+    const phone = freshPhone();
+    // The registrant typed a number that is not theirs, and is signed in.
+    const squatter = await register({ phone });
+    expect(await phoneProvenAt(squatter.id)).toBeNull();
+    const theirs = await call("POST", "/client/auth/login", { phone, password: STRONG_PASSWORD });
+    expect(theirs.status).toBe(200);
+    const theirToken = theirs.body.data.auth_data.access_token as string;
+    // The number's owner asks for a code: the same answer as for any number.
+    expect((await request({ phone })).body).toEqual({ data: null, message: SENT });
+    const code = await latestCode(phone, "sign_in");
+    const held = await verify({ phone, code });
+    expect(held.status).toBe(409);
+    expect(held.body).toEqual({ needs_password: true, message: NEEDS_PASSWORD });
+    expect(held.body.data).toBeUndefined();
+    // Not used up: the same code with a wrong password is a 422 on `password`, counted as a failed login.
+    const badPassword = await verify({ phone, code, password: "not-the-password-1" });
+    expect(badPassword.status).toBe(422);
+    expect(badPassword.body.errors).toEqual({ password: ["The password is not right."] });
+    const failures = await env.DB.prepare("SELECT count FROM account_counters WHERE key = ?")
+      .bind(await counterKey("login-failed", `phone:${phone}`))
+      .first<number>("count");
+    expect(failures).toBe(1);
+    // The code and the right password together sign in, prove the phone and end every other session.
+    const confirmed = await verify({ phone, code, password: STRONG_PASSWORD });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.data.user.id).toBe(squatter.id);
+    expect(confirmed.body.message).toBe("You are signed in.");
+    expect(await phoneProvenAt(squatter.id)).toMatch(/^\d{4}-/);
+    expect((await call("GET", "/client/auth/profile", undefined, { token: theirToken })).status).toBe(401);
+    expect((await call("GET", "/client/auth/profile", undefined, { token: squatter.token })).status).toBe(401);
+    const mine = confirmed.body.data.auth_data.access_token as string;
+    expect((await call("GET", "/client/auth/profile", undefined, { token: mine })).status).toBe(200);
+    // The code is now used up, and the phone is proven: the next code alone signs in.
+    expect((await verify({ phone, code, password: STRONG_PASSWORD })).status).toBe(422);
+    await ageCodes({ userId: squatter.id }, 61);
+    await request({ phone });
+    const next = await verify({ phone, code: await latestCode(phone, "sign_in") });
+    expect(next.status).toBe(200);
+    expect(next.body.data.user.id).toBe(squatter.id);
+  });
+
+  it("a wrong code for an unproven phone answers as for any other number, and a code alone never consumes it", async () => {
+    const user = await register();
+    const unknown = freshPhone();
+    const proven = await register();
+    await provePhone(proven);
+    const answers = [];
+    for (const phone of [user.phone, unknown, proven.phone]) {
+      const asked = await request({ phone });
+      expect(asked.body).toEqual({ data: null, message: SENT });
+      const res = await verify({ phone, code: "000000", password: STRONG_PASSWORD });
+      answers.push({ status: res.status, body: res.body });
+    }
+    expect(answers[0]).toEqual({ status: 422, body: { message: INVALID, errors: { code: [INVALID] } } });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    // The right code without the password is answered again and again (each a counted try).
+    const code = await latestCode(user.phone, "sign_in");
+    for (let i = 0; i < 2; i++) expect((await verify({ phone: user.phone, code })).status).toBe(409);
+    const live = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM otp_codes WHERE user_id = ? AND purpose = 'sign_in' AND consumed_at IS NULL",
+    )
+      .bind(user.id)
+      .first<number>("n");
+    expect(live).toBe(1);
+  });
+
+  it("a change of phone clears the proof; a code to the new number then needs the password", async () => {
+    const user = await register();
+    await provePhone(user);
+    expect(await phoneProvenAt(user.id)).not.toBeNull();
+    const phone = freshPhone();
+    const changed = await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Sara Ahmed", email: user.email, phone, current_password: STRONG_PASSWORD },
+      { token: user.token },
+    );
+    expect(changed.status).toBe(200);
+    expect(await phoneProvenAt(user.id)).toBeNull();
+    await request({ phone });
+    const code = await latestCode(phone, "sign_in");
+    expect((await verify({ phone, code })).status).toBe(409);
+    expect((await verify({ phone, code, password: STRONG_PASSWORD })).status).toBe(200);
+    expect(await phoneProvenAt(user.id)).not.toBeNull();
+    // A change that leaves the number as it was keeps the proof.
+    const renamed = await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Sara A.", email: user.email, phone },
+      {
+        token: (await call("POST", "/client/auth/login", { phone, password: STRONG_PASSWORD })).body.data.auth_data
+          .access_token,
+      },
+    );
+    expect(renamed.status).toBe(200);
+    expect(await phoneProvenAt(user.id)).not.toBeNull();
+  });
+
+  it("a reset code sent to the phone proves it, and an account made by a phone code is proven", async () => {
+    const user = await register();
+    await call("POST", "/client/auth/reset-password", { phone: user.phone });
+    const reset = await call("POST", "/client/auth/code-password-verify", {
+      phone: user.phone,
+      code: await latestCode(user.phone, "reset"),
+      purpose: "reset",
+    });
+    expect(reset.status).toBe(200);
+    expect(await phoneProvenAt(user.id)).not.toBeNull();
+    const { id } = await signUpByPhone();
+    expect(await phoneProvenAt(id)).not.toBeNull();
+  });
+
+  it("a number added to a code-only account is not proven: its code makes the number an account of its own", async () => {
+    const email = freshEmail();
+    await request({ email });
+    const first = await verify({ email, code: await latestCode(email, "sign_in") });
+    expect(first.status).toBe(200);
+    const owner = { id: first.body.data.user.id as number, token: first.body.data.auth_data.access_token as string };
+    // The account's holder adds a number, proving the change with a code to the email, not to the number.
+    const phone = freshPhone();
+    await ageCodes({ userId: owner.id }, 61);
+    await request({ email });
+    const added = await call(
+      "POST",
+      "/client/auth/profile",
+      { name: "Mona", email, phone, code: await latestCode(email, "sign_in") },
+      { token: owner.token },
+    );
+    expect(added.status).toBe(200);
+    expect(await phoneProvenAt(owner.id)).toBeNull();
+    // The number's owner signs in by code: a new account, not the one the number was added to.
+    await ageCodes({ userId: owner.id }, 61);
+    await request({ phone });
+    const res = await verify({ phone, code: await latestCode(phone, "sign_in") });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Welcome! Your account is ready.");
+    expect(res.body.data.user).toMatchObject({ email: null, phone });
+    expect(res.body.data.user.id).not.toBe(owner.id);
+    expect(await phoneProvenAt(res.body.data.user.id)).not.toBeNull();
+    const before = await call("GET", "/client/auth/profile", undefined, { token: owner.token });
+    expect(before.body.data).toMatchObject({ id: owner.id, email, phone: null });
   });
 });

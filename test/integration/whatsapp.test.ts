@@ -278,6 +278,45 @@ describe("order messages by WhatsApp", () => {
   });
 });
 
+describe("sign-in codes by WhatsApp", () => {
+  const signInCodeOf = async (phone: string) =>
+    (await whatsappTo(phone)).find((m) => m.template === "souq_code")?.variables[0];
+
+  it("a shopper who chose WhatsApp gets their sign-in code there, and it signs in", async () => {
+    const shopper = await newUser("en");
+    const phone = await phoneOf(shopper);
+    await chooseWhatsApp(shopper);
+    // The number was proven by a code before (a typed one would also need the password).
+    await env.DB.prepare("UPDATE users SET phone_verified_at = '2025-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(shopper.userId)
+      .run();
+    const asked = await call(null, "POST", "/client/auth/code/request", { phone });
+    expect(asked.status).toBe(200);
+    await eventually(() => signInCodeOf(phone)).toMatch(/^\d{6}$/);
+    const sent = (await whatsappTo(phone)).find((m) => m.template === "souq_code")!;
+    expect((await outbox(phone)).filter((m) => m.purpose === "sign_in")).toEqual([]);
+    const res = await call(null, "POST", "/client/auth/code/verify", { phone, code: sent.variables[0] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.id).toBe(shopper.userId);
+  });
+
+  it("goes by SMS when WhatsApp answers an error, and by SMS for a number with no account or no choice", async () => {
+    const shopper = await newUser("en");
+    const phone = await phoneOf(shopper);
+    await chooseWhatsApp(shopper);
+    await call(null, "POST", "/dev/whatsapp/fail", { to: phone, mode: "error" });
+    expect((await call(null, "POST", "/client/auth/code/request", { phone })).status).toBe(200);
+    await eventually(async () => (await outbox(phone)).filter((m) => m.purpose === "sign_in").length).toBe(1);
+    expect(await signInCodeOf(phone)).toBeUndefined();
+
+    const plain = await newUser("en");
+    const plainPhone = await phoneOf(plain);
+    expect((await call(null, "POST", "/client/auth/code/request", { phone: plainPhone })).status).toBe(200);
+    await eventually(async () => (await outbox(plainPhone)).filter((m) => m.purpose === "sign_in").length).toBe(1);
+    expect(await signInCodeOf(plainPhone)).toBeUndefined();
+  });
+});
+
 describe("the WhatsApp webhook", () => {
   it("answers Meta's subscription handshake only with the verify token", async () => {
     const base = "http://shop.test/backend/webhooks/whatsapp";

@@ -8,6 +8,7 @@ import { countOf } from "../../lib/plural";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { safeRedirect } from "../../middleware/auth";
 import { FormErrors } from "../form/FormErrors";
+import { PasswordField } from "../form/PasswordField";
 import { PhoneField } from "../form/PhoneField";
 import { SubmitButton } from "../form/SubmitButton";
 import { fieldId, TextField } from "../form/TextField";
@@ -22,9 +23,12 @@ const ID_PREFIX = "code-signin";
  * outside the login page's first load. The calls are the login route's `code-*` intents.
  */
 export default function CodeSignIn({
+  channel = "phone",
   redirectTo,
   onUsePassword,
 }: {
+  /** Where the code goes: a mobile number by SMS (or WhatsApp), or an email address. */
+  channel?: "phone" | "email";
   redirectTo: string | null;
   onUsePassword: () => void;
 }) {
@@ -35,12 +39,25 @@ export default function CodeSignIn({
   const rules = useMemo(() => formRules(t), [t]);
   const [phone, setPhone] = useState<string | null>(null);
   const [wait, setWait] = useState(0);
-  const [numberForm, number] = useForm<{ phone: string }>({ ...FORM_OPTIONS, initialValues: { phone: "" } });
-  const [codeForm, code] = useForm<{ code: string }>({ ...FORM_OPTIONS, initialValues: { code: "" } });
+  const [numberForm, number] = useForm<{ phone: string; email: string }>({
+    ...FORM_OPTIONS,
+    initialValues: { phone: "", email: "" },
+  });
+  const [codeForm, code] = useForm<{ code: string; password: string }>({
+    ...FORM_OPTIONS,
+    initialValues: { code: "", password: "" },
+  });
+  // Set when the right code was for a number never proven by a code: the account's password is asked too.
+  const [needsPassword, setNeedsPassword] = useState(false);
   const sending = useRouteAction(numberForm);
   const resending = useRouteAction();
   const checking = useRouteAction(codeForm);
-  const labels = { phone: t("auth.phone"), code: t("codeSignIn.code") };
+  const labels = {
+    phone: t("auth.phone"),
+    email: t("auth.email"),
+    code: t("codeSignIn.code"),
+    password: t("auth.password"),
+  };
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -53,15 +70,20 @@ export default function CodeSignIn({
     if (phone) document.getElementById(fieldId("code", ID_PREFIX))?.focus();
   }, [phone]);
 
-  const send = (values: { phone: string }) =>
+  // The password field, once asked for, takes the focus (its sentence above says why).
+  useEffect(() => {
+    if (needsPassword) document.getElementById(fieldId("password", ID_PREFIX))?.focus();
+  }, [needsPassword]);
+
+  const send = (values: { phone: string; email: string }) =>
     sending.submit(
       "code-request",
-      { phone: values.phone },
+      { [channel]: values[channel].trim() },
       {
         loading: t("auth.sendingCode"),
         success: (sent) => sent.message,
         onDone: () => {
-          setPhone(values.phone);
+          setPhone(values[channel].trim());
           setWait(SIGN_IN_RESEND_SECONDS);
         },
       },
@@ -70,7 +92,7 @@ export default function CodeSignIn({
   const resend = () =>
     void resending.submit(
       "code-request",
-      { phone },
+      { [channel]: phone },
       {
         loading: t("auth.sendingCode"),
         success: (sent) => sent.message,
@@ -79,14 +101,23 @@ export default function CodeSignIn({
       },
     );
 
-  const check = (values: { code: string }) =>
-    checking.submit<{ needs_name: boolean; name: string }>(
+  const check = (values: { code: string; password: string }) =>
+    checking.submit<{ needs_name: boolean; name: string } | { needs_password: true }>(
       "code-verify",
-      { phone, code: toLatinDigits(values.code).replace(/\D/g, ""), redirect: redirectTo },
+      {
+        [channel]: phone,
+        code: toLatinDigits(values.code).replace(/\D/g, ""),
+        password: needsPassword ? values.password : "",
+        redirect: redirectTo,
+      },
       {
         loading: t("auth.signingIn"),
-        success: (signedIn) => t("auth.welcome", { name: signedIn.value.name }),
-        onDone: () => void navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true }),
+        success: (signedIn) =>
+          "needs_password" in signedIn.value ? undefined : t("auth.welcome", { name: signedIn.value.name }),
+        onDone: (signedIn) => {
+          if ("needs_password" in signedIn.value) setNeedsPassword(true);
+          else void navigate(safeRedirect(redirectTo, locale) ?? to("/profile"), { replace: true });
+        },
       },
     );
 
@@ -114,19 +145,38 @@ export default function CodeSignIn({
           serverMessage={sending.serverMessage}
           labels={labels}
         />
-        <number.Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
-          {(field, props) => (
-            <PhoneField
-              form={numberForm}
-              field={field}
-              props={props}
-              label={labels.phone}
-              idPrefix={ID_PREFIX}
-              hint={t("codeSignIn.phoneHint")}
-              required
-            />
-          )}
-        </number.Field>
+        {channel === "email" ? (
+          <number.Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+            {(field, props) => (
+              <TextField
+                form={numberForm}
+                field={field}
+                props={props}
+                label={labels.email}
+                idPrefix={ID_PREFIX}
+                type="email"
+                autoComplete="email"
+                dir="ltr"
+                hint={t("codeSignIn.emailHint")}
+                required
+              />
+            )}
+          </number.Field>
+        ) : (
+          <number.Field name="phone" validate={[rules.required(labels.phone), rules.phone()]}>
+            {(field, props) => (
+              <PhoneField
+                form={numberForm}
+                field={field}
+                props={props}
+                label={labels.phone}
+                idPrefix={ID_PREFIX}
+                hint={t("codeSignIn.phoneHint")}
+                required
+              />
+            )}
+          </number.Field>
+        )}
         <SubmitButton className="button button--primary button--block">{t("codeSignIn.send")}</SubmitButton>
         {passwordLink}
       </number.Form>
@@ -143,9 +193,10 @@ export default function CodeSignIn({
           onClick={() => {
             setPhone(null);
             setWait(0);
+            setNeedsPassword(false);
           }}
         >
-          {t("codeSignIn.changeNumber")}
+          {t(channel === "email" ? "codeSignIn.changeEmail" : "codeSignIn.changeNumber")}
         </button>
       </p>
       <code.Form
@@ -192,6 +243,26 @@ export default function CodeSignIn({
             />
           )}
         </code.Field>
+        {needsPassword ? (
+          <>
+            <p className="code-signin__confirm" role="status">
+              {t("codeSignIn.confirmPassword")}
+            </p>
+            <code.Field name="password" validate={[rules.required(labels.password)]}>
+              {(field, props) => (
+                <PasswordField
+                  form={codeForm}
+                  field={field}
+                  props={props}
+                  label={labels.password}
+                  idPrefix={ID_PREFIX}
+                  autoComplete="current-password"
+                  required
+                />
+              )}
+            </code.Field>
+          </>
+        ) : null}
         <SubmitButton className="button button--primary button--block">{t("auth.signIn")}</SubmitButton>
       </code.Form>
       <div className="otp-resend">

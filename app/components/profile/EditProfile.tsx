@@ -1,11 +1,10 @@
 import { getValue, setValue, useForm, type FormStore } from "@modular-forms/react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useSetAtom } from "jotai";
-import { useMemo, type ReactNode } from "react";
+import { lazy, Suspense, useMemo, type ReactNode } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { Link } from "../../lib/link";
 import { FormErrors } from "../form/FormErrors";
-import { PasswordField } from "../form/PasswordField";
 import { PhoneField } from "../form/PhoneField";
 import { SubmitButton } from "../form/SubmitButton";
 import { TextField } from "../form/TextField";
@@ -17,7 +16,7 @@ import { FORM_OPTIONS, formRules, nameInputProps } from "../../lib/forms";
 import { useLocale, useLocalePath, useT } from "../../lib/use-locale";
 import { currentUserAtom } from "../../state/user";
 
-type ProfileValues = { name: string; email: string; phone: string; current_password: string };
+export type ProfileValues = { name: string; email: string; phone: string; current_password: string; code: string };
 /** The backend's profile: a new email waits in `pending_email` until its code is entered. */
 type ProfileUser = Account;
 
@@ -46,10 +45,21 @@ function WhenContactChanged({
   return contactChanged(form, user) ? <>{children}</> : null;
 }
 
+/** The code proof of a code-only account's change, loaded only for such an account (the page's budget). */
+const CodeProof = lazy(() => import("./CodeProof"));
+
+/** The current password's field, shown only once the email or phone is changed: loaded then (the page's budget). */
+const PasswordField = lazy(() =>
+  import("../form/PasswordField").then((m) => ({
+    default: m.PasswordField<ProfileValues, undefined, "current_password">,
+  })),
+);
+
 /**
  * The profile's edit section: name, email and phone (DESIGN §4). Changing the email or the phone
- * asks for the current password (the backend refuses it otherwise); a new email takes effect
- * once the code sent to it is entered, so after saving the visitor goes to the code page.
+ * asks for the current password (the backend refuses it otherwise), or for an account with no
+ * password a fresh sign-in code sent to its current phone or email; a new email takes effect once
+ * the code sent to it is entered, so after saving the visitor goes to the code page.
  */
 export function EditProfile({ user }: { user: ProfileUser }) {
   const t = useT();
@@ -61,7 +71,13 @@ export function EditProfile({ user }: { user: ProfileUser }) {
   const rules = useMemo(() => formRules(t), [t]);
   const [form, { Form, Field }] = useForm<ProfileValues>({
     ...FORM_OPTIONS,
-    initialValues: { name: user.name, email: user.email ?? "", phone: user.phone ?? "", current_password: "" },
+    initialValues: {
+      name: user.name,
+      email: user.email ?? "",
+      phone: user.phone ?? "",
+      current_password: "",
+      code: "",
+    },
   });
   const { serverErrors, serverMessage, run } = useFormSubmit(form);
   const labels = {
@@ -69,7 +85,11 @@ export function EditProfile({ user }: { user: ProfileUser }) {
     email: t("auth.email"),
     phone: t("auth.phone"),
     current_password: t("profile.currentPassword"),
+    code: t("codeSignIn.code"),
   };
+  const codeOnly = user.code_only === true;
+  // Where the proof code goes: the account's current phone, else its email.
+  const proofTo = user.phone ?? user.email ?? "";
   const codePage = (email: string) => to(`/auth/otp?purpose=verify&to=${encodeURIComponent(email)}`);
 
   const submit = async (values: ProfileValues) => {
@@ -81,8 +101,9 @@ export function EditProfile({ user }: { user: ProfileUser }) {
           name: values.name,
           email: values.email.trim(),
           phone: values.phone,
-          // Sent only for a change of email or phone: a name alone needs no password.
-          ...(changed ? { current_password: values.current_password } : {}),
+          // Sent only for a change of email or phone: a name alone needs no password (nor code).
+          ...(changed && codeOnly ? { code: (await import("./CodeProof")).latinCode(values.code) } : {}),
+          ...(changed && !codeOnly ? { current_password: values.current_password } : {}),
         });
         // The own server's copy follows before the success shows, so every page agrees at once.
         // Loaded when a save succeeds: the edit page's first load carries no identity module.
@@ -97,6 +118,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
     );
     if (!saved) return;
     setValue(form, "current_password", "");
+    setValue(form, "code", "");
     setUser(saved.data);
     const pending = saved.data.pending_email;
     // A new email was asked for: its code is the next step.
@@ -137,7 +159,8 @@ export function EditProfile({ user }: { user: ProfileUser }) {
             />
           )}
         </Field>
-        <Field name="email" validate={[rules.required(labels.email), rules.email()]}>
+        {/* An account made by a phone code may have no email yet: it is added here, or left empty. */}
+        <Field name="email" validate={user.email ? [rules.required(labels.email), rules.email()] : [rules.email()]}>
           {(field, props) => (
             <TextField
               form={form}
@@ -147,7 +170,7 @@ export function EditProfile({ user }: { user: ProfileUser }) {
               type="email"
               autoComplete="email"
               dir="ltr"
-              required
+              required={user.email !== null}
             />
           )}
         </Field>
@@ -156,31 +179,60 @@ export function EditProfile({ user }: { user: ProfileUser }) {
             <PhoneField form={form} field={field} props={props} label={labels.phone} hint={t("auth.phoneHint")} />
           )}
         </Field>
-        <Field
-          name="current_password"
-          validate={[
-            (value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""),
-            rules.bound(labels.current_password, "passwordMax"),
-          ]}
-        >
-          {(field, props) => (
-            <WhenContactChanged form={form} user={user}>
-              <PasswordField
-                form={form}
-                field={field}
-                props={props}
-                label={labels.current_password}
-                autoComplete="current-password"
-                hint={t("profile.currentPasswordHint")}
-                required
-              />
-            </WhenContactChanged>
-          )}
-        </Field>
+        {codeOnly ? (
+          <Field
+            name="code"
+            validate={[
+              (value) =>
+                contactChanged(form, user) && !/^[0-9٠-٩۰-۹]{6}$/.test((value ?? "").trim())
+                  ? t("codeSignIn.profile.codeNeeded")
+                  : "",
+            ]}
+          >
+            {(field, props) => (
+              <WhenContactChanged form={form} user={user}>
+                <Suspense>
+                  <CodeProof to={proofTo} form={form} field={field} props={props} label={labels.code} />
+                </Suspense>
+              </WhenContactChanged>
+            )}
+          </Field>
+        ) : null}
+        {codeOnly ? null : (
+          <Field
+            name="current_password"
+            validate={[
+              (value) => (contactChanged(form, user) && !(value ?? "") ? t("profile.currentPasswordNeeded") : ""),
+              rules.bound(labels.current_password, "passwordMax"),
+            ]}
+          >
+            {(field, props) => (
+              <WhenContactChanged form={form} user={user}>
+                <Suspense>
+                  <PasswordField
+                    form={form}
+                    field={field}
+                    props={props}
+                    label={labels.current_password}
+                    autoComplete="current-password"
+                    hint={t("profile.currentPasswordHint")}
+                    required
+                  />
+                </Suspense>
+              </WhenContactChanged>
+            )}
+          </Field>
+        )}
         <div className="form__actions">
           <SubmitButton className="button button--primary">{t("profile.save")}</SubmitButton>
         </div>
       </Form>
+      {codeOnly ? (
+        <p className="muted">
+          {t("codeSignIn.profile.noPassword")}{" "}
+          <Link to={to("/auth/forget-password")}>{t("codeSignIn.profile.setPassword")}</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

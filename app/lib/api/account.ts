@@ -91,7 +91,7 @@ export function getProfile(api: Api) {
 /** POST /client/auth/profile: saves name, email and phone; a new email waits as `pending_email`. */
 export function updateProfile(
   api: Api,
-  values: { name: string; email: string; phone: string; current_password?: string },
+  values: { name: string; email: string; phone: string; current_password?: string; code?: string },
 ) {
   return api.post<Account>("/client/auth/profile", values);
 }

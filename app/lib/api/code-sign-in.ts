@@ -13,9 +13,12 @@ export function requestSignInCode(api: Api, recipient: Recipient) {
   return api.post("/client/auth/code/request", recipient);
 }
 
-/** POST /client/auth/code/verify: a right code signs in (a new number or address gets its account). */
-export function verifySignInCode(api: Api, recipient: Recipient, code: string) {
-  return api.post<CodeSignedIn>("/client/auth/code/verify", { ...recipient, code });
+/**
+ * POST /client/auth/code/verify: a right code signs in (a new number or address gets its account).
+ * `password`: only after a 409 `needs_password` (a phone never proven by a code).
+ */
+export function verifySignInCode(api: Api, recipient: Recipient, code: string, password = "") {
+  return api.post<CodeSignedIn>("/client/auth/code/verify", { ...recipient, code, ...(password ? { password } : {}) });
 }
 
 /** POST /client/auth/name: the name asked after a first code sign-in. */

@@ -233,11 +233,21 @@ authRoutes.post("/code/request", async (c) => {
 /** A right code signs in (and makes the account for a new number or address), like /login. */
 authRoutes.post("/code/verify", async (c) => {
   await limit(c, "AUTH_LIMITER", "otp-verify", null);
-  const input = await body(c, (f) => v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code }));
+  // `password`: only when a right code answered 409 `needs_password` (an unproven phone).
+  const input = await body(c, (f) =>
+    v.object({ email: f.optionalEmail, phone: f.optionalPhone, code: f.code, password: f.currentPassword }),
+  );
   const who = identifierOf(c, input);
   // As code-password-verify: per identifier and network, so a stranger's tries never block the owner's.
   await limit(c, "AUTH_LIMITER", "otp-verify", who.value, true);
-  const { created, ...signedIn } = await verifySignInCode(accountsEnv(c), who, input.code, lang(c), requestNetwork(c));
+  const { created, ...signedIn } = await verifySignInCode(
+    accountsEnv(c),
+    who,
+    input.code,
+    lang(c),
+    requestNetwork(c),
+    input.password,
+  );
   await mergeCart(c, signedIn.user.id);
   return ok(c, signedIn, { message: say(lang(c), created ? CODE_MESSAGES.welcome : CODE_MESSAGES.signedIn) });
 });

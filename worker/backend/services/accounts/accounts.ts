@@ -48,6 +48,8 @@ export interface UserRow {
   password_hash: string;
   verified_at: string | null;
   pending_email: string | null;
+  /** When a code sent to the phone was last used; NULL: the number was typed, never proven (code-sign-in.ts). */
+  phone_verified_at: string | null;
 }
 
 /** How the caller named the account: an email or a phone number (already normalized). */
@@ -109,7 +111,7 @@ export function passwordProblemMessage(lang: Lang, problem: PasswordProblem): st
   return say(lang, MESSAGES[key]);
 }
 
-export const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email";
+export const USER_COLUMNS = "id, name, email, phone, password_hash, verified_at, pending_email, phone_verified_at";
 
 export function publicUser(row: UserRow): Account {
   const user: Account = {
@@ -120,6 +122,7 @@ export function publicUser(row: UserRow): Account {
     verified: row.verified_at !== null,
   };
   if (row.pending_email) user.pending_email = row.pending_email;
+  if (!hasUsablePassword(row.password_hash)) user.code_only = true;
   return user;
 }
 
@@ -333,6 +336,48 @@ async function loginFailures(db: D1Database, key: string): Promise<{ window_star
     .first<{ window_start: number; count: number }>();
 }
 
+/** Records that the account's phone is `phone` and was just proven by a code sent to it. */
+export function markPhoneProven(db: D1Database, userId: number, phone: string): D1PreparedStatement {
+  return db
+    .prepare("UPDATE users SET phone_verified_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ? AND phone = ?")
+    .bind(userId, phone);
+}
+
+/**
+ * Checks a password given for the identifier `who` as a login does: the same delay after recent
+ * failures, the same PBKDF2 work when there is no account, a failure counted under the identifier
+ * and the count cleared on success (with the hash renewed if its parameters are old).
+ */
+export async function checkLoginPassword(
+  env: AccountsEnv,
+  who: Identifier,
+  user: UserRow | null,
+  password: string,
+): Promise<boolean> {
+  const t = nowSeconds();
+  const failureKey = await counterKey("login-failed", `${who.field}:${who.value}`);
+  const recent = await loginFailures(env.DB, failureKey);
+  const failures = recent && recent.window_start > t - LOGIN_FAILURE_WINDOW_SECONDS ? recent.count : 0;
+  const delay = loginDelayMs(failures);
+  if (delay > 0) await sleep(delay);
+  let valid = false;
+  if (user) valid = await verifyPassword(env, password, user.password_hash);
+  else await burnPasswordCheck(env, password);
+  if (!user || !valid) {
+    // The window starts at the first failure and lasts LOGIN_FAILURE_WINDOW_SECONDS.
+    await countStatement(env.DB, failureKey, failures > 0 && recent ? recent.window_start : t).run();
+    return false;
+  }
+  // The owner got in: earlier failures no longer slow them.
+  if (recent) await env.DB.prepare("DELETE FROM account_counters WHERE key = ?").bind(failureKey).run();
+  if (needsRehash(user.password_hash)) {
+    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
+      .bind(await hashPassword(env, password), user.id)
+      .run();
+  }
+  return true;
+}
+
 /**
  * Login by email or phone. An unknown account and a wrong password give the same 422, the same
  * body, and the same PBKDF2 work (a dummy hash is checked when there is no account). Recent
@@ -345,27 +390,12 @@ export async function loginUser(
   password: string,
   lang: Lang,
 ): Promise<{ user: Account; auth_data: AccessToken }> {
-  const t = nowSeconds();
-  const failureKey = await counterKey("login-failed", `${who.field}:${who.value}`);
-  const [user, recent] = await Promise.all([findUser(env.DB, who), loginFailures(env.DB, failureKey)]);
-  const failures = recent && recent.window_start > t - LOGIN_FAILURE_WINDOW_SECONDS ? recent.count : 0;
-  const delay = loginDelayMs(failures);
-  if (delay > 0) await sleep(delay);
-  let valid = false;
-  if (user) valid = await verifyPassword(env, password, user.password_hash);
-  else await burnPasswordCheck(env, password);
+  const user = await findUser(env.DB, who);
+  // An unknown account gets the same PBKDF2 work and the same counted failure as a wrong password.
+  const valid = await checkLoginPassword(env, who, user, password);
   if (!user || !valid) {
-    // The window starts at the first failure and lasts LOGIN_FAILURE_WINDOW_SECONDS.
-    await countStatement(env.DB, failureKey, failures > 0 && recent ? recent.window_start : t).run();
     const message = say(lang, MESSAGES.badCredentials);
     throw unprocessable({ [who.field]: [message] }, message);
-  }
-  // The owner got in: earlier failures no longer slow them.
-  if (recent) await env.DB.prepare("DELETE FROM account_counters WHERE key = ?").bind(failureKey).run();
-  if (needsRehash(user.password_hash)) {
-    await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?")
-      .bind(await hashPassword(env, password), user.id)
-      .run();
   }
   const token = await issueToken(env.DB, user.id);
   return { user: publicUser(user), auth_data: { access_token: token.token, expires_at: token.expiresAt } };
@@ -421,6 +451,8 @@ export async function verifyCode(
   });
   if (!user || !passed)
     throw unprocessable({ code: [say(lang, MESSAGES.codeInvalid)] }, say(lang, MESSAGES.codeInvalid));
+  // A code asked for by the phone went to the phone (`recipient`): it proves the number.
+  if (who.field === "phone") await markPhoneProven(env.DB, user.id, who.value).run();
   if (purpose === "verify") {
     if (pending) {
       await switchEmail(env, user, who.value, lang);

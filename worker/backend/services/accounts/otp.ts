@@ -143,6 +143,11 @@ export interface CodeCheck {
   /** What the daily failure budget is counted under: the account, or the identifier as typed. */
   subject: string;
   bind?: string;
+  /**
+   * Check without using the code up: a right code answers true and stays live (the try is still
+   * counted). For a step that needs more than the code (code-sign-in.ts's password confirmation).
+   */
+  hold?: boolean;
 }
 
 const DUMMY_HASH = "0".repeat(64);
@@ -199,6 +204,7 @@ async function consumeOwned(env: OtpEnv, owner: CodeOwner, check: Omit<CodeCheck
   const given = new TextEncoder().encode(await codeHash(env, ownerKey(owner), check.purpose, check.code, check.bind));
   const matches = constantTimeEqual(expected, given);
   if (!live?.code_id || !matches || failedToday > OTP_MAX_FAILED_PER_DAY) return false;
+  if (check.hold) return true;
   // Single use even under concurrent checks: only one UPDATE can flip consumed_at.
   const [consumed] = await env.DB.batch([
     env.DB.prepare("UPDATE otp_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(t, live.code_id),
