@@ -161,6 +161,12 @@ describe("sign in with a code in Chromium", () => {
       expect(await page.locator("input[name=email]").getAttribute("required")).toBeNull();
       expect(await page.locator("input[name=current_password]").count()).toBe(0);
       await page.getByRole("link", { name: t.codeSignIn.profile.setPassword }).waitFor();
+      // Its password section has no password to change: it offers to set one instead.
+      await page.goto(`${base}/${locale}/profile/change-password`);
+      await page.getByRole("link", { name: t.codeSignIn.profile.setPassword }).waitFor();
+      expect(await page.locator("input[name=current_password]").count()).toBe(0);
+      await page.goto(`${base}${target}`);
+      await hydrated(page, "input[name=email]");
       // Adding an email asks for a code sent to the phone, not a password.
       const email = `code-only-${locale}-${Date.now()}@example.com`;
       await page.locator("input[name=email]").fill(email);
