@@ -124,6 +124,13 @@ export interface ConsoleOrderMessage {
   /** placed, paid, shipped, delivered, cancelled, refunded, return_received */
   kind: string;
   channel: "email" | "sms";
+  /**
+   * How a phone message went: `whatsapp` for a shopper who chose it, `sms` once it fell back from
+   * WhatsApp, null for a plain SMS and every email.
+   */
+  via: "sms" | "whatsapp" | null;
+  /** WhatsApp's last word on it: accepted, sent, delivered, read or failed; null otherwise. */
+  provider_status: "accepted" | "sent" | "delivered" | "read" | "failed" | null;
   /** queued → sending → sent; dead once the queue and the cron gave up (a manager may send it again). */
   status: "queued" | "sending" | "sent" | "dead";
   attempts: number;

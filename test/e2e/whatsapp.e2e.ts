@@ -12,6 +12,7 @@ import {
   SCREENSHOTS,
 } from "../support/browser.ts";
 import { msg } from "../support/checkout-browser.ts";
+import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { startExtraWorker, TEST_VARS, visitorIp } from "../support/http.ts";
 import type { RunningWorker } from "../../scripts/lib/worker.ts";
 
@@ -28,7 +29,7 @@ const PASSWORD = "Whatsapp-Journey-2026!";
 const eventually = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout, interval: 250 });
 
 let browser: Browser;
-let shop: { worker: RunningWorker; stop: () => void };
+let shop: { worker: RunningWorker; stop: () => void; persistDir: string };
 const base = () => shop.worker.url;
 
 interface Shopper {
@@ -131,8 +132,7 @@ async function signIn(page: Page, locale: "en" | "ar", shopper: Shopper): Promis
 beforeAll(async () => {
   browser = await launchBrowser();
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const { worker, stop } = await startExtraWorker(TEST_VARS, { database: "seeded" });
-  shop = { worker, stop };
+  shop = await startExtraWorker(TEST_VARS, { database: "seeded" });
 }, 180_000);
 
 afterAll(async () => {
@@ -205,6 +205,27 @@ describe("WhatsApp for order messages", () => {
         const [text] = (await outboxOf(shopper.phone)).filter((m) => (m.text ?? "").includes(second));
         expect(text).toMatchObject({ purpose: "order.placed", lang: locale });
         expect((await whatsappTo(shopper.phone)).filter((m) => m.variables[0] === second)).toEqual([]);
+
+        // The console's order page says how each phone message went: read on WhatsApp, or SMS after a failure.
+        const staff = await newStaffAccounts(base(), { [`wa-${locale}`]: "manager" }, shop.persistDir);
+        const desk = await newPage(browser);
+        try {
+          await openConsole(desk.page, base(), locale, staff[`wa-${locale}`]!);
+          const messagesOf = async (order: string) => {
+            await desk.page.goto(`${base()}/${locale}/admin/orders/${order}`);
+            await desk.page.locator("#order-messages").waitFor();
+            return (await desk.page.locator("section[aria-labelledby=order-messages] table").textContent()) ?? "";
+          };
+          await eventually(async () => messagesOf(number)).toContain(
+            msg(locale, "console.orders.messages.whatsappStatuses.read"),
+          );
+          expect(await messagesOf(number)).toContain(msg(locale, "console.orders.messages.channels.whatsapp"));
+          await expectAxeClean(desk.page, `console order messages (${locale})`);
+          await fullPageScreenshot(desk.page, `${SCREENSHOTS}/whatsapp-console-order-${locale}.png`);
+          expect(await messagesOf(second)).toContain(msg(locale, "console.orders.messages.channels.smsFallback"));
+        } finally {
+          await desk.context.close();
+        }
       },
       180_000,
     );

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { call, newUser, type Shopper } from "../support/commerce";
 import { placeOrder } from "../support/orders";
 import { outbox } from "../support/accounts";
+import { newStaff } from "../support/console";
 import { WHATSAPP_STAND_IN } from "../../worker/backend/services/messages/whatsapp-stand-in";
 
 /**
@@ -191,6 +192,12 @@ describe("order messages by WhatsApp", () => {
       .bind(row.provider_id)
       .all<{ status: string }>();
     expect(statuses.results.map((s) => s.status)).toEqual(["sent", "delivered", "read"]);
+    // The console's order page says the phone message went by WhatsApp and was read there.
+    const manager = await newStaff("manager");
+    const page = await call(manager, "GET", `/admin/orders/${order.number}`);
+    expect(page.body.data.messages).toContainEqual(
+      expect.objectContaining({ kind: "placed", channel: "sms", via: "whatsapp", provider_status: "read" }),
+    );
 
     const [message, ...others] = await whatsappTo(phone);
     expect(others.filter((m) => m.text.includes(order.number))).toEqual([]);
@@ -234,6 +241,11 @@ describe("order messages by WhatsApp", () => {
     const sms = await smsFor(phone, order.number);
     expect(sms).toHaveLength(1);
     expect(sms[0]!.purpose).toBe("order.placed");
+    const manager = await newStaff("manager");
+    const page = await call(manager, "GET", `/admin/orders/${order.number}`);
+    expect(page.body.data.messages).toContainEqual(
+      expect.objectContaining({ kind: "placed", channel: "sms", via: "sms", status: "sent" }),
+    );
     expect((await whatsappTo(phone)).filter((m) => m.text.includes(order.number))).toEqual([]);
   });
 

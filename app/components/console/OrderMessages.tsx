@@ -53,9 +53,19 @@ export function OrderMessages({
                       `console.orders.messages.kinds.${cashOnDelivery && m.kind === "paid" ? "cod_confirmed" : m.kind}`,
                     )}
                   </td>
-                  <td>{t(`console.orders.messages.channels.${m.channel}`)}</td>
+                  <td>
+                    {t(
+                      `console.orders.messages.channels.${m.via === "whatsapp" ? "whatsapp" : m.via === "sms" ? "smsFallback" : m.channel}`,
+                    )}
+                  </td>
                   <td>
                     {t(`console.orders.messages.statuses.${m.status}`)}
+                    {m.via === "whatsapp" && m.provider_status ? (
+                      <span className="console-hint">
+                        {" "}
+                        {t(`console.orders.messages.whatsappStatuses.${m.provider_status}`)}
+                      </span>
+                    ) : null}
                     {m.status !== "sent" && m.last_error ? (
                       <span className="console-hint">
                         {" "}

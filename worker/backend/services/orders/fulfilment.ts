@@ -596,7 +596,7 @@ export async function consoleOrderDetail(
       .bind(order.id),
     db
       .prepare(
-        "SELECT id, kind, channel, status, attempts, last_error, created_at, sent_at FROM notifications WHERE order_id = ? ORDER BY id",
+        "SELECT id, kind, channel, via, provider_status, status, attempts, last_error, created_at, sent_at FROM notifications WHERE order_id = ? ORDER BY id",
       )
       .bind(order.id),
   ]);
