@@ -17,7 +17,7 @@ import { whatsappOn } from "./whatsapp";
 const isolated = (phone: string) => `\u2066${phone}\u2069`;
 
 /** The opt-in sentence for a phone, in a language: shown beside the choice and recorded with it. */
-export function consentWording(lang: Lang, phone: string): string {
+export function whatsappOptInWording(lang: Lang, phone: string): string {
   return say(lang, msg("whatsapp.consent"), { phone: isolated(phone) });
 }
 
@@ -53,7 +53,7 @@ export async function messageChannelState(
     channel: account.message_channel,
     whatsapp_available: whatsappOn(env),
     phone: account.phone,
-    consent: account.phone ? consentWording(lang, account.phone) : null,
+    consent: account.phone ? whatsappOptInWording(lang, account.phone) : null,
     opted_in_at: optedIn ?? null,
   };
 }
@@ -78,7 +78,7 @@ export async function chooseMessageChannel(
   }
   const wording =
     channel === "whatsapp"
-      ? consentWording(lang, account.phone!)
+      ? whatsappOptInWording(lang, account.phone!)
       : say(lang, msg("whatsapp.saved"), { channel: say(lang, msg("whatsapp.channelNames.sms")) });
   if (channel === "whatsapp" && shown !== undefined && shown.trim() !== wording)
     throw new BackendError(409, say(lang, msg("whatsapp.wordingChanged")));
