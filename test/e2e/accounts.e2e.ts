@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean, seriousViolations } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   journeyIt,
@@ -187,7 +187,7 @@ for (const locale of LOCALES) {
         const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
         expect(user.data.email).toBe(email);
         await fullPageScreenshot(page, `${SCREENSHOTS}/profile-${locale}.png`);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         expect(errors).toEqual([]);
         await context.close();
       },
@@ -325,7 +325,7 @@ for (const locale of LOCALES) {
         await form.locator("input[name=building]").fill("1111");
         await form.locator("input[name=additional_number]").fill("6789");
         await form.locator("input[name=postal_code]").fill("12211");
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await form.getByRole("button", { name: t.saveAddress }).click();
         await expect.poll(() => form.locator("input[name=short_address]").getAttribute("aria-invalid")).toBe("true");
         expect(await form.textContent()).toContain(say(locale, "address.shortAddressInvalid"));
@@ -360,7 +360,7 @@ for (const locale of LOCALES) {
             async () => ((await (await fetch("/api/get-user")).json()) as { data: { name: string } }).data.name,
           ),
         ).toBe(newName);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         // The name alone asked for no password.
         expect(await page.locator("input[name=current_password]").count()).toBe(0);
 
@@ -393,7 +393,7 @@ for (const locale of LOCALES) {
         await page.locator("input[name=current_password]").fill(NEW_PASSWORD);
         await page.locator(".profile-card form button[type=submit]").click();
         await expect.poll(() => page.locator(".form__success").isVisible()).toBe(true);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
 
         const res = await page.goto(`${base}/${locale}/profile/not-a-section`);
         expect(res?.status()).toBe(404);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean, seriousViolations } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg } from "../support/checkout-browser.ts";
 import { consoleHttpSession, latestCode, newStaffAccounts, openConsole } from "../support/console-browser.ts";
@@ -77,7 +77,7 @@ async function checkoutWithCod(page: Page, locale: Locale, product: Product, mob
   // The fee is said beside the method and added to the summary's total.
   await eventually(() => page.locator(".summary").textContent()).toContain(msg(locale, "cart.codFee"));
   expect(await total.textContent()).not.toBe(before);
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectAxeClean(page);
   await fullPageScreenshot(page, `${SCREENSHOTS}/cod-checkout-${locale}.png`);
   await page.locator(".checkout__submit").click();
   await page.waitForURL(/\/proceed-payement\?/);
@@ -101,7 +101,7 @@ describe("cash on delivery", () => {
           new RegExp(`05•••••${mobile.slice(-3)}`),
         );
         const sent = await latestCode(base, `+966${mobile}`, "cod");
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/cod-code-${locale}.png`);
 
         // A wrong code is refused in the page's language; the right one (Arabic-Indic digits read too) confirms.
@@ -127,7 +127,7 @@ describe("cash on delivery", () => {
         ]);
         await eventually(() => page.locator(".cod-due").count()).toBe(1);
         expect(await page.locator(".order-details").textContent()).toContain(msg(locale, "cart.codFee"));
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/cod-confirmed-${locale}.png`);
 
         // The courier delivers it and collects the cash; the shopper returns it, naming the IBAN.

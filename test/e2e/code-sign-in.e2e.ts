@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { hydrated, journeyLocales, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { builtWorker } from "../support/http.ts";
 
@@ -83,7 +83,7 @@ describe("sign in with a code in Chromium", () => {
       expect(await page.getByRole("button", { name: t.auth.resend }).isDisabled()).toBe(true);
       await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(e164(national)));
       await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-code-${locale}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.locator(".code-signin form button[type=submit]").click();
 
       await page.waitForURL((url) => url.pathname === `/${locale}/auth/welcome`);
@@ -91,7 +91,7 @@ describe("sign in with a code in Chromium", () => {
       expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("name");
       expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
       await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-name-${locale}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.locator("input[name=name]").fill(name);
       await page.getByRole("button", { name: t.codeSignIn.saveName }).click();
       await page.waitForURL((url) => url.pathname === target);
@@ -128,7 +128,7 @@ describe("sign in with a code in Chromium", () => {
       await expect.poll(() => password.evaluate((el) => el === document.activeElement)).toBe(true);
       expect(page.url()).toContain("/auth/login");
       await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-password-${locale}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await password.fill("Falcon-Dunes-2026!");
       await page.locator(".code-signin form button[type=submit]").click();
       await page.waitForURL(`${base}/${locale}/profile`);
@@ -185,7 +185,7 @@ describe("sign in with a code in Chromium", () => {
         .toMatch(/^\d{6}$/);
       await page.locator("input[name=code]").fill(fresh as string);
       await page.screenshot({ path: `${SCREENSHOTS}/code-only-profile-${locale}.png`, fullPage: true });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.getByRole("button", { name: t.profile.save }).click();
       // The new email waits for its own code: the code page is next.
       await page
@@ -223,7 +223,7 @@ describe("sign in with a code in Chromium", () => {
       await page.getByRole("button", { name: t.codeSignIn.useCode }).click();
       await page.locator(".code-signin input[type=email]").fill(email);
       await page.screenshot({ path: `${SCREENSHOTS}/code-sign-in-email-${locale}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.getByRole("button", { name: t.codeSignIn.send }).click();
       await page.getByLabel(t.codeSignIn.code).fill(await codeFromOutbox(email));
       await page.locator(".code-signin form button[type=submit]").click();

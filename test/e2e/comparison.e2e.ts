@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { registerAccount, STAFF_PASSWORD, verifyAccount } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
@@ -56,7 +56,7 @@ describe("comparison in Chromium", () => {
     const differing = await page.locator("tbody tr.compare__differs").count();
     expect(differing).toBeGreaterThan(0);
     expect(differing).toBeLessThan(rows);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAxeClean(page);
     await page.getByRole("link", { name: "Show differences only" }).click();
     await page.waitForURL((u) => u.searchParams.get("diff") === "1");
     await expect.poll(() => page.locator("tbody tr:not(.compare__group)").count(), WAIT).toBe(differing);
@@ -111,7 +111,7 @@ describe("comparison in Chromium", () => {
     await expect.poll(() => scroller.evaluate((el) => el.scrollLeft), WAIT).toBeLessThan(0);
     const after = (await label.boundingBox())!;
     expect(Math.abs(after.x - before.x)).toBeLessThan(2);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectAxeClean(page);
     await fullPageScreenshot(page, `${SCREENSHOTS}/compare-ar-phone.png`);
     // The link's products became this browser's pick.
     await expect.poll(() => page.locator(".compare-bar a").textContent(), WAIT).toBe("قارن (3)");

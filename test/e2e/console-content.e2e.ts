@@ -186,7 +186,9 @@ for (const locale of LOCALES) {
         expect((await line.locator("td").last().textContent())?.trim()).not.toBe("—");
         await expectAxeClean(page, `inventory after ${locale}`);
         await screenshots(page, `console-inventory-after-${locale}`);
-        await page.locator("section[aria-labelledby=ledger]").screenshot({ path: `/tmp/console-ledger-${locale}.png` });
+        await page
+          .locator("section[aria-labelledby=ledger]")
+          .screenshot({ path: `${SCREENSHOTS}/console-ledger-${locale}.png` });
 
         // Damage beyond the stock is refused on the delta field, and nothing changes.
         await page.locator("#f-reason").selectOption("damaged");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { seriousViolations } from "../support/axe.ts";
-import { hydrated, launchBrowser, LOCALES, newPage } from "../support/browser.ts";
+import { expectAxeClean } from "../support/axe.ts";
+import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
 
@@ -10,7 +10,7 @@ import { builtWorker } from "../support/http.ts";
  * in its direction with the page's labels read in the page's direction (computed styles and
  * positions, not attributes only), the slug filled from the name, SEO title and description on
  * the shop's page, the weight in its specifications, duplicate, and the list's bulk price edit.
- * Screenshots go to /tmp/product-form-*.png.
+ * Screenshots go to test-results/screenshots/product-form-*.png.
  */
 const base = builtWorker().url;
 let browser: Browser;
@@ -111,8 +111,8 @@ for (const locale of LOCALES) {
       await page.locator("#f-weight_grams").fill("1250");
       await page.locator("#f-barcode").fill("4006381333931");
       await page.locator("#f-weight_grams").blur();
-      await page.screenshot({ path: `/tmp/product-form-${locale}.png`, fullPage: true });
-      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENSHOTS}/product-form-${locale}.png`, fullPage: true });
+      await expectAxeClean(page);
       await page.locator(".console-product-form button[type=submit]").click();
       await page.waitForURL(new RegExp(`/${locale}/admin/products/\\d+$`));
       const originalUrl = page.url();
@@ -156,8 +156,8 @@ for (const locale of LOCALES) {
       await boxes.nth(1).check();
       await page.locator(".console-bulk select").first().selectOption("percent");
       await page.locator(".console-bulk input").first().fill("10");
-      await page.screenshot({ path: `/tmp/product-bulk-${locale}.png`, fullPage: true });
-      expect(await seriousViolations(page)).toEqual([]);
+      await page.screenshot({ path: `${SCREENSHOTS}/product-bulk-${locale}.png`, fullPage: true });
+      await expectAxeClean(page);
       await page.getByRole("button", { name: t.apply }).click();
       await expect
         .poll(() => page.locator("[data-sonner-toast]").allTextContents())

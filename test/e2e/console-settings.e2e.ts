@@ -1,7 +1,7 @@
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAxeClean } from "../support/axe.ts";
+import { atRest, expectAxeClean } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   hydrated,
@@ -88,6 +88,9 @@ async function saveSection(page: Page, locale: Locale, section: string): Promise
   await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
     expect.arrayContaining([expect.stringContaining(msg(locale, "console.settings.saved"))]),
   );
+  // The toast comes before the revalidation that remounts the section from what was stored:
+  // wait for that too, or the next look at the section may find it detached.
+  await atRest(page);
 }
 
 /** The shopper's checkout page with the product in the cart: the price of each delivery method. */
@@ -156,12 +159,11 @@ describe("store settings in the console", () => {
         .screenshot({ path: `${SCREENSHOTS}/console-settings-cart-reminders-${locale}.png` });
       await expectAxeClean(page, `settings ${locale}`);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
-      copyFileSync(`${SCREENSHOTS}/console-settings-${locale}.png`, `/tmp/console-settings-${locale}.png`);
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: `/tmp/console-settings-top-${locale}.png` });
+      await page.screenshot({ path: `${SCREENSHOTS}/console-settings-top-${locale}.png` });
       await page
         .locator("section[aria-labelledby='settings-messages-title']")
-        .screenshot({ path: `/tmp/console-settings-messages-${locale}.png` });
+        .screenshot({ path: `${SCREENSHOTS}/console-settings-messages-${locale}.png` });
 
       // The delivery promise's section: a cut-off that is no time of day is refused on its field;
       // a later cut-off and the Hijri date are saved and read back after a reload.
@@ -250,7 +252,7 @@ describe("shipping zones in the console and at checkout", () => {
       await expectAxeClean(page, `shipping zones ${locale}`);
       await page
         .locator("section[aria-labelledby='settings-shipping-title']")
-        .screenshot({ path: `/tmp/settings-shipping-zones-${locale}.png` });
+        .screenshot({ path: `${SCREENSHOTS}/settings-shipping-zones-${locale}.png` });
       await page.close();
 
       // A guest: the rest of the country's rate until the city is one of the zone's.
@@ -269,7 +271,7 @@ describe("shipping zones in the console and at checkout", () => {
         msg(locale, "checkoutZone.rates", { zone: zoneName }),
       );
       await eventually(() => shopper.page.locator(".choice__price").first().textContent()).toContain(zone.shown);
-      await shopper.page.screenshot({ path: `/tmp/checkout-zone-${locale}.png`, fullPage: true });
+      await shopper.page.screenshot({ path: `${SCREENSHOTS}/checkout-zone-${locale}.png`, fullPage: true });
       await shopper.page.locator("#co-city").fill(zone.elsewhere);
       await eventually(() => shopper.page.locator(".checkout__zone").textContent()).toBe(
         msg(locale, "checkoutZone.rest"),
@@ -326,8 +328,10 @@ describe("the store's name and logo in the shop", () => {
       expect(await shopper.page.locator(".site-header__name").textContent()).toBe(name);
       await expectAxeClean(shopper.page, `store identity ${locale}`);
       await shopper.page.evaluate(() => window.scrollTo(0, 0));
-      await shopper.page.screenshot({ path: `/tmp/store-identity-${locale}.png` });
-      await shopper.page.locator("#site-footer").screenshot({ path: `/tmp/store-identity-footer-${locale}.png` });
+      await shopper.page.screenshot({ path: `${SCREENSHOTS}/store-identity-${locale}.png` });
+      await shopper.page
+        .locator("#site-footer")
+        .screenshot({ path: `${SCREENSHOTS}/store-identity-footer-${locale}.png` });
       const manifest = (await (await fetch(`${base}/manifest.${locale}.webmanifest`)).json()) as Record<string, string>;
       expect([manifest.name, manifest.short_name]).toEqual([name, name]);
       await shopper.page.close();

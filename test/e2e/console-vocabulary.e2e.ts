@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { seriousViolations } from "../support/axe.ts";
-import { hydrated, launchBrowser, LOCALES, newPage } from "../support/browser.ts";
+import { expectAxeClean } from "../support/axe.ts";
+import { hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { backendJson, builtWorker, visitorIp } from "../support/http.ts";
 import { say } from "../support/messages.ts";
@@ -15,7 +15,7 @@ import { say } from "../support/messages.ts";
  * 'Page not found: {path}'.
  */
 const base = builtWorker().url;
-const SHOTS = "/tmp/console-vocabulary";
+const SHOTS = `${SCREENSHOTS}/console-vocabulary`;
 let browser: Browser;
 let accounts: Record<string, string>;
 
@@ -134,7 +134,7 @@ describe("the console's vocabulary in Chromium", () => {
       expect(text).toContain(say(locale, "orders.statuses.cancelled"));
       expect(text).not.toMatch(/order\.cancel|[{}"]/);
       expect(await line.getByRole("link").getAttribute("href")).toBe(`/${locale}/admin/orders/${number}`);
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.screenshot({ path: `${SHOTS}/audit-${locale}.png`, fullPage: true });
       expect(errors).toEqual([]);
       await context.close();
@@ -154,7 +154,7 @@ describe("the console's vocabulary in Chromium", () => {
         expect(await page.locator("html").getAttribute("lang")).toBe(locale === "ar" ? "ar-SA" : "en-US");
         expect(await page.locator("body").textContent()).not.toContain("Not Found");
       }
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await page.screenshot({ path: `${SHOTS}/no-access-${locale}.png`, fullPage: true });
       await context.close();
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean, seriousViolations } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   hydrated,
@@ -204,7 +204,7 @@ for (const locale of journeyLocales("en")) {
       expect(await log.textContent()).toContain(t.contactChanged);
       expect(await log.textContent()).not.toContain("staff.invite");
       expect(await log.textContent()).toContain(owner);
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       expect(errors).toEqual([]);
       await context.close();
     }, 120_000);

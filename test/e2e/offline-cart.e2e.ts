@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ar from "../../locales/ar.json" with { type: "json" };
 import en from "../../locales/en.json" with { type: "json" };
-import { atRest, seriousViolations } from "../support/axe.ts";
+import { atRest, expectAxeClean } from "../support/axe.ts";
 import { hydrated, journeyLocales, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { buyThroughCheckout, builtWorker, visitorIp } from "../support/http.ts";
 
@@ -147,7 +147,7 @@ describe("the cart offline", () => {
 
         await atRest(page);
         await page.screenshot({ path: `${SCREENSHOTS}/offline-cart-conflict-${locale}.png` });
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await drawer.getByRole("button", { name: t.offlineCart.dismiss }).click();
         expect(await notice.count()).toBe(0);
       } finally {

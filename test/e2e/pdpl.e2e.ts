@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   journeyIt,
@@ -80,7 +80,7 @@ describe("PDPL: privacy and your data", () => {
         expect(rows[1]).toContain(w.languages[locale]);
         expect(rows[1]).toContain((locale === "en" ? en : ar).consents.marketing);
 
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-${locale}.png`);
 
         // The data file.
@@ -102,7 +102,7 @@ describe("PDPL: privacy and your data", () => {
         await expect
           .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type))
           .toBe("password");
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-dialog-${locale}.png`);
         await page.keyboard.press("Escape");
         await expect.poll(() => dialog.isVisible()).toBe(false);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
 import { baseEnv, freePort, root, stopWorker } from "../../scripts/lib/worker.ts";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import {
   CHROMIUM_PATH,
   contextWithoutServiceWorkers,
@@ -216,7 +216,7 @@ describe("installable and offline", () => {
         // Until hydration has run the shop's listener, nobody takes the event: offer it until taken.
         await expect.poll(() => offer("dismissed")).toBe(true);
         await expect.poll(() => page.getByText(t.installPrompt).isVisible()).toBe(true);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await page.screenshot({ path: `${SCREENSHOTS}/pwa-install-${locale}.png` });
         await page.getByRole("button", { name: t.install, exact: true }).click();
         await expect.poll(() => page.locator(".pwa-status").getAttribute("data-install-state")).toBe("dismissed");

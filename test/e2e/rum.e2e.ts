@@ -20,7 +20,7 @@ import {
   newPage,
   SCREENSHOTS,
 } from "../support/browser.ts";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { consoleHttpSession, newStaffAccounts, signInToConsole } from "../support/console-browser.ts";
 import { say } from "../support/messages.ts";
 import { startExtraWorker, TEST_VARS, builtWorker } from "../support/http.ts";
@@ -187,7 +187,7 @@ describe("field data from Chromium", () => {
       // The six pages of the beacons' test have all four figures, each a p75 with a rating.
       expect(await page.locator(".console-table tbody .field-data").count()).toBeGreaterThanOrEqual(6 * 4);
       await fullPageScreenshot(page, `${SCREENSHOTS}/console-field-data-${locale}.png`);
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       expect(errors).toEqual([]);
       await context.close();
     });

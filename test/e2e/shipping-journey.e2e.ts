@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean, seriousViolations } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   hydrated,
@@ -146,7 +146,7 @@ describe("a parcel delivered by the carrier", () => {
         expect(await page.locator(".order-details__head").textContent()).toContain(
           msg(locale, "orders.statuses.delivered"),
         );
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-delivered-${locale}.png`);
 
         // The messages that matter reached them, in the language they ordered in.
@@ -203,7 +203,7 @@ describe("a missed delivery", () => {
         const day = page.getByLabel(msg(locale, "orders.parcels.day"));
         const options = await day.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
         expect(options).toHaveLength(5);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-missed-${locale}.png`);
         await day.selectOption(options[1]!);
         await page.getByRole("button", { name: msg(locale, "orders.parcels.choose") }).click();

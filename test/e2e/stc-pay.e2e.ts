@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
 import { builtWorker } from "../support/http.ts";
@@ -64,7 +64,7 @@ describe("STC Pay", () => {
         const mobile = page.getByLabel(msg(locale, "payment.stcPay.mobile"));
         await eventually(() => mobile.inputValue()).toBe("0501234567");
         expect(await page.locator(".stc-pay .payment-mark").getAttribute("data-mark")).toBe("stcpay");
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-mobile-${locale}.png`);
 
         // A number STC Pay refuses (its sandbox's unregistered number): its reason, a new start, or the card.
@@ -74,7 +74,7 @@ describe("STC Pay", () => {
         await eventually(() => refusal.textContent()).toContain(msg(locale, "payment.stcPay.refused"));
         expect(await refusal.textContent()).toContain("Mobile number is not registered");
         expect(await page.getByRole("link", { name: msg(locale, "payment.payByCard") }).count()).toBe(1);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-refused-${locale}.png`);
 
         // Try again: a new payment, the form back with the order's number.
@@ -84,7 +84,7 @@ describe("STC Pay", () => {
         const code = page.getByLabel(msg(locale, "payment.stcPay.code"));
         await eventually(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
         expect(await page.locator(".stc-pay .notice[role=status]").textContent()).toMatch(/05•••••567/);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-code-${locale}.png`);
 
         // A code in Arabic-Indic digits is the same code.

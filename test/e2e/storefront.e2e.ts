@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   hydrated as waitHydrated,
@@ -619,7 +619,7 @@ describe("storefront pages in Chromium", () => {
         const { context, page } = await newPage(browser);
         await page.goto(`${base}/${locale}${path.replace("{product}", productSlug)}`);
         await hydrated(page);
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectAxeClean(page);
         await context.close();
       });
     }

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instalmentPlan, type InstalmentRule } from "../../contract/instalments.ts";
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean } from "../support/axe.ts";
 import { fullPageScreenshot, hydrated, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
 import { fillNewAddress, msg, payWithCard } from "../support/checkout-browser.ts";
 import { builtWorker } from "../support/http.ts";
@@ -62,7 +62,7 @@ describe("Tamara", () => {
 
       await page.waitForURL(/\/backend\/payments\/stand-in\/tamara\//);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-page-${locale}.png`);
       const code = /\b(\d{4})\b/.exec((await page.locator(".note").textContent()) ?? "")![1];
       await page.locator("#tamara-code").fill(code);
@@ -74,7 +74,7 @@ describe("Tamara", () => {
       expect(await page.locator(".payment-result--failed").textContent()).toContain(
         locale === "ar" ? "لم توافق تمارا على هذه الدفعة" : "Tamara did not approve this payment",
       );
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-declined-${locale}.png`);
 
       await page.getByRole("link", { name: msg(locale, "payment.payByCard") }).click();

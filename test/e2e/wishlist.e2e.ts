@@ -3,7 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import en from "../../locales/en.json" with { type: "json" };
 import ar from "../../locales/ar.json" with { type: "json" };
-import { seriousViolations } from "../support/axe.ts";
+import { expectAxeClean, seriousViolations } from "../support/axe.ts";
 import {
   fullPageScreenshot,
   hydrated,
@@ -174,7 +174,7 @@ describe("the wishlist in Chromium", () => {
           expect(said).toContain(t.priceDropped.split("{{")[0].trim());
           if (locale === "en")
             expect(said).toBe(`Price dropped from ${riyals(a.price)} to ${riyals(lower)}`.replace(/\s+/g, " "));
-          expect(await seriousViolations(page)).toEqual([]);
+          await expectAxeClean(page);
 
           // Share: the link is copied or, refused the clipboard, shown to copy by hand.
           await page.getByRole("button", { name: t.share }).click();
@@ -340,7 +340,7 @@ describe("the wishlist in Chromium", () => {
       const image = await page.locator(".wishlist__item img").first().boundingBox();
       if (locale === "ar") expect(image!.x + image!.width).toBeGreaterThan(item!.x + item!.width - 40);
       else expect(image!.x).toBeLessThan(item!.x + 40);
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       await fullPageScreenshot(page, `${SCREENSHOTS}/wishlist-${locale}.png`);
 
       await page.goto(`${base}/${locale}/product-details/${c.slug}`);
@@ -352,7 +352,7 @@ describe("the wishlist in Chromium", () => {
       await expect.poll(() => strip.locator(".recently-viewed__item").count(), WAIT).toBe(2);
       await strip.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SCREENSHOTS}/recently-viewed-${locale}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectAxeClean(page);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -71,8 +71,22 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   }
 }
 
-/** Expects no serious or critical violation; `where` names the page in the failure. */
-export async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const violations = await seriousViolations(page);
-  expect(violations, `${where}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+/** A violation on one line: its rule first, so a log cut short still names it. */
+const oneLine = (v: AxeViolation) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`;
+
+/**
+ * Expects no serious or critical violation; `where` names the page in the failure (its path if not
+ * given). What axe finds is looked at again once the page has rested anew: a finding of the page
+ * persists, while one seen in the middle of a render on a loaded machine (a below-the-fold section
+ * arriving while axe walked the page) does not. Such a passing sighting is printed, not dropped.
+ */
+export async function expectAxeClean(page: Page, where = new URL(page.url()).pathname): Promise<void> {
+  const first = await seriousViolations(page);
+  if (first.length === 0) return;
+  const again = await seriousViolations(page);
+  const seen = new Set(again.map(oneLine));
+  const passing = first.filter((v) => !seen.has(oneLine(v)));
+  if (passing.length > 0)
+    console.warn(`axe, ${where}, seen once and gone on a second look: ${passing.map(oneLine).join("; ")}`);
+  expect(again, `${where}: ${again.map(oneLine).join("; ")}`).toEqual([]);
 }
