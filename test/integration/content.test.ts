@@ -11,6 +11,7 @@ import type {
   ServiceDetails,
 } from "../../worker/backend/services/catalogue/content";
 import { seedCatalogue } from "../support/catalogue";
+import { awayFromMinuteEdge, COUNTING_TIMEOUT } from "../support/accounts";
 
 type Lang = "en" | "ar";
 interface Body<T> {
@@ -225,15 +226,20 @@ describe("the contact form", () => {
     expect(Object.keys(empty.body.errors ?? {}).sort()).toEqual(["email", "message", "name", "subject"]);
   });
 
-  it("is rate limited per IP: the sixth message within a minute is a 429 with a localized message", async () => {
-    const ip = uniqueIp();
-    for (let i = 0; i < 5; i++) expect((await contact(valid, { ip })).status).toBe(201);
-    const limited = await contact(valid, { ip, lang: "ar" });
-    expect(limited.status).toBe(429);
-    expect(limited.body.message).toMatch(ARABIC);
-    // Another sender is not affected.
-    expect((await contact(valid, { ip: uniqueIp() })).status).toBe(201);
-  });
+  it(
+    "is rate limited per IP: the sixth message within a minute is a 429 with a localized message",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      const ip = uniqueIp();
+      await awayFromMinuteEdge();
+      for (let i = 0; i < 5; i++) expect((await contact(valid, { ip })).status).toBe(201);
+      const limited = await contact(valid, { ip, lang: "ar" });
+      expect(limited.status).toBe(429);
+      expect(limited.body.message).toMatch(ARABIC);
+      // Another sender is not affected.
+      expect((await contact(valid, { ip: uniqueIp() })).status).toBe(201);
+    },
+  );
 
   it("is never cached", async () => {
     const res = await contact(valid, { ip: uniqueIp() });
