@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { builtWorker } from "../support/http.ts";
+import { awayFromMinuteEdge, COUNTING_TIMEOUT } from "../support/rate-window.ts";
 
 // The no-JavaScript contact form posts to the storefront, which sends it on to the
 // backend. The backend must count each visitor by their own address, not the storefront's.
@@ -31,11 +32,16 @@ describe("the contact form without JavaScript", () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
   });
 
-  it("one visitor posting a sixth time within the minute is refused, in their language", async () => {
-    const ip = `10.${octet()}.${octet()}.${octet()}`;
-    for (let i = 1; i <= 5; i++) expect((await post("en", ip, `Question ${i}`)).status).toBe(200);
-    const refused = await post("ar", ip, "Question 6");
-    expect(refused.status).toBe(429);
-    expect(await refused.text()).toMatch(/[\u0600-\u06ff]/);
-  });
+  it(
+    "one visitor posting a sixth time within the minute is refused, in their language",
+    { timeout: COUNTING_TIMEOUT },
+    async () => {
+      const ip = `10.${octet()}.${octet()}.${octet()}`;
+      await awayFromMinuteEdge();
+      for (let i = 1; i <= 5; i++) expect((await post("en", ip, `Question ${i}`)).status).toBe(200);
+      const refused = await post("ar", ip, "Question 6");
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toMatch(/[\u0600-\u06ff]/);
+    },
+  );
 });

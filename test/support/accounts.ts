@@ -127,16 +127,6 @@ export async function latestCode(to: string, purpose: "verify" | "reset" | "sign
   }
 }
 
-/**
- * Local rate-limit windows are aligned to the wall-clock minute: a test that counts to a limit
- * starts well inside one, so the window cannot roll over halfway through its count.
- */
-export async function awayFromMinuteEdge(margin = 15_000): Promise<void> {
-  const into = Date.now() % 60_000;
-  if (into > 60_000 - margin) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 100));
-}
-
-/** Time for a counting test, including a possible wait for the next window. */
-export const COUNTING_TIMEOUT = 60_000;
+export { awayFromMinuteEdge, COUNTING_TIMEOUT } from "./rate-window";
 /** Every sign-up and sign-in runs PBKDF2 at 100,000 iterations; on a loaded machine a test of several takes more than 5 s. */
 export const SLOW_CRYPTO_TIMEOUT = 30_000;
