@@ -1,7 +1,7 @@
 import type { Env, Lang } from "../../env";
 import type { CartOwner } from "../../identity";
 import type { CartRestored } from "../../../../contract/cart-reminders";
-import { ensureCartId } from "../orders/cart";
+import { ensureCartId, raiseLineTo } from "../orders/cart";
 import { releaseExpiredReservations } from "../orders/reservations";
 import { commerceSettings, loadSettings } from "../shared/settings";
 import { sha256Hex } from "./tokens";
@@ -59,17 +59,7 @@ export async function restoreCart(
   const target = await ensureCartId(db, owner);
   if (target !== source.cart_id) {
     await db.batch([
-      ...available.map((l) =>
-        db
-          .prepare(
-            `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
-             SELECT ?1, v.id, v.product_id, MIN(?3, v.stock, v.max_per_order)
-             FROM product_variants v JOIN products p ON p.id = v.product_id
-             WHERE v.id = ?2 AND p.active = 1 AND v.active = 1 AND MIN(?3, v.stock, v.max_per_order) > 0
-             ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
-          )
-          .bind(target, l.variant_id, l.quantity),
-      ),
+      ...available.map((l) => raiseLineTo(db, target, l.variant_id, l.quantity)),
       db
         .prepare(
           "UPDATE carts SET promo_code = COALESCE(?, promo_code), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",

@@ -159,6 +159,23 @@ export interface ReorderOutcome {
 }
 
 /**
+ * One line of another cart or order brought into `cartId`: at `quantity` as far as stock and the
+ * per-order limit allow now, a line already there raised to it and never added on top (bringing
+ * it twice does not double it), nothing for a variant no longer sold. For a batch.
+ */
+export function raiseLineTo(db: D1Database, cartId: number, variantId: number, quantity: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
+       SELECT ?1, v.id, v.product_id, MIN(?3, v.stock, v.max_per_order)
+       FROM product_variants v JOIN products p ON p.id = v.product_id
+       WHERE v.id = ?2 AND p.active = 1 AND v.active = 1 AND MIN(?3, v.stock, v.max_per_order) > 0
+       ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
+    )
+    .bind(cartId, variantId, quantity);
+}
+
+/**
  * "Order again": the lines of a past order back in the owner's cart, each at the quantity ordered
  * then, as far as stock and the per-order limit allow now. A line already in the cart is raised to
  * that quantity, never added on top (pressing twice does not double it). One batch: each upsert
@@ -190,17 +207,7 @@ export async function reorderIntoCart(
   if (!available.length) return outcome;
   const cartId = await ensureCartId(db, owner);
   await db.batch([
-    ...available.map((l) =>
-      db
-        .prepare(
-          `INSERT INTO cart_items (cart_id, variant_id, product_id, quantity)
-           SELECT ?1, v.id, v.product_id, MIN(?3, v.stock, v.max_per_order)
-           FROM product_variants v JOIN products p ON p.id = v.product_id
-           WHERE v.id = ?2 AND p.active = 1 AND v.active = 1 AND MIN(?3, v.stock, v.max_per_order) > 0
-           ON CONFLICT (cart_id, variant_id) DO UPDATE SET quantity = MAX(cart_items.quantity, excluded.quantity)`,
-        )
-        .bind(cartId, l.variant_id, l.quantity),
-    ),
+    ...available.map((l) => raiseLineTo(db, cartId, l.variant_id, l.quantity)),
     db.prepare("UPDATE carts SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?").bind(cartId),
   ]);
   return outcome;
