@@ -10,6 +10,7 @@ import {
   journeyIt,
   launchBrowser,
   LOCALES,
+  networkQuiet,
   newPage,
   SCREENSHOTS,
   type Locale,
@@ -225,6 +226,9 @@ describe("the wishlist in Chromium", () => {
         // Online first: the heart's code is then in the page (a shopper's service worker precaches it too).
         await heartOf(page, a).click();
         await expect.poll(() => accountSlugs(token), WAIT).toEqual([a]);
+        // The server has it; the page must have the answer too before the connection drops, or
+        // the sync's reply (the account's list) lands after the offline heart below.
+        await networkQuiet(page);
 
         await context.setOffline(true);
         await heartOf(page, b).click();
