@@ -1,4 +1,5 @@
 import { useAtom, useAtomValue } from "jotai";
+import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 import { Link, NavLink } from "../lib/link";
 import type { CategoryNode } from "../../contract/catalogue";
@@ -27,11 +28,13 @@ export function Header({
   const to = useLocalePath();
   const { pathname, search } = useLocation();
   const other = otherLocale(locale);
+  const header = useRef<HTMLElement>(null);
+  useEffect(() => reserveHeaderSpace(header.current), []);
   const [drawerOpen, setDrawerOpen] = useAtom(cartDrawerOpenAtom);
   const count = useAtomValue(totalQuantityAtom);
 
   return (
-    <header className="site-header">
+    <header className="site-header" ref={header}>
       <div className="site-header__bar container">
         <Link to={to("/")} className="site-header__logo" aria-label={name}>
           <Logo src={logo} alt={name} />
@@ -106,4 +109,22 @@ export function Header({
       </nav>
     </header>
   );
+}
+
+/**
+ * Keeps `--header-block-size` (app.css: the page's scroll padding) as tall as the sticky header,
+ * which wraps to two or three rows by width, language and store name: a link focused from the
+ * keyboard is then scrolled into view below the header, never hidden under it.
+ */
+function reserveHeaderSpace(header: HTMLElement | null): (() => void) | undefined {
+  if (!header || typeof ResizeObserver === "undefined") return undefined;
+  const root = document.documentElement;
+  const observer = new ResizeObserver(() =>
+    root.style.setProperty("--header-block-size", `${Math.ceil(header.getBoundingClientRect().height)}px`),
+  );
+  observer.observe(header);
+  return () => {
+    observer.disconnect();
+    root.style.removeProperty("--header-block-size");
+  };
 }

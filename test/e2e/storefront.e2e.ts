@@ -364,6 +364,33 @@ describe("storefront pages in Chromium", () => {
       await context.close();
     });
 
+    it(`${locale}: a link to a part of the page (the product's reviews) brings it into view below the sticky header, on a phone and a desktop`, async () => {
+      const { context, page, errors } = await newPage(browser);
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: 780 });
+        await page.goto(`${base}/${locale}/product-details/${productSlug}`);
+        await hydrated(page);
+        // What the rating's link (href="#reviews") does: the browser scrolls the target to the
+        // top of the view, where the header stays.
+        await page.evaluate(() => (location.hash = "reviews"));
+        await expect.poll(() => page.evaluate(() => window.scrollY > 0), WAIT).toBe(true);
+        // Below the header once the sections above it have rendered (they are drawn lazily).
+        const gap = () =>
+          page.evaluate(
+            () =>
+              document.getElementById("reviews")!.getBoundingClientRect().top -
+              document.querySelector(".site-header")!.getBoundingClientRect().bottom,
+          );
+        await expect.poll(gap, { ...WAIT, message: `${width} px` }).toBeGreaterThanOrEqual(-1);
+        expect(await page.locator(".site-header").evaluate((h) => h.getBoundingClientRect().height)).toBeGreaterThan(
+          60,
+        );
+        await page.screenshot({ path: `${SCREENSHOTS}/storefront-reviews-anchor-${locale}-${width}.png` });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+
     journeyIt(locale, "en")(`${locale}: the quantity picker stays within stock and the per-order maximum`, async () => {
       const { context, page } = await newPage(browser);
       const res = await fetch(`${base}/backend/products/${productSlug}`);
