@@ -1,7 +1,8 @@
 import { memo, startTransition, useEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import { PrefetchPageLinks, useLocation } from "react-router";
 import { whenIdle } from "./idle";
-import { prefetchQueue, watchLinksIn } from "./prefetch";
+import { copyLinksToHead, prefetchQueue, watchLinksIn } from "./prefetch";
 
 /**
  * Each page's links render once: adding a page to the list must not render the ones before it
@@ -16,6 +17,11 @@ const PageLinks = memo(PrefetchPageLinks);
  * document (`watchLinksIn`), so prefetching is on by default. The pages found on an earlier
  * location are dropped when the location changes, so a navigation never prefetches them again
  * against the new page.
+ *
+ * The links render through a portal into an inert document, whose head React hoists them into
+ * and where they fetch nothing; `copyLinksToHead` brings them into this document's head a few per
+ * idle period. Rendered here, one commit inserted every link a page names, each starting its
+ * request, in one long task.
  */
 export function Prefetcher({ nonce }: { nonce?: string }) {
   const { pathname, search } = useLocation();
@@ -31,6 +37,12 @@ export function Prefetcher({ nonce }: { nonce?: string }) {
     };
   }, []);
 
+  // Made in the browser only; on the server, and while no page is prefetched, nothing renders.
+  const [inert] = useState(() =>
+    typeof document === "undefined" ? null : document.implementation.createHTMLDocument(""),
+  );
+  useEffect(() => (inert ? copyLinksToHead(inert.head) : undefined), [inert]);
+
   useEffect(
     () =>
       prefetchQueue.subscribe((page, from) =>
@@ -39,7 +51,8 @@ export function Prefetcher({ nonce }: { nonce?: string }) {
     [],
   );
 
-  return pages
+  const links = pages
     .filter((p) => p.from === here)
     .map((p) => <PageLinks key={p.page} page={p.page} nonce={nonce} data-prefetch="" />);
+  return inert && links.length > 0 ? createPortal(links, inert.body) : null;
 }

@@ -1,5 +1,5 @@
 import { localeOfPath } from "../../contract/locale";
-import { whenIdle } from "./idle";
+import { whenIdle, type IdleSlice } from "./idle";
 import { updateState } from "./update-state";
 
 /**
@@ -244,5 +244,79 @@ export function watchLinksIn(root: Element): () => void {
     mutations.disconnect();
     for (const stop of stops.values()) stop();
     stops.clear();
+  };
+}
+
+/**
+ * Copies the `<link>`s React puts in `source` (the head of an inert document, where a link
+ * fetches nothing: Prefetcher.tsx) into this document's head, as many per idle period as its
+ * slice allows (client/idle.ts), and takes a copy out again when React removes its original. A
+ * prefetched page names a dozen or more modules this page does not have yet, and each link starts
+ * its request as it is inserted: all of them in React's one commit made a task of 50 to 250 ms
+ * under Lighthouse's 4× CPU, most of the blocking time a page had after its first paint
+ * (docs/PERFORMANCE.md, "Link prefetching"). Returns the cleanup.
+ */
+/**
+ * The most links one idle period inserts: a link to a module not fetched yet costs about a
+ * millisecond of the main thread as it goes in, four under Lighthouse's 4× CPU.
+ */
+export const LINKS_PER_SLICE = 4;
+
+export function copyLinksToHead(
+  source: Element,
+  idle: (job: (slice: IdleSlice) => void) => void = whenIdle,
+): () => void {
+  const copies = new Map<Element, HTMLLinkElement>();
+  const waiting: HTMLLinkElement[] = [];
+  let draining = false;
+
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    idle((slice) => {
+      draining = false;
+      let copied = 0;
+      do {
+        const original = waiting.shift();
+        if (!original) return;
+        // Imported, not moved: React keeps its own. The copy keeps the original's nonce.
+        const copy = document.importNode(original);
+        copies.set(original, copy);
+        document.head.appendChild(copy);
+      } while (++copied < LINKS_PER_SLICE && slice.timeRemaining() > 0);
+      if (waiting.length > 0) drain();
+    });
+  };
+  const add = (node: Node) => {
+    const links =
+      node instanceof HTMLLinkElement ? [node] : node instanceof Element ? [...node.querySelectorAll("link")] : [];
+    for (const l of links) if (!copies.has(l) && !waiting.includes(l)) waiting.push(l);
+  };
+  const remove = (node: Node) => {
+    const links =
+      node instanceof HTMLLinkElement ? [node] : node instanceof Element ? [...node.querySelectorAll("link")] : [];
+    for (const l of links) {
+      copies.get(l)?.remove();
+      copies.delete(l);
+      const at = waiting.indexOf(l);
+      if (at >= 0) waiting.splice(at, 1);
+    }
+  };
+
+  add(source);
+  if (waiting.length > 0) drain();
+  const mutations = new MutationObserver((records) => {
+    for (const r of records) {
+      r.removedNodes.forEach(remove);
+      r.addedNodes.forEach(add);
+    }
+    if (waiting.length > 0) drain();
+  });
+  mutations.observe(source, { childList: true, subtree: true });
+  return () => {
+    mutations.disconnect();
+    waiting.length = 0;
+    for (const copy of copies.values()) copy.remove();
+    copies.clear();
   };
 }

@@ -39,6 +39,8 @@ const hydrated = (page: Page, selector = "#site-search") => waitHydrated(page, s
 
 /** Under load a view can take a few seconds to settle. */
 const WAIT = { timeout: 15_000, interval: 100 };
+/** client/prefetch.ts `LINKS_PER_SLICE`: the most prefetch links one idle period inserts. */
+const LINKS_PER_SLICE = 4;
 
 const cards = (page: Page) =>
   page
@@ -417,6 +419,17 @@ describe("storefront pages in Chromium", () => {
         page.on("request", (r) => {
           if (/\/assets\/[^/]+\.js$/.test(new URL(r.url()).pathname)) scripts.push(r.url());
         });
+        // How many prefetch links go into the document at a time (one observer call per task).
+        await page.addInitScript(() => {
+          const batches: number[] = [];
+          (window as unknown as { prefetchBatches: number[] }).prefetchBatches = batches;
+          new MutationObserver((records) => {
+            const added = records
+              .flatMap((r) => [...r.addedNodes])
+              .filter((n) => n instanceof HTMLLinkElement && n.hasAttribute("data-prefetch")).length;
+            if (added > 0) batches.push(added);
+          }).observe(document, { childList: true, subtree: true });
+        });
         await page.goto(`${base}/${locale}/products`);
         await hydrated(page);
         // client/Prefetcher.tsx renders React Router's <PrefetchPageLinks> for a visible link's page:
@@ -465,6 +478,11 @@ describe("storefront pages in Chromium", () => {
           .poll(() => scripts.some((u) => /\/assets\/product-details\._slug-[\w-]+\.js$/.test(u)), WAIT)
           .toBe(true);
         expect(scripts.filter((u, i) => scripts.indexOf(u) !== i)).toEqual([]);
+        // A few links per idle period (client/prefetch.ts `copyLinksToHead`), never a page's
+        // dozens in one task: each starts its request as it goes in.
+        const batches = await page.evaluate(() => (window as unknown as { prefetchBatches: number[] }).prefetchBatches);
+        expect(batches.reduce((a, b) => a + b, 0)).toBeGreaterThan(LINKS_PER_SLICE * 2);
+        expect(Math.max(...batches)).toBeLessThanOrEqual(LINKS_PER_SLICE);
 
         // Following a prefetched link requests exactly the prefetched URL, so the prefetch cache answers.
         const target = visible.find((p) => paths.includes(`${p}.data`));
