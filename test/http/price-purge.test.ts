@@ -37,7 +37,7 @@ async function warm(path: string, layer: "page" | "data"): Promise<string> {
   throw new Error(`${path} never came from the ${layer} cache`);
 }
 
-describe("a console price change as new visitors see it (issue 23)", () => {
+describe("a console price change as new visitors see it", () => {
   it("shows the new price on the product page, the list, the .data payload and the catalogue API within the version's seconds, all warmed first", async () => {
     const email = await newStaffAccount(base, "manager", "purge");
     const { token: bearer } = await consoleHttpSession(base, email);

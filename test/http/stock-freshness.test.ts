@@ -88,7 +88,7 @@ async function shownWithin(since: number, check: () => Promise<boolean>): Promis
   }
 }
 
-describe("stock shown to shoppers after a sale (issue 17 item 7)", () => {
+describe("stock shown to shoppers after a sale", () => {
   it("sells the last units through checkout: within 5 s the product page and the list show it sold out and the picker offers nothing; a declined payment brings it back as fast", async () => {
     // A product nobody else's test leans on: not featured or new (first in the default lists),
     // not a phone or Apple (the storefront suites' fixtures), low stock that one order can take.

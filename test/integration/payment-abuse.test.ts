@@ -88,7 +88,7 @@ async function ageOrder(number: string, minutes: number) {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("the sandbox is not the production default (issue 17.1)", () => {
+describe("the sandbox is not the production default", () => {
   it("the test card cannot pay an order in production: the sandbox page, its form and its webhook answer 404", async () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
@@ -186,7 +186,7 @@ describe("the sandbox is not the production default (issue 17.1)", () => {
   });
 });
 
-describe("stock cannot be held forever (issue 17.2)", () => {
+describe("stock cannot be held forever", () => {
   it("starting payments again and again never extends a hold past the order's creation plus RESERVATION_MINUTES", async () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
@@ -342,7 +342,7 @@ describe("stock cannot be held forever (issue 17.2)", () => {
   );
 });
 
-describe("payment callbacks cannot be forged (issue 17.3)", () => {
+describe("payment callbacks cannot be forged", () => {
   it("a sandbox event signed with PAYMENT_SECRET (Moyasar's secret token, seen in its webhook bodies) is refused", async () => {
     const guest = await newGuest();
     const { number } = await placedOrder(guest);
@@ -436,7 +436,7 @@ describe("payment callbacks cannot be forged (issue 17.3)", () => {
   });
 });
 
-describe("smaller holes (issue 17.6)", () => {
+describe("smaller holes", () => {
   it("a return path whose dot segments collapse to //host is refused", () => {
     for (const trick of [
       "/.//evil.com",

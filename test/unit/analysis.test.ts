@@ -8,7 +8,7 @@ import {
 } from "../../worker/backend/services/catalogue/analysis";
 import { editDistance, maxEdits } from "../../worker/backend/services/catalogue/spelling";
 
-describe("search analysis (issue 19)", () => {
+describe("search analysis", () => {
   it("gives an Arabic plural, its singular and their forms with the article one stem", () => {
     for (const group of [
       ["تلفزيونات", "التلفزيونات", "تلفزيون", "بالتلفزيون"],
