@@ -316,7 +316,10 @@ describe("the wishlist in Chromium", () => {
       for (const p of [a, b, c]) {
         await page.goto(`${base}/${locale}/product-details/${p.slug}`);
         await hydrated(page, ".product__title .wishlist-heart");
-        await page.locator(".product__title .wishlist-heart").click();
+        const heart = page.locator(".product__title .wishlist-heart");
+        await heart.click();
+        // Pressed once saved: the save loads on the first press, so leaving sooner would lose it.
+        await expect.poll(() => heart.getAttribute("aria-pressed"), WAIT).toBe("true");
         await expect.poll(() => page.evaluate(() => localStorage.getItem("souq.recent") ?? ""), WAIT).toContain(p.slug);
       }
       await page.evaluate(
