@@ -1,5 +1,5 @@
 import { localeOfPath } from "../../contract/locale";
-import { whenIdle, type IdleSlice } from "./idle";
+import { whenIdle } from "./idle";
 import { updateState } from "./update-state";
 
 /**
@@ -248,24 +248,21 @@ export function watchLinksIn(root: Element): () => void {
 }
 
 /**
- * Copies the `<link>`s React puts in `source` (the head of an inert document, where a link
- * fetches nothing: Prefetcher.tsx) into this document's head, as many per idle period as its
- * slice allows (client/idle.ts), and takes a copy out again when React removes its original. A
- * prefetched page names a dozen or more modules this page does not have yet, and each link starts
- * its request as it is inserted: all of them in React's one commit made a task of 50 to 250 ms
- * under Lighthouse's 4× CPU, most of the blocking time a page had after its first paint
- * (docs/PERFORMANCE.md, "Link prefetching"). Returns the cleanup.
- */
-/**
  * The most links one idle period inserts: a link to a module not fetched yet costs about a
  * millisecond of the main thread as it goes in, four under Lighthouse's 4× CPU.
  */
 export const LINKS_PER_SLICE = 4;
 
-export function copyLinksToHead(
-  source: Element,
-  idle: (job: (slice: IdleSlice) => void) => void = whenIdle,
-): () => void {
+/**
+ * Copies the `<link>`s React puts in `source` (the head of an inert document, where a link
+ * fetches nothing: Prefetcher.tsx) into this document's head, `LINKS_PER_SLICE` per idle period
+ * or fewer when the slice runs out (client/idle.ts), and takes a copy out again when React
+ * removes its original. A prefetched page names a dozen or more modules this page does not have
+ * yet, and each link starts its request as it is inserted: all of them in React's one commit made
+ * a task of 50 to 250 ms under Lighthouse's 4× CPU, most of the blocking time a page had after
+ * its first paint (docs/PERFORMANCE.md, "Link prefetching"). Returns the cleanup.
+ */
+export function copyLinksToHead(source: Element): () => void {
   const copies = new Map<Element, HTMLLinkElement>();
   const waiting: HTMLLinkElement[] = [];
   let draining = false;
@@ -273,7 +270,7 @@ export function copyLinksToHead(
   const drain = () => {
     if (draining) return;
     draining = true;
-    idle((slice) => {
+    whenIdle((slice) => {
       draining = false;
       let copied = 0;
       do {
@@ -287,15 +284,13 @@ export function copyLinksToHead(
       if (waiting.length > 0) drain();
     });
   };
+  const linksIn = (node: Node): HTMLLinkElement[] =>
+    node instanceof HTMLLinkElement ? [node] : node instanceof Element ? [...node.querySelectorAll("link")] : [];
   const add = (node: Node) => {
-    const links =
-      node instanceof HTMLLinkElement ? [node] : node instanceof Element ? [...node.querySelectorAll("link")] : [];
-    for (const l of links) if (!copies.has(l) && !waiting.includes(l)) waiting.push(l);
+    for (const l of linksIn(node)) if (!copies.has(l) && !waiting.includes(l)) waiting.push(l);
   };
   const remove = (node: Node) => {
-    const links =
-      node instanceof HTMLLinkElement ? [node] : node instanceof Element ? [...node.querySelectorAll("link")] : [];
-    for (const l of links) {
+    for (const l of linksIn(node)) {
       copies.get(l)?.remove();
       copies.delete(l);
       const at = waiting.indexOf(l);
@@ -303,6 +298,7 @@ export function copyLinksToHead(
     }
   };
 
+  // What is there already, then what React adds or removes.
   add(source);
   if (waiting.length > 0) drain();
   const mutations = new MutationObserver((records) => {

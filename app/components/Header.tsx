@@ -113,8 +113,8 @@ export function Header({
 
 /**
  * Keeps `--header-block-size` (app.css: the page's scroll padding) as tall as the sticky header,
- * which wraps to two or three rows by width, language and store name: a link focused from the
- * keyboard is then scrolled into view below the header, never hidden under it.
+ * which wraps to two or three rows by width, language and store name: what a #fragment link
+ * scrolls to then lands below the header, never hidden under it.
  */
 function reserveHeaderSpace(header: HTMLElement | null): (() => void) | undefined {
   if (!header || typeof ResizeObserver === "undefined") return undefined;
