@@ -13,6 +13,7 @@ import {
 import type { Route } from "./+types/root";
 import { useRetryFailedData } from "./client/data-retry";
 import { Prefetcher } from "./client/Prefetcher";
+import { scrollKey } from "./client/scroll-key";
 import { Toaster } from "./client/toast";
 import { describeError, ErrorScreen } from "./components/ErrorScreen";
 import { ShopChrome } from "./components/ShopChrome";
@@ -115,7 +116,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               dir={info.dir}
             />
           </JotaiProvider>
-          <ScrollRestoration nonce={nonce} />
+          <ScrollRestoration nonce={nonce} getKey={scrollKey} />
           <Scripts nonce={nonce} />
         </body>
       </html>

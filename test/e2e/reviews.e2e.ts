@@ -425,7 +425,22 @@ for (const [i, locale] of LOCALES.entries()) {
         author: { name: locale === "ar" ? "نورة" : "Noura" },
         reviewBody: body,
       });
+      // The rating leads to the reviews, in view below the sticky header; Back returns to the top.
       await v.locator(".rating-link").click();
+      await v.waitForURL((u) => u.hash === "#reviews");
+      const reviewsBelowHeader = () =>
+        v.evaluate(() => {
+          const gap =
+            document.getElementById("reviews")!.getBoundingClientRect().top -
+            document.querySelector(".site-header")!.getBoundingClientRect().bottom;
+          return scrollY > 100 && gap >= -1;
+        });
+      await eventually(reviewsBelowHeader).toBe(true);
+      await v.goBack();
+      await v.waitForURL((u) => u.hash === "");
+      await eventually(() => v.evaluate(() => scrollY)).toBe(0);
+      await v.goForward();
+      await eventually(reviewsBelowHeader).toBe(true);
       await openReviews(v);
       const review = v.locator("#reviews article.review").first();
       expect(await review.locator(".review__title").textContent()).toBe(title);
