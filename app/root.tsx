@@ -108,13 +108,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <JotaiProvider store={browserStore()}>
             <LoadingBar />
             {children}
-            <Toaster
-              position={TOASTER.position}
-              duration={TOASTER.duration}
-              theme={TOASTER.theme}
-              style={TOASTER.style}
-              dir={info.dir}
-            />
+            <Toaster {...TOASTER} dir={info.dir} />
           </JotaiProvider>
           <ScrollRestoration nonce={nonce} getKey={scrollKey} />
           <Scripts nonce={nonce} />

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Location } from "react-router";
-import { scrollKeyOf } from "../../app/client/scroll-key";
+import { scrollKey } from "../../app/client/scroll-key";
 
 const at = (key: string, hash = ""): Location => ({
   key,
@@ -10,14 +10,18 @@ const at = (key: string, hash = ""): Location => ({
   state: null,
 });
 
+afterEach(() => vi.unstubAllEnvs());
+
 describe("the scroll restoration key", () => {
-  it("keys the browser's own fragment entries by their URL, each apart", () => {
-    expect(scrollKeyOf(at("default", "#reviews"), true)).toBe("/ar/product-details/iphone-16-pro?colour=black#reviews");
-    expect(scrollKeyOf(at("default", "#main"), true)).not.toBe(scrollKeyOf(at("default", "#reviews"), true));
+  it("in the browser, keys the browser's own fragment entries by their URL, each apart", () => {
+    vi.stubEnv("SSR", false);
+    expect(scrollKey(at("default", "#reviews"))).toBe("/ar/product-details/iphone-16-pro?colour=black#reviews");
+    expect(scrollKey(at("default", "#main"))).not.toBe(scrollKey(at("default", "#reviews")));
+    expect(scrollKey(at("k3x9", "#reviews"))).toBe("k3x9");
   });
 
-  it("keeps the router's key for its own entries and for the server's render", () => {
-    expect(scrollKeyOf(at("k3x9", "#reviews"), true)).toBe("k3x9");
-    expect(scrollKeyOf(at("default"), false)).toBe("default");
+  it("on the server, keeps the router's key", () => {
+    vi.stubEnv("SSR", true);
+    expect(scrollKey(at("default"))).toBe("default");
   });
 });
