@@ -17,11 +17,7 @@ export async function clientLoader() {
 }
 clientLoader.hydrate = true as const;
 
-/**
- * The loading line, shared by the hydration fallback and the page. Sharing it keeps
- * HydrateFallback in the route's main chunk: split into its own chunk (v8_splitRouteModules) it
- * is missing during hydration, React Router falls back at the root and hydration fails (React's error 418).
- */
+/** The loading line, shared by the hydration fallback and the page. */
 function CheckoutLoading() {
   const t = useT();
   return <p aria-busy="true">{t("app.loading")}</p>;

@@ -26,11 +26,7 @@ export async function clientLoader() {
 }
 clientLoader.hydrate = true as const;
 
-/**
- * The loading line, shared by the hydration fallback and the page. Sharing it keeps
- * HydrateFallback in the route's main chunk: split into its own chunk (v8_splitRouteModules) it
- * is missing during hydration, React Router falls back at the root and hydration fails (React's error 418).
- */
+/** The loading line, shared by the hydration fallback and the page. */
 function CartLoading() {
   const t = useT();
   return (

@@ -69,11 +69,7 @@ export async function clientLoader({ params, request, serverLoader }: Route.Clie
 }
 clientLoader.hydrate = true as const;
 
-/**
- * The page's card, shared by the hydration fallback and the page. Sharing it keeps HydrateFallback
- * in the route's main chunk: split into its own chunk (v8_splitRouteModules) it is missing during
- * hydration and hydration fails (React's error 418), as checkout.tsx explains.
- */
+/** The page's card, shared by the hydration fallback and the page. */
 function InvitationCard({ lead, children }: { lead?: string; children: React.ReactNode }) {
   const t = useT();
   return (
