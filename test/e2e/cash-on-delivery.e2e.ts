@@ -110,8 +110,14 @@ describe("cash on delivery", () => {
         await eventually(() => page.locator(".cod-confirm").textContent()).toContain(
           locale === "ar" ? "الرمز غير صحيح" : "That code is not right",
         );
+        // The error summary takes the focus once it shows (an effect after the paint): type after
+        // that, as a shopper does, or the focus leaves the field between Playwright's focus and its typing.
+        await eventually(() =>
+          page.evaluate(() => document.activeElement?.classList.contains("form__summary") ?? false),
+        ).toBe(true);
         const typed = locale === "ar" ? sent.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d))) : sent;
         await code.fill(typed);
+        await eventually(() => code.inputValue()).toBe(sent);
         await Promise.all([
           page
             .waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=${number}`))
