@@ -3,7 +3,15 @@ import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAxeClean } from "../support/axe.ts";
-import { hydrated, journeyIt, launchBrowser, LOCALES, newPage, SCREENSHOTS } from "../support/browser.ts";
+import {
+  belowStickyHeader,
+  hydrated,
+  journeyIt,
+  launchBrowser,
+  LOCALES,
+  newPage,
+  SCREENSHOTS,
+} from "../support/browser.ts";
 import {
   consoleHttpSession,
   newStaffAccounts,
@@ -428,13 +436,7 @@ for (const [i, locale] of LOCALES.entries()) {
       // The rating leads to the reviews, in view below the sticky header; Back returns to the top.
       await v.locator(".rating-link").click();
       await v.waitForURL((u) => u.hash === "#reviews");
-      const reviewsBelowHeader = () =>
-        v.evaluate(() => {
-          const gap =
-            document.getElementById("reviews")!.getBoundingClientRect().top -
-            document.querySelector(".site-header")!.getBoundingClientRect().bottom;
-          return scrollY > 100 && gap >= -1;
-        });
+      const reviewsBelowHeader = () => belowStickyHeader(v, "#reviews");
       await eventually(reviewsBelowHeader).toBe(true);
       await v.goBack();
       await v.waitForURL((u) => u.hash === "");

@@ -256,6 +256,26 @@ export async function hydrated(page: Page, selector: string, timeout = 20_000): 
 }
 
 /**
+ * Whether `selector`'s element sits where a link to it should bring it: just below the sticky
+ * header (its top at most 48 px under the header's bottom edge, never behind it), or as near as
+ * the end of the page lets it come.
+ */
+export function belowStickyHeader(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate((s) => {
+    const gap =
+      document.querySelector(s)!.getBoundingClientRect().top -
+      document.querySelector(".site-header")!.getBoundingClientRect().bottom;
+    const atEnd = Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight - 1;
+    return gap >= -1 && (gap <= 48 || atEnd);
+  }, selector);
+}
+
+/** Resolves once the page has painted a frame and been idle: work queued after an event has run. */
+export async function pageIdle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(done))));
+}
+
+/**
  * A full-page screenshot with everything painted. Playwright's `fullPage` captures beyond the
  * viewport without moving it, so what the shop lets the browser skip while out of view
  * (`content-visibility: auto`: product cards, the footer; docs/PERFORMANCE.md) would come out
