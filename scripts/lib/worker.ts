@@ -94,7 +94,7 @@ export interface RunningWorker {
 /**
  * Starts `wrangler dev` on `port`, or with `port: "any"` on a free one. A free port is free when
  * asked, not when wrangler binds it a moment later: another process starting beside it (the test
- * files run two at a time, each starting workers) can take it first. Then wrangler exits at once
+ * files run several at a time, each starting workers) can take it first. Then wrangler exits at once
  * with "Address already in use", and an "any" start tries again on another port (at most three).
  */
 export async function startWorker(
