@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fullPageScreenshot, hydrated, launchBrowser, newPage, SCREENSHOTS } from "../support/browser.ts";
+import { fullPageScreenshot, hydrated, launchBrowser, newPage, SCREENSHOTS, toastSays } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker, buyThroughCheckout, visitorIp } from "../support/http.ts";
 import { say } from "../support/messages.ts";
@@ -45,12 +45,6 @@ const consoleCall = (page: Page, method: string, path: string, body?: unknown) =
     },
     [method, path, body] as const,
   );
-
-async function toastSays(page: Page, text: string) {
-  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
-    expect.arrayContaining([expect.stringContaining(text)]),
-  );
-}
 
 /** A guest buys two units of the product and pays on the sandbox card page. */
 async function paidOrderOf(productId: number): Promise<string> {

@@ -12,6 +12,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
@@ -85,12 +86,6 @@ async function screenshots(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, name).toBeLessThanOrEqual(0);
   await page.setViewportSize(size);
-}
-
-async function toastSays(page: Page, text: string): Promise<void> {
-  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
-    expect.arrayContaining([expect.stringContaining(text)]),
-  );
 }
 
 for (const locale of LOCALES) {

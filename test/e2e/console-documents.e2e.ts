@@ -11,6 +11,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { backendJson, builtWorker, buyThroughCheckout, NATIONAL_DELIVERY, visitorIp } from "../support/http.ts";
@@ -66,12 +67,6 @@ const stockOf = (page: Page, id: number) =>
     });
     return ((await res.json()) as { data: { stock: number } }).data.stock;
   }, id);
-
-async function toastSays(page: Page, text: string) {
-  await expect
-    .poll(() => page.locator("[data-sonner-toast]").allTextContents())
-    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
-}
 
 /** Prints the page to A4 and expects exactly one page (as test/e2e/invoice.e2e.ts does for tax documents). */
 async function printsOnOnePage(page: Page, path: string) {

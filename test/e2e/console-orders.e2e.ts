@@ -11,6 +11,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { visitorIp, backendJson, builtWorker } from "../support/http.ts";
@@ -80,12 +81,6 @@ async function guestOrder(locale: string) {
     total: Number(order.total),
     payUrl: `${base}${started.redirect_url}`,
   };
-}
-
-async function toastSays(page: Page, text: string) {
-  await expect
-    .poll(() => page.locator("[data-sonner-toast]").allTextContents())
-    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
 }
 
 /** Nothing sticks out sideways: a phone scrolls the page down only (tables scroll in their region). */

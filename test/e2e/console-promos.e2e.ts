@@ -11,6 +11,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { newStaffAccounts, openConsole, STAFF_PASSWORD } from "../support/console-browser.ts";
 import { builtWorker } from "../support/http.ts";
@@ -59,12 +60,6 @@ async function atPhoneWidth(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, name).toBeLessThanOrEqual(0);
   await page.setViewportSize(size);
-}
-
-async function toastSays(page: Page, text: string): Promise<void> {
-  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
-    expect.arrayContaining([expect.stringContaining(text)]),
-  );
 }
 
 /** The shopper's cart page with one product in it (added from its page, as a shopper does). */

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   fullPageScreenshot,
@@ -9,6 +9,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { jsonApi, visitorIp, builtWorker } from "../support/http.ts";
@@ -80,12 +81,6 @@ async function startedOrder(locale: (typeof LOCALES)[number]) {
   });
   expect(started.status).toBe(200);
   return { guestId, number, cardPage: `${base}${started.body.data.redirect_url}` };
-}
-
-async function toastSays(page: Page, text: string) {
-  await expect
-    .poll(() => page.locator("[data-sonner-toast]").allTextContents(), { timeout: 15_000 })
-    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
 }
 
 for (const locale of journeyLocales("ar")) {

@@ -11,6 +11,7 @@ import {
   networkQuiet,
   newPage,
   SCREENSHOTS,
+  toastSays,
   type Locale,
 } from "../support/browser.ts";
 import {
@@ -122,12 +123,6 @@ async function signIn(page: Page, locale: Locale, email: string, redirect: strin
   await page.locator("input[name=password]").fill(STAFF_PASSWORD);
   await page.locator("form.auth-form button[type=submit]").click();
   await page.waitForURL((url) => url.pathname === redirect.replace(/#.*$/, ""));
-}
-
-async function toastSays(page: Page, text: string): Promise<void> {
-  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
-    expect.arrayContaining([expect.stringContaining(text)]),
-  );
 }
 
 /** The product page scrolled to its questions, with the section loaded. */

@@ -11,6 +11,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import {
   consoleHttpSession,
@@ -155,12 +156,6 @@ async function messageTo(to: string, purpose: string): Promise<{ text: string; s
     return Boolean(found);
   }, 30_000).toBe(true);
   return found!;
-}
-
-async function toastSays(page: Page, text: string) {
-  await eventually(() => page.locator("[data-sonner-toast]").allTextContents()).toEqual(
-    expect.arrayContaining([expect.stringContaining(text)]),
-  );
 }
 
 /** Scrolls the product page to its reviews and waits for the section's code and first page. */

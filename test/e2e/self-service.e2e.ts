@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { say } from "../support/messages.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { expectAxeClean } from "../support/axe.ts";
 import {
   fullPageScreenshot,
@@ -11,6 +11,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { builtWorker, buyThroughCheckout, jsonApi, visitorIp } from "../support/http.ts";
@@ -97,12 +98,6 @@ async function shopperPage(order: PaidOrder, width = 1280) {
 }
 
 const orderUrl = (locale: Locale, number: string) => `${base}/${locale}/order/checkout/status?order=${number}`;
-
-async function toastSays(page: Page, text: string) {
-  await expect
-    .poll(() => page.locator("[data-sonner-toast]").allTextContents(), { timeout: 15_000 })
-    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
-}
 
 for (const locale of LOCALES) {
   const t = (key: string, params?: Record<string, string>) => say(locale, key, params);

@@ -12,6 +12,7 @@ import {
   LOCALES,
   newPage,
   SCREENSHOTS,
+  toastSays,
 } from "../support/browser.ts";
 import { consoleHttpSession, newStaffAccounts, openConsole } from "../support/console-browser.ts";
 import { startExtraWorker, TEST_VARS, visitorIp } from "../support/http.ts";
@@ -215,7 +216,9 @@ describe("back-in-stock alerts", () => {
         await desk.page.locator("#f-reason").selectOption("received");
         await desk.page.locator("#f-delta").fill("5");
         await desk.page.getByRole("button", { name: msg(locale, "console.inventory.record") }).click();
-        // Told: no one waits for it any more.
+        // Recorded (a reload before the answer would abandon the request), and then told: no one
+        // waits for it any more.
+        await toastSays(desk.page, msg(locale, "console.inventory.recorded", { stock: "" }).split(":")[0]!);
         await desk.page.reload();
         await hydrated(desk.page, "#stock-find");
         await eventually(() => waitingRow(desk.page, variant.sku).count()).toBe(0);

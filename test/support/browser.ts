@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { afterAll, afterEach, it } from "vitest";
+import { afterAll, afterEach, expect, it } from "vitest";
 import {
   chromium,
   type Browser,
@@ -273,6 +273,13 @@ export function belowStickyHeader(page: Page, selector: string): Promise<boolean
 /** Resolves once the page has painted a frame and been idle: work queued after an event has run. */
 export async function pageIdle(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestIdleCallback(done))));
+}
+
+/** Waits until one of the page's toasts says `text` (15 s: a console save on a loaded machine). */
+export async function toastSays(page: Page, text: string): Promise<void> {
+  await expect
+    .poll(() => page.locator("[data-sonner-toast]").allTextContents(), { timeout: 15_000, interval: 150 })
+    .toEqual(expect.arrayContaining([expect.stringContaining(text)]));
 }
 
 /**
