@@ -186,7 +186,7 @@ for (const locale of LOCALES) {
         // The own server now knows the visitor: the header offers the account, not sign-in.
         const user = await page.evaluate(async () => (await fetch("/api/get-user")).json());
         expect(user.data.email).toBe(email);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/profile-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/profile-${locale}.png`);
         await expectAxeClean(page);
         expect(errors).toEqual([]);
         await context.close();
@@ -578,11 +578,11 @@ for (const locale of LOCALES) {
         expect(violations, `${path}: ${JSON.stringify(violations)}`).toEqual([]);
         const slug = path.split("?")[0].replace(/\//g, "-");
         if (slug === "auth-login" || slug === "auth-register")
-          await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}.jpg`);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, path).toBeLessThanOrEqual(0);
-        if (slug === "auth-register") await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}-360.jpg`);
+        if (slug === "auth-register") await fullPageScreenshot(page, `${SCREENSHOTS}/${slug}-${locale}-360.png`);
       }
       expect(errors).toEqual([]);
       await context.close();

@@ -58,7 +58,7 @@ describe("attribute filters in Chromium", () => {
     await page.waitForURL((u) => u.searchParams.get("filter.os") === "windows");
     await expect.poll(() => cards(page), WAIT).toBe(windows);
     await expectAxeClean(page);
-    await fullPageScreenshot(page, `${SCREENSHOTS}/attribute-filters-en.jpg`);
+    await fullPageScreenshot(page, `${SCREENSHOTS}/attribute-filters-en.png`);
     await page.goBack();
     await page.waitForURL((u) => !u.searchParams.has("filter.os"));
     await expect.poll(() => cards(page), WAIT).toBe(sixteen + thirtyTwo);
@@ -102,7 +102,7 @@ describe("attribute filters in Chromium", () => {
     expect(await visitor.page.locator("details.filters__attribute[open]").count()).toBe(1);
     await visitor.context.close();
     await expectAxeClean(page);
-    await fullPageScreenshot(page, `${SCREENSHOTS}/attribute-filters-ar-phone.jpg`);
+    await fullPageScreenshot(page, `${SCREENSHOTS}/attribute-filters-ar-phone.png`);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -181,7 +181,7 @@ describe("cart reminders in Chromium", () => {
           msg(locale, "cartReminders.restored.title"),
         );
         await eventually(() => cartLines(fresh.page)).toEqual(lines);
-        await fullPageScreenshot(fresh.page, `${SCREENSHOTS}/cart-reminder-restored-${locale}.jpg`);
+        await fullPageScreenshot(fresh.page, `${SCREENSHOTS}/cart-reminder-restored-${locale}.png`);
         await expectAxeClean(fresh.page, `restored cart, ${locale}`);
 
         // The guest orders from the restored cart (through the API with that browser's guest id).

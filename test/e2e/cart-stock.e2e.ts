@@ -94,7 +94,7 @@ describe("cart lines after stock is sold elsewhere", () => {
           // It can only go down: more is not offered.
           expect(await line.locator(".stepper__button").last().isDisabled()).toBe(true);
           expect(await line.locator(".stepper__button").first().isEnabled()).toBe(true);
-          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-only-left-${locale}.jpg`);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-only-left-${locale}.png`);
           await expectAxeClean(page);
 
           // And the last one.
@@ -105,7 +105,7 @@ describe("cart lines after stock is sold elsewhere", () => {
             .toBe(messages.cart.soldOut);
           expect(await line.locator(".stepper__input").isDisabled()).toBe(true);
           expect(await line.locator(".cart-line__remove").isEnabled()).toBe(true);
-          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-sold-out-${locale}.jpg`);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/cart-sold-out-${locale}.png`);
         } finally {
           // The buyers' cards are declined: the stock goes back for the other suites.
           for (const hold of holds) await hold.decline();

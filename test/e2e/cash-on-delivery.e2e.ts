@@ -78,7 +78,7 @@ async function checkoutWithCod(page: Page, locale: Locale, product: Product, mob
   await eventually(() => page.locator(".summary").textContent()).toContain(msg(locale, "cart.codFee"));
   expect(await total.textContent()).not.toBe(before);
   await expectAxeClean(page);
-  await fullPageScreenshot(page, `${SCREENSHOTS}/cod-checkout-${locale}.jpg`);
+  await fullPageScreenshot(page, `${SCREENSHOTS}/cod-checkout-${locale}.png`);
   await page.locator(".checkout__submit").click();
   await page.waitForURL(/\/proceed-payement\?/);
   return new URL(page.url()).searchParams.get("order")!;
@@ -102,7 +102,7 @@ describe("cash on delivery", () => {
         );
         const sent = await latestCode(base, `+966${mobile}`, "cod");
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-code-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-code-${locale}.png`);
 
         // A wrong code is refused in the page's language; the right one (Arabic-Indic digits read too) confirms.
         await code.fill(sent === "000000" ? "111111" : "000000");
@@ -123,7 +123,7 @@ describe("cash on delivery", () => {
             .waitForURL(new RegExp(`/${locale}/order/checkout/status\\?order=${number}`))
             .catch(async (error: unknown) => {
               // What the page said instead, for the report.
-              await fullPageScreenshot(page, `${SCREENSHOTS}/cod-not-confirmed-${locale}.jpg`);
+              await fullPageScreenshot(page, `${SCREENSHOTS}/cod-not-confirmed-${locale}.png`);
               const said = await page.locator(".cod-confirm").textContent();
               throw new Error(`not confirmed with ${sent} (typed ${await code.inputValue()}): ${said}`, {
                 cause: error,
@@ -134,7 +134,7 @@ describe("cash on delivery", () => {
         await eventually(() => page.locator(".cod-due").count()).toBe(1);
         expect(await page.locator(".order-details").textContent()).toContain(msg(locale, "cart.codFee"));
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-confirmed-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-confirmed-${locale}.png`);
 
         // The courier delivers it and collects the cash; the shopper returns it, naming the IBAN.
         await shipAndDeliver(accounts[`courier-${locale}`], number);
@@ -155,7 +155,7 @@ describe("cash on delivery", () => {
         await eventually(() => page.locator(".self-service").textContent()).toContain(
           msg(locale, "orders.returns.statuses.requested"),
         );
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-return-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/cod-return-${locale}.png`);
         // The wrong code was refused on purpose (422); nothing else may have failed.
         expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);
         await context.close();
@@ -184,7 +184,7 @@ describe("cash on delivery", () => {
         await eventually(() => panel.locator('[data-transfer="sent"]').count()).toBe(1);
         expect(await panel.textContent()).toContain("SNB-777");
         expect(await seriousViolations(console)).toEqual([]);
-        await fullPageScreenshot(console, `${SCREENSHOTS}/cod-console-transfer-${locale}.jpg`);
+        await fullPageScreenshot(console, `${SCREENSHOTS}/cod-console-transfer-${locale}.png`);
         expect(staff.errors).toEqual([]);
         await staff.context.close();
       },

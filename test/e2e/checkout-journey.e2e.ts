@@ -101,7 +101,7 @@ async function expectNoSeriousViolations(page: Page, where: string): Promise<voi
 /** At 360 px the page lays out without sideways scrolling; a screenshot is kept to look at. */
 async function fitsNarrowPhone(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 780 });
-  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}.jpg`);
+  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}.png`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll("main *, main")]
@@ -172,7 +172,7 @@ describe("checkout journey in Chromium", () => {
         expect(await page.locator("#promo-message").textContent()).toContain("50");
         await eventually(() => page.locator(".summary__row--discount").count()).toBe(1);
         await eventually(() => page.locator(".summary__row--vat").count()).toBe(1);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/cart-${locale}.png`);
         await expectNoSeriousViolations(page, `cart ${locale}`);
         await fitsNarrowPhone(page, `cart-${locale}-360`);
 
@@ -206,7 +206,7 @@ describe("checkout journey in Chromium", () => {
             .evaluateAll((marks) => marks.map((m) => (m as HTMLElement).dataset.mark));
         expect(await marksOf("card")).toEqual(["mada", "visa", "mastercard"]);
         expect(await marksOf("stcpay")).toEqual(["stcpay"]);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-${locale}.png`);
         await expectNoSeriousViolations(page, `checkout ${locale}`);
         await fitsNarrowPhone(page, `checkout-${locale}-360`);
         await page.locator(".checkout__submit").click();
@@ -243,7 +243,7 @@ describe("checkout journey in Chromium", () => {
         expect(await page.locator(".order-details address .national-address").textContent()).toBe(
           `${msg(locale, "address.shortAddressIs", { code: "RRRD2929" })} · ${msg(locale, "address.additionalNumberIs", { number: "6789" })}`,
         );
-        await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/order-status-${locale}.png`);
         await expectNoSeriousViolations(page, `order status ${locale}`);
 
         // Track order: by number and email; a wrong email finds nothing.
@@ -321,7 +321,7 @@ describe("checkout journey in Chromium", () => {
         await eventually(() => page.locator(".order-card").count()).toBe(1);
         expect(await page.locator(".order-card__number bdi").textContent()).toBe(orderNumber);
         expect(await page.locator(".order-card .status-badge").textContent()).toBe(msg(locale, "orders.statuses.paid"));
-        await fullPageScreenshot(page, `${SCREENSHOTS}/orders-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/orders-${locale}.png`);
         await context.close();
       },
     );

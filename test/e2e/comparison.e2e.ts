@@ -61,7 +61,7 @@ describe("comparison in Chromium", () => {
     await page.waitForURL((u) => u.searchParams.get("diff") === "1");
     await expect.poll(() => page.locator("tbody tr:not(.compare__group)").count(), WAIT).toBe(differing);
     expect(await page.locator("tbody tr.compare__differs").count()).toBe(differing);
-    await fullPageScreenshot(page, `${SCREENSHOTS}/compare-en.jpg`);
+    await fullPageScreenshot(page, `${SCREENSHOTS}/compare-en.png`);
     // Printed: the table alone, every column, no header, footer, tools or pick bar.
     await hydrated(page, ".compare-page__tools button");
     await page.emulateMedia({ media: "print" });
@@ -112,7 +112,7 @@ describe("comparison in Chromium", () => {
     const after = (await label.boundingBox())!;
     expect(Math.abs(after.x - before.x)).toBeLessThan(2);
     await expectAxeClean(page);
-    await fullPageScreenshot(page, `${SCREENSHOTS}/compare-ar-phone.jpg`);
+    await fullPageScreenshot(page, `${SCREENSHOTS}/compare-ar-phone.png`);
     // The link's products became this browser's pick.
     await expect.poll(() => page.locator(".compare-bar a").textContent(), WAIT).toBe("قارن (3)");
     expect(errors).toEqual([]);

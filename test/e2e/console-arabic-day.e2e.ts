@@ -180,7 +180,7 @@ describe("an Arabic-speaking owner's day in the console", () => {
         expect(log, action).toContain(t(`console.auditLog.actions.${action}`));
       expect(log).not.toMatch(/\b(product\.create|settings\.update|order\.refund)\b/);
       expect(await page.locator(`.console-table a[href="/ar/admin/orders/${number}"]`).count()).toBeGreaterThan(0);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-arabic-day-audit.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-arabic-day-audit.png`);
     } finally {
       // Later files on this worker's database expect the shipping the deployment starts from.
       const reset = await consoleCall(page, "PUT", "/admin/settings/shipping", {

@@ -91,7 +91,7 @@ describe("a Tabby order refunded from the console", () => {
       // The payment names its provider in the reader's language.
       expect(await page.locator("main").textContent()).toContain(t("console.vocabulary.providers.tabby"));
       expect(JSON.stringify(await seriousViolations(page))).toBe("[]");
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-tabby-refund-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-tabby-refund-${locale}.png`);
       expect(errors).toEqual([]);
       await context.close();
     });

@@ -115,7 +115,7 @@ for (const locale of journeyLocales("en")) {
 
       await page.goto(`${base}/${locale}/admin/products`);
       await hydrated(page, ".console-table");
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-${locale}.png`);
       await expectAxeClean(page);
 
       // Export CSV: a download of every product, UTF-8 with its byte order mark.
@@ -163,7 +163,7 @@ for (const locale of journeyLocales("en")) {
       const imageUrl = (await preview.getAttribute("src"))!;
       expect(imageUrl).toMatch(/^\/backend\/media\/uploads\/[a-f0-9]{32}\.png$/);
       await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-new-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-new-${locale}.png`);
       await expectAxeClean(page);
 
       await page.locator(".console-product-form button[type=submit]").click();
@@ -174,7 +174,7 @@ for (const locale of journeyLocales("en")) {
       await hydrated(page, "#f-name_en");
       expect(await page.locator("#f-name_ar").inputValue()).toBe(nameAr);
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-${locale}.png`);
       const editUrl = page.url();
 
       // The storefront's product page, in both languages, with the uploaded image.
@@ -193,7 +193,7 @@ for (const locale of journeyLocales("en")) {
         // Stored as 29950 halalas, shown as 299.50.
         expect(await shopper.page.locator("main").textContent()).toContain("299.50");
       }
-      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.jpg`);
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/console-product-in-shop-${locale}.png`);
 
       // A rename in the console reaches the shop's page within seconds (the catalogue version moves: worker/page-cache.ts).
       const renamed = `${nameEn} II`;
@@ -235,10 +235,10 @@ for (const locale of journeyLocales("en")) {
       await hydrated(page, "#f-name_en");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(1);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-product-edit-phone-${locale}.png`);
       await page.goto(`${base}/${locale}/admin/products`);
       await hydrated(page, ".console-table");
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-products-phone-${locale}.png`);
       expect(errors).toEqual([]);
       await context.close();
     });
@@ -283,7 +283,7 @@ for (const locale of journeyLocales("en")) {
       expect(await page.locator("#import-report").textContent()).toBe(t.checked);
       expect(await importButton.isDisabled()).toBe(true);
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-errors-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-errors-${locale}.png`);
 
       // A price in riyals with Arabic-Indic digits, as Arabic Excel writes it.
       const good = [header, `C-${stamp},c-${stamp},Lamp ${stamp},مصباح ${stamp},"١٬٢٩٩٫٥٠","${category}"`].join("\r\n");
@@ -297,7 +297,7 @@ for (const locale of journeyLocales("en")) {
         .poll(() => page.locator(".console-import__report [role=status]").textContent())
         .toContain(t.imported);
       expect(await page.locator("#import-report").textContent()).toBe(t.importedHeading);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-done-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-import-done-${locale}.png`);
       const res = await fetch(`${base}/backend/products/c-${stamp}`, { headers: { "content-language": locale } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { price: number } }).data.price).toBe(129950);

@@ -80,9 +80,9 @@ afterAll(async () => {
 /** Screenshots at 1280 and 390 px; at 390 nothing scrolls sideways. */
 async function screenshots(page: Page, name: string): Promise<void> {
   const size = page.viewportSize()!;
-  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-1280.jpg`);
+  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-1280.png`);
   await page.setViewportSize({ width: 390, height: 844 });
-  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-390.jpg`);
+  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-390.png`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, name).toBeLessThanOrEqual(0);
   await page.setViewportSize(size);

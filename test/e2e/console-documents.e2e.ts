@@ -104,7 +104,7 @@ for (const locale of journeyLocales("ar")) {
       await expect.poll(() => dialog.locator("[data-refund-total]").count()).toBe(1);
       const total = (await dialog.locator("[data-refund-total]").textContent()) ?? "";
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-${locale}.png`);
       await dialog.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
       await expect.poll(() => page.locator("dialog[open]").count()).toBe(2);
       const confirm = page.locator("dialog[open]").last();
@@ -112,7 +112,7 @@ for (const locale of journeyLocales("ar")) {
       const amount = total.split(/:\s*/).at(-1)!.trim();
       expect(await confirm.textContent()).toContain(amount);
       expect(await confirm.textContent()).toContain(t("console.refundLines.restockYes"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-confirm-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-refund-lines-confirm-${locale}.png`);
       await confirm.getByRole("button", { name: t("console.orders.refundSubmit") }).click();
       await toastSays(page, t("console.orders.refundDone"));
       await expect.poll(() => stockOf(page, order!.productId)).toBe(stockBefore + 1);
@@ -136,7 +136,7 @@ for (const locale of journeyLocales("ar")) {
       // No prices on a packing slip.
       expect(await slip.textContent()).not.toMatch(/SAR|ر\.س/);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-packing-slip-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-packing-slip-${locale}.png`);
       await printsOnOnePage(page, `${SCREENSHOTS}/packing-slip-${locale}.pdf`);
 
       await page.getByRole("link", { name: t("invoice.backToOrder") }).click();

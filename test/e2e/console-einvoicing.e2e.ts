@@ -104,7 +104,7 @@ describe("e-invoicing in the console", () => {
         await eventually(() => register.locator(".field__error").first().textContent()).toBe(t("errors.crn"));
         expect(await register.locator(".field__error").count()).toBe(1);
         await eventually(() => focusedInside(page, ".form__summary")).toBe(true);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-register-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-register-${locale}.png`);
 
         await field("crn").fill("1010123456");
         await register.getByRole("button", { name: t("register.submit") }).click();
@@ -135,7 +135,7 @@ describe("e-invoicing in the console", () => {
           t("samples.simplified_debit_note"),
         );
         expect(await page.locator('.einv-steps [aria-current="step"]').getAttribute("data-step")).toBe("production");
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-compliance-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-compliance-${locale}.png`);
 
         // Step 3: the production certificate; then the renewal form, the certificate's expiry, no warning.
         const production = page.locator('[data-step-panel="production"]');
@@ -178,7 +178,7 @@ describe("e-invoicing in the console", () => {
         expect(await xml.text()).toContain("<Invoice");
 
         await hydrated(page, '[data-step-panel="production"] button[type=submit]');
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-production-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-einvoicing-production-${locale}.png`);
         await expectAxeClean(page, `/${locale}/admin/einvoicing (production)`);
         // The wrong one-time password's 422 is the one failed request the browser reports.
         expect(errors.filter((e) => !/status of 422/.test(e))).toEqual([]);

@@ -119,7 +119,7 @@ for (const locale of journeyLocales("en")) {
       await hydrated(page, ".console-table a");
       expect(await page.locator(".console-table tbody tr").count()).toBe(1);
       expect(await page.locator(".console-table tbody").textContent()).toContain(t("orders.paymentStatuses.paid"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-${locale}.png`);
       await noSeriousViolations(page);
 
       await page.getByRole("link", { name: order.number }).click();
@@ -144,7 +144,7 @@ for (const locale of journeyLocales("en")) {
         .toBe(t("console.orderSteps.processTitle", { number: order.number }));
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("console.orderSteps.notNow"));
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-process-confirm-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-process-confirm-${locale}.png`);
       await page.keyboard.press("Escape");
       await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(t("console.orders.actions.process"));
@@ -160,7 +160,7 @@ for (const locale of journeyLocales("en")) {
       await shipDialog.getByRole("button", { name: t("console.orders.shipSubmit") }).click();
       await expect.poll(() => shipDialog.locator("[aria-invalid=true]").count()).toBe(2);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-ship-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-ship-${locale}.png`);
       await shipDialog.locator("#ship-carrier").fill("SMSA Express");
       await shipDialog.locator("#ship-tracking_number").fill(`SMSA-${locale.toUpperCase()}-771234`);
       await shipDialog.getByRole("button", { name: t("console.orders.shipSubmit") }).click();
@@ -184,7 +184,7 @@ for (const locale of journeyLocales("en")) {
       expect(await shipment.textContent()).toContain(`SMSA-${locale.toUpperCase()}-771234`);
       expect(await shipment.textContent()).toContain(t("orders.carrier"));
       expect(await shopper.page.locator(".order-details__head").textContent()).toContain(t("orders.statuses.shipped"));
-      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-shipped-phone-${locale}.jpg`);
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-shipped-phone-${locale}.png`);
 
       // A partial refund: the payment is partly refunded, the order still shipped.
       await actions.getByRole("button", { name: t("console.orders.actions.refund") }).click();
@@ -213,7 +213,7 @@ for (const locale of journeyLocales("en")) {
       // Confirmed first, in a dialog of its own above the form.
       await expect.poll(() => page.locator("dialog[open]").count()).toBe(2);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-refund-confirm-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-refund-confirm-${locale}.png`);
       await page
         .locator("dialog[open]")
         .last()
@@ -255,7 +255,7 @@ for (const locale of journeyLocales("en")) {
       expect(await page.locator("dialog[open]").count()).toBe(1);
       expect(await page.locator("dialog[open] #refund-amount").getAttribute("aria-invalid")).toBe("true");
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-refund-refused-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-refund-refused-${locale}.png`);
       // The browser logs the refused call itself; that one line is expected here.
       const logged = errors.findIndex((e) => e.includes("status of 422"));
       expect(logged).toBeGreaterThanOrEqual(0);
@@ -283,15 +283,15 @@ for (const locale of journeyLocales("en")) {
         t("console.orders.actions.deliver"),
       ]);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-${locale}.png`);
       await page.setViewportSize({ width: 390, height: 844 });
       await fitsWidth(page);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-phone-${locale}.png`);
       await page.goto(`${base}/${locale}/admin/orders`);
       await hydrated(page, ".console-table a");
       await fitsWidth(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-orders-phone-${locale}.png`);
 
       // Marking it delivered is confirmed too: "Not now" leaves it shipped, the dialog's own button delivers.
       await page.goto(`${base}/${locale}/admin/orders/${order.number}`);
@@ -305,7 +305,7 @@ for (const locale of journeyLocales("en")) {
         .poll(() => deliverDialog.locator("h2").textContent())
         .toBe(t("console.orderSteps.deliverTitle", { number: order.number }));
       expect(await deliverDialog.textContent()).toContain(t("console.orderSteps.deliverBody"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-deliver-confirm-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-deliver-confirm-${locale}.png`);
       await deliverDialog.getByRole("button", { name: t("console.orderSteps.notNow") }).click();
       await expect.poll(() => page.locator("dialog[open]").count()).toBe(0);
       expect(await page.locator(".console-timeline").textContent()).not.toContain(t("console.orders.events.delivered"));
@@ -320,7 +320,7 @@ for (const locale of journeyLocales("en")) {
         .poll(() => shopper.page.locator(".order-details__head .status-badge").textContent())
         .toBe(t("orders.statuses.refunded"));
       expect(await shipment.textContent()).toContain(t("orders.paymentStatuses.refunded"));
-      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-refunded-phone-${locale}.jpg`);
+      await fullPageScreenshot(shopper.page, `${SCREENSHOTS}/order-refunded-phone-${locale}.png`);
 
       expect(errors).toEqual([]);
       await context.close();
@@ -342,7 +342,7 @@ for (const locale of journeyLocales("en")) {
       expect(text).not.toContain("512345678");
       await fitsWidth(page);
       await noSeriousViolations(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-support-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-order-support-phone-${locale}.png`);
       await context.close();
     });
   });

@@ -56,7 +56,7 @@ afterAll(async () => {
 async function atPhoneWidth(page: Page, name: string): Promise<void> {
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 390, height: 844 });
-  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-390.jpg`);
+  await fullPageScreenshot(page, `${SCREENSHOTS}/${name}-390.png`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, name).toBeLessThanOrEqual(0);
   await page.setViewportSize(size);
@@ -142,7 +142,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
 
         // The dashboard first: the manager sees revenue (and, as everyone, the share delivered on time).
         await eventually(() => staffPage.locator(".console-stat").count()).toBe(7);
-        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-dashboard-${locale}.jpg`);
+        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-dashboard-${locale}.png`);
         await expectAxeClean(staffPage, `dashboard ${locale}`);
         await atPhoneWidth(staffPage, `console-dashboard-${locale}`);
 
@@ -165,7 +165,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
         await eventually(() => staffPage.locator("#f-value-error").textContent()).toBe(
           locale === "ar" ? "النسبة المئوية عدد صحيح من 1 إلى 100." : "A percentage is a whole number from 1 to 100.",
         );
-        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-new-${locale}.jpg`);
+        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-new-${locale}.png`);
         await staffPage.locator("#f-value").fill("10");
         // A cap typed with Arabic-Indic digits and the Arabic decimal separator is read as riyals.
         await staffPage.locator("#f-max_discount").fill("٤٩٫٥٠");
@@ -175,7 +175,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
         await eventually(() => staffPage.locator("h1 bdi").textContent()).toBe(code);
         // Stored as 4950 halalas, shown again as the riyals typed.
         await eventually(() => staffPage.locator("#f-max_discount").inputValue()).toBe("49.50");
-        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-${locale}.jpg`);
+        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-${locale}.png`);
         await expectAxeClean(staffPage, `promo code ${locale}`);
         await atPhoneWidth(staffPage, `console-promo-${locale}`);
 
@@ -219,7 +219,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
         // The list shows it paused; the filter finds it there.
         await staffPage.goto(`${base}/${locale}/admin/promo-codes?status=paused&search=${code}`);
         await eventually(() => staffPage.locator(".console-table tbody").textContent()).toContain(code);
-        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-codes-${locale}.jpg`);
+        await fullPageScreenshot(staffPage, `${SCREENSHOTS}/console-promo-codes-${locale}.png`);
         await atPhoneWidth(staffPage, `console-promo-codes-${locale}`);
 
         expect(staff.errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
@@ -261,7 +261,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
         ).toBe(0);
         // The search field holds what support typed; the table never the customer's email.
         expect(await page.locator(".console-table").innerHTML()).not.toContain(customer);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-customers-support-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-customers-support-${locale}.png`);
         await expectAxeClean(page, `customers ${locale}`);
 
         await row.getByRole("link").click();
@@ -280,7 +280,7 @@ describe("promo codes, customers and the dashboard in the console", () => {
         expect(await page.locator(".console-card address").textContent()).toContain(CUSTOMER_ADDRESS.city);
         expect(await page.locator('section[aria-labelledby="customer-orders"] tbody tr').count()).toBe(1);
         expect(await page.locator("[role=note]").textContent()).toBe(msg(locale, "console.customers.maskedNote"));
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-customer-support-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-customer-support-${locale}.png`);
         await expectAxeClean(page, `customer ${locale}`);
         await atPhoneWidth(page, `console-customer-support-${locale}`);
         expect(errors).toEqual([]);

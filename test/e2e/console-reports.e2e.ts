@@ -101,7 +101,7 @@ for (const locale of journeyLocales("ar")) {
       expect(await page.locator("#dashboard-top + ol li").count()).toBeGreaterThan(0);
       // This week's deliveries against their promise: a share, or a word that none was delivered yet.
       expect(await page.locator('[data-stat="on-time"] .console-stat__value').textContent()).toMatch(/^(\d+%|–)$/);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-dashboard-compare-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-dashboard-compare-${locale}.png`);
 
       await page.getByRole("navigation").getByRole("link", { name: t.reports, exact: true }).click();
       await page.waitForURL(`${base}/${locale}/admin/reports`);
@@ -115,7 +115,7 @@ for (const locale of journeyLocales("ar")) {
       await page
         .locator("section[aria-labelledby='report-cart-reminders']")
         .screenshot({ path: `${SCREENSHOTS}/console-reports-cart-reminders-${locale}.png` });
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-reports-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-reports-${locale}.png`);
       await expectAxeClean(page);
 
       // Picking last month fills in its days; showing it puts them in the address.

@@ -158,7 +158,7 @@ describe("store settings in the console", () => {
         .locator("section[aria-labelledby='settings-cart-reminders-title']")
         .screenshot({ path: `${SCREENSHOTS}/console-settings-cart-reminders-${locale}.png` });
       await expectAxeClean(page, `settings ${locale}`);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-settings-${locale}.png`);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${SCREENSHOTS}/console-settings-top-${locale}.png` });
       await page

@@ -259,7 +259,7 @@ describe("shipping with carriers in the console", () => {
         expect(await steps.last().locator("code").textContent()).toBe("picked_up");
         expect(await picked.getByRole("button", { name: msg(locale, "console.parcels.cancel") }).count()).toBe(0);
         await expectAxeClean(page, `order parcels (${locale})`);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-parcels-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-parcels-${locale}.png`);
 
         // The orders list: tick the other order and create its shipment with the bulk action.
         await page.goto(`${base}/${locale}/admin/orders?search=${bulk}`);
@@ -282,7 +282,7 @@ describe("shipping with carriers in the console", () => {
         expect(await result.textContent()).toContain(bulk);
         expect(await isFocused(page, "[data-bulk-results]")).toBe(true);
         await expectAxeClean(page, `orders bulk shipping (${locale})`);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-bulk-ship-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-bulk-ship-${locale}.png`);
 
         // The remittances, from the console's navigation.
         await page
@@ -296,7 +296,7 @@ describe("shipping with carriers in the console", () => {
         expect(await stray.locator("[data-kind]").getAttribute("data-kind")).toBe("unknown");
         expect(await stray.textContent()).toContain("12.34");
         await expectAxeClean(page, `remittances (${locale})`);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/console-remittances-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/console-remittances-${locale}.png`);
 
         // A carrier's statement as CSV: a file with a bad row is refused whole, its line named; a good one lands.
         const form = page.locator("[data-statement-import]");

@@ -130,7 +130,7 @@ for (const locale of journeyLocales("en")) {
         .toEqual(expect.arrayContaining([expect.stringContaining(t.invited)]));
       const pending = page.locator("section[aria-labelledby=staff-invitations] tbody");
       await expect.poll(() => pending.textContent()).toContain(recruit);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-invitation-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-staff-invitation-${locale}.png`);
       expect(JSON.stringify(await seriousViolations(page))).toEqual("[]");
 
       // The invitee, in a browser of their own: the emailed link, in the inviter's language.
@@ -143,7 +143,7 @@ for (const locale of journeyLocales("en")) {
       // The token leaves the address bar at once.
       expect(invitee.page.url()).toBe(`${base}/${locale}/staff-invitation`);
       expect(await invitee.page.locator(".auth-card__lead").textContent()).toBe(t.invitedAs);
-      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-${locale}.jpg`);
+      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-${locale}.png`);
       expect(await seriousViolations(invitee.page)).toEqual([]);
       await hydrated(invitee.page, ".auth-card a[href*='/auth/login']");
       await signIn.click();
@@ -156,7 +156,7 @@ for (const locale of journeyLocales("en")) {
       await invitee.page.waitForURL(`${base}/${locale}/staff-invitation`);
       const accept = invitee.page.getByRole("button", { name: t.accept });
       await accept.waitFor();
-      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-signed-in-${locale}.jpg`);
+      await fullPageScreenshot(invitee.page, `${SCREENSHOTS}/staff-invitation-signed-in-${locale}.png`);
       await accept.click();
       // Into the console, whose sign-in step sends its code to the invitee's email.
       await invitee.page.waitForURL(`${base}/${locale}/admin/sign-in`);
@@ -217,7 +217,7 @@ for (const locale of journeyLocales("en")) {
       expect(nav).toContain(t.orders);
       expect(nav).not.toContain(t.staff);
       expect(nav).not.toContain(t.audit);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-support-phone-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-support-phone-${locale}.png`);
       for (const path of ["staff", "audit"]) {
         expect((await page.goto(`${base}/${locale}/admin/${path}`))?.status()).toBe(403);
         expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(t.noAccess);

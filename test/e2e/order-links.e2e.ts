@@ -137,7 +137,7 @@ for (const locale of journeyLocales("en")) {
       expect(await page.locator("html").getAttribute("dir")).toBe(locale === "ar" ? "rtl" : "ltr");
       // The link's token left the address as soon as it was read.
       expect(page.url()).toBe(`${base}/${locale}/order/${number}/invoice`);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/order-link-invoice-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/order-link-invoice-${locale}.png`);
 
       await hydrated(page, ".tax-doc__actions a");
       await page.getByRole("link", { name: t("invoice.backToOrder") }).click();
@@ -151,7 +151,7 @@ for (const locale of journeyLocales("en")) {
       await expect
         .poll(() => page.locator(".order-details__head").textContent(), { timeout: 15_000 })
         .toContain(t("orders.statuses.cancelled"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/order-link-cancelled-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/order-link-cancelled-${locale}.png`);
       expect(errors).toEqual([]);
       await context.close();
 
@@ -165,7 +165,7 @@ for (const locale of journeyLocales("en")) {
       expect(await refused.textContent()).toContain(t("orderLink.refused"));
       expect(await other.page.locator(".tax-doc").count()).toBe(0);
       await expectAxeClean(other.page, `refused order link (${locale})`);
-      await fullPageScreenshot(other.page, `${SCREENSHOTS}/order-link-refused-${locale}.jpg`);
+      await fullPageScreenshot(other.page, `${SCREENSHOTS}/order-link-refused-${locale}.png`);
       const track = refused.getByRole("link", { name: t("orderLink.trackOrder") });
       expect(await track.getAttribute("href")).toBe(`/${locale}/track-order?order=${number}`);
       await other.page.goto(`${base}/${locale}/track-order?order=${number}`);
@@ -177,7 +177,7 @@ for (const locale of journeyLocales("en")) {
         .poll(() => other.page.locator(".track-result").textContent(), { timeout: 20_000 })
         .toContain(t("orderLink.manageHint"));
       const manage = other.page.getByRole("link", { name: t("orderLink.manage") });
-      await fullPageScreenshot(other.page, `${SCREENSHOTS}/order-link-tracked-${locale}.jpg`);
+      await fullPageScreenshot(other.page, `${SCREENSHOTS}/order-link-tracked-${locale}.png`);
       await manage.click();
       await other.page.waitForURL(`${base}/${locale}/order/checkout/status?order=${number}`);
       // The owner's view: the refund of the cancel and the invoice, which tracking does not show.
@@ -232,7 +232,7 @@ for (const locale of journeyLocales("en")) {
       await signedOut.page.waitForURL(orderPage);
       await signedOut.page.locator(".order-details").waitFor();
       expect(await signedOut.page.locator(".order-details__title").textContent()).toContain(number);
-      await fullPageScreenshot(signedOut.page, `${SCREENSHOTS}/order-link-account-${locale}.jpg`);
+      await fullPageScreenshot(signedOut.page, `${SCREENSHOTS}/order-link-account-${locale}.png`);
       // The signed-out read's 401 is logged by the browser as a failed load; nothing else.
       expect(signedOut.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
       await signedOut.context.close();

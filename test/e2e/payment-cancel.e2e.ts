@@ -103,7 +103,7 @@ for (const locale of journeyLocales("ar")) {
 
       await page.goto(`${base}/${locale}/order/checkout/status?order=${order.number}`);
       await hydrated(page, ".self-service button");
-      await fullPageScreenshot(page, `${SCREENSHOTS}/card-cancel-order-${locale}-390.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/card-cancel-order-${locale}-390.png`);
       await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).click();
       const dialog = page.locator("dialog[open]");
       await expect.poll(() => dialog.count()).toBe(1);
@@ -123,7 +123,7 @@ for (const locale of journeyLocales("ar")) {
       const timeline = staff.page.locator(".console-timeline");
       await expect.poll(() => timeline.textContent()).toContain(t("console.orders.paymentFailures.cancelled"));
       expect(await timeline.locator("q").allTextContents()).not.toContain("cancelled");
-      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/card-cancel-console-${locale}.jpg`);
+      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/card-cancel-console-${locale}.png`);
       await staff.context.close();
     });
   });

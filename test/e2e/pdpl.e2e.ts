@@ -81,7 +81,7 @@ describe("PDPL: privacy and your data", () => {
         expect(rows[1]).toContain((locale === "en" ? en : ar).consents.marketing);
 
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-${locale}.png`);
 
         // The data file.
         const [download] = await Promise.all([
@@ -103,7 +103,7 @@ describe("PDPL: privacy and your data", () => {
           .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type))
           .toBe("password");
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-dialog-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/privacy-dialog-${locale}.png`);
         await page.keyboard.press("Escape");
         await expect.poll(() => dialog.isVisible()).toBe(false);
         await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe(w.delete);

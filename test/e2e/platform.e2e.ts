@@ -74,7 +74,7 @@ describe("platform in Chromium", () => {
       await page.goto(`${base}/${locale}`);
       await expect.poll(() => page.locator("header.site-header").isVisible()).toBe(true);
       expect(await page.locator("footer.site-footer").isVisible()).toBe(true);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/home-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/home-${locale}.png`);
       // A narrow phone still lays out without horizontal scrolling.
       await page.setViewportSize({ width: 360, height: 780 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -47,7 +47,7 @@ describe("checkout on a production shop with no payment provider", () => {
         await expect.poll(() => notice.count(), { timeout: 15_000 }).toBe(1);
         expect(await page.locator(".checkout__submit").isDisabled()).toBe(true);
         expect(await page.locator('input[name="payment_method"]').count()).toBe(0);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-no-provider-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/checkout-no-provider-${locale}.png`);
         await expectAxeClean(page);
       } finally {
         await context.close();

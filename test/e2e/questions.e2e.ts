@@ -203,7 +203,7 @@ describe("questions and answers on a product page", () => {
       await staff.page
         .locator(".console-questions")
         .screenshot({ path: `${SCREENSHOTS}/questions-console-${locale}.png` });
-      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/questions-console-page-${locale}.jpg`);
+      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/questions-console-page-${locale}.png`);
       await card.getByRole("button", { name: t("console.questions.actions.answer"), exact: true }).click();
       const dialog = staff.page.locator("dialog[open]");
       await eventually(() => dialog.count()).toBe(1);

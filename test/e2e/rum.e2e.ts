@@ -186,7 +186,7 @@ describe("field data from Chromium", () => {
         expect(table).toContain(say(locale, `console.fieldData.pageTypes.${type}`));
       // The six pages of the beacons' test have all four figures, each a p75 with a rating.
       expect(await page.locator(".console-table tbody .field-data").count()).toBeGreaterThanOrEqual(6 * 4);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/console-field-data-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/console-field-data-${locale}.png`);
       await expectAxeClean(page);
       expect(errors).toEqual([]);
       await context.close();

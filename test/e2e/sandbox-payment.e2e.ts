@@ -57,7 +57,7 @@ describe("the sandbox card page", () => {
       await page.goto(url);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-${locale}.png`);
 
       // A wrong card shows the errors next to the fields, still accessible.
       await page.getByLabel(locale === "ar" ? "رقم البطاقة" : "Card number").fill("1234");
@@ -65,7 +65,7 @@ describe("the sandbox card page", () => {
       await expect.poll(() => page.locator("#card-number-error").count()).toBe(1);
       expect(await page.getAttribute("#card-number", "aria-invalid")).toBe("true");
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-errors-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-card-errors-${locale}.png`);
 
       await page.fill("#card-number", "4000 0000 0000 3220");
       await page.fill("#card-expiry", "12/39");
@@ -73,7 +73,7 @@ describe("the sandbox card page", () => {
       await page.keyboard.press("Enter");
       await page.waitForSelector("#otp-code");
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-3ds-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/sandbox-3ds-${locale}.png`);
       await page.fill("#otp-code", "123456");
       await Promise.all([page.waitForURL(/payment-status/), page.keyboard.press("Enter")]);
       const back = new URL(page.url());

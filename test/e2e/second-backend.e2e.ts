@@ -61,7 +61,7 @@ describe("a storefront whose backend is another worker", () => {
         await page.goto(`${shop.url}/${locale}/products`);
         const firstImage = page.locator(".product-card img").first();
         await eventually(() => firstImage.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/second-backend-products-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/second-backend-products-${locale}.png`);
 
         // Cart: from the product page, the drawer opens with the product.
         await page.goto(`${shop.url}/${locale}/product-details/${product.slug}`);
@@ -89,7 +89,7 @@ describe("a storefront whose backend is another worker", () => {
         await page.locator('button[name="action"][value="pay"]').click();
         await page.waitForURL(new RegExp(`^${shop.url}/${locale}/payment-status\\?`));
         await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/second-backend-paid-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/second-backend-paid-${locale}.png`);
 
         // The order is the other backend's, paid, for this guest.
         const number = new URL(page.url()).searchParams.get("order") ?? "";

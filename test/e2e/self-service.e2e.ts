@@ -110,7 +110,7 @@ for (const locale of LOCALES) {
         const { context, page, errors } = await shopperPage(order, 390);
         await page.goto(orderUrl(locale, order.number));
         await hydrated(page, ".self-service button");
-        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancel-${locale}-390.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancel-${locale}-390.png`);
 
         await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).click();
         const dialog = page.locator("dialog[open]");
@@ -127,13 +127,13 @@ for (const locale of LOCALES) {
         const refunds = page.locator("[data-testid=refunds]");
         await expect.poll(() => refunds.textContent()).toContain(t("orders.selfService.refundStatuses.succeeded"));
         expect(await page.getByRole("button", { name: t("orders.selfService.cancel"), exact: true }).count()).toBe(0);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-cancelled-${locale}-390.png`);
 
         // Changed their mind again: one press puts the order's item back in the cart.
         await page.getByRole("button", { name: t("orders.again.button") }).click();
         await page.waitForURL(`${base}/${locale}/shopping-cart`, { timeout: 15_000 });
         await expect.poll(() => page.locator(".cart-page__lines .cart-line").count(), { timeout: 15_000 }).toBe(1);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-order-again-${locale}-390.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-order-again-${locale}-390.png`);
         expect(errors).toEqual([]);
         await context.close();
       },
@@ -168,7 +168,7 @@ for (const locale of LOCALES) {
         expect(await page.locator("[data-testid=return-reason]").textContent()).toBe(
           t("orders.returns.rejectedBecause", { reason }),
         );
-        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-rejected-${locale}-390.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-rejected-${locale}-390.png`);
         expect(errors).toEqual([]);
         await context.close();
       },
@@ -184,10 +184,10 @@ for (const locale of LOCALES) {
       await page.goto(orderUrl(locale, order.number));
       await hydrated(page, ".self-service__form button[type=submit]");
       await expectAxeClean(page, `order page with the return form (${locale})`);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}.png`);
       // On a phone the form stacks and nothing sticks out sideways.
       await page.setViewportSize({ width: 390, height: 844 });
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}-390.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-form-${locale}-390.png`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -203,7 +203,7 @@ for (const locale of LOCALES) {
       await toastSays(page, t("orders.returns.sent"));
       const returns = page.locator("[data-testid=returns]");
       await expect.poll(() => returns.textContent()).toContain(t("orders.returns.statuses.requested"));
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-requested-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-requested-${locale}.png`);
 
       // Staff decide, receive and refund it in the console.
       const manager = accounts[`returns-ui-${locale}`];
@@ -241,7 +241,7 @@ for (const locale of LOCALES) {
       const timeline = (await staff.page.locator(".console-timeline").textContent()) ?? "";
       expect(timeline.split(returnId).length - 1).toBe(6);
       expect(timeline.split(t("console.orders.forReturn", { id: returnId })).length - 1).toBe(2);
-      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/self-service-console-return-${locale}.jpg`);
+      await fullPageScreenshot(staff.page, `${SCREENSHOTS}/self-service-console-return-${locale}.png`);
       expect(staff.errors).toEqual([]);
       await staff.context.close();
 
@@ -252,7 +252,7 @@ for (const locale of LOCALES) {
       expect(await page.locator("[data-testid=refunds]").textContent()).toContain(
         t("orders.selfService.refundStatuses.succeeded"),
       );
-      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-refunded-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/self-service-return-refunded-${locale}.png`);
       expect(shopper.errors).toEqual([]);
       await shopper.context.close();
 

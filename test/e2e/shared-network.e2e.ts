@@ -108,7 +108,7 @@ describe("a busy shared network at checkout", () => {
         expect(Math.round(box!.x + box!.width)).toBeLessThanOrEqual(Math.round(aside!.x + aside!.width));
       else expect(Math.round(box!.x)).toBeGreaterThanOrEqual(Math.round(aside!.x));
       await page.locator(".challenge").scrollIntoViewIfNeeded();
-      await fullPageScreenshot(page, `${SCREENSHOTS}/shared-network-challenge-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/shared-network-challenge-${locale}.png`);
 
       // Solved: the same order goes again with the token, and is placed and paid.
       await checkbox.click();

@@ -110,7 +110,7 @@ describe("a parcel delivered by the carrier", () => {
         const waybill = ((await panel.locator("[data-parcel] [data-waybill]").first().textContent()) ?? "").trim();
         expect(waybill).toMatch(/^SQC\d{10}$/);
         expect(await seriousViolations(console)).toEqual([]);
-        await fullPageScreenshot(console, `${SCREENSHOTS}/parcel-console-${locale}.jpg`);
+        await fullPageScreenshot(console, `${SCREENSHOTS}/parcel-console-${locale}.png`);
 
         // The label link opens the PDF with the staff session: one page, its barcode the waybill.
         const link = panel.getByRole("link", { name: msg(locale, "console.parcels.printLabel") }).first();
@@ -147,7 +147,7 @@ describe("a parcel delivered by the carrier", () => {
           msg(locale, "orders.statuses.delivered"),
         );
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-delivered-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-delivered-${locale}.png`);
 
         // The messages that matter reached them, in the language they ordered in.
         const subject = (kind: "shipped" | "out_for_delivery" | "delivered") =>
@@ -204,7 +204,7 @@ describe("a missed delivery", () => {
         const options = await day.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
         expect(options).toHaveLength(5);
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-missed-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/parcel-missed-${locale}.png`);
         await day.selectOption(options[1]!);
         await page.getByRole("button", { name: msg(locale, "orders.parcels.choose") }).click();
         await eventually(() => page.locator(".parcel .notice").count()).toBe(1);

@@ -65,7 +65,7 @@ describe("STC Pay", () => {
         await eventually(() => mobile.inputValue()).toBe("0501234567");
         expect(await page.locator(".stc-pay .payment-mark").getAttribute("data-mark")).toBe("stcpay");
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-mobile-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-mobile-${locale}.png`);
 
         // A number STC Pay refuses (its sandbox's unregistered number): its reason, a new start, or the card.
         await mobile.fill("0515555555");
@@ -75,7 +75,7 @@ describe("STC Pay", () => {
         expect(await refusal.textContent()).toContain("Mobile number is not registered");
         expect(await page.getByRole("link", { name: msg(locale, "payment.payByCard") }).count()).toBe(1);
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-refused-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-refused-${locale}.png`);
 
         // Try again: a new payment, the form back with the order's number.
         await page.getByRole("button", { name: msg(locale, "payment.retry") }).click();
@@ -85,7 +85,7 @@ describe("STC Pay", () => {
         await eventually(() => code.evaluate((el) => el === document.activeElement)).toBe(true);
         expect(await page.locator(".stc-pay .notice[role=status]").textContent()).toMatch(/05•••••567/);
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-code-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-code-${locale}.png`);
 
         // A code in Arabic-Indic digits is the same code.
         await code.fill(locale === "ar" ? "١٢٣٤٥٦" : "123456");
@@ -94,7 +94,7 @@ describe("STC Pay", () => {
           page.getByRole("button", { name: msg(locale, "payment.stcPay.payNow") }).click(),
         ]);
         await eventually(() => page.locator(".payment-result--paid").count()).toBe(1);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-paid-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/stc-pay-paid-${locale}.png`);
         expect(errors).toEqual([]);
         await context.close();
       },

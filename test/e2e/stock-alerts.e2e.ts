@@ -172,7 +172,7 @@ describe("back-in-stock alerts", () => {
         await page.getByLabel(msg(locale, "stockAlerts.emailLabel"), { exact: true }).fill(email);
         await expectAxeClean(page, `stock alert form ${locale}`);
         await page.locator(".stock-alert__panel").screenshot({ path: `${SCREENSHOTS}/stock-alert-form-${locale}.png` });
-        await fullPageScreenshot(page, `${SCREENSHOTS}/stock-alert-page-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/stock-alert-page-${locale}.png`);
 
         // A bad address is refused next to the field, in the page's language.
         await page.getByLabel(msg(locale, "stockAlerts.emailLabel"), { exact: true }).fill("not-an-email");

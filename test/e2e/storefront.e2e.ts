@@ -212,7 +212,7 @@ describe("storefront pages in Chromium", () => {
       expect(await page.locator(".catalogue__count").textContent()).toContain(
         locale === "ar" ? "6 منتجات" : "6 products",
       );
-      await fullPageScreenshot(page, `${SCREENSHOTS}/search-tv-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/search-tv-${locale}.png`);
       await context.close();
     });
 
@@ -248,7 +248,7 @@ describe("storefront pages in Chromium", () => {
         await page.locator("#filter-brand").selectOption("samsung");
         await page.waitForURL((u) => u.searchParams.get("brand") === "samsung");
         await expect.poll(total, WAIT).toBe(samsung);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/facets-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/facets-${locale}.png`);
         await context.close();
       },
     );
@@ -273,14 +273,14 @@ describe("storefront pages in Chromium", () => {
         );
         expect(quoted.map((q) => q.display)).toEqual(["inline", "inline"]);
         expect(new Set(quoted.map((q) => q.top)).size).toBe(1);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/search-typo-${locale}.png`);
         await page.goto(`${base}/${locale}/products?q=zzqqxx`);
         await hydrated(page);
         expect(await cards(page)).toEqual([]);
         expect(await page.locator("#empty-title").textContent()).toContain("zzqqxx");
         // It offers the categories instead of a "clear the filters" that were never set.
         expect(await page.locator(".empty-state__links a").count()).toBeGreaterThan(3);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/search-empty-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/search-empty-${locale}.png`);
         await context.close();
       },
     );
@@ -352,12 +352,12 @@ describe("storefront pages in Chromium", () => {
         await page.goto(`${base}${path}`);
         await hydrated(page);
         await networkQuiet(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}.png`);
         await page.setViewportSize({ width: 360, height: 780 });
         await expect
           .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), WAIT)
           .toBeLessThanOrEqual(0);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}-360.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/storefront-${name}-${locale}-360.png`);
         // No image without its size: nothing shifts as images load.
         const unsized = await page
           .locator("main img")

@@ -102,7 +102,7 @@ describe("Tabby", () => {
           await expectedLine(page, locale, options.data.totals.total, options.data.totals.currency),
         );
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-cart-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-cart-${locale}.png`);
 
         // Checkout: Tabby with its line; the order goes to Tabby's page, code 8888 pays it.
         await page.goto(`${base}/${locale}/checkout`);
@@ -116,7 +116,7 @@ describe("Tabby", () => {
         await page.waitForURL(/\/backend\/payments\/stand-in\/tabby\//);
         expect(await page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
         await expectAxeClean(page);
-        await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-page-${locale}.jpg`);
+        await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-page-${locale}.png`);
         await page.locator("#tabby-otp").fill("8888");
         await Promise.all([
           page.waitForURL(new RegExp(`/${locale}/payment-status\\?`)),
@@ -146,7 +146,7 @@ describe("Tabby", () => {
     const notice = page.locator(".notice--danger");
     await eventually(() => notice.textContent()).toContain(msg("ar", "payment.refused"));
     expect(await notice.textContent()).toContain("لا تستطيع تابي قبول عملية الشراء هذه الآن");
-    await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-refused-ar.jpg`);
+    await fullPageScreenshot(page, `${SCREENSHOTS}/tabby-refused-ar.png`);
     await page.getByRole("link", { name: msg("ar", "payment.payByCard") }).click();
     await page.waitForURL(/\/backend\/payments\/sandbox\//);
     await context.close();

@@ -63,7 +63,7 @@ describe("Tamara", () => {
       await page.waitForURL(/\/backend\/payments\/stand-in\/tamara\//);
       expect(await page.getAttribute("html", "dir")).toBe(locale === "ar" ? "rtl" : "ltr");
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-page-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-page-${locale}.png`);
       const code = /\b(\d{4})\b/.exec((await page.locator(".note").textContent()) ?? "")![1];
       await page.locator("#tamara-code").fill(code);
       await Promise.all([
@@ -75,7 +75,7 @@ describe("Tamara", () => {
         locale === "ar" ? "لم توافق تمارا على هذه الدفعة" : "Tamara did not approve this payment",
       );
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-declined-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/tamara-declined-${locale}.png`);
 
       await page.getByRole("link", { name: msg(locale, "payment.payByCard") }).click();
       await payWithCard(page, "4242 4242 4242 4242");

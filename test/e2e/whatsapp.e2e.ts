@@ -161,7 +161,7 @@ describe("WhatsApp for order messages", () => {
           // The opt-in sentence names the number WhatsApp messages will go to.
           expect(await page.locator(".message-channel").textContent()).toContain(shopper.phone);
           await expectAxeClean(page, `profile messages (${locale})`);
-          await fullPageScreenshot(page, `${SCREENSHOTS}/whatsapp-profile-${locale}.jpg`);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/whatsapp-profile-${locale}.png`);
 
           await whatsapp.check();
           await page.locator(".message-channel button[type=submit]").click();
@@ -169,7 +169,7 @@ describe("WhatsApp for order messages", () => {
           await page.locator(".message-channel p[role=status]").waitFor();
           expect(await whatsapp.isChecked()).toBe(true);
           await expectAxeClean(page, `profile messages, WhatsApp chosen (${locale})`);
-          await fullPageScreenshot(page, `${SCREENSHOTS}/whatsapp-profile-chosen-${locale}.jpg`);
+          await fullPageScreenshot(page, `${SCREENSHOTS}/whatsapp-profile-chosen-${locale}.png`);
           // A reload shows the choice kept.
           await page.reload();
           await hydrated(page, ".message-channel form");
@@ -221,7 +221,7 @@ describe("WhatsApp for order messages", () => {
           );
           expect(await messagesOf(number)).toContain(msg(locale, "console.orders.messages.channels.whatsapp"));
           await expectAxeClean(desk.page, `console order messages (${locale})`);
-          await fullPageScreenshot(desk.page, `${SCREENSHOTS}/whatsapp-console-order-${locale}.jpg`);
+          await fullPageScreenshot(desk.page, `${SCREENSHOTS}/whatsapp-console-order-${locale}.png`);
           expect(await messagesOf(second)).toContain(msg(locale, "console.orders.messages.channels.smsFallback"));
         } finally {
           await desk.context.close();

@@ -348,7 +348,7 @@ describe("the wishlist in Chromium", () => {
       if (locale === "ar") expect(image!.x + image!.width).toBeGreaterThan(item!.x + item!.width - 40);
       else expect(image!.x).toBeLessThan(item!.x + 40);
       await expectAxeClean(page);
-      await fullPageScreenshot(page, `${SCREENSHOTS}/wishlist-${locale}.jpg`);
+      await fullPageScreenshot(page, `${SCREENSHOTS}/wishlist-${locale}.png`);
 
       await page.goto(`${base}/${locale}/product-details/${c.slug}`);
       await expect

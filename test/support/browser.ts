@@ -283,17 +283,15 @@ export async function toastSays(page: Page, text: string): Promise<void> {
 }
 
 /**
- * A full-page screenshot with everything painted, as a JPEG at `path` (a `.jpg`). Playwright's
- * `fullPage` captures beyond the viewport without moving it, so what the shop lets the browser skip
- * while out of view (`content-visibility: auto`: product cards, the footer; docs/PERFORMANCE.md)
- * would come out blank. The viewport is made as tall as the page for the shot instead, then
- * restored. JPEG, not PNG: encoding a page-tall PNG was most of what the screenshots cost; six
- * journey files took 520 s of file time with PNG, 451 s with JPEG and 440 s without these shots.
+ * A full-page screenshot with everything painted. Playwright's `fullPage` captures beyond the
+ * viewport without moving it, so what the shop lets the browser skip while out of view
+ * (`content-visibility: auto`: product cards, the footer; docs/PERFORMANCE.md) would come out
+ * blank. The viewport is made as tall as the page for the shot instead, then restored.
  */
 export async function fullPageScreenshot(page: Page, path: string): Promise<void> {
   const size = page.viewportSize();
   if (!size) {
-    await page.screenshot({ path, type: "jpeg", quality: 80, fullPage: true });
+    await page.screenshot({ path, fullPage: true });
     return;
   }
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -305,6 +303,6 @@ export async function fullPageScreenshot(page: Page, path: string): Promise<void
   await page
     .waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 5_000 })
     .catch(() => undefined);
-  await page.screenshot({ path, type: "jpeg", quality: 80, fullPage: true });
+  await page.screenshot({ path, fullPage: true });
   await page.setViewportSize(size);
 }
