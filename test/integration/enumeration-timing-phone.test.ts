@@ -1,10 +1,9 @@
 // M3 (security review), the code sign-in: code/request and code/verify must not answer a known
 // number measurably slower (or faster) than an unknown one. Timed side by side with
 // enumeration-timing.test.ts; how a pair is timed and judged: test/support/timing-pairs.ts.
-import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import { call, freshPhone, type Registered } from "../support/accounts";
-import { comparePairs, expectIndistinguishable, knownAccounts, PAIRS, sleep } from "../support/timing-pairs";
+import { comparePairs, expectIndistinguishable, knownAccounts, PAIRS, withLiveCodes } from "../support/timing-pairs";
 
 describe("enumeration by timing (M3), code sign-in", () => {
   let accounts: Registered[] = [];
@@ -32,16 +31,9 @@ describe("enumeration by timing (M3), code sign-in", () => {
     "enumeration by timing: code/verify answers a known number (with a live code) and an unknown one in indistinguishable time",
     { timeout: 120_000 },
     async () => {
-      // Every known number has a live sign-in code (the test above left one; run alone, this asks).
-      for (const user of accounts) {
-        const live = await env.DB.prepare(
-          "SELECT id FROM otp_codes WHERE user_id = ? AND purpose = 'sign_in' AND consumed_at IS NULL",
-        )
-          .bind(user.id)
-          .first();
-        if (!live) expect((await call("POST", "/client/auth/code/request", { phone: user.phone })).status).toBe(200);
-      }
-      await sleep(500);
+      await withLiveCodes(accounts, "sign_in", (user) =>
+        call("POST", "/client/auth/code/request", { phone: user.phone }),
+      );
       expectIndistinguishable(
         await comparePairs(
           "code/verify",

@@ -2,7 +2,6 @@
 // known account measurably slower (or faster) than an unknown one; the code sign-in's endpoints
 // are timed in enumeration-timing-phone.test.ts, side by side with these. resend-code runs the
 // same requestCode as reset-password. How a pair is timed and judged: test/support/timing-pairs.ts.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFERRED_START_MS } from "../../worker/backend/services/accounts/accounts";
 import { call, freshEmail, type Registered } from "../support/accounts";
@@ -14,7 +13,7 @@ import {
   PAIRS,
   PAUSE_MS,
   signTest,
-  sleep,
+  withLiveCodes,
 } from "../support/timing-pairs";
 
 describe("enumeration by timing (M3)", () => {
@@ -43,17 +42,9 @@ describe("enumeration by timing (M3)", () => {
     "enumeration by timing: code-password-verify answers a known account (with a live code) and an unknown one in indistinguishable time",
     { timeout: 120_000 },
     async () => {
-      // The victim has a live reset code (the reset-password test above left one; run alone, this
-      // asks for it): the case where a check touches the most rows.
-      for (const user of accounts) {
-        const live = await env.DB.prepare(
-          "SELECT id FROM otp_codes WHERE user_id = ? AND purpose = 'reset' AND consumed_at IS NULL",
-        )
-          .bind(user.id)
-          .first();
-        if (!live) expect((await call("POST", "/client/auth/reset-password", { email: user.email })).status).toBe(200);
-      }
-      await sleep(500);
+      await withLiveCodes(accounts, "reset", (user) =>
+        call("POST", "/client/auth/reset-password", { email: user.email }),
+      );
       expectIndistinguishable(
         await comparePairs(
           "code-password-verify",

@@ -4,6 +4,7 @@
 // burst of load on the machine slows both alike; the order inside a pair alternates so neither kind
 // always goes first. The endpoints are split over two files that run side by side (the rigs step
 // is mostly these pauses): to a pair, the other file's calls are load like any other.
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { register, type Registered } from "./accounts";
 
@@ -155,4 +156,25 @@ export async function knownAccounts(): Promise<Registered[]> {
 export function expectIndistinguishable({ sign, mw, report }: Awaited<ReturnType<typeof comparePairs>>): void {
   expect(sign.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
   expect(mw.p, JSON.stringify(report)).toBeGreaterThanOrEqual(EACH);
+}
+
+/**
+ * Gives every known account a live code of `purpose` (the test before in the file left one; run
+ * alone, `ask` asks for it), then lets the deferred sends finish: the case where a code check
+ * touches the most rows.
+ */
+export async function withLiveCodes(
+  accounts: Registered[],
+  purpose: "reset" | "sign_in",
+  ask: (user: Registered) => Promise<{ status: number }>,
+): Promise<void> {
+  for (const user of accounts) {
+    const live = await env.DB.prepare(
+      "SELECT id FROM otp_codes WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL",
+    )
+      .bind(user.id, purpose)
+      .first();
+    if (!live) expect((await ask(user)).status).toBe(200);
+  }
+  await sleep(500);
 }
