@@ -14,7 +14,7 @@ import { register, type Registered } from "./accounts";
  */
 export const PAIRS = { reset: 100, verify: 200 };
 /** Known accounts used in turn, so that none reaches a per-account limit during a run (old code included). */
-export const ACCOUNTS = 25;
+const ACCOUNTS = 25;
 /**
  * Significance level for "the two kinds differ", split between the two tests (Bonferroni): the
  * sign test over pairs and Mann-Whitney U over the samples. Strict on purpose: a run on an idle
@@ -22,10 +22,10 @@ export const ACCOUNTS = 25;
  * endpoint), while one extra D1 round trip on the old code gave p from 1e-4 down to 1e-14 in at
  * least one of the two tests in every run.
  */
-export const ALPHA = 0.001;
-export const EACH = ALPHA / 2;
+const ALPHA = 0.001;
+const EACH = ALPHA / 2;
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The untimed pause before each pair. Work a known call leaves for after its answer starts
  * DEFERRED_START_MS later (after the pair's other call) and must finish before the next pair.
